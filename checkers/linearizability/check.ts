@@ -1,0 +1,87 @@
+/**
+ * `check(model, history, options)`: the one entry point of the
+ * linearizability checker. Pure: no I/O, only the history and the model.
+ *
+ * Pairs the history into operations, splits them with the model's partition
+ * (P-compositionality: the whole is linearizable iff every part is), and
+ * searches the parts interleaved, each round with twice the step budget of the
+ * last, under one deadline and one memory ceiling. The first part found
+ * invalid decides (false > unknown > true). Budgets are counted in steps, not
+ * time, so the verdict and its witness are the same on every machine. The
+ * witness is what the search already recorded (its deepest configuration), so
+ * it never costs more than the search and obeys the same deadline.
+ */
+import type { History } from '../../src/history/op.js';
+import type { Model } from '../model.js';
+import type { Operation } from '../operation.js';
+import { MemoryBudget } from './config-cache.js';
+import type { CheckOptions, LinearizabilityResult } from './result.js';
+import { toOperations } from './to-operations.js';
+import { PartitionSearch, type PartitionOutcome } from './wgl.js';
+
+/** Default ceiling for the configuration caches, so one check stays under 1 GB of memory. */
+export const DEFAULT_MAX_CACHE_BYTES = 640 * 2 ** 20;
+const FIRST_BUDGET = 1 << 14;
+
+export function check<S>(model: Model<S>, history: History, options: CheckOptions = {}): LinearizabilityResult {
+  const started = performance.now();
+  const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
+  const ops = toOperations(history, {
+    ...(model.onFail ? { onFail: model.onFail.bind(model) } : {}),
+    ...(model.isInert ? { isInert: model.isInert.bind(model) } : {}),
+  });
+  const parts = (!options.noPartition && model.partition ? model.partition(ops) : [ops]).filter((p) => p.length > 0);
+  const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
+  const searches = parts.map((p) => new PartitionSearch(model, p.map((o, i) => ({ ...o, id: i })), budget));
+  const outcomes: (PartitionOutcome | undefined)[] = searches.map((s) => s.outcome);
+  const stats = () => ({
+    operations: ops.length,
+    partitions: parts.length,
+    steps: searches.reduce((sum, s) => sum + s.steps, 0),
+    cacheEntries: searches.reduce((sum, s) => sum + s.cacheEntries, 0),
+    elapsedMs: performance.now() - started,
+  });
+
+  for (let round = FIRST_BUDGET; outcomes.includes(undefined); round *= 2) {
+    for (let p = 0; p < searches.length; p++) {
+      if (outcomes[p] !== undefined) continue;
+      const search = searches[p]!;
+      const outcome = search.run(round, deadline);
+      if (outcome === undefined) continue;
+      outcomes[p] = outcome;
+      // A decided part's cache is garbage now: give its memory to the others.
+      budget.release(search.cacheBytes);
+      if (outcome.valid === false && outcome.deepest) {
+        const original = parts[p]!;
+        const d = outcome.deepest;
+        return {
+          valid: false,
+          witness: {
+            partition: p,
+            partitionLabel: model.partitionLabel && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
+            prefix: d.order.map((i) => original[i]!),
+            state: d.state,
+            op: original[d.blocker]!,
+            reason: d.reason,
+          },
+          stats: stats(),
+        };
+      }
+      if (outcome.valid === 'unknown' && performance.now() > deadline) {
+        return {
+          valid: 'unknown',
+          reason: `deadline of ${options.timeoutMs} ms reached with ${outcomes.filter((o) => o === undefined).length} of ${parts.length} partitions undecided`,
+          stats: stats(),
+        };
+      }
+    }
+  }
+  const unknown = outcomes.findIndex((o) => o?.valid === 'unknown');
+  if (unknown !== -1) {
+    return { valid: 'unknown', reason: `partition ${unknown + 1}/${parts.length}: ${outcomes[unknown]!.reason ?? 'undecided'}`, stats: stats() };
+  }
+  return { valid: true, stats: stats() };
+}
+
+/** Re-exported for callers that only need the types with the function. */
+export type { Operation };

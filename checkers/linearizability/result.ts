@@ -1,0 +1,46 @@
+/**
+ * The verdict of a linearizability check, as data (Jepsen's second channel):
+ * `valid` is true, false or 'unknown'; false carries a witness, unknown a reason.
+ */
+import type { Operation } from '../operation.js';
+
+export type Validity = true | false | 'unknown';
+
+export interface LinearizabilityWitness {
+  /** Which partition (P-compositionality) failed, and its label. */
+  partition: number;
+  partitionLabel: string;
+  /** The longest linearizable prefix found: operations in linearization order. */
+  prefix: Operation[];
+  /** The model state after that prefix, described for a person. */
+  state: string;
+  /** The operation that cannot be linearised after the prefix (its return was reached). */
+  op: Operation;
+  /** Why: the model's reason the step is illegal, or why no order works. */
+  reason: string;
+}
+
+export interface LinearizabilityResult {
+  valid: Validity;
+  /** Set when valid is 'unknown' (deadline, error). */
+  reason?: string;
+  witness?: LinearizabilityWitness;
+  stats: {
+    operations: number;
+    partitions: number;
+    /** Search steps taken, summed over partitions. */
+    steps: number;
+    /** Distinct (linearized set, state) configurations cached. */
+    cacheEntries: number;
+    elapsedMs: number;
+  };
+}
+
+export interface CheckOptions {
+  /** Give up with valid: 'unknown' after this many milliseconds. */
+  timeoutMs?: number;
+  /** Skip the model's partition function (stress the search). */
+  noPartition?: boolean;
+  /** Ceiling for the configuration cache; past it the verdict is 'unknown'. */
+  maxCacheBytes?: number;
+}

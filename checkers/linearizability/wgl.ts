@@ -1,0 +1,307 @@
+/**
+ * The linearizability search for one partition: Wing & Gong's algorithm with
+ * Lowe's memoisation, as in Porcupine's checkSingle and Knossos' wgl.
+ *
+ * Events (calls and returns) sit in a doubly linked list in real-time order.
+ * The search walks the list from the head: at a call it tries to linearize that
+ * operation now (the model allows it and the resulting configuration is new),
+ * which removes the op's call and return from the list and restarts at the
+ * head; at a return it has run out of candidates for the op that must have taken
+ * effect by then, so it backtracks. The history is linearizable when every
+ * completed operation has been linearized. Pending operations have no return
+ * event: they may be linearized whenever they are reachable, or never.
+ *
+ * Intervals are closed: at equal times calls sort before returns, so an op
+ * returning at the instant another is invoked counts as concurrent with it.
+ *
+ * Beyond Porcupine: states are interned ints with a memoised step
+ * (state-interner.ts); the cache is allocation-free (config-cache.ts); the
+ * linearized set's hash is updated incrementally (Zobrist); and of several
+ * identical pending operations only the earliest unlinearized one is tried
+ * (swapping two identical ops with open-ended intervals never changes whether
+ * an order exists).
+ */
+import type { Model } from '../model.js';
+import type { Operation } from '../operation.js';
+import { CacheLimitError, ConfigCache, type MemoryBudget } from './config-cache.js';
+import { ILLEGAL, StateInterner } from './state-interner.js';
+
+export interface PartitionOutcome {
+  valid: boolean | 'unknown';
+  reason?: string;
+  steps: number;
+  cacheEntries: number;
+  /** For an invalid partition: the deepest configuration reached. */
+  deepest?: { order: number[]; state: string; blocker: number; reason: string };
+}
+
+/** How many search steps between two looks at the clock (a look costs ~50 ns; this keeps the deadline within ms). */
+const CLOCK_EVERY = 1 << 12;
+
+/**
+ * One partition's search, resumable: `run(budget)` takes at most `budget`
+ * steps and returns undefined if still undecided. check() interleaves the
+ * partitions with growing budgets so that an easy violation in one part is
+ * found without first finishing a hard part (Porcupine gets the same effect
+ * by searching parts in parallel goroutines and stopping at the first false).
+ */
+export class PartitionSearch<S> {
+  private readonly n: number;
+  private readonly next: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly states: StateInterner<S>;
+  private readonly zob1: Int32Array;
+  private readonly zob2: Int32Array;
+  private readonly sameBefore: Int32Array;
+  private readonly bits: Uint32Array;
+  private readonly cache: ConfigCache;
+  private readonly stackOp: Int32Array;
+  private readonly stackState: Int32Array;
+  private readonly pending: Uint8Array;
+  private state: number;
+  private h1 = 0;
+  private h2 = 0;
+  private depth = 0;
+  private remaining = 0;
+  private entry: number;
+  private bestDepth = -1;
+  private bestOrder: Int32Array = new Int32Array(0);
+  private bestState: number;
+  private blocker = -1;
+  steps = 0;
+  outcome: PartitionOutcome | undefined;
+
+  constructor(
+    private readonly model: Model<S>,
+    private readonly ops: readonly Operation[],
+    budget: MemoryBudget,
+  ) {
+    const n = (this.n = ops.length);
+    this.next = new Int32Array(2 * n + 1).fill(-1);
+    this.prev = new Int32Array(2 * n + 1).fill(-1);
+    linkEvents(ops, this.next, this.prev, 2 * n);
+    this.states = new StateInterner(model, ops);
+    this.state = this.bestState = this.states.intern(model.init());
+    this.zob1 = new Int32Array(n);
+    this.zob2 = new Int32Array(n);
+    seedZobrist(this.zob1, this.zob2);
+    this.sameBefore = identicalPendingPredecessors(ops);
+    const words = Math.max(1, Math.ceil(n / 32));
+    this.bits = new Uint32Array(words);
+    this.cache = new ConfigCache(words, budget);
+    this.stackOp = new Int32Array(n);
+    this.stackState = new Int32Array(n);
+    this.pending = new Uint8Array(n);
+    for (const op of ops) {
+      if (op.ret === Infinity) this.pending[op.id] = 1;
+      else this.remaining++;
+    }
+    this.entry = this.next[2 * n]!;
+    if (this.remaining === 0) this.outcome = { valid: true, steps: 0, cacheEntries: 0 };
+  }
+
+  get cacheEntries(): number {
+    return this.cache.size;
+  }
+
+  get cacheBytes(): number {
+    return this.cache.bytes();
+  }
+
+  /** Search for up to `budget` steps or until `deadline` (performance.now()); the outcome once decided. */
+  run(budget: number, deadline: number): PartitionOutcome | undefined {
+    if (this.outcome) return this.outcome;
+    try {
+      this.outcome = this.loop(budget, deadline);
+    } catch (err) {
+      if (!(err instanceof CacheLimitError)) throw err;
+      this.outcome = {
+        valid: 'unknown',
+        reason: `${err.message} (raise the memory limit or partition the history)`,
+        steps: this.steps,
+        cacheEntries: this.cache.size,
+      };
+    }
+    return this.outcome;
+  }
+
+  // The hot loop keeps its state in locals (faster than fields in V8) and writes it back when it pauses.
+  private loop(budget: number, deadline: number): PartitionOutcome | undefined {
+    const { next, prev, states, zob1, zob2, sameBefore, bits, cache, stackOp, stackState, pending } = this;
+    const HEAD = 2 * this.n;
+    let { state, h1, h2, depth, remaining, entry, steps } = this;
+    const stop = steps + budget;
+    let result: PartitionOutcome | undefined;
+    while (remaining > 0) {
+      if ((++steps & (CLOCK_EVERY - 1)) === 0) {
+        if (performance.now() > deadline) {
+          result = { valid: 'unknown', reason: 'deadline reached', steps, cacheEntries: cache.size };
+          break;
+        }
+        if (steps >= stop) break;
+      }
+      if ((entry & 1) === 0) {
+        // A call event: try to linearize this op now.
+        const op = entry >> 1;
+        const twin = sameBefore[op]!;
+        const skip = twin !== -1 && (bits[twin >> 5]! & (1 << (twin & 31))) === 0;
+        const after = skip ? ILLEGAL : states.step(state, op);
+        if (after !== ILLEGAL) {
+          bits[op >> 5]! |= 1 << (op & 31);
+          h1 ^= zob1[op]!;
+          h2 ^= zob2[op]!;
+          if (cache.insert(h1, h2, after, bits)) {
+            stackOp[depth] = op;
+            stackState[depth] = state;
+            depth++;
+            state = after;
+            unlink(entry, next, prev);
+            if (pending[op] === 0) {
+              unlink(entry + 1, next, prev);
+              remaining--;
+            }
+            if (depth > this.bestDepth) {
+              this.bestDepth = depth;
+              this.bestOrder = stackOp.slice(0, depth);
+              this.bestState = state;
+              this.blocker = -1;
+            }
+            entry = next[HEAD]!;
+            continue;
+          }
+          bits[op >> 5]! &= ~(1 << (op & 31));
+          h1 ^= zob1[op]!;
+          h2 ^= zob2[op]!;
+        }
+        entry = next[entry]!;
+      } else {
+        // A return event: the op must have taken effect by now and nothing worked. Backtrack.
+        if (depth === this.bestDepth && this.blocker === -1) this.blocker = entry >> 1;
+        if (depth === 0) {
+          result = invalidOutcome(this.model, this.ops, states, this.bestOrder, this.bestState, this.blocker, steps, cache.size);
+          break;
+        }
+        depth--;
+        const op = stackOp[depth]!;
+        state = stackState[depth]!;
+        bits[op >> 5]! &= ~(1 << (op & 31));
+        h1 ^= zob1[op]!;
+        h2 ^= zob2[op]!;
+        // Relink in reverse order of unlinking (dancing links).
+        if (pending[op] === 0) {
+          relink(2 * op + 1, next, prev);
+          remaining++;
+        }
+        relink(2 * op, next, prev);
+        entry = next[2 * op]!;
+      }
+    }
+    Object.assign(this, { state, h1, h2, depth, remaining, entry, steps });
+    if (result === undefined && remaining === 0) result = { valid: true, steps, cacheEntries: cache.size };
+    return result;
+  }
+}
+
+function invalidOutcome<S>(
+  model: Model<S>,
+  ops: readonly Operation[],
+  states: StateInterner<S>,
+  order: Int32Array,
+  bestState: number,
+  blocker: number,
+  steps: number,
+  cacheEntries: number,
+): PartitionOutcome {
+  const stateValue = states.states[bestState]!;
+  const describe = model.describeState ?? ((s: S) => JSON.stringify(s));
+  const blocked = blocker === -1 ? firstUnlinearizedCompleted(ops, order) : blocker;
+  const illegal = states.reason(bestState, blocked);
+  const reason =
+    illegal ??
+    'the op is legal here, but every order that linearizes it leads to a configuration already shown to fail';
+  return {
+    valid: false,
+    steps,
+    cacheEntries,
+    deepest: { order: Array.from(order), state: describe(stateValue), blocker: blocked, reason },
+  };
+}
+
+function firstUnlinearizedCompleted(ops: readonly Operation[], order: Int32Array): number {
+  const done = new Set(order);
+  let best = -1;
+  for (const op of ops) {
+    if (op.ret === Infinity || done.has(op.id)) continue;
+    if (best === -1 || op.ret < ops[best]!.ret) best = op.id;
+  }
+  return best === -1 ? 0 : best;
+}
+
+/** Call event of op i is 2i, its return 2i+1; pending ops have no return event. */
+function linkEvents(ops: readonly Operation[], next: Int32Array, prev: Int32Array, head: number): void {
+  const events: number[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    events.push(2 * i);
+    if (ops[i]!.ret !== Infinity) events.push(2 * i + 1);
+  }
+  const timeOf = (e: number): number => ((e & 1) === 0 ? ops[e >> 1]!.call : ops[e >> 1]!.ret);
+  // Calls before returns at equal times: closed intervals.
+  events.sort((a, b) => timeOf(a) - timeOf(b) || (a & 1) - (b & 1) || a - b);
+  let last = head;
+  for (const e of events) {
+    next[last] = e;
+    prev[e] = last;
+    last = e;
+  }
+  next[last] = -1;
+}
+
+function unlink(e: number, next: Int32Array, prev: Int32Array): void {
+  const p = prev[e]!;
+  const q = next[e]!;
+  next[p] = q;
+  if (q !== -1) prev[q] = p;
+}
+
+function relink(e: number, next: Int32Array, prev: Int32Array): void {
+  const p = prev[e]!;
+  const q = next[e]!;
+  next[p] = e;
+  if (q !== -1) prev[q] = e;
+}
+
+/**
+ * For each pending op, the previous pending op with the same f, input and call
+ * order (or -1). Only the earliest unlinearized member of such a class is ever
+ * tried; by induction linearized members form a prefix, so checking the
+ * immediate predecessor is enough.
+ */
+function identicalPendingPredecessors(ops: readonly Operation[]): Int32Array {
+  const twin = new Int32Array(ops.length).fill(-1);
+  const lastOfClass = new Map<string, number>();
+  const byCall = ops.map((o) => o.id).sort((a, b) => ops[a]!.call - ops[b]!.call || a - b);
+  for (const id of byCall) {
+    const op = ops[id]!;
+    if (op.ret !== Infinity) continue;
+    const key = `${op.f}\u0000${JSON.stringify(op.input)}`;
+    const before = lastOfClass.get(key);
+    if (before !== undefined) twin[id] = before;
+    lastOfClass.set(key, id);
+  }
+  return twin;
+}
+
+/** A fixed-seed xorshift: deterministic hashes, so runs and witnesses are reproducible. */
+function seedZobrist(a: Int32Array, b: Int32Array): void {
+  let x = 0x2545f491;
+  const rnd = (): number => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x | 0;
+  };
+  for (let i = 0; i < a.length; i++) {
+    a[i] = rnd();
+    b[i] = rnd();
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * A model: a small object of pure functions that says which sequences of
+ * operations a correct single-copy system allows (Knossos' models, Porcupine's
+ * `Model`). The linearizability search only ever calls these.
+ */
+import type { Op } from '../src/history/op.js';
+import type { Operation } from './operation.js';
+import type { FailPolicy } from './linearizability/to-operations.js';
+
+/**
+ * The outcome of one step. The reason is a thunk because the search calls step
+ * millions of times and uses a reason only for the witness: formatting it
+ * eagerly (a long kv value, say) was most of the cost of the search.
+ */
+export type StepResult<S> = { ok: true; state: S } | { ok: false; reason: () => string };
+
+/** An illegal step with its (lazily formatted) reason. */
+export function illegal(reason: () => string): { ok: false; reason: () => string } {
+  return { ok: false, reason };
+}
+
+export interface Model<S> {
+  name: string;
+  /** The operation functions (`f`) the model knows; a history with others was meant for another model. */
+  functions: readonly string[];
+  /** The initial state. */
+  init(): S;
+  /** Apply `op` to `state`: the next state, or why the operation is illegal there. Must not mutate `state`. */
+  step(state: S, op: Operation): StepResult<S>;
+  /** Hash of a state; equal states must hash equally. Default: a hash of JSON.stringify. */
+  hash?(state: S): number;
+  /** State equality. Default: JSON.stringify equality. */
+  equal?(a: S, b: S): boolean;
+  /**
+   * Split operations into independent sub-histories (P-compositionality,
+   * Horn & Kroening): the history is linearizable iff each part is. Parts
+   * must come back in a deterministic order so witnesses are stable.
+   */
+  partition?(ops: Operation[]): Operation[][];
+  /** A label for the part an operation belongs to (e.g. `key 6`), for witnesses. */
+  partitionLabel?(op: Operation): string;
+  /**
+   * How a `fail` completion is read. Default 'dropped' (it did not happen).
+   * 'observation': it happened and its failure is a result to check (etcd's failed cas).
+   * 'pending': we do not know (a timed-out write reported as fail).
+   */
+  onFail?(invoke: Op, complete: Op): FailPolicy;
+  /**
+   * A pending operation that cannot constrain any linearization (a read whose
+   * result never arrived) is dropped before the search: it may always be
+   * linearized as a no-op, or not at all.
+   */
+  isInert?(op: Operation): boolean;
+  describeState?(state: S): string;
+  describeOperation?(op: Operation): string;
+}

@@ -1,0 +1,154 @@
+/**
+ * A key-value store of strings (Porcupine's kv model): `get`, `put` and
+ * `append` on independent keys, every key starting as "". Values are Jepsen's
+ * independent-key tuples: input `[key, value]`, and a get's output
+ * `[key, value]`.
+ *
+ * Each key is its own register, so the model partitions by key
+ * (P-compositionality). `kvModel({ partition: false })` keeps one state for
+ * all keys: the same verdicts, a far larger search (a stress test).
+ *
+ * Why states carry their hash: appended strings grow long, and hashing a
+ * string is linear in its length. FNV-1a is a streaming hash, so the hash of
+ * `s + v` follows from the hash of `s` and `v` alone; a state's hash costs
+ * O(|v|) per append instead of O(|s|), and the interner never rehashes.
+ */
+import type { Value } from '../../src/history/op.js';
+import { illegal, type Model } from '../model.js';
+import type { Operation } from '../operation.js';
+import { FNV_OFFSET, fnvContinue } from '../linearizability/state-interner.js';
+
+/** One key's value with its FNV-1a hash. */
+export interface KvCell {
+  readonly value: string;
+  readonly hash: number;
+}
+
+/** All keys' values (absent keys hold ""), with an order-independent hash of the whole. */
+export interface KvStore {
+  readonly cells: ReadonlyMap<string, KvCell>;
+  readonly hash: number;
+}
+
+const EMPTY: KvCell = { value: '', hash: FNV_OFFSET };
+
+/** The partitioned model: one part per key, so a state is one key's cell. */
+export function kvModel(opts?: { partition?: true }): Model<KvCell>;
+/** The unpartitioned model: one state for all keys. */
+export function kvModel(opts: { partition: false }): Model<KvStore>;
+export function kvModel(opts: { partition?: boolean } = {}): Model<KvCell> | Model<KvStore> {
+  return opts.partition === false ? kvStoreModel() : kvCellModel();
+}
+
+function kvCellModel(): Model<KvCell> {
+  return {
+    ...shared,
+    init: () => EMPTY,
+    step(cell, op) {
+      const next = stepCell(cell, op);
+      return typeof next === 'function' ? illegal(next) : { ok: true, state: next };
+    },
+    hash: (c) => c.hash,
+    equal: (a, b) => a.hash === b.hash && a.value === b.value,
+    partition: partitionByKey,
+    describeState: (c) => JSON.stringify(c.value),
+  };
+}
+
+function kvStoreModel(): Model<KvStore> {
+  return {
+    ...shared,
+    init: () => ({ cells: new Map(), hash: 0 }),
+    step(store, op) {
+      const key = keyOf(op);
+      const before = store.cells.get(key) ?? EMPTY;
+      const after = stepCell(before, op);
+      if (typeof after === 'function') return illegal(after);
+      if (after === before) return { ok: true, state: store };
+      const cells = new Map(store.cells);
+      cells.set(key, after);
+      return { ok: true, state: { cells, hash: (store.hash - keyed(key, before) + keyed(key, after)) | 0 } };
+    },
+    hash: (s) => s.hash,
+    equal(a, b) {
+      if (a.hash !== b.hash) return false;
+      const keys = new Set([...a.cells.keys(), ...b.cells.keys()]);
+      for (const k of keys) if ((a.cells.get(k) ?? EMPTY).value !== (b.cells.get(k) ?? EMPTY).value) return false;
+      return true;
+    },
+    describeState: (s) =>
+      [...s.cells]
+        .filter(([, c]) => c.value !== '')
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, c]) => `${k}=${JSON.stringify(c.value)}`)
+        .join(', ') || 'all keys ""',
+  };
+}
+
+const shared = {
+  name: 'kv',
+  functions: ['get', 'put', 'append'],
+  isInert: (op: Operation) => op.f === 'get',
+  partitionLabel: (op: Operation) => `key ${JSON.stringify(keyOf(op))}`,
+  describeOperation(op: Operation): string {
+    if (op.f === 'get') return `get ${keyOf(op)} → ${op.output === null ? '?' : JSON.stringify(valueOf(op.output))}`;
+    return `${op.f} ${keyOf(op)} ${JSON.stringify(valueOf(op.input))}`;
+  },
+};
+
+/** The next cell, or (a thunk of) the reason the op is illegal. Returns `cell` itself when nothing changes. */
+function stepCell(cell: KvCell, op: Operation): KvCell | (() => string) {
+  switch (op.f) {
+    case 'get': {
+      const seen = op.output === null ? null : valueOf(op.output);
+      // Compare hashes first: comparing with a long appended (rope) string would flatten it.
+      if (seen === null || (getHash(op, seen) === cell.hash && seen === cell.value)) return cell;
+      return () => `get ${keyOf(op)} returned ${JSON.stringify(seen)}, but the key holds ${JSON.stringify(cell.value)}`;
+    }
+    case 'put': {
+      const v = String(valueOf(op.input) ?? '');
+      return { value: v, hash: fnvContinue(FNV_OFFSET, v) };
+    }
+    case 'append': {
+      const v = String(valueOf(op.input) ?? '');
+      return { value: cell.value + v, hash: fnvContinue(cell.hash, v) };
+    }
+    default:
+      return () => `the kv model has no operation ${JSON.stringify(op.f)}`;
+  }
+}
+
+const getHashes = new WeakMap<Operation, number>();
+
+/** The FNV hash of the value a get returned, computed once per operation. */
+function getHash(op: Operation, seen: Value): number {
+  let h = getHashes.get(op);
+  if (h === undefined) getHashes.set(op, (h = fnvContinue(FNV_OFFSET, String(seen))));
+  return h;
+}
+
+/** A key's contribution to the store hash; summed, so the total does not depend on key order. */
+function keyed(key: string, cell: KvCell): number {
+  return cell === EMPTY || cell.value === '' ? 0 : Math.imul(fnvContinue(FNV_OFFSET, key) | 1, cell.hash ^ 0x7feb352d);
+}
+
+function partitionByKey(ops: Operation[]): Operation[][] {
+  const parts = new Map<string, Operation[]>();
+  for (const op of ops) {
+    const key = keyOf(op);
+    let part = parts.get(key);
+    if (!part) parts.set(key, (part = []));
+    part.push(op);
+  }
+  // Deterministic order: by key, so witnesses are stable.
+  return [...parts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
+}
+
+function keyOf(op: Operation): string {
+  const v = op.input;
+  return Array.isArray(v) ? String(v[0]) : String(v);
+}
+
+function valueOf(v: Value): Value {
+  return Array.isArray(v) && v.length === 2 ? v[1]! : null;
+}

@@ -1,0 +1,110 @@
+/**
+ * `fencecheck check FILE... --model NAME`: check histories for
+ * linearizability, one verdict line per file, the witness of each invalid one,
+ * and the worst outcome as exit code (254 > 1 > 2 > 0: an unreadable file
+ * outranks a verdict, a violation outranks an undecided file).
+ */
+import type { Command } from 'commander';
+import { MODEL_NAMES, createModel, modelTakesInit, type ModelName } from '../../checkers/models/registry.js';
+import type { FileCheck } from '../check/check-files.js';
+import { checkFiles } from '../check/check-files.js';
+import { expandHistoryPaths } from '../check/expand-paths.js';
+import { describeOp, formatFileCheck } from '../check/format-verdict.js';
+import { EXIT, UsageError } from '../errors.js';
+import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
+import type { Value } from '../history/op.js';
+import { jsonValue, oneOf, positiveInteger } from './parse-options.js';
+import type { Model } from '../../checkers/model.js';
+
+interface CheckFlags {
+  model: ModelName;
+  init?: Value;
+  format?: HistoryFormat;
+  timeoutMs?: number;
+  json?: boolean;
+  partition: boolean;
+}
+
+export function registerCheckCommand(program: Command): void {
+  program
+    .command('check')
+    .description('Check histories (files, or every history in a directory) for linearizability against a model.')
+    .argument('<paths...>', 'history files or directories')
+    .requiredOption('--model <name>', `model: ${MODEL_NAMES.join(', ')}`, oneOf('--model', MODEL_NAMES))
+    .option('--init <json>', 'initial value for register, cas-register, etcd (e.g. 0 or null)', jsonValue('--init'))
+    .option('--format <format>', `input format: ${HISTORY_FORMATS.join(', ')} (default: detected)`, oneOf('--format', HISTORY_FORMATS))
+    .option('--timeout-ms <n>', 'give up on a file after N ms with verdict unknown', positiveInteger('--timeout-ms'))
+    .option('--no-partition', 'kv: keep one state for all keys instead of checking each key alone (stress)')
+    .option('--json', 'print one JSON document with every result')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 valid, 1 invalid, 2 unknown, 254 bad arguments or input, 255 internal error.
+Examples:
+  fencecheck check ../shared/data/porcupine/etcd --model etcd
+  fencecheck check history.jsonl --model cas-register --init 0 --timeout-ms 10000
+  fencecheck check c50-ok.txt --model kv --no-partition --json`,
+    )
+    .action(async (paths: string[], flags: CheckFlags) => {
+      process.exitCode = await runCheck(paths, flags);
+    });
+}
+
+async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
+  if (flags.init !== undefined && !modelTakesInit(flags.model)) {
+    throw new UsageError(`Expected no \`--init\` with --model ${flags.model}, which has no initial value to set`);
+  }
+  if (!flags.partition && flags.model !== 'kv') {
+    throw new UsageError(`Expected \`--no-partition\` only with --model kv, got --model ${flags.model}`);
+  }
+  const model = createModel(flags.model, { ...(flags.init !== undefined ? { init: flags.init } : {}), partition: flags.partition });
+  const files = await expandHistoryPaths(paths);
+  const results = await checkFiles(files, model, {
+    ...(flags.format ? { format: flags.format } : {}),
+    ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
+    noPartition: !flags.partition,
+    ...(flags.json ? {} : { onFile: (c: FileCheck) => process.stdout.write(formatFileCheck(c, model) + '\n') }),
+  });
+  if (flags.json) process.stdout.write(JSON.stringify(results.map((c) => toJson(c, model)), null, 2) + '\n');
+  else if (results.length > 1) process.stdout.write(summary(results) + '\n');
+  return worstExitCode(results);
+}
+
+export function worstExitCode(results: readonly FileCheck[]): number {
+  const rank = (c: FileCheck): number =>
+    c.error ? c.error.exitCode : c.result!.valid === false ? EXIT.invalid : c.result!.valid === 'unknown' ? EXIT.unknown : EXIT.valid;
+  const order: number[] = [EXIT.valid, EXIT.unknown, EXIT.invalid, EXIT.badInput, EXIT.internal];
+  return results.map(rank).reduce((worst, code) => (order.indexOf(code) > order.indexOf(worst) ? code : worst), EXIT.valid as number);
+}
+
+function summary(results: readonly FileCheck[]): string {
+  const count = (p: (c: FileCheck) => boolean) => results.filter(p).length;
+  return `${results.length} files: ${count((c) => c.result?.valid === true)} valid, ${count((c) => c.result?.valid === false)} invalid, ${count((c) => c.result?.valid === 'unknown')} unknown, ${count((c) => c.error !== undefined)} unreadable`;
+}
+
+function toJson(c: FileCheck, model: Model<unknown>): unknown {
+  if (c.error) return { file: c.file, error: { code: c.error.code, message: c.error.message, hint: c.error.hint } };
+  const r = c.result!;
+  return {
+    file: c.file,
+    valid: r.valid,
+    ...(r.reason ? { reason: r.reason } : {}),
+    ...(r.witness
+      ? {
+          witness: {
+            partition: r.witness.partitionLabel,
+            op: { ...r.witness.op, ret: nullIfInfinite(r.witness.op.ret), text: describeOp(r.witness.op, model) },
+            prefix: r.witness.prefix.map((op) => ({ id: op.id, invokeIndex: op.invokeIndex, completeIndex: op.completeIndex, text: describeOp(op, model) })),
+            state: r.witness.state,
+            reason: r.witness.reason,
+          },
+        }
+      : {}),
+    stats: r.stats,
+    warnings: c.warnings,
+  };
+}
+
+function nullIfInfinite(n: number): number | null {
+  return Number.isFinite(n) ? n : null;
+}

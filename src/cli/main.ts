@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/**
+ * The fencecheck command line: a thin layer over the library. Each command
+ * lives in its own file, parses its flags, calls one library function, prints,
+ * and sets `process.exitCode`. Library code never calls `process.exit`.
+ */
+import { Command, CommanderError } from 'commander';
+import { EXIT, FencecheckError, formatError } from '../errors.js';
+import { registerCheckCommand } from './check-command.js';
+
+const program = new Command();
+program
+  .name('fencecheck')
+  .description('Does this distributed lock actually protect my data? Real clusters, real faults, checked histories.')
+  .version('0.1.0')
+  .showHelpAfterError()
+  // Commander's own usage errors exit 254 like ours.
+  .exitOverride();
+
+registerCheckCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  process.exitCode = exitCodeFor(err);
+}
+
+function exitCodeFor(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // --help and --version end with code 0 ("commander.helpDisplayed", "commander.version").
+    return err.exitCode === 0 ? 0 : EXIT.badInput;
+  }
+  if (err instanceof FencecheckError) {
+    process.stderr.write(formatError(err) + '\n');
+    return err.exitCode;
+  }
+  process.stderr.write(`fencecheck: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write('Hint: this is a bug in fencecheck; please report it with the command line above.\n');
+  return EXIT.internal;
+}

@@ -1,0 +1,31 @@
+/**
+ * Option parsers shared by the commands: each turns a flag's text into a
+ * value or throws a UsageError that says what was expected and what was got.
+ */
+import { UsageError } from '../errors.js';
+import type { Value } from '../history/op.js';
+
+export function positiveInteger(flag: string) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`Expected \`${flag}\` to be a positive integer, got \`${text}\``);
+    return n;
+  };
+}
+
+export function oneOf<T extends string>(flag: string, choices: readonly T[]) {
+  return (text: string): T => {
+    if ((choices as readonly string[]).includes(text)) return text as T;
+    throw new UsageError(`Expected \`${flag}\` to be one of ${choices.join(', ')}, got \`${text}\``);
+  };
+}
+
+export function jsonValue(flag: string) {
+  return (text: string): Value => {
+    try {
+      return JSON.parse(text) as Value;
+    } catch {
+      throw new UsageError(`Expected \`${flag}\` to be JSON (e.g. 0, null, "x"), got \`${text}\``, 'Quote strings twice in the shell: --init \'"x"\'.');
+    }
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Typed failures of the cluster layer: each names the facts (command, node,
+ * exit code or signal, last log lines, log path) and a hint saying what to do.
+ */
+import { EXIT, FencecheckError } from '../errors.js';
+
+/** How a process ended: an exit code, or the signal that killed it. */
+export interface ProcessExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export function describeExit(exit: ProcessExit): string {
+  return exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+}
+
+/** A server did not start or did not become ready. */
+export class ClusterStartError extends FencecheckError {
+  readonly node: string;
+  readonly command: readonly string[];
+  readonly exit: ProcessExit | undefined;
+  readonly logPath: string;
+  readonly lastLogLines: readonly string[];
+  constructor(facts: {
+    node: string;
+    what: string;
+    command: readonly string[];
+    exit?: ProcessExit;
+    logPath: string;
+    lastLogLines: readonly string[];
+    hint?: string;
+    cause?: unknown;
+  }) {
+    const tail = facts.lastLogLines.length === 0 ? '    (the log is empty)' : facts.lastLogLines.map((l) => `    ${l}`).join('\n');
+    super(
+      'cluster-start',
+      `${facts.node} ${facts.what}\n  command: ${facts.command.join(' ')}\n  log: ${facts.logPath} (last lines below)\n${tail}`,
+      {
+        hint: facts.hint ?? `Read ${facts.logPath}; \`fencecheck doctor\` checks binaries and leftovers of earlier runs.`,
+        cause: facts.cause,
+      },
+    );
+    this.node = facts.node;
+    this.command = facts.command;
+    this.exit = facts.exit;
+    this.logPath = facts.logPath;
+    this.lastLogLines = facts.lastLogLines;
+  }
+}
+
+/** A helper command (ip, nft, apt-get, gcc) failed. */
+export class CommandError extends FencecheckError {
+  readonly command: readonly string[];
+  readonly commandExitCode: number | undefined;
+  readonly stderr: string;
+  constructor(command: readonly string[], exitCode: number | undefined, stderr: string, hint?: string, cause?: unknown) {
+    const status = exitCode === undefined ? 'could not run' : `failed with exit code ${exitCode}`;
+    super('command', `\`${command.join(' ')}\` ${status}${stderr.trim() ? `:\n  ${stderr.trim().split('\n').join('\n  ')}` : ''}`, {
+      hint: hint ?? 'Run `fencecheck doctor` to check privileges, binaries and kernel features.',
+      cause,
+    });
+    this.command = command;
+    this.commandExitCode = exitCode;
+    this.stderr = stderr;
+  }
+}
+
+/** Something the machine lacks (privileges, a binary, a built library): fix it before running. Exit 254. */
+export class PreflightError extends FencecheckError {
+  constructor(message: string, hint: string) {
+    super('preflight', message, { hint, exitCode: EXIT.badInput });
+  }
+}
+
+/** Another live process owns the cluster. Exit 254. */
+export class ClusterBusyError extends FencecheckError {
+  readonly ownerPid: number;
+  constructor(ownerPid: number, stateFile: string) {
+    super('cluster-busy', `A cluster started by process ${ownerPid} (still running) is recorded in ${stateFile}.`, {
+      hint: `Wait for it to finish, or run \`fencecheck down\` to tear it down anyway.`,
+      exitCode: EXIT.badInput,
+    });
+    this.ownerPid = ownerPid;
+  }
+}
+
+/** A fault that cannot be applied to this target (a clock fault on etcd, an unknown node). Exit 254. */
+export class UnsupportedFaultError extends FencecheckError {
+  constructor(message: string, hint: string) {
+    super('unsupported-fault', message, { hint, exitCode: EXIT.badInput });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The driver interface. Every server node of every backend is a `BackendNode`
+ * (start, ready, stop, kill, restart, pause, resume, logs), implemented once by
+ * `ServerNode` for any program; what differs per backend (configuration,
+ * command line, readiness probe, how to stop it) is a `BackendSpec`, one file
+ * per backend in `backends/`.
+ */
+import type { Tool } from './binaries.js';
+import type { BackendName, ClusterPlan, NodePlan } from './plan.js';
+
+export interface BackendNode {
+  readonly name: string;
+  readonly backend: BackendName;
+  readonly plan: NodePlan;
+  /** The server's pid while it runs (the pid `ip netns exec` started: it execs the server). */
+  readonly pid: number | undefined;
+  readonly logPath: string;
+  /** Spawn the server in its namespace; does not wait for readiness. */
+  start(): Promise<void>;
+  /** Resolve once the node answers its backend's probe; ClusterStartError if it exits or times out. */
+  ready(timeoutMs?: number): Promise<void>;
+  /** Graceful stop: the backend's stop signal, then SIGKILL after its grace time. */
+  stop(): Promise<void>;
+  /** SIGKILL (the whole process group), and wait until it has ended. */
+  kill(): Promise<void>;
+  /** Kill -9 if running, wait `delayMs`, start with the same configuration (the full member list), wait ready. */
+  restart(opts?: { delayMs?: number }): Promise<void>;
+  /** SIGSTOP / SIGCONT to the process group. */
+  pause(): void;
+  resume(): void;
+  /** The last lines of the node's log. */
+  logs(lines?: number): Promise<string[]>;
+}
+
+export interface NodeCommand {
+  argv: string[];
+  /** Run as this user (PostgreSQL refuses root). */
+  user?: string;
+  env?: Record<string, string>;
+}
+
+/** How to stop a server: send `signal`, then SIGKILL after `graceMs`. */
+export interface StopPolicy {
+  signal: NodeJS.Signals;
+  graceMs: number;
+}
+
+export interface SpecContext {
+  runDir: string;
+  plan: ClusterPlan;
+  tools: Partial<Record<Tool, string>>;
+  dataDir(node: NodePlan): string;
+  logPath(node: NodePlan): string;
+}
+
+export interface BackendSpec {
+  backend: BackendName;
+  /** The server's /proc/PID/comm once it runs. */
+  comm: string;
+  /** False for Go programs (etcd): Go reads the clock through the vDSO itself and ignores LD_PRELOAD. */
+  wallClockPreload: boolean;
+  /** `stop()` mid-run. */
+  stop: StopPolicy;
+  /** Teardown at the end of a run, when the data will not be used again. */
+  teardown: StopPolicy;
+  /** Once per cluster (not on restart): data dir, configuration files, initdb. */
+  prepare(node: NodePlan, ctx: SpecContext): Promise<void>;
+  command(node: NodePlan, ctx: SpecContext): NodeCommand;
+  /** One readiness attempt; rejects while not ready. */
+  probe(node: NodePlan): Promise<void>;
+  /** One line for `fencecheck up`, e.g. `persistence aof-always`. */
+  describe(): string;
+}

@@ -1,0 +1,62 @@
+/**
+ * Where things live: the project root (found from this file, so it works from
+ * src/ under vitest and from dist/ after a build), the clock library, the
+ * machine-wide state file and the per-run directory.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let cachedRoot: string | undefined;
+
+/** The directory holding fencecheck's package.json. */
+export function projectRoot(): string {
+  if (cachedRoot !== undefined) return cachedRoot;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'fencecheck') {
+      cachedRoot = dir;
+      return dir;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('fencecheck: cannot find the project root (package.json named fencecheck)');
+    dir = parent;
+  }
+}
+
+/** The LD_PRELOAD wall-clock library that `fencecheck setup` builds. */
+export function clockLibraryPath(): string {
+  return join(projectRoot(), 'native', 'build', 'libfc-clock.so');
+}
+
+export function clockLibrarySource(): string {
+  return join(projectRoot(), 'native', 'fc-clock.c');
+}
+
+/**
+ * The state file is machine-wide, not per checkout: namespaces and the address
+ * range are machine-wide too, so `fencecheck down` must find a cluster started
+ * from any directory. FENCECHECK_STATE_FILE overrides it.
+ */
+export function defaultStateFile(): string {
+  return process.env['FENCECHECK_STATE_FILE'] ?? '/run/fencecheck/cluster.json';
+}
+
+/** `results/cluster-<UTC timestamp>` under the project root. */
+export function defaultRunDir(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  return join(projectRoot(), 'results', `cluster-${stamp}`);
+}
+
+/**
+ * A compiled entry point for a helper that runs as its own process (the delay
+ * proxy inside a namespace). Under vitest the sources are TypeScript, so fall
+ * back to the build in dist/.
+ */
+export function compiledEntry(relativeFromSrc: string): string {
+  const root = projectRoot();
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return resolve(dirname(here), '..', relativeFromSrc);
+  return join(root, 'dist', 'src', relativeFromSrc);
+}

@@ -1,0 +1,154 @@
+/**
+ * The cluster plan: pure functions that name every namespace, interface and
+ * address and give every server its ports. Nothing here touches the machine;
+ * `topology.ts` applies a plan and `topology-script.ts` turns it into `ip`
+ * commands.
+ *
+ * Address plan (one private /24, default 10.77.0.0/24, used only inside the
+ * project's namespaces, never on a real interface, no default routes):
+ *
+ *   .1        the control process (root namespace, veth `fc-ctl`)
+ *   .11       redis1                      .31-.33  etcd1-3
+ *   .21-.25   redlock1-5                  .41-.43  zk1-3
+ *   .51       pg1                         .100-.254 client hosts, in order added
+ *
+ * Every server has its own address, so each uses its standard port. Names:
+ * namespace `fc-<node>` (clients `fc-c-<name>`), switch namespace `fc-sw` with
+ * bridge `fc-br`; a host's veth is `fc-n<octet>` inside the host and
+ * `fc-s<octet>` on the switch (at most 15 characters, as the kernel requires).
+ */
+
+export const PREFIX = 'fc-';
+export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres'] as const;
+export type BackendName = (typeof BACKENDS)[number];
+
+export function isBackendName(s: string): s is BackendName {
+  return (BACKENDS as readonly string[]).includes(s);
+}
+
+/** Per backend: how many nodes, the node name stem, the first octet (node i gets base + i) and the ports. */
+export const BACKEND_LAYOUT: Record<BackendName, { count: number; stem: string; base: number; ports: Record<string, number> }> = {
+  redis: { count: 1, stem: 'redis', base: 10, ports: { client: 6379 } },
+  redlock: { count: 5, stem: 'redlock', base: 20, ports: { client: 6379 } },
+  etcd: { count: 3, stem: 'etcd', base: 30, ports: { client: 2379, peer: 2380 } },
+  zookeeper: { count: 3, stem: 'zk', base: 40, ports: { client: 2181, quorum: 2888, election: 3888 } },
+  postgres: { count: 1, stem: 'pg', base: 50, ports: { client: 5432 } },
+};
+
+export const CONTROL_OCTET = 1;
+export const FIRST_CLIENT_OCTET = 100;
+export const LAST_CLIENT_OCTET = 254;
+
+/** A network host: a server node or a client, each in its own namespace. */
+export interface HostPlan {
+  name: string;
+  kind: 'server' | 'client';
+  namespace: string;
+  ip: string;
+  /** The veth end inside the host's namespace. */
+  ifname: string;
+  /** The veth end on the switch. */
+  switchIfname: string;
+}
+
+export interface NodePlan extends HostPlan {
+  kind: 'server';
+  backend: BackendName;
+  /** 1-based position within its backend (ZooKeeper's myid). */
+  index: number;
+  /** The port clients use. */
+  port: number;
+  ports: Record<string, number>;
+}
+
+export interface ClusterPlan {
+  /** The first three octets of the /24, e.g. `10.77.0`. */
+  subnet: string;
+  switchNamespace: string;
+  bridge: string;
+  control: { ip: string; ifname: string; switchIfname: string };
+  nodes: NodePlan[];
+  clients: HostPlan[];
+}
+
+export interface PlanOptions {
+  backends: readonly BackendName[];
+  /** A private /24 as `a.b.c.0/24`; default `10.77.0.0/24`. */
+  subnet?: string;
+}
+
+export const DEFAULT_SUBNET = '10.77.0.0/24';
+
+/** Parse `a.b.c.0/24` into `a.b.c`; only private ranges, because the range must never clash with a real network. */
+export function parseSubnet(cidr: string): string {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.0\/24$/.exec(cidr);
+  const octets = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [];
+  const [a, b] = octets;
+  const valid = m !== null && octets.every((o) => o <= 255) && a !== undefined && b !== undefined;
+  const isPrivate = valid && (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168));
+  if (!isPrivate) throw new RangeError(`Expected a private /24 such as \`10.77.0.0/24\`, got \`${cidr}\``);
+  return octets.join('.');
+}
+
+function host(subnet: string, name: string, kind: HostPlan['kind'], namespace: string, octet: number): HostPlan {
+  return { name, kind, namespace, ip: `${subnet}.${octet}`, ifname: `${PREFIX}n${octet}`, switchIfname: `${PREFIX}s${octet}` };
+}
+
+/** The plan for a set of backends; each backend appears once, in the order given. */
+export function planCluster(opts: PlanOptions): ClusterPlan {
+  const subnet = parseSubnet(opts.subnet ?? DEFAULT_SUBNET);
+  const backends = [...new Set(opts.backends)];
+  const nodes = backends.flatMap((backend) => {
+    const layout = BACKEND_LAYOUT[backend];
+    return Array.from({ length: layout.count }, (_, i): NodePlan => {
+      const name = `${layout.stem}${i + 1}`;
+      return {
+        ...host(subnet, name, 'server', `${PREFIX}${name}`, layout.base + i + 1),
+        kind: 'server',
+        backend,
+        index: i + 1,
+        port: layout.ports['client'] ?? 0,
+        ports: { ...layout.ports },
+      };
+    });
+  });
+  return {
+    subnet,
+    switchNamespace: `${PREFIX}sw`,
+    bridge: `${PREFIX}br`,
+    control: { ip: `${subnet}.${CONTROL_OCTET}`, ifname: `${PREFIX}ctl`, switchIfname: `${PREFIX}sctl` },
+    nodes,
+    clients: [],
+  };
+}
+
+const CLIENT_NAME = /^[a-z][a-z0-9-]{0,19}$/;
+
+/** The next client host (pure: returns the host; the caller adds it to `plan.clients`). */
+export function planClientHost(plan: ClusterPlan, name: string): HostPlan {
+  if (!CLIENT_NAME.test(name)) {
+    throw new RangeError(`Expected a client host name of lower-case letters, digits and dashes (at most 20), got \`${name}\``);
+  }
+  if (allHosts(plan).some((h) => h.name === name) || name === 'control') {
+    throw new RangeError(`Host name \`${name}\` is already taken`);
+  }
+  const used = new Set(plan.clients.map((c) => Number(c.ip.split('.')[3])));
+  for (let octet = FIRST_CLIENT_OCTET; octet <= LAST_CLIENT_OCTET; octet++) {
+    if (!used.has(octet)) return host(plan.subnet, name, 'client', `${PREFIX}c-${name}`, octet);
+  }
+  throw new RangeError(`No address left for client host \`${name}\` (at most ${LAST_CLIENT_OCTET - FIRST_CLIENT_OCTET + 1} clients)`);
+}
+
+/** Servers then clients. */
+export function allHosts(plan: ClusterPlan): HostPlan[] {
+  return [...plan.nodes, ...plan.clients];
+}
+
+export function nodesOf(plan: ClusterPlan, backend: BackendName): NodePlan[] {
+  return plan.nodes.filter((n) => n.backend === backend);
+}
+
+/** Every namespace the plan creates: the switch first. */
+export function namespacesOf(plan: ClusterPlan): string[] {
+  return [plan.switchNamespace, ...allHosts(plan).map((h) => h.namespace)];
+}

@@ -1,0 +1,89 @@
+/**
+ * The state file: what a run created (namespaces, the control's veth, pids
+ * with their command names and start times, nftables tables, data dirs).
+ *
+ * It is written before each thing is created, synchronously and atomically
+ * (write a temporary file, then rename), so a harness killed with SIGKILL at
+ * any instant leaves a file that names at least everything that exists. The
+ * next `fencecheck up` or `fencecheck down` reads it and reclaims all of it.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ProcessIdentity } from './process-info.js';
+
+export interface ProcessRecord extends ProcessIdentity {
+  /** Node or client process name. */
+  name: string;
+  namespace?: string;
+  /** Teardown sends this signal, then SIGKILL after `graceMs`. */
+  stopSignal: NodeJS.Signals;
+  graceMs: number;
+}
+
+export interface NftTableRecord {
+  namespace: string;
+  family: string;
+  name: string;
+}
+
+export interface ClusterState {
+  version: 1;
+  createdAt: string;
+  runDir: string;
+  subnet: string;
+  /** The process that created the cluster; `detached` when it left it running on purpose (`fencecheck up`). */
+  owner: ProcessIdentity & { detached: boolean };
+  namespaces: string[];
+  rootLinks: string[];
+  processes: ProcessRecord[];
+  nftTables: NftTableRecord[];
+  dataDirs: string[];
+}
+
+export class StateFile {
+  private constructor(
+    readonly path: string,
+    private current: ClusterState,
+  ) {}
+
+  static create(path: string, initial: ClusterState): StateFile {
+    const file = new StateFile(path, initial);
+    file.write();
+    return file;
+  }
+
+  /** The recorded state, or undefined when there is none (or it is unreadable: reclaim then sweeps by name). */
+  static read(path: string): ClusterState | undefined {
+    try {
+      const parsed = JSON.parse(readFileSync(path, 'utf8')) as ClusterState;
+      return parsed.version === 1 ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  get state(): Readonly<ClusterState> {
+    return this.current;
+  }
+
+  /** Change the state and write it at once. */
+  update(change: (s: ClusterState) => void): void {
+    change(this.current);
+    this.write();
+  }
+
+  remove(): void {
+    rmSync(this.path, { force: true });
+  }
+
+  private write(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.current, null, 2) + '\n');
+    renameSync(tmp, this.path);
+  }
+}
+
+export function addUnique<T>(list: T[], item: T, same: (a: T, b: T) => boolean = (a, b) => a === b): void {
+  if (!list.some((x) => same(x, item))) list.push(item);
+}

@@ -1,0 +1,57 @@
+/**
+ * Typed tool failures (the third of Jepsen's three channels: operation outcomes
+ * and verdicts are data; a failure of the tool itself is an exception).
+ *
+ * Every error carries a stable `code`, the facts, and a `hint` that says what to
+ * do next. The CLI prints `message` and `Hint: …` and maps the error to an exit
+ * code; it never prints a stack trace for a FencecheckError.
+ */
+
+/** Exit codes, as Jepsen: 0 valid, 1 invalid, 2 unknown, 254 bad arguments or input, 255 the tool crashed. */
+export const EXIT = { valid: 0, invalid: 1, unknown: 2, badInput: 254, internal: 255 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export class FencecheckError extends Error {
+  readonly code: string;
+  readonly hint: string | undefined;
+  readonly exitCode: ExitCode;
+  constructor(code: string, message: string, opts: { hint?: string; cause?: unknown; exitCode?: ExitCode } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.hint = opts.hint;
+    this.exitCode = opts.exitCode ?? EXIT.internal;
+  }
+}
+
+/** Bad command-line arguments: "Expected `--rate` to be a positive number, got `0`". Exit 254. */
+export class UsageError extends FencecheckError {
+  constructor(message: string, hint?: string) {
+    super('usage', message, { hint, exitCode: EXIT.badInput });
+  }
+}
+
+/** Input that cannot be parsed, located at file:line:column. Exit 254. */
+export class ParseError extends FencecheckError {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly expected: string;
+  readonly found: string;
+  constructor(loc: { file: string; line: number; column: number }, expected: string, found: string, hint?: string) {
+    super('parse', `${loc.file}:${loc.line}:${loc.column}: expected ${expected}, found ${found}`, {
+      hint: hint ?? 'Check the file format (see docs/history.md) or pass --format explicitly.',
+      exitCode: EXIT.badInput,
+    });
+    this.file = loc.file;
+    this.line = loc.line;
+    this.column = loc.column;
+    this.expected = expected;
+    this.found = found;
+  }
+}
+
+/** Print a FencecheckError for a person: the message and its hint, no stack. */
+export function formatError(err: FencecheckError): string {
+  return err.hint ? `${err.message}\nHint: ${err.hint}` : err.message;
+}

@@ -1,0 +1,110 @@
+/**
+ * Streaming reader of fencecheck's own history format: JSON Lines, one op per
+ * line (docs/history.md). Each line is parsed and its fields checked; any
+ * problem is a ParseError at file:line:column saying what was expected and
+ * what was found. Blank lines are skipped.
+ *
+ * A run appends to history.jsonl as it goes, so a run killed mid-write leaves
+ * a last line with no newline that does not parse. That is an error unless
+ * the caller asks to tolerate it (then it is skipped with a warning): the ops
+ * before it are still a valid, checkable history.
+ */
+import { ParseError } from '../errors.js';
+import type { ImportOptions } from './history-warning.js';
+import type { Op, Value } from './op.js';
+import { opFromRecord } from './op-from-record.js';
+import { readLines } from './read-lines.js';
+
+/** The ops of a JSON Lines history, one batch per chunk read. */
+export async function* readJsonlBatches(path: string, opts: ImportOptions = {}): AsyncGenerator<Op[]> {
+  for await (const batch of readLines(path)) {
+    const ops: Op[] = [];
+    const last = batch.lines.length - 1;
+    for (let i = 0; i <= last; i++) {
+      const line = batch.firstLine + i;
+      try {
+        const op = parseJsonlLine(batch.lines[i] as string, path, line);
+        if (op !== null) ops.push(op);
+      } catch (err) {
+        if (!(batch.unterminatedTail && i === last && err instanceof ParseError)) throw err;
+        if (!opts.tolerateTruncatedTail) {
+          throw new ParseError(
+            { file: err.file, line: err.line, column: err.column },
+            err.expected,
+            `${err.found} (the last line has no newline: the run was probably interrupted mid-write)`,
+            'Pass tolerateTruncatedTail (CLI: --tolerate-truncated-tail) to check the ops before it.',
+          );
+        }
+        opts.onWarning?.({
+          kind: 'truncated-tail',
+          message: `${path}:${line}: skipped a truncated last line (interrupted run)`,
+          file: path,
+          line,
+        });
+      }
+    }
+    if (ops.length > 0) yield ops;
+  }
+}
+
+/** Parse one line; null for a blank line. */
+export function parseJsonlLine(text: string, file: string, line: number): Op | null {
+  if (text.trim() === '') return null;
+  let rec: unknown;
+  try {
+    rec = JSON.parse(text);
+  } catch (err) {
+    throw syntaxError(text, file, line, err);
+  }
+  if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) {
+    const found = Array.isArray(rec) ? 'an array' : JSON.stringify(rec);
+    throw new ParseError({ file, line, column: firstNonBlank(text) }, 'a JSON object (one op per line)', found);
+  }
+  return opFromRecord(rec as { [key: string]: Value }, {}, (key, expected, found) => {
+    throw new ParseError({ file, line, column: jsonValueColumn(text, key) }, `\`${key}\` to be ${expected}`, found);
+  });
+}
+
+// JSON.parse says where it stopped only in its message ("... in JSON at position 7").
+function syntaxError(text: string, file: string, line: number, err: unknown): ParseError {
+  const message = err instanceof Error ? err.message : String(err);
+  const at = /at position (\d+)/.exec(message);
+  const pos = at ? Number(at[1]) : text.length;
+  const reason = message.replace(/\s*in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'Unexpected end');
+  const found = pos >= text.length ? 'end of line' : `\`${text.charAt(pos)}\``;
+  return new ParseError({ file, line, column: pos + 1 }, `valid JSON (${reason})`, found);
+}
+
+function firstNonBlank(text: string): number {
+  return text.length - text.trimStart().length + 1;
+}
+
+/**
+ * 1-based column of the value of top-level `key` in a JSON object line (the
+ * last occurrence, as JSON.parse keeps the last), or 1 when it is absent.
+ * Only runs on the error path, so it may re-scan the line.
+ */
+export function jsonValueColumn(text: string, key: string): number {
+  let depth = 0;
+  let column = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x22) {
+      const start = i;
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      if (depth !== 1) continue;
+      let j = skipBlanks(text, i + 1);
+      if (text.charCodeAt(j) !== 0x3a || JSON.parse(text.slice(start, i + 1)) !== key) continue;
+      j = skipBlanks(text, j + 1);
+      column = j + 1;
+    }
+  }
+  return column;
+}
+
+function skipBlanks(text: string, i: number): number {
+  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+  return i;
+}

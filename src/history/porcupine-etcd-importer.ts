@@ -1,0 +1,78 @@
+/**
+ * Import the Jepsen etcd logs in Porcupine's test data (Horn & Kroening's
+ * linearizability-checker corpus): the lines jepsen.util logs for each op,
+ *
+ *     INFO  jepsen.util - 3	:invoke	:cas	[1 4]
+ *
+ * process, type, f and an EDN value (nil, an integer, `[from to]` for cas),
+ * separated by tabs, or by runs of spaces in logs whose tabs were expanded
+ * (etcd_100..102). A text before `INFO` (a timestamp) is allowed.
+ *
+ * A completion whose value is a keyword (`:info :write :timed-out`, `:fail
+ * :read :timed-out`) reports an error, not a value: `error: "timed-out"`,
+ * `value: null`. Any other line is log noise: skipped, counted, and reported
+ * in one `log-noise` warning. The log has no times, so an op's position is its
+ * index and its time: the log was written in real-time order.
+ */
+import { ParseError } from '../errors.js';
+import { parseEdn } from './edn.js';
+import type { ImportOptions } from './history-warning.js';
+import type { Op, OpType, Process } from './op.js';
+import { readLines } from './read-lines.js';
+
+// Process and type decide that a line is an op line; past them a bad field is an error, not noise.
+const OP_LINE = /INFO\s+jepsen\.util\s+-\s+(\d+|:nemesis)\s+:(invoke|ok|fail|info)(?:\s+(\S+))?(?:\s+(.*?))?\s*$/;
+const OP_LINE_WITH_INDICES = new RegExp(OP_LINE.source, 'd');
+const INTEGER = /^-?\d+$/;
+
+/** The ops of a Jepsen etcd log, one batch per chunk read. */
+export async function* importPorcupineEtcd(path: string, opts: ImportOptions = {}): AsyncGenerator<Op[]> {
+  let index = 0;
+  let noise = 0;
+  let firstNoise = 0;
+  for await (const batch of readLines(path)) {
+    const ops: Op[] = [];
+    for (let i = 0; i < batch.lines.length; i++) {
+      const text = batch.lines[i] as string;
+      const line = batch.firstLine + i;
+      const m = OP_LINE.exec(text);
+      if (m === null) {
+        if (text.trim() !== '') {
+          if (noise++ === 0) firstNoise = line;
+        }
+        continue;
+      }
+      ops.push(opFromMatch(m, text, { file: path, line }, index++));
+    }
+    if (ops.length > 0) yield ops;
+  }
+  if (noise > 0) {
+    opts.onWarning?.({
+      kind: 'log-noise',
+      message: `${path}: skipped ${noise} line(s) that are not jepsen.util op lines (the first at line ${firstNoise})`,
+      file: path,
+      line: firstNoise,
+      count: noise,
+    });
+  }
+}
+
+function opFromMatch(m: RegExpExecArray, text: string, at: { file: string; line: number }, index: number): Op {
+  const [, proc, type, f, valueText] = m as unknown as [string, string, OpType, string | undefined, string | undefined];
+  const process: Process = proc === ':nemesis' ? 'nemesis' : Number(proc);
+  if (f === undefined || f.length < 2 || f.charCodeAt(0) !== 0x3a) {
+    // Error path only: re-match with indices to point at the bad field.
+    const start = OP_LINE_WITH_INDICES.exec(text)?.indices?.[3]?.[0] ?? text.trimEnd().length;
+    throw new ParseError({ ...at, column: start + 1 }, 'an operation keyword such as :read, :write or :cas', f === undefined ? 'end of line' : `\`${f}\``);
+  }
+  const op: Op = { index, time: index, process, type, f: f.slice(1), value: null };
+  if (valueText === undefined || valueText === '' || valueText === 'nil') return op;
+  if (valueText.charCodeAt(0) === 0x3a && type !== 'invoke' && type !== 'ok') {
+    // `:timed-out` and its kin: the op failed or its outcome is unknown, and this keyword says why.
+    op.error = valueText.slice(1);
+    return op;
+  }
+  // The value group ends where the trimmed line ends, which gives its column without indices.
+  op.value = INTEGER.test(valueText) ? Number(valueText) : parseEdn(valueText, { ...at, column: text.trimEnd().length - valueText.length + 1 });
+  return op;
+}

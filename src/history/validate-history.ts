@@ -1,0 +1,113 @@
+/**
+ * The structural rules of a history (docs/history.md), checked op by op so a
+ * streaming reader can apply them as it goes.
+ *
+ * Hard errors are the ones that leave the history without one meaning: an
+ * index that does not increase, a completion with no open invocation of its
+ * process (what did it complete?), a completion whose f differs from its
+ * invocation's, and a process invoking while its previous op is still open
+ * (which invocation would the next completion belong to?).
+ *
+ * Tolerated, with a warning: a process invoking again after an `info` (Jepsen
+ * never does, but the pairing stays unambiguous and the checker treats the
+ * info op as pending, the most permissive reading), and a time smaller than
+ * the previous op's (Jepsen workers stamp their ops on their own threads and
+ * the history lock orders them, so Knossos' etcd-bad.edn has six such
+ * inversions of up to a millisecond). The nemesis is exempt from pairing: its
+ * ops are often lone `info`s (Knossos' histories) or invoke/info pairs.
+ */
+import { EXIT, FencecheckError } from '../errors.js';
+import type { HistoryWarning } from './history-warning.js';
+import type { History, Op, Process } from './op.js';
+
+export type HistoryProblem = 'index-order' | 'unmatched-completion' | 'f-mismatch' | 'double-invoke';
+
+/** A history that breaks a hard rule; names the op by its index. Exit 254. */
+export class HistoryError extends FencecheckError {
+  readonly problem: HistoryProblem;
+  readonly index: number;
+  readonly process: Process;
+  readonly file: string | undefined;
+  constructor(problem: HistoryProblem, op: Op, detail: string, file?: string) {
+    super('history', `${file === undefined ? '' : `${file}: `}op ${op.index} (process ${op.process}, ${op.type} ${op.f}): ${detail}`, {
+      hint: 'The history breaks the rules in docs/history.md; fix the recorder or converter that wrote it.',
+      exitCode: EXIT.badInput,
+    });
+    this.problem = problem;
+    this.index = op.index;
+    this.process = op.process;
+    this.file = file;
+  }
+}
+
+export interface ValidateOptions {
+  /** Named in messages. */
+  file?: string;
+  onWarning?: (warning: HistoryWarning) => void;
+}
+
+/** Checks ops one at a time, in history order. */
+export class HistoryValidator {
+  private readonly file: string | undefined;
+  private readonly warn: (w: HistoryWarning) => void;
+  private readonly open = new Map<Process, Op>();
+  /** Processes whose last op ended in info. */
+  private readonly crashed = new Set<Process>();
+  private last: Op | undefined;
+
+  constructor(opts: ValidateOptions = {}) {
+    this.file = opts.file;
+    this.warn = opts.onWarning ?? (() => {});
+  }
+
+  /** Throws HistoryError on a hard error; reports tolerated problems to onWarning. */
+  check(op: Op): void {
+    const last = this.last;
+    if (last !== undefined && op.index <= last.index) {
+      throw new HistoryError('index-order', op, `index does not increase (the previous op has index ${last.index})`, this.file);
+    }
+    if (last !== undefined && op.time < last.time) {
+      this.warning('time-decreased', op, `time ${op.time} is before the previous op's ${last.time} (op ${last.index})`);
+    }
+    this.last = op;
+    if (op.process === 'nemesis') return;
+    const open = this.open.get(op.process);
+    if (op.type === 'invoke') {
+      if (open !== undefined) {
+        throw new HistoryError('double-invoke', op, `process ${op.process} invokes while its op ${open.index} is still open`, this.file);
+      }
+      if (this.crashed.delete(op.process)) {
+        this.warning('invoke-after-info', op, `process ${op.process} invokes again after an info; its info op stays pending`);
+      }
+      this.open.set(op.process, op);
+      return;
+    }
+    if (open === undefined) {
+      throw new HistoryError('unmatched-completion', op, `completion with no open invocation by process ${op.process}`, this.file);
+    }
+    if (open.f !== op.f) {
+      throw new HistoryError('f-mismatch', op, `completes op ${open.index}, which invoked ${open.f}, with f ${op.f}`, this.file);
+    }
+    this.open.delete(op.process);
+    if (op.type === 'info') this.crashed.add(op.process);
+  }
+
+  private warning(kind: 'time-decreased' | 'invoke-after-info', op: Op, detail: string): void {
+    const where = this.file === undefined ? '' : `${this.file}: `;
+    this.warn({ kind, message: `${where}op ${op.index}: ${detail}`, index: op.index, ...(this.file === undefined ? {} : { file: this.file }) });
+  }
+}
+
+/** Check a whole history: throws HistoryError on a hard error, returns (and reports) the tolerated problems. */
+export function validateHistory(history: History, opts: ValidateOptions = {}): HistoryWarning[] {
+  const warnings: HistoryWarning[] = [];
+  const validator = new HistoryValidator({
+    ...opts,
+    onWarning: (w) => {
+      warnings.push(w);
+      opts.onWarning?.(w);
+    },
+  });
+  for (const op of history) validator.check(op);
+  return warnings;
+}
