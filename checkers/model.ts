@@ -51,6 +51,14 @@ export interface Model<S> {
    * linearized as a no-op, or not at all.
    */
   isInert?(op: Operation): boolean;
+  /**
+   * An operation that never changes the state, in any state where it is legal
+   * (a read; etcd's failed cas). The search linearizes such an op as soon as it
+   * is reachable and legal, and tries no alternative: a large pruning on
+   * read-heavy histories. Claiming it for an op that can change the state is a
+   * soundness bug, so say it only when it is always true.
+   */
+  isReadOnly?(op: Operation): boolean;
   describeState?(state: S): string;
   describeOperation?(op: Operation): string;
 }

@@ -14,13 +14,17 @@
 import type { History } from '../../src/history/op.js';
 import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
-import { MemoryBudget } from './config-cache.js';
+import { CacheLimitError, MemoryBudget } from './config-cache.js';
 import type { CheckOptions, LinearizabilityResult } from './result.js';
 import { toOperations } from './to-operations.js';
 import { PartitionSearch, type PartitionOutcome } from './wgl.js';
 
-/** Default ceiling for the configuration caches, so one check stays under 1 GB of memory. */
-export const DEFAULT_MAX_CACHE_BYTES = 640 * 2 ** 20;
+/**
+ * Default ceiling for the search's own tables (configuration caches and step
+ * memos), so that one check, with its model states and the history, stays
+ * under 1 GB of memory.
+ */
+export const DEFAULT_MAX_CACHE_BYTES = 448 * 2 ** 20;
 const FIRST_BUDGET = 1 << 14;
 
 export function check<S>(model: Model<S>, history: History, options: CheckOptions = {}): LinearizabilityResult {
@@ -30,9 +34,19 @@ export function check<S>(model: Model<S>, history: History, options: CheckOption
     ...(model.onFail ? { onFail: model.onFail.bind(model) } : {}),
     ...(model.isInert ? { isInert: model.isInert.bind(model) } : {}),
   });
-  const parts = (!options.noPartition && model.partition ? model.partition(ops) : [ops]).filter((p) => p.length > 0);
+  // Within a part, completed ops come first and pending ones last: the cache's compact bitsets rely on it.
+  const parts = (model.partition ? model.partition(ops) : [ops])
+    .filter((p) => p.length > 0)
+    .map((p) => [...p.filter((o) => o.ret !== Infinity), ...p.filter((o) => o.ret === Infinity)]);
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
-  const searches = parts.map((p) => new PartitionSearch(model, p.map((o, i) => ({ ...o, id: i })), budget));
+  let searches: PartitionSearch<S>[];
+  try {
+    searches = parts.map((p) => new PartitionSearch(model, p.map((o, i) => ({ ...o, id: i })), budget));
+  } catch (err) {
+    if (!(err instanceof CacheLimitError)) throw err;
+    const stats = { operations: ops.length, partitions: parts.length, steps: 0, cacheEntries: 0, elapsedMs: performance.now() - started };
+    return { valid: 'unknown', reason: `${err.message} before the search began (raise maxCacheBytes)`, stats };
+  }
   const outcomes: (PartitionOutcome | undefined)[] = searches.map((s) => s.outcome);
   const stats = () => ({
     operations: ops.length,
@@ -58,7 +72,7 @@ export function check<S>(model: Model<S>, history: History, options: CheckOption
           valid: false,
           witness: {
             partition: p,
-            partitionLabel: model.partitionLabel && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
+            partitionLabel: model.partition && model.partitionLabel && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
             prefix: d.order.map((i) => original[i]!),
             state: d.state,
             op: original[d.blocker]!,
@@ -70,7 +84,7 @@ export function check<S>(model: Model<S>, history: History, options: CheckOption
       if (outcome.valid === 'unknown' && performance.now() > deadline) {
         return {
           valid: 'unknown',
-          reason: `deadline of ${options.timeoutMs} ms reached with ${outcomes.filter((o) => o === undefined).length} of ${parts.length} partitions undecided`,
+          reason: `deadline of ${options.timeoutMs} ms reached with ${outcomes.filter((o) => o === undefined || o.valid === 'unknown').length} of ${parts.length} partition${parts.length === 1 ? '' : 's'} undecided`,
           stats: stats(),
         };
       }

@@ -4,15 +4,16 @@
  *
  * Why typed arrays and open addressing: a JavaScript Map of cloned bitsets
  * allocates on every probe and the garbage collector, not the search, becomes
- * most of the cost. Here a probe allocates nothing: the caller passes the two
- * 32-bit halves of an incrementally maintained (Zobrist) hash of the bitset,
- * the state id is mixed in, and the bitset is copied into one growing arena
- * only when a configuration is new.
+ * most of the cost. Here a probe allocates nothing: the key is the linearized
+ * set's incrementally maintained hash mixed with the state id, and only a new
+ * configuration is copied into one growing arena, and only its window of
+ * interesting words (see linearized-set.ts).
  */
+import type { LinearizedSet } from './linearized-set.js';
 
 export class CacheLimitError extends Error {
   constructor(readonly bytes: number) {
-    super(`configuration cache reached ${Math.round(bytes / 2 ** 20)} MiB`);
+    super(`the search's tables reached ${Math.round(bytes / 2 ** 20)} MiB`);
   }
 }
 
@@ -30,77 +31,102 @@ export class MemoryBudget {
   }
 }
 
+/** Bytes per table slot: five Int32 columns. */
+const SLOT_BYTES = 20;
+
 export class ConfigCache {
   private capacity = 1 << 12;
   private key1 = new Int32Array(this.capacity);
   private key2 = new Int32Array(this.capacity);
   private stateOf = new Int32Array(this.capacity);
   private offset = new Int32Array(this.capacity).fill(-1);
+  private loOf = new Int32Array(this.capacity);
   private arena: Uint32Array;
   private arenaUsed = 0;
+  private bytesTaken = 0;
   size = 0;
 
-  constructor(
-    private readonly words: number,
-    private readonly budget: MemoryBudget,
-  ) {
-    this.arena = new Uint32Array(Math.max(1024, words * 256));
-    budget.take(this.bytes());
+  constructor(private readonly budget: MemoryBudget) {
+    this.arena = new Uint32Array(1 << 14);
+    this.take(this.arena.byteLength + this.capacity * SLOT_BYTES);
   }
 
-  /** Insert the configuration; true if it was new, false if seen before. Throws CacheLimitError past maxBytes. */
-  insert(h1: number, h2: number, state: number, bits: Uint32Array): boolean {
-    const k1 = (h1 ^ Math.imul(state + 1, 0x9e3779b1)) | 0;
-    const k2 = (h2 ^ Math.imul(state + 1, 0x85ebca77)) | 0;
+  /** Insert the configuration; true if it was new, false if seen before. Throws CacheLimitError past the budget. */
+  insert(set: LinearizedSet, state: number): boolean {
+    const k1 = (set.h1 ^ Math.imul(state + 1, 0x9e3779b1)) | 0;
+    const k2 = (set.h2 ^ Math.imul(state + 1, 0x85ebca77)) | 0;
+    const words = set.words;
+    const lo = set.lo;
+    const hi = set.hi;
+    const head = hi >= lo ? hi - lo + 1 : 0;
+    const tailStart = set.headWords;
+    const tail = words.length - tailStart;
     const mask = this.capacity - 1;
-    const words = this.words;
     let slot = (k1 ^ (k1 >>> 16)) & mask;
     for (;;) {
       const off = this.offset[slot]!;
       if (off === -1) break;
-      if (this.key1[slot] === k1 && this.key2[slot] === k2 && this.stateOf[slot] === state) {
-        let same = true;
-        for (let w = 0; w < words; w++) {
-          if (this.arena[off + w] !== bits[w]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) return false;
+      if (this.key1[slot] === k1 && this.key2[slot] === k2 && this.stateOf[slot] === state && this.loOf[slot] === lo) {
+        if (this.sameWords(off, words, lo, head, tailStart, tail)) return false;
       }
       slot = (slot + 1) & mask;
     }
-    if (this.arenaUsed + words > this.arena.length) this.growArena();
-    this.arena.set(bits.subarray(0, words), this.arenaUsed);
+    // An entry in the arena: [window length][window words lo..hi][tail words].
+    const need = 1 + head + tail;
+    if (this.arenaUsed + need > this.arena.length) this.growArena(need);
+    const arena = this.arena;
+    let at = this.arenaUsed;
+    arena[at++] = head;
+    for (let w = 0; w < head; w++) arena[at++] = words[lo + w]!;
+    for (let w = 0; w < tail; w++) arena[at++] = words[tailStart + w]!;
     this.key1[slot] = k1;
     this.key2[slot] = k2;
     this.stateOf[slot] = state;
+    this.loOf[slot] = lo;
     this.offset[slot] = this.arenaUsed;
-    this.arenaUsed += words;
+    this.arenaUsed = at;
     this.size++;
     if (this.size * 2 > this.capacity) this.growTable();
     return true;
   }
 
+  /** Bytes this cache took from the budget (to give back when its search ends). */
   bytes(): number {
-    return this.arena.byteLength + this.capacity * 16;
+    return this.bytesTaken;
   }
 
-  private growArena(): void {
-    this.budget.take(this.arena.byteLength);
-    const next = new Uint32Array(this.arena.length * 2);
+  private sameWords(off: number, words: Uint32Array, lo: number, head: number, tailStart: number, tail: number): boolean {
+    const arena = this.arena;
+    if (arena[off] !== head) return false;
+    let at = off + 1;
+    for (let w = 0; w < head; w++) if (arena[at++] !== words[lo + w]) return false;
+    for (let w = 0; w < tail; w++) if (arena[at++] !== words[tailStart + w]) return false;
+    return true;
+  }
+
+  private take(bytes: number): void {
+    this.budget.take(bytes);
+    this.bytesTaken += bytes;
+  }
+
+  private growArena(need: number): void {
+    let length = this.arena.length * 2;
+    while (length < this.arenaUsed + need) length *= 2;
+    this.take((length - this.arena.length) * 4);
+    const next = new Uint32Array(length);
     next.set(this.arena.subarray(0, this.arenaUsed));
     this.arena = next;
   }
 
   private growTable(): void {
-    const old = { k1: this.key1, k2: this.key2, st: this.stateOf, off: this.offset, cap: this.capacity };
-    this.budget.take(this.capacity * 16);
+    const old = { k1: this.key1, k2: this.key2, st: this.stateOf, off: this.offset, lo: this.loOf, cap: this.capacity };
+    this.take(this.capacity * SLOT_BYTES);
     this.capacity *= 2;
     this.key1 = new Int32Array(this.capacity);
     this.key2 = new Int32Array(this.capacity);
     this.stateOf = new Int32Array(this.capacity);
     this.offset = new Int32Array(this.capacity).fill(-1);
+    this.loOf = new Int32Array(this.capacity);
     const mask = this.capacity - 1;
     for (let i = 0; i < old.cap; i++) {
       const off = old.off[i]!;
@@ -112,6 +138,7 @@ export class ConfigCache {
       this.key2[slot] = old.k2[i]!;
       this.stateOf[slot] = old.st[i]!;
       this.offset[slot] = off;
+      this.loOf[slot] = old.lo[i]!;
     }
   }
 }

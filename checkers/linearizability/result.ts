@@ -39,8 +39,6 @@ export interface LinearizabilityResult {
 export interface CheckOptions {
   /** Give up with valid: 'unknown' after this many milliseconds. */
   timeoutMs?: number;
-  /** Skip the model's partition function (stress the search). */
-  noPartition?: boolean;
   /** Ceiling for the configuration cache; past it the verdict is 'unknown'. */
   maxCacheBytes?: number;
 }

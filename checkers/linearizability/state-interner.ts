@@ -1,41 +1,32 @@
 /**
  * Interns model states as small integers and memoises the model's step
- * function on (state id, operation id).
+ * function on (state id, operation id) (step-memo.ts).
  *
  * Why: the search visits the same (state, op) pair many times; with states as
  * ints the cache key is (bitset, int) and each step is computed once (Knossos'
- * memo does the same for small state spaces). Per-state rows of an Int32Array
- * make the lookup one array read; when states are many (the unpartitioned kv
- * stress case) rows would cost too much memory, so a Map takes over.
+ * memo does the same for small state spaces).
  */
 import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
+import type { MemoryBudget } from './config-cache.js';
+import { StepMemo, UNKNOWN } from './step-memo.js';
 
-const UNKNOWN = -2;
 /** Returned by `step` for an illegal transition. */
 export const ILLEGAL = -1;
-/**
- * Above this many memo cells (4 bytes each) new states get no row and use the
- * Map. Rows pay off when few states recur often (registers, mutexes); when
- * nearly every configuration has its own state (appends in kv), allocating a
- * row per state costs more than it saves.
- */
-const MAX_ROW_CELLS = 1 << 21;
 
 export class StateInterner<S> {
   readonly states: S[] = [];
-  readonly hashes: number[] = [];
   private readonly byHash = new Map<number, number | number[]>();
-  private readonly rows: Int32Array[] = [];
-  private readonly sparse = new Map<number, number>();
-  private rowCells = 0;
+  private readonly memo: StepMemo;
   private readonly hash: (s: S) => number;
   private readonly equal: (a: S, b: S) => boolean;
 
   constructor(
     private readonly model: Model<S>,
     private readonly ops: readonly Operation[],
+    budget: MemoryBudget,
   ) {
+    this.memo = new StepMemo(ops.length, budget);
     this.hash = model.hash ? (s) => model.hash!(s) | 0 : (s) => stringHash(JSON.stringify(s));
     this.equal = model.equal ? (a, b) => model.equal!(a, b) : (a, b) => JSON.stringify(a) === JSON.stringify(b);
   }
@@ -53,32 +44,19 @@ export class StateInterner<S> {
     }
     const id = this.states.length;
     this.states.push(state);
-    this.hashes.push(h);
     if (found === undefined) this.byHash.set(h, id);
     else if (typeof found === 'number') this.byHash.set(h, [found, id]);
     else found.push(id);
-    if (this.rowCells + this.ops.length <= MAX_ROW_CELLS) {
-      this.rows.push(new Int32Array(this.ops.length).fill(UNKNOWN));
-      this.rowCells += this.ops.length;
-    }
     return id;
   }
 
   /** The id of the state after `op` from state `sid`, or ILLEGAL. */
   step(sid: number, op: number): number {
-    const row = this.rows[sid];
-    if (row !== undefined) {
-      const cached = row[op]!;
-      if (cached !== UNKNOWN) return cached;
-      const next = this.compute(sid, op);
-      row[op] = next;
-      return next;
-    }
-    const key = sid * this.ops.length + op;
-    const cached = this.sparse.get(key);
-    if (cached !== undefined) return cached;
-    const next = this.compute(sid, op);
-    this.sparse.set(key, next);
+    const cached = this.memo.get(sid, op);
+    if (cached !== UNKNOWN) return cached;
+    const r = this.model.step(this.states[sid]!, this.ops[op]!);
+    const next = r.ok ? this.intern(r.state) : ILLEGAL;
+    this.memo.set(sid, op, next);
     return next;
   }
 
@@ -86,11 +64,6 @@ export class StateInterner<S> {
   reason(sid: number, op: number): string | undefined {
     const r = this.model.step(this.states[sid]!, this.ops[op]!);
     return r.ok ? undefined : r.reason();
-  }
-
-  private compute(sid: number, op: number): number {
-    const r = this.model.step(this.states[sid]!, this.ops[op]!);
-    return r.ok ? this.intern(r.state) : ILLEGAL;
   }
 }
 

@@ -19,11 +19,19 @@
  * linearized set's hash is updated incrementally (Zobrist); and of several
  * identical pending operations only the earliest unlinearized one is tried
  * (swapping two identical ops with open-ended intervals never changes whether
- * an order exists).
+ * an order exists). And a read-only operation (one that never changes the
+ * state: a read, a failed cas) that is legal the moment it is reachable is
+ * linearized there and then, with no alternative tried: any linearization from
+ * this configuration stays one with the read moved to the front (the state is
+ * the same, and nothing that must precede the read is left, or the read would
+ * not be reachable). So if the configuration after the read fails, this one
+ * fails too, and the search backtracks past both. Each new configuration is
+ * first scanned for such a read (the read pass) before any other op is tried.
  */
 import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, ConfigCache, type MemoryBudget } from './config-cache.js';
+import { LinearizedSet } from './linearized-set.js';
 import { ILLEGAL, StateInterner } from './state-interner.js';
 
 export interface PartitionOutcome {
@@ -50,17 +58,14 @@ export class PartitionSearch<S> {
   private readonly next: Int32Array;
   private readonly prev: Int32Array;
   private readonly states: StateInterner<S>;
-  private readonly zob1: Int32Array;
-  private readonly zob2: Int32Array;
   private readonly sameBefore: Int32Array;
-  private readonly bits: Uint32Array;
+  private readonly linearized: LinearizedSet;
   private readonly cache: ConfigCache;
   private readonly stackOp: Int32Array;
   private readonly stackState: Int32Array;
   private readonly pending: Uint8Array;
+  private readonly readOnly: Uint8Array;
   private state: number;
-  private h1 = 0;
-  private h2 = 0;
   private depth = 0;
   private remaining = 0;
   private entry: number;
@@ -68,6 +73,9 @@ export class PartitionSearch<S> {
   private bestOrder: Int32Array = new Int32Array(0);
   private bestState: number;
   private blocker = -1;
+  /** Whether the model has read-only ops, and whether the scan is in its read-first pass (see the class doc). */
+  private readonly hasReads: boolean;
+  private readPass: boolean;
   steps = 0;
   outcome: PartitionOutcome | undefined;
 
@@ -80,22 +88,22 @@ export class PartitionSearch<S> {
     this.next = new Int32Array(2 * n + 1).fill(-1);
     this.prev = new Int32Array(2 * n + 1).fill(-1);
     linkEvents(ops, this.next, this.prev, 2 * n);
-    this.states = new StateInterner(model, ops);
+    this.states = new StateInterner(model, ops, budget);
     this.state = this.bestState = this.states.intern(model.init());
-    this.zob1 = new Int32Array(n);
-    this.zob2 = new Int32Array(n);
-    seedZobrist(this.zob1, this.zob2);
     this.sameBefore = identicalPendingPredecessors(ops);
-    const words = Math.max(1, Math.ceil(n / 32));
-    this.bits = new Uint32Array(words);
-    this.cache = new ConfigCache(words, budget);
+    this.cache = new ConfigCache(budget);
     this.stackOp = new Int32Array(n);
     this.stackState = new Int32Array(n);
     this.pending = new Uint8Array(n);
+    this.readOnly = new Uint8Array(n);
+    if (model.isReadOnly) for (const op of ops) if (model.isReadOnly(op)) this.readOnly[op.id] = 1;
+    this.hasReads = this.readOnly.includes(1);
+    this.readPass = this.hasReads;
     for (const op of ops) {
       if (op.ret === Infinity) this.pending[op.id] = 1;
       else this.remaining++;
     }
+    this.linearized = new LinearizedSet(n, this.remaining);
     this.entry = this.next[2 * n]!;
     if (this.remaining === 0) this.outcome = { valid: true, steps: 0, cacheEntries: 0 };
   }
@@ -127,12 +135,14 @@ export class PartitionSearch<S> {
 
   // The hot loop keeps its state in locals (faster than fields in V8) and writes it back when it pauses.
   private loop(budget: number, deadline: number): PartitionOutcome | undefined {
-    const { next, prev, states, zob1, zob2, sameBefore, bits, cache, stackOp, stackState, pending } = this;
+    const { next, prev, states, sameBefore, linearized, cache, stackOp, stackState, pending, readOnly } = this;
     const HEAD = 2 * this.n;
-    let { state, h1, h2, depth, remaining, entry, steps } = this;
+    let { state, depth, remaining, entry, steps, readPass } = this;
+    const hasReads = this.hasReads;
     const stop = steps + budget;
     let result: PartitionOutcome | undefined;
-    while (remaining > 0) {
+    outer: while (remaining > 0) {
+      let failed = false;
       if ((++steps & (CLOCK_EVERY - 1)) === 0) {
         if (performance.now() > deadline) {
           result = { valid: 'unknown', reason: 'deadline reached', steps, cacheEntries: cache.size };
@@ -143,14 +153,16 @@ export class PartitionSearch<S> {
       if ((entry & 1) === 0) {
         // A call event: try to linearize this op now.
         const op = entry >> 1;
+        if (readPass && readOnly[op] === 0) {
+          entry = next[entry]!;
+          continue;
+        }
         const twin = sameBefore[op]!;
-        const skip = twin !== -1 && (bits[twin >> 5]! & (1 << (twin & 31))) === 0;
+        const skip = twin !== -1 && !linearized.has(twin);
         const after = skip ? ILLEGAL : states.step(state, op);
         if (after !== ILLEGAL) {
-          bits[op >> 5]! |= 1 << (op & 31);
-          h1 ^= zob1[op]!;
-          h2 ^= zob2[op]!;
-          if (cache.insert(h1, h2, after, bits)) {
+          linearized.add(op);
+          if (cache.insert(linearized, after)) {
             stackOp[depth] = op;
             stackState[depth] = state;
             depth++;
@@ -167,36 +179,52 @@ export class PartitionSearch<S> {
               this.blocker = -1;
             }
             entry = next[HEAD]!;
+            readPass = hasReads;
             continue;
           }
-          bits[op >> 5]! &= ~(1 << (op & 31));
-          h1 ^= zob1[op]!;
-          h2 ^= zob2[op]!;
+          linearized.delete(op);
+          // A legal read whose successor configuration already failed: this configuration fails too (see readOnly).
+          if (readOnly[op] === 1) failed = true;
         }
-        entry = next[entry]!;
-      } else {
-        // A return event: the op must have taken effect by now and nothing worked. Backtrack.
+        if (!failed) {
+          entry = next[entry]!;
+          continue;
+        }
+      }
+      if (!failed) {
+        if (readPass) {
+          // End of the reachable window and no legal read in it: now try every op.
+          readPass = false;
+          entry = next[HEAD]!;
+          continue;
+        }
+        // A return event: the op must have taken effect by now and nothing worked.
         if (depth === this.bestDepth && this.blocker === -1) this.blocker = entry >> 1;
+      }
+      // Backtrack: this configuration fails. Pop the op that led here; if that op was a read-only op linearized
+      // the moment it was legal, its parent configuration fails with it, so keep popping.
+      let op: number;
+      do {
         if (depth === 0) {
           result = invalidOutcome(this.model, this.ops, states, this.bestOrder, this.bestState, this.blocker, steps, cache.size);
-          break;
+          break outer;
         }
         depth--;
-        const op = stackOp[depth]!;
+        op = stackOp[depth]!;
         state = stackState[depth]!;
-        bits[op >> 5]! &= ~(1 << (op & 31));
-        h1 ^= zob1[op]!;
-        h2 ^= zob2[op]!;
+        linearized.delete(op);
         // Relink in reverse order of unlinking (dancing links).
         if (pending[op] === 0) {
           relink(2 * op + 1, next, prev);
           remaining++;
         }
         relink(2 * op, next, prev);
-        entry = next[2 * op]!;
-      }
+      } while (readOnly[op] === 1);
+      // This configuration's read pass was done when it was entered (or a legal read would have been forced).
+      readPass = false;
+      entry = next[2 * op]!;
     }
-    Object.assign(this, { state, h1, h2, depth, remaining, entry, steps });
+    Object.assign(this, { state, depth, remaining, entry, steps, readPass });
     if (result === undefined && remaining === 0) result = { valid: true, steps, cacheEntries: cache.size };
     return result;
   }
@@ -289,19 +317,4 @@ function identicalPendingPredecessors(ops: readonly Operation[]): Int32Array {
     lastOfClass.set(key, id);
   }
   return twin;
-}
-
-/** A fixed-seed xorshift: deterministic hashes, so runs and witnesses are reproducible. */
-function seedZobrist(a: Int32Array, b: Int32Array): void {
-  let x = 0x2545f491;
-  const rnd = (): number => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x | 0;
-  };
-  for (let i = 0; i < a.length; i++) {
-    a[i] = rnd();
-    b[i] = rnd();
-  }
 }

@@ -20,6 +20,7 @@ export function casRegisterModel(initial: Value = null): Model<Value> {
     hash: valueHash,
     equal: valueEquals,
     isInert: (op) => op.f === 'read',
+    isReadOnly: (op) => op.f === 'read',
     describeState: (s) => `register = ${showValue(s)}`,
     describeOperation: describeCasOp,
   };

@@ -28,6 +28,7 @@ export function etcdModel(initial: Value = null): Model<Value> {
     equal: valueEquals,
     onFail: (invoke) => (invoke.f === 'cas' ? 'observation' : 'pending'),
     isInert: (op) => op.f === 'read',
+    isReadOnly: (op) => op.f === 'read' || (op.f === 'cas' && op.status === 'fail'),
     describeState: (s) => `key = ${showValue(s)}`,
     describeOperation: describeCasOp,
   };

@@ -89,6 +89,7 @@ const shared = {
   name: 'kv',
   functions: ['get', 'put', 'append'],
   isInert: (op: Operation) => op.f === 'get',
+  isReadOnly: (op: Operation) => op.f === 'get',
   partitionLabel: (op: Operation) => `key ${JSON.stringify(keyOf(op))}`,
   describeOperation(op: Operation): string {
     if (op.f === 'get') return `get ${keyOf(op)} → ${op.output === null ? '?' : JSON.stringify(valueOf(op.output))}`;

@@ -17,6 +17,7 @@ export function registerModel(initial: Value = null): Model<Value> {
     hash: valueHash,
     equal: valueEquals,
     isInert: (op) => op.f === 'read',
+    isReadOnly: (op) => op.f === 'read',
     describeState: (s) => `register = ${showValue(s)}`,
     describeOperation: describeRegisterOp,
   };

@@ -24,7 +24,6 @@ export interface FileCheck {
 export interface CheckFilesOptions {
   format?: HistoryFormat;
   timeoutMs?: number;
-  noPartition?: boolean;
   /** Called after each file, for progress and streaming output. */
   onFile?: (result: FileCheck) => void;
 }
@@ -44,7 +43,6 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
       assertModelFits(history, model, file);
       const result = check(model, history, {
         ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-        ...(opts.noPartition ? { noPartition: true } : {}),
       });
       outcome = { file, result, warnings, parseMs };
     } catch (err) {

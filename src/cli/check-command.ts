@@ -62,7 +62,6 @@ async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
   const results = await checkFiles(files, model, {
     ...(flags.format ? { format: flags.format } : {}),
     ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
-    noPartition: !flags.partition,
     ...(flags.json ? {} : { onFile: (c: FileCheck) => process.stdout.write(formatFileCheck(c, model) + '\n') }),
   });
   if (flags.json) process.stdout.write(JSON.stringify(results.map((c) => toJson(c, model)), null, 2) + '\n');

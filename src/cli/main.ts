@@ -7,6 +7,10 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, FencecheckError, formatError } from '../errors.js';
 import { registerCheckCommand } from './check-command.js';
+import { registerDoctorCommand } from './doctor-command.js';
+import { registerDownCommand } from './down-command.js';
+import { registerSetupCommand } from './setup-command.js';
+import { registerUpCommand } from './up-command.js';
 
 const program = new Command();
 program
@@ -18,6 +22,10 @@ program
   .exitOverride();
 
 registerCheckCommand(program);
+registerUpCommand(program);
+registerDownCommand(program);
+registerDoctorCommand(program);
+registerSetupCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,6 +3,7 @@
  * exit code or signal, last log lines, log path) and a hint saying what to do.
  */
 import { EXIT, FencecheckError } from '../errors.js';
+import { shellQuote } from './shell-quote.js';
 
 /** How a process ended: an exit code, or the signal that killed it. */
 export interface ProcessExit {
@@ -34,7 +35,7 @@ export class ClusterStartError extends FencecheckError {
     const tail = facts.lastLogLines.length === 0 ? '    (the log is empty)' : facts.lastLogLines.map((l) => `    ${l}`).join('\n');
     super(
       'cluster-start',
-      `${facts.node} ${facts.what}\n  command: ${facts.command.join(' ')}\n  log: ${facts.logPath} (last lines below)\n${tail}`,
+      `${facts.node} ${facts.what}\n  command: ${shellQuote(facts.command)}\n  log: ${facts.logPath} (last lines below)\n${tail}`,
       {
         hint: facts.hint ?? `Read ${facts.logPath}; \`fencecheck doctor\` checks binaries and leftovers of earlier runs.`,
         cause: facts.cause,
@@ -55,7 +56,7 @@ export class CommandError extends FencecheckError {
   readonly stderr: string;
   constructor(command: readonly string[], exitCode: number | undefined, stderr: string, hint?: string, cause?: unknown) {
     const status = exitCode === undefined ? 'could not run' : `failed with exit code ${exitCode}`;
-    super('command', `\`${command.join(' ')}\` ${status}${stderr.trim() ? `:\n  ${stderr.trim().split('\n').join('\n  ')}` : ''}`, {
+    super('command', `\`${shellQuote(command)}\` ${status}${stderr.trim() ? `:\n  ${stderr.trim().split('\n').join('\n  ')}` : ''}`, {
       hint: hint ?? 'Run `fencecheck doctor` to check privileges, binaries and kernel features.',
       cause,
     });

@@ -71,3 +71,8 @@ export interface BackendSpec {
   /** One line for `fencecheck up`, e.g. `persistence aof-always`. */
   describe(): string;
 }
+
+/** Prefix a command so it runs as `user` (setpriv execs, so the pid stays the program's). */
+export function asUser(user: string, argv: readonly string[], setpriv = 'setpriv'): string[] {
+  return [setpriv, `--reuid=${user}`, `--regid=${user}`, '--init-groups', '--', ...argv];
+}

@@ -43,10 +43,13 @@ export function defaultStateFile(): string {
   return process.env['FENCECHECK_STATE_FILE'] ?? '/run/fencecheck/cluster.json';
 }
 
-/** `results/cluster-<UTC timestamp>` under the project root. */
+/** `results/cluster-<UTC timestamp>` under the project root, with `-2`, `-3`... if that second is taken. */
 export function defaultRunDir(now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  return join(projectRoot(), 'results', `cluster-${stamp}`);
+  const base = join(projectRoot(), 'results', `cluster-${stamp}`);
+  let dir = base;
+  for (let n = 2; existsSync(dir); n++) dir = `${base}-${n}`;
+  return dir;
 }
 
 /**

@@ -35,7 +35,7 @@ export async function runCommand(file: string, args: readonly string[], opts: Ru
     throw new CommandError(command, undefined, String(err), opts.hint, err);
   }
   if (result.failed && result.exitCode === undefined) {
-    throw new CommandError(command, undefined, result.stderr || result.shortMessage, opts.hint);
+    throw new CommandError(command, undefined, result.stderr || (result.shortMessage ?? ''), opts.hint);
   }
   const exitCode = result.exitCode ?? 0;
   if (exitCode !== 0 && opts.reject !== false) throw new CommandError(command, exitCode, result.stderr, opts.hint);

@@ -7,7 +7,7 @@
  * any instant leaves a file that names at least everything that exists. The
  * next `fencecheck up` or `fencecheck down` reads it and reclaims all of it.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ProcessIdentity } from './process-info.js';
 
@@ -66,14 +66,29 @@ export class StateFile {
     return this.current;
   }
 
-  /** Change the state and write it at once. */
+  private closed = false;
+
+  /** Change the state and write it at once (a no-op once closed). */
   update(change: (s: ClusterState) => void): void {
+    if (this.closed) return;
     change(this.current);
     this.write();
   }
 
-  remove(): void {
-    rmSync(this.path, { force: true });
+  /**
+   * Stop writing: teardown reads the file and then removes it, and a late event
+   * (a server's exit being noticed) must not write it back afterwards.
+   */
+  close(): void {
+    this.closed = true;
+  }
+
+
+  /** Delete the file at `path`; true if there was one. */
+  static discard(path: string): boolean {
+    if (!existsSync(path)) return false;
+    rmSync(path, { force: true });
+    return true;
   }
 
   private write(): void {

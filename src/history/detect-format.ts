@@ -20,6 +20,7 @@ const BY_EXTENSION = new Map<string, HistoryFormat>([
 ]);
 
 const ETCD_OP_LINE = /INFO\s+jepsen\.util\s+-\s+/;
+const LOG_LINE = /\b(TRACE|DEBUG|INFO|WARN|ERROR)\b/;
 
 /** The format of a history from its path and its first bytes (a few KiB are enough). */
 export function detectFormat(path: string, firstBytes: string | Uint8Array): HistoryFormat {
@@ -35,9 +36,10 @@ export function detectFormat(path: string, firstBytes: string | Uint8Array): His
   // `{"` could start an EDN map with string keys too; a .edn extension decides.
   if (/^\{\s*"/.test(first)) return ext === 'edn' ? 'edn' : 'jsonl';
   // A Jepsen log may open with other log lines; any jepsen.util op line near the top decides.
-  if (ETCD_OP_LINE.test(first) || (/^\S+.*\b(INFO|WARN|DEBUG|ERROR)\b/.test(first) && ETCD_OP_LINE.test(text))) return 'porcupine-etcd';
+  if (ETCD_OP_LINE.test(first) || (LOG_LINE.test(first) && ETCD_OP_LINE.test(text))) return 'porcupine-etcd';
   if (/^\{\s*:process\b/.test(first) && /:key\b/.test(first)) return ext === 'edn' ? 'edn' : 'porcupine-kv';
-  if (/^[[({;#]/.test(first)) return 'edn';
+  // A vector, list, map, comment, set, discard or tagged literal (`# A title` is none of them).
+  if (/^([[({;]|#[A-Za-z{_])/.test(first)) return 'edn';
   throw new ParseError(
     { file: path, line: lineNo + 1, column: raw.search(/\S/) + 1 },
     'a history: JSON Lines ({"index": ...}), Jepsen EDN ([{:type ...} ...]), a Jepsen etcd log (INFO  jepsen.util - ...) or a Porcupine kv log ({:process ..., :key ...})',

@@ -11,27 +11,25 @@ import { ParseError } from '../errors.js';
 import { EdnReader, ednValuePosition, type EdnForm } from './edn.js';
 import type { Op, Value } from './op.js';
 import { describeValue, opFromRecord } from './op-from-record.js';
-import { readTextChunks } from './read-lines.js';
+import type { OpParser } from './op-parser.js';
 
 /** Turns one top-level form into an op; `position` is how many ops came before it. */
 export type FormToOp = (form: EdnForm, position: number, file: string) => Op;
 
-/** The ops of a Jepsen EDN history, one batch per chunk read. */
-export function importEdn(path: string): AsyncGenerator<Op[]> {
-  return opsFromEdnFile(path, opFromEdnForm);
+/** A push parser of Jepsen EDN histories; `file` is named in errors. */
+export function ednParser(file: string): OpParser {
+  return ednFormParser(file, opFromEdnForm);
 }
 
-/** Read `path` as a stream of EDN forms and turn each into an op with `toOp`. */
-export async function* opsFromEdnFile(path: string, toOp: FormToOp): AsyncGenerator<Op[]> {
-  const reader = new EdnReader(path);
+/** A push parser that reads EDN forms and turns each into an op with `toOp`. */
+export function ednFormParser(file: string, toOp: FormToOp): OpParser {
+  const reader = new EdnReader(file);
   let position = 0;
-  const convert = (forms: EdnForm[]): Op[] => forms.map((form) => toOp(form, position++, path));
-  for await (const chunk of readTextChunks(path)) {
-    const ops = convert(reader.push(chunk));
-    if (ops.length > 0) yield ops;
-  }
-  const ops = convert(reader.end());
-  if (ops.length > 0) yield ops;
+  const convert = (forms: EdnForm[]): Op[] => forms.map((form) => toOp(form, position++, file));
+  return {
+    push: (chunk) => convert(reader.push(chunk)),
+    end: () => convert(reader.end()),
+  };
 }
 
 /** One EDN op map as an Op. */

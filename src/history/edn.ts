@@ -21,6 +21,7 @@
  * ParseError saying what was expected and what was found.
  */
 import { ParseError } from '../errors.js';
+import { ednAtom, ednCharacter, ednSymbolicValue } from './edn-atoms.js';
 import type { Value } from './op.js';
 import { setField } from './op-from-record.js';
 
@@ -41,13 +42,8 @@ export interface EdnPosition {
 /** Thrown inside the reader when a form runs past the text pushed so far; never escapes. */
 const INCOMPLETE: unique symbol = Symbol('incomplete');
 const MAX_DEPTH = 1000;
-const INT = /^[+-]?\d+N?$/;
-const FLOAT = /^[+-]?\d+(\.\d*)?([eE][+-]?\d+)?M?$/;
-const RATIO = /^[+-]?\d+\/\d+$/;
-// Maps, not object literals: a name read from the input must not find `constructor` on a prototype.
-const NAMED_CHARS = new Map(Object.entries({ newline: '\n', space: ' ', tab: '\t', return: '\r', formfeed: '\f', backspace: '\b' }));
+// A Map, not an object literal: a name read from the input must not find `constructor` on a prototype.
 const ESCAPES = new Map(Object.entries({ '"': '"', '\\': '\\', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '/': '/' }));
-const SYMBOLIC = new Map(Object.entries({ Inf: 'Infinity', '-Inf': '-Infinity', NaN: 'NaN' }));
 const CLOSERS: { [open: string]: string } = { '[': ']', '(': ')', '{': '}' };
 const KINDS: { [open: string]: string } = { '[': 'vector', '(': 'list', '{': 'set' };
 
@@ -83,7 +79,7 @@ export class EdnReader {
     this.final = true;
     const forms = this.pump();
     if (this.top !== null) {
-      throw this.error(`\`${this.top.close}\` to close the ${this.top.kind} opened at ${this.top.line}:${this.top.column}`, 'end of file');
+      throw this.error(closing(this.top), 'end of file');
     }
     return forms;
   }
@@ -103,7 +99,10 @@ export class EdnReader {
   private pump(): EdnForm[] {
     const out: EdnForm[] = [];
     for (;;) {
-      const save = { pos: this.pos, line: this.line, lineStart: this.lineStart };
+      // Where to resume if this form is cut by the end of the chunk (plain locals: no allocation per form).
+      const savedPos = this.pos;
+      const savedLine = this.line;
+      const savedLineStart = this.lineStart;
       try {
         this.skipSpace(0);
         if (this.pos >= this.buf.length) break;
@@ -119,7 +118,7 @@ export class EdnReader {
           continue;
         }
         if (this.top !== null && (c === ')' || c === ']' || c === '}')) {
-          throw this.error(`\`${this.top.close}\` to close the ${this.top.kind} opened at ${this.top.line}:${this.top.column}`, `\`${c}\``);
+          throw this.error(closing(this.top), `\`${c}\``);
         }
         const start = this.pos;
         const line = this.line;
@@ -128,9 +127,9 @@ export class EdnReader {
         out.push({ value, line, column, text: this.buf.slice(start, this.pos) });
       } catch (err) {
         if (err !== INCOMPLETE) throw err;
-        this.pos = save.pos;
-        this.line = save.line;
-        this.lineStart = save.lineStart;
+        this.pos = savedPos;
+        this.line = savedLine;
+        this.lineStart = savedLineStart;
         break;
       }
     }
@@ -177,13 +176,13 @@ export class EdnReader {
     const items: Value[] = [];
     for (;;) {
       this.skipSpace(depth + 1);
-      if (this.pos >= this.buf.length) this.endOfInput(`\`${close}\` to close the ${KINDS[open]} opened at ${line}:${column}`);
+      if (this.pos >= this.buf.length) this.endOfInput(closing({ close, kind: KINDS[open] as string, line, column }));
       const c = this.buf.charAt(this.pos);
       if (c === close) {
         this.pos++;
         return items;
       }
-      if (c === ')' || c === ']' || c === '}') throw this.error(`\`${close}\` to close the ${KINDS[open]} opened at ${line}:${column}`, `\`${c}\``);
+      if (c === ')' || c === ']' || c === '}') throw this.error(closing({ close, kind: KINDS[open] as string, line, column }), `\`${c}\``);
       items.push(this.readForm(depth + 1, 'a value'));
     }
   }
@@ -191,18 +190,17 @@ export class EdnReader {
   private readMap(depth: number): { [key: string]: Value } {
     const line = this.line;
     const column = this.column();
-    const closing = `\`}\` to close the map opened at ${line}:${column}`;
     this.pos++;
     const map: { [key: string]: Value } = {};
     for (;;) {
       this.skipSpace(depth + 1);
-      if (this.pos >= this.buf.length) this.endOfInput(closing);
+      if (this.pos >= this.buf.length) this.endOfInput(closing({ close: '}', kind: 'map', line, column }));
       const c = this.buf.charAt(this.pos);
       if (c === '}') {
         this.pos++;
         return map;
       }
-      if (c === ')' || c === ']') throw this.error(closing, `\`${c}\``);
+      if (c === ')' || c === ']') throw this.error(closing({ close: '}', kind: 'map', line, column }), `\`${c}\``);
       const keyStart = this.pos;
       const key = this.readForm(depth + 1, 'a key');
       const name = typeof key === 'string' ? key : JSON.stringify(key);
@@ -228,7 +226,7 @@ export class EdnReader {
     if (next === '#') {
       this.pos += 2;
       const name = this.token();
-      const v = SYMBOLIC.get(name);
+      const v = ednSymbolicValue(name);
       if (v === undefined) throw this.error('##Inf, ##-Inf or ##NaN', `\`##${name}\``);
       return v;
     }
@@ -302,10 +300,8 @@ export class EdnReader {
     if (at + 1 >= this.buf.length) this.endAt(at, 'a character after `\\`');
     this.pos = at + 2;
     const name = this.buf.charAt(at + 1) + this.token();
-    if (name.length === 1) return name;
-    const named = NAMED_CHARS.get(name);
-    if (named !== undefined) return named;
-    if (/^u[0-9a-fA-F]{4}$/.test(name)) return String.fromCharCode(parseInt(name.slice(1), 16));
+    const c = ednCharacter(name);
+    if (c !== undefined) return c;
     this.pos = at;
     throw this.error('a character literal (\\c, \\newline, \\space, \\tab, \\uXXXX)', `\`\\${name}\``);
   }
@@ -313,25 +309,10 @@ export class EdnReader {
   private readAtom(): Value {
     const at = this.pos;
     const text = this.token();
-    if (text === 'nil') return null;
-    if (text === 'true') return true;
-    if (text === 'false') return false;
-    const c0 = text.charCodeAt(0);
-    const c1 = text.charCodeAt(1);
-    const numeric = isDigit(c0) || ((c0 === 0x2b || c0 === 0x2d) && isDigit(c1));
-    if (!numeric) return text;
-    let n: number;
-    if (INT.test(text)) n = Number(text.endsWith('N') ? text.slice(0, -1) : text);
-    else if (FLOAT.test(text)) n = Number(text.endsWith('M') ? text.slice(0, -1) : text);
-    else if (RATIO.test(text)) {
-      const [num, den] = text.split('/');
-      n = Number(num) / Number(den);
-    } else {
-      this.pos = at;
-      throw this.error('a number', `\`${text}\``);
-    }
-    // -0 has no JSON spelling of its own; read it as 0 so a round trip is exact.
-    return n === 0 ? 0 : n;
+    const v = ednAtom(text);
+    if (v !== undefined) return v;
+    this.pos = at;
+    throw this.error('a number', `\`${text}\``);
   }
 
   // A symbol-like token from `pos`: up to whitespace or a delimiter.
@@ -417,11 +398,11 @@ export function ednValuePosition(form: EdnForm, file: string, key: string): EdnP
   return reader.keyPositions.get(key) ?? { file, line: form.line, column: form.column };
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
+// Whitespace, commas and the characters that end a token: " ; ( ) [ ] { }
+function closing(open: { close: string; kind: string; line: number; column: number }): string {
+  return `\`${open.close}\` to close the ${open.kind} opened at ${open.line}:${open.column}`;
 }
 
-// Whitespace, commas and the characters that end a token: " ; ( ) [ ] { }
 function isDelimiter(c: number): boolean {
   return (
     c === 0x20 || c === 0x0a || c === 0x2c || c === 0x09 || c === 0x0d || c === 0x0c || c === 0x0b ||

@@ -13,38 +13,32 @@ import { ParseError } from '../errors.js';
 import type { ImportOptions } from './history-warning.js';
 import type { Op, Value } from './op.js';
 import { opFromRecord } from './op-from-record.js';
-import { readLines } from './read-lines.js';
+import { lineOpParser, opBatches, type OpParser } from './op-parser.js';
 
-/** The ops of a JSON Lines history, one batch per chunk read. */
-export async function* readJsonlBatches(path: string, opts: ImportOptions = {}): AsyncGenerator<Op[]> {
-  for await (const batch of readLines(path)) {
-    const ops: Op[] = [];
-    const last = batch.lines.length - 1;
-    for (let i = 0; i <= last; i++) {
-      const line = batch.firstLine + i;
-      try {
-        const op = parseJsonlLine(batch.lines[i] as string, path, line);
-        if (op !== null) ops.push(op);
-      } catch (err) {
-        if (!(batch.unterminatedTail && i === last && err instanceof ParseError)) throw err;
-        if (!opts.tolerateTruncatedTail) {
-          throw new ParseError(
-            { file: err.file, line: err.line, column: err.column },
-            err.expected,
-            `${err.found} (the last line has no newline: the run was probably interrupted mid-write)`,
-            'Pass tolerateTruncatedTail (CLI: --tolerate-truncated-tail) to check the ops before it.',
-          );
-        }
-        opts.onWarning?.({
-          kind: 'truncated-tail',
-          message: `${path}:${line}: skipped a truncated last line (interrupted run)`,
-          file: path,
-          line,
-        });
+/** Stream the ops of a JSON Lines history. */
+export async function* readJsonl(path: string, opts: ImportOptions = {}): AsyncGenerator<Op> {
+  for (const batch of opBatches(path, () => jsonlParser(path, opts))) yield* batch;
+}
+
+/** A push parser of JSON Lines; `file` is named in errors. */
+export function jsonlParser(file: string, opts: ImportOptions = {}): OpParser {
+  return lineOpParser((text, line, cutShort) => {
+    try {
+      return parseJsonlLine(text, file, line);
+    } catch (err) {
+      if (!(cutShort && err instanceof ParseError)) throw err;
+      if (!opts.tolerateTruncatedTail) {
+        throw new ParseError(
+          { file: err.file, line: err.line, column: err.column },
+          err.expected,
+          `${err.found} (the last line has no newline: the run was probably interrupted mid-write)`,
+          'To check the ops before it, read with tolerateTruncatedTail (docs/history.md, "Interrupted runs").',
+        );
       }
+      opts.onWarning?.({ kind: 'truncated-tail', message: `${file}:${line}: skipped a truncated last line (interrupted run)`, file, line });
+      return null;
     }
-    if (ops.length > 0) yield ops;
-  }
+  });
 }
 
 /** Parse one line; null for a blank line. */

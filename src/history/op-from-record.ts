@@ -23,8 +23,12 @@ const OP_TYPES: ReadonlySet<string> = new Set<OpType>(['invoke', 'ok', 'fail', '
 /** The schema's own fields; any other key is an extra field. */
 export const CORE_FIELDS: ReadonlySet<string> = new Set(['index', 'time', 'process', 'type', 'f', 'value', 'error']);
 
-/** Build an Op from a decoded record, or call `fail` on the first field that is missing or of the wrong type. */
-export function opFromRecord(rec: { [key: string]: Value }, defaults: RecordDefaults, fail: FieldFailure): Op {
+/**
+ * Build an Op from a decoded record, or call `fail` on the first field that is
+ * missing or of the wrong type. Keys other than the schema's become extra
+ * fields, except `omit` (a field the importer moves elsewhere itself).
+ */
+export function opFromRecord(rec: { [key: string]: Value }, defaults: RecordDefaults, fail: FieldFailure, omit?: string): Op {
   const op: Op = {
     index: count(rec, 'index', defaults.index, 'a non-negative integer', Number.isSafeInteger, fail),
     time: count(rec, 'time', defaults.time, 'a non-negative number', Number.isFinite, fail),
@@ -35,8 +39,9 @@ export function opFromRecord(rec: { [key: string]: Value }, defaults: RecordDefa
     value: rec.value ?? null,
   };
   if (rec.error !== undefined) op.error = rec.error;
-  for (const key of Object.keys(rec)) {
-    if (!CORE_FIELDS.has(key)) setField(op, key, rec[key] as Value);
+  // for-in, not Object.keys: no array per op (records are plain objects with nothing enumerable inherited).
+  for (const key in rec) {
+    if (key !== omit && !CORE_FIELDS.has(key)) setField(op, key, rec[key] as Value);
   }
   return op;
 }

@@ -18,47 +18,42 @@ import { ParseError } from '../errors.js';
 import { parseEdn } from './edn.js';
 import type { ImportOptions } from './history-warning.js';
 import type { Op, OpType, Process } from './op.js';
-import { readLines } from './read-lines.js';
+import { lineOpParser, type OpParser } from './op-parser.js';
 
 // Process and type decide that a line is an op line; past them a bad field is an error, not noise.
-const OP_LINE = /INFO\s+jepsen\.util\s+-\s+(\d+|:nemesis)\s+:(invoke|ok|fail|info)(?:\s+(\S+))?(?:\s+(.*?))?\s*$/;
+// The value is taken greedily and trimmed in code: a lazy `(.*?)\s*$` costs a backtrack per character.
+const OP_LINE = /INFO\s+jepsen\.util\s+-\s+(\d+|:nemesis)\s+:(invoke|ok|fail|info)(?:\s+(\S+))?(?:\s+(.*))?$/;
 const OP_LINE_WITH_INDICES = new RegExp(OP_LINE.source, 'd');
 const INTEGER = /^-?\d+$/;
+// A cas value `[from to]`: most values that are not a bare integer, so it skips the general EDN reader.
+const PAIR = /^\[(-?\d+)\s+(-?\d+)\]$/;
 
-/** The ops of a Jepsen etcd log, one batch per chunk read. */
-export async function* importPorcupineEtcd(path: string, opts: ImportOptions = {}): AsyncGenerator<Op[]> {
+/** A push parser of Jepsen etcd logs; `file` is named in errors and warnings. */
+export function porcupineEtcdParser(file: string, opts: ImportOptions = {}): OpParser {
   let index = 0;
   let noise = 0;
   let firstNoise = 0;
-  for await (const batch of readLines(path)) {
-    const ops: Op[] = [];
-    for (let i = 0; i < batch.lines.length; i++) {
-      const text = batch.lines[i] as string;
-      const line = batch.firstLine + i;
-      const m = OP_LINE.exec(text);
-      if (m === null) {
-        if (text.trim() !== '') {
-          if (noise++ === 0) firstNoise = line;
-        }
-        continue;
-      }
-      ops.push(opFromMatch(m, text, { file: path, line }, index++));
-    }
-    if (ops.length > 0) yield ops;
-  }
-  if (noise > 0) {
+  const parseLine = (text: string, line: number): Op | null => {
+    const m = OP_LINE.exec(text);
+    if (m !== null) return opFromMatch(m, text, { file, line }, index++);
+    if (text.trim() !== '' && noise++ === 0) firstNoise = line;
+    return null;
+  };
+  return lineOpParser(parseLine, () => {
+    if (noise === 0) return;
     opts.onWarning?.({
       kind: 'log-noise',
-      message: `${path}: skipped ${noise} line(s) that are not jepsen.util op lines (the first at line ${firstNoise})`,
-      file: path,
+      message: `${file}: skipped ${noise} line(s) that are not jepsen.util op lines (the first at line ${firstNoise})`,
+      file,
       line: firstNoise,
       count: noise,
     });
-  }
+  });
 }
 
 function opFromMatch(m: RegExpExecArray, text: string, at: { file: string; line: number }, index: number): Op {
-  const [, proc, type, f, valueText] = m as unknown as [string, string, OpType, string | undefined, string | undefined];
+  const [, proc, type, f, rawValue] = m as unknown as [string, string, OpType, string | undefined, string | undefined];
+  const valueText = rawValue?.trimEnd();
   const process: Process = proc === ':nemesis' ? 'nemesis' : Number(proc);
   if (f === undefined || f.length < 2 || f.charCodeAt(0) !== 0x3a) {
     // Error path only: re-match with indices to point at the bad field.
@@ -72,7 +67,12 @@ function opFromMatch(m: RegExpExecArray, text: string, at: { file: string; line:
     op.error = valueText.slice(1);
     return op;
   }
+  if (INTEGER.test(valueText)) {
+    op.value = Number(valueText);
+    return op;
+  }
+  const pair = PAIR.exec(valueText);
   // The value group ends where the trimmed line ends, which gives its column without indices.
-  op.value = INTEGER.test(valueText) ? Number(valueText) : parseEdn(valueText, { ...at, column: text.trimEnd().length - valueText.length + 1 });
+  op.value = pair !== null ? [Number(pair[1]), Number(pair[2])] : parseEdn(valueText, { ...at, column: text.trimEnd().length - valueText.length + 1 });
   return op;
 }

@@ -12,9 +12,10 @@
  * never does, but the pairing stays unambiguous and the checker treats the
  * info op as pending, the most permissive reading), and a time smaller than
  * the previous op's (Jepsen workers stamp their ops on their own threads and
- * the history lock orders them, so Knossos' etcd-bad.edn has six such
- * inversions of up to a millisecond). The nemesis is exempt from pairing: its
- * ops are often lone `info`s (Knossos' histories) or invoke/info pairs.
+ * then take the history lock, so Knossos' etcd-bad.edn has six inversions of
+ * up to 1.1 ms). The nemesis is exempt from pairing: old Jepsen recorded both
+ * its invocation and its completion as `info` (etcd-bad.edn), newer Jepsen
+ * records invoke/info pairs, and either way no client op depends on it.
  */
 import { EXIT, FencecheckError } from '../errors.js';
 import type { HistoryWarning } from './history-warning.js';

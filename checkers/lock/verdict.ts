@@ -1,0 +1,124 @@
+/**
+ * Verdicts of the lock checkers, as data (Jepsen's second channel).
+ *
+ * Each checker looks at one lock-run history (docs/lock-workloads.md) and
+ * answers with a `CheckerVerdict`: valid true, false or 'unknown', a one-line
+ * summary, and the anomalies it found. An anomaly is a witness a person can
+ * follow: a sentence naming the processes, their tokens and the times in ms
+ * since the start, plus the window (ns) and history indexes a report uses to
+ * zoom in and highlight. Verdicts merge false > unknown > true, and a checker
+ * that throws becomes 'unknown' with its error: a crash is never "valid".
+ */
+import type { History } from '../../src/history/op.js';
+
+export type Validity = true | false | 'unknown';
+
+export type AnomalyKind =
+  | 'double-hold'
+  | 'maybe-double-hold'
+  | 'lost-update'
+  | 'phantom-update'
+  | 'stale-write'
+  | 'token-regression'
+  | 'interleaved-sections'
+  | 'not-linearizable';
+
+export interface Anomaly {
+  kind: AnomalyKind;
+  /** One sentence: who (p3), under which token, when (ms since the start), what went wrong. */
+  message: string;
+  processes: number[];
+  tokens: (number | string)[];
+  /** Nanoseconds since the start, as the history's `time`: where a report should zoom to. */
+  window: { start: number; end: number };
+  /** History indexes of the ops involved, for highlighting. */
+  opIndexes: number[];
+}
+
+export interface CheckerVerdict {
+  checker: string;
+  valid: Validity;
+  /** One line, for a person. */
+  summary: string;
+  /** At most MAX_ANOMALIES of them; `anomalyCount` counts all. */
+  anomalies: Anomaly[];
+  anomalyCount: number;
+  stats?: Record<string, number>;
+  /** Set when the checker crashed: the error's message. */
+  error?: string;
+}
+
+export type LockWorkload = 'mutex' | 'lock-counter' | 'fenced-write';
+export type ResourceMode = 'none' | 'fence' | 'fence-claim' | 'cas-unique' | 'cas-unique-nonatomic';
+export type TokenKind = 'monotonic' | 'unique';
+
+/** What a checker knows about the run besides its history. */
+export interface LockContext {
+  workload: LockWorkload;
+  resource: ResourceMode;
+  backend: string;
+  tokenKind: TokenKind;
+  /** Budget for searches that can blow up (the linearizability check); default 10 s. */
+  timeoutMs?: number;
+}
+
+export interface LockChecker {
+  /** Kebab-case, as the file: `mutual-exclusion`. */
+  readonly name: string;
+  check(history: History, context: LockContext): CheckerVerdict;
+}
+
+/** A history with thousands of overlaps needs the count and a sample, not a 10 MB report. */
+export const MAX_ANOMALIES = 100;
+
+/** A verdict with its anomaly list capped and counted. */
+export function verdict(
+  checker: string,
+  valid: Validity,
+  summary: string,
+  anomalies: readonly Anomaly[],
+  stats?: Record<string, number>,
+): CheckerVerdict {
+  return {
+    checker,
+    valid,
+    summary,
+    anomalies: anomalies.slice(0, MAX_ANOMALIES),
+    anomalyCount: anomalies.length,
+    ...(stats === undefined ? {} : { stats }),
+  };
+}
+
+/**
+ * false > unknown > true. No verdicts at all is 'unknown', not true: a run
+ * that checked nothing has shown nothing.
+ */
+export function mergeVerdicts(verdicts: readonly { valid: Validity }[]): Validity {
+  if (verdicts.length === 0) return 'unknown';
+  if (verdicts.some((v) => v.valid === false)) return false;
+  if (verdicts.some((v) => v.valid === 'unknown')) return 'unknown';
+  return true;
+}
+
+export interface LockCheckResult {
+  valid: Validity;
+  verdicts: CheckerVerdict[];
+}
+
+/** Run every checker; one that throws yields 'unknown' with its error and the others still run. */
+export function runCheckers(checkers: readonly LockChecker[], history: History, context: LockContext): LockCheckResult {
+  const verdicts = checkers.map((c): CheckerVerdict => {
+    try {
+      return c.check(history, context);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      return { ...verdict(c.name, 'unknown', `the checker crashed: ${message}`, []), error: message };
+    }
+  });
+  return { valid: mergeVerdicts(verdicts), verdicts };
+}
+
+/** A history time (ns since the start) as a person reads it: `1203.3 ms`. */
+export function ms(ns: number): string {
+  return Number.isFinite(ns) ? `${(ns / 1e6).toFixed(1)} ms` : 'the end';
+}

@@ -1,0 +1,26 @@
+/**
+ * `fencecheck doctor`: one line per check; each failure with its `Hint:`.
+ * Exit 254 when anything fails.
+ */
+import type { Command } from 'commander';
+import { runDoctor } from '../cluster/doctor.js';
+import { EXIT } from '../errors.js';
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('Check privileges, programs and versions, kernel features, the address range and leftovers.')
+    .option('--subnet <cidr>', 'the /24 to check (default 10.77.0.0/24)')
+    .option('--json', 'print the checks as JSON')
+    .action(async (flags: { subnet?: string; json?: boolean }) => {
+      const checks = await runDoctor(flags.subnet ? { subnet: flags.subnet } : {});
+      const failed = checks.filter((c) => !c.ok);
+      if (flags.json) process.stdout.write(JSON.stringify(checks, null, 2) + '\n');
+      else {
+        const width = Math.max(...checks.map((c) => c.name.length));
+        const lines = checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(width)}  ${c.detail}${c.hint ? `\n      Hint: ${c.hint}` : ''}`);
+        process.stdout.write(`${lines.join('\n')}\n${failed.length === 0 ? 'all checks passed' : `${failed.length} check(s) failed`}\n`);
+      }
+      process.exitCode = failed.length === 0 ? 0 : EXIT.badInput;
+    });
+}

@@ -1,0 +1,32 @@
+/**
+ * `fencecheck down`: tear down whatever fencecheck left on this machine (a
+ * cluster from `fencecheck up`, or the remains of a run killed with SIGKILL).
+ */
+import type { Command } from 'commander';
+import { reclaim } from '../cluster/reclaim.js';
+import { assertPrivileged } from '../cluster/preflight.js';
+
+export function registerDownCommand(program: Command): void {
+  program
+    .command('down')
+    .description('Stop every server and client process of fencecheck and delete its namespaces.')
+    .option('--keep-data', 'keep the data dirs (logs are always kept)')
+    .option('--json', 'print what was removed as JSON')
+    .action(async (flags: { json?: boolean; keepData?: boolean }) => {
+      assertPrivileged();
+      const r = await reclaim({ keepData: flags.keepData ?? false });
+      if (flags.json) {
+        process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+        return;
+      }
+      const nothing = r.processes.length + r.strayPids.length + r.namespaces.length + r.links.length === 0 && !r.stateFile;
+      const lines = nothing
+        ? ['nothing to tear down']
+        : [
+            `processes: ${r.processes.length} recorded${r.strayPids.length ? `, ${r.strayPids.length} unrecorded (pids ${r.strayPids.join(' ')})` : ''}`,
+            `namespaces: ${r.namespaces.length}${r.links.length ? `; links: ${r.links.join(' ')}` : ''}${r.nftTables.length ? `; nft tables: ${r.nftTables.length}` : ''}`,
+            ...(r.runDir ? [`logs kept in ${r.runDir}/logs${r.dataDirsRemoved.length ? '; data dirs removed' : ''}`] : []),
+          ];
+      process.stdout.write(`${lines.join('\n')}\ndown in ${(r.elapsedMs / 1000).toFixed(2)} s\n`);
+    });
+}

@@ -1,0 +1,15 @@
+/**
+ * `fencecheck setup` (also `npm run setup`): install missing Debian packages
+ * and build the clock library.
+ */
+import type { Command } from 'commander';
+import { setup } from '../cluster/setup.js';
+
+export function registerSetupCommand(program: Command): void {
+  program
+    .command('setup')
+    .description('Install the missing Debian packages (as root) and build the LD_PRELOAD clock library.')
+    .action(async () => {
+      await setup((line) => void process.stdout.write(`${line}\n`));
+    });
+}

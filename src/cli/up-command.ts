@@ -1,0 +1,100 @@
+/**
+ * `fencecheck up --backend redis|redlock|etcd|zookeeper|postgres|all`: start
+ * the servers in their namespaces, print the endpoints, and leave them
+ * running for `fencecheck down`.
+ */
+import type { Command } from 'commander';
+import { REDIS_PERSISTENCE, type RedisPersistence } from '../cluster/backends/redis.js';
+import type { Cluster } from '../cluster/cluster.js';
+import { BACKENDS, isBackendName, type BackendName } from '../cluster/plan.js';
+import { startCluster } from '../cluster/start-cluster.js';
+import { UsageError } from '../errors.js';
+import { oneOf, positiveInteger } from './parse-options.js';
+
+interface UpFlags {
+  backend: BackendName[];
+  runDir?: string;
+  subnet?: string;
+  redisPersistence: RedisPersistence;
+  redlockPersistence: RedisPersistence;
+  zkTickMs?: number;
+  client: string[];
+  readyTimeoutMs?: number;
+  json?: boolean;
+}
+
+/** `--backend a,b --backend c` or `all`, collected across repeats. */
+function backendList(text: string, previous: BackendName[] = []): BackendName[] {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const out = [...previous];
+  for (const n of names) {
+    if (n === 'all') out.push(...BACKENDS);
+    else if (isBackendName(n)) out.push(n);
+    else throw new UsageError(`Expected \`--backend\` to be one of ${BACKENDS.join(', ')}, all; got \`${n}\``);
+  }
+  return [...new Set(out)];
+}
+
+function clientList(text: string, previous: string[] = []): string[] {
+  return [...previous, ...text.split(',').map((s) => s.trim()).filter(Boolean)];
+}
+
+export function registerUpCommand(program: Command): void {
+  program
+    .command('up')
+    .description('Start real server clusters, each node in its own network namespace, and leave them running.')
+    .requiredOption('--backend <names>', `${BACKENDS.join(', ')} or all (comma-separated or repeated)`, backendList)
+    .option('--run-dir <dir>', 'logs and data go here (default results/cluster-<time>)')
+    .option('--subnet <cidr>', 'a private /24 for the namespaces (default 10.77.0.0/24)')
+    .option('--redis-persistence <mode>', `redis: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
+    .option('--redlock-persistence <mode>', `redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redlock-persistence', REDIS_PERSISTENCE), 'none')
+    .option('--zk-tick-ms <n>', 'ZooKeeper tickTime in ms (default 500)', positiveInteger('--zk-tick-ms'))
+    .option('--client <names>', 'client hosts to create too (comma-separated or repeated)', clientList, [])
+    .option('--ready-timeout-ms <n>', 'give up on a node after N ms (default 30000)', positiveInteger('--ready-timeout-ms'))
+    .option('--json', 'print the endpoints as JSON')
+    .addHelpText(
+      'after',
+      `
+Needs root. Tear down with \`fencecheck down\`; check the machine with \`fencecheck doctor\`.
+Examples:
+  fencecheck up --backend all
+  fencecheck up --backend redis --redis-persistence aof-always
+  fencecheck up --backend etcd,postgres --client c1,c2`,
+    )
+    .action(async (flags: UpFlags) => {
+      const started = Date.now();
+      const log = flags.json ? undefined : (line: string): void => void process.stdout.write(`  ${line}\n`);
+      const cluster = await startCluster({
+        backends: flags.backend,
+        ...(flags.runDir ? { runDir: flags.runDir } : {}),
+        ...(flags.subnet ? { subnet: flags.subnet } : {}),
+        ...(flags.readyTimeoutMs ? { readyTimeoutMs: flags.readyTimeoutMs } : {}),
+        redis: { persistence: flags.redisPersistence },
+        redlock: { persistence: flags.redlockPersistence },
+        ...(flags.zkTickMs ? { zookeeper: { tickTimeMs: flags.zkTickMs } } : {}),
+        clientHosts: flags.client,
+        detach: true,
+        ...(log ? { log } : {}),
+      });
+      process.stdout.write(flags.json ? JSON.stringify(describe(cluster, Date.now() - started), null, 2) + '\n' : formatUp(cluster, Date.now() - started));
+    });
+}
+
+function describe(cluster: Cluster, elapsedMs: number): object {
+  return {
+    elapsedMs,
+    runDir: cluster.runDir,
+    stateFile: cluster.stateFile,
+    control: cluster.plan.control.ip,
+    endpoints: cluster.endpoints(),
+    clients: cluster.clientHosts().map((c) => ({ name: c.name, ip: c.ip, namespace: c.namespace })),
+  };
+}
+
+function formatUp(cluster: Cluster, elapsedMs: number): string {
+  const rows = cluster.endpoints().map((e) => [e.backend, e.node, e.url, e.namespace]);
+  rows.push(...cluster.clientHosts().map((c) => ['client', c.name, c.ip, c.namespace]));
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const table = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ')).join('\n');
+  return `${table}\n\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\ntear down: fencecheck down\n`;
+}

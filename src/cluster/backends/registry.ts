@@ -1,0 +1,29 @@
+/**
+ * The backends registry: a backend's name and options give its spec. Adding a
+ * backend is one file here plus one line below and one layout line in plan.ts.
+ */
+import type { BackendSpec } from '../driver.js';
+import type { BackendName } from '../plan.js';
+import { etcdSpec } from './etcd.js';
+import { postgresSpec } from './postgres.js';
+import { redisSpec, type RedisOptions } from './redis.js';
+import { redlockSpec } from './redlock.js';
+import { zookeeperSpec, type ZookeeperOptions } from './zookeeper.js';
+
+export interface BackendOptions {
+  redis?: RedisOptions;
+  redlock?: RedisOptions;
+  zookeeper?: ZookeeperOptions;
+}
+
+const REGISTRY: Record<BackendName, (opts: BackendOptions) => BackendSpec> = {
+  redis: (o) => redisSpec('redis', o.redis),
+  redlock: (o) => redlockSpec(o.redlock),
+  etcd: () => etcdSpec(),
+  zookeeper: (o) => zookeeperSpec(o.zookeeper),
+  postgres: () => postgresSpec(),
+};
+
+export function backendSpec(name: BackendName, opts: BackendOptions = {}): BackendSpec {
+  return REGISTRY[name](opts);
+}

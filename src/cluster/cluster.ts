@@ -1,0 +1,144 @@
+/**
+ * A running cluster: its plan, its server nodes (driver handles), its client
+ * hosts, its nemesis, and its teardown. Made by `startCluster`.
+ */
+import { join } from 'node:path';
+import { Nemesis } from '../nemesis/nemesis.js';
+import { ClientHost, type ClientRuntime } from './client-host.js';
+import { etcdStatus } from './backends/etcd.js';
+import { postgresUrl } from './backends/postgres.js';
+import { zookeeperMode } from './backends/zookeeper.js';
+import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan } from './plan.js';
+import { reclaim, type ReclaimReport } from './reclaim.js';
+import type { ServerNode } from './server-node.js';
+import type { StateFile } from './state-file.js';
+import type { TeardownHooks } from './teardown-hooks.js';
+import { applyHost } from './topology.js';
+
+/** Where a client reaches one server. */
+export interface Endpoint {
+  backend: BackendName;
+  node: string;
+  host: string;
+  port: number;
+  namespace: string;
+  /** e.g. `redis://10.77.0.11:6379`, `http://10.77.0.31:2379`, `postgres://postgres@10.77.0.51:5432/postgres` */
+  url: string;
+}
+
+const SCHEME: Record<BackendName, string> = { redis: 'redis', redlock: 'redis', etcd: 'http', zookeeper: 'zk', postgres: 'postgres' };
+
+export interface ClusterParts {
+  plan: ClusterPlan;
+  runDir: string;
+  state: StateFile;
+  nodes: ServerNode[];
+  clientRuntime: ClientRuntime;
+  nft: string | undefined;
+  hooks: TeardownHooks | undefined;
+}
+
+export class Cluster {
+  readonly plan: ClusterPlan;
+  readonly runDir: string;
+  readonly nodes: readonly ServerNode[];
+  readonly nemesis: Nemesis;
+  private readonly clients = new Map<string, ClientHost>();
+  private tornDown: Promise<ReclaimReport> | undefined;
+
+  constructor(private readonly parts: ClusterParts) {
+    this.plan = parts.plan;
+    this.runDir = parts.runDir;
+    this.nodes = parts.nodes;
+    for (const h of parts.plan.clients) this.clients.set(h.name, new ClientHost(h, parts.clientRuntime));
+    this.nemesis = new Nemesis({
+      state: parts.state,
+      nft: parts.nft,
+      clockLibrary: parts.clientRuntime.clockLibrary,
+      host: (n) => allHosts(this.plan).find((h) => h.name === n),
+      node: (n) => this.nodes.find((s) => s.name === n),
+      client: (n) => this.clients.get(n),
+      hostNames: () => allHosts(this.plan).map((h) => h.name),
+    });
+  }
+
+  get stateFile(): string {
+    return this.parts.state.path;
+  }
+
+  /** The server node called `name` (`redis1`, `redlock3`, `etcd2`, `zk1`, `pg1`). */
+  node(name: string): ServerNode {
+    const n = this.nodes.find((s) => s.name === name);
+    if (!n) throw new RangeError(`There is no node \`${name}\`; nodes: ${this.nodes.map((s) => s.name).join(', ')}`);
+    return n;
+  }
+
+  nodesOf(backend: BackendName): ServerNode[] {
+    return this.nodes.filter((n) => n.backend === backend);
+  }
+
+  endpoints(backend?: BackendName): Endpoint[] {
+    return this.plan.nodes
+      .filter((n) => backend === undefined || n.backend === backend)
+      .map((n) => ({
+        backend: n.backend,
+        node: n.name,
+        host: n.ip,
+        port: n.port,
+        namespace: n.namespace,
+        url: n.backend === 'postgres' ? postgresUrl(n) : `${SCHEME[n.backend]}://${n.ip}:${n.port}`,
+      }));
+  }
+
+  /** Add a client host (its own namespace on the switch) to the running cluster. */
+  async addClientHost(name: string): Promise<ClientHost> {
+    const host: HostPlan = planClientHost(this.plan, name);
+    this.plan.clients.push(host);
+    await applyHost(this.plan, host, this.parts.state);
+    const client = new ClientHost(host, this.parts.clientRuntime);
+    this.clients.set(name, client);
+    return client;
+  }
+
+  clientHost(name: string): ClientHost {
+    const c = this.clients.get(name);
+    if (!c) throw new RangeError(`There is no client host \`${name}\`; add it with addClientHost(name)`);
+    return c;
+  }
+
+  clientHosts(): ClientHost[] {
+    return [...this.clients.values()];
+  }
+
+  /** The current leader's node name as the members report it (etcd: status; ZooKeeper: srvr), if any. */
+  async leader(backend: 'etcd' | 'zookeeper'): Promise<string | undefined> {
+    const members = this.plan.nodes.filter((n) => n.backend === backend);
+    if (backend === 'zookeeper') {
+      const modes = await Promise.all(members.map((m) => zookeeperMode(m, 500).catch(() => undefined)));
+      return members.find((_, i) => modes[i] === 'leader')?.name;
+    }
+    const statuses = await Promise.all(members.map((m) => etcdStatus(m, 500).catch(() => undefined)));
+    const leaderId = statuses.find((s) => s && s.leader !== '' && s.leader !== '0')?.leader;
+    return members.find((_, i) => statuses[i]?.memberId === leaderId)?.name;
+  }
+
+  /** Where a node's or a client process's logs go. */
+  logPath(name: string): string {
+    return join(this.runDir, 'logs', `${name}.log`);
+  }
+
+  /**
+   * Stop everything, delete every namespace and the data dirs (logs stay;
+   * `keepData` keeps the data too), remove the state file. Idempotent; also
+   * runs on SIGINT/SIGTERM/SIGHUP while the cluster is up.
+   */
+  teardown(opts: { keepData?: boolean } = {}): Promise<ReclaimReport> {
+    this.tornDown ??= (async () => {
+      this.parts.hooks?.uninstall();
+      await this.nemesis.close().catch(() => undefined);
+      this.parts.state.close();
+      return reclaim({ stateFile: this.parts.state.path, ...opts });
+    })();
+    return this.tornDown;
+  }
+}

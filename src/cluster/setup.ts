@@ -1,0 +1,51 @@
+/**
+ * `fencecheck setup`: install the Debian packages that are missing (as root,
+ * with apt-get, after apt-get update) and build the clock library. Without
+ * root it changes nothing and says the exact command to run.
+ */
+import { PreflightError } from './cluster-errors.js';
+import { buildClockLibrary, checkClockLibrary } from './clock-library.js';
+import { runCommand } from './run-command.js';
+
+/** What fencecheck needs from Debian. libslf4j-java gives ZooKeeper a logging binding; libc6-dev the headers gcc needs. */
+export const DEBIAN_PACKAGES = [
+  'redis-server', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
+  'nftables', 'iproute2', 'gcc', 'libc6-dev', 'util-linux',
+] as const;
+
+export interface SetupReport {
+  installed: string[];
+  present: string[];
+  clockLibrary: 'built' | 'up to date';
+  clockShiftSeconds: number;
+}
+
+/** Packages dpkg does not list as installed. */
+export async function missingPackages(packages: readonly string[] = DEBIAN_PACKAGES): Promise<string[]> {
+  const out = await runCommand('dpkg-query', ['-W', '-f', '${db:Status-Abbrev} ${Package}\\n', ...packages], { reject: false });
+  const installed = new Set(out.stdout.split('\n').filter((l) => l.startsWith('ii')).map((l) => l.trim().split(/\s+/)[1]));
+  return packages.filter((p) => !installed.has(p));
+}
+
+export function installCommand(packages: readonly string[]): string {
+  return `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${packages.join(' ')}`;
+}
+
+export async function setup(log: (line: string) => void = () => undefined): Promise<SetupReport> {
+  const missing = await missingPackages();
+  const present = DEBIAN_PACKAGES.filter((p) => !missing.includes(p));
+  if (missing.length > 0) {
+    if (process.getuid?.() !== 0) {
+      throw new PreflightError(`Missing Debian packages: ${missing.join(' ')}.`, `Run as root: ${installCommand(missing)}`);
+    }
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } as Record<string, string>;
+    log(`$ ${installCommand(missing)}`);
+    await runCommand('apt-get', ['update'], { env, timeoutMs: 600_000 });
+    await runCommand('apt-get', ['install', '-y', ...missing], { env, timeoutMs: 1_800_000 });
+  }
+  log(missing.length > 0 ? `installed: ${missing.join(' ')}` : `packages: all ${present.length} present`);
+  const built = await buildClockLibrary();
+  const shift = await checkClockLibrary();
+  log(`clock library: ${built ? 'built' : 'up to date'}; check: +${shift} s with a +1 day offset`);
+  return { installed: missing, present, clockLibrary: built ? 'built' : 'up to date', clockShiftSeconds: shift };
+}

@@ -1,0 +1,133 @@
+/**
+ * `startCluster`: from nothing to every requested backend ready.
+ *
+ * 1. Preflight: root, the programs each backend needs, the address range free.
+ * 2. Reclaim what an earlier run left (refusing if its owner still runs).
+ * 3. Write the state file, install teardown on signals and exit.
+ * 4. Create the topology, then for every backend in parallel: prepare each
+ *    node (data dir, config, initdb), start them all, wait until each is ready.
+ *
+ * Any failure tears everything down and rethrows the first error (a
+ * ClusterStartError names the node, command, exit, last log lines, log path).
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BACKEND_LAYOUT, planCluster, planClientHost, type BackendName } from './plan.js';
+import type { BackendOptions } from './backends/registry.js';
+import { backendSpec } from './backends/registry.js';
+import { requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
+import { Cluster } from './cluster.js';
+import type { SpecContext } from './driver.js';
+import { clockLibraryPath, defaultRunDir, defaultStateFile } from './paths.js';
+import { assertPrivileged, assertRangeFree } from './preflight.js';
+import { identify } from './process-info.js';
+import { assertNotBusy, reclaim } from './reclaim.js';
+import { reclaimSync } from './reclaim-sync.js';
+import { ServerNode } from './server-node.js';
+import { StateFile } from './state-file.js';
+import { installTeardownHooks } from './teardown-hooks.js';
+import { applyTopology, projectNamespaces, projectRootLinks } from './topology.js';
+
+export interface StartClusterOptions extends BackendOptions {
+  backends: readonly BackendName[];
+  /** Logs and data go to `<runDir>/logs/<node>.log` and `<runDir>/data/<node>`; default `results/cluster-<time>`. */
+  runDir?: string;
+  /** Default `10.77.0.0/24`. */
+  subnet?: string;
+  /** Client hosts to create with the topology (more can be added later). */
+  clientHosts?: readonly string[];
+  /** Per node; default 30 s. */
+  readyTimeoutMs?: number;
+  stateFile?: string;
+  /** Leave the cluster running when this process ends (`fencecheck up`); default false. */
+  detach?: boolean;
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+export async function startCluster(opts: StartClusterOptions): Promise<Cluster> {
+  const log = opts.log ?? (() => undefined);
+  const backends = [...new Set(opts.backends)];
+  const plan = planCluster({ backends, ...(opts.subnet ? { subnet: opts.subnet } : {}) });
+  for (const name of opts.clientHosts ?? []) plan.clients.push(planClientHost(plan, name));
+
+  assertPrivileged();
+  const tools = requireTools(['ip', ...backends.flatMap((b) => TOOLS_OF[b])] as Tool[]);
+  const stateFile = opts.stateFile ?? defaultStateFile();
+  const previous = StateFile.read(stateFile);
+  assertNotBusy(previous, stateFile);
+  if (previous || projectNamespaces().length > 0 || projectRootLinks().length > 0) {
+    const r = await reclaim({ stateFile });
+    log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces`);
+  }
+  await assertRangeFree(plan.subnet);
+
+  const runDir = resolve(opts.runDir ?? defaultRunDir());
+  for (const d of ['logs', 'data', 'clock']) mkdirSync(join(runDir, d), { recursive: true });
+  const me = identify(process.pid, readFileSync('/proc/self/comm', 'utf8').trim());
+  const state = StateFile.create(stateFile, {
+    version: 1,
+    createdAt: new Date().toISOString(),
+    runDir,
+    subnet: `${plan.subnet}.0/24`,
+    owner: { ...(me ?? { pid: process.pid, comm: 'node', startTime: 0 }), detached: false },
+    namespaces: [],
+    rootLinks: [],
+    processes: [],
+    nftTables: [],
+    dataDirs: plan.nodes.map((n) => join(runDir, 'data', n.name)),
+  });
+
+  let cluster: Cluster | undefined;
+  const hooks = installTeardownHooks(
+    () => (cluster ? cluster.teardown() : reclaim({ stateFile })),
+    () => reclaimSync(stateFile),
+  );
+  const clockLibrary = existsSync(clockLibraryPath()) ? clockLibraryPath() : undefined;
+  if (!clockLibrary) log('clock library not built (run `npm run setup`): clock faults are unavailable');
+  const clockFile = (name: string): string => join(runDir, 'clock', `${name}.offset`);
+  const ctx: SpecContext = {
+    runDir,
+    plan,
+    tools,
+    dataDir: (n) => join(runDir, 'data', n.name),
+    logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
+  };
+  // Aborted when one backend fails, so the others stop starting things that teardown would miss.
+  const abort = new AbortController();
+  const runtime = { ctx, state, clockLibrary, clockFile, readyTimeoutMs: opts.readyTimeoutMs ?? 30_000, signal: abort.signal };
+  const nodes = plan.nodes.map((n) => new ServerNode(n, backendSpec(n.backend, opts), runtime));
+  cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks });
+
+  try {
+    const t0 = Date.now();
+    await applyTopology(plan, state);
+    log(`topology: ${plan.nodes.length + plan.clients.length} hosts in ${Date.now() - t0} ms`);
+    const results = await Promise.allSettled(
+      backends.map(async (backend) => {
+        try {
+          const t = Date.now();
+          const group = nodes.filter((n) => n.backend === backend);
+          await Promise.all(group.map((n) => n.spec.prepare(n.plan, ctx)));
+          await Promise.all(group.map((n) => n.start()));
+          await Promise.all(group.map((n) => n.ready()));
+          log(`${backend}: ${BACKEND_LAYOUT[backend].count} node(s) ready in ${Date.now() - t} ms (${group[0]?.spec.describe() ?? ''})`);
+        } catch (err) {
+          abort.abort(err);
+          throw err;
+        }
+      }),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    // The first failure, not an abort it caused elsewhere.
+    if (failed) throw abort.signal.reason ?? failed.reason;
+  } catch (err) {
+    await cluster.teardown().catch(() => undefined);
+    throw err;
+  }
+  if (opts.detach) {
+    hooks.uninstall();
+    state.update((s) => (s.owner.detached = true));
+  }
+  return cluster;
+}

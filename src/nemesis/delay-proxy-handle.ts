@@ -1,0 +1,73 @@
+/**
+ * Start a delay proxy where the delayed link begins: in this process for the
+ * control host, or as its own process inside a client host's namespace (so
+ * the proxied traffic still leaves from the client's address and partitions
+ * of that client apply to it). Either way clients connect to 127.0.0.1:port
+ * on their host.
+ */
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { PreflightError } from '../cluster/cluster-errors.js';
+import type { ClientHost } from '../cluster/client-host.js';
+import { compiledEntry } from '../cluster/paths.js';
+import type { ServerNode } from '../cluster/server-node.js';
+import { startDelayProxyServer, type DelayDirection } from './delay-proxy.js';
+
+export interface DelayProxyOptions {
+  /** Where clients connect: `control` (this process; default) or a client host name. */
+  on?: string;
+  /** The server node behind the proxy. */
+  to: string;
+  /** The server port (default: the node's client port). */
+  port?: number;
+  delayMs: number;
+  /** Default `to-server`: requests arrive late, answers do not. */
+  direction?: DelayDirection;
+}
+
+export interface DelayProxy {
+  /** Where clients on host `on` connect. */
+  readonly host: string;
+  readonly port: number;
+  readonly on: string;
+  setDelay(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startDelayProxy(opts: DelayProxyOptions, node: ServerNode, on: ClientHost | undefined): Promise<DelayProxy> {
+  const target = { host: node.plan.ip, port: opts.port ?? node.plan.port };
+  const direction = opts.direction ?? 'to-server';
+  if (on === undefined) {
+    const server = await startDelayProxyServer({ listen: { host: '127.0.0.1', port: 0 }, target, delayMs: opts.delayMs, direction });
+    return { host: '127.0.0.1', port: server.port, on: 'control', setDelay: async (ms) => server.setDelay(ms), close: () => server.close() };
+  }
+  const entry = compiledEntry('nemesis/delay-proxy-main.js');
+  if (!existsSync(entry)) throw new PreflightError(`The delay proxy's compiled entry ${entry} is missing.`, 'Run `npm run build`.');
+  const argv = [process.execPath, entry, '--listen', '127.0.0.1:0', '--target', `${target.host}:${target.port}`, '--delay-ms', String(opts.delayMs), '--direction', direction];
+  const proc = on.spawn(argv, { name: `proxy-${on.name}-${node.name}-${target.port}`, clock: false, stopSignal: 'SIGTERM', graceMs: 500 });
+  const lines = createInterface({ input: proc.child.stdout! });
+  const replies: ((msg: Record<string, number>) => void)[] = [];
+  lines.on('line', (line) => replies.shift()?.(JSON.parse(line) as Record<string, number>));
+  const next = (): Promise<Record<string, number>> =>
+    new Promise((resolve, reject) => {
+      replies.push(resolve);
+      void proc.exited.then((exit) => reject(new Error(`delay proxy on ${on.name} ended (${JSON.stringify(exit)})`)));
+    });
+  const first = await next();
+  return {
+    host: '127.0.0.1',
+    port: first['port'] ?? 0,
+    on: on.name,
+    async setDelay(ms) {
+      const reply = next();
+      proc.child.stdin!.write(JSON.stringify({ delayMs: ms }) + '\n');
+      await reply;
+    },
+    async close() {
+      // The proxy ends when its stdin closes.
+      proc.child.stdin!.end();
+      await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 1000))]);
+      await proc.stop();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The seeded randomness of the nemesis. Every random choice (which half a node
+ * lands in, the order of the ring) goes through an `Rng` passed in by the
+ * caller, so one seed reproduces the same faults.
+ */
+
+/** A source of floats in [0, 1). */
+export type Rng = () => number;
+
+/** mulberry32: a small, fast 32-bit PRNG; plenty for choosing partitions, not for cryptography. */
+export function seededRng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A shuffled copy (Fisher-Yates). */
+export function shuffle<T>(items: readonly T[], rng: Rng): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}

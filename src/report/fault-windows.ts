@@ -1,0 +1,162 @@
+/**
+ * Fault windows: the nemesis ops of a history (docs/lock-workloads.md) folded
+ * into intervals a timeline can shade. A fault starts with one op and stops
+ * with its counterpart on the same target (`pause`/`resume`, `kill`/`restart`,
+ * `start-partition`/`stop-partition`, `start-delay`/`stop-delay`,
+ * `start-loss`/`stop-loss`); `clock-offset` opens a window that the next
+ * offset of the same target (or an offset of 0) closes; `heal` closes all.
+ *
+ * Why the window runs from the starting op's *invocation* to the stopping
+ * op's *completion*: the nemesis records when it asked and when it was told
+ * it was done, and the fault may be in force anywhere in between, so the
+ * window is the widest interval in which it may have acted. A fault never
+ * stopped runs to the end of the history. Other nemesis ops are points.
+ */
+import type { History, Op, Value } from '../history/op.js';
+
+export type FaultKind = 'partition' | 'pause' | 'kill' | 'clock' | 'delay' | 'loss' | 'other';
+
+export interface FaultWindow {
+  kind: FaultKind;
+  start: number;
+  /** Null while still in force at the end of the history. */
+  end: number | null;
+  label: string;
+  /** The node or client host hit, when the fault names one. */
+  target: string | null;
+  /** Client processes the nemesis says it hit (`value.process`). */
+  processes: number[];
+  startLine: number;
+  /** Line of the stopping op's completion, -1 when never stopped. */
+  endLine: number;
+}
+
+/** A nemesis op with its completion: one action of the fault injector. */
+interface NemesisAction {
+  f: string;
+  value: Value;
+  start: number;
+  end: number;
+  line: number;
+  endLine: number;
+}
+
+const STARTS: Record<string, FaultKind> = { 'start-partition': 'partition', pause: 'pause', kill: 'kill', 'start-delay': 'delay', 'start-loss': 'loss' };
+const STOPS: Record<string, FaultKind> = { 'stop-partition': 'partition', resume: 'pause', restart: 'kill', start: 'kill', 'stop-delay': 'delay', 'stop-loss': 'loss' };
+
+export function faultWindows(history: History): FaultWindow[] {
+  const windows: FaultWindow[] = [];
+  const open = new Map<string, FaultWindow>();
+  const close = (key: string, action: NemesisAction): void => {
+    const w = open.get(key);
+    if (w === undefined) return;
+    w.end = action.end;
+    w.endLine = action.endLine;
+    open.delete(key);
+  };
+  const begin = (key: string, kind: FaultKind, action: NemesisAction): void => {
+    close(key, { ...action, end: action.start, endLine: action.line });
+    const w: FaultWindow = { kind, start: action.start, end: null, label: faultLabel(kind, action), target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: -1 };
+    windows.push(w);
+    open.set(key, w);
+  };
+  for (const action of nemesisActions(history)) {
+    const startKind = STARTS[action.f];
+    const stopKind = STOPS[action.f];
+    if (startKind !== undefined) begin(faultKey(startKind, action.value), startKind, action);
+    else if (stopKind !== undefined) close(faultKey(stopKind, action.value), action);
+    else if (action.f === 'clock-offset') {
+      const key = faultKey('clock', action.value);
+      if (clockMs(action.value) === 0) close(key, action);
+      else begin(key, 'clock', action);
+    } else if (action.f === 'heal') {
+      for (const key of [...open.keys()]) close(key, action);
+    } else {
+      windows.push({ kind: 'other', start: action.start, end: action.end, label: action.f, target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
+    }
+  }
+  return windows.sort((a, b) => a.start - b.start);
+}
+
+/** Pair each nemesis invocation with the next nemesis completion of the same f; a lone info is its own action. */
+function nemesisActions(history: History): NemesisAction[] {
+  const actions: NemesisAction[] = [];
+  const pending = new Map<string, NemesisAction>();
+  history.forEach((op: Op, line) => {
+    if (op.process !== 'nemesis') return;
+    const invoked = pending.get(op.f);
+    if (op.type === 'invoke') {
+      const action = { f: op.f, value: op.value, start: op.time, end: op.time, line, endLine: line };
+      pending.set(op.f, action);
+      actions.push(action);
+    } else if (invoked !== undefined) {
+      invoked.end = op.time;
+      invoked.endLine = line;
+      // The completion says what was done; prefer its value when it has one.
+      if (op.value !== null) invoked.value = op.value;
+      pending.delete(op.f);
+    } else {
+      actions.push({ f: op.f, value: op.value, start: op.time, end: op.time, line, endLine: line });
+    }
+  });
+  return actions;
+}
+
+function faultKey(kind: FaultKind, value: Value): string {
+  return kind === 'partition' ? 'partition' : `${kind}:${targetOf(value) ?? JSON.stringify(value)}`;
+}
+
+function targetOf(value: Value): string | null {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const t = value.target ?? value.node;
+    if (typeof t === 'string') return t;
+    if (typeof value.from === 'string' && typeof value.to === 'string') return `${value.from}-${value.to}`;
+  }
+  return null;
+}
+
+function processesOf(value: Value): number[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const p = value.process;
+  const list = Array.isArray(p) ? p : [p];
+  return list.filter((x): x is number => typeof x === 'number' && Number.isInteger(x));
+}
+
+function clockMs(value: Value): number | null {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value.ms === 'number') return value.ms;
+  return null;
+}
+
+function faultLabel(kind: FaultKind, action: NemesisAction): string {
+  const target = targetOf(action.value);
+  if (kind === 'partition') return `partition ${partitionSides(action.value)}`.trim();
+  if (kind === 'clock') return `clock ${target ?? ''} ${signed(clockMs(action.value))}`.replace(/\s+/g, ' ').trim();
+  return target === null ? kind : `${kind} ${target}`;
+}
+
+function signed(ms: number | null): string {
+  return ms === null ? '' : `${ms > 0 ? '+' : ''}${ms} ms`;
+}
+
+/** A grudge (node -> nodes it drops) as its sides: nodes that still talk both ways end up together. */
+export function partitionSides(grudge: Value): string {
+  if (grudge === null || typeof grudge !== 'object' || Array.isArray(grudge)) return '';
+  const nodes = new Set<string>();
+  const drops = new Set<string>();
+  for (const [node, dropped] of Object.entries(grudge)) {
+    nodes.add(node);
+    for (const d of Array.isArray(dropped) ? dropped : []) {
+      if (typeof d !== 'string') continue;
+      nodes.add(d);
+      drops.add(`${node}>${d}`);
+    }
+  }
+  const sides: string[][] = [];
+  for (const node of [...nodes].sort()) {
+    const side = sides.find((s) => s.every((m) => !drops.has(`${node}>${m}`) && !drops.has(`${m}>${node}`)));
+    if (side) side.push(node);
+    else sides.push([node]);
+  }
+  return sides.length > 1 ? sides.map((s) => s.join(' ')).join(' | ') : '';
+}

@@ -1,0 +1,24 @@
+/**
+ * Runs the built CLI (dist/, made by `npm test`'s build step) as a user would,
+ * capturing its output and exit code.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], opts: { cwd?: string } = {}): CliResult {
+  try {
+    const stdout = execFileSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    return { code: 0, stdout, stderr: '' };
+  } catch (err) {
+    const e = err as { status: number | null; stdout: string; stderr: string };
+    return { code: e.status ?? -1, stdout: e.stdout, stderr: e.stderr };
+  }
+}

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EdnReader, parseEdn, type EdnForm } from '../../src/history/edn.js';
+import { expectParseError } from './temp-files.js';
+import { testSeed } from './seed.js';
+
+const at = (file: string) => ({ file, line: 1, column: 1 });
+
+describe('EDN values', () => {
+  it.each([
+    ['nil', null],
+    ['true', true],
+    ['false', false],
+    [':invoke', 'invoke'],
+    [':jepsen.history/op', 'jepsen.history/op'],
+    ['some-symbol', 'some-symbol'],
+    ['42', 42],
+    ['-7', -7],
+    ['+3', 3],
+    ['-0', 0],
+    ['-2.5', -2.5],
+    ['1.5e3', 1500],
+    ['1.25M', 1.25],
+    ['9007199254740993N', 9007199254740992],
+    ['12345678901234567890N', 12345678901234567000],
+    ['1/4', 0.25],
+    ['"plain"', 'plain'],
+    ['"tab\\there \\"quoted\\" back\\\\slash\\nnew \\u00e9"', 'tab\there "quoted" back\\slash\nnew é'],
+    ['"multi\nline"', 'multi\nline'],
+    ['\\a', 'a'],
+    ['\\newline', '\n'],
+    ['##Inf', 'Infinity'],
+    ['[1 2 3]', [1, 2, 3]],
+    ['(1 -2)', [1, -2]],
+    ['#{:a}', ['a']],
+    ['[]', []],
+    ['{}', {}],
+  ])('%s', (text, value) => {
+    expect(parseEdn(text)).toEqual(value);
+  });
+
+  it('reads nested maps, vectors and sets, with commas as whitespace and keys as strings', () => {
+    expect(parseEdn('{:a [1, {:b #{2}}], "s" (nil), 3 :three, [1 2] :v}')).toEqual({
+      a: [1, { b: [2] }],
+      s: [null],
+      '3': 'three',
+      '[1,2]': 'v',
+    });
+  });
+
+  it('skips comments, discarded forms and metadata', () => {
+    expect(parseEdn('; a comment\n[1 ; inline\n #_ 2 #_{:x 1} 3 ^:meta 4 ^{:m 1} 5] ; end')).toEqual([1, 3, 4, 5]);
+  });
+
+  it('reads a tagged literal as its value', () => {
+    expect(parseEdn('#jepsen.history.Op{:type :ok, :f :read}')).toEqual({ type: 'ok', f: 'read' });
+    expect(parseEdn('[#inst "2015-04-22T12:00:00Z" #uuid "f81d4fae"]')).toEqual(['2015-04-22T12:00:00Z', 'f81d4fae']);
+  });
+
+  it('keeps a __proto__ key as data', () => {
+    const v = parseEdn('{"__proto__" 1}') as { [k: string]: unknown };
+    expect(Object.keys(v)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+  });
+});
+
+describe('malformed EDN', () => {
+  const file = 'h.edn';
+
+  it('rejects a second value after the one it reads', async () => {
+    await expectParseError(() => parseEdn('1 2', at(file)), file, { line: 1, column: 3, expected: 'the end of the value', found: '`2`' });
+  });
+
+  it('reports an unclosed top-level vector at the end of a stream', async () => {
+    const reader = new EdnReader(file);
+    expect(reader.push('[{:a 1}\n{:b 2}').map((f) => f.value)).toEqual([{ a: 1 }, { b: 2 }]);
+    await expectParseError(() => reader.end(), file, {
+      line: 2,
+      column: 7,
+      expected: '`]` to close the vector opened at 1:1',
+      found: 'end of file',
+    });
+  });
+
+  it('refuses nesting deeper than 1000 without overflowing the stack', () => {
+    expect(() => parseEdn('['.repeat(5000))).toThrow(/nesting at most 1000 deep/);
+  });
+});
+
+describe('EDN streaming', () => {
+  const text =
+    '[{:type :invoke, :f :read, :process 0, :index 0}\n' +
+    ' ; a comment with ] and "quotes"\n' +
+    ' #jepsen.history.Op{:type :ok, :f :read, :process 0, :value "a\\"b\nc", :index 1}\n' +
+    ' {:type :info, :f :start, :process :nemesis, :value #{1 2}, :index 2 :n 123456789N}]\n' +
+    '{:after :vector, :x -1.5e-3}';
+
+  const readAll = (chunks: string[]): EdnForm[] => {
+    const reader = new EdnReader('s.edn');
+    const forms = chunks.flatMap((c) => reader.push(c));
+    return [...forms, ...reader.end()];
+  };
+
+  it('unwraps a top-level vector and reads the maps after it, with positions', () => {
+    const forms = readAll([text]);
+    expect(forms.map((f) => [f.line, f.column])).toEqual([[1, 2], [3, 2], [5, 2], [6, 1]]);
+    expect(forms[2]?.value).toEqual({ type: 'info', f: 'start', process: 'nemesis', value: [1, 2], index: 2, n: 123456789 });
+    expect(forms[3]?.value).toEqual({ after: 'vector', x: -0.0015 });
+  });
+
+  it('gives the same forms however the text is cut into chunks', () => {
+    const whole = readAll([text]);
+    const seed = testSeed('EDN chunking');
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }), (cuts) => {
+        const points = [0, ...cuts.sort((a, b) => a - b), text.length];
+        const chunks = points.slice(1).map((end, i) => text.slice(points[i], end));
+        expect(readAll(chunks)).toEqual(whole);
+      }),
+      { seed, numRuns: 300 },
+    );
+  });
+});

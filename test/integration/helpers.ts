@@ -1,0 +1,58 @@
+/**
+ * Shared by the integration tests (real servers, root): reachability probes
+ * from inside a namespace, Redis clients that fail fast, polling, and a
+ * census of everything the project may have left on the machine.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { projectRoot } from '../../src/cluster/paths.js';
+import { pidsInNamespaces } from '../../src/cluster/namespace-pids.js';
+import { isSameProcess } from '../../src/cluster/process-info.js';
+import { runCommand } from '../../src/cluster/run-command.js';
+import type { ClusterState } from '../../src/cluster/state-file.js';
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Can a TCP connection from inside `namespace` reach ip:port? (A handshake needs packets both ways.) */
+export async function tcpReachable(namespace: string, ip: string, port: number, timeoutS = 0.6): Promise<boolean> {
+  const r = await runCommand('ip', ['netns', 'exec', namespace, 'timeout', String(timeoutS), 'bash', '-c', `exec 3<>/dev/tcp/${ip}/${port}`], { reject: false });
+  return r.exitCode === 0;
+}
+
+/** A Redis client that never retries and never waits long: a fault must show, not be hidden. */
+export function redisClient(host: string, port: number, timeoutMs = 2000): Redis {
+  const client = new Redis({ host, port, commandTimeout: timeoutMs, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false, lazyConnect: true });
+  client.on('error', () => undefined);
+  return client;
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** Everything of the project on this machine: it must all be empty after a teardown. */
+export async function leftovers(recorded: ClusterState['processes'] = []): Promise<{ namespaces: string[]; links: string[]; rootTables: string[]; processes: string[] }> {
+  const namespaces = existsSync('/run/netns') ? readdirSync('/run/netns').filter((n) => n.startsWith('fc-')) : [];
+  const links = readdirSync('/sys/class/net').filter((n) => n.startsWith('fc-'));
+  const tables = await runCommand('nft', ['list', 'tables'], { reject: false });
+  const rootTables = tables.stdout.split('\n').filter((l) => / fc-/.test(l));
+  const inNamespaces = [...pidsInNamespaces(namespaces)].map(([pid, ns]) => `${pid} in ${ns}`);
+  const alive = recorded.filter((p) => isSameProcess(p)).map((p) => `${p.pid} (${p.name}, ${p.comm})`);
+  return { namespaces, links, rootTables, processes: [...inNamespaces, ...alive] };
+}
+
+export const NOTHING_LEFT = { namespaces: [], links: [], rootTables: [], processes: [] };
+
+/** The built CLI; the tests that spawn harness processes need `npm run build` first (CI's `npm ci` runs it). */
+export function cliPath(): string {
+  const path = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` before the integration tests`);
+  return path;
+}

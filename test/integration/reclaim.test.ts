@@ -1,0 +1,104 @@
+/**
+ * Integration (real servers, root): teardown always runs, and what a harness
+ * killed with SIGKILL leaves behind, the next `fencecheck down` reclaims in
+ * full: afterwards no namespace, veth, nft table or process of the project
+ * remains. Needs `npm run build` (the harness and the CLI run from dist/).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultStateFile, projectRoot } from '../../src/cluster/paths.js';
+import { reclaim } from '../../src/cluster/reclaim.js';
+import { runCommand } from '../../src/cluster/run-command.js';
+import { StateFile, type ClusterState } from '../../src/cluster/state-file.js';
+import { cliPath, leftovers, NOTHING_LEFT, sleep, waitFor } from './helpers.js';
+
+const harnessPath = join(projectRoot(), 'test', 'integration', 'fixtures', 'harness.mjs');
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  cliPath();
+});
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  // Backstop: whatever a failed test left.
+  await reclaim();
+});
+
+function startHarness(backends: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<NodeJS.Signals | number | null> } {
+  const child = spawn(process.execPath, [harnessPath, backends], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const ready = new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (l) => l === 'READY' && resolve());
+    child.once('exit', (code, signal) => reject(new Error(`harness ended before READY (${signal ?? code})`)));
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  return { child, ready, exited };
+}
+
+async function postgresShmSegments(): Promise<number> {
+  const out = await runCommand('ipcs', ['-m'], { reject: false });
+  return out.stdout.split('\n').filter((l) => /\spostgres\s/.test(l)).length;
+}
+
+async function fencecheckDown(): Promise<{ ms: number; stdout: string }> {
+  const t0 = Date.now();
+  const r = await runCommand(process.execPath, [cliPath(), 'down']);
+  return { ms: Date.now() - t0, stdout: r.stdout };
+}
+
+describe('reclaim after SIGKILL', () => {
+  it('a harness killed mid-run leaves state that `fencecheck down` fully reclaims', async () => {
+    const shmBefore = await postgresShmSegments();
+    const h = startHarness('redlock,postgres');
+    await h.ready;
+    const state = StateFile.read(defaultStateFile()) as ClusterState;
+    expect(state.processes.map((p) => p.name).sort()).toEqual(['pg1', 'redlock1', 'redlock2', 'redlock3', 'redlock4', 'redlock5', 'sleeper']);
+    expect(state.nftTables.length).toBeGreaterThan(0);
+    h.child.kill('SIGKILL');
+    expect(await h.exited).toBe('SIGKILL');
+    // The servers outlive their harness, as intended: a SIGKILL cannot be caught.
+    const before = await leftovers(state.processes);
+    expect(before.namespaces.length).toBe(8); // switch, 5 redlock, pg1, c1
+    expect(before.processes.length).toBeGreaterThanOrEqual(7);
+
+    const down = await fencecheckDown();
+    console.log(`fencecheck down after SIGKILL: ${down.ms} ms\n${down.stdout}`);
+    expect(await leftovers(state.processes)).toEqual(NOTHING_LEFT);
+    expect(existsSync(defaultStateFile())).toBe(false);
+    // PostgreSQL was shut down, not killed: no shared memory segment leaked.
+    expect(await postgresShmSegments()).toBe(shmBefore);
+    expect((await fencecheckDown()).stdout).toContain('nothing to tear down');
+  });
+
+  it('`fencecheck up` killed while starting is reclaimed too', async () => {
+    const up = spawn(process.execPath, [cliPath(), 'up', '--backend', 'all'], { stdio: 'ignore' });
+    children.push(up);
+    const state = await waitFor('a half-started cluster', async () => {
+      const s = StateFile.read(defaultStateFile());
+      return s && s.processes.length >= 3 ? s : undefined;
+    }, 20_000, 10);
+    up.kill('SIGKILL');
+    await new Promise((r) => up.once('exit', r));
+    const later = StateFile.read(defaultStateFile()) ?? state;
+    await fencecheckDown();
+    expect(await leftovers(later.processes)).toEqual(NOTHING_LEFT);
+  });
+});
+
+describe('teardown on signals', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s to the harness tears everything down', async (signal) => {
+    const h = startHarness('redlock');
+    await h.ready;
+    const state = StateFile.read(defaultStateFile()) as ClusterState;
+    h.child.kill(signal);
+    // The handler tears down, then re-raises the signal so the process ends as the signal intends.
+    expect(await h.exited).toBe(signal);
+    await sleep(50);
+    expect(await leftovers(state.processes)).toEqual(NOTHING_LEFT);
+    expect(existsSync(defaultStateFile())).toBe(false);
+  });
+});

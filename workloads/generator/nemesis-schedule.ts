@@ -1,0 +1,179 @@
+/**
+ * When the nemesis strikes, decided before the run: a list of fault windows
+ * `{ at, until, fault, target }` in ms since the start of the main phase.
+ *
+ * Pure and seeded. The schedule alternates a quiet interval (`intervalMs`)
+ * and one fault, until the time limit; a window still open at the limit is
+ * cut there (the heal phase heals everything anyway). Which fault, which
+ * node and which partition shape come from separate forked streams, so the
+ * sequence of faults does not change when a target draw does.
+ *
+ * Targets are resolved here when they can be (a random node, the shape of a
+ * halves or ring partition, computed with the pure grudge functions of
+ * src/nemesis/grudge.ts), and left symbolic when only the running cluster
+ * knows them: `holder` (the client holding the lock when the fault starts;
+ * if nobody holds it then, the runner waits for the next grant) and `leader`
+ * (the service's leader or primary at that moment).
+ *
+ * Why a client pause lasts twice the lease by default: the paused holder's
+ * lease must surely expire, and the lock pass to another client, before the
+ * holder wakes up and writes; that is the scenario fencing exists for.
+ */
+import type { Grudge } from '../../src/nemesis/grudge.js';
+import { isolateOne, majoritiesRing, randomHalves } from '../../src/nemesis/grudge.js';
+import { UsageError } from '../../src/errors.js';
+import { Prng } from '../../src/random/prng.js';
+import { expectNonNegative, expectPositive } from './expect-option.js';
+
+export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'delay', 'loss'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export const GRUDGE_KINDS = ['isolate-one', 'halves', 'majorities-ring', 'client-from-servers', 'client-from-resource'] as const;
+export type GrudgeKind = (typeof GRUDGE_KINDS)[number];
+
+/** Who a fault hits; `holder` and `leader` are resolved by the runner when the fault starts. */
+export type Victim = { kind: 'holder' } | { kind: 'leader' } | { kind: 'node'; node: string };
+
+export type FaultTarget =
+  | Victim
+  | {
+      kind: 'partition';
+      grudgeKind: GrudgeKind;
+      /** isolate-one: the isolated node (or the leader); client-from-*: the holder. */
+      victim?: Victim;
+      /** The grudge itself, when it is known before the run (every server-only shape aimed at a named node). */
+      grudge?: Grudge;
+    };
+
+export interface FaultWindow {
+  /** ms since the start of the main phase: start the fault. */
+  at: number;
+  /** ms: stop (heal) it. */
+  until: number;
+  fault: FaultKind;
+  target: FaultTarget;
+  /** clock: the wall-clock offset to apply, ms, forward or back. */
+  offsetMs?: number;
+  /** delay: ms added to each packet to and from the target. */
+  delayMs?: number;
+  /** loss: the percentage of packets dropped to and from the target. */
+  lossPercent?: number;
+}
+
+export interface NemesisTargets {
+  /** The lock service's server nodes, in plan order. */
+  nodes: readonly string[];
+  /** What server faults (server-pause, kill, clock, delay, loss, isolate-one) aim at: 'leader', 'random' (a node drawn from the seed; the default) or a node name. */
+  server?: string;
+  /** Partition shapes to draw from; default every shape the node count allows. */
+  partitions?: readonly GrudgeKind[];
+}
+
+export interface NemesisOptions {
+  faults: readonly FaultKind[];
+  /** Quiet time before each fault, ms. */
+  intervalMs: number;
+  /** How long each fault lasts, ms (a client pause: `pauseMs`). */
+  durationMs: number;
+  targets: NemesisTargets;
+  /** The lock's TTL, ms: sets the default pause and clock offset. */
+  leaseMs?: number;
+  /** How long a client pause lasts; default max(durationMs, 2 × leaseMs). */
+  pauseMs?: number;
+  /** Size of a clock jump; default 2 × leaseMs, or 10 s without a lease. */
+  clockOffsetMs?: number;
+  /** default 500 ms. */
+  delayMs?: number;
+  /** default 20 %. */
+  lossPercent?: number;
+}
+
+/** The fault windows of a run of `timeLimitMs`, from the seed. */
+export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimitMs: number): FaultWindow[] {
+  const interval = expectNonNegative('intervalMs', options.intervalMs);
+  const duration = expectPositive('durationMs', options.durationMs);
+  const limit = expectNonNegative('timeLimitMs', timeLimitMs);
+  const lease = options.leaseMs === undefined ? undefined : expectPositive('leaseMs', options.leaseMs);
+  const pause = expectPositive('pauseMs', options.pauseMs ?? Math.max(duration, 2 * (lease ?? 0)));
+  const aim = aimOf(options.targets);
+  const shapes = shapesOf(options.targets);
+  const amounts = {
+    offsetMs: expectPositive('clockOffsetMs', options.clockOffsetMs ?? (lease === undefined ? 10_000 : 2 * lease)),
+    delayMs: expectPositive('delayMs', options.delayMs ?? 500),
+    lossPercent: expectPositive('lossPercent', options.lossPercent ?? 20),
+  };
+  for (const f of options.faults) {
+    if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected a fault among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
+  }
+  if (options.faults.length === 0) return [];
+  if (options.targets.nodes.length === 0 && options.faults.some((f) => f !== 'client-pause' && f !== 'partition')) {
+    throw new UsageError(`Expected at least one server node to aim ${options.faults.join(', ')} at, got none`);
+  }
+
+  const root = new Prng(seed).fork('nemesis');
+  const faults = root.fork('fault');
+  const targets = root.fork('target');
+  const shapeRng = root.fork('shape');
+  const signs = root.fork('sign');
+  const nodes = options.targets.nodes;
+  const serverVictim = (): Victim => (aim === 'leader' ? { kind: 'leader' } : { kind: 'node', node: aim === 'random' ? targets.pick(nodes) : aim });
+
+  const windows: FaultWindow[] = [];
+  for (let at = interval; at < limit; ) {
+    const fault = faults.pick(options.faults);
+    const until = Math.min(at + (fault === 'client-pause' ? pause : duration), limit);
+    const w: FaultWindow = { at, until, fault, target: { kind: 'holder' } };
+    if (fault === 'partition') w.target = partitionTarget(shapeRng.pick(shapes), nodes, serverVictim, shapeRng);
+    else if (fault !== 'client-pause') w.target = serverVictim();
+    if (fault === 'clock') w.offsetMs = signs.pick([1, -1]) * amounts.offsetMs;
+    if (fault === 'delay') w.delayMs = amounts.delayMs;
+    if (fault === 'loss') w.lossPercent = amounts.lossPercent;
+    windows.push(w);
+    at = until + interval;
+  }
+  return windows;
+}
+
+function partitionTarget(kind: GrudgeKind, nodes: readonly string[], serverVictim: () => Victim, rng: Prng): FaultTarget {
+  switch (kind) {
+    case 'isolate-one': {
+      const victim = serverVictim();
+      return victim.kind === 'node' ? { kind: 'partition', grudgeKind: kind, victim, grudge: isolateOne(nodes, victim.node) } : { kind: 'partition', grudgeKind: kind, victim };
+    }
+    case 'halves':
+      return { kind: 'partition', grudgeKind: kind, grudge: randomHalves(nodes, rng.asRng()) };
+    case 'majorities-ring':
+      return { kind: 'partition', grudgeKind: kind, grudge: majoritiesRing(nodes, rng.asRng()) };
+    case 'client-from-servers':
+    case 'client-from-resource':
+      return { kind: 'partition', grudgeKind: kind, victim: { kind: 'holder' } };
+  }
+}
+
+function aimOf(t: NemesisTargets): string {
+  const aim = t.server ?? 'random';
+  if (aim !== 'leader' && aim !== 'random' && !t.nodes.includes(aim)) {
+    throw new UsageError(`Expected the server target to be leader, random or one of ${t.nodes.join(', ') || '(no nodes)'}, got \`${aim}\``);
+  }
+  return aim;
+}
+
+/** The fewest nodes each shape needs to mean anything: cutting one node off needs a second. */
+const MIN_NODES: Record<GrudgeKind, number> = {
+  'isolate-one': 2,
+  halves: 2,
+  'majorities-ring': 3,
+  'client-from-servers': 0,
+  'client-from-resource': 0,
+};
+
+function shapesOf(t: NemesisTargets): GrudgeKind[] {
+  const n = t.nodes.length;
+  if (t.partitions === undefined) return GRUDGE_KINDS.filter((k) => n >= MIN_NODES[k]);
+  if (t.partitions.length === 0) throw new UsageError('Expected at least one partition shape, got none');
+  for (const k of t.partitions) {
+    if (!(GRUDGE_KINDS as readonly string[]).includes(k)) throw new UsageError(`Expected a partition shape among ${GRUDGE_KINDS.join(', ')}, got \`${k}\``);
+    if (n < MIN_NODES[k]) throw new UsageError(`Expected at least ${MIN_NODES[k]} server nodes for a \`${k}\` partition, got ${n}`);
+  }
+  return [...t.partitions];
+}
