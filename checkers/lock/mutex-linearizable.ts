@@ -54,14 +54,15 @@ function notLinearizable(op: Operation, prefix: readonly Operation[], reason: st
   const holderAck = holder === undefined ? undefined : at(holder.completeIndex);
   const processes = [op.process, holder?.process].filter((p): p is number => typeof p === 'number');
   const tokens = [complete?.token, holderAck?.token].filter((t): t is number | string => typeof t === 'number' || typeof t === 'string');
-  const when = op.status === 'pending' ? `invoked at ${ms(start)}, never answered` : `invoked at ${ms(start)}, ok at ${ms(stop)}`;
-  const after =
+  const answer = op.status !== 'pending' ? `ok at ${ms(stop)}` : complete === undefined ? 'never answered' : `indeterminate (info) at ${ms(complete.time)}`;
+  const when = `invoked at ${ms(start)}, ${answer}`;
+  const context =
     holder === undefined
-      ? 'with nothing linearized before it'
-      : `after p${String(holder.process)}'s acquire (invoked at ${ms(at(holder.invokeIndex)?.time ?? 0)}) and ${prefix.length - 1} other op(s)`;
+      ? `${prefix.length} op(s) linearized before it`
+      : `${prefix.length} op(s) linearized before it, the last acquire among them p${String(holder.process)}'s, invoked at ${ms(at(holder.invokeIndex)?.time ?? 0)}`;
   return {
     kind: 'not-linearizable',
-    message: `p${String(op.process)}'s ${op.f} (${when}) cannot be linearized ${after}: ${reason}.`,
+    message: `p${String(op.process)}'s ${op.f} (${when}) cannot be linearized: ${reason} (${context}).`,
     processes: [...new Set(processes)],
     tokens,
     window: { start: Math.min(start, holder === undefined ? start : (at(holder.invokeIndex)?.time ?? start)), end: stop },

@@ -9,6 +9,8 @@ import { MODEL_NAMES, createModel, modelTakesInit, type ModelName } from '../../
 import type { FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
+import { checkRunDir, isRunDir } from '../check/check-run-dir.js';
+import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
@@ -17,7 +19,7 @@ import { jsonValue, oneOf, positiveInteger } from './parse-options.js';
 import type { Model } from '../../checkers/model.js';
 
 interface CheckFlags {
-  model: ModelName;
+  model?: ModelName;
   init?: Value;
   format?: HistoryFormat;
   timeoutMs?: number;
@@ -28,9 +30,9 @@ interface CheckFlags {
 export function registerCheckCommand(program: Command): void {
   program
     .command('check')
-    .description('Check histories (files, or every history in a directory) for linearizability against a model.')
+    .description('Check histories (files, or every history in a directory) for linearizability against a model, or re-check run directories.')
     .argument('<paths...>', 'history files or directories')
-    .requiredOption('--model <name>', `model: ${MODEL_NAMES.join(', ')}`, oneOf('--model', MODEL_NAMES))
+    .option('--model <name>', `model: ${MODEL_NAMES.join(', ')} (not needed for a run directory)`, oneOf('--model', MODEL_NAMES))
     .option('--init <json>', 'initial value for register, cas-register, etcd (e.g. 0 or null)', jsonValue('--init'))
     .option('--format <format>', `input format: ${HISTORY_FORMATS.join(', ')} (default: detected)`, oneOf('--format', HISTORY_FORMATS))
     .option('--timeout-ms <n>', 'give up on a file after N ms with verdict unknown', positiveInteger('--timeout-ms'))
@@ -43,7 +45,8 @@ Exit codes: 0 valid, 1 invalid, 2 unknown, 254 bad arguments or input, 255 inter
 Examples:
   fencecheck check ../shared/data/porcupine/etcd --model etcd
   fencecheck check history.jsonl --model cas-register --init 0 --timeout-ms 10000
-  fencecheck check c50-ok.txt --model kv --no-partition --json`,
+  fencecheck check c50-ok.txt --model kv --no-partition --json
+  fencecheck check results/etcd-fence-claim-lock-counter/latest     (re-run a run's checkers)`,
     )
     .action(async (paths: string[], flags: CheckFlags) => {
       process.exitCode = await runCheck(paths, flags);
@@ -51,6 +54,28 @@ Examples:
 }
 
 async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
+  const runDirs = paths.filter(isRunDir);
+  if (runDirs.length > 0) {
+    if (runDirs.length !== paths.length) throw new UsageError('Expected either run directories or history files, got both', 'Check them in two commands.');
+    return checkRunDirs(runDirs);
+  }
+  if (flags.model === undefined) {
+    throw new UsageError(`Expected \`--model\` (one of ${MODEL_NAMES.join(', ')}) to check history files`, 'A run directory (with test.json) needs no model.');
+  }
+  return checkHistories(paths, { ...flags, model: flags.model });
+}
+
+async function checkRunDirs(dirs: string[]): Promise<number> {
+  const codes: number[] = [];
+  for (const dir of dirs) {
+    const result = await checkRunDir(dir, (w) => process.stderr.write(`warning: ${w.message}\n`));
+    process.stdout.write(`${dir}\n${formatVerdicts(result.verdicts)}\n`);
+    codes.push(result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown);
+  }
+  return worstOf(codes);
+}
+
+async function checkHistories(paths: string[], flags: CheckFlags & { model: ModelName }): Promise<number> {
   if (flags.init !== undefined && !modelTakesInit(flags.model)) {
     throw new UsageError(`Expected no \`--init\` with --model ${flags.model}, which has no initial value to set`);
   }
@@ -70,10 +95,13 @@ async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
 }
 
 export function worstExitCode(results: readonly FileCheck[]): number {
-  const rank = (c: FileCheck): number =>
-    c.error ? c.error.exitCode : c.result!.valid === false ? EXIT.invalid : c.result!.valid === 'unknown' ? EXIT.unknown : EXIT.valid;
+  return worstOf(results.map((c) => (c.error ? c.error.exitCode : c.result!.valid === false ? EXIT.invalid : c.result!.valid === 'unknown' ? EXIT.unknown : EXIT.valid)));
+}
+
+/** The worst of several exit codes: an error outranks a violation, which outranks an undecided check. */
+function worstOf(codes: readonly number[]): number {
   const order: number[] = [EXIT.valid, EXIT.unknown, EXIT.invalid, EXIT.badInput, EXIT.internal];
-  return results.map(rank).reduce((worst, code) => (order.indexOf(code) > order.indexOf(worst) ? code : worst), EXIT.valid as number);
+  return codes.reduce((worst, code) => (order.indexOf(code) > order.indexOf(worst) ? code : worst), EXIT.valid as number);
 }
 
 function summary(results: readonly FileCheck[]): string {

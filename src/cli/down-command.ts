@@ -1,8 +1,11 @@
 /**
  * `fencecheck down`: tear down whatever fencecheck left on this machine (a
  * cluster from `fencecheck up`, or the remains of a run killed with SIGKILL).
+ * A cluster whose harness still runs is refused without `--force`.
  */
 import type { Command } from 'commander';
+import { acquireClusterLock } from '../cluster/cluster-lock.js';
+import { defaultStateFile } from '../cluster/paths.js';
 import { reclaim } from '../cluster/reclaim.js';
 import { assertPrivileged } from '../cluster/preflight.js';
 
@@ -11,10 +14,13 @@ export function registerDownCommand(program: Command): void {
     .command('down')
     .description('Stop every server and client process of fencecheck and delete its namespaces.')
     .option('--keep-data', 'keep the data dirs (logs are always kept)')
+    .option('--force', 'tear down even a cluster whose fencecheck process is still running')
     .option('--json', 'print what was removed as JSON')
-    .action(async (flags: { json?: boolean; keepData?: boolean }) => {
+    .action(async (flags: { json?: boolean; keepData?: boolean; force?: boolean }) => {
       assertPrivileged();
-      const r = await reclaim({ keepData: flags.keepData ?? false });
+      // A live harness holds the cluster lock: its cluster is not a leftover, unless forced.
+      const lock = flags.force ? undefined : await acquireClusterLock(defaultStateFile());
+      const r = await reclaim({ keepData: flags.keepData ?? false }).finally(() => lock?.release());
       if (flags.json) {
         process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         return;

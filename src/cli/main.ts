@@ -9,6 +9,8 @@ import { EXIT, FencecheckError, formatError } from '../errors.js';
 import { registerCheckCommand } from './check-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerDownCommand } from './down-command.js';
+import { registerReportCommand } from './report-command.js';
+import { registerRunCommand } from './run-command.js';
 import { registerSetupCommand } from './setup-command.js';
 import { registerUpCommand } from './up-command.js';
 
@@ -21,11 +23,13 @@ program
   // Commander's own usage errors exit 254 like ours.
   .exitOverride();
 
+registerRunCommand(program);
 registerCheckCommand(program);
 registerUpCommand(program);
 registerDownCommand(program);
 registerDoctorCommand(program);
 registerSetupCommand(program);
+registerReportCommand(program);
 
 try {
   await program.parseAsync(process.argv);

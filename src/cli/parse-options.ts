@@ -13,6 +13,30 @@ export function positiveInteger(flag: string) {
   };
 }
 
+export function nonNegativeInteger(flag: string) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`Expected \`${flag}\` to be a non-negative integer, got \`${text}\``);
+    return n;
+  };
+}
+
+export function positiveNumber(flag: string) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`Expected \`${flag}\` to be a positive number, got \`${text}\``);
+    return n;
+  };
+}
+
+export function integer(flag: string) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!Number.isSafeInteger(n)) throw new UsageError(`Expected \`${flag}\` to be an integer, got \`${text}\``);
+    return n;
+  };
+}
+
 export function oneOf<T extends string>(flag: string, choices: readonly T[]) {
   return (text: string): T => {
     if ((choices as readonly string[]).includes(text)) return text as T;

@@ -20,6 +20,7 @@ interface UpFlags {
   zkTickMs?: number;
   client: string[];
   readyTimeoutMs?: number;
+  busyTimeoutMs?: number;
   json?: boolean;
 }
 
@@ -51,6 +52,7 @@ export function registerUpCommand(program: Command): void {
     .option('--zk-tick-ms <n>', 'ZooKeeper tickTime in ms (default 500)', positiveInteger('--zk-tick-ms'))
     .option('--client <names>', 'client hosts to create too (comma-separated or repeated)', clientList, [])
     .option('--ready-timeout-ms <n>', 'give up on a node after N ms (default 30000)', positiveInteger('--ready-timeout-ms'))
+    .option('--busy-timeout-ms <n>', 'wait up to N ms for another fencecheck cluster on this machine to end', positiveInteger('--busy-timeout-ms'))
     .option('--json', 'print the endpoints as JSON')
     .addHelpText(
       'after',
@@ -69,6 +71,7 @@ Examples:
         ...(flags.runDir ? { runDir: flags.runDir } : {}),
         ...(flags.subnet ? { subnet: flags.subnet } : {}),
         ...(flags.readyTimeoutMs ? { readyTimeoutMs: flags.readyTimeoutMs } : {}),
+        ...(flags.busyTimeoutMs ? { busyTimeoutMs: flags.busyTimeoutMs } : {}),
         redis: { persistence: flags.redisPersistence },
         redlock: { persistence: flags.redlockPersistence },
         ...(flags.zkTickMs ? { zookeeper: { tickTimeMs: flags.zkTickMs } } : {}),

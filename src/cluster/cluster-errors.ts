@@ -73,12 +73,12 @@ export class PreflightError extends FencecheckError {
   }
 }
 
-/** Another live process owns the cluster. Exit 254. */
+/** Another live fencecheck process is running a cluster on this machine. Exit 254. */
 export class ClusterBusyError extends FencecheckError {
-  readonly ownerPid: number;
-  constructor(ownerPid: number, stateFile: string) {
-    super('cluster-busy', `A cluster started by process ${ownerPid} (still running) is recorded in ${stateFile}.`, {
-      hint: `Wait for it to finish, or run \`fencecheck down\` to tear it down anyway.`,
+  readonly ownerPid: number | undefined;
+  constructor(ownerPid: number | undefined, stateFile: string) {
+    super('cluster-busy', `Another fencecheck process${ownerPid ? ` (pid ${ownerPid})` : ''} is running a cluster on this machine (${stateFile}).`, {
+      hint: 'Wait for it to finish (startCluster({ busyTimeoutMs }) waits), or tear it down anyway with `fencecheck down --force`.',
       exitCode: EXIT.badInput,
     });
     this.ownerPid = ownerPid;

@@ -12,6 +12,7 @@ import { allHosts, planClientHost, type BackendName, type ClusterPlan, type Host
 import { reclaim, type ReclaimReport } from './reclaim.js';
 import type { ServerNode } from './server-node.js';
 import type { StateFile } from './state-file.js';
+import type { ClusterLock } from './cluster-lock.js';
 import type { TeardownHooks } from './teardown-hooks.js';
 import { applyHost } from './topology.js';
 
@@ -36,6 +37,8 @@ export interface ClusterParts {
   clientRuntime: ClientRuntime;
   nft: string | undefined;
   hooks: TeardownHooks | undefined;
+  /** The machine-wide cluster lock, released after teardown. */
+  lock: ClusterLock;
 }
 
 export class Cluster {
@@ -137,7 +140,9 @@ export class Cluster {
       this.parts.hooks?.uninstall();
       await this.nemesis.close().catch(() => undefined);
       this.parts.state.close();
-      return reclaim({ stateFile: this.parts.state.path, ...opts });
+      const report = await reclaim({ stateFile: this.parts.state.path, ...opts });
+      await this.parts.lock.release();
+      return report;
     })();
     return this.tornDown;
   }

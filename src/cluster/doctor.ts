@@ -8,10 +8,12 @@
 import { existsSync } from 'node:fs';
 import { findTool, lookupUser, PACKAGE_OF, type Tool } from './binaries.js';
 import { clockLibraryUpToDate } from './clock-library.js';
+import { acquireClusterLock, clusterLockHeld, type ClusterLock } from './cluster-lock.js';
 import { clockLibraryPath, defaultStateFile } from './paths.js';
 import { DEFAULT_SUBNET, parseSubnet, PREFIX } from './plan.js';
 import { conflictingRoutes, isPrivileged, routesInUse } from './preflight.js';
 import { ipBatch, runCommand } from './run-command.js';
+import { isSameProcess } from './process-info.js';
 import { StateFile } from './state-file.js';
 import { projectNamespaces, projectRootLinks } from './topology.js';
 
@@ -77,6 +79,25 @@ async function kernelCheck(): Promise<DoctorCheck[]> {
   return checks;
 }
 
+/**
+ * The scratch namespace is created under the cluster lock: a cluster starting
+ * meanwhile would take `fc-doctor` for a leftover. While a cluster runs, that
+ * cluster already proves the kernel features.
+ */
+async function kernelCheckUnderLock(stateFile: string): Promise<DoctorCheck[]> {
+  let lock: ClusterLock;
+  try {
+    lock = await acquireClusterLock(stateFile);
+  } catch {
+    return [{ name: 'kernel', ok: true, detail: 'not probed: a fencecheck cluster is running now (namespaces, veth and bridge work)' }];
+  }
+  try {
+    return await kernelCheck();
+  } finally {
+    await lock.release();
+  }
+}
+
 async function rangeCheck(subnet: string): Promise<DoctorCheck> {
   const clash = conflictingRoutes(await routesInUse(), parseSubnet(subnet));
   return clash.length === 0
@@ -84,11 +105,18 @@ async function rangeCheck(subnet: string): Promise<DoctorCheck> {
     : { name: 'address range', ok: false, detail: `${subnet} is routed here: ${clash.map((r) => `${r.dst} dev ${r.dev ?? '?'}`).join(', ')}`, hint: 'Pass another private /24 with `--subnet`.' };
 }
 
-function leftoverCheck(stateFile: string): DoctorCheck {
+async function leftoverCheck(stateFile: string): Promise<DoctorCheck> {
   const state = StateFile.read(stateFile);
   const namespaces = projectNamespaces();
   const links = projectRootLinks();
   if (!state && namespaces.length === 0 && links.length === 0) return { name: 'leftovers', ok: true, detail: 'none' };
+  if (await clusterLockHeld()) {
+    return { name: 'leftovers', ok: true, detail: `none; a fencecheck process${state ? ` (pid ${state.owner.pid})` : ''} is running a cluster now` };
+  }
+  // A cluster left running on purpose by `fencecheck up` is not a leftover while its servers live.
+  if (state?.owner.detached && state.processes.length > 0 && state.processes.every(isSameProcess)) {
+    return { name: 'leftovers', ok: true, detail: `none; a cluster from \`fencecheck up\` is running (${state.runDir}); \`fencecheck down\` stops it` };
+  }
   const what = [state ? `state file ${stateFile} (run ${state.runDir}, ${state.processes.length} processes)` : '', namespaces.length ? `namespaces ${namespaces.join(' ')}` : '', links.length ? `links ${links.join(' ')}` : ''];
   return { name: 'leftovers', ok: false, detail: what.filter(Boolean).join('; '), hint: 'A cluster is up or an earlier run died: `fencecheck down` removes it all.' };
 }
@@ -108,7 +136,7 @@ export async function runDoctor(opts: { subnet?: string; stateFile?: string } = 
       ? { name: 'clock library', ok: true, detail: clockLibraryPath() }
       : { name: 'clock library', ok: false, detail: `${clockLibraryPath()} is missing or older than its source`, hint: 'Run `npm run setup` (it compiles native/fc-clock.c).' },
   );
-  if (privileged) checks.push(...(await kernelCheck()), await rangeCheck(opts.subnet ?? DEFAULT_SUBNET));
-  checks.push(leftoverCheck(opts.stateFile ?? defaultStateFile()));
+  if (privileged) checks.push(...(await kernelCheckUnderLock(opts.stateFile ?? defaultStateFile())), await rangeCheck(opts.subnet ?? DEFAULT_SUBNET));
+  checks.push(await leftoverCheck(opts.stateFile ?? defaultStateFile()));
   return checks;
 }

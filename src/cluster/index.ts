@@ -18,8 +18,10 @@
  *   await cluster.nemesis.healAll();
  *   await cluster.teardown();        // also runs on SIGINT, SIGTERM, SIGHUP and at exit
  *
- * Lifecycle: startCluster checks the machine, reclaims leftovers of an earlier
- * run, writes the state file (/run/fencecheck/cluster.json) before creating
+ * Lifecycle: startCluster checks the machine, takes the machine-wide cluster
+ * lock (one cluster per machine; `busyTimeoutMs` waits for another fencecheck
+ * process's cluster to end), reclaims leftovers of an earlier run, writes the
+ * state file (/run/fencecheck/cluster.json) before creating
  * anything, builds the topology, then prepares, starts and probes every
  * backend in parallel. `teardown()` stops processes by pid (comm and start
  * time checked), deletes the namespaces (their veths and nft tables go with
@@ -39,6 +41,7 @@ export type { RedisPersistence } from './backends/redis.js';
 export { zookeeperMode } from './backends/zookeeper.js';
 export { etcdStatus } from './backends/etcd.js';
 export { reclaim, type ReclaimReport } from './reclaim.js';
+export { acquireClusterLock, clusterLockHeld, type ClusterLock } from './cluster-lock.js';
 export { runDoctor, type DoctorCheck } from './doctor.js';
 export { setup } from './setup.js';
 export { ClusterStartError, ClusterBusyError, CommandError, PreflightError, UnsupportedFaultError } from './cluster-errors.js';

@@ -48,10 +48,17 @@ export function readProcessInfo(pid: number): ProcessInfo | undefined {
   }
 }
 
+/**
+ * The programs that exec the real one (`ip netns exec`, then setpriv): for a
+ * moment after spawn the recorded process still carries one of their names.
+ */
+const LAUNCHERS = ['ip', 'setpriv'];
+
 /** True while the recorded process runs (a zombie has ended). */
 export function isSameProcess(id: ProcessIdentity): boolean {
   const info = readProcessInfo(id.pid);
-  return info !== undefined && info.state !== 'Z' && info.startTime === id.startTime && info.comm === id.comm;
+  const comm = info?.comm ?? '';
+  return info !== undefined && info.state !== 'Z' && info.startTime === id.startTime && (comm === id.comm || LAUNCHERS.includes(comm));
 }
 
 /** The identity of a process we just spawned, before it has exec'd its final program: pass the comm it will have. */

@@ -9,11 +9,9 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { ClusterBusyError } from './cluster-errors.js';
 import { defaultStateFile } from './paths.js';
 import { pidsInNamespaces } from './namespace-pids.js';
 import { PREFIX } from './plan.js';
-import { isSameProcess } from './process-info.js';
 import { runCommand } from './run-command.js';
 import { StateFile, type ClusterState } from './state-file.js';
 import { killPids, stopProcesses } from './stop-processes.js';
@@ -47,13 +45,6 @@ async function removeDataDirs(state: ClusterState | undefined): Promise<string[]
   const dirs = state.dataDirs.filter((d) => dirname(d) === join(state.runDir, 'data') && existsSync(d));
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   return dirs;
-}
-
-/** Refuse to take over a cluster whose owner is still running (and did not leave it on purpose). */
-export function assertNotBusy(state: ClusterState | undefined, stateFile: string): void {
-  if (state && !state.owner.detached && state.owner.pid !== process.pid && isSameProcess(state.owner)) {
-    throw new ClusterBusyError(state.owner.pid, stateFile);
-  }
 }
 
 async function rootProjectTables(): Promise<string[]> {

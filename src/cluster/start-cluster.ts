@@ -1,8 +1,10 @@
 /**
  * `startCluster`: from nothing to every requested backend ready.
  *
- * 1. Preflight: root, the programs each backend needs, the address range free.
- * 2. Reclaim what an earlier run left (refusing if its owner still runs).
+ * 1. Preflight: root, the programs each backend needs.
+ * 2. Take the machine's cluster lock (waiting `busyTimeoutMs` for another
+ *    fencecheck process), reclaim what an earlier run left, check the
+ *    address range is free.
  * 3. Write the state file, install teardown on signals and exit.
  * 4. Create the topology, then for every backend in parallel: prepare each
  *    node (data dir, config, initdb), start them all, wait until each is ready.
@@ -12,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BACKEND_LAYOUT, planCluster, planClientHost, type BackendName } from './plan.js';
+import { BACKEND_LAYOUT, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
 import { requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
@@ -21,7 +23,8 @@ import type { SpecContext } from './driver.js';
 import { clockLibraryPath, defaultRunDir, defaultStateFile } from './paths.js';
 import { assertPrivileged, assertRangeFree } from './preflight.js';
 import { identify } from './process-info.js';
-import { assertNotBusy, reclaim } from './reclaim.js';
+import { reclaim } from './reclaim.js';
+import { acquireClusterLock, type ClusterLock } from './cluster-lock.js';
 import { reclaimSync } from './reclaim-sync.js';
 import { ServerNode } from './server-node.js';
 import { StateFile } from './state-file.js';
@@ -41,6 +44,8 @@ export interface StartClusterOptions extends BackendOptions {
   stateFile?: string;
   /** Leave the cluster running when this process ends (`fencecheck up`); default false. */
   detach?: boolean;
+  /** Wait this long for another fencecheck process's cluster to end before ClusterBusyError; default 0. */
+  busyTimeoutMs?: number;
   /** Progress lines. */
   log?: (line: string) => void;
 }
@@ -54,9 +59,26 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
   assertPrivileged();
   const tools = requireTools(['ip', ...backends.flatMap((b) => TOOLS_OF[b])] as Tool[]);
   const stateFile = opts.stateFile ?? defaultStateFile();
-  const previous = StateFile.read(stateFile);
-  assertNotBusy(previous, stateFile);
-  if (previous || projectNamespaces().length > 0 || projectRootLinks().length > 0) {
+  const lock = await acquireClusterLock(stateFile, opts.busyTimeoutMs ?? 0);
+  try {
+    return await startLocked(opts, plan, tools, stateFile, lock, log);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(
+  opts: StartClusterOptions,
+  plan: ClusterPlan,
+  tools: Partial<Record<Tool, string>>,
+  stateFile: string,
+  lock: ClusterLock,
+  log: (line: string) => void,
+): Promise<Cluster> {
+  const backends = [...new Set(opts.backends)];
+  // Holding the lock, whatever is left belongs to no live fencecheck process.
+  if (StateFile.read(stateFile) || projectNamespaces().length > 0 || projectRootLinks().length > 0) {
     const r = await reclaim({ stateFile });
     log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces`);
   }
@@ -97,7 +119,7 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
   const abort = new AbortController();
   const runtime = { ctx, state, clockLibrary, clockFile, readyTimeoutMs: opts.readyTimeoutMs ?? 30_000, signal: abort.signal };
   const nodes = plan.nodes.map((n) => new ServerNode(n, backendSpec(n.backend, opts), runtime));
-  cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks });
+  cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks, lock });
 
   try {
     const t0 = Date.now();
@@ -128,6 +150,8 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
   if (opts.detach) {
     hooks.uninstall();
     state.update((s) => (s.owner.detached = true));
+    // Left running for `fencecheck down`; the next start may reclaim it.
+    await lock.release();
   }
   return cluster;
 }

@@ -2,9 +2,10 @@
  * The nemesis: real faults on a running cluster, by host name.
  *
  *   partition(grudge) / heal()      nftables input drops inside host namespaces
- *   loss(a, b, percent)             random drops on one link (nft numgen), both ways
+ *   loss(a, b | bs, percent)        random drops on the links a-b (nft numgen), both ways
  *   pause(target) / resume(target)  SIGSTOP / SIGCONT a server or client process
- *   kill(node) / restart(node, { delayMs })   kill -9; start again with the full member list
+ *   kill(target)                    kill -9 a server's process group or client processes
+ *   restart(node, { delayMs })      kill -9 if running, wait, start with the full member list
  *   clockOffset(target, ms)         shift a process's wall clock (LD_PRELOAD library)
  *   delayProxy({ on, to, delayMs }) a userspace TCP proxy that delays one link
  *   healAll()                       the final healing step: network, pauses, clocks, delays
@@ -21,6 +22,7 @@ import type { HostPlan } from '../cluster/plan.js';
 import { isSameProcess, signalProcess } from '../cluster/process-info.js';
 import type { ServerNode } from '../cluster/server-node.js';
 import type { StateFile } from '../cluster/state-file.js';
+import { stopProcesses } from '../cluster/stop-processes.js';
 import { writeClockOffset } from './clock-file.js';
 import { startDelayProxy, type DelayProxy, type DelayProxyOptions } from './delay-proxy-handle.js';
 import { Firewall } from './firewall.js';
@@ -48,6 +50,7 @@ export class Nemesis {
   private readonly shiftedClocks = new Set<string>();
   private readonly proxies = new Set<DelayProxy>();
   private current: Grudge = {};
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly ctx: NemesisContext) {}
 
@@ -57,7 +60,11 @@ export class Nemesis {
   }
 
   /** Replace the partition in force with `grudge` (an empty grudge heals). */
-  async partition(grudge: Grudge): Promise<void> {
+  partition(grudge: Grudge): Promise<void> {
+    return this.serial(() => this.applyPartition(grudge));
+  }
+
+  private async applyPartition(grudge: Grudge): Promise<void> {
     const hosts = new Map(grudgeHosts(grudge).map((h) => [h, this.hostPlan(h)]));
     const fw = this.firewall();
     const wanted = new Map<string, string>();
@@ -73,31 +80,51 @@ export class Nemesis {
   /** Heal the network: no partition, no loss. */
   async heal(): Promise<void> {
     await this.partition({});
-    const links = [...this.lossByLink.keys()];
-    for (const link of links) {
-      const [a = '', b = ''] = link.split('|');
-      await this.loss(a, b, 0);
-    }
+    await this.serial(async () => {
+      const hosts = new Set([...this.lossByLink.keys()].flatMap((l) => l.split('|')));
+      this.lossByLink.clear();
+      await this.applyLoss([...hosts]);
+    });
   }
 
-  /** Drop `percent` % of the packets between `a` and `b`, in each direction; 0 removes it. */
-  async loss(a: string, b: string, percent: number): Promise<void> {
+  /**
+   * Drop `percent` % of the packets between `a` and each of `others`, in each
+   * direction; 0 removes it. A fault "around a node" is `loss(node, everyoneElse, p)`.
+   */
+  loss(a: string, others: string | readonly string[], percent: number): Promise<void> {
     lossScript([{ from: '0.0.0.0', percent }]); // validates percent before anything changes
-    const [ha, hb] = [this.hostPlan(a), this.hostPlan(b)];
-    const key = [a, b].sort().join('|');
-    if (percent === 0) this.lossByLink.delete(key);
-    else this.lossByLink.set(key, percent);
+    const bs = typeof others === 'string' ? [others] : [...others];
+    for (const h of [a, ...bs]) this.hostPlan(h);
+    return this.serial(async () => {
+      for (const b of bs) {
+        const key = [a, b].sort().join('|');
+        if (percent === 0) this.lossByLink.delete(key);
+        else this.lossByLink.set(key, percent);
+      }
+      await this.applyLoss([a, ...bs]);
+    });
+  }
+
+  /** Rewrite the loss table of each host from the links in force. */
+  private async applyLoss(hosts: readonly string[]): Promise<void> {
     const fw = this.firewall();
     await Promise.all(
-      [ha, hb].map((h) => {
+      [...new Set(hosts)].map((name) => {
         const rules = [...this.lossByLink].flatMap(([link, pct]) => {
           const [x, y] = link.split('|');
-          const other = x === h.name ? y : y === h.name ? x : undefined;
+          const other = x === name ? y : y === name ? x : undefined;
           return other === undefined ? [] : [{ from: this.hostPlan(other).ip, percent: pct }];
         });
-        return fw.set(h.namespace, LOSS_TABLE, rules.length > 0 ? lossScript(rules) : undefined);
+        return fw.set(this.hostPlan(name).namespace, LOSS_TABLE, rules.length > 0 ? lossScript(rules) : undefined);
       }),
     );
+  }
+
+  /** Network changes run one at a time: two at once could each rewrite a table from a stale view. */
+  private serial<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(change, change);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   async pause(target: Target): Promise<void> {
@@ -110,9 +137,13 @@ export class Nemesis {
     this.paused.delete(target);
   }
 
-  /** kill -9 a server (its whole process group). */
-  async kill(node: string): Promise<void> {
-    await this.serverNode(node).kill();
+  /** kill -9 a server (its whole process group), or client processes (a ClientProcess, or all on a client host). */
+  async kill(target: Target): Promise<void> {
+    const node = typeof target === 'string' ? this.ctx.node(target) : undefined;
+    if (node) return node.kill();
+    const procs = this.clientProcesses(target);
+    if (procs === undefined) this.hostPlan(target as string);
+    await stopProcesses((procs ?? []).map((p) => ({ ...p.identity, name: p.name, stopSignal: 'SIGKILL', graceMs: 0 })));
   }
 
   /** kill -9 if running, wait `delayMs`, start with the full member list, wait until ready. */

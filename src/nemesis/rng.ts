@@ -1,13 +1,17 @@
 /**
  * The seeded randomness of the nemesis. Every random choice (which half a node
  * lands in, the order of the ring) goes through an `Rng` passed in by the
- * caller, so one seed reproduces the same faults.
+ * caller, so one seed reproduces the same faults. The run's one PRNG is
+ * src/random/prng.ts: pass `prng.asRng()`.
  */
 
 /** A source of floats in [0, 1). */
 export type Rng = () => number;
 
-/** mulberry32: a small, fast 32-bit PRNG; plenty for choosing partitions, not for cryptography. */
+/**
+ * mulberry32, kept because test fixtures pin outputs made with it; new code
+ * takes `new Prng(seed).asRng()` (src/random/prng.ts) instead.
+ */
 export function seededRng(seed: number): Rng {
   let a = seed >>> 0;
   return () => {

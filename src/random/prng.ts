@@ -36,12 +36,12 @@ export class Prng {
   readonly seed: number;
   private state: number;
 
-  /** `seed`: any non-negative safe integer; seeds above 2^32 are folded, not truncated. */
+  /** `seed`: any non-negative safe integer; the bits above 2^32 are mixed in, not dropped, and seeds below 2^32 are used as they are. */
   constructor(seed: number) {
     if (!Number.isSafeInteger(seed) || seed < 0) {
       throw new RangeError(`Expected \`seed\` to be a non-negative safe integer, got \`${seed}\``);
     }
-    this.seed = (seed ^ Math.floor(seed / 2 ** 32)) >>> 0;
+    this.seed = ((seed >>> 0) ^ mix32(Math.floor(seed / 2 ** 32))) >>> 0;
     this.state = this.seed;
   }
 

@@ -11,6 +11,11 @@
  * it was done, and the fault may be in force anywhere in between, so the
  * window is the widest interval in which it may have acted. A fault never
  * stopped runs to the end of the history. Other nemesis ops are points.
+ *
+ * The nemesis records a fault it could not apply as a completion with an
+ * `error` (no holder to pause, no leader): a failed start opens no window and
+ * shows as a point; a failed stop closes nothing, since the fault may still
+ * be in force.
  */
 import type { History, Op, Value } from '../history/op.js';
 
@@ -35,6 +40,8 @@ export interface FaultWindow {
 interface NemesisAction {
   f: string;
   value: Value;
+  /** The completion's error: the nemesis could not do it. */
+  error: Value | undefined;
   start: number;
   end: number;
   line: number;
@@ -60,9 +67,16 @@ export function faultWindows(history: History): FaultWindow[] {
     windows.push(w);
     open.set(key, w);
   };
+  const point = (action: NemesisAction, label: string): void => {
+    windows.push({ kind: 'other', start: action.start, end: action.end, label, target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
+  };
   for (const action of nemesisActions(history)) {
     const startKind = STARTS[action.f];
     const stopKind = STOPS[action.f];
+    if (action.error !== undefined) {
+      point(action, `${action.f} failed`);
+      continue;
+    }
     if (startKind !== undefined) begin(faultKey(startKind, action.value), startKind, action);
     else if (stopKind !== undefined) close(faultKey(stopKind, action.value), action);
     else if (action.f === 'clock-offset') {
@@ -72,7 +86,7 @@ export function faultWindows(history: History): FaultWindow[] {
     } else if (action.f === 'heal') {
       for (const key of [...open.keys()]) close(key, action);
     } else {
-      windows.push({ kind: 'other', start: action.start, end: action.end, label: action.f, target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
+      point(action, action.f);
     }
   }
   return windows.sort((a, b) => a.start - b.start);
@@ -86,7 +100,7 @@ function nemesisActions(history: History): NemesisAction[] {
     if (op.process !== 'nemesis') return;
     const invoked = pending.get(op.f);
     if (op.type === 'invoke') {
-      const action = { f: op.f, value: op.value, start: op.time, end: op.time, line, endLine: line };
+      const action: NemesisAction = { f: op.f, value: op.value, error: undefined, start: op.time, end: op.time, line, endLine: line };
       pending.set(op.f, action);
       actions.push(action);
     } else if (invoked !== undefined) {
@@ -94,9 +108,10 @@ function nemesisActions(history: History): NemesisAction[] {
       invoked.endLine = line;
       // The completion says what was done; prefer its value when it has one.
       if (op.value !== null) invoked.value = op.value;
+      invoked.error = op.error ?? undefined;
       pending.delete(op.f);
     } else {
-      actions.push({ f: op.f, value: op.value, start: op.time, end: op.time, line, endLine: line });
+      actions.push({ f: op.f, value: op.value, error: op.error ?? undefined, start: op.time, end: op.time, line, endLine: line });
     }
   });
   return actions;

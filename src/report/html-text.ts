@@ -21,3 +21,23 @@ export function escapeHtml(text: string): string {
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** A whole page: `title` as text, the policy and the styles in the head, `body` as given (already HTML). */
+export function htmlDocument(page: { title: string; csp: string; style: string; body: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(page.csp)}">
+<title>${escapeHtml(page.title)}</title>
+<style>
+${page.style}
+</style>
+</head>
+<body>
+${page.body}
+</body>
+</html>
+`;
+}

@@ -1,13 +1,15 @@
 /**
- * The bars of the timeline: each client invocation paired with its process's
- * next completion. Positions are *lines* (0-based positions in the history
- * array), not the history's `index` values, which may have gaps; `lineOfIndex`
- * maps an `index` (as anomalies name ops) to its line.
+ * The bars of the timeline: the lock checkers' own pairing of the history
+ * (`lockOps`: each client invocation with its process's next completion, the
+ * nemesis skipped), so that the picture and the verdicts agree on what an op
+ * is. The report addresses ops by *line* (0-based position in the history
+ * array), not by the history's `index` values, which may have gaps;
+ * `lineOfIndex` maps an `index` (as anomalies name ops) to its line.
  *
  * An invocation with no completion is pending: the op may take effect at any
- * time after it was invoked, so its bar runs to the end of the history. The
- * nemesis is not paired here; its ops become fault windows (fault-windows.ts).
+ * time after it was invoked, so its bar runs to the end of the history.
  */
+import { lockOps } from '../../checkers/lock/lock-ops.js';
 import type { History } from '../history/op.js';
 
 export interface OpPair {
@@ -25,22 +27,13 @@ export interface Pairing {
 }
 
 export function pairOperations(history: History): Pairing {
-  const pairs: OpPair[] = [];
   const pairOfLine = new Int32Array(history.length).fill(-1);
-  const open = new Map<number, number>();
-  history.forEach((op, line) => {
-    if (op.process === 'nemesis') return;
-    if (op.type === 'invoke') {
-      open.set(op.process, pairs.length);
-      pairOfLine[line] = pairs.length;
-      pairs.push({ inv: line, done: -1, process: op.process });
-      return;
-    }
-    const p = open.get(op.process);
-    if (p === undefined) return; // the validator rejects this; a report of an unvalidated history skips it
-    open.delete(op.process);
-    pairs[p]!.done = line;
-    pairOfLine[line] = p;
+  const pairs = lockOps(history).map((op, i): OpPair => {
+    const inv = lineOfIndex(history, op.invokeIndex);
+    const done = op.completeIndex === undefined ? -1 : lineOfIndex(history, op.completeIndex);
+    pairOfLine[inv] = i;
+    if (done !== -1) pairOfLine[done] = i;
+    return { inv, done, process: op.process };
   });
   return { pairs, pairOfLine };
 }

@@ -10,7 +10,7 @@
  * injected `<script>` or `onerror=` would not run even if escaping failed.
  */
 import { createHash } from 'node:crypto';
-import { escapeHtml, jsonForScript } from './html-text.js';
+import { htmlDocument, jsonForScript } from './html-text.js';
 import type { PageAssets } from './page-assets.js';
 import type { ReportData } from './report-data.js';
 
@@ -18,19 +18,11 @@ export function renderReportHtml(data: ReportData, assets: PageAssets): string {
   const page = `(function () {\n'use strict';\n${assets.script}\n})();\n`;
   const hashes = [assets.d3, page].map((s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`).join(' ');
   const name = typeof data.test?.name === 'string' ? data.test.name : data.run;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${hashes}; style-src 'unsafe-inline'; img-src data:">
-<title>${escapeHtml(`fencecheck · ${name}`)}</title>
-<style>
-${assets.css}
-</style>
-</head>
-<body>
-<main id="report" data-rendered="false">
+  return htmlDocument({
+    title: `fencecheck · ${name}`,
+    csp: `default-src 'none'; script-src ${hashes}; style-src 'unsafe-inline'; img-src data:`,
+    style: assets.css,
+    body: `<main id="report" data-rendered="false">
 <header id="run-header"></header>
 <section id="anomalies" aria-label="Anomalies"></section>
 <section id="timeline-section" aria-label="Timeline"></section>
@@ -40,8 +32,6 @@ ${assets.css}
 <noscript><p class="noscript">This report draws with JavaScript. Without it, read history.jsonl and results.json next to this file.</p></noscript>
 <script type="application/json" id="fencecheck-data">${jsonForScript(data)}</script>
 <script>${assets.d3}</script>
-<script>${page}</script>
-</body>
-</html>
-`;
+<script>${page}</script>`,
+  });
 }

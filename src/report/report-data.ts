@@ -4,13 +4,14 @@
  * lanes, lock holds, fault windows with the lanes they hit, and each anomaly's
  * ops resolved from history indexes to bars.
  *
- * Size caps, so a report stays a file a browser opens: up to FULL_DETAIL_LINES
+ * Size caps, so a report stays a file a browser opens: up to `fullDetailLines`
  * ops everything is embedded; past it every op still gets its bar but only
  * the ops named by anomalies (and the nemesis's) keep their values and extra
- * fields; past MAX_EMBED_LINES only the first ops are embedded. The page says
+ * fields; past `maxEmbedLines` only the first ops are embedded. The page says
  * which of these happened.
  */
 import { basename } from 'node:path';
+import type { HoldEnd } from '../../checkers/lock/holds.js';
 import type { History } from '../history/op.js';
 import { encodeHistory, type HistoryColumns } from './encode-history.js';
 import { faultWindows, type FaultWindow } from './fault-windows.js';
@@ -19,8 +20,16 @@ import { lineOfIndex, pairOperations, type OpPair } from './pair-operations.js';
 import type { RunDir } from './read-run-dir.js';
 import type { RunInfo, RunResults } from './run-files.js';
 
-export const FULL_DETAIL_LINES = 250_000;
-export const MAX_EMBED_LINES = 600_000;
+export interface ReportCaps {
+  fullDetailLines: number;
+  maxEmbedLines: number;
+}
+
+/** Measured: about 40 bytes of HTML per op with every field, 25 without; both caps keep a report under 10 MB. */
+/** How a hold ended, as the page's codes: the order is part of the data format. */
+export const HOLD_ENDS: readonly HoldEnd[] = ['release', 'next-acquire', 'retired', 'end-of-history'];
+
+export const DEFAULT_CAPS: ReportCaps = { fullDetailLines: 200_000, maxEmbedLines: 350_000 };
 
 export interface ReportLane {
   label: string;
@@ -61,26 +70,27 @@ export interface ReportData {
   /** Bars: invocation line (delta-encoded), completion line as an offset from it (0: pending), lane. */
   pairs: { inv: number[]; done: number[]; lane: number[] };
   lanes: ReportLane[];
-  holds: { lane: number[]; start: number[]; end: number[]; open: number[]; acquireLine: number[]; releaseLine: number[] };
+  /** Lock holds: `definite` 1 for an ok acquire, 0 for a maybe hold; `endedBy` indexes HOLD_ENDS. */
+  holds: { lane: number[]; start: number[]; end: number[]; definite: number[]; endedBy: number[]; acquireLine: number[]; releaseLine: number[] };
   faults: ReportFault[];
   anomalies: AnomalyRef[];
 }
 
-export function buildReportData(run: RunDir, generator: string): ReportData {
+export function buildReportData(run: RunDir, generator: string, caps: ReportCaps = DEFAULT_CAPS): ReportData {
   const total = run.history.length;
-  const history = total > MAX_EMBED_LINES ? run.history.slice(0, MAX_EMBED_LINES) : run.history;
+  const history = total > caps.maxEmbedLines ? run.history.slice(0, caps.maxEmbedLines) : run.history;
   const { pairs, pairOfLine } = pairOperations(history);
   const anomalies = resolveAnomalies(run.results, history, pairOfLine);
   const lanes = clientLanes(pairs);
   const faults = faultWindows(history).map((w) => ({ ...w, lanes: [] as number[] }));
   assignFaultLanes(faults, lanes, pairs, history, clientCount(run.test));
   const laneOfProcess = new Map(lanes.map((l, i) => [l.process, i]));
-  const holds = lockHolds(history, pairs);
-  const detail = total > FULL_DETAIL_LINES ? 'anomalies' : 'full';
+  const holds = lockHolds(history);
+  const detail = total > caps.fullDetailLines ? 'anomalies' : 'full';
   const keep = detail === 'full' ? undefined : detailLines(history, pairs, anomalies);
   const warnings = run.warnings.map((w) => w.message);
-  if (total > MAX_EMBED_LINES) warnings.push(`the history has ${total} ops; this report embeds the first ${MAX_EMBED_LINES}`);
-  if (detail === 'anomalies') warnings.push(`the history has more than ${FULL_DETAIL_LINES} ops: values and extra fields are embedded only for the ops the anomalies name; see history.jsonl for the rest`);
+  if (total > caps.maxEmbedLines) warnings.push(`the history has ${total} ops; this report embeds the first ${caps.maxEmbedLines}`);
+  if (detail === 'anomalies') warnings.push(`the history has more than ${caps.fullDetailLines} ops: values and extra fields are embedded only for the ops the anomalies name; see history.jsonl for the rest`);
   const missing = anomalies.reduce((n, a) => n + a.missing.length, 0);
   if (missing > 0) warnings.push(`${missing} op index${missing === 1 ? '' : 'es'} named by anomalies ${missing === 1 ? 'is' : 'are'} not in the history`);
   return {
@@ -105,7 +115,8 @@ export function buildReportData(run: RunDir, generator: string): ReportData {
       lane: holds.map((h) => laneOfProcess.get(h.process)!),
       start: holds.map((h) => h.start),
       end: holds.map((h) => h.end),
-      open: holds.map((h) => (h.open ? 1 : 0)),
+      definite: holds.map((h) => (h.definite ? 1 : 0)),
+      endedBy: holds.map((h) => HOLD_ENDS.indexOf(h.endedBy)),
       acquireLine: holds.map((h) => h.acquireLine),
       releaseLine: holds.map((h) => h.releaseLine),
     },
@@ -151,12 +162,12 @@ function assignFaultLanes(faults: ReportFault[], lanes: ReportLane[], pairs: rea
       f.lanes = [targets.get(f.target)!];
     }
   }
-  // Target lanes go first: shift the client lanes' numbers down by their count.
-  const shift = targets.size;
-  if (shift === 0) return;
-  for (const f of faults) if (f.processes.length > 0) f.lanes = f.lanes.map((l) => l + shift);
-  const names = [...targets.keys()];
-  lanes.unshift(...names.map((t): ReportLane => ({ label: t, kind: 'target', process: null })));
+  // Target lanes go first, sorted by name (n1, n2, ..., n10); client lanes move down by their count.
+  const names = [...targets.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  if (names.length === 0) return;
+  const rank = new Map(names.map((name, i) => [targets.get(name)!, i]));
+  for (const f of faults) f.lanes = f.processes.length > 0 ? f.lanes.map((l) => l + names.length) : f.lanes.map((l) => rank.get(l)!);
+  lanes.unshift(...names.map((name): ReportLane => ({ label: name, kind: 'target', process: null })));
 }
 
 function resolveAnomalies(results: RunResults | null, history: History, pairOfLine: Int32Array): AnomalyRef[] {

@@ -133,9 +133,11 @@ describe('kv without partitioning', () => {
         const byKey = check(partitioned, history);
         const one = check(whole, history);
         expect(one.valid).toBe(byKey.valid);
-        // Not checked here, known bugs with minimal tests in models.test.ts: the label of the one
-        // part, and check(kv, h, { noPartition: true }), which steps one key's cell over all keys.
-        if (one.valid === false) expectCoherentWitness(whole, spec, history, one, false);
+        expect(one.valid).toBe(referenceCheck(spec, history).valid);
+        if (one.valid === false) {
+          expect(one.witness?.partitionLabel).toBe('all');
+          expectCoherentWitness(whole, spec, history, one, false);
+        }
       }),
       { numRuns: NUM_RUNS, seed },
     );

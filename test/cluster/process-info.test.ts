@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProcStat } from '../../src/cluster/process-info.js';
+import { readFileSync } from 'node:fs';
+import { identify, isSameProcess, parseProcStat } from '../../src/cluster/process-info.js';
 
 // Field 22 (start time) is the 20th after the comm's closing parenthesis.
 const tail = (state: string, startTime: number): string => `${state} 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 ${startTime} 1000 10 18446744073709551615`;
@@ -16,5 +17,16 @@ describe('parseProcStat', () => {
   it('returns undefined for text that is not a stat line', () => {
     expect(parseProcStat('')).toBeUndefined();
     expect(parseProcStat('12 no parens')).toBeUndefined();
+  });
+});
+
+describe('isSameProcess', () => {
+  it('matches a live process only with its own comm and start time', () => {
+    const comm = readFileSync('/proc/self/comm', 'utf8').trim();
+    const me = identify(process.pid, comm)!;
+    expect(isSameProcess(me)).toBe(true);
+    expect(isSameProcess({ ...me, startTime: me.startTime + 1 })).toBe(false);
+    expect(isSameProcess({ ...me, comm: 'redis-server' })).toBe(false);
+    expect(isSameProcess({ pid: 2 ** 22 + 1, comm, startTime: 0 })).toBe(false);
   });
 });

@@ -11,14 +11,14 @@ import type { ClientProcess } from '../../src/cluster/client-host.js';
 import type { Cluster } from '../../src/cluster/cluster.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import { clientFromServers } from '../../src/nemesis/grudge.js';
-import { cliPath, redisClient, sleep, waitFor } from './helpers.js';
+import { SHARED_MACHINE, cliPath, redisClient, sleep, waitFor } from './helpers.js';
 
 let cluster: Cluster;
 let direct: Redis;
 
 beforeAll(async () => {
   cliPath(); // fails early with a clear message when dist/ is missing
-  cluster = await startCluster({ backends: ['redis'], clientHosts: ['c1'] });
+  cluster = await startCluster({ ...SHARED_MACHINE, backends: ['redis'], clientHosts: ['c1'] });
   const { ip, port } = cluster.node('redis1').plan;
   direct = redisClient(ip, port);
   await direct.connect();
@@ -108,5 +108,12 @@ describe('client process faults', () => {
     expect(ticks.length).toBe(before);
     await cluster.nemesis.resume(ticker);
     await waitFor('ticks after resume', async () => (ticks.length > before + 2 ? true : undefined), 2000, 20);
+  });
+
+  it('kill -9 ends a client process at once', async () => {
+    const sleeper = cluster.clientHost('c1').spawn(['sleep', '600'], { name: 'sleeper' });
+    await cluster.nemesis.kill(sleeper);
+    expect(await sleeper.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(sleeper.running()).toBe(false);
   });
 });

@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../src/cluster/cluster.js';
 import { BACKENDS } from '../../src/cluster/plan.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
-import { leftovers, NOTHING_LEFT, redisClient } from './helpers.js';
+import { NOTHING_LEFT, SHARED_MACHINE, leftovers, redisClient, withClusterLock } from './helpers.js';
 
 let cluster: Cluster;
 let startMs = 0;
 
 beforeAll(async () => {
   const t0 = Date.now();
-  cluster = await startCluster({ backends: BACKENDS, clientHosts: ['c1'], log: (l) => console.log(`  ${l}`) });
+  cluster = await startCluster({ ...SHARED_MACHINE, backends: BACKENDS, clientHosts: ['c1'], log: (l) => console.log(`  ${l}`) });
   startMs = Date.now() - t0;
   console.log(`all five backends ready from nothing in ${startMs} ms`);
 });
@@ -116,8 +116,7 @@ describe('all five backends', () => {
     const ms = Date.now() - t0;
     console.log(`teardown of all five backends: ${ms} ms`);
     expect(ms).toBeLessThan(3000);
-    const left = await leftovers();
-    expect(left).toEqual(NOTHING_LEFT);
+    expect(await withClusterLock(() => leftovers())).toEqual(NOTHING_LEFT);
     for (const p of recorded) expect(() => process.kill(p.pid, 0)).toThrow();
   });
 });

@@ -8,12 +8,12 @@ import type { Cluster } from '../../src/cluster/cluster.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import { UnsupportedFaultError } from '../../src/cluster/cluster-errors.js';
 import { zookeeperMode } from '../../src/cluster/backends/zookeeper.js';
-import { waitFor } from './helpers.js';
+import { SHARED_MACHINE, waitFor } from './helpers.js';
 
 let cluster: Cluster;
 
 beforeAll(async () => {
-  cluster = await startCluster({ backends: ['etcd', 'zookeeper'] });
+  cluster = await startCluster({ ...SHARED_MACHINE, backends: ['etcd', 'zookeeper'] });
 });
 
 afterAll(async () => {

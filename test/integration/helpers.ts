@@ -6,7 +6,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { projectRoot } from '../../src/cluster/paths.js';
+import { acquireClusterLock } from '../../src/cluster/cluster-lock.js';
+import { defaultStateFile, projectRoot } from '../../src/cluster/paths.js';
 import { pidsInNamespaces } from '../../src/cluster/namespace-pids.js';
 import { isSameProcess } from '../../src/cluster/process-info.js';
 import { runCommand } from '../../src/cluster/run-command.js';
@@ -46,6 +47,23 @@ export async function leftovers(recorded: ClusterState['processes'] = []): Promi
   const inNamespaces = [...pidsInNamespaces(namespaces)].map(([pid, ns]) => `${pid} in ${ns}`);
   const alive = recorded.filter((p) => isSameProcess(p)).map((p) => `${p.pid} (${p.name}, ${p.comm})`);
   return { namespaces, links, rootTables, processes: [...inNamespaces, ...alive] };
+}
+
+/**
+ * Start options for every test cluster: on a shared machine another
+ * fencecheck process may hold the cluster lock for a while; wait for it
+ * (within vitest's 120 s hook timeout) rather than fail.
+ */
+export const SHARED_MACHINE = { busyTimeoutMs: 90_000 } as const;
+
+/** Run `check` while holding the machine's cluster lock, so no other fencecheck process starts a cluster meanwhile. */
+export async function withClusterLock<T>(check: () => Promise<T>): Promise<T> {
+  const lock = await acquireClusterLock(defaultStateFile(), SHARED_MACHINE.busyTimeoutMs);
+  try {
+    return await check();
+  } finally {
+    await lock.release();
+  }
 }
 
 export const NOTHING_LEFT = { namespaces: [], links: [], rootTables: [], processes: [] };

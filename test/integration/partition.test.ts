@@ -7,15 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../src/cluster/cluster.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import { blockedPairs, bridgeOf, clientFromResource, clientFromServers, isolateOne, majoritiesRingOf, mergeGrudges, randomHalves, type Grudge } from '../../src/nemesis/grudge.js';
-import { seededRng } from '../../src/nemesis/rng.js';
+import { Prng } from '../../src/random/prng.js';
 import { runCommand } from '../../src/cluster/run-command.js';
-import { tcpReachable } from './helpers.js';
+import { SHARED_MACHINE, tcpReachable } from './helpers.js';
 
 let cluster: Cluster;
 const servers = ['redlock1', 'redlock2', 'redlock3', 'redlock4', 'redlock5'];
 
 beforeAll(async () => {
-  cluster = await startCluster({ backends: ['redlock', 'postgres'], clientHosts: ['c1', 'c2'] });
+  cluster = await startCluster({ ...SHARED_MACHINE, backends: ['redlock', 'postgres'], clientHosts: ['c1', 'c2'] });
 });
 
 afterAll(async () => {
@@ -46,7 +46,7 @@ describe('partitions', () => {
     ['isolate one', isolateOne(servers, 'redlock3')],
     ['bridge', bridgeOf(servers)],
     ['majorities ring', majoritiesRingOf(servers)],
-    ['random halves (seed 11)', randomHalves(servers, seededRng(11))],
+    ['random halves (seed 11)', randomHalves(servers, new Prng(11).asRng())],
     ['a client from some servers', clientFromServers('c1', ['redlock1', 'redlock2'])],
     ['a client from the resource', clientFromResource('c2', 'pg1')],
     ['clients and servers at once', mergeGrudges(clientFromResource('c1', 'pg1'), isolateOne(servers, 'redlock5'))],
@@ -79,6 +79,13 @@ describe('packet loss', () => {
     const rules = await runCommand('ip', ['netns', 'exec', 'fc-redlock1', 'nft', 'list', 'table', 'ip', 'fc-loss']);
     expect(rules.stdout).toContain('ip saddr 10.77.0.100 drop');
     await cluster.nemesis.loss('c1', 'redlock1', 0);
+    expect(await unreachablePairs()).toEqual([]);
+  });
+
+  it('loss around a node: every link of redlock3 at once, concurrent calls included', async () => {
+    await Promise.all([cluster.nemesis.loss('redlock3', ['c1', 'c2'], 100), cluster.nemesis.loss('redlock3', 'pg1', 100)]);
+    expect(await unreachablePairs()).toEqual(['c1|redlock3', 'c2|redlock3', 'pg1|redlock3']);
+    await cluster.nemesis.heal();
     expect(await unreachablePairs()).toEqual([]);
   });
 

@@ -13,7 +13,7 @@ import { defaultStateFile, projectRoot } from '../../src/cluster/paths.js';
 import { reclaim } from '../../src/cluster/reclaim.js';
 import { runCommand } from '../../src/cluster/run-command.js';
 import { StateFile, type ClusterState } from '../../src/cluster/state-file.js';
-import { cliPath, leftovers, NOTHING_LEFT, sleep, waitFor } from './helpers.js';
+import { cliPath, leftovers, NOTHING_LEFT, waitFor, withClusterLock } from './helpers.js';
 
 const harnessPath = join(projectRoot(), 'test', 'integration', 'fixtures', 'harness.mjs');
 const children: ChildProcess[] = [];
@@ -24,8 +24,8 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  // Backstop: whatever a failed test left.
-  await reclaim();
+  // Backstop: whatever a failed test left (under the lock: never another process's live cluster).
+  await withClusterLock(() => reclaim());
 });
 
 function startHarness(backends: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<NodeJS.Signals | number | null> } {
@@ -67,7 +67,7 @@ describe('reclaim after SIGKILL', () => {
 
     const down = await fencecheckDown();
     console.log(`fencecheck down after SIGKILL: ${down.ms} ms\n${down.stdout}`);
-    expect(await leftovers(state.processes)).toEqual(NOTHING_LEFT);
+    expect(await withClusterLock(() => leftovers(state.processes))).toEqual(NOTHING_LEFT);
     expect(existsSync(defaultStateFile())).toBe(false);
     // PostgreSQL was shut down, not killed: no shared memory segment leaked.
     expect(await postgresShmSegments()).toBe(shmBefore);
@@ -75,7 +75,7 @@ describe('reclaim after SIGKILL', () => {
   });
 
   it('`fencecheck up` killed while starting is reclaimed too', async () => {
-    const up = spawn(process.execPath, [cliPath(), 'up', '--backend', 'all'], { stdio: 'ignore' });
+    const up = spawn(process.execPath, [cliPath(), 'up', '--backend', 'all', '--busy-timeout-ms', '90000'], { stdio: 'ignore' });
     children.push(up);
     const state = await waitFor('a half-started cluster', async () => {
       const s = StateFile.read(defaultStateFile());
@@ -85,7 +85,7 @@ describe('reclaim after SIGKILL', () => {
     await new Promise((r) => up.once('exit', r));
     const later = StateFile.read(defaultStateFile()) ?? state;
     await fencecheckDown();
-    expect(await leftovers(later.processes)).toEqual(NOTHING_LEFT);
+    expect(await withClusterLock(() => leftovers(later.processes))).toEqual(NOTHING_LEFT);
   });
 });
 
@@ -97,8 +97,7 @@ describe('teardown on signals', () => {
     h.child.kill(signal);
     // The handler tears down, then re-raises the signal so the process ends as the signal intends.
     expect(await h.exited).toBe(signal);
-    await sleep(50);
-    expect(await leftovers(state.processes)).toEqual(NOTHING_LEFT);
+    expect(await withClusterLock(() => leftovers(state.processes))).toEqual(NOTHING_LEFT);
     expect(existsSync(defaultStateFile())).toBe(false);
   });
 });

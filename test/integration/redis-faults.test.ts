@@ -7,13 +7,13 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../src/cluster/cluster.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
-import { redisClient, sleep } from './helpers.js';
+import { SHARED_MACHINE, redisClient, sleep } from './helpers.js';
 
 let cluster: Cluster;
 const clients: Redis[] = [];
 
 beforeAll(async () => {
-  cluster = await startCluster({ backends: ['redis', 'redlock'], redis: { persistence: 'aof-everysec' }, redlock: { persistence: 'none' } });
+  cluster = await startCluster({ ...SHARED_MACHINE, backends: ['redis', 'redlock'], redis: { persistence: 'aof-everysec' }, redlock: { persistence: 'none' } });
 });
 
 afterEach(async () => {

@@ -26,11 +26,16 @@ function virtualClock(): Clock & { advance(ms: number): void } {
   };
 }
 
+/** A delay line on a virtual clock that records [time out, chunk]. */
+function recordingLine(delayMs: number): { clock: ReturnType<typeof virtualClock>; out: [number, string][]; line: DelayLine<string> } {
+  const clock = virtualClock();
+  const out: [number, string][] = [];
+  return { clock, out, line: new DelayLine<string>((s) => out.push([clock.now(), s]), delayMs, clock) };
+}
+
 describe('DelayLine', () => {
   it('delivers each chunk delayMs after it arrived, in order', () => {
-    const clock = virtualClock();
-    const out: [number, string][] = [];
-    const line = new DelayLine<string>((s) => out.push([clock.now(), s]), 100, clock);
+    const { clock, out, line } = recordingLine(100);
     line.push('a');
     clock.advance(30);
     line.push('b');
@@ -43,9 +48,7 @@ describe('DelayLine', () => {
   });
 
   it('never reorders when the delay drops', () => {
-    const clock = virtualClock();
-    const out: [number, string][] = [];
-    const line = new DelayLine<string>((s) => out.push([clock.now(), s]), 500, clock);
+    const { clock, out, line } = recordingLine(500);
     line.push('slow');
     line.setDelay(0);
     line.push('fast');

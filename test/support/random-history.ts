@@ -1,16 +1,19 @@
 /**
- * Seeded generators (fast-check arbitraries) of small random histories, one
- * per model, for comparing the linearizability checker with the brute-force
- * reference.
+ * Seeded generators (fast-check arbitraries) of random histories, one per
+ * model, for testing the linearizability checker.
  *
- * A history is built from a plan: up to 8 operations spread over up to 5
- * workers, each completing ok, fail, info or never; an interleaving of the
- * workers' events; and times. As in Jepsen, a worker whose op ended info (or
- * never ended) takes a fresh process id. Times mostly advance by 0, 1 or 2,
- * so ties between one op's return and another's call are common (closed
- * intervals); one history in ten has times that go backwards (the checker
- * must then order by index), and some carry nemesis events to be ignored.
- * Value domains are small so that valid and invalid histories are both common.
+ * `historyArbitrary`: small histories for the brute-force reference. A plan
+ * of 2 to 8 operations spread over up to 5 workers, each completing ok, fail,
+ * info or never; an interleaving of the workers' events; and times. As in
+ * Jepsen, a worker whose op ended info (or never ended) takes a fresh process
+ * id. Times mostly advance by 0, 1 or 2, so ties between one op's return and
+ * another's call are common (closed intervals); one history in ten has
+ * scrambled times, usually going backwards (the checker must then order by
+ * index); some carry nemesis events, to be ignored. Value domains are small
+ * so that valid and invalid histories are both common.
+ *
+ * `linearizableHistoryArbitrary`: larger histories that are linearizable by
+ * construction, a one-sided oracle beyond the brute force's reach.
  */
 import fc from 'fast-check';
 import type { History, Op, OpType, Process, Value } from '../../src/history/op.js';

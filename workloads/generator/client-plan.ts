@@ -40,20 +40,30 @@ export interface PlannedSection {
   value: string | null;
 }
 
-export function* clientPlan(seed: number, client: number, options: ClientPlanOptions): Generator<PlannedSection, never> {
+/** Client `client`'s plan. Options are checked here, at the call, not at the first section. */
+export function clientPlan(seed: number, client: number, options: ClientPlanOptions): Generator<PlannedSection, never> {
   if (!Number.isSafeInteger(client) || client < 0) throw new RangeError(`Expected \`client\` to be a non-negative integer, got \`${client}\``);
   const meanThinkMs = 1000 / expectPositive('rate', options.rate);
   const holdMs = holdSampler(options.hold);
   const stream = new Prng(seed).fork(`client-${client}`);
-  const think = stream.fork('think');
-  const hold = stream.fork('hold');
+  return sections(client, options.workload, meanThinkMs, holdMs, stream.fork('think'), stream.fork('hold'));
+}
+
+function* sections(
+  client: number,
+  workload: LockWorkload,
+  meanThinkMs: number,
+  holdMs: (prng: Prng) => number,
+  think: Prng,
+  hold: Prng,
+): Generator<PlannedSection, never> {
   for (let seq = 0; ; seq++) {
     yield {
       client,
       seq,
       thinkMs: micros(think.exponential(meanThinkMs)),
       holdMs: micros(holdMs(hold)),
-      value: options.workload === 'fenced-write' ? `p${client}-${seq}` : null,
+      value: workload === 'fenced-write' ? `p${client}-${seq}` : null,
     };
   }
 }

@@ -106,8 +106,9 @@ export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimit
     if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected a fault among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
   }
   if (options.faults.length === 0) return [];
-  if (options.targets.nodes.length === 0 && options.faults.some((f) => f !== 'client-pause' && f !== 'partition')) {
-    throw new UsageError(`Expected at least one server node to aim ${options.faults.join(', ')} at, got none`);
+  const serverFaults = options.faults.filter((f) => f !== 'client-pause' && f !== 'partition');
+  if (options.targets.nodes.length === 0 && serverFaults.length > 0) {
+    throw new UsageError(`Expected at least one server node to aim ${[...new Set(serverFaults)].join(', ')} at, got none`);
   }
 
   const root = new Prng(seed).fork('nemesis');

@@ -1,0 +1,19 @@
+/**
+ * The lock checkers' verdicts for a person: one line per checker, then the
+ * first anomalies of each invalid one (every anomaly is in results.json).
+ */
+import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
+
+const ANOMALIES_SHOWN = 3;
+
+export function formatVerdicts(verdicts: readonly CheckerVerdict[]): string {
+  const lines: string[] = [];
+  for (const v of verdicts) {
+    const label = v.valid === true ? 'valid   ' : v.valid === false ? 'INVALID ' : 'unknown ';
+    lines.push(`${label} ${v.checker.padEnd(22)} ${v.summary}`);
+    if (v.error) lines.push(`           error: ${v.error}`);
+    for (const a of v.anomalies.slice(0, ANOMALIES_SHOWN)) lines.push(`           ${a.kind}: ${a.message}`);
+    if (v.anomalyCount > ANOMALIES_SHOWN) lines.push(`           … ${v.anomalyCount - ANOMALIES_SHOWN} more in results.json`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,197 @@
+/**
+ * `fencecheck compare`: run the matrix backends x resources x nemeses x seeds
+ * (or one shard of it), or resume one, or merge the directories of many
+ * machines; write compare.html, compare.json, junit.xml and summary.md.
+ * Exits 0/1 by --expect when given, else 0 valid, 1 any run invalid, 2 any
+ * unknown or missing; 254 bad arguments, 255 the tool failed.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { LockWorkload } from '../../checkers/lock/verdict.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode } from '../../workloads/clients/protocol.js';
+import { DEFAULTS, validateRunOptions, WORKLOADS } from '../../workloads/runner/run-options.js';
+import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
+import type { CompareReport } from '../compare/compare-report.js';
+import { matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec, type SharedRunOptions } from '../compare/compare-spec.js';
+import { parseExpectations, type Expectation } from '../compare/expectations.js';
+import type { Manifest } from '../compare/manifest.js';
+import { mergeCompare } from '../compare/merge-compare.js';
+import { openCompareDir, resumeCompareDir } from '../compare/open-compare-dir.js';
+import { planText } from '../compare/plan-text.js';
+import { runCompare } from '../compare/run-compare.js';
+import { parseShard, type Shard } from '../compare/shard.js';
+import { UsageError } from '../errors.js';
+import { integer, nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
+
+/** The options every run shares, as [flags, RunOptions key, help, parser]: read back by key after parsing. */
+const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) => unknown][] = [
+  ['--time-limit <s>', 'timeLimitS', 'seconds of workload under faults, per run', positiveInteger('--time-limit')],
+  ['--clients <n>', 'clients', 'client processes per run', positiveInteger('--clients')],
+  ['--ttl-ms <ms>', 'ttlMs', 'lock lease / TTL / session timeout', positiveInteger('--ttl-ms')],
+  ['--hold-ms <ms>', 'holdMs', 'how long a holder keeps the lock', nonNegativeInteger('--hold-ms')],
+  ['--rate <n>', 'rate', 'critical sections per second per client', positiveNumber('--rate')],
+  ['--interval-ms <ms>', 'intervalMs', 'quiet time before each fault', nonNegativeInteger('--interval-ms')],
+  ['--duration-ms <ms>', 'durationMs', 'how long a fault lasts', positiveInteger('--duration-ms')],
+  ['--recover-ms <ms>', 'recoverMs', 'wait after healing, before the final read', nonNegativeInteger('--recover-ms')],
+  ['--call-timeout-ms <ms>', 'callTimeoutMs', 'timeout of each client call', positiveInteger('--call-timeout-ms')],
+  ['--nemesis-target <node>', 'nemesisTarget', 'what server faults hit: a node, leader or random', String],
+  ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
+];
+
+/** Flags that define the matrix: refused with --resume, whose manifest already says. */
+const MATRIX_FLAGS = ['backends', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
+
+interface CompareFlags {
+  backends: LockBackend[];
+  resources: ResourceMode[];
+  nemeses: string[];
+  seeds: number;
+  firstSeed: number;
+  workload: LockWorkload;
+  out?: string;
+  resume?: string;
+  merge?: string[];
+  shard?: Shard;
+  expect?: string;
+  dryRun?: boolean;
+  verbose?: boolean;
+  [runFlag: string]: unknown;
+}
+
+export function registerCompareCommand(program: Command): void {
+  const cmd = program
+    .command('compare')
+    .description('Run the matrix backends x resources x nemeses x seeds (or a shard of it), resume it, or merge many; write an HTML matrix, JSON, JUnit and Markdown.')
+    .option('--backends <list>', `lock services: ${LOCK_BACKENDS.join(', ')}`, listOf('--backends', LOCK_BACKENDS), ['redis', 'redlock', 'etcd', 'zookeeper'])
+    .option('--resources <list>', `resource modes: ${RESOURCE_MODES.join(', ')}`, listOf('--resources', RESOURCE_MODES), ['none', 'fence', 'fence-claim'])
+    .option('--nemeses <list>', 'matrix columns: none, a fault, or faults joined by + (partition+kill)', nemesisList, ['client-pause', 'server-pause', 'partition', 'kill', 'clock'])
+    .option('--seeds <n>', 'runs per cell, with seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
+    .option('--first-seed <n>', 'the first seed', integer('--first-seed'), DEFAULTS.seed)
+    .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter');
+  for (const [flags, key, help, parse] of RUN_FLAGS) cmd.addOption(new Option(flags, help).argParser(parse).default(DEFAULTS[key]));
+  cmd
+    .option('--out <dir>', 'the compare directory (default results/compare/<timestamp>); an existing one of the same comparison resumes')
+    .option('--resume <dir>', 'resume the comparison in DIR, skipping finished runs')
+    .option('--merge <dirs...>', 'build one matrix from compare directories, run directories, or folders of them')
+    .option('--shard <i/N>', 'run only runs k with k mod N = i-1 of the whole run list', parseShard)
+    .option('--expect <file>', 'expectations (JSON, docs/ci.md): exit 0 when all are met, 1 otherwise')
+    .option('--dry-run', 'print the plan and the runs, run nothing')
+    .option('--verbose', "also print each run's harness lines")
+    .addHelpText(
+      'after',
+      `
+Needs root to run (not to --merge or --dry-run). Runs go one at a time. Examples:
+  fencecheck compare --backends redis,etcd --resources none,fence --nemeses client-pause,partition --seeds 3 --time-limit 30
+  fencecheck compare --resume results/compare/20261129T120000
+  fencecheck compare --shard 2/4 --out results/compare/shard-2 --seeds 2
+  fencecheck compare --merge artifacts/ --out results/compare/merged --expect expectations.json
+See docs/ci.md for the expectations format and a GitHub Actions workflow.`,
+    )
+    .action(async (flags: CompareFlags) => {
+      const expectations = flags.expect === undefined ? null : readExpectations(flags.expect);
+      const report = flags.merge !== undefined ? merge(flags, expectations) : await run(cmd, flags, expectations);
+      if (report !== null) process.exitCode = report.exitCode;
+    });
+}
+
+function merge(flags: CompareFlags, expectations: Expectation[] | null): CompareReport {
+  if (flags.resume !== undefined || flags.shard !== undefined || flags.dryRun) throw new UsageError('Expected `--merge` without --resume, --shard or --dry-run');
+  const merged = mergeCompare(flags.merge!, resolve(flags.out ?? `results/compare/merged-${stamp()}`), expectations, new Date().toISOString());
+  process.stderr.write(`merged ${merged.compareDirs} compare directories and ${merged.runDirs} run directories\n`);
+  printReport(merged.report, merged.html, null);
+  return merged.report;
+}
+
+async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[] | null): Promise<CompareReport | null> {
+  let dir: string;
+  let manifest: Manifest;
+  if (flags.resume !== undefined) {
+    const given = [...MATRIX_FLAGS, ...RUN_FLAGS.map(([f]) => camel(f)), 'out'].filter((k) => cmd.getOptionValueSource(k) === 'cli');
+    if (given.length > 0) throw new UsageError(`Expected \`--resume\` alone (its manifest holds the matrix and options), got also --${given.map(kebab).join(', --')}`, 'Drop the other flags; only --expect, --verbose and --dry-run go with --resume.');
+    dir = resolve(flags.resume);
+    manifest = resumeCompareDir(dir);
+  } else {
+    const spec = specFrom(flags);
+    dir = resolve(flags.out ?? `results/compare/${stamp()}`);
+    manifest = openCompareDir(dir, spec, flags.shard ?? null, new Date().toISOString());
+  }
+  process.stderr.write(`${planText(manifest, { listRuns: flags.dryRun === true })}\n`);
+  if (flags.dryRun) return null;
+  process.stderr.write(`compare directory: ${dir}\n`);
+  // Loaded here, not at the top: --merge and --dry-run need neither the cluster nor the client libraries.
+  const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
+  const { writeRunReport } = await import('../report/write-run-report.js');
+  const report = await runCompare(dir, manifest, expectations, {
+    runOne: runLockTest,
+    writeReport: writeRunReport,
+    io: { write: (t) => process.stderr.write(t), live: process.stderr.isTTY === true, now: Date.now },
+    verbose: flags.verbose === true,
+  });
+  printReport(report, `${dir}/compare.html`, dir);
+  return report;
+}
+
+function specFrom(flags: CompareFlags): CompareSpec {
+  const shared = Object.fromEntries(RUN_FLAGS.map(([f, key]) => [key, flags[camel(f)]])) as unknown as SharedRunOptions;
+  const spec: CompareSpec = {
+    backends: flags.backends,
+    resources: flags.resources,
+    nemeses: flags.nemeses,
+    seeds: Array.from({ length: flags.seeds }, (_, i) => flags.firstSeed + i),
+    workload: flags.workload,
+    run: shared,
+  };
+  // The shared numbers are checked once, on the first cell that can run, with run's own messages.
+  const first = matrixCells(spec.backends, spec.resources, spec.nemeses).find((c) => c.notApplicable === null);
+  if (first) validateRunOptions(runOptionsFor(spec, first, spec.seeds[0]!, '.'));
+  return spec;
+}
+
+function printReport(report: CompareReport, html: string, dir: string | null): void {
+  for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`);
+  const lines = [report.headline];
+  for (const e of report.expectations ?? []) {
+    if (e.matchedNoCell) lines.push(`unmet: #${e.index} ${e.text}: names no cell of the matrix`);
+    for (const u of e.unmet) lines.push(`unmet: #${e.index} ${e.text}: ${u.cellId}: ${u.reason}`);
+  }
+  lines.push(`matrix: ${html}`);
+  if (dir !== null && report.totals.missing > 0) lines.push(`resume: fencecheck compare --resume ${dir}`);
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+function readExpectations(file: string): Expectation[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Expected \`--expect\` to name a readable file, got \`${file}\` (${(err as Error).message})`);
+  }
+  return parseExpectations(text, file);
+}
+
+function listOf<T extends string>(flag: string, choices: readonly T[]) {
+  const one = oneOf(flag, choices);
+  return (text: string): T[] => [...new Set(text.split(',').map((s) => one(s.trim())))];
+}
+
+function nemesisList(text: string): string[] {
+  const labels = [...new Set(text.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  for (const l of labels) parseNemesisLabel(l);
+  if (labels.length === 0) throw new UsageError(`Expected \`--nemeses\` to list at least one column (none, or faults), got \`${text}\``);
+  return labels;
+}
+
+/** `--time-limit <s>` → `timeLimit`, as commander names the attribute. */
+function camel(flags: string): string {
+  return flags.split(' ')[0]!.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function kebab(attr: string): string {
+  return attr.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** `20261129T120000`, as run directories are named. */
+function stamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+}

@@ -1,0 +1,83 @@
+/**
+ * `fencecheck report RUN_DIR`: write a run's self-contained report.html.
+ * `fencecheck report --index results/`: write results/index.html (and any
+ * missing or stale reports). `fencecheck serve [--port N]`: serve the results
+ * directory on 127.0.0.1, reports made on request, until interrupted.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { RUN_FILES } from '../report/read-run-dir.js';
+import { parseRunInfo, parseRunResults, type RunResults } from '../report/run-files.js';
+import { serveResults } from '../report/serve-results.js';
+import { writeRunIndex } from '../report/write-run-index.js';
+import { writeRunReport } from '../report/write-run-report.js';
+
+const VERDICT = { true: 'VALID', false: 'INVALID', unknown: 'UNKNOWN' } as const;
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('Write the HTML report of a run directory, or with --index an index of every run under a results directory.')
+    .argument('[run-dir]', 'a run directory (results/<test>/<timestamp>)')
+    .option('--index <results-dir>', 'write <results-dir>/index.html listing every run (and the missing reports)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  fencecheck report results/etcd-fence-lock-counter/latest
+  fencecheck report --index results/`,
+    )
+    .action(async (runDir: string | undefined, flags: { index?: string }) => {
+      if ((runDir === undefined) === (flags.index === undefined)) {
+        throw new UsageError('Expected either `RUN_DIR` or `--index <results-dir>`, not both or neither', 'fencecheck report results/<test>/latest, or fencecheck report --index results/');
+      }
+      if (flags.index !== undefined) return printIndex(flags.index);
+      const path = await writeRunReport(runDir!);
+      process.stdout.write(`report: ${path}\n${await verdictLines(runDir!)}`);
+    });
+
+  program
+    .command('serve')
+    .description('Serve the results directory (index of runs and their reports) on 127.0.0.1 until interrupted.')
+    .option('--port <n>', 'TCP port on 127.0.0.1', port, 8080)
+    .option('--dir <results-dir>', 'the results directory', 'results')
+    .action(async (flags: { port: number; dir: string }) => {
+      const server = await serveResults({ dir: flags.dir, port: flags.port });
+      process.stdout.write(`serving ${flags.dir} at ${server.url} (localhost only; Ctrl-C to stop)\n`);
+      await new Promise<void>((done) => {
+        process.once('SIGINT', done);
+        process.once('SIGTERM', done);
+      });
+      await server.close();
+    });
+}
+
+async function printIndex(resultsDir: string): Promise<void> {
+  const index = await writeRunIndex(resultsDir);
+  const lines = [`index: ${index.path} (${index.runs.length} run${index.runs.length === 1 ? '' : 's'}, ${index.written.length} report${index.written.length === 1 ? '' : 's'} written)`];
+  for (const f of index.failed) lines.push(`no report for ${f.path}: ${f.error}`);
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** The verdict and how to reproduce it, as every verdict is printed. */
+async function verdictLines(runDir: string): Promise<string> {
+  const read = (name: string) => readFile(join(runDir, name), 'utf8').catch(() => null);
+  const [resultsText, testText] = await Promise.all([read(RUN_FILES.results), read(RUN_FILES.test)]);
+  const results: RunResults | null = resultsText === null ? null : parseRunResults(resultsText, join(runDir, RUN_FILES.results));
+  const test = testText === null ? null : parseRunInfo(testText, join(runDir, RUN_FILES.test));
+  const lines = [
+    results === null
+      ? 'not checked yet (no results.json)'
+      : `${VERDICT[String(results.valid) as keyof typeof VERDICT]}: ${results.checkers.map((c) => `${c.checker} ${c.valid === true ? 'valid' : c.valid === false ? 'invalid' : 'unknown'}`).join(', ')}`,
+  ];
+  if (typeof test?.replay === 'string') lines.push(`replay: ${test.replay}`);
+  return lines.join('\n') + '\n';
+}
+
+function port(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`Expected \`--port\` to be a port number from 1 to 65535, got \`${text}\``);
+  return n;
+}

@@ -1,0 +1,110 @@
+/**
+ * A matrix cell aggregated over its seeds: how many runs were planned and
+ * finished, how many were invalid (the rate is invalid / finished), the
+ * anomalies by kind summed over runs, the writes a fence rejected, and one
+ * outcome for colouring and for expectations:
+ *
+ *   not-applicable  the combination cannot run (notApplicable says why)
+ *   not-run         no run of it is planned here (another shard, another plan)
+ *   unsafe          at least one run found an anomaly
+ *   unknown         no run invalid, but one was unknown or the tool failed
+ *   incomplete      no run invalid or unknown, but planned runs are missing
+ *   safe            every planned run finished valid
+ *
+ * The order matters: one invalid run is evidence whatever else happened, and
+ * a cell is only safe when every run it promised was checked and valid.
+ */
+import type { Cell } from './compare-spec.js';
+import { plural } from './format-units.js';
+import type { RunSummary, WriteCounts } from './run-summary.js';
+
+export type CellOutcome = 'safe' | 'unsafe' | 'unknown' | 'incomplete' | 'not-applicable' | 'not-run';
+
+export interface CellSummary extends Cell {
+  /** Seeds planned in scope. */
+  planned: number[];
+  /** Finished runs, by seed. */
+  runs: RunSummary[];
+  missingSeeds: number[];
+  valid: number;
+  invalid: number;
+  /** Unknown verdicts and tool errors. */
+  unknown: number;
+  /** invalid / finished runs; null when nothing finished. */
+  rate: number | null;
+  anomalies: Record<string, number>;
+  writes: WriteCounts | null;
+  uselessRuns: number;
+  durationMs: number;
+  outcome: CellOutcome;
+}
+
+export function summarizeCell(cell: Cell, plannedSeeds: readonly number[], runs: readonly RunSummary[]): CellSummary {
+  const sorted = [...runs].sort((a, b) => a.seed - b.seed);
+  const seen = new Set(sorted.map((r) => r.seed));
+  const count = (pred: (r: RunSummary) => boolean): number => sorted.filter(pred).length;
+  const invalid = count((r) => r.status === 'invalid');
+  const unknown = count((r) => r.status === 'unknown' || r.status === 'error');
+  const anomalies: Record<string, number> = {};
+  let writes: WriteCounts | null = null;
+  for (const r of sorted) {
+    for (const [kind, n] of Object.entries(r.anomalies)) anomalies[kind] = (anomalies[kind] ?? 0) + n;
+    if (r.writes) {
+      writes ??= { accepted: 0, rejected: 0, unknown: 0 };
+      writes.accepted += r.writes.accepted;
+      writes.rejected += r.writes.rejected;
+      writes.unknown += r.writes.unknown;
+    }
+  }
+  const missingSeeds = [...new Set(plannedSeeds)].filter((s) => !seen.has(s)).sort((a, b) => a - b);
+  const summary: Omit<CellSummary, 'outcome'> = {
+    ...cell,
+    planned: [...new Set([...plannedSeeds, ...seen])].sort((a, b) => a - b),
+    runs: sorted,
+    missingSeeds,
+    valid: count((r) => r.status === 'valid'),
+    invalid,
+    unknown,
+    rate: sorted.length === 0 ? null : invalid / sorted.length,
+    anomalies,
+    writes,
+    uselessRuns: count((r) => r.useless),
+    durationMs: sorted.reduce((t, r) => t + (r.durationMs ?? 0), 0),
+  };
+  return { ...summary, outcome: outcomeOf(summary) };
+}
+
+function outcomeOf(c: Omit<CellSummary, 'outcome'>): CellOutcome {
+  if (c.notApplicable !== null) return 'not-applicable';
+  if (c.planned.length === 0) return 'not-run';
+  if (c.invalid > 0) return 'unsafe';
+  if (c.unknown > 0) return 'unknown';
+  if (c.missingSeeds.length > 0) return 'incomplete';
+  return 'safe';
+}
+
+/** "2 of 3 runs invalid", "3 runs valid", "1 of 3 runs missing": the cell in words. */
+export function describeCell(c: CellSummary): string {
+  const n = c.runs.length;
+  switch (c.outcome) {
+    case 'not-applicable':
+      return `not applicable: ${c.notApplicable}`;
+    case 'not-run':
+      return 'not run here';
+    case 'unsafe':
+      const kinds = formatKinds(c.anomalies);
+      return `${c.invalid} of ${plural(n, 'run')} invalid${kinds === '' ? '' : ` (${kinds})`}`;
+    case 'unknown':
+      return `${c.unknown} of ${plural(n, 'run')} unknown or failed`;
+    case 'incomplete':
+      return `${c.missingSeeds.length} of ${c.planned.length} runs missing (seed ${c.missingSeeds.join(', ')})`;
+    case 'safe':
+      return `${plural(n, 'run')} valid`;
+  }
+}
+
+/** `lost-update 3, stale-write 1`, most frequent first; empty when there are none. */
+export function formatKinds(anomalies: Record<string, number>): string {
+  const entries = Object.entries(anomalies).sort(([ka, a], [kb, b]) => b - a || (ka < kb ? -1 : 1));
+  return entries.map(([k, n]) => `${k} ${n}`).join(', ');
+}

@@ -1,0 +1,108 @@
+/**
+ * The `--expect FILE` format: a JSON array of expectations, each naming cells
+ * by pattern and saying what they should show (docs/ci.md):
+ *
+ *   [
+ *     { "resource": "fence-claim", "expect": "safe" },
+ *     { "resource": "none", "nemesis": "client-pause", "expect": "unsafe", "kinds": ["lost-update"] },
+ *     { "backend": "redlock*", "expect": "any", "note": "no token: we only watch these" }
+ *   ]
+ *
+ * `backend`, `resource` and `nemesis` are patterns (`*` matches anything, a
+ * list matches any of its patterns, a missing field matches every cell).
+ * `expect` is `safe` (every run valid; with `"useful": true` also no run where
+ * the fence rejected every write), `unsafe` (at least one run invalid; with
+ * `kinds`, each kind seen) or `any` (always met: to exempt cells from a broader
+ * entry). Where entries overlap, the later one decides, as in .gitignore.
+ */
+import { UsageError } from '../errors.js';
+
+export type Expect = 'safe' | 'unsafe' | 'any';
+const EXPECTS: readonly Expect[] = ['safe', 'unsafe', 'any'];
+const FIELDS = ['backend', 'resource', 'nemesis', 'expect', 'useful', 'kinds', 'note'] as const;
+const PATTERN_FIELDS = ['backend', 'resource', 'nemesis'] as const;
+
+export interface Expectation {
+  /** 1-based position in the file: how messages name it. */
+  index: number;
+  backend: string[] | null;
+  resource: string[] | null;
+  nemesis: string[] | null;
+  expect: Expect;
+  useful: boolean;
+  kinds: string[];
+  note: string | null;
+  /** The entry as one line of JSON, as written. */
+  text: string;
+}
+
+export interface CellAxes {
+  backend: string;
+  resource: string;
+  nemesis: string;
+}
+
+export function parseExpectations(text: string, file: string): Expectation[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`Expected \`--expect\` ${file} to be JSON, found a syntax error (${(err as Error).message})`, HINT);
+  }
+  if (!Array.isArray(json)) throw new UsageError(`Expected \`--expect\` ${file} to be a JSON array of expectations, got ${kindOf(json)}`, HINT);
+  return json.map((entry: unknown, i) => parseEntry(entry, `entry ${i + 1} of ${file}`, i + 1));
+}
+
+const HINT = 'See docs/ci.md: e.g. [{ "resource": "fence-claim", "expect": "safe" }, { "resource": "none", "expect": "unsafe" }].';
+
+function parseEntry(entry: unknown, where: string, index: number): Expectation {
+  const fail = (what: string, got: unknown): never => {
+    throw new UsageError(`Expected ${what} in ${where}, got \`${JSON.stringify(got)}\``, HINT);
+  };
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return fail('an object', entry);
+  const e = entry as Record<string, unknown>;
+  for (const key of Object.keys(e)) if (!(FIELDS as readonly string[]).includes(key)) fail(`only the fields ${FIELDS.join(', ')}`, key);
+  if (!(EXPECTS as readonly unknown[]).includes(e['expect'])) fail(`\`expect\` to be one of ${EXPECTS.join(', ')}`, e['expect']);
+  const expect = e['expect'] as Expect;
+  const patterns = (field: (typeof PATTERN_FIELDS)[number]): string[] | null => {
+    const v = e[field];
+    if (v === undefined) return null;
+    const list = typeof v === 'string' ? [v] : v;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p !== '')) return fail(`\`${field}\` to be a pattern or a list of patterns`, v);
+    return list as string[];
+  };
+  const useful = e['useful'] ?? false;
+  if (typeof useful !== 'boolean') fail('`useful` to be true or false', useful);
+  if (useful === true && expect !== 'safe') fail('`useful` only with "expect": "safe"', e);
+  const kinds = e['kinds'] ?? [];
+  if (!Array.isArray(kinds) || !kinds.every((k) => typeof k === 'string')) fail('`kinds` to be a list of anomaly kinds', kinds);
+  if ((kinds as string[]).length > 0 && expect !== 'unsafe') fail('`kinds` only with "expect": "unsafe"', e);
+  const note = e['note'] ?? null;
+  if (note !== null && typeof note !== 'string') fail('`note` to be a string', note);
+  return {
+    index,
+    backend: patterns('backend'),
+    resource: patterns('resource'),
+    nemesis: patterns('nemesis'),
+    expect,
+    useful: useful as boolean,
+    kinds: kinds as string[],
+    note: note as string | null,
+    text: JSON.stringify(entry),
+  };
+}
+
+/** Whether an expectation names a cell: every given field matches one of its patterns. */
+export function matchesCell(e: Expectation, cell: CellAxes): boolean {
+  return PATTERN_FIELDS.every((f) => e[f] === null || e[f]!.some((p) => wildcard(p).test(cell[f])));
+}
+
+/** `*` matches any run of characters; everything else is literal. */
+export function wildcard(pattern: string): RegExp {
+  const body = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${body}$`);
+}
+
+function kindOf(x: unknown): string {
+  return x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? 'an object' : `a ${typeof x}`;
+}

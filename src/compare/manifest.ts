@@ -1,0 +1,99 @@
+/**
+ * `manifest.json` of a compare directory: the comparison's spec (the whole
+ * matrix, whichever shard this directory runs), the shard, and one entry per
+ * run that ended. It is rewritten atomically after every run, so a comparison
+ * killed at any moment resumes from it: runs with status `done` are skipped,
+ * runs that ended in a tool error are tried again, runs never recorded (the
+ * one that was going when the machine stopped) start over.
+ *
+ * Paths are relative to the compare directory, so the directory can be moved,
+ * uploaded as a CI artifact and merged elsewhere.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXIT, FencecheckError } from '../errors.js';
+import type { Validity } from '../report/run-files.js';
+import type { CompareSpec } from './compare-spec.js';
+import type { Shard } from './shard.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const MANIFEST_FORMAT = 'fencecheck-compare/1';
+
+export interface ManifestRun {
+  id: string;
+  cellId: string;
+  seed: number;
+  /** Its index in the whole run list. */
+  index: number;
+  /** `done`: runLockTest returned (whatever the verdict); `error`: the tool failed. */
+  status: 'done' | 'error';
+  valid: Validity | null;
+  /** The run directory, relative to the compare directory (null when the run failed before making one). */
+  runDir: string | null;
+  /** The run's harness log, relative to the compare directory. */
+  log: string;
+  durationMs: number;
+  finishedAt: string;
+  error: string | null;
+}
+
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  createdAt: string;
+  spec: CompareSpec;
+  shard: Shard | null;
+  runs: ManifestRun[];
+}
+
+export function newManifest(spec: CompareSpec, shard: Shard | null, createdAt: string): Manifest {
+  return { format: MANIFEST_FORMAT, createdAt, spec, shard, runs: [] };
+}
+
+/** The manifest with `run` added, replacing an earlier entry of the same run. */
+export function recordRun(manifest: Manifest, run: ManifestRun): Manifest {
+  return { ...manifest, runs: [...manifest.runs.filter((r) => r.id !== run.id), run] };
+}
+
+/** Ids of the runs a resume skips. */
+export function finishedRunIds(manifest: Manifest): Set<string> {
+  return new Set(manifest.runs.filter((r) => r.status === 'done').map((r) => r.id));
+}
+
+/** The manifest of a compare directory, or null when it has none. */
+export function readManifest(dir: string): Manifest | null {
+  const path = join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new FencecheckError('io', `cannot read ${path}: ${(err as Error).message}`, { cause: err, hint: "Check the file's permissions." });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw manifestError(path, `expected JSON, found a syntax error (${(err as Error).message})`, err);
+  }
+  const m = json as Partial<Manifest> | null;
+  if (typeof m !== 'object' || m === null || m.format !== MANIFEST_FORMAT) throw manifestError(path, `expected \`format\` to be "${MANIFEST_FORMAT}"`);
+  if (typeof m.spec !== 'object' || m.spec === null || !Array.isArray(m.spec.backends) || !Array.isArray(m.spec.seeds)) throw manifestError(path, 'expected a `spec` with backends, resources, nemeses and seeds');
+  if (!Array.isArray(m.runs)) throw manifestError(path, 'expected `runs` to be an array');
+  return m as Manifest;
+}
+
+/** Written to a temporary file and renamed: a kill leaves the old manifest or the new one, never half of one. */
+export function writeManifest(dir: string, manifest: Manifest): void {
+  const path = join(dir, MANIFEST_FILE);
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(manifest, null, 2) + '\n');
+  renameSync(temp, path);
+}
+
+function manifestError(path: string, detail: string, cause?: unknown): FencecheckError {
+  return new FencecheckError('manifest', `${path}: ${detail}`, {
+    hint: 'The compare directory was not written by `fencecheck compare`, or its manifest was edited; start a new comparison with another --out.',
+    exitCode: EXIT.badInput,
+    cause,
+  });
+}

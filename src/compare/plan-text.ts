@@ -1,0 +1,25 @@
+/**
+ * A comparison's plan in words, for `--dry-run` and the first lines of a run:
+ * how many cells and runs, which cells cannot run and why, this shard's share
+ * and a rough time, then (for a dry run) every run of the shard in order.
+ */
+import { expectedRunMs, matrixCells, planRuns } from './compare-spec.js';
+import { formatDuration, plural } from './format-units.js';
+import type { Manifest } from './manifest.js';
+import { formatShard, inShard } from './shard.js';
+
+export function planText(manifest: Manifest, opts: { listRuns: boolean }): string {
+  const { spec, shard } = manifest;
+  const cells = matrixCells(spec.backends, spec.resources, spec.nemeses);
+  const na = cells.filter((c) => c.notApplicable !== null);
+  const runs = planRuns(spec);
+  const mine = runs.filter((r) => inShard(r.index, shard));
+  const perRun = expectedRunMs(spec.run);
+  const lines = [
+    `compare: ${plural(cells.length, 'cell')} (${na.length} not applicable) x ${plural(spec.seeds.length, 'seed')} = ${plural(runs.length, 'run')}`,
+    `${shard ? `shard ${formatShard(shard)}: ` : ''}${plural(mine.length, 'run')} here, about ${formatDuration(mine.length * perRun)} at ~${formatDuration(perRun)} each, one at a time`,
+  ];
+  if (na.length > 0) lines.push('not applicable (shown greyed, not run):', ...na.map((c) => `  ${c.id}: ${c.notApplicable}`));
+  if (opts.listRuns) lines.push('runs, in order:', ...mine.map((r) => `  #${r.index} ${r.cellId} seed ${r.seed}`));
+  return lines.join('\n');
+}

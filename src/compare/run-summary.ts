@@ -1,0 +1,127 @@
+/**
+ * One run boiled down to what a matrix cell shows: its status, its anomalies
+ * counted by kind, what its failing checkers said, and the resource accesses
+ * from the access-stats checker (writes accepted, rejected, unknown, and the
+ * "safe but useless" flag when a fence rejected every write).
+ *
+ * `summarizeResults` is pure over a parsed results.json; `readRunSummary` reads
+ * a run directory, where a missing results.json (a run killed before its
+ * checkers ran) makes the run `unknown`, never valid.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Value } from '../history/op.js';
+import { parseRunInfo, parseRunResults, type RunInfo, type RunResults } from '../report/run-files.js';
+
+export type RunStatus = 'valid' | 'invalid' | 'unknown' | 'error';
+
+export interface WriteCounts {
+  accepted: number;
+  rejected: number;
+  unknown: number;
+}
+
+export interface RunSummary {
+  id: string;
+  cellId: string;
+  seed: number;
+  /** The run directory (absolute), or null when the tool failed before making one. */
+  dir: string | null;
+  /** The run's harness log (absolute), when known. */
+  log: string | null;
+  /** The run directory has its report.html. */
+  hasReport: boolean;
+  /** `error`: the tool failed, nothing was checked. */
+  status: RunStatus;
+  durationMs: number | null;
+  /** Anomalies by kind, over all checkers (capped lists are counted in full; see anomaliesByKind). */
+  anomalies: Record<string, number>;
+  /** `checker: summary` of each checker that is not valid. */
+  failing: string[];
+  writes: WriteCounts | null;
+  /** The fence rejected every write: safe, but nobody got anything done. */
+  useless: boolean;
+  replay: string | null;
+  startedAt: string | null;
+  /** Why the run is `error` or has no results. */
+  error: string | null;
+}
+
+export type ResultsSummary = Pick<RunSummary, 'status' | 'durationMs' | 'anomalies' | 'failing' | 'writes' | 'useless'>;
+
+export function summarizeResults(results: RunResults): ResultsSummary {
+  const access = results.checkers.find((c) => c.checker === 'access-stats');
+  const stats = access?.stats ?? null;
+  const writes = stats === null ? null : { accepted: num(stats['write.accepted']), rejected: num(stats['write.rejected']), unknown: num(stats['write.unknown']) };
+  return {
+    status: results.valid === true ? 'valid' : results.valid === false ? 'invalid' : 'unknown',
+    durationMs: typeof results.durationMs === 'number' ? results.durationMs : null,
+    anomalies: anomaliesByKind(results),
+    failing: results.checkers.filter((c) => c.valid !== true).map((c) => `${c.checker}: ${c.summary ?? c.error ?? String(c.valid)}`),
+    writes,
+    useless: stats !== null && (num(stats['useless']) > 0 || (writes !== null && writes.accepted === 0 && writes.rejected > 0)),
+  };
+}
+
+/**
+ * Anomalies counted by kind. A checker lists at most 100 anomalies but counts
+ * them all (`anomalyCount`): the unlisted rest is credited to the listed kind
+ * when there is only one, else to `<checker> (unlisted)`, never dropped.
+ */
+export function anomaliesByKind(results: RunResults): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const add = (kind: string, n: number): void => {
+    if (n > 0) counts[kind] = (counts[kind] ?? 0) + n;
+  };
+  for (const c of results.checkers) {
+    const listed = c.anomalies ?? [];
+    const kinds = new Set<string>();
+    for (const a of listed) {
+      add(a.kind, 1);
+      kinds.add(a.kind);
+    }
+    const rest = (c.anomalyCount ?? listed.length) - listed.length;
+    if (rest > 0) add(kinds.size === 1 ? [...kinds][0]! : `${c.checker} (unlisted)`, rest);
+  }
+  return counts;
+}
+
+export interface RunIdentity {
+  id: string;
+  cellId: string;
+  seed: number;
+}
+
+/** Summarize a run directory; a run without results.json is `unknown` with the reason. */
+export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null): RunSummary {
+  const test = readTestJson(dir);
+  const base = { ...identity, dir, log, hasReport: existsSync(join(dir, 'report.html')), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
+  const resultsPath = join(dir, 'results.json');
+  let text: string;
+  try {
+    text = readFileSync(resultsPath, 'utf8');
+  } catch {
+    return { ...base, status: 'unknown', durationMs: null, anomalies: {}, failing: [], writes: null, useless: false, error: `${resultsPath} is missing: the run did not finish` };
+  }
+  return { ...base, ...summarizeResults(parseRunResults(text, resultsPath)), error: null };
+}
+
+/** test.json of a run directory, or null when it has none. */
+export function readTestJson(dir: string): RunInfo | null {
+  const path = join(dir, 'test.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  return parseRunInfo(text, path);
+}
+
+function num(v: Value | undefined): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}
+
+function str(v: Value | undefined): string | null {
+  return typeof v === 'string' ? v : null;
+}

@@ -1,0 +1,115 @@
+/**
+ * `fencecheck serve`: the results directory over HTTP, on 127.0.0.1 only.
+ * `/` is the index of runs, made fresh on every request; a run's report.html
+ * is written on first request (or when older than its run's files); a run's
+ * own files (test.json, results.json, history.jsonl, logs/*.log) are served
+ * as text. Nothing else is: no listing, no file outside a run, no other
+ * method than GET and HEAD.
+ *
+ * Why the Host check: binding to 127.0.0.1 keeps other machines out, but a web
+ * page in the user's own browser could still reach the port through a DNS
+ * name rebound to 127.0.0.1; such a request carries that name as its Host, so
+ * only requests addressed to 127.0.0.1 or localhost are answered.
+ */
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import { FencecheckError, UsageError } from '../errors.js';
+import { listRuns } from './list-runs.js';
+import { RUN_FILES } from './read-run-dir.js';
+import { renderIndexHtml } from './render-index-html.js';
+import { writeRunReport } from './write-run-report.js';
+
+export const SERVE_HOST = '127.0.0.1';
+
+export interface ServeOptions {
+  dir: string;
+  /** 0 picks a free port. */
+  port: number;
+}
+
+export interface ResultsServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const SERVED = new Set<string>([RUN_FILES.test, RUN_FILES.results, RUN_FILES.history, RUN_FILES.report]);
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json; charset=utf-8', '.jsonl': 'text/plain; charset=utf-8', '.log': 'text/plain; charset=utf-8' };
+
+export async function serveResults(opts: ServeOptions): Promise<ResultsServer> {
+  const root = await realpath(opts.dir).catch(() => {
+    throw new UsageError(`Expected \`--dir\` to be a results directory, got \`${opts.dir}\``, 'Run `fencecheck run` first, or pass --dir DIR.');
+  });
+  const server = createServer((req, res) => {
+    handle(root, req, res).catch((err: unknown) => send(res, 500, `fencecheck serve: ${(err as Error).message}\n`));
+  });
+  await listen(server, opts.port);
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${SERVE_HOST}:${port}/`,
+    port,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((done, fail) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      fail(
+        new FencecheckError('serve', `cannot listen on ${SERVE_HOST}:${port}: ${err.code ?? err.message}`, {
+          hint: err.code === 'EADDRINUSE' ? 'Another program uses that port; pass --port with another number.' : 'Check the port number.',
+          cause: err,
+        }),
+      ),
+    );
+    server.listen(port, SERVE_HOST, () => done());
+  });
+}
+
+async function handle(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET or HEAD only\n', { Allow: 'GET, HEAD' });
+  const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+  if (host !== SERVE_HOST && host !== 'localhost') return send(res, 403, 'fencecheck serve answers requests for 127.0.0.1 or localhost only\n');
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  } catch {
+    return send(res, 400, 'bad path\n');
+  }
+  if (path === '/' || path === '/index.html') {
+    return send(res, 200, renderIndexHtml(await listRuns(root), basename(root)), { 'Content-Type': TYPES['.html']! });
+  }
+  const file = await servable(root, path);
+  if (file === null) return send(res, 404, 'not found\n');
+  if (basename(file) === RUN_FILES.report) {
+    const run = (await listRuns(dirname(file))).find((r) => r.path === '.');
+    if (run?.hasHistory && !run.reportFresh) await writeRunReport(run.dir);
+  }
+  const info = await stat(file).catch(() => null);
+  if (info === null || !info.isFile()) return send(res, 404, 'not found\n');
+  res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'text/plain; charset=utf-8', 'Content-Length': info.size, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(file).pipe(res);
+}
+
+/** The file a path names if it is a run's file inside the root (links resolved), else null. */
+async function servable(root: string, path: string): Promise<string | null> {
+  if (path.includes('\0')) return null;
+  const wanted = resolve(root, `.${path}`);
+  const name = basename(wanted);
+  const inLogs = basename(dirname(wanted)) === 'logs' && extname(name) === '.log';
+  if (!SERVED.has(name) && !inLogs) return null;
+  const runDir = inLogs ? dirname(dirname(wanted)) : dirname(wanted);
+  // The run directory must really be inside the root: `latest` links are fine, `..` and links out are not.
+  const real = await realpath(runDir).catch(() => null);
+  if (real === null || (real !== root && !real.startsWith(root + sep))) return null;
+  return join(real, inLogs ? join('logs', name) : name);
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...headers });
+  res.end(body);
+}

@@ -1,0 +1,44 @@
+/**
+ * `fencecheck report --index results/`: write `index.html` into a results
+ * directory, listing every run with its verdict and a link to its report,
+ * and first write the reports that are missing or older than their run's
+ * history or results, so that every link works from file:// too.
+ */
+import { rename, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { FencecheckError } from '../errors.js';
+import { listRuns, type RunSummary } from './list-runs.js';
+import { renderIndexHtml } from './render-index-html.js';
+import { writeRunReport } from './write-run-report.js';
+
+export interface RunIndex {
+  path: string;
+  runs: RunSummary[];
+  /** Reports written because they were missing or stale. */
+  written: string[];
+  /** Runs whose report could not be written, with why. */
+  failed: { path: string; error: string }[];
+}
+
+export async function writeRunIndex(resultsDir: string): Promise<RunIndex> {
+  const runs = await listRuns(resultsDir);
+  const written: string[] = [];
+  const failed: { path: string; error: string }[] = [];
+  for (const run of runs) {
+    if (!run.hasHistory || run.reportFresh) continue;
+    try {
+      written.push(await writeRunReport(run.dir));
+      run.reportFresh = true;
+    } catch (err) {
+      // One broken run must not cost the index: list it with the problem.
+      if (!(err instanceof FencecheckError)) throw err;
+      failed.push({ path: run.path, error: err.message });
+      run.problem = err.message;
+    }
+  }
+  const path = join(resultsDir, 'index.html');
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, renderIndexHtml(runs, basename(resolve(resultsDir))), 'utf8');
+  await rename(temp, path);
+  return { path, runs, written, failed };
+}

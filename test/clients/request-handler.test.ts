@@ -1,0 +1,160 @@
+/**
+ * The client process's request handling without servers: a scripted lock
+ * client, the real Resource over a fake Db, and the line loop over in-memory
+ * streams (answers in order, one request at a time).
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Acquired, LockClient } from '../../workloads/clients/lock-client.js';
+import { failed, indeterminate } from '../../workloads/clients/op-error.js';
+import type { ClientAnswer, ClientRequest } from '../../workloads/clients/protocol.js';
+import { RequestHandler } from '../../workloads/clients/request-handler.js';
+import { Resource } from '../../workloads/clients/resource.js';
+import { parseRequest, serveRequests, type Handler } from '../../workloads/clients/serve-requests.js';
+import { FakeDb, type Reply } from './fake-db.js';
+
+/** A lock client whose acquire/release results are scripted. */
+class ScriptedLock implements LockClient {
+  readonly backend = 'etcd';
+  lost: string | undefined;
+  constructor(
+    private readonly acquires: (Acquired | Error)[],
+    private readonly releases: (Error | undefined)[] = [],
+  ) {}
+  async connect(): Promise<void> {}
+  async acquire(): Promise<Acquired> {
+    const a = this.acquires.shift() ?? failed('held');
+    if (a instanceof Error) throw a;
+    return a;
+  }
+  async release(): Promise<void> {
+    const r = this.releases.shift();
+    if (r) throw r;
+  }
+  holdLost(): string | undefined {
+    return this.lost;
+  }
+  async close(): Promise<void> {}
+}
+
+function handler(lock: LockClient, replies: Reply[] = []): { db: FakeDb; h: RequestHandler } {
+  const db = new FakeDb(replies);
+  return { db, h: new RequestHandler(lock, new Resource(db, 'fence', 'k'), () => undefined) };
+}
+
+describe('RequestHandler', () => {
+  it('a section: acquire, write under the token, release', async () => {
+    const { db, h } = handler(new ScriptedLock([{ token: 12, lease_ms: 2000 }]), [{ rows: [{ fence: '12' }] }]);
+    expect(await h.handle({ id: 1, op: 'acquire', ttlMs: 2000 })).toEqual({ id: 1, type: 'ok', token: 12, lease_ms: 2000 });
+    expect(await h.handle({ id: 2, op: 'write', value: 'p0-1' })).toEqual({ id: 2, type: 'ok', outcome: 'accepted', fence: 12, token: 12 });
+    expect(await h.handle({ id: 3, op: 'release' })).toEqual({ id: 3, type: 'ok', token: 12 });
+    expect(db.statements).toHaveLength(1);
+  });
+
+  it('acquire errors keep their type and code, with the TTL asked and no token', async () => {
+    const { h } = handler(new ScriptedLock([failed('held'), indeterminate('timeout'), new TypeError('bug')]));
+    expect(await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 })).toEqual({ id: 1, type: 'fail', error: 'held', lease_ms: 1000 });
+    expect(await h.handle({ id: 2, op: 'acquire', ttlMs: 1000 })).toEqual({ id: 2, type: 'info', error: 'timeout', lease_ms: 1000 });
+    expect(await h.handle({ id: 3, op: 'acquire', ttlMs: 1000 })).toEqual({ id: 3, type: 'info', error: 'client-error', lease_ms: 1000 });
+  });
+
+  it('a second acquire while holding fails without asking the lock service', async () => {
+    const { h } = handler(new ScriptedLock([{ token: 1, lease_ms: 1000 }, { token: 2, lease_ms: 1000 }]));
+    await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 });
+    expect(await h.handle({ id: 2, op: 'acquire', ttlMs: 1000 })).toEqual({ id: 2, type: 'fail', error: 'already-held', lease_ms: 1000 });
+  });
+
+  it('release not-held is fail with the token; the hold is gone either way', async () => {
+    const { h } = handler(new ScriptedLock([{ token: 4, lease_ms: 1000 }], [failed('not-held')]));
+    await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 });
+    expect(await h.handle({ id: 2, op: 'release' })).toEqual({ id: 2, type: 'fail', error: 'not-held', token: 4 });
+    expect(await h.handle({ id: 3, op: 'write', value: 1 })).toEqual({ id: 3, type: 'fail', error: 'no-hold', outcome: 'unknown' });
+  });
+
+  it('a careful client does not touch the resource once its hold is known lost', async () => {
+    const lock = new ScriptedLock([{ token: 9, lease_ms: 1000 }]);
+    const { db, h } = handler(lock);
+    await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 });
+    lock.lost = 'connection lost (session suspended)';
+    expect(await h.handle({ id: 2, op: 'write', value: 1 })).toEqual({ id: 2, type: 'fail', error: 'lock-lost', outcome: 'unknown', token: 9 });
+    expect(db.statements).toEqual([]);
+  });
+
+  it('final-read needs no hold; shutdown is ok', async () => {
+    const { h } = handler(new ScriptedLock([]), [{ rows: [{ data: '17', fence: '3' }] }]);
+    expect(await h.handle({ id: 1, op: 'final-read' })).toEqual({ id: 1, type: 'ok', value: 17 });
+    expect(await h.handle({ id: 2, op: 'shutdown' })).toEqual({ id: 2, type: 'ok' });
+  });
+});
+
+describe('parseRequest', () => {
+  it.each<[string, ReturnType<typeof parseRequest>]>([
+    ['{"id":1,"op":"acquire","ttlMs":500}', { id: 1, op: 'acquire', ttlMs: 500 }],
+    ['{"id":2,"op":"write","value":"p1-2"}', { id: 2, op: 'write', value: 'p1-2' }],
+    ['{"id":3,"op":"write"}', { id: 3, op: 'write', value: null }],
+    ['{"id":4,"op":"final-read"}', { id: 4, op: 'final-read' }],
+    ['{"id":5,"op":"acquire"}', { id: 5, problem: 'acquire needs ttlMs, a positive integer' }],
+    ['{"id":6,"op":"steal"}', { id: 6, problem: 'unknown op "steal"' }],
+    ['{"op":"release"}', { id: -1, problem: 'no integer id' }],
+    ['not json', { id: -1, problem: 'not JSON' }],
+  ])('%s', (line, parsed) => {
+    expect(parseRequest(line)).toEqual(parsed);
+  });
+});
+
+describe('serveRequests', () => {
+  /** A handler that takes `ms` per request and records how many ran at once. */
+  function slowHandler(ms: number): Handler & { seen: number[]; maxInFlight: number } {
+    let inFlight = 0;
+    const h = {
+      seen: [] as number[],
+      maxInFlight: 0,
+      async handle(req: ClientRequest): Promise<ClientAnswer> {
+        inFlight++;
+        h.maxInFlight = Math.max(h.maxInFlight, inFlight);
+        h.seen.push(req.id);
+        await new Promise((r) => setTimeout(r, ms));
+        inFlight--;
+        return { id: req.id, type: 'ok' };
+      },
+    };
+    return h;
+  }
+
+  async function run(lines: string[], h: Handler): Promise<{ how: string; answers: ClientAnswer[] }> {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const chunks: Buffer[] = [];
+    output.on('data', (c: Buffer) => chunks.push(c));
+    // All lines arrive at once: the loop must still take them one at a time.
+    input.end(lines.map((l) => `${l}\n`).join(''));
+    const how = await serveRequests(input, output, h, () => undefined);
+    const answers = Buffer.concat(chunks).toString().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as ClientAnswer);
+    return { how, answers };
+  }
+
+  it('answers one request at a time, in order, and stops at the end of input', async () => {
+    const h = slowHandler(5);
+    const { how, answers } = await run(['{"id":1,"op":"read"}', '', '{"id":2,"op":"release"}', '{"id":3,"op":"final-read"}'], h);
+    expect(how).toBe('end');
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(h.maxInFlight).toBe(1);
+  });
+
+  it('answers a bad line with fail bad-request and goes on', async () => {
+    const { answers } = await run(['nonsense', '{"id":7,"op":"steal"}', '{"id":8,"op":"read"}'], slowHandler(0));
+    expect(answers).toEqual([
+      { id: -1, type: 'fail', error: 'bad-request' },
+      { id: 7, type: 'fail', error: 'bad-request' },
+      { id: 8, type: 'ok' },
+    ]);
+  });
+
+  it('stops after answering shutdown, reading nothing more', async () => {
+    const h = slowHandler(0);
+    const { how, answers } = await run(['{"id":1,"op":"read"}', '{"id":2,"op":"shutdown"}', '{"id":3,"op":"read"}'], h);
+    expect(how).toBe('shutdown');
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(h.seen).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,128 @@
+/** The --expect format: parsing with named errors, wildcards, the later entry deciding, skipped cells, typos. */
+import { describe, expect, it } from 'vitest';
+import { summarizeCell, type CellSummary } from '../../src/compare/cell-summary.js';
+import { matrixCells } from '../../src/compare/compare-spec.js';
+import { evaluateExpectations } from '../../src/compare/evaluate-expectations.js';
+import { matchesCell, parseExpectations, wildcard } from '../../src/compare/expectations.js';
+import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
+import type { RunResults } from '../../src/report/run-files.js';
+import { resultsJson, type FixtureOutcome } from './fixture-runs.js';
+
+const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expect.json');
+
+/** Cells of redis, redlock x none, fence x client-pause, clock; each with the outcomes given by id (else one valid run). */
+function cells(outcomes: Record<string, FixtureOutcome[]> = {}, planned = [1]): CellSummary[] {
+  return matrixCells(['redis', 'redlock'], ['none', 'fence'], ['client-pause', 'clock']).map((c) => {
+    const runs = (outcomes[c.id] ?? planned.map((): FixtureOutcome => ({ valid: true }))).map(
+      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o) as RunResults) }),
+    );
+    return summarizeCell(c, c.notApplicable ? [] : planned, c.notApplicable ? [] : runs);
+  });
+}
+
+describe('parsing expectations', () => {
+  it('reads patterns, lists and options', () => {
+    const [a, b] = parse([
+      { resource: 'fence*', expect: 'safe', useful: true, note: 'fences work' },
+      { backend: ['redis', 'etcd'], nemesis: 'client-pause', expect: 'unsafe', kinds: ['lost-update'] },
+    ]);
+    expect(a).toMatchObject({ index: 1, backend: null, resource: ['fence*'], expect: 'safe', useful: true, note: 'fences work' });
+    expect(b).toMatchObject({ index: 2, backend: ['redis', 'etcd'], nemesis: ['client-pause'], kinds: ['lost-update'] });
+  });
+
+  it.each([
+    [{ resource: 'none' }, 'Expected `expect` to be one of safe, unsafe, any in entry 1 of expect.json, got `undefined`'],
+    [{ resourse: 'none', expect: 'safe' }, 'Expected only the fields backend, resource, nemesis, expect, useful, kinds, note in entry 1 of expect.json, got `"resourse"`'],
+    [{ backend: 3, expect: 'safe' }, 'Expected `backend` to be a pattern or a list of patterns in entry 1 of expect.json, got `3`'],
+    [{ expect: 'unsafe', useful: true }, 'Expected `useful` only with "expect": "safe"'],
+    [{ expect: 'safe', kinds: ['lost-update'] }, 'Expected `kinds` only with "expect": "unsafe"'],
+  ])('names the entry and the field: %j', (entry, message) => {
+    expect(() => parse([entry])).toThrow(message);
+  });
+
+  it('refuses what is not a JSON array', () => {
+    expect(() => parseExpectations('{', 'e.json')).toThrow(/Expected `--expect` e\.json to be JSON/);
+    expect(() => parseExpectations('{}', 'e.json')).toThrow('Expected `--expect` e.json to be a JSON array of expectations, got an object');
+  });
+
+  it('matches with * wildcards and nothing else special', () => {
+    expect(wildcard('redlock*').test('redlock-npm')).toBe(true);
+    expect(wildcard('fence').test('fence-claim')).toBe(false);
+    expect(wildcard('a.c').test('abc')).toBe(false);
+    const [e] = parse([{ backend: 'redlock*', nemesis: ['kill', 'clock'], expect: 'any' }]);
+    expect(matchesCell(e!, { backend: 'redlock-npm', resource: 'none', nemesis: 'clock' })).toBe(true);
+    expect(matchesCell(e!, { backend: 'redis', resource: 'none', nemesis: 'clock' })).toBe(false);
+  });
+});
+
+describe('evaluating expectations', () => {
+  it('is met when the cells show what is expected, skipping not-applicable cells', () => {
+    const got = evaluateExpectations(parse([{ resource: 'fence', expect: 'safe' }]), cells());
+    expect(got.met).toBe(true);
+    // redis/fence x 2 nemeses decided; redlock/fence is not applicable (no token) and is left out.
+    expect(got.results[0]).toMatchObject({ matched: 4, decided: 2, unmet: [], matchedNoCell: false });
+    expect(got.byCell.has('redlock/fence/clock')).toBe(false);
+  });
+
+  it('lists each unmet cell with what it showed', () => {
+    const got = evaluateExpectations(
+      parse([{ resource: 'none', expect: 'unsafe' }]),
+      cells({ 'redis/none/client-pause': [{ valid: false, anomalies: { 'lost-update': 2 } }, { valid: true }] }),
+    );
+    expect(got.met).toBe(false);
+    expect(got.results[0]!.unmet).toEqual([
+      { cellId: 'redis/none/clock', reason: '1 run valid: no anomaly found' },
+      { cellId: 'redlock/none/client-pause', reason: '1 run valid: no anomaly found' },
+      { cellId: 'redlock/none/clock', reason: '1 run valid: no anomaly found' },
+    ]);
+    expect(got.byCell.get('redis/none/client-pause')).toEqual({ expectation: 1, expect: 'unsafe', met: true, reason: '1 of 2 runs invalid (lost-update 2)' });
+  });
+
+  it('lets a later entry override an earlier one', () => {
+    const got = evaluateExpectations(
+      parse([
+        { expect: 'safe' },
+        { resource: 'none', nemesis: 'client-pause', expect: 'unsafe' },
+      ]),
+      cells({ 'redis/none/client-pause': [{ valid: false, anomalies: { 'double-hold': 1 } }], 'redlock/none/client-pause': [{ valid: false, anomalies: { 'double-hold': 1 } }] }),
+    );
+    expect(got.met).toBe(true);
+    expect(got.results.map((r) => r.decided)).toEqual([4, 2]);
+  });
+
+  it('requires the kinds named and, with useful, a fence that let writes through', () => {
+    const c = cells({ 'redis/none/clock': [{ valid: false, anomalies: { 'stale-write': 1 } }], 'redis/fence/clock': [{ valid: true, writes: { accepted: 0, rejected: 12 } }] });
+    const got = evaluateExpectations(
+      parse([
+        { backend: 'redis', resource: 'none', nemesis: 'clock', expect: 'unsafe', kinds: ['lost-update', 'stale-write'] },
+        { backend: 'redis', resource: 'fence', expect: 'safe', useful: true },
+      ]),
+      c,
+    );
+    expect(got.results[0]!.unmet[0]!.reason).toBe('1 of 1 run invalid (stale-write 1), but no lost-update');
+    expect(got.results[1]!.unmet).toEqual([{ cellId: 'redis/fence/clock', reason: '1 run valid, but the fence rejected every write in 1 of 1 runs (safe but useless)' }]);
+  });
+
+  it('fails safe on unknown and missing runs', () => {
+    const got = evaluateExpectations(
+      parse([{ backend: 'redis', resource: 'none', expect: 'safe' }]),
+      cells({ 'redis/none/clock': [{ valid: 'unknown' }], 'redis/none/client-pause': [{ valid: true }] }, [1, 2]),
+    );
+    expect(got.results[0]!.unmet).toEqual([
+      { cellId: 'redis/none/client-pause', reason: '1 of 2 runs missing (seed 2)' },
+      { cellId: 'redis/none/clock', reason: '1 of 1 run unknown or failed' },
+    ]);
+  });
+
+  it('calls an entry that names no cell unmet: a typo must not pass', () => {
+    const got = evaluateExpectations(parse([{ backend: 'zookeeper', expect: 'safe' }]), cells());
+    expect(got.met).toBe(false);
+    expect(got.results[0]!.matchedNoCell).toBe(true);
+  });
+
+  it('leaves cells of other shards out without failing', () => {
+    const got = evaluateExpectations(parse([{ backend: 'redis', expect: 'unsafe' }]), cells({}, []));
+    expect(got.met).toBe(true);
+    expect(got.results[0]).toMatchObject({ matched: 4, decided: 0, matchedNoCell: false });
+  });
+});

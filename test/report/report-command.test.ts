@@ -1,0 +1,119 @@
+/**
+ * `fencecheck report`, `report --index` and `serve`, run in-process through
+ * commander as the CLI registers them: the files they write, what they print,
+ * typed errors for bad input, and a server that answers on 127.0.0.1 only
+ * and serves a run's files and nothing else.
+ */
+import { existsSync, mkdirSync, readFileSync, symlinkSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { registerReportCommand } from '../../src/cli/report-command.js';
+import { EXIT, FencecheckError } from '../../src/errors.js';
+import { serveResults, type ResultsServer } from '../../src/report/serve-results.js';
+import { copySampleRun, tempDir } from './temp-run.js';
+
+async function cli(...args: string[]): Promise<{ stdout: string; error?: FencecheckError }> {
+  const program = new Command().exitOverride();
+  registerReportCommand(program);
+  const out: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+  try {
+    await program.parseAsync(['node', 'fencecheck', ...args]);
+    return { stdout: out.join('') };
+  } catch (err) {
+    if (err instanceof FencecheckError) return { stdout: out.join(''), error: err };
+    throw err;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** results/ with two runs (one not checked yet) and a `latest` link, as `fencecheck run` leaves it. */
+function resultsDir(): string {
+  const results = tempDir('fencecheck-results-');
+  const test = join(results, 'etcd-fence-lock-counter');
+  mkdirSync(test);
+  copySampleRun(test, '20261129T120000');
+  const unchecked = copySampleRun(test, '20261129T130000');
+  rmSync(join(unchecked, 'results.json'));
+  symlinkSync('20261129T120000', join(test, 'latest'));
+  return results;
+}
+
+describe('fencecheck report RUN_DIR', () => {
+  it('writes report.html and prints its path, the verdict and the replay command', async () => {
+    const dir = copySampleRun();
+    const { stdout } = await cli('report', dir);
+    expect(existsSync(join(dir, 'report.html'))).toBe(true);
+    expect(stdout).toContain(`report: ${join(dir, 'report.html')}`);
+    expect(stdout).toMatch(/^INVALID: lost-updates invalid, stale-writes invalid, mutex-linearizable invalid, token-order valid$/m);
+    expect(stdout).toMatch(/^replay: fencecheck run --backend etcd .* --seed 7$/m);
+  });
+
+  it('refuses bad input with exit 254 and a hint', async () => {
+    for (const args of [['report'], ['report', 'x', '--index', 'y'], ['report', '/nonexistent/run'], ['serve', '--port', '70000']]) {
+      const { error } = await cli(...args);
+      expect(error, args.join(' ')).toBeInstanceOf(FencecheckError);
+      expect(error!.exitCode).toBe(EXIT.badInput);
+    }
+  });
+});
+
+describe('fencecheck report --index', () => {
+  it('lists every run once with its verdict, writes the missing reports, and links them', async () => {
+    const results = resultsDir();
+    const { stdout } = await cli('report', '--index', results);
+    expect(stdout).toContain('(2 runs, 2 reports written)');
+    const html = readFileSync(join(results, 'index.html'), 'utf8');
+    expect(html.match(/<tr data-run=/g)).toHaveLength(2);
+    expect(html).toContain('href="etcd-fence-lock-counter/20261129T120000/report.html"');
+    expect(html).toContain('INVALID');
+    expect(html).toContain('NOT CHECKED');
+    expect(existsSync(join(results, 'etcd-fence-lock-counter', '20261129T130000', 'report.html'))).toBe(true);
+    expect((await cli('report', '--index', results)).stdout).toContain('0 reports written');
+  });
+});
+
+describe('fencecheck serve', () => {
+  let server: ResultsServer;
+  beforeAll(async () => {
+    server = await serveResults({ dir: resultsDir(), port: 0 });
+  });
+  afterAll(() => server?.close());
+
+  const get = (path: string, opts: { host?: string; method?: string } = {}) =>
+    new Promise<{ status: number; body: string; type: string | undefined }>((done, fail) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? `127.0.0.1:${server.port}` } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), type: res.headers['content-type'] }));
+      });
+      req.on('error', fail);
+      req.end();
+    });
+
+  it('listens on 127.0.0.1', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/`);
+  });
+
+  it('serves the index and writes a report on request', async () => {
+    const index = await get('/');
+    expect(index.status).toBe(200);
+    expect(index.body.match(/<tr data-run=/g)).toHaveLength(2);
+    const report = await get('/etcd-fence-lock-counter/latest/report.html');
+    expect(report.status).toBe(200);
+    expect(report.type).toContain('text/html');
+    expect(report.body).toContain('id="fencecheck-data"');
+    expect((await get('/etcd-fence-lock-counter/latest/results.json')).status).toBe(200);
+  });
+
+  it('serves nothing but runs\' files, to nobody but localhost', async () => {
+    for (const path of ['/../../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/etcd-fence-lock-counter/', '/etcd-fence-lock-counter/latest/../../../package.json', '/index.html/..%2f..%2fx']) {
+      expect((await get(path)).status, path).toBe(404);
+    }
+    expect((await get('/', { host: 'evil.example:80' })).status).toBe(403);
+    expect((await get('/', { method: 'POST' })).status).toBe(405);
+  });
+});

@@ -1,0 +1,16 @@
+/** Test helpers: a copy of a run directory in a fresh temporary directory, so tests never write into fixtures. */
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLE_RUN_DIR } from '../fixtures/make-sample-run.js';
+
+export function tempDir(prefix = 'fencecheck-report-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The sample run copied to `<temp>/<name>`; returns its path. */
+export function copySampleRun(parent = tempDir(), name = 'sample-run'): string {
+  const dir = join(parent, name);
+  cpSync(SAMPLE_RUN_DIR, dir, { recursive: true });
+  return dir;
+}

@@ -1,0 +1,80 @@
+/**
+ * A critical section records exactly the ops of the contract
+ * (docs/lock-workloads.md), in order, with tokens and outcomes, against a
+ * scripted fake client: no cluster, no real time.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ClientAnswer } from '../../workloads/clients/protocol.js';
+import type { ClientSession, RequestBody } from '../../workloads/runner/client-session.js';
+import { runCriticalSection, type SectionContext } from '../../workloads/runner/critical-section.js';
+import { Holders } from '../../workloads/runner/holders.js';
+import { Recorder } from '../../workloads/runner/recorder.js';
+
+/** A client that answers each request from a script, keyed by op. */
+function fakeSession(script: Partial<Record<RequestBody['op'], Omit<ClientAnswer, 'id'>>>, seen: RequestBody[]): ClientSession {
+  return {
+    alive: true,
+    proc: { host: 'c1', pid: 1 },
+    call: async (body: RequestBody) => {
+      seen.push(body);
+      return { id: 0, ...(script[body.op] ?? { type: 'ok' }) };
+    },
+  } as unknown as ClientSession;
+}
+
+function context(workload: SectionContext['workload'], resource: SectionContext['resource'] = 'none'): SectionContext {
+  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-section-'));
+  return { recorder: new Recorder(join(dir, 'history.jsonl')), holders: new Holders(), workload, resource, ttlMs: 1000, giveUpMs: 1000, sleep: async () => undefined };
+}
+
+const summary = (ctx: SectionContext) => ctx.recorder.ops.map((o) => `${o.type} ${o.f} ${JSON.stringify(o.value)}${o.token !== undefined ? ` t${o.token}` : ''}${o.outcome ? ` ${o.outcome}` : ''}`);
+
+describe('runCriticalSection', () => {
+  it('lock-counter: acquire, read, write read + 1, release, all under the token', async () => {
+    const ctx = context('lock-counter', 'fence');
+    const seen: RequestBody[] = [];
+    const session = fakeSession({ acquire: { type: 'ok', token: 7 }, read: { type: 'ok', value: '41', outcome: 'accepted' }, write: { type: 'ok', outcome: 'accepted', fence: 7 } }, seen);
+    expect(await runCriticalSection(ctx, session, { worker: 0, process: 0, holdMs: 10, value: null })).toBe('done');
+    expect(seen.map((b) => b.op)).toEqual(['acquire', 'read', 'write', 'release']);
+    expect(summary(ctx)).toEqual([
+      'invoke acquire null',
+      'ok acquire null t7',
+      'invoke read null t7',
+      'ok read "41" t7 accepted',
+      'invoke write 42 t7',
+      'ok write 42 t7 accepted',
+      'invoke release null t7',
+      'ok release null t7',
+    ]);
+  });
+
+  it('cas-unique marks the resource first', async () => {
+    const ctx = context('fenced-write', 'cas-unique');
+    const seen: RequestBody[] = [];
+    await runCriticalSection(ctx, fakeSession({ acquire: { type: 'ok', token: 'a1b2' } }, seen), { worker: 0, process: 3, holdMs: 0, value: 'p0-0' });
+    expect(seen.map((b) => b.op)).toEqual(['acquire', 'mark', 'write', 'release']);
+    expect(ctx.recorder.ops.every((o) => o.process === 3)).toBe(true);
+  });
+
+  it('a failed acquire ends the section; a rejected read skips the write but releases', async () => {
+    const failed = context('lock-counter');
+    expect(await runCriticalSection(failed, fakeSession({ acquire: { type: 'fail', error: 'held' } }, []), { worker: 0, process: 0, holdMs: 0, value: null })).toBe('done');
+    expect(failed.recorder.ops.map((o) => o.f)).toEqual(['acquire', 'acquire']);
+
+    const rejected = context('lock-counter', 'fence-claim');
+    const seen: RequestBody[] = [];
+    await runCriticalSection(rejected, fakeSession({ acquire: { type: 'ok', token: 3 }, read: { type: 'fail', error: 'fenced', outcome: 'rejected' } }, seen), { worker: 0, process: 0, holdMs: 0, value: null });
+    expect(seen.map((b) => b.op)).toEqual(['acquire', 'read', 'release']);
+  });
+
+  it('an indeterminate op retires the process and leaves no holder behind', async () => {
+    const ctx = context('fenced-write');
+    const outcome = await runCriticalSection(ctx, fakeSession({ acquire: { type: 'ok', token: 1 }, write: { type: 'info', error: 'timeout' } }, []), { worker: 2, process: 2, holdMs: 0, value: 'p2-0' });
+    expect(outcome).toBe('retire');
+    expect(ctx.holders.all()).toEqual([]);
+    expect(ctx.recorder.ops.at(-1)).toMatchObject({ type: 'info', f: 'write', outcome: 'unknown', error: 'timeout' });
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * The lock clients registry: a backend's name to its LockClient.
+ */
+import { EtcdLockClient } from './etcd-client.js';
+import type { LockClient, LockClientOptions } from './lock-client.js';
+import type { ClientConfig, LockBackend } from './protocol.js';
+import { RedisLockClient } from './redis-client.js';
+import { RedlockClient } from './redlock-client.js';
+import { RedlockNpmClient } from './redlock-npm-client.js';
+import { ZooKeeperLockClient } from './zookeeper-client.js';
+
+const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
+  redis: RedisLockClient,
+  redlock: RedlockClient,
+  'redlock-npm': RedlockNpmClient,
+  etcd: EtcdLockClient,
+  zookeeper: ZooKeeperLockClient,
+};
+
+export function createLockClient(config: ClientConfig, log: (line: string) => void): LockClient {
+  return new CLIENTS[config.backend]({
+    endpoints: config.lockEndpoints,
+    lockName: config.lockName,
+    callTimeoutMs: config.callTimeoutMs,
+    ...(config.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: config.sessionTimeoutMs } : {}),
+    log,
+  });
+}

@@ -1,0 +1,156 @@
+/**
+ * A lock on etcd: a lease, and the lock key created under it only if absent.
+ *
+ * acquire: grant a lease (TTL in whole seconds, rounded up, at least 1; etcd
+ * may raise it to its minimum), then a txn `if create_revision(key) == 0
+ * then put(key, lease) else get(key)`, retried after a short random pause
+ * until the call timeout while another client's key exists. The lease is
+ * kept alive (etcd3's keep-alive stream, every TTL/3) while held.
+ * Token: the key's create_revision, which is the header revision of the
+ * winning txn: unique and increasing across holders.
+ * release: a txn `if lease(key) == ours and create_revision(key) == token
+ * then delete(key)`, then the lease is revoked.
+ *
+ * Every unary call has an explicit deadline (etcd3 has none by default), and
+ * etcd3's blind retries are off: a txn whose first try may have committed
+ * must not be sent again without looking.
+ *
+ * holdLost(): the lease is counted lost when etcd3 reports it lost, or when
+ * no keep-alive was answered within the TTL since it was sent (as etcd's Go
+ * client does; measured on the monotonic clock from when the keep-alive was
+ * sent, the conservative end).
+ */
+import { Etcd3, type IOptions, type Lease } from 'etcd3';
+import { etcdOpError } from './etcd-errors.js';
+import { tokenFromDecimal, type Acquired, type LockClient, type LockClientOptions, type Token } from './lock-client.js';
+import { failed, messageOf } from './op-error.js';
+import { monotonicNow, retryDelayMs, sleep, withTimeout } from './time.js';
+
+type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+
+// etcd3 re-sends "recoverable" failures (a deadline exceeded included) up to three times by default. We retry
+// ourselves, knowing what we sent. etcd3's connection pool uses only `execute` of this policy.
+const NO_RETRY = {
+  execute: <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => Promise.resolve().then(() => fn({ signal: new AbortController().signal })),
+} as unknown as Policy;
+
+interface EtcdHold {
+  lease: Lease;
+  leaseId: string;
+  token: Token;
+  revision: string;
+  /** Monotonic ms until which the lease is surely alive, as far as this client knows. */
+  validUntil: number;
+  lost?: string;
+}
+
+/** The lease's TTL in seconds for a TTL in ms: rounded up, at least 1. */
+export function leaseSeconds(ttlMs: number): number {
+  return Math.max(1, Math.ceil(ttlMs / 1000));
+}
+
+export class EtcdLockClient implements LockClient {
+  readonly backend = 'etcd';
+  private readonly client: Etcd3;
+  private hold: EtcdHold | undefined;
+
+  constructor(private readonly o: LockClientOptions) {
+    this.client = new Etcd3({
+      hosts: o.endpoints.map((e) => `http://${e}`),
+      dialTimeout: o.callTimeoutMs,
+      // Streams (the keep-alive) live as long as the hold; every unary call gets its own deadline.
+      defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + o.callTimeoutMs }),
+      faultHandling: { global: NO_RETRY },
+    });
+  }
+
+  async connect(): Promise<void> {
+    await withTimeout(this.client.get(`${this.o.lockName}`).string(), 5000, 'etcd connect').catch((err: unknown) => this.o.log(`etcd: not reachable at start: ${messageOf(err)}`));
+  }
+
+  async acquire(ttlMs: number): Promise<Acquired> {
+    const key = this.o.lockName;
+    const ttlS = leaseSeconds(ttlMs);
+    const deadline = monotonicNow() + this.o.callTimeoutMs;
+    const sentAt = monotonicNow();
+    const lease = this.client.lease(ttlS, { autoKeepAlive: true });
+    let leaseId: string;
+    try {
+      leaseId = await lease.grant();
+    } catch (err) {
+      lease.release();
+      // A lease alone grants nothing: no lock key was written under it.
+      throw failed('no-lease', messageOf(err), err);
+    }
+    for (;;) {
+      let taken: { revision: string } | undefined;
+      try {
+        const res = await this.client.if(key, 'Create', '==', 0).then(this.client.put(key).value(leaseId).lease(leaseId)).else(this.client.get(key)).commit();
+        const kv = res.succeeded ? undefined : res.responses[0]?.response_range.kvs[0];
+        if (res.succeeded) taken = { revision: res.header.revision };
+        // The key is already ours (our put under this lease): only possible if an earlier try's answer was lost.
+        else if (kv && kv.lease === leaseId) taken = { revision: kv.create_revision };
+      } catch (err) {
+        // If the txn did commit, revoking the lease deletes the key: best effort, in the background.
+        void lease.revoke().catch(() => undefined);
+        throw etcdOpError(err);
+      }
+      if (taken) {
+        this.hold = this.track(lease, leaseId, taken.revision, sentAt, ttlS * 1000);
+        return { token: this.hold.token, lease_ms: ttlMs };
+      }
+      const remaining = deadline - monotonicNow();
+      if (remaining <= 0) {
+        void lease.revoke().catch(() => undefined);
+        // Every txn's compare found another client's key and applied nothing (the else branch only reads).
+        throw failed('held', `${key} is held by another client`);
+      }
+      await sleep(Math.min(retryDelayMs(this.o.callTimeoutMs), remaining));
+    }
+  }
+
+  async release(): Promise<void> {
+    const hold = this.hold;
+    this.hold = undefined;
+    // Nothing held: nothing is sent.
+    if (!hold) throw failed('not-held', 'no lock is held');
+    const key = this.o.lockName;
+    let succeeded: boolean;
+    try {
+      const res = await this.client.if(key, 'Lease', '==', hold.leaseId).and(key, 'Create', '==', hold.revision).then(this.client.delete().key(key)).commit();
+      succeeded = res.succeeded;
+    } catch (err) {
+      throw etcdOpError(err);
+    } finally {
+      // The lease is of no further use either way (and revoking it deletes the key if still ours).
+      void hold.lease.revoke().catch(() => undefined);
+    }
+    // The txn compared lease and create_revision atomically: the key was gone or another client's.
+    if (!succeeded) throw failed('not-held', 'the key is gone or belongs to another lease');
+  }
+
+  holdLost(): string | undefined {
+    const hold = this.hold;
+    if (!hold) return undefined;
+    if (hold.lost) return hold.lost;
+    if (monotonicNow() > hold.validUntil) return 'no keep-alive answer within the lease TTL';
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+
+  /** The hold, with its lease's liveness followed from etcd3's keep-alive events. */
+  private track(lease: Lease, leaseId: string, revision: string, grantSentAt: number, leaseMs: number): EtcdHold {
+    const hold: EtcdHold = { lease, leaseId, token: tokenFromDecimal(revision), revision, validUntil: grantSentAt + leaseMs };
+    let firedAt = monotonicNow();
+    lease.on('keepaliveFired', () => (firedAt = monotonicNow()));
+    lease.on('keepaliveSucceeded', () => (hold.validUntil = Math.max(hold.validUntil, firedAt + leaseMs)));
+    lease.on('lost', (err) => {
+      hold.lost = `lease lost: ${err.message}`;
+      this.o.log(`etcd: ${hold.lost}`);
+    });
+    return hold;
+  }
+}

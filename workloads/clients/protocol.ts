@@ -1,0 +1,81 @@
+/**
+ * The protocol between the runner and a lock client process.
+ *
+ * Each client is its own OS process inside its own network namespace (so the
+ * nemesis can SIGSTOP it, like a GC pause, or partition it like a host). The
+ * runner writes one JSON request per line to the client's stdin; the client
+ * answers each with one JSON line on stdout carrying the same `id`. Anything
+ * else a client wants to say goes to stderr (the runner logs it).
+ *
+ * Times are taken by the runner (invoke when it writes the request, complete
+ * when it reads the answer), on its monotonic clock: a client paused between
+ * the two simply makes the interval longer, which is the truth.
+ *
+ * Every answer maps the outcome as Jepsen does: `ok` it happened, `fail` it
+ * definitely did not happen, `info` it may have happened. The client decides,
+ * and its code says why each error is definite.
+ */
+import type { Value } from '../../src/history/op.js';
+
+export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper';
+export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper'];
+
+export type ResourceMode = 'none' | 'fence' | 'fence-claim' | 'cas-unique' | 'cas-unique-nonatomic';
+export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
+
+/** How a client process is configured: passed as JSON in the FC_CLIENT_CONFIG environment variable. */
+export interface ClientConfig {
+  /** The worker index (0-based); used in logs and unique values. */
+  client: number;
+  backend: LockBackend;
+  /** The lock service's endpoints, `host:port`. One for redis, five for redlock, three for etcd and zookeeper. */
+  lockEndpoints: string[];
+  /** The lock's name (a Redis key, an etcd key prefix, a ZooKeeper parent path). */
+  lockName: string;
+  resource: ResourceMode;
+  /** PostgreSQL: host, port, user, database. */
+  pg: { host: string; port: number; user: string; database: string };
+  /** The resource row's key in the `files` table. */
+  resourceKey: string;
+  /** Per-call timeout against the lock service and the resource, ms (small against the TTL). */
+  callTimeoutMs: number;
+  /** ZooKeeper session timeout, ms (the lease). */
+  sessionTimeoutMs?: number;
+}
+
+export type ClientRequest =
+  | { id: number; op: 'acquire'; ttlMs: number }
+  | { id: number; op: 'release' }
+  | { id: number; op: 'read' }
+  | { id: number; op: 'write'; value: Value }
+  | { id: number; op: 'mark' }
+  | { id: number; op: 'final-read' }
+  | { id: number; op: 'shutdown' };
+
+export type ClientOp = ClientRequest['op'];
+
+export type AccessOutcome = 'accepted' | 'rejected' | 'unknown';
+
+export interface ClientAnswer {
+  id: number;
+  type: 'ok' | 'fail' | 'info';
+  /** The result: the data read; null otherwise. */
+  value?: Value;
+  /** Why it failed or is unknown, short: `timeout`, `not-held`, `fenced`, `connection-lost`, ... */
+  error?: string;
+  /** The fencing token (number for etcd / ZooKeeper / redis INCR) or unique token (redlock) of the hold this op ran under. */
+  token?: number | string;
+  /** Resource accesses: what the resource did. */
+  outcome?: AccessOutcome;
+  /** The resource's fence after the access, when known. */
+  fence?: number;
+  /** acquire: the TTL asked for, and (redlock) the validity the client computed. */
+  lease_ms?: number;
+  validity_ms?: number;
+}
+
+/** The first line a client prints once connected and ready: its library versions. */
+export interface ClientReady {
+  ready: true;
+  versions: Record<string, string>;
+}

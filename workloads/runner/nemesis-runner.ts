@@ -1,0 +1,138 @@
+/**
+ * Runs the nemesis schedule (../generator/nemesis-schedule.ts) against a live
+ * cluster: at each window's start it resolves the symbolic target (the lock
+ * holder, the leader) and applies the fault; at the window's end it undoes
+ * it. Every fault is recorded as nemesis ops (invoke, then info saying what
+ * was done), so checkers and the report can see the windows.
+ *
+ * A fault that cannot be applied (the holder died meanwhile, no leader during
+ * an election) is recorded as an info with the error and the run goes on: a
+ * missed fault weakens a run, it does not invalidate it.
+ */
+import type { Cluster } from '../../src/cluster/cluster.js';
+import type { Value } from '../../src/history/op.js';
+import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
+import type { FaultWindow, Victim } from '../generator/nemesis-schedule.js';
+import type { Holders } from './holders.js';
+import type { Recorder } from './recorder.js';
+
+export interface NemesisRunnerContext {
+  cluster: Cluster;
+  recorder: Recorder;
+  holders: Holders;
+  /** The lock service's nodes. */
+  lockNodes: string[];
+  leaderBackend: 'etcd' | 'zookeeper' | undefined;
+  resourceNode: string;
+  /** Time of the main phase's start, in recorder ns. */
+  startNs: number;
+  sleepUntilNs: (ns: number) => Promise<void>;
+  stopped: () => boolean;
+  log: (line: string) => void;
+}
+
+/** What a started fault needs to be undone. */
+type Undo = () => Promise<void>;
+
+export async function runNemesis(ctx: NemesisRunnerContext, windows: readonly FaultWindow[]): Promise<void> {
+  for (const w of windows) {
+    await ctx.sleepUntilNs(ctx.startNs + w.at * 1e6);
+    if (ctx.stopped()) return;
+    const undo = await apply(ctx, w);
+    await ctx.sleepUntilNs(ctx.startNs + w.until * 1e6);
+    if (undo) await undo();
+    if (ctx.stopped()) return;
+  }
+}
+
+async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | undefined> {
+  const n = ctx.cluster.nemesis;
+  const begin = (f: string, value: Value) => ctx.recorder.record('nemesis', 'invoke', f, value);
+  const done = (f: string, value: Value, error?: string) => ctx.recorder.record('nemesis', 'info', f, value, error ? { error } : {});
+  const attempt = async (f: string, value: Value, act: () => Promise<void>): Promise<boolean> => {
+    begin(f, value);
+    try {
+      await act();
+      done(f, value);
+      return true;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      done(f, value, message);
+      ctx.log(`nemesis: ${f} failed: ${message}`);
+      return false;
+    }
+  };
+
+  switch (w.fault) {
+    case 'client-pause': {
+      const h = ctx.holders.victim();
+      if (!h) {
+        done('pause', { target: 'holder' }, 'no client held the lock');
+        return undefined;
+      }
+      const value = { target: h.session.proc.host, process: h.process, pid: h.session.proc.pid, token: h.token ?? null };
+      if (!(await attempt('pause', value, () => n.pause(h.session.proc)))) return undefined;
+      return async () => void (await attempt('resume', value, () => n.resume(h.session.proc)));
+    }
+    case 'server-pause': {
+      const node = await victimNode(ctx, w.target as Victim);
+      if (!node) return undefined;
+      if (!(await attempt('pause', { target: node }, () => n.pause(node)))) return undefined;
+      return async () => void (await attempt('resume', { target: node }, () => n.resume(node)));
+    }
+    case 'kill': {
+      const node = await victimNode(ctx, w.target as Victim);
+      if (!node) return undefined;
+      if (!(await attempt('kill', node, () => n.kill(node)))) return undefined;
+      return async () => void (await attempt('restart', node, () => n.restart(node)));
+    }
+    case 'clock': {
+      const node = await victimNode(ctx, w.target as Victim);
+      if (!node) return undefined;
+      const value = { target: node, ms: w.offsetMs ?? 0 };
+      if (!(await attempt('clock-offset', value, () => n.clockOffset(node, w.offsetMs ?? 0)))) return undefined;
+      return async () => void (await attempt('clock-offset', { target: node, ms: 0 }, () => n.clockOffset(node, 0)));
+    }
+    case 'loss': {
+      const node = await victimNode(ctx, w.target as Victim);
+      if (!node) return undefined;
+      const others = ctx.cluster.clientHosts().map((c) => c.name).concat(ctx.lockNodes.filter((x) => x !== node));
+      const value = { target: node, percent: w.lossPercent ?? 20 };
+      if (!(await attempt('start-loss', value, () => n.loss(node, others, w.lossPercent ?? 20)))) return undefined;
+      return async () => void (await attempt('stop-loss', value, () => n.loss(node, others, 0)));
+    }
+    case 'partition': {
+      const grudge = await grudgeOf(ctx, w);
+      if (!grudge) return undefined;
+      if (!(await attempt('start-partition', grudge as Value, () => n.partition(grudge)))) return undefined;
+      return async () => void (await attempt('stop-partition', null, () => n.heal()));
+    }
+    case 'delay':
+      done('start-delay', null, 'the delay nemesis runs only in scenarios');
+      return undefined;
+  }
+}
+
+async function victimNode(ctx: NemesisRunnerContext, v: Victim): Promise<string | undefined> {
+  if (v.kind === 'node') return v.node;
+  if (v.kind === 'leader' && ctx.leaderBackend) {
+    const leader = await ctx.cluster.leader(ctx.leaderBackend).catch(() => undefined);
+    if (leader) return leader;
+  }
+  // No leader (Redis, or mid-election): the first lock node.
+  return ctx.lockNodes[0];
+}
+
+async function grudgeOf(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Grudge | undefined> {
+  const t = w.target;
+  if (t.kind !== 'partition') return undefined;
+  if (t.grudge) return t.grudge;
+  if (t.grudgeKind === 'isolate-one') {
+    const node = await victimNode(ctx, t.victim ?? { kind: 'leader' });
+    return node ? isolateOne(ctx.lockNodes, node) : undefined;
+  }
+  const h = ctx.holders.victim();
+  const host = h?.session.proc.host ?? ctx.cluster.clientHosts()[0]?.name;
+  if (!host) return undefined;
+  return t.grudgeKind === 'client-from-resource' ? clientFromResource(host, ctx.resourceNode) : clientFromServers(host, ctx.lockNodes);
+}

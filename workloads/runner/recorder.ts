@@ -1,0 +1,44 @@
+/**
+ * Records a run's history as it happens: gives each op its index and its time
+ * (ns since the run started, on the monotonic clock: wall-clock faults must
+ * not bend the history), appends it to history.jsonl at once (so an
+ * interrupted run can still be checked) and keeps it in memory for the
+ * checkers. The runner is one Node process, so appends never interleave.
+ */
+import type { Op, OpType, Process, Value } from '../../src/history/op.js';
+import { JsonlWriter } from '../../src/history/jsonl-writer.js';
+
+export type Extra = Record<string, Value | undefined>;
+
+export class Recorder {
+  readonly ops: Op[] = [];
+  private readonly start = process.hrtime.bigint();
+  private readonly writer: JsonlWriter;
+  private listeners: ((op: Op) => void)[] = [];
+
+  constructor(path: string) {
+    this.writer = JsonlWriter.open(path, { truncate: true });
+  }
+
+  /** ns since the run started. */
+  now(): number {
+    return Number(process.hrtime.bigint() - this.start);
+  }
+
+  record(process: Process, type: OpType, f: string, value: Value, extra: Extra = {}): Op {
+    const op: Op = { index: this.ops.length, time: this.now(), process, type, f, value };
+    for (const [k, v] of Object.entries(extra)) if (v !== undefined) op[k] = v;
+    this.ops.push(op);
+    this.writer.append(op);
+    for (const l of this.listeners) l(op);
+    return op;
+  }
+
+  onOp(listener: (op: Op) => void): void {
+    this.listeners.push(listener);
+  }
+
+  close(): void {
+    this.writer.close();
+  }
+}

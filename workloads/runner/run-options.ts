@@ -1,0 +1,117 @@
+/**
+ * The options of a lock run, their defaults (in one place) and their checks.
+ * Every check throws a UsageError worded "Expected `--flag` to be …, got …".
+ */
+import type { LockWorkload } from '../../checkers/lock/verdict.js';
+import type { BackendName } from '../../src/cluster/plan.js';
+import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
+import { UsageError } from '../../src/errors.js';
+import { FAULT_KINDS, type FaultKind } from '../generator/nemesis-schedule.js';
+import type { LockBackend, ResourceMode } from '../clients/protocol.js';
+
+export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
+
+export interface RunOptions {
+  backend: LockBackend;
+  resource: ResourceMode;
+  workload: LockWorkload;
+  nemesis: FaultKind[];
+  timeLimitS: number;
+  clients: number;
+  ttlMs: number;
+  seed: number;
+  /** Time a holder keeps the lock (lock-counter: between its read and its write), ms. */
+  holdMs: number;
+  /** Critical sections per second per client, on average. */
+  rate: number;
+  /** Quiet time before each fault, ms. */
+  intervalMs: number;
+  /** How long a fault lasts, ms (a client pause lasts at least 2 × TTL). */
+  durationMs: number;
+  /** After healing, wait this long before the final reads, ms. */
+  recoverMs: number;
+  /** Per-call timeout of clients against the lock service and the resource, ms. */
+  callTimeoutMs: number;
+  /** What server faults aim at: a node name, `leader` or `random`. */
+  nemesisTarget: string;
+  redisPersistence: RedisPersistence;
+  /** The parent of run directories (default `results`). */
+  resultsDir: string;
+}
+
+export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
+  nemesis: [],
+  timeLimitS: 30,
+  clients: 5,
+  ttlMs: 2000,
+  seed: 1,
+  holdMs: 200,
+  rate: 2,
+  intervalMs: 5000,
+  durationMs: 5000,
+  recoverMs: 5000,
+  callTimeoutMs: 1000,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'results',
+};
+
+/** The cluster backend that serves a lock backend (the npm Redlock runs on the same five Redis nodes). */
+export function clusterBackendOf(backend: LockBackend): BackendName {
+  return backend === 'redlock-npm' ? 'redlock' : backend;
+}
+
+/** Redlock gives a unique random token, no monotonic one. */
+export function tokenKindOf(backend: LockBackend): 'monotonic' | 'unique' {
+  return backend === 'redlock' || backend === 'redlock-npm' ? 'unique' : 'monotonic';
+}
+
+/** Why a combination cannot run, or undefined when it can. */
+export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[]): string | undefined {
+  if (tokenKindOf(backend) === 'unique' && (resource === 'fence' || resource === 'fence-claim')) {
+    return `${backend} issues no monotonic fencing token, so the resource mode ${resource} does not apply (use none, cas-unique or cas-unique-nonatomic)`;
+  }
+  if (backend === 'etcd' && nemesis.includes('clock')) {
+    return 'etcd is a Go program and ignores LD_PRELOAD, so fencecheck cannot shift its wall clock without changing the real system clock (which it never does); and etcd leases use the monotonic clock anyway';
+  }
+  if (nemesis.includes('delay')) {
+    return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';
+  }
+  return undefined;
+}
+
+export function validateRunOptions(o: RunOptions): RunOptions {
+  const positive = (flag: string, v: number) => {
+    if (!(Number.isFinite(v) && v > 0)) throw new UsageError(`Expected \`${flag}\` to be a positive number, got \`${v}\``);
+  };
+  positive('--time-limit', o.timeLimitS);
+  positive('--ttl-ms', o.ttlMs);
+  positive('--rate', o.rate);
+  positive('--call-timeout-ms', o.callTimeoutMs);
+  if (!Number.isInteger(o.clients) || o.clients < 1 || o.clients > 50) throw new UsageError(`Expected \`--clients\` to be an integer from 1 to 50, got \`${o.clients}\``);
+  if (!Number.isSafeInteger(o.seed)) throw new UsageError(`Expected \`--seed\` to be an integer, got \`${o.seed}\``);
+  for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected \`--nemesis\` to list faults among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
+  const why = notApplicable(o.backend, o.resource, o.nemesis);
+  if (why) throw new UsageError(`Cannot run this combination: ${why}.`);
+  return o;
+}
+
+/** The command line that replays a run exactly. */
+export function replayCommand(o: RunOptions): string {
+  const parts = [
+    'fencecheck run',
+    `--backend ${o.backend}`,
+    `--resource ${o.resource}`,
+    `--workload ${o.workload}`,
+    o.nemesis.length > 0 ? `--nemesis ${o.nemesis.join(',')}` : '',
+    `--time-limit ${o.timeLimitS}`,
+    `--clients ${o.clients}`,
+    `--ttl-ms ${o.ttlMs}`,
+    `--hold-ms ${o.holdMs}`,
+    `--rate ${o.rate}`,
+    o.nemesis.length > 0 ? `--interval-ms ${o.intervalMs} --duration-ms ${o.durationMs} --nemesis-target ${o.nemesisTarget}` : '',
+    o.redisPersistence !== 'none' ? `--redis-persistence ${o.redisPersistence}` : '',
+    `--seed ${o.seed}`,
+  ];
+  return parts.filter((p) => p !== '').join(' ');
+}
