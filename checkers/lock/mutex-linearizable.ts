@@ -38,7 +38,10 @@ export const mutexLinearizableChecker: LockChecker = {
     const w = result.witness;
     if (w === undefined) return verdict(NAME, false, 'not linearizable as a mutex (no witness recorded)', [], stats);
     const byIndex = new Map(history.map((h) => [h.index, h]));
-    const anomaly = notLinearizable(w.op, w.prefix, w.reason, byIndex, historyEnd(history));
+    const anomaly: Anomaly = {
+      ...notLinearizable(w.op, w.prefix, w.reason, byIndex, historyEnd(history)),
+      witness: { prefix: w.prefix.map((o) => o.invokeIndex), op: w.op.invokeIndex, state: w.state, reason: w.reason },
+    };
     return verdict(NAME, false, `not linearizable as a mutex: ${anomaly.message}`, [anomaly], stats);
   },
 };

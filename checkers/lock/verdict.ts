@@ -33,6 +33,8 @@ export interface Anomaly {
   window: { start: number; end: number };
   /** History indexes of the ops involved, for highlighting. */
   opIndexes: number[];
+  /** not-linearizable only: the search's witness, as op (invocation) indexes (docs/run-directory.md). */
+  witness?: { prefix: number[]; op: number; state: string; reason: string };
 }
 
 export interface CheckerVerdict {

@@ -50,7 +50,7 @@ Needs root (network namespaces). Examples:
       const options: RunOptions = { ...rest, timeLimitS: timeLimit, resultsDir: results };
       const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n') });
       process.stdout.write(formatVerdicts(result.verdicts) + '\n');
-      process.stdout.write(`run: ${result.runDir}\nreplay: ${result.replay}\n`);
+      process.stdout.write(`run: ${result.runDir}\n${result.reportPath ? `report: ${result.reportPath}\n` : ''}replay: ${result.replay}\n`);
       process.exitCode = result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown;
     });
 }

@@ -7,10 +7,15 @@ import { PreflightError } from './cluster-errors.js';
 import { buildClockLibrary, checkClockLibrary } from './clock-library.js';
 import { runCommand } from './run-command.js';
 
-/** What fencecheck needs from Debian. libslf4j-java gives ZooKeeper a logging binding; libc6-dev the headers gcc needs. */
+/**
+ * What fencecheck needs from Debian. libslf4j-java gives ZooKeeper a logging
+ * binding; libc6-dev the headers gcc needs; chromium renders the reports in
+ * the report tests (playwright-core drives Debian's build: no browser download),
+ * with fonts-liberation listed because it is only a Recommends of chromium.
+ */
 export const DEBIAN_PACKAGES = [
   'redis-server', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
-  'nftables', 'iproute2', 'gcc', 'libc6-dev', 'util-linux',
+  'nftables', 'iproute2', 'gcc', 'libc6-dev', 'util-linux', 'chromium', 'fonts-liberation',
 ] as const;
 
 export interface SetupReport {

@@ -24,6 +24,7 @@ import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { FencecheckError } from '../errors.js';
 import type { Validity } from '../report/run-files.js';
 import { formatKinds } from './cell-summary.js';
+import { plural } from './format-units.js';
 import { buildCompareReport, type CompareReport } from './compare-report.js';
 import { CompareProgress, type ProgressIo } from './compare-progress.js';
 import { expectedRunMs, matrixCells, planRuns, runOptionsFor, type Cell, type PlannedRun } from './compare-spec.js';
@@ -86,7 +87,7 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
     return report;
   };
 
-  if (done > 0) progress.line(`resuming ${dir}: ${done} of ${planned.length} runs already done`);
+  if (done > 0) progress.line(`resuming ${dir}: ${done} of ${plural(planned.length, 'run')} already done`);
   refresh();
   let errorsInARow = 0;
   try {

@@ -25,7 +25,13 @@ export class ClientDriver {
     let onReady: (r: ClientReady) => void = () => undefined;
     this.ready = new Promise((resolve) => (onReady = resolve));
     createInterface({ input: proc.child.stdout! }).on('line', (line) => {
-      const m = JSON.parse(line) as ClientReady | ClientAnswer;
+      let m: ClientReady | ClientAnswer;
+      try {
+        m = JSON.parse(line) as ClientReady | ClientAnswer;
+      } catch {
+        this.stderr.push(`[stdout, not JSON] ${line}`);
+        return;
+      }
       if ('ready' in m) onReady(m);
       else this.pending.get(m.id)?.(m);
     });

@@ -108,6 +108,12 @@ export class ZooKeeperLockClient implements LockClient {
     // Our session ended: the server deletes our node (at once if it expired the session, else when it times
     // out), but whether the lock was still ours when we asked is not known here.
     if (hold.session !== this.session || hold.session.state === 'closed') throw indeterminate('session-closed', 'the session that held the lock is closed');
+    if (hold.session.state !== 'connected') {
+      // Our node may outlive this suspended session for a while: a new session for the next acquire, so it does
+      // not queue behind our own node. The delete is not sent.
+      this.discard(hold.session);
+      throw failed('not-connected', `session ${hold.session.state}`);
+    }
     let r: 'deleted' | 'no-node';
     try {
       r = await hold.session.remove(hold.path, this.o.callTimeoutMs);

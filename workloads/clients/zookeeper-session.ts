@@ -80,7 +80,9 @@ export class ZkSession {
     readonly sessionTimeoutMs: number,
     private readonly log: (line: string) => void,
   ) {
-    this.zk = new ZooKeeper({ connect, timeout: sessionTimeoutMs, debug_level: ZooKeeper.constants.ZOO_LOG_LEVEL_WARN, host_order_deterministic: false });
+    // debug_level 0: the binding prints its own warnings with printf to STDOUT, the protocol channel, and the
+    // C client's level is the same switch. This wrapper logs session changes and errors to stderr instead.
+    this.zk = new ZooKeeper({ connect, timeout: sessionTimeoutMs, debug_level: 0, host_order_deterministic: false });
     this.zk.on('connect', () => this.set('connected'));
     this.zk.on('connecting', () => this.set(this.current === 'connecting' ? 'connecting' : 'suspended'));
     this.zk.on('close', (_zk: unknown, code: unknown) => {

@@ -33,9 +33,12 @@ import { runWorker, type WorkerContext } from './worker.js';
 import { runFinalRead } from './final-read.js';
 import { compiledEntry } from '../../src/cluster/paths.js';
 import { progressLine } from './progress.js';
+import { writeRunReport } from '../../src/report/write-run-report.js';
 
 export interface RunResult extends LockCheckResult {
   runDir: string;
+  /** report.html, when it could be written. */
+  reportPath?: string;
   replay: string;
   durationMs: number;
 }
@@ -194,7 +197,12 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   });
   const durationMs = Date.now() - started;
   writeJson(join(runDir, 'results.json'), { valid: checked.valid, durationMs, checkers: checked.verdicts });
-  return { ...checked, runDir, replay, durationMs };
+  const report = await writeRunReport(runDir).catch((err: unknown) => {
+    // The verdict stands without its picture; say why the picture is missing.
+    log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  });
+  return { ...checked, runDir, replay, durationMs, ...(report ? { reportPath: report } : {}) };
 }
 
 function nextProcessId(recorder: Recorder): number {
