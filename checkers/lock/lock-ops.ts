@@ -28,6 +28,12 @@ export interface LockOp {
   /** The completion's value (what a read returned); null unless ok. */
   result: Value;
   invokeTime: number;
+  /**
+   * The earliest instant the op can have taken effect: its invocation, or
+   * later when the completion says when the client actually began it
+   * (`started`: a request that waited in a paused client's pipe).
+   */
+  startTime: number;
   /** Undefined while the op is pending. */
   completeTime: number | undefined;
   invokeIndex: number;
@@ -51,6 +57,7 @@ export function lockOps(history: History): LockOp[] {
         value: h.value,
         result: null,
         invokeTime: h.time,
+        startTime: h.time,
         completeTime: undefined,
         invokeIndex: h.index,
         completeIndex: undefined,
@@ -68,6 +75,8 @@ export function lockOps(history: History): LockOp[] {
     op.status = h.type;
     op.completeTime = h.time;
     op.completeIndex = h.index;
+    const started = h['started'];
+    if (typeof started === 'number' && started > op.startTime && started <= h.time) op.startTime = started;
     if (h.type === 'ok') op.result = h.value;
     op.token = tokenOf(h) ?? op.token;
     op.outcome = outcomeOf(h) ?? op.outcome;

@@ -83,7 +83,7 @@ function grantsBetween(grants: readonly Hold[], t: TiedWrite): Hold[] {
     else lo = mid + 1;
   }
   const out: Hold[] = [];
-  for (let i = lo; i < grants.length && grants[i]!.start < t.write.invokeTime; i++) {
+  for (let i = lo; i < grants.length && grants[i]!.start < t.write.startTime; i++) {
     const g = grants[i]!;
     const sameToken = g.token !== undefined && t.token !== undefined && g.token === t.token;
     if (g.process !== t.hold.process && !sameToken) out.push(g);
@@ -100,7 +100,7 @@ function staleWrite(t: TiedWrite, later: readonly Hold[]): Anomaly {
     kind: 'stale-write',
     message:
       `p${a.process} acquired the lock with ${describeToken(a.token)} at ${ms(a.start)}; it was granted to p${b.process} with ${describeToken(b.token)} at ${ms(b.start)}${more}; ` +
-      `p${a.process}'s write of ${JSON.stringify(t.write.value)} under ${describeToken(t.token)}, invoked at ${ms(t.write.invokeTime)}, was accepted at ${ms(end)}.`,
+      `p${a.process}'s write of ${JSON.stringify(t.write.value)} under ${describeToken(t.token)}, begun at ${ms(t.write.startTime)}, was accepted at ${ms(end)}.`,
     processes: [a.process, b.process],
     tokens: [t.token, b.token].filter((x) => x !== undefined),
     window: { start: a.start, end },

@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, FencecheckError, formatError } from '../errors.js';
 import { registerCheckCommand } from './check-command.js';
+import { registerCompareCommand } from './compare-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerDownCommand } from './down-command.js';
 import { registerReportCommand } from './report-command.js';
@@ -25,6 +26,7 @@ program
 
 registerRunCommand(program);
 registerCheckCommand(program);
+registerCompareCommand(program);
 registerUpCommand(program);
 registerDownCommand(program);
 registerDoctorCommand(program);

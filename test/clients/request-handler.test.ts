@@ -103,8 +103,8 @@ describe('parseRequest', () => {
 });
 
 describe('serveRequests', () => {
-  /** A handler that takes `ms` per request and records how many ran at once. */
-  function slowHandler(ms: number): Handler & { seen: number[]; maxInFlight: number } {
+  /** A handler that yields to the event loop `turns` times per request (no real time) and records how many ran at once. */
+  function slowHandler(turns: number): Handler & { seen: number[]; maxInFlight: number } {
     let inFlight = 0;
     const h = {
       seen: [] as number[],
@@ -113,7 +113,7 @@ describe('serveRequests', () => {
         inFlight++;
         h.maxInFlight = Math.max(h.maxInFlight, inFlight);
         h.seen.push(req.id);
-        await new Promise((r) => setTimeout(r, ms));
+        for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
         inFlight--;
         return { id: req.id, type: 'ok' };
       },
@@ -146,8 +146,15 @@ describe('serveRequests', () => {
     expect(answers).toEqual([
       { id: -1, type: 'fail', error: 'bad-request' },
       { id: 7, type: 'fail', error: 'bad-request' },
-      { id: 8, type: 'ok' },
+      { id: 8, type: 'ok', started_ns: expect.stringMatching(/^\d+$/) },
     ]);
+  });
+
+  it('stamps each handled request with when the client began it, on the monotonic clock', async () => {
+    const before = process.hrtime.bigint();
+    const { answers } = await run(['{"id":1,"op":"read"}', '{"id":2,"op":"read"}'], slowHandler(1));
+    const [a, b] = answers.map((x) => BigInt(x.started_ns!));
+    expect(a! >= before && b! > a! && b! <= process.hrtime.bigint()).toBe(true);
   });
 
   it('stops after answering shutdown, reading nothing more', async () => {

@@ -133,7 +133,7 @@ describe.each(LOCK_BACKENDS)('%s client: the contract', (backend) => {
   });
 
   it('release, then the other client acquires (a larger token when monotonic)', async () => {
-    expect(await a.call({ op: 'release' })).toEqual({ id: expect.any(Number), type: 'ok', token: tokens[0] });
+    expect(await a.call({ op: 'release' })).toMatchObject({ type: 'ok', token: tokens[0] });
     const r = await b.call({ op: 'acquire', ttlMs: TTL_MS });
     expect(r.type).toBe('ok');
     if (monotonic) expect(r.token as number).toBeGreaterThan(tokens[0] as number);
@@ -156,7 +156,7 @@ describe.each(LOCK_BACKENDS)('%s client: the contract', (backend) => {
     expect(await a.call({ op: 'write', value: 'p0-2' })).toMatchObject({ type: 'ok', outcome: 'accepted', fence: token });
     expect(await a.call({ op: 'read' })).toMatchObject({ type: 'ok', value: 'p0-2', fence: token });
     expect(await a.call({ op: 'release' })).toMatchObject({ type: 'ok' });
-    expect(await a.call({ op: 'final-read' })).toEqual({ id: expect.any(Number), type: 'ok', value: 'p0-2' });
+    expect(await a.call({ op: 'final-read' })).toMatchObject({ type: 'ok', value: 'p0-2' });
   });
 
   it.runIf(monotonic)('fence-claim: the read raises the fence to the token, and a lower fence holder is then rejected', async () => {

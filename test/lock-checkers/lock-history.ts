@@ -19,6 +19,8 @@ export interface CallFields {
   result?: Value;
   token?: number | string;
   outcome?: 'accepted' | 'rejected' | 'unknown';
+  /** When the client began the op (the completion's `started`), ms. */
+  startedMs?: number;
 }
 
 /** One op; `completeMs` null leaves it pending (never answered). */
@@ -33,6 +35,7 @@ export function call(
   const extra: Record<string, Value> = {};
   if (fields.token !== undefined) extra.token = fields.token;
   if (fields.outcome !== undefined) extra.outcome = fields.outcome;
+  if (fields.startedMs !== undefined) extra.started = ns(fields.startedMs);
   const invoke: Ev = [invokeMs, process, 'invoke', f, fields.value ?? null, {}];
   return completeMs === null ? [invoke] : [invoke, [completeMs, process, type, f, type === 'ok' ? (fields.result ?? null) : null, extra]];
 }

@@ -21,6 +21,16 @@ function pausedHolder(lateWrite: 'ok' | 'fail' | 'info'): History {
 }
 
 describe('stale-writes', () => {
+  it('a write sent before the next grant but begun after it (it sat in a paused client) is stale; without `started` it is not provably so', () => {
+    const h = (startedMs?: number) =>
+      lockHistory(
+        section(0, 1, 1, 3100, call(0, 'write', 200, 3010, 'ok', { value: 'p0-0', token: 1, ...(startedMs !== undefined ? { startedMs } : {}) })),
+        section(1, 2, 1500, 1700, call(1, 'write', 1600, 1610, 'ok', { value: 'p1-0', token: 2 })),
+      );
+    expect(check(h(3000), 'unique')).toMatchObject({ valid: false, stats: { staleWrites: 1 } });
+    expect(check(h(), 'unique')).toMatchObject({ valid: true, stats: { staleWrites: 0 } });
+  });
+
   it('a correct fenced run is valid', () => {
     const h = lockHistory(
       section(0, 1, 10, 30, call(0, 'write', 12, 14, 'ok', { value: 'p0-0', token: 1 })),
@@ -37,7 +47,7 @@ describe('stale-writes', () => {
     const [stale, regression] = v.anomalies;
     expect(stale).toMatchObject({ kind: 'stale-write', processes: [0, 1], tokens: [1, 2], window: { start: ns(1), end: ns(3010) } });
     expect(stale!.message).toBe(
-      'p0 acquired the lock with token 1 at 1.0 ms; it was granted to p1 with token 2 at 1500.0 ms; p0\'s write of "p0-0" under token 1, invoked at 3000.0 ms, was accepted at 3010.0 ms.',
+      'p0 acquired the lock with token 1 at 1.0 ms; it was granted to p1 with token 2 at 1500.0 ms; p0\'s write of "p0-0" under token 1, begun at 3000.0 ms, was accepted at 3010.0 ms.',
     );
     expect(stale!.opIndexes.map((i) => `${h[i]!.process}:${h[i]!.f}:${h[i]!.type}`)).toEqual([
       '0:acquire:invoke', '0:acquire:ok', '1:acquire:invoke', '1:acquire:ok', '0:write:invoke', '0:write:ok',

@@ -16,9 +16,11 @@
  * must not be sent again without looking.
  *
  * holdLost(): the lease is counted lost when etcd3 reports it lost, or when
- * no keep-alive was answered within the TTL since it was sent (as etcd's Go
- * client does; measured on the monotonic clock from when the keep-alive was
- * sent, the conservative end).
+ * its last proof of life has run out: a keep-alive answer proves the lease
+ * alive until (when that keep-alive was sent) + (the TTL it renewed), on the
+ * monotonic clock. etcd's Go client counts from the answer instead; counting
+ * from the send is the conservative end, and it matters: a client paused with
+ * an answer unread must not, on waking, read it as fresh.
  */
 import { Etcd3, type IOptions, type Lease } from 'etcd3';
 import { etcdOpError } from './etcd-errors.js';
@@ -34,14 +36,40 @@ const NO_RETRY = {
   execute: <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => Promise.resolve().then(() => fn({ signal: new AbortController().signal })),
 } as unknown as Policy;
 
+/** What this client knows of one lease's life, from etcd3's keep-alive events. */
+export interface LeaseLife {
+  /** Monotonic ms until which the lease is surely alive. */
+  validUntil: number;
+  /** Why etcd3 gave the lease up, if it did. */
+  lost?: string;
+}
+
+/**
+ * Follow a lease from its creation. Answers come in order on the keep-alive
+ * stream, each for the oldest unanswered keep-alive, so the send times queue
+ * up; a new stream (after an error) starts a new queue.
+ */
+export function followLease(lease: Pick<Lease, 'on'>, grantSentAt: number, leaseMs: number, now: () => number = monotonicNow): LeaseLife {
+  const life: LeaseLife = { validUntil: grantSentAt + leaseMs };
+  const sent: number[] = [];
+  lease.on('keepaliveEstablished', () => (sent.length = 0));
+  lease.on('keepaliveFailed', () => (sent.length = 0));
+  lease.on('keepaliveFired', () => sent.push(now()));
+  lease.on('keepaliveSucceeded', (res) => {
+    const at = sent.shift();
+    const ttlMs = Number(res.TTL) * 1000;
+    if (at !== undefined && ttlMs > 0) life.validUntil = Math.max(life.validUntil, at + ttlMs);
+  });
+  lease.on('lost', (err) => (life.lost = `lease lost: ${err.message}`));
+  return life;
+}
+
 interface EtcdHold {
   lease: Lease;
+  life: LeaseLife;
   leaseId: string;
   token: Token;
   revision: string;
-  /** Monotonic ms until which the lease is surely alive, as far as this client knows. */
-  validUntil: number;
-  lost?: string;
 }
 
 /** The lease's TTL in seconds for a TTL in ms: rounded up, at least 1. */
@@ -72,8 +100,8 @@ export class EtcdLockClient implements LockClient {
     const key = this.o.lockName;
     const ttlS = leaseSeconds(ttlMs);
     const deadline = monotonicNow() + this.o.callTimeoutMs;
-    const sentAt = monotonicNow();
     const lease = this.client.lease(ttlS, { autoKeepAlive: true });
+    const life = followLease(lease, monotonicNow(), ttlS * 1000);
     let leaseId: string;
     try {
       leaseId = await lease.grant();
@@ -96,7 +124,7 @@ export class EtcdLockClient implements LockClient {
         throw etcdOpError(err);
       }
       if (taken) {
-        this.hold = this.track(lease, leaseId, taken.revision, sentAt, ttlS * 1000);
+        this.hold = { lease, life, leaseId, token: tokenFromDecimal(taken.revision), revision: taken.revision };
         return { token: this.hold.token, lease_ms: ttlMs };
       }
       const remaining = deadline - monotonicNow();
@@ -132,25 +160,12 @@ export class EtcdLockClient implements LockClient {
   holdLost(): string | undefined {
     const hold = this.hold;
     if (!hold) return undefined;
-    if (hold.lost) return hold.lost;
-    if (monotonicNow() > hold.validUntil) return 'no keep-alive answer within the lease TTL';
+    if (hold.life.lost) return hold.life.lost;
+    if (monotonicNow() > hold.life.validUntil) return 'no keep-alive answer proves the lease alive any more';
     return undefined;
   }
 
   async close(): Promise<void> {
     this.client.close();
-  }
-
-  /** The hold, with its lease's liveness followed from etcd3's keep-alive events. */
-  private track(lease: Lease, leaseId: string, revision: string, grantSentAt: number, leaseMs: number): EtcdHold {
-    const hold: EtcdHold = { lease, leaseId, token: tokenFromDecimal(revision), revision, validUntil: grantSentAt + leaseMs };
-    let firedAt = monotonicNow();
-    lease.on('keepaliveFired', () => (firedAt = monotonicNow()));
-    lease.on('keepaliveSucceeded', () => (hold.validUntil = Math.max(hold.validUntil, firedAt + leaseMs)));
-    lease.on('lost', (err) => {
-      hold.lost = `lease lost: ${err.message}`;
-      this.o.log(`etcd: ${hold.lost}`);
-    });
-    return hold;
   }
 }

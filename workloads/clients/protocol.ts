@@ -72,6 +72,14 @@ export interface ClientAnswer {
   /** acquire: the TTL asked for, and (redlock) the validity the client computed. */
   lease_ms?: number;
   validity_ms?: number;
+  /**
+   * When the client began to process the request: process.hrtime.bigint() as
+   * decimal text. CLOCK_MONOTONIC is one clock for every process on the machine
+   * (and the clock library shifts only the wall clock), so the runner can place
+   * it on its own time line: a request that waited in a paused client's pipe
+   * cannot have taken effect before this instant.
+   */
+  started_ns?: string;
 }
 
 /** The first line a client prints once connected and ready: its library versions. */

@@ -53,7 +53,9 @@ export async function serveRequests(input: Readable, output: Writable, handler: 
       await write(output, { id: req.id, type: 'fail', error: 'bad-request' });
       continue;
     }
-    await write(output, await handler.handle(req));
+    // Read the monotonic clock before doing anything: the op cannot take effect before this instant.
+    const startedNs = process.hrtime.bigint();
+    await write(output, { ...(await handler.handle(req)), started_ns: String(startedNs) });
     if (req.op === 'shutdown') {
       lines.close();
       return 'shutdown';

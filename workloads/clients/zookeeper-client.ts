@@ -64,7 +64,7 @@ export class ZooKeeperLockClient implements LockClient {
 
   async acquire(ttlMs: number): Promise<Acquired> {
     if (ttlMs !== this.sessionTimeoutMs) this.o.log(`zookeeper: the lease is the session timeout (${this.sessionTimeoutMs} ms), not the ${ttlMs} ms asked`);
-    if (this.session.state === 'closed') this.session = this.open();
+    if (this.session.state === 'closed') this.session = this.open(); // expired: a new session
     // Not connected (yet): nothing is sent.
     if (!(await this.session.waitConnected(this.o.callTimeoutMs))) throw failed('not-connected', `session ${this.session.state}`);
     await this.ensureParent();
@@ -156,8 +156,9 @@ export class ZooKeeperLockClient implements LockClient {
     }
   }
 
-  /** Close the session once the current answer is out (closing blocks the event loop for up to ~1.5 s). */
+  /** Replace the session now, and close the old one once the current answer is out (closing blocks the event loop for up to ~1.5 s). */
   private discard(session: ZkSession): void {
+    if (this.session === session) this.session = this.open();
     setTimeout(() => session.close(), 10);
   }
 

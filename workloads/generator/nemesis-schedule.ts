@@ -31,8 +31,12 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 export const GRUDGE_KINDS = ['isolate-one', 'halves', 'majorities-ring', 'client-from-servers', 'client-from-resource'] as const;
 export type GrudgeKind = (typeof GRUDGE_KINDS)[number];
 
-/** Who a fault hits; `holder` and `leader` are resolved by the runner when the fault starts. */
-export type Victim = { kind: 'holder' } | { kind: 'leader' } | { kind: 'node'; node: string };
+/**
+ * Who a fault hits; all but `node` are resolved by the runner when the fault
+ * starts: the lock holder, the leader, one worker's client (scripted
+ * scenarios), or a client whose acquire is in flight.
+ */
+export type Victim = { kind: 'holder' } | { kind: 'leader' } | { kind: 'node'; node: string } | { kind: 'client'; worker: number } | { kind: 'acquirer' };
 
 export type FaultTarget =
   | Victim
@@ -56,6 +60,8 @@ export interface FaultWindow {
   offsetMs?: number;
   /** delay: ms added to each packet to and from the target. */
   delayMs?: number;
+  /** delay on a client (scripted scenarios): which of its links, to the resource or to the lock service. */
+  link?: 'resource' | 'lock';
   /** loss: the percentage of packets dropped to and from the target. */
   lossPercent?: number;
 }

@@ -42,7 +42,9 @@ export type SectionOutcome = 'done' | 'retire';
 export async function runCriticalSection(ctx: SectionContext, session: ClientSession, plan: SectionPlan): Promise<SectionOutcome> {
   const op = (f: RequestBody['op'], body: RequestBody, value: Value, token?: number | string) => perform(ctx, session, plan.process, f, body, value, token);
 
+  ctx.holders.startAcquire(plan.worker, session);
   const acquired = await op('acquire', { op: 'acquire', ttlMs: ctx.ttlMs }, null);
+  ctx.holders.endAcquire(plan.worker);
   if (acquired.type === 'info') return 'retire';
   if (acquired.type === 'fail') return 'done';
   const token = acquired.token;
@@ -84,6 +86,8 @@ async function perform(ctx: SectionContext, session: ClientSession, process: num
     lease_ms: a.lease_ms,
     validity_ms: a.validity_ms,
     error: a.error,
+    // When the client actually began the op (it may have sat in a paused client's pipe since the invoke).
+    started: a.started_ns === undefined ? undefined : ctx.recorder.fromHrtime(a.started_ns),
   });
   return a;
 }

@@ -19,6 +19,33 @@ export interface Holder {
 
 export class Holders {
   private readonly byWorker = new Map<number, Holder>();
+  private readonly acquiring = new Map<number, ClientSession>();
+  private readonly waiters: (() => void)[] = [];
+
+  /** A worker sent its acquire (until it completes). */
+  startAcquire(worker: number, session: ClientSession): void {
+    this.acquiring.set(worker, session);
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  endAcquire(worker: number): void {
+    this.acquiring.delete(worker);
+  }
+
+  /** A client whose acquire is in flight now, waiting up to `waitMs` for one. */
+  async acquirer(waitMs: number): Promise<ClientSession | undefined> {
+    const now = () => [...this.acquiring.values()].find((s) => s.alive);
+    const found = now();
+    if (found || waitMs <= 0) return found;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return now();
+  }
 
   set(h: Holder): void {
     this.byWorker.set(h.worker, h);

@@ -13,6 +13,8 @@ import type { Cluster } from '../../src/cluster/cluster.js';
 import type { Value } from '../../src/history/op.js';
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
 import type { FaultWindow, Victim } from '../generator/nemesis-schedule.js';
+import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
+import type { ClientSession } from './client-session.js';
 import type { Holders } from './holders.js';
 import type { Recorder } from './recorder.js';
 
@@ -24,6 +26,10 @@ export interface NemesisRunnerContext {
   lockNodes: string[];
   leaderBackend: 'etcd' | 'zookeeper' | undefined;
   resourceNode: string;
+  /** A worker's current client (scripted faults aimed at one worker). */
+  sessionOf: (worker: number) => ClientSession | undefined;
+  /** A client host's delay proxies by server node, when the run has them. */
+  proxiesOf: (host: string) => ReadonlyMap<string, DelayProxy> | undefined;
   /** Time of the main phase's start, in recorder ns. */
   startNs: number;
   sleepUntilNs: (ns: number) => Promise<void>;
@@ -65,14 +71,14 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
 
   switch (w.fault) {
     case 'client-pause': {
-      const h = ctx.holders.victim();
-      if (!h) {
-        done('pause', { target: 'holder' }, 'no client held the lock');
+      const v = await victimClient(ctx, w.target as Victim);
+      if (!v) {
+        done('pause', { target: (w.target as Victim).kind }, 'no client to pause (nobody held the lock or was acquiring)');
         return undefined;
       }
-      const value = { target: h.session.proc.host, process: h.process, pid: h.session.proc.pid, token: h.token ?? null };
-      if (!(await attempt('pause', value, () => n.pause(h.session.proc)))) return undefined;
-      return async () => void (await attempt('resume', value, () => n.resume(h.session.proc)));
+      const value = { target: v.session.proc.host, pid: v.session.proc.pid, ...v.about };
+      if (!(await attempt('pause', value, () => n.pause(v.session.proc)))) return undefined;
+      return async () => void (await attempt('resume', value, () => n.resume(v.session.proc)));
     }
     case 'server-pause': {
       const node = await victimNode(ctx, w.target as Victim);
@@ -107,14 +113,44 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
       if (!(await attempt('start-partition', grudge as Value, () => n.partition(grudge)))) return undefined;
       return async () => void (await attempt('stop-partition', null, () => n.heal()));
     }
-    case 'delay':
-      done('start-delay', null, 'the delay nemesis runs only in scenarios');
-      return undefined;
+    case 'delay': {
+      const v = await victimClient(ctx, w.target as Victim);
+      const host = v?.session.proc.host;
+      const proxies = host ? ctx.proxiesOf(host) : undefined;
+      const link = w.link ?? 'resource';
+      const chosen = [...(proxies ?? new Map<string, DelayProxy>())].filter(([node]) => (link === 'resource' ? node === ctx.resourceNode : node !== ctx.resourceNode));
+      const value = { target: host ?? null, link, ms: w.delayMs ?? 0 };
+      if (chosen.length === 0) {
+        done('start-delay', value, 'no delay proxy on that link (the run must be started with proxies)');
+        return undefined;
+      }
+      const set = (ms: number) => async () => void (await Promise.all(chosen.map(([, p]) => p.setDelay(ms))));
+      if (!(await attempt('start-delay', value, set(w.delayMs ?? 0)))) return undefined;
+      return async () => void (await attempt('stop-delay', value, set(0)));
+    }
   }
 }
 
+/** The client a client fault hits, with what to record about it. */
+async function victimClient(ctx: NemesisRunnerContext, v: Victim): Promise<{ session: ClientSession; about: Record<string, Value> } | undefined> {
+  if (v.kind === 'client') {
+    const session = ctx.sessionOf(v.worker);
+    return session?.alive ? { session, about: { worker: v.worker } } : undefined;
+  }
+  if (v.kind === 'acquirer') {
+    const session = await ctx.holders.acquirer(ACQUIRER_WAIT_MS);
+    return session ? { session, about: { while: 'acquiring' } } : undefined;
+  }
+  const h = ctx.holders.victim();
+  return h ? { session: h.session, about: { process: h.process, token: h.token ?? null } } : undefined;
+}
+
+/** How long a fault aimed at "a client that is acquiring" waits for one. */
+const ACQUIRER_WAIT_MS = 5000;
+
 async function victimNode(ctx: NemesisRunnerContext, v: Victim): Promise<string | undefined> {
   if (v.kind === 'node') return v.node;
+  if (v.kind === 'client' || v.kind === 'acquirer' || v.kind === 'holder') return undefined;
   if (v.kind === 'leader' && ctx.leaderBackend) {
     const leader = await ctx.cluster.leader(ctx.leaderBackend).catch(() => undefined);
     if (leader) return leader;

@@ -25,6 +25,15 @@ export class Recorder {
     return Number(process.hrtime.bigint() - this.start);
   }
 
+  /** An absolute process.hrtime.bigint() reading (as text), in ns since the run started. */
+  fromHrtime(hrtime: string): number | undefined {
+    try {
+      return Number(BigInt(hrtime) - this.start);
+    } catch {
+      return undefined;
+    }
+  }
+
   record(process: Process, type: OpType, f: string, value: Value, extra: Extra = {}): Op {
     const op: Op = { index: this.ops.length, time: this.now(), process, type, f, value };
     for (const [k, v] of Object.entries(extra)) if (v !== undefined) op[k] = v;

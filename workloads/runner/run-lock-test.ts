@@ -18,6 +18,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { checkersFor } from '../../checkers/lock/registry.js';
 import { runCheckers, type LockCheckResult } from '../../checkers/lock/verdict.js';
 import type { Cluster } from '../../src/cluster/cluster.js';
+import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import { nemesisSchedule } from '../generator/nemesis-schedule.js';
 import { prepareResource } from '../clients/resource.js';
@@ -55,7 +56,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   const o = validateRunOptions(input);
   const log = hooks.log ?? (() => undefined);
   const started = Date.now();
-  const name = `${o.backend}-${o.resource}-${o.workload}`;
+  const name = o.name ?? `${o.backend}-${o.resource}-${o.workload}`;
   const runDir = resolve(o.resultsDir, name, new Date(started).toISOString().replace(/[-:]/g, '').replace(/\..*$/, ''));
   mkdirSync(join(runDir, 'logs'), { recursive: true });
   linkLatest(runDir);
@@ -89,19 +90,29 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     const pgConfig = { host: pg.host, port: pg.port, user: 'postgres', database: 'postgres' };
     await prepareResource(pgConfig, RESOURCE_KEY, o.workload === 'lock-counter' ? '0' : '');
     const lockNodes = c.nodesOf(backend).map((n) => n.name);
-    const config = (client: number): ClientConfig => ({
-      client,
-      backend: o.backend,
-      lockEndpoints: c.endpoints(backend).map((e) => `${e.host}:${e.port}`),
-      lockName: o.backend === 'zookeeper' ? `/${LOCK_NAME}` : LOCK_NAME,
-      resource: o.resource,
-      pg: pgConfig,
+    const proxies = await startProxies(c, hosts, o.proxies, lockNodes, pg.node);
+    const config = (client: number): ClientConfig => {
+      const host = hosts[client % hosts.length]!;
+      const resourceProxy = proxies.get(host)?.get(pg.node);
+      return {
+        client,
+        backend: o.backend,
+        lockEndpoints: c.endpoints(backend).map((e) => {
+          const p = proxies.get(host)?.get(e.node);
+          return p ? `${p.host}:${p.port}` : `${e.host}:${e.port}`;
+        }),
+        lockName: o.backend === 'zookeeper' ? `/${LOCK_NAME}` : LOCK_NAME,
+        resource: o.resource,
+        pg: resourceProxy ? { ...pgConfig, host: resourceProxy.host, port: resourceProxy.port } : pgConfig,
       resourceKey: RESOURCE_KEY,
-      callTimeoutMs: o.callTimeoutMs,
-      sessionTimeoutMs: o.ttlMs,
-    });
+        callTimeoutMs: o.callTimeoutMs,
+        sessionTimeoutMs: o.ttlMs,
+      };
+    };
 
     const sessions = new Set<ClientSession>();
+    /** Each worker's current client, for faults aimed at one worker. */
+    const current = new Map<number, ClientSession>();
     let spawned = 0;
     const clientMain = compiledEntry('../workloads/clients/client-main.js');
     const spawnClient = async (worker: number): Promise<ClientSession> => {
@@ -110,6 +121,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
       const proc = host.spawn([process.execPath, clientMain], { name: procName, env: { FC_CLIENT_CONFIG: JSON.stringify(config(worker)) } });
       const session = new ClientSession(proc, c.logPath(procName));
       sessions.add(session);
+      current.set(worker, session);
       const ready = await Promise.race([session.ready, sleep(30_000).then(() => undefined)]);
       if (!ready) throw new Error(`lock client ${procName} was not ready within 30 s (log: ${c.logPath(procName)})`);
       // The client libraries' versions, as the first ready client reports them.
@@ -137,7 +149,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
       sleep,
     };
     const workerCtx: WorkerContext = { section, stop, seed: o.seed, clients: o.clients, rate: o.rate, hold: o.holdMs, spawnClient, retireClient, log };
-    const windows = nemesisSchedule(
+    const windows = o.script ?? nemesisSchedule(
       {
         faults: o.nemesis,
         intervalMs: o.intervalMs,
@@ -158,6 +170,8 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
         lockNodes,
         leaderBackend: backend === 'etcd' || backend === 'zookeeper' ? backend : undefined,
         resourceNode: c.nodesOf('postgres')[0]!.name,
+        sessionOf: (worker) => current.get(worker),
+        proxiesOf: (host) => proxies.get(host),
         startNs,
         sleepUntilNs: (ns) => stop.sleep((ns - recorder.now()) / 1e6),
         stopped: () => stop.stopped,
@@ -203,6 +217,23 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     return undefined;
   });
   return { ...checked, runDir, replay, durationMs, ...(report ? { reportPath: report } : {}) };
+}
+
+/**
+ * Delay proxies, one per client host and server it should slow, with no delay
+ * until a scripted `delay` fault: `host → node → proxy`. Each runs inside its
+ * client's namespace, so that client's partitions still apply to the link.
+ */
+async function startProxies(c: Cluster, hosts: string[], which: RunOptions['proxies'], lockNodes: string[], resourceNode: string): Promise<Map<string, Map<string, DelayProxy>>> {
+  const out = new Map<string, Map<string, DelayProxy>>();
+  if (which === undefined) return out;
+  const targets = [...(which !== 'lock' ? [resourceNode] : []), ...(which !== 'resource' ? lockNodes : [])];
+  for (const host of hosts) {
+    const byNode = new Map<string, DelayProxy>();
+    for (const node of targets) byNode.set(node, await c.nemesis.delayProxy({ on: host, to: node, delayMs: 0, direction: 'both' }));
+    out.set(host, byNode);
+  }
+  return out;
 }
 
 function nextProcessId(recorder: Recorder): number {

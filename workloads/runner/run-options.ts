@@ -6,7 +6,7 @@ import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import type { BackendName } from '../../src/cluster/plan.js';
 import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { UsageError } from '../../src/errors.js';
-import { FAULT_KINDS, type FaultKind } from '../generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
 import type { LockBackend, ResourceMode } from '../clients/protocol.js';
 
 export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
@@ -37,6 +37,16 @@ export interface RunOptions {
   redisPersistence: RedisPersistence;
   /** The parent of run directories (default `results`). */
   resultsDir: string;
+  /** A scripted fault timeline (named scenarios): replaces the seeded schedule of `nemesis`. */
+  script?: FaultWindow[];
+  /**
+   * Put a delay proxy (delay 0 until a `delay` fault) on each client's links
+   * to the resource, to the lock service, or both, so a scripted `delay` can
+   * slow one client's link.
+   */
+  proxies?: 'resource' | 'lock' | 'both';
+  /** Name of the test (the results folder); default `<backend>-<resource>-<workload>`. */
+  name?: string;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -67,14 +77,14 @@ export function tokenKindOf(backend: LockBackend): 'monotonic' | 'unique' {
 }
 
 /** Why a combination cannot run, or undefined when it can. */
-export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[]): string | undefined {
+export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {
   if (tokenKindOf(backend) === 'unique' && (resource === 'fence' || resource === 'fence-claim')) {
     return `${backend} issues no monotonic fencing token, so the resource mode ${resource} does not apply (use none, cas-unique or cas-unique-nonatomic)`;
   }
   if (backend === 'etcd' && nemesis.includes('clock')) {
     return 'etcd is a Go program and ignores LD_PRELOAD, so fencecheck cannot shift its wall clock without changing the real system clock (which it never does); and etcd leases use the monotonic clock anyway';
   }
-  if (nemesis.includes('delay')) {
+  if (nemesis.includes('delay') && !scripted) {
     return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';
   }
   return undefined;
@@ -91,7 +101,8 @@ export function validateRunOptions(o: RunOptions): RunOptions {
   if (!Number.isInteger(o.clients) || o.clients < 1 || o.clients > 50) throw new UsageError(`Expected \`--clients\` to be an integer from 1 to 50, got \`${o.clients}\``);
   if (!Number.isSafeInteger(o.seed)) throw new UsageError(`Expected \`--seed\` to be an integer, got \`${o.seed}\``);
   for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected \`--nemesis\` to list faults among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
-  const why = notApplicable(o.backend, o.resource, o.nemesis);
+  const scripted = o.script !== undefined;
+  const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted);
   if (why) throw new UsageError(`Cannot run this combination: ${why}.`);
   return o;
 }
