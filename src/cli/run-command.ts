@@ -34,6 +34,7 @@ export function registerRunCommand(program: Command): void {
     .option('--call-timeout-ms <ms>', 'timeout of each client call', positiveInteger('--call-timeout-ms'), DEFAULTS.callTimeoutMs)
     .option('--nemesis-target <node>', 'what server faults hit: a node, leader or random', DEFAULTS.nemesisTarget)
     .option('--redis-persistence <mode>', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE), DEFAULTS.redisPersistence)
+    .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold)
     .option('--seed <n>', 'seed of the workload and nemesis schedules', integer('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
     .addHelpText(

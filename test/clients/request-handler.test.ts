@@ -37,9 +37,9 @@ class ScriptedLock implements LockClient {
   async close(): Promise<void> {}
 }
 
-function handler(lock: LockClient, replies: Reply[] = []): { db: FakeDb; h: RequestHandler } {
+function handler(lock: LockClient, replies: Reply[] = [], checkHold = false): { db: FakeDb; h: RequestHandler } {
   const db = new FakeDb(replies);
-  return { db, h: new RequestHandler(lock, new Resource(db, 'fence', 'k'), () => undefined) };
+  return { db, h: new RequestHandler(lock, new Resource(db, 'fence', 'k'), () => undefined, checkHold) };
 }
 
 describe('RequestHandler', () => {
@@ -71,13 +71,22 @@ describe('RequestHandler', () => {
     expect(await h.handle({ id: 3, op: 'write', value: 1 })).toEqual({ id: 3, type: 'fail', error: 'no-hold', outcome: 'unknown' });
   });
 
-  it('a careful client does not touch the resource once its hold is known lost', async () => {
+  it('a careful client (checkHold) does not touch the resource once its hold is known lost', async () => {
     const lock = new ScriptedLock([{ token: 9, lease_ms: 1000 }]);
-    const { db, h } = handler(lock);
+    const { db, h } = handler(lock, [], true);
     await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 });
     lock.lost = 'connection lost (session suspended)';
     expect(await h.handle({ id: 2, op: 'write', value: 1 })).toEqual({ id: 2, type: 'fail', error: 'lock-lost', outcome: 'unknown', token: 9 });
     expect(db.statements).toEqual([]);
+  });
+
+  it('by default a client writes whatever its library believes (most lock users do)', async () => {
+    const lock = new ScriptedLock([{ token: 9, lease_ms: 1000 }]);
+    const { db, h } = handler(lock, [{ rows: [{ fence: '9' }] }]);
+    await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 });
+    lock.lost = 'connection lost (session suspended)';
+    expect(await h.handle({ id: 2, op: 'write', value: 1 })).toMatchObject({ id: 2, type: 'ok', token: 9 });
+    expect(db.statements.length).toBe(1);
   });
 
   it('final-read needs no hold; shutdown is ok', async () => {

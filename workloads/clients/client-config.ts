@@ -34,5 +34,6 @@ export function parseClientConfig(text: string | undefined): ClientConfig {
   expect(typeof c['resourceKey'] === 'string' && c['resourceKey'] !== '', 'resourceKey', 'a non-empty string', c['resourceKey']);
   expect(isPositive(c['callTimeoutMs']), 'callTimeoutMs', 'a positive number', c['callTimeoutMs']);
   expect(c['sessionTimeoutMs'] === undefined || isPositive(c['sessionTimeoutMs']), 'sessionTimeoutMs', 'a positive number', c['sessionTimeoutMs']);
+  expect(c['checkHold'] === undefined || typeof c['checkHold'] === 'boolean', 'checkHold', 'true or false', c['checkHold']);
   return c as unknown as ClientConfig;
 }

@@ -48,7 +48,7 @@ async function main(): Promise<number> {
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   log(`ready: ${config.lockEndpoints.join(',')} lock ${config.lockName}, resource ${config.resource} ${config.resourceKey}, call timeout ${config.callTimeoutMs} ms`);
 
-  const how = await serveRequests(process.stdin, process.stdout, new RequestHandler(lock, resource, log), log);
+  const how = await serveRequests(process.stdin, process.stdout, new RequestHandler(lock, resource, log, config.checkHold === true), log);
   log(`stopping (${how === 'shutdown' ? 'shutdown' : 'stdin closed'})`);
   await Promise.race([Promise.all([lock.close(), db.close()]), sleep(2000)]);
   return 0;

@@ -41,6 +41,14 @@ export interface ClientConfig {
   callTimeoutMs: number;
   /** ZooKeeper session timeout, ms (the lease). */
   sessionTimeoutMs?: number;
+  /**
+   * A careful client: before each resource access, ask the lock library
+   * whether the hold is known lost (etcd lease not renewed in time, ZooKeeper
+   * session suspended) and refuse to send it. Off by default: most lock users
+   * (and Jepsen's clients) do not, and Kleppmann's point is that such a check
+   * only narrows the window (a pause can fall between the check and the write).
+   */
+  checkHold?: boolean;
 }
 
 export type ClientRequest =

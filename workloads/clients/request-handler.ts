@@ -4,12 +4,12 @@
  * resource. Never throws: every error becomes an answer, `info` when it is
  * not one of ours (a bug may have left anything half done).
  *
- * Accesses run under the current hold's token. A careful client does not
- * touch the resource once its lock client says the hold is lost (ZooKeeper
- * session suspended or closed, etcd lease not renewed within its TTL): such
- * an access answers `fail lock-lost` without sending anything. Redis and
- * Redlock clients are never told, so they go on; that is what their
- * scenarios show.
+ * Accesses run under the current hold's token. A careful client (config
+ * `checkHold`, off by default) does not touch the resource once its lock
+ * client says the hold is lost (ZooKeeper session suspended or closed, etcd
+ * lease not renewed within its TTL): such an access answers `fail lock-lost`
+ * without sending anything. Redis and Redlock clients are never told, so
+ * they go on either way.
  */
 import type { Value } from '../../src/history/op.js';
 import type { LockClient, Token } from './lock-client.js';
@@ -27,6 +27,7 @@ export class RequestHandler {
     private readonly lock: LockClient,
     private readonly resource: Resource,
     private readonly log: (line: string) => void,
+    private readonly checkHold = false,
   ) {}
 
   async handle(req: ClientRequest): Promise<ClientAnswer> {
@@ -82,7 +83,7 @@ export class RequestHandler {
     const token = this.hold?.token;
     // No hold: nothing is sent.
     if (token === undefined) return { type: 'fail', error: 'no-hold', outcome: 'unknown' };
-    const lost = this.lock.holdLost();
+    const lost = this.checkHold ? this.lock.holdLost() : undefined;
     if (lost !== undefined) {
       this.log(`access refused: ${lost}`);
       // The careful client does not send it: nothing reached the resource.

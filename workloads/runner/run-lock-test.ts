@@ -107,6 +107,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
       resourceKey: RESOURCE_KEY,
         callTimeoutMs: o.callTimeoutMs,
         sessionTimeoutMs: o.ttlMs,
+        checkHold: o.checkHold,
       };
     };
 

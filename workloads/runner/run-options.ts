@@ -37,6 +37,8 @@ export interface RunOptions {
   redisPersistence: RedisPersistence;
   /** The parent of run directories (default `results`). */
   resultsDir: string;
+  /** Careful clients: refuse to touch the resource once the lock library says the hold is lost (etcd, ZooKeeper). */
+  checkHold: boolean;
   /** A scripted fault timeline (named scenarios): replaces the seeded schedule of `nemesis`. */
   script?: FaultWindow[];
   /**
@@ -64,6 +66,7 @@ export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
   nemesisTarget: 'random',
   redisPersistence: 'none',
   resultsDir: 'results',
+  checkHold: false,
 };
 
 /** The cluster backend that serves a lock backend (the npm Redlock runs on the same five Redis nodes). */
@@ -122,6 +125,7 @@ export function replayCommand(o: RunOptions): string {
     `--rate ${o.rate}`,
     o.nemesis.length > 0 ? `--interval-ms ${o.intervalMs} --duration-ms ${o.durationMs} --nemesis-target ${o.nemesisTarget}` : '',
     o.redisPersistence !== 'none' ? `--redis-persistence ${o.redisPersistence}` : '',
+    o.checkHold ? '--check-hold' : '',
     `--seed ${o.seed}`,
   ];
   return parts.filter((p) => p !== '').join(' ');
