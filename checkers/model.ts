@@ -59,6 +59,12 @@ export interface Model<S> {
    * soundness bug, so say it only when it is always true.
    */
   isReadOnly?(op: Operation): boolean;
+  /**
+   * Roughly how many bytes a new state keeps alive (beyond what it shares with
+   * the state it came from). The search counts interned states against its
+   * memory ceiling; without it, a state costs 64 bytes.
+   */
+  sizeOf?(state: S): number;
   describeState?(state: S): string;
   describeOperation?(op: Operation): string;
 }

@@ -41,7 +41,7 @@ export function check<S>(model: Model<S>, history: History, options: CheckOption
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
   let searches: PartitionSearch<S>[];
   try {
-    searches = parts.map((p) => new PartitionSearch(model, p.map((o, i) => ({ ...o, id: i })), budget));
+    searches = parts.map((p) => new PartitionSearch(model, p.map((o, i) => ({ ...o, id: i })), budget.child()));
   } catch (err) {
     if (!(err instanceof CacheLimitError)) throw err;
     const stats = { operations: ops.length, partitions: parts.length, steps: 0, cacheEntries: 0, elapsedMs: performance.now() - started };
@@ -64,7 +64,7 @@ export function check<S>(model: Model<S>, history: History, options: CheckOption
       if (outcome === undefined) continue;
       outcomes[p] = outcome;
       // A decided part's cache is garbage now: give its memory to the others.
-      budget.release(search.cacheBytes);
+      search.releaseMemory();
       if (outcome.valid === false && outcome.deepest) {
         const original = parts[p]!;
         const d = outcome.deepest;

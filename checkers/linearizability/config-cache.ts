@@ -17,17 +17,34 @@ export class CacheLimitError extends Error {
   }
 }
 
-/** One memory ceiling shared by the caches of all partitions searched together. */
+/**
+ * One memory ceiling shared by the tables of all partitions searched
+ * together. Each partition takes from a child budget, so that when it is
+ * decided everything it took goes back to the others at once.
+ */
 export class MemoryBudget {
   used = 0;
-  constructor(readonly max: number) {}
+  constructor(
+    readonly max: number,
+    private readonly parent?: MemoryBudget,
+  ) {}
+
+  /** A budget whose takings count against this one too. */
+  child(): MemoryBudget {
+    return new MemoryBudget(Infinity, this);
+  }
+
   /** Account for `delta` more bytes; throws CacheLimitError past the ceiling. */
   take(delta: number): void {
-    if (this.used + delta > this.max) throw new CacheLimitError(this.used + delta);
+    if (this.parent) this.parent.take(delta);
+    else if (this.used + delta > this.max) throw new CacheLimitError(this.used + delta);
     this.used += delta;
   }
-  release(bytes: number): void {
-    this.used -= bytes;
+
+  /** Give back everything taken through this budget. */
+  releaseAll(): void {
+    if (this.parent) this.parent.used -= this.used;
+    this.used = 0;
   }
 }
 
@@ -43,12 +60,11 @@ export class ConfigCache {
   private loOf = new Int32Array(this.capacity);
   private arena: Uint32Array;
   private arenaUsed = 0;
-  private bytesTaken = 0;
   size = 0;
 
   constructor(private readonly budget: MemoryBudget) {
     this.arena = new Uint32Array(1 << 14);
-    this.take(this.arena.byteLength + this.capacity * SLOT_BYTES);
+    budget.take(this.arena.byteLength + this.capacity * SLOT_BYTES);
   }
 
   /** Insert the configuration; true if it was new, false if seen before. Throws CacheLimitError past the budget. */
@@ -90,11 +106,6 @@ export class ConfigCache {
     return true;
   }
 
-  /** Bytes this cache took from the budget (to give back when its search ends). */
-  bytes(): number {
-    return this.bytesTaken;
-  }
-
   private sameWords(off: number, words: Uint32Array, lo: number, head: number, tailStart: number, tail: number): boolean {
     const arena = this.arena;
     if (arena[off] !== head) return false;
@@ -104,15 +115,10 @@ export class ConfigCache {
     return true;
   }
 
-  private take(bytes: number): void {
-    this.budget.take(bytes);
-    this.bytesTaken += bytes;
-  }
-
   private growArena(need: number): void {
     let length = this.arena.length * 2;
     while (length < this.arenaUsed + need) length *= 2;
-    this.take((length - this.arena.length) * 4);
+    this.budget.take((length - this.arena.length) * 4);
     const next = new Uint32Array(length);
     next.set(this.arena.subarray(0, this.arenaUsed));
     this.arena = next;
@@ -120,7 +126,7 @@ export class ConfigCache {
 
   private growTable(): void {
     const old = { k1: this.key1, k2: this.key2, st: this.stateOf, off: this.offset, lo: this.loOf, cap: this.capacity };
-    this.take(this.capacity * SLOT_BYTES);
+    this.budget.take(this.capacity * SLOT_BYTES);
     this.capacity *= 2;
     this.key1 = new Int32Array(this.capacity);
     this.key2 = new Int32Array(this.capacity);

@@ -13,6 +13,9 @@ import { StepMemo, UNKNOWN } from './step-memo.js';
 
 /** Returned by `step` for an illegal transition. */
 export const ILLEGAL = -1;
+const DEFAULT_STATE_BYTES = 64;
+/** The interner's own cost per state: its slot in `states` and in the hash buckets. */
+const STATE_OVERHEAD_BYTES = 48;
 
 export class StateInterner<S> {
   readonly states: S[] = [];
@@ -24,7 +27,7 @@ export class StateInterner<S> {
   constructor(
     private readonly model: Model<S>,
     private readonly ops: readonly Operation[],
-    budget: MemoryBudget,
+    private readonly budget: MemoryBudget,
   ) {
     this.memo = new StepMemo(ops.length, budget);
     this.hash = model.hash ? (s) => model.hash!(s) | 0 : (s) => stringHash(JSON.stringify(s));
@@ -42,6 +45,8 @@ export class StateInterner<S> {
         for (const id of found) if (this.equal(this.states[id]!, state)) return id;
       }
     }
+    // Interned states live as long as the search: they count against its memory ceiling (plus the interner's own slot).
+    this.budget.take(STATE_OVERHEAD_BYTES + (this.model.sizeOf ? this.model.sizeOf(state) : DEFAULT_STATE_BYTES));
     const id = this.states.length;
     this.states.push(state);
     if (found === undefined) this.byHash.set(h, id);

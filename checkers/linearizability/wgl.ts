@@ -82,7 +82,7 @@ export class PartitionSearch<S> {
   constructor(
     private readonly model: Model<S>,
     private readonly ops: readonly Operation[],
-    budget: MemoryBudget,
+    private readonly budget: MemoryBudget,
   ) {
     const n = (this.n = ops.length);
     this.next = new Int32Array(2 * n + 1).fill(-1);
@@ -112,8 +112,9 @@ export class PartitionSearch<S> {
     return this.cache.size;
   }
 
-  get cacheBytes(): number {
-    return this.cache.bytes();
+  /** Give back the memory this search took (it is decided; its tables are garbage). */
+  releaseMemory(): void {
+    this.budget.releaseAll();
   }
 
   /** Search for up to `budget` steps or until `deadline` (performance.now()); the outcome once decided. */
@@ -125,7 +126,7 @@ export class PartitionSearch<S> {
       if (!(err instanceof CacheLimitError)) throw err;
       this.outcome = {
         valid: 'unknown',
-        reason: `${err.message} (raise the memory limit or partition the history)`,
+        reason: `${err.message} (raise the ceiling: --max-search-mb, or partition the history)`,
         steps: this.steps,
         cacheEntries: this.cache.size,
       };

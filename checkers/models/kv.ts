@@ -50,6 +50,8 @@ function kvCellModel(): Model<KvCell> {
     },
     hash: (c) => c.hash,
     equal: (a, b) => a.hash === b.hash && a.value === b.value,
+    // A cell object and the rope node of its appended string (the rest is shared with the cell it came from).
+    sizeOf: () => 96,
     partition: partitionByKey,
     describeState: (c) => JSON.stringify(c.value),
   };
@@ -70,6 +72,8 @@ function kvStoreModel(): Model<KvStore> {
       return { ok: true, state: { cells, hash: (store.hash - keyed(key, before) + keyed(key, after)) | 0 } };
     },
     hash: (s) => s.hash,
+    // A store copies its Map of cells on every change: a Map entry per key, plus the new cell.
+    sizeOf: (s) => 160 + 40 * s.cells.size,
     equal(a, b) {
       if (a.hash !== b.hash) return false;
       const keys = new Set([...a.cells.keys(), ...b.cells.keys()]);

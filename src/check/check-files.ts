@@ -24,6 +24,8 @@ export interface FileCheck {
 export interface CheckFilesOptions {
   format?: HistoryFormat;
   timeoutMs?: number;
+  /** Memory ceiling of the search's tables, bytes. */
+  maxCacheBytes?: number;
   /** Called after each file, for progress and streaming output. */
   onFile?: (result: FileCheck) => void;
 }
@@ -43,6 +45,7 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
       assertModelFits(history, model, file);
       const result = check(model, history, {
         ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+        ...(opts.maxCacheBytes !== undefined ? { maxCacheBytes: opts.maxCacheBytes } : {}),
       });
       outcome = { file, result, warnings, parseMs };
     } catch (err) {

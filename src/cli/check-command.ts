@@ -23,6 +23,7 @@ interface CheckFlags {
   init?: Value;
   format?: HistoryFormat;
   timeoutMs?: number;
+  maxSearchMb?: number;
   json?: boolean;
   partition: boolean;
 }
@@ -36,6 +37,7 @@ export function registerCheckCommand(program: Command): void {
     .option('--init <json>', 'initial value for register, cas-register, etcd (e.g. 0 or null)', jsonValue('--init'))
     .option('--format <format>', `input format: ${HISTORY_FORMATS.join(', ')} (default: detected)`, oneOf('--format', HISTORY_FORMATS))
     .option('--timeout-ms <n>', 'give up on a file after N ms with verdict unknown', positiveInteger('--timeout-ms'))
+    .option('--max-search-mb <n>', 'memory ceiling of the search\'s tables; past it the verdict is unknown (default 448)', positiveInteger('--max-search-mb'))
     .option('--no-partition', 'kv: keep one state for all keys instead of checking each key alone (stress)')
     .option('--json', 'print one JSON document with every result')
     .addHelpText(
@@ -87,6 +89,7 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
   const results = await checkFiles(files, model, {
     ...(flags.format ? { format: flags.format } : {}),
     ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
+    ...(flags.maxSearchMb !== undefined ? { maxCacheBytes: flags.maxSearchMb * 2 ** 20 } : {}),
     ...(flags.json ? {} : { onFile: (c: FileCheck) => process.stdout.write(formatFileCheck(c, model) + '\n') }),
   });
   if (flags.json) process.stdout.write(JSON.stringify(results.map((c) => toJson(c, model)), null, 2) + '\n');

@@ -47,6 +47,8 @@ export interface RunResult extends LockCheckResult {
 export interface RunHooks {
   /** Progress and log lines for a person. */
   log?: (line: string) => void;
+  /** Wait this long for another fencecheck cluster on the machine to end (default: fail at once). */
+  busyTimeoutMs?: number;
 }
 
 const RESOURCE_KEY = 'counter';
@@ -84,6 +86,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
       ...(backend === 'redis' ? { redis: { persistence: o.redisPersistence } } : {}),
       ...(backend === 'redlock' ? { redlock: { persistence: o.redisPersistence } } : {}),
       log: (l) => log(`cluster: ${l}`),
+      ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
     });
     const c = cluster;
     const pg = c.endpoints('postgres')[0]!;

@@ -1,0 +1,73 @@
+/**
+ * What a scenario run's history says besides the checkers' verdicts (pure):
+ * whether the scripted faults were applied at all (a fault aimed at "the
+ * holder" when nobody holds is skipped, and a run whose fault never struck
+ * shows nothing about it), and the client answers a scenario is about:
+ * grants whose validity had already run out, acquires refused and why, and
+ * resource accesses rejected and why.
+ */
+import type { History, Op, Value } from '../history/op.js';
+
+export interface HistoryFacts {
+  faults: {
+    /** Windows in the script. */
+    planned: number;
+    /** Windows whose fault was applied (its start recorded without error). */
+    applied: number;
+    /** Why the others were not, as the nemesis recorded it. */
+    skipped: string[];
+  };
+  /** `ok` acquires with `validity_ms` <= 0: the client was handed a lock already expired. */
+  expiredGrants: number;
+  /** `fail` and `info` acquires by error code (`held` is ordinary contention and left out). */
+  acquireFailures: Record<string, number>;
+  /** `fail` reads, writes and marks by error code (`fenced`, `mark-changed`, `lock-lost`, …). */
+  refusedAccesses: Record<string, number>;
+}
+
+/** The nemesis ops that start a fault (the clock's reset to 0 is the end of one). */
+const FAULT_STARTS = new Set(['pause', 'start-partition', 'kill', 'clock-offset', 'start-delay', 'start-loss']);
+const ACCESSES = new Set(['read', 'write', 'mark']);
+
+export function historyFacts(history: History, plannedWindows: number): HistoryFacts {
+  const facts: HistoryFacts = { faults: { planned: plannedWindows, applied: 0, skipped: [] }, expiredGrants: 0, acquireFailures: {}, refusedAccesses: {} };
+  for (const op of history) {
+    if (op.process === 'nemesis') countFault(facts, op);
+    else if (op.f === 'acquire') countAcquire(facts, op);
+    else if (ACCESSES.has(op.f) && op.type === 'fail') bump(facts.refusedAccesses, errorCode(op.error));
+  }
+  return facts;
+}
+
+function countFault(facts: HistoryFacts, op: Op): void {
+  if (op.type !== 'info' || !FAULT_STARTS.has(op.f) || isClockReset(op)) return;
+  if (op.error === undefined || op.error === null) facts.faults.applied++;
+  else facts.faults.skipped.push(`${op.f}: ${typeof op.error === 'string' ? op.error : JSON.stringify(op.error)}`);
+}
+
+function countAcquire(facts: HistoryFacts, op: Op): void {
+  if (op.type === 'ok' && typeof op['validity_ms'] === 'number' && op['validity_ms'] <= 0) facts.expiredGrants++;
+  if (op.type === 'fail' || op.type === 'info') {
+    const code = errorCode(op.error);
+    if (code !== 'held') bump(facts.acquireFailures, op.type === 'info' ? `${code} (info)` : code);
+  }
+}
+
+function isClockReset(op: Op): boolean {
+  const v = op.value;
+  return op.f === 'clock-offset' && isRecord(v) && v['ms'] === 0;
+}
+
+/** The short code of an error: the answer's `error` is a code, sometimes followed by detail. */
+function errorCode(e: Value | undefined): string {
+  if (typeof e !== 'string' || e === '') return 'unknown';
+  return e.split(/[:\s]/, 1)[0] ?? e;
+}
+
+function bump(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+function isRecord(v: Value | undefined): v is { [key: string]: Value } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,78 @@
+/**
+ * One finished scenario run, as the debate table needs it: compare's summary
+ * of the run (status, anomalies by kind, writes, replay, directory) plus its
+ * verdict split in two properties, because they differ exactly where the
+ * debate is interesting (a fence keeps the data safe while the lock itself
+ * was held twice):
+ *
+ *   lock  mutual-exclusion and mutex-linearizable: the lock was held twice
+ *   data  lost-updates, stale-writes, interleaved-sections: the resource
+ *
+ * `splitVerdicts` is pure over a parsed results.json; `readScenarioRun` reads
+ * a run directory (a missing results.json makes the run `unknown`, never
+ * safe).
+ */
+import { mergeVerdicts } from '../../checkers/lock/verdict.js';
+import { anomaliesByKind, readRunSummary, type RunIdentity, type RunSummary } from '../compare/run-summary.js';
+import { readRunDir } from '../report/read-run-dir.js';
+import type { RunResults, Validity } from '../report/run-files.js';
+import { historyFacts, type HistoryFacts } from './history-facts.js';
+
+export const LOCK_CHECKERS: readonly string[] = ['mutual-exclusion', 'mutex-linearizable'];
+export const DATA_CHECKERS: readonly string[] = ['lost-updates', 'stale-writes', 'interleaved-sections'];
+
+export interface PropertyVerdict {
+  /** null: no checker of this property ran (the run failed, or the workload has none). */
+  valid: Validity | null;
+  /** Anomalies by kind from this property's checkers. */
+  kinds: Record<string, number>;
+}
+
+export interface ScenarioRun {
+  /** As `fencecheck compare` summarizes a run; `replay` is the scenario command. */
+  summary: RunSummary;
+  lock: PropertyVerdict;
+  data: PropertyVerdict;
+  facts: HistoryFacts | null;
+  /** `S1/redis-fence` when the run was made for another row with the same options. */
+  sharedFrom: string | null;
+}
+
+const NOT_CHECKED: PropertyVerdict = { valid: null, kinds: {} };
+
+/** A run's checkers as two verdicts, lock and data. */
+export function splitVerdicts(results: RunResults | null): { lock: PropertyVerdict; data: PropertyVerdict } {
+  if (results === null) return { lock: NOT_CHECKED, data: NOT_CHECKED };
+  const part = (names: readonly string[]): PropertyVerdict => {
+    const checkers = results.checkers.filter((c) => names.includes(c.checker));
+    return { valid: checkers.length === 0 ? null : mergeVerdicts(checkers), kinds: anomaliesByKind({ ...results, checkers }) };
+  };
+  return { lock: part(LOCK_CHECKERS), data: part(DATA_CHECKERS) };
+}
+
+/** A run the tool failed to make or finish: unknown on both counts, with the reason. */
+export function failedRun(identity: RunIdentity, replay: string, error: string, dir: string | null, durationMs: number, sharedFrom: string | null = null): ScenarioRun {
+  const summary: RunSummary = {
+    ...identity,
+    dir,
+    log: null,
+    hasReport: false,
+    status: 'error',
+    durationMs,
+    anomalies: {},
+    failing: [],
+    writes: null,
+    useless: false,
+    replay,
+    startedAt: null,
+    error,
+  };
+  return { summary, ...splitVerdicts(null), facts: null, sharedFrom };
+}
+
+/** Read a run directory: compare's summary, the split verdicts and the history's facts. */
+export async function readScenarioRun(runDir: string, identity: RunIdentity, plannedWindows: number, sharedFrom: string | null = null): Promise<ScenarioRun> {
+  const summary = readRunSummary(runDir, identity);
+  const run = await readRunDir(runDir);
+  return { summary, ...splitVerdicts(run.results), facts: historyFacts(run.history, plannedWindows), sharedFrom };
+}

@@ -1,0 +1,58 @@
+/**
+ * The scenarios about the other lock services: single Redis with a replica
+ * (S7, not reproduced here), an etcd waiter whose lease dies while it waits
+ * (S8), and a ZooKeeper holder whose session expires while it is paused (S9).
+ */
+import { pauses } from './fault-script.js';
+import { PAUSE_SCRIPT } from './client-scenarios.js';
+import type { Scenario } from './scenario.js';
+
+export const S7: Scenario = {
+  id: 'S7',
+  title: 'Single Redis with an asynchronous replica: the primary dies before replicating',
+  claim:
+    'A lock on one Redis primary with an asynchronous replica is lost when the primary dies after granting it but before the key reached the replica, and the replica is promoted: a second client is granted the same lock.',
+  predictions: {
+    kleppmann: 'Unsafe, and the reason a lock needs a consensus-backed store or fencing.',
+    antirez: 'Unsafe: the Redlock page itself gives this race as the reason for Redlock\'s independent masters.',
+  },
+  setup: 'Would be: single Redis with a replica started with --replicaof, the primary killed right after a grant, the replica promoted with REPLICAOF NO ONE, clients failing over to it.',
+  recipe: 'S7 (a lock lost in a Redis failover) is listed with its predictions but not reproduced yet: `sudo npx fencecheck scenario list` says why',
+  notReproduced:
+    'the cluster layer has no Redis replica. It needs a second node for the redis backend (BACKEND_LAYOUT in src/cluster/plan.ts gives redis one node), a promote fault (REPLICAOF NO ONE) in the nemesis runner, and a redis lock client that fails over (workloads/clients/redis-client.ts talks to one endpoint); redis.ts and registry.ts alone cannot express it, so it was not added in this change',
+  variants: [{ label: 'redis-none', text: 'primary killed before replicating, replica promoted', options: { backend: 'redis', resource: 'none', script: [] }, expected: { lock: 'unsafe', why: 'both sides agree' } }],
+};
+
+export const S8: Scenario = {
+  id: 'S8',
+  title: 'etcd: a waiter\'s lease expires while it waits',
+  claim:
+    'A client waiting for an etcd lock holds a lease that can expire while it waits (Jepsen found etcd 3.4.3\'s lock API granting the lock to such a client). Is the lock still granted to it?',
+  predictions: {
+    kleppmann: '(implied) Any lease can expire while the client waits or right after the grant; only a fencing token (the key\'s revision) protects the data.',
+    antirez: '(not discussed in the debate) His general point: every auto-release lock shares these timing issues.',
+  },
+  setup:
+    'lock-counter, 2 clients, TTL 1 s (etcd raises it to its 2 s minimum), hold 300 ms, call timeout 8 s so that a waiter keeps waiting after it wakes. At 2 and 7 s a client whose acquire is in flight (typically polling while the other holds) is paused for 4 s, longer than its lease. fencecheck\'s etcd client does not use etcd\'s Lock RPC (the one Jepsen tested): it grants a lease and creates the key in a txn under that lease, so on waking its next txn names a dead lease.',
+  recipe: 'to see whether etcd grants the lock to a waiter whose lease expired while it waited, run `sudo npx fencecheck scenario run S8`',
+  variants: [{ label: 'etcd-none', text: 'fencecheck\'s etcd client (lease + txn), the waiter paused 4 s', options: { backend: 'etcd', resource: 'none', script: pauses([2000, 7000], 4000, { kind: 'acquirer' }), callTimeoutMs: 8000 } }],
+};
+
+export const S9: Scenario = {
+  id: 'S9',
+  title: 'ZooKeeper: the holder\'s session expires during a client pause',
+  claim:
+    'ZooKeeper locks have the same problem as any lease: a holder paused for longer than its session timeout loses its ephemeral node, another client gets the lock, and the paused client does not know until it wakes, and may write first.',
+  predictions: {
+    kleppmann: 'Agreed, ZooKeeper alone is not enough; but it provides a fencing token (the zxid of the lock node), with which the resource stays safe.',
+    antirez: 'Any auto-release lock, ZooKeeper included, has this issue; it is not an argument against Redlock in particular.',
+  },
+  setup:
+    'lock-counter, 2 clients, session timeout 1 s (ZooKeeper tickTime 500 ms), hold 300 ms, native ZooKeeper client, which does not ask whether its session is still alive before writing. Short: the holder is paused 400 ms at 2, 4, 6 and 8 s, less than the session timeout. Long: S1\'s pauses (3.5 s at 2 and 7 s), with resource none and with the czxid fence; those runs are shared with S1.',
+  recipe: 'to see a ZooKeeper holder write after its session expired during a pause (and the czxid fence reject it), run `sudo npx fencecheck scenario run S9`',
+  variants: [
+    { label: 'short-pause', text: 'paused 400 ms (< session timeout), no fence', options: { backend: 'zookeeper', resource: 'none', script: pauses([2000, 4000, 6000, 8000], 400) }, expected: { lock: 'safe', data: 'safe', why: 'the session survives a pause shorter than its timeout' } },
+    { label: 'long-pause-none', text: 'paused 3.5 s (> session timeout), no fence', options: { backend: 'zookeeper', resource: 'none', script: PAUSE_SCRIPT }, expected: { lock: 'unsafe', data: 'unsafe', why: 'the session expires, another client acquires, the woken client writes' } },
+    { label: 'long-pause-fence', text: 'paused 3.5 s, czxid fenced', options: { backend: 'zookeeper', resource: 'fence', script: PAUSE_SCRIPT }, expected: { lock: 'unsafe', data: 'safe', why: 'the woken client\'s write carries an older czxid than the fence' } },
+  ],
+};
