@@ -4,6 +4,7 @@
  * counts last. Run them with `runCheckers` (verdict.ts).
  */
 import { accessStatsChecker } from './access-stats.js';
+import { grantTokensChecker } from './grant-tokens.js';
 import { interleavedSectionsChecker } from './interleaved-sections.js';
 import { lostUpdatesChecker } from './lost-updates.js';
 import { mutexLinearizableChecker } from './mutex-linearizable.js';
@@ -16,8 +17,8 @@ export function checkersFor(workload: LockWorkload): LockChecker[] {
     case 'mutex':
       return [mutualExclusionChecker, mutexLinearizableChecker, accessStatsChecker];
     case 'lock-counter':
-      return [lostUpdatesChecker, staleWritesChecker, interleavedSectionsChecker, mutualExclusionChecker, accessStatsChecker];
+      return [lostUpdatesChecker, staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, accessStatsChecker];
     case 'fenced-write':
-      return [staleWritesChecker, interleavedSectionsChecker, mutualExclusionChecker, accessStatsChecker];
+      return [staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, accessStatsChecker];
   }
 }

@@ -34,14 +34,14 @@ export const FIXTURES: Fixture[] = [
     name: 'a correct fenced run',
     context: context(),
     history: lockHistory(section(0, 1, 10, 30, write(0, 1, 12)), section(1, 2, 40, 60, write(1, 2, 42)), section(0, 3, 70, 90, write(0, 3, 72))),
-    expected: { 'stale-writes': true, 'interleaved-sections': true, 'mutual-exclusion': true, 'access-stats': true },
+    expected: { 'stale-writes': true, 'interleaved-sections': true, 'grant-tokens': true, 'mutual-exclusion': true, 'access-stats': true },
     merged: true,
   },
   {
     name: 'a paused holder writes after the next holder acquired, unfenced',
     context: context({ resource: 'none', backend: 'redis' }),
     history: pausedHolder('ok'),
-    expected: { 'stale-writes': false, 'interleaved-sections': true, 'mutual-exclusion': false, 'access-stats': true },
+    expected: { 'stale-writes': false, 'interleaved-sections': true, 'grant-tokens': true, 'mutual-exclusion': false, 'access-stats': true },
     merged: false,
   },
   {
@@ -49,7 +49,7 @@ export const FIXTURES: Fixture[] = [
     name: 'a paused holder writes after the next holder acquired, and the fence rejects it',
     context: context(),
     history: pausedHolder('fail'),
-    expected: { 'stale-writes': true, 'interleaved-sections': true, 'mutual-exclusion': false, 'access-stats': true },
+    expected: { 'stale-writes': true, 'interleaved-sections': true, 'grant-tokens': true, 'mutual-exclusion': false, 'access-stats': true },
     merged: false,
   },
   {
@@ -60,14 +60,14 @@ export const FIXTURES: Fixture[] = [
       section(1, 2, 40, 50, call(1, 'read', 41, 42, 'ok', { result: 0, token: 2 }), call(1, 'write', 43, 44, 'ok', { value: 1, token: 2 })),
       call(9, 'final-read', 100, 101, 'ok', { result: 1 }),
     ),
-    expected: { 'lost-updates': false, 'stale-writes': false, 'interleaved-sections': false, 'mutual-exclusion': false, 'access-stats': true },
+    expected: { 'lost-updates': false, 'stale-writes': false, 'interleaved-sections': false, 'grant-tokens': true, 'mutual-exclusion': false, 'access-stats': true },
     merged: false,
   },
   {
     name: 'a fence that rejected every write',
     context: context(),
     history: lockHistory(section(0, 1, 10, 30, write(0, 1, 12, 'fail')), section(1, 2, 40, 60, write(1, 2, 42, 'fail'))),
-    expected: { 'stale-writes': true, 'interleaved-sections': true, 'mutual-exclusion': true, 'access-stats': true },
+    expected: { 'stale-writes': true, 'interleaved-sections': true, 'grant-tokens': true, 'mutual-exclusion': true, 'access-stats': true },
     merged: true,
   },
   {

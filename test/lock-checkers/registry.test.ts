@@ -10,8 +10,8 @@ import { FIXTURES } from './fixtures.js';
 describe('checkersFor', () => {
   it.each([
     ['mutex', ['mutual-exclusion', 'mutex-linearizable', 'access-stats']],
-    ['lock-counter', ['lost-updates', 'stale-writes', 'interleaved-sections', 'mutual-exclusion', 'access-stats']],
-    ['fenced-write', ['stale-writes', 'interleaved-sections', 'mutual-exclusion', 'access-stats']],
+    ['lock-counter', ['lost-updates', 'stale-writes', 'interleaved-sections', 'grant-tokens', 'mutual-exclusion', 'access-stats']],
+    ['fenced-write', ['stale-writes', 'interleaved-sections', 'grant-tokens', 'mutual-exclusion', 'access-stats']],
   ] as const)('%s', (workload, names) => {
     expect(checkersFor(workload).map((c) => c.name)).toEqual(names);
   });

@@ -1,0 +1,71 @@
+/**
+ * Fencing tokens must grow: with a monotonic backend, a grant whose acquire
+ * was invoked after another grant completed must carry a larger token. A
+ * lock service that forgets its counter (a single Redis restarted without
+ * persistence resets its INCR) breaks this, and a fence then does the only
+ * thing it can: it rejects every later holder, which keeps the data safe and
+ * stops all progress. This checker reports the regression (invalid: the lock
+ * service broke its promise) and the progress lost after it: how many writes
+ * the resource rejected from then on, and how many it still accepted.
+ *
+ * Unique tokens (Redlock) make no order promise: the check does not apply.
+ */
+import type { History } from '../../src/history/op.js';
+import { compareTokens, describeToken, indexesOf, lockOps, type LockOp } from './lock-ops.js';
+import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker, type LockContext } from './verdict.js';
+
+const NAME = 'grant-tokens';
+
+export const grantTokensChecker: LockChecker = {
+  name: NAME,
+  check(history: History, context: LockContext): CheckerVerdict {
+    if (context.tokenKind !== 'monotonic') return verdict(NAME, true, `${context.backend} issues unique tokens, not ordered ones: nothing to check`, []);
+    const ops = lockOps(history);
+    const grants = ops.filter((o) => o.f === 'acquire' && o.status === 'ok' && o.token !== undefined && o.completeTime !== undefined);
+    const regressions = findRegressions(grants);
+    const stats: Record<string, number> = { grants: grants.length, regressions: regressions.length };
+    if (regressions.length === 0) return verdict(NAME, true, `the ${grants.length} tokens granted only grew`, [], stats);
+    const first = regressions[0]!;
+    const after = ops.filter((o) => o.f === 'write' && o.invokeTime >= first.later.invokeTime);
+    stats.writesRejectedAfter = after.filter((o) => o.status === 'fail').length;
+    stats.writesAcceptedAfter = after.filter((o) => o.status === 'ok').length;
+    const progress =
+      stats.writesAcceptedAfter === 0 && stats.writesRejectedAfter > 0
+        ? `the resource rejected all ${stats.writesRejectedAfter} writes after it: no progress from then on`
+        : `after it the resource rejected ${stats.writesRejectedAfter} writes and accepted ${stats.writesAcceptedAfter}`;
+    return verdict(NAME, false, `${regressions.length} token regression(s) at the lock service; ${progress}`, regressions.map(anomaly), stats);
+  },
+};
+
+interface Regression {
+  earlier: LockOp;
+  later: LockOp;
+}
+
+/** Each grant whose token is not above the largest token of the grants completed before its acquire was invoked. */
+function findRegressions(grants: readonly LockOp[]): Regression[] {
+  const byCompletion = [...grants].sort((a, b) => a.completeTime! - b.completeTime!);
+  const byInvoke = [...grants].sort((a, b) => a.invokeTime - b.invokeTime);
+  const out: Regression[] = [];
+  let max: LockOp | undefined;
+  let next = 0;
+  for (const g of byInvoke) {
+    for (; next < byCompletion.length && byCompletion[next]!.completeTime! < g.invokeTime; next++) {
+      const c = byCompletion[next]!;
+      if (max === undefined || (compareTokens(c.token!, max.token!) ?? 0) > 0) max = c;
+    }
+    if (max !== undefined && (compareTokens(g.token!, max.token!) ?? 1) <= 0) out.push({ earlier: max, later: g });
+  }
+  return out;
+}
+
+function anomaly(r: Regression): Anomaly {
+  return {
+    kind: 'token-regression',
+    message: `p${r.later.process} was granted ${describeToken(r.later.token)} at ${ms(r.later.completeTime!)}, after p${r.earlier.process} had been granted ${describeToken(r.earlier.token)} at ${ms(r.earlier.completeTime!)}: the lock service's tokens went backwards.`,
+    processes: [...new Set([r.earlier.process, r.later.process])],
+    tokens: [r.earlier.token!, r.later.token!],
+    window: { start: r.earlier.invokeTime, end: r.later.completeTime! },
+    opIndexes: [...indexesOf(r.earlier), ...indexesOf(r.later)],
+  };
+}

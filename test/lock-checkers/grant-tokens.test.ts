@@ -1,0 +1,43 @@
+/**
+ * grant-tokens: a monotonic lock service's tokens only grow; a counter that
+ * resets (single Redis restarted without persistence) is a regression, and
+ * the fence then rejects every later write: the checker says so instead of
+ * letting the run pass silently.
+ */
+import { describe, expect, it } from 'vitest';
+import { grantTokensChecker } from '../../checkers/lock/grant-tokens.js';
+import { call, context, lockHistory, section } from './lock-history.js';
+
+const check = grantTokensChecker.check.bind(grantTokensChecker);
+
+describe('grant-tokens', () => {
+  it('growing tokens are valid', () => {
+    const h = lockHistory(section(0, 5, 10, 20), section(1, 6, 30, 40), section(0, 9, 50, 60));
+    expect(check(h, context())).toMatchObject({ valid: true, stats: { grants: 3, regressions: 0 } });
+  });
+
+  it('a counter reset is a regression, and the fence then stops all progress', () => {
+    const h = lockHistory(
+      section(0, 57, 10, 20, call(0, 'write', 12, 14, 'ok', { value: 'p0-0', token: 57 })),
+      // Redis killed and restarted without persistence: INCR starts again at 1.
+      section(1, 1, 100, 120, call(1, 'write', 105, 107, 'fail', { value: 'p1-0', token: 1, outcome: 'rejected' })),
+      section(0, 2, 130, 150, call(0, 'write', 135, 137, 'fail', { value: 'p0-1', token: 2, outcome: 'rejected' })),
+    );
+    const v = check(h, context({ backend: 'redis' }));
+    expect(v.valid).toBe(false);
+    expect(v.summary).toBe('2 token regression(s) at the lock service; the resource rejected all 2 writes after it: no progress from then on');
+    expect(v.anomalies[0]).toMatchObject({ kind: 'token-regression', processes: [0, 1], tokens: [57, 1] });
+    expect(v.anomalies[0]!.message).toBe('p1 was granted token 1 at 100.0 ms, after p0 had been granted token 57 at 10.0 ms: the lock service\'s tokens went backwards.');
+  });
+
+  it('concurrent acquires may complete in either order: only real-time precedence counts', () => {
+    // p1's acquire (token 4) was invoked before p0's grant of token 5 completed: no order is promised between them.
+    const h = lockHistory(...[call(0, 'acquire', 9, 20, 'ok', { token: 5 }), call(1, 'acquire', 10, 30, 'ok', { token: 4 })]);
+    expect(check(h, context()).valid).toBe(true);
+  });
+
+  it('does not apply to unique tokens', () => {
+    const h = lockHistory(section(0, 'b', 10, 20), section(1, 'a', 30, 40));
+    expect(check(h, context({ tokenKind: 'unique', backend: 'redlock' })).valid).toBe(true);
+  });
+});
