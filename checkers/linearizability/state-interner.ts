@@ -14,12 +14,19 @@ import { StepMemo, UNKNOWN } from './step-memo.js';
 /** Returned by `step` for an illegal transition. */
 export const ILLEGAL = -1;
 const DEFAULT_STATE_BYTES = 64;
-/** The interner's own cost per state: its slot in `states` and in the hash buckets. */
-const STATE_OVERHEAD_BYTES = 48;
+/** The interner's own cost per state: its place in `states` and two table slots (at most half full). */
+const STATE_OVERHEAD_BYTES = 32;
 
 export class StateInterner<S> {
   readonly states: S[] = [];
-  private readonly byHash = new Map<number, number | number[]>();
+  /**
+   * hash → state id, open addressing over typed arrays (a JavaScript Map of
+   * hundreds of thousands of states was a fifth of the kv search's time, most
+   * of it in the garbage collector). Equal hashes probe on, so collisions need
+   * no buckets.
+   */
+  private slots = new Int32Array(1 << 10).fill(-1);
+  private slotHash = new Int32Array(1 << 10);
   private readonly memo: StepMemo;
   private readonly hash: (s: S) => number;
   private readonly equal: (a: S, b: S) => boolean;
@@ -37,22 +44,37 @@ export class StateInterner<S> {
   /** The id of `state`, interning it if new. */
   intern(state: S): number {
     const h = this.hash(state);
-    const found = this.byHash.get(h);
-    if (found !== undefined) {
-      if (typeof found === 'number') {
-        if (this.equal(this.states[found]!, state)) return found;
-      } else {
-        for (const id of found) if (this.equal(this.states[id]!, state)) return id;
-      }
+    const mask = this.slots.length - 1;
+    let slot = (h ^ (h >>> 15)) & mask;
+    for (let id = this.slots[slot]!; id !== -1; id = this.slots[slot]!) {
+      if (this.slotHash[slot] === h && this.equal(this.states[id]!, state)) return id;
+      slot = (slot + 1) & mask;
     }
     // Interned states live as long as the search: they count against its memory ceiling (plus the interner's own slot).
     this.budget.take(STATE_OVERHEAD_BYTES + (this.model.sizeOf ? this.model.sizeOf(state) : DEFAULT_STATE_BYTES));
     const id = this.states.length;
     this.states.push(state);
-    if (found === undefined) this.byHash.set(h, id);
-    else if (typeof found === 'number') this.byHash.set(h, [found, id]);
-    else found.push(id);
+    this.slots[slot] = id;
+    this.slotHash[slot] = h;
+    if (this.states.length * 2 > this.slots.length) this.grow();
     return id;
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    const oldHash = this.slotHash;
+    this.slots = new Int32Array(old.length * 2).fill(-1);
+    this.slotHash = new Int32Array(old.length * 2);
+    const mask = this.slots.length - 1;
+    for (let i = 0; i < old.length; i++) {
+      const id = old[i]!;
+      if (id === -1) continue;
+      const h = oldHash[i]!;
+      let slot = (h ^ (h >>> 15)) & mask;
+      while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
+      this.slots[slot] = id;
+      this.slotHash[slot] = h;
+    }
   }
 
   /** The id of the state after `op` from state `sid`, or ILLEGAL. */

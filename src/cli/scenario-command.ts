@@ -1,0 +1,142 @@
+/**
+ * `fencecheck scenario`: the arguments of the Redlock debate as named,
+ * scripted runs (src/scenarios/).
+ *
+ *   scenario list [--long]                     the scenarios, their variants and what the debate agrees on
+ *   scenario run S3 [S5 …] [--variant L …]     run some scenarios (or one variant of one)
+ *   scenario run --all [--seeds N]             every scenario: results/debate/<timestamp>/debate.html
+ *
+ * Exits 0 when every measured row agrees with the outcome the debate agrees
+ * on (rows without one never fail), 1 when one differs, 2 when a run failed
+ * or a verdict is undecided, 254 on bad arguments, 255 when the tool failed.
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { findScenario, SCENARIOS, selectVariants } from '../scenarios/catalogue.js';
+import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/plan-scenario-runs.js';
+import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
+import { variantNotRunnable } from '../scenarios/variant-options.js';
+import type { DebateReport } from '../scenarios/debate-report.js';
+import { integer, positiveInteger } from './parse-options.js';
+
+interface RunFlags {
+  all?: boolean;
+  seeds: number;
+  firstSeed: number;
+  variant?: string[];
+  out?: string;
+  dryRun?: boolean;
+  verbose?: boolean;
+}
+
+export function registerScenarioCommand(program: Command): void {
+  const cmd = program.command('scenario').description('The arguments of the Redlock debate as named runs with scripted faults, and their verdicts side by side.');
+  cmd
+    .command('list')
+    .description('List the scenarios, their variants and the outcome the debate agrees on.')
+    .option('--long', 'also print each claim, both predictions, the setup and the recipe')
+    .action((flags: { long?: boolean }) => {
+      process.stdout.write(listText(SCENARIOS, flags.long === true));
+    });
+  cmd
+    .command('run')
+    .description('Run scenarios (one run per variant and seed, one at a time) and write debate.html and debate.md.')
+    .argument('[ids...]', `scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`)
+    .option('--all', 'every scenario')
+    .option('--seeds <n>', 'runs per variant, seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
+    .option('--first-seed <n>', 'the first seed', integer('--first-seed'), 1)
+    .option('--variant <labels...>', 'only these variants (with one scenario)')
+    .option('--out <dir>', 'the debate directory (default results/debate/<timestamp>)')
+    .option('--dry-run', 'print the runs, run nothing')
+    .option('--verbose', "also print each run's harness lines")
+    .addHelpText(
+      'after',
+      `
+Needs root (network namespaces), except with --dry-run. Examples:
+  sudo npx fencecheck scenario run S3
+  sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 4
+  sudo npx fencecheck scenario run --all --seeds 3
+See docs/debate.md for what each scenario shows.`,
+    )
+    .action(async (ids: string[], flags: RunFlags) => {
+      const report = await run(ids, flags);
+      if (report !== null) process.exitCode = report.exitCode;
+    });
+}
+
+async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null> {
+  const selection = select(ids, flags);
+  const seeds = Array.from({ length: flags.seeds }, (_, i) => flags.firstSeed + i);
+  const outDir = resolve(flags.out ?? `results/debate/${stamp()}`);
+  const plan = planScenarioRuns(selection, seeds, `${outDir}/runs`);
+  const say = (line: string): void => void process.stderr.write(line + '\n');
+  say(`${plan.length} runs (${selection.map((s) => s.scenario.id).join(', ')}; seeds ${seeds.join(', ')}), about ${Math.ceil((plan.length * 18) / 60)} min`);
+  if (flags.dryRun) {
+    for (const p of plan) say(`  ${rowId(p.owner)} seed ${p.seed}${p.rows.length > 1 ? ` (also ${p.rows.slice(1).map(rowId).join(', ')})` : ''}: ${p.replay}`);
+    return null;
+  }
+  say(`debate directory: ${outDir}`);
+  // Loaded here, not at the top: list and --dry-run need neither the cluster nor the client libraries.
+  const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
+  const { writeRunReport } = await import('../report/write-run-report.js');
+  const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
+  const { runScenarios } = await import('../scenarios/run-scenarios.js');
+  const report = await runScenarios(outDir, selection, seeds, plan, {
+    runOne: runLockTest,
+    writeReport: writeRunReport,
+    clusterBusy: clusterLockHeld,
+    say,
+    verbose: flags.verbose === true,
+    now: Date.now,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  });
+  process.stdout.write(resultText(report, outDir));
+  return report;
+}
+
+function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
+  if (flags.all && ids.length > 0) throw new UsageError(`Expected scenario ids or \`--all\`, got both (${ids.join(', ')})`);
+  if (!flags.all && ids.length === 0) throw new UsageError('Expected scenario ids (e.g. S3) or `--all`, got neither', 'List them with `fencecheck scenario list`.');
+  const scenarios = flags.all ? [...SCENARIOS] : [...new Set(ids.map((id) => findScenario(id)))];
+  if (flags.variant !== undefined && scenarios.length !== 1) throw new UsageError(`Expected \`--variant\` with exactly one scenario, got ${scenarios.length}`);
+  return scenarios.map((scenario) => ({ scenario, variants: selectVariants(scenario, flags.variant ?? []) }));
+}
+
+export function listText(scenarios: readonly Scenario[], long: boolean): string {
+  const lines: string[] = [];
+  for (const s of scenarios) {
+    lines.push(`${s.id.padEnd(4)} ${s.title}${s.notReproduced === undefined ? '' : ' [not reproduced]'}`);
+    if (long) {
+      for (const [k, v] of [['claim', s.claim], ['Kleppmann', s.predictions.kleppmann], ['antirez', s.predictions.antirez], ['setup', s.setup], ['recipe', s.recipe]] as const) lines.push(`       ${k}: ${v}`);
+      if (s.notReproduced !== undefined) lines.push(`       not reproduced: ${s.notReproduced}`);
+    }
+    for (const v of s.variants) lines.push(`       ${v.label.padEnd(24)} ${variantLine(s, v)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function variantLine(s: Scenario, v: ScenarioVariant): string {
+  const why = variantNotRunnable(s, v);
+  if (why !== undefined && s.notReproduced === undefined) return why;
+  const e = v.expected;
+  const agreed = e === undefined ? 'disputed' : [e.lock ? `lock ${e.lock}` : '', e.data ? `data ${e.data}` : ''].filter((x) => x !== '').join(', ');
+  return `${v.text} · expected: ${agreed}`;
+}
+
+function resultText(report: DebateReport, outDir: string): string {
+  const lines = [report.headline];
+  for (const s of report.scenarios) {
+    for (const r of s.rows) {
+      const mark = { 'as-expected': 'ok  ', differs: 'DIFF', undecided: '??  ', 'no-expectation': '    ' }[r.match];
+      lines.push(`${mark} ${`${s.id}/${r.label}`.padEnd(30)} ${r.verdict}`);
+    }
+  }
+  lines.push(`debate: ${outDir}/debate.html`, `        ${outDir}/debate.md`);
+  return lines.join('\n') + '\n';
+}
+
+/** `20261129T120000`, as run directories are named. */
+function stamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+}
