@@ -20,18 +20,10 @@ import { createModel, MODEL_NAMES, modelTakesInit, type ModelName } from '../../
 import type { Operation } from '../../checkers/operation.js';
 import { pairOperations, referenceCheck, specFor, specOfModel, type Spec } from '../support/brute-force-checker.js';
 import { historyArbitrary, linearizableHistoryArbitrary, opShapes } from '../support/random-history.js';
+import { testSeed } from '../support/seed.js';
 
 const NUM_RUNS = 10_000;
-const seed = seedFromEnv();
-console.log(`fast-check seed ${seed} (replay: FC_SEED=${seed} npx vitest run test/checkers/linearizability-reference.test.ts)`);
-
-function seedFromEnv(): number {
-  const raw = process.env.FC_SEED;
-  if (raw === undefined || raw === '') return (Math.random() * 2 ** 31) | 0;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) throw new Error(`Expected \`FC_SEED\` to be an integer, got \`${raw}\``);
-  return n;
-}
+const seed = testSeed('linearizability vs reference', 'test/checkers/linearizability-reference.test.ts');
 
 /** The ops of the witness's partition: one key for partitioned kv, all ops otherwise. */
 function samePart(partitioned: boolean, a: Operation, b: Operation): boolean {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { blockedPairs } from '../../src/nemesis/grudge.js';
 import { FAULT_KINDS, GRUDGE_KINDS, nemesisSchedule, type FaultKind, type NemesisOptions } from '../../workloads/generator/nemesis-schedule.js';
-import { testSeed } from '../lock-checkers/test-seed.js';
+import { testSeed } from '../support/seed.js';
 
 const three = ['n1', 'n2', 'n3'];
 const options = (o: Partial<NemesisOptions> = {}): NemesisOptions => ({

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../src/random/prng.js';
-import { testSeed } from '../lock-checkers/test-seed.js';
+import { testSeed } from '../support/seed.js';
 
 const draw = (p: Prng, n: number): number[] => Array.from({ length: n }, () => p.next());
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EdnReader, parseEdn, type EdnForm } from '../../src/history/edn.js';
 import { expectParseError } from './temp-files.js';
-import { testSeed } from './seed.js';
+import { testSeed } from '../support/seed.js';
 
 const at = (file: string) => ({ file, line: 1, column: 1 });
 
@@ -110,7 +110,7 @@ describe('EDN streaming', () => {
 
   it('gives the same forms however the text is cut into chunks', () => {
     const whole = readAll([text]);
-    const seed = testSeed('EDN chunking');
+    const seed = testSeed('EDN chunking', 'test/history');
     fc.assert(
       fc.property(fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }), (cuts) => {
         const points = [0, ...cuts.sort((a, b) => a - b), text.length];

@@ -8,7 +8,7 @@ import type { Op, Value } from '../../src/history/op.js';
 import { setField } from '../../src/history/op-from-record.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { expectParseError, tempFile } from './temp-files.js';
-import { testSeed } from './seed.js';
+import { testSeed } from '../support/seed.js';
 
 const OK = '{"index":0,"time":10,"process":0,"type":"invoke","f":"acquire","value":null}';
 
@@ -139,7 +139,7 @@ describe('JSON Lines round trip (property)', () => {
   );
 
   it('random ops written then read back are the same ops', async () => {
-    const seed = testSeed('JSONL round trip');
+    const seed = testSeed('JSONL round trip', 'test/history');
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (drafts) => {

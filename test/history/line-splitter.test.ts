@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../src/history/line-splitter.js';
 import { readChunks } from '../../src/history/read-chunks.js';
 import { tempFile } from './temp-files.js';
-import { testSeed } from './seed.js';
+import { testSeed } from '../support/seed.js';
 
 function split(chunks: string[]): { lines: string[]; numbers: number[]; unterminated: boolean } {
   const splitter = new LineSplitter();
@@ -27,7 +27,7 @@ describe('LineSplitter', () => {
   });
 
   it('gives the same lines however the text is cut into chunks', () => {
-    const seed = testSeed('line chunking');
+    const seed = testSeed('line chunking', 'test/history');
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '\n', '\r') }), fc.array(fc.nat()), (text, cuts) => {
         const points = [0, ...cuts.map((c) => c % (text.length + 1)).sort((a, b) => a - b), text.length];

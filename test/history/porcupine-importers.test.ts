@@ -5,7 +5,7 @@ import type { HistoryWarning } from '../../src/history/history-warning.js';
 import { opFromKvForm, porcupineKvParser } from '../../src/history/porcupine-kv-importer.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { tempFile } from './temp-files.js';
-import { testSeed } from './seed.js';
+import { testSeed } from '../support/seed.js';
 
 describe('Jepsen etcd log importer', () => {
   it('maps each op line, with tabs or expanded spaces, and a timed-out completion to an error', async () => {
@@ -71,7 +71,7 @@ describe('Porcupine kv importer', () => {
 
 describe('Porcupine kv fast path', () => {
   it('reads every line as the EDN reader does (property)', () => {
-    const seed = testSeed('kv fast path');
+    const seed = testSeed('kv fast path', 'test/history');
     const text = fc.string({ unit: fc.constantFrom('a', 'x', ' ', '0', '"', '\\', '\n', 'é') });
     fc.assert(
       fc.property(

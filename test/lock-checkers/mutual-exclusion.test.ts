@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { mutualExclusionChecker } from '../../checkers/lock/mutual-exclusion.js';
 import type { History } from '../../src/history/op.js';
 import { call, context, lockHistory, ns, section, type Ev } from './lock-history.js';
-import { testSeed } from './test-seed.js';
+import { testSeed } from '../support/seed.js';
 
 const check = (h: History) => mutualExclusionChecker.check(h, context());
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { History, Op } from '../../src/history/op.js';
 import { setField } from '../../src/history/op-from-record.js';
 import { encodeHistory, type HistoryColumns } from '../../src/report/encode-history.js';
-import { testSeed } from '../history/seed.js';
+import { testSeed } from '../support/seed.js';
 import { loadPageScripts } from './page-script.js';
 
 interface Decoded {
@@ -34,7 +34,7 @@ describe('encodeHistory', () => {
   });
 
   it('round-trips every field of every op through the page decoder (property)', () => {
-    const seed = testSeed('report columns round trip');
+    const seed = testSeed('report columns round trip', 'test/report');
     fc.assert(
       fc.property(fc.array(op, { maxLength: 40 }), fc.boolean(), (drafts, fractional) => {
         let index = 0;

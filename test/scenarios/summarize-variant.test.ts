@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
+import { historyFacts } from '../../src/scenarios/history-facts.js';
+import { splitVerdicts } from '../../src/scenarios/scenario-run.js';
+import { kindPhrase, summarizeProperty, summarizeVariant } from '../../src/scenarios/summarize-variant.js';
+import { clientOp, nemesisOps, resultsOf, scenarioRunOf } from './fixtures.js';
+
+const s1 = findScenario('S1');
+const [redisNone] = selectVariants(s1, ['redis-none']);
+const [redisFence] = selectVariants(s1, ['redis-fence']);
+const [redlockFence] = selectVariants(s1, ['redlock-fence']);
+
+describe('splitVerdicts', () => {
+  it('judges the lock by mutual exclusion and the data by the resource checkers', () => {
+    const split = splitVerdicts(resultsOf({ anomalies: { 'double-hold': 3 }, writes: { accepted: 10, rejected: 4 } }));
+    expect(split.lock).toEqual({ valid: false, kinds: { 'double-hold': 3 } });
+    expect(split.data).toEqual({ valid: true, kinds: {} });
+    expect(splitVerdicts(resultsOf({ anomalies: { 'lost-update': 2, 'stale-write': 1 } })).data).toEqual({ valid: false, kinds: { 'lost-update': 2, 'stale-write': 1 } });
+    expect(splitVerdicts(resultsOf({ unknownChecker: 'lost-updates' })).data.valid).toBe('unknown');
+    expect(splitVerdicts(null)).toEqual({ lock: { valid: null, kinds: {} }, data: { valid: null, kinds: {} } });
+  });
+});
+
+describe('historyFacts', () => {
+  it('counts applied and skipped fault starts (a clock reset is no start), expired grants, refusals', () => {
+    const history = [
+      ...nemesisOps(2, 1),
+      clientOp({ process: 'nemesis' as never, type: 'info', f: 'clock-offset', value: { target: 'redlock3', ms: 2000 } }),
+      clientOp({ process: 'nemesis' as never, type: 'info', f: 'clock-offset', value: { target: 'redlock3', ms: 0 } }),
+      clientOp({ type: 'ok', f: 'acquire', validity_ms: -1400 }),
+      clientOp({ type: 'ok', f: 'acquire', validity_ms: 980 }),
+      clientOp({ type: 'fail', f: 'acquire', error: 'held' }),
+      clientOp({ type: 'fail', f: 'acquire', error: 'no-quorum' }),
+      clientOp({ type: 'info', f: 'acquire', error: 'timeout: no answer in 2100 ms' }),
+      clientOp({ type: 'fail', f: 'write', error: 'fenced' }),
+      clientOp({ type: 'fail', f: 'mark', error: 'mark-changed' }),
+      clientOp({ type: 'fail', f: 'release', error: 'not-held' }),
+    ];
+    expect(historyFacts(history, 5)).toEqual({
+      faults: { planned: 5, applied: 3, skipped: ['pause: no client to pause (nobody held the lock or was acquiring)'] },
+      expiredGrants: 1,
+      acquireFailures: { 'no-quorum': 1, 'timeout (info)': 1 },
+      refusedAccesses: { fenced: 1, 'mark-changed': 1 },
+    });
+  });
+});
+
+describe('summarizeProperty', () => {
+  it('words the verdict over the seeds', () => {
+    const unsafe = summarizeProperty([
+      { valid: false, kinds: { 'lost-update': 7, 'stale-write': 4 } },
+      { valid: false, kinds: { 'lost-update': 5 } },
+      { valid: true, kinds: {} },
+    ]);
+    expect(unsafe).toEqual({ outcome: 'unsafe', unsafe: 2, safe: 1, unknown: 0, kinds: { 'lost-update': 12, 'stale-write': 4 }, text: 'unsafe in 2/3 seeds: 12 lost updates, 4 stale writes' });
+    expect(summarizeProperty([{ valid: true, kinds: {} }, { valid: true, kinds: {} }, { valid: true, kinds: {} }]).text).toBe('safe in 3/3 seeds');
+    expect(summarizeProperty([{ valid: true, kinds: {} }, { valid: 'unknown', kinds: {} }]).text).toBe('unknown in 1/2 seeds, safe in 1');
+    expect(summarizeProperty([{ valid: false, kinds: { 'double-hold': 1 } }, { valid: null, kinds: {} }]).text).toBe('unsafe in 1/2 seeds: 1 double hold (1 unknown)');
+    expect(summarizeProperty([]).outcome).toBe('not-run');
+  });
+
+  it('names kinds in words, most frequent first, unknown kinds as they are', () => {
+    expect(kindPhrase({ 'stale-write': 1, 'interleaved-sections': 3, 'mutual-exclusion (unlisted)': 2 })).toBe('3 interleavings, mutual-exclusion (unlisted) 2, 1 stale write');
+  });
+});
+
+describe('summarizeVariant', () => {
+  it('a fenced row: lock held twice, data safe, as the debate agrees; rejected writes noted', () => {
+    const runs = [1, 2, 3].map((seed) => scenarioRunOf(seed, { anomalies: { 'double-hold': 2 }, writes: { accepted: 20, rejected: 3 } }, nemesisOps(2), 2));
+    const row = summarizeVariant(s1, redisFence!, [1, 2, 3], runs);
+    expect(row.status).toBe('measured');
+    expect(row.verdict).toBe('data safe in 3/3 seeds; lock unsafe in 3/3 seeds: 6 double holds');
+    expect(row.match).toBe('as-expected');
+    expect(row.matchReason).toBe('expected lock unsafe, measured unsafe; expected data safe, measured safe');
+    expect(row.notes).toEqual(['faults applied: 6 of 6 windows', '9 of 69 writes rejected by the resource']);
+    expect(row.cell.missingSeeds).toEqual([]);
+  });
+
+  it('a row that breaks the agreed outcome differs, and says how', () => {
+    const row = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, {}, nemesisOps(2), 2)]);
+    expect(row.match).toBe('differs');
+    expect(row.matchReason).toBe('expected lock unsafe, measured safe; expected data unsafe, measured safe');
+  });
+
+  it('a row whose fault never struck is undecided, not a contradiction', () => {
+    const row = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, {}, nemesisOps(0, 2), 2)]);
+    expect(row.match).toBe('undecided');
+    expect(row.matchReason).toBe('expected lock unsafe, measured safe; expected data unsafe, measured safe, but the fault struck in none of 1 run');
+    expect(row.notes[0]).toBe('faults applied: 0 of 2 windows (skipped: pause: no client to pause (nobody held the lock or was acquiring))');
+  });
+
+  it('unknown verdicts leave it undecided; not-applicable and not-run rows say why', () => {
+    const unknown = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, { anomalies: { 'double-hold': 1 }, unknownChecker: 'lost-updates' })]);
+    expect(unknown.match).toBe('undecided');
+    const na = summarizeVariant(s1, redlockFence!, [1], []);
+    expect(na).toMatchObject({ status: 'not-applicable', match: 'no-expectation' });
+    expect(na.verdict).toMatch(/^not applicable: redlock issues no monotonic fencing token/);
+    expect(na.cell.outcome).toBe('not-applicable');
+    const notRun = summarizeVariant(s1, redisNone!, [1], []);
+    expect(notRun).toMatchObject({ status: 'not-run', verdict: 'not run', match: 'undecided', matchReason: 'not run' });
+    const s7 = findScenario('S7');
+    expect(summarizeVariant(s7, s7.variants[0]!, [1], [])).toMatchObject({ status: 'not-reproduced', match: 'undecided' });
+  });
+
+  it('a disputed row has no expectation; shared runs and tool errors are noted', () => {
+    const s2b = findScenario('S2b');
+    const shared = { ...scenarioRunOf(1, { anomalies: { 'stale-write': 2 } }), sharedFrom: 'S2b/redis-cas-unique' };
+    const failed = scenarioRunOf(2);
+    failed.summary = { ...failed.summary, status: 'error', error: 'lock client client1-1 was not ready within 30 s' };
+    const row = summarizeVariant(s2b, s2b.variants[0]!, [1, 2], [failed, shared]);
+    expect(row.match).toBe('no-expectation');
+    expect(row.runs.map((r) => r.summary.seed)).toEqual([1, 2]);
+    expect(row.notes).toContain('failed to run: seed 2: lock client client1-1 was not ready within 30 s');
+    expect(row.notes).toContain('same runs as S2b/redis-cas-unique');
+  });
+});
