@@ -22,4 +22,4 @@ export {
   randomHalves,
   type Grudge,
 } from './grudge.js';
-export { seededRng, shuffle, type Rng } from './rng.js';
+export { shuffle, type Rng } from './rng.js';

@@ -8,21 +8,6 @@
 /** A source of floats in [0, 1). */
 export type Rng = () => number;
 
-/**
- * mulberry32, kept because test fixtures pin outputs made with it; new code
- * takes `new Prng(seed).asRng()` (src/random/prng.ts) instead.
- */
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A shuffled copy (Fisher-Yates). */
 export function shuffle<T>(items: readonly T[], rng: Rng): T[] {
   const out = [...items];

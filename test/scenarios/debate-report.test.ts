@@ -4,6 +4,7 @@ import { buildDebateReport, type DebateEntry } from '../../src/scenarios/debate-
 import { renderDebateHtml } from '../../src/scenarios/render-debate-html.js';
 import { renderDebateMd, target } from '../../src/scenarios/render-debate-md.js';
 import type { Scenario } from '../../src/scenarios/scenario.js';
+import { failedRun } from '../../src/scenarios/scenario-run.js';
 import { summarizeVariant } from '../../src/scenarios/summarize-variant.js';
 import { nemesisOps, scenarioRunOf } from './fixtures.js';
 
@@ -33,8 +34,7 @@ describe('buildDebateReport', () => {
     const differs = buildDebateReport([entry(s1, ['redis-none'], [[scenarioRunOf(1, {}, nemesisOps(2), 2)]])], opts);
     expect(differs.exitCode).toBe(1);
     const failed = scenarioRunOf(1, { anomalies: { 'lost-update': 1, 'double-hold': 1 } });
-    const error = scenarioRunOf(1);
-    error.summary = { ...error.summary, status: 'error', error: 'boom', dir: null, hasReport: false };
+    const error = failedRun({ id: 'S1/redis-fence#1', cellId: 'S1/redis-fence', seed: 1 }, 'replay', 'boom', null, 10);
     const report = buildDebateReport([entry(s1, ['redis-none', 'redis-fence'], [[failed], [error]])], opts);
     expect(report.exitCode).toBe(2);
     expect(report.scenarios[0]!.rows[1]!.runs[0]!.link).toBeNull();
@@ -54,7 +54,7 @@ describe('renderers', () => {
     expect(html).not.toContain('javascript:alert(1)"');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain('href="runs/S1/a%20(b)/%3Ci%3E%26%22/x/report.html"');
-    expect(html).toContain('data unsafe in 1/1 seeds: 1 lost update');
+    expect(html).toContain('<b>data</b> unsafe in 1/1 seeds: 1 lost update');
     expect(html).toContain('✓ as the debate agrees');
     expect(html).toContain('Kleppmann predicts');
   });
@@ -64,7 +64,9 @@ describe('renderers', () => {
     const tableRows = mdText.split('\n').filter((l) => l.startsWith('| '));
     expect(tableRows).toHaveLength(2);
     expect(tableRows[1]!.split(/(?<!\\)\|/).length).toBe(10);
-    expect(mdText).not.toContain('<script');
+    // Only the replay list holds the raw text, inside a code span, where it is inert.
+    expect(tableRows.join('\n')).not.toMatch(/(?<!\\)<script/);
+    expect(mdText).toContain('``<script>alert(1)</script> | [x](javascript:alert(1)) `tick` & "q"``');
     expect(mdText).toContain('\\<script\\>');
     expect(mdText).toContain('[s1 ✗](runs/S1/a%20%28b%29/%3Ci%3E%26%22/x/report.html)');
     expect(mdText).toContain('✓ data unsafe in 1/1 seeds: 1 lost update; lock unsafe in 1/1 seeds: 1 double hold');
