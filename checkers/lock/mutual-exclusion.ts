@@ -23,6 +23,8 @@ const NAME = 'mutual-exclusion';
 
 export const mutualExclusionChecker: LockChecker = {
   name: NAME,
+  // Reported for every workload; it decides only where the lock itself is the subject.
+  decides: (workload) => workload === 'mutex',
   check(history: History): CheckerVerdict {
     const { holds } = holdsOf(history);
     const acting = holds.filter((h) => h.definite || h.accesses.length > 0 || h.release !== undefined);

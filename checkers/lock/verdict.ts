@@ -68,6 +68,15 @@ export interface LockChecker {
   /** Kebab-case, as the file: `mutual-exclusion`. */
   readonly name: string;
   check(history: History, context: LockContext): CheckerVerdict;
+  /**
+   * Whether this checker's verdict is part of the run's verdict for this
+   * workload (default: yes). Mutual exclusion as clients saw it is reported
+   * but does not decide a data workload: a lease lock is expected to be held
+   * twice under a pause, and the question fencecheck answers is whether the
+   * data survived that (the `mutex` workload, where the lock is the subject,
+   * is decided by it).
+   */
+  decides?(workload: LockWorkload): boolean;
 }
 
 /** A history with thousands of overlaps needs the count and a sample, not a 10 MB report. */
@@ -103,8 +112,11 @@ export function mergeVerdicts(verdicts: readonly { valid: Validity }[]): Validit
 }
 
 export interface LockCheckResult {
+  /** The run's verdict: the merge of the deciding checkers (docs/run-directory.md). */
   valid: Validity;
   verdicts: CheckerVerdict[];
+  /** Names of the checkers whose verdicts make up `valid`. */
+  deciding: string[];
 }
 
 /** Run every checker; one that throws yields 'unknown' with its error and the others still run. */
@@ -117,7 +129,8 @@ export function runCheckers(checkers: readonly LockChecker[], history: History, 
       return { ...verdict(c.name, 'unknown', `the checker crashed: ${message}`, []), error: message };
     }
   });
-  return { valid: mergeVerdicts(verdicts), verdicts };
+  const deciding = checkers.filter((c) => c.decides?.(context.workload) ?? true).map((c) => c.name);
+  return { valid: mergeVerdicts(verdicts.filter((v) => deciding.includes(v.checker))), verdicts, deciding };
 }
 
 /** A history time (ns since the start) as a person reads it: `1203.3 ms`. */

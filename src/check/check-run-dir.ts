@@ -37,7 +37,7 @@ export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) =
   const tokenKind = test.backend === 'redlock' || test.backend === 'redlock-npm' ? 'unique' : 'monotonic';
   const result = runCheckers(checkersFor(test.workload), history, { workload: test.workload, resource: test.resource, backend: test.backend, tokenKind });
   const previous = readPrevious(join(dir, 'results.json'));
-  writeFileSync(join(dir, 'results.json'), JSON.stringify({ valid: result.valid, durationMs: previous?.durationMs ?? null, checkers: result.verdicts }, null, 2) + '\n');
+  writeFileSync(join(dir, 'results.json'), JSON.stringify({ valid: result.valid, deciding: result.deciding, durationMs: previous?.durationMs ?? null, checkers: result.verdicts }, null, 2) + '\n');
   return result;
 }
 

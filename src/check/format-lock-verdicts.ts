@@ -6,11 +6,12 @@ import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
 
 const ANOMALIES_SHOWN = 3;
 
-export function formatVerdicts(verdicts: readonly CheckerVerdict[]): string {
+export function formatVerdicts(verdicts: readonly CheckerVerdict[], deciding?: readonly string[]): string {
   const lines: string[] = [];
   for (const v of verdicts) {
     const label = v.valid === true ? 'valid   ' : v.valid === false ? 'INVALID ' : 'unknown ';
-    lines.push(`${label} ${v.checker.padEnd(22)} ${v.summary}`);
+    const note = deciding && !deciding.includes(v.checker) ? ' (reported; does not decide this workload)' : '';
+    lines.push(`${label} ${v.checker.padEnd(22)} ${v.summary}${note}`);
     if (v.error) lines.push(`           error: ${v.error}`);
     for (const a of v.anomalies.slice(0, ANOMALIES_SHOWN)) lines.push(`           ${a.kind}: ${a.message}`);
     if (v.anomalyCount > ANOMALIES_SHOWN) lines.push(`           … ${v.anomalyCount - ANOMALIES_SHOWN} more in results.json`);

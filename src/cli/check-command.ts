@@ -71,7 +71,7 @@ async function checkRunDirs(dirs: string[]): Promise<number> {
   const codes: number[] = [];
   for (const dir of dirs) {
     const result = await checkRunDir(dir, (w) => process.stderr.write(`warning: ${w.message}\n`));
-    process.stdout.write(`${dir}\n${formatVerdicts(result.verdicts)}\n`);
+    process.stdout.write(`${dir}\n${formatVerdicts(result.verdicts, result.deciding)}\n`);
     codes.push(result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown);
   }
   return worstOf(codes);

@@ -50,7 +50,8 @@ Needs root (network namespaces). Examples:
       const { timeLimit, results, ...rest } = flags;
       const options: RunOptions = { ...rest, timeLimitS: timeLimit, resultsDir: results };
       const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n') });
-      process.stdout.write(formatVerdicts(result.verdicts) + '\n');
+      process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
+      process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
       process.stdout.write(`run: ${result.runDir}\n${result.reportPath ? `report: ${result.reportPath}\n` : ''}replay: ${result.replay}\n`);
       process.exitCode = result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown;
     });

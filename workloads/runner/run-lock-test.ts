@@ -214,7 +214,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     tokenKind: tokenKindOf(o.backend),
   });
   const durationMs = Date.now() - started;
-  writeJson(join(runDir, 'results.json'), { valid: checked.valid, durationMs, checkers: checked.verdicts });
+  writeJson(join(runDir, 'results.json'), { valid: checked.valid, deciding: checked.deciding, durationMs, checkers: checked.verdicts });
   const report = await writeRunReport(runDir).catch((err: unknown) => {
     // The verdict stands without its picture; say why the picture is missing.
     log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);

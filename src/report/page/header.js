@@ -2,7 +2,7 @@
 
 const VERDICT_TEXT = { true: 'VALID', false: 'INVALID', unknown: 'UNKNOWN', none: 'NOT CHECKED' };
 const VERDICT_MARK = { true: '✓', false: '✗', unknown: '?' };
-const KNOWN_OPTIONS = ['backend', 'resource', 'workload', 'nemeses', 'seed', 'clients', 'timeLimitS', 'ttlMs', 'holdMs', 'rate', 'startedAt'];
+const KNOWN_OPTIONS = ['backend', 'resource', 'workload', 'nemesis', 'nemeses', 'seed', 'clients', 'timeLimitS', 'ttlMs', 'holdMs', 'rate', 'startedAt'];
 const OPTION_LABELS = { timeLimitS: 'time limit (s)', ttlMs: 'TTL (ms)', holdMs: 'hold (ms)', startedAt: 'started' };
 
 function validityKey(v) {

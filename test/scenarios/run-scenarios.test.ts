@@ -1,0 +1,116 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FencecheckError, UsageError } from '../../src/errors.js';
+import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
+import { planScenarioRuns, type ScenarioSelection } from '../../src/scenarios/plan-scenario-runs.js';
+import { runScenarios, type ScenarioDeps } from '../../src/scenarios/run-scenarios.js';
+import type { RunOptions } from '../../workloads/runner/run-options.js';
+import { clientOp, nemesisOps, resultsOf, tempDir, writeRunDir, type FixtureOutcome } from './fixtures.js';
+
+const s1 = findScenario('S1');
+const s6 = findScenario('S6');
+const selection: ScenarioSelection[] = [
+  { scenario: s1, variants: selectVariants(s1, ['redis-none', 'redis-fence']) },
+  { scenario: s6, variants: selectVariants(s6, ['pause-fence']) },
+];
+
+/** A stand-in for runLockTest: a run directory per call, its outcome by run name. */
+function fakeRunOne(outcomes: Record<string, FixtureOutcome | Error>, calls: RunOptions[]): ScenarioDeps['runOne'] {
+  let clock = 0;
+  return async (options) => {
+    calls.push(options);
+    const runDir = join(options.resultsDir, options.name!, `20261129T1200${String(clock++).padStart(2, '0')}`);
+    mkdirSync(runDir, { recursive: true });
+    const outcome = outcomes[options.name!] ?? {};
+    if (outcome instanceof Error) throw outcome;
+    writeRunDir(runDir, [...nemesisOps(2), clientOp({ type: 'invoke', f: 'write', value: 1 }), clientOp({ type: 'fail', f: 'write', value: 1, error: 'fenced' })], resultsOf(outcome), { name: options.name, replay: 'fencecheck run --backend redis' });
+    writeFileSync(join(runDir, 'report.html'), '<p>report</p>');
+    return { runDir };
+  };
+}
+
+function deps(runOne: ScenarioDeps['runOne'], over: Partial<ScenarioDeps> = {}): ScenarioDeps & { lines: string[]; slept: number[]; reports: string[] } {
+  const lines: string[] = [];
+  const slept: number[] = [];
+  const reports: string[] = [];
+  return {
+    runOne,
+    writeReport: async (dir) => {
+      reports.push(JSON.parse(readFileSync(join(dir, 'test.json'), 'utf8')).replay as string);
+      return join(dir, 'report.html');
+    },
+    clusterBusy: async () => false,
+    say: (l) => void lines.push(l),
+    verbose: false,
+    now: () => 0,
+    sleep: async (ms) => void slept.push(ms),
+    lines,
+    slept,
+    reports,
+    ...over,
+  };
+}
+
+describe('runScenarios', () => {
+  it('runs the plan one at a time, stamps the replay, shares runs between rows and writes the debate', async () => {
+    const out = tempDir('run');
+    const plan = planScenarioRuns(selection, [1], `${out}/runs`);
+    const calls: RunOptions[] = [];
+    const d = deps(fakeRunOne({ 'S1-redis-none-s1': { anomalies: { 'lost-update': 3, 'double-hold': 2 } }, 'S1-redis-fence-s1': { anomalies: { 'double-hold': 1 }, writes: { accepted: 9, rejected: 2 } } }, calls));
+    const report = await runScenarios(out, selection, [1], plan, d);
+    expect(calls.map((c) => c.name)).toEqual(['S1-redis-none-s1', 'S1-redis-fence-s1']);
+    expect(report.exitCode).toBe(0);
+    const rows = report.scenarios.flatMap((s) => s.rows);
+    expect(rows.map((r) => [r.scenarioId, r.label, r.match])).toEqual([
+      ['S1', 'redis-none', 'as-expected'],
+      ['S1', 'redis-fence', 'as-expected'],
+      ['S6', 'pause-fence', 'as-expected'],
+    ]);
+    expect(rows[2]!.runs[0]).toMatchObject({ sharedFrom: 'S1/redis-fence', link: 'runs/S1/S1-redis-fence-s1/20261129T120001/report.html' });
+    expect(rows[0]!.notes).toEqual(['faults applied: 2 of 2 windows', 'accesses refused: fenced 1']);
+    const test = JSON.parse(readFileSync(join(out, 'runs/S1/S1-redis-fence-s1/20261129T120001/test.json'), 'utf8'));
+    expect(test.replay).toBe('sudo npx fencecheck scenario run S1 --variant redis-fence --first-seed 1');
+    expect(test.scenario).toEqual({ run: 'S1/redis-fence', rows: ['S1/redis-fence', 'S6/pause-fence'], seed: 1 });
+    expect(d.reports).toEqual([plan[0]!.replay, plan[1]!.replay]);
+    for (const f of ['debate.html', 'debate.md', 'debate.json']) expect(existsSync(join(out, f))).toBe(true);
+    expect(readFileSync(join(out, 'debate.md'), 'utf8')).toContain('data safe in 1/1 seeds; lock unsafe in 1/1 seeds: 1 double hold');
+    expect(d.lines[0]).toBe('[1/2] S1/redis-none seed 1');
+    expect(d.lines[2]).toBe('[2/2] S1/redis-fence seed 1 (also S6/pause-fence)');
+  });
+
+  it('waits while another process holds the cluster, and again when it took it first', async () => {
+    const out = tempDir('busy');
+    const plan = planScenarioRuns([selection[0]!], [1], `${out}/runs`).slice(0, 1);
+    let busy = 2;
+    let refusals = 1;
+    const calls: RunOptions[] = [];
+    const real = fakeRunOne({}, calls);
+    const runOne: ScenarioDeps['runOne'] = async (o, hooks) => {
+      if (refusals-- > 0) {
+        mkdirSync(join(o.resultsDir, o.name!, '20261129T115959'), { recursive: true });
+        throw new FencecheckError('cluster-busy', 'Another fencecheck process (pid 1) is running a cluster on this machine');
+      }
+      return real(o, hooks);
+    };
+    const d = deps(runOne, { clusterBusy: async () => busy-- > 0 });
+    const report = await runScenarios(out, [selection[0]!], [1], plan, d);
+    expect(d.slept).toEqual([5000, 5000, 5000]);
+    expect(d.lines).toContain('    another fencecheck process is running a cluster on this machine: waiting for it to finish');
+    expect(readdirSync(join(out, 'runs/S1/S1-redis-none-s1'))).toEqual(['20261129T120000']);
+    expect(report.scenarios[0]!.rows[0]!.runs).toHaveLength(1);
+  });
+
+  it('records a failed run as an error row and goes on; a usage error stops everything', async () => {
+    const out = tempDir('fail');
+    const plan = planScenarioRuns([selection[0]!], [1], `${out}/runs`);
+    const report = await runScenarios(out, [selection[0]!], [1], plan, deps(fakeRunOne({ 'S1-redis-none-s1': new Error('lock client client1-1 was not ready within 30 s'), 'S1-redis-fence-s1': { anomalies: { 'double-hold': 1 } } }, [])));
+    const [failed, ok] = report.scenarios[0]!.rows;
+    expect(failed!.runs[0]).toMatchObject({ status: 'error', error: 'lock client client1-1 was not ready within 30 s', runDir: 'runs/S1/S1-redis-none-s1/20261129T120000' });
+    expect(failed!.match).toBe('undecided');
+    expect(ok!.runs[0]!.status).toBe('invalid');
+    expect(report.exitCode).toBe(2);
+    expect(readFileSync(join(out, 'runs/S1/S1-redis-none-s1.log'), 'utf8')).toContain('error: Error: lock client client1-1 was not ready within 30 s');
+    await expect(runScenarios(out, [selection[0]!], [1], plan, deps(fakeRunOne({ 'S1-redis-none-s1': new UsageError('Expected `--rate` to be a positive number, got `0`') }, [])))).rejects.toThrow(UsageError);
+  });
+});

@@ -1,0 +1,70 @@
+import { Command } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { registerScenarioCommand, listText } from '../../src/cli/scenario-command.js';
+import { UsageError } from '../../src/errors.js';
+import { SCENARIOS } from '../../src/scenarios/catalogue.js';
+
+/** `fencecheck scenario …` in process: what it wrote to stdout and stderr. */
+async function scenario(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const program = new Command().exitOverride();
+  registerScenarioCommand(program);
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((t) => ((stdout += String(t)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((t) => ((stderr += String(t)), true));
+  try {
+    await program.parseAsync(['node', 'fencecheck', 'scenario', ...args]);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return { stdout, stderr };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('fencecheck scenario', () => {
+  it('list: every scenario and variant, with the agreed outcome or why it does not run', async () => {
+    const { stdout } = await scenario(['list']);
+    expect(stdout).toBe(listText(SCENARIOS, false));
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe('S1   A client pauses after acquiring, longer than the TTL');
+    expect(lines[1]).toBe('       redis-none               single Redis, no fence · expected: lock unsafe, data unsafe');
+    expect(stdout).toContain('       redlock-fence            not applicable: redlock issues no monotonic fencing token');
+    expect(stdout).toContain('S7   Single Redis with an asynchronous replica: the primary dies before replicating [not reproduced]');
+    expect(stdout).toContain('expected: disputed');
+  });
+
+  it('list --long: claims, both predictions, setup, recipe and why S7 is not reproduced', async () => {
+    const { stdout } = await scenario(['list', '--long']);
+    expect(stdout).toContain('       Kleppmann: Unsafe: two clients hold the lock at once.');
+    expect(stdout).toContain('       recipe: to see Redlock grant the same lock twice after a clock jump, run `sudo npx fencecheck scenario run S3`');
+    expect(stdout).toContain('       not reproduced: the cluster layer has no Redis replica.');
+  });
+
+  it('run --dry-run: the runs and their replay commands, nothing run', async () => {
+    const { stdout, stderr } = await scenario(['run', 'S3', 's5', '--dry-run', '--seeds', '2', '--out', '/tmp/x']);
+    expect(stdout).toBe('');
+    expect(stderr.split('\n')).toEqual([
+      '8 runs (S3, S5; seeds 1, 2), about 3 min',
+      '  S3/redlock-none seed 1: sudo npx fencecheck scenario run S3 --variant redlock-none --first-seed 1',
+      '  S3/redlock-npm-none seed 1: sudo npx fencecheck scenario run S3 --variant redlock-npm-none --first-seed 1',
+      '  S5/redlock seed 1: sudo npx fencecheck scenario run S5 --variant redlock --first-seed 1',
+      '  S5/redlock-npm seed 1: sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 1',
+      '  S3/redlock-none seed 2: sudo npx fencecheck scenario run S3 --variant redlock-none --first-seed 2',
+      '  S3/redlock-npm-none seed 2: sudo npx fencecheck scenario run S3 --variant redlock-npm-none --first-seed 2',
+      '  S5/redlock seed 2: sudo npx fencecheck scenario run S5 --variant redlock --first-seed 2',
+      '  S5/redlock-npm seed 2: sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 2',
+      '',
+    ]);
+    const one = await scenario(['run', 'S5', '--variant', 'redlock-npm', '--first-seed', '4', '--dry-run']);
+    expect(one.stderr).toContain('  S5/redlock-npm seed 4: sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 4');
+  });
+
+  it('refuses ids with --all, neither, --variant with several scenarios, unknown ids', async () => {
+    await expect(scenario(['run', 'S1', '--all', '--dry-run'])).rejects.toThrow('Expected scenario ids or `--all`, got both (S1)');
+    await expect(scenario(['run', '--dry-run'])).rejects.toThrow(UsageError);
+    await expect(scenario(['run', 'S1', 'S2', '--variant', 'redis-none', '--dry-run'])).rejects.toThrow('Expected `--variant` with exactly one scenario, got 2');
+    await expect(scenario(['run', 'S11', '--dry-run'])).rejects.toThrow('got `S11`');
+    await expect(scenario(['run', 'S1', '--seeds', '0', '--dry-run'])).rejects.toThrow('Expected `--seeds` to be a positive integer, got `0`');
+  });
+});
