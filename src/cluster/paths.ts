@@ -3,7 +3,9 @@
  * src/ under vitest and from dist/ after a build), the clock library, the
  * machine-wide state file and the per-run directory.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,4 +64,19 @@ export function compiledEntry(relativeFromSrc: string): string {
   const here = fileURLToPath(import.meta.url);
   if (here.endsWith('.js')) return resolve(dirname(here), '..', relativeFromSrc);
   return join(root, 'dist', 'src', relativeFromSrc);
+}
+
+/**
+ * Where the data of servers that run as another user (PostgreSQL, as
+ * `postgres`) goes: under the system temp dir, which every user can
+ * traverse, because the checkout may sit in a folder only root can enter
+ * (a CI runner's home). One folder per run, named from the run dir.
+ */
+export function sharedDataDir(runDir: string): string {
+  return join(tmpdir(), `fencecheck-data-${createHash('sha1').update(resolve(runDir)).digest('hex').slice(0, 12)}`);
+}
+
+/** A node's data dir: `<runDir>/data/<node>`, or under sharedDataDir for servers that do not run as root. */
+export function nodeDataDir(runDir: string, node: { name: string; backend: string }): string {
+  return node.backend === 'postgres' ? join(sharedDataDir(runDir), node.name) : join(runDir, 'data', node.name);
 }

@@ -7,9 +7,9 @@
  * all: everything is also found by the project prefix.
  */
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { defaultStateFile } from './paths.js';
+import { defaultStateFile, sharedDataDir } from './paths.js';
 import { pidsInNamespaces } from './namespace-pids.js';
 import { PREFIX } from './plan.js';
 import { runCommand } from './run-command.js';
@@ -38,12 +38,15 @@ export interface ReclaimReport {
 /**
  * Delete the run's data dirs once nothing runs in them (an all-backend run
  * leaves ~250 MB, mostly etcd's preallocated WAL). Only `<runDir>/data/<name>`
- * paths are touched, whatever else the state file might say.
+ * and `<sharedDataDir(runDir)>/<name>` paths are touched, whatever else the
+ * state file might say.
  */
 async function removeDataDirs(state: ClusterState | undefined): Promise<string[]> {
   if (!state || !isAbsolute(state.runDir)) return [];
-  const dirs = state.dataDirs.filter((d) => dirname(d) === join(state.runDir, 'data') && existsSync(d));
+  const shared = sharedDataDir(state.runDir);
+  const dirs = state.dataDirs.filter((d) => (dirname(d) === join(state.runDir, 'data') || dirname(d) === shared) && existsSync(d));
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  await rmdir(shared).catch(() => undefined);
   return dirs;
 }
 

@@ -20,7 +20,7 @@ import { backendSpec } from './backends/registry.js';
 import { requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
 import { Cluster } from './cluster.js';
 import type { SpecContext } from './driver.js';
-import { clockLibraryPath, defaultRunDir, defaultStateFile } from './paths.js';
+import { clockLibraryPath, defaultRunDir, defaultStateFile, nodeDataDir } from './paths.js';
 import { assertPrivileged, assertRangeFree } from './preflight.js';
 import { identify } from './process-info.js';
 import { reclaim } from './reclaim.js';
@@ -97,7 +97,7 @@ async function startLocked(
     rootLinks: [],
     processes: [],
     nftTables: [],
-    dataDirs: plan.nodes.map((n) => join(runDir, 'data', n.name)),
+    dataDirs: plan.nodes.map((n) => nodeDataDir(runDir, n)),
   });
 
   let cluster: Cluster | undefined;
@@ -112,7 +112,7 @@ async function startLocked(
     runDir,
     plan,
     tools,
-    dataDir: (n) => join(runDir, 'data', n.name),
+    dataDir: (n) => nodeDataDir(runDir, n),
     logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
   };
   // Aborted when one backend fails, so the others stop starting things that teardown would miss.

@@ -4,7 +4,7 @@
  * and what the resource can do about it: a unique token's check-and-set or a
  * monotonic fence (S6), per write or on every access (S6b).
  *
- * Timings (TTL 1 s, hold 300 ms): a pause of 3.5 s outlives the TTL of every
+ * Timings (TTL 1 s, hold 300 ms): a pause of 3 s outlives the TTL of every
  * backend (etcd raises a 1 s lease to its 2 s minimum). A delayed request is
  * held 1.5 s by the proxy on the client's link, past the TTL; the window that
  * slows the link stays open for less than that, so the answer comes back at
@@ -16,8 +16,8 @@ import type { FaultWindow } from '../../workloads/generator/nemesis-schedule.js'
 import { delays, pauses } from './fault-script.js';
 import type { Scenario, ScenarioVariant, VariantOptions } from './scenario.js';
 
-/** S1: the holder paused 3.5 s, twice. */
-export const PAUSE_SCRIPT: FaultWindow[] = pauses([2000, 7000], 3500);
+/** S1: the holder paused 3 s, three times (a window that finds nobody holding is skipped). */
+export const PAUSE_SCRIPT: FaultWindow[] = pauses([1500, 5000, 8500], 3000);
 
 /** S2: the holder's resource link slowed by 1.5 s while it holds, three times. */
 export const WRITE_DELAY_SCRIPT: FaultWindow[] = delays([2000, 5000, 8000], 600, 1500, 'resource', { kind: 'holder' });
@@ -46,7 +46,7 @@ export const S1: Scenario = {
     kleppmann: 'Unsafe without fencing, whatever the lock service: the lease expires, another client acquires, the paused client\'s write clobbers it. With a monotonic fencing token checked by the resource the stale write is rejected. Redlock cannot fence: it has no monotonic token.',
     antirez: 'True of every lock with automatic release (ZooKeeper, etcd), not a Redlock flaw. Where the resource can check a token, Redlock\'s unique token serves for check-and-set (S6).',
   },
-  setup: 'lock-counter, 2 clients, TTL 1 s, hold 300 ms. The current holder (one in its hold when there is one) is paused for 3.5 s at 2 s and again at 7 s, longer than any backend\'s lease (etcd raises a 1 s lease to its 2 s minimum). Resource none vs fence (write fenced by the token); Redlock has no monotonic token, so its fence variant does not apply.',
+  setup: 'lock-counter, 2 clients, TTL 1 s, hold 300 ms. The current holder (one in its hold when there is one) is paused for 3 s at 1.5, 5 and 8.5 s, longer than any backend\'s lease (etcd raises a 1 s lease to its 2 s minimum); a window that finds nobody holding is skipped, hence three. Resource none vs fence (write fenced by the token); Redlock has no monotonic token, so its fence variant does not apply.',
   recipe: 'to see a paused holder\'s write clobber the next holder\'s on every lock service, and a fencing token stop it, run `sudo npx fencecheck scenario run S1`',
   variants: [
     variant('redis-none', 'single Redis, no fence', { backend: 'redis', resource: 'none', script: PAUSE_SCRIPT }, UNFENCED),
@@ -101,7 +101,7 @@ export const S6: Scenario = {
     kleppmann: 'Check-and-set on a unique token survives a pause and a late write (the new holder marked first), but not a late mark (S2b), where the order of tokens is what matters.',
     antirez: 'Check-and-set on the unique token is enough in every case; a monotonic counter is not required.',
   },
-  setup: 'The scripts of S1 (holder paused 3.5 s), S2 (write delayed 1.5 s) and S2b (mark delayed 1.5 s), each with resource cas-unique and with a monotonic fence (fence, or fence-claim for the late mark), on single Redis. Runs with the same options as S1, S2 or S2b are shared with those rows.',
+  setup: 'The scripts of S1 (holder paused 3 s), S2 (write delayed 1.5 s) and S2b (mark delayed 1.5 s), each with resource cas-unique and with a monotonic fence (fence, or fence-claim for the late mark), on single Redis. Runs with the same options as S1, S2 or S2b are shared with those rows.',
   recipe: 'to compare a unique token\'s check-and-set with a monotonic fence under a pause, a late write and a late mark, run `sudo npx fencecheck scenario run S6`',
   variants: [
     variant('pause-cas-unique', 'S1\'s pause, check-and-set on the unique token', { backend: 'redis', resource: 'cas-unique', script: PAUSE_SCRIPT }, { data: 'safe', why: 'the new holder marked the resource before the paused holder wrote' }),

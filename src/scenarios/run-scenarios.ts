@@ -45,7 +45,7 @@ export interface ScenarioDeps {
 const FATAL_CODES = new Set(['usage', 'preflight']);
 /** How long to wait for another process's cluster before giving up on a run, and how often to look. */
 const BUSY_WAIT_MS = 30 * 60_000;
-const BUSY_POLL_MS = 5000;
+const BUSY_POLL_MS = 1000;
 
 export async function runScenarios(outDir: string, selection: readonly ScenarioSelection[], seeds: number[], plan: readonly PlannedScenarioRun[], deps: ScenarioDeps): Promise<DebateReport> {
   const began = deps.now();

@@ -48,11 +48,11 @@ export const S9: Scenario = {
     antirez: 'Any auto-release lock, ZooKeeper included, has this issue; it is not an argument against Redlock in particular.',
   },
   setup:
-    'lock-counter, 2 clients, session timeout 1 s (ZooKeeper tickTime 500 ms), hold 300 ms, native ZooKeeper client, which does not ask whether its session is still alive before writing. Short: the holder is paused 400 ms at 2, 4, 6 and 8 s, less than the session timeout. Long: S1\'s pauses (3.5 s at 2 and 7 s), with resource none and with the czxid fence; those runs are shared with S1.',
+    'lock-counter, 2 clients, session timeout 1 s (ZooKeeper tickTime 500 ms), hold 300 ms, native ZooKeeper client, which does not ask whether its session is still alive before writing. Short: the holder is paused 400 ms at 2, 4, 6 and 8 s, less than the session timeout. Long: S1\'s pauses (3 s at 1.5, 5 and 8.5 s), with resource none and with the czxid fence; those runs are shared with S1.',
   recipe: 'to see a ZooKeeper holder write after its session expired during a pause (and the czxid fence reject it), run `sudo npx fencecheck scenario run S9`',
   variants: [
     { label: 'short-pause', text: 'paused 400 ms (< session timeout), no fence', options: { backend: 'zookeeper', resource: 'none', script: pauses([2000, 4000, 6000, 8000], 400) }, expected: { lock: 'safe', data: 'safe', why: 'the session survives a pause shorter than its timeout' } },
-    { label: 'long-pause-none', text: 'paused 3.5 s (> session timeout), no fence', options: { backend: 'zookeeper', resource: 'none', script: PAUSE_SCRIPT }, expected: { lock: 'unsafe', data: 'unsafe', why: 'the session expires, another client acquires, the woken client writes' } },
-    { label: 'long-pause-fence', text: 'paused 3.5 s, czxid fenced', options: { backend: 'zookeeper', resource: 'fence', script: PAUSE_SCRIPT }, expected: { lock: 'unsafe', data: 'safe', why: 'the woken client\'s write carries an older czxid than the fence' } },
+    { label: 'long-pause-none', text: 'paused 3 s (> session timeout), no fence', options: { backend: 'zookeeper', resource: 'none', script: PAUSE_SCRIPT }, expected: { lock: 'unsafe', data: 'unsafe', why: 'the session expires, another client acquires, the woken client writes' } },
+    { label: 'long-pause-fence', text: 'paused 3 s, czxid fenced', options: { backend: 'zookeeper', resource: 'fence', script: PAUSE_SCRIPT }, expected: { lock: 'unsafe', data: 'safe', why: 'the woken client\'s write carries an older czxid than the fence' } },
   ],
 };

@@ -24,7 +24,7 @@ import { startCluster } from '../../src/cluster/start-cluster.js';
 import { LOCK_BACKENDS, type ClientConfig, type LockBackend, type ResourceMode } from '../../workloads/clients/protocol.js';
 import { prepareResource, type PgEndpoint } from '../../workloads/clients/resource.js';
 import { ClientDriver } from '../clients/client-driver.js';
-import { sleep } from './helpers.js';
+import { SHARED_MACHINE, sleep } from './helpers.js';
 
 const SERVERS: Record<LockBackend, BackendName> = { redis: 'redis', redlock: 'redlock', 'redlock-npm': 'redlock', etcd: 'etcd', zookeeper: 'zookeeper' };
 const MONOTONIC = (b: LockBackend): boolean => b !== 'redlock' && b !== 'redlock-npm';
@@ -46,6 +46,7 @@ beforeAll(async () => {
     clientHosts: ['c1', 'c2'],
     runDir: join(projectRoot(), 'results', `test-clients-${new Date().toISOString().replace(/[:.]/g, '-')}`),
     log: (l) => console.log(`  ${l}`),
+    ...SHARED_MACHINE,
   });
   const e = cluster.endpoints('postgres')[0]!;
   pgEndpoint = { host: e.host, port: e.port, user: 'postgres', database: 'postgres' };

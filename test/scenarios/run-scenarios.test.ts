@@ -68,7 +68,7 @@ describe('runScenarios', () => {
       ['S6', 'pause-fence', 'as-expected'],
     ]);
     expect(rows[2]!.runs[0]).toMatchObject({ sharedFrom: 'S1/redis-fence', link: 'runs/S1/S1-redis-fence-s1/20261129T120001/report.html' });
-    expect(rows[0]!.notes).toEqual(['faults applied: 2 of 2 windows', 'accesses refused: fenced 1']);
+    expect(rows[0]!.notes).toEqual(['faults applied: 2 of 3 windows', 'accesses refused: fenced 1']);
     const test = JSON.parse(readFileSync(join(out, 'runs/S1/S1-redis-fence-s1/20261129T120001/test.json'), 'utf8'));
     expect(test.replay).toBe('sudo npx fencecheck scenario run S1 --variant redis-fence --first-seed 1');
     expect(test.scenario).toEqual({ run: 'S1/redis-fence', rows: ['S1/redis-fence', 'S6/pause-fence'], seed: 1 });
@@ -95,7 +95,7 @@ describe('runScenarios', () => {
     };
     const d = deps(runOne, { clusterBusy: async () => busy-- > 0 });
     const report = await runScenarios(out, [selection[0]!], [1], plan, d);
-    expect(d.slept).toEqual([5000, 5000, 5000]);
+    expect(d.slept).toEqual([1000, 1000, 1000]);
     expect(d.lines).toContain('    another fencecheck process is running a cluster on this machine: waiting for it to finish');
     expect(readdirSync(join(out, 'runs/S1/S1-redis-none-s1'))).toEqual(['20261129T120000']);
     expect(report.scenarios[0]!.rows[0]!.runs).toHaveLength(1);

@@ -10,10 +10,11 @@ const c1Split = { c1: ['redlock4', 'redlock5'], c2: ['redlock1', 'redlock2'], re
 const split = { kind: 'partition', grudgeKind: 'client-from-servers', grudge: c1Split } as const;
 
 describe('scenario scripts (exact)', () => {
-  it('S1 pauses the holder 3.5 s at 2 s and 7 s', () => {
+  it('S1 pauses the holder 3 s at 1.5, 5 and 8.5 s', () => {
     expect(PAUSE_SCRIPT).toEqual([
-      { at: 2000, until: 5500, fault: 'client-pause', target: { kind: 'holder' } },
-      { at: 7000, until: 10_500, fault: 'client-pause', target: { kind: 'holder' } },
+      { at: 1500, until: 4500, fault: 'client-pause', target: { kind: 'holder' } },
+      { at: 5000, until: 8000, fault: 'client-pause', target: { kind: 'holder' } },
+      { at: 8500, until: 11_500, fault: 'client-pause', target: { kind: 'holder' } },
     ]);
   });
 
@@ -28,7 +29,7 @@ describe('scenario scripts (exact)', () => {
   it('S3 splits the clients over two majorities sharing redlock3, and jumps its clock inside the split', () => {
     expect(CLOCK_JUMP_SCRIPT).toEqual([
       { at: 1000, until: 11_500, fault: 'partition', target: split },
-      ...[2500, 4500, 6500, 8500].map((at) => ({ at, until: at + 500, fault: 'clock', target: { kind: 'node', node: 'redlock3' }, offsetMs: 2000 })),
+      ...[2500, 5000, 7500].map((at) => ({ at, until: at + 500, fault: 'clock', target: { kind: 'node', node: 'redlock3' }, offsetMs: 3000 })),
     ]);
   });
 
@@ -73,7 +74,7 @@ describe('variantRunOptions', () => {
   it('merges the base, the variant, the seed and the folder name; nemesis lists the script\'s faults', () => {
     const s3 = findScenario('S3');
     const o = variantRunOptions(s3, s3.variants[0]!, 7, '/r/S3');
-    expect(o).toMatchObject({ ...SCENARIO_BASE, backend: 'redlock', resource: 'none', seed: 7, resultsDir: '/r/S3', name: 'S3-redlock-none-s7', nemesis: ['partition', 'clock'] });
+    expect(o).toMatchObject({ ...SCENARIO_BASE, ttlMs: 2000, holdMs: 1500, backend: 'redlock', resource: 'none', seed: 7, resultsDir: '/r/S3', name: 'S3-redlock-none-s7', nemesis: ['partition', 'clock'] });
     expect(o.script).toEqual(CLOCK_JUMP_SCRIPT);
     expect(o.script).not.toBe(CLOCK_JUMP_SCRIPT);
     expect(runName(s3, s3.variants[1]!, 2)).toBe('S3-redlock-npm-none-s2');

@@ -8,7 +8,7 @@
  * The postmaster leads its process group, so pause, resume and kill reach its
  * backends too, as they would on a frozen or crashed machine.
  */
-import { appendFile, chown, mkdir } from 'node:fs/promises';
+import { appendFile, chmod, chown, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { asUser, type BackendSpec, type SpecContext } from '../driver.js';
@@ -63,6 +63,8 @@ export function postgresSpec(): BackendSpec {
       if (!user) throw new PreflightError(`There is no \`${POSTGRES_USER}\` user on this machine.`, 'Install PostgreSQL with `npm run setup` (the package creates the user).');
       const dir = ctx.dataDir(node);
       await mkdir(dirname(dir), { recursive: true });
+      // The postgres user must traverse the parent whatever the umask (see sharedDataDir).
+      await chmod(dirname(dir), 0o755);
       await mkdir(dir, { mode: 0o700 });
       await chown(dir, user.uid, user.gid);
       const initdb = [ctx.tools.initdb ?? 'initdb', '-D', dir, '-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
