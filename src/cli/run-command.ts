@@ -37,6 +37,7 @@ export function registerRunCommand(program: Command): void {
     .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold)
     .option('--seed <n>', 'seed of the workload and nemesis schedules', integer('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
+    .option('--busy-timeout-ms <ms>', 'wait up to N ms for another fencecheck cluster on this machine to end', nonNegativeInteger('--busy-timeout-ms'), 0)
     .addHelpText(
       'after',
       `
@@ -47,9 +48,9 @@ Needs root (network namespaces). Examples:
     )
     .action(async (flags: CliFlags) => {
       // Commander names options after their flags; RunOptions says the unit where the flag does not.
-      const { timeLimit, results, ...rest } = flags;
+      const { timeLimit, results, busyTimeoutMs, ...rest } = flags;
       const options: RunOptions = { ...rest, timeLimitS: timeLimit, resultsDir: results };
-      const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n') });
+      const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
       process.stdout.write(`run: ${result.runDir}\n${result.reportPath ? `report: ${result.reportPath}\n` : ''}replay: ${result.replay}\n`);
@@ -57,7 +58,7 @@ Needs root (network namespaces). Examples:
     });
 }
 
-type CliFlags = Omit<RunOptions, 'timeLimitS' | 'resultsDir'> & { timeLimit: number; results: string };
+type CliFlags = Omit<RunOptions, 'timeLimitS' | 'resultsDir'> & { timeLimit: number; results: string; busyTimeoutMs: number };
 
 function faultList(text: string): FaultKind[] {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none');
