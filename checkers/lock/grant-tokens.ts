@@ -6,12 +6,14 @@
  * thing it can: it rejects every later holder, which keeps the data safe and
  * stops all progress. This checker reports the regression (invalid: the lock
  * service broke its promise) and the progress lost after it: how many writes
- * the resource rejected from then on, and how many it still accepted.
+ * the resource rejected from then on (reads or writes: under fence-claim the
+ * read is refused first), and how many writes it still accepted (once the
+ * new counter passes the old fence, progress resumes).
  *
  * Unique tokens (Redlock) make no order promise: the check does not apply.
  */
 import type { History } from '../../src/history/op.js';
-import { compareTokens, describeToken, indexesOf, lockOps, type LockOp } from './lock-ops.js';
+import { ACCESS_FS, compareTokens, describeToken, indexesOf, lockOps, type LockOp } from './lock-ops.js';
 import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker, type LockContext } from './verdict.js';
 
 const NAME = 'grant-tokens';
@@ -26,13 +28,14 @@ export const grantTokensChecker: LockChecker = {
     const stats: Record<string, number> = { grants: grants.length, regressions: regressions.length };
     if (regressions.length === 0) return verdict(NAME, true, `the ${grants.length} tokens granted only grew`, [], stats);
     const first = regressions[0]!;
-    const after = ops.filter((o) => o.f === 'write' && o.invokeTime >= first.later.invokeTime);
-    stats.writesRejectedAfter = after.filter((o) => o.status === 'fail').length;
-    stats.writesAcceptedAfter = after.filter((o) => o.status === 'ok').length;
+    // Under fence-claim the read is what the fence refuses first; count every access.
+    const after = ops.filter((o) => ACCESS_FS.includes(o.f) && o.invokeTime >= first.later.invokeTime);
+    stats.accessesRejectedAfter = after.filter((o) => o.status === 'fail').length;
+    stats.writesAcceptedAfter = after.filter((o) => o.f === 'write' && o.status === 'ok').length;
     const progress =
-      stats.writesAcceptedAfter === 0 && stats.writesRejectedAfter > 0
-        ? `the resource rejected all ${stats.writesRejectedAfter} writes after it: no progress from then on`
-        : `after it the resource rejected ${stats.writesRejectedAfter} writes and accepted ${stats.writesAcceptedAfter}`;
+      stats.writesAcceptedAfter === 0 && stats.accessesRejectedAfter > 0
+        ? `the resource rejected all ${stats.accessesRejectedAfter} accesses after it: no progress from then on`
+        : `after it the resource rejected ${stats.accessesRejectedAfter} accesses and accepted ${stats.writesAcceptedAfter} writes (progress resumed once the new tokens passed the old fence)`;
     return verdict(NAME, false, `${regressions.length} token regression(s) at the lock service; ${progress}`, regressions.map(anomaly), stats);
   },
 };

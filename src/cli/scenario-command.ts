@@ -89,7 +89,6 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
     say,
     verbose: flags.verbose === true,
     now: Date.now,
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   });
   process.stdout.write(resultText(report, outDir));
   return report;

@@ -11,11 +11,12 @@
  * Each run's test.json gets the scenario's replay command (runLockTest's own
  * replay line cannot express a scripted timeline) and the rows it serves, and
  * its report is rewritten to show them. Another fencecheck process holding
- * the machine's cluster is waited for, never interrupted. A run whose tool
- * failed is recorded as an error (the rows say so) and the others go on;
- * errors every later run would hit too (bad options, not root) stop it.
+ * the machine's cluster is waited for (up to 30 minutes a run, by
+ * startCluster), never interrupted. A run whose tool failed is recorded as an
+ * error (the rows say so) and the others go on; errors every later run would
+ * hit too (bad options, not root) stop it.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { FencecheckError } from '../errors.js';
@@ -27,8 +28,8 @@ import { summarizeVariant } from './summarize-variant.js';
 import { writeDebate } from './write-debate.js';
 
 export interface ScenarioDeps {
-  /** runLockTest, or a stand-in in tests. */
-  runOne: (options: RunOptions, hooks: { log: (line: string) => void }) => Promise<{ runDir: string }>;
+  /** runLockTest, or a stand-in in tests; it waits up to `busyTimeoutMs` for the machine's cluster itself. */
+  runOne: (options: RunOptions, hooks: { log: (line: string) => void; busyTimeoutMs: number }) => Promise<{ runDir: string }>;
   /** Rewrites `<runDir>/report.html` (after the replay command is stamped); null to skip. */
   writeReport: ((runDir: string) => Promise<string>) | null;
   /** Whether another process holds the machine's cluster now. */
@@ -38,14 +39,12 @@ export interface ScenarioDeps {
   /** Also pass each run's harness lines to `say`. */
   verbose: boolean;
   now: () => number;
-  sleep: (ms: number) => Promise<void>;
 }
 
 /** Errors every later run would hit as well. */
 const FATAL_CODES = new Set(['usage', 'preflight']);
-/** How long to wait for another process's cluster before giving up on a run, and how often to look. */
+/** How long a run waits for another process's cluster (startCluster looks every 200 ms) before it fails. */
 const BUSY_WAIT_MS = 30 * 60_000;
-const BUSY_POLL_MS = 1000;
 
 export async function runScenarios(outDir: string, selection: readonly ScenarioSelection[], seeds: number[], plan: readonly PlannedScenarioRun[], deps: ScenarioDeps): Promise<DebateReport> {
   const began = deps.now();
@@ -74,7 +73,7 @@ export async function runScenarios(outDir: string, selection: readonly ScenarioS
   return refresh();
 }
 
-/** One planned run: wait for the machine's cluster, run, stamp, read back; a tool failure becomes an error row. */
+/** One planned run: run (waiting for the machine's cluster), stamp, read back; a tool failure becomes an error row. */
 async function runOnce(p: PlannedScenarioRun, deps: ScenarioDeps): Promise<ScenarioRun> {
   const dir = join(p.options.resultsDir, p.options.name ?? '');
   const logPath = `${dir}.log`;
@@ -85,31 +84,17 @@ async function runOnce(p: PlannedScenarioRun, deps: ScenarioDeps): Promise<Scena
   };
   const identity = { id: `${rowId(p.owner)}#${p.seed}`, cellId: rowId(p.owner), seed: p.seed };
   const started = deps.now();
-  for (let waited = 0; ; ) {
-    while ((await deps.clusterBusy()) && waited < BUSY_WAIT_MS) {
-      if (waited === 0) deps.say('    another fencecheck process is running a cluster on this machine: waiting for it to finish');
-      await deps.sleep(BUSY_POLL_MS);
-      waited += BUSY_POLL_MS;
-    }
-    const before = new Set(runDirs(dir));
-    try {
-      const { runDir } = await deps.runOne(p.options, { log });
-      stampScenario(runDir, p);
-      if (deps.writeReport) await deps.writeReport(runDir).catch((err: unknown) => log(`report: not rewritten: ${messageOf(err)}`));
-      return await readScenarioRun(runDir, identity, p.options.script?.length ?? 0);
-    } catch (err) {
-      const made = runDirs(dir).filter((d) => !before.has(d));
-      // Another process took the cluster between our look and our start: forget the empty directory and wait again.
-      if (err instanceof FencecheckError && err.code === 'cluster-busy' && waited < BUSY_WAIT_MS) {
-        for (const d of made) rmSync(d, { recursive: true, force: true });
-        await deps.sleep(BUSY_POLL_MS);
-        waited += BUSY_POLL_MS;
-        continue;
-      }
-      if (err instanceof FencecheckError && FATAL_CODES.has(err.code)) throw err;
-      log(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return failedRun(identity, p.replay, messageOf(err), made.at(-1) ?? null, deps.now() - started);
-    }
+  if (await deps.clusterBusy()) deps.say(`    another fencecheck process is running a cluster on this machine: waiting for it to finish (up to ${BUSY_WAIT_MS / 60_000} min)`);
+  const before = new Set(runDirs(dir));
+  try {
+    const { runDir } = await deps.runOne(p.options, { log, busyTimeoutMs: BUSY_WAIT_MS });
+    stampScenario(runDir, p);
+    if (deps.writeReport) await deps.writeReport(runDir).catch((err: unknown) => log(`report: not rewritten: ${messageOf(err)}`));
+    return await readScenarioRun(runDir, identity, p.options.script?.length ?? 0);
+  } catch (err) {
+    if (err instanceof FencecheckError && FATAL_CODES.has(err.code)) throw err;
+    log(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return failedRun(identity, p.replay, messageOf(err), runDirs(dir).filter((d) => !before.has(d)).at(-1) ?? null, deps.now() - started);
   }
 }
 

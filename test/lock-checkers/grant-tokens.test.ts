@@ -25,7 +25,7 @@ describe('grant-tokens', () => {
     );
     const v = check(h, context({ backend: 'redis' }));
     expect(v.valid).toBe(false);
-    expect(v.summary).toBe('2 token regression(s) at the lock service; the resource rejected all 2 writes after it: no progress from then on');
+    expect(v.summary).toBe('2 token regression(s) at the lock service; the resource rejected all 2 accesses after it: no progress from then on');
     expect(v.anomalies[0]).toMatchObject({ kind: 'token-regression', processes: [0, 1], tokens: [57, 1] });
     expect(v.anomalies[0]!.message).toBe('p1 was granted token 1 at 100.0 ms, after p0 had been granted token 57 at 10.0 ms: the lock service\'s tokens went backwards.');
   });

@@ -15,7 +15,7 @@ describe('planScenarioRuns', () => {
       'S1/redis-none', 'S1/redis-fence', 'S1/redlock-none', 'S1/etcd-none', 'S1/etcd-fence', 'S1/zookeeper-none', 'S1/zookeeper-fence',
       'S2/redis-none', 'S2/redis-fence', 'S2b/redis-cas-unique', 'S2b/redis-fence-claim',
       'S3/redlock-none', 'S3/redlock-npm-none', 'S4/immediate', 'S4/delayed', 'S4/aof-always', 'S5/redlock', 'S5/redlock-npm',
-      'S6/pause-cas-unique', 'S6/delay-cas-unique', 'S6b/redis-fence', 'S6b/redis-fence-claim', 'S8/etcd-none', 'S9/short-pause', 'S10/redlock', 'S10/redlock-npm',
+      'S6/pause-cas-unique', 'S6/delay-cas-unique', 'S6b/redis-fence', 'S6b/redis-fence-claim', 'S8/etcd-none', 'S9/short-pause', 'S9/long-pause-careful', 'S10/redlock', 'S10/redlock-npm',
     ]);
     const shared = Object.fromEntries(first.filter((p) => p.rows.length > 1).map((p) => [rowId(p.owner), p.rows.slice(1).map(rowId)]));
     expect(shared).toEqual({

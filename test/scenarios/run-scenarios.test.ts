@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FencecheckError, UsageError } from '../../src/errors.js';
@@ -30,9 +30,8 @@ function fakeRunOne(outcomes: Record<string, FixtureOutcome | Error>, calls: Run
   };
 }
 
-function deps(runOne: ScenarioDeps['runOne'], over: Partial<ScenarioDeps> = {}): ScenarioDeps & { lines: string[]; slept: number[]; reports: string[] } {
+function deps(runOne: ScenarioDeps['runOne'], over: Partial<ScenarioDeps> = {}): ScenarioDeps & { lines: string[]; reports: string[] } {
   const lines: string[] = [];
-  const slept: number[] = [];
   const reports: string[] = [];
   return {
     runOne,
@@ -44,9 +43,7 @@ function deps(runOne: ScenarioDeps['runOne'], over: Partial<ScenarioDeps> = {}):
     say: (l) => void lines.push(l),
     verbose: false,
     now: () => 0,
-    sleep: async (ms) => void slept.push(ms),
     lines,
-    slept,
     reports,
     ...over,
   };
@@ -79,26 +76,19 @@ describe('runScenarios', () => {
     expect(d.lines[2]).toBe('[2/2] S1/redis-fence seed 1 (also S6/pause-fence)');
   });
 
-  it('waits while another process holds the cluster, and again when it took it first', async () => {
+  it('says when another process holds the cluster, and lets runLockTest wait for it (30 min at most)', async () => {
     const out = tempDir('busy');
     const plan = planScenarioRuns([selection[0]!], [1], `${out}/runs`).slice(0, 1);
-    let busy = 2;
-    let refusals = 1;
-    const calls: RunOptions[] = [];
-    const real = fakeRunOne({}, calls);
-    const runOne: ScenarioDeps['runOne'] = async (o, hooks) => {
-      if (refusals-- > 0) {
-        mkdirSync(join(o.resultsDir, o.name!, '20261129T115959'), { recursive: true });
-        throw new FencecheckError('cluster-busy', 'Another fencecheck process (pid 1) is running a cluster on this machine');
-      }
-      return real(o, hooks);
-    };
-    const d = deps(runOne, { clusterBusy: async () => busy-- > 0 });
+    const waits: number[] = [];
+    const real = fakeRunOne({}, []);
+    const d = deps(async (o, hooks) => (waits.push(hooks.busyTimeoutMs), real(o, hooks)), { clusterBusy: async () => true });
     const report = await runScenarios(out, [selection[0]!], [1], plan, d);
-    expect(d.slept).toEqual([1000, 1000, 1000]);
-    expect(d.lines).toContain('    another fencecheck process is running a cluster on this machine: waiting for it to finish');
-    expect(readdirSync(join(out, 'runs/S1/S1-redis-none-s1'))).toEqual(['20261129T120000']);
-    expect(report.scenarios[0]!.rows[0]!.runs).toHaveLength(1);
+    expect(waits).toEqual([30 * 60_000]);
+    expect(d.lines).toContain('    another fencecheck process is running a cluster on this machine: waiting for it to finish (up to 30 min)');
+    expect(report.scenarios[0]!.rows[0]!.runs[0]!.status).toBe('valid');
+    const busy = new FencecheckError('cluster-busy', 'Another fencecheck process (pid 1) is running a cluster on this machine');
+    const gaveUp = await runScenarios(out, [selection[0]!], [1], plan, deps(fakeRunOne({ 'S1-redis-none-s1': busy }, [])));
+    expect(gaveUp.scenarios[0]!.rows[0]!.runs.at(-1)).toMatchObject({ status: 'error', error: busy.message });
   });
 
   it('records a failed run as an error row and goes on; a usage error stops everything', async () => {

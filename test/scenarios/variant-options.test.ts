@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findScenario, SCENARIOS, selectVariants } from '../../src/scenarios/catalogue.js';
 import { MARK_DELAY_SCRIPT, PAUSE_SCRIPT, SHORT_WRITE_DELAY_SCRIPT, WRITE_DELAY_SCRIPT } from '../../src/scenarios/client-scenarios.js';
 import { CLOCK_JUMP_SCRIPT, DELAYED_RESTART_SCRIPT, QUICK_RESTART_SCRIPT, RING_SCRIPT, SLOW_ACQUIRE_SCRIPT } from '../../src/scenarios/redlock-scenarios.js';
+import { WAITER_PAUSE_SCRIPT } from '../../src/scenarios/service-scenarios.js';
 import { runKey, runName, SCENARIO_BASE, variantNotRunnable, variantRunOptions } from '../../src/scenarios/variant-options.js';
 import { validateRunOptions } from '../../workloads/runner/run-options.js';
 import { UsageError } from '../../src/errors.js';
@@ -43,6 +44,10 @@ describe('scenario scripts (exact)', () => {
 
   it('S5 slows worker 0\'s lock link 1.2 s each way, more than the 1 s TTL, for longer than a round trip', () => {
     expect(SLOW_ACQUIRE_SCRIPT).toEqual([2000, 7000].map((at) => ({ at, until: at + 4000, fault: 'delay', target: { kind: 'client', worker: 0 }, delayMs: 1200, link: 'lock' })));
+  });
+
+  it('S8 pauses a client whose acquire is in flight for 3 s, more than etcd\'s 2 s minimum lease', () => {
+    expect(WAITER_PAUSE_SCRIPT).toEqual([1500, 5000, 8500].map((at) => ({ at, until: at + 3000, fault: 'client-pause', target: { kind: 'acquirer' } })));
   });
 
   it('S10 gives three clients three intersecting majorities', () => {
