@@ -12,6 +12,7 @@ import { registerDoctorCommand } from './doctor-command.js';
 import { registerDownCommand } from './down-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerRunCommand } from './run-command.js';
+import { registerScenarioCommand } from './scenario-command.js';
 import { registerSetupCommand } from './setup-command.js';
 import { registerUpCommand } from './up-command.js';
 
@@ -27,6 +28,7 @@ program
 registerRunCommand(program);
 registerCheckCommand(program);
 registerCompareCommand(program);
+registerScenarioCommand(program);
 registerUpCommand(program);
 registerDownCommand(program);
 registerDoctorCommand(program);

@@ -28,9 +28,11 @@ export const CLOCK_JUMP_SCRIPT: FaultWindow[] = timeline(partition(1000, 11_500,
 /**
  * S3 holds long (1.5 s of a 2 s TTL): a jump only expires a key that exists,
  * so a client must hold when it strikes, and the other must try before the
- * holder lets go. (A release here takes the call timeout: two nodes are cut off.)
+ * holder lets go. The call timeout is short (300 ms) because every call also
+ * waits for the two nodes the client cannot reach: the npm library, which has
+ * no per-node timeout, otherwise spends its whole acquire on one failed attempt.
  */
-const JUMP = { ttlMs: 2000, holdMs: 1500 } as const;
+const JUMP = { ttlMs: 2000, holdMs: 1500, callTimeoutMs: 300 } as const;
 
 /** S4: the split, and redlock3 killed at 2.5, 5.5 and 8.5 s and restarted 100 ms later. */
 export const QUICK_RESTART_SCRIPT: FaultWindow[] = timeline(partition(1000, 11_500, SPLIT_MAJORITIES), kills([2500, 5500, 8500], 100, 'redlock3'));
@@ -56,7 +58,7 @@ export const S3: Scenario = {
     kleppmann: 'Unsafe: two clients hold the lock at once. Redlock assumes bounded clock error, which NTP steps and operators break in practice.',
     antirez: 'A jump does break it, but it is an operational error outside Redlock\'s model, which assumes clocks that only drift boundedly; run ntpd slewing, never step the clock.',
   },
-  setup: 'lock-counter, 2 clients, TTL 2 s, hold 1.5 s (a jump expires only a key that exists, so someone must hold when it strikes, and the other must try before the holder lets go). From 1 s to 11.5 s c1 reaches only redlock1-3 and c2 only redlock3-5 (nftables, both ways). At 2.5, 5 and 7.5 s redlock3\'s wall clock (the fc-clock preload Redis expires keys by) jumps 3 s ahead, more than the TTL, for 500 ms: the key of whoever holds then expires at once, and the waiting client locks redlock3 and its two other nodes while the first still believes it holds.',
+  setup: 'lock-counter, 2 clients, TTL 2 s, hold 1.5 s (a jump expires only a key that exists, so someone must hold when it strikes, and the other must try before the holder lets go), call timeout 300 ms (every call also waits for the two nodes the client cannot reach; the npm library has no per-node timeout, and with 1 s it spent whole acquires on one failed attempt and missed the jump). From 1 s to 11.5 s c1 reaches only redlock1-3 and c2 only redlock3-5 (nftables, both ways). At 2.5, 5 and 7.5 s redlock3\'s wall clock (the fc-clock preload Redis expires keys by) jumps 3 s ahead, more than the TTL, for 500 ms: the key of whoever holds then expires at once, and the waiting client locks redlock3 and its two other nodes while the first still believes it holds.',
   recipe: 'to see Redlock grant the same lock twice after a clock jump, run `sudo npx fencecheck scenario run S3`',
   variants: [
     { label: 'redlock-none', text: 'Redlock (our implementation)', options: { backend: 'redlock', resource: 'none', script: CLOCK_JUMP_SCRIPT, ...JUMP }, expected: { lock: 'unsafe', data: 'unsafe', why: 'both sides agree a forward jump expires the key early; they disagree on whether such a jump is a fair fault' } },

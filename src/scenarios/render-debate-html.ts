@@ -88,21 +88,21 @@ function anchor(id: string): string {
 
 const LEGEND = `<p class="legend"><b>lock</b>: the lock was held by two clients at once (mutual-exclusion checker). <b>data</b>: the resource was damaged (lost updates, stale writes accepted, interleaved sections). A fence keeps the data safe while the lock itself is held twice. Seeds: ✓ valid ✗ invalid ? unknown ! tool error; hover a seed for its replay command.</p>`;
 
+/** Jepsen's outcome colours, as compare.html uses them: safe green, unsafe red, unknown amber. */
 const STYLE = `
+:root{--safe:#d7f0d4;--unsafe:#f6c8c8;--unknown:#fbe7a6;--grid:#ccc}
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
-h1{margin:0 0 .2em}
-.headline{font-size:1.1em;font-weight:600;padding:.3em .6em;border-radius:4px;display:inline-block}
-.v-ok{background:#d7f0d4}.v-bad{background:#f6c8c8}.v-unknown{background:#fbe7a6}
-.meta{color:#555}
-table{border-collapse:collapse;width:100%}
-th,td{border:1px solid #ccc;padding:.35em .5em;vertical-align:top;text-align:left}
+h1{margin:0 0 .2em}.meta,.legend{color:#555}.legend{font-size:.9em}
+.headline{display:inline-block;padding:.3em .6em;border-radius:4px;font-size:1.1em;font-weight:600}
+.v-ok,.o-safe{background:var(--safe)}.v-bad,.o-unsafe{background:var(--unsafe)}.v-unknown,.o-unknown{background:var(--unknown)}.o-not-run{background:#eee}
+table.debate{border-collapse:collapse;width:100%}
+.debate th,.debate td{border:1px solid var(--grid);padding:.35em .5em;vertical-align:top;text-align:left}
 tbody{border-top:3px solid #888}
 .scenario .id{font-size:1.3em}.scenario .title{font-weight:400;max-width:14em}
 .claim,.side{max-width:22em;font-size:.9em}
 .not-reproduced{margin-top:.5em;color:#8a6d00;font-weight:600}
 .why,.none{color:#666;font-size:.85em}
 .p{padding:.1em .3em;margin-bottom:.2em;border-radius:3px}
-.o-unsafe{background:#f6c8c8}.o-safe{background:#d7f0d4}.o-unknown{background:#fbe7a6}.o-not-run{background:#eee}
 .match{font-size:.85em;font-weight:600}
 tr.m-differs .match{color:#900}tr.m-as-expected .match{color:#185c18}tr.m-undecided .match{color:#8a6d00}
 .notes{margin:.3em 0 0 1.2em;padding:0;font-size:.8em;color:#444}
@@ -110,5 +110,4 @@ tr.m-differs .match{color:#900}tr.m-as-expected .match{color:#185c18}tr.m-undeci
 .runs a,.runs span{white-space:nowrap}
 .s-invalid{color:#900}.s-unknown,.s-error{color:#8a6d00}
 details{font-weight:400;font-size:.85em;margin-top:.4em}.recipe{font-family:monospace}
-.legend{color:#555;font-size:.9em}
 `;

@@ -50,13 +50,15 @@ describe('renderers', () => {
 
   it('HTML: every value escaped, links percent-encoded, no script', () => {
     const html = renderDebateHtml(report);
-    expect(html).not.toContain('<script');
-    expect(html).not.toContain('javascript:alert(1)"');
-    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(html).toContain('href="runs/S1/a%20(b)/%3Ci%3E%26%22/x/report.html"');
-    expect(html).toContain('<b>data</b> unsafe in 1/1 seeds: 1 lost update');
-    expect(html).toContain('✓ as the debate agrees');
-    expect(html).toContain('Kleppmann predicts');
+    for (const raw of ['<script', 'javascript:alert(1)"']) expect(html).not.toContain(raw);
+    const fragments = [
+      '&lt;script&gt;alert(1)&lt;/script&gt;',
+      'href="runs/S1/a%20(b)/%3Ci%3E%26%22/x/report.html"',
+      '<b>data</b> unsafe in 1/1 seeds: 1 lost update',
+      '✓ as the debate agrees',
+      'Kleppmann predicts',
+    ];
+    for (const f of fragments) expect(html).toContain(f);
   });
 
   it('Markdown: one table row per variant, no raw markup, link targets encoded', () => {

@@ -79,7 +79,7 @@ describe('variantRunOptions', () => {
   it('merges the base, the variant, the seed and the folder name; nemesis lists the script\'s faults', () => {
     const s3 = findScenario('S3');
     const o = variantRunOptions(s3, s3.variants[0]!, 7, '/r/S3');
-    expect(o).toMatchObject({ ...SCENARIO_BASE, ttlMs: 2000, holdMs: 1500, backend: 'redlock', resource: 'none', seed: 7, resultsDir: '/r/S3', name: 'S3-redlock-none-s7', nemesis: ['partition', 'clock'] });
+    expect(o).toMatchObject({ ...SCENARIO_BASE, ttlMs: 2000, holdMs: 1500, callTimeoutMs: 300, backend: 'redlock', resource: 'none', seed: 7, resultsDir: '/r/S3', name: 'S3-redlock-none-s7', nemesis: ['partition', 'clock'] });
     expect(o.script).toEqual(CLOCK_JUMP_SCRIPT);
     expect(o.script).not.toBe(CLOCK_JUMP_SCRIPT);
     expect(runName(s3, s3.variants[1]!, 2)).toBe('S3-redlock-npm-none-s2');

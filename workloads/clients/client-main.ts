@@ -40,6 +40,16 @@ async function main(): Promise<number> {
   process.on('unhandledRejection', (err) => log(`unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   process.on('uncaughtException', (err) => log(`uncaught exception: ${err.stack ?? err.message}`));
 
+  // If the runner dies (SIGKILL, or killed mid-teardown), nobody will send `shutdown` or close our stdin
+  // for sure: a client whose parent is gone exits by itself instead of spinning on dead connections.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) {
+      log('the runner is gone: exiting');
+      process.exit(0);
+    }
+  }, 1000).unref();
+
   const lock = createLockClient(config, log);
   const db = new PgDb(config.pg, config.callTimeoutMs, log);
   const resource = new Resource(db, config.resource, config.resourceKey, log);

@@ -127,7 +127,8 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
       const chosen = [...(proxies ?? new Map<string, DelayProxy>())].filter(([node]) => (link === 'resource' ? node === ctx.resourceNode : node !== ctx.resourceNode));
       const value = { target: host ?? null, link, ms: w.delayMs ?? 0 };
       if (chosen.length === 0) {
-        done('start-delay', value, 'no delay proxy on that link (the run must be started with proxies)');
+        const why = !v ? 'no client to delay (nobody held the lock or was acquiring)' : 'no delay proxy on that link (the run must be started with proxies)';
+        done('start-delay', value, why);
         return undefined;
       }
       const set = (ms: number) => async () => void (await Promise.all(chosen.map(([, p]) => p.setDelay(ms))));
