@@ -68,13 +68,15 @@ export function holdsOf(history: History): Holds {
       holds.push(open);
       open = undefined;
     };
+    // A hold ends when the client actually begins its release (startTime): a release that waited in a
+    // paused client's pipe leaves the client believing it holds the lock all that time.
     for (const op of list) {
       if (op.f === 'acquire') {
-        close(op.invokeTime, 'next-acquire');
+        close(op.startTime, 'next-acquire');
         if (op.status !== 'fail') open = startHold(process, op);
       } else if (op.f === 'release') {
         if (open !== undefined) open.release = op;
-        close(op.invokeTime, 'release');
+        close(op.startTime, 'release');
       } else if (ACCESS_FS.includes(op.f)) {
         if (open === undefined) orphanAccesses++;
         else open.accesses.push(op);
