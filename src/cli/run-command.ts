@@ -9,7 +9,6 @@ import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import { EXIT } from '../errors.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/clients/protocol.js';
 import { DEFAULTS, WORKLOADS, type RunOptions } from '../../workloads/runner/run-options.js';
-import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import { integer, nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
@@ -50,6 +49,8 @@ Needs root (network namespaces). Examples:
       // Commander names options after their flags; RunOptions says the unit where the flag does not.
       const { timeLimit, results, busyTimeoutMs, ...rest } = flags;
       const options: RunOptions = { ...rest, timeLimitS: timeLimit, resultsDir: results };
+      // Loaded here, not at start-up: the cluster, clients and report code is needed only when a run starts.
+      const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
       const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
