@@ -11,11 +11,13 @@ import { runCheckers, type LockCheckResult, type LockWorkload, type ResourceMode
 import { FencecheckError, EXIT } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { readHistory } from '../history/read-history.js';
+import type { LockBackend } from '../../workloads/clients/protocol.js';
+import { tokenKindOf } from '../../workloads/runner/run-options.js';
 
 interface TestJson {
   workload: LockWorkload;
   resource: ResourceMode;
-  backend: string;
+  backend: LockBackend;
   durationMs?: number;
 }
 
@@ -34,7 +36,7 @@ export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) =
     });
   }
   const history = await readHistory(join(dir, 'history.jsonl'), { format: 'jsonl', tolerateTruncatedTail: true, ...(onWarning ? { onWarning } : {}) });
-  const tokenKind = test.backend === 'redlock' || test.backend === 'redlock-npm' ? 'unique' : 'monotonic';
+  const tokenKind = tokenKindOf(test.backend);
   const result = runCheckers(checkersFor(test.workload), history, { workload: test.workload, resource: test.resource, backend: test.backend, tokenKind });
   const previous = readPrevious(join(dir, 'results.json'));
   writeFileSync(join(dir, 'results.json'), JSON.stringify({ valid: result.valid, deciding: result.deciding, durationMs: previous?.durationMs ?? null, checkers: result.verdicts }, null, 2) + '\n');

@@ -7,13 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode } from '../../workloads/clients/protocol.js';
 import { DEFAULTS, validateRunOptions, WORKLOADS } from '../../workloads/runner/run-options.js';
-import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import type { CompareReport } from '../compare/compare-report.js';
-import { matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec, type SharedRunOptions } from '../compare/compare-spec.js';
+import { matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
 import { parseExpectations, type Expectation } from '../compare/expectations.js';
 import type { Manifest } from '../compare/manifest.js';
 import { mergeCompare } from '../compare/merge-compare.js';
@@ -22,22 +21,8 @@ import { planText } from '../compare/plan-text.js';
 import { runCompare } from '../compare/run-compare.js';
 import { parseShard, type Shard } from '../compare/shard.js';
 import { UsageError } from '../errors.js';
-import { integer, nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
-
-/** The options every run shares, as [flags, RunOptions key, help, parser]: read back by key after parsing. */
-const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) => unknown][] = [
-  ['--time-limit <s>', 'timeLimitS', 'seconds of workload under faults, per run', positiveInteger('--time-limit')],
-  ['--clients <n>', 'clients', 'client processes per run', positiveInteger('--clients')],
-  ['--ttl-ms <ms>', 'ttlMs', 'lock lease / TTL / session timeout', positiveInteger('--ttl-ms')],
-  ['--hold-ms <ms>', 'holdMs', 'how long a holder keeps the lock', nonNegativeInteger('--hold-ms')],
-  ['--rate <n>', 'rate', 'critical sections per second per client', positiveNumber('--rate')],
-  ['--interval-ms <ms>', 'intervalMs', 'quiet time before each fault', nonNegativeInteger('--interval-ms')],
-  ['--duration-ms <ms>', 'durationMs', 'how long a fault lasts', positiveInteger('--duration-ms')],
-  ['--recover-ms <ms>', 'recoverMs', 'wait after healing, before the final read', nonNegativeInteger('--recover-ms')],
-  ['--call-timeout-ms <ms>', 'callTimeoutMs', 'timeout of each client call', positiveInteger('--call-timeout-ms')],
-  ['--nemesis-target <node>', 'nemesisTarget', 'what server faults hit: a node, leader or random', String],
-  ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
-];
+import { integer, oneOf, positiveInteger } from './parse-options.js';
+import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
 
 /** Flags that define the matrix: refused with --resume, whose manifest already says. */
 const MATRIX_FLAGS = ['backends', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
@@ -69,7 +54,7 @@ export function registerCompareCommand(program: Command): void {
     .option('--seeds <n>', 'runs per cell, with seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
     .option('--first-seed <n>', 'the first seed', integer('--first-seed'), DEFAULTS.seed)
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter');
-  for (const [flags, key, help, parse] of RUN_FLAGS) cmd.addOption(new Option(flags, help).argParser(parse).default(DEFAULTS[key]));
+  addRunFlags(cmd);
   cmd
     .option('--out <dir>', 'the compare directory (default results/compare/<timestamp>); an existing one of the same comparison resumes')
     .option('--resume <dir>', 'resume the comparison in DIR, skipping finished runs')
@@ -107,7 +92,7 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
   let dir: string;
   let manifest: Manifest;
   if (flags.resume !== undefined) {
-    const given = [...MATRIX_FLAGS, ...RUN_FLAGS.map(([f]) => camel(f)), 'out'].filter((k) => cmd.getOptionValueSource(k) === 'cli');
+    const given = [...MATRIX_FLAGS, ...runFlagAttributes(), 'out'].filter((k) => cmd.getOptionValueSource(k) === 'cli');
     if (given.length > 0) throw new UsageError(`Expected \`--resume\` alone (its manifest holds the matrix and options), got also --${given.map(kebab).join(', --')}`, 'Drop the other flags; only --expect, --verbose and --dry-run go with --resume.');
     dir = resolve(flags.resume);
     manifest = resumeCompareDir(dir);
@@ -133,7 +118,7 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
 }
 
 function specFrom(flags: CompareFlags): CompareSpec {
-  const shared = Object.fromEntries(RUN_FLAGS.map(([f, key]) => [key, flags[camel(f)]])) as unknown as SharedRunOptions;
+  const shared = sharedRunOptions(flags);
   const spec: CompareSpec = {
     backends: flags.backends,
     resources: flags.resources,
@@ -180,11 +165,6 @@ function nemesisList(text: string): string[] {
   for (const l of labels) parseNemesisLabel(l);
   if (labels.length === 0) throw new UsageError(`Expected \`--nemeses\` to list at least one column (none, or faults), got \`${text}\``);
   return labels;
-}
-
-/** `--time-limit <s>` → `timeLimit`, as commander names the attribute. */
-function camel(flags: string): string {
-  return flags.split(' ')[0]!.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 function kebab(attr: string): string {

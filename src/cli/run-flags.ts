@@ -1,0 +1,47 @@
+/**
+ * The flags every lock run shares, declared once for `fencecheck run` and
+ * `fencecheck compare` (which applies them to every run of its matrix).
+ */
+import { Option, type Command } from 'commander';
+import type { SharedRunOptions } from '../compare/compare-spec.js';
+import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
+import { nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
+
+/** [flags, RunOptions key, help, parser]: read back by key after parsing. */
+export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) => unknown][] = [
+  ['--time-limit <s>', 'timeLimitS', 'seconds of workload under faults, per run', positiveInteger('--time-limit')],
+  ['--clients <n>', 'clients', 'client processes per run, each in its own host', positiveInteger('--clients')],
+  ['--ttl-ms <ms>', 'ttlMs', 'lock lease / TTL / session timeout', positiveInteger('--ttl-ms')],
+  ['--hold-ms <ms>', 'holdMs', 'how long a holder keeps the lock', nonNegativeInteger('--hold-ms')],
+  ['--rate <n>', 'rate', 'critical sections per second per client', positiveNumber('--rate')],
+  ['--interval-ms <ms>', 'intervalMs', 'quiet time before each fault', nonNegativeInteger('--interval-ms')],
+  ['--duration-ms <ms>', 'durationMs', 'how long a fault lasts (a client pause: at least 2 x TTL)', positiveInteger('--duration-ms')],
+  ['--recover-ms <ms>', 'recoverMs', 'wait after healing, before the final read', nonNegativeInteger('--recover-ms')],
+  ['--call-timeout-ms <ms>', 'callTimeoutMs', 'timeout of each client call', positiveInteger('--call-timeout-ms')],
+  ['--nemesis-target <node>', 'nemesisTarget', 'what server faults hit: a node, leader or random', String],
+  ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
+];
+
+const CHECK_HOLD = '--check-hold';
+
+export function addRunFlags(cmd: Command): Command {
+  for (const [flags, key, help, parse] of RUN_FLAGS) cmd.addOption(new Option(flags, help).argParser(parse).default(DEFAULTS[key]));
+  return cmd.option(CHECK_HOLD, 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold);
+}
+
+/** The shared run options out of commander's parsed flags. */
+export function sharedRunOptions(flags: Record<string, unknown>): SharedRunOptions {
+  const shared = Object.fromEntries(RUN_FLAGS.map(([f, key]) => [key, flags[flagAttribute(f)]]));
+  return { ...shared, checkHold: flags[flagAttribute(CHECK_HOLD)] === true } as unknown as SharedRunOptions;
+}
+
+/** `--time-limit <s>` → `timeLimit`, as commander names the attribute. */
+export function flagAttribute(flags: string): string {
+  return flags.split(' ')[0]!.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The attribute names of the shared flags (to tell which were given on the command line). */
+export function runFlagAttributes(): string[] {
+  return [...RUN_FLAGS.map(([f]) => flagAttribute(f)), flagAttribute(CHECK_HOLD)];
+}
