@@ -1,19 +1,21 @@
 /**
  * Test helper: the runner's side of the client protocol, small. Spawns
  * `node dist/workloads/clients/client-main.js` in a client host, waits for
- * its ready line, sends requests and matches answers by id; keeps stderr for
- * failure messages.
+ * its ready line, sends requests (accesses with their mode's statements, as
+ * the runner sends them) and matches answers by id; keeps stderr for failure
+ * messages.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ClientHost, ClientProcess } from '../../src/cluster/client-host.js';
 import { projectRoot } from '../../src/cluster/paths.js';
-import type { ClientAnswer, ClientConfig, ClientReady, ClientRequest } from '../../workloads/clients/protocol.js';
+import type { ClientAnswer, ClientConfig, ClientReady } from '../../workloads/clients/protocol.js';
+import { wireRequest, type RequestBody, type SessionAccess } from '../../workloads/runner/client-session.js';
 
 export const CLIENT_MAIN = 'dist/workloads/clients/client-main.js';
 
-type Body = ClientRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+type Body = RequestBody;
 
 export class ClientDriver {
   readonly ready: Promise<ClientReady>;
@@ -21,7 +23,10 @@ export class ClientDriver {
   private readonly pending = new Map<number, (a: ClientAnswer) => void>();
   private nextId = 1;
 
-  private constructor(readonly proc: ClientProcess) {
+  private constructor(
+    readonly proc: ClientProcess,
+    private readonly access: SessionAccess,
+  ) {
     let onReady: (r: ClientReady) => void = () => undefined;
     this.ready = new Promise((resolve) => (onReady = resolve));
     createInterface({ input: proc.child.stdout! }).on('line', (line) => {
@@ -43,7 +48,7 @@ export class ClientDriver {
   static spawn(host: ClientHost, name: string, config: ClientConfig): ClientDriver {
     if (!existsSync(join(projectRoot(), CLIENT_MAIN))) throw new Error(`${CLIENT_MAIN} is missing: run \`npm run build\` before the integration tests`);
     const proc = host.spawn(['node', CLIENT_MAIN], { name, cwd: projectRoot(), env: { FC_CLIENT_CONFIG: JSON.stringify(config) } });
-    return new ClientDriver(proc);
+    return new ClientDriver(proc, { mode: config.resource, key: config.resourceKey });
   }
 
   /** One request; rejects (a test failure) when no answer comes within `timeoutMs`. */
@@ -56,7 +61,8 @@ export class ClientDriver {
         this.pending.delete(id);
         resolve(a);
       });
-      this.proc.child.stdin!.write(`${JSON.stringify({ ...body, id })}\n`);
+      // Accesses carry the statements of the client's configured mode, as the runner's do.
+      this.proc.child.stdin!.write(`${JSON.stringify(wireRequest(body, id, this.access))}\n`);
     });
   }
 

@@ -61,14 +61,16 @@ describe('the SQL of each mode', () => {
     ]);
   });
 
-  it('cas-unique-nonatomic: SELECT mark, then a plain UPDATE only if it is still ours (two round trips)', async () => {
+  it('cas-unique-nonatomic: SELECT where the mark is ours, then a plain UPDATE (two round trips)', async () => {
     const ok = resource('cas-unique-nonatomic', [{ rows: [{ mark: '17' }] }, { rows: [{ fence: '0' }] }]);
     expect(await ok.r.write(5, 17)).toMatchObject({ type: 'ok', outcome: 'accepted' });
     expect(ok.db.statements).toEqual([
-      [SQL.readMark, ['k']],
+      [SQL.readMark, ['k', '17']],
       [SQL.write, ['k', '5']],
     ]);
-    const stolen = resource('cas-unique-nonatomic', [{ rows: [{ mark: '18' }] }]);
+    expect(SQL.readMark).toBe('SELECT mark FROM files WHERE key = $1 AND mark = $2');
+    // Another holder's mark: the SELECT matches no row.
+    const stolen = resource('cas-unique-nonatomic', [{ rows: [] }]);
     expect(await stolen.r.write(5, 17)).toEqual({ type: 'fail', outcome: 'rejected', error: 'mark-changed' });
     expect(stolen.db.statements).toHaveLength(1);
   });

@@ -5,16 +5,16 @@
  *
  * It reads its configuration, connects to the lock service (best effort: a
  * service it cannot reach yet makes its ops fail, not the process), prints
- * `{"ready":true,"versions":{...}}`, then answers requests one at a time
+ * `{"ready":true,"protocol":1,"token":"monotonic","versions":{...}}`, then answers requests one at a time
  * until `shutdown` or the end of stdin, and exits 0. A bad configuration
  * exits 254 before the ready line. Logs go to stderr; stdout carries only
  * protocol lines.
  */
 import { UsageError } from '../../src/errors.js';
 import { parseClientConfig } from './client-config.js';
-import { createLockClient } from './create-lock-client.js';
+import { builtinTokenKind, createLockClient } from './create-lock-client.js';
 import { libraryVersions } from './library-versions.js';
-import type { ClientConfig, ClientReady } from './protocol.js';
+import { PROTOCOL_VERSION, type ClientConfig, type ClientReady } from './protocol.js';
 import { RequestHandler } from './request-handler.js';
 import { PgDb, Resource } from './resource.js';
 import { serveRequests } from './serve-requests.js';
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
   const db = new PgDb(config.pg, config.callTimeoutMs, log);
   const resource = new Resource(db, config.resource, config.resourceKey, log);
   await lock.connect();
-  const ready: ClientReady = { ready: true, versions: libraryVersions() };
+  const ready: ClientReady = { ready: true, protocol: PROTOCOL_VERSION, token: builtinTokenKind(config.backend), versions: libraryVersions() };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   log(`ready: ${config.lockEndpoints.join(',')} lock ${config.lockName}, resource ${config.resource} ${config.resourceKey}, call timeout ${config.callTimeoutMs} ms`);
 

@@ -3,7 +3,7 @@
  */
 import { EtcdLockClient } from './etcd-client.js';
 import type { LockClient, LockClientOptions } from './lock-client.js';
-import type { ClientConfig, LockBackend } from './protocol.js';
+import type { ClientConfig, ClientTokenKind, LockBackend } from './protocol.js';
 import { RedisLockClient } from './redis-client.js';
 import { RedlockClient } from './redlock-client.js';
 import { RedlockNpmClient } from './redlock-npm-client.js';
@@ -25,4 +25,9 @@ export function createLockClient(config: ClientConfig, log: (line: string) => vo
     ...(config.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: config.sessionTimeoutMs } : {}),
     log,
   });
+}
+
+/** The built-in clients' token kinds: Redlock's random values are unique, the others' tokens grow. */
+export function builtinTokenKind(backend: LockBackend): ClientTokenKind {
+  return backend === 'redlock' || backend === 'redlock-npm' ? 'unique' : 'monotonic';
 }

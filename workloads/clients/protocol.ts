@@ -14,6 +14,11 @@
  * Every answer maps the outcome as Jepsen does: `ok` it happened, `fail` it
  * definitely did not happen, `info` it may have happened. The client decides,
  * and its code says why each error is definite.
+ *
+ * This is a public, versioned contract (docs/client-protocol.md): a client in
+ * any language speaks it. The resource's SQL travels in each access request
+ * (`statements`), so a foreign client binds its token and runs it, and never
+ * re-implements the resource modes.
  */
 import type { Value } from '../../src/history/op.js';
 
@@ -51,13 +56,45 @@ export interface ClientConfig {
   checkHold?: boolean;
 }
 
+/** The protocol version this fencecheck speaks; a client announces its own in the ready line. */
+export const PROTOCOL_VERSION = 1;
+
+/** What a client's tokens are: ordered numbers (fencing tokens), unique strings, or nothing at all. */
+export type ClientTokenKind = 'monotonic' | 'unique' | 'none';
+export const CLIENT_TOKEN_KINDS: readonly ClientTokenKind[] = ['monotonic', 'unique', 'none'];
+
+/**
+ * A statement parameter: a text value (or SQL NULL), or the client's current
+ * token, which the client binds itself as decimal text (`fence`: it must be a
+ * non-negative integer, else the access fails `no-fencing-token` with nothing
+ * sent; `unique`: any token, else `no-token`).
+ */
+export type StatementParam = string | null | { token: 'fence' | 'unique' };
+
+/**
+ * One SQL statement of an access, run in order on the client's own
+ * connection. When it matches no row the access is rejected (a definite
+ * `fail`, outcome `rejected`) with the code `rejectIfNoRow`, and the later
+ * statements are not run. A `readOnly` statement changes nothing, so any
+ * failure of it is a definite `fail` too.
+ */
+export interface Statement {
+  sql: string;
+  params: StatementParam[];
+  rejectIfNoRow: string;
+  readOnly?: boolean;
+}
+
+/** The accesses to the resource; each carries its statements (empty: the access does not apply, `fail not-applicable`). */
+export type AccessOp = 'read' | 'write' | 'mark' | 'final-read';
+
 export type ClientRequest =
   | { id: number; op: 'acquire'; ttlMs: number }
   | { id: number; op: 'release' }
-  | { id: number; op: 'read' }
-  | { id: number; op: 'write'; value: Value }
-  | { id: number; op: 'mark' }
-  | { id: number; op: 'final-read' }
+  | { id: number; op: 'read'; statements: Statement[] }
+  | { id: number; op: 'write'; value: Value; statements: Statement[] }
+  | { id: number; op: 'mark'; statements: Statement[] }
+  | { id: number; op: 'final-read'; statements: Statement[] }
   | { id: number; op: 'shutdown' };
 
 export type ClientOp = ClientRequest['op'];
@@ -90,8 +127,10 @@ export interface ClientAnswer {
   started_ns?: string;
 }
 
-/** The first line a client prints once connected and ready: its library versions. */
+/** The first line a client prints once connected and ready: the protocol it speaks, its token kind, its library versions. */
 export interface ClientReady {
   ready: true;
+  protocol: number;
+  token: ClientTokenKind;
   versions: Record<string, string>;
 }

@@ -64,13 +64,12 @@ export class RequestHandler {
         return { type: 'ok', ...(token !== undefined ? { token } : {}) };
       }
       case 'read':
-        return this.access((t) => this.resource.read(t));
       case 'write':
-        return this.access((t) => this.resource.write(req.value, t));
       case 'mark':
-        return this.access((t) => this.resource.mark(t));
+        return this.access((t) => this.resource.run(req.statements, t));
       case 'final-read': {
-        const a = await this.resource.finalRead();
+        // After the run, under no hold: any client reads what the resource ended up holding.
+        const a = await this.resource.run(req.statements, this.hold?.token);
         return { type: a.type, ...(a.value !== undefined ? { value: a.value } : {}), ...(a.error ? { error: a.error } : {}) };
       }
       case 'shutdown':

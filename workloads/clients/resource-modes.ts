@@ -10,12 +10,17 @@
  * | fence                | SELECT data                            | UPDATE SET data, fence = t WHERE fence <= t |
  * | fence-claim          | UPDATE SET fence = t WHERE fence <= t RETURNING data | as fence                     |
  * | cas-unique           | (mark: UPDATE SET mark = u) SELECT data | UPDATE SET data WHERE mark = u            |
- * | cas-unique-nonatomic | as cas-unique                          | SELECT mark, then if u: UPDATE SET data     |
+ * | cas-unique-nonatomic | as cas-unique                          | SELECT WHERE mark = u, then UPDATE SET data |
  *
  * `<=`, not `<`: one holder may access the resource more than once under its
  * token. Statements return `fence` where they can, so answers carry the
  * resource's fence after the access. The unique value `u` of the cas modes
  * is the token as text (what the runner records as mark's value).
+ *
+ * The runner builds each access's statements (`accessStatements`) and sends
+ * them in the request; the client binds its own token and runs them
+ * (run-statements.ts). So the SQL lives in one place, and a client in another
+ * language runs it without knowing the modes (docs/client-protocol.md).
  *
  * Outcomes: 0 rows updated is a definite rejection (`fail`, outcome
  * `rejected`). A failed SELECT is a definite `fail` too, whatever the error:
@@ -28,8 +33,7 @@
  */
 import type { Value } from '../../src/history/op.js';
 import type { Token } from './lock-client.js';
-import { failed, OpError } from './op-error.js';
-import type { AccessOutcome, ResourceMode } from './protocol.js';
+import type { AccessOp, AccessOutcome, ResourceMode, Statement } from './protocol.js';
 
 export const SQL = {
   createTable: 'CREATE TABLE IF NOT EXISTS files (key text PRIMARY KEY, data text NOT NULL, fence bigint NOT NULL DEFAULT 0, mark text)',
@@ -40,7 +44,7 @@ export const SQL = {
   claimRead: 'UPDATE files SET fence = $2 WHERE key = $1 AND fence <= $2 RETURNING data, fence',
   mark: 'UPDATE files SET mark = $2 WHERE key = $1 RETURNING fence',
   casWrite: 'UPDATE files SET data = $2 WHERE key = $1 AND mark = $3 RETURNING fence',
-  readMark: 'SELECT mark FROM files WHERE key = $1',
+  readMark: 'SELECT mark FROM files WHERE key = $1 AND mark = $2',
 } as const;
 
 export type Row = Record<string, unknown>;
@@ -57,12 +61,6 @@ export interface Access {
   outcome: AccessOutcome;
   fence?: number;
   error?: string;
-}
-
-export interface ModeSql {
-  read(db: Db, key: string, token: Token | undefined): Promise<Access>;
-  write(db: Db, key: string, value: Value, token: Token | undefined): Promise<Access>;
-  mark(db: Db, key: string, token: Token | undefined): Promise<Access>;
 }
 
 /** A Value as the `data` column stores it. */
@@ -90,84 +88,33 @@ export function fenceParam(token: Token | undefined): string | undefined {
   return typeof token === 'string' && /^\d+$/.test(token) ? token : undefined;
 }
 
-const accepted = (row: Row | undefined, value?: Value): Access => ({ type: 'ok', outcome: 'accepted', ...(value !== undefined ? { value } : {}), ...(fenceOf(row) !== undefined ? { fence: fenceOf(row) } : {}) });
-// 0 rows matched the statement's condition: the resource rejected the access, atomically, and nothing changed.
-const rejected = (error: string): Access => ({ type: 'fail', outcome: 'rejected', error });
+const FENCE = { token: 'fence' } as const;
+const UNIQUE = { token: 'unique' } as const;
 
-/** A SELECT: it changes nothing, so any failure (a timeout included) is a definite `fail`. */
-async function readOnly(db: Db, text: string, values: readonly unknown[]): Promise<Row | undefined> {
-  try {
-    return (await db.query(text, values)).rows[0];
-  } catch (err) {
-    if (err instanceof OpError && err.type === 'info') throw failed(err.code, `a read has no effect: ${err.message}`, err);
-    throw err;
+const select: Statement = { sql: SQL.read, params: [], rejectIfNoRow: 'no-row', readOnly: true };
+
+/**
+ * The statements of one access in one mode, for the row `key` (the value
+ * only for writes). Empty when the access does not apply (mark outside the
+ * cas modes): the client answers `fail not-applicable` without sending
+ * anything.
+ */
+export function accessStatements(mode: ResourceMode, op: AccessOp, key: string, value: Value = null): Statement[] {
+  const k = (s: Omit<Statement, 'params'> & { params: Statement['params'] }): Statement => ({ ...s, params: [key, ...s.params] });
+  const data = dataText(value);
+  if (op === 'final-read') return [k(select)];
+  if (op === 'mark') return mode === 'cas-unique' || mode === 'cas-unique-nonatomic' ? [k({ sql: SQL.mark, params: [UNIQUE], rejectIfNoRow: 'no-row' })] : [];
+  if (op === 'read') return [mode === 'fence-claim' ? k({ sql: SQL.claimRead, params: [FENCE], rejectIfNoRow: 'fenced' }) : k(select)];
+  switch (mode) {
+    case 'none':
+      return [k({ sql: SQL.write, params: [data], rejectIfNoRow: 'no-row' })];
+    case 'fence':
+    case 'fence-claim':
+      return [k({ sql: SQL.fencedWrite, params: [data, FENCE], rejectIfNoRow: 'fenced' })];
+    case 'cas-unique':
+      return [k({ sql: SQL.casWrite, params: [data, UNIQUE], rejectIfNoRow: 'mark-changed' })];
+    case 'cas-unique-nonatomic':
+      // Check, then act, in two round trips: another holder's mark can land in between (the point of this mode).
+      return [k({ sql: SQL.readMark, params: [UNIQUE], rejectIfNoRow: 'mark-changed', readOnly: true }), k({ sql: SQL.write, params: [data], rejectIfNoRow: 'no-row' })];
   }
 }
-
-function needFence(token: Token | undefined): string {
-  const t = fenceParam(token);
-  // Checked before sending anything.
-  if (t === undefined) throw failed('no-fencing-token', `token ${JSON.stringify(token ?? null)} is not a fencing token`);
-  return t;
-}
-
-function needUnique(token: Token | undefined): string {
-  // Checked before sending anything.
-  if (token === undefined) throw failed('no-token', 'no hold to mark under');
-  return String(token);
-}
-
-async function selectRead(db: Db, key: string): Promise<Access> {
-  const row = await readOnly(db, SQL.read, [key]);
-  return row ? accepted(row, dataValue(row['data'])) : rejected('no-row');
-}
-
-async function plainWrite(db: Db, key: string, value: Value): Promise<Access> {
-  const r = await db.query(SQL.write, [key, dataText(value)]);
-  return r.rowCount > 0 ? accepted(r.rows[0]) : rejected('no-row');
-}
-
-async function fencedWrite(db: Db, key: string, value: Value, token: Token | undefined): Promise<Access> {
-  const r = await db.query(SQL.fencedWrite, [key, dataText(value), needFence(token)]);
-  return r.rowCount > 0 ? accepted(r.rows[0]) : rejected('fenced');
-}
-
-async function claimRead(db: Db, key: string, token: Token | undefined): Promise<Access> {
-  const r = await db.query(SQL.claimRead, [key, needFence(token)]);
-  return r.rowCount > 0 ? accepted(r.rows[0], dataValue(r.rows[0]?.['data'])) : rejected('fenced');
-}
-
-async function mark(db: Db, key: string, token: Token | undefined): Promise<Access> {
-  const r = await db.query(SQL.mark, [key, needUnique(token)]);
-  return r.rowCount > 0 ? accepted(r.rows[0]) : rejected('no-row');
-}
-
-async function casWrite(db: Db, key: string, value: Value, token: Token | undefined): Promise<Access> {
-  const r = await db.query(SQL.casWrite, [key, dataText(value), needUnique(token)]);
-  return r.rowCount > 0 ? accepted(r.rows[0]) : rejected('mark-changed');
-}
-
-/** Check, then act, in two round trips: another holder's mark can land in between (the point of this mode). */
-async function nonatomicCasWrite(db: Db, key: string, value: Value, token: Token | undefined): Promise<Access> {
-  const u = needUnique(token);
-  const row = await readOnly(db, SQL.readMark, [key]);
-  if (!row) return rejected('no-row');
-  if (row['mark'] !== u) return rejected('mark-changed');
-  return plainWrite(db, key, value);
-}
-
-async function noMark(): Promise<Access> {
-  // Only the cas modes mark the resource; nothing is sent.
-  throw failed('not-applicable', 'mark is for the cas-unique modes');
-}
-
-export const MODES: Record<ResourceMode, ModeSql> = {
-  none: { read: selectRead, write: plainWrite, mark: noMark },
-  fence: { read: selectRead, write: fencedWrite, mark: noMark },
-  'fence-claim': { read: claimRead, write: fencedWrite, mark: noMark },
-  'cas-unique': { read: selectRead, write: casWrite, mark },
-  'cas-unique-nonatomic': { read: selectRead, write: nonatomicCasWrite, mark },
-};
-
-/** The final read (any mode): the data at the end. */
-export const finalRead = selectRead;

@@ -1,6 +1,7 @@
 /**
- * The protected resource: PostgreSQL accessed by a lock client, one
- * statement per access, in the mode's SQL (resource-modes.ts).
+ * The protected resource: PostgreSQL accessed by a lock client, running the
+ * statements each access request carries (run-statements.ts; the runner
+ * builds them from the mode's SQL in resource-modes.ts).
  *
  * Every statement is bounded twice: `statement_timeout` (80 % of the call
  * timeout) makes the server cancel and roll it back, a definite `fail`; the
@@ -19,8 +20,9 @@ import { FencecheckError } from '../../src/errors.js';
 import type { Token } from './lock-client.js';
 import { failed, messageOf, OpError } from './op-error.js';
 import { pgOpError } from './pg-errors.js';
-import type { ClientConfig, ResourceMode } from './protocol.js';
-import { dataText, finalRead, MODES, SQL, type Access, type Db, type Row } from './resource-modes.js';
+import type { AccessOp, ClientConfig, ResourceMode, Statement } from './protocol.js';
+import { accessStatements, dataText, SQL, type Access, type Db, type Row } from './resource-modes.js';
+import { runStatements } from './run-statements.js';
 
 export type PgEndpoint = ClientConfig['pg'];
 
@@ -86,7 +88,12 @@ export class PgDb implements Db {
   }
 }
 
-/** The resource as one client sees it: its mode, its row. Accesses never throw; errors become answers. */
+/**
+ * The resource as one client sees it. `run` executes a request's statements;
+ * read / write / mark / finalRead build them from a mode and a row (the
+ * runner's side does the same, resource-modes.ts) for tests and tools.
+ * Accesses never throw; errors become answers.
+ */
 export class Resource {
   constructor(
     private readonly db: Db,
@@ -96,30 +103,35 @@ export class Resource {
   ) {}
 
   read(token: Token | undefined): Promise<Access> {
-    return this.run(() => MODES[this.mode].read(this.db, this.key, token));
+    return this.access('read', token);
   }
 
   write(value: Value, token: Token | undefined): Promise<Access> {
-    return this.run(() => MODES[this.mode].write(this.db, this.key, value, token));
+    return this.access('write', token, value);
   }
 
   mark(token: Token | undefined): Promise<Access> {
-    return this.run(() => MODES[this.mode].mark(this.db, this.key, token));
+    return this.access('mark', token);
   }
 
   finalRead(): Promise<Access> {
-    return this.run(() => finalRead(this.db, this.key));
+    return this.access('final-read', undefined);
   }
 
-  private async run(access: () => Promise<Access>): Promise<Access> {
+  /** Run an access's statements under `token`. */
+  async run(statements: readonly Statement[], token: Token | undefined): Promise<Access> {
     try {
-      return await access();
+      return await runStatements(this.db, statements, token);
     } catch (err) {
       if (err instanceof OpError) return { type: err.type, outcome: 'unknown', error: err.code };
       // A bug of ours, not the resource's answer: unknown.
       this.log(`resource: unexpected ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       return { type: 'info', outcome: 'unknown', error: 'client-error' };
     }
+  }
+
+  private access(op: AccessOp, token: Token | undefined, value?: Value): Promise<Access> {
+    return this.run(accessStatements(this.mode, op, this.key, value), token);
   }
 }
 

@@ -10,7 +10,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Value } from '../../src/history/op.js';
-import type { ClientAnswer, ClientRequest } from './protocol.js';
+import type { ClientAnswer, ClientRequest, Statement } from './protocol.js';
 
 export interface Handler {
   handle(req: ClientRequest): Promise<ClientAnswer>;
@@ -35,8 +35,30 @@ export function parseRequest(line: string): ClientRequest | { id: number; proble
     if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0) return { id, problem: 'acquire needs ttlMs, a positive integer' };
     return { id, op: 'acquire', ttlMs: ttl };
   }
-  if (r['op'] === 'write') return { id, op: 'write', value: (r['value'] ?? null) as Value };
-  return { id, op: r['op'] } as ClientRequest;
+  if (r['op'] === 'acquire' || r['op'] === 'release' || r['op'] === 'shutdown') return { id, op: r['op'] } as ClientRequest;
+  const statements = parseStatements(r['statements']);
+  if (typeof statements === 'string') return { id, problem: statements };
+  if (r['op'] === 'write') return { id, op: 'write', value: (r['value'] ?? null) as Value, statements };
+  return { id, op: r['op'] as 'read' | 'mark' | 'final-read', statements };
+}
+
+/** An access's statements checked, or what is wrong with them. */
+export function parseStatements(v: unknown): Statement[] | string {
+  if (!Array.isArray(v)) return 'an access needs statements, a list';
+  for (const [i, s] of v.entries()) {
+    const st = (typeof s === 'object' && s !== null ? s : {}) as Record<string, unknown>;
+    if (typeof st['sql'] !== 'string' || st['sql'] === '') return `statements[${i}] needs sql, a string`;
+    if (typeof st['rejectIfNoRow'] !== 'string') return `statements[${i}] needs rejectIfNoRow, a string`;
+    if (st['readOnly'] !== undefined && typeof st['readOnly'] !== 'boolean') return `statements[${i}].readOnly must be true or false`;
+    if (!Array.isArray(st['params']) || !st['params'].every(isParam)) return `statements[${i}].params must be texts, nulls or {"token":"fence"|"unique"}`;
+  }
+  return v as Statement[];
+}
+
+function isParam(p: unknown): boolean {
+  if (p === null || typeof p === 'string') return true;
+  const t = (typeof p === 'object' ? p : {}) as Record<string, unknown>;
+  return (t['token'] === 'fence' || t['token'] === 'unique') && Object.keys(t).length === 1;
 }
 
 function write(out: Writable, answer: ClientAnswer): Promise<void> {

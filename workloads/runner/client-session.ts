@@ -1,59 +1,125 @@
 /**
- * The runner's side of one lock client process (see ../clients/protocol.ts):
- * writes requests to its stdin, matches answers from its stdout by id, sends
- * its stderr to the client's log.
+ * The runner's side of one lock client process (see ../clients/protocol.ts
+ * and docs/client-protocol.md): writes requests to its stdin, matches answers
+ * from its stdout by id, sends its stderr to the client's log (and keeps its
+ * tail for error messages).
+ *
+ * The runner asks for accesses by name (`read`, `write`, ...); the session
+ * adds the statements of the run's resource mode (resource-modes.ts), so a
+ * client only binds its token and runs them.
  *
  * `call` waits for the answer as long as the client lives, up to a give-up
  * time that is longer than any pause the nemesis imposes: a paused client
  * answers late, and late is the truth. If the client dies or the give-up time
  * passes, the op is indeterminate (`info`): it may have reached the lock
  * service or the resource before the end.
+ *
+ * A client that breaks the protocol (a line that is not JSON, an answer to no
+ * pending request, a ready line of another protocol version) is a protocol
+ * violation: its pending op ends `info protocol-error`, and `onViolation`
+ * tells the run, which cannot then call its verdict valid.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { ClientProcess } from '../../src/cluster/client-host.js';
-import { FencecheckError } from '../../src/errors.js';
-import type { ClientAnswer, ClientReady, ClientRequest } from '../clients/protocol.js';
+import { EXIT, FencecheckError } from '../../src/errors.js';
+import type { Value } from '../../src/history/op.js';
+import { accessStatements } from '../clients/resource-modes.js';
+import { CLIENT_TOKEN_KINDS, PROTOCOL_VERSION, type ClientAnswer, type ClientReady, type ClientRequest, type ResourceMode } from '../clients/protocol.js';
 
 type Pending = { resolve: (a: ClientAnswer) => void; timer: NodeJS.Timeout };
 
-/** A request without its id, as the caller builds it. */
-export type RequestBody = ClientRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** A request as the runner asks for it: no id, and accesses without their statements. */
+export type RequestBody =
+  | { op: 'acquire'; ttlMs: number }
+  | { op: 'release' }
+  | { op: 'read' }
+  | { op: 'write'; value: Value }
+  | { op: 'mark' }
+  | { op: 'final-read' }
+  | { op: 'shutdown' };
+
+/** The resource as this run uses it: the mode whose statements accesses carry, and the row. */
+export interface SessionAccess {
+  mode: ResourceMode;
+  key: string;
+}
+
+/** A broken protocol, with what the client said and the tail of its stderr. */
+export interface ProtocolViolation {
+  client: string;
+  problem: string;
+  stderrTail: string[];
+}
+
+export interface SessionOptions {
+  onViolation?: (v: ProtocolViolation) => void;
+}
+
+/** The wire request of a runner's request: the id, and an access's statements. */
+export function wireRequest(body: RequestBody, id: number, access: SessionAccess): ClientRequest {
+  if (body.op === 'acquire' || body.op === 'release' || body.op === 'shutdown') return { ...body, id };
+  const statements = accessStatements(access.mode, body.op, access.key, body.op === 'write' ? body.value : null);
+  return { ...body, id, statements } as ClientRequest;
+}
+
+const STDERR_TAIL = 20;
 
 export class ClientSession {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly log: WriteStream;
+  private readonly tail: string[] = [];
   readonly ready: Promise<ClientReady>;
   private dead = false;
+  private isReady = false;
+  private closing = false;
+  private violated: ProtocolViolation | undefined;
 
   constructor(
     readonly proc: ClientProcess,
-    logPath: string,
+    readonly logPath: string,
+    private readonly access: SessionAccess,
+    private readonly options: SessionOptions = {},
   ) {
     this.log = createWriteStream(logPath, { flags: 'a' });
     const { stdout, stderr } = proc.child;
     if (!stdout || !stderr || !proc.child.stdin) throw new Error('a client process needs piped stdio');
     stderr.on('data', (chunk: Buffer) => this.log.write(chunk));
+    createInterface({ input: stderr }).on('line', (line) => {
+      this.tail.push(line);
+      if (this.tail.length > STDERR_TAIL) this.tail.shift();
+    });
     proc.child.stdin.on('error', () => undefined); // EPIPE when the client died: the exit handler answers.
     let onReady: (r: ClientReady) => void = () => undefined;
     let onFailed: (e: Error) => void = () => undefined;
     this.ready = new Promise((res, rej) => ((onReady = res), (onFailed = rej)));
+    // A rejection nobody awaits yet (the spawner races it with a timer) must not crash the runner.
+    this.ready.catch(() => undefined);
     createInterface({ input: stdout }).on('line', (line) => {
       let msg: unknown;
       try {
         msg = JSON.parse(line);
       } catch {
         this.log.write(`[stdout, not JSON] ${line}\n`);
+        if (line.trim() !== '') this.reportViolation(`printed a line that is not JSON: ${JSON.stringify(line.slice(0, 200))}`, onFailed);
         return;
       }
-      if (isReady(msg)) onReady(msg);
-      else if (isAnswer(msg)) this.answer(msg);
-      else this.log.write(`[stdout, unexpected] ${line}\n`);
+      if (isReady(msg)) {
+        const wrong = readyProblem(msg);
+        if (wrong) return this.reportViolation(wrong, onFailed);
+        this.isReady = true;
+        onReady(msg);
+      } else if (isAnswer(msg)) this.answer(msg, line, onFailed);
+      else this.reportViolation(`printed a line that is neither a ready line nor an answer: ${JSON.stringify(line.slice(0, 200))}`, onFailed);
     });
     void proc.exited.then((exit) => {
       this.dead = true;
-      onFailed(new FencecheckError('client-exited', `lock client ${proc.name} exited before it was ready (${JSON.stringify(exit)})`, { hint: `See its log: ${logPath}` }));
+      // Ours: stdin closed or shutdown (closing), kill -9 by the nemesis or a retire, SIGTERM at teardown. Anything else is the client's doing.
+      if (this.isReady && !this.closing && exit.signal !== 'SIGKILL' && exit.signal !== 'SIGTERM') {
+        this.reportViolation(`exited in the middle of the run (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`, onFailed);
+      }
+      onFailed(this.error('client-exited', `lock client ${proc.name} exited before it was ready (${JSON.stringify(exit)})`));
       for (const [id, p] of this.pending) this.settle(id, p, { id, type: 'info', error: 'client-exited' });
     });
   }
@@ -62,25 +128,60 @@ export class ClientSession {
     return !this.dead;
   }
 
+  /** The last lines of the client's stderr. */
+  stderrTail(): string[] {
+    return [...this.tail];
+  }
+
+  /** The protocol violation of this client, if it committed one. */
+  get protocolViolation(): ProtocolViolation | undefined {
+    return this.violated;
+  }
+
+  /** A typed error about this client, with its stderr tail and log. */
+  error(code: string, message: string): FencecheckError {
+    const tail = this.tail.length > 0 ? `\nLast lines of its stderr:\n  ${this.tail.slice(-10).join('\n  ')}` : '\nIt wrote nothing to stderr.';
+    return new FencecheckError(code, `${message}${tail}`, {
+      hint: `See its whole log: ${this.logPath}. The protocol is docs/client-protocol.md (version ${PROTOCOL_VERSION}).`,
+      exitCode: EXIT.badInput,
+    });
+  }
+
   /** Send one request and wait for its answer; `info` with `gave-up` after `giveUpMs`. */
   call(body: RequestBody, giveUpMs: number): Promise<ClientAnswer> {
     const id = this.nextId++;
+    if (body.op === 'shutdown') this.closing = true;
     if (this.dead) return Promise.resolve({ id, type: 'info', error: 'client-exited' });
+    if (this.violated) return Promise.resolve({ id, type: 'info', error: 'protocol-error' });
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.settle(id, this.pending.get(id)!, { id, type: 'info', error: 'gave-up' }), giveUpMs);
       this.pending.set(id, { resolve, timer });
-      this.proc.child.stdin!.write(JSON.stringify({ ...body, id }) + '\n');
+      this.proc.child.stdin!.write(JSON.stringify(wireRequest(body, id, this.access)) + '\n');
     });
   }
 
   close(): void {
+    this.closing = true;
     this.proc.child.stdin?.end();
     this.log.end();
   }
 
-  private answer(a: ClientAnswer): void {
+  private answer(a: ClientAnswer, line: string, onFailed: (e: Error) => void): void {
+    if (!this.isReady) return this.reportViolation(`answered before its ready line: ${JSON.stringify(line.slice(0, 200))}`, onFailed);
     const p = this.pending.get(a.id);
-    if (p) this.settle(a.id, p, a);
+    if (!p) return this.reportViolation(`answered id ${a.id}, which is not the request waiting for an answer (${[...this.pending.keys()].join(', ') || 'none'}): ${JSON.stringify(line.slice(0, 200))}`, onFailed);
+    if (a.type !== 'ok' && a.type !== 'fail' && a.type !== 'info') return this.reportViolation(`answered with type ${JSON.stringify(a.type)} (expected ok, fail or info)`, onFailed);
+    this.settle(a.id, p, a);
+  }
+
+  /** A broken protocol: remembered, reported once, and every pending op ends indeterminate. */
+  private reportViolation(problem: string, onFailed: (e: Error) => void): void {
+    this.log.write(`[protocol violation] ${problem}\n`);
+    if (this.violated) return;
+    this.violated = { client: this.proc.name, problem, stderrTail: [...this.tail] };
+    onFailed(this.error('client-protocol', `lock client ${this.proc.name} broke the protocol: ${problem}`));
+    this.options.onViolation?.(this.violated);
+    for (const [id, p] of this.pending) this.settle(id, p, { id, type: 'info', error: 'protocol-error' });
   }
 
   private settle(id: number, p: Pending, a: ClientAnswer): void {
@@ -88,6 +189,16 @@ export class ClientSession {
     this.pending.delete(id);
     p.resolve(a);
   }
+}
+
+/** What is wrong with a ready line, or undefined. */
+export function readyProblem(r: ClientReady): string | undefined {
+  if (r.protocol !== PROTOCOL_VERSION) {
+    return `it speaks protocol version ${JSON.stringify(r.protocol ?? null)} and this fencecheck speaks version ${PROTOCOL_VERSION} (the ready line must carry "protocol":${PROTOCOL_VERSION})`;
+  }
+  if (!CLIENT_TOKEN_KINDS.includes(r.token)) return `its ready line's token kind is ${JSON.stringify(r.token ?? null)}, expected one of ${CLIENT_TOKEN_KINDS.join(', ')}`;
+  if (typeof r.versions !== 'object' || r.versions === null) return 'its ready line has no versions object';
+  return undefined;
 }
 
 function isReady(m: unknown): m is ClientReady {

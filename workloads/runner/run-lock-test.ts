@@ -23,7 +23,8 @@ import { startCluster } from '../../src/cluster/start-cluster.js';
 import { nemesisSchedule } from '../generator/nemesis-schedule.js';
 import { prepareResource } from '../clients/resource.js';
 import type { ClientConfig } from '../clients/protocol.js';
-import { ClientSession } from './client-session.js';
+import type { ClientSession } from './client-session.js';
+import { addClientVerdict, ClientLauncher } from './client-command.js';
 import { Holders } from './holders.js';
 import { runNemesis } from './nemesis-runner.js';
 import { Recorder } from './recorder.js';
@@ -32,7 +33,6 @@ import { sleep, StopSignal } from './stop-signal.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
 import { runWorker, type WorkerContext } from './worker.js';
 import { runFinalRead } from './final-read.js';
-import { compiledEntry } from '../../src/cluster/paths.js';
 import { progressLine } from './progress.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 
@@ -77,6 +77,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
   log(`run directory: ${runDir}`);
   const recorder = new Recorder(join(runDir, 'history.jsonl'));
+  const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: o.resource, key: RESOURCE_KEY }, log });
   let cluster: Cluster | undefined;
   try {
     cluster = await startCluster({
@@ -118,18 +119,14 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     /** Each worker's current client, for faults aimed at one worker. */
     const current = new Map<number, ClientSession>();
     let spawned = 0;
-    const clientMain = compiledEntry('../workloads/clients/client-main.js');
     const spawnClient = async (worker: number): Promise<ClientSession> => {
       const host = c.clientHost(hosts[worker % hosts.length]!);
       const procName = `client${worker + 1}-${++spawned}`;
-      const proc = host.spawn([process.execPath, clientMain], { name: procName, env: { FC_CLIENT_CONFIG: JSON.stringify(config(worker)) } });
-      const session = new ClientSession(proc, c.logPath(procName));
+      const session = await launcher.start(host, procName, config(worker), c.logPath(procName));
       sessions.add(session);
       current.set(worker, session);
-      const ready = await Promise.race([session.ready, sleep(30_000).then(() => undefined)]);
-      if (!ready) throw new Error(`lock client ${procName} was not ready within 30 s (log: ${c.logPath(procName)})`);
       // The client libraries' versions, as the first ready client reports them.
-      Object.assign(test['versions'] as Record<string, string>, ready.versions);
+      Object.assign(test['versions'] as Record<string, string>, launcher.ready?.versions);
       return session;
     };
     const retireClient = async (s: ClientSession): Promise<void> => {
@@ -139,6 +136,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     };
 
     const first = await Promise.all(hosts.map((_, i) => spawnClient(i)));
+    launcher.assertApplicable(o.resource, test);
     writeJson(join(runDir, 'test.json'), test);
     const stop = new StopSignal();
     const holders = new Holders();
@@ -207,12 +205,15 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
 
-  const checked = runCheckers(checkersFor(o.workload), recorder.ops, {
-    workload: o.workload,
-    resource: o.resource,
-    backend: o.backend,
-    tokenKind: tokenKindOf(o.backend),
-  });
+  const checked = addClientVerdict(
+    runCheckers(checkersFor(o.workload), recorder.ops, {
+      workload: o.workload,
+      resource: o.resource,
+      backend: o.backend,
+      tokenKind: launcher.checkerTokenKind(tokenKindOf(o.backend)),
+    }),
+    launcher.verdict(),
+  );
   const durationMs = Date.now() - started;
   writeJson(join(runDir, 'results.json'), { valid: checked.valid, deciding: checked.deciding, durationMs, checkers: checked.verdicts });
   const report = await writeRunReport(runDir).catch((err: unknown) => {

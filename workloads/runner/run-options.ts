@@ -6,6 +6,7 @@ import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import type { BackendName } from '../../src/cluster/plan.js';
 import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { UsageError } from '../../src/errors.js';
+import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
 import type { LockBackend, ResourceMode } from '../clients/protocol.js';
 
@@ -49,6 +50,8 @@ export interface RunOptions {
   proxies?: 'resource' | 'lock' | 'both';
   /** Name of the test (the results folder); default `<backend>-<resource>-<workload>`. */
   name?: string;
+  /** A foreign lock client's command line (docs/client-protocol.md); the backend then only names the cluster. */
+  client?: string;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -126,6 +129,7 @@ export function replayCommand(o: RunOptions): string {
     o.nemesis.length > 0 ? `--interval-ms ${o.intervalMs} --duration-ms ${o.durationMs} --nemesis-target ${o.nemesisTarget}` : '',
     o.redisPersistence !== 'none' ? `--redis-persistence ${o.redisPersistence}` : '',
     o.checkHold ? '--check-hold' : '',
+    o.client !== undefined ? `--client ${shellQuote([o.client])}` : '',
     `--seed ${o.seed}`,
   ];
   return parts.filter((p) => p !== '').join(' ');

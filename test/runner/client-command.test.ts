@@ -1,0 +1,47 @@
+/**
+ * The foreign client's command line, the modes a token kind can serve, and the
+ * client-protocol verdict merged into a run's result.
+ */
+import { describe, expect, it } from 'vitest';
+import { verdict } from '../../checkers/lock/verdict.js';
+import { UsageError } from '../../src/errors.js';
+import { addClientVerdict, parseClientCommand, tokenKindExcludes } from '../../workloads/runner/client-command.js';
+
+describe('parseClientCommand', () => {
+  it.each<[string, string[]]>([
+    ['/usr/bin/python3 clients/python/redis_py_client.py', ['/usr/bin/python3', 'clients/python/redis_py_client.py']],
+    ["  java -cp 'a b.jar:c.jar' Main  ", ['java', '-cp', 'a b.jar:c.jar', 'Main']],
+    ['prog "say \\"hi\\"" x\\ y', ['prog', 'say "hi"', 'x y']],
+    ["prog '' end", ['prog', '', 'end']],
+  ])('%s', (text, argv) => {
+    expect(parseClientCommand(text)).toEqual(argv);
+  });
+
+  it('unbalanced quotes and empty commands are usage errors', () => {
+    expect(() => parseClientCommand("prog 'oops")).toThrow(UsageError);
+    expect(() => parseClientCommand('   ')).toThrow('got an empty one');
+  });
+});
+
+describe('tokenKindExcludes', () => {
+  it('fences need monotonic tokens, cas modes any token, none fits all', () => {
+    expect(tokenKindExcludes('monotonic', 'fence-claim')).toBeUndefined();
+    expect(tokenKindExcludes('unique', 'cas-unique')).toBeUndefined();
+    expect(tokenKindExcludes('unique', 'fence')).toContain('needs a monotonic fencing token');
+    expect(tokenKindExcludes('none', 'cas-unique')).toContain('needs one');
+    expect(tokenKindExcludes('none', 'none')).toBeUndefined();
+  });
+});
+
+describe('addClientVerdict', () => {
+  const base = { valid: true as const, verdicts: [verdict('lost-updates', true, 'fine', [])], deciding: ['lost-updates'] };
+  it('no violation: the result as it was', () => {
+    expect(addClientVerdict(base, undefined)).toBe(base);
+  });
+  it('a violation turns a valid run unknown; an invalid one stays invalid', () => {
+    const v = verdict('client-protocol', 'unknown', '1 protocol violation(s)', []);
+    expect(addClientVerdict(base, v)).toMatchObject({ valid: 'unknown', deciding: ['lost-updates', 'client-protocol'] });
+    const invalid = { ...base, valid: false as const, verdicts: [verdict('lost-updates', false, 'lost', [])] };
+    expect(addClientVerdict(invalid, v).valid).toBe(false);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Starting the lock client processes of a run: the built-in client
+ * (`node dist/workloads/clients/client-main.js`) or a foreign one given as
+ * `--client 'COMMAND ARGS'` (docs/client-protocol.md). Either is started in
+ * its client's namespace with FC_CLIENT_CONFIG, paused, partitioned and killed
+ * alike; this file is the one place that knows the difference.
+ *
+ * It also keeps what the clients did wrong: a client that is not ready in
+ * time is a typed error naming its stderr tail (exit 254), and a protocol
+ * violation during the run (garbage on stdout, an answer to nothing, an exit
+ * in the middle) becomes a `client-protocol` verdict of `unknown`, so the run
+ * cannot be called valid on the word of a client that broke the contract.
+ */
+import { mergeVerdicts, type CheckerVerdict, type LockCheckResult } from '../../checkers/lock/verdict.js';
+import type { ClientHost } from '../../src/cluster/client-host.js';
+import { compiledEntry } from '../../src/cluster/paths.js';
+import { UsageError } from '../../src/errors.js';
+import type { ClientConfig, ClientReady, ClientTokenKind, ResourceMode } from '../clients/protocol.js';
+import { ClientSession, type ProtocolViolation, type SessionAccess } from './client-session.js';
+
+/** `--client` text as argv: words split on blanks, with '…' and "…" quoting and \ escapes, no other shell features. */
+export function parseClientCommand(text: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else if (ch === '\\' && quote === '"' && i + 1 < text.length) word = (word ?? '') + text[++i];
+      else word = (word ?? '') + ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      word = word ?? '';
+    } else if (ch === '\\' && i + 1 < text.length) word = (word ?? '') + text[++i];
+    else if (/\s/.test(ch)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else word = (word ?? '') + ch;
+  }
+  if (quote) throw new UsageError(`Expected \`--client\` to be a command line with balanced quotes, got \`${text}\` (an unclosed ${quote})`, 'Quote the whole command once: --client \'/usr/bin/python3 clients/python/redis_py_client.py\'.');
+  if (word !== undefined) words.push(word);
+  if (words.length === 0) throw new UsageError('Expected `--client` to be a command line, got an empty one', 'For example: --client \'/usr/bin/python3 clients/python/redis_py_client.py\'.');
+  return words;
+}
+
+export interface ClientLauncherOptions {
+  /** The foreign client's command line; undefined for the built-in client. */
+  command?: string;
+  access: SessionAccess;
+  readyTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export class ClientLauncher {
+  readonly violations: ProtocolViolation[] = [];
+  /** The first ready line's, for the checkers and test.json. */
+  ready: ClientReady | undefined;
+  private readonly argv: string[];
+
+  constructor(private readonly o: ClientLauncherOptions) {
+    this.argv = o.command !== undefined ? parseClientCommand(o.command) : [process.execPath, compiledEntry('../workloads/clients/client-main.js')];
+  }
+
+  get foreign(): boolean {
+    return this.o.command !== undefined;
+  }
+
+  /** Start one client and wait for its ready line; a typed error with its stderr tail when it is not ready in time. */
+  async start(host: ClientHost, name: string, config: ClientConfig, logPath: string): Promise<ClientSession> {
+    const proc = host.spawn(this.argv, { name, env: { FC_CLIENT_CONFIG: JSON.stringify(config) }, cwd: process.cwd() });
+    const session = new ClientSession(proc, logPath, this.o.access, {
+      onViolation: (v) => {
+        this.violations.push(v);
+        this.o.log?.(`client ${v.client} broke the protocol: ${v.problem}`);
+      },
+    });
+    const ms = this.o.readyTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+    try {
+      const ready = await Promise.race([session.ready, timeout]);
+      if (!ready) throw session.error('client-not-ready', `lock client ${name} (${this.argv.join(' ')}) printed no ready line within ${ms / 1000} s`);
+      this.ready ??= ready;
+      return session;
+    } catch (err) {
+      session.close();
+      await proc.stop().catch(() => undefined);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The token kind the checkers use: the client's own word ('none' has no order to check, as 'unique'). */
+  checkerTokenKind(fallback: 'monotonic' | 'unique'): 'monotonic' | 'unique' {
+    const k: ClientTokenKind | undefined = this.ready?.token;
+    return k === undefined ? fallback : k === 'monotonic' ? 'monotonic' : 'unique';
+  }
+
+  /**
+   * A foreign client's token kind is known only from its ready line: refuse a
+   * resource mode it cannot serve (fences need monotonic tokens, the cas modes
+   * a token at all), and note the kind in test.json.
+   */
+  assertApplicable(resource: ResourceMode, test: Record<string, unknown>): void {
+    const kind = this.ready?.token;
+    if (!this.foreign || kind === undefined) return;
+    test['clientToken'] = kind;
+    const why = tokenKindExcludes(kind, resource);
+    if (why) throw new UsageError(`Cannot run this combination: the client ${this.o.command} ${why}.`, 'Pick a resource mode its tokens can serve (see `fencecheck client-check` for what the client supports).');
+  }
+
+  /** An `unknown` verdict when a client broke the protocol, else undefined. */
+  verdict(): CheckerVerdict | undefined {
+    if (this.violations.length === 0) return undefined;
+    const first = this.violations[0]!;
+    const tail = first.stderrTail.length > 0 ? `; its stderr ended: ${first.stderrTail.slice(-3).join(' | ')}` : '';
+    return {
+      checker: 'client-protocol',
+      valid: 'unknown',
+      summary: `${this.violations.length} protocol violation(s); first: client ${first.client} ${first.problem}${tail}`,
+      anomalies: [],
+      anomalyCount: 0,
+    };
+  }
+}
+
+/** Why a token kind cannot serve a resource mode, or undefined. */
+export function tokenKindExcludes(kind: ClientTokenKind, resource: ResourceMode): string | undefined {
+  if (kind !== 'monotonic' && (resource === 'fence' || resource === 'fence-claim')) return `announces ${kind} tokens, and the resource mode ${resource} needs a monotonic fencing token (use none${kind === 'unique' ? ', cas-unique or cas-unique-nonatomic' : ''})`;
+  if (kind === 'none' && resource !== 'none') return `announces no token, and the resource mode ${resource} needs one (use none)`;
+  return undefined;
+}
+
+/** The checkers' result with the client-protocol verdict added (it decides: a broken client's history proves nothing). */
+export function addClientVerdict(result: LockCheckResult, client: CheckerVerdict | undefined): LockCheckResult {
+  if (!client) return result;
+  const verdicts = [...result.verdicts, client];
+  const deciding = [...result.deciding, client.checker];
+  return { verdicts, deciding, valid: mergeVerdicts(verdicts.filter((v) => deciding.includes(v.checker))) };
+}
