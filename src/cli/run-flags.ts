@@ -24,16 +24,19 @@ export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) 
 ];
 
 const CHECK_HOLD = '--check-hold';
+const CLIENT = '--client <command>';
+export const CLIENT_HELP = "a foreign lock client to run in each client namespace instead of the built-in one, e.g. '/usr/bin/python3 clients/python/redis_py_client.py' (docs/client-protocol.md); --backend then names the cluster";
 
 export function addRunFlags(cmd: Command): Command {
   for (const [flags, key, help, parse] of RUN_FLAGS) cmd.addOption(new Option(flags, help).argParser(parse).default(DEFAULTS[key]));
-  return cmd.option(CHECK_HOLD, 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold);
+  return cmd.option(CHECK_HOLD, 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold).option(CLIENT, CLIENT_HELP);
 }
 
 /** The shared run options out of commander's parsed flags. */
 export function sharedRunOptions(flags: Record<string, unknown>): SharedRunOptions {
   const shared = Object.fromEntries(RUN_FLAGS.map(([f, key]) => [key, flags[flagAttribute(f)]]));
-  return { ...shared, checkHold: flags[flagAttribute(CHECK_HOLD)] === true } as unknown as SharedRunOptions;
+  const client = flags[flagAttribute(CLIENT)];
+  return { ...shared, checkHold: flags[flagAttribute(CHECK_HOLD)] === true, ...(typeof client === 'string' ? { client } : {}) } as unknown as SharedRunOptions;
 }
 
 /** `--time-limit <s>` → `timeLimit`, as commander names the attribute. */
@@ -43,5 +46,5 @@ export function flagAttribute(flags: string): string {
 
 /** The attribute names of the shared flags (to tell which were given on the command line). */
 export function runFlagAttributes(): string[] {
-  return [...RUN_FLAGS.map(([f]) => flagAttribute(f)), flagAttribute(CHECK_HOLD)];
+  return [...RUN_FLAGS.map(([f]) => flagAttribute(f)), flagAttribute(CHECK_HOLD), flagAttribute(CLIENT)];
 }

@@ -19,6 +19,7 @@ import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
 import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
 import { integer, positiveInteger } from './parse-options.js';
+import { CLIENT_HELP } from './run-flags.js';
 
 interface RunFlags {
   all?: boolean;
@@ -28,6 +29,7 @@ interface RunFlags {
   out?: string;
   dryRun?: boolean;
   verbose?: boolean;
+  client?: string;
 }
 
 export function registerScenarioCommand(program: Command): void {
@@ -50,6 +52,7 @@ export function registerScenarioCommand(program: Command): void {
     .option('--out <dir>', 'the debate directory (default results/debate/<timestamp>)')
     .option('--dry-run', 'print the runs, run nothing')
     .option('--verbose', "also print each run's harness lines")
+    .option('--client <command>', CLIENT_HELP)
     .addHelpText(
       'after',
       `
@@ -77,13 +80,15 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
     return null;
   }
   say(`debate directory: ${outDir}`);
+  if (flags.client !== undefined) say(`client: ${flags.client} (add --client to each replay command)`);
   // Loaded here, not at the top: list and --dry-run need neither the cluster nor the client libraries.
   const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
   const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
   const { runScenarios } = await import('../scenarios/run-scenarios.js');
   const report = await runScenarios(outDir, selection, seeds, plan, {
-    runOne: runLockTest,
+    // A foreign client replaces the built-in one in every run; the variant's backend names the cluster.
+    runOne: flags.client === undefined ? runLockTest : (o, hooks) => runLockTest({ ...o, client: flags.client }, hooks),
     writeReport: writeRunReport,
     clusterBusy: clusterLockHeld,
     say,
