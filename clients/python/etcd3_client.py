@@ -7,6 +7,10 @@ The lease is the lock's TTL; the library does not keep it alive (a holder must c
 the TTL whatever the holder does. The client talks to one endpoint (the first), as
 `etcd3.client` takes one.
 
+Finding: with Debian's python3-tenacity 8.2, `Lock.acquire` on a held lock raises a
+TypeError after its first attempt (its retry-wait callback has tenacity 4's two-argument
+signature), so the Lock never waits: an acquire of a held lock fails at once.
+
 Token: the Lock puts a random UUID under `/locks/<name>` and keeps it (`lock.uuid`, 16 bytes, sent as hex);
 the winning transaction's revision, which would be a fencing token, is dropped
 (python-etcd3's own source says "TODO: save the created revision"). A unique token:
@@ -43,6 +47,13 @@ class Etcd3Lock:
         except (ex.Etcd3Exception, grpc.RpcError) as e:
             # The create-if-absent transaction may have committed.
             raise Info("etcd-error", f"{type(e).__name__}: {e}")
+        except TypeError as e:
+            if "delay_since_first_attempt" not in str(e):
+                raise
+            # A finding: python-etcd3 0.12's wait callback has tenacity 4's signature, and Debian's tenacity 8
+            # calls it with one argument, so the Lock cannot wait for a held lock. It is reached only after the
+            # transaction answered "the key exists": definitely not ours (its fresh lease is left to expire).
+            raise Fail("held", "python-etcd3 Lock.acquire cannot wait with tenacity 8 (TypeError in its wait callback)")
         if not got:
             # Every transaction answered "exists" until the timeout: not ours.
             raise Fail("held", "timeout")

@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, FencecheckError, formatError } from '../errors.js';
 import { registerCheckCommand } from './check-command.js';
+import { registerClientCheckCommand } from './client-check-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerDownCommand } from './down-command.js';
@@ -28,6 +29,7 @@ program
 registerRunCommand(program);
 registerCheckCommand(program);
 registerCompareCommand(program);
+registerClientCheckCommand(program);
 registerScenarioCommand(program);
 registerUpCommand(program);
 registerDownCommand(program);

@@ -75,7 +75,7 @@ export class ClientLauncher {
         this.o.log?.(`client ${v.client} broke the protocol: ${v.problem}`);
       },
     });
-    const ms = this.o.readyTimeoutMs ?? 30_000;
+    const ms = this.o.readyTimeoutMs ?? readyTimeoutMs(process.env['FC_CLIENT_READY_TIMEOUT_MS']);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
     try {
@@ -139,4 +139,10 @@ export function addClientVerdict(result: LockCheckResult, client: CheckerVerdict
   const verdicts = [...result.verdicts, client];
   const deciding = [...result.deciding, client.checker];
   return { verdicts, deciding, valid: mergeVerdicts(verdicts.filter((v) => deciding.includes(v.checker))) };
+}
+
+/** How long a client may take to print its ready line: 30 s, or FC_CLIENT_READY_TIMEOUT_MS (tests shorten it). */
+export function readyTimeoutMs(env: string | undefined): number {
+  const n = Number(env);
+  return env !== undefined && Number.isFinite(n) && n > 0 ? n : 30_000;
 }

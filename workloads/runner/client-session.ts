@@ -147,8 +147,8 @@ export class ClientSession {
     });
   }
 
-  /** Send one request and wait for its answer; `info` with `gave-up` after `giveUpMs`. */
-  call(body: RequestBody, giveUpMs: number): Promise<ClientAnswer> {
+  /** Send one request and wait for its answer; `info` with `gave-up` after `giveUpMs`. `access` overrides the session's mode and row (client-check). */
+  call(body: RequestBody, giveUpMs: number, access: SessionAccess = this.access): Promise<ClientAnswer> {
     const id = this.nextId++;
     if (body.op === 'shutdown') this.closing = true;
     if (this.dead) return Promise.resolve({ id, type: 'info', error: 'client-exited' });
@@ -156,7 +156,7 @@ export class ClientSession {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.settle(id, this.pending.get(id)!, { id, type: 'info', error: 'gave-up' }), giveUpMs);
       this.pending.set(id, { resolve, timer });
-      this.proc.child.stdin!.write(JSON.stringify(wireRequest(body, id, this.access)) + '\n');
+      this.proc.child.stdin!.write(JSON.stringify(wireRequest(body, id, access)) + '\n');
     });
   }
 
