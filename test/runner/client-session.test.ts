@@ -30,7 +30,12 @@ function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: st
   const violations: ProtocolViolation[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'fc-session-'));
   const session = new ClientSession(proc, join(dir, 'client.log'), { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v) });
-  return { session, stdin: written, say: (l) => stdout.write(`${l}\n`), err: (l) => stderr.write(`${l}\n`), exit, violations };
+  // A real process's pipes close when it exits.
+  const exitNow = (e: ProcessExit) => {
+    stderr.end();
+    exit(e);
+  };
+  return { session, stdin: written, say: (l) => stdout.write(`${l}\n`), err: (l) => stderr.write(`${l}\n`), exit: exitNow, violations };
 }
 
 const turn = () => new Promise((r) => setImmediate(r));

@@ -113,7 +113,10 @@ export class ClientSession {
       } else if (isAnswer(msg)) this.answer(msg, line, onFailed);
       else this.reportViolation(`printed a line that is neither a ready line nor an answer: ${JSON.stringify(line.slice(0, 200))}`, onFailed);
     });
-    void proc.exited.then((exit) => {
+    // 'exit' can come before the last stderr lines are read: wait for the pipe to close (briefly) so the tail is complete.
+    const stderrClosed = new Promise<void>((resolve) => stderr.once('close', () => resolve()));
+    void proc.exited.then(async (exit) => {
+      await Promise.race([stderrClosed, new Promise((resolve) => setTimeout(resolve, 500))]);
       this.dead = true;
       // Ours: stdin closed or shutdown (closing), kill -9 by the nemesis or a retire, SIGTERM at teardown. Anything else is the client's doing.
       if (this.isReady && !this.closing && exit.signal !== 'SIGKILL' && exit.signal !== 'SIGTERM') {

@@ -1,0 +1,149 @@
+/**
+ * Integration (real servers, root): clients that are not fencecheck's own,
+ * speaking docs/client-protocol.md.
+ *
+ * 1. client-check on one cluster (redis, etcd, ZooKeeper, PostgreSQL): the
+ *    Python reference clients (redis-py, kazoo, python-etcd3) pass it; each
+ *    lying fixture (test/integration/fixtures/broken_client.py) fails it, on
+ *    the check that names its lie.
+ * 2. Runs with `client`: redis-py without a fence under paused holders loses
+ *    updates; kazoo's sequence token fenced at the resource loses none and
+ *    refuses someone. A client that is never ready, speaks another version,
+ *    prints garbage, answers out of order or crashes ends the run with a
+ *    typed error or a verdict of unknown naming the fault and its stderr,
+ *    and nothing is left behind.
+ *
+ * Needs Debian's python3-redis, python3-kazoo, python3-etcd3 and
+ * python3-psycopg2 (`npm run setup` installs them) and `npm run build`.
+ */
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
+import type { Cluster } from '../../src/cluster/cluster.js';
+import { projectRoot } from '../../src/cluster/paths.js';
+import { startCluster } from '../../src/cluster/start-cluster.js';
+import { FencecheckError } from '../../src/errors.js';
+import { variantRunOptions } from '../../src/scenarios/variant-options.js';
+import { findScenario } from '../../src/scenarios/catalogue.js';
+import type { LockBackend } from '../../workloads/clients/protocol.js';
+import { checkClientOn, type ClientCheckResult } from '../../workloads/client-check/run-client-check.js';
+import { runLockTest } from '../../workloads/runner/run-lock-test.js';
+import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
+import { leftovers, NOTHING_LEFT, SHARED_MACHINE } from './helpers.js';
+
+const PY = '/usr/bin/python3';
+const client = (file: string): string => `${PY} ${join(projectRoot(), 'clients', 'python', file)}`;
+const broken = (mode: string): string => `${PY} ${join(projectRoot(), 'test', 'integration', 'fixtures', 'broken_client.py')} ${mode}`;
+const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-foreign-'));
+
+const statusOf = (r: ClientCheckResult, check: string) => r.checks.find((c) => c.check === check);
+
+describe('client-check on a real cluster', () => {
+  let cluster: Cluster;
+
+  beforeAll(async () => {
+    cluster = await startCluster({
+      backends: ['redis', 'etcd', 'zookeeper', 'postgres'],
+      clientHosts: ['c1', 'c2'],
+      runDir: join(resultsDir, 'client-check'),
+      ...SHARED_MACHINE,
+    });
+  });
+
+  afterAll(async () => {
+    await cluster?.teardown();
+  });
+
+  const check = (backend: LockBackend, command: string) =>
+    checkClientOn(cluster, { backend, client: command, callTimeoutMs: 1000, onCheck: (r) => console.log(`  ${r.status} ${r.check}: ${r.evidence}`) });
+
+  it.each<[string, LockBackend, string, 'monotonic' | 'unique']>([
+    ['redis-py Lock', 'redis', 'redis_py_client.py', 'unique'],
+    ['kazoo Lock', 'zookeeper', 'kazoo_client.py', 'monotonic'],
+    ['python-etcd3 Lock', 'etcd', 'etcd3_client.py', 'unique'],
+  ])('%s passes, with its token kind, and its paused holder is refused', async (_, backend, file, token) => {
+    const r = await check(backend, client(file));
+    expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(r.passed).toBe(true);
+    expect(r.token).toBe(token);
+    // The danger happened and was refused, not skipped: B was granted during A's pause and A's late access bounced.
+    expect(statusOf(r, 'paused-holder')).toMatchObject({ status: 'pass', evidence: expect.stringContaining('refused') });
+    expect(statusOf(r, 'fence')?.status).toBe(token === 'monotonic' ? 'pass' : 'skip');
+  });
+
+  it.each([
+    ['fake-acquire', 'exclusion', 'two holders at once'],
+    ['reuse-token', 'hand-over', 'was given twice'],
+    ['fake-monotonic', 'hand-over', 'not up'],
+  ])('the lying client %s fails the %s check, with the evidence', async (mode, failing, evidence) => {
+    const r = await check('redis', broken(mode));
+    expect(r.passed).toBe(false);
+    expect(statusOf(r, failing)).toMatchObject({ status: 'fail', evidence: expect.stringContaining(evidence) });
+  });
+});
+
+describe('runs with a foreign client', () => {
+  const s1 = (label: string, command: string): RunOptions => ({ ...variantRunOptions(findScenario('S1'), findScenario('S1').variants.find((v) => v.label === label)!, 1, resultsDir), client: command });
+  const by = (r: { verdicts: CheckerVerdict[] }, name: string) => r.verdicts.find((v) => v.checker === name)!;
+  const hooks = { log: (l: string) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs };
+
+  it('redis-py without a fence, its holder paused past the TTL: updates lost or stale writes accepted', async () => {
+    const r = await runLockTest(s1('redis-none', client('redis_py_client.py')), hooks);
+    expect(r.valid).toBe(false);
+    expect([by(r, 'lost-updates'), by(r, 'stale-writes')].some((v) => v.valid === false)).toBe(true);
+    expect(r.replay).toContain("--client '/usr/bin/python3 ");
+  });
+
+  it("kazoo's sequence token fenced at the resource: nothing lost, and the fence refused the paused holder", async () => {
+    const r = await runLockTest(s1('zookeeper-fence', client('kazoo_client.py')), hooks);
+    expect(by(r, 'lost-updates').valid).toBe(true);
+    expect(by(r, 'stale-writes').valid).toBe(true);
+    expect(by(r, 'mutual-exclusion').valid).toBe(false);
+    expect(by(r, 'access-stats').stats?.['write.rejected'] ?? 0).toBeGreaterThan(0);
+  });
+
+  const short = (mode: string): RunOptions => ({
+    ...DEFAULTS,
+    backend: 'redis',
+    resource: 'none',
+    workload: 'lock-counter',
+    clients: 2,
+    timeLimitS: 4,
+    rate: 4,
+    recoverMs: 500,
+    resultsDir,
+    name: `broken-${mode}`,
+    client: broken(mode),
+  });
+
+  it.each([
+    ['never-ready', 'client-not-ready', 'connecting forever'],
+    ['wrong-version', 'client-protocol', 'speaks protocol version 2 and this fencecheck speaks version 1'],
+  ])('a client that is %s ends the run with a typed error (exit 254) naming it, and nothing is left', async (mode, code, words) => {
+    process.env['FC_CLIENT_READY_TIMEOUT_MS'] = '3000';
+    try {
+      const err = await runLockTest(short(mode), hooks).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(FencecheckError);
+      expect(err).toMatchObject({ code, exitCode: 254, message: expect.stringContaining(words) });
+    } finally {
+      delete process.env['FC_CLIENT_READY_TIMEOUT_MS'];
+    }
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
+  });
+
+  it.each([
+    ['garbage', 'not JSON'],
+    ['out-of-order', 'answered id'],
+    ['crash', 'exited in the middle of the run (exit code 3)'],
+  ])('a client that breaks the protocol (%s) gets a verdict of unknown naming the fault', async (mode, words) => {
+    const r = await runLockTest(short(mode), hooks);
+    const v = by(r, 'client-protocol');
+    console.log(`  ${mode}: ${r.valid} ${v.summary}`);
+    expect(v).toMatchObject({ valid: 'unknown', summary: expect.stringContaining(words) });
+    expect(r.valid).not.toBe(true);
+    expect(r.deciding).toContain('client-protocol');
+    if (mode === 'crash') expect(v.summary).toContain('crashing on purpose');
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
+  });
+});
