@@ -12,10 +12,15 @@ import { runCommand } from './run-command.js';
  * binding; libc6-dev the headers gcc needs; chromium renders the reports in
  * the report tests (playwright-core drives Debian's build: no browser download),
  * with fonts-liberation listed because it is only a Recommends of chromium.
+ * The python3-* packages are the lock libraries of the Python reference
+ * clients (clients/python, run by Debian's /usr/bin/python3) and their
+ * PostgreSQL driver: a few MB, and the reference clients' integration tests
+ * run in CI.
  */
 export const DEBIAN_PACKAGES = [
   'redis-server', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
   'nftables', 'iproute2', 'gcc', 'libc6-dev', 'util-linux', 'chromium', 'fonts-liberation',
+  'python3', 'python3-redis', 'python3-kazoo', 'python3-etcd3', 'python3-psycopg2',
 ] as const;
 
 export interface SetupReport {
