@@ -9,7 +9,8 @@ export function registerSetupCommand(program: Command): void {
   program
     .command('setup')
     .description('Install the missing Debian packages (as root) and build the LD_PRELOAD clock library.')
-    .action(async () => {
-      await setup((line) => void process.stdout.write(`${line}\n`));
+    .option('--go', 'also install Go and etcd\'s Go sources from Debian and build the Go reference client (clients/go/etcd-mutex)')
+    .action(async (flags: { go?: boolean }) => {
+      await setup((line) => void process.stdout.write(`${line}\n`), { go: flags.go === true });
     });
 }

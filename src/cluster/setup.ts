@@ -6,6 +6,7 @@
 import { PreflightError } from './cluster-errors.js';
 import { buildClockLibrary, checkClockLibrary } from './clock-library.js';
 import { runCommand } from './run-command.js';
+import { buildGoClient, GO_PACKAGES, goClientPath } from './build-go-client.js';
 
 /**
  * What fencecheck needs from Debian. libslf4j-java gives ZooKeeper a logging
@@ -41,9 +42,10 @@ export function installCommand(packages: readonly string[]): string {
   return `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${packages.join(' ')}`;
 }
 
-export async function setup(log: (line: string) => void = () => undefined): Promise<SetupReport> {
-  const missing = await missingPackages();
-  const present = DEBIAN_PACKAGES.filter((p) => !missing.includes(p));
+export async function setup(log: (line: string) => void = () => undefined, options: { go?: boolean } = {}): Promise<SetupReport> {
+  const wanted = [...DEBIAN_PACKAGES, ...(options.go ? GO_PACKAGES : [])];
+  const missing = await missingPackages(wanted);
+  const present = wanted.filter((p) => !missing.includes(p));
   if (missing.length > 0) {
     if (process.getuid?.() !== 0) {
       throw new PreflightError(`Missing Debian packages: ${missing.join(' ')}.`, `Run as root: ${installCommand(missing)}`);
@@ -54,6 +56,7 @@ export async function setup(log: (line: string) => void = () => undefined): Prom
     await runCommand('apt-get', ['install', '-y', ...missing], { env, timeoutMs: 1_800_000 });
   }
   log(missing.length > 0 ? `installed: ${missing.join(' ')}` : `packages: all ${present.length} present`);
+  if (options.go) log(`Go client (etcd concurrency.Mutex): ${(await buildGoClient()) ? 'built' : 'up to date'} at ${goClientPath()}`);
   const built = await buildClockLibrary();
   const shift = await checkClockLibrary();
   log(`clock library: ${built ? 'built' : 'up to date'}; check: +${shift} s with a +1 day offset`);
