@@ -10,7 +10,7 @@ import { EXIT } from '../errors.js';
 import { LOCK_BACKENDS } from '../../workloads/clients/protocol.js';
 import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
 import { nonNegativeInteger, oneOf, positiveInteger } from './parse-options.js';
-import { CLIENT_HELP } from './run-flags.js';
+import { CLIENT_HELP, clientCommand } from './run-flags.js';
 
 interface Flags {
   backend: (typeof LOCK_BACKENDS)[number];
@@ -26,7 +26,7 @@ export function registerClientCheckCommand(program: Command): void {
     .command('client-check')
     .description('Check a lock client against the client contract on a real cluster: exclusion, hand-over, tokens, fences, a paused holder.')
     .requiredOption('--backend <name>', `the cluster to start (and the built-in client without --client): ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
-    .option('--client <command>', CLIENT_HELP)
+    .option('--client <command>', CLIENT_HELP, clientCommand)
     .option('--call-timeout-ms <ms>', 'timeout of each client call', positiveInteger('--call-timeout-ms'), 1000)
     .option('--ttl-ms <ms>', 'the paused holder\'s lease / TTL / session', positiveInteger('--ttl-ms'), 2000)
     .option('--results <dir>', 'where the cluster logs go (results/client-check/<time>)', 'results')

@@ -7,6 +7,7 @@ import type { SharedRunOptions } from '../compare/compare-spec.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
 import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import { nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
+import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
 
 /** [flags, RunOptions key, help, parser]: read back by key after parsing. */
 export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) => unknown][] = [
@@ -29,7 +30,7 @@ export const CLIENT_HELP = "a foreign lock client to run in each client namespac
 
 export function addRunFlags(cmd: Command): Command {
   for (const [flags, key, help, parse] of RUN_FLAGS) cmd.addOption(new Option(flags, help).argParser(parse).default(DEFAULTS[key]));
-  return cmd.option(CHECK_HOLD, 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold).option(CLIENT, CLIENT_HELP);
+  return cmd.option(CHECK_HOLD, 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold).addOption(new Option(CLIENT, CLIENT_HELP).argParser(clientCommand));
 }
 
 /** The shared run options out of commander's parsed flags. */
@@ -47,4 +48,10 @@ export function flagAttribute(flags: string): string {
 /** The attribute names of the shared flags (to tell which were given on the command line). */
 export function runFlagAttributes(): string[] {
   return [...RUN_FLAGS.map(([f]) => flagAttribute(f)), flagAttribute(CHECK_HOLD), flagAttribute(CLIENT)];
+}
+
+/** `--client`'s text, kept as given once it splits into a command line (a UsageError otherwise). */
+export function clientCommand(text: string): string {
+  parseClientCommand(text);
+  return text;
 }

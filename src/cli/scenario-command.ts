@@ -19,7 +19,7 @@ import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
 import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
 import { integer, positiveInteger } from './parse-options.js';
-import { CLIENT_HELP } from './run-flags.js';
+import { CLIENT_HELP, clientCommand } from './run-flags.js';
 
 interface RunFlags {
   all?: boolean;
@@ -52,7 +52,7 @@ export function registerScenarioCommand(program: Command): void {
     .option('--out <dir>', 'the debate directory (default results/debate/<timestamp>)')
     .option('--dry-run', 'print the runs, run nothing')
     .option('--verbose', "also print each run's harness lines")
-    .option('--client <command>', CLIENT_HELP)
+    .option('--client <command>', CLIENT_HELP, clientCommand)
     .addHelpText(
       'after',
       `

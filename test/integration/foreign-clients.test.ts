@@ -120,10 +120,12 @@ describe('runs with a foreign client', () => {
   it.each([
     ['never-ready', 'client-not-ready', 'connecting forever'],
     ['wrong-version', 'client-protocol', 'speaks protocol version 2 and this fencecheck speaks version 1'],
+    ['missing-program', 'client-exited', '/nonexistent/fencecheck-client'],
   ])('a client that is %s ends the run with a typed error (exit 254) naming it, and nothing is left', async (mode, code, words) => {
     process.env['FC_CLIENT_READY_TIMEOUT_MS'] = '3000';
     try {
-      const err = await runLockTest(short(mode), hooks).then(() => undefined, (e: unknown) => e);
+      const options = mode === 'missing-program' ? { ...short(mode), client: '/nonexistent/fencecheck-client --x' } : short(mode);
+      const err = await runLockTest(options, hooks).then(() => undefined, (e: unknown) => e);
       expect(err).toBeInstanceOf(FencecheckError);
       expect(err).toMatchObject({ code, exitCode: 254, message: expect.stringContaining(words) });
     } finally {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { verdict } from '../../checkers/lock/verdict.js';
 import { UsageError } from '../../src/errors.js';
-import { addClientVerdict, parseClientCommand, tokenKindExcludes } from '../../workloads/runner/client-command.js';
+import { addClientVerdict, tokenKindExcludes } from '../../workloads/runner/client-command.js';
+import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
 
 describe('parseClientCommand', () => {
   it.each<[string, string[]]>([

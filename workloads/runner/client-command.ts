@@ -15,34 +15,9 @@ import { mergeVerdicts, type CheckerVerdict, type LockCheckResult } from '../../
 import type { ClientHost } from '../../src/cluster/client-host.js';
 import { compiledEntry } from '../../src/cluster/paths.js';
 import { UsageError } from '../../src/errors.js';
+import { parseClientCommand } from './client-command-line.js';
 import type { ClientConfig, ClientReady, ClientTokenKind, ResourceMode } from '../clients/protocol.js';
 import { ClientSession, type ProtocolViolation, type SessionAccess } from './client-session.js';
-
-/** `--client` text as argv: words split on blanks, with '…' and "…" quoting and \ escapes, no other shell features. */
-export function parseClientCommand(text: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else if (ch === '\\' && quote === '"' && i + 1 < text.length) word = (word ?? '') + text[++i];
-      else word = (word ?? '') + ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      word = word ?? '';
-    } else if (ch === '\\' && i + 1 < text.length) word = (word ?? '') + text[++i];
-    else if (/\s/.test(ch)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else word = (word ?? '') + ch;
-  }
-  if (quote) throw new UsageError(`Expected \`--client\` to be a command line with balanced quotes, got \`${text}\` (an unclosed ${quote})`, 'Quote the whole command once: --client \'/usr/bin/python3 clients/python/redis_py_client.py\'.');
-  if (word !== undefined) words.push(word);
-  if (words.length === 0) throw new UsageError('Expected `--client` to be a command line, got an empty one', 'For example: --client \'/usr/bin/python3 clients/python/redis_py_client.py\'.');
-  return words;
-}
 
 export interface ClientLauncherOptions {
   /** The foreign client's command line; undefined for the built-in client. */
