@@ -10,7 +10,8 @@ export function registerSetupCommand(program: Command): void {
     .command('setup')
     .description('Install the missing Debian packages (as root) and build the LD_PRELOAD clock library.')
     .option('--go', 'also install Go and etcd\'s Go sources from Debian and build the Go reference client (clients/go/etcd-mutex)')
-    .action(async (flags: { go?: boolean }) => {
-      await setup((line) => void process.stdout.write(`${line}\n`), { go: flags.go === true });
+    .option('--java', 'also install a JDK, Curator and pgjdbc from Debian for the Java reference client (clients/java/curator-mutex)')
+    .action(async (flags: { go?: boolean; java?: boolean }) => {
+      await setup((line) => void process.stdout.write(`${line}\n`), { go: flags.go === true, java: flags.java === true });
     });
 }

@@ -42,8 +42,11 @@ export function installCommand(packages: readonly string[]): string {
   return `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${packages.join(' ')}`;
 }
 
-export async function setup(log: (line: string) => void = () => undefined, options: { go?: boolean } = {}): Promise<SetupReport> {
-  const wanted = [...DEBIAN_PACKAGES, ...(options.go ? GO_PACKAGES : [])];
+/** The Java reference client (clients/java/curator-mutex, run in source-file mode: nothing to build). */
+export const JAVA_PACKAGES = ['default-jdk-headless', 'libcurator-recipes-java', 'libcurator-framework-java', 'libpostgresql-jdbc-java', 'libjackson2-databind-java'] as const;
+
+export async function setup(log: (line: string) => void = () => undefined, options: { go?: boolean; java?: boolean } = {}): Promise<SetupReport> {
+  const wanted = [...DEBIAN_PACKAGES, ...(options.go ? GO_PACKAGES : []), ...(options.java ? JAVA_PACKAGES : [])];
   const missing = await missingPackages(wanted);
   const present = wanted.filter((p) => !missing.includes(p));
   if (missing.length > 0) {
