@@ -4,9 +4,11 @@
  * by the line-oriented formats. Parsers are synchronous so reading a history
  * never pays an `await` per op or line.
  */
+import { ParseError } from '../errors.js';
 import { LineSplitter, type LineBatch } from './line-splitter.js';
 import type { Op } from './op.js';
-import { readChunks } from './read-chunks.js';
+import { CHUNK_BYTES, readChunks } from './read-chunks.js';
+import { formatMib, LIMIT_FLAGS, readLimits, type ReadLimits } from './read-limits.js';
 
 export interface OpParser {
   /** The ops completed by `chunk`. */
@@ -18,10 +20,17 @@ export interface OpParser {
 /** Builds the parser once the first chunk is known (so the format can be detected from it); '' for an empty file. */
 export type ParserFactory = (firstChunk: string) => OpParser;
 
-/** The file's ops in batches, one per chunk read (empty batches are skipped). */
-export function* opBatches(path: string, makeParser: ParserFactory): Generator<Op[]> {
+/**
+ * The file's ops in batches, one per chunk read (empty batches are skipped).
+ * The file's size and its longest line are bounded by `limits` before a
+ * parser ever buffers them.
+ */
+export function* opBatches(path: string, makeParser: ParserFactory, limits?: Partial<ReadLimits>): Generator<Op[]> {
+  const { maxHistoryBytes, maxLineChars } = readLimits(limits);
+  const lines = new LineLengthGuard(path, maxLineChars);
   let parser: OpParser | null = null;
-  for (const chunk of readChunks(path)) {
+  for (const chunk of readChunks(path, CHUNK_BYTES, maxHistoryBytes)) {
+    lines.check(chunk);
     parser ??= makeParser(chunk);
     const ops = parser.push(chunk);
     if (ops.length > 0) yield ops;
@@ -55,4 +64,41 @@ export function lineOpParser(parseLine: (text: string, line: number, cutShort: b
       return ops;
     },
   };
+}
+
+/**
+ * Refuses a line longer than the limit as soon as the text read shows it, in
+ * every format (an EDN form cannot hide in one either): the parsers buffer an
+ * unfinished line, so without this a file with no newline (/dev/zero, a
+ * 600 MB line) grows the process until the machine swaps.
+ */
+export class LineLengthGuard {
+  /** Characters since the last newline. */
+  private run = 0;
+  private line = 1;
+  constructor(
+    private readonly file: string,
+    private readonly maxChars: number,
+  ) {}
+
+  check(chunk: string): void {
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf('\n', from);
+      const end = nl < 0 ? chunk.length : nl;
+      this.run += end - from;
+      if (this.run > this.maxChars) {
+        throw new ParseError(
+          { file: this.file, line: this.line, column: this.maxChars + 1 },
+          `a line of at most ${formatMib(this.maxChars)} characters`,
+          'a longer line',
+          `A history has one op per line (or per EDN form); if this file really is one, raise the limit with ${LIMIT_FLAGS.maxLineChars}.`,
+        );
+      }
+      if (nl < 0) return;
+      this.run = 0;
+      this.line++;
+      from = nl + 1;
+    }
+  }
 }

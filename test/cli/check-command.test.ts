@@ -81,7 +81,9 @@ describe('fencecheck check', () => {
     expect(r.stdout).toContain('model mutex does not know');
   });
 
-  it('treats an empty history as valid', () => {
-    expect(runCli(['check', write('empty.jsonl', ''), '--model', 'mutex']).code).toBe(0);
+  it('gives an empty history no verdict: 254 naming the format', () => {
+    const r = runCli(['check', write('empty.jsonl', ''), '--model', 'mutex']);
+    expect(r.code).toBe(254);
+    expect(r.stdout).toMatch(/empty\.jsonl: read as jsonl, it has no operations/);
   });
 });
