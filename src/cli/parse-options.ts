@@ -38,6 +38,15 @@ export function integer(flag: string) {
   };
 }
 
+/** A seed: what the PRNG takes (src/random/prng.ts), a non-negative safe integer, checked before any cluster starts. */
+export function seedFlag(flag: string) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`Expected \`${flag}\` to be a non-negative integer (at most 2^53 - 1), got \`${text}\``);
+    return n;
+  };
+}
+
 export function oneOf<T extends string>(flag: string, choices: readonly T[]) {
   return (text: string): T => {
     if ((choices as readonly string[]).includes(text)) return text as T;

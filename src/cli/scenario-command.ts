@@ -18,7 +18,7 @@ import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/pl
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
 import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
-import { integer, positiveInteger } from './parse-options.js';
+import { positiveInteger, seedFlag } from './parse-options.js';
 
 interface RunFlags {
   all?: boolean;
@@ -45,7 +45,7 @@ export function registerScenarioCommand(program: Command): void {
     .argument('[ids...]', `scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`)
     .option('--all', 'every scenario')
     .option('--seeds <n>', 'runs per variant, seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
-    .option('--first-seed <n>', 'the first seed', integer('--first-seed'), 1)
+    .option('--first-seed <n>', 'the first seed', seedFlag('--first-seed'), 1)
     .option('--variant <labels...>', 'only these variants (with one scenario)')
     .option('--out <dir>', 'the debate directory (default results/debate/<timestamp>)')
     .option('--dry-run', 'print the runs, run nothing')
