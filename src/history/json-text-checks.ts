@@ -32,9 +32,14 @@ export function unsafeNumberProblem(literal: string, value: number): string | nu
   return null;
 }
 
-/** The first unsafe number or too-deep nesting in one line of JSON, or null. Strings are skipped. */
-export function jsonTextProblem(text: string, maxDepth: number = MAX_DEPTH): TextProblem | null {
-  if (text.length <= maxDepth && !SUSPECT_NUMBER.test(text)) return null;
+/**
+ * The first unsafe number or too-deep nesting in one line of JSON (or a whole
+ * JSON file), or null. Strings are skipped. `numbers: false` checks only the
+ * depth (files whose numbers are not history values).
+ */
+export function jsonTextProblem(text: string, maxDepth: number = MAX_DEPTH, opts: { numbers?: boolean } = {}): TextProblem | null {
+  const numbers = opts.numbers ?? true;
+  if (text.length <= maxDepth && !(numbers && SUSPECT_NUMBER.test(text))) return null;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -44,7 +49,7 @@ export function jsonTextProblem(text: string, maxDepth: number = MAX_DEPTH): Tex
       if (++depth > maxDepth) return { offset: i, expected: `values nested at most ${maxDepth} deep`, found: 'deeper nesting' };
     } else if (c === 0x5d || c === 0x7d) {
       depth--;
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    } else if (numbers && (c === 0x2d || (c >= 0x30 && c <= 0x39))) {
       NUMBER.lastIndex = i;
       const m = NUMBER.exec(text);
       if (m === null) continue;
