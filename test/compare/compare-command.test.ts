@@ -3,7 +3,7 @@
  * --merge with --expect writes the matrix and sets the exit code, and flags
  * that do not go together are refused with the flag named.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -44,8 +44,10 @@ describe('fencecheck compare', () => {
   });
 
   it('--dry-run lists 150,000 seeds without overflowing the stack', async () => {
-    await compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--seeds', '150000', '--out', join(tempDir('dry-big'), 'c'), '--dry-run');
+    const parent = tempDir('dry-big');
+    await compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--seeds', '150000', '--out', join(parent, 'c'), '--dry-run');
     expect(out).toContain('  #149999 redis/none/client-pause seed 150000\n');
+    rmSync(parent, { recursive: true, force: true });
   });
 
   it('--merge refuses an --out that is a file', async () => {
@@ -53,6 +55,7 @@ describe('fencecheck compare', () => {
     await runCompare(join(root, 'c'), newManifest(spec({ seeds: [1] }), null, 'now'), null, { runOne: fakeRunOne(() => ({ valid: true })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false });
     writeFileSync(join(root, 'file'), 'x');
     await expect(compare('--merge', join(root, 'c'), '--out', join(root, 'file'))).rejects.toThrow(/Expected `--out` to name a directory .* which is a file/);
+    rmSync(root, { recursive: true, force: true });
   });
 
   it('refuses a negative first seed and a fault named twice in a column before anything runs', async () => {

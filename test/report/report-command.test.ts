@@ -180,8 +180,10 @@ describe('fencecheck serve', () => {
   });
 
   it('refuses a --dir that is a file (254)', async () => {
-    const file = join(tempDir('fencecheck-serve-'), 'f');
+    const parent = tempDir('fencecheck-serve-');
+    const file = join(parent, 'f');
     writeFileSync(file, 'x');
     await expect(serveResults({ dir: file, port: 0 })).rejects.toThrow(expect.objectContaining({ exitCode: EXIT.badInput, message: expect.stringContaining('which is a file') }));
+    rmSync(parent, { recursive: true, force: true });
   });
 });
