@@ -8,8 +8,10 @@
  * Why a scan of the text and not of the parsed value: the text still has the
  * literal as written (the parsed value has already lost it) and gives the
  * column for the error. The scan runs only on lines that could hold such a
- * thing (long enough to nest that deep, or with 16 digits in a row or an
- * exponent of two digits), so ordinary lines cost one regular expression test.
+ * thing: long enough to nest that deep, or whose parsed value holds a number
+ * that is not a safe integer but is integral or infinite (hasSuspectNumber, a
+ * walk of the few fields of an op: a regular expression over every line cost
+ * as much as the parsing itself).
  */
 import { MAX_DEPTH } from './read-limits.js';
 
@@ -20,7 +22,6 @@ export interface TextProblem {
   found: string;
 }
 
-const SUSPECT_NUMBER = /\d{16}|[eE][+-]?\d\d/;
 const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
 /** Why a number literal cannot be read exactly, or null when it can. `literal` is the text without EDN's N/M suffix. */
@@ -33,13 +34,29 @@ export function unsafeNumberProblem(literal: string, value: number): string | nu
 }
 
 /**
- * The first unsafe number or too-deep nesting in one line of JSON (or a whole
- * JSON file), or null. Strings are skipped. `numbers: false` checks only the
+ * Whether a parsed value (no deeper than its text is long) holds a number its
+ * text may have written unsafely: an integral value beyond 2^53 or an
+ * infinite one. Only then does the text need scanning.
+ */
+export function hasSuspectNumber(v: unknown): boolean {
+  if (typeof v === 'number') return !Number.isSafeInteger(v) && (Number.isInteger(v) || !Number.isFinite(v));
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) {
+    for (const x of v) if (hasSuspectNumber(x)) return true;
+    return false;
+  }
+  for (const k in v) if (hasSuspectNumber((v as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
+/**
+ * The first unsafe number or too-deep nesting in a JSON text (a line or a
+ * whole file), or null. Strings are skipped. `numbers: false` checks only the
  * depth (files whose numbers are not history values).
  */
 export function jsonTextProblem(text: string, maxDepth: number = MAX_DEPTH, opts: { numbers?: boolean } = {}): TextProblem | null {
   const numbers = opts.numbers ?? true;
-  if (text.length <= maxDepth && !(numbers && SUSPECT_NUMBER.test(text))) return null;
+  if (text.length <= maxDepth && !numbers) return null;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

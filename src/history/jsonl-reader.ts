@@ -11,7 +11,8 @@
  */
 import { ParseError } from '../errors.js';
 import type { ImportOptions, ValueCheck } from './history-warning.js';
-import { jsonTextProblem } from './json-text-checks.js';
+import { hasSuspectNumber, jsonTextProblem } from './json-text-checks.js';
+import { MAX_DEPTH } from './read-limits.js';
 import type { Op, Value } from './op.js';
 import { describeValue, opFromRecord, type FieldFailure } from './op-from-record.js';
 import { lineOpParser, opBatches, type OpParser } from './op-parser.js';
@@ -55,8 +56,11 @@ export function parseJsonlLine(text: string, file: string, line: number, checkVa
     const found = Array.isArray(rec) ? 'an array' : JSON.stringify(rec);
     throw new ParseError({ file, line, column: firstNonBlank(text) }, 'a JSON object (one op per line)', found);
   }
-  const problem = jsonTextProblem(text);
-  if (problem !== null) throw new ParseError({ file, line, column: problem.offset + 1 }, problem.expected, problem.found);
+  // A line shorter than the depth limit cannot nest past it; the text is scanned only when it could.
+  if (text.length > MAX_DEPTH || hasSuspectNumber(rec)) {
+    const problem = jsonTextProblem(text);
+    if (problem !== null) throw new ParseError({ file, line, column: problem.offset + 1 }, problem.expected, problem.found);
+  }
   const fail: FieldFailure = (key, expected, found) => {
     throw new ParseError({ file, line, column: jsonValueColumn(text, key) }, `\`${key}\` to be ${expected}`, found);
   };

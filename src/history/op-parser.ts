@@ -71,34 +71,68 @@ export function lineOpParser(parseLine: (text: string, line: number, cutShort: b
  * every format (an EDN form cannot hide in one either): the parsers buffer an
  * unfinished line, so without this a file with no newline (/dev/zero, a
  * 600 MB line) grows the process until the machine swaps.
+ *
+ * Why it looks only at each chunk's first and last newline: a line wholly
+ * inside one chunk is no longer than the chunk, so only the line running
+ * across chunk boundaries needs counting (unless the limit is below a chunk).
+ * The line number is found on the error path only, by counting newlines again.
  */
 export class LineLengthGuard {
-  /** Characters since the last newline. */
-  private run = 0;
-  private line = 1;
+  /** Characters read before the current chunk. */
+  private consumed = 0;
+  /** Offset of the first character of the line still open. */
+  private lineStart = 0;
+
   constructor(
     private readonly file: string,
     private readonly maxChars: number,
   ) {}
 
   check(chunk: string): void {
-    let from = 0;
-    for (;;) {
-      const nl = chunk.indexOf('\n', from);
-      const end = nl < 0 ? chunk.length : nl;
-      this.run += end - from;
-      if (this.run > this.maxChars) {
-        throw new ParseError(
-          { file: this.file, line: this.line, column: this.maxChars + 1 },
-          `a line of at most ${formatMib(this.maxChars)} characters`,
-          'a longer line',
-          `A history has one op per line (or per EDN form); if this file really is one, raise the limit with ${LIMIT_FLAGS.maxLineChars}.`,
-        );
-      }
-      if (nl < 0) return;
-      this.run = 0;
-      this.line++;
-      from = nl + 1;
+    const first = chunk.indexOf('\n');
+    if (first < 0) {
+      if (this.consumed + chunk.length - this.lineStart > this.maxChars) this.fail();
+    } else {
+      if (this.consumed + first - this.lineStart > this.maxChars) this.fail();
+      if (chunk.length > this.maxChars) this.checkInner(chunk, first);
+      const last = chunk.lastIndexOf('\n');
+      this.lineStart = this.consumed + last + 1;
+      if (chunk.length - last - 1 > this.maxChars) this.fail();
     }
+    this.consumed += chunk.length;
   }
+
+  // Only when the limit is smaller than a chunk: every line of the chunk.
+  private checkInner(chunk: string, first: number): void {
+    let from = first + 1;
+    for (let nl = chunk.indexOf('\n', from); nl >= 0; from = nl + 1, nl = chunk.indexOf('\n', from)) {
+      if (nl - from > this.maxChars) {
+        this.lineStart = this.consumed + from;
+        this.fail();
+      }
+    }
+    this.lineStart = this.consumed + from;
+  }
+
+  private fail(): never {
+    throw new ParseError(
+      { file: this.file, line: lineAt(this.file, this.lineStart), column: this.maxChars + 1 },
+      `a line of at most ${formatMib(this.maxChars)} characters`,
+      'a longer line',
+      `A history has one op per line (or per EDN form); if this file really is one, raise the limit with ${LIMIT_FLAGS.maxLineChars}.`,
+    );
+  }
+}
+
+/** The 1-based line at character `offset` of the file (error path only: reads the file again up to there). */
+function lineAt(file: string, offset: number): number {
+  let line = 1;
+  let seen = 0;
+  for (const chunk of readChunks(file)) {
+    const end = Math.min(chunk.length, offset - seen);
+    for (let i = chunk.indexOf('\n'); i >= 0 && i < end; i = chunk.indexOf('\n', i + 1)) line++;
+    seen += chunk.length;
+    if (seen >= offset) break;
+  }
+  return line;
 }
