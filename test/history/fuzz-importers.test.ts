@@ -124,6 +124,31 @@ describe('importers under fuzzing: a verdict on a well-formed history or a 254 w
     tally.ms += performance.now() - t0;
   });
 
+  it('JSON Lines with one field of one op replaced (values the model cannot read, huge numbers, deep nesting, other types)', async () => {
+    const seed = testSeed('fuzz importers: fields', 'test/history/fuzz-importers.test.ts');
+    const t0 = performance.now();
+    const jsonl = GENERATED;
+    const nasty = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.constantFrom<unknown>(5, -1, 2 ** 53, 1.5, '', 'nemesis', null, [], [1], [1, 2, 3], ['k'], ['k', 5], [5, 'x'], { a: 1 }),
+      fc.integer({ min: 900, max: 1100 }).map((n) => JSON.parse(`${'['.repeat(n)}${']'.repeat(n)}`) as unknown),
+    );
+    let verdicts = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: jsonl.length - 1 }), fc.nat(), fc.constantFrom('index', 'time', 'process', 'type', 'f', 'value', 'error', 'extra'), nasty, async (b, at, field, value) => {
+        const base = jsonl[b]!;
+        const lines = base.text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+        lines[at % lines.length]![field] = value;
+        const r = await checkOne(base.name, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', base.model, undefined);
+        if (!r.error) verdicts++;
+        record(r);
+      }),
+      { seed, numRuns: 500 },
+    );
+    tally.ms += performance.now() - t0;
+    console.log(`[fuzz importers: fields] 500 runs, ${verdicts} verdicts`);
+  });
+
   it('the unmutated bases still get their verdicts (the property is not passing by refusing everything)', async () => {
     for (const base of bases) {
       const r = await checkOne(base.name, base.text, base.model, undefined);
