@@ -9,27 +9,24 @@
  * an election) is recorded as an info with the error and the run goes on: a
  * missed fault weakens a run, it does not invalidate it.
  */
-import type { Cluster } from '../../src/cluster/cluster.js';
 import type { Value } from '../../src/history/op.js';
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
 import type { FaultWindow, Victim } from '../generator/nemesis-schedule.js';
-import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
-import type { ClientSession } from './client-session.js';
 import type { Holders } from './holders.js';
+import type { DelayLink, LockSession, NemesisPort } from './ports.js';
 import type { Recorder } from './recorder.js';
 
 export interface NemesisRunnerContext {
-  cluster: Cluster;
+  nemesis: NemesisPort;
   recorder: Recorder;
   holders: Holders;
   /** The lock service's nodes. */
-  lockNodes: string[];
-  leaderBackend: 'etcd' | 'zookeeper' | undefined;
+  lockNodes: readonly string[];
   resourceNode: string;
   /** A worker's current client (scripted faults aimed at one worker). */
-  sessionOf: (worker: number) => ClientSession | undefined;
-  /** A client host's delay proxies by server node, when the run has them. */
-  proxiesOf: (host: string) => ReadonlyMap<string, DelayProxy> | undefined;
+  sessionOf: (worker: number) => LockSession | undefined;
+  /** How long a fault aimed at the holder or an acquirer waits for one (bounded: the window goes on meanwhile). */
+  victimWaitMs: number;
   /** Time of the main phase's start, in recorder ns. */
   startNs: number;
   sleepUntilNs: (ns: number) => Promise<void>;
@@ -58,7 +55,7 @@ export async function runNemesis(ctx: NemesisRunnerContext, windows: readonly Fa
 }
 
 async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | undefined> {
-  const n = ctx.cluster.nemesis;
+  const n = ctx.nemesis;
   const begin = (f: string, value: Value) => ctx.recorder.record('nemesis', 'invoke', f, value);
   const done = (f: string, value: Value, error?: string) => ctx.recorder.record('nemesis', 'info', f, value, error ? { error } : {});
   const attempt = async (f: string, value: Value, act: () => Promise<void>): Promise<boolean> => {
@@ -79,12 +76,12 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
     case 'client-pause': {
       const v = await victimClient(ctx, w.target as Victim);
       if (!v) {
-        done('pause', { target: (w.target as Victim).kind }, 'no client to pause (nobody held the lock or was acquiring)');
+        done('pause', { target: (w.target as Victim).kind }, `no client to pause: nobody held the lock or was acquiring within ${ctx.victimWaitMs} ms`);
         return undefined;
       }
-      const value = { target: v.session.proc.host, pid: v.session.proc.pid, ...v.about };
-      if (!(await attempt('pause', value, () => n.pause(v.session.proc)))) return undefined;
-      return async () => void (await attempt('resume', value, () => n.resume(v.session.proc)));
+      const value = { target: v.session.host, pid: v.session.pid, ...v.about };
+      if (!(await attempt('pause', value, () => v.session.pause()))) return undefined;
+      return async () => void (await attempt('resume', value, () => v.session.resume()));
     }
     case 'server-pause': {
       const node = await victimNode(ctx, w.target as Victim);
@@ -108,7 +105,7 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
     case 'loss': {
       const node = await victimNode(ctx, w.target as Victim);
       if (!node) return undefined;
-      const others = ctx.cluster.clientHosts().map((c) => c.name).concat(ctx.lockNodes.filter((x) => x !== node));
+      const others = n.clientHosts().concat(ctx.lockNodes.filter((x) => x !== node));
       const value = { target: node, percent: w.lossPercent ?? 20 };
       if (!(await attempt('start-loss', value, () => n.loss(node, others, w.lossPercent ?? 20)))) return undefined;
       return async () => void (await attempt('stop-loss', value, () => n.loss(node, others, 0)));
@@ -121,13 +118,13 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
     }
     case 'delay': {
       const v = await victimClient(ctx, w.target as Victim);
-      const host = v?.session.proc.host;
-      const proxies = host ? ctx.proxiesOf(host) : undefined;
+      const host = v?.session.host;
+      const proxies = host ? n.delayLinks(host) : undefined;
       const link = w.link ?? 'resource';
-      const chosen = [...(proxies ?? new Map<string, DelayProxy>())].filter(([node]) => (link === 'resource' ? node === ctx.resourceNode : node !== ctx.resourceNode));
+      const chosen = [...(proxies ?? new Map<string, DelayLink>())].filter(([node]) => (link === 'resource' ? node === ctx.resourceNode : node !== ctx.resourceNode));
       const value = { target: host ?? null, link, ms: w.delayMs ?? 0 };
       if (chosen.length === 0) {
-        const why = !v ? 'no client to delay (nobody held the lock or was acquiring)' : 'no delay proxy on that link (the run must be started with proxies)';
+        const why = !v ? `no client to delay: nobody held the lock or was acquiring within ${ctx.victimWaitMs} ms` : 'no delay proxy on that link (the run must be started with proxies)';
         done('start-delay', value, why);
         return undefined;
       }
@@ -138,28 +135,29 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
   }
 }
 
-/** The client a client fault hits, with what to record about it. */
-async function victimClient(ctx: NemesisRunnerContext, v: Victim): Promise<{ session: ClientSession; about: Record<string, Value> } | undefined> {
+/**
+ * The client a client fault hits, with what to record about it. A fault aimed
+ * at the holder or an acquirer waits (bounded) for one rather than missing:
+ * a skipped fault is a window that tested nothing.
+ */
+async function victimClient(ctx: NemesisRunnerContext, v: Victim): Promise<{ session: LockSession; about: Record<string, Value> } | undefined> {
   if (v.kind === 'client') {
     const session = ctx.sessionOf(v.worker);
     return session?.alive ? { session, about: { worker: v.worker } } : undefined;
   }
   if (v.kind === 'acquirer') {
-    const session = await ctx.holders.acquirer(ACQUIRER_WAIT_MS);
+    const session = await ctx.holders.acquirer(ctx.victimWaitMs);
     return session ? { session, about: { while: 'acquiring' } } : undefined;
   }
-  const h = ctx.holders.victim();
+  const h = await ctx.holders.nextVictim(ctx.victimWaitMs);
   return h ? { session: h.session, about: { process: h.process, token: h.token ?? null } } : undefined;
 }
-
-/** How long a fault aimed at "a client that is acquiring" waits for one. */
-const ACQUIRER_WAIT_MS = 5000;
 
 async function victimNode(ctx: NemesisRunnerContext, v: Victim): Promise<string | undefined> {
   if (v.kind === 'node') return v.node;
   if (v.kind === 'client' || v.kind === 'acquirer' || v.kind === 'holder') return undefined;
-  if (v.kind === 'leader' && ctx.leaderBackend) {
-    const leader = await ctx.cluster.leader(ctx.leaderBackend).catch(() => undefined);
+  if (v.kind === 'leader') {
+    const leader = await ctx.nemesis.leader().catch(() => undefined);
     if (leader) return leader;
   }
   // No leader (Redis, or mid-election): the first lock node.
@@ -175,7 +173,7 @@ async function grudgeOf(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Grud
     return node ? isolateOne(ctx.lockNodes, node) : undefined;
   }
   const h = ctx.holders.victim();
-  const host = h?.session.proc.host ?? ctx.cluster.clientHosts()[0]?.name;
+  const host = h?.session.host ?? ctx.nemesis.clientHosts()[0];
   if (!host) return undefined;
   return t.grudgeKind === 'client-from-resource' ? clientFromResource(host, ctx.resourceNode) : clientFromServers(host, ctx.lockNodes);
 }
