@@ -28,7 +28,7 @@ export function runName(scenario: Scenario, variant: ScenarioVariant, seed: numb
 }
 
 export function variantRunOptions(scenario: Scenario, variant: ScenarioVariant, seed: number, resultsDir: string): RunOptions {
-  const script = variant.options.script.map((w) => ({ ...w, target: structuredClone(w.target) }));
+  const script = structuredClone(variant.options.script);
   return {
     ...DEFAULTS,
     ...SCENARIO_BASE,

@@ -11,7 +11,7 @@
  */
 import type { Value } from '../../src/history/op.js';
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
-import type { FaultWindow, Victim } from '../generator/nemesis-schedule.js';
+import type { ClientVictim, FaultWindow, PartitionTarget, ServerVictim } from '../generator/nemesis-schedule.js';
 import type { Holders } from './holders.js';
 import type { DelayLink, LockSession, NemesisPort } from './ports.js';
 import type { Recorder } from './recorder.js';
@@ -74,9 +74,9 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
 
   switch (w.fault) {
     case 'client-pause': {
-      const v = await victimClient(ctx, w.target as Victim);
+      const v = await victimClient(ctx, w.target);
       if (!v) {
-        done('pause', { target: (w.target as Victim).kind }, `no client to pause: nobody held the lock or was acquiring within ${ctx.victimWaitMs} ms`);
+        done('pause', { target: w.target.kind }, `no client to pause: nobody held the lock or was acquiring within ${ctx.victimWaitMs} ms`);
         return undefined;
       }
       const value = { target: v.session.host, pid: v.session.pid, ...v.about };
@@ -84,52 +84,52 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
       return async () => void (await attempt('resume', value, () => v.session.resume()));
     }
     case 'server-pause': {
-      const node = await victimNode(ctx, w.target as Victim);
+      const node = await victimNode(ctx, w.target);
       if (!node) return undefined;
       if (!(await attempt('pause', { target: node }, () => n.pause(node)))) return undefined;
       return async () => void (await attempt('resume', { target: node }, () => n.resume(node)));
     }
     case 'kill': {
-      const node = await victimNode(ctx, w.target as Victim);
+      const node = await victimNode(ctx, w.target);
       if (!node) return undefined;
       if (!(await attempt('kill', node, () => n.kill(node)))) return undefined;
       return async () => void (await attempt('restart', node, () => n.restart(node)));
     }
     case 'clock': {
-      const node = await victimNode(ctx, w.target as Victim);
+      const node = await victimNode(ctx, w.target);
       if (!node) return undefined;
-      const value = { target: node, ms: w.offsetMs ?? 0 };
-      if (!(await attempt('clock-offset', value, () => n.clockOffset(node, w.offsetMs ?? 0)))) return undefined;
+      const value = { target: node, ms: w.offsetMs };
+      if (!(await attempt('clock-offset', value, () => n.clockOffset(node, w.offsetMs)))) return undefined;
       return async () => void (await attempt('clock-offset', { target: node, ms: 0 }, () => n.clockOffset(node, 0)));
     }
     case 'loss': {
-      const node = await victimNode(ctx, w.target as Victim);
+      const node = await victimNode(ctx, w.target);
       if (!node) return undefined;
       const others = n.clientHosts().concat(ctx.lockNodes.filter((x) => x !== node));
-      const value = { target: node, percent: w.lossPercent ?? 20 };
-      if (!(await attempt('start-loss', value, () => n.loss(node, others, w.lossPercent ?? 20)))) return undefined;
+      const value = { target: node, percent: w.lossPercent };
+      if (!(await attempt('start-loss', value, () => n.loss(node, others, w.lossPercent)))) return undefined;
       return async () => void (await attempt('stop-loss', value, () => n.loss(node, others, 0)));
     }
     case 'partition': {
-      const grudge = await grudgeOf(ctx, w);
+      const grudge = await grudgeOf(ctx, w.target);
       if (!grudge) return undefined;
       if (!(await attempt('start-partition', grudge as Value, () => n.partition(grudge)))) return undefined;
       return async () => void (await attempt('stop-partition', null, () => n.heal()));
     }
     case 'delay': {
-      const v = await victimClient(ctx, w.target as Victim);
+      const v = await victimClient(ctx, w.target);
       const host = v?.session.host;
       const proxies = host ? n.delayLinks(host) : undefined;
-      const link = w.link ?? 'resource';
+      const link = w.link;
       const chosen = [...(proxies ?? new Map<string, DelayLink>())].filter(([node]) => (link === 'resource' ? node === ctx.resourceNode : node !== ctx.resourceNode));
-      const value = { target: host ?? null, link, ms: w.delayMs ?? 0 };
+      const value = { target: host ?? null, link, ms: w.delayMs };
       if (chosen.length === 0) {
         const why = !v ? `no client to delay: nobody held the lock or was acquiring within ${ctx.victimWaitMs} ms` : 'no delay proxy on that link (the run must be started with proxies)';
         done('start-delay', value, why);
         return undefined;
       }
       const set = (ms: number) => async () => void (await Promise.all(chosen.map(([, p]) => p.setDelay(ms))));
-      if (!(await attempt('start-delay', value, set(w.delayMs ?? 0)))) return undefined;
+      if (!(await attempt('start-delay', value, set(w.delayMs)))) return undefined;
       return async () => void (await attempt('stop-delay', value, set(0)));
     }
   }
@@ -140,7 +140,7 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
  * at the holder or an acquirer waits (bounded) for one rather than missing:
  * a skipped fault is a window that tested nothing.
  */
-async function victimClient(ctx: NemesisRunnerContext, v: Victim): Promise<{ session: LockSession; about: Record<string, Value> } | undefined> {
+async function victimClient(ctx: NemesisRunnerContext, v: ClientVictim): Promise<{ session: LockSession; about: Record<string, Value> } | undefined> {
   if (v.kind === 'client') {
     const session = ctx.sessionOf(v.worker);
     return session?.alive ? { session, about: { worker: v.worker } } : undefined;
@@ -153,23 +153,18 @@ async function victimClient(ctx: NemesisRunnerContext, v: Victim): Promise<{ ses
   return h ? { session: h.session, about: { process: h.process, token: h.token ?? null } } : undefined;
 }
 
-async function victimNode(ctx: NemesisRunnerContext, v: Victim): Promise<string | undefined> {
+async function victimNode(ctx: NemesisRunnerContext, v: ServerVictim): Promise<string | undefined> {
   if (v.kind === 'node') return v.node;
-  if (v.kind === 'client' || v.kind === 'acquirer' || v.kind === 'holder') return undefined;
-  if (v.kind === 'leader') {
-    const leader = await ctx.nemesis.leader().catch(() => undefined);
-    if (leader) return leader;
-  }
+  const leader = await ctx.nemesis.leader().catch(() => undefined);
   // No leader (Redis, or mid-election): the first lock node.
-  return ctx.lockNodes[0];
+  return leader ?? ctx.lockNodes[0];
 }
 
-async function grudgeOf(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Grudge | undefined> {
-  const t = w.target;
-  if (t.kind !== 'partition') return undefined;
+async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget): Promise<Grudge | undefined> {
   if (t.grudge) return t.grudge;
   if (t.grudgeKind === 'isolate-one') {
-    const node = await victimNode(ctx, t.victim ?? { kind: 'leader' });
+    const victim = t.victim ?? { kind: 'leader' };
+    const node = victim.kind === 'node' || victim.kind === 'leader' ? await victimNode(ctx, victim) : undefined;
     return node ? isolateOne(ctx.lockNodes, node) : undefined;
   }
   const h = ctx.holders.victim();
