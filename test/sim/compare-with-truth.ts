@@ -18,8 +18,8 @@
 import { checkersFor } from '../../checkers/lock/registry.js';
 import { lockOps, type LockOp } from '../../checkers/lock/lock-ops.js';
 import { runCheckers } from '../../checkers/lock/verdict.js';
-import { tokenKindOf } from '../../workloads/runner/run-options.js';
 import type { SimulatedRun } from './simulate-run.js';
+import { tokenKindOf } from '../../workloads/vocabulary.js';
 
 export interface TruthComparison {
   disagreements: string[];

@@ -12,7 +12,7 @@
  * FoundationDB's simulation and TigerBeetle's VOPR are the models: the
  * production code, a simulated world, a seed.
  */
-import { tokenKindOf, type RunOptions } from '../../workloads/runner/run-options.js';
+import { type RunOptions } from '../../workloads/runner/run-options.js';
 import { interpretRun } from '../../workloads/runner/interpret-run.js';
 import type { ClientFleet, NemesisPort } from '../../workloads/runner/ports.js';
 import { Recorder } from '../../workloads/runner/recorder.js';
@@ -27,6 +27,7 @@ import { SimProcess } from './sim-process.js';
 import { SimSession } from './sim-session.js';
 import type { SimTruth } from './sim-truth.js';
 import { VirtualClock } from './virtual-clock.js';
+import { tokenKindOf } from '../../workloads/vocabulary.js';
 
 export interface SimulatedRun {
   plan: RunPlan;

@@ -13,10 +13,11 @@
  */
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import type { Value } from '../../src/history/op.js';
-import type { ClientAnswer, ResourceMode } from '../clients/protocol.js';
+import type { ClientAnswer } from '../clients/protocol.js';
 import type { LockSession, RequestBody } from './ports.js';
 import type { Holders } from './holders.js';
 import type { Recorder } from './recorder.js';
+import type { ResourceMode } from '../vocabulary.js';
 
 export interface SectionContext {
   recorder: Recorder;

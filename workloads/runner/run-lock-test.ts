@@ -27,8 +27,9 @@ import type { ClientFleet, NemesisPort } from './ports.js';
 import { realFleet, realNemesis } from './real-world.js';
 import { Recorder } from './recorder.js';
 import { planRun, type RunPlan } from './run-plan.js';
-import { clusterBackendOf, replayCommand, tokenKindOf, type RunOptions } from './run-options.js';
+import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
+import { clusterBackendOf, tokenKindOf } from '../vocabulary.js';
 
 export interface RunResult extends LockCheckResult {
   runDir: string;

@@ -13,7 +13,8 @@ import { planCluster } from '../../src/cluster/plan.js';
 import { planPhases, type Phase } from '../generator/phases.js';
 import { nemesisSchedule, type FaultWindow } from '../generator/nemesis-schedule.js';
 import type { ClientPlanOptions } from '../generator/client-plan.js';
-import { clusterBackendOf, validateRunOptions, type RunOptions } from './run-options.js';
+import { validateRunOptions, type RunOptions } from './run-options.js';
+import { clusterBackendOf } from '../vocabulary.js';
 
 export interface WorkerPlan {
   worker: number;
