@@ -13,14 +13,14 @@
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { checkersFor } from '../../checkers/lock/registry.js';
-import { runCheckers, type LockCheckResult } from '../../checkers/lock/verdict.js';
+import type { LockCheckResult } from '../../checkers/lock/verdict.js';
 import type { Cluster } from '../../src/cluster/cluster.js';
 import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 import { prepareResource } from '../clients/resource.js';
 import type { ClientConfig } from '../clients/protocol.js';
+import { analyseRun } from './analyse-run.js';
 import { realClock } from './clock.js';
 import { interpretRun } from './interpret-run.js';
 import type { ClientFleet, NemesisPort } from './ports.js';
@@ -29,7 +29,7 @@ import { Recorder } from './recorder.js';
 import { planRun, type RunPlan } from './run-plan.js';
 import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
-import { clusterBackendOf, tokenKindOf } from '../vocabulary.js';
+import { clusterBackendOf } from '../vocabulary.js';
 
 export interface RunResult extends LockCheckResult {
   runDir: string;
@@ -83,12 +83,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
 
-  const checked = runCheckers(checkersFor(o.workload), recorder.ops, {
-    workload: o.workload,
-    resource: o.resource,
-    backend: o.backend,
-    tokenKind: tokenKindOf(o.backend),
-  });
+  const checked = analyseRun(recorder.ops, o);
   const durationMs = Date.now() - started;
   writeJson(join(runDir, 'results.json'), { valid: checked.valid, deciding: checked.deciding, durationMs, checkers: checked.verdicts });
   const report = await writeRunReport(runDir).catch((err: unknown) => {
