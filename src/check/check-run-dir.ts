@@ -11,9 +11,8 @@ import { runCheckers, type LockCheckResult, type LockWorkload, type ResourceMode
 import { FencecheckError, EXIT } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { readHistory } from '../history/read-history.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend } from '../../workloads/clients/protocol.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, tokenKindOf } from '../../workloads/vocabulary.js';
 import { parseRunInfo } from '../report/run-files.js';
-import { tokenKindOf } from '../../workloads/runner/run-options.js';
 
 interface TestJson {
   workload: LockWorkload;
@@ -25,8 +24,6 @@ interface TestJson {
 export function isRunDir(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory() && existsSync(join(path, 'test.json')) && existsSync(join(path, 'history.jsonl'));
 }
-
-const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
 
 export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) => void): Promise<LockCheckResult> {
   const test = readTestJson(dir);
