@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
-import { LOCK_BACKENDS } from '../../workloads/clients/protocol.js';
+import { LOCK_BACKENDS } from '../../workloads/vocabulary.js';
 import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
 import { nonNegativeInteger, oneOf, positiveInteger } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';

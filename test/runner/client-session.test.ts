@@ -29,7 +29,8 @@ function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: st
   const proc = { name: 'client1-1', host: 'c1', pid: 1, child: { stdin, stdout, stderr }, exited } as unknown as ClientProcess;
   const violations: ProtocolViolation[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'fc-session-'));
-  const session = new ClientSession(proc, join(dir, 'client.log'), { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v) });
+  const control = { pause: async () => undefined, resume: async () => undefined, kill: async () => undefined };
+  const session = new ClientSession(proc, join(dir, 'client.log'), control, { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v) });
   // A real process's pipes close when it exits.
   const exitNow = (e: ProcessExit) => {
     stderr.end();

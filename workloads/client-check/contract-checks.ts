@@ -22,7 +22,8 @@
  * precondition failed) is `skip` with the reason, never `pass`.
  */
 import type { ClientAnswer, ClientReady, ClientTokenKind } from '../clients/protocol.js';
-import type { RequestBody, SessionAccess } from '../runner/client-session.js';
+import type { SessionAccess } from '../runner/client-session.js';
+import type { RequestBody } from '../runner/ports.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'warn';
 

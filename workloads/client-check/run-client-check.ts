@@ -12,13 +12,12 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { Cluster } from '../../src/cluster/cluster.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
-import type { ClientConfig, ClientTokenKind, LockBackend, ResourceMode } from '../clients/protocol.js';
-import { RESOURCE_MODES } from '../clients/protocol.js';
+import type { ClientConfig, ClientTokenKind } from '../clients/protocol.js';
+import { clusterBackendOf, RESOURCE_MODES, type LockBackend, type ResourceMode } from '../vocabulary.js';
 import { prepareResource, type PgEndpoint } from '../clients/resource.js';
 import { ClientLauncher, tokenKindExcludes } from '../runner/client-command.js';
 import type { ClientSession } from '../runner/client-session.js';
-import { clusterBackendOf } from '../runner/run-options.js';
-import { sleep } from '../runner/stop-signal.js';
+import { realClock, sleepOn } from '../runner/clock.js';
 import { runContractChecks, type CheckClient, type CheckResult } from './contract-checks.js';
 
 export interface ClientCheckOptions {
@@ -90,14 +89,14 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
     await sql.connect();
     for (const [i, host] of HOSTS.entries()) {
       const name = `check-${'ab'[i]}`;
-      sessions.push(await launcher.start(cluster.clientHost(host), name, config(i), cluster.logPath(name)));
+      sessions.push(await launcher.start(cluster.clientHost(host), name, config(i), cluster.logPath(name), (proc) => ({ pause: () => cluster.nemesis.pause(proc), resume: () => cluster.nemesis.resume(proc), kill: () => cluster.nemesis.kill(proc) })));
     }
     const giveUpMs = 4 * o.callTimeoutMs + 10_000;
     const client = (s: ClientSession, name: string): CheckClient => ({
       name,
       call: (body, access) => s.call(body, giveUpMs, access),
-      pause: () => cluster.nemesis.pause(s.proc),
-      resume: () => cluster.nemesis.resume(s.proc),
+      pause: () => s.pause(),
+      resume: () => s.resume(),
     });
     const ready = launcher.ready!;
     const checks = await runContractChecks(
@@ -117,7 +116,7 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
         },
         setRow: async (fence, mark) => void (await sql.query('UPDATE files SET fence = $2, mark = $3 WHERE key = $1', [KEY, fence, mark])),
         resetRow: () => prepareResource(pgEndpoint, KEY, ''),
-        sleep,
+        sleep: (ms) => sleepOn(realClock, ms),
         now: () => performance.now(),
       },
       o.onCheck,
@@ -141,7 +140,7 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
       if (s.alive) await s.call({ op: 'shutdown' }, 3000).catch(() => undefined);
       s.close();
     }
-    await Promise.all(sessions.map((s) => Promise.race([s.proc.exited, sleep(3000)]).then(() => (s.alive ? cluster.nemesis.kill(s.proc).catch(() => undefined) : undefined))));
+    await Promise.all(sessions.map((s) => Promise.race([s.proc.exited, sleepOn(realClock, 3000)]).then(() => (s.alive ? cluster.nemesis.kill(s.proc).catch(() => undefined) : undefined))));
     await sql.end().catch(() => undefined);
   }
 }

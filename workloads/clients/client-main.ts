@@ -12,7 +12,8 @@
  */
 import { UsageError } from '../../src/errors.js';
 import { parseClientConfig } from './client-config.js';
-import { builtinTokenKind, createLockClient } from './create-lock-client.js';
+import { createLockClient } from './create-lock-client.js';
+import { tokenKindOf } from '../vocabulary.js';
 import { libraryVersions } from './library-versions.js';
 import { PROTOCOL_VERSION, type ClientConfig, type ClientReady } from './protocol.js';
 import { RequestHandler } from './request-handler.js';
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
   const db = new PgDb(config.pg, config.callTimeoutMs, log);
   const resource = new Resource(db, config.resource, config.resourceKey, log);
   await lock.connect();
-  const ready: ClientReady = { ready: true, protocol: PROTOCOL_VERSION, token: builtinTokenKind(config.backend), versions: libraryVersions() };
+  const ready: ClientReady = { ready: true, protocol: PROTOCOL_VERSION, token: tokenKindOf(config.backend), versions: libraryVersions() };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   log(`ready: ${config.lockEndpoints.join(',')} lock ${config.lockName}, resource ${config.resource} ${config.resourceKey}, call timeout ${config.callTimeoutMs} ms`);
 

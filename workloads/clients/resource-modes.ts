@@ -33,7 +33,8 @@
  */
 import type { Value } from '../../src/history/op.js';
 import type { Token } from './lock-client.js';
-import type { AccessOp, AccessOutcome, ResourceMode, Statement } from './protocol.js';
+import type { AccessOp, AccessOutcome, Statement } from './protocol.js';
+import type { ResourceMode } from '../vocabulary.js';
 
 export const SQL = {
   createTable: 'CREATE TABLE IF NOT EXISTS files (key text PRIMARY KEY, data text NOT NULL, fence bigint NOT NULL DEFAULT 0, mark text)',

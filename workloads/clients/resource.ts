@@ -20,9 +20,10 @@ import { FencecheckError } from '../../src/errors.js';
 import type { Token } from './lock-client.js';
 import { failed, messageOf, OpError } from './op-error.js';
 import { pgOpError } from './pg-errors.js';
-import type { AccessOp, ClientConfig, ResourceMode, Statement } from './protocol.js';
+import type { AccessOp, ClientConfig, Statement } from './protocol.js';
 import { accessStatements, dataText, SQL, type Access, type Db, type Row } from './resource-modes.js';
 import { runStatements } from './run-statements.js';
+import type { ResourceMode } from '../vocabulary.js';
 
 export type PgEndpoint = ClientConfig['pg'];
 

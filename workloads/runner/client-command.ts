@@ -12,12 +12,13 @@
  * cannot be called valid on the word of a client that broke the contract.
  */
 import { mergeVerdicts, type CheckerVerdict, type LockCheckResult } from '../../checkers/lock/verdict.js';
-import type { ClientHost } from '../../src/cluster/client-host.js';
+import type { ClientHost, ClientProcess } from '../../src/cluster/client-host.js';
 import { compiledEntry } from '../../src/cluster/paths.js';
 import { UsageError } from '../../src/errors.js';
 import { parseClientCommand } from './client-command-line.js';
-import type { ClientConfig, ClientReady, ClientTokenKind, ResourceMode } from '../clients/protocol.js';
-import { ClientSession, type ProtocolViolation, type SessionAccess } from './client-session.js';
+import type { ClientConfig, ClientReady, ClientTokenKind } from '../clients/protocol.js';
+import type { ResourceMode, TokenKind } from '../vocabulary.js';
+import { ClientSession, type ProcessControl, type ProtocolViolation, type SessionAccess } from './client-session.js';
 
 export interface ClientLauncherOptions {
   /** The foreign client's command line; undefined for the built-in client. */
@@ -41,10 +42,14 @@ export class ClientLauncher {
     return this.o.command !== undefined;
   }
 
-  /** Start one client and wait for its ready line; a typed error with its stderr tail when it is not ready in time. */
-  async start(host: ClientHost, name: string, config: ClientConfig, logPath: string): Promise<ClientSession> {
+  /**
+   * Start one client and wait for its ready line. A typed error (exit 254) with
+   * its stderr tail when it is not ready in time, breaks the protocol first,
+   * or (a foreign client) announces tokens the run's resource mode cannot use.
+   */
+  async start(host: ClientHost, name: string, config: ClientConfig, logPath: string, control: (proc: ClientProcess) => ProcessControl): Promise<ClientSession> {
     const proc = host.spawn(this.argv, { name, env: { FC_CLIENT_CONFIG: JSON.stringify(config) }, cwd: process.cwd() });
-    const session = new ClientSession(proc, logPath, this.o.access, {
+    const session = new ClientSession(proc, logPath, control(proc), this.o.access, {
       onViolation: (v) => {
         this.violations.push(v);
         this.o.log?.(`client ${v.client} broke the protocol: ${v.problem}`);
@@ -56,6 +61,7 @@ export class ClientLauncher {
     try {
       const ready = await Promise.race([session.ready, timeout]);
       if (!ready) throw session.error('client-not-ready', `lock client ${name} (${this.argv.join(' ')}) printed no ready line within ${ms / 1000} s`);
+      this.assertApplicable(ready);
       this.ready ??= ready;
       return session;
     } catch (err) {
@@ -68,7 +74,7 @@ export class ClientLauncher {
   }
 
   /** The token kind the checkers use: the client's own word ('none' has no order to check, as 'unique'). */
-  checkerTokenKind(fallback: 'monotonic' | 'unique'): 'monotonic' | 'unique' {
+  checkerTokenKind(fallback: TokenKind): TokenKind {
     const k: ClientTokenKind | undefined = this.ready?.token;
     return k === undefined ? fallback : k === 'monotonic' ? 'monotonic' : 'unique';
   }
@@ -76,13 +82,10 @@ export class ClientLauncher {
   /**
    * A foreign client's token kind is known only from its ready line: refuse a
    * resource mode it cannot serve (fences need monotonic tokens, the cas modes
-   * a token at all), and note the kind in test.json.
+   * a token at all). `access.mode` is the run's mode (client-check's is `none`).
    */
-  assertApplicable(resource: ResourceMode, test: Record<string, unknown>): void {
-    const kind = this.ready?.token;
-    if (!this.foreign || kind === undefined) return;
-    test['clientToken'] = kind;
-    const why = tokenKindExcludes(kind, resource);
+  private assertApplicable(ready: ClientReady): void {
+    const why = this.foreign ? tokenKindExcludes(ready.token, this.o.access.mode) : undefined;
     if (why) throw new UsageError(`Cannot run this combination: the client ${this.o.command} ${why}.`, 'Pick a resource mode its tokens can serve (see `fencecheck client-check` for what the client supports).');
   }
 

@@ -15,29 +15,28 @@
  * service or the resource before the end.
  *
  * A client that breaks the protocol (a line that is not JSON, an answer to no
- * pending request, a ready line of another protocol version) is a protocol
- * violation: its pending op ends `info protocol-error`, and `onViolation`
- * tells the run, which cannot then call its verdict valid.
+ * pending request, a ready line of another protocol version, an exit in the
+ * middle of the run) commits a protocol violation: its pending op ends `info
+ * protocol-error`, and `onViolation` tells the run, which cannot then call
+ * its verdict valid.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { ClientProcess } from '../../src/cluster/client-host.js';
 import { EXIT, FencecheckError } from '../../src/errors.js';
-import type { Value } from '../../src/history/op.js';
 import { accessStatements } from '../clients/resource-modes.js';
-import { CLIENT_TOKEN_KINDS, PROTOCOL_VERSION, type ClientAnswer, type ClientReady, type ClientRequest, type ResourceMode } from '../clients/protocol.js';
+import { CLIENT_TOKEN_KINDS, PROTOCOL_VERSION, type ClientAnswer, type ClientReady, type ClientRequest } from '../clients/protocol.js';
+import type { ResourceMode } from '../vocabulary.js';
+import type { LockSession, RequestBody } from './ports.js';
 
 type Pending = { resolve: (a: ClientAnswer) => void; timer: NodeJS.Timeout };
 
-/** A request as the runner asks for it: no id, and accesses without their statements. */
-export type RequestBody =
-  | { op: 'acquire'; ttlMs: number }
-  | { op: 'release' }
-  | { op: 'read' }
-  | { op: 'write'; value: Value }
-  | { op: 'mark' }
-  | { op: 'final-read' }
-  | { op: 'shutdown' };
+/** The process faults of one client, as the cluster's nemesis applies them. */
+export interface ProcessControl {
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  kill(): Promise<void>;
+}
 
 /** The resource as this run uses it: the mode whose statements accesses carry, and the row. */
 export interface SessionAccess {
@@ -45,7 +44,7 @@ export interface SessionAccess {
   key: string;
 }
 
-/** A broken protocol, with what the client said and the tail of its stderr. */
+/** A broken protocol, with the tail of the client's stderr. */
 export interface ProtocolViolation {
   client: string;
   problem: string;
@@ -65,7 +64,7 @@ export function wireRequest(body: RequestBody, id: number, access: SessionAccess
 
 const STDERR_TAIL = 20;
 
-export class ClientSession {
+export class ClientSession implements LockSession {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly log: WriteStream;
@@ -79,6 +78,7 @@ export class ClientSession {
   constructor(
     readonly proc: ClientProcess,
     readonly logPath: string,
+    private readonly control: ProcessControl,
     private readonly access: SessionAccess,
     private readonly options: SessionOptions = {},
   ) {
@@ -131,6 +131,30 @@ export class ClientSession {
     return !this.dead;
   }
 
+  get name(): string {
+    return this.proc.name;
+  }
+
+  get host(): string {
+    return this.proc.host;
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  pause(): Promise<void> {
+    return this.control.pause();
+  }
+
+  resume(): Promise<void> {
+    return this.control.resume();
+  }
+
+  kill(): Promise<void> {
+    return this.control.kill();
+  }
+
   /** The last lines of the client's stderr. */
   stderrTail(): string[] {
     return [...this.tail];
@@ -141,7 +165,7 @@ export class ClientSession {
     return this.violated;
   }
 
-  /** A typed error about this client, with its stderr tail and log. */
+  /** A typed error about this client (exit 254), with its stderr tail and log. */
   error(code: string, message: string): FencecheckError {
     const tail = this.tail.length > 0 ? `\nLast lines of its stderr:\n  ${this.tail.slice(-10).join('\n  ')}` : '\nIt wrote nothing to stderr.';
     return new FencecheckError(code, `${message}${tail}`, {
