@@ -12,8 +12,8 @@
 //
 // This is the recipe Jepsen found unsafe on etcd 3.4.3 (etcd-io/etcd#11456): after
 // waiting for its predecessors, Lock returns success without checking that its own key,
-// and so its lease, still exists. Debian's 3.4.23 source has no such check (the fix went
-// into 3.5). To measure how often that happens, after each successful Lock the client
+// and so its lease, still exists. Debian's 3.4.23 source of clientv3/concurrency/mutex.go has
+// no such re-check. To measure how often that happens, after each successful Lock the client
 // reads its own key once more and logs "expired-lease grant" to stderr when it is gone;
 // it does not change what it answers (a user of the library would not know).
 package main
