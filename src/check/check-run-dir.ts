@@ -13,12 +13,17 @@ import type { HistoryWarning } from '../history/history-warning.js';
 import { readHistory } from '../history/read-history.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, tokenKindOf } from '../../workloads/vocabulary.js';
 import { parseRunInfo } from '../report/run-files.js';
+import { CLIENT_TOKEN_KINDS, type ClientTokenKind } from '../../workloads/clients/protocol.js';
+import { addClientVerdict, clientProtocolVerdict, type ProtocolViolation } from '../../workloads/runner/client-verdict.js';
 
 interface TestJson {
   workload: LockWorkload;
   resource: ResourceMode;
   backend: LockBackend;
   durationMs?: number;
+  /** Runs with --client: the token kind the client announced, and its protocol violations. */
+  clientToken?: ClientTokenKind;
+  clientViolations?: ProtocolViolation[];
 }
 
 export function isRunDir(path: string): boolean {
@@ -28,8 +33,10 @@ export function isRunDir(path: string): boolean {
 export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) => void): Promise<LockCheckResult> {
   const test = readTestJson(dir);
   const history = await readHistory(join(dir, 'history.jsonl'), { format: 'jsonl', tolerateTruncatedTail: true, ...(onWarning ? { onWarning } : {}) });
-  const tokenKind = tokenKindOf(test.backend);
-  const result = runCheckers(checkersFor(test.workload), history, { workload: test.workload, resource: test.resource, backend: test.backend, tokenKind });
+  // A foreign client's run (--client): its announced token kind, and the protocol violations the run saw.
+  const tokenKind = test.clientToken === undefined ? tokenKindOf(test.backend) : test.clientToken === 'monotonic' ? 'monotonic' : 'unique';
+  const checked = runCheckers(checkersFor(test.workload), history, { workload: test.workload, resource: test.resource, backend: test.backend, tokenKind });
+  const result = addClientVerdict(checked, clientProtocolVerdict(test.clientViolations ?? []));
   const previous = readPrevious(join(dir, 'results.json'));
   writeFileSync(join(dir, 'results.json'), JSON.stringify({ valid: result.valid, deciding: result.deciding, durationMs: previous?.durationMs ?? null, checkers: result.verdicts }, null, 2) + '\n');
   return result;
@@ -56,6 +63,13 @@ function readTestJson(dir: string): TestJson {
   oneOf('workload', WORKLOADS);
   oneOf('backend', LOCK_BACKENDS);
   oneOf('resource', RESOURCE_MODES);
+  if (t['clientToken'] !== undefined) oneOf('clientToken', CLIENT_TOKEN_KINDS);
+  const v = t['clientViolations'];
+  const isViolation = (x: unknown): boolean => {
+    const o = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>;
+    return typeof o['client'] === 'string' && typeof o['problem'] === 'string' && Array.isArray(o['stderrTail']) && o['stderrTail'].every((l) => typeof l === 'string');
+  };
+  if (v !== undefined && !(Array.isArray(v) && v.every(isViolation))) fail('has `clientViolations` that is not a list of { client, problem, stderrTail }');
   return t as unknown as TestJson;
 }
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { verdict } from '../../checkers/lock/verdict.js';
 import { UsageError } from '../../src/errors.js';
-import { addClientVerdict, tokenKindExcludes } from '../../workloads/runner/client-command.js';
+import { tokenKindExcludes } from '../../workloads/runner/client-command.js';
+import { addClientVerdict } from '../../workloads/runner/client-verdict.js';
 import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
 
 describe('parseClientCommand', () => {

@@ -11,14 +11,16 @@
  * in the middle) becomes a `client-protocol` verdict of `unknown`, so the run
  * cannot be called valid on the word of a client that broke the contract.
  */
-import { mergeVerdicts, type CheckerVerdict, type LockCheckResult } from '../../checkers/lock/verdict.js';
+import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
+import { clientProtocolVerdict } from './client-verdict.js';
 import type { ClientHost, ClientProcess } from '../../src/cluster/client-host.js';
 import { compiledEntry } from '../../src/cluster/paths.js';
 import { UsageError } from '../../src/errors.js';
 import { parseClientCommand } from './client-command-line.js';
 import type { ClientConfig, ClientReady, ClientTokenKind } from '../clients/protocol.js';
 import type { ResourceMode, TokenKind } from '../vocabulary.js';
-import { ClientSession, type ProcessControl, type ProtocolViolation, type SessionAccess } from './client-session.js';
+import { ClientSession, type ProcessControl, type SessionAccess } from './client-session.js';
+import type { ProtocolViolation } from './client-verdict.js';
 
 export interface ClientLauncherOptions {
   /** The foreign client's command line; undefined for the built-in client. */
@@ -91,16 +93,7 @@ export class ClientLauncher {
 
   /** An `unknown` verdict when a client broke the protocol, else undefined. */
   verdict(): CheckerVerdict | undefined {
-    if (this.violations.length === 0) return undefined;
-    const first = this.violations[0]!;
-    const tail = first.stderrTail.length > 0 ? `; its stderr ended: ${first.stderrTail.slice(-3).join(' | ')}` : '';
-    return {
-      checker: 'client-protocol',
-      valid: 'unknown',
-      summary: `${this.violations.length} protocol violation(s); first: client ${first.client} ${first.problem}${tail}`,
-      anomalies: [],
-      anomalyCount: 0,
-    };
+    return clientProtocolVerdict(this.violations);
   }
 }
 
@@ -109,14 +102,6 @@ export function tokenKindExcludes(kind: ClientTokenKind, resource: ResourceMode)
   if (kind !== 'monotonic' && (resource === 'fence' || resource === 'fence-claim')) return `announces ${kind} tokens, and the resource mode ${resource} needs a monotonic fencing token (use none${kind === 'unique' ? ', cas-unique or cas-unique-nonatomic' : ''})`;
   if (kind === 'none' && resource !== 'none') return `announces no token, and the resource mode ${resource} needs one (use none)`;
   return undefined;
-}
-
-/** The checkers' result with the client-protocol verdict added (it decides: a broken client's history proves nothing). */
-export function addClientVerdict(result: LockCheckResult, client: CheckerVerdict | undefined): LockCheckResult {
-  if (!client) return result;
-  const verdicts = [...result.verdicts, client];
-  const deciding = [...result.deciding, client.checker];
-  return { verdicts, deciding, valid: mergeVerdicts(verdicts.filter((v) => deciding.includes(v.checker))) };
 }
 
 /** How long a client may take to print its ready line: 30 s, or FC_CLIENT_READY_TIMEOUT_MS (tests shorten it). */

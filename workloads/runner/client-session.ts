@@ -28,6 +28,7 @@ import { accessStatements } from '../clients/resource-modes.js';
 import { CLIENT_TOKEN_KINDS, PROTOCOL_VERSION, type ClientAnswer, type ClientReady, type ClientRequest } from '../clients/protocol.js';
 import type { ResourceMode } from '../vocabulary.js';
 import type { LockSession, RequestBody } from './ports.js';
+import type { ProtocolViolation } from './client-verdict.js';
 
 type Pending = { resolve: (a: ClientAnswer) => void; timer: NodeJS.Timeout };
 
@@ -44,12 +45,7 @@ export interface SessionAccess {
   key: string;
 }
 
-/** A broken protocol, with the tail of the client's stderr. */
-export interface ProtocolViolation {
-  client: string;
-  problem: string;
-  stderrTail: string[];
-}
+export type { ProtocolViolation } from './client-verdict.js';
 
 export interface SessionOptions {
   onViolation?: (v: ProtocolViolation) => void;

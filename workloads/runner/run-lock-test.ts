@@ -21,7 +21,8 @@ import { writeRunReport } from '../../src/report/write-run-report.js';
 import { prepareResource } from '../clients/resource.js';
 import type { ClientConfig } from '../clients/protocol.js';
 import { analyseRun } from './analyse-run.js';
-import { addClientVerdict, ClientLauncher } from './client-command.js';
+import { ClientLauncher } from './client-command.js';
+import { addClientVerdict } from './client-verdict.js';
 import { realClock } from './clock.js';
 import { interpretRun } from './interpret-run.js';
 import type { ClientFleet, NemesisPort } from './ports.js';
@@ -80,7 +81,8 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     cluster = await startRunCluster(plan, runDir, hooks, log);
     const world = await realWorldOf(cluster, plan, launcher, (versions) => Object.assign(test['versions'] as Record<string, string>, versions));
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 });
-    if (launcher.foreign && launcher.ready) test['clientToken'] = launcher.ready.token;
+    // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
+    if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
     writeJson(join(runDir, 'test.json'), test);
   } finally {
     recorder.close();

@@ -1,0 +1,55 @@
+/**
+ * `fencecheck check RUN_DIR` on a run made with `--client`: it judges the
+ * history again as the run did, with the token kind the client announced and
+ * the protocol violations the run saw (both in test.json), and refuses a
+ * damaged record of them (254).
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkRunDir } from '../../src/check/check-run-dir.js';
+import { FencecheckError } from '../../src/errors.js';
+
+const SAMPLE = join(import.meta.dirname, '..', 'fixtures', 'runs', 'sample-run');
+const dirs: string[] = [];
+
+function runDir(extra: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-client-run-'));
+  dirs.push(dir);
+  copyFileSync(join(SAMPLE, 'history.jsonl'), join(dir, 'history.jsonl'));
+  const test = JSON.parse(readFileSync(join(SAMPLE, 'test.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(dir, 'test.json'), JSON.stringify({ ...test, ...extra }));
+  return dir;
+}
+
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('checkRunDir with a foreign client', () => {
+  it('without client fields: the checkers alone, as before', async () => {
+    const r = await checkRunDir(runDir({}));
+    expect(r.verdicts.map((v) => v.checker)).not.toContain('client-protocol');
+  });
+
+  it("a client's violations come back as the deciding client-protocol verdict", async () => {
+    const r = await checkRunDir(runDir({ client: 'python3 c.py', clientToken: 'monotonic', clientViolations: [{ client: 'client1-1', problem: 'printed a line that is not JSON', stderrTail: ['Traceback'] }] }));
+    const v = r.verdicts.find((x) => x.checker === 'client-protocol');
+    expect(v).toMatchObject({ valid: 'unknown', summary: expect.stringContaining('printed a line that is not JSON') });
+    expect(r.deciding).toContain('client-protocol');
+    expect(r.valid).not.toBe(true);
+  });
+
+  it('a unique-token client: no token order is checked', async () => {
+    const r = await checkRunDir(runDir({ clientToken: 'unique', clientViolations: [] }));
+    expect(r.verdicts.find((x) => x.checker === 'grant-tokens')?.summary).toContain('unique tokens');
+  });
+
+  it('a damaged record is refused with 254', async () => {
+    await expect(checkRunDir(runDir({ clientToken: 'fencing' }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('clientToken') });
+    const e = await checkRunDir(runDir({ clientViolations: [{ client: 1 }] })).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(FencecheckError);
+    expect((e as Error).message).toContain('clientViolations');
+  });
+});
