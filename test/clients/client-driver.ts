@@ -11,7 +11,8 @@ import { createInterface } from 'node:readline';
 import type { ClientHost, ClientProcess } from '../../src/cluster/client-host.js';
 import { projectRoot } from '../../src/cluster/paths.js';
 import type { ClientAnswer, ClientConfig, ClientReady } from '../../workloads/clients/protocol.js';
-import { wireRequest, type RequestBody, type SessionAccess } from '../../workloads/runner/client-session.js';
+import { wireRequest, type SessionAccess } from '../../workloads/runner/client-session.js';
+import type { RequestBody } from '../../workloads/runner/ports.js';
 
 export const CLIENT_MAIN = 'dist/workloads/clients/client-main.js';
 

@@ -19,7 +19,7 @@ function fakeSession(script: Partial<Record<RequestBody['op'], Omit<ClientAnswer
     alive: true,
     host: 'c1',
     pid: 1,
-    ready: Promise.resolve({ ready: true, versions: {} }),
+    ready: Promise.resolve({ ready: true, protocol: 1, token: 'monotonic', versions: {} }),
     call: async (body: RequestBody) => {
       seen.push(body);
       return { id: 0, ...(script[body.op] ?? { type: 'ok' }) };
