@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { createClockFile } from '../nemesis/clock-file.js';
 import type { ProcessExit } from './cluster-errors.js';
 import type { HostPlan } from './plan.js';
-import { identify, isSameProcess, type ProcessIdentity } from './process-info.js';
+import { identify, isSameProcess, readProcessInfo, type ProcessIdentity } from './process-info.js';
 import { runCommand, type CommandResult } from './run-command.js';
 import { spawnInNamespace } from './spawn-in-namespace.js';
 import type { StateFile } from './state-file.js';
@@ -49,6 +49,14 @@ export interface ClientProcess {
   /** The stop signal, then SIGKILL after the grace time. */
   stop(): Promise<void>;
   running(): boolean;
+  /**
+   * Record the program the process runs now. A process is identified by the
+   * name of the program it was started with; a wrapper that execs another
+   * (a script that `exec java …`) would then never be signalled again, so a
+   * caller that knows the final program is running (its ready line came)
+   * calls this. Returns the comm now recorded.
+   */
+  reidentify(): string;
 }
 
 export class ClientHost {
@@ -108,6 +116,14 @@ export class ClientHost {
       running: () => !ended && isSameProcess(identity),
       stop: async () => {
         await stopProcesses([record]);
+      },
+      reidentify: () => {
+        const info = readProcessInfo(spawned.pid);
+        // Only the same process (same start time) that has exec'd another program.
+        if (info === undefined || ended || info.startTime !== identity.startTime || info.comm === identity.comm) return identity.comm;
+        identity.comm = record.comm = info.comm;
+        this.rt.state.update((s) => s.processes.filter((p) => p.pid === spawned.pid && p.startTime === identity.startTime).forEach((p) => (p.comm = info.comm)));
+        return identity.comm;
       },
     };
     this.procs.push(proc);

@@ -59,11 +59,13 @@ describe('client-check on a real cluster', () => {
     checkClientOn(cluster, { backend, client: command, callTimeoutMs: 1000, onCheck: (r) => console.log(`  ${r.status} ${r.check}: ${r.evidence}`) });
 
   it.each<[string, LockBackend, string, 'monotonic' | 'unique']>([
-    ['redis-py Lock', 'redis', 'redis_py_client.py', 'unique'],
-    ['kazoo Lock', 'zookeeper', 'kazoo_client.py', 'monotonic'],
-    ['python-etcd3 Lock', 'etcd', 'etcd3_client.py', 'unique'],
-  ])('%s passes, with its token kind, and its paused holder is refused', async (_, backend, file, token) => {
-    const r = await check(backend, client(file));
+    ['redis-py Lock', 'redis', client('redis_py_client.py'), 'unique'],
+    ['kazoo Lock', 'zookeeper', client('kazoo_client.py'), 'monotonic'],
+    ['python-etcd3 Lock', 'etcd', client('etcd3_client.py'), 'unique'],
+    // The pause must reach the program a wrapper script exec'd (its name is not the script's).
+    ['redis-py behind a wrapper script', 'redis', join(projectRoot(), 'test', 'integration', 'fixtures', 'wrapped-client.sh'), 'unique'],
+  ])('%s passes, with its token kind, and its paused holder is refused', async (_, backend, command, token) => {
+    const r = await check(backend, command);
     expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(r.passed).toBe(true);
     expect(r.token).toBe(token);

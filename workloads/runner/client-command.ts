@@ -63,6 +63,8 @@ export class ClientLauncher {
     try {
       const ready = await Promise.race([session.ready, timeout]);
       if (!ready) throw session.error('client-not-ready', `lock client ${name} (${this.argv.join(' ')}) printed no ready line within ${ms / 1000} s`);
+      // A wrapper that exec'd its program (a script running `exec java …`) is known by that program from now on, so pauses and kills reach it.
+      proc.reidentify();
       this.assertApplicable(ready);
       this.ready ??= ready;
       return session;
