@@ -20,6 +20,7 @@ import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
 import { positiveInteger, seedFlag } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
+import { shellQuote } from '../cluster/shell-quote.js';
 
 interface RunFlags {
   all?: boolean;
@@ -72,7 +73,9 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const selection = select(ids, flags);
   const seeds = Array.from({ length: flags.seeds }, (_, i) => flags.firstSeed + i);
   const outDir = resolve(flags.out ?? `results/debate/${stamp()}`);
-  const plan = planScenarioRuns(selection, seeds, `${outDir}/runs`);
+  const planned = planScenarioRuns(selection, seeds, `${outDir}/runs`);
+  // A foreign client runs in every run: its replay commands say so.
+  const plan = flags.client === undefined ? planned : planned.map((p) => ({ ...p, replay: `${p.replay} --client ${shellQuote([flags.client!])}` }));
   if (plan.length === 0) {
     const why = selection.flatMap(({ scenario, variants }) => variants.map((v) => `${scenario.id}/${v.label}: ${variantNotRunnable(scenario, v) ?? 'nothing to run'}`));
     throw new UsageError(`Expected at least one runnable variant, got none (${why.join('; ')})`, 'See `fencecheck scenario list` for what each variant runs.');
@@ -85,7 +88,7 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
     return null;
   }
   say(`debate directory: ${outDir}`);
-  if (flags.client !== undefined) say(`client: ${flags.client} (add --client to each replay command)`);
+  if (flags.client !== undefined) say(`client: ${flags.client}`);
   // Loaded here, not at the top: list and --dry-run need neither the cluster nor the client libraries.
   const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
