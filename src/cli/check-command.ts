@@ -10,6 +10,7 @@ import type { FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
 import { checkRunDir, isRunDir } from '../check/check-run-dir.js';
+import { formatOutcome } from '../check/format-outcome.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -70,8 +71,8 @@ async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
 async function checkRunDirs(dirs: string[]): Promise<number> {
   const codes: number[] = [];
   for (const dir of dirs) {
-    const result = await checkRunDir(dir, (w) => process.stderr.write(`warning: ${w.message}\n`));
-    process.stdout.write(`${dir}\n${formatVerdicts(result.verdicts, result.deciding)}\n`);
+    const { test, results: result } = await checkRunDir(dir, (w) => process.stderr.write(`warning: ${w.message}\n`));
+    process.stdout.write(`${dir}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}\n`);
     codes.push(result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown);
   }
   return worstOf(codes);

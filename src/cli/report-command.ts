@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { RUN_FILES } from '../report/read-run-dir.js';
-import { parseRunInfo, parseRunResults, type RunResults } from '../report/run-files.js';
+import { parseResultsJson, type StoredResults } from '../store/results-json.js';
+import { parseTestJson } from '../store/test-json.js';
 import { serveResults } from '../report/serve-results.js';
 import { writeRunIndex } from '../report/write-run-index.js';
 import { writeRunReport } from '../report/write-run-report.js';
@@ -65,8 +66,8 @@ async function printIndex(resultsDir: string): Promise<void> {
 async function verdictLines(runDir: string): Promise<string> {
   const read = (name: string) => readFile(join(runDir, name), 'utf8').catch(() => null);
   const [resultsText, testText] = await Promise.all([read(RUN_FILES.results), read(RUN_FILES.test)]);
-  const results: RunResults | null = resultsText === null ? null : parseRunResults(resultsText, join(runDir, RUN_FILES.results));
-  const test = testText === null ? null : parseRunInfo(testText, join(runDir, RUN_FILES.test));
+  const results: StoredResults | null = resultsText === null ? null : parseResultsJson(resultsText, join(runDir, RUN_FILES.results));
+  const test = testText === null ? null : parseTestJson(testText, join(runDir, RUN_FILES.test));
   const lines = [
     results === null
       ? 'not checked yet (no results.json)'

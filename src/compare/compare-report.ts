@@ -11,7 +11,7 @@
 import { relative, sep } from 'node:path';
 import type { LockBackend, ResourceMode } from '../../workloads/clients/protocol.js';
 import { EXIT } from '../errors.js';
-import type { Validity } from '../report/run-files.js';
+import type { Validity } from '../store/results-json.js';
 import { summarizeCell, type CellSummary } from './cell-summary.js';
 import { matrixCells } from './compare-spec.js';
 import { evaluateExpectations, type CellExpectation, type ExpectationResult } from './evaluate-expectations.js';

@@ -14,7 +14,8 @@ import { UsageError } from '../errors.js';
 import { cellId, runId } from './compare-spec.js';
 import type { CompareSource } from './gather-matrix.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
-import { readRunSummary, readTestJson, type RunSummary } from './run-summary.js';
+import { readRunSummary, type RunSummary } from './run-summary.js';
+import { readTestJson } from '../store/test-json.js';
 
 const MAX_DEPTH = 6;
 

@@ -13,7 +13,8 @@ import type { LockBackend, ResourceMode } from '../../workloads/clients/protocol
 import type { MatrixInput } from './compare-report.js';
 import { describeSpec, planRuns, sameSpec } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
-import { readRunSummary, readTestJson, type RunSummary } from './run-summary.js';
+import { readRunSummary, type RunSummary } from './run-summary.js';
+import { readTestJson } from '../store/test-json.js';
 import { formatShard, inShard } from './shard.js';
 
 export interface CompareSource {

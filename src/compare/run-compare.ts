@@ -22,7 +22,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { FencecheckError } from '../errors.js';
-import type { Validity } from '../report/run-files.js';
+import type { Validity } from '../store/results-json.js';
 import { formatKinds } from './cell-summary.js';
 import { plural } from './format-units.js';
 import { buildCompareReport, type CompareReport } from './compare-report.js';

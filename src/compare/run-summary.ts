@@ -8,10 +8,11 @@
  * a run directory, where a missing results.json (a run killed before its
  * checkers ran) makes the run `unknown`, never valid.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Value } from '../history/op.js';
-import { parseRunInfo, parseRunResults, type RunInfo, type RunResults } from '../report/run-files.js';
+import { readResultsJson, RESULTS_FILE, type StoredResults } from '../store/results-json.js';
+import { readTestJson } from '../store/test-json.js';
 
 export type RunStatus = 'valid' | 'invalid' | 'unknown' | 'error';
 
@@ -49,7 +50,7 @@ export interface RunSummary {
 
 export type ResultsSummary = Pick<RunSummary, 'status' | 'durationMs' | 'anomalies' | 'failing' | 'writes' | 'useless'>;
 
-export function summarizeResults(results: RunResults): ResultsSummary {
+export function summarizeResults(results: StoredResults): ResultsSummary {
   const access = results.checkers.find((c) => c.checker === 'access-stats');
   const stats = access?.stats ?? null;
   const writes = stats === null ? null : { accepted: num(stats['write.accepted']), rejected: num(stats['write.rejected']), unknown: num(stats['write.unknown']) };
@@ -68,7 +69,7 @@ export function summarizeResults(results: RunResults): ResultsSummary {
  * them all (`anomalyCount`): the unlisted rest is credited to the listed kind
  * when there is only one, else to `<checker> (unlisted)`, never dropped.
  */
-export function anomaliesByKind(results: RunResults): Record<string, number> {
+export function anomaliesByKind(results: StoredResults): Record<string, number> {
   const counts: Record<string, number> = {};
   const add = (kind: string, n: number): void => {
     if (n > 0) counts[kind] = (counts[kind] ?? 0) + n;
@@ -96,26 +97,11 @@ export interface RunIdentity {
 export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null): RunSummary {
   const test = readTestJson(dir);
   const base = { ...identity, dir, log, hasReport: existsSync(join(dir, 'report.html')), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
-  const resultsPath = join(dir, 'results.json');
-  let text: string;
-  try {
-    text = readFileSync(resultsPath, 'utf8');
-  } catch {
-    return { ...base, status: 'unknown', durationMs: null, anomalies: {}, failing: [], writes: null, useless: false, error: `${resultsPath} is missing: the run did not finish` };
+  const results = readResultsJson(dir);
+  if (results === null) {
+    return { ...base, status: 'unknown', durationMs: null, anomalies: {}, failing: [], writes: null, useless: false, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };
   }
-  return { ...base, ...summarizeResults(parseRunResults(text, resultsPath)), error: null };
-}
-
-/** test.json of a run directory, or null when it has none. */
-export function readTestJson(dir: string): RunInfo | null {
-  const path = join(dir, 'test.json');
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-  return parseRunInfo(text, path);
+  return { ...base, ...summarizeResults(results), error: null };
 }
 
 function num(v: Value | undefined): number {

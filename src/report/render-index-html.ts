@@ -6,7 +6,7 @@
  */
 import { escapeHtml, htmlDocument } from './html-text.js';
 import type { RunSummary } from './list-runs.js';
-import type { Validity } from './run-files.js';
+import type { Validity } from '../store/results-json.js';
 
 const STYLE = `
 body { margin: 0; font: 13px/1.45 system-ui, -apple-system, "Segoe UI", "Liberation Sans", "DejaVu Sans", sans-serif; color: #1f2328; }
@@ -55,13 +55,13 @@ ${runs.length === 0 ? '<p class="muted">No runs yet: run <code>fencecheck run</c
 }
 
 function row(r: RunSummary): string {
-  const t = r.test ?? {};
+  const t: Partial<Record<string, unknown>> = r.test ?? {};
   const text = (v: unknown): string => escapeHtml(Array.isArray(v) ? v.join(', ') : v === undefined || v === null ? '' : String(v));
   const href = `${r.path.split('/').map(encodeURIComponent).join('/')}/report.html`;
   const name = r.hasHistory ? `<a href="${escapeHtml(href)}">${escapeHtml(r.name)}</a>` : escapeHtml(r.name);
   const checkers = r.checkers.map((c) => `<span class="c c-${key(c.valid)}" title="${escapeHtml(c.summary ?? '')}">${MARK[key(c.valid) as keyof typeof MARK] ?? '?'} ${escapeHtml(c.checker)}</span>`).join(' ');
   const problem = r.problem === undefined ? '' : `<div class="problem">${escapeHtml(r.problem)}</div>`;
-  return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span></td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${problem}</td><td class="nowrap">${text(t.startedAt)}</td><td>${text(t.backend)}</td><td>${text(t.resource)}</td><td>${text(t.workload)}</td><td>${text(t.nemesis ?? t.nemeses)}</td><td>${text(t.seed)}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
+  return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span></td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${problem}</td><td class="nowrap">${text(t['startedAt'])}</td><td>${text(t['backend'])}</td><td>${text(t['resource'])}</td><td>${text(t['workload'])}</td><td>${text(t['nemesis'] ?? t['nemeses'])}</td><td>${text(t['seed'])}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
 }
 
 function key(v: Validity | null): 'true' | 'false' | 'unknown' | 'none' {

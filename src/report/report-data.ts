@@ -18,7 +18,8 @@ import { faultWindows, type FaultWindow } from './fault-windows.js';
 import { lockHolds } from './lock-holds.js';
 import { lineOfIndex, pairOperations, type OpPair } from './pair-operations.js';
 import type { RunDir } from './read-run-dir.js';
-import type { RunInfo, RunResults } from './run-files.js';
+import type { StoredResults } from '../store/results-json.js';
+import type { StoredTest } from '../store/test-json.js';
 
 export interface ReportCaps {
   fullDetailLines: number;
@@ -58,8 +59,8 @@ export interface ReportData {
   format: 1;
   generator: string;
   run: string;
-  test: RunInfo | null;
-  results: RunResults | null;
+  test: StoredTest | null;
+  results: StoredResults | null;
   warnings: string[];
   historyOps: number;
   embeddedOps: number;
@@ -130,7 +131,7 @@ function clientLanes(pairs: readonly OpPair[]): ReportLane[] {
   return processes.map((p) => ({ label: `process ${p}`, kind: 'client', process: p }));
 }
 
-function clientCount(test: RunInfo | null): number | null {
+function clientCount(test: StoredTest | null): number | null {
   const n = test?.clients;
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
 }
@@ -170,7 +171,7 @@ function assignFaultLanes(faults: ReportFault[], lanes: ReportLane[], pairs: rea
   lanes.unshift(...names.map((name): ReportLane => ({ label: name, kind: 'target', process: null })));
 }
 
-function resolveAnomalies(results: RunResults | null, history: History, pairOfLine: Int32Array): AnomalyRef[] {
+function resolveAnomalies(results: StoredResults | null, history: History, pairOfLine: Int32Array): AnomalyRef[] {
   const refs: AnomalyRef[] = [];
   results?.checkers.forEach((c, checker) =>
     (c.anomalies ?? []).forEach((a, anomaly) => {

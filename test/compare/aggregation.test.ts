@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { describeCell, summarizeCell } from '../../src/compare/cell-summary.js';
 import { matrixCells } from '../../src/compare/compare-spec.js';
 import { anomaliesByKind, readRunSummary, summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { RunResults } from '../../src/report/run-files.js';
+import type { StoredResults } from '../../src/store/results-json.js';
 import { resultsJson, runOptions, tempDir, writeRunDir } from './fixture-runs.js';
 
-const results = (o: Parameters<typeof resultsJson>[0]): RunResults => resultsJson(o) as RunResults;
+const results = (o: Parameters<typeof resultsJson>[0]): StoredResults => resultsJson(o) as StoredResults;
 const cell = matrixCells(['redis'], ['fence'], ['client-pause'])[0]!;
 const run = (seed: number, o: Parameters<typeof resultsJson>[0]): RunSummary => ({
   id: `${cell.id}#${seed}`,
@@ -33,7 +33,7 @@ describe('run summaries', () => {
 
   it('counts capped anomaly lists in full', () => {
     expect(anomaliesByKind(results({ valid: false, anomalies: { 'double-hold': 250 } }))).toEqual({ 'double-hold': 250 });
-    const mixed: RunResults = {
+    const mixed: StoredResults = {
       valid: false,
       checkers: [{ checker: 'x', valid: false, anomalyCount: 5, anomalies: [{ kind: 'a' }, { kind: 'b' }] }],
     };

@@ -5,7 +5,7 @@ import { matrixCells } from '../../src/compare/compare-spec.js';
 import { evaluateExpectations } from '../../src/compare/evaluate-expectations.js';
 import { matchesCell, parseExpectations, wildcard } from '../../src/compare/expectations.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { RunResults } from '../../src/report/run-files.js';
+import type { StoredResults } from '../../src/store/results-json.js';
 import { resultsJson, type FixtureOutcome } from './fixture-runs.js';
 
 const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expect.json');
@@ -14,7 +14,7 @@ const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expe
 function cells(outcomes: Record<string, FixtureOutcome[]> = {}, planned = [1]): CellSummary[] {
   return matrixCells(['redis', 'redlock'], ['none', 'fence'], ['client-pause', 'clock']).map((c) => {
     const runs = (outcomes[c.id] ?? planned.map((): FixtureOutcome => ({ valid: true }))).map(
-      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o) as RunResults) }),
+      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o) as StoredResults) }),
     );
     return summarizeCell(c, c.notApplicable ? [] : planned, c.notApplicable ? [] : runs);
   });

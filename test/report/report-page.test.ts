@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunResults } from '../../src/report/run-files.js';
+import type { StoredResults } from '../../src/store/results-json.js';
 import { writeRunIndex } from '../../src/report/write-run-index.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 import { HAS_CHROMIUM, NO_CHROMIUM, openReport, recordingPage, screenshotPath, sharedBrowser, type ReportHooks } from './chromium.js';
@@ -21,13 +21,13 @@ if (!HAS_CHROMIUM) console.warn(NO_CHROMIUM);
 describe.skipIf(!HAS_CHROMIUM)('the report page of the sample run', () => {
   const browser = sharedBrowser();
   let url: string;
-  let results: RunResults;
+  let results: StoredResults;
   let clientProcesses: number;
 
   beforeAll(async () => {
     const dir = copySampleRun();
     url = pathToFileURL(await writeRunReport(dir)).href;
-    results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
+    results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as StoredResults;
     const history = readFileSync(join(dir, 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { process: number | string });
     clientProcesses = new Set(history.map((op) => op.process).filter((p) => p !== 'nemesis')).size;
   });

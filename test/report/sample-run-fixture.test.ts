@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Op } from '../../src/history/op.js';
 import { readHistory } from '../../src/history/read-history.js';
-import type { Anomaly, RunResults } from '../../src/report/run-files.js';
+import type { StoredAnomaly as Anomaly, StoredResults } from '../../src/store/results-json.js';
 import { writeRunFiles } from '../fixtures/lock-counter-run-files.js';
 import { SAMPLE_RUN_DIR, sampleRunFiles } from '../fixtures/make-sample-run.js';
 
 const files = sampleRunFiles();
 if (process.env.FC_UPDATE_FIXTURES === '1') writeRunFiles(SAMPLE_RUN_DIR, files);
-const results = JSON.parse(files['results.json']) as RunResults;
+const results = JSON.parse(files['results.json']) as StoredResults;
 const anomalies = (kind: string): Anomaly[] => results.checkers.flatMap((c) => c.anomalies ?? []).filter((a) => a.kind === kind);
 
 describe('the sample-run fixture', () => {
