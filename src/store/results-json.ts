@@ -11,12 +11,10 @@
  * three are absent from a results.json written before fencecheck recorded
  * evidence; a reader then treats the run as untested, never as safe.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CheckerVerdict as LockCheckerVerdict, Validity } from '../../checkers/lock/verdict.js';
 import type { Evidence, Outcome } from '../../checkers/lock/evidence.js';
 import type { Value } from '../history/op.js';
-import { expecter, isCount, isIntegers, isNumber, isObject, isOneOf, isStrings, parseJsonFile, RunFileError, type Expect } from './run-file-error.js';
+import { expecter, isCount, isIntegers, isNumber, isObject, isOneOf, isStrings, parseJsonFile, readRunFile, type Expect } from './run-file-error.js';
 
 export type { Validity, Evidence, Outcome };
 
@@ -84,15 +82,8 @@ export interface StoredResults {
 
 /** results.json of a run directory, checked; a missing file is null (the run did not finish). */
 export function readResultsJson(dir: string): StoredResults | null {
-  const path = join(dir, RESULTS_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new RunFileError(path, `cannot be read: ${(err as Error).message}`, err);
-  }
-  return parseResultsJson(text, path);
+  const file = readRunFile(dir, RESULTS_FILE);
+  return file === null ? null : parseResultsJson(file.text, file.path);
 }
 
 /** results.json checked where its readers rely on it; other fields pass through untouched. */

@@ -7,6 +7,8 @@
  * hand-edited or truncated file is exit 254 with a hint, never a TypeError
  * deep inside a report (exit 255).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
 
 /** A run file that is not what docs/run-directory.md says. Exit 254. */
@@ -21,6 +23,17 @@ export class RunFileError extends FencecheckError {
       cause,
     });
     this.file = file;
+  }
+}
+
+/** A run file's text and path, or null when the run has none (ENOENT); any other failure names the file. */
+export function readRunFile(dir: string, name: string): { text: string; path: string } | null {
+  const path = join(dir, name);
+  try {
+    return { text: readFileSync(path, 'utf8'), path };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new RunFileError(path, `cannot be read: ${(err as Error).message}`, err);
   }
 }
 

@@ -9,15 +9,13 @@
  * checks the type of every other known field that is present, naming the
  * first bad one. Unknown fields pass through (the report shows them).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import type { Value } from '../history/op.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode } from '../../workloads/clients/protocol.js';
 import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
 import { WORKLOADS, type RunOptions } from '../../workloads/runner/run-options.js';
-import { expecter, isNumber, isObject, isOneOf, parseJsonFile, RunFileError } from './run-file-error.js';
+import { expecter, isNumber, isObject, isOneOf, parseJsonFile, readRunFile } from './run-file-error.js';
 
 export const TEST_FILE = 'test.json';
 
@@ -50,15 +48,8 @@ export interface StoredTest {
 
 /** test.json of a run directory, checked; a missing file is null. */
 export function readTestJson(dir: string): StoredTest | null {
-  const path = join(dir, TEST_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new RunFileError(path, `cannot be read: ${(err as Error).message}`, err);
-  }
-  return parseTestJson(text, path);
+  const file = readRunFile(dir, TEST_FILE);
+  return file === null ? null : parseTestJson(file.text, file.path);
 }
 
 const POSITIVE = ['timeLimitS', 'clients', 'ttlMs', 'holdMs', 'rate', 'callTimeoutMs'] as const;
