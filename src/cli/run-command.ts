@@ -7,6 +7,9 @@
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/clients/protocol.js';
+import { formatOutcome } from '../check/format-outcome.js';
+import { readResultsJson } from '../store/results-json.js';
+import { NO_EVIDENCE } from '../store/stored-outcome.js';
 import { DEFAULTS, WORKLOADS, type RunOptions } from '../../workloads/runner/run-options.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import { integer, nonNegativeInteger, oneOf } from './parse-options.js';
@@ -50,9 +53,18 @@ Needs root (network namespaces). Examples:
       const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
+      process.stdout.write(outcomeLine(result.runDir, options.workload) + '\n');
       process.stdout.write(`run: ${result.runDir}\n${result.reportPath ? `report: ${result.reportPath}\n` : ''}replay: ${result.replay}\n`);
       process.exitCode = result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown;
     });
+}
+
+/** The outcome as results.json records it: safe only with evidence that the faults struck and the lock failed. */
+function outcomeLine(runDir: string, workload: RunOptions['workload']): string {
+  const results = readResultsJson(runDir);
+  if (results === null) return 'outcome: unknown (no results.json)';
+  if (results.evidence === undefined || results.outcome === undefined) return `outcome: UNTESTED (${NO_EVIDENCE})`;
+  return formatOutcome(results.outcome, results.valid, results.evidence, workload);
 }
 
 type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed'> & { results: string; busyTimeoutMs: number; [sharedFlag: string]: unknown };

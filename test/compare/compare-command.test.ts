@@ -3,7 +3,7 @@
  * --merge with --expect writes the matrix and sets the exit code, and flags
  * that do not go together are refused with the flag named.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -56,6 +56,32 @@ describe('fencecheck compare', () => {
     writeFileSync(expectFile, JSON.stringify([{ expect: 'safe' }]));
     expect(await compare('--merge', root, '--out', join(root, 'merged'), '--expect', expectFile)).toBe(1);
     expect(out).toContain('unmet: #1 {"expect":"safe"}: redis/none/client-pause: 1 of 1 run invalid (lost-update 1)');
+  });
+
+  it('--nemeses none is a control column: its fenced cells come out untested, and --expect safe on them exits 1 naming them', async () => {
+    const root = tempDir('cli-control');
+    // The fence refused the paused holders' late writes under client-pause; with no fault nothing failed.
+    const deps = {
+      runOne: fakeRunOne((o) => (o.nemesis.length === 0 ? { valid: true, evidence: { planned: 0, applied: 0, doubleHolds: 0, refusals: 0 } } : { valid: true, writes: { accepted: 30, rejected: 4 }, evidence: { doubleHolds: 2 } })),
+      writeReport: null,
+      io: { write: () => undefined, live: false, now: fakeClock().now },
+      verbose: false,
+    };
+    const s = spec({ backends: ['redis', 'etcd'], resources: ['fence-claim'], nemeses: ['none', 'client-pause'], seeds: [1, 2] });
+    await runCompare(join(root, 'c'), newManifest(s, null, 'now'), null, deps);
+    const expectFile = join(root, 'expect.json');
+    writeFileSync(expectFile, JSON.stringify([{ resource: 'fence-claim', expect: 'safe' }]));
+    expect(await compare('--merge', root, '--out', join(root, 'm'), '--expect', expectFile)).toBe(1);
+    expect(out).toContain('unmet: #1 {"resource":"fence-claim","expect":"safe"}: redis/fence-claim/none: untested: 2 runs valid, none showing the danger (no fault applied)');
+    expect(out).toContain('unmet: #1 {"resource":"fence-claim","expect":"safe"}: etcd/fence-claim/none: untested: 2 runs valid, none showing the danger (no fault applied)');
+    expect(out).not.toContain('client-pause: untested');
+    const report = JSON.parse(readFileSync(join(root, 'm', 'compare.json'), 'utf8')) as { cells: { id: string; outcome: string; evidence: { doubleHolds: number; refusals: number } }[] };
+    expect(report.cells.map((c) => [c.id, c.outcome, c.evidence.doubleHolds, c.evidence.refusals])).toEqual([
+      ['redis/fence-claim/none', 'untested', 0, 0],
+      ['redis/fence-claim/client-pause', 'safe', 4, 8],
+      ['etcd/fence-claim/none', 'untested', 0, 0],
+      ['etcd/fence-claim/client-pause', 'safe', 4, 8],
+    ]);
   });
 
   it('without --expect, the verdicts decide: 1 when a run is invalid', async () => {

@@ -71,9 +71,9 @@ describe('evaluating expectations', () => {
     );
     expect(got.met).toBe(false);
     expect(got.results[0]!.unmet).toEqual([
-      { cellId: 'redis/none/clock', reason: '1 run valid: no anomaly found' },
-      { cellId: 'redlock/none/client-pause', reason: '1 run valid: no anomaly found' },
-      { cellId: 'redlock/none/clock', reason: '1 run valid: no anomaly found' },
+      { cellId: 'redis/none/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
+      { cellId: 'redlock/none/client-pause', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
+      { cellId: 'redlock/none/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
     ]);
     expect(got.byCell.get('redis/none/client-pause')).toEqual({ expectation: 1, expect: 'unsafe', met: true, reason: '1 of 2 runs invalid (lost-update 2)' });
   });
@@ -100,7 +100,7 @@ describe('evaluating expectations', () => {
       c,
     );
     expect(got.results[0]!.unmet[0]!.reason).toBe('1 of 1 run invalid (stale-write 1), but no lost-update');
-    expect(got.results[1]!.unmet).toEqual([{ cellId: 'redis/fence/clock', reason: '1 run valid, but the fence rejected every write in 1 of 1 runs (safe but useless)' }]);
+    expect(got.results[1]!.unmet).toEqual([{ cellId: 'redis/fence/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 12 refusals), but the fence rejected every write in 1 of 1 runs (safe but useless)' }]);
   });
 
   it('fails safe on unknown and missing runs', () => {
@@ -111,6 +111,19 @@ describe('evaluating expectations', () => {
     expect(got.results[0]!.unmet).toEqual([
       { cellId: 'redis/none/client-pause', reason: '1 of 2 runs missing (seed 2)' },
       { cellId: 'redis/none/clock', reason: '1 of 1 run unknown or failed' },
+    ]);
+  });
+
+  it('calls safe unmet on untested cells and names each of them', () => {
+    const untested: FixtureOutcome = { valid: true, evidence: { planned: 0, applied: 0 } };
+    const got = evaluateExpectations(
+      parse([{ backend: 'redis', expect: 'safe' }]),
+      cells({ 'redis/none/clock': [untested], 'redis/fence/clock': [{ valid: true, evidence: { doubleHolds: 0, refusals: 0 } }] }),
+    );
+    expect(got.met).toBe(false);
+    expect(got.results[0]!.unmet).toEqual([
+      { cellId: 'redis/none/clock', reason: 'untested: 1 run valid, none showing the danger (no fault applied)' },
+      { cellId: 'redis/fence/clock', reason: 'untested: 1 run valid, none showing the danger (the lock never failed: no double hold, no refusal)' },
     ]);
   });
 
