@@ -38,15 +38,7 @@ Needs root (network namespaces). Examples:
   fencecheck run --backend etcd --resource fence-claim --nemesis partition,kill --seed 3`,
     )
     .action(async (flags: CliFlags) => {
-      const options: RunOptions = {
-        backend: flags.backend,
-        resource: flags.resource,
-        workload: flags.workload,
-        nemesis: flags.nemesis,
-        seed: flags.seed,
-        resultsDir: flags.results,
-        ...sharedRunOptions(flags),
-      };
+      const options = runOptionsOf(flags);
       const busyTimeoutMs = flags.busyTimeoutMs;
       // Loaded here, not at start-up: the cluster, clients and report code is needed only when a run starts.
       const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
@@ -59,6 +51,19 @@ Needs root (network namespaces). Examples:
     });
 }
 
+/** RunOptions out of the parsed flags (what a replay command must give back). */
+export function runOptionsOf(flags: CliFlags): RunOptions {
+  return {
+    backend: flags.backend,
+    resource: flags.resource,
+    workload: flags.workload,
+    nemesis: flags.nemesis,
+    seed: flags.seed,
+    resultsDir: flags.results,
+    ...sharedRunOptions(flags),
+  };
+}
+
 /** The outcome as results.json records it: safe only with evidence that the faults struck and the lock failed. */
 function outcomeLine(runDir: string, workload: RunOptions['workload']): string {
   const results = readResultsJson(runDir);
@@ -67,7 +72,7 @@ function outcomeLine(runDir: string, workload: RunOptions['workload']): string {
   return formatOutcome(results.outcome, results.valid, results.evidence, workload);
 }
 
-type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed'> & { results: string; busyTimeoutMs: number; [sharedFlag: string]: unknown };
+export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed'> & { results: string; busyTimeoutMs: number; [sharedFlag: string]: unknown };
 
 function faultList(text: string): FaultKind[] {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none');
