@@ -18,7 +18,8 @@ import { EXIT, FencecheckError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { RESULTS_FILE, type ResultsJson } from './results-json.js';
 import { RunFailedError } from './run-failed-error.js';
-import { TEST_FILE, type TestJson } from './test-json.js';
+import { RunFileError } from './run-file-error.js';
+import { readTestJson, TEST_FILE, type TestJson } from './test-json.js';
 
 export const HISTORY_FILE = 'history.jsonl';
 export const LOGS_DIR = 'logs';
@@ -77,6 +78,14 @@ export class RunStore {
 
   writeResults(results: ResultsJson): void {
     writeJsonAtomic(join(this.dir, RESULTS_FILE), results);
+  }
+
+  /** Change fields of the test.json on disk (the scenarios stamp their replay command and rows), checked as read, written atomically. */
+  amendTest(patch: Partial<Pick<TestJson, 'replay' | 'scenario'>>): void {
+    const path = join(this.dir, TEST_FILE);
+    const current = readTestJson(this.dir);
+    if (current === null) throw new RunFileError(path, 'is missing');
+    writeJsonAtomic(path, { ...current, ...patch });
   }
 
   /** Record in test.json that a signal stopped the run, so no reader takes its history for a finished run. */

@@ -34,7 +34,15 @@ export type TestJson = RunOptions & {
   /** The command line that replays this run. */
   replay: string;
   interrupted?: Interrupted;
+  /** A named scenario's run: its row, the rows it serves, its seed (`fencecheck scenario`). */
+  scenario?: ScenarioStamp;
 };
+
+export interface ScenarioStamp {
+  run: string;
+  rows: string[];
+  seed: number;
+}
 
 /** test.json as read back: which run it is, for certain; every other field as written (checked when known). */
 export interface StoredTest {
@@ -80,6 +88,10 @@ export function parseTestJson(text: string, file: string): StoredTest {
   if (present('interrupted')) {
     const i = t['interrupted'];
     expect(isObject(i) && typeof i['signal'] === 'string' && typeof i['at'] === 'string', 'interrupted', '{ signal, at } strings', i);
+  }
+  if (present('scenario')) {
+    const x = t['scenario'];
+    expect(isObject(x) && typeof x['run'] === 'string' && Array.isArray(x['rows']) && x['rows'].every((r) => typeof r === 'string') && Number.isSafeInteger(x['seed']), 'scenario', '{ run, rows, seed }', x);
   }
   return json as StoredTest;
 }

@@ -45,7 +45,7 @@ describe('fencecheck compare', () => {
 
   it('--merge builds the matrix and --expect sets the exit code, listing each unmet cell', async () => {
     const root = tempDir('cli-merge');
-    const deps = { runOne: fakeRunOne((o) => (o.resource === 'none' ? { valid: false, anomalies: { 'lost-update': 1 } } : { valid: true })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false };
+    const deps = { runOne: fakeRunOne((o) => (o.resource === 'none' ? { valid: false, anomalies: { 'lost-update': 1 } } : { valid: true })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false };
     for (const i of [1, 2]) await runCompare(join(root, `shard-${i}`), newManifest(spec({ seeds: [1] }), { index: i, count: 2 }, 'now'), null, deps);
     const expectFile = join(root, 'expect.json');
     writeFileSync(expectFile, JSON.stringify([{ resource: 'none', expect: 'unsafe' }, { resource: 'fence', expect: 'safe' }]));
@@ -66,6 +66,7 @@ describe('fencecheck compare', () => {
       writeReport: null,
       io: { write: () => undefined, live: false, now: fakeClock().now },
       verbose: false,
+      clusterBusy: async () => false,
     };
     const s = spec({ backends: ['redis', 'etcd'], resources: ['fence-claim'], nemeses: ['none', 'client-pause'], seeds: [1, 2] });
     await runCompare(join(root, 'c'), newManifest(s, null, 'now'), null, deps);
@@ -86,7 +87,7 @@ describe('fencecheck compare', () => {
 
   it('without --expect, the verdicts decide: 1 when a run is invalid', async () => {
     const root = tempDir('cli-verdict');
-    const deps = { runOne: fakeRunOne(() => ({ valid: false, anomalies: { 'double-hold': 1 } })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false };
+    const deps = { runOne: fakeRunOne(() => ({ valid: false, anomalies: { 'double-hold': 1 } })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false };
     await runCompare(join(root, 'c'), newManifest(spec({ backends: ['redis'], resources: ['none'], nemeses: ['none'], seeds: [1] }), null, 'now'), null, deps);
     expect(await compare('--merge', root, '--out', join(root, 'm'))).toBe(1);
   });
