@@ -16,7 +16,7 @@ import { fakeClock, fakeRunOne, runOptions, spec, tempDir, writeRunDir, type Fix
 
 const outcome = (o: RunOptions): FixtureOutcome =>
   o.resource === 'none' && o.seed === 2 ? { valid: false, anomalies: { 'double-hold': 1 } } : o.resource === 'fence' ? { valid: true, writes: { accepted: 3, rejected: 2 } } : { valid: true };
-const deps = (): CompareDeps => ({ runOne: fakeRunOne(outcome), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false });
+const deps = (): CompareDeps => ({ runOne: fakeRunOne(outcome), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false });
 
 const merge = (paths: string[], out: string): CompareReport => mergeCompare(paths, out, null, 'now').report;
 
