@@ -2,7 +2,7 @@
  * Re-check a run directory (`fencecheck check results/<test>/latest`): read
  * its test.json through the validating reader and history.jsonl (tolerating
  * a last line cut by an interrupted run), analyse the history as the run
- * does (verdicts, evidence, outcome: analyse-run.ts), and rewrite
+ * does (verdicts, evidence, outcome: run-results.ts), and rewrite
  * results.json atomically through the run store.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { readResultsJson, type ResultsJson } from '../store/results-json.js';
 import { HISTORY_FILE, RunStore } from '../store/run-store.js';
 import { readTestJson, TEST_FILE, type StoredTest } from '../store/test-json.js';
 import { RunFileError } from '../store/run-file-error.js';
-import { analyseRun } from './analyse-run.js';
+import { runResults } from './run-results.js';
 
 export function isRunDir(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory() && existsSync(join(path, TEST_FILE)) && existsSync(join(path, HISTORY_FILE));
@@ -30,7 +30,7 @@ export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) =
   if (test === null) throw new RunFileError(join(dir, TEST_FILE), 'is missing');
   const history = await readHistory(join(dir, HISTORY_FILE), { format: 'jsonl', tolerateTruncatedTail: true, ...(onWarning ? { onWarning } : {}) });
   const previous = readPreviousResults(dir);
-  const results = analyseRun(history, test, plannedWindowsOf(test, previous?.evidence?.faults.planned), previous?.durationMs ?? null);
+  const results = runResults(history, test, plannedWindowsOf(test, previous?.evidence?.faults.planned), previous?.durationMs ?? null);
   RunStore.open(dir).writeResults(results);
   return { test, results };
 }

@@ -12,9 +12,9 @@
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import type { Value } from '../history/op.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode } from '../../workloads/clients/protocol.js';
 import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
-import { WORKLOADS, type RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../workloads/runner/run-options.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type ResourceMode } from '../../workloads/vocabulary.js';
 import { expecter, isNumber, isObject, isOneOf, parseJsonFile, readRunFile } from './run-file-error.js';
 
 export const TEST_FILE = 'test.json';

@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerRunCommand, runOptionsOf, type CliFlags } from '../../src/cli/run-command.js';
 import { REDIS_PERSISTENCE } from '../../src/cluster/backends/redis.js';
-import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/clients/protocol.js';
 import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
-import { DEFAULTS, notApplicable, replayArgs, replayCommand, validateRunOptions, WORKLOADS, type RunOptions } from '../../workloads/runner/run-options.js';
+import { DEFAULTS, replayArgs, replayCommand, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
+import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, WORKLOADS } from '../../workloads/vocabulary.js';
 import { testSeed } from '../support/seed.js';
 
 const base: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' };
