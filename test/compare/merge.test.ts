@@ -3,7 +3,7 @@
  * unsharded comparison; a missing shard shows as missing runs and exit 2;
  * loose run directories are found under any folder; a run found twice counts once.
  */
-import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CompareReport } from '../../src/compare/compare-report.js';
@@ -55,12 +55,17 @@ describe('merging compare directories', () => {
     writeRunDir(join(root, 'c', 'r3'), runOptions({ backend: 'etcd', resource: 'none', seed: 1 }), { valid: true });
     symlinkSync(join(root, 'c', 'r3'), join(root, 'c', 'latest'));
     mkdirSync(join(root, 'd', 'logs'), { recursive: true });
+    // Not one of our runs: skipped with the reader's reason, not fatal.
+    mkdirSync(join(root, 'e'), { recursive: true });
+    writeFileSync(join(root, 'e', 'test.json'), '{}\n');
     const merged = merge([root], join(root, 'out'));
     expect(merged.axes).toEqual({ backends: ['etcd'], resources: ['fence-claim', 'none'], nemeses: ['partition+kill', 'none'] });
     const cell = merged.cells.find((c) => c.id === 'etcd/fence-claim/partition+kill')!;
     expect(cell).toMatchObject({ outcome: 'unsafe', runs: [{ seed: 4, status: 'invalid', runDir: '../b/deep/r2' }] });
     expect(merged.cells.find((c) => c.id === 'etcd/none/none')!.runs).toHaveLength(1);
-    expect(merged.warnings[0]).toMatch(/^etcd\/fence-claim\/partition\+kill#4 was found twice .* the later run counts$/);
+    expect(merged.warnings).toHaveLength(2);
+    expect(merged.warnings).toContainEqual(expect.stringMatching(/^etcd\/fence-claim\/partition\+kill#4 was found twice .* the later run counts$/));
+    expect(merged.warnings).toContain(`${join(root, 'e', 'test.json')}: expected \`name\` to be the name of the test, found nothing (the field is missing); skipped`);
   });
 
   it('takes a compare directory as a whole even when given by a link or copied', async () => {
