@@ -13,6 +13,7 @@ import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { RUN_FILES } from './read-run-dir.js';
 import { parseResultsJson, type StoredResults, type Validity } from '../store/results-json.js';
+import { storedOutcome } from '../store/stored-outcome.js';
 import { parseTestJson, type StoredTest } from '../store/test-json.js';
 
 export interface RunSummary {
@@ -22,6 +23,8 @@ export interface RunSummary {
   name: string;
   test: StoredTest | null;
   valid: Validity | null;
+  /** Why a valid run is untested (no fault struck, the lock never failed, or no evidence recorded); null otherwise. */
+  untested: string | null;
   checkers: { checker: string; valid: Validity; summary?: string }[];
   anomalies: number;
   hasHistory: boolean;
@@ -58,7 +61,7 @@ async function walk(root: string, dir: string, depth: number, out: RunSummary[])
 
 async function summarise(root: string, dir: string, names: Set<string>): Promise<RunSummary> {
   const path = relative(root, dir).split(sep).join('/') || '.';
-  const summary: RunSummary = { path, dir, name: path, test: null, valid: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), reportFresh: false };
+  const summary: RunSummary = { path, dir, name: path, test: null, valid: null, untested: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), reportFresh: false };
   try {
     if (names.has(RUN_FILES.test)) summary.test = parseTestJson(await readFile(join(dir, RUN_FILES.test), 'utf8'), join(dir, RUN_FILES.test));
     if (typeof summary.test?.name === 'string') summary.name = summary.test.name;
@@ -72,6 +75,8 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
 
 function addResults(summary: RunSummary, results: StoredResults): void {
   summary.valid = results.valid;
+  const { outcome, why } = storedOutcome(results);
+  summary.untested = outcome === 'untested' ? why : null;
   summary.checkers = results.checkers.map((c) => ({ checker: c.checker, valid: c.valid, ...(c.summary === undefined ? {} : { summary: c.summary }) }));
   summary.anomalies = results.checkers.reduce((n, c) => n + (c.anomalies?.length ?? c.anomalyCount ?? 0), 0);
 }

@@ -20,7 +20,7 @@ th { color: #636c76; font-weight: 500; }
 a { color: #0969da; text-decoration: none; font-weight: 600; }
 a:hover { text-decoration: underline; }
 .v { font-weight: 700; border-radius: 6px; padding: 1px 8px; color: #fff; font-size: 12px; white-space: nowrap; }
-.v-false { background: #cf222e; } .v-true { background: #1a7f37; } .v-unknown, .v-none { background: #9a6700; }
+.untested { font-size: .8em; font-weight: 600; color: #57606a; } .v-false { background: #cf222e; } .v-true { background: #1a7f37; } .v-unknown, .v-none { background: #9a6700; }
 .c { white-space: nowrap; margin-right: 8px; }
 .c-false { color: #cf222e; } .c-true { color: #1a7f37; } .c-unknown { color: #9a6700; }
 .muted { color: #636c76; }
@@ -61,7 +61,7 @@ function row(r: RunSummary): string {
   const name = r.hasHistory ? `<a href="${escapeHtml(href)}">${escapeHtml(r.name)}</a>` : escapeHtml(r.name);
   const checkers = r.checkers.map((c) => `<span class="c c-${key(c.valid)}" title="${escapeHtml(c.summary ?? '')}">${MARK[key(c.valid) as keyof typeof MARK] ?? '?'} ${escapeHtml(c.checker)}</span>`).join(' ');
   const problem = r.problem === undefined ? '' : `<div class="problem">${escapeHtml(r.problem)}</div>`;
-  return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span></td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${problem}</td><td class="nowrap">${text(t['startedAt'])}</td><td>${text(t['backend'])}</td><td>${text(t['resource'])}</td><td>${text(t['workload'])}</td><td>${text(t['nemesis'] ?? t['nemeses'])}</td><td>${text(t['seed'])}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
+  return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span>${r.untested === null ? '' : `<div class="untested" title="${escapeHtml(r.untested)}">untested</div>`}</td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${problem}</td><td class="nowrap">${text(t['startedAt'])}</td><td>${text(t['backend'])}</td><td>${text(t['resource'])}</td><td>${text(t['workload'])}</td><td>${text(t['nemesis'] ?? t['nemeses'])}</td><td>${text(t['seed'])}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
 }
 
 function key(v: Validity | null): 'true' | 'false' | 'unknown' | 'none' {

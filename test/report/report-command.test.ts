@@ -4,7 +4,7 @@
  * typed errors for bad input, and a server that answers on 127.0.0.1 only
  * and serves a run's files and nothing else.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -75,6 +75,18 @@ describe('fencecheck report --index', () => {
     expect(html).toContain('NOT CHECKED');
     expect(existsSync(join(results, 'etcd-fence-lock-counter', '20261129T130000', 'report.html'))).toBe(true);
     expect((await cli('report', '--index', results)).stdout).toContain('0 reports written');
+  });
+
+  it('marks a valid run that showed no danger as untested, with why', async () => {
+    const results = resultsDir();
+    const run = join(results, 'etcd-fence-lock-counter', '20261129T120000');
+    const r = JSON.parse(readFileSync(join(run, 'results.json'), 'utf8'));
+    const evidence = { faults: { planned: 2, applied: 0, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } };
+    writeFileSync(join(run, 'results.json'), JSON.stringify({ ...r, valid: true, outcome: 'untested', evidence }));
+    await cli('report', '--index', results);
+    const html = readFileSync(join(results, 'index.html'), 'utf8');
+    expect(html).toContain('<span class="v v-true">VALID</span><div class="untested" title="no fault applied">untested</div>');
+    expect(html.match(/class="untested"/g)).toHaveLength(1);
   });
 });
 
