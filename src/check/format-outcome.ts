@@ -7,6 +7,8 @@
  */
 import { untestedWhy, type Evidence, type Outcome } from '../../checkers/lock/evidence.js';
 import type { LockWorkload, Validity } from '../../checkers/lock/verdict.js';
+import type { StoredResults } from '../store/results-json.js';
+import { storedOutcome } from '../store/stored-outcome.js';
 
 const WORD: Record<Outcome, string> = { safe: 'safe', unsafe: 'UNSAFE', unknown: 'unknown', untested: 'UNTESTED' };
 
@@ -27,4 +29,11 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
 
 function percent(part: number, whole: number): string {
   return `${Math.round((100 * part) / whole)}%`;
+}
+
+/** The outcome line of a results.json as read back; one from before evidence was recorded says so (untested unless already unsafe or unknown). */
+export function formatStoredOutcome(results: StoredResults, workload: LockWorkload): string {
+  if (results.outcome !== undefined && results.evidence !== undefined) return formatOutcome(results.outcome, results.valid, results.evidence, workload);
+  const { outcome, why } = storedOutcome(results);
+  return `outcome: ${WORD[outcome]}${why === null ? '' : ` (${why})`}`;
 }

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { RUN_FILES } from '../report/read-run-dir.js';
 import { parseResultsJson, type StoredResults } from '../store/results-json.js';
 import { parseTestJson } from '../store/test-json.js';
+import { formatStoredOutcome } from '../check/format-outcome.js';
 import { serveResults } from '../report/serve-results.js';
 import { writeRunIndex } from '../report/write-run-index.js';
 import { writeRunReport } from '../report/write-run-report.js';
@@ -73,6 +74,7 @@ async function verdictLines(runDir: string): Promise<string> {
       ? 'not checked yet (no results.json)'
       : `${VERDICT[String(results.valid) as keyof typeof VERDICT]}: ${results.checkers.map((c) => `${c.checker} ${c.valid === true ? 'valid' : c.valid === false ? 'invalid' : 'unknown'}`).join(', ')}`,
   ];
+  if (results !== null && test !== null) lines.push(formatStoredOutcome(results, test.workload));
   if (typeof test?.replay === 'string') lines.push(`replay: ${test.replay}`);
   return lines.join('\n') + '\n';
 }

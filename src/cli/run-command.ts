@@ -6,9 +6,8 @@
  */
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
-import { formatOutcome } from '../check/format-outcome.js';
+import { formatStoredOutcome } from '../check/format-outcome.js';
 import { readResultsJson } from '../store/results-json.js';
-import { NO_EVIDENCE } from '../store/stored-outcome.js';
 import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import { integer, nonNegativeInteger, oneOf } from './parse-options.js';
@@ -67,9 +66,7 @@ export function runOptionsOf(flags: CliFlags): RunOptions {
 /** The outcome as results.json records it: safe only with evidence that the faults struck and the lock failed. */
 function outcomeLine(runDir: string, workload: RunOptions['workload']): string {
   const results = readResultsJson(runDir);
-  if (results === null) return 'outcome: unknown (no results.json)';
-  if (results.evidence === undefined || results.outcome === undefined) return `outcome: UNTESTED (${NO_EVIDENCE})`;
-  return formatOutcome(results.outcome, results.valid, results.evidence, workload);
+  return results === null ? 'outcome: unknown (no results.json)' : formatStoredOutcome(results, workload);
 }
 
 export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed'> & { results: string; busyTimeoutMs: number; [sharedFlag: string]: unknown };

@@ -51,6 +51,7 @@ describe('fencecheck report RUN_DIR', () => {
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checkers: { checker: string; valid: unknown }[] };
     const verdicts = results.checkers.map((c) => `${c.checker} ${c.valid === true ? 'valid' : c.valid === false ? 'invalid' : 'unknown'}`).join(', ');
     expect(stdout).toContain(`INVALID: ${verdicts}\n`);
+    expect(stdout).toMatch(/^outcome: UNSAFE; \d+ of \d+ fault windows struck/m);
     expect(stdout).toMatch(/^replay: fencecheck run --backend redis .* --seed 7$/m);
   });
 
