@@ -19,6 +19,7 @@ import { lockHolds } from './lock-holds.js';
 import { lineOfIndex, pairOperations, type OpPair } from './pair-operations.js';
 import type { RunDir } from './read-run-dir.js';
 import type { StoredResults } from '../store/results-json.js';
+import { formatStoredOutcome } from '../check/format-outcome.js';
 import type { StoredTest } from '../store/test-json.js';
 
 export interface ReportCaps {
@@ -61,6 +62,8 @@ export interface ReportData {
   run: string;
   test: StoredTest | null;
   results: StoredResults | null;
+  /** The outcome line (safe only with evidence; untested and why), as `fencecheck run` prints it; null before the checkers ran. */
+  outcome: string | null;
   warnings: string[];
   historyOps: number;
   embeddedOps: number;
@@ -100,6 +103,7 @@ export function buildReportData(run: RunDir, generator: string, caps: ReportCaps
     run: basename(run.dir),
     test: run.test,
     results: run.results,
+    outcome: run.results === null || run.test === null ? null : formatStoredOutcome(run.results, run.test.workload),
     warnings,
     historyOps: total,
     embeddedOps: history.length,

@@ -42,6 +42,7 @@ describe.skipIf(!HAS_CHROMIUM)('the report page of the sample run', () => {
     const anomalies = results.checkers.reduce((n, c) => n + (c.anomalies?.length ?? 0), 0);
     expect(await page.locator('.anomaly').count()).toBe(anomalies);
     expect(await page.locator('#run-verdict').textContent()).toBe('INVALID');
+    expect(await page.locator('#run-outcome').textContent()).toMatch(/^outcome: UNSAFE; \d+ of \d+ fault windows struck/);
     expect(await page.locator('.checker').count()).toBe(results.checkers.length);
     await page.screenshot({ path: screenshotPath('report-sample.png'), fullPage: true });
     await page.close();
