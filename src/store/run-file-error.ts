@@ -10,6 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
+import { jsonTextProblem } from '../history/json-text-checks.js';
+import { MAX_DEPTH } from '../history/read-limits.js';
 
 /** A run file that is not what docs/run-directory.md says. Exit 254. */
 export class RunFileError extends FencecheckError {
@@ -38,11 +40,16 @@ export function readRunFile(dir: string, name: string): { text: string; path: st
 }
 
 export function parseJsonFile(text: string, file: string): unknown {
+  let json: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    json = JSON.parse(text) as unknown;
   } catch (err) {
     throw new RunFileError(file, `expected JSON, found a syntax error (${(err as Error).message})`, err);
   }
+  // Nesting deep enough to overflow the stack of the recursive code that reads it later (stringify, the report) is refused here.
+  const deep = jsonTextProblem(text, MAX_DEPTH, { numbers: false });
+  if (deep !== null) throw new RunFileError(file, `expected ${deep.expected}, found ${deep.found} at character ${deep.offset + 1}`);
+  return json;
 }
 
 /** Throws a RunFileError naming `path` unless `ok`. */

@@ -110,7 +110,7 @@ describe.skipIf(!HAS_CHROMIUM)('the report page of the sample run', () => {
   it('lists runs in the index, whose links open their reports', async () => {
     const results = tempDir('fencecheck-results-');
     copySampleRun(results, 'run-a');
-    const index = await writeRunIndex(results);
+    const index = await writeRunIndex(results, { writeReports: true });
     const { page, errors } = await recordingPage(browser(), { width: 1400, height: 400 });
     await page.goto(pathToFileURL(index.path).href);
     expect(await page.locator('tr[data-run]').count()).toBe(1);

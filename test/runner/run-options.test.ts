@@ -70,7 +70,7 @@ describe('the replay command', () => {
     timeLimitS: fc.integer({ min: 1, max: 3600 }),
     clients: fc.integer({ min: 1, max: 50 }),
     ttlMs: fc.integer({ min: 1, max: 100_000 }),
-    seed: fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
+    seed: fc.integer({ min: 0, max: 2 ** 31 }),
     holdMs: fc.integer({ min: 0, max: 10_000 }),
     rate: fc.double({ min: 0.001, max: 100, noNaN: true }),
     intervalMs: fc.integer({ min: 0, max: 60_000 }),
