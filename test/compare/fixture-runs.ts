@@ -4,17 +4,18 @@
  * no cluster. `fakeRunOne` stands in for runLockTest: it writes such a run
  * directory where the real one would, with an outcome chosen per run.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { outcomeOf, type Evidence } from '../../checkers/lock/evidence.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { DEFAULTS, replayCommand } from '../../workloads/runner/run-options.js';
 import type { CompareSpec } from '../../src/compare/compare-spec.js';
 import type { RunOne } from '../../src/compare/run-compare.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
+/** A temporary directory removed when the test (or, made during collection, the file) ends. */
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `fencecheck-compare-${label}-`));
+  return madeTempDir(`fencecheck-compare-${label}-`);
 }
 
 export interface FixtureOutcome {

@@ -4,17 +4,18 @@
  * from them, so the aggregation and the renderers are tested without any
  * cluster.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Op } from '../../src/history/op.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
 import type { StoredResults, Validity } from '../../src/store/results-json.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
+/** A temporary directory removed when the test (or, made during collection, the file) ends. */
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `fencecheck-scenarios-${label}-`));
+  return madeTempDir(`fencecheck-scenarios-${label}-`);
 }
 
 const CHECKER_OF: Record<string, string> = {
