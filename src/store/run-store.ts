@@ -12,8 +12,8 @@
  * never meets half a test.json, and the readers beside the types
  * (test-json.ts, results-json.ts) name the field a bad file gets wrong.
  */
-import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { RESULTS_FILE, type ResultsJson } from './results-json.js';
@@ -28,7 +28,11 @@ export const LATEST_LINK = 'latest';
 export class RunStore {
   private test: TestJson | undefined;
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    /** What `latest` pointed at before this run (restored when the run is discarded). */
+    private readonly previousLatest: string | undefined = undefined,
+  ) {}
 
   /**
    * A new run directory `<resultsDir>/<name>/<timestamp>` (UTC, to the
@@ -53,9 +57,22 @@ export class RunStore {
         });
       }
       mkdirSync(join(dir, LOGS_DIR));
+      const previous = currentLatest(parent);
       linkLatest(parent, dir);
-      return new RunStore(dir);
+      return new RunStore(dir, previous);
     }
+  }
+
+  /**
+   * A run refused before it began (another cluster is running): remove its
+   * directory and point `latest` back where it was, so a refused run leaves
+   * nothing behind.
+   */
+  discard(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+    const parent = dirname(this.dir);
+    if (this.previousLatest === undefined) rmSync(join(parent, LATEST_LINK), { force: true });
+    else linkLatest(parent, join(parent, this.previousLatest));
   }
 
   /** A run directory that exists already (`fencecheck check RUN_DIR` rewrites its results.json). */
@@ -105,6 +122,14 @@ function writeJsonAtomic(path: string, value: unknown): void {
 }
 
 /** `latest` → dir by a temporary link renamed over the old one: a reader sees the old run or the new, never no link. */
+function currentLatest(parent: string): string | undefined {
+  try {
+    return readlinkSync(join(parent, LATEST_LINK));
+  } catch {
+    return undefined;
+  }
+}
+
 function linkLatest(parent: string, dir: string): void {
   const temp = join(parent, `.${LATEST_LINK}.${process.pid}.tmp`);
   rmSync(temp, { force: true });
