@@ -10,6 +10,7 @@ import type { FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
 import { checkRunDir, isRunDir } from '../check/check-run-dir.js';
+import { formatOutcome } from '../check/format-outcome.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -81,12 +82,12 @@ async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
   const documents: unknown[] = [];
   for (const dir of dirs) {
     const warnings: HistoryWarning[] = [];
-    const result = await checkRunDir(dir, (w) => {
+    const { test, results: result } = await checkRunDir(dir, (w) => {
       warnings.push(w);
       if (!json) process.stderr.write(printable(`warning: ${w.message}`) + '\n');
     });
-    if (json) documents.push({ runDir: dir, valid: result.valid, deciding: result.deciding, checkers: result.verdicts, warnings });
-    else process.stdout.write(printable(`${dir}\n${formatVerdicts(result.verdicts, result.deciding)}`) + '\n');
+    if (json) documents.push({ runDir: dir, valid: result.valid, outcome: result.outcome, evidence: result.evidence, deciding: result.deciding, checkers: result.checkers, warnings });
+    else process.stdout.write(printable(`${dir}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
     codes.push(result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown);
   }
   if (json) process.stdout.write(printableJson(JSON.stringify(documents, null, 2)) + '\n');

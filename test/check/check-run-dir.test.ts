@@ -29,21 +29,21 @@ afterEach(() => {
 
 describe('checkRunDir with a foreign client', () => {
   it('without client fields: the checkers alone, as before', async () => {
-    const r = await checkRunDir(runDir({}));
-    expect(r.verdicts.map((v) => v.checker)).not.toContain('client-protocol');
+    const { results: r } = await checkRunDir(runDir({}));
+    expect(r.checkers.map((v) => v.checker)).not.toContain('client-protocol');
   });
 
   it("a client's violations come back as the deciding client-protocol verdict", async () => {
-    const r = await checkRunDir(runDir({ client: 'python3 c.py', clientToken: 'monotonic', clientViolations: [{ client: 'client1-1', problem: 'printed a line that is not JSON', stderrTail: ['Traceback'] }] }));
-    const v = r.verdicts.find((x) => x.checker === 'client-protocol');
+    const { results: r } = await checkRunDir(runDir({ client: 'python3 c.py', clientToken: 'monotonic', clientViolations: [{ client: 'client1-1', problem: 'printed a line that is not JSON', stderrTail: ['Traceback'] }] }));
+    const v = r.checkers.find((x) => x.checker === 'client-protocol');
     expect(v).toMatchObject({ valid: 'unknown', summary: expect.stringContaining('printed a line that is not JSON') });
     expect(r.deciding).toContain('client-protocol');
     expect(r.valid).not.toBe(true);
   });
 
   it('a unique-token client: no token order is checked', async () => {
-    const r = await checkRunDir(runDir({ clientToken: 'unique', clientViolations: [] }));
-    expect(r.verdicts.find((x) => x.checker === 'grant-tokens')?.summary).toContain('unique tokens');
+    const { results: r } = await checkRunDir(runDir({ clientToken: 'unique', clientViolations: [] }));
+    expect(r.checkers.find((x) => x.checker === 'grant-tokens')?.summary).toContain('unique tokens');
   });
 
   it('a damaged record is refused with 254', async () => {

@@ -18,7 +18,7 @@ import { compiledEntry } from '../../src/cluster/paths.js';
 import { UsageError } from '../../src/errors.js';
 import { parseClientCommand } from './client-command-line.js';
 import type { ClientConfig, ClientReady, ClientTokenKind } from '../clients/protocol.js';
-import type { ResourceMode, TokenKind } from '../vocabulary.js';
+import type { ResourceMode } from '../vocabulary.js';
 import { ClientSession, type ProcessControl, type SessionAccess } from './client-session.js';
 import type { ProtocolViolation } from './client-verdict.js';
 
@@ -75,12 +75,6 @@ export class ClientLauncher {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** The token kind the checkers use: the client's own word ('none' has no order to check, as 'unique'). */
-  checkerTokenKind(fallback: TokenKind): TokenKind {
-    const k: ClientTokenKind | undefined = this.ready?.token;
-    return k === undefined ? fallback : k === 'monotonic' ? 'monotonic' : 'unique';
   }
 
   /**

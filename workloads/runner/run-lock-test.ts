@@ -11,18 +11,18 @@
  *   analysis  the workload's checkers over the recorded history
  *   files     results.json and the report
  */
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
 import type { LockCheckResult } from '../../checkers/lock/verdict.js';
 import type { Cluster } from '../../src/cluster/cluster.js';
+import { ClusterBusyError } from '../../src/cluster/cluster-errors.js';
 import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 import { prepareResource } from '../clients/resource.js';
 import type { ClientConfig } from '../clients/protocol.js';
-import { analyseRun } from './analyse-run.js';
+import { runResults } from '../../src/check/run-results.js';
+import { RunStore } from '../../src/store/run-store.js';
+import type { TestJson } from '../../src/store/test-json.js';
 import { ClientLauncher } from './client-command.js';
-import { addClientVerdict } from './client-verdict.js';
 import { realClock } from './clock.js';
 import { interpretRun } from './interpret-run.js';
 import type { ClientFleet, NemesisPort } from './ports.js';
@@ -31,7 +31,7 @@ import { Recorder } from './recorder.js';
 import { planRun, type RunPlan } from './run-plan.js';
 import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
-import { clusterBackendOf, tokenKindOf } from '../vocabulary.js';
+import { clusterBackendOf } from '../vocabulary.js';
 
 export interface RunResult extends LockCheckResult {
   runDir: string;
@@ -57,42 +57,51 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   const log = hooks.log ?? (() => undefined);
   const started = Date.now();
   const name = o.name ?? `${o.backend}-${o.resource}-${o.workload}`;
-  const runDir = resolve(o.resultsDir, name, new Date(started).toISOString().replace(/[-:]/g, '').replace(/\..*$/, ''));
-  mkdirSync(join(runDir, 'logs'), { recursive: true });
-  linkLatest(runDir);
+  const store = RunStore.create(o.resultsDir, name, new Date(started));
+  const runDir = store.dir;
   const replay = replayCommand(o);
   const backend = clusterBackendOf(o.backend);
-  const test: Record<string, unknown> = {
-    name,
+  const test: TestJson = {
     ...o,
+    name,
     startedAt: new Date(started).toISOString(),
     versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions([backend, 'postgres'])) },
     replay,
   };
-  writeJson(join(runDir, 'test.json'), test);
+  store.writeTest(test);
 
   log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
   log(`run directory: ${runDir}`);
-  const recorder = new Recorder(join(runDir, 'history.jsonl'));
+  const recorder = new Recorder(store.historyPath);
   // The built-in client, or the --client command (docs/client-protocol.md).
   const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: o.resource, key: RESOURCE_KEY }, log });
   let cluster: Cluster | undefined;
   try {
     cluster = await startRunCluster(plan, runDir, hooks, log);
-    const world = await realWorldOf(cluster, plan, launcher, (versions) => Object.assign(test['versions'] as Record<string, string>, versions));
+    const world = await realWorldOf(cluster, plan, launcher, (versions) => Object.assign(test.versions, versions));
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 });
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
-    writeJson(join(runDir, 'test.json'), test);
+    store.writeTest(test);
+  } catch (err) {
+    if (err instanceof ClusterBusyError) {
+      // Refused before it began: it leaves nothing behind, not even its directory.
+      recorder.close();
+      store.discard();
+      throw err;
+    }
+    // The run directory holds the history so far and the logs: the error says where.
+    throw store.failed(err);
   } finally {
     recorder.close();
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
 
-  // A foreign client's own token kind; a client that broke the protocol makes the verdict unknown at best.
-  const checked = addClientVerdict(analyseRun(recorder.ops, o, launcher.checkerTokenKind(tokenKindOf(o.backend))), launcher.verdict());
   const durationMs = Date.now() - started;
-  writeJson(join(runDir, 'results.json'), { valid: checked.valid, deciding: checked.deciding, durationMs, checkers: checked.verdicts });
+  // A foreign client's own token kind; a client that broke the protocol makes the verdict unknown at best.
+  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : undefined);
+  store.writeResults(results);
+  const checked = { valid: results.valid, verdicts: results.checkers, deciding: results.deciding };
   const report = await writeRunReport(runDir).catch((err: unknown) => {
     // The verdict stands without its picture; say why the picture is missing.
     log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
@@ -162,14 +171,4 @@ async function startProxies(c: Cluster, hosts: readonly string[], which: RunOpti
   return out;
 }
 
-/** `results/<test>/latest` → this run, replaced atomically enough for a person's shell. */
-function linkLatest(runDir: string): void {
-  const link = join(dirname(runDir), 'latest');
-  rmSync(link, { force: true });
-  symlinkSync(basename(runDir), link);
-}
-
-function writeJson(path: string, value: unknown): void {
-  writeFileSync(path, JSON.stringify(value, null, 2) + '\n');
-}
 

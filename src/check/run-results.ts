@@ -1,0 +1,42 @@
+/**
+ * runResults: a lock run's history to its results.json (pure). The workload's
+ * checkers give the verdict (analyseRun); the history's nemesis ops and the
+ * checkers' holds give the evidence (what the faults did, what tested the
+ * protection); both give the outcome (safe only with evidence, else
+ * untested). The runner and `fencecheck check RUN_DIR` both call it, so a
+ * re-check writes what the run wrote.
+ */
+import { evidenceOf, outcomeOf } from '../../checkers/lock/evidence.js';
+import type { History } from '../history/op.js';
+import type { ResultsJson } from '../store/results-json.js';
+import { analyseRun } from '../../workloads/runner/analyse-run.js';
+import { addClientVerdict, clientProtocolVerdict, type ProtocolViolation } from '../../workloads/runner/client-verdict.js';
+import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { ClientTokenKind } from '../../workloads/clients/protocol.js';
+import { tokenKindOf } from '../../workloads/vocabulary.js';
+
+/** A foreign client's run (`--client`): the token kind its ready line announced, and its protocol violations. */
+export interface ClientFacts {
+  token?: ClientTokenKind | undefined;
+  violations: readonly ProtocolViolation[];
+}
+
+/**
+ * `plannedWindows` undefined (a run re-checked without its plan): evidenceOf counts the attempted faults.
+ * `client`: the checkers use its token kind ('none' has no order to check, as 'unique'), and a client
+ * that broke the protocol adds a deciding `client-protocol` verdict of unknown.
+ */
+export function runResults(history: History, o: Pick<RunOptions, 'workload' | 'resource' | 'backend'>, plannedWindows: number | undefined, durationMs: number | null, client?: ClientFacts): ResultsJson {
+  const token = client?.token;
+  const tokenKind = token === undefined ? tokenKindOf(o.backend) : token === 'monotonic' ? 'monotonic' : 'unique';
+  const checked = addClientVerdict(analyseRun(history, o, tokenKind), clientProtocolVerdict(client?.violations ?? []));
+  const evidence = evidenceOf(history, checked.verdicts, plannedWindows);
+  return {
+    valid: checked.valid,
+    deciding: checked.deciding,
+    durationMs,
+    checkers: checked.verdicts,
+    outcome: outcomeOf(checked.valid, evidence, o.workload),
+    evidence,
+  };
+}
