@@ -128,8 +128,10 @@ describe('runs with a foreign client', () => {
     try {
       const options = mode === 'missing-program' ? { ...short(mode), client: '/nonexistent/fencecheck-client --x' } : short(mode);
       const err = await runLockTest(options, hooks).then(() => undefined, (e: unknown) => e);
+      // The run store wraps it (the run directory holds the logs); the client's error is the cause, and 254 stays.
       expect(err).toBeInstanceOf(FencecheckError);
-      expect(err).toMatchObject({ code, exitCode: 254, message: expect.stringContaining(words) });
+      expect(err).toMatchObject({ exitCode: 254, message: expect.stringContaining(words) });
+      expect((err as Error).cause ?? err).toMatchObject({ code });
     } finally {
       delete process.env['FC_CLIENT_READY_TIMEOUT_MS'];
     }
