@@ -4,7 +4,7 @@
  * interrupted run), run the workload's checkers again, and rewrite
  * results.json.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkersFor } from '../../checkers/lock/registry.js';
 import { runCheckers, type LockCheckResult, type LockWorkload, type ResourceMode } from '../../checkers/lock/verdict.js';
@@ -21,9 +21,7 @@ interface TestJson {
   durationMs?: number;
 }
 
-export function isRunDir(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory() && existsSync(join(path, 'test.json')) && existsSync(join(path, 'history.jsonl'));
-}
+export { isRunDir } from './is-run-dir.js';
 
 export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) => void): Promise<LockCheckResult> {
   let test: TestJson;
