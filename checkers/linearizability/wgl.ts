@@ -70,7 +70,13 @@ export class PartitionSearch<S> {
   private remaining = 0;
   private entry: number;
   private bestDepth = -1;
-  private bestOrder: Int32Array = new Int32Array(0);
+  /**
+   * The deepest configuration's order, kept up to date lazily: stackOp[0, clean) is known to equal
+   * bestOrder[0, clean), so a new deepest configuration copies only the part of the stack that changed since
+   * the last one. (Copying the whole stack on every new depth made a long valid history quadratic.)
+   */
+  private readonly bestOrder: Int32Array;
+  private clean = 0;
   private bestState: number;
   private blocker = -1;
   /** Whether the model has read-only ops, and whether the scan is in its read-first pass (see the class doc). */
@@ -94,6 +100,7 @@ export class PartitionSearch<S> {
     this.cache = new ConfigCache(budget);
     this.stackOp = new Int32Array(n);
     this.stackState = new Int32Array(n);
+    this.bestOrder = new Int32Array(n);
     this.pending = new Uint8Array(n);
     this.readOnly = new Uint8Array(n);
     if (model.isReadOnly) for (const op of ops) if (model.isReadOnly(op)) this.readOnly[op.id] = 1;
@@ -175,7 +182,8 @@ export class PartitionSearch<S> {
             }
             if (depth > this.bestDepth) {
               this.bestDepth = depth;
-              this.bestOrder = stackOp.slice(0, depth);
+              for (let d = this.clean; d < depth; d++) this.bestOrder[d] = stackOp[d]!;
+              this.clean = depth;
               this.bestState = state;
               this.blocker = -1;
             }
@@ -207,10 +215,11 @@ export class PartitionSearch<S> {
       let op: number;
       do {
         if (depth === 0) {
-          result = invalidOutcome(this.model, this.ops, states, this.bestOrder, this.bestState, this.blocker, steps, cache.size);
+          result = invalidOutcome(this.model, this.ops, states, this.bestOrder.subarray(0, Math.max(0, this.bestDepth)), this.bestState, this.blocker, steps, cache.size);
           break outer;
         }
         depth--;
+        if (depth < this.clean) this.clean = depth;
         op = stackOp[depth]!;
         state = stackState[depth]!;
         linearized.delete(op);
