@@ -16,7 +16,7 @@ import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, MemoryBudget } from './config-cache.js';
 import type { CheckOptions, LinearizabilityResult } from './result.js';
-import { toOperations } from './to-operations.js';
+import { toOperations, type OperationsOptions } from './to-operations.js';
 import { PartitionSearch, type PartitionOutcome } from './wgl.js';
 
 /**
@@ -29,11 +29,20 @@ const FIRST_BUDGET = 1 << 14;
 
 export function check<S>(model: Model<S>, history: History, options: CheckOptions = {}): LinearizabilityResult {
   const started = performance.now();
-  const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
-  const ops = toOperations(history, {
+  return checkOperations(model, toOperations(history, pairingOptions(model)), options, started);
+}
+
+/** How `model` wants a history paired into operations (for toOperations or an OperationPairer fed as a file is read). */
+export function pairingOptions<S>(model: Model<S>): OperationsOptions {
+  return {
     ...(model.onFail ? { onFail: model.onFail.bind(model) } : {}),
     ...(model.isInert ? { isInert: model.isInert.bind(model) } : {}),
-  });
+  };
+}
+
+/** check() on operations already paired (`started`: when the caller's clock for the deadline started). */
+export function checkOperations<S>(model: Model<S>, ops: Operation[], options: CheckOptions = {}, started = performance.now()): LinearizabilityResult {
+  const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
   // Within a part, completed ops come first and pending ones last: the cache's compact bitsets rely on it.
   const parts = (model.partition ? model.partition(ops) : [ops])
     .filter((p) => p.length > 0)
@@ -41,7 +50,8 @@ export function check<S>(model: Model<S>, history: History, options: CheckOption
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
   let searches: PartitionSearch<S>[];
   try {
-    searches = parts.map((p) => new PartitionSearch(model, p.map((o, i) => ({ ...o, id: i })), budget.child()));
+    // A search knows its ops by their index in the part; op.id stays the history-wide id the witness shows.
+    searches = parts.map((p) => new PartitionSearch(model, p, budget.child()));
   } catch (err) {
     if (!(err instanceof CacheLimitError)) throw err;
     const stats = { operations: ops.length, partitions: parts.length, steps: 0, cacheEntries: 0, elapsedMs: performance.now() - started };

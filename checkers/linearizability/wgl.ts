@@ -103,11 +103,12 @@ export class PartitionSearch<S> {
     this.bestOrder = new Int32Array(n);
     this.pending = new Uint8Array(n);
     this.readOnly = new Uint8Array(n);
-    if (model.isReadOnly) for (const op of ops) if (model.isReadOnly(op)) this.readOnly[op.id] = 1;
+    // Ops are known by their index in `ops` (not op.id, which stays the history-wide id shown in witnesses).
+    if (model.isReadOnly) for (let i = 0; i < n; i++) if (model.isReadOnly(ops[i]!)) this.readOnly[i] = 1;
     this.hasReads = this.readOnly.includes(1);
     this.readPass = this.hasReads;
-    for (const op of ops) {
-      if (op.ret === Infinity) this.pending[op.id] = 1;
+    for (let i = 0; i < n; i++) {
+      if (ops[i]!.ret === Infinity) this.pending[i] = 1;
       else this.remaining++;
     }
     this.linearized = new LinearizedSet(n, this.remaining);
@@ -268,9 +269,10 @@ function invalidOutcome<S>(
 function firstUnlinearizedCompleted(ops: readonly Operation[], order: Int32Array): number {
   const done = new Set(order);
   let best = -1;
-  for (const op of ops) {
-    if (op.ret === Infinity || done.has(op.id)) continue;
-    if (best === -1 || op.ret < ops[best]!.ret) best = op.id;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.ret === Infinity || done.has(i)) continue;
+    if (best === -1 || op.ret < ops[best]!.ret) best = i;
   }
   return best === -1 ? 0 : best;
 }
@@ -317,7 +319,7 @@ function relink(e: number, next: Int32Array, prev: Int32Array): void {
 function identicalPendingPredecessors(ops: readonly Operation[]): Int32Array {
   const twin = new Int32Array(ops.length).fill(-1);
   const lastOfClass = new Map<string, number>();
-  const byCall = ops.map((o) => o.id).sort((a, b) => ops[a]!.call - ops[b]!.call || a - b);
+  const byCall = ops.map((_, i) => i).sort((a, b) => ops[a]!.call - ops[b]!.call || a - b);
   for (const id of byCall) {
     const op = ops[id]!;
     if (op.ret !== Infinity) continue;

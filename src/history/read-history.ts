@@ -56,7 +56,8 @@ export function historyParser(format: HistoryFormat, file: string, opts: ImportO
   }
 }
 
-function* validatedBatches(path: string, opts: ReadHistoryOptions): Generator<Op[]> {
+/** The file's ops in validated batches, one per chunk read: to consume a long history without holding it. */
+export function* validatedBatches(path: string, opts: ReadHistoryOptions): Generator<Op[]> {
   const makeParser = (first: string): OpParser =>
     historyParser(opts.format ?? detectFormat(path, first.slice(0, DETECT_BYTES)), path, opts);
   const validator = opts.validate === false ? null : new HistoryValidator({ file: path, onWarning: opts.onWarning });
