@@ -20,14 +20,18 @@ import type { CorpusEntry } from '../src/corpus/manifest.js';
 import { writeLongHistory } from './long-history.js';
 import { buildPorcupineHarness } from './porcupine-harness.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** The CLI measured: this build's, or another build's entry (FENCECHECK_BENCH_CLI) for a before/after table. */
+const CLI = process.env['FENCECHECK_BENCH_CLI'] ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const TIME = '/usr/bin/time';
 
-/** Porcupine's whole-process figures when no checkout is given: medians measured with this bench. */
+/**
+ * Porcupine's whole-process figures when no checkout is given: the medians this
+ * bench measured (7 interleaved runs, the same files, the long history from seed 12).
+ */
 const REFERENCE = {
-  when: '2026-11-30, Porcupine v1.3.0 built with Debian go 1.19, a 2-core Debian 12 machine of this kind shared with other agents (load 5–10)',
-  seconds: { etcd: 0.95, kv: 0.62, 'long 100k': 1.79 } as Record<string, number>,
-  rssMB: { etcd: 29, kv: 60, 'long 100k': 1102 } as Record<string, number>,
+  when: '2026-11-30, Porcupine v1.3.0 built with Debian go 1.19, a 2-core Debian 12 machine of this kind shared with other agents (load 7–10)',
+  seconds: { etcd: 0.604, kv: 0.307, 'long 100k': 2.108 } as Record<string, number>,
+  rssMB: { etcd: 29, kv: 58, 'long 100k': 2079 } as Record<string, number>,
 };
 
 interface Row {
