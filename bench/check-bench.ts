@@ -12,7 +12,7 @@
  * installed, else beside dated reference figures; start-up beside `node -e 0`;
  * generated long histories (100k and 1M ops).
  *
- *   npm run bench:check [-- --json] [-- --families etcd,kv] [-- --timeout-ms 60000] [-- --runs 5] [-- --no-whole-process]
+ *   npm run bench:check [-- --json] [-- --families etcd,kv] [-- --timeout-ms 60000] [-- --runs 5] [-- --cap-s 120] [-- --no-whole-process]
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -129,7 +129,8 @@ async function main(): Promise<void> {
     for (const f of all) for (const file of f.perFile) if (file.got !== file.expected) process.stdout.write(`  ${f.name}: ${file.file} expected ${file.expected}, got ${file.got}${file.reason ? ` (${file.reason})` : ''} in ${(file.checkMs / 1000).toFixed(1)} s\n`);
   }
   if (!args.includes('--no-whole-process') && !args.includes('--json')) {
-    process.stdout.write('\n' + wholeProcessTable(manifest, Number(flag('--runs') ?? 5), (s) => process.stderr.write(s)));
+    const log = (s: string) => process.stderr.write(s);
+    process.stdout.write('\n' + wholeProcessTable(manifest, Number(flag('--runs') ?? 5), log, Number(flag('--cap-s') ?? 120)));
   }
   if (all.some((f) => f.perFile.some((p) => p.got !== p.expected && p.got !== 'unknown'))) process.exitCode = 1;
 }

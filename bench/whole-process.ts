@@ -23,6 +23,7 @@ import { buildPorcupineHarness } from './porcupine-harness.js';
 /** The CLI measured: this build's, or another build's entry (FENCECHECK_BENCH_CLI) for a before/after table. */
 const CLI = process.env['FENCECHECK_BENCH_CLI'] ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const TIME = '/usr/bin/time';
+const TIMEOUT = '/usr/bin/timeout';
 
 /**
  * Porcupine's whole-process figures when no checkout is given: the medians this
@@ -47,7 +48,7 @@ interface Sample {
   rssMB?: number;
 }
 
-export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: string) => void): string {
+export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: string) => void, capS = 120): string {
   const work = mkdtempSync(join(tmpdir(), 'fencecheck-bench-'));
   try {
     const harness = buildPorcupineHarness();
@@ -75,8 +76,10 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
       log(`bench:check: whole process, run ${r + 1}/${runs}…\n`);
       for (const row of rows) {
         if (row.name === 'long 1M' && r >= Math.min(runs, 3)) continue;
-        add(`${row.name}/f`, measure(row.fencecheck));
-        if (row.porcupine) add(`${row.name}/p`, measure(row.porcupine));
+        // A row that hit the cap once is not run again (a quadratic build would spend the whole bench there).
+        if (samples.get(`${row.name}/f`)?.some((s) => s.seconds === Infinity)) continue;
+        add(`${row.name}/f`, measure(row.fencecheck, capS));
+        if (row.porcupine) add(`${row.name}/p`, measure(row.porcupine, capS));
       }
     }
     const header = ['what', 'fencecheck s', 'peak RSS', 'binary' in harness ? `${harness.version} s` : 'Porcupine (reference) s', 'peak RSS', 'ratio'];
@@ -88,12 +91,12 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
       const refRss = REFERENCE.rssMB[row.name];
       const base = row.versus ? median(samples.get(`${row.versus}/f`)!) : undefined;
       const other = p?.seconds ?? refS;
-      const ratio = base ? `${(f.seconds / base.seconds).toFixed(2)}x node -e 0` : other ? `${(f.seconds / other).toFixed(2)}x Porcupine` : '—';
+      const ratio = f.seconds === Infinity ? '—' : base ? `${(f.seconds / base.seconds).toFixed(2)}x node -e 0` : other ? `${(f.seconds / other).toFixed(2)}x Porcupine` : '—';
       lines.push([
         row.name,
-        f.seconds.toFixed(3),
+        seconds(f.seconds, capS),
         mb(f.rssMB),
-        p ? p.seconds.toFixed(3) : refS !== undefined ? `(${refS.toFixed(2)})` : '—',
+        p ? seconds(p.seconds, capS) : refS !== undefined ? `(${refS.toFixed(2)})` : '—',
         p ? mb(p.rssMB) : refRss !== undefined ? `(${refRss} MB)` : '—',
         ratio,
       ]);
@@ -109,15 +112,23 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
   }
 }
 
-/** One run: wall seconds and, with GNU time, the peak RSS. */
-function measure(argv: string[]): Sample {
+/**
+ * One run: wall seconds and, with GNU time, the peak RSS. A run past `capS`
+ * is killed (coreutils timeout, SIGKILL) and counts as Infinity: a build with
+ * a quadratic search must not hold the bench for hours.
+ */
+function measure(argv: string[], capS: number): Sample {
   const withTime = existsSync(TIME);
-  const cmd = withTime ? TIME : argv[0]!;
-  const args = withTime ? ['-f', '@@%e %M', ...argv] : argv.slice(1);
+  const capped = existsSync(TIMEOUT) ? [TIMEOUT, '-s', 'KILL', String(capS), ...argv] : argv;
+  const cmd = withTime ? TIME : capped[0]!;
+  const args = withTime ? ['-f', '@@%e %M', ...capped] : capped.slice(1);
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 2 ** 20 });
   const wall = (performance.now() - t0) / 1000;
   const m = /@@([\d.]+) (\d+)/.exec(r.stderr ?? '');
+  // timeout's own code for a killed child is 137 (128 + SIGKILL).
+  // (GNU time's figure for a killed run is timeout's own, not the check's: none is reported.)
+  if (r.status === 137 || r.signal === 'SIGKILL') return { seconds: Infinity };
   if (r.status !== null && r.status >= 254) throw new Error(`bench:check: ${argv.join(' ').slice(0, 200)} failed (${r.status}): ${r.stderr.slice(-500)}`);
   // Wall time from here (GNU time's %e has only 10 ms resolution), peak RSS from GNU time.
   return m ? { seconds: wall, rssMB: Number(m[2]) / 1024 } : { seconds: wall };
@@ -128,6 +139,10 @@ function median(samples: Sample[]): Sample {
   const mid = <T>(xs: T[]) => xs[(xs.length - 1) >> 1];
   const rss = mid(by('rssMB'));
   return { seconds: mid(by('seconds'))!, ...(rss !== undefined ? { rssMB: rss } : {}) };
+}
+
+function seconds(s: number, capS: number): string {
+  return s === Infinity ? `> ${capS} (killed)` : s.toFixed(3);
 }
 
 function mb(v: number | undefined): string {
