@@ -31,7 +31,7 @@ describe.skipIf(!manifest)('streamed pairing decides the corpus as check() does'
   it.each(manifest ?? [])('$file', async (entry) => {
     const model = createModel(entry.model);
     const whole = check(model, await readHistory(entry.path, { format: entry.format }), { timeoutMs: 30_000 });
-    const streamed = checkOperations(model, readOperations(entry.path, model, { format: entry.format }), { timeoutMs: 30_000 });
+    const streamed = checkOperations(model, readOperations(entry.path, model, { format: entry.format }).operations, { timeoutMs: 30_000 });
     expect(decision(streamed)).toEqual(decision(whole));
     expect(streamed.stats.operations).toBe(whole.stats.operations);
   });
@@ -52,7 +52,7 @@ describe('generated long histories', () => {
     writeLongHistory(file, { ops: 3000, seed, format, invalid });
     const model = createModel('etcd');
     const whole = check(model, await readHistory(file, { format }));
-    const streamed = checkOperations(model, readOperations(file, model, { format }));
+    const streamed = checkOperations(model, readOperations(file, model, { format }).operations);
     expect(whole.valid).toBe(!invalid);
     expect(decision(streamed)).toEqual(decision(whole));
   });
