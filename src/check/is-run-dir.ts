@@ -1,7 +1,9 @@
 /**
  * isRunDir: is this path a run directory (test.json and history.jsonl)? Its
- * own file so `fencecheck check FILE` can ask without loading the lock
- * checkers that re-check a run directory.
+ * own file so `fencecheck check FILE` can ask without loading the run store
+ * and the lock checkers that re-check a run directory. The names are the run
+ * store's TEST_FILE and HISTORY_FILE, spelled here because importing them
+ * would load the store's validating readers at start-up.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
