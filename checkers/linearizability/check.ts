@@ -13,6 +13,7 @@
  */
 import type { History } from '../../src/history/op.js';
 import type { Model } from '../model.js';
+import { withDefaults } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, MemoryBudget } from './config-cache.js';
 import type { CheckOptions, LinearizabilityResult } from './result.js';
@@ -34,17 +35,17 @@ export function check<S>(model: Model<S>, history: History, options: CheckOption
 
 /** How `model` wants a history paired into operations (for toOperations or an OperationPairer fed as a file is read). */
 export function pairingOptions<S>(model: Model<S>): OperationsOptions {
-  return {
-    ...(model.onFail ? { onFail: model.onFail.bind(model) } : {}),
-    ...(model.isInert ? { isInert: model.isInert.bind(model) } : {}),
-  };
+  const m = withDefaults(model);
+  return { onFail: m.onFail, isInert: m.isInert };
 }
 
 /** check() on operations already paired (`started`: when the caller's clock for the deadline started). */
-export function checkOperations<S>(model: Model<S>, ops: Operation[], options: CheckOptions = {}, started = performance.now()): LinearizabilityResult {
+export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options: CheckOptions = {}, started = performance.now()): LinearizabilityResult {
+  const model = withDefaults(unfilled);
   const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
   // Within a part, completed ops come first and pending ones last: the cache's compact bitsets rely on it.
-  const parts = (model.partition ? model.partition(ops) : [ops])
+  const parts = model
+    .partition(ops)
     .filter((p) => p.length > 0)
     .map((p) => [...p.filter((o) => o.ret !== Infinity), ...p.filter((o) => o.ret === Infinity)]);
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
@@ -82,7 +83,7 @@ export function checkOperations<S>(model: Model<S>, ops: Operation[], options: C
           valid: false,
           witness: {
             partition: p,
-            partitionLabel: model.partition && model.partitionLabel && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
+            partitionLabel: model.partitioned && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
             prefix: d.order.map((i) => original[i]!),
             state: d.state,
             op: original[d.blocker]!,

@@ -19,8 +19,8 @@ import type { History, Op } from '../../src/history/op.js';
 import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
 
-/** How a `fail` completion is read: did not happen, an observation to check, or unknown. */
-export type FailPolicy = 'dropped' | 'observation' | 'pending';
+import type { FailPolicy } from '../model.js';
+
 
 export interface OperationsOptions {
   /** How to read a fail completion of this op; default 'dropped'. */

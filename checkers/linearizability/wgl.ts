@@ -28,7 +28,7 @@
  * fails too, and the search backtracks past both. Each new configuration is
  * first scanned for such a read (the read pass) before any other op is tried.
  */
-import type { Model } from '../model.js';
+import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, ConfigCache, type MemoryBudget } from './config-cache.js';
 import { LinearizedSet } from './linearized-set.js';
@@ -86,7 +86,7 @@ export class PartitionSearch<S> {
   outcome: PartitionOutcome | undefined;
 
   constructor(
-    private readonly model: Model<S>,
+    private readonly model: FilledModel<S>,
     private readonly ops: readonly Operation[],
     private readonly budget: MemoryBudget,
   ) {
@@ -104,7 +104,7 @@ export class PartitionSearch<S> {
     this.pending = new Uint8Array(n);
     this.readOnly = new Uint8Array(n);
     // Ops are known by their index in `ops` (not op.id, which stays the history-wide id shown in witnesses).
-    if (model.isReadOnly) for (let i = 0; i < n; i++) if (model.isReadOnly(ops[i]!)) this.readOnly[i] = 1;
+    for (let i = 0; i < n; i++) if (model.isReadOnly(ops[i]!)) this.readOnly[i] = 1;
     this.hasReads = this.readOnly.includes(1);
     this.readPass = this.hasReads;
     for (let i = 0; i < n; i++) {
@@ -242,7 +242,7 @@ export class PartitionSearch<S> {
 }
 
 function invalidOutcome<S>(
-  model: Model<S>,
+  model: FilledModel<S>,
   ops: readonly Operation[],
   states: StateInterner<S>,
   order: Int32Array,
@@ -252,7 +252,7 @@ function invalidOutcome<S>(
   cacheEntries: number,
 ): PartitionOutcome {
   const stateValue = states.states[bestState]!;
-  const describe = model.describeState ?? ((s: S) => JSON.stringify(s));
+  const describe = model.describeState;
   const blocked = blocker === -1 ? firstUnlinearizedCompleted(ops, order) : blocker;
   const illegal = states.reason(bestState, blocked);
   const reason =
