@@ -5,7 +5,6 @@
  * does (verdicts, evidence, outcome: run-results.ts), and rewrite
  * results.json atomically through the run store.
  */
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { readHistory } from '../history/read-history.js';
@@ -17,9 +16,7 @@ import { runResults, type ClientFacts } from './run-results.js';
 import type { ClientTokenKind } from '../../workloads/clients/protocol.js';
 import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
 
-export function isRunDir(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory() && existsSync(join(path, TEST_FILE)) && existsSync(join(path, HISTORY_FILE));
-}
+export { isRunDir } from './is-run-dir.js';
 
 /** What a re-check read and wrote. */
 export interface RunCheck {

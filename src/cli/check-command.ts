@@ -9,9 +9,7 @@ import { MODEL_NAMES, createModel, modelTakesInit, type ModelName } from '../../
 import type { FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
-import { checkRunDir, isRunDir } from '../check/check-run-dir.js';
-import { formatOutcome } from '../check/format-outcome.js';
-import { formatVerdicts } from '../check/format-lock-verdicts.js';
+import { isRunDir } from '../check/is-run-dir.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
@@ -78,6 +76,12 @@ async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
 }
 
 async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
+  // Loaded here, not at start: the lock checkers are not needed to check history files.
+  const [{ checkRunDir }, { formatVerdicts }, { formatOutcome }] = await Promise.all([
+    import('../check/check-run-dir.js'),
+    import('../check/format-lock-verdicts.js'),
+    import('../check/format-outcome.js'),
+  ]);
   const codes: number[] = [];
   const documents: unknown[] = [];
   for (const dir of dirs) {

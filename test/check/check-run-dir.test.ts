@@ -6,12 +6,13 @@
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkRunDir } from '../../src/check/check-run-dir.js';
 import { FencecheckError } from '../../src/errors.js';
 
-const SAMPLE = join(import.meta.dirname, '..', 'fixtures', 'runs', 'sample-run');
+const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runs', 'sample-run');
 const dirs: string[] = [];
 
 function runDir(extra: Record<string, unknown>): string {
