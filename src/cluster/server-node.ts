@@ -18,6 +18,7 @@ import { identify, isSameProcess, signalProcess, type ProcessIdentity } from './
 import { spawnInNamespace, type SpawnedProcess } from './spawn-in-namespace.js';
 import type { StateFile } from './state-file.js';
 import { stopProcesses } from './stop-processes.js';
+import { within } from './within.js';
 
 export interface NodeRuntime {
   ctx: SpecContext;
@@ -152,7 +153,7 @@ export class ServerNode implements BackendNode {
     if (!id || !proc || !this.running) return;
     await stopProcesses([{ ...id, name: this.name, stopSignal: signal, graceMs }]);
     // The child's exit event (our own child: libuv reaps it) updates the state file.
-    await Promise.race([proc.exited, sleep(2000)]);
+    await within(proc.exited, 2000);
     this.exit ??= { code: null, signal };
   }
 

@@ -33,6 +33,7 @@ import { fencecheckVersion, serverVersions } from './versions.js';
 import { runWorker, type WorkerContext } from './worker.js';
 import { runFinalRead } from './final-read.js';
 import { compiledEntry } from '../../src/cluster/paths.js';
+import { within } from '../../src/cluster/within.js';
 import { progressLine } from './progress.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 
@@ -126,7 +127,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
       const session = new ClientSession(proc, c.logPath(procName));
       sessions.add(session);
       current.set(worker, session);
-      const ready = await Promise.race([session.ready, sleep(30_000).then(() => undefined)]);
+      const ready = await within(session.ready, 30_000);
       if (!ready) throw new Error(`lock client ${procName} was not ready within 30 s (log: ${c.logPath(procName)})`);
       // The client libraries' versions, as the first ready client reports them.
       Object.assign(test['versions'] as Record<string, string>, ready.versions);
@@ -184,7 +185,8 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
       windows,
     );
     const workersDone = Promise.all(first.map((s, i) => runWorker(workerCtx, i, s)));
-    const ticker = setInterval(() => log(progressLine(recorder, startNs, o.timeLimitS, holders)), 5000);
+    // unref: a progress line must never keep a finished (or failed) run alive.
+    const ticker = setInterval(() => log(progressLine(recorder, startNs, o.timeLimitS, holders)), 5000).unref();
     await stop.sleep(o.timeLimitS * 1000);
     stop.stop();
     await nemesisDone;
