@@ -137,10 +137,12 @@ export class Cluster {
    */
   teardown(opts: { keepData?: boolean } = {}): Promise<ReclaimReport> {
     this.tornDown ??= (async () => {
-      this.parts.hooks?.uninstall();
-      await this.nemesis.close().catch(() => undefined);
+      // First, synchronously: from here on nothing new may be created (see StateFile.assertOpen).
       this.parts.state.close();
+      await this.nemesis.close().catch(() => undefined);
       const report = await reclaim({ stateFile: this.parts.state.path, ...opts });
+      // Only now: a signal that arrives during teardown must wait for it, not end the process halfway.
+      this.parts.hooks?.uninstall();
       await this.parts.lock.release();
       return report;
     })();

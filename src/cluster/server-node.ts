@@ -67,6 +67,12 @@ export class ServerNode implements BackendNode {
   async start(): Promise<void> {
     if (this.running) return;
     this.rt.signal?.throwIfAborted();
+    this.rt.state.assertOpen(`server ${this.name}`);
+    if (this.spec.sysvSharedMemory) {
+      // Recorded before the server creates its segment, so a reclaim after any crash can find and remove it.
+      const dataDir = this.rt.ctx.dataDir(this.plan);
+      this.rt.state.update((s) => (s.shmDataDirs = [...new Set([...(s.shmDataDirs ?? []), dataDir])]));
+    }
     const cmd = this.spec.command(this.plan, this.rt.ctx);
     const clockFile = this.clockFile;
     if (clockFile && !existsSync(clockFile)) createClockFile(clockFile);

@@ -142,6 +142,11 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     const first = await Promise.all(hosts.map((_, i) => spawnClient(i)));
     writeJson(join(runDir, 'test.json'), test);
     const stop = new StopSignal();
+    // A history that cannot be written (a full disk) ends the main phase now; the error is raised after teardown.
+    recorder.onFailure((err) => {
+      log(`history: ${err.message}; stopping the run`);
+      stop.stop();
+    });
     const holders = new Holders();
     const pauseMs = Math.max(o.durationMs, 2 * o.ttlMs);
     const section = {
@@ -208,6 +213,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     recorder.close();
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
+  if (recorder.failure) throw recorder.failure;
 
   const checked = runCheckers(checkersFor(o.workload), recorder.ops, {
     workload: o.workload,
