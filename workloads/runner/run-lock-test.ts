@@ -144,7 +144,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     const stop = new StopSignal();
     // A history that cannot be written (a full disk) ends the main phase now; the error is raised after teardown.
     recorder.onFailure((err) => {
-      log(`history: ${err.message}; stopping the run`);
+      log(`history: ${err.message} Stopping the run.`);
       stop.stop();
     });
     const holders = new Holders();
