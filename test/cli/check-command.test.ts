@@ -2,13 +2,13 @@
  * `fencecheck check` as a user meets it: verdict lines, witnesses, JSON, and
  * the exit codes 0 / 1 / 2 / 254, on small histories written here.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { makeTempDir } from '../support/temp-dir.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fencecheck-cli-'));
+const dir = makeTempDir('fencecheck-cli-');
 const write = (name: string, lines: object[] | string): string => {
   const path = join(dir, name);
   writeFileSync(path, typeof lines === 'string' ? lines : lines.map((l) => JSON.stringify(l)).join('\n') + '\n');

@@ -4,8 +4,8 @@
  * no cluster. `fakeRunOne` stands in for runLockTest: it writes such a run
  * directory where the real one would, with an outcome chosen per run.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { makeTempDir } from '../support/temp-dir.js';
 import { join, resolve } from 'node:path';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { DEFAULTS, replayCommand } from '../../workloads/runner/run-options.js';
@@ -13,7 +13,7 @@ import type { CompareSpec } from '../../src/compare/compare-spec.js';
 import type { RunOne } from '../../src/compare/run-compare.js';
 
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `fencecheck-compare-${label}-`));
+  return makeTempDir(`fencecheck-compare-${label}-`);
 }
 
 export interface FixtureOutcome {

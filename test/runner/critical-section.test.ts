@@ -3,8 +3,7 @@
  * (docs/lock-workloads.md), in order, with tokens and outcomes, against a
  * scripted fake client: no cluster, no real time.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { makeTempDir } from '../support/temp-dir.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ClientAnswer } from '../../workloads/clients/protocol.js';
@@ -26,7 +25,7 @@ function fakeSession(script: Partial<Record<RequestBody['op'], Omit<ClientAnswer
 }
 
 function context(workload: SectionContext['workload'], resource: SectionContext['resource'] = 'none'): SectionContext {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-section-'));
+  const dir = makeTempDir('fencecheck-section-');
   return { recorder: new Recorder(join(dir, 'history.jsonl')), holders: new Holders(), workload, resource, ttlMs: 1000, giveUpMs: 1000, sleep: async () => undefined };
 }
 

@@ -4,8 +4,8 @@
  * from them, so the aggregation and the renderers are tested without any
  * cluster.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { makeTempDir } from '../support/temp-dir.js';
 import { join } from 'node:path';
 import type { Op } from '../../src/history/op.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
@@ -14,7 +14,7 @@ import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
 
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `fencecheck-scenarios-${label}-`));
+  return makeTempDir(`fencecheck-scenarios-${label}-`);
 }
 
 const CHECKER_OF: Record<string, string> = {
