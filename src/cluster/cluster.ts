@@ -39,6 +39,8 @@ export interface ClusterParts {
   hooks: TeardownHooks | undefined;
   /** The machine-wide cluster lock, released after teardown. */
   lock: ClusterLock;
+  /** Progress lines (teardown's beginning and end: the moments a person, or the chaos tests, may interrupt). */
+  log?: (line: string) => void;
 }
 
 export class Cluster {
@@ -139,8 +141,11 @@ export class Cluster {
     this.tornDown ??= (async () => {
       // First, synchronously: from here on nothing new may be created (see StateFile.assertOpen).
       this.parts.state.close();
+      const log = this.parts.log ?? (() => undefined);
+      log('teardown: stopping every process, deleting the namespaces');
       await this.nemesis.close().catch(() => undefined);
       const report = await reclaim({ stateFile: this.parts.state.path, ...opts });
+      log(`torn down in ${report.elapsedMs} ms`);
       // Only now: a signal that arrives during teardown must wait for it, not end the process halfway.
       this.parts.hooks?.uninstall();
       await this.parts.lock.release();

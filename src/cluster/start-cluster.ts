@@ -119,7 +119,7 @@ async function startLocked(
   const abort = new AbortController();
   const runtime = { ctx, state, clockLibrary, clockFile, readyTimeoutMs: opts.readyTimeoutMs ?? 30_000, signal: abort.signal };
   const nodes = plan.nodes.map((n) => new ServerNode(n, backendSpec(n.backend, opts), runtime));
-  cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks, lock });
+  cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks, lock, log });
 
   try {
     const t0 = Date.now();
