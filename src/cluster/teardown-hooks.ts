@@ -1,9 +1,12 @@
 /**
  * Teardown always runs, whatever the moment: on SIGINT, SIGTERM and SIGHUP the
- * cluster is torn down and the signal then takes its default course (the
- * process ends with the usual 128+n status) unless someone else also listens
- * for it; at 'exit' before a teardown has finished, the synchronous fallback
- * kills and deletes what is left.
+ * cluster is torn down and the signal is then raised again, so it takes its
+ * default course (the process ends with the usual 128+n status); at 'exit'
+ * before a teardown has finished, the synchronous fallback kills and deletes
+ * what is left.
+ *
+ * Others listening too (execa's signal-exit while a helper command runs) get
+ * the re-raised signal and may handle it their way.
  *
  * The hooks stay installed until the teardown has FINISHED, not merely begun:
  * a second Ctrl-C (or a SIGTERM after a SIGINT) during teardown waits for the
@@ -35,8 +38,10 @@ export function installTeardownHooks(teardown: () => Promise<unknown>, syncFallb
     process.stderr.write(again ? `fencecheck: ${signal}: teardown in progress, waiting for it to finish\n` : `fencecheck: ${signal}: tearing the cluster down\n`);
     void run().then(() => {
       hooks.uninstall();
-      // Re-raise so the process ends as the signal intended; leave it to others if they listen too.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      // Re-raise so the process ends as the signal intended. Always, even when others listen: execa's
+      // signal-exit listens while a helper command runs and re-raises only when it is the last listener
+      // left, so checking for "no other listener" here ended an interrupted run with its error's 255.
+      process.kill(process.pid, signal);
     });
   };
   const onExit = (): void => {
