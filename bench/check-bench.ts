@@ -16,6 +16,9 @@ import { createModel } from '../checkers/models/registry.js';
 import { corpusDir, readManifest, type CorpusEntry } from '../src/corpus/manifest.js';
 import { readHistory } from '../src/history/read-history.js';
 
+/** Whether progress may redraw one line (stderr is a terminal). */
+const LIVE = process.stderr.isTTY === true;
+
 interface FamilySpec {
   name: string;
   family: string;
@@ -63,9 +66,10 @@ async function runFamily(spec: FamilySpec, entries: CorpusEntry[], timeoutMs: nu
     const r = check(model, histories[i]!, { timeoutMs });
     const got = r.valid === true ? 'valid' : r.valid === false ? 'invalid' : 'unknown';
     perFile.push({ file: e.file, expected: e.expected, got, checkMs: performance.now() - start, ...(r.reason ? { reason: r.reason } : {}) });
-    process.stderr.write(`  ${spec.name}: ${e.file} ${got} ${(performance.now() - start).toFixed(1)} ms\r`);
+    // A live line only on a terminal: redirected to a file or a CI log, \r and the erase sequence are noise.
+    if (LIVE) process.stderr.write(`  ${spec.name}: ${e.file} ${got} ${(performance.now() - start).toFixed(1)} ms\x1b[K\r`);
   }
-  process.stderr.write('\x1b[K');
+  if (LIVE) process.stderr.write('\x1b[K');
   const worst = perFile.reduce((w, f) => (f.checkMs > w.checkMs ? f : w), perFile[0]!);
   return {
     name: spec.name,

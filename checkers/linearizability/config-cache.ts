@@ -12,8 +12,9 @@
 import type { LinearizedSet } from './linearized-set.js';
 
 export class CacheLimitError extends Error {
-  constructor(readonly bytes: number) {
-    super(`the search's tables reached ${Math.round(bytes / 2 ** 20)} MiB`);
+  /** `ceiling`: the configured limit, which is what the message names (the growth that would pass it can overshoot). */
+  constructor(readonly ceiling: number) {
+    super(`the search's tables reached their ceiling of ${Math.round(ceiling / 2 ** 20)} MiB`);
   }
 }
 
@@ -37,7 +38,7 @@ export class MemoryBudget {
   /** Account for `delta` more bytes; throws CacheLimitError past the ceiling. */
   take(delta: number): void {
     if (this.parent) this.parent.take(delta);
-    else if (this.used + delta > this.max) throw new CacheLimitError(this.used + delta);
+    else if (this.used + delta > this.max) throw new CacheLimitError(this.max);
     this.used += delta;
   }
 

@@ -9,7 +9,9 @@ import type { Model } from '../../checkers/model.js';
 import { EXIT, FencecheckError } from '../errors.js';
 import type { History } from '../history/op.js';
 import type { HistoryWarning } from '../history/history-warning.js';
-import { readHistory, type HistoryFormat } from '../history/read-history.js';
+import { readHistory, HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
+import type { ReadLimits } from '../history/read-limits.js';
+import { valueCheckFor } from '../../checkers/models/value-shapes.js';
 
 export interface FileCheck {
   file: string;
@@ -23,6 +25,10 @@ export interface FileCheck {
 
 export interface CheckFilesOptions {
   format?: HistoryFormat;
+  /** Bounds on each file's size and line length. */
+  limits?: Partial<ReadLimits>;
+  /** JSON Lines: skip a cut last line (an interrupted run) with a warning. */
+  tolerateTruncatedTail?: boolean;
   timeoutMs?: number;
   /** Memory ceiling of the search's tables, bytes. */
   maxCacheBytes?: number;
@@ -36,12 +42,18 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
     const warnings: HistoryWarning[] = [];
     const t0 = performance.now();
     let outcome: FileCheck;
+    let format: HistoryFormat | undefined = opts.format;
     try {
       const history = await readHistory(file, {
         ...(opts.format ? { format: opts.format } : {}),
+        ...(opts.limits ? { limits: opts.limits } : {}),
+        ...(opts.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
+        checkValue: valueCheckFor(model.name),
+        onFormat: (f) => (format = f),
         onWarning: (w) => warnings.push(w),
       });
       const parseMs = performance.now() - t0;
+      assertSomeOps(history, file, format ?? 'jsonl', opts.format !== undefined);
       assertModelFits(history, model, file);
       const result = check(model, history, {
         ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
@@ -56,6 +68,20 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
     opts.onFile?.(outcome);
   }
   return results;
+}
+
+/**
+ * A history with no client operation is bad input, not a valid history: a
+ * checker that reads nothing must not say "valid" (an empty file, a file of
+ * another format whose lines were all skipped).
+ */
+function assertSomeOps(history: History, file: string, format: HistoryFormat, forced: boolean): void {
+  if (history.some((op) => op.process !== 'nemesis')) return;
+  const what = history.length === 0 ? 'no operations' : 'only nemesis operations';
+  throw new FencecheckError('empty-history', `${file}: read as ${format}${forced ? ' (as --format said)' : ''}, it has ${what}: there is nothing to check`, {
+    hint: `If the file is another format, pass --format with one of ${HISTORY_FORMATS.join(', ')}; an empty history has no verdict.`,
+    exitCode: EXIT.badInput,
+  });
 }
 
 /** A history whose ops the model does not know was meant for another model: say so instead of "invalid". */

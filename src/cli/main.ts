@@ -15,6 +15,17 @@ import { registerRunCommand } from './run-command.js';
 import { registerScenarioCommand } from './scenario-command.js';
 import { registerSetupCommand } from './setup-command.js';
 import { registerUpCommand } from './up-command.js';
+import { printable } from './printable.js';
+
+// A reader that stops early (`fencecheck check ... | head -1`) closes the pipe: end quietly with the
+// status a process killed by SIGPIPE has (128 + 13), as `yes | head -1` does, not a stack trace and 1 (INVALID).
+const SIGPIPE_STATUS = 141;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(SIGPIPE_STATUS);
+    throw err;
+  });
+}
 
 const program = new Command();
 program
@@ -47,10 +58,11 @@ function exitCodeFor(err: unknown): number {
     return err.exitCode === 0 ? 0 : EXIT.badInput;
   }
   if (err instanceof FencecheckError) {
-    process.stderr.write(formatError(err) + '\n');
+    // Messages quote the input (a file name, the text at a parse error): printed as data, never as terminal controls.
+    process.stderr.write(printable(formatError(err)) + '\n');
     return err.exitCode;
   }
-  process.stderr.write(`fencecheck: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(printable(`fencecheck: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`) + '\n');
   process.stderr.write('Hint: this is a bug in fencecheck; please report it with the command line above.\n');
   return EXIT.internal;
 }

@@ -6,13 +6,13 @@
  */
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
-import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/clients/protocol.js';
-import { DEFAULTS, WORKLOADS, type RunOptions } from '../../workloads/runner/run-options.js';
+import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
-import { integer, nonNegativeInteger, oneOf } from './parse-options.js';
+import { nonNegativeInteger, oneOf, seedFlag } from './parse-options.js';
 import { addRunFlags, sharedRunOptions } from './run-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { UsageError } from '../errors.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS } from '../../workloads/vocabulary.js';
 
 export function registerRunCommand(program: Command): void {
   const cmd = program
@@ -23,7 +23,7 @@ export function registerRunCommand(program: Command): void {
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
     .option('--nemesis <list>', `faults, comma-separated: ${FAULT_KINDS.join(', ')}`, faultList, []);
   addRunFlags(cmd)
-    .option('--seed <n>', 'seed of the workload and nemesis schedules', integer('--seed'), DEFAULTS.seed)
+    .option('--seed <n>', 'seed of the workload and nemesis schedules', seedFlag('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
     .option('--busy-timeout-ms <ms>', 'wait up to N ms for another fencecheck cluster on this machine to end', nonNegativeInteger('--busy-timeout-ms'), 0)
     .addHelpText(

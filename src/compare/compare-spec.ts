@@ -12,9 +12,9 @@
  */
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
-import type { LockBackend, ResourceMode } from '../../workloads/clients/protocol.js';
-import { notApplicable, type RunOptions } from '../../workloads/runner/run-options.js';
+import { type RunOptions } from '../../workloads/runner/run-options.js';
 import { UsageError } from '../errors.js';
+import { type LockBackend, type ResourceMode, notApplicable } from '../../workloads/vocabulary.js';
 
 /** The options every run of a comparison shares. */
 export type SharedRunOptions = Omit<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed' | 'resultsDir'>;
@@ -58,6 +58,9 @@ export function parseNemesisLabel(label: string): FaultKind[] {
       throw new UsageError(`Expected \`--nemeses\` to list none or faults among ${FAULT_KINDS.join(', ')} (joined by + to combine), got \`${label}\``);
     }
   }
+  // `partition+partition` is one fault named twice: a column that looks like a combination and is not one.
+  const repeated = faults.find((f, i) => faults.indexOf(f) !== i);
+  if (repeated !== undefined) throw new UsageError(`Expected each fault at most once in a \`--nemeses\` column, got \`${label}\` (${repeated} twice)`);
   return faults as FaultKind[];
 }
 

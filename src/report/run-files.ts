@@ -9,6 +9,8 @@
  * timeline, so `parseRunResults` checks them and names the first bad field.
  */
 import { EXIT, FencecheckError } from '../errors.js';
+import { jsonTextProblem } from '../history/json-text-checks.js';
+import { MAX_DEPTH } from '../history/read-limits.js';
 import type { Value } from '../history/op.js';
 
 export type RunInfo = { [key: string]: Value };
@@ -69,11 +71,16 @@ export class RunFileError extends FencecheckError {
 }
 
 export function parseJsonFile(text: string, file: string): unknown {
+  let json: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    json = JSON.parse(text) as unknown;
   } catch (err) {
     throw new RunFileError(file, `expected JSON, found a syntax error (${(err as Error).message})`, err);
   }
+  // Nesting deep enough to overflow the stack of the recursive code that reads it later (stringify, the report) is refused here.
+  const deep = jsonTextProblem(text, MAX_DEPTH, { numbers: false });
+  if (deep !== null) throw new RunFileError(file, `expected ${deep.expected}, found ${deep.found} at character ${deep.offset + 1}`);
+  return json;
 }
 
 export function parseRunInfo(text: string, file: string): RunInfo {

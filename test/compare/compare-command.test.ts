@@ -3,7 +3,7 @@
  * --merge with --expect writes the matrix and sets the exit code, and flags
  * that do not go together are refused with the flag named.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,11 +36,31 @@ describe('fencecheck compare', () => {
   it('--dry-run prints the plan, the n/a cells and the shard\'s runs, and runs nothing', async () => {
     const dir = join(tempDir('dry'), 'c');
     await compare('--backends', 'redis,redlock', '--resources', 'none,fence', '--nemeses', 'client-pause,partition+kill', '--seeds', '2', '--shard', '1/3', '--time-limit', '10', '--out', dir, '--dry-run');
-    expect(err).toContain('compare: 8 cells (2 not applicable) x 2 seeds = 12 runs');
-    expect(err).toContain('shard 1/3: 4 runs here, about 2m20s at ~35s each, one at a time');
-    expect(err).toContain('  redlock/fence/partition+kill: redlock issues no monotonic fencing token');
-    expect(err).toContain('  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2');
+    expect(out).toContain('compare: 8 cells (2 not applicable) x 2 seeds = 12 runs');
+    expect(out).toContain('shard 1/3: 4 runs here, about 2m20s at ~35s each, one at a time');
+    expect(out).toContain('  redlock/fence/partition+kill: redlock issues no monotonic fencing token');
+    expect(out).toContain('  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2');
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('--dry-run lists 150,000 seeds without overflowing the stack', async () => {
+    const parent = tempDir('dry-big');
+    await compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--seeds', '150000', '--out', join(parent, 'c'), '--dry-run');
+    expect(out).toContain('  #149999 redis/none/client-pause seed 150000\n');
+    rmSync(parent, { recursive: true, force: true });
+  });
+
+  it('--merge refuses an --out that is a file', async () => {
+    const root = tempDir('out-file');
+    await runCompare(join(root, 'c'), newManifest(spec({ seeds: [1] }), null, 'now'), null, { runOne: fakeRunOne(() => ({ valid: true })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false });
+    writeFileSync(join(root, 'file'), 'x');
+    await expect(compare('--merge', join(root, 'c'), '--out', join(root, 'file'))).rejects.toThrow(/Expected `--out` to name a directory .* which is a file/);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('refuses a negative first seed and a fault named twice in a column before anything runs', async () => {
+    await expect(compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--first-seed', '-1', '--dry-run')).rejects.toThrow('Expected `--first-seed` to be a non-negative integer (at most 2^53 - 1), got `-1`');
+    await expect(compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'partition+partition', '--dry-run')).rejects.toThrow('Expected each fault at most once in a `--nemeses` column, got `partition+partition` (partition twice)');
   });
 
   it('--merge builds the matrix and --expect sets the exit code, listing each unmet cell', async () => {

@@ -1,9 +1,11 @@
 /** The --expect format: parsing with named errors, wildcards, the later entry deciding, skipped cells, typos. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { summarizeCell, type CellSummary } from '../../src/compare/cell-summary.js';
 import { matrixCells } from '../../src/compare/compare-spec.js';
 import { evaluateExpectations } from '../../src/compare/evaluate-expectations.js';
-import { matchesCell, parseExpectations, wildcard } from '../../src/compare/expectations.js';
+import { matchesCell, parseExpectations, wildcardMatch } from '../../src/compare/expectations.js';
+import { testSeed } from '../support/seed.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
 import type { RunResults } from '../../src/report/run-files.js';
 import { resultsJson, type FixtureOutcome } from './fixture-runs.js';
@@ -46,9 +48,11 @@ describe('parsing expectations', () => {
   });
 
   it('matches with * wildcards and nothing else special', () => {
-    expect(wildcard('redlock*').test('redlock-npm')).toBe(true);
-    expect(wildcard('fence').test('fence-claim')).toBe(false);
-    expect(wildcard('a.c').test('abc')).toBe(false);
+    expect(wildcardMatch('redlock*', 'redlock-npm')).toBe(true);
+    expect(wildcardMatch('fence', 'fence-claim')).toBe(false);
+    expect(wildcardMatch('a.c', 'abc')).toBe(false);
+    expect(wildcardMatch('*a*a', 'aa')).toBe(true);
+    expect(wildcardMatch('a*a', 'a')).toBe(false);
     const [e] = parse([{ backend: 'redlock*', nemesis: ['kill', 'clock'], expect: 'any' }]);
     expect(matchesCell(e!, { backend: 'redlock-npm', resource: 'none', nemesis: 'clock' })).toBe(true);
     expect(matchesCell(e!, { backend: 'redis', resource: 'none', nemesis: 'clock' })).toBe(false);
@@ -124,5 +128,26 @@ describe('evaluating expectations', () => {
     const got = evaluateExpectations(parse([{ backend: 'redis', expect: 'unsafe' }]), cells({}, []));
     expect(got.met).toBe(true);
     expect(got.results[0]).toMatchObject({ matched: 4, decided: 0, matchedNoCell: false });
+  });
+});
+
+describe('wildcard matching', () => {
+  it('takes linear time on 50,000 stars (a regular expression backtracks for minutes)', () => {
+    const pattern = `${'*'.repeat(50_000)}x`;
+    expect(wildcardMatch(pattern, 'redis')).toBe(false);
+    expect(wildcardMatch(pattern, 'redis-x')).toBe(true);
+    expect(parse([{ backend: pattern, expect: 'safe' }])[0]!.backend).toEqual([pattern]);
+  });
+
+  it('agrees with the regular-expression reading on small patterns (property)', () => {
+    const seed = testSeed('wildcard vs regexp', 'test/compare/expectations.test.ts');
+    const small = (chars: string[]) => fc.string({ unit: fc.constantFrom(...chars), maxLength: 8 });
+    fc.assert(
+      fc.property(small(['a', 'b', '*', '.']), small(['a', 'b', '.']), (pattern, text) => {
+        const body = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+        expect(wildcardMatch(pattern, text)).toBe(new RegExp(`^${body}$`).test(text));
+      }),
+      { seed, numRuns: 2000 },
+    );
   });
 });

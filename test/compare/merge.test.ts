@@ -3,7 +3,7 @@
  * unsharded comparison; a missing shard shows as missing runs and exit 2;
  * loose run directories are found under any folder; a run found twice counts once.
  */
-import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CompareReport } from '../../src/compare/compare-report.js';
@@ -75,5 +75,25 @@ describe('merging compare directories', () => {
   it('refuses paths that hold nothing to merge', () => {
     expect(() => findCompareInputs([tempDir('nothing')])).toThrow(/found none/);
     expect(() => findCompareInputs(['/nonexistent/fencecheck'])).toThrow('Expected `--merge` to list directories, got `/nonexistent/fencecheck`');
+  });
+
+  it('refuses a manifest with fields of the wrong type, naming the field (254, not a crash)', async () => {
+    const dir = tempDir('wrong-types');
+    await runCompare(dir, newManifest(spec({ seeds: [1] }), null, 'now'), null, deps());
+    const good = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { spec: Record<string, unknown>; runs: Record<string, unknown>[] };
+    const cases: [string, (m: typeof good) => void, RegExp][] = [
+      ['resources a number', (m) => (m.spec['resources'] = 5), /expected `spec\.resources` to be a list of names/],
+      ['run options missing', (m) => delete m.spec['run'], /expected `spec\.run` to hold the run options/],
+      ['runDir a number', (m) => (m.runs[0]!['runDir'] = 7), /expected `runs\[0\]`\.runDir to be a path or null, got 7/],
+      ['runDir outside', (m) => (m.runs[0]!['runDir'] = '../../../../etc'), /expected `runs\[0\]`\.runDir to be a path inside the compare directory, got "\.\.\/\.\.\/\.\.\/\.\.\/etc"/],
+      ['log absolute', (m) => (m.runs[0]!['log'] = '/etc/shadow'), /expected `runs\[0\]`\.log to be a path inside the compare directory/],
+    ];
+    for (const [, edit, message] of cases) {
+      const copy = JSON.parse(JSON.stringify(good)) as typeof good;
+      edit(copy);
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify(copy));
+      expect(() => merge([dir], join(dir, 'm'))).toThrow(expect.objectContaining({ exitCode: 254, message: expect.stringMatching(message) }));
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 });

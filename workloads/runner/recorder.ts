@@ -1,9 +1,10 @@
 /**
  * Records a run's history as it happens: gives each op its index and its time
- * (ns since the run started, on the monotonic clock: wall-clock faults must
- * not bend the history), appends it to history.jsonl at once (so an
- * interrupted run can still be checked) and keeps it in memory for the
- * checkers. The runner is one Node process, so appends never interleave.
+ * (ns since the run started, on the run's monotonic clock: wall-clock faults
+ * must not bend the history), appends it to history.jsonl at once when the
+ * run has a file (so an interrupted run can still be checked) and keeps it in
+ * memory for the checkers. The runner is one Node process, so appends never
+ * interleave.
  *
  * A failed append (a full disk) does not throw into the worker that recorded
  * the op (that used to end the run as an unhandled rejection with a stack
@@ -13,31 +14,37 @@
  */
 import type { Op, OpType, Process, Value } from '../../src/history/op.js';
 import { JsonlWriter } from '../../src/history/jsonl-writer.js';
+import { realClock, type Clock } from './clock.js';
 
 export type Extra = Record<string, Value | undefined>;
 
 export class Recorder {
   readonly ops: Op[] = [];
-  private readonly start = process.hrtime.bigint();
-  private readonly writer: JsonlWriter;
+  private readonly start: bigint;
+  private readonly writer: JsonlWriter | undefined;
   private listeners: ((op: Op) => void)[] = [];
   private failureListeners: ((err: Error) => void)[] = [];
   /** The first append that failed; the file holds every op before it. */
   failure: Error | undefined;
 
-  constructor(path: string) {
-    this.writer = JsonlWriter.open(path, { truncate: true });
+  /** `path`: the history file to append to (none: memory only, as in the simulation). */
+  constructor(
+    path: string | undefined,
+    private readonly clock: Clock = realClock,
+  ) {
+    this.start = clock.nowNs();
+    this.writer = path === undefined ? undefined : JsonlWriter.open(path, { truncate: true });
   }
 
   /** ns since the run started. */
   now(): number {
-    return Number(process.hrtime.bigint() - this.start);
+    return Number(this.clock.nowNs() - this.start);
   }
 
-  /** An absolute process.hrtime.bigint() reading (as text), in ns since the run started. */
-  fromHrtime(hrtime: string): number | undefined {
+  /** An absolute reading of the run's clock (decimal text, as clients send `started_ns`), in ns since the run started. */
+  fromClockReading(reading: string): number | undefined {
     try {
-      return Number(BigInt(hrtime) - this.start);
+      return Number(BigInt(reading) - this.start);
     } catch {
       return undefined;
     }
@@ -49,7 +56,7 @@ export class Recorder {
     this.ops.push(op);
     if (this.failure === undefined) {
       try {
-        this.writer.append(op);
+        this.writer?.append(op);
       } catch (err) {
         this.failure = err instanceof Error ? err : new Error(String(err));
         for (const l of this.failureListeners) l(this.failure);
@@ -70,7 +77,7 @@ export class Recorder {
   /** Flush and close; a failure to flush is kept like a failed append (the lines already written stay). */
   close(): void {
     try {
-      this.writer.close();
+      this.writer?.close();
     } catch (err) {
       this.failure ??= err instanceof Error ? err : new Error(String(err));
     }
