@@ -154,7 +154,12 @@ const pgPids = (recorded: readonly ProcessRecord[]): number[] => recorded.filter
 
 /** What `fencecheck down` removed, in a few words (its own report's first lines). */
 function downSummary(stdout: string): string {
-  const lines = stdout.trim().split('\n').filter((l) => !l.startsWith('down in') && !l.startsWith('logs kept'));
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('down in'))
+    .map((l) => (l.startsWith('logs kept') ? (/data dirs removed: \d+/.exec(l)?.[0] ?? '') : l))
+    .filter((l) => l !== '');
   return lines.join('; ').replace(/\|/g, '/');
 }
 
