@@ -7,7 +7,12 @@
  * reference figures are. Prints a table with Porcupine v1.3.0's figures on
  * this machine kind and the ratio; `--json` prints the raw figures.
  *
- *   npm run bench:check [-- --json] [-- --families etcd,kv] [-- --timeout-ms 60000]
+ * Then the whole-process table (whole-process.ts): `fencecheck check` as a
+ * user runs it, beside Porcupine when PORCUPINE_DIR names a checkout and Go is
+ * installed, else beside dated reference figures; start-up beside `node -e 0`;
+ * generated long histories (100k and 1M ops).
+ *
+ *   npm run bench:check [-- --json] [-- --families etcd,kv] [-- --timeout-ms 60000] [-- --runs 5] [-- --cap-s 120] [-- --no-whole-process]
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +20,7 @@ import { check } from '../checkers/linearizability/check.js';
 import { createModel } from '../checkers/models/registry.js';
 import { corpusDir, readManifest, type CorpusEntry } from '../src/corpus/manifest.js';
 import { readHistory } from '../src/history/read-history.js';
+import { wholeProcessTable } from './whole-process.js';
 
 /** Whether progress may redraw one line (stderr is a terminal). */
 const LIVE = process.stderr.isTTY === true;
@@ -125,6 +131,10 @@ async function main(): Promise<void> {
   else {
     process.stdout.write(table(all) + '\n');
     for (const f of all) for (const file of f.perFile) if (file.got !== file.expected) process.stdout.write(`  ${f.name}: ${file.file} expected ${file.expected}, got ${file.got}${file.reason ? ` (${file.reason})` : ''} in ${(file.checkMs / 1000).toFixed(1)} s\n`);
+  }
+  if (!args.includes('--no-whole-process') && !args.includes('--json')) {
+    const log = (s: string) => process.stderr.write(s);
+    process.stdout.write('\n' + wholeProcessTable(manifest, Number(flag('--runs') ?? 5), log, Number(flag('--cap-s') ?? 120)));
   }
   if (all.some((f) => f.perFile.some((p) => p.got !== p.expected && p.got !== 'unknown'))) process.exitCode = 1;
 }

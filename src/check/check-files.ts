@@ -3,15 +3,15 @@
  * against the model, and return one result per file. A file that cannot be
  * read or parsed yields an `error` result instead of stopping the others.
  */
-import { check } from '../../checkers/linearizability/check.js';
+import { checkOperations } from '../../checkers/linearizability/check.js';
 import type { LinearizabilityResult } from '../../checkers/linearizability/result.js';
 import type { Model } from '../../checkers/model.js';
 import { EXIT, FencecheckError } from '../errors.js';
-import type { History } from '../history/op.js';
 import type { HistoryWarning } from '../history/history-warning.js';
-import { readHistory, HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
+import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
 import type { ReadLimits } from '../history/read-limits.js';
 import { valueCheckFor } from '../../checkers/models/value-shapes.js';
+import { readOperations, type ReadOperations } from './read-operations.js';
 
 export interface FileCheck {
   file: string;
@@ -44,7 +44,8 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
     let outcome: FileCheck;
     let format: HistoryFormat | undefined = opts.format;
     try {
-      const history = await readHistory(file, {
+      // Paired as read: a long history's ops are never all held at once (read-operations.ts).
+      const read = readOperations(file, model, {
         ...(opts.format ? { format: opts.format } : {}),
         ...(opts.limits ? { limits: opts.limits } : {}),
         ...(opts.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
@@ -53,9 +54,9 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
         onWarning: (w) => warnings.push(w),
       });
       const parseMs = performance.now() - t0;
-      assertSomeOps(history, file, format ?? 'jsonl', opts.format !== undefined);
-      assertModelFits(history, model, file);
-      const result = check(model, history, {
+      assertSomeOps(read, file, format ?? 'jsonl', opts.format !== undefined);
+      assertModelFits(read, model, file);
+      const result = checkOperations(model, read.operations, {
         ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
         ...(opts.maxCacheBytes !== undefined ? { maxCacheBytes: opts.maxCacheBytes } : {}),
       });
@@ -75,9 +76,9 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
  * checker that reads nothing must not say "valid" (an empty file, a file of
  * another format whose lines were all skipped).
  */
-function assertSomeOps(history: History, file: string, format: HistoryFormat, forced: boolean): void {
-  if (history.some((op) => op.process !== 'nemesis')) return;
-  const what = history.length === 0 ? 'no operations' : 'only nemesis operations';
+function assertSomeOps(read: ReadOperations, file: string, format: HistoryFormat, forced: boolean): void {
+  if (read.clientOps > 0) return;
+  const what = read.opsRead === 0 ? 'no operations' : 'only nemesis operations';
   throw new FencecheckError('empty-history', `${file}: read as ${format}${forced ? ' (as --format said)' : ''}, it has ${what}: there is nothing to check`, {
     hint: `If the file is another format, pass --format with one of ${HISTORY_FORMATS.join(', ')}; an empty history has no verdict.`,
     exitCode: EXIT.badInput,
@@ -85,10 +86,8 @@ function assertSomeOps(history: History, file: string, format: HistoryFormat, fo
 }
 
 /** A history whose ops the model does not know was meant for another model: say so instead of "invalid". */
-function assertModelFits(history: History, model: Model<unknown>, file: string): void {
-  const known = new Set(model.functions);
-  const foreign = new Set<string>();
-  for (const op of history) if (op.process !== 'nemesis' && !known.has(op.f)) foreign.add(op.f);
+function assertModelFits(read: ReadOperations, model: Model<unknown>, file: string): void {
+  const foreign = read.foreign;
   if (foreign.size === 0) return;
   throw new FencecheckError(
     'model-mismatch',

@@ -9,8 +9,7 @@ import { MODEL_NAMES, createModel, modelTakesInit, type ModelName } from '../../
 import type { FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
-import { checkRunDir, isRunDir } from '../check/check-run-dir.js';
-import { formatVerdicts } from '../check/format-lock-verdicts.js';
+import { isRunDir } from '../check/is-run-dir.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
@@ -77,16 +76,22 @@ async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
 }
 
 async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
+  // Loaded here, not at start: the lock checkers are not needed to check history files.
+  const [{ checkRunDir }, { formatVerdicts }, { formatOutcome }] = await Promise.all([
+    import('../check/check-run-dir.js'),
+    import('../check/format-lock-verdicts.js'),
+    import('../check/format-outcome.js'),
+  ]);
   const codes: number[] = [];
   const documents: unknown[] = [];
   for (const dir of dirs) {
     const warnings: HistoryWarning[] = [];
-    const result = await checkRunDir(dir, (w) => {
+    const { test, results: result } = await checkRunDir(dir, (w) => {
       warnings.push(w);
       if (!json) process.stderr.write(printable(`warning: ${w.message}`) + '\n');
     });
-    if (json) documents.push({ runDir: dir, valid: result.valid, deciding: result.deciding, checkers: result.verdicts, warnings });
-    else process.stdout.write(printable(`${dir}\n${formatVerdicts(result.verdicts, result.deciding)}`) + '\n');
+    if (json) documents.push({ runDir: dir, valid: result.valid, outcome: result.outcome, evidence: result.evidence, deciding: result.deciding, checkers: result.checkers, warnings });
+    else process.stdout.write(printable(`${dir}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
     codes.push(result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown);
   }
   if (json) process.stdout.write(printableJson(JSON.stringify(documents, null, 2)) + '\n');

@@ -111,8 +111,10 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
   // Loaded here, not at the top: --merge and --dry-run need neither the cluster nor the client libraries.
   const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
+  const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
   const report = await runCompare(dir, manifest, expectations, {
     runOne: runLockTest,
+    clusterBusy: clusterLockHeld,
     writeReport: writeRunReport,
     io: { write: (t) => process.stderr.write(t), live: process.stderr.isTTY === true, now: Date.now },
     verbose: flags.verbose === true,

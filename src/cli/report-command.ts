@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { RUN_FILES } from '../report/read-run-dir.js';
-import { parseRunInfo, parseRunResults, type RunResults } from '../report/run-files.js';
+import { parseResultsJson, type StoredResults } from '../store/results-json.js';
+import { parseTestJson } from '../store/test-json.js';
+import { formatStoredOutcome } from '../check/format-outcome.js';
 import { serveResults } from '../report/serve-results.js';
 import { writeRunIndex } from '../report/write-run-index.js';
 import { writeRunReport } from '../report/write-run-report.js';
@@ -72,13 +74,14 @@ async function printIndex(resultsDir: string, writeReports: boolean): Promise<vo
 async function verdictLines(runDir: string): Promise<string> {
   const read = (name: string) => readFile(join(runDir, name), 'utf8').catch(() => null);
   const [resultsText, testText] = await Promise.all([read(RUN_FILES.results), read(RUN_FILES.test)]);
-  const results: RunResults | null = resultsText === null ? null : parseRunResults(resultsText, join(runDir, RUN_FILES.results));
-  const test = testText === null ? null : parseRunInfo(testText, join(runDir, RUN_FILES.test));
+  const results: StoredResults | null = resultsText === null ? null : parseResultsJson(resultsText, join(runDir, RUN_FILES.results));
+  const test = testText === null ? null : parseTestJson(testText, join(runDir, RUN_FILES.test));
   const lines = [
     results === null
       ? 'not checked yet (no results.json)'
       : `${VERDICT[String(results.valid) as keyof typeof VERDICT]}: ${results.checkers.map((c) => `${c.checker} ${c.valid === true ? 'valid' : c.valid === false ? 'invalid' : 'unknown'}`).join(', ')}`,
   ];
+  if (results !== null && test !== null) lines.push(formatStoredOutcome(results, test.workload));
   if (typeof test?.replay === 'string') lines.push(`replay: ${test.replay}`);
   return lines.join('\n') + '\n';
 }

@@ -10,7 +10,8 @@
  *
  * `backend`, `resource` and `nemesis` are patterns (`*` matches anything, a
  * list matches any of its patterns, a missing field matches every cell).
- * `expect` is `safe` (every run valid; with `"useful": true` also no run where
+ * `expect` is `safe` (every run valid, and the faults struck and tested the
+ * protection: an untested cell does not meet it; with `"useful": true` also no run where
  * the fence rejected every write), `unsafe` (at least one run invalid; with
  * `kinds`, each kind seen) or `any` (always met: to exempt cells from a broader
  * entry). Where entries overlap, the later one decides, as in .gitignore.

@@ -12,7 +12,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
-import type { Validity } from '../report/run-files.js';
+import type { Validity } from '../store/results-json.js';
 import type { CompareSpec } from './compare-spec.js';
 import type { Shard } from './shard.js';
 import { asManifest, manifestProblem } from './validate-manifest.js';

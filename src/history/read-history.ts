@@ -61,7 +61,8 @@ export function historyParser(format: HistoryFormat, file: string, opts: ImportO
   }
 }
 
-function* validatedBatches(path: string, opts: ReadHistoryOptions): Generator<Op[]> {
+/** The file's ops in validated batches, one per chunk read: to consume a long history without holding it. */
+export function* validatedBatches(path: string, opts: ReadHistoryOptions): Generator<Op[]> {
   let format: HistoryFormat | undefined;
   const makeParser = (first: string): OpParser => {
     format = opts.format ?? detectFormat(path, first.slice(0, DETECT_BYTES));

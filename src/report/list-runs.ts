@@ -17,15 +17,19 @@ import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { RUN_FILES } from './read-run-dir.js';
-import { parseRunInfo, parseRunResults, type RunInfo, type RunResults, type Validity } from './run-files.js';
+import { parseResultsJson, type StoredResults, type Validity } from '../store/results-json.js';
+import { storedOutcome } from '../store/stored-outcome.js';
+import { parseTestJson, type StoredTest } from '../store/test-json.js';
 
 export interface RunSummary {
   /** Path relative to the results directory, with `/` separators. */
   path: string;
   dir: string;
   name: string;
-  test: RunInfo | null;
+  test: StoredTest | null;
   valid: Validity | null;
+  /** Why a valid run is untested (no fault struck, the lock never failed, or no evidence recorded); null otherwise. */
+  untested: string | null;
   checkers: { checker: string; valid: Validity; summary?: string }[];
   anomalies: number;
   hasHistory: boolean;
@@ -91,11 +95,11 @@ function relativePath(root: string, path: string): string {
 
 async function summarise(root: string, dir: string, names: Set<string>): Promise<RunSummary> {
   const path = relativePath(root, dir);
-  const summary: RunSummary = { path, dir, name: path, test: null, valid: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), hasReport: names.has(RUN_FILES.report), reportFresh: false };
+  const summary: RunSummary = { path, dir, name: path, test: null, valid: null, untested: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), hasReport: names.has(RUN_FILES.report), reportFresh: false };
   try {
-    if (names.has(RUN_FILES.test)) summary.test = parseRunInfo(await readFile(join(dir, RUN_FILES.test), 'utf8'), join(dir, RUN_FILES.test));
+    if (names.has(RUN_FILES.test)) summary.test = parseTestJson(await readFile(join(dir, RUN_FILES.test), 'utf8'), join(dir, RUN_FILES.test));
     if (typeof summary.test?.name === 'string') summary.name = summary.test.name;
-    if (names.has(RUN_FILES.results)) addResults(summary, parseRunResults(await readFile(join(dir, RUN_FILES.results), 'utf8'), join(dir, RUN_FILES.results)));
+    if (names.has(RUN_FILES.results)) addResults(summary, parseResultsJson(await readFile(join(dir, RUN_FILES.results), 'utf8'), join(dir, RUN_FILES.results)));
   } catch (err) {
     summary.problem = (err as Error).message;
   }
@@ -103,8 +107,10 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
   return summary;
 }
 
-function addResults(summary: RunSummary, results: RunResults): void {
+function addResults(summary: RunSummary, results: StoredResults): void {
   summary.valid = results.valid;
+  const { outcome, why } = storedOutcome(results);
+  summary.untested = outcome === 'untested' ? why : null;
   summary.checkers = results.checkers.map((c) => ({ checker: c.checker, valid: c.valid, ...(c.summary === undefined ? {} : { summary: c.summary }) }));
   summary.anomalies = results.checkers.reduce((n, c) => n + (c.anomalies?.length ?? c.anomalyCount ?? 0), 0);
 }

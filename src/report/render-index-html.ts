@@ -6,7 +6,7 @@
  */
 import { escapeHtml, htmlDocument } from './html-text.js';
 import type { RunSummary, SummaryPage } from './list-runs.js';
-import type { Validity } from './run-files.js';
+import type { Validity } from '../store/results-json.js';
 
 const STYLE = `
 body { margin: 0; font: 13px/1.45 system-ui, -apple-system, "Segoe UI", "Liberation Sans", "DejaVu Sans", sans-serif; color: #1f2328; }
@@ -20,7 +20,7 @@ th { color: #636c76; font-weight: 500; }
 a { color: #0969da; text-decoration: none; font-weight: 600; }
 a:hover { text-decoration: underline; }
 .v { font-weight: 700; border-radius: 6px; padding: 1px 8px; color: #fff; font-size: 12px; white-space: nowrap; }
-.v-false { background: #cf222e; } .v-true { background: #1a7f37; } .v-unknown, .v-none { background: #9a6700; }
+.untested { font-size: .8em; font-weight: 600; color: #57606a; } .v-false { background: #cf222e; } .v-true { background: #1a7f37; } .v-unknown, .v-none { background: #9a6700; }
 .c { white-space: nowrap; margin-right: 8px; }
 .c-false { color: #cf222e; } .c-true { color: #1a7f37; } .c-unknown { color: #9a6700; }
 .muted { color: #636c76; }
@@ -69,7 +69,7 @@ ${runs.length === 0 ? '<p class="muted">No runs yet: run <code>fencecheck run</c
 }
 
 function row(r: RunSummary, onRequest: boolean): string {
-  const t = r.test ?? {};
+  const t: Partial<Record<string, unknown>> = r.test ?? {};
   const text = (v: unknown): string => escapeHtml(Array.isArray(v) ? v.join(', ') : v === undefined || v === null ? '' : String(v));
   const href = `${r.path.split('/').map(encodeURIComponent).join('/')}/report.html`;
   const linked = r.hasHistory && (onRequest || r.hasReport);
@@ -77,7 +77,7 @@ function row(r: RunSummary, onRequest: boolean): string {
   const noReport = r.hasHistory && !linked ? `<div class="muted">no report yet: <code>fencecheck report ${escapeHtml(r.dir)}</code></div>` : '';
   const checkers = r.checkers.map((c) => `<span class="c c-${key(c.valid)}" title="${escapeHtml(c.summary ?? '')}">${MARK[key(c.valid) as keyof typeof MARK] ?? '?'} ${escapeHtml(c.checker)}</span>`).join(' ');
   const problem = r.problem === undefined ? '' : `<div class="problem">${escapeHtml(r.problem)}</div>`;
-  return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span></td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${noReport}${problem}</td><td class="nowrap">${text(t.startedAt)}</td><td>${text(t.backend)}</td><td>${text(t.resource)}</td><td>${text(t.workload)}</td><td>${text(t.nemesis ?? t.nemeses)}</td><td>${text(t.seed)}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
+  return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span>${r.untested === null ? '' : `<div class="untested" title="${escapeHtml(r.untested)}">untested</div>`}</td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${noReport}${problem}</td><td class="nowrap">${text(t['startedAt'])}</td><td>${text(t['backend'])}</td><td>${text(t['resource'])}</td><td>${text(t['workload'])}</td><td>${text(t['nemesis'] ?? t['nemeses'])}</td><td>${text(t['seed'])}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
 }
 
 function key(v: Validity | null): 'true' | 'false' | 'unknown' | 'none' {

@@ -7,7 +7,7 @@ import { evaluateExpectations } from '../../src/compare/evaluate-expectations.js
 import { matchesCell, parseExpectations, wildcardMatch } from '../../src/compare/expectations.js';
 import { testSeed } from '../support/seed.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { RunResults } from '../../src/report/run-files.js';
+import type { StoredResults } from '../../src/store/results-json.js';
 import { resultsJson, type FixtureOutcome } from './fixture-runs.js';
 
 const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expect.json');
@@ -16,7 +16,7 @@ const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expe
 function cells(outcomes: Record<string, FixtureOutcome[]> = {}, planned = [1]): CellSummary[] {
   return matrixCells(['redis', 'redlock'], ['none', 'fence'], ['client-pause', 'clock']).map((c) => {
     const runs = (outcomes[c.id] ?? planned.map((): FixtureOutcome => ({ valid: true }))).map(
-      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o) as RunResults) }),
+      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o) as StoredResults) }),
     );
     return summarizeCell(c, c.notApplicable ? [] : planned, c.notApplicable ? [] : runs);
   });
@@ -75,9 +75,9 @@ describe('evaluating expectations', () => {
     );
     expect(got.met).toBe(false);
     expect(got.results[0]!.unmet).toEqual([
-      { cellId: 'redis/none/clock', reason: '1 run valid: no anomaly found' },
-      { cellId: 'redlock/none/client-pause', reason: '1 run valid: no anomaly found' },
-      { cellId: 'redlock/none/clock', reason: '1 run valid: no anomaly found' },
+      { cellId: 'redis/none/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
+      { cellId: 'redlock/none/client-pause', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
+      { cellId: 'redlock/none/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
     ]);
     expect(got.byCell.get('redis/none/client-pause')).toEqual({ expectation: 1, expect: 'unsafe', met: true, reason: '1 of 2 runs invalid (lost-update 2)' });
   });
@@ -104,7 +104,7 @@ describe('evaluating expectations', () => {
       c,
     );
     expect(got.results[0]!.unmet[0]!.reason).toBe('1 of 1 run invalid (stale-write 1), but no lost-update');
-    expect(got.results[1]!.unmet).toEqual([{ cellId: 'redis/fence/clock', reason: '1 run valid, but the fence rejected every write in 1 of 1 runs (safe but useless)' }]);
+    expect(got.results[1]!.unmet).toEqual([{ cellId: 'redis/fence/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 12 refusals), but the fence rejected every write in 1 of 1 runs (safe but useless)' }]);
   });
 
   it('fails safe on unknown and missing runs', () => {
@@ -115,6 +115,19 @@ describe('evaluating expectations', () => {
     expect(got.results[0]!.unmet).toEqual([
       { cellId: 'redis/none/client-pause', reason: '1 of 2 runs missing (seed 2)' },
       { cellId: 'redis/none/clock', reason: '1 of 1 run unknown or failed' },
+    ]);
+  });
+
+  it('calls safe unmet on untested cells and names each of them', () => {
+    const untested: FixtureOutcome = { valid: true, evidence: { planned: 0, applied: 0 } };
+    const got = evaluateExpectations(
+      parse([{ backend: 'redis', expect: 'safe' }]),
+      cells({ 'redis/none/clock': [untested], 'redis/fence/clock': [{ valid: true, evidence: { doubleHolds: 0, refusals: 0 } }] }),
+    );
+    expect(got.met).toBe(false);
+    expect(got.results[0]!.unmet).toEqual([
+      { cellId: 'redis/none/clock', reason: 'untested: 1 run valid, none showing the danger (no fault applied)' },
+      { cellId: 'redis/fence/clock', reason: 'untested: 1 run valid, none showing the danger (the lock never failed: no double hold, no refusal)' },
     ]);
   });
 

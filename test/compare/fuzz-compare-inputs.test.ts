@@ -66,6 +66,7 @@ describe('compare inputs under fuzzing: parsed, or refused with 254', () => {
       writeReport: null,
       io: { write: () => undefined, live: false, now: fakeClock().now },
       verbose: false,
+      clusterBusy: async () => false,
     });
     manifest = readFileSync(join(dir, 'c', 'manifest.json'), 'utf8');
   });

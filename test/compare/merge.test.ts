@@ -16,7 +16,7 @@ import { fakeClock, fakeRunOne, runOptions, spec, tempDir, writeRunDir, type Fix
 
 const outcome = (o: RunOptions): FixtureOutcome =>
   o.resource === 'none' && o.seed === 2 ? { valid: false, anomalies: { 'double-hold': 1 } } : o.resource === 'fence' ? { valid: true, writes: { accepted: 3, rejected: 2 } } : { valid: true };
-const deps = (): CompareDeps => ({ runOne: fakeRunOne(outcome), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false });
+const deps = (): CompareDeps => ({ runOne: fakeRunOne(outcome), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false });
 
 const merge = (paths: string[], out: string): CompareReport => mergeCompare(paths, out, null, 'now').report;
 
@@ -55,12 +55,17 @@ describe('merging compare directories', () => {
     writeRunDir(join(root, 'c', 'r3'), runOptions({ backend: 'etcd', resource: 'none', seed: 1 }), { valid: true });
     symlinkSync(join(root, 'c', 'r3'), join(root, 'c', 'latest'));
     mkdirSync(join(root, 'd', 'logs'), { recursive: true });
+    // Not one of our runs: skipped with the reader's reason, not fatal.
+    mkdirSync(join(root, 'e'), { recursive: true });
+    writeFileSync(join(root, 'e', 'test.json'), '{}\n');
     const merged = merge([root], join(root, 'out'));
     expect(merged.axes).toEqual({ backends: ['etcd'], resources: ['fence-claim', 'none'], nemeses: ['partition+kill', 'none'] });
     const cell = merged.cells.find((c) => c.id === 'etcd/fence-claim/partition+kill')!;
     expect(cell).toMatchObject({ outcome: 'unsafe', runs: [{ seed: 4, status: 'invalid', runDir: '../b/deep/r2' }] });
     expect(merged.cells.find((c) => c.id === 'etcd/none/none')!.runs).toHaveLength(1);
-    expect(merged.warnings[0]).toMatch(/^etcd\/fence-claim\/partition\+kill#4 was found twice .* the later run counts$/);
+    expect(merged.warnings).toHaveLength(2);
+    expect(merged.warnings).toContainEqual(expect.stringMatching(/^etcd\/fence-claim\/partition\+kill#4 was found twice .* the later run counts$/));
+    expect(merged.warnings).toContain(`${join(root, 'e', 'test.json')}: expected \`name\` to be the name of the test, found nothing (the field is missing); skipped`);
   });
 
   it('takes a compare directory as a whole even when given by a link or copied', async () => {

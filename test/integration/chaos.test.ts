@@ -16,14 +16,15 @@
  * read, teardown, the checks after it). Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultStateFile } from '../../src/cluster/paths.js';
 import { reclaim } from '../../src/cluster/reclaim.js';
 import { runCommand, type CommandResult } from '../../src/cluster/run-command.js';
 import { StateFile, type ProcessRecord } from '../../src/cluster/state-file.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 import { cliPath, leftovers, NOTHING_LEFT, sleep, withClusterLock, type Census } from './helpers.js';
 
 type Signal = 'SIGKILL' | 'SIGINT' | 'SIGINT x2';
@@ -67,7 +68,7 @@ const CASES: [string, Signal][] = MOMENTS.flatMap((m) => [
   ...(m.name === 'main, client paused' ? [[m.name, 'SIGINT x2'] as [string, Signal]] : []),
 ]);
 
-const results = makeTempDir('fencecheck-chaos-');
+const results = madeTempDir('fencecheck-chaos-');
 const children: ChildProcess[] = [];
 const table: string[] = [];
 
@@ -192,7 +193,8 @@ describe.each(['etcd', 'zookeeper'])('chaos: %s run interrupted', (backend) => {
 });
 
 describe('full disk', () => {
-  const mount = makeTempDir('fencecheck-full-');
+  // Not madeTempDir: the tmpfs must be unmounted before its mount point is removed.
+  const mount = mkdtempSync(join(tmpdir(), 'fencecheck-full-'));
   let mounted = false;
   afterAll(async () => {
     if (mounted) await runCommand('umount', [mount], { reject: false });

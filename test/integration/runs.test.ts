@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
 import { projectRoot } from '../../src/cluster/paths.js';
-import type { LockBackend, ResourceMode } from '../../workloads/clients/protocol.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
 import { SHARED_MACHINE } from './helpers.js';
+import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-runs-'));
 

@@ -51,6 +51,7 @@ describe('fencecheck report RUN_DIR', () => {
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checkers: { checker: string; valid: unknown }[] };
     const verdicts = results.checkers.map((c) => `${c.checker} ${c.valid === true ? 'valid' : c.valid === false ? 'invalid' : 'unknown'}`).join(', ');
     expect(stdout).toContain(`INVALID: ${verdicts}\n`);
+    expect(stdout).toMatch(/^outcome: UNSAFE; \d+ of \d+ fault windows struck/m);
     expect(stdout).toMatch(/^replay: fencecheck run --backend redis .* --seed 7$/m);
   });
 
@@ -104,6 +105,18 @@ describe('fencecheck report --index', () => {
     expect(html).toContain('NOT CHECKED');
     expect(existsSync(join(results, 'etcd-fence-lock-counter', '20261129T130000', 'report.html'))).toBe(true);
     expect((await cli('report', '--index', results, '--write-reports')).stdout).toContain('0 reports written');
+  });
+
+  it('marks a valid run that showed no danger as untested, with why', async () => {
+    const results = resultsDir();
+    const run = join(results, 'etcd-fence-lock-counter', '20261129T120000');
+    const r = JSON.parse(readFileSync(join(run, 'results.json'), 'utf8'));
+    const evidence = { faults: { planned: 2, applied: 0, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } };
+    writeFileSync(join(run, 'results.json'), JSON.stringify({ ...r, valid: true, outcome: 'untested', evidence }));
+    await cli('report', '--index', results);
+    const html = readFileSync(join(results, 'index.html'), 'utf8');
+    expect(html).toContain('<span class="v v-true">VALID</span><div class="untested" title="no fault applied">untested</div>');
+    expect(html.match(/class="untested"/g)).toHaveLength(1);
   });
 });
 

@@ -117,6 +117,10 @@ describe('buildReportData on the sample run', () => {
     expect(pause.lanes).toContain(data.lanes.findIndex((l) => l.process === pause.processes[0]));
     expect(data.detail).toBe('full');
     expect(data.embeddedOps).toBe(run.history.length);
+    // The outcome line the run printed, from results.json's evidence.
+    expect(data.outcome).toBe('outcome: UNSAFE; 4 of 4 fault windows struck (100%); 10 double hold(s), 3 refusal(s)');
+    expect(buildReportData({ ...run, results: { valid: true, checkers: [] } }, 'test').outcome).toMatch(/^outcome: UNTESTED \(results\.json records no evidence/);
+    expect(buildReportData({ ...run, results: null }, 'test').outcome).toBeNull();
   });
 
   it('past the caps keeps fields only for the anomalies\' ops and the nemesis, then cuts, and says so', async () => {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunResults } from '../../src/report/run-files.js';
+import type { StoredResults as RunResults } from '../../src/store/results-json.js';
 import { writeRunIndex } from '../../src/report/write-run-index.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 import { HAS_CHROMIUM, NO_CHROMIUM, openReport, recordingPage, screenshotPath, sharedBrowser, type ReportHooks } from './chromium.js';
@@ -42,6 +42,7 @@ describe.skipIf(!HAS_CHROMIUM)('the report page of the sample run', () => {
     const anomalies = results.checkers.reduce((n, c) => n + (c.anomalies?.length ?? 0), 0);
     expect(await page.locator('.anomaly').count()).toBe(anomalies);
     expect(await page.locator('#run-verdict').textContent()).toBe('INVALID');
+    expect(await page.locator('#run-outcome').textContent()).toMatch(/^outcome: UNSAFE; \d+ of \d+ fault windows struck/);
     expect(await page.locator('.checker').count()).toBe(results.checkers.length);
     await page.screenshot({ path: screenshotPath('report-sample.png'), fullPage: true });
     await page.close();
