@@ -92,7 +92,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
   // A full disk: the history keeps every whole line written before it; no verdict from a cut history.
-  if (recorder.failure) throw recorder.failure;
+  if (recorder.failure) throw store.failed(recorder.failure);
 
   const durationMs = Date.now() - started;
   const results = runResults(recorder.ops, o, plan.windows.length, durationMs);
