@@ -17,7 +17,7 @@
  * history as it was before that op, still checkable, and the error says so.
  */
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { FencecheckError } from '../errors.js';
+import { EXIT, FencecheckError } from '../errors.js';
 import type { Op } from './op.js';
 import { CORE_FIELDS } from './op-from-record.js';
 
@@ -109,6 +109,8 @@ function writeError(path: string, what: string, err: unknown, kept = ''): Fencec
   const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
   return new FencecheckError(full ? 'disk-full' : 'io', `Cannot ${what} history ${path}: ${code}${full ? ' (no space left for it)' : ''}. ${kept}`.trim(), {
     hint: full ? 'Free space on that file system (or pass --results on another one) and run again.' : 'Check that the results directory exists, is writable and has free space.',
+    // A full disk is the machine's state, not a bug of fencecheck: 254 as the run store's DiskFullError.
+    ...(full ? { exitCode: EXIT.badInput } : {}),
     cause: err,
   });
 }

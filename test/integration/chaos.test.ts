@@ -226,8 +226,8 @@ describe('full disk', () => {
     expect(stderr).toMatch(/Cannot write history .*history\.jsonl: ENOSPC \(no space left for it\)\. The history keeps the \d+ op\(s\)/);
     expect(stderr).toMatch(/Hint: Free space/);
     expect(stderr).not.toMatch(/Unhandled|internal error|\n\s+at /);
-    // A failed run (the run store's RunFailedError): exit 2, the run directory named.
-    expect(code).toBe(2);
+    // A failed run (the run store's RunFailedError around a disk-full error): 254, the run directory named.
+    expect(code).toBe(254);
     expect(stderr).toContain(`The run directory ${runDir} holds the history so far`);
     const text = readFileSync(join(runDir, 'history.jsonl'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);

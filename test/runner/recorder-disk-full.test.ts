@@ -31,6 +31,7 @@ describe('Recorder on a full disk', () => {
     expect(failures).toHaveLength(1);
     expect(recorder.failure).toBeInstanceOf(FencecheckError);
     expect((recorder.failure as FencecheckError).code).toBe('disk-full');
+    expect((recorder.failure as FencecheckError).exitCode).toBe(254);
     expect(recorder.failure?.message).toMatch(/ENOSPC \(no space left for it\)\. The history keeps the 0 op\(s\)/);
     recorder.close();
   });
