@@ -86,6 +86,7 @@ export class ClientHost {
   /** Start a long-running client process inside this host. */
   spawn(argv: readonly string[], opts: ClientSpawnOptions = {}): ClientProcess {
     const name = opts.name ?? `${this.name}-${++this.counter}`;
+    this.rt.state.assertOpen(`client process ${name}`);
     const useClock = (opts.clock ?? true) && this.rt.clockLibrary !== undefined;
     const clockFile = useClock ? this.rt.clockFile(name) : undefined;
     if (clockFile && !existsSync(clockFile)) createClockFile(clockFile);

@@ -50,6 +50,11 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
   try {
     const first = await Promise.all(plan.workers.map((w) => spawn(w.worker)));
     const stop = new StopSignal(clock);
+    // A history that cannot be written (a full disk) ends the main phase now; runLockTest raises it after teardown.
+    recorder.onFailure((err) => {
+      log(`history: ${err.message} Stopping the run.`);
+      stop.stop();
+    });
     const holders = new Holders(clock);
     const workerCtx: WorkerContext = {
       section: { recorder, holders, workload: o.workload, resource: o.resource, ttlMs: o.ttlMs, giveUpMs: plan.giveUpMs, sleep: (ms) => sleepOn(clock, ms) },

@@ -96,6 +96,8 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     recorder.close();
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
+  // A full disk: the history keeps every whole line written before it; no verdict from a cut history.
+  if (recorder.failure) throw store.failed(recorder.failure);
 
   const durationMs = Date.now() - started;
   // A foreign client's own token kind; a client that broke the protocol makes the verdict unknown at best.
