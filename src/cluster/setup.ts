@@ -12,9 +12,11 @@ import { runCommand } from './run-command.js';
  * binding; libc6-dev the headers gcc needs; chromium renders the reports in
  * the report tests (playwright-core drives Debian's build: no browser download),
  * with fonts-liberation listed because it is only a Recommends of chromium.
+ * redis-sentinel gives the Sentinel program and its documented configuration
+ * (fencecheck starts Sentinels as `redis-server sentinel.conf --sentinel`).
  */
 export const DEBIAN_PACKAGES = [
-  'redis-server', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
+  'redis-server', 'redis-sentinel', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
   'nftables', 'iproute2', 'gcc', 'libc6-dev', 'util-linux', 'chromium', 'fonts-liberation',
 ] as const;
 
