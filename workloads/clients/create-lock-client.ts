@@ -7,6 +7,7 @@ import type { ClientConfig, LockBackend } from './protocol.js';
 import { RedisLockClient } from './redis-client.js';
 import { RedlockClient } from './redlock-client.js';
 import { RedlockNpmClient } from './redlock-npm-client.js';
+import { SentinelLockClient } from './sentinel-client.js';
 import { ZooKeeperLockClient } from './zookeeper-client.js';
 
 const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
@@ -15,6 +16,7 @@ const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
   'redlock-npm': RedlockNpmClient,
   etcd: EtcdLockClient,
   zookeeper: ZooKeeperLockClient,
+  'redis-sentinel': SentinelLockClient,
 };
 
 export function createLockClient(config: ClientConfig, log: (line: string) => void): LockClient {
@@ -23,6 +25,7 @@ export function createLockClient(config: ClientConfig, log: (line: string) => vo
     lockName: config.lockName,
     callTimeoutMs: config.callTimeoutMs,
     ...(config.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: config.sessionTimeoutMs } : {}),
+    ...(config.waitReplicas !== undefined ? { waitReplicas: config.waitReplicas } : {}),
     log,
   });
 }

@@ -17,8 +17,8 @@
  */
 import type { Value } from '../../src/history/op.js';
 
-export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper';
-export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper'];
+export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel';
+export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel'];
 
 export type ResourceMode = 'none' | 'fence' | 'fence-claim' | 'cas-unique' | 'cas-unique-nonatomic';
 export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
@@ -28,7 +28,7 @@ export interface ClientConfig {
   /** The worker index (0-based); used in logs and unique values. */
   client: number;
   backend: LockBackend;
-  /** The lock service's endpoints, `host:port`. One for redis, five for redlock, three for etcd and zookeeper. */
+  /** The lock service's endpoints, `host:port`. One for redis, five for redlock, three for etcd and zookeeper, the three Sentinels for redis-sentinel. */
   lockEndpoints: string[];
   /** The lock's name (a Redis key, an etcd key prefix, a ZooKeeper parent path). */
   lockName: string;
@@ -49,6 +49,8 @@ export interface ClientConfig {
    * only narrows the window (a pause can fall between the check and the write).
    */
   checkHold?: boolean;
+  /** redis-sentinel: `WAIT n` after each grant; fewer replicas acknowledging refuses the grant. */
+  waitReplicas?: number;
 }
 
 export type ClientRequest =
