@@ -4,9 +4,11 @@
  * holder" when nobody holds is skipped, and a run whose fault never struck
  * shows nothing about it), and the client answers a scenario is about:
  * grants whose validity had already run out, acquires refused and why, and
- * resource accesses rejected and why.
+ * resource accesses rejected and why; grants a failover lost, and tokens
+ * that went backwards.
  */
 import type { History, Op, Value } from '../history/op.js';
+import { lostGrants, replicationRefusals, tokenRegressions } from './lost-grants.js';
 
 export interface HistoryFacts {
   faults: {
@@ -23,6 +25,12 @@ export interface HistoryFacts {
   acquireFailures: Record<string, number>;
   /** `fail` reads, writes and marks by error code (`fenced`, `mark-changed`, `lock-lost`, …). */
   refusedAccesses: Record<string, number>;
+  /** Acknowledged grants another client was granted over after a server fault (lost-grants.ts). */
+  lostGrants: number;
+  /** Granted monotonic tokens not above one granted before (a counter that went backwards). */
+  tokenRegressions: number;
+  /** Acquires refused because too few replicas had the grant (WAIT, min-replicas-to-write). */
+  replicationRefusals: number;
 }
 
 /** The nemesis ops that start a fault (the clock's reset to 0 is the end of one). */
@@ -30,7 +38,15 @@ const FAULT_STARTS = new Set(['pause', 'start-partition', 'kill', 'clock-offset'
 const ACCESSES = new Set(['read', 'write', 'mark']);
 
 export function historyFacts(history: History, plannedWindows: number): HistoryFacts {
-  const facts: HistoryFacts = { faults: { planned: plannedWindows, applied: 0, skipped: [] }, expiredGrants: 0, acquireFailures: {}, refusedAccesses: {} };
+  const facts: HistoryFacts = {
+    faults: { planned: plannedWindows, applied: 0, skipped: [] },
+    expiredGrants: 0,
+    acquireFailures: {},
+    refusedAccesses: {},
+    lostGrants: lostGrants(history).length,
+    tokenRegressions: tokenRegressions(history),
+    replicationRefusals: replicationRefusals(history),
+  };
   for (const op of history) {
     if (op.process === 'nemesis') countFault(facts, op);
     else if (op.f === 'acquire') countAcquire(facts, op);

@@ -9,7 +9,7 @@
  * an election) is recorded as an info with the error and the run goes on: a
  * missed fault weakens a run, it does not invalidate it.
  */
-import type { Cluster } from '../../src/cluster/cluster.js';
+import type { Cluster, LeaderBackend } from '../../src/cluster/cluster.js';
 import type { Value } from '../../src/history/op.js';
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
 import type { FaultWindow, Victim } from '../generator/nemesis-schedule.js';
@@ -17,6 +17,7 @@ import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
 import type { ClientSession } from './client-session.js';
 import type { Holders } from './holders.js';
 import type { Recorder } from './recorder.js';
+import { isSentinelGrudgeKind, sentinelGrudgeNow } from './sentinel-faults.js';
 
 export interface NemesisRunnerContext {
   cluster: Cluster;
@@ -24,7 +25,7 @@ export interface NemesisRunnerContext {
   holders: Holders;
   /** The lock service's nodes. */
   lockNodes: string[];
-  leaderBackend: 'etcd' | 'zookeeper' | undefined;
+  leaderBackend: LeaderBackend | undefined;
   resourceNode: string;
   /** A worker's current client (scripted faults aimed at one worker). */
   sessionOf: (worker: number) => ClientSession | undefined;
@@ -170,6 +171,7 @@ async function grudgeOf(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Grud
   const t = w.target;
   if (t.kind !== 'partition') return undefined;
   if (t.grudge) return t.grudge;
+  if (isSentinelGrudgeKind(t.grudgeKind)) return sentinelGrudgeNow(ctx.cluster, t.grudgeKind);
   if (t.grudgeKind === 'isolate-one') {
     const node = await victimNode(ctx, t.victim ?? { kind: 'leader' });
     return node ? isolateOne(ctx.lockNodes, node) : undefined;

@@ -32,6 +32,7 @@ import { sleep, StopSignal } from './stop-signal.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
 import { runWorker, type WorkerContext } from './worker.js';
 import { runFinalRead } from './final-read.js';
+import { leaderBackendOf, sentinelClientOptions, sentinelClusterOptions } from './sentinel-run.js';
 import { compiledEntry } from '../../src/cluster/paths.js';
 import { progressLine } from './progress.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
@@ -85,6 +86,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
       runDir,
       ...(backend === 'redis' ? { redis: { persistence: o.redisPersistence } } : {}),
       ...(backend === 'redlock' ? { redlock: { persistence: o.redisPersistence } } : {}),
+      ...sentinelClusterOptions(o),
       log: (l) => log(`cluster: ${l}`),
       ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
     });
@@ -100,7 +102,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
       return {
         client,
         backend: o.backend,
-        lockEndpoints: c.endpoints(backend).map((e) => {
+        lockEndpoints: c.clientEndpoints(backend).map((e) => {
           const p = proxies.get(host)?.get(e.node);
           return p ? `${p.host}:${p.port}` : `${e.host}:${e.port}`;
         }),
@@ -111,6 +113,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
         callTimeoutMs: o.callTimeoutMs,
         sessionTimeoutMs: o.ttlMs,
         checkHold: o.checkHold,
+        ...sentinelClientOptions(o),
       };
     };
 
@@ -172,7 +175,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
         recorder,
         holders,
         lockNodes,
-        leaderBackend: backend === 'etcd' || backend === 'zookeeper' ? backend : undefined,
+        leaderBackend: leaderBackendOf(backend),
         resourceNode: c.nodesOf('postgres')[0]!.name,
         sessionOf: (worker) => current.get(worker),
         proxiesOf: (host) => proxies.get(host),

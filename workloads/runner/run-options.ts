@@ -8,6 +8,7 @@ import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
 import type { LockBackend, ResourceMode } from '../clients/protocol.js';
+import { sentinelReplayFlags } from './sentinel-run.js';
 
 export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
 
@@ -49,6 +50,10 @@ export interface RunOptions {
   proxies?: 'resource' | 'lock' | 'both';
   /** Name of the test (the results folder); default `<backend>-<resource>-<workload>`. */
   name?: string;
+  /** redis-sentinel: `WAIT n` after each grant (./sentinel-run.ts); other backends ignore it, as they ignore redisPersistence. */
+  waitReplicas?: number;
+  /** redis-sentinel: `min-replicas-to-write n` on every data node (./sentinel-run.ts); other backends ignore it. */
+  minReplicas?: number;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -86,6 +91,9 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   }
   if (backend === 'etcd' && nemesis.includes('clock')) {
     return 'etcd is a Go program and ignores LD_PRELOAD, so fencecheck cannot shift its wall clock without changing the real system clock (which it never does); and etcd leases use the monotonic clock anyway';
+  }
+  if (backend === 'redis-sentinel' && nemesis.includes('delay') && scripted) {
+    return 'redis-sentinel clients connect to whichever master the Sentinels name, so a delay proxy cannot sit on their link to the lock service';
   }
   if (nemesis.includes('delay') && !scripted) {
     return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';
@@ -126,6 +134,7 @@ export function replayCommand(o: RunOptions): string {
     o.nemesis.length > 0 ? `--interval-ms ${o.intervalMs} --duration-ms ${o.durationMs} --nemesis-target ${o.nemesisTarget}` : '',
     o.redisPersistence !== 'none' ? `--redis-persistence ${o.redisPersistence}` : '',
     o.checkHold ? '--check-hold' : '',
+    ...sentinelReplayFlags(o),
     `--seed ${o.seed}`,
   ];
   return parts.filter((p) => p !== '').join(' ');

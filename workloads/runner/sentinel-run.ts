@@ -1,0 +1,42 @@
+/**
+ * What a lock run needs to know about the redis-sentinel backend, kept out of
+ * the run loop: the server options (min-replicas) it starts the cluster with,
+ * the client option (WAIT) it hands each lock client, which backend has a
+ * leader to aim faults at, and the replay flags. Other backends ignore the
+ * two options, as they ignore --redis-persistence.
+ *
+ * run-lock-test.ts, run-options.ts and nemesis-runner.ts call these from
+ * one-line hooks.
+ */
+import type { LeaderBackend } from '../../src/cluster/cluster.js';
+import type { BackendOptions } from '../../src/cluster/backends/registry.js';
+import type { BackendName } from '../../src/cluster/plan.js';
+import type { ClientConfig, LockBackend } from '../clients/protocol.js';
+
+/** The run options this file reads (a subset of RunOptions). */
+export interface SentinelRunOptions {
+  backend: LockBackend;
+  /** redis-sentinel: `WAIT n` after each grant. */
+  waitReplicas?: number;
+  /** redis-sentinel: `min-replicas-to-write n` (max lag 1 s) on every data node. */
+  minReplicas?: number;
+}
+
+export function sentinelClusterOptions(o: SentinelRunOptions): Pick<BackendOptions, 'redisSentinel'> {
+  return o.backend === 'redis-sentinel' && (o.minReplicas ?? 0) > 0 ? { redisSentinel: { minReplicas: o.minReplicas!, minReplicasMaxLagS: 1 } } : {};
+}
+
+export function sentinelClientOptions(o: SentinelRunOptions): Pick<ClientConfig, 'waitReplicas'> {
+  return o.backend === 'redis-sentinel' && (o.waitReplicas ?? 0) > 0 ? { waitReplicas: o.waitReplicas! } : {};
+}
+
+/** The backend whose leader (or master) a `leader` target resolves to, if it has one. */
+export function leaderBackendOf(backend: BackendName): LeaderBackend | undefined {
+  return backend === 'etcd' || backend === 'zookeeper' || backend === 'redis-sentinel' ? backend : undefined;
+}
+
+/** The replay command's flags for the Sentinel options (none for other backends, which ignore them). */
+export function sentinelReplayFlags(o: SentinelRunOptions): string[] {
+  if (o.backend !== 'redis-sentinel') return [];
+  return [(o.waitReplicas ?? 0) > 0 ? `--wait-replicas ${o.waitReplicas}` : '', (o.minReplicas ?? 0) > 0 ? `--min-replicas ${o.minReplicas}` : ''].filter((f) => f !== '');
+}
