@@ -3,8 +3,11 @@
  * longer the only holder (Kleppmann's paused-client scenario).
  *
  * `stale-write`: process A acquired the lock (ok at time aA), then the lock
- * was granted to another process B under another token (ok at aB, with
- * aA < aB), and A's write was invoked after aB and accepted (ok). Why the
+ * was granted to another process B under another token (B's acquire began
+ * after aA and completed ok at aB), and A's write was invoked after aB and
+ * accepted (ok). Why B's acquire must begin after aA: an acquire that began
+ * earlier may have been granted before A's (its answer late, its lease run
+ * out), and then A, not B, held the newer grant. Why the
  * write's invocation and not its completion: a write invoked before B's
  * grant may have taken effect before it, which is fine. Holds come from
  * holds.ts; only definite grants count, as a maybe-grant cannot be shown.
@@ -86,7 +89,11 @@ function grantsBetween(grants: readonly Hold[], t: TiedWrite): Hold[] {
   for (let i = lo; i < grants.length && grants[i]!.start < t.write.startTime; i++) {
     const g = grants[i]!;
     const sameToken = g.token !== undefined && t.token !== undefined && g.token === t.token;
-    if (g.process !== t.hold.process && !sameToken) out.push(g);
+    // Learning of a grant later does not make it a later grant: an acquirer paused with its answer in the
+    // pipe was granted (and its lease may have run out) before the writer's grant. Only an acquire that
+    // began after the writer's grant was known is surely granted after it (found by the simulation suite).
+    const surelyAfter = g.acquire.startTime > t.hold.start;
+    if (g.process !== t.hold.process && !sameToken && surelyAfter) out.push(g);
   }
   return out;
 }

@@ -11,8 +11,7 @@ import { runCheckers, type LockCheckResult, type LockWorkload, type ResourceMode
 import { FencecheckError, EXIT } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { readHistory } from '../history/read-history.js';
-import type { LockBackend } from '../../workloads/clients/protocol.js';
-import { tokenKindOf } from '../../workloads/runner/run-options.js';
+import { type LockBackend, tokenKindOf } from '../../workloads/vocabulary.js';
 
 interface TestJson {
   workload: LockWorkload;

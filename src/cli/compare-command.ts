@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode } from '../../workloads/clients/protocol.js';
-import { DEFAULTS, validateRunOptions, WORKLOADS } from '../../workloads/runner/run-options.js';
+import { DEFAULTS, validateRunOptions } from '../../workloads/runner/run-options.js';
 import type { CompareReport } from '../compare/compare-report.js';
 import { matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
 import { parseExpectations, type Expectation } from '../compare/expectations.js';
@@ -23,6 +22,7 @@ import { parseShard, type Shard } from '../compare/shard.js';
 import { UsageError } from '../errors.js';
 import { integer, oneOf, positiveInteger } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
 
 /** Flags that define the matrix: refused with --resume, whose manifest already says. */
 const MATRIX_FLAGS = ['backends', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];

@@ -6,13 +6,13 @@
  */
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
-import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/clients/protocol.js';
-import { DEFAULTS, WORKLOADS, type RunOptions } from '../../workloads/runner/run-options.js';
+import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import { integer, nonNegativeInteger, oneOf } from './parse-options.js';
 import { addRunFlags, sharedRunOptions } from './run-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { UsageError } from '../errors.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS } from '../../workloads/vocabulary.js';
 
 export function registerRunCommand(program: Command): void {
   const cmd = program

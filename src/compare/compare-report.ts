@@ -9,7 +9,6 @@
  * unknown, failed or missing, else 0).
  */
 import { relative, sep } from 'node:path';
-import type { LockBackend, ResourceMode } from '../../workloads/clients/protocol.js';
 import { EXIT } from '../errors.js';
 import type { Validity } from '../report/run-files.js';
 import { summarizeCell, type CellSummary } from './cell-summary.js';
@@ -18,6 +17,7 @@ import { evaluateExpectations, type CellExpectation, type ExpectationResult } fr
 import type { Expectation } from './expectations.js';
 import { plural } from './format-units.js';
 import type { RunSummary } from './run-summary.js';
+import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
 
 export const REPORT_FORMAT = 'fencecheck-compare-report/1';
 

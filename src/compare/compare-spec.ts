@@ -12,9 +12,9 @@
  */
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
-import type { LockBackend, ResourceMode } from '../../workloads/clients/protocol.js';
-import { notApplicable, type RunOptions } from '../../workloads/runner/run-options.js';
+import { type RunOptions } from '../../workloads/runner/run-options.js';
 import { UsageError } from '../errors.js';
+import { type LockBackend, type ResourceMode, notApplicable } from '../../workloads/vocabulary.js';
 
 /** The options every run of a comparison shares. */
 export type SharedRunOptions = Omit<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed' | 'resultsDir'>;

@@ -9,12 +9,12 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
-import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/clients/protocol.js';
 import { UsageError } from '../errors.js';
 import { cellId, runId } from './compare-spec.js';
 import type { CompareSource } from './gather-matrix.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
 import { readRunSummary, readTestJson, type RunSummary } from './run-summary.js';
+import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/vocabulary.js';
 
 const MAX_DEPTH = 6;
 

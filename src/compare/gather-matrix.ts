@@ -9,12 +9,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LockBackend, ResourceMode } from '../../workloads/clients/protocol.js';
 import type { MatrixInput } from './compare-report.js';
 import { describeSpec, planRuns, sameSpec } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
 import { readRunSummary, readTestJson, type RunSummary } from './run-summary.js';
 import { formatShard, inShard } from './shard.js';
+import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
 
 export interface CompareSource {
   dir: string;

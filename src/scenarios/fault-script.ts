@@ -5,12 +5,12 @@
  * lock when the window opens and is skipped when nobody does, so scenarios
  * repeat their windows a few times rather than bet on one instant.
  */
-import type { FaultWindow, Victim } from '../../workloads/generator/nemesis-schedule.js';
+import type { ClientVictim, FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
 import { clientFromServers, mergeGrudges, type Grudge } from '../nemesis/grudge.js';
 
 /** SIGSTOP a client (the holder by default) for `ms`, at each start. */
-export function pauses(starts: readonly number[], ms: number, target: Victim = { kind: 'holder' }): FaultWindow[] {
-  return starts.map((at) => ({ at, until: at + ms, fault: 'client-pause', target }));
+export function pauses(starts: readonly number[], ms: number, target: ClientVictim = { kind: 'holder' }): FaultWindow[] {
+  return starts.map((at): FaultWindow => ({ at, until: at + ms, fault: 'client-pause', target }));
 }
 
 /**
@@ -21,8 +21,8 @@ export function pauses(starts: readonly number[], ms: number, target: Victim = {
  * and its answer comes back at once when the window closed before the
  * request arrived.
  */
-export function delays(starts: readonly number[], openMs: number, delayMs: number, link: 'resource' | 'lock', target: Victim): FaultWindow[] {
-  return starts.map((at) => ({ at, until: at + openMs, fault: 'delay', target, delayMs, link }));
+export function delays(starts: readonly number[], openMs: number, delayMs: number, link: 'resource' | 'lock', target: ClientVictim): FaultWindow[] {
+  return starts.map((at): FaultWindow => ({ at, until: at + openMs, fault: 'delay', target, delayMs, link }));
 }
 
 /** A partition from `at` to `until`, its grudge given. */
@@ -40,12 +40,12 @@ export function clientsReach(reach: Readonly<Record<string, readonly string[]>>,
 
 /** Shift a node's wall clock by `offsetMs` at each start, back to true time `ms` later. */
 export function clockJumps(starts: readonly number[], ms: number, node: string, offsetMs: number): FaultWindow[] {
-  return starts.map((at) => ({ at, until: at + ms, fault: 'clock', target: { kind: 'node', node }, offsetMs }));
+  return starts.map((at): FaultWindow => ({ at, until: at + ms, fault: 'clock', target: { kind: 'node', node }, offsetMs }));
 }
 
 /** kill -9 a node at each start, restart it `downMs` later (same command line, same data dir). */
 export function kills(starts: readonly number[], downMs: number, node: string): FaultWindow[] {
-  return starts.map((at) => ({ at, until: at + downMs, fault: 'kill', target: { kind: 'node', node } }));
+  return starts.map((at): FaultWindow => ({ at, until: at + downMs, fault: 'kill', target: { kind: 'node', node } }));
 }
 
 /**

@@ -6,9 +6,10 @@
  * 1 s TTL, faults scripted from the second second on. The seed changes only
  * the clients' plans (think times); the fault timeline is the script's.
  */
-import { DEFAULTS, notApplicable, type RunOptions } from '../../workloads/runner/run-options.js';
+import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
 import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import type { Scenario, ScenarioVariant } from './scenario.js';
+import { notApplicable } from '../../workloads/vocabulary.js';
 
 /** What every scenario run shares unless its variant says otherwise. */
 export const SCENARIO_BASE = {
@@ -28,7 +29,7 @@ export function runName(scenario: Scenario, variant: ScenarioVariant, seed: numb
 }
 
 export function variantRunOptions(scenario: Scenario, variant: ScenarioVariant, seed: number, resultsDir: string): RunOptions {
-  const script = variant.options.script.map((w) => ({ ...w, target: structuredClone(w.target) }));
+  const script = structuredClone(variant.options.script);
   return {
     ...DEFAULTS,
     ...SCENARIO_BASE,

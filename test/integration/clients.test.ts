@@ -23,11 +23,12 @@ import type { Cluster } from '../../src/cluster/cluster.js';
 import { projectRoot } from '../../src/cluster/paths.js';
 import type { BackendName } from '../../src/cluster/plan.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
-import { LOCK_BACKENDS, type ClientConfig, type LockBackend, type ResourceMode } from '../../workloads/clients/protocol.js';
+import { type ClientConfig } from '../../workloads/clients/protocol.js';
 import { prepareResource, type PgEndpoint } from '../../workloads/clients/resource.js';
 import { ClientDriver } from '../clients/client-driver.js';
 import { isolateOne } from '../../src/nemesis/grudge.js';
 import { SHARED_MACHINE, redisClient, sleep, waitFor } from './helpers.js';
+import { LOCK_BACKENDS, type LockBackend, type ResourceMode } from '../../workloads/vocabulary.js';
 
 const SERVERS: Record<LockBackend, BackendName> = { redis: 'redis', redlock: 'redlock', 'redlock-npm': 'redlock', etcd: 'etcd', zookeeper: 'zookeeper', 'redis-sentinel': 'redis-sentinel' };
 const MONOTONIC = (b: LockBackend): boolean => b !== 'redlock' && b !== 'redlock-npm';

@@ -3,31 +3,36 @@
  * (docs/lock-workloads.md), in order, with tokens and outcomes, against a
  * scripted fake client: no cluster, no real time.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ClientAnswer } from '../../workloads/clients/protocol.js';
-import type { ClientSession, RequestBody } from '../../workloads/runner/client-session.js';
+import { realClock } from '../../workloads/runner/clock.js';
+import type { LockSession, RequestBody } from '../../workloads/runner/ports.js';
 import { runCriticalSection, type SectionContext } from '../../workloads/runner/critical-section.js';
 import { Holders } from '../../workloads/runner/holders.js';
 import { Recorder } from '../../workloads/runner/recorder.js';
 
 /** A client that answers each request from a script, keyed by op. */
-function fakeSession(script: Partial<Record<RequestBody['op'], Omit<ClientAnswer, 'id'>>>, seen: RequestBody[]): ClientSession {
+function fakeSession(script: Partial<Record<RequestBody['op'], Omit<ClientAnswer, 'id'>>>, seen: RequestBody[]): LockSession {
+  const nothing = async (): Promise<void> => undefined;
   return {
+    name: 'client1-1',
     alive: true,
-    proc: { host: 'c1', pid: 1 },
+    host: 'c1',
+    pid: 1,
+    ready: Promise.resolve({ ready: true, versions: {} }),
     call: async (body: RequestBody) => {
       seen.push(body);
       return { id: 0, ...(script[body.op] ?? { type: 'ok' }) };
     },
-  } as unknown as ClientSession;
+    pause: nothing,
+    resume: nothing,
+    kill: nothing,
+    close: () => undefined,
+  };
 }
 
 function context(workload: SectionContext['workload'], resource: SectionContext['resource'] = 'none'): SectionContext {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-section-'));
-  return { recorder: new Recorder(join(dir, 'history.jsonl')), holders: new Holders(), workload, resource, ttlMs: 1000, giveUpMs: 1000, sleep: async () => undefined };
+  return { recorder: new Recorder(undefined), holders: new Holders(realClock), workload, resource, ttlMs: 1000, giveUpMs: 1000, sleep: async () => undefined };
 }
 
 const summary = (ctx: SectionContext) => ctx.recorder.ops.map((o) => `${o.type} ${o.f} ${JSON.stringify(o.value)}${o.token !== undefined ? ` t${o.token}` : ''}${o.outcome ? ` ${o.outcome}` : ''}`);

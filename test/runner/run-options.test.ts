@@ -1,6 +1,7 @@
 /** Run options: what cannot run says why; the replay command round-trips every option that matters. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, notApplicable, replayCommand, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
+import { DEFAULTS, replayCommand, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
+import { notApplicable } from '../../workloads/vocabulary.js';
 
 const base: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' };
 

@@ -4,7 +4,8 @@
  * on the client's stderr instead of as odd answers later.
  */
 import { UsageError } from '../../src/errors.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, type ClientConfig } from './protocol.js';
+import { type ClientConfig } from './protocol.js';
+import { LOCK_BACKENDS, RESOURCE_MODES } from '../vocabulary.js';
 
 const HINT = 'The runner sets FC_CLIENT_CONFIG; its shape is ClientConfig in workloads/clients/protocol.ts.';
 

@@ -3,12 +3,13 @@
  */
 import { EtcdLockClient } from './etcd-client.js';
 import type { LockClient, LockClientOptions } from './lock-client.js';
-import type { ClientConfig, LockBackend } from './protocol.js';
+import type { ClientConfig } from './protocol.js';
 import { RedisLockClient } from './redis-client.js';
 import { RedlockClient } from './redlock-client.js';
 import { RedlockNpmClient } from './redlock-npm-client.js';
 import { SentinelLockClient } from './sentinel-client.js';
 import { ZooKeeperLockClient } from './zookeeper-client.js';
+import type { LockBackend } from '../vocabulary.js';
 
 const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
   redis: RedisLockClient,

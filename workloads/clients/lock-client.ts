@@ -1,3 +1,4 @@
+import type { LockBackend } from '../vocabulary.js';
 /**
  * The lock client API: one implementation per backend, each a faithful,
  * plain use of that lock service as its documentation describes it.
@@ -13,7 +14,6 @@
  * does), so it answers within about two call timeouts: attempts start until
  * the deadline and each attempt has its own call timeout.
  */
-import type { LockBackend } from './protocol.js';
 
 /** A fencing token (number: etcd, ZooKeeper, single Redis) or a unique token (string: Redlock). */
 export type Token = number | string;

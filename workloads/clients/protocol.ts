@@ -17,11 +17,8 @@
  */
 import type { Value } from '../../src/history/op.js';
 
-export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel';
-export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel'];
+import type { LockBackend, ResourceMode } from '../vocabulary.js';
 
-export type ResourceMode = 'none' | 'fence' | 'fence-claim' | 'cas-unique' | 'cas-unique-nonatomic';
-export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
 
 /** How a client process is configured: passed as JSON in the FC_CLIENT_CONFIG environment variable. */
 export interface ClientConfig {

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Acquired, LockClient, LockClientOptions } from './lock-client.js';
-import type { LockBackend } from './protocol.js';
+import type { LockBackend } from '../vocabulary.js';
 import { failed, indeterminate } from './op-error.js';
 import { COMPARE_AND_DELETE, connectRedis, redisConnection, redisOpError } from './redis-connection.js';
 import { monotonicNow, retryDelayMs, sleep } from './time.js';

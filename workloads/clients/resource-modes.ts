@@ -29,7 +29,8 @@
 import type { Value } from '../../src/history/op.js';
 import type { Token } from './lock-client.js';
 import { failed, OpError } from './op-error.js';
-import type { AccessOutcome, ResourceMode } from './protocol.js';
+import type { AccessOutcome } from './protocol.js';
+import type { ResourceMode } from '../vocabulary.js';
 
 export const SQL = {
   createTable: 'CREATE TABLE IF NOT EXISTS files (key text PRIMARY KEY, data text NOT NULL, fence bigint NOT NULL DEFAULT 0, mark text)',

@@ -19,8 +19,9 @@ import { FencecheckError } from '../../src/errors.js';
 import type { Token } from './lock-client.js';
 import { failed, messageOf, OpError } from './op-error.js';
 import { pgOpError } from './pg-errors.js';
-import type { ClientConfig, ResourceMode } from './protocol.js';
+import type { ClientConfig } from './protocol.js';
 import { dataText, finalRead, MODES, SQL, type Access, type Db, type Row } from './resource-modes.js';
+import type { ResourceMode } from '../vocabulary.js';
 
 export type PgEndpoint = ClientConfig['pg'];
 

@@ -19,7 +19,7 @@
  */
 import { failed, indeterminate } from './op-error.js';
 import type { LockClientOptions } from './lock-client.js';
-import type { LockBackend } from './protocol.js';
+import type { LockBackend } from '../vocabulary.js';
 import { COMPARE_AND_DELETE, redisOpError } from './redis-connection.js';
 import { RedisLockClient } from './redis-client.js';
 import { sentinelConnection } from './sentinel-connection.js';

@@ -37,40 +37,46 @@ export const GRUDGE_KINDS = ['isolate-one', 'halves', 'majorities-ring', 'client
 export const SCRIPTED_GRUDGE_KINDS = ['master-from-replicas', 'master-with-minority'] as const;
 export type GrudgeKind = (typeof GRUDGE_KINDS)[number] | (typeof SCRIPTED_GRUDGE_KINDS)[number];
 
-/**
- * Who a fault hits; all but `node` are resolved by the runner when the fault
- * starts: the lock holder, the leader, one worker's client (scripted
- * scenarios), or a client whose acquire is in flight.
- */
-export type Victim = { kind: 'holder' } | { kind: 'leader' } | { kind: 'node'; node: string } | { kind: 'client'; worker: number } | { kind: 'acquirer' };
+/** A client a fault hits, resolved by the runner when the fault starts: the lock holder, a client whose acquire is in flight, or one worker's client (scripted scenarios). */
+export type ClientVictim = { kind: 'holder' } | { kind: 'acquirer' } | { kind: 'client'; worker: number };
 
-export type FaultTarget =
-  | Victim
-  | {
-      kind: 'partition';
-      grudgeKind: GrudgeKind;
-      /** isolate-one: the isolated node (or the leader); client-from-*: the holder. */
-      victim?: Victim;
-      /** The grudge itself, when it is known before the run (every server-only shape aimed at a named node). */
-      grudge?: Grudge;
-    };
+/** A server a fault hits: a named node, or the leader (or primary) when the fault starts. */
+export type ServerVictim = { kind: 'leader' } | { kind: 'node'; node: string };
 
-export interface FaultWindow {
-  /** ms since the start of the main phase: start the fault. */
-  at: number;
-  /** ms: stop (heal) it. */
-  until: number;
-  fault: FaultKind;
-  target: FaultTarget;
-  /** clock: the wall-clock offset to apply, ms, forward or back. */
-  offsetMs?: number;
-  /** delay: ms added to each packet to and from the target. */
-  delayMs?: number;
-  /** delay on a client (scripted scenarios): which of its links, to the resource or to the lock service. */
-  link?: 'resource' | 'lock';
-  /** loss: the percentage of packets dropped to and from the target. */
-  lossPercent?: number;
+export type Victim = ClientVictim | ServerVictim;
+
+export interface PartitionTarget {
+  kind: 'partition';
+  grudgeKind: GrudgeKind;
+  /** isolate-one: the isolated node (or the leader); client-from-*: the holder. */
+  victim?: Victim;
+  /** The grudge itself, when it is known before the run (every server-only shape aimed at a named node). */
+  grudge?: Grudge;
 }
+
+export type FaultTarget = Victim | PartitionTarget;
+
+/** When a fault starts and stops, in ms since the start of the main phase. */
+interface Span {
+  at: number;
+  until: number;
+}
+
+/**
+ * One fault window, a union keyed on `fault`: each kind carries exactly what
+ * it needs (a clock jump its offset, a delay its link and amount), so the
+ * runner needs no defaults and no casts at the point of use.
+ */
+export type FaultWindow =
+  | (Span & { fault: 'client-pause'; target: ClientVictim })
+  | (Span & { fault: 'server-pause' | 'kill'; target: ServerVictim })
+  /** The wall-clock offset to apply, ms, forward or back. */
+  | (Span & { fault: 'clock'; target: ServerVictim; offsetMs: number })
+  /** The percentage of packets dropped to and from the target. */
+  | (Span & { fault: 'loss'; target: ServerVictim; lossPercent: number })
+  | (Span & { fault: 'partition'; target: PartitionTarget })
+  /** ms added to each packet on one of the client's links, to the resource or to the lock service. */
+  | (Span & { fault: 'delay'; target: ClientVictim; link: 'resource' | 'lock'; delayMs: number });
 
 export interface NemesisTargets {
   /** The lock service's server nodes, in plan order. */
@@ -129,25 +135,39 @@ export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimit
   const shapeRng = root.fork('shape');
   const signs = root.fork('sign');
   const nodes = options.targets.nodes;
-  const serverVictim = (): Victim => (aim === 'leader' ? { kind: 'leader' } : { kind: 'node', node: aim === 'random' ? targets.pick(nodes) : aim });
+  const serverVictim = (): ServerVictim => (aim === 'leader' ? { kind: 'leader' } : { kind: 'node', node: aim === 'random' ? targets.pick(nodes) : aim });
+
+  const windowOf = (fault: FaultKind, span: Span): FaultWindow => {
+    switch (fault) {
+      case 'client-pause':
+        return { ...span, fault, target: { kind: 'holder' } };
+      case 'server-pause':
+      case 'kill':
+        return { ...span, fault, target: serverVictim() };
+      case 'clock':
+        return { ...span, fault, target: serverVictim(), offsetMs: signs.pick([1, -1]) * amounts.offsetMs };
+      case 'loss':
+        return { ...span, fault, target: serverVictim(), lossPercent: amounts.lossPercent };
+      case 'partition':
+        return { ...span, fault, target: partitionTarget(shapeRng.pick(shapes), nodes, serverVictim, shapeRng) };
+      case 'delay':
+        // Drawn once per window as before, so the other streams keep their sequence.
+        serverVictim();
+        return { ...span, fault, target: { kind: 'holder' }, link: 'resource', delayMs: amounts.delayMs };
+    }
+  };
 
   const windows: FaultWindow[] = [];
   for (let at = interval; at < limit; ) {
     const fault = faults.pick(options.faults);
     const until = Math.min(at + (fault === 'client-pause' ? pause : duration), limit);
-    const w: FaultWindow = { at, until, fault, target: { kind: 'holder' } };
-    if (fault === 'partition') w.target = partitionTarget(shapeRng.pick(shapes), nodes, serverVictim, shapeRng);
-    else if (fault !== 'client-pause') w.target = serverVictim();
-    if (fault === 'clock') w.offsetMs = signs.pick([1, -1]) * amounts.offsetMs;
-    if (fault === 'delay') w.delayMs = amounts.delayMs;
-    if (fault === 'loss') w.lossPercent = amounts.lossPercent;
-    windows.push(w);
+    windows.push(windowOf(fault, { at, until }));
     at = until + interval;
   }
   return windows;
 }
 
-function partitionTarget(kind: GrudgeKind, nodes: readonly string[], serverVictim: () => Victim, rng: Prng): FaultTarget {
+function partitionTarget(kind: GrudgeKind, nodes: readonly string[], serverVictim: () => ServerVictim, rng: Prng): PartitionTarget {
   switch (kind) {
     case 'isolate-one': {
       const victim = serverVictim();

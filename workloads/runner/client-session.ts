@@ -13,14 +13,19 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { ClientProcess } from '../../src/cluster/client-host.js';
 import { FencecheckError } from '../../src/errors.js';
-import type { ClientAnswer, ClientReady, ClientRequest } from '../clients/protocol.js';
+import type { ClientAnswer, ClientReady } from '../clients/protocol.js';
+import type { LockSession, RequestBody } from './ports.js';
 
 type Pending = { resolve: (a: ClientAnswer) => void; timer: NodeJS.Timeout };
 
-/** A request without its id, as the caller builds it. */
-export type RequestBody = ClientRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** The process faults of one client, as the cluster's nemesis applies them. */
+export interface ProcessControl {
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  kill(): Promise<void>;
+}
 
-export class ClientSession {
+export class ClientSession implements LockSession {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly log: WriteStream;
@@ -30,6 +35,7 @@ export class ClientSession {
   constructor(
     readonly proc: ClientProcess,
     logPath: string,
+    private readonly control: ProcessControl,
   ) {
     this.log = createWriteStream(logPath, { flags: 'a' });
     const { stdout, stderr } = proc.child;
@@ -60,6 +66,30 @@ export class ClientSession {
 
   get alive(): boolean {
     return !this.dead;
+  }
+
+  get name(): string {
+    return this.proc.name;
+  }
+
+  get host(): string {
+    return this.proc.host;
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  pause(): Promise<void> {
+    return this.control.pause();
+  }
+
+  resume(): Promise<void> {
+    return this.control.resume();
+  }
+
+  kill(): Promise<void> {
+    return this.control.kill();
   }
 
   /** Send one request and wait for its answer; `info` with `gave-up` after `giveUpMs`. */

@@ -13,10 +13,11 @@
  */
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import type { Value } from '../../src/history/op.js';
-import type { ClientAnswer, ResourceMode } from '../clients/protocol.js';
-import type { ClientSession, RequestBody } from './client-session.js';
+import type { ClientAnswer } from '../clients/protocol.js';
+import type { LockSession, RequestBody } from './ports.js';
 import type { Holders } from './holders.js';
 import type { Recorder } from './recorder.js';
+import type { ResourceMode } from '../vocabulary.js';
 
 export interface SectionContext {
   recorder: Recorder;
@@ -39,7 +40,7 @@ export interface SectionPlan {
 
 export type SectionOutcome = 'done' | 'retire';
 
-export async function runCriticalSection(ctx: SectionContext, session: ClientSession, plan: SectionPlan): Promise<SectionOutcome> {
+export async function runCriticalSection(ctx: SectionContext, session: LockSession, plan: SectionPlan): Promise<SectionOutcome> {
   const op = (f: RequestBody['op'], body: RequestBody, value: Value, token?: number | string) => perform(ctx, session, plan.process, f, body, value, token);
 
   ctx.holders.startAcquire(plan.worker, session);
@@ -76,7 +77,7 @@ export async function runCriticalSection(ctx: SectionContext, session: ClientSes
 }
 
 /** Invoke, wait, complete: the two history entries of one client op. */
-async function perform(ctx: SectionContext, session: ClientSession, process: number, f: RequestBody['op'], body: RequestBody, value: Value, token?: number | string): Promise<ClientAnswer> {
+async function perform(ctx: SectionContext, session: LockSession, process: number, f: RequestBody['op'], body: RequestBody, value: Value, token?: number | string): Promise<ClientAnswer> {
   ctx.recorder.record(process, 'invoke', f, value, { token });
   const a = await session.call(body, ctx.giveUpMs);
   ctx.recorder.record(process, a.type, f, a.value ?? (f === 'write' || f === 'mark' ? value : null), {
@@ -87,7 +88,7 @@ async function perform(ctx: SectionContext, session: ClientSession, process: num
     validity_ms: a.validity_ms,
     error: a.error,
     // When the client actually began the op (it may have sat in a paused client's pipe since the invoke).
-    started: a.started_ns === undefined ? undefined : ctx.recorder.fromHrtime(a.started_ns),
+    started: a.started_ns === undefined ? undefined : ctx.recorder.fromClockReading(a.started_ns),
   });
   return a;
 }

@@ -3,12 +3,12 @@
  * holding. Retried a few times, because right after a partition heals a
  * connection may still be re-establishing; each attempt is its own op.
  */
-import type { ClientSession } from './client-session.js';
+import type { LockSession } from './ports.js';
 import type { Recorder } from './recorder.js';
 
 const ATTEMPTS = 3;
 
-export async function runFinalRead(recorder: Recorder, session: ClientSession, process: number, callTimeoutMs: number): Promise<void> {
+export async function runFinalRead(recorder: Recorder, session: LockSession, process: number, callTimeoutMs: number): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const p = process + attempt;
     recorder.record(p, 'invoke', 'final-read', null);

@@ -4,14 +4,15 @@
  * The nemesis aims client pauses at a holder, preferably one in its hold
  * (between its read and its write): the moment Kleppmann's GC pause hurts.
  */
-import type { ClientSession } from './client-session.js';
+import { raceTimer, type Clock } from './clock.js';
+import type { LockSession } from './ports.js';
 
 export type HolderStage = 'acquired' | 'hold' | 'writing';
 
 export interface Holder {
   worker: number;
   process: number;
-  session: ClientSession;
+  session: LockSession;
   stage: HolderStage;
   token: number | string | undefined;
   since: number;
@@ -19,11 +20,14 @@ export interface Holder {
 
 export class Holders {
   private readonly byWorker = new Map<number, Holder>();
-  private readonly acquiring = new Map<number, ClientSession>();
+  private readonly acquiring = new Map<number, LockSession>();
   private readonly waiters: (() => void)[] = [];
+  private readonly grantWaiters: (() => void)[] = [];
+
+  constructor(private readonly clock: Clock) {}
 
   /** A worker sent its acquire (until it completes). */
-  startAcquire(worker: number, session: ClientSession): void {
+  startAcquire(worker: number, session: LockSession): void {
     this.acquiring.set(worker, session);
     for (const wake of this.waiters.splice(0)) wake();
   }
@@ -33,22 +37,25 @@ export class Holders {
   }
 
   /** A client whose acquire is in flight now, waiting up to `waitMs` for one. */
-  async acquirer(waitMs: number): Promise<ClientSession | undefined> {
+  async acquirer(waitMs: number): Promise<LockSession | undefined> {
     const now = () => [...this.acquiring.values()].find((s) => s.alive);
     const found = now();
     if (found || waitMs <= 0) return found;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, waitMs);
-      this.waiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    await raceTimer(this.clock, new Promise<void>((resolve) => this.waiters.push(resolve)), waitMs, () => undefined);
     return now();
   }
 
   set(h: Holder): void {
     this.byWorker.set(h.worker, h);
+    for (const wake of this.grantWaiters.splice(0)) wake();
+  }
+
+  /** The holder to pause now, or the next one granted within `waitMs`. */
+  async nextVictim(waitMs: number): Promise<Holder | undefined> {
+    const found = this.victim();
+    if (found || waitMs <= 0) return found;
+    await raceTimer(this.clock, new Promise<void>((resolve) => this.grantWaiters.push(resolve)), waitMs, () => undefined);
+    return this.victim();
   }
 
   stage(worker: number, stage: HolderStage): void {

@@ -9,28 +9,25 @@
  * an election) is recorded as an info with the error and the run goes on: a
  * missed fault weakens a run, it does not invalidate it.
  */
-import type { Cluster, LeaderBackend } from '../../src/cluster/cluster.js';
 import type { Value } from '../../src/history/op.js';
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
-import type { FaultWindow, Victim } from '../generator/nemesis-schedule.js';
-import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
-import type { ClientSession } from './client-session.js';
+import type { ClientVictim, FaultWindow, PartitionTarget, ServerVictim } from '../generator/nemesis-schedule.js';
 import type { Holders } from './holders.js';
+import type { DelayLink, LockSession, NemesisPort } from './ports.js';
 import type { Recorder } from './recorder.js';
-import { isSentinelGrudgeKind, sentinelGrudgeNow } from './sentinel-faults.js';
+import { isSentinelGrudgeKind, sentinelGrudgeOf } from './sentinel-faults.js';
 
 export interface NemesisRunnerContext {
-  cluster: Cluster;
+  nemesis: NemesisPort;
   recorder: Recorder;
   holders: Holders;
   /** The lock service's nodes. */
-  lockNodes: string[];
-  leaderBackend: LeaderBackend | undefined;
+  lockNodes: readonly string[];
   resourceNode: string;
   /** A worker's current client (scripted faults aimed at one worker). */
-  sessionOf: (worker: number) => ClientSession | undefined;
-  /** A client host's delay proxies by server node, when the run has them. */
-  proxiesOf: (host: string) => ReadonlyMap<string, DelayProxy> | undefined;
+  sessionOf: (worker: number) => LockSession | undefined;
+  /** How long a fault aimed at the holder or an acquirer waits for one (bounded: the window goes on meanwhile). */
+  victimWaitMs: number;
   /** Time of the main phase's start, in recorder ns. */
   startNs: number;
   sleepUntilNs: (ns: number) => Promise<void>;
@@ -59,7 +56,7 @@ export async function runNemesis(ctx: NemesisRunnerContext, windows: readonly Fa
 }
 
 async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | undefined> {
-  const n = ctx.cluster.nemesis;
+  const n = ctx.nemesis;
   const begin = (f: string, value: Value) => ctx.recorder.record('nemesis', 'invoke', f, value);
   const done = (f: string, value: Value, error?: string) => ctx.recorder.record('nemesis', 'info', f, value, error ? { error } : {});
   const attempt = async (f: string, value: Value, act: () => Promise<void>): Promise<boolean> => {
@@ -78,106 +75,102 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
 
   switch (w.fault) {
     case 'client-pause': {
-      const v = await victimClient(ctx, w.target as Victim);
+      const v = await victimClient(ctx, w.target);
       if (!v) {
-        done('pause', { target: (w.target as Victim).kind }, 'no client to pause (nobody held the lock or was acquiring)');
+        done('pause', { target: w.target.kind }, `no client to pause: nobody held the lock or was acquiring within ${ctx.victimWaitMs} ms`);
         return undefined;
       }
-      const value = { target: v.session.proc.host, pid: v.session.proc.pid, ...v.about };
-      if (!(await attempt('pause', value, () => n.pause(v.session.proc)))) return undefined;
-      return async () => void (await attempt('resume', value, () => n.resume(v.session.proc)));
+      const value = { target: v.session.host, pid: v.session.pid, ...v.about };
+      if (!(await attempt('pause', value, () => v.session.pause()))) return undefined;
+      return async () => void (await attempt('resume', value, () => v.session.resume()));
     }
     case 'server-pause': {
-      const node = await victimNode(ctx, w.target as Victim);
+      const node = await victimNode(ctx, w.target);
       if (!node) return undefined;
       if (!(await attempt('pause', { target: node }, () => n.pause(node)))) return undefined;
       return async () => void (await attempt('resume', { target: node }, () => n.resume(node)));
     }
     case 'kill': {
-      const node = await victimNode(ctx, w.target as Victim);
+      const node = await victimNode(ctx, w.target);
       if (!node) return undefined;
       if (!(await attempt('kill', node, () => n.kill(node)))) return undefined;
       return async () => void (await attempt('restart', node, () => n.restart(node)));
     }
     case 'clock': {
-      const node = await victimNode(ctx, w.target as Victim);
+      const node = await victimNode(ctx, w.target);
       if (!node) return undefined;
-      const value = { target: node, ms: w.offsetMs ?? 0 };
-      if (!(await attempt('clock-offset', value, () => n.clockOffset(node, w.offsetMs ?? 0)))) return undefined;
+      const value = { target: node, ms: w.offsetMs };
+      if (!(await attempt('clock-offset', value, () => n.clockOffset(node, w.offsetMs)))) return undefined;
       return async () => void (await attempt('clock-offset', { target: node, ms: 0 }, () => n.clockOffset(node, 0)));
     }
     case 'loss': {
-      const node = await victimNode(ctx, w.target as Victim);
+      const node = await victimNode(ctx, w.target);
       if (!node) return undefined;
-      const others = ctx.cluster.clientHosts().map((c) => c.name).concat(ctx.lockNodes.filter((x) => x !== node));
-      const value = { target: node, percent: w.lossPercent ?? 20 };
-      if (!(await attempt('start-loss', value, () => n.loss(node, others, w.lossPercent ?? 20)))) return undefined;
+      const others = n.clientHosts().concat(ctx.lockNodes.filter((x) => x !== node));
+      const value = { target: node, percent: w.lossPercent };
+      if (!(await attempt('start-loss', value, () => n.loss(node, others, w.lossPercent)))) return undefined;
       return async () => void (await attempt('stop-loss', value, () => n.loss(node, others, 0)));
     }
     case 'partition': {
-      const grudge = await grudgeOf(ctx, w);
+      const grudge = await grudgeOf(ctx, w.target);
       if (!grudge) return undefined;
       if (!(await attempt('start-partition', grudge as Value, () => n.partition(grudge)))) return undefined;
       return async () => void (await attempt('stop-partition', null, () => n.heal()));
     }
     case 'delay': {
-      const v = await victimClient(ctx, w.target as Victim);
-      const host = v?.session.proc.host;
-      const proxies = host ? ctx.proxiesOf(host) : undefined;
-      const link = w.link ?? 'resource';
-      const chosen = [...(proxies ?? new Map<string, DelayProxy>())].filter(([node]) => (link === 'resource' ? node === ctx.resourceNode : node !== ctx.resourceNode));
-      const value = { target: host ?? null, link, ms: w.delayMs ?? 0 };
+      const v = await victimClient(ctx, w.target);
+      const host = v?.session.host;
+      const proxies = host ? n.delayLinks(host) : undefined;
+      const link = w.link;
+      const chosen = [...(proxies ?? new Map<string, DelayLink>())].filter(([node]) => (link === 'resource' ? node === ctx.resourceNode : node !== ctx.resourceNode));
+      const value = { target: host ?? null, link, ms: w.delayMs };
       if (chosen.length === 0) {
-        const why = !v ? 'no client to delay (nobody held the lock or was acquiring)' : 'no delay proxy on that link (the run must be started with proxies)';
+        const why = !v ? `no client to delay: nobody held the lock or was acquiring within ${ctx.victimWaitMs} ms` : 'no delay proxy on that link (the run must be started with proxies)';
         done('start-delay', value, why);
         return undefined;
       }
       const set = (ms: number) => async () => void (await Promise.all(chosen.map(([, p]) => p.setDelay(ms))));
-      if (!(await attempt('start-delay', value, set(w.delayMs ?? 0)))) return undefined;
+      if (!(await attempt('start-delay', value, set(w.delayMs)))) return undefined;
       return async () => void (await attempt('stop-delay', value, set(0)));
     }
   }
 }
 
-/** The client a client fault hits, with what to record about it. */
-async function victimClient(ctx: NemesisRunnerContext, v: Victim): Promise<{ session: ClientSession; about: Record<string, Value> } | undefined> {
+/**
+ * The client a client fault hits, with what to record about it. A fault aimed
+ * at the holder or an acquirer waits (bounded) for one rather than missing:
+ * a skipped fault is a window that tested nothing.
+ */
+async function victimClient(ctx: NemesisRunnerContext, v: ClientVictim): Promise<{ session: LockSession; about: Record<string, Value> } | undefined> {
   if (v.kind === 'client') {
     const session = ctx.sessionOf(v.worker);
     return session?.alive ? { session, about: { worker: v.worker } } : undefined;
   }
   if (v.kind === 'acquirer') {
-    const session = await ctx.holders.acquirer(ACQUIRER_WAIT_MS);
+    const session = await ctx.holders.acquirer(ctx.victimWaitMs);
     return session ? { session, about: { while: 'acquiring' } } : undefined;
   }
-  const h = ctx.holders.victim();
+  const h = await ctx.holders.nextVictim(ctx.victimWaitMs);
   return h ? { session: h.session, about: { process: h.process, token: h.token ?? null } } : undefined;
 }
 
-/** How long a fault aimed at "a client that is acquiring" waits for one. */
-const ACQUIRER_WAIT_MS = 5000;
-
-async function victimNode(ctx: NemesisRunnerContext, v: Victim): Promise<string | undefined> {
+async function victimNode(ctx: NemesisRunnerContext, v: ServerVictim): Promise<string | undefined> {
   if (v.kind === 'node') return v.node;
-  if (v.kind === 'client' || v.kind === 'acquirer' || v.kind === 'holder') return undefined;
-  if (v.kind === 'leader' && ctx.leaderBackend) {
-    const leader = await ctx.cluster.leader(ctx.leaderBackend).catch(() => undefined);
-    if (leader) return leader;
-  }
+  const leader = await ctx.nemesis.leader().catch(() => undefined);
   // No leader (Redis, or mid-election): the first lock node.
-  return ctx.lockNodes[0];
+  return leader ?? ctx.lockNodes[0];
 }
 
-async function grudgeOf(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Grudge | undefined> {
-  const t = w.target;
-  if (t.kind !== 'partition') return undefined;
+async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget): Promise<Grudge | undefined> {
   if (t.grudge) return t.grudge;
-  if (isSentinelGrudgeKind(t.grudgeKind)) return sentinelGrudgeNow(ctx.cluster, t.grudgeKind);
+  if (isSentinelGrudgeKind(t.grudgeKind)) return sentinelGrudgeOf(t.grudgeKind, await ctx.nemesis.leader().catch(() => undefined), ctx.lockNodes, ctx.nemesis.clientHosts());
   if (t.grudgeKind === 'isolate-one') {
-    const node = await victimNode(ctx, t.victim ?? { kind: 'leader' });
+    const victim = t.victim ?? { kind: 'leader' };
+    const node = victim.kind === 'node' || victim.kind === 'leader' ? await victimNode(ctx, victim) : undefined;
     return node ? isolateOne(ctx.lockNodes, node) : undefined;
   }
   const h = ctx.holders.victim();
-  const host = h?.session.proc.host ?? ctx.cluster.clientHosts()[0]?.name;
+  const host = h?.session.host ?? ctx.nemesis.clientHosts()[0];
   if (!host) return undefined;
   return t.grudgeKind === 'client-from-resource' ? clientFromResource(host, ctx.resourceNode) : clientFromServers(host, ctx.lockNodes);
 }

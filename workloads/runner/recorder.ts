@@ -1,34 +1,41 @@
 /**
  * Records a run's history as it happens: gives each op its index and its time
- * (ns since the run started, on the monotonic clock: wall-clock faults must
- * not bend the history), appends it to history.jsonl at once (so an
- * interrupted run can still be checked) and keeps it in memory for the
- * checkers. The runner is one Node process, so appends never interleave.
+ * (ns since the run started, on the run's monotonic clock: wall-clock faults
+ * must not bend the history), appends it to history.jsonl at once when the
+ * run has a file (so an interrupted run can still be checked) and keeps it in
+ * memory for the checkers. The runner is one Node process, so appends never
+ * interleave.
  */
 import type { Op, OpType, Process, Value } from '../../src/history/op.js';
 import { JsonlWriter } from '../../src/history/jsonl-writer.js';
+import { realClock, type Clock } from './clock.js';
 
 export type Extra = Record<string, Value | undefined>;
 
 export class Recorder {
   readonly ops: Op[] = [];
-  private readonly start = process.hrtime.bigint();
-  private readonly writer: JsonlWriter;
+  private readonly start: bigint;
+  private readonly writer: JsonlWriter | undefined;
   private listeners: ((op: Op) => void)[] = [];
 
-  constructor(path: string) {
-    this.writer = JsonlWriter.open(path, { truncate: true });
+  /** `path`: the history file to append to (none: memory only, as in the simulation). */
+  constructor(
+    path: string | undefined,
+    private readonly clock: Clock = realClock,
+  ) {
+    this.start = clock.nowNs();
+    this.writer = path === undefined ? undefined : JsonlWriter.open(path, { truncate: true });
   }
 
   /** ns since the run started. */
   now(): number {
-    return Number(process.hrtime.bigint() - this.start);
+    return Number(this.clock.nowNs() - this.start);
   }
 
-  /** An absolute process.hrtime.bigint() reading (as text), in ns since the run started. */
-  fromHrtime(hrtime: string): number | undefined {
+  /** An absolute reading of the run's clock (decimal text, as clients send `started_ns`), in ns since the run started. */
+  fromClockReading(reading: string): number | undefined {
     try {
-      return Number(BigInt(hrtime) - this.start);
+      return Number(BigInt(reading) - this.start);
     } catch {
       return undefined;
     }
@@ -38,7 +45,7 @@ export class Recorder {
     const op: Op = { index: this.ops.length, time: this.now(), process, type, f, value };
     for (const [k, v] of Object.entries(extra)) if (v !== undefined) op[k] = v;
     this.ops.push(op);
-    this.writer.append(op);
+    this.writer?.append(op);
     for (const l of this.listeners) l(op);
     return op;
   }
@@ -48,6 +55,6 @@ export class Recorder {
   }
 
   close(): void {
-    this.writer.close();
+    this.writer?.close();
   }
 }

@@ -2,15 +2,11 @@
  * The options of a lock run, their defaults (in one place) and their checks.
  * Every check throws a UsageError worded "Expected `--flag` to be …, got …".
  */
-import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import type { BackendName } from '../../src/cluster/plan.js';
 import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
-import type { LockBackend, ResourceMode } from '../clients/protocol.js';
+import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 import { sentinelReplayFlags } from './sentinel-run.js';
-
-export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
 
 export interface RunOptions {
   backend: LockBackend;
@@ -73,33 +69,6 @@ export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
   resultsDir: 'results',
   checkHold: false,
 };
-
-/** The cluster backend that serves a lock backend (the npm Redlock runs on the same five Redis nodes). */
-export function clusterBackendOf(backend: LockBackend): BackendName {
-  return backend === 'redlock-npm' ? 'redlock' : backend;
-}
-
-/** Redlock gives a unique random token, no monotonic one. */
-export function tokenKindOf(backend: LockBackend): 'monotonic' | 'unique' {
-  return backend === 'redlock' || backend === 'redlock-npm' ? 'unique' : 'monotonic';
-}
-
-/** Why a combination cannot run, or undefined when it can. */
-export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {
-  if (tokenKindOf(backend) === 'unique' && (resource === 'fence' || resource === 'fence-claim')) {
-    return `${backend} issues no monotonic fencing token, so the resource mode ${resource} does not apply (use none, cas-unique or cas-unique-nonatomic)`;
-  }
-  if (backend === 'etcd' && nemesis.includes('clock')) {
-    return 'etcd is a Go program and ignores LD_PRELOAD, so fencecheck cannot shift its wall clock without changing the real system clock (which it never does); and etcd leases use the monotonic clock anyway';
-  }
-  if (backend === 'redis-sentinel' && nemesis.includes('delay') && scripted) {
-    return 'redis-sentinel clients connect to whichever master the Sentinels name, so a delay proxy cannot sit on their link to the lock service';
-  }
-  if (nemesis.includes('delay') && !scripted) {
-    return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';
-  }
-  return undefined;
-}
 
 export function validateRunOptions(o: RunOptions): RunOptions {
   const positive = (flag: string, v: number) => {

@@ -18,7 +18,7 @@
  *
  * The resource (PostgreSQL) stays reachable from everyone.
  */
-import type { Cluster } from '../../src/cluster/cluster.js';
+import { nodesOf, planCluster } from '../../src/cluster/plan.js';
 import { completeGrudge, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
 import { SCRIPTED_GRUDGE_KINDS } from '../generator/nemesis-schedule.js';
 
@@ -36,11 +36,14 @@ export function sentinelGrudge(kind: SentinelGrudgeKind, master: string, data: r
   return completeGrudge([[master, ...minority], rest]);
 }
 
-/** The grudge on the live cluster; rejects when the Sentinels agree on no master (mid-failover). */
-export async function sentinelGrudgeNow(cluster: Cluster, kind: SentinelGrudgeKind): Promise<Grudge> {
-  const master = await cluster.leader('redis-sentinel');
-  if (!master) throw new Error('the Sentinels agree on no master');
-  const nodes = cluster.nodesOf('redis-sentinel');
-  const names = (role: string): string[] => nodes.filter((n) => n.plan.role === role).map((n) => n.name);
-  return sentinelGrudge(kind, master, names('data'), names('sentinel'), cluster.clientHosts().map((c) => c.name));
+/**
+ * The grudge when the fault starts, from the master the Sentinels name now
+ * (undefined mid-failover: the fault is skipped), the lock nodes and the
+ * client hosts. Which lock nodes are Sentinels comes from the pure cluster
+ * plan, so the runner needs nothing but names.
+ */
+export function sentinelGrudgeOf(kind: SentinelGrudgeKind, master: string | undefined, lockNodes: readonly string[], clients: readonly string[]): Grudge | undefined {
+  if (master === undefined || !lockNodes.includes(master)) return undefined;
+  const sentinels = new Set(nodesOf(planCluster({ backends: ['redis-sentinel'] }), 'redis-sentinel').filter((n) => n.role === 'sentinel').map((n) => n.name));
+  return sentinelGrudge(kind, master, lockNodes.filter((n) => !sentinels.has(n)), lockNodes.filter((n) => sentinels.has(n)), clients);
 }

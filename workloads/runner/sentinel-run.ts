@@ -5,13 +5,13 @@
  * leader to aim faults at, and the replay flags. Other backends ignore the
  * two options, as they ignore --redis-persistence.
  *
- * run-lock-test.ts, run-options.ts and nemesis-runner.ts call these from
- * one-line hooks.
+ * run-lock-test.ts, run-options.ts, real-world.ts and nemesis-runner.ts
+ * call these from one-line hooks.
  */
 import type { LeaderBackend } from '../../src/cluster/cluster.js';
 import type { BackendOptions } from '../../src/cluster/backends/registry.js';
-import type { BackendName } from '../../src/cluster/plan.js';
-import type { ClientConfig, LockBackend } from '../clients/protocol.js';
+import type { ClientConfig } from '../clients/protocol.js';
+import { clusterBackendOf, type LockBackend } from '../vocabulary.js';
 
 /** The run options this file reads (a subset of RunOptions). */
 export interface SentinelRunOptions {
@@ -30,8 +30,9 @@ export function sentinelClientOptions(o: SentinelRunOptions): Pick<ClientConfig,
   return o.backend === 'redis-sentinel' && (o.waitReplicas ?? 0) > 0 ? { waitReplicas: o.waitReplicas! } : {};
 }
 
-/** The backend whose leader (or master) a `leader` target resolves to, if it has one. */
-export function leaderBackendOf(backend: BackendName): LeaderBackend | undefined {
+/** The cluster whose leader (or master) a `leader` target resolves to, if it has one. */
+export function leaderBackendOf(lockBackend: string): LeaderBackend | undefined {
+  const backend = clusterBackendOf(lockBackend as LockBackend);
   return backend === 'etcd' || backend === 'zookeeper' || backend === 'redis-sentinel' ? backend : undefined;
 }
 

@@ -1,11 +1,15 @@
 /**
  * The end of the main phase, as something to wait on: sleeps that should end
  * when the run stops (think times, the nemesis waiting for its next window)
- * resolve early; sleeps that must not (a holder's hold) use plain `sleep`.
+ * resolve early; sleeps that must not (a holder's hold) use plain `sleepOn`.
  */
+import type { Clock } from './clock.js';
+
 export class StopSignal {
   private stoppedFlag = false;
   private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly clock: Clock) {}
 
   get stopped(): boolean {
     return this.stoppedFlag;
@@ -13,7 +17,7 @@ export class StopSignal {
 
   stop(): void {
     this.stoppedFlag = true;
-    for (const wake of this.waiters) wake();
+    for (const wake of [...this.waiters]) wake();
     this.waiters.clear();
   }
 
@@ -22,16 +26,12 @@ export class StopSignal {
     if (this.stoppedFlag || ms <= 0) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
-        clearTimeout(timer);
+        cancel();
         this.waiters.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
+      const cancel = this.clock.setTimer(ms, wake);
       this.waiters.add(wake);
     });
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

@@ -5,27 +5,26 @@
  * lock, if any, expires by itself) and the worker goes on as a fresh process
  * id (`process + clients`) with a fresh client, as Jepsen does.
  */
-import { clientPlan, type HoldTime } from '../generator/client-plan.js';
-import type { ClientSession } from './client-session.js';
+import type { PlannedSection } from '../generator/client-plan.js';
+import type { LockSession } from './ports.js';
 import { runCriticalSection, type SectionContext } from './critical-section.js';
 import type { StopSignal } from './stop-signal.js';
 
 export interface WorkerContext {
   section: SectionContext;
   stop: StopSignal;
-  seed: number;
   clients: number;
-  rate: number;
-  hold: HoldTime;
+  /** Worker `i`'s seeded sections (run-plan.ts). */
+  plan: (worker: number) => Iterator<PlannedSection, never>;
   /** Start a fresh client process for worker `i` and wait until it is ready. */
-  spawnClient: (worker: number) => Promise<ClientSession>;
+  spawnClient: (worker: number) => Promise<LockSession>;
   /** Kill a client process (kill -9) and forget it. */
-  retireClient: (session: ClientSession) => Promise<void>;
+  retireClient: (session: LockSession) => Promise<void>;
   log: (line: string) => void;
 }
 
-export async function runWorker(ctx: WorkerContext, worker: number, first: ClientSession): Promise<void> {
-  const plan = clientPlan(ctx.seed, worker, { workload: ctx.section.workload, rate: ctx.rate, hold: ctx.hold });
+export async function runWorker(ctx: WorkerContext, worker: number, first: LockSession): Promise<void> {
+  const plan = ctx.plan(worker);
   let session = first;
   let process = worker;
   while (!ctx.stop.stopped) {

@@ -1,0 +1,88 @@
+/**
+ * The real checkers' verdicts held against what a simulated run knows
+ * happened (sim-truth.ts). Returns the disagreements, each a sentence; none
+ * means the checkers reported exactly what they can know:
+ *
+ *   stale writes, sound      every stale write reported was applied while its
+ *                            writer's lock had passed on to another grant;
+ *   stale writes, complete   every such write the history shows definitely
+ *                            (acknowledged; the later acquire began after the
+ *                            writer's acquire completed and completed before
+ *                            the write began) is reported;
+ *   lost updates, exact      with no indeterminate write, the shortfall the
+ *                            checker computes (acknowledged − final) is the
+ *                            sum of the increments each applied write destroyed;
+ *   lost updates, sound      an invalid verdict has a write that destroyed one,
+ *                            and a valid one (all writes definite) has none.
+ */
+import { checkersFor } from '../../checkers/lock/registry.js';
+import { lockOps, type LockOp } from '../../checkers/lock/lock-ops.js';
+import { runCheckers } from '../../checkers/lock/verdict.js';
+import type { SimulatedRun } from './simulate-run.js';
+import { tokenKindOf } from '../../workloads/vocabulary.js';
+
+export interface TruthComparison {
+  disagreements: string[];
+  /** Figures for the suite's summary line. */
+  staleReported: number;
+  staleTrue: number;
+  lostTrue: number;
+  valid: boolean | 'unknown';
+}
+
+const key = (token: unknown, value: unknown): string => `${String(token)}|${String(value)}`;
+
+export function compareWithTruth(run: SimulatedRun): TruthComparison {
+  const o = run.plan.options;
+  const checked = runCheckers(checkersFor(o.workload), run.history, { workload: o.workload, resource: o.resource, backend: o.backend, tokenKind: tokenKindOf(o.backend) });
+  const out: string[] = [];
+  const ops = lockOps(run.history);
+  const okWrites = new Map<string, LockOp>();
+  for (const op of ops) if (op.f === 'write' && op.status === 'ok') okWrites.set(key(op.token, op.value), op);
+  const byIndex = new Map<number, LockOp>();
+  for (const op of ops) {
+    byIndex.set(op.invokeIndex, op);
+    if (op.completeIndex !== undefined) byIndex.set(op.completeIndex, op);
+  }
+  const truthStale = new Map(run.truth.writes.filter((w) => w.stale).map((w) => [key(w.token, w.value), w]));
+
+  // Stale writes: sound.
+  const stale = checked.verdicts.find((v) => v.checker === 'stale-writes');
+  const reported = new Set<string>();
+  for (const a of stale?.anomalies.filter((x) => x.kind === 'stale-write') ?? []) {
+    const write = a.opIndexes.map((i) => byIndex.get(i)).find((op) => op?.f === 'write' && op.status === 'ok');
+    if (write === undefined) {
+      out.push(`stale-write anomaly names no acknowledged write: ${a.message}`);
+      continue;
+    }
+    const k = key(write.token, write.value);
+    reported.add(k);
+    if (!truthStale.has(k)) out.push(`reported a stale write that was not stale: ${a.message}`);
+  }
+  // Stale writes: complete where the history shows it definitely.
+  for (const [k, w] of truthStale) {
+    const write = okWrites.get(k);
+    if (write === undefined || reported.has(k)) continue;
+    const mine = ops.find((op) => op.f === 'acquire' && op.status === 'ok' && op.token === w.token);
+    const later = ops.find((op) => op.f === 'acquire' && op.status === 'ok' && op.token === w.supersededBy);
+    if (mine?.completeTime === undefined || later?.completeTime === undefined) continue;
+    if (later.startTime > mine.completeTime && later.completeTime < write.startTime) {
+      out.push(`missed a definite stale write: ${k} (token ${String(w.token)} superseded by ${String(w.supersededBy)}, applied at ${w.atMs.toFixed(1)} ms)`);
+    }
+  }
+
+  // Lost updates.
+  const lostTrue = run.truth.writes.reduce((sum, w) => sum + w.lostIncrements, 0);
+  const lost = checked.verdicts.find((v) => v.checker === 'lost-updates');
+  if (lost !== undefined && o.workload === 'lock-counter') {
+    const s = lost.stats ?? {};
+    const acked = s['ackedWrites'] ?? NaN;
+    if (s['maybeWrites'] === 0 && s['final'] !== undefined && acked - s['final'] !== lostTrue) {
+      out.push(`lost-updates shortfall ${acked - s['final']} (acknowledged ${acked}, final ${s['final']}) but the truth lost ${lostTrue}`);
+    }
+    if (lost.valid === false && !run.truth.writes.some((w) => w.lostIncrements > 0)) out.push(`lost-updates invalid (${lost.summary}) but no write destroyed an increment`);
+    if (lost.valid === true && s['maybeWrites'] === 0 && s['final'] !== undefined && lostTrue > 0) out.push(`lost-updates valid but the truth lost ${lostTrue}`);
+  }
+
+  return { disagreements: out, staleReported: reported.size, staleTrue: truthStale.size, lostTrue, valid: checked.valid };
+}

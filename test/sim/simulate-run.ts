@@ -1,0 +1,97 @@
+/**
+ * A lock run simulated: the run's real plan (planRun) executed by the real
+ * interpreter (interpretRun: workers, critical sections, nemesis runner,
+ * final read) on a virtual clock, against a simulated world that records the
+ * truth. What is simulated: the lock service (Redis-style leases with a
+ * monotonic or unique token), the resource's database (the real resource
+ * modes' SQL on one row), the network between hosts, and processes that a
+ * SIGSTOP freezes. Faults simulated: client pause and kill, server pause,
+ * partitions; the others fail as the real nemesis fails when it cannot act,
+ * and are recorded so.
+ *
+ * FoundationDB's simulation and TigerBeetle's VOPR are the models: the
+ * production code, a simulated world, a seed.
+ */
+import { type RunOptions } from '../../workloads/runner/run-options.js';
+import { interpretRun } from '../../workloads/runner/interpret-run.js';
+import type { ClientFleet, NemesisPort } from '../../workloads/runner/ports.js';
+import { Recorder } from '../../workloads/runner/recorder.js';
+import { planRun, type RunPlan } from '../../workloads/runner/run-plan.js';
+import type { History } from '../../src/history/op.js';
+import { Prng } from '../../src/random/prng.js';
+import { SimDb, type SimResource } from './sim-db.js';
+import { SimLockClient } from './sim-lock-client.js';
+import { SimLockService } from './sim-lock-service.js';
+import { SimNetwork } from './sim-network.js';
+import { SimProcess } from './sim-process.js';
+import { SimSession } from './sim-session.js';
+import type { SimTruth } from './sim-truth.js';
+import { VirtualClock } from './virtual-clock.js';
+import { tokenKindOf } from '../../workloads/vocabulary.js';
+
+export interface SimulatedRun {
+  plan: RunPlan;
+  history: History;
+  truth: SimTruth;
+  /** Events the virtual clock ran. */
+  events: number;
+}
+
+const RESOURCE_KEY = 'counter';
+
+export async function simulateRun(options: RunOptions): Promise<SimulatedRun> {
+  const plan = planRun(options);
+  const o = plan.options;
+  const clock = new VirtualClock();
+  const root = new Prng(o.seed).fork('simulation');
+  const net = new SimNetwork(clock, root.fork('network'));
+  const truth: SimTruth = { grants: [], writes: [], finalData: '' };
+  const service = new SimLockService(clock, tokenKindOf(o.backend), root.fork('tokens'), truth);
+  const resource: SimResource = {
+    row: { data: o.workload === 'lock-counter' ? '0' : '', fence: 0, mark: null },
+    node: plan.resourceNode,
+    counter: o.workload === 'lock-counter',
+    truth,
+    service,
+  };
+  const recorder = new Recorder(undefined, clock);
+  const processes = new Set<SimSession>();
+  let pids = 1000;
+  const fleet: ClientFleet = {
+    async spawn(worker) {
+      const host = plan.hosts[worker % plan.hosts.length]!;
+      const name = `client${worker + 1}-${++pids}`;
+      const proc = new SimProcess(clock);
+      const lock = new SimLockClient(name, host, plan.lockNodes, proc, net, service, o.callTimeoutMs, root.fork(name));
+      const db = new SimDb(resource, host, proc, net, lock, o.callTimeoutMs);
+      const s = new SimSession(name, host, pids, proc, clock, net, lock, db, o.resource, RESOURCE_KEY);
+      processes.add(s);
+      return s;
+    },
+  };
+  const notSimulated = async (): Promise<void> => {
+    throw new Error('not simulated');
+  };
+  const nemesis: NemesisPort = {
+    pause: async (node) => void (net.pausedNodes.add(node), net.changed()),
+    resume: async (node) => void (net.pausedNodes.delete(node), net.changed()),
+    kill: notSimulated,
+    restart: notSimulated,
+    clockOffset: notSimulated,
+    loss: notSimulated,
+    partition: async (grudge) => void ((net.grudge = grudge), net.changed()),
+    heal: async () => void ((net.grudge = {}), net.changed()),
+    healAll: async () => {
+      net.grudge = {};
+      net.pausedNodes.clear();
+      for (const s of processes) await s.resume();
+      net.changed();
+    },
+    leader: async () => plan.lockNodes[0],
+    clientHosts: () => [...plan.hosts],
+    delayLinks: () => new Map(),
+  };
+  await clock.drive(interpretRun(plan, { clock, recorder, fleet, nemesis, log: () => undefined }));
+  truth.finalData = resource.row.data;
+  return { plan, history: recorder.ops, truth, events: clock.events };
+}
