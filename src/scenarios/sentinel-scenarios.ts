@@ -18,6 +18,10 @@
  * test/integration/redis-sentinel.test.ts). The old master restarts empty at
  * 21 s and the Sentinels turn it into a replica.
  *
+ * min-replicas-in-lag: the same with the cut at 6.8 s and the kill at 8.8 s,
+ * so that the grant at about 7.5 s falls inside min-replicas-max-lag (1 s):
+ * the master still counts its replicas as present and accepts it.
+ *
  * Split brain: the master and one of the two clients are cut off from the
  * replicas, the Sentinels and the other client from 2 to 9 s; the Sentinels
  * promote a replica at about 4.5 s while the first client keeps locking on
@@ -29,6 +33,15 @@ import type { Expectation, Scenario, ScenarioVariant } from './scenario.js';
 
 /** The S7 race made certain: replication cut before the grant, the master killed after it, healed after the failover. */
 export const FAILOVER_SCRIPT = timeline(masterPartition(1500, 14_500, 'master-from-replicas'), leaderKill(9500, 21_000));
+
+/**
+ * The same race inside min-replicas-max-lag: the replicas are cut off at
+ * 6.8 s, just before the 7.5 s grant, and the master killed at 8.8 s. The
+ * master counts a replica as present until its last acknowledgement (sent
+ * every second) is more than a second old, so a grant in the first second or
+ * so of the cut is still accepted.
+ */
+export const LAG_SCRIPT = timeline(masterPartition(6800, 14_500, 'master-from-replicas'), leaderKill(8800, 21_000));
 
 /** The master isolated with a minority of the clients while the Sentinels promote a replica. */
 export const SPLIT_BRAIN_SCRIPT = timeline(masterPartition(2000, 9000, 'master-with-minority'));
@@ -52,13 +65,14 @@ export const S7: Scenario = {
     antirez: 'Unsafe with plain failover; this race is why Redlock uses independent masters. WAIT after acquiring (grant refused unless a replica has it) and min-replicas-to-write narrow the window; neither makes a failover-based lock safe in every case.',
   },
   setup:
-    'redis-sentinel (rs1 master, rs2, rs3 replicas, three Sentinels, quorum 2, down-after 1 s), lock-counter, 2 clients that reach the master through the Sentinels (ioredis sentinels + name). Failover rows: hold 7 s, TTL 10 s; the master is cut off from its replicas from 1.5 to 14.5 s and killed at 9.5 s, so the grant at about 7.5 s is acknowledged by the master only; restarted at 21 s. Split-brain rows: hold 1 s, TTL 3 s; the master and client c1 are cut off from the replicas, the Sentinels and c2 from 2 to 9 s. A row counts as decided only when a seed shows the danger (a grant lost in the failover: another client granted the lock while the first still held it, within its TTL) or the protection refusing grants (WAIT, NOREPLICAS); otherwise it is undecided, not safe.',
+    'redis-sentinel (rs1 master, rs2, rs3 replicas, three Sentinels, quorum 2, down-after 1 s), lock-counter, 2 clients that reach the master through the Sentinels (ioredis sentinels + name). Failover rows: hold 7 s, TTL 10 s; the master is cut off from its replicas from 1.5 to 14.5 s and killed at 9.5 s, so the grant at about 7.5 s is acknowledged by the master only; restarted at 21 s. min-replicas-in-lag: cut off only at 6.8 s and killed at 8.8 s, so the grant falls within the 1 s max lag. Split-brain rows: hold 1 s, TTL 3 s; the master and client c1 are cut off from the replicas, the Sentinels and c2 from 2 to 9 s. A row counts as decided only when a seed shows the danger (a grant lost in the failover: another client granted the lock while the first still held it, within its TTL) or the protection refusing grants (WAIT, NOREPLICAS); otherwise it is undecided, not safe.',
   recipe: 'to see a lock acknowledged by a Redis master lost when Sentinel promotes a replica (and what WAIT and min-replicas-to-write do about it), run `sudo npx fencecheck scenario run S7`',
   variants: [
     variant('failover-none', 'replicas cut off, master killed after a grant, no fence', { ...FAILOVER, resource: 'none' }, LOST),
     variant('failover-fence', 'the same, writes fenced by the INCR token', { ...FAILOVER, resource: 'fence' }, { lock: 'unsafe', why: 'the grant is lost; whether the fence saves the data is the question (Kleppmann: no, the token is lost with the grant)' }),
     variant('failover-wait', 'the same, no fence, WAIT 1 after each grant (refused when no replica acknowledges)', { ...FAILOVER, resource: 'none', waitReplicas: 1 }),
     variant('failover-min-replicas', 'the same, no fence, min-replicas-to-write 1 with max lag 1 s on every data node', { ...FAILOVER, resource: 'none', minReplicas: 1 }),
+    variant('min-replicas-in-lag', 'min-replicas-to-write 1 (max lag 1 s), no fence, but the replicas cut off only at 6.8 s, just before the grant, and the master killed at 8.8 s', { ...FAILOVER, script: LAG_SCRIPT, resource: 'none', minReplicas: 1 }),
     variant('split-brain-none', 'master isolated with one client of two while a replica is promoted, no fence', { ...SPLIT, resource: 'none' }, { lock: 'unsafe', why: 'both sides agree: two masters grant the lock at once' }),
     variant('split-brain-min-replicas', 'the same, min-replicas-to-write 1 with max lag 1 s', { ...SPLIT, resource: 'none', minReplicas: 1 }),
   ],

@@ -16,7 +16,7 @@ describe('planScenarioRuns', () => {
       'S2/redis-none', 'S2/redis-fence', 'S2b/redis-cas-unique', 'S2b/redis-fence-claim',
       'S3/redlock-none', 'S3/redlock-npm-none', 'S4/immediate', 'S4/delayed', 'S4/aof-always', 'S5/redlock', 'S5/redlock-npm',
       'S6/pause-cas-unique', 'S6/delay-cas-unique', 'S6b/redis-fence', 'S6b/redis-fence-claim',
-      'S7/failover-none', 'S7/failover-fence', 'S7/failover-wait', 'S7/failover-min-replicas', 'S7/split-brain-none', 'S7/split-brain-min-replicas', 'S8/etcd-none', 'S9/short-pause', 'S9/long-pause-careful', 'S10/redlock', 'S10/redlock-npm',
+      'S7/failover-none', 'S7/failover-fence', 'S7/failover-wait', 'S7/failover-min-replicas', 'S7/min-replicas-in-lag', 'S7/split-brain-none', 'S7/split-brain-min-replicas', 'S8/etcd-none', 'S9/short-pause', 'S9/long-pause-careful', 'S10/redlock', 'S10/redlock-npm',
     ]);
     const shared = Object.fromEntries(first.filter((p) => p.rows.length > 1).map((p) => [rowId(p.owner), p.rows.slice(1).map(rowId)]));
     expect(shared).toEqual({
