@@ -161,9 +161,13 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
   return notes;
 }
 
-/** A grant lost in a failover, or grants refused for want of replicas: the run tested what the row is about. */
+/**
+ * The run tested what the row is about: a grant lost in a failover, the lock
+ * held twice (a split brain grants on both sides at once, with no failover
+ * between the grants), or grants refused for want of replicas.
+ */
 function hasEvidence(r: ScenarioRun): boolean {
-  return r.facts !== null && (r.facts.lostGrants > 0 || r.facts.replicationRefusals > 0);
+  return r.facts !== null && (r.facts.lostGrants > 0 || r.facts.replicationRefusals > 0 || r.lock.valid === false);
 }
 
 function unproven(v: PropertyVerdict): PropertyVerdict {
@@ -181,7 +185,7 @@ function evidenceNotes(runs: readonly ScenarioRun[]): string[] {
     `acknowledged grants lost in the failover (another client granted the lock while the holder held it, within its TTL): ${seeds((f) => f.lostGrants)}`,
     `grants refused for want of replicas (WAIT / NOREPLICAS): ${seeds((f) => f.replicationRefusals)}`,
     `fencing tokens that went backwards: ${seeds((f) => f.tokenRegressions)}`,
-    ...(none > 0 ? [`${plural(none, 'seed')} showed neither a lost grant nor a refusal: undecided, not safe`] : []),
+    ...(none > 0 ? [`${plural(none, 'seed')} showed no lost grant, no double hold and no refusal: undecided, not safe`] : []),
   ];
 }
 

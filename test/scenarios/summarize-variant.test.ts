@@ -139,7 +139,7 @@ describe('S7: a row must show a lost grant or a refusal', () => {
     const row = summarizeVariant(s7, failoverNone!, [1, 2], quiet);
     expect(row.lock.text).toBe('unknown in 2/2 seeds');
     expect(row.match).toBe('undecided');
-    expect(row.notes).toContain('2 seeds showed neither a lost grant nor a refusal: undecided, not safe');
+    expect(row.notes).toContain('2 seeds showed no lost grant, no double hold and no refusal: undecided, not safe');
   });
 
   it('a lost grant decides the seed, and the notes count lost grants and tokens that went backwards', () => {
@@ -147,6 +147,14 @@ describe('S7: a row must show a lost grant or a refusal', () => {
     expect(row.match).toBe('as-expected');
     expect(row.notes).toContain('acknowledged grants lost in the failover (another client granted the lock while the holder held it, within its TTL): 1 in 1/1 seeds');
     expect(row.notes).toContain('fencing tokens that went backwards: 1 in 1/1 seeds');
+  });
+
+  it('a double hold without a failover between the grants (split brain) also decides the seed', () => {
+    const [split] = selectVariants(s7, ['split-brain-none']);
+    const row = summarizeVariant(s7, split!, [1], [scenarioRunOf(1, { anomalies: { 'double-hold': 3 } }, killOps(), 1)]);
+    expect(row.lock.text).toBe('unsafe in 1/1 seeds: 3 double holds');
+    expect(row.data.text).toBe('safe in 1/1 seeds');
+    expect(row.notes.some((n) => n.includes('undecided'))).toBe(false);
   });
 
   it('grants refused by WAIT make a safe seed count as safe', () => {
