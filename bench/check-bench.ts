@@ -7,7 +7,12 @@
  * reference figures are. Prints a table with Porcupine v1.3.0's figures on
  * this machine kind and the ratio; `--json` prints the raw figures.
  *
- *   npm run bench:check [-- --json] [-- --families etcd,kv] [-- --timeout-ms 60000]
+ * Then the whole-process table (whole-process.ts): `fencecheck check` as a
+ * user runs it, beside Porcupine when PORCUPINE_DIR names a checkout and Go is
+ * installed, else beside dated reference figures; start-up beside `node -e 0`;
+ * generated long histories (100k and 1M ops).
+ *
+ *   npm run bench:check [-- --json] [-- --families etcd,kv] [-- --timeout-ms 60000] [-- --runs 5] [-- --cap-s 120] [-- --no-whole-process]
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +20,10 @@ import { check } from '../checkers/linearizability/check.js';
 import { createModel } from '../checkers/models/registry.js';
 import { corpusDir, readManifest, type CorpusEntry } from '../src/corpus/manifest.js';
 import { readHistory } from '../src/history/read-history.js';
+import { wholeProcessTable } from './whole-process.js';
+
+/** Whether progress may redraw one line (stderr is a terminal). */
+const LIVE = process.stderr.isTTY === true;
 
 interface FamilySpec {
   name: string;
@@ -63,9 +72,10 @@ async function runFamily(spec: FamilySpec, entries: CorpusEntry[], timeoutMs: nu
     const r = check(model, histories[i]!, { timeoutMs });
     const got = r.valid === true ? 'valid' : r.valid === false ? 'invalid' : 'unknown';
     perFile.push({ file: e.file, expected: e.expected, got, checkMs: performance.now() - start, ...(r.reason ? { reason: r.reason } : {}) });
-    process.stderr.write(`  ${spec.name}: ${e.file} ${got} ${(performance.now() - start).toFixed(1)} ms\r`);
+    // A live line only on a terminal: redirected to a file or a CI log, \r and the erase sequence are noise.
+    if (LIVE) process.stderr.write(`  ${spec.name}: ${e.file} ${got} ${(performance.now() - start).toFixed(1)} ms\x1b[K\r`);
   }
-  process.stderr.write('\x1b[K');
+  if (LIVE) process.stderr.write('\x1b[K');
   const worst = perFile.reduce((w, f) => (f.checkMs > w.checkMs ? f : w), perFile[0]!);
   return {
     name: spec.name,
@@ -121,6 +131,10 @@ async function main(): Promise<void> {
   else {
     process.stdout.write(table(all) + '\n');
     for (const f of all) for (const file of f.perFile) if (file.got !== file.expected) process.stdout.write(`  ${f.name}: ${file.file} expected ${file.expected}, got ${file.got}${file.reason ? ` (${file.reason})` : ''} in ${(file.checkMs / 1000).toFixed(1)} s\n`);
+  }
+  if (!args.includes('--no-whole-process') && !args.includes('--json')) {
+    const log = (s: string) => process.stderr.write(s);
+    process.stdout.write('\n' + wholeProcessTable(manifest, Number(flag('--runs') ?? 5), log, Number(flag('--cap-s') ?? 120)));
   }
   if (all.some((f) => f.perFile.some((p) => p.got !== p.expected && p.got !== 'unknown'))) process.exitCode = 1;
 }

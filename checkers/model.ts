@@ -5,7 +5,6 @@
  */
 import type { Op } from '../src/history/op.js';
 import type { Operation } from './operation.js';
-import type { FailPolicy } from './linearizability/to-operations.js';
 
 /**
  * The outcome of one step. The reason is a thunk because the search calls step
@@ -18,6 +17,9 @@ export type StepResult<S> = { ok: true; state: S } | { ok: false; reason: () => 
 export function illegal(reason: () => string): { ok: false; reason: () => string } {
   return { ok: false, reason };
 }
+
+/** How a `fail` completion is read: did not happen, an observation to check, or unknown. */
+export type FailPolicy = 'dropped' | 'observation' | 'pending';
 
 export interface Model<S> {
   name: string;

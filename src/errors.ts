@@ -31,6 +31,9 @@ export class UsageError extends FencecheckError {
   }
 }
 
+/** The hint of a ParseError that names no better one. */
+export const DEFAULT_PARSE_HINT = 'Check the file format (see docs/history.md) or pass --format explicitly.';
+
 /** Input that cannot be parsed, located at file:line:column. Exit 254. */
 export class ParseError extends FencecheckError {
   readonly file: string;
@@ -40,7 +43,7 @@ export class ParseError extends FencecheckError {
   readonly found: string;
   constructor(loc: { file: string; line: number; column: number }, expected: string, found: string, hint?: string) {
     super('parse', `${loc.file}:${loc.line}:${loc.column}: expected ${expected}, found ${found}`, {
-      hint: hint ?? 'Check the file format (see docs/history.md) or pass --format explicitly.',
+      hint: hint ?? DEFAULT_PARSE_HINT,
       exitCode: EXIT.badInput,
     });
     this.file = loc.file;

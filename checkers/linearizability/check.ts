@@ -13,10 +13,11 @@
  */
 import type { History } from '../../src/history/op.js';
 import type { Model } from '../model.js';
+import { withDefaults } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, MemoryBudget } from './config-cache.js';
 import type { CheckOptions, LinearizabilityResult } from './result.js';
-import { toOperations } from './to-operations.js';
+import { toOperations, type OperationsOptions } from './to-operations.js';
 import { PartitionSearch, type PartitionOutcome } from './wgl.js';
 
 /**
@@ -29,19 +30,29 @@ const FIRST_BUDGET = 1 << 14;
 
 export function check<S>(model: Model<S>, history: History, options: CheckOptions = {}): LinearizabilityResult {
   const started = performance.now();
+  return checkOperations(model, toOperations(history, pairingOptions(model)), options, started);
+}
+
+/** How `model` wants a history paired into operations (for toOperations or an OperationPairer fed as a file is read). */
+export function pairingOptions<S>(model: Model<S>): OperationsOptions {
+  const m = withDefaults(model);
+  return { onFail: m.onFail, isInert: m.isInert };
+}
+
+/** check() on operations already paired (`started`: when the caller's clock for the deadline started). */
+export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options: CheckOptions = {}, started = performance.now()): LinearizabilityResult {
+  const model = withDefaults(unfilled);
   const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
-  const ops = toOperations(history, {
-    ...(model.onFail ? { onFail: model.onFail.bind(model) } : {}),
-    ...(model.isInert ? { isInert: model.isInert.bind(model) } : {}),
-  });
   // Within a part, completed ops come first and pending ones last: the cache's compact bitsets rely on it.
-  const parts = (model.partition ? model.partition(ops) : [ops])
+  const parts = model
+    .partition(ops)
     .filter((p) => p.length > 0)
     .map((p) => [...p.filter((o) => o.ret !== Infinity), ...p.filter((o) => o.ret === Infinity)]);
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
   let searches: PartitionSearch<S>[];
   try {
-    searches = parts.map((p) => new PartitionSearch(model, p.map((o, i) => ({ ...o, id: i })), budget.child()));
+    // A search knows its ops by their index in the part; op.id stays the history-wide id the witness shows.
+    searches = parts.map((p) => new PartitionSearch(model, p, budget.child()));
   } catch (err) {
     if (!(err instanceof CacheLimitError)) throw err;
     const stats = { operations: ops.length, partitions: parts.length, steps: 0, cacheEntries: 0, elapsedMs: performance.now() - started };
@@ -72,7 +83,7 @@ export function check<S>(model: Model<S>, history: History, options: CheckOption
           valid: false,
           witness: {
             partition: p,
-            partitionLabel: model.partition && model.partitionLabel && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
+            partitionLabel: model.partitioned && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
             prefix: d.order.map((i) => original[i]!),
             state: d.state,
             op: original[d.blocker]!,

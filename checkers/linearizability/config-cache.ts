@@ -12,8 +12,9 @@
 import type { LinearizedSet } from './linearized-set.js';
 
 export class CacheLimitError extends Error {
-  constructor(readonly bytes: number) {
-    super(`the search's tables reached ${Math.round(bytes / 2 ** 20)} MiB`);
+  /** `ceiling`: the configured limit, which is what the message names (the growth that would pass it can overshoot). */
+  constructor(readonly ceiling: number) {
+    super(`the search's tables reached their ceiling of ${Math.round(ceiling / 2 ** 20)} MiB`);
   }
 }
 
@@ -37,7 +38,7 @@ export class MemoryBudget {
   /** Account for `delta` more bytes; throws CacheLimitError past the ceiling. */
   take(delta: number): void {
     if (this.parent) this.parent.take(delta);
-    else if (this.used + delta > this.max) throw new CacheLimitError(this.used + delta);
+    else if (this.used + delta > this.max) throw new CacheLimitError(this.max);
     this.used += delta;
   }
 
@@ -45,6 +46,87 @@ export class MemoryBudget {
   releaseAll(): void {
     if (this.parent) this.parent.used -= this.used;
     this.used = 0;
+  }
+}
+
+/**
+ * The tails of linearized sets (the words of the pending ops, see
+ * linearized-set.ts) as small ints. Why: a long history has thousands of
+ * pending (timed-out) ops, whose words made every cache entry hundreds of
+ * bytes, while the tail changes only when a pending op is linearized.
+ * Interned exactly: equal ids iff equal words.
+ */
+class TailInterner {
+  private slots = new Int32Array(1 << 8).fill(-1);
+  private slotHash = new Int32Array(1 << 8);
+  /** Tail id → its offset in the arena; every tail has the same length. */
+  private offsets: Int32Array = new Int32Array(1 << 8);
+  private arena: Uint32Array;
+  private count = 0;
+
+  constructor(
+    private readonly width: number,
+    private readonly budget: MemoryBudget,
+  ) {
+    this.arena = new Uint32Array(Math.max(1, width) << 8);
+    budget.take(this.arena.byteLength + this.slots.byteLength * 3);
+  }
+
+  /** The id of words[from, from + width). */
+  intern(words: Uint32Array, from: number): number {
+    const width = this.width;
+    let h = 0x811c9dc5 | 0;
+    for (let w = 0; w < width; w++) h = Math.imul(h ^ words[from + w]!, 0x01000193);
+    const mask = this.slots.length - 1;
+    let slot = (h ^ (h >>> 15)) & mask;
+    for (let id = this.slots[slot]!; id !== -1; id = this.slots[slot]!) {
+      if (this.slotHash[slot] === h && this.same(this.offsets[id]!, words, from)) return id;
+      slot = (slot + 1) & mask;
+    }
+    const id = this.count++;
+    if (id === this.offsets.length) this.growIds();
+    const at = id * width;
+    for (let w = 0; w < width; w++) this.arena[at + w] = words[from + w]!;
+    this.offsets[id] = at;
+    this.slots[slot] = id;
+    this.slotHash[slot] = h;
+    if (this.count * 2 > this.slots.length) this.growSlots();
+    return id;
+  }
+
+  private same(at: number, words: Uint32Array, from: number): boolean {
+    for (let w = 0; w < this.width; w++) if (this.arena[at + w] !== words[from + w]) return false;
+    return true;
+  }
+
+  private growIds(): void {
+    const ids = this.offsets.length * 2;
+    this.budget.take(ids * 4 + (ids - this.offsets.length) * this.width * 4);
+    const offsets = new Int32Array(ids);
+    offsets.set(this.offsets);
+    this.offsets = offsets;
+    const arena = new Uint32Array(Math.max(1, this.width) * ids);
+    arena.set(this.arena);
+    this.arena = arena;
+  }
+
+  private growSlots(): void {
+    const size = this.slots.length * 2;
+    this.budget.take(size * 8);
+    const slots = new Int32Array(size).fill(-1);
+    const slotHash = new Int32Array(size);
+    const mask = size - 1;
+    for (let i = 0; i < this.slots.length; i++) {
+      const id = this.slots[i]!;
+      if (id === -1) continue;
+      const h = this.slotHash[i]!;
+      let slot = (h ^ (h >>> 15)) & mask;
+      while (slots[slot] !== -1) slot = (slot + 1) & mask;
+      slots[slot] = id;
+      slotHash[slot] = h;
+    }
+    this.slots = slots;
+    this.slotHash = slotHash;
   }
 }
 
@@ -60,6 +142,9 @@ export class ConfigCache {
   private loOf = new Int32Array(this.capacity);
   private arena: Uint32Array;
   private arenaUsed = 0;
+  private tails: TailInterner | undefined;
+  /** The id of the tail as it was when the set's tailDirty was last cleared. */
+  private tailId = 0;
   size = 0;
 
   constructor(private readonly budget: MemoryBudget) {
@@ -75,26 +160,30 @@ export class ConfigCache {
     const lo = set.lo;
     const hi = set.hi;
     const head = hi >= lo ? hi - lo + 1 : 0;
-    const tailStart = set.headWords;
-    const tail = words.length - tailStart;
+    if (set.tailDirty) {
+      this.tails ??= new TailInterner(words.length - set.headWords, this.budget);
+      this.tailId = this.tails.intern(words, set.headWords);
+      set.tailDirty = false;
+    }
+    const tail = this.tailId;
     const mask = this.capacity - 1;
     let slot = (k1 ^ (k1 >>> 16)) & mask;
     for (;;) {
       const off = this.offset[slot]!;
       if (off === -1) break;
       if (this.key1[slot] === k1 && this.key2[slot] === k2 && this.stateOf[slot] === state && this.loOf[slot] === lo) {
-        if (this.sameWords(off, words, lo, head, tailStart, tail)) return false;
+        if (this.sameWords(off, words, lo, head, tail)) return false;
       }
       slot = (slot + 1) & mask;
     }
-    // An entry in the arena: [window length][window words lo..hi][tail words].
-    const need = 1 + head + tail;
+    // An entry in the arena: [window length][window words lo..hi][tail id].
+    const need = 2 + head;
     if (this.arenaUsed + need > this.arena.length) this.growArena(need);
     const arena = this.arena;
     let at = this.arenaUsed;
     arena[at++] = head;
     for (let w = 0; w < head; w++) arena[at++] = words[lo + w]!;
-    for (let w = 0; w < tail; w++) arena[at++] = words[tailStart + w]!;
+    arena[at++] = tail;
     this.key1[slot] = k1;
     this.key2[slot] = k2;
     this.stateOf[slot] = state;
@@ -106,13 +195,12 @@ export class ConfigCache {
     return true;
   }
 
-  private sameWords(off: number, words: Uint32Array, lo: number, head: number, tailStart: number, tail: number): boolean {
+  private sameWords(off: number, words: Uint32Array, lo: number, head: number, tail: number): boolean {
     const arena = this.arena;
     if (arena[off] !== head) return false;
     let at = off + 1;
     for (let w = 0; w < head; w++) if (arena[at++] !== words[lo + w]) return false;
-    for (let w = 0; w < tail; w++) if (arena[at++] !== words[tailStart + w]) return false;
-    return true;
+    return arena[at] === tail;
   }
 
   private growArena(need: number): void {

@@ -8,9 +8,10 @@
  * completed ops that returned long ago are all linearized and those invoked
  * much later are all not, so the completed part of every cached bitset is
  * all-ones words, then a window of mixed words, then zero words. The cache
- * stores only the window [lo, hi] plus the few tail words (the pending ops and
- * the word they share with the last completed ones): for a history of
- * thousands of ops that is a few words per configuration instead of hundreds.
+ * stores only the window [lo, hi] plus the id of the tail words (the pending
+ * ops and the word they share with the last completed ones), interned: for a
+ * history of thousands of ops that is a few words per configuration instead
+ * of hundreds, even with thousands of pending ops.
  */
 
 const FULL = 0xffffffff;
@@ -23,8 +24,10 @@ export class LinearizedSet {
   lo = 0;
   /** Last word of the completed region that is not zero (-1 when all are). */
   hi = -1;
-  /** Words that hold only completed ops: [0, headWords). The rest is the tail, always stored whole. */
+  /** Words that hold only completed ops: [0, headWords). The rest is the tail, interned by the cache. */
   readonly headWords: number;
+  /** Set when a tail word changed since the cache last interned the tail. */
+  tailDirty = true;
   private readonly zob1: Int32Array;
   private readonly zob2: Int32Array;
 
@@ -47,7 +50,10 @@ export class LinearizedSet {
     words[w]! |= 1 << (op & 31);
     this.h1 ^= this.zob1[op]!;
     this.h2 ^= this.zob2[op]!;
-    if (w >= this.headWords) return;
+    if (w >= this.headWords) {
+      this.tailDirty = true;
+      return;
+    }
     if (w > this.hi) this.hi = w;
     if (w === this.lo) {
       let lo = w;
@@ -62,7 +68,10 @@ export class LinearizedSet {
     words[w]! &= ~(1 << (op & 31));
     this.h1 ^= this.zob1[op]!;
     this.h2 ^= this.zob2[op]!;
-    if (w >= this.headWords) return;
+    if (w >= this.headWords) {
+      this.tailDirty = true;
+      return;
+    }
     if (w < this.lo) this.lo = w;
     if (w === this.hi) {
       let hi = w;

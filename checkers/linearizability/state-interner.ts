@@ -6,14 +6,13 @@
  * ints the cache key is (bitset, int) and each step is computed once (Knossos'
  * memo does the same for small state spaces).
  */
-import type { Model } from '../model.js';
+import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import type { MemoryBudget } from './config-cache.js';
 import { StepMemo, UNKNOWN } from './step-memo.js';
 
 /** Returned by `step` for an illegal transition. */
 export const ILLEGAL = -1;
-const DEFAULT_STATE_BYTES = 64;
 /** The interner's own cost per state: its place in `states` and two table slots (at most half full). */
 const STATE_OVERHEAD_BYTES = 32;
 
@@ -32,13 +31,13 @@ export class StateInterner<S> {
   private readonly equal: (a: S, b: S) => boolean;
 
   constructor(
-    private readonly model: Model<S>,
+    private readonly model: FilledModel<S>,
     private readonly ops: readonly Operation[],
     private readonly budget: MemoryBudget,
   ) {
     this.memo = new StepMemo(ops.length, budget);
-    this.hash = model.hash ? (s) => model.hash!(s) | 0 : (s) => stringHash(JSON.stringify(s));
-    this.equal = model.equal ? (a, b) => model.equal!(a, b) : (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    this.hash = model.hash;
+    this.equal = model.equal;
   }
 
   /** The id of `state`, interning it if new. */
@@ -51,7 +50,7 @@ export class StateInterner<S> {
       slot = (slot + 1) & mask;
     }
     // Interned states live as long as the search: they count against its memory ceiling (plus the interner's own slot).
-    this.budget.take(STATE_OVERHEAD_BYTES + (this.model.sizeOf ? this.model.sizeOf(state) : DEFAULT_STATE_BYTES));
+    this.budget.take(STATE_OVERHEAD_BYTES + this.model.sizeOf(state));
     const id = this.states.length;
     this.states.push(state);
     this.slots[slot] = id;

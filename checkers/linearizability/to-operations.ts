@@ -9,13 +9,18 @@
  * along the history, events are ordered by time; otherwise by history index
  * (Jepsen writes events in real-time order, and the Knossos corpus has
  * per-thread times that are not monotonic in the history).
+ *
+ * OperationPairer does the pairing op by op, so a long history can be paired
+ * as it is read, without holding its ops: whether times are monotonic is
+ * known only at the end, so an operation records times and indexes and takes
+ * one of them in `finish`.
  */
 import type { History, Op } from '../../src/history/op.js';
 import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
 
-/** How a `fail` completion is read: did not happen, an observation to check, or unknown. */
-export type FailPolicy = 'dropped' | 'observation' | 'pending';
+import type { FailPolicy } from '../model.js';
+
 
 export interface OperationsOptions {
   /** How to read a fail completion of this op; default 'dropped'. */
@@ -25,44 +30,61 @@ export interface OperationsOptions {
 }
 
 export function toOperations(history: History, opts: OperationsOptions = {}): Operation[] {
-  const useTime = hasMonotonicTimes(history);
-  const open = new Map<number | string, { op: Op; id: number }>();
-  const ops: Operation[] = [];
-  for (const h of history) {
-    if (h.process === 'nemesis') continue;
+  const pairer = new OperationPairer(opts);
+  for (const h of history) pairer.push(h);
+  return pairer.finish();
+}
+
+export class OperationPairer {
+  private readonly open = new Map<number | string, { op: Op; id: number }>();
+  private readonly ops: Operation[] = [];
+  /** Whether every op so far has a finite `time`, never going backwards. */
+  private monotonic = true;
+  private lastTime = -Infinity;
+  private seen = 0;
+
+  constructor(private readonly opts: OperationsOptions = {}) {}
+
+  push(h: Op): void {
+    this.seen++;
+    if (this.monotonic) {
+      if (typeof h.time !== 'number' || !Number.isFinite(h.time) || h.time < this.lastTime) this.monotonic = false;
+      else this.lastTime = h.time;
+    }
+    if (h.process === 'nemesis') return;
     if (h.type === 'invoke') {
-      const id = ops.length;
-      ops.push({
+      const id = this.ops.length;
+      this.ops.push({
         id,
         process: h.process,
         f: h.f,
         input: h.value,
         output: null,
         status: 'pending',
-        call: useTime ? h.time : h.index,
+        call: this.monotonic ? h.time : h.index,
         ret: Infinity,
         invokeIndex: h.index,
         completeIndex: null,
       });
-      open.set(h.process, { op: h, id });
-      continue;
+      this.open.set(h.process, { op: h, id });
+      return;
     }
-    const started = open.get(h.process);
+    const started = this.open.get(h.process);
     // A completion without an invocation is a malformed history; readers reject it. Skip defensively.
-    if (started === undefined) continue;
-    open.delete(h.process);
-    const operation = ops[started.id]!;
+    if (started === undefined) return;
+    this.open.delete(h.process);
+    const operation = this.ops[started.id]!;
     operation.completeIndex = h.index;
     if (h.type === 'ok') {
       operation.status = 'ok';
       operation.output = h.value;
-      operation.ret = useTime ? h.time : h.index;
+      operation.ret = this.monotonic ? h.time : h.index;
     } else if (h.type === 'fail') {
-      const policy = opts.onFail ? opts.onFail(started.op, h) : 'dropped';
+      const policy = this.opts.onFail ? this.opts.onFail(started.op, h) : 'dropped';
       if (policy === 'observation') {
         operation.status = 'fail';
         operation.output = h.value;
-        operation.ret = useTime ? h.time : h.index;
+        operation.ret = this.monotonic ? h.time : h.index;
       } else if (policy === 'dropped') {
         operation.status = 'fail';
         operation.ret = -1; // marker: removed below
@@ -71,18 +93,20 @@ export function toOperations(history: History, opts: OperationsOptions = {}): Op
     }
     // 'info': stays pending with ret = +Infinity.
   }
-  const kept = ops.filter(
-    (o) => o.ret !== -1 && !(o.status === 'pending' && opts.isInert !== undefined && opts.isInert(o)),
-  );
-  kept.forEach((o, i) => (o.id = i));
-  return kept;
-}
 
-function hasMonotonicTimes(history: History): boolean {
-  let last = -Infinity;
-  for (const op of history) {
-    if (typeof op.time !== 'number' || !Number.isFinite(op.time) || op.time < last) return false;
-    last = op.time;
+  /** The operations, in invocation order, ids 0..n-1. */
+  finish(): Operation[] {
+    const useTime = this.monotonic && this.seen > 0;
+    const { isInert } = this.opts;
+    const kept = this.ops.filter((o) => o.ret !== -1 && !(o.status === 'pending' && isInert !== undefined && isInert(o)));
+    kept.forEach((o, i) => {
+      o.id = i;
+      // Times went backwards somewhere: order by history index instead (set above only while times were monotonic).
+      if (!useTime) {
+        o.call = o.invokeIndex;
+        if (o.ret !== Infinity) o.ret = o.completeIndex!;
+      }
+    });
+    return kept;
   }
-  return history.length > 0;
 }

@@ -28,7 +28,7 @@
  * fails too, and the search backtracks past both. Each new configuration is
  * first scanned for such a read (the read pass) before any other op is tried.
  */
-import type { Model } from '../model.js';
+import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, ConfigCache, type MemoryBudget } from './config-cache.js';
 import { LinearizedSet } from './linearized-set.js';
@@ -70,7 +70,13 @@ export class PartitionSearch<S> {
   private remaining = 0;
   private entry: number;
   private bestDepth = -1;
-  private bestOrder: Int32Array = new Int32Array(0);
+  /**
+   * The deepest configuration's order, kept up to date lazily: stackOp[0, clean) is known to equal
+   * bestOrder[0, clean), so a new deepest configuration copies only the part of the stack that changed since
+   * the last one. (Copying the whole stack on every new depth made a long valid history quadratic.)
+   */
+  private readonly bestOrder: Int32Array;
+  private clean = 0;
   private bestState: number;
   private blocker = -1;
   /** Whether the model has read-only ops, and whether the scan is in its read-first pass (see the class doc). */
@@ -80,7 +86,7 @@ export class PartitionSearch<S> {
   outcome: PartitionOutcome | undefined;
 
   constructor(
-    private readonly model: Model<S>,
+    private readonly model: FilledModel<S>,
     private readonly ops: readonly Operation[],
     private readonly budget: MemoryBudget,
   ) {
@@ -94,13 +100,15 @@ export class PartitionSearch<S> {
     this.cache = new ConfigCache(budget);
     this.stackOp = new Int32Array(n);
     this.stackState = new Int32Array(n);
+    this.bestOrder = new Int32Array(n);
     this.pending = new Uint8Array(n);
     this.readOnly = new Uint8Array(n);
-    if (model.isReadOnly) for (const op of ops) if (model.isReadOnly(op)) this.readOnly[op.id] = 1;
+    // Ops are known by their index in `ops` (not op.id, which stays the history-wide id shown in witnesses).
+    for (let i = 0; i < n; i++) if (model.isReadOnly(ops[i]!)) this.readOnly[i] = 1;
     this.hasReads = this.readOnly.includes(1);
     this.readPass = this.hasReads;
-    for (const op of ops) {
-      if (op.ret === Infinity) this.pending[op.id] = 1;
+    for (let i = 0; i < n; i++) {
+      if (ops[i]!.ret === Infinity) this.pending[i] = 1;
       else this.remaining++;
     }
     this.linearized = new LinearizedSet(n, this.remaining);
@@ -175,7 +183,8 @@ export class PartitionSearch<S> {
             }
             if (depth > this.bestDepth) {
               this.bestDepth = depth;
-              this.bestOrder = stackOp.slice(0, depth);
+              for (let d = this.clean; d < depth; d++) this.bestOrder[d] = stackOp[d]!;
+              this.clean = depth;
               this.bestState = state;
               this.blocker = -1;
             }
@@ -207,10 +216,11 @@ export class PartitionSearch<S> {
       let op: number;
       do {
         if (depth === 0) {
-          result = invalidOutcome(this.model, this.ops, states, this.bestOrder, this.bestState, this.blocker, steps, cache.size);
+          result = invalidOutcome(this.model, this.ops, states, this.bestOrder.subarray(0, Math.max(0, this.bestDepth)), this.bestState, this.blocker, steps, cache.size);
           break outer;
         }
         depth--;
+        if (depth < this.clean) this.clean = depth;
         op = stackOp[depth]!;
         state = stackState[depth]!;
         linearized.delete(op);
@@ -232,7 +242,7 @@ export class PartitionSearch<S> {
 }
 
 function invalidOutcome<S>(
-  model: Model<S>,
+  model: FilledModel<S>,
   ops: readonly Operation[],
   states: StateInterner<S>,
   order: Int32Array,
@@ -242,7 +252,7 @@ function invalidOutcome<S>(
   cacheEntries: number,
 ): PartitionOutcome {
   const stateValue = states.states[bestState]!;
-  const describe = model.describeState ?? ((s: S) => JSON.stringify(s));
+  const describe = model.describeState;
   const blocked = blocker === -1 ? firstUnlinearizedCompleted(ops, order) : blocker;
   const illegal = states.reason(bestState, blocked);
   const reason =
@@ -259,9 +269,10 @@ function invalidOutcome<S>(
 function firstUnlinearizedCompleted(ops: readonly Operation[], order: Int32Array): number {
   const done = new Set(order);
   let best = -1;
-  for (const op of ops) {
-    if (op.ret === Infinity || done.has(op.id)) continue;
-    if (best === -1 || op.ret < ops[best]!.ret) best = op.id;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.ret === Infinity || done.has(i)) continue;
+    if (best === -1 || op.ret < ops[best]!.ret) best = i;
   }
   return best === -1 ? 0 : best;
 }
@@ -308,7 +319,7 @@ function relink(e: number, next: Int32Array, prev: Int32Array): void {
 function identicalPendingPredecessors(ops: readonly Operation[]): Int32Array {
   const twin = new Int32Array(ops.length).fill(-1);
   const lastOfClass = new Map<string, number>();
-  const byCall = ops.map((o) => o.id).sort((a, b) => ops[a]!.call - ops[b]!.call || a - b);
+  const byCall = ops.map((_, i) => i).sort((a, b) => ops[a]!.call - ops[b]!.call || a - b);
   for (const id of byCall) {
     const op = ops[id]!;
     if (op.ret !== Infinity) continue;

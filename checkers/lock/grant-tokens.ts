@@ -10,7 +10,9 @@
  * read is refused first), and how many writes it still accepted (once the
  * new counter passes the old fence, progress resumes).
  *
- * Unique tokens (Redlock) make no order promise: the check does not apply.
+ * Unique tokens (Redlock) make no order promise: the check does not apply,
+ * so its verdict is 'unknown' ("nothing to check") and it does not decide:
+ * a passing verdict would claim something was checked.
  */
 import type { History } from '../../src/history/op.js';
 import { ACCESS_FS, compareTokens, describeToken, indexesOf, lockOps, type LockOp } from './lock-ops.js';
@@ -20,8 +22,9 @@ const NAME = 'grant-tokens';
 
 export const grantTokensChecker: LockChecker = {
   name: NAME,
+  decides: (context) => context.tokenKind === 'monotonic',
   check(history: History, context: LockContext): CheckerVerdict {
-    if (context.tokenKind !== 'monotonic') return verdict(NAME, true, `${context.backend} issues unique tokens, not ordered ones: nothing to check`, []);
+    if (context.tokenKind !== 'monotonic') return verdict(NAME, 'unknown', `${context.backend} issues unique tokens, not ordered ones: nothing to check`, []);
     const ops = lockOps(history);
     const grants = ops.filter((o) => o.f === 'acquire' && o.status === 'ok' && o.token !== undefined && o.completeTime !== undefined);
     const regressions = findRegressions(grants);

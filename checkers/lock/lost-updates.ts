@@ -120,7 +120,8 @@ function shortfall(acked: readonly CounterWrite[], final: number, finalRead: Loc
   return {
     kind: 'lost-update',
     message: `${acked.length} increments were acknowledged, but the final read (ok at ${ms(finalRead.completeTime ?? 0)}) found ${final}: at least ${acked.length - final} were lost.`,
-    processes: [...new Set(acked.map((w) => w.write.process))].sort((x, y) => x - y),
+    // The writers and the final reader: every op the anomaly names belongs to a listed process.
+    processes: [...new Set([...acked.map((w) => w.write.process), finalRead.process])].sort((x, y) => x - y),
     tokens: [],
     window: { start: acked[0]?.write.invokeTime ?? 0, end: finalRead.completeTime ?? finalRead.invokeTime },
     opIndexes: indexesOf(finalRead),
@@ -131,7 +132,7 @@ function phantom(acked: number, maybe: number, final: number, finalRead: LockOp)
   return {
     kind: 'phantom-update',
     message: `the final read (ok at ${ms(finalRead.completeTime ?? 0)}) found ${final}, more than the ${acked} acknowledged plus ${maybe} indeterminate writes: a write recorded as failed did apply, or something outside the test wrote.`,
-    processes: [],
+    processes: [finalRead.process],
     tokens: [],
     window: { start: 0, end: finalRead.completeTime ?? finalRead.invokeTime },
     opIndexes: indexesOf(finalRead),

@@ -24,7 +24,7 @@ const NAME = 'mutual-exclusion';
 export const mutualExclusionChecker: LockChecker = {
   name: NAME,
   // Reported for every workload; it decides only where the lock itself is the subject.
-  decides: (workload) => workload === 'mutex',
+  decides: (context) => context.workload === 'mutex',
   check(history: History): CheckerVerdict {
     const { holds } = holdsOf(history);
     const acting = holds.filter((h) => h.definite || h.accesses.length > 0 || h.release !== undefined);

@@ -69,14 +69,14 @@ export interface LockChecker {
   readonly name: string;
   check(history: History, context: LockContext): CheckerVerdict;
   /**
-   * Whether this checker's verdict is part of the run's verdict for this
-   * workload (default: yes). Mutual exclusion as clients saw it is reported
-   * but does not decide a data workload: a lease lock is expected to be held
-   * twice under a pause, and the question fencecheck answers is whether the
-   * data survived that (the `mutex` workload, where the lock is the subject,
-   * is decided by it).
+   * Whether this checker's verdict is part of the run's verdict for this run
+   * (default: yes). Mutual exclusion as clients saw it is reported but does
+   * not decide a data workload: a lease lock is expected to be held twice
+   * under a pause, and the question fencecheck answers is whether the data
+   * survived that (the `mutex` workload, where the lock is the subject, is
+   * decided by it). Grant tokens decide only where tokens promise an order.
    */
-  decides?(workload: LockWorkload): boolean;
+  decides?(context: LockContext): boolean;
 }
 
 /** A history with thousands of overlaps needs the count and a sample, not a 10 MB report. */
@@ -129,7 +129,7 @@ export function runCheckers(checkers: readonly LockChecker[], history: History, 
       return { ...verdict(c.name, 'unknown', `the checker crashed: ${message}`, []), error: message };
     }
   });
-  const deciding = checkers.filter((c) => c.decides?.(context.workload) ?? true).map((c) => c.name);
+  const deciding = checkers.filter((c) => c.decides?.(context) ?? true).map((c) => c.name);
   return { valid: mergeVerdicts(verdicts.filter((v) => deciding.includes(v.checker))), verdicts, deciding };
 }
 

@@ -3,13 +3,15 @@
  * against the model, and return one result per file. A file that cannot be
  * read or parsed yields an `error` result instead of stopping the others.
  */
-import { check } from '../../checkers/linearizability/check.js';
+import { checkOperations } from '../../checkers/linearizability/check.js';
 import type { LinearizabilityResult } from '../../checkers/linearizability/result.js';
 import type { Model } from '../../checkers/model.js';
 import { EXIT, FencecheckError } from '../errors.js';
-import type { History } from '../history/op.js';
 import type { HistoryWarning } from '../history/history-warning.js';
-import { readHistory, type HistoryFormat } from '../history/read-history.js';
+import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
+import type { ReadLimits } from '../history/read-limits.js';
+import { valueCheckFor } from '../../checkers/models/value-shapes.js';
+import { readOperations, type ReadOperations } from './read-operations.js';
 
 export interface FileCheck {
   file: string;
@@ -23,6 +25,10 @@ export interface FileCheck {
 
 export interface CheckFilesOptions {
   format?: HistoryFormat;
+  /** Bounds on each file's size and line length. */
+  limits?: Partial<ReadLimits>;
+  /** JSON Lines: skip a cut last line (an interrupted run) with a warning. */
+  tolerateTruncatedTail?: boolean;
   timeoutMs?: number;
   /** Memory ceiling of the search's tables, bytes. */
   maxCacheBytes?: number;
@@ -36,14 +42,21 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
     const warnings: HistoryWarning[] = [];
     const t0 = performance.now();
     let outcome: FileCheck;
+    let format: HistoryFormat | undefined = opts.format;
     try {
-      const history = await readHistory(file, {
+      // Paired as read: a long history's ops are never all held at once (read-operations.ts).
+      const read = readOperations(file, model, {
         ...(opts.format ? { format: opts.format } : {}),
+        ...(opts.limits ? { limits: opts.limits } : {}),
+        ...(opts.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
+        checkValue: valueCheckFor(model.name),
+        onFormat: (f) => (format = f),
         onWarning: (w) => warnings.push(w),
       });
       const parseMs = performance.now() - t0;
-      assertModelFits(history, model, file);
-      const result = check(model, history, {
+      assertSomeOps(read, file, format ?? 'jsonl', opts.format !== undefined);
+      assertModelFits(read, model, file);
+      const result = checkOperations(model, read.operations, {
         ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
         ...(opts.maxCacheBytes !== undefined ? { maxCacheBytes: opts.maxCacheBytes } : {}),
       });
@@ -58,11 +71,23 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
   return results;
 }
 
+/**
+ * A history with no client operation is bad input, not a valid history: a
+ * checker that reads nothing must not say "valid" (an empty file, a file of
+ * another format whose lines were all skipped).
+ */
+function assertSomeOps(read: ReadOperations, file: string, format: HistoryFormat, forced: boolean): void {
+  if (read.clientOps > 0) return;
+  const what = read.opsRead === 0 ? 'no operations' : 'only nemesis operations';
+  throw new FencecheckError('empty-history', `${file}: read as ${format}${forced ? ' (as --format said)' : ''}, it has ${what}: there is nothing to check`, {
+    hint: `If the file is another format, pass --format with one of ${HISTORY_FORMATS.join(', ')}; an empty history has no verdict.`,
+    exitCode: EXIT.badInput,
+  });
+}
+
 /** A history whose ops the model does not know was meant for another model: say so instead of "invalid". */
-function assertModelFits(history: History, model: Model<unknown>, file: string): void {
-  const known = new Set(model.functions);
-  const foreign = new Set<string>();
-  for (const op of history) if (op.process !== 'nemesis' && !known.has(op.f)) foreign.add(op.f);
+function assertModelFits(read: ReadOperations, model: Model<unknown>, file: string): void {
+  const foreign = read.foreign;
   if (foreign.size === 0) return;
   throw new FencecheckError(
     'model-mismatch',

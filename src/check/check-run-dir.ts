@@ -1,51 +1,48 @@
 /**
  * Re-check a run directory (`fencecheck check results/<test>/latest`): read
- * its test.json and history.jsonl (tolerating a last line cut by an
- * interrupted run), run the workload's checkers again, and rewrite
- * results.json.
+ * its test.json through the validating reader and history.jsonl (tolerating
+ * a last line cut by an interrupted run), analyse the history as the run
+ * does (verdicts, evidence, outcome: run-results.ts), and rewrite
+ * results.json atomically through the run store.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkersFor } from '../../checkers/lock/registry.js';
-import { runCheckers, type LockCheckResult, type LockWorkload, type ResourceMode } from '../../checkers/lock/verdict.js';
-import { FencecheckError, EXIT } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { readHistory } from '../history/read-history.js';
-import { type LockBackend, tokenKindOf } from '../../workloads/vocabulary.js';
+import { readResultsJson, type ResultsJson } from '../store/results-json.js';
+import { HISTORY_FILE, RunStore } from '../store/run-store.js';
+import { readTestJson, TEST_FILE, type StoredTest } from '../store/test-json.js';
+import { RunFileError } from '../store/run-file-error.js';
+import { runResults } from './run-results.js';
 
-interface TestJson {
-  workload: LockWorkload;
-  resource: ResourceMode;
-  backend: LockBackend;
-  durationMs?: number;
+export { isRunDir } from './is-run-dir.js';
+
+/** What a re-check read and wrote. */
+export interface RunCheck {
+  test: StoredTest;
+  results: ResultsJson;
 }
 
-export function isRunDir(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory() && existsSync(join(path, 'test.json')) && existsSync(join(path, 'history.jsonl'));
+export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) => void): Promise<RunCheck> {
+  const test = readTestJson(dir);
+  if (test === null) throw new RunFileError(join(dir, TEST_FILE), 'is missing');
+  const history = await readHistory(join(dir, HISTORY_FILE), { format: 'jsonl', tolerateTruncatedTail: true, ...(onWarning ? { onWarning } : {}) });
+  const previous = readPreviousResults(dir);
+  const results = runResults(history, test, plannedWindowsOf(test, previous?.evidence?.faults.planned), previous?.durationMs ?? null);
+  RunStore.open(dir).writeResults(results);
+  return { test, results };
 }
 
-export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) => void): Promise<LockCheckResult> {
-  let test: TestJson;
+/** A results.json that cannot be read is about to be replaced: the re-check does not depend on it. */
+function readPreviousResults(dir: string): ReturnType<typeof readResultsJson> {
   try {
-    test = JSON.parse(readFileSync(join(dir, 'test.json'), 'utf8')) as TestJson;
-  } catch (err) {
-    throw new FencecheckError('bad-run-dir', `${dir}/test.json cannot be read: ${err instanceof Error ? err.message : String(err)}`, {
-      hint: 'A run directory holds test.json and history.jsonl as `fencecheck run` writes them.',
-      exitCode: EXIT.badInput,
-    });
-  }
-  const history = await readHistory(join(dir, 'history.jsonl'), { format: 'jsonl', tolerateTruncatedTail: true, ...(onWarning ? { onWarning } : {}) });
-  const tokenKind = tokenKindOf(test.backend);
-  const result = runCheckers(checkersFor(test.workload), history, { workload: test.workload, resource: test.resource, backend: test.backend, tokenKind });
-  const previous = readPrevious(join(dir, 'results.json'));
-  writeFileSync(join(dir, 'results.json'), JSON.stringify({ valid: result.valid, deciding: result.deciding, durationMs: previous?.durationMs ?? null, checkers: result.verdicts }, null, 2) + '\n');
-  return result;
-}
-
-function readPrevious(path: string): { durationMs?: number } | undefined {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as { durationMs?: number };
+    return readResultsJson(dir);
   } catch {
-    return undefined;
+    return null;
   }
+}
+
+/** The fault windows the run planned: the script's length, else what its results.json recorded, else unknown (evidenceOf counts the attempts). */
+function plannedWindowsOf(test: StoredTest, recorded: number | undefined): number | undefined {
+  const script = test['script'];
+  return Array.isArray(script) ? script.length : recorded;
 }

@@ -2,8 +2,13 @@
  * Turns the paths a user gives `fencecheck check` into history files: a file
  * stands for itself; a directory stands for every history file below it
  * (sorted, so output order is stable).
+ *
+ * Symbolic links below a directory are followed, never skipped in silence: a
+ * link to a history is checked, a link to a directory is searched (each real
+ * directory once, so a cycle of links ends), and a link that leads nowhere (or
+ * to itself) is listed anyway, so its check reports why it cannot be read.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -13,30 +18,47 @@ const HISTORY_ENDINGS = ['.jsonl', '.edn', '.log', '.txt'];
 export async function expandHistoryPaths(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
-    const info = await stat(path).catch(() => undefined);
-    if (info === undefined) {
-      throw new UsageError(`Expected a history file or directory, got \`${path}\`, which does not exist`, 'Check the path.');
+    const info = await stat(path).catch((err: NodeJS.ErrnoException) => err);
+    if (info instanceof Error) {
+      const why = info.code === 'ELOOP' ? 'a loop of symbolic links' : info.code === 'ENOENT' ? 'does not exist' : `cannot be read (${info.code ?? info.message})`;
+      throw new UsageError(`Expected a history file or directory, got \`${path}\`, which ${info.code === 'ELOOP' ? 'is ' : ''}${why}`, 'Check the path.');
     }
     if (!info.isDirectory()) {
       files.push(path);
       continue;
     }
-    const found = await historiesBelow(path);
+    const found: string[] = [];
+    await historiesBelow(path, found, new Set());
     if (found.length === 0) {
       throw new UsageError(
         `Expected history files in the directory \`${path}\`, found none (${HISTORY_ENDINGS.join(', ')})`,
         'Name the files, or pass the directory that holds them.',
       );
     }
-    files.push(...found);
+    files.push(...found.sort());
   }
   return files;
 }
 
-async function historiesBelow(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((e) => e.isFile() && HISTORY_ENDINGS.some((end) => e.name.endsWith(end)) && e.name !== 'README.md')
-    .map((e) => join(e.parentPath ?? dir, e.name))
-    .sort();
+function isHistoryName(name: string): boolean {
+  return HISTORY_ENDINGS.some((end) => name.endsWith(end));
+}
+
+async function historiesBelow(dir: string, out: string[], seen: Set<string>): Promise<void> {
+  const real = await realpath(dir).catch(() => null);
+  if (real === null || seen.has(real)) return;
+  seen.add(real);
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) {
+      await historiesBelow(path, out, seen);
+    } else if (e.isFile()) {
+      if (isHistoryName(e.name)) out.push(path);
+    } else if (e.isSymbolicLink()) {
+      const target = await stat(path).catch(() => null);
+      if (target?.isDirectory()) await historiesBelow(path, out, seen);
+      // A link to a history, or one that leads nowhere but is named like one: checked, so a broken link is reported.
+      else if (isHistoryName(e.name)) out.push(path);
+    }
+  }
 }

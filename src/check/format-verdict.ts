@@ -6,6 +6,7 @@
  */
 import type { LinearizabilityResult } from '../../checkers/linearizability/result.js';
 import type { Model } from '../../checkers/model.js';
+import { withDefaults } from '../../checkers/model-defaults.js';
 import type { Operation } from '../../checkers/operation.js';
 import { formatError } from '../errors.js';
 import type { FileCheck } from './check-files.js';
@@ -45,7 +46,7 @@ export function formatWitness(r: LinearizabilityResult, model: Model<unknown>): 
 
 /** `process 3 cas 1→4 ok [invoke #40, complete #52]`: enough to find the op in the history file. */
 export function describeOp(op: Operation, model: Model<unknown>): string {
-  const what = model.describeOperation ? model.describeOperation(op) : `${op.f} ${JSON.stringify(op.input)}`;
+  const what = withDefaults(model).describeOperation(op);
   const status = op.status !== 'pending' ? op.status : op.completeIndex === null ? 'never completed' : 'info (indeterminate)';
   const where = op.completeIndex === null ? `invoke #${op.invokeIndex}` : `invoke #${op.invokeIndex}, complete #${op.completeIndex}`;
   return `process ${op.process} ${what}, ${status} [${where}]`;

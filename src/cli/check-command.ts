@@ -9,14 +9,16 @@ import { MODEL_NAMES, createModel, modelTakesInit, type ModelName } from '../../
 import type { FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
-import { checkRunDir, isRunDir } from '../check/check-run-dir.js';
-import { formatVerdicts } from '../check/format-lock-verdicts.js';
+import { isRunDir } from '../check/is-run-dir.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
 import type { Value } from '../history/op.js';
 import { jsonValue, oneOf, positiveInteger } from './parse-options.js';
 import type { Model } from '../../checkers/model.js';
+import type { HistoryWarning } from '../history/history-warning.js';
+import { DEFAULT_READ_LIMITS, MIB } from '../history/read-limits.js';
+import { printable, printableJson } from './printable.js';
 
 interface CheckFlags {
   model?: ModelName;
@@ -26,6 +28,9 @@ interface CheckFlags {
   maxSearchMb?: number;
   json?: boolean;
   partition: boolean;
+  maxHistoryMb?: number;
+  maxLineMb?: number;
+  tolerateTruncatedTail?: boolean;
 }
 
 export function registerCheckCommand(program: Command): void {
@@ -39,6 +44,9 @@ export function registerCheckCommand(program: Command): void {
     .option('--timeout-ms <n>', 'give up on a file after N ms with verdict unknown', positiveInteger('--timeout-ms'))
     .option('--max-search-mb <n>', 'memory ceiling of the search\'s tables; past it the verdict is unknown (default 448)', positiveInteger('--max-search-mb'))
     .option('--no-partition', 'kv: keep one state for all keys instead of checking each key alone (stress)')
+    .option('--max-history-mb <n>', `refuse a history file larger than N MiB (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`, positiveInteger('--max-history-mb'))
+    .option('--max-line-mb <n>', `refuse a line longer than N Mi characters (default ${DEFAULT_READ_LIMITS.maxLineChars / MIB})`, positiveInteger('--max-line-mb'))
+    .option('--tolerate-truncated-tail', 'JSON Lines: skip a last line cut by an interrupted run (with a warning) instead of failing')
     .option('--json', 'print one JSON document with every result')
     .addHelpText(
       'after',
@@ -59,7 +67,7 @@ async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
   const runDirs = paths.filter(isRunDir);
   if (runDirs.length > 0) {
     if (runDirs.length !== paths.length) throw new UsageError('Expected either run directories or history files, got both', 'Check them in two commands.');
-    return checkRunDirs(runDirs);
+    return checkRunDirs(runDirs, flags.json === true);
   }
   if (flags.model === undefined) {
     throw new UsageError(`Expected \`--model\` (one of ${MODEL_NAMES.join(', ')}) to check history files`, 'A run directory (with test.json) needs no model.');
@@ -67,13 +75,26 @@ async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
   return checkHistories(paths, { ...flags, model: flags.model });
 }
 
-async function checkRunDirs(dirs: string[]): Promise<number> {
+async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
+  // Loaded here, not at start: the lock checkers are not needed to check history files.
+  const [{ checkRunDir }, { formatVerdicts }, { formatOutcome }] = await Promise.all([
+    import('../check/check-run-dir.js'),
+    import('../check/format-lock-verdicts.js'),
+    import('../check/format-outcome.js'),
+  ]);
   const codes: number[] = [];
+  const documents: unknown[] = [];
   for (const dir of dirs) {
-    const result = await checkRunDir(dir, (w) => process.stderr.write(`warning: ${w.message}\n`));
-    process.stdout.write(`${dir}\n${formatVerdicts(result.verdicts, result.deciding)}\n`);
+    const warnings: HistoryWarning[] = [];
+    const { test, results: result } = await checkRunDir(dir, (w) => {
+      warnings.push(w);
+      if (!json) process.stderr.write(printable(`warning: ${w.message}`) + '\n');
+    });
+    if (json) documents.push({ runDir: dir, valid: result.valid, outcome: result.outcome, evidence: result.evidence, deciding: result.deciding, checkers: result.checkers, warnings });
+    else process.stdout.write(printable(`${dir}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
     codes.push(result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown);
   }
+  if (json) process.stdout.write(printableJson(JSON.stringify(documents, null, 2)) + '\n');
   return worstOf(codes);
 }
 
@@ -88,11 +109,16 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
   const files = await expandHistoryPaths(paths);
   const results = await checkFiles(files, model, {
     ...(flags.format ? { format: flags.format } : {}),
+    limits: {
+      ...(flags.maxHistoryMb !== undefined ? { maxHistoryBytes: flags.maxHistoryMb * MIB } : {}),
+      ...(flags.maxLineMb !== undefined ? { maxLineChars: flags.maxLineMb * MIB } : {}),
+    },
+    ...(flags.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
     ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
     ...(flags.maxSearchMb !== undefined ? { maxCacheBytes: flags.maxSearchMb * 2 ** 20 } : {}),
-    ...(flags.json ? {} : { onFile: (c: FileCheck) => process.stdout.write(formatFileCheck(c, model) + '\n') }),
+    ...(flags.json ? {} : { onFile: (c: FileCheck) => process.stdout.write(printable(formatFileCheck(c, model)) + '\n') }),
   });
-  if (flags.json) process.stdout.write(JSON.stringify(results.map((c) => toJson(c, model)), null, 2) + '\n');
+  if (flags.json) process.stdout.write(printableJson(JSON.stringify(results.map((c) => toJson(c, model)), null, 2)) + '\n');
   else if (results.length > 1) process.stdout.write(summary(results) + '\n');
   return worstExitCode(results);
 }

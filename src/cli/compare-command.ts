@@ -5,7 +5,7 @@
  * Exits 0/1 by --expect when given, else 0 valid, 1 any run invalid, 2 any
  * unknown or missing; 254 bad arguments, 255 the tool failed.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
@@ -20,7 +20,7 @@ import { planText } from '../compare/plan-text.js';
 import { runCompare } from '../compare/run-compare.js';
 import { parseShard, type Shard } from '../compare/shard.js';
 import { UsageError } from '../errors.js';
-import { integer, oneOf, positiveInteger } from './parse-options.js';
+import { oneOf, positiveInteger, seedFlag } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
 
@@ -52,7 +52,7 @@ export function registerCompareCommand(program: Command): void {
     .option('--resources <list>', `resource modes: ${RESOURCE_MODES.join(', ')}`, listOf('--resources', RESOURCE_MODES), ['none', 'fence', 'fence-claim'])
     .option('--nemeses <list>', 'matrix columns: none, a fault, or faults joined by + (partition+kill)', nemesisList, ['client-pause', 'server-pause', 'partition', 'kill', 'clock'])
     .option('--seeds <n>', 'runs per cell, with seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
-    .option('--first-seed <n>', 'the first seed', integer('--first-seed'), DEFAULTS.seed)
+    .option('--first-seed <n>', 'the first seed', seedFlag('--first-seed'), DEFAULTS.seed)
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter');
   addRunFlags(cmd);
   cmd
@@ -82,7 +82,9 @@ See docs/ci.md for the expectations format and a GitHub Actions workflow.`,
 
 function merge(flags: CompareFlags, expectations: Expectation[] | null): CompareReport {
   if (flags.resume !== undefined || flags.shard !== undefined || flags.dryRun) throw new UsageError('Expected `--merge` without --resume, --shard or --dry-run');
-  const merged = mergeCompare(flags.merge!, resolve(flags.out ?? `results/compare/merged-${stamp()}`), expectations, new Date().toISOString());
+  const out = resolve(flags.out ?? `results/compare/merged-${stamp()}`);
+  assertDirectoryOrAbsent(out);
+  const merged = mergeCompare(flags.merge!, out, expectations, new Date().toISOString());
   process.stderr.write(`merged ${merged.compareDirs} compare directories and ${merged.runDirs} run directories\n`);
   printReport(merged.report, merged.html, null);
   return merged.report;
@@ -99,16 +101,20 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
   } else {
     const spec = specFrom(flags);
     dir = resolve(flags.out ?? `results/compare/${stamp()}`);
+    assertDirectoryOrAbsent(dir);
     manifest = openCompareDir(dir, spec, flags.shard ?? null, new Date().toISOString());
   }
-  process.stderr.write(`${planText(manifest, { listRuns: flags.dryRun === true })}\n`);
+  // A dry run's plan is its output (`> plan.txt` must capture it); a real run's is progress, on stderr.
+  (flags.dryRun ? process.stdout : process.stderr).write(`${planText(manifest, { listRuns: flags.dryRun === true })}\n`);
   if (flags.dryRun) return null;
   process.stderr.write(`compare directory: ${dir}\n`);
   // Loaded here, not at the top: --merge and --dry-run need neither the cluster nor the client libraries.
   const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
+  const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
   const report = await runCompare(dir, manifest, expectations, {
     runOne: runLockTest,
+    clusterBusy: clusterLockHeld,
     writeReport: writeRunReport,
     io: { write: (t) => process.stderr.write(t), live: process.stderr.isTTY === true, now: Date.now },
     verbose: flags.verbose === true,
@@ -118,6 +124,9 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
 }
 
 function specFrom(flags: CompareFlags): CompareSpec {
+  if (!Number.isSafeInteger(flags.firstSeed + flags.seeds - 1)) {
+    throw new UsageError(`Expected \`--first-seed\` + \`--seeds\` - 1 to be at most 2^53 - 1, got ${flags.firstSeed} + ${flags.seeds} - 1`);
+  }
   const shared = sharedRunOptions(flags);
   const spec: CompareSpec = {
     backends: flags.backends,
@@ -165,6 +174,17 @@ function nemesisList(text: string): string[] {
   for (const l of labels) parseNemesisLabel(l);
   if (labels.length === 0) throw new UsageError(`Expected \`--nemeses\` to list at least one column (none, or faults), got \`${text}\``);
   return labels;
+}
+
+/** `--out` names a directory to create or reuse; an existing file there is a mistake, not something to write into. */
+function assertDirectoryOrAbsent(path: string): void {
+  let info;
+  try {
+    info = statSync(path);
+  } catch {
+    return;
+  }
+  if (!info.isDirectory()) throw new UsageError(`Expected \`--out\` to name a directory (new or a compare directory), got \`${path}\`, which is a file`, 'Pick another --out.');
 }
 
 function kebab(attr: string): string {

@@ -5,12 +5,13 @@
 import type { Command } from 'commander';
 import { runDoctor } from '../cluster/doctor.js';
 import { EXIT } from '../errors.js';
+import { subnetFlag } from './cluster-flags.js';
 
 export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
     .description('Check privileges, programs and versions, kernel features, the address range and leftovers.')
-    .option('--subnet <cidr>', 'the /24 to check (default 10.77.0.0/24)')
+    .option('--subnet <cidr>', 'the /24 to check (default 10.77.0.0/24)', subnetFlag('--subnet'))
     .option('--json', 'print the checks as JSON')
     .action(async (flags: { subnet?: string; json?: boolean }) => {
       const checks = await runDoctor(flags.subnet ? { subnet: flags.subnet } : {});

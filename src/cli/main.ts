@@ -3,18 +3,45 @@
  * The fencecheck command line: a thin layer over the library. Each command
  * lives in its own file, parses its flags, calls one library function, prints,
  * and sets `process.exitCode`. Library code never calls `process.exit`.
+ *
+ * Start-up: a command's module (and everything it imports: clusters, execa,
+ * pg, the checkers...) is loaded only when that command runs. Loading all of
+ * them made `fencecheck --version` cost 3–5× a bare `node -e 0`, almost all of
+ * it in the ES module loader. Help, `help CMD` and unknown commands still load
+ * every command so the listing and commander's suggestions stay complete.
  */
 import { Command, CommanderError } from 'commander';
 import { EXIT, FencecheckError, formatError } from '../errors.js';
-import { registerCheckCommand } from './check-command.js';
-import { registerCompareCommand } from './compare-command.js';
-import { registerDoctorCommand } from './doctor-command.js';
-import { registerDownCommand } from './down-command.js';
-import { registerReportCommand } from './report-command.js';
-import { registerRunCommand } from './run-command.js';
-import { registerScenarioCommand } from './scenario-command.js';
-import { registerSetupCommand } from './setup-command.js';
-import { registerUpCommand } from './up-command.js';
+import { printable } from './printable.js';
+
+// A reader that stops early (`fencecheck check ... | head -1`) closes the pipe: end quietly with the
+// status a process killed by SIGPIPE has (128 + 13), as `yes | head -1` does, not a stack trace and 1 (INVALID).
+const SIGPIPE_STATUS = 141;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(SIGPIPE_STATUS);
+    throw err;
+  });
+}
+
+type Register = (program: Command) => void;
+
+/** Command name → its module's register function; one module may register several names. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  run: async () => (await import('./run-command.js')).registerRunCommand,
+  check: async () => (await import('./check-command.js')).registerCheckCommand,
+  compare: async () => (await import('./compare-command.js')).registerCompareCommand,
+  scenario: async () => (await import('./scenario-command.js')).registerScenarioCommand,
+  up: async () => (await import('./up-command.js')).registerUpCommand,
+  down: async () => (await import('./down-command.js')).registerDownCommand,
+  doctor: async () => (await import('./doctor-command.js')).registerDoctorCommand,
+  setup: async () => (await import('./setup-command.js')).registerSetupCommand,
+  report: async () => (await import('./report-command.js')).registerReportCommand,
+  serve: async () => (await import('./report-command.js')).registerReportCommand,
+};
+
+/** The registration order of the full listing (`fencecheck --help`). */
+const LISTING_ORDER = ['run', 'check', 'compare', 'scenario', 'up', 'down', 'doctor', 'setup', 'report'];
 
 const program = new Command();
 program
@@ -25,20 +52,24 @@ program
   // Commander's own usage errors exit 254 like ours.
   .exitOverride();
 
-registerRunCommand(program);
-registerCheckCommand(program);
-registerCompareCommand(program);
-registerScenarioCommand(program);
-registerUpCommand(program);
-registerDownCommand(program);
-registerDoctorCommand(program);
-registerSetupCommand(program);
-registerReportCommand(program);
-
 try {
+  for (const register of await registrationsFor(process.argv.slice(2))) register(program);
   await program.parseAsync(process.argv);
 } catch (err) {
   process.exitCode = exitCodeFor(err);
+}
+
+/**
+ * The commands this command line needs. The program itself takes no option
+ * with a value, so the first word not starting with '-' is the command.
+ * `--version` alone needs none; anything else without a known command word
+ * (no arguments, --help, `help`, a typo) gets them all.
+ */
+async function registrationsFor(args: readonly string[]): Promise<Register[]> {
+  const word = args.find((a) => !a.startsWith('-'));
+  if (word !== undefined && Object.hasOwn(COMMANDS, word)) return [await COMMANDS[word]!()];
+  if (word === undefined && args.length > 0 && args.every((a) => a === '--version' || a === '-V')) return [];
+  return Promise.all(LISTING_ORDER.map((name) => COMMANDS[name]!()));
 }
 
 function exitCodeFor(err: unknown): number {
@@ -47,10 +78,11 @@ function exitCodeFor(err: unknown): number {
     return err.exitCode === 0 ? 0 : EXIT.badInput;
   }
   if (err instanceof FencecheckError) {
-    process.stderr.write(formatError(err) + '\n');
+    // Messages quote the input (a file name, the text at a parse error): printed as data, never as terminal controls.
+    process.stderr.write(printable(formatError(err)) + '\n');
     return err.exitCode;
   }
-  process.stderr.write(`fencecheck: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(printable(`fencecheck: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`) + '\n');
   process.stderr.write('Hint: this is a bug in fencecheck; please report it with the command line above.\n');
   return EXIT.internal;
 }

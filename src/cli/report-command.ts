@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { RUN_FILES } from '../report/read-run-dir.js';
-import { parseRunInfo, parseRunResults, type RunResults } from '../report/run-files.js';
+import { parseResultsJson, type StoredResults } from '../store/results-json.js';
+import { parseTestJson } from '../store/test-json.js';
+import { formatStoredOutcome } from '../check/format-outcome.js';
 import { serveResults } from '../report/serve-results.js';
 import { writeRunIndex } from '../report/write-run-index.js';
 import { writeRunReport } from '../report/write-run-report.js';
+import { printable } from './printable.js';
 
 const VERDICT = { true: 'VALID', false: 'INVALID', unknown: 'UNKNOWN' } as const;
 
@@ -21,21 +24,23 @@ export function registerReportCommand(program: Command): void {
     .command('report')
     .description('Write the HTML report of a run directory, or with --index an index of every run under a results directory.')
     .argument('[run-dir]', 'a run directory (results/<test>/<timestamp>)')
-    .option('--index <results-dir>', 'write <results-dir>/index.html listing every run (and the missing reports)')
+    .option('--index <results-dir>', 'write <results-dir>/index.html listing every run, comparison and debate')
+    .option('--write-reports', 'with --index: also write the reports that are missing or stale (into every run directory found)')
     .addHelpText(
       'after',
       `
 Examples:
   fencecheck report results/etcd-fence-lock-counter/latest
-  fencecheck report --index results/`,
+  fencecheck report --index results/ --write-reports`,
     )
-    .action(async (runDir: string | undefined, flags: { index?: string }) => {
+    .action(async (runDir: string | undefined, flags: { index?: string; writeReports?: boolean }) => {
       if ((runDir === undefined) === (flags.index === undefined)) {
         throw new UsageError('Expected either `RUN_DIR` or `--index <results-dir>`, not both or neither', 'fencecheck report results/<test>/latest, or fencecheck report --index results/');
       }
-      if (flags.index !== undefined) return printIndex(flags.index);
+      if (flags.writeReports && flags.index === undefined) throw new UsageError('Expected `--write-reports` only with `--index`');
+      if (flags.index !== undefined) return printIndex(flags.index, flags.writeReports === true);
       const path = await writeRunReport(runDir!);
-      process.stdout.write(`report: ${path}\n${await verdictLines(runDir!)}`);
+      process.stdout.write(printable(`report: ${path}\n${await verdictLines(runDir!)}`));
     });
 
   program
@@ -54,24 +59,29 @@ Examples:
     });
 }
 
-async function printIndex(resultsDir: string): Promise<void> {
-  const index = await writeRunIndex(resultsDir);
-  const lines = [`index: ${index.path} (${index.runs.length} run${index.runs.length === 1 ? '' : 's'}, ${index.written.length} report${index.written.length === 1 ? '' : 's'} written)`];
+async function printIndex(resultsDir: string, writeReports: boolean): Promise<void> {
+  const index = await writeRunIndex(resultsDir, { writeReports });
+  const missing = index.runs.filter((r) => r.hasHistory && !r.hasReport).length;
+  const lines = [
+    `index: ${index.path} (${index.runs.length} run${index.runs.length === 1 ? '' : 's'}, ${index.pages.length} comparison/debate page${index.pages.length === 1 ? '' : 's'}, ${index.written.length} report${index.written.length === 1 ? '' : 's'} written)`,
+  ];
+  if (!writeReports && missing > 0) lines.push(`${missing} run${missing === 1 ? ' has' : 's have'} no report yet: add --write-reports to write them`);
   for (const f of index.failed) lines.push(`no report for ${f.path}: ${f.error}`);
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(printable(lines.join('\n')) + '\n');
 }
 
 /** The verdict and how to reproduce it, as every verdict is printed. */
 async function verdictLines(runDir: string): Promise<string> {
   const read = (name: string) => readFile(join(runDir, name), 'utf8').catch(() => null);
   const [resultsText, testText] = await Promise.all([read(RUN_FILES.results), read(RUN_FILES.test)]);
-  const results: RunResults | null = resultsText === null ? null : parseRunResults(resultsText, join(runDir, RUN_FILES.results));
-  const test = testText === null ? null : parseRunInfo(testText, join(runDir, RUN_FILES.test));
+  const results: StoredResults | null = resultsText === null ? null : parseResultsJson(resultsText, join(runDir, RUN_FILES.results));
+  const test = testText === null ? null : parseTestJson(testText, join(runDir, RUN_FILES.test));
   const lines = [
     results === null
       ? 'not checked yet (no results.json)'
       : `${VERDICT[String(results.valid) as keyof typeof VERDICT]}: ${results.checkers.map((c) => `${c.checker} ${c.valid === true ? 'valid' : c.valid === false ? 'invalid' : 'unknown'}`).join(', ')}`,
   ];
+  if (results !== null && test !== null) lines.push(formatStoredOutcome(results, test.workload));
   if (typeof test?.replay === 'string') lines.push(`replay: ${test.replay}`);
   return lines.join('\n') + '\n';
 }

@@ -18,7 +18,7 @@ import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/pl
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
 import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
-import { integer, positiveInteger } from './parse-options.js';
+import { positiveInteger, seedFlag } from './parse-options.js';
 
 interface RunFlags {
   all?: boolean;
@@ -45,7 +45,7 @@ export function registerScenarioCommand(program: Command): void {
     .argument('[ids...]', `scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`)
     .option('--all', 'every scenario')
     .option('--seeds <n>', 'runs per variant, seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
-    .option('--first-seed <n>', 'the first seed', integer('--first-seed'), 1)
+    .option('--first-seed <n>', 'the first seed', seedFlag('--first-seed'), 1)
     .option('--variant <labels...>', 'only these variants (with one scenario)')
     .option('--out <dir>', 'the debate directory (default results/debate/<timestamp>)')
     .option('--dry-run', 'print the runs, run nothing')
@@ -70,7 +70,12 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const seeds = Array.from({ length: flags.seeds }, (_, i) => flags.firstSeed + i);
   const outDir = resolve(flags.out ?? `results/debate/${stamp()}`);
   const plan = planScenarioRuns(selection, seeds, `${outDir}/runs`);
-  const say = (line: string): void => void process.stderr.write(line + '\n');
+  if (plan.length === 0) {
+    const why = selection.flatMap(({ scenario, variants }) => variants.map((v) => `${scenario.id}/${v.label}: ${variantNotRunnable(scenario, v) ?? 'nothing to run'}`));
+    throw new UsageError(`Expected at least one runnable variant, got none (${why.join('; ')})`, 'See `fencecheck scenario list` for what each variant runs.');
+  }
+  // A dry run's plan is its output (`> plan.txt` must capture it); a real run's lines are progress, on stderr.
+  const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(line + '\n');
   say(`${plan.length} runs (${selection.map((s) => s.scenario.id).join(', ')}; seeds ${seeds.join(', ')}), about ${Math.ceil((plan.length * 18) / 60)} min`);
   if (flags.dryRun) {
     for (const p of plan) say(`  ${rowId(p.owner)} seed ${p.seed}${p.rows.length > 1 ? ` (also ${p.rows.slice(1).map(rowId).join(', ')})` : ''}: ${p.replay}`);
@@ -99,7 +104,15 @@ function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
   if (!flags.all && ids.length === 0) throw new UsageError('Expected scenario ids (e.g. S3) or `--all`, got neither', 'List them with `fencecheck scenario list`.');
   const scenarios = flags.all ? [...SCENARIOS] : [...new Set(ids.map((id) => findScenario(id)))];
   if (flags.variant !== undefined && scenarios.length !== 1) throw new UsageError(`Expected \`--variant\` with exactly one scenario, got ${scenarios.length}`);
-  return scenarios.map((scenario) => ({ scenario, variants: selectVariants(scenario, flags.variant ?? []) }));
+  const selection = scenarios.map((scenario) => ({ scenario, variants: selectVariants(scenario, flags.variant ?? []) }));
+  // A variant named on the command line that cannot run is a mistake to say, not a silent "0 runs".
+  for (const { scenario, variants } of flags.variant === undefined ? [] : selection) {
+    for (const v of variants) {
+      const why = variantNotRunnable(scenario, v);
+      if (why !== undefined) throw new UsageError(`Expected \`--variant\` to name a variant that runs, got \`${v.label}\` of ${scenario.id}, which is ${why}`, `Runnable variants of ${scenario.id}: ${scenario.variants.filter((x) => variantNotRunnable(scenario, x) === undefined).map((x) => x.label).join(', ') || 'none'}.`);
+    }
+  }
+  return selection;
 }
 
 export function listText(scenarios: readonly Scenario[], long: boolean): string {

@@ -10,6 +10,7 @@ import { BACKENDS, isBackendName, type BackendName } from '../cluster/plan.js';
 import { startCluster } from '../cluster/start-cluster.js';
 import { SENTINEL_MASTER_NAME } from '../cluster/backends/sentinel-probes.js';
 import { UsageError } from '../errors.js';
+import { assertClusterPlan, subnetFlag } from './cluster-flags.js';
 import { oneOf, positiveInteger } from './parse-options.js';
 
 interface UpFlags {
@@ -48,7 +49,7 @@ export function registerUpCommand(program: Command): void {
     .description('Start real server clusters, each node in its own network namespace, and leave them running.')
     .requiredOption('--backend <names>', `${BACKENDS.join(', ')} or all (comma-separated or repeated)`, backendList)
     .option('--run-dir <dir>', 'logs and data go here (default results/cluster-<time>)')
-    .option('--subnet <cidr>', 'a private /24 for the namespaces (default 10.77.0.0/24)')
+    .option('--subnet <cidr>', 'a private /24 for the namespaces (default 10.77.0.0/24)', subnetFlag('--subnet'))
     .option('--redis-persistence <mode>', `redis: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
     .option('--redlock-persistence <mode>', `redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redlock-persistence', REDIS_PERSISTENCE), 'none')
     .option('--sentinel-min-replicas <n>', 'redis-sentinel: min-replicas-to-write on every data node (max lag 1 s)', positiveInteger('--sentinel-min-replicas'))
@@ -68,6 +69,7 @@ Examples:
   fencecheck up --backend redis-sentinel`,
     )
     .action(async (flags: UpFlags) => {
+      assertClusterPlan(flags.backend, flags.subnet, flags.client);
       const started = Date.now();
       const log = flags.json ? undefined : (line: string): void => void process.stdout.write(`  ${line}\n`);
       const cluster: Cluster = await startCluster({

@@ -9,16 +9,33 @@
  *   unsafe          at least one run found an anomaly
  *   unknown         no run invalid, but one was unknown or the tool failed
  *   incomplete      no run invalid or unknown, but planned runs are missing
- *   safe            every planned run finished valid
+ *   untested        every planned run finished valid, but none showed that
+ *                   the danger occurred: no fault struck, or the lock never
+ *                   failed (no double hold, no refusal) (checkers/lock/evidence.ts)
+ *   safe            every planned run finished valid, and at least one of
+ *                   them with the faults struck and the protection tested
  *
  * The order matters: one invalid run is evidence whatever else happened, and
- * a cell is only safe when every run it promised was checked and valid.
+ * a cell is only safe when every run it promised was checked and valid, and
+ * something put the protection to the test. Only the deciding checkers count
+ * (run-summary.ts); the others' anomalies are kept as information.
  */
 import type { Cell } from './compare-spec.js';
 import { plural } from './format-units.js';
 import type { RunSummary, WriteCounts } from './run-summary.js';
 
-export type CellOutcome = 'safe' | 'unsafe' | 'unknown' | 'incomplete' | 'not-applicable' | 'not-run';
+export type CellOutcome = 'safe' | 'unsafe' | 'unknown' | 'incomplete' | 'untested' | 'not-applicable' | 'not-run';
+
+/** What tested the protection, summed over a cell's runs. */
+export interface CellEvidence {
+  /** Fault windows planned and applied, over the runs that recorded evidence. */
+  planned: number;
+  applied: number;
+  skipped: number;
+  failed: number;
+  doubleHolds: number;
+  refusals: number;
+}
 
 export interface CellSummary extends Cell {
   /** Seeds planned in scope. */
@@ -32,7 +49,14 @@ export interface CellSummary extends Cell {
   unknown: number;
   /** invalid / finished runs; null when nothing finished. */
   rate: number | null;
+  /** Deciding checkers' anomalies by kind. */
   anomalies: Record<string, number>;
+  /** Non-deciding checkers' anomalies by kind (information). */
+  informational: Record<string, number>;
+  evidence: CellEvidence;
+  /** Valid runs without evidence, and why the first of them is untested. */
+  untestedRuns: number;
+  untestedWhy: string | null;
   writes: WriteCounts | null;
   uselessRuns: number;
   durationMs: number;
@@ -46,9 +70,20 @@ export function summarizeCell(cell: Cell, plannedSeeds: readonly number[], runs:
   const invalid = count((r) => r.status === 'invalid');
   const unknown = count((r) => r.status === 'unknown' || r.status === 'error');
   const anomalies: Record<string, number> = {};
+  const informational: Record<string, number> = {};
+  const evidence: CellEvidence = { planned: 0, applied: 0, skipped: 0, failed: 0, doubleHolds: 0, refusals: 0 };
   let writes: WriteCounts | null = null;
   for (const r of sorted) {
     for (const [kind, n] of Object.entries(r.anomalies)) anomalies[kind] = (anomalies[kind] ?? 0) + n;
+    for (const [kind, n] of Object.entries(r.informational)) informational[kind] = (informational[kind] ?? 0) + n;
+    if (r.evidence) {
+      evidence.planned += r.evidence.faults.planned;
+      evidence.applied += r.evidence.faults.applied;
+      evidence.skipped += r.evidence.faults.skipped.length;
+      evidence.failed += r.evidence.faults.failed.length;
+      evidence.doubleHolds += r.evidence.protection.doubleHolds;
+      evidence.refusals += r.evidence.protection.refusals;
+    }
     if (r.writes) {
       writes ??= { accepted: 0, rejected: 0, unknown: 0 };
       writes.accepted += r.writes.accepted;
@@ -67,6 +102,10 @@ export function summarizeCell(cell: Cell, plannedSeeds: readonly number[], runs:
     unknown,
     rate: sorted.length === 0 ? null : invalid / sorted.length,
     anomalies,
+    informational,
+    evidence,
+    untestedRuns: count((r) => r.outcome === 'untested'),
+    untestedWhy: sorted.find((r) => r.outcome === 'untested')?.untestedWhy ?? null,
     writes,
     uselessRuns: count((r) => r.useless),
     durationMs: sorted.reduce((t, r) => t + (r.durationMs ?? 0), 0),
@@ -80,6 +119,7 @@ function outcomeOf(c: Omit<CellSummary, 'outcome'>): CellOutcome {
   if (c.invalid > 0) return 'unsafe';
   if (c.unknown > 0) return 'unknown';
   if (c.missingSeeds.length > 0) return 'incomplete';
+  if (!c.runs.some((r) => r.outcome === 'safe')) return 'untested';
   return 'safe';
 }
 
@@ -98,8 +138,10 @@ export function describeCell(c: CellSummary): string {
       return `${c.unknown} of ${plural(n, 'run')} unknown or failed`;
     case 'incomplete':
       return `${c.missingSeeds.length} of ${c.planned.length} runs missing (seed ${c.missingSeeds.join(', ')})`;
+    case 'untested':
+      return `untested: ${plural(n, 'run')} valid, none showing the danger (${c.untestedWhy ?? 'no evidence'})`;
     case 'safe':
-      return `${plural(n, 'run')} valid`;
+      return `${plural(n, 'run')} valid${c.untestedRuns > 0 ? `, ${c.untestedRuns} untested` : ''} (${describeEvidence(c.evidence)})`;
   }
 }
 
@@ -107,4 +149,9 @@ export function describeCell(c: CellSummary): string {
 export function formatKinds(anomalies: Record<string, number>): string {
   const entries = Object.entries(anomalies).sort(([ka, a], [kb, b]) => b - a || (ka < kb ? -1 : 1));
   return entries.map(([k, n]) => `${k} ${n}`).join(', ');
+}
+
+/** `4 of 4 faults struck; 3 double holds, 12 refusals`: what tested a cell's protection. */
+export function describeEvidence(e: CellEvidence): string {
+  return `${e.applied} of ${plural(e.planned, 'fault window')} struck; ${plural(e.doubleHolds, 'double hold')}, ${plural(e.refusals, 'refusal')}`;
 }

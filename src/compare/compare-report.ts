@@ -10,7 +10,7 @@
  */
 import { relative, sep } from 'node:path';
 import { EXIT } from '../errors.js';
-import type { Validity } from '../report/run-files.js';
+import type { Validity } from '../store/results-json.js';
 import { summarizeCell, type CellSummary } from './cell-summary.js';
 import { matrixCells } from './compare-spec.js';
 import { evaluateExpectations, type CellExpectation, type ExpectationResult } from './evaluate-expectations.js';
@@ -57,7 +57,7 @@ export interface CompareReport {
   shards: string[];
   cells: ReportCell[];
   expectations: ExpectationResult[] | null;
-  totals: { cells: number; notApplicable: number; planned: number; finished: number; valid: number; invalid: number; unknown: number; missing: number };
+  totals: { cells: number; notApplicable: number; planned: number; finished: number; valid: number; invalid: number; unknown: number; missing: number; untestedCells: number };
   /** Merged over the runs in scope: false > unknown (also missing runs) > true. */
   verdict: Validity;
   /** One line: the state of things. */
@@ -88,6 +88,7 @@ export function buildCompareReport(input: MatrixInput, expectations: readonly Ex
     invalid: sum((c) => c.invalid),
     unknown: sum((c) => c.unknown),
     missing: sum((c) => c.missingSeeds.length),
+    untestedCells: inScope.filter((c) => c.outcome === 'untested').length,
   };
   const verdict: Validity = totals.invalid > 0 ? false : totals.unknown > 0 || totals.missing > 0 ? 'unknown' : true;
   const warnings = [...input.warnings];
@@ -120,7 +121,8 @@ function headline(t: CompareReport['totals'], results: ExpectationResult[] | nul
   }
   if (t.invalid > 0) return `${t.invalid} of ${plural(t.finished, 'run')} invalid${trouble === '' ? '' : `, ${trouble}`}`;
   if (trouble !== '') return `no run invalid, but ${trouble} of ${plural(t.planned, 'run')}`;
-  return t.finished === 1 ? 'the run is valid' : `all ${t.finished} runs valid`;
+  const valid = t.finished === 1 ? 'the run is valid' : `all ${t.finished} runs valid`;
+  return t.untestedCells === 0 ? valid : `${valid}, but ${plural(t.untestedCells, 'cell')} untested (no fault struck, or the lock never failed)`;
 }
 
 /** A path as a link from `fromDir`, with forward slashes. */

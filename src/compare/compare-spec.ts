@@ -58,6 +58,9 @@ export function parseNemesisLabel(label: string): FaultKind[] {
       throw new UsageError(`Expected \`--nemeses\` to list none or faults among ${FAULT_KINDS.join(', ')} (joined by + to combine), got \`${label}\``);
     }
   }
+  // `partition+partition` is one fault named twice: a column that looks like a combination and is not one.
+  const repeated = faults.find((f, i) => faults.indexOf(f) !== i);
+  if (repeated !== undefined) throw new UsageError(`Expected each fault at most once in a \`--nemeses\` column, got \`${label}\` (${repeated} twice)`);
   return faults as FaultKind[];
 }
 

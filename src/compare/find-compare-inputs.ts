@@ -13,7 +13,9 @@ import { UsageError } from '../errors.js';
 import { cellId, runId } from './compare-spec.js';
 import type { CompareSource } from './gather-matrix.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
-import { readRunSummary, readTestJson, type RunSummary } from './run-summary.js';
+import { readRunSummary, type RunSummary } from './run-summary.js';
+import { RunFileError } from '../store/run-file-error.js';
+import { readTestJson, type StoredTest } from '../store/test-json.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/vocabulary.js';
 
 const MAX_DEPTH = 6;
@@ -57,7 +59,15 @@ function visit(dir: string, depth: number, inputs: CompareInputs): void {
 
 /** A run directory found on its own: its cell and seed come from its test.json. */
 function looseRun(dir: string, warnings: string[]): RunSummary | null {
-  const test = readTestJson(dir);
+  let test: StoredTest | null;
+  try {
+    test = readTestJson(dir);
+  } catch (err) {
+    // A directory under --merge that is not one of our runs is skipped with why, not fatal.
+    if (!(err instanceof RunFileError)) throw err;
+    warnings.push(`${err.message}; skipped`);
+    return null;
+  }
   const backend = test?.['backend'];
   const resource = test?.['resource'];
   const nemesis = test?.['nemesis'] ?? test?.['nemeses'] ?? [];

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import type { MatrixInput } from './compare-report.js';
 import { describeSpec, planRuns, sameSpec } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
-import { readRunSummary, readTestJson, type RunSummary } from './run-summary.js';
+import { readRunSummary, toolFailed, type RunSummary } from './run-summary.js';
+import { readTestJson } from '../store/test-json.js';
 import { formatShard, inShard } from './shard.js';
 import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
 
@@ -34,12 +35,7 @@ export function summarizeManifestRun(dir: string, run: ManifestRun): RunSummary 
     dir: runDir,
     log,
     hasReport: runDir !== null && existsSync(join(runDir, 'report.html')),
-    status: 'error',
-    durationMs: run.durationMs,
-    anomalies: {},
-    failing: [],
-    writes: null,
-    useless: false,
+    ...toolFailed(run.durationMs),
     replay: typeof test?.['replay'] === 'string' ? test['replay'] : null,
     startedAt: typeof test?.['startedAt'] === 'string' ? test['startedAt'] : null,
     error: run.error ?? 'the tool failed',

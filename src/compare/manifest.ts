@@ -12,9 +12,10 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
-import type { Validity } from '../report/run-files.js';
+import type { Validity } from '../store/results-json.js';
 import type { CompareSpec } from './compare-spec.js';
 import type { Shard } from './shard.js';
+import { asManifest, manifestProblem } from './validate-manifest.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'fencecheck-compare/1';
@@ -75,11 +76,9 @@ export function readManifest(dir: string): Manifest | null {
   } catch (err) {
     throw manifestError(path, `expected JSON, found a syntax error (${(err as Error).message})`, err);
   }
-  const m = json as Partial<Manifest> | null;
-  if (typeof m !== 'object' || m === null || m.format !== MANIFEST_FORMAT) throw manifestError(path, `expected \`format\` to be "${MANIFEST_FORMAT}"`);
-  if (typeof m.spec !== 'object' || m.spec === null || !Array.isArray(m.spec.backends) || !Array.isArray(m.spec.seeds)) throw manifestError(path, 'expected a `spec` with backends, resources, nemeses and seeds');
-  if (!Array.isArray(m.runs)) throw manifestError(path, 'expected `runs` to be an array');
-  return m as Manifest;
+  const problem = manifestProblem(json, MANIFEST_FORMAT);
+  if (problem !== null) throw manifestError(path, problem);
+  return asManifest(json);
 }
 
 /** Written to a temporary file and renamed: a kill leaves the old manifest or the new one, never half of one. */

@@ -19,7 +19,12 @@ export function planText(manifest: Manifest, opts: { listRuns: boolean }): strin
     `compare: ${plural(cells.length, 'cell')} (${na.length} not applicable) x ${plural(spec.seeds.length, 'seed')} = ${plural(runs.length, 'run')}`,
     `${shard ? `shard ${formatShard(shard)}: ` : ''}${plural(mine.length, 'run')} here, about ${formatDuration(mine.length * perRun)} at ~${formatDuration(perRun)} each, one at a time`,
   ];
+  if (spec.nemeses.includes('none')) lines.push('none is a control column (no faults): its cells come out untested unless the lock fails anyway');
   if (na.length > 0) lines.push('not applicable (shown greyed, not run):', ...na.map((c) => `  ${c.id}: ${c.notApplicable}`));
-  if (opts.listRuns) lines.push('runs, in order:', ...mine.map((r) => `  #${r.index} ${r.cellId} seed ${r.seed}`));
+  if (opts.listRuns) {
+    lines.push('runs, in order:');
+    // A loop, not push(...list): spreading 150,000 runs as arguments overflows the stack.
+    for (const r of mine) lines.push(`  #${r.index} ${r.cellId} seed ${r.seed}`);
+  }
   return lines.join('\n');
 }

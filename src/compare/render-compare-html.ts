@@ -12,7 +12,7 @@
  * become markup or a `javascript:` URL.
  */
 import { escapeHtml } from '../report/html-text.js';
-import { formatKinds, type CellOutcome } from './cell-summary.js';
+import { describeEvidence, formatKinds, type CellOutcome } from './cell-summary.js';
 import type { CompareReport, ReportCell, ReportRun } from './compare-report.js';
 import { formatDuration, formatRate } from './format-units.js';
 
@@ -82,8 +82,12 @@ function renderCell(c: ReportCell, noteOf: (reason: string) => number): string {
     `<div class="big">${c.invalid}/${n}<span class="unit"> invalid</span></div>`,
     `<div class="rate">${c.rate === null ? 'no run finished' : `${formatRate(c.rate)} of runs`}${c.unknown > 0 ? ` · ${c.unknown} unknown` : ''}${c.missingSeeds.length > 0 ? ` · ${c.missingSeeds.length} missing` : ''}</div>`,
   ];
+  if (c.outcome === 'untested') parts.push(`<div class="untested">untested: ${h(c.untestedWhy ?? 'no evidence that the faults struck')}</div>`);
   const kinds = formatKinds(c.anomalies);
   if (kinds !== '') parts.push(`<div class="kinds">${h(kinds)}</div>`);
+  parts.push(`<div class="evidence">${h(describeEvidence(c.evidence))}</div>`);
+  const info = formatKinds(c.informational);
+  if (info !== '') parts.push(`<div class="info" title="reported by checkers that do not decide this workload">information: ${h(info)}</div>`);
   if (c.writes && c.writes.rejected > 0) parts.push(`<div class="writes">${c.writes.rejected} of ${c.writes.accepted + c.writes.rejected + c.writes.unknown} writes rejected</div>`);
   if (c.uselessRuns > 0) parts.push(`<div class="badge">safe but useless in ${c.uselessRuns} of ${n}</div>`);
   if (c.expectation) {
@@ -124,12 +128,12 @@ function renderRuns(r: CompareReport): string {
   const rows = r.cells.flatMap((c) =>
     c.runs.map((run) => {
       const links = [run.link ? `<a href="${href(run.link)}">report</a>` : '', run.runDir ? `<a href="${href(run.runDir)}">dir</a>` : '', run.log ? `<a href="${href(run.log)}">log</a>` : ''].filter((l) => l !== '');
-      const what = run.error ?? (run.failing.join('; ') || formatKinds(run.anomalies));
-      return `<tr class="s-${run.status}"><td><a href="#${cellAnchor(c.id)}">${h(c.id)}</a></td><td>${run.seed}</td><td>${h(run.status)}</td><td>${run.durationMs === null ? '' : h(formatDuration(run.durationMs))}</td><td>${h(what)}</td><td>${links.join(' ')}</td><td><code>${h(run.replay ?? '')}</code></td></tr>`;
+      const what = run.error ?? (run.failing.join('; ') || formatKinds(run.anomalies) || (run.outcome === 'untested' ? `untested: ${run.untestedWhy ?? ''}` : ''));
+      return `<tr class="s-${run.status}"><td><a href="#${cellAnchor(c.id)}">${h(c.id)}</a></td><td>${run.seed}</td><td>${h(run.status)}</td><td>${h(run.outcome)}</td><td>${run.durationMs === null ? '' : h(formatDuration(run.durationMs))}</td><td>${h(what)}</td><td>${links.join(' ')}</td><td><code>${h(run.replay ?? '')}</code></td></tr>`;
     }),
   );
   if (rows.length === 0) return '';
-  return `<section>\n<h2>Runs</h2>\n<table class="runs">\n<thead><tr><th>cell</th><th>seed</th><th>status</th><th>time</th><th>what the checkers said</th><th>links</th><th>replay</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</section>`;
+  return `<section>\n<h2>Runs</h2>\n<table class="runs">\n<thead><tr><th>cell</th><th>seed</th><th>status</th><th>outcome</th><th>time</th><th>what the checkers said</th><th>links</th><th>replay</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</section>`;
 }
 
 function renderWarnings(warnings: readonly string[]): string {
@@ -146,7 +150,7 @@ export function cellAnchor(id: string): string {
   return `cell-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
-const LEGEND = `<p class="legend"><span class="cell o-safe">safe</span> <span class="cell o-unsafe" style="background:hsl(0 75% 80%)">unsafe (darker: more runs invalid)</span> <span class="cell o-unknown">unknown or failed</span> <span class="cell o-incomplete">runs missing</span> <span class="cell o-not-applicable">not applicable</span> <span class="cell o-not-run">not run here</span> · seeds: ✓ valid ✗ invalid ? unknown ! tool error</p>`;
+const LEGEND = `<p class="legend"><span class="cell o-safe">safe (faults struck, the lock failed, the data held)</span> <span class="cell o-untested">untested (no fault struck, or the lock never failed)</span> <span class="cell o-unsafe" style="background:hsl(0 75% 80%)">unsafe (darker: more runs invalid)</span> <span class="cell o-unknown">unknown or failed</span> <span class="cell o-incomplete">runs missing</span> <span class="cell o-not-applicable">not applicable</span> <span class="cell o-not-run">not run here</span> · seeds: ✓ valid ✗ invalid ? unknown ! tool error</p>`;
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
@@ -161,6 +165,8 @@ th,td{border:1px solid #ccc;padding:.3em .5em;vertical-align:top}
 .cell .kinds,.cell .writes,.cell .rate{font-size:.85em}
 .badge{display:inline-block;background:#444;color:#fff;border-radius:3px;padding:0 .3em;font-size:.8em}
 .o-safe{background:#d7f0d4}.o-unsafe{background:#f6c8c8}.o-unknown{background:#fbe7a6}.o-incomplete{background:#fdf3d0}
+.o-untested{background:#dfe6f2;background-image:repeating-linear-gradient(45deg,transparent 0 6px,#fff6 6px 12px)}
+.cell .evidence,.cell .info,.cell .untested{font-size:.85em}.cell .info{color:#555}.cell .untested{font-weight:600}
 .o-not-applicable{background:#eee;color:#888}.o-not-run{background:#fafafa;color:#999;border-style:dashed}
 td.unmet{outline:3px solid #b00;outline-offset:-3px}
 .expect.met{color:#185c18}.expect.unmet{color:#900;font-weight:600}

@@ -4,14 +4,15 @@
  *
  *   with expectations   a cell fails when its expectation is unmet; an
  *                       expectation that names no cell is a failing case too
- *   without             unsafe is a failure, unknown/incomplete an error
+ *   without             unsafe is a failure, unknown/incomplete an error,
+ *                       untested skipped with why (valid is not a pass without evidence)
  *   always              not applicable and not-run-here cells are skipped
  *
  * Each case's system-out lists its runs with their run directories and replay
  * commands. Every value is XML-escaped, and characters XML 1.0 cannot hold
  * (most control characters) become U+FFFD.
  */
-import { formatKinds } from './cell-summary.js';
+import { describeEvidence, formatKinds } from './cell-summary.js';
 import type { CompareReport, ReportCell } from './compare-report.js';
 
 export function renderJunit(report: CompareReport): string {
@@ -52,7 +53,7 @@ function renderCase(c: ReportCell, withExpectations: boolean): { xml: string; ki
   let verdict = '';
   let kind: CaseKind = 'pass';
   const kinds = formatKinds(c.anomalies);
-  const shown = `${c.invalid} of ${c.runs.length} runs invalid${kinds === '' ? '' : ` (${kinds})`}, ${c.unknown} unknown, ${c.missingSeeds.length} missing`;
+  const shown = `${c.invalid} of ${c.runs.length} runs invalid${kinds === '' ? '' : ` (${kinds})`}, ${c.unknown} unknown, ${c.missingSeeds.length} missing; ${describeEvidence(c.evidence)}`;
   if (withExpectations) {
     const e = c.expectation;
     if (e !== null && !e.met) {
@@ -65,6 +66,10 @@ function renderCase(c: ReportCell, withExpectations: boolean): { xml: string; ki
   } else if (c.outcome === 'unknown' || c.outcome === 'incomplete') {
     kind = 'error';
     verdict = `      <error type="${c.outcome}" message="${xml(shown)}"/>\n`;
+  } else if (c.outcome === 'untested') {
+    // Valid, but nothing showed the danger occurred: not a pass. JUnit's nearest word is skipped.
+    kind = 'skipped';
+    verdict = `      <skipped message="${xml(`untested: ${c.untestedWhy ?? 'no evidence that the faults struck'}`)}"/>\n`;
   }
   const out = c.runs.map((r) => `seed ${r.seed}: ${r.status}${r.error ? ` (${r.error})` : ''}; run ${r.runDir ?? '-'}; replay: ${r.replay ?? '-'}`);
   for (const s of c.missingSeeds) out.push(`seed ${s}: missing`);

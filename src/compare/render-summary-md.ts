@@ -2,11 +2,12 @@
  * summary.md: the comparison for a CI step summary ($GITHUB_STEP_SUMMARY) or
  * a pull-request comment. The headline, the matrix as a Markdown table (one
  * row per backend and resource, one column per nemesis), then what needs a
- * person's eyes: unmet expectations, safe-but-useless cells, failed runs,
+ * person's eyes: unmet expectations, untested cells, what the non-deciding
+ * checkers reported, safe-but-useless cells, failed runs,
  * and how to reproduce the invalid runs. Values are escaped so that a pipe
  * or a bracket in them cannot break the table or make a link.
  */
-import { formatKinds } from './cell-summary.js';
+import { describeEvidence, formatKinds } from './cell-summary.js';
 import type { CompareReport, ReportCell } from './compare-report.js';
 import { formatRate } from './format-units.js';
 
@@ -21,7 +22,7 @@ export function renderSummaryMd(report: CompareReport): string {
     '',
     ...matrixTable(report),
     '',
-    '✅ safe · ❌ invalid runs / finished (rate) · ⚠️ unknown or failed · ⏳ runs missing · ➖ not applicable · 🎯 expectation met, 🚩 unmet',
+    '✅ safe (faults struck: double holds ⚡, refusals 🛡) · 🔲 untested (no fault struck, or the lock never failed) · ❌ invalid runs / finished (rate) · ⚠️ unknown or failed · ⏳ runs missing · ➖ not applicable · 🎯 expectation met, 🚩 unmet',
   ];
   const section = (title: string, items: string[]): void => {
     if (items.length === 0) return;
@@ -34,6 +35,11 @@ export function renderSummaryMd(report: CompareReport): string {
     (report.expectations ?? []).flatMap((e) =>
       e.matchedNoCell ? [`#${e.index} ${code(e.text)} names no cell of the matrix`] : e.unmet.map((u) => `#${e.index} ${code(e.text)}: **${md(u.cellId)}**: ${md(u.reason)}`),
     ),
+  );
+  section('Untested', cells.filter((c) => c.outcome === 'untested').map((c) => `**${md(c.id)}**: ${md(c.untestedWhy ?? 'no evidence that the faults struck')} (${md(describeEvidence(c.evidence))})`));
+  section(
+    'Information (checkers that do not decide)',
+    cells.filter((c) => Object.keys(c.informational).length > 0).map((c) => `**${md(c.id)}**: ${md(formatKinds(c.informational))}`),
   );
   section('Safe but useless', cells.filter((c) => c.uselessRuns > 0).map((c) => `**${md(c.id)}**: the fence rejected every write in ${c.uselessRuns} of ${c.runs.length} runs`));
   section('Runs that failed to run or check', cells.flatMap((c) => c.runs.filter((r) => r.status === 'error' || r.status === 'unknown').map((r) => `**${md(c.id)}** seed ${r.seed}: ${md(r.error ?? r.failing.join('; '))}`)));
@@ -63,7 +69,9 @@ function cellText(c: ReportCell): string {
     case 'not-run':
       return '·';
     case 'safe':
-      return `✅ 0/${n}${c.uselessRuns > 0 ? ' (useless)' : ''}${mark}`;
+      return `✅ 0/${n} ⚡${c.evidence.doubleHolds} 🛡${c.evidence.refusals}${c.uselessRuns > 0 ? ' (useless)' : ''}${mark}`;
+    case 'untested':
+      return `🔲 untested ${c.evidence.applied}/${c.evidence.planned} struck${mark}`;
     case 'unsafe':
       return `❌ ${c.invalid}/${n} (${formatRate(c.rate ?? 0)})${mark}`;
     case 'unknown':

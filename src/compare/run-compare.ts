@@ -12,17 +12,19 @@
  *       run.log                           the harness's lines for this run
  *       <backend>-<resource>-<workload>/<timestamp>/   the run directory
  *
- * Runs share one machine-wide address range, so there is never more than one
- * at a time. A run whose tool failed is recorded as an error (unknown in the
- * matrix) and the comparison goes on; errors that every later run would hit
- * too (bad options, not root, a cluster another process keeps busy for more
- * than 15 minutes) stop it, as do three failures in a row.
+ * The runs go through the batch runner (src/batch/batch-runner.ts) with
+ * COMPARE_POLICY: one at a time, another process's cluster waited for. A run
+ * whose tool failed is recorded as an error (unknown in the matrix) with the
+ * run directory it left, and the comparison goes on; errors that every later
+ * run would hit too (bad options, not root, a cluster another process keeps
+ * busy for more than 15 minutes, a full disk) stop it, as do three failures
+ * in a row.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
-import { FencecheckError } from '../errors.js';
-import type { Validity } from '../report/run-files.js';
+import { BatchRunner, COMPARE_POLICY, type BatchSay } from '../batch/batch-runner.js';
+import type { Validity } from '../store/results-json.js';
 import { formatKinds } from './cell-summary.js';
 import { plural } from './format-units.js';
 import { buildCompareReport, type CompareReport } from './compare-report.js';
@@ -41,8 +43,8 @@ export interface RunOneResult {
   durationMs: number;
 }
 
-/** runLockTest, or a stand-in in tests. */
-export type RunOne = (options: RunOptions, hooks: { log: (line: string) => void }) => Promise<RunOneResult>;
+/** runLockTest, or a stand-in in tests: it waits up to `busyTimeoutMs` for another process's cluster, and throws RunFailedError once it made its directory. */
+export type RunOne = (options: RunOptions, hooks: { log: (line: string) => void; busyTimeoutMs: number }) => Promise<RunOneResult>;
 
 export interface CompareDeps {
   runOne: RunOne;
@@ -51,19 +53,9 @@ export interface CompareDeps {
   io: ProgressIo;
   /** Also copy each run's harness lines to stderr. */
   verbose: boolean;
-  /** Waits while another process holds the machine's cluster; real time unless a test says otherwise. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Whether another process holds the machine's cluster now (clusterLockHeld). */
+  clusterBusy: () => Promise<boolean>;
 }
-
-/** Errors every later run would hit as well: stop the comparison. */
-const FATAL_CODES = new Set(['usage', 'preflight', 'cluster-busy']);
-const MAX_ERRORS_IN_A_ROW = 3;
-/**
- * The address range is machine-wide: while another fencecheck process holds
- * it (a colleague's run), wait rather than fail, up to this long.
- */
-const BUSY_WAIT_MS = 15 * 60_000;
-const BUSY_POLL_MS = 10_000;
 
 /** The runs of a comparison that this directory runs (its shard), in order. */
 export function shardRuns(manifest: Manifest): PlannedRun[] {
@@ -89,7 +81,7 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
 
   if (done > 0) progress.line(`resuming ${dir}: ${done} of ${plural(planned.length, 'run')} already done`);
   refresh();
-  let errorsInARow = 0;
+  const batch = new BatchRunner(COMPARE_POLICY, deps.clusterBusy);
   try {
     for (const p of planned) {
       if (finished.has(p.id)) continue;
@@ -107,7 +99,7 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
         log(line);
         if (!deps.verbose) progress.line(`  ${line}`);
       };
-      const entry = await attempt(p, runOptionsFor(manifest.spec, cell, p.seed, seedDir), deps, { log, notice }, began);
+      const entry = await attempt(batch, p, runOptionsFor(manifest.spec, cell, p.seed, seedDir), deps, { log, notice }, began);
       const record: ManifestRun = { ...entry, log: relative(dir, logPath), runDir: entry.runDir === null ? null : relative(dir, entry.runDir) };
       manifest = recordRun(manifest, record);
       writeManifest(dir, manifest);
@@ -115,11 +107,8 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
       summaries.set(p.id, summary);
       progress.end(outcomeText(summary), record.durationMs);
       refresh();
-      errorsInARow = record.status === 'error' ? errorsInARow + 1 : 0;
-      if (errorsInARow >= MAX_ERRORS_IN_A_ROW) {
-        throw new FencecheckError('compare-stopped', `${MAX_ERRORS_IN_A_ROW} runs in a row failed to run (last: ${record.error ?? '?'})`, {
-          hint: `Something is wrong with the machine rather than one lock: see ${logPath}, run \`fencecheck doctor\`, then resume with \`fencecheck compare --resume ${dir}\`.`,
-        });
+      if (record.status === 'error') {
+        batch.stopIfFailing(record.error ?? '?', `Something is wrong with the machine rather than one lock: see ${logPath}, run \`fencecheck doctor\`, then resume with \`fencecheck compare --resume ${dir}\`.`);
       }
     }
   } finally {
@@ -128,59 +117,28 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
   return refresh();
 }
 
-/** One run, its report written; a tool failure becomes an `error` entry unless every later run would fail too. */
-async function attempt(p: PlannedRun, options: RunOptions, deps: CompareDeps, say: { log: (line: string) => void; notice: (line: string) => void }, began: number): Promise<Omit<ManifestRun, 'log'>> {
-  const log = say.log;
+/** One run through the batch runner, its report written; a tool failure becomes an `error` entry with the directory it left. */
+async function attempt(batch: BatchRunner, p: PlannedRun, options: RunOptions, deps: CompareDeps, say: BatchSay, began: number): Promise<Omit<ManifestRun, 'log'>> {
   const base = { id: p.id, cellId: p.cellId, seed: p.seed, index: p.index };
-  const before = new Set(runDirsIn(options.resultsDir));
-  try {
-    const result = await runWhenFree(() => deps.runOne(options, { log }), deps, say.notice);
-    if (deps.writeReport && !existsSync(join(result.runDir, 'report.html'))) {
-      await deps.writeReport(result.runDir).catch((err: unknown) => log(`report: not written: ${err instanceof Error ? err.message : String(err)}`));
-    }
-    return { ...base, status: 'done', valid: result.valid, runDir: result.runDir, durationMs: result.durationMs, finishedAt: new Date(deps.io.now()).toISOString(), error: null };
-  } catch (err) {
-    if (err instanceof FencecheckError && FATAL_CODES.has(err.code)) throw err;
-    const message = err instanceof Error ? err.message : String(err);
-    log(`error: ${err instanceof Error ? (err.stack ?? message) : message}`);
-    const runDir = runDirsIn(options.resultsDir).filter((d) => !before.has(d)).sort().at(-1) ?? null;
-    if (runDir !== null && deps.writeReport) {
-      await deps.writeReport(runDir).catch((e: unknown) => log(`report: not written: ${e instanceof Error ? e.message : String(e)}`));
-    }
-    return { ...base, status: 'error', valid: null, runDir, durationMs: deps.io.now() - began, finishedAt: new Date(deps.io.now()).toISOString(), error: message };
-  }
-}
-
-/** Start a run, starting again while the machine's cluster is busy with another process (up to BUSY_WAIT_MS). */
-async function runWhenFree<T>(start: () => Promise<T>, deps: CompareDeps, notice: (line: string) => void): Promise<T> {
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms)));
-  for (let waited = 0; ; waited += BUSY_POLL_MS) {
-    try {
-      return await start();
-    } catch (err) {
-      if (!(err instanceof FencecheckError && err.code === 'cluster-busy') || waited >= BUSY_WAIT_MS) throw err;
-      notice(`${err.message} Waiting ${BUSY_POLL_MS / 1000} s (${Math.round(waited / 1000)} s so far).`);
-      await sleep(BUSY_POLL_MS);
-    }
-  }
-}
-
-/** Run directories under a seed directory (`<test>/<timestamp>/` with a test.json), links left out. */
-function runDirsIn(seedDir: string): string[] {
-  const dirs = (parent: string): string[] => {
-    try {
-      return readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(parent, e.name));
-    } catch {
-      return [];
+  const writeReport = async (runDir: string): Promise<void> => {
+    if (deps.writeReport && !existsSync(join(runDir, 'report.html'))) {
+      await deps.writeReport(runDir).catch((err: unknown) => say.log(`report: not written: ${err instanceof Error ? err.message : String(err)}`));
     }
   };
-  return dirs(seedDir).flatMap(dirs).filter((d) => existsSync(join(d, 'test.json')));
+  const got = await batch.attempt((busyTimeoutMs) => deps.runOne(options, { log: say.log, busyTimeoutMs }), say);
+  const finishedAt = new Date(deps.io.now()).toISOString();
+  if (got.ok) {
+    await writeReport(got.value.runDir);
+    return { ...base, status: 'done', valid: got.value.valid, runDir: got.value.runDir, durationMs: got.value.durationMs, finishedAt, error: null };
+  }
+  if (got.runDir !== null) await writeReport(got.runDir);
+  return { ...base, status: 'error', valid: null, runDir: got.runDir, durationMs: deps.io.now() - began, finishedAt, error: got.error };
 }
 
 function outcomeText(s: RunSummary): string {
   switch (s.status) {
     case 'valid':
-      return 'valid';
+      return s.outcome === 'untested' ? `valid but UNTESTED (${s.untestedWhy ?? '?'})` : 'valid';
     case 'invalid':
       return `INVALID (${formatKinds(s.anomalies) || 'see report'})`;
     case 'unknown':

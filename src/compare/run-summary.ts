@@ -8,12 +8,16 @@
  * a run directory, where a missing results.json (a run killed before its
  * checkers ran) makes the run `unknown`, never valid.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Value } from '../history/op.js';
-import { parseRunInfo, parseRunResults, type RunInfo, type RunResults } from '../report/run-files.js';
+import type { Evidence, Outcome } from '../../checkers/lock/evidence.js';
+import { readResultsJson, RESULTS_FILE, type StoredResults, type StoredVerdict } from '../store/results-json.js';
+import { storedOutcome } from '../store/stored-outcome.js';
+import { readTestJson } from '../store/test-json.js';
 
 export type RunStatus = 'valid' | 'invalid' | 'unknown' | 'error';
+export type RunOutcome = Outcome | 'error';
 
 export interface WriteCounts {
   accepted: number;
@@ -34,9 +38,17 @@ export interface RunSummary {
   /** `error`: the tool failed, nothing was checked. */
   status: RunStatus;
   durationMs: number | null;
-  /** Anomalies by kind, over all checkers (capped lists are counted in full; see anomaliesByKind). */
+  /** safe / unsafe / unknown / untested as results.json records it (stored-outcome.ts); `error` when the tool failed. */
+  outcome: RunOutcome;
+  /** Why a valid run is untested, in words. */
+  untestedWhy: string | null;
+  /** What the faults did and what tested the protection; null for a results.json from before it was recorded. */
+  evidence: Evidence | null;
+  /** Anomalies by kind, over the deciding checkers (capped lists are counted in full; see anomaliesByKind). */
   anomalies: Record<string, number>;
-  /** `checker: summary` of each checker that is not valid. */
+  /** Anomalies by kind of the checkers that report but do not decide (mutual-exclusion on data workloads): information. */
+  informational: Record<string, number>;
+  /** `checker: summary` of each deciding checker that is not valid. */
   failing: string[];
   writes: WriteCounts | null;
   /** The fence rejected every write: safe, but nobody got anything done. */
@@ -47,17 +59,28 @@ export interface RunSummary {
   error: string | null;
 }
 
-export type ResultsSummary = Pick<RunSummary, 'status' | 'durationMs' | 'anomalies' | 'failing' | 'writes' | 'useless'>;
+export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless'>;
 
-export function summarizeResults(results: RunResults): ResultsSummary {
+/**
+ * Only the deciding checkers count (results.json `deciding`; every checker
+ * when an older file does not say): the others are information, so a
+ * mutual-exclusion verdict on a data workload never makes a run look failed.
+ */
+export function summarizeResults(results: StoredResults): ResultsSummary {
   const access = results.checkers.find((c) => c.checker === 'access-stats');
   const stats = access?.stats ?? null;
   const writes = stats === null ? null : { accepted: num(stats['write.accepted']), rejected: num(stats['write.rejected']), unknown: num(stats['write.unknown']) };
+  const decides = (c: StoredVerdict): boolean => results.deciding === undefined || results.deciding.includes(c.checker);
+  const { outcome, why } = storedOutcome(results);
   return {
     status: results.valid === true ? 'valid' : results.valid === false ? 'invalid' : 'unknown',
+    outcome,
+    untestedWhy: why,
+    evidence: results.evidence ?? null,
     durationMs: typeof results.durationMs === 'number' ? results.durationMs : null,
-    anomalies: anomaliesByKind(results),
-    failing: results.checkers.filter((c) => c.valid !== true).map((c) => `${c.checker}: ${c.summary ?? c.error ?? String(c.valid)}`),
+    anomalies: anomaliesByKind(results.checkers.filter(decides)),
+    informational: anomaliesByKind(results.checkers.filter((c) => !decides(c))),
+    failing: results.checkers.filter((c) => decides(c) && c.valid !== true).map((c) => `${c.checker}: ${c.summary ?? c.error ?? String(c.valid)}`),
     writes,
     useless: stats !== null && (num(stats['useless']) > 0 || (writes !== null && writes.accepted === 0 && writes.rejected > 0)),
   };
@@ -68,12 +91,12 @@ export function summarizeResults(results: RunResults): ResultsSummary {
  * them all (`anomalyCount`): the unlisted rest is credited to the listed kind
  * when there is only one, else to `<checker> (unlisted)`, never dropped.
  */
-export function anomaliesByKind(results: RunResults): Record<string, number> {
+export function anomaliesByKind(checkers: readonly StoredVerdict[]): Record<string, number> {
   const counts: Record<string, number> = {};
   const add = (kind: string, n: number): void => {
     if (n > 0) counts[kind] = (counts[kind] ?? 0) + n;
   };
-  for (const c of results.checkers) {
+  for (const c of checkers) {
     const listed = c.anomalies ?? [];
     const kinds = new Set<string>();
     for (const a of listed) {
@@ -86,6 +109,25 @@ export function anomaliesByKind(results: RunResults): Record<string, number> {
   return counts;
 }
 
+/** The summary of a run that reached no verdict (no results.json): unknown, never valid. */
+export const NOT_FINISHED: ResultsSummary = {
+  status: 'unknown',
+  outcome: 'unknown',
+  untestedWhy: null,
+  evidence: null,
+  durationMs: null,
+  anomalies: {},
+  informational: {},
+  failing: [],
+  writes: null,
+  useless: false,
+};
+
+/** The summary of a run the tool failed to make or finish: nothing was checked. */
+export function toolFailed(durationMs: number | null): ResultsSummary {
+  return { ...NOT_FINISHED, status: 'error', outcome: 'error', durationMs };
+}
+
 export interface RunIdentity {
   id: string;
   cellId: string;
@@ -96,26 +138,11 @@ export interface RunIdentity {
 export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null): RunSummary {
   const test = readTestJson(dir);
   const base = { ...identity, dir, log, hasReport: existsSync(join(dir, 'report.html')), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
-  const resultsPath = join(dir, 'results.json');
-  let text: string;
-  try {
-    text = readFileSync(resultsPath, 'utf8');
-  } catch {
-    return { ...base, status: 'unknown', durationMs: null, anomalies: {}, failing: [], writes: null, useless: false, error: `${resultsPath} is missing: the run did not finish` };
+  const results = readResultsJson(dir);
+  if (results === null) {
+    return { ...base, ...NOT_FINISHED, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };
   }
-  return { ...base, ...summarizeResults(parseRunResults(text, resultsPath)), error: null };
-}
-
-/** test.json of a run directory, or null when it has none. */
-export function readTestJson(dir: string): RunInfo | null {
-  const path = join(dir, 'test.json');
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-  return parseRunInfo(text, path);
+  return { ...base, ...summarizeResults(results), error: null };
 }
 
 function num(v: Value | undefined): number {

@@ -9,6 +9,7 @@
  */
 import { ParseError } from '../errors.js';
 import { EdnReader, ednValuePosition, type EdnForm } from './edn.js';
+import type { ImportOptions, ValueCheck } from './history-warning.js';
 import type { Op, Value } from './op.js';
 import { describeValue, opFromRecord } from './op-from-record.js';
 import type { OpParser } from './op-parser.js';
@@ -17,8 +18,16 @@ import type { OpParser } from './op-parser.js';
 export type FormToOp = (form: EdnForm, position: number, file: string) => Op;
 
 /** A push parser of Jepsen EDN histories; `file` is named in errors. */
-export function ednParser(file: string): OpParser {
-  return ednFormParser(file, opFromEdnForm);
+export function ednParser(file: string, opts: ImportOptions = {}): OpParser {
+  const checkValue = opts.checkValue;
+  return ednFormParser(file, checkValue === undefined ? opFromEdnForm : (form, position) => checkedValue(opFromEdnForm(form, position, file), form, file, checkValue));
+}
+
+/** The op, or a ParseError at its `:value` when the value does not have the shape `checkValue` declares. */
+export function checkedValue(op: Op, form: EdnForm, file: string, checkValue: ValueCheck | undefined): Op {
+  const expected = checkValue?.(op);
+  if (!expected) return op;
+  throw new ParseError(ednValuePosition(form, file, 'value'), `\`:value\` to be ${expected} (${op.type} ${op.f})`, describeValue(op.value));
 }
 
 /** A push parser that reads EDN forms and turns each into an op with `toOp`. */

@@ -4,7 +4,7 @@
  * EDN is read into JSON values (docs/history.md): keywords become strings
  * without the colon (`:invoke` -> "invoke"), symbols become strings, nil ->
  * null, integers (with or without the BigInt `N` suffix) and floats (with or
- * without `M`) -> number (beyond 2^53 an integer loses precision), vectors,
+ * without `M`) -> number (an integer beyond 2^53 or a float beyond the double range is refused, never rounded), vectors,
  * lists and sets -> arrays, maps -> objects whose keys are strings (a key that
  * is neither a keyword nor a string is spelled as JSON). A tagged literal
  * (`#jepsen.history.Op{...}`, `#inst "..."`) reads as its value; the tag is
@@ -24,6 +24,8 @@ import { ParseError } from '../errors.js';
 import { ednAtom, ednCharacter, ednSymbolicValue } from './edn-atoms.js';
 import type { Value } from './op.js';
 import { setField } from './op-from-record.js';
+import { MAX_DEPTH } from './read-limits.js';
+import { unsafeNumberProblem } from './json-text-checks.js';
 
 /** A top-level form (or an item of a top-level vector), where it started, and its source text. */
 export interface EdnForm {
@@ -41,7 +43,6 @@ export interface EdnPosition {
 
 /** Thrown inside the reader when a form runs past the text pushed so far; never escapes. */
 const INCOMPLETE: unique symbol = Symbol('incomplete');
-const MAX_DEPTH = 1000;
 // A Map, not an object literal: a name read from the input must not find `constructor` on a prototype.
 const ESCAPES = new Map(Object.entries({ '"': '"', '\\': '\\', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '/': '/' }));
 const CLOSERS: { [open: string]: string } = { '[': ']', '(': ')', '{': '}' };
@@ -310,6 +311,10 @@ export class EdnReader {
     const at = this.pos;
     const text = this.token();
     const v = ednAtom(text);
+    this.pos = at;
+    const problem = typeof v === 'number' ? unsafeNumberProblem(text.replace(/[NM]$/, ''), v) : null;
+    if (problem !== null) throw this.error(problem, `\`${text.length > 40 ? `${text.slice(0, 40)}...` : text}\``);
+    this.pos = at + text.length;
     if (v !== undefined) return v;
     this.pos = at;
     throw this.error('a number', `\`${text}\``);

@@ -3,6 +3,7 @@
  * line of an interrupted run, log noise skipped, a clock that stepped back.
  * They go to a callback so the library never prints; the CLI decides how.
  */
+import type { Op } from './op.js';
 
 export type HistoryWarningKind = 'truncated-tail' | 'log-noise' | 'time-decreased' | 'invoke-after-info';
 
@@ -18,6 +19,9 @@ export interface HistoryWarning {
   count?: number;
 }
 
+/** What an op's value was expected to be (a model's declaration), or null when it fits. */
+export type ValueCheck = (op: Op) => string | null;
+
 /** Options every importer takes. */
 export interface ImportOptions {
   /** Receives tolerated problems; default: ignore them. */
@@ -28,4 +32,6 @@ export interface ImportOptions {
    * failing.
    */
   tolerateTruncatedTail?: boolean;
+  /** Checks each op's value as it is read; a misfit is a ParseError at the value (checkers/models/value-shapes.ts). */
+  checkValue?: ValueCheck;
 }

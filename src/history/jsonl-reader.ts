@@ -10,9 +10,11 @@
  * before it are still a valid, checkable history.
  */
 import { ParseError } from '../errors.js';
-import type { ImportOptions } from './history-warning.js';
+import type { ImportOptions, ValueCheck } from './history-warning.js';
+import { hasSuspectNumber, jsonTextProblem } from './json-text-checks.js';
+import { MAX_DEPTH } from './read-limits.js';
 import type { Op, Value } from './op.js';
-import { opFromRecord } from './op-from-record.js';
+import { describeValue, opFromRecord, type FieldFailure } from './op-from-record.js';
 import { lineOpParser, opBatches, type OpParser } from './op-parser.js';
 
 /** Stream the ops of a JSON Lines history. */
@@ -24,7 +26,7 @@ export async function* readJsonl(path: string, opts: ImportOptions = {}): AsyncG
 export function jsonlParser(file: string, opts: ImportOptions = {}): OpParser {
   return lineOpParser((text, line, cutShort) => {
     try {
-      return parseJsonlLine(text, file, line);
+      return parseJsonlLine(text, file, line, opts.checkValue);
     } catch (err) {
       if (!(cutShort && err instanceof ParseError)) throw err;
       if (!opts.tolerateTruncatedTail) {
@@ -32,7 +34,7 @@ export function jsonlParser(file: string, opts: ImportOptions = {}): OpParser {
           { file: err.file, line: err.line, column: err.column },
           err.expected,
           `${err.found} (the last line has no newline: the run was probably interrupted mid-write)`,
-          'To check the ops before it, read with tolerateTruncatedTail (docs/history.md, "Interrupted runs").',
+          'To check the ops before it, pass --tolerate-truncated-tail (docs/history.md, "Interrupted runs").',
         );
       }
       opts.onWarning?.({ kind: 'truncated-tail', message: `${file}:${line}: skipped a truncated last line (interrupted run)`, file, line });
@@ -41,8 +43,8 @@ export function jsonlParser(file: string, opts: ImportOptions = {}): OpParser {
   });
 }
 
-/** Parse one line; null for a blank line. */
-export function parseJsonlLine(text: string, file: string, line: number): Op | null {
+/** Parse one line; null for a blank line. `checkValue` is the model's declaration of values, when one is known. */
+export function parseJsonlLine(text: string, file: string, line: number, checkValue?: ValueCheck): Op | null {
   if (text.trim() === '') return null;
   let rec: unknown;
   try {
@@ -54,9 +56,18 @@ export function parseJsonlLine(text: string, file: string, line: number): Op | n
     const found = Array.isArray(rec) ? 'an array' : JSON.stringify(rec);
     throw new ParseError({ file, line, column: firstNonBlank(text) }, 'a JSON object (one op per line)', found);
   }
-  return opFromRecord(rec as { [key: string]: Value }, {}, (key, expected, found) => {
+  // A line shorter than the depth limit cannot nest past it; the text is scanned only when it could.
+  if (text.length > MAX_DEPTH || hasSuspectNumber(rec)) {
+    const problem = jsonTextProblem(text);
+    if (problem !== null) throw new ParseError({ file, line, column: problem.offset + 1 }, problem.expected, problem.found);
+  }
+  const fail: FieldFailure = (key, expected, found) => {
     throw new ParseError({ file, line, column: jsonValueColumn(text, key) }, `\`${key}\` to be ${expected}`, found);
-  });
+  };
+  const op = opFromRecord(rec as { [key: string]: Value }, {}, fail);
+  const expected = checkValue?.(op);
+  if (expected) fail('value', `${expected} (${op.type} ${op.f})`, describeValue(op.value));
+  return op;
 }
 
 // JSON.parse says where it stopped only in its message ("... in JSON at position 7").

@@ -18,6 +18,7 @@ import { ParseError } from '../errors.js';
 import { parseEdn } from './edn.js';
 import type { ImportOptions } from './history-warning.js';
 import type { Op, OpType, Process } from './op.js';
+import { describeValue } from './op-from-record.js';
 import { lineOpParser, type OpParser } from './op-parser.js';
 
 // Process and type decide that a line is an op line; past them a bad field is an error, not noise.
@@ -33,14 +34,26 @@ export function porcupineEtcdParser(file: string, opts: ImportOptions = {}): OpP
   let index = 0;
   let noise = 0;
   let firstNoise = 0;
+  let firstNoiseText = '';
   const parseLine = (text: string, line: number): Op | null => {
     const m = OP_LINE.exec(text);
-    if (m !== null) return opFromMatch(m, text, { file, line }, index++);
-    if (text.trim() !== '' && noise++ === 0) firstNoise = line;
+    if (m !== null) return checked(opFromMatch(m, text, { file, line }, index++), text, { file, line }, opts);
+    if (text.trim() !== '' && noise++ === 0) {
+      firstNoise = line;
+      firstNoiseText = text.trim();
+    }
     return null;
   };
   return lineOpParser(parseLine, () => {
     if (noise === 0) return;
+    // Mostly noise is not a log with some noise in it: it is another format (or forced with the wrong --format).
+    if (noise > index) {
+      throw new ParseError(
+        { file, line: firstNoise, column: 1 },
+        `mostly jepsen.util op lines (INFO  jepsen.util - 3\t:invoke\t:read\tnil); ${noise} of ${noise + index} lines are not`,
+        `\`${firstNoiseText.length > 40 ? `${firstNoiseText.slice(0, 40)}...` : firstNoiseText}\``,
+      );
+    }
     opts.onWarning?.({
       kind: 'log-noise',
       message: `${file}: skipped ${noise} line(s) that are not jepsen.util op lines (the first at line ${firstNoise})`,
@@ -49,6 +62,14 @@ export function porcupineEtcdParser(file: string, opts: ImportOptions = {}): OpP
       count: noise,
     });
   });
+}
+
+// The model's declaration of values, checked at the value's column.
+function checked(op: Op, text: string, at: { file: string; line: number }, opts: ImportOptions): Op {
+  const expected = opts.checkValue?.(op);
+  if (!expected) return op;
+  const column = (OP_LINE_WITH_INDICES.exec(text)?.indices?.[4]?.[0] ?? 0) + 1;
+  throw new ParseError({ ...at, column }, `the value to be ${expected} (${op.type} ${op.f})`, describeValue(op.value));
 }
 
 function opFromMatch(m: RegExpExecArray, text: string, at: { file: string; line: number }, index: number): Op {

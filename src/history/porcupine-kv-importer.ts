@@ -16,7 +16,8 @@
  */
 import { ParseError } from '../errors.js';
 import { ednValuePosition, parseEdn, type EdnForm } from './edn.js';
-import { ednMap } from './edn-importer.js';
+import { checkedValue, ednMap } from './edn-importer.js';
+import type { ImportOptions } from './history-warning.js';
 import type { Op, OpType, Value } from './op.js';
 import { describeValue, opFromRecord, type FieldFailure } from './op-from-record.js';
 import { lineOpParser, type OpParser } from './op-parser.js';
@@ -25,12 +26,15 @@ const KV_FUNCTIONS: ReadonlySet<string> = new Set(['get', 'put', 'append']);
 const KV_LINE = /^\{:process (\d+), :type :(invoke|ok|fail|info), :f :(get|put|append), :key "([^"\\]*)", :value (?:nil|"([^"\\]*)")\}$/;
 
 /** A push parser of Porcupine kv histories; `file` is named in errors. */
-export function porcupineKvParser(file: string): OpParser {
+export function porcupineKvParser(file: string, opts: ImportOptions = {}): OpParser {
   let position = 0;
   return lineOpParser((text, line) => {
     const m = KV_LINE.exec(text);
+    // The fast path's values are [key, string or nil] by construction: the shape any value check wants of a kv op.
     if (m !== null) return opFromMatch(m, position++);
-    return text.trim() === '' ? null : opFromKvForm(formAt(text, file, line), position++, file);
+    if (text.trim() === '') return null;
+    const form = formAt(text, file, line);
+    return checkedValue(opFromKvForm(form, position++, file), form, file, opts.checkValue);
   });
 }
 

@@ -8,26 +8,38 @@
  * right before a CPU-bound check that holds the event loop anyway, and reads
  * come in bounded chunks, so memory stays flat on a large file and the loop
  * is never held for more than one chunk's read.
+ *
+ * Only regular files are read: a FIFO would block a synchronous read forever
+ * (and hold the whole process), and a device such as /dev/zero never ends.
+ * The file is opened non-blocking so even opening a FIFO returns at once, and
+ * refused after fstat. The total read is bounded (read-limits.ts).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { EXIT, FencecheckError } from '../errors.js';
+import { DEFAULT_READ_LIMITS, tooLargeError } from './read-limits.js';
 
 /** Default chunk size: large enough that the corpus' biggest file (318 KB) is one chunk. */
 export const CHUNK_BYTES = 1 << 20;
 
-/** The file's text in chunks; UTF-8 sequences cut by a chunk boundary are reassembled, a byte order mark dropped. */
-export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES): Generator<string> {
+/**
+ * The file's text in chunks; UTF-8 sequences cut by a chunk boundary are
+ * reassembled, a byte order mark dropped. Refuses anything but a regular file,
+ * and a file larger than `maxBytes`.
+ */
+export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES, maxBytes: number = DEFAULT_READ_LIMITS.maxHistoryBytes): Generator<string> {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     throw ioError(path, err);
   }
   try {
+    assertRegularFile(fd, path);
     const decoder = new StringDecoder('utf8');
     const buf = Buffer.allocUnsafe(chunkBytes);
     let first = true;
+    let total = 0;
     for (;;) {
       let n: number;
       try {
@@ -36,6 +48,9 @@ export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES): Gen
         throw ioError(path, err);
       }
       if (n === 0) break;
+      total += n;
+      // The file may have grown since fstat (a run still appending): the bound holds while reading.
+      if (total > maxBytes) throw tooLargeError(path, maxBytes);
       let text = decoder.write(buf.subarray(0, n));
       if (text === '') continue; // a multi-byte sequence still incomplete
       if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -49,10 +64,21 @@ export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES): Gen
   }
 }
 
+function assertRegularFile(fd: number, path: string): void {
+  const info = fstatSync(fd);
+  if (info.isFile()) return;
+  const kind = info.isFIFO() ? 'a FIFO (named pipe)' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device' : info.isSocket() ? 'a socket' : info.isDirectory() ? 'a directory' : 'not a regular file';
+  throw new FencecheckError('io', `Cannot read history ${path}: it is ${kind}, not a regular file`, {
+    hint: 'Save the history to a file first (a pipe or device could block or never end), then check the file.',
+    exitCode: EXIT.badInput,
+  });
+}
+
 /** Wrap a file system error as a typed tool error that names the file. */
 export function ioError(path: string, err: unknown): FencecheckError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String((err as Error | undefined)?.message ?? err);
+  const why =
+    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'ELOOP' ? 'a loop of symbolic links' : String((err as Error | undefined)?.message ?? err);
   return new FencecheckError('io', `Cannot read history ${path}: ${why}`, {
     hint: 'Check the path; a run writes its history to results/<test>/<timestamp>/history.jsonl.',
     cause: err,

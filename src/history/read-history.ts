@@ -5,7 +5,7 @@
  * detected from the file's first chunk unless given; every op is checked
  * against the structural rules (validate-history.ts) as it is read.
  */
-import { UsageError } from '../errors.js';
+import { DEFAULT_PARSE_HINT, ParseError, UsageError } from '../errors.js';
 import { DETECT_BYTES, detectFormat, HISTORY_FORMATS, type HistoryFormat } from './detect-format.js';
 import { ednParser } from './edn-importer.js';
 import type { ImportOptions } from './history-warning.js';
@@ -14,6 +14,7 @@ import type { History, Op } from './op.js';
 import { opBatches, type OpParser } from './op-parser.js';
 import { porcupineEtcdParser } from './porcupine-etcd-importer.js';
 import { porcupineKvParser } from './porcupine-kv-importer.js';
+import type { ReadLimits } from './read-limits.js';
 import { HistoryValidator } from './validate-history.js';
 
 export { detectFormat, HISTORY_FORMATS, type HistoryFormat } from './detect-format.js';
@@ -23,6 +24,10 @@ export interface ReadHistoryOptions extends ImportOptions {
   format?: HistoryFormat;
   /** Check the structural rules as ops are read (default true). */
   validate?: boolean;
+  /** Bounds on size and line length (read-limits.ts defaults). */
+  limits?: Partial<ReadLimits>;
+  /** Told the format the file is read as, once it is known (detected or given). */
+  onFormat?: (format: HistoryFormat) => void;
 }
 
 /** Read a whole history into memory. */
@@ -45,23 +50,41 @@ export function historyParser(format: HistoryFormat, file: string, opts: ImportO
     case 'jsonl':
       return jsonlParser(file, opts);
     case 'edn':
-      return ednParser(file);
+      return ednParser(file, opts);
     case 'porcupine-etcd':
       return porcupineEtcdParser(file, opts);
     case 'porcupine-kv':
-      return porcupineKvParser(file);
+      return porcupineKvParser(file, opts);
     default:
       // Reachable only from untyped callers (a CLI flag not checked against HISTORY_FORMATS).
       throw new UsageError(`Expected \`--format\` to be one of ${HISTORY_FORMATS.join(', ')}, got \`${String(format)}\``);
   }
 }
 
-function* validatedBatches(path: string, opts: ReadHistoryOptions): Generator<Op[]> {
-  const makeParser = (first: string): OpParser =>
-    historyParser(opts.format ?? detectFormat(path, first.slice(0, DETECT_BYTES)), path, opts);
+/** The file's ops in validated batches, one per chunk read: to consume a long history without holding it. */
+export function* validatedBatches(path: string, opts: ReadHistoryOptions): Generator<Op[]> {
+  let format: HistoryFormat | undefined;
+  const makeParser = (first: string): OpParser => {
+    format = opts.format ?? detectFormat(path, first.slice(0, DETECT_BYTES));
+    opts.onFormat?.(format);
+    return historyParser(format, path, opts);
+  };
   const validator = opts.validate === false ? null : new HistoryValidator({ file: path, onWarning: opts.onWarning });
-  for (const batch of opBatches(path, makeParser)) {
-    if (validator !== null) for (const op of batch) validator.check(op);
-    yield batch;
+  try {
+    for (const batch of opBatches(path, makeParser, opts.limits)) {
+      if (validator !== null) for (const op of batch) validator.check(op);
+      yield batch;
+    }
+  } catch (err) {
+    throw format !== undefined && err instanceof ParseError ? withFormat(err, format, opts.format !== undefined) : err;
   }
+}
+
+/** A parse error that says which format the file was read as, and how to pick another: a wrong format is the likeliest cause. */
+function withFormat(err: ParseError, format: HistoryFormat, forced: boolean): ParseError {
+  const how = forced ? 'as --format said' : 'detected from its first line and extension';
+  const others = HISTORY_FORMATS.filter((f) => f !== format).join(', ');
+  const own = err.hint === undefined || err.hint === DEFAULT_PARSE_HINT ? 'See docs/history.md.' : err.hint;
+  const hint = `${own} The file was read as ${format} (${how}); if it is another format, pass --format ${others.replace(/, ([^,]*)$/, ' or $1')}.`.trim();
+  return new ParseError({ file: err.file, line: err.line, column: err.column }, err.expected, err.found, hint);
 }

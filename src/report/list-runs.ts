@@ -4,64 +4,102 @@
  * (results/<test>/<timestamp>/), summarised from its small files only, never
  * its history, so listing a thousand runs stays quick.
  *
- * Symbolic links (`latest`) are not followed: they point at a run already
- * listed. A run whose files are broken is listed with the problem, not
- * dropped, and does not stop the listing.
+ * Runs are found at any depth, so the layouts of `compare` (results/compare/
+ * <stamp>/runs/<cell>/seed-N/<test>/<stamp>/, seven levels) and of the debate
+ * scenarios appear too; their compare.html and debate.html pages are listed
+ * beside the runs. Symbolic links (`latest`) are not followed: they point at a
+ * run already listed. Each directory is entered once (by device and inode),
+ * so a loop made by a bind mount ends the walk there instead of running on.
+ * A run whose files are broken is listed with the problem, not dropped, and
+ * does not stop the listing.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { RUN_FILES } from './read-run-dir.js';
-import { parseRunInfo, parseRunResults, type RunInfo, type RunResults, type Validity } from './run-files.js';
+import { parseResultsJson, type StoredResults, type Validity } from '../store/results-json.js';
+import { storedOutcome } from '../store/stored-outcome.js';
+import { parseTestJson, type StoredTest } from '../store/test-json.js';
 
 export interface RunSummary {
   /** Path relative to the results directory, with `/` separators. */
   path: string;
   dir: string;
   name: string;
-  test: RunInfo | null;
+  test: StoredTest | null;
   valid: Validity | null;
+  /** Why a valid run is untested (no fault struck, the lock never failed, or no evidence recorded); null otherwise. */
+  untested: string | null;
   checkers: { checker: string; valid: Validity; summary?: string }[];
   anomalies: number;
   hasHistory: boolean;
+  /** report.html exists (fresh or not). */
+  hasReport: boolean;
   /** report.html exists and is newer than the history and the results. */
   reportFresh: boolean;
   problem?: string;
 }
 
-/** Runs nest at most this deep below the results directory. */
-const MAX_DEPTH = 6;
+/** The pages of a comparison and of a debate run, listed in the index and served. */
+export const SUMMARY_PAGES = ['compare.html', 'debate.html'] as const;
+
+export interface SummaryPage {
+  /** Path of the page relative to the results directory, with `/` separators. */
+  path: string;
+  kind: 'compare' | 'debate';
+}
+
+export interface ResultsListing {
+  runs: RunSummary[];
+  pages: SummaryPage[];
+}
 
 export async function listRuns(resultsDir: string): Promise<RunSummary[]> {
+  return (await listResults(resultsDir)).runs;
+}
+
+/** The runs and the comparison and debate pages under a results directory. */
+export async function listResults(resultsDir: string): Promise<ResultsListing> {
   const info = await stat(resultsDir).catch(() => null);
   if (info === null || !info.isDirectory()) {
     throw new UsageError(`Expected a results directory, got \`${resultsDir}\``, 'Pass the directory `fencecheck run` writes into, e.g. results/.');
   }
-  const runs: RunSummary[] = [];
-  await walk(resultsDir, resultsDir, 0, runs);
-  return runs.sort((a, b) => startedAt(b).localeCompare(startedAt(a)) || a.path.localeCompare(b.path));
+  const listing: ResultsListing = { runs: [], pages: [] };
+  await walk(resultsDir, resultsDir, listing, new Set());
+  listing.runs.sort((a, b) => startedAt(b).localeCompare(startedAt(a)) || a.path.localeCompare(b.path));
+  listing.pages.sort((a, b) => b.path.localeCompare(a.path));
+  return listing;
 }
 
-async function walk(root: string, dir: string, depth: number, out: RunSummary[]): Promise<void> {
+async function walk(root: string, dir: string, out: ResultsListing, seen: Set<string>): Promise<void> {
+  const id = await lstat(dir).then((s) => `${s.dev}:${s.ino}`, () => null);
+  if (id === null || seen.has(id)) return;
+  seen.add(id);
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
   if (names.has(RUN_FILES.history) || names.has(RUN_FILES.results) || names.has(RUN_FILES.test)) {
-    out.push(await summarise(root, dir, names));
+    out.runs.push(await summarise(root, dir, names));
     return;
   }
-  if (depth >= MAX_DEPTH) return;
+  for (const page of SUMMARY_PAGES) {
+    if (names.has(page)) out.pages.push({ path: relativePath(root, join(dir, page)), kind: page === 'compare.html' ? 'compare' : 'debate' });
+  }
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (e.isDirectory() && !e.name.startsWith('.')) await walk(root, join(dir, e.name), depth + 1, out);
+    if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'logs') await walk(root, join(dir, e.name), out, seen);
   }
 }
 
+function relativePath(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/') || '.';
+}
+
 async function summarise(root: string, dir: string, names: Set<string>): Promise<RunSummary> {
-  const path = relative(root, dir).split(sep).join('/') || '.';
-  const summary: RunSummary = { path, dir, name: path, test: null, valid: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), reportFresh: false };
+  const path = relativePath(root, dir);
+  const summary: RunSummary = { path, dir, name: path, test: null, valid: null, untested: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), hasReport: names.has(RUN_FILES.report), reportFresh: false };
   try {
-    if (names.has(RUN_FILES.test)) summary.test = parseRunInfo(await readFile(join(dir, RUN_FILES.test), 'utf8'), join(dir, RUN_FILES.test));
+    if (names.has(RUN_FILES.test)) summary.test = parseTestJson(await readFile(join(dir, RUN_FILES.test), 'utf8'), join(dir, RUN_FILES.test));
     if (typeof summary.test?.name === 'string') summary.name = summary.test.name;
-    if (names.has(RUN_FILES.results)) addResults(summary, parseRunResults(await readFile(join(dir, RUN_FILES.results), 'utf8'), join(dir, RUN_FILES.results)));
+    if (names.has(RUN_FILES.results)) addResults(summary, parseResultsJson(await readFile(join(dir, RUN_FILES.results), 'utf8'), join(dir, RUN_FILES.results)));
   } catch (err) {
     summary.problem = (err as Error).message;
   }
@@ -69,8 +107,10 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
   return summary;
 }
 
-function addResults(summary: RunSummary, results: RunResults): void {
+function addResults(summary: RunSummary, results: StoredResults): void {
   summary.valid = results.valid;
+  const { outcome, why } = storedOutcome(results);
+  summary.untested = outcome === 'untested' ? why : null;
   summary.checkers = results.checkers.map((c) => ({ checker: c.checker, valid: c.valid, ...(c.summary === undefined ? {} : { summary: c.summary }) }));
   summary.anomalies = results.checkers.reduce((n, c) => n + (c.anomalies?.length ?? c.anomalyCount ?? 0), 0);
 }

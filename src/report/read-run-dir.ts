@@ -13,14 +13,15 @@ import { EXIT, FencecheckError, UsageError } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import type { History } from '../history/op.js';
 import { readHistory } from '../history/read-history.js';
-import { parseRunInfo, parseRunResults, type RunInfo, type RunResults } from './run-files.js';
+import { parseResultsJson, type StoredResults } from '../store/results-json.js';
+import { parseTestJson, type StoredTest } from '../store/test-json.js';
 
 export const RUN_FILES = { test: 'test.json', history: 'history.jsonl', results: 'results.json', report: 'report.html' } as const;
 
 export interface RunDir {
   dir: string;
-  test: RunInfo | null;
-  results: RunResults | null;
+  test: StoredTest | null;
+  results: StoredResults | null;
   history: History;
   warnings: HistoryWarning[];
 }
@@ -43,8 +44,8 @@ export async function readRunDir(dir: string): Promise<RunDir> {
   const resultsText = await readOptional(join(dir, RUN_FILES.results));
   return {
     dir,
-    test: testText === null ? null : parseRunInfo(testText, join(dir, RUN_FILES.test)),
-    results: resultsText === null ? null : parseRunResults(resultsText, join(dir, RUN_FILES.results)),
+    test: testText === null ? null : parseTestJson(testText, join(dir, RUN_FILES.test)),
+    results: resultsText === null ? null : parseResultsJson(resultsText, join(dir, RUN_FILES.results)),
     history,
     warnings,
   };

@@ -18,7 +18,9 @@ import { faultWindows, type FaultWindow } from './fault-windows.js';
 import { lockHolds } from './lock-holds.js';
 import { lineOfIndex, pairOperations, type OpPair } from './pair-operations.js';
 import type { RunDir } from './read-run-dir.js';
-import type { RunInfo, RunResults } from './run-files.js';
+import type { StoredResults } from '../store/results-json.js';
+import { formatStoredOutcome } from '../check/format-outcome.js';
+import type { StoredTest } from '../store/test-json.js';
 
 export interface ReportCaps {
   fullDetailLines: number;
@@ -58,8 +60,10 @@ export interface ReportData {
   format: 1;
   generator: string;
   run: string;
-  test: RunInfo | null;
-  results: RunResults | null;
+  test: StoredTest | null;
+  results: StoredResults | null;
+  /** The outcome line (safe only with evidence; untested and why), as `fencecheck run` prints it; null before the checkers ran. */
+  outcome: string | null;
   warnings: string[];
   historyOps: number;
   embeddedOps: number;
@@ -99,6 +103,7 @@ export function buildReportData(run: RunDir, generator: string, caps: ReportCaps
     run: basename(run.dir),
     test: run.test,
     results: run.results,
+    outcome: run.results === null || run.test === null ? null : formatStoredOutcome(run.results, run.test.workload),
     warnings,
     historyOps: total,
     embeddedOps: history.length,
@@ -130,7 +135,7 @@ function clientLanes(pairs: readonly OpPair[]): ReportLane[] {
   return processes.map((p) => ({ label: `process ${p}`, kind: 'client', process: p }));
 }
 
-function clientCount(test: RunInfo | null): number | null {
+function clientCount(test: StoredTest | null): number | null {
   const n = test?.clients;
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
 }
@@ -170,7 +175,7 @@ function assignFaultLanes(faults: ReportFault[], lanes: ReportLane[], pairs: rea
   lanes.unshift(...names.map((name): ReportLane => ({ label: name, kind: 'target', process: null })));
 }
 
-function resolveAnomalies(results: RunResults | null, history: History, pairOfLine: Int32Array): AnomalyRef[] {
+function resolveAnomalies(results: StoredResults | null, history: History, pairOfLine: Int32Array): AnomalyRef[] {
   const refs: AnomalyRef[] = [];
   results?.checkers.forEach((c, checker) =>
     (c.anomalies ?? []).forEach((a, anomaly) => {

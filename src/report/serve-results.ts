@@ -3,8 +3,15 @@
  * `/` is the index of runs, made fresh on every request; a run's report.html
  * is written on first request (or when older than its run's files); a run's
  * own files (test.json, results.json, history.jsonl, logs/*.log) are served
- * as text. Nothing else is: no listing, no file outside a run, no other
+ * as text, and so are the pages of comparisons and debates (compare.html,
+ * debate.html). Nothing else is: no listing, no file outside a run, no other
  * method than GET and HEAD.
+ *
+ * Every path is resolved to the real file (links followed) and served only
+ * when that file is a regular file inside the results directory: a run's
+ * `logs/a.log` linked to /etc/shadow is a 404. Reports asked for while they
+ * are being written wait for that one write (single flight), so parallel
+ * requests neither race on a temporary file nor see an empty body.
  *
  * Why the Host check: binding to 127.0.0.1 keeps other machines out, but a web
  * page in the user's own browser could still reach the port through a DNS
@@ -17,7 +24,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { FencecheckError, UsageError } from '../errors.js';
-import { listRuns } from './list-runs.js';
+import { listResults, listRuns, SUMMARY_PAGES } from './list-runs.js';
 import { RUN_FILES } from './read-run-dir.js';
 import { renderIndexHtml } from './render-index-html.js';
 import { writeRunReport } from './write-run-report.js';
@@ -36,15 +43,18 @@ export interface ResultsServer {
   close(): Promise<void>;
 }
 
-const SERVED = new Set<string>([RUN_FILES.test, RUN_FILES.results, RUN_FILES.history, RUN_FILES.report]);
+const SERVED = new Set<string>([RUN_FILES.test, RUN_FILES.results, RUN_FILES.history, RUN_FILES.report, ...SUMMARY_PAGES]);
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json; charset=utf-8', '.jsonl': 'text/plain; charset=utf-8', '.log': 'text/plain; charset=utf-8' };
 
 export async function serveResults(opts: ServeOptions): Promise<ResultsServer> {
-  const root = await realpath(opts.dir).catch(() => {
-    throw new UsageError(`Expected \`--dir\` to be a results directory, got \`${opts.dir}\``, 'Run `fencecheck run` first, or pass --dir DIR.');
-  });
+  const root = await realpath(opts.dir).catch(() => null);
+  const info = root === null ? null : await stat(root).catch(() => null);
+  if (root === null || info === null || !info.isDirectory()) {
+    throw new UsageError(`Expected \`--dir\` to be a results directory, got \`${opts.dir}\`${info !== null && !info.isDirectory() ? ', which is a file' : ''}`, 'Run `fencecheck run` first, or pass --dir DIR.');
+  }
+  const reports = new SingleFlight<string>();
   const server = createServer((req, res) => {
-    handle(root, req, res).catch((err: unknown) => send(res, 500, `fencecheck serve: ${(err as Error).message}\n`));
+    handle(root, reports, req, res).catch((err: unknown) => send(res, 500, `fencecheck serve: ${(err as Error).message}\n`));
   });
   await listen(server, opts.port);
   const port = (server.address() as AddressInfo).port;
@@ -69,9 +79,10 @@ function listen(server: Server, port: number): Promise<void> {
   });
 }
 
-async function handle(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(root: string, reports: SingleFlight<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET or HEAD only\n', { Allow: 'GET, HEAD' });
-  const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+  // Host names are case-insensitive (RFC 9110): LOCALHOST is localhost.
+  const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
   if (host !== SERVE_HOST && host !== 'localhost') return send(res, 403, 'fencecheck serve answers requests for 127.0.0.1 or localhost only\n');
   let path: string;
   try {
@@ -80,22 +91,24 @@ async function handle(root: string, req: IncomingMessage, res: ServerResponse): 
     return send(res, 400, 'bad path\n');
   }
   if (path === '/' || path === '/index.html') {
-    return send(res, 200, renderIndexHtml(await listRuns(root), basename(root)), { 'Content-Type': TYPES['.html']! });
+    const { runs, pages } = await listResults(root);
+    return send(res, 200, renderIndexHtml(runs, basename(root), { pages, reportsOnRequest: true }), { 'Content-Type': TYPES['.html']! });
   }
-  const file = await servable(root, path);
-  if (file === null) return send(res, 404, 'not found\n');
-  if (basename(file) === RUN_FILES.report) {
-    const run = (await listRuns(dirname(file))).find((r) => r.path === '.');
-    if (run?.hasHistory && !run.reportFresh) await writeRunReport(run.dir);
+  const wanted = await servable(root, path);
+  if (wanted === null) return send(res, 404, 'not found\n');
+  if (basename(wanted) === RUN_FILES.report) {
+    const run = (await listRuns(dirname(wanted))).find((r) => r.path === '.');
+    if (run?.hasHistory && !run.reportFresh) await reports.run(run.dir, () => writeRunReport(run.dir));
   }
-  const info = await stat(file).catch(() => null);
-  if (info === null || !info.isFile()) return send(res, 404, 'not found\n');
+  const file = await insideRoot(root, wanted);
+  const info = file === null ? null : await stat(file).catch(() => null);
+  if (file === null || info === null || !info.isFile()) return send(res, 404, 'not found\n');
   res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'text/plain; charset=utf-8', 'Content-Length': info.size, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
   if (req.method === 'HEAD') return void res.end();
   createReadStream(file).pipe(res);
 }
 
-/** The file a path names if it is a run's file inside the root (links resolved), else null. */
+/** The file a path names if it is a run's file (or a compare/debate page) whose directory is inside the root, else null. */
 async function servable(root: string, path: string): Promise<string | null> {
   if (path.includes('\0')) return null;
   const wanted = resolve(root, `.${path}`);
@@ -105,8 +118,31 @@ async function servable(root: string, path: string): Promise<string | null> {
   const runDir = inLogs ? dirname(dirname(wanted)) : dirname(wanted);
   // The run directory must really be inside the root: `latest` links are fine, `..` and links out are not.
   const real = await realpath(runDir).catch(() => null);
-  if (real === null || (real !== root && !real.startsWith(root + sep))) return null;
+  if (real === null || !isInside(root, real)) return null;
   return join(real, inLogs ? join('logs', name) : name);
+}
+
+/** The file itself resolved (a link in a run directory may point anywhere): its real path if inside the root, else null. */
+async function insideRoot(root: string, file: string): Promise<string | null> {
+  const real = await realpath(file).catch(() => null);
+  return real !== null && isInside(root, real) ? real : null;
+}
+
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root + sep);
+}
+
+/** One promise per key while it runs: callers asking for the same key meanwhile share it. */
+export class SingleFlight<T> {
+  private readonly running = new Map<string, Promise<T>>();
+
+  run(key: string, task: () => Promise<T>): Promise<T> {
+    const going = this.running.get(key);
+    if (going !== undefined) return going;
+    const started = task().finally(() => this.running.delete(key));
+    this.running.set(key, started);
+    return started;
+  }
 }
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {

@@ -1,34 +1,39 @@
 /**
  * `fencecheck report --index results/`: write `index.html` into a results
- * directory, listing every run with its verdict and a link to its report,
- * and first write the reports that are missing or older than their run's
- * history or results, so that every link works from file:// too.
+ * directory, listing every run with its verdict and a link to its report, and
+ * the comparisons' and debates' pages. It writes nothing else unless asked:
+ * with `writeReports` it first writes the reports that are missing or older
+ * than their run's history or results, so that every link works from file://
+ * too; without, a run with no report is listed with the command that makes one
+ * (a directory found below DIR is not ours to write into unasked).
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { FencecheckError } from '../errors.js';
-import { listRuns, type RunSummary } from './list-runs.js';
+import { listResults, type RunSummary, type SummaryPage } from './list-runs.js';
 import { renderIndexHtml } from './render-index-html.js';
 import { writeRunReport } from './write-run-report.js';
 
 export interface RunIndex {
   path: string;
   runs: RunSummary[];
+  pages: SummaryPage[];
   /** Reports written because they were missing or stale. */
   written: string[];
   /** Runs whose report could not be written, with why. */
   failed: { path: string; error: string }[];
 }
 
-export async function writeRunIndex(resultsDir: string): Promise<RunIndex> {
-  const runs = await listRuns(resultsDir);
+export async function writeRunIndex(resultsDir: string, opts: { writeReports?: boolean } = {}): Promise<RunIndex> {
+  const { runs, pages } = await listResults(resultsDir);
   const written: string[] = [];
   const failed: { path: string; error: string }[] = [];
   for (const run of runs) {
-    if (!run.hasHistory || run.reportFresh) continue;
+    if (opts.writeReports !== true || !run.hasHistory || run.reportFresh) continue;
     try {
       written.push(await writeRunReport(run.dir));
       run.reportFresh = true;
+      run.hasReport = true;
     } catch (err) {
       // One broken run must not cost the index: list it with the problem.
       if (!(err instanceof FencecheckError)) throw err;
@@ -38,7 +43,7 @@ export async function writeRunIndex(resultsDir: string): Promise<RunIndex> {
   }
   const path = join(resultsDir, 'index.html');
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, renderIndexHtml(runs, basename(resolve(resultsDir))), 'utf8');
+  await writeFile(temp, renderIndexHtml(runs, basename(resolve(resultsDir)), { pages, reportsOnRequest: false }), 'utf8');
   await rename(temp, path);
-  return { path, runs, written, failed };
+  return { path, runs, pages, written, failed };
 }

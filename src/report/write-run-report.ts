@@ -16,12 +16,15 @@ import { renderReportHtml } from './render-report-html.js';
 
 export const GENERATOR = 'fencecheck 0.1.0';
 
+let writes = 0;
+
 /** Returns the path of the report written. */
 export async function writeRunReport(runDir: string): Promise<string> {
   const [run, assets] = await Promise.all([readRunDir(runDir), pageAssets()]);
   const html = renderReportHtml(buildReportData(run, GENERATOR), assets);
   const path = join(runDir, RUN_FILES.report);
-  const temp = `${path}.${process.pid}.tmp`;
+  // Unique per write, not per process: two writes of one report in one process (serve) must not share a temporary file.
+  const temp = `${path}.${process.pid}.${++writes}.tmp`;
   try {
     await writeFile(temp, html, 'utf8');
     await rename(temp, path);

@@ -7,6 +7,7 @@
  * resource accesses rejected and why; grants a failover lost, and tokens
  * that went backwards.
  */
+import { evidenceOf } from '../../checkers/lock/evidence.js';
 import type { History, Op, Value } from '../history/op.js';
 import { lostGrants, replicationRefusals, tokenRegressions } from './lost-grants.js';
 
@@ -16,7 +17,7 @@ export interface HistoryFacts {
     planned: number;
     /** Windows whose fault was applied (its start recorded without error). */
     applied: number;
-    /** Why the others were not, as the nemesis recorded it. */
+    /** Why the others were not (skipped for want of a victim, or failed), as the nemesis recorded it: `client-pause: no client to pause ...`. */
     skipped: string[];
   };
   /** `ok` acquires with `validity_ms` <= 0: the client was handed a lock already expired. */
@@ -33,13 +34,14 @@ export interface HistoryFacts {
   replicationRefusals: number;
 }
 
-/** The nemesis ops that start a fault (the clock's reset to 0 is the end of one). */
-const FAULT_STARTS = new Set(['pause', 'start-partition', 'kill', 'clock-offset', 'start-delay', 'start-loss']);
 const ACCESSES = new Set(['read', 'write', 'mark']);
 
 export function historyFacts(history: History, plannedWindows: number): HistoryFacts {
+  // The faults as every results.json records them (checkers/lock/evidence.ts), so a scenario and a compare cell agree.
+  const { faults } = evidenceOf(history, [], plannedWindows);
+  const skipped = [...faults.skipped.map((s) => `${s.fault}: ${s.why}`), ...faults.failed.map((f) => `${f.fault}: ${f.error}`)];
   const facts: HistoryFacts = {
-    faults: { planned: plannedWindows, applied: 0, skipped: [] },
+    faults: { planned: faults.planned, applied: faults.applied, skipped },
     expiredGrants: 0,
     acquireFailures: {},
     refusedAccesses: {},
@@ -48,17 +50,11 @@ export function historyFacts(history: History, plannedWindows: number): HistoryF
     replicationRefusals: replicationRefusals(history),
   };
   for (const op of history) {
-    if (op.process === 'nemesis') countFault(facts, op);
-    else if (op.f === 'acquire') countAcquire(facts, op);
+    if (op.process === 'nemesis') continue;
+    if (op.f === 'acquire') countAcquire(facts, op);
     else if (ACCESSES.has(op.f) && op.type === 'fail') bump(facts.refusedAccesses, errorCode(op.error));
   }
   return facts;
-}
-
-function countFault(facts: HistoryFacts, op: Op): void {
-  if (op.type !== 'info' || !FAULT_STARTS.has(op.f) || isClockReset(op)) return;
-  if (op.error === undefined || op.error === null) facts.faults.applied++;
-  else facts.faults.skipped.push(`${op.f}: ${typeof op.error === 'string' ? op.error : JSON.stringify(op.error)}`);
 }
 
 function countAcquire(facts: HistoryFacts, op: Op): void {
@@ -69,11 +65,6 @@ function countAcquire(facts: HistoryFacts, op: Op): void {
   }
 }
 
-function isClockReset(op: Op): boolean {
-  const v = op.value;
-  return op.f === 'clock-offset' && isRecord(v) && v['ms'] === 0;
-}
-
 /** The short code of an error: the answer's `error` is a code, sometimes followed by detail. */
 function errorCode(e: Value | undefined): string {
   if (typeof e !== 'string' || e === '') return 'unknown';
@@ -82,8 +73,4 @@ function errorCode(e: Value | undefined): string {
 
 function bump(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
-}
-
-function isRecord(v: Value | undefined): v is { [key: string]: Value } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -13,9 +13,9 @@
  * safe).
  */
 import { mergeVerdicts } from '../../checkers/lock/verdict.js';
-import { anomaliesByKind, readRunSummary, type RunIdentity, type RunSummary } from '../compare/run-summary.js';
+import { anomaliesByKind, readRunSummary, toolFailed, type RunIdentity, type RunSummary } from '../compare/run-summary.js';
 import { readRunDir } from '../report/read-run-dir.js';
-import type { RunResults, Validity } from '../report/run-files.js';
+import type { StoredResults, Validity } from '../store/results-json.js';
 import { historyFacts, type HistoryFacts } from './history-facts.js';
 
 export const LOCK_CHECKERS: readonly string[] = ['mutual-exclusion', 'mutex-linearizable'];
@@ -41,11 +41,11 @@ export interface ScenarioRun {
 const NOT_CHECKED: PropertyVerdict = { valid: null, kinds: {} };
 
 /** A run's checkers as two verdicts, lock and data. */
-export function splitVerdicts(results: RunResults | null): { lock: PropertyVerdict; data: PropertyVerdict } {
+export function splitVerdicts(results: StoredResults | null): { lock: PropertyVerdict; data: PropertyVerdict } {
   if (results === null) return { lock: NOT_CHECKED, data: NOT_CHECKED };
   const part = (names: readonly string[]): PropertyVerdict => {
     const checkers = results.checkers.filter((c) => names.includes(c.checker));
-    return { valid: checkers.length === 0 ? null : mergeVerdicts(checkers), kinds: anomaliesByKind({ ...results, checkers }) };
+    return { valid: checkers.length === 0 ? null : mergeVerdicts(checkers), kinds: anomaliesByKind(checkers) };
   };
   return { lock: part(LOCK_CHECKERS), data: part(DATA_CHECKERS) };
 }
@@ -57,12 +57,7 @@ export function failedRun(identity: RunIdentity, replay: string, error: string, 
     dir,
     log: null,
     hasReport: false,
-    status: 'error',
-    durationMs,
-    anomalies: {},
-    failing: [],
-    writes: null,
-    useless: false,
+    ...toolFailed(durationMs),
     replay,
     startedAt: null,
     error,

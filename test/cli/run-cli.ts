@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
 export interface CliResult {
   code: number;
@@ -13,7 +13,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { cwd?: string } = {}): CliResult {
+export function runCli(args: string[], opts: { cwd?: string; timeout?: number } = {}): CliResult {
   try {
     const stdout = execFileSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
     return { code: 0, stdout, stderr: '' };

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { failed, indeterminate } from '../../workloads/clients/op-error.js';
 import { dataText, dataValue, fenceParam, SQL } from '../../workloads/clients/resource-modes.js';
 import { Resource } from '../../workloads/clients/resource.js';
-import type { ResourceMode } from '../../workloads/clients/protocol.js';
 import { FakeDb, type Reply } from './fake-db.js';
+import type { ResourceMode } from '../../workloads/vocabulary.js';
 
 function resource(mode: ResourceMode, replies: Reply[] = []): { db: FakeDb; r: Resource } {
   const db = new FakeDb(replies);

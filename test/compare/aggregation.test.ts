@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { describeCell, summarizeCell } from '../../src/compare/cell-summary.js';
 import { matrixCells } from '../../src/compare/compare-spec.js';
 import { anomaliesByKind, readRunSummary, summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { RunResults } from '../../src/report/run-files.js';
+import type { StoredResults } from '../../src/store/results-json.js';
 import { resultsJson, runOptions, tempDir, writeRunDir } from './fixture-runs.js';
 
-const results = (o: Parameters<typeof resultsJson>[0]): RunResults => resultsJson(o) as RunResults;
+const results = (o: Parameters<typeof resultsJson>[0]): StoredResults => resultsJson(o) as StoredResults;
 const cell = matrixCells(['redis'], ['fence'], ['client-pause'])[0]!;
 const run = (seed: number, o: Parameters<typeof resultsJson>[0]): RunSummary => ({
   id: `${cell.id}#${seed}`,
@@ -32,12 +32,12 @@ describe('run summaries', () => {
   });
 
   it('counts capped anomaly lists in full', () => {
-    expect(anomaliesByKind(results({ valid: false, anomalies: { 'double-hold': 250 } }))).toEqual({ 'double-hold': 250 });
-    const mixed: RunResults = {
+    expect(anomaliesByKind(results({ valid: false, anomalies: { 'double-hold': 250 } }).checkers)).toEqual({ 'double-hold': 250 });
+    const mixed: StoredResults = {
       valid: false,
       checkers: [{ checker: 'x', valid: false, anomalyCount: 5, anomalies: [{ kind: 'a' }, { kind: 'b' }] }],
     };
-    expect(anomaliesByKind(mixed)).toEqual({ a: 1, b: 1, 'x (unlisted)': 3 });
+    expect(anomaliesByKind(mixed.checkers)).toEqual({ a: 1, b: 1, 'x (unlisted)': 3 });
   });
 
   it('flags a fence that rejected every write as safe but useless', () => {
@@ -76,10 +76,33 @@ describe('cells', () => {
     ['one invalid run beats an unknown and a missing one', [1, 2, 3], [run(1, { valid: false, anomalies: { 'double-hold': 1 } }), run(2, { valid: 'unknown' })], 'unsafe'],
     ['an unknown run makes the cell unknown', [1, 2], [run(1, { valid: true }), run(2, { valid: 'unknown' })], 'unknown'],
     ['a missing run leaves the cell incomplete', [1, 2], [run(1, { valid: true })], 'incomplete'],
-    ['all planned runs valid is safe', [1, 2], [run(1, { valid: true }), run(2, { valid: true })], 'safe'],
+    ['all planned runs valid, with faults that struck and a lock that failed, is safe', [1, 2], [run(1, { valid: true }), run(2, { valid: true })], 'safe'],
+    ['all runs valid but no fault struck is untested', [1, 2], [run(1, { valid: true, evidence: { applied: 0 } }), run(2, { valid: true, evidence: { applied: 0 } })], 'untested'],
+    ['all runs valid but the lock never failed is untested', [1], [run(1, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } })], 'untested'],
+    ['one tested run of two makes the cell safe', [1, 2], [run(1, { valid: true, evidence: { applied: 0 } }), run(2, { valid: true })], 'safe'],
+    ['a results.json without evidence is untested, never safe', [1], [run(1, { valid: true, evidence: 'legacy' })], 'untested'],
+    ['an untested run still counts as invalid when a deciding checker failed', [1], [run(1, { valid: false, anomalies: { 'lost-update': 1 }, evidence: { applied: 0 } })], 'unsafe'],
     ['nothing planned here is not run', [], [], 'not-run'],
   ] as const)('%s', (_name, planned, runs, outcome) => {
     expect(summarizeCell(cell, planned, runs).outcome).toBe(outcome);
+  });
+
+  it('says why a cell is untested, and what tested a safe one', () => {
+    const untested = summarizeCell(cell, [1, 2], [run(1, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } }), run(2, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } })]);
+    expect(untested.evidence).toEqual({ planned: 4, applied: 4, skipped: 0, failed: 0, doubleHolds: 0, refusals: 0 });
+    expect(describeCell(untested)).toBe('untested: 2 runs valid, none showing the danger (the lock never failed: no double hold, no refusal)');
+    const none = summarizeCell(cell, [1], [run(1, { valid: true, evidence: { planned: 0, applied: 0 } })]);
+    expect(describeCell(none)).toBe('untested: 1 run valid, none showing the danger (no fault applied)');
+    const safe = summarizeCell(cell, [1, 2], [run(1, { valid: true, writes: { accepted: 8, rejected: 3 } }), run(2, { valid: true, evidence: { applied: 0 } })]);
+    expect(describeCell(safe)).toBe('2 runs valid, 1 untested (2 of 4 fault windows struck; 2 double holds, 3 refusals)');
+  });
+
+  it('counts only the deciding checkers; the others are information', () => {
+    // mutual-exclusion reports double holds on lock-counter but does not decide it (fixture-runs.ts writes deciding).
+    const s = summarizeResults(results({ valid: true, anomalies: { 'double-hold': 3 } }));
+    expect(s).toMatchObject({ status: 'valid', outcome: 'safe', anomalies: {}, informational: { 'double-hold': 3 }, failing: [] });
+    const c = summarizeCell(cell, [1], [run(1, { valid: true, anomalies: { 'double-hold': 3 } })]);
+    expect(c).toMatchObject({ outcome: 'safe', anomalies: {}, informational: { 'double-hold': 3 } });
   });
 
   it('a tool error counts as unknown', () => {

@@ -3,7 +3,7 @@
  * --merge with --expect writes the matrix and sets the exit code, and flags
  * that do not go together are refused with the flag named.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,16 +36,36 @@ describe('fencecheck compare', () => {
   it('--dry-run prints the plan, the n/a cells and the shard\'s runs, and runs nothing', async () => {
     const dir = join(tempDir('dry'), 'c');
     await compare('--backends', 'redis,redlock', '--resources', 'none,fence', '--nemeses', 'client-pause,partition+kill', '--seeds', '2', '--shard', '1/3', '--time-limit', '10', '--out', dir, '--dry-run');
-    expect(err).toContain('compare: 8 cells (2 not applicable) x 2 seeds = 12 runs');
-    expect(err).toContain('shard 1/3: 4 runs here, about 2m20s at ~35s each, one at a time');
-    expect(err).toContain('  redlock/fence/partition+kill: redlock issues no monotonic fencing token');
-    expect(err).toContain('  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2');
+    expect(out).toContain('compare: 8 cells (2 not applicable) x 2 seeds = 12 runs');
+    expect(out).toContain('shard 1/3: 4 runs here, about 2m20s at ~35s each, one at a time');
+    expect(out).toContain('  redlock/fence/partition+kill: redlock issues no monotonic fencing token');
+    expect(out).toContain('  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2');
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('--dry-run lists 150,000 seeds without overflowing the stack', async () => {
+    const parent = tempDir('dry-big');
+    await compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--seeds', '150000', '--out', join(parent, 'c'), '--dry-run');
+    expect(out).toContain('  #149999 redis/none/client-pause seed 150000\n');
+    rmSync(parent, { recursive: true, force: true });
+  });
+
+  it('--merge refuses an --out that is a file', async () => {
+    const root = tempDir('out-file');
+    await runCompare(join(root, 'c'), newManifest(spec({ seeds: [1] }), null, 'now'), null, { runOne: fakeRunOne(() => ({ valid: true })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false });
+    writeFileSync(join(root, 'file'), 'x');
+    await expect(compare('--merge', join(root, 'c'), '--out', join(root, 'file'))).rejects.toThrow(/Expected `--out` to name a directory .* which is a file/);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('refuses a negative first seed and a fault named twice in a column before anything runs', async () => {
+    await expect(compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--first-seed', '-1', '--dry-run')).rejects.toThrow('Expected `--first-seed` to be a non-negative integer (at most 2^53 - 1), got `-1`');
+    await expect(compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'partition+partition', '--dry-run')).rejects.toThrow('Expected each fault at most once in a `--nemeses` column, got `partition+partition` (partition twice)');
   });
 
   it('--merge builds the matrix and --expect sets the exit code, listing each unmet cell', async () => {
     const root = tempDir('cli-merge');
-    const deps = { runOne: fakeRunOne((o) => (o.resource === 'none' ? { valid: false, anomalies: { 'lost-update': 1 } } : { valid: true })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false };
+    const deps = { runOne: fakeRunOne((o) => (o.resource === 'none' ? { valid: false, anomalies: { 'lost-update': 1 } } : { valid: true })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false };
     for (const i of [1, 2]) await runCompare(join(root, `shard-${i}`), newManifest(spec({ seeds: [1] }), { index: i, count: 2 }, 'now'), null, deps);
     const expectFile = join(root, 'expect.json');
     writeFileSync(expectFile, JSON.stringify([{ resource: 'none', expect: 'unsafe' }, { resource: 'fence', expect: 'safe' }]));
@@ -58,9 +78,36 @@ describe('fencecheck compare', () => {
     expect(out).toContain('unmet: #1 {"expect":"safe"}: redis/none/client-pause: 1 of 1 run invalid (lost-update 1)');
   });
 
+  it('--nemeses none is a control column: its fenced cells come out untested, and --expect safe on them exits 1 naming them', async () => {
+    const root = tempDir('cli-control');
+    // The fence refused the paused holders' late writes under client-pause; with no fault nothing failed.
+    const deps = {
+      runOne: fakeRunOne((o) => (o.nemesis.length === 0 ? { valid: true, evidence: { planned: 0, applied: 0, doubleHolds: 0, refusals: 0 } } : { valid: true, writes: { accepted: 30, rejected: 4 }, evidence: { doubleHolds: 2 } })),
+      writeReport: null,
+      io: { write: () => undefined, live: false, now: fakeClock().now },
+      verbose: false,
+      clusterBusy: async () => false,
+    };
+    const s = spec({ backends: ['redis', 'etcd'], resources: ['fence-claim'], nemeses: ['none', 'client-pause'], seeds: [1, 2] });
+    await runCompare(join(root, 'c'), newManifest(s, null, 'now'), null, deps);
+    const expectFile = join(root, 'expect.json');
+    writeFileSync(expectFile, JSON.stringify([{ resource: 'fence-claim', expect: 'safe' }]));
+    expect(await compare('--merge', root, '--out', join(root, 'm'), '--expect', expectFile)).toBe(1);
+    expect(out).toContain('unmet: #1 {"resource":"fence-claim","expect":"safe"}: redis/fence-claim/none: untested: 2 runs valid, none showing the danger (no fault applied)');
+    expect(out).toContain('unmet: #1 {"resource":"fence-claim","expect":"safe"}: etcd/fence-claim/none: untested: 2 runs valid, none showing the danger (no fault applied)');
+    expect(out).not.toContain('client-pause: untested');
+    const report = JSON.parse(readFileSync(join(root, 'm', 'compare.json'), 'utf8')) as { cells: { id: string; outcome: string; evidence: { doubleHolds: number; refusals: number } }[] };
+    expect(report.cells.map((c) => [c.id, c.outcome, c.evidence.doubleHolds, c.evidence.refusals])).toEqual([
+      ['redis/fence-claim/none', 'untested', 0, 0],
+      ['redis/fence-claim/client-pause', 'safe', 4, 8],
+      ['etcd/fence-claim/none', 'untested', 0, 0],
+      ['etcd/fence-claim/client-pause', 'safe', 4, 8],
+    ]);
+  });
+
   it('without --expect, the verdicts decide: 1 when a run is invalid', async () => {
     const root = tempDir('cli-verdict');
-    const deps = { runOne: fakeRunOne(() => ({ valid: false, anomalies: { 'double-hold': 1 } })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false };
+    const deps = { runOne: fakeRunOne(() => ({ valid: false, anomalies: { 'double-hold': 1 } })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false };
     await runCompare(join(root, 'c'), newManifest(spec({ backends: ['redis'], resources: ['none'], nemeses: ['none'], seeds: [1] }), null, 'now'), null, deps);
     expect(await compare('--merge', root, '--out', join(root, 'm'))).toBe(1);
   });

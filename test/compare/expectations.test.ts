@@ -1,11 +1,13 @@
 /** The --expect format: parsing with named errors, wildcards, the later entry deciding, skipped cells, typos. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { summarizeCell, type CellSummary } from '../../src/compare/cell-summary.js';
 import { matrixCells } from '../../src/compare/compare-spec.js';
 import { evaluateExpectations } from '../../src/compare/evaluate-expectations.js';
-import { matchesCell, parseExpectations, wildcard } from '../../src/compare/expectations.js';
+import { matchesCell, parseExpectations, wildcardMatch } from '../../src/compare/expectations.js';
+import { testSeed } from '../support/seed.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { RunResults } from '../../src/report/run-files.js';
+import type { StoredResults } from '../../src/store/results-json.js';
 import { resultsJson, type FixtureOutcome } from './fixture-runs.js';
 
 const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expect.json');
@@ -14,7 +16,7 @@ const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expe
 function cells(outcomes: Record<string, FixtureOutcome[]> = {}, planned = [1]): CellSummary[] {
   return matrixCells(['redis', 'redlock'], ['none', 'fence'], ['client-pause', 'clock']).map((c) => {
     const runs = (outcomes[c.id] ?? planned.map((): FixtureOutcome => ({ valid: true }))).map(
-      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o) as RunResults) }),
+      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o) as StoredResults) }),
     );
     return summarizeCell(c, c.notApplicable ? [] : planned, c.notApplicable ? [] : runs);
   });
@@ -46,9 +48,11 @@ describe('parsing expectations', () => {
   });
 
   it('matches with * wildcards and nothing else special', () => {
-    expect(wildcard('redlock*').test('redlock-npm')).toBe(true);
-    expect(wildcard('fence').test('fence-claim')).toBe(false);
-    expect(wildcard('a.c').test('abc')).toBe(false);
+    expect(wildcardMatch('redlock*', 'redlock-npm')).toBe(true);
+    expect(wildcardMatch('fence', 'fence-claim')).toBe(false);
+    expect(wildcardMatch('a.c', 'abc')).toBe(false);
+    expect(wildcardMatch('*a*a', 'aa')).toBe(true);
+    expect(wildcardMatch('a*a', 'a')).toBe(false);
     const [e] = parse([{ backend: 'redlock*', nemesis: ['kill', 'clock'], expect: 'any' }]);
     expect(matchesCell(e!, { backend: 'redlock-npm', resource: 'none', nemesis: 'clock' })).toBe(true);
     expect(matchesCell(e!, { backend: 'redis', resource: 'none', nemesis: 'clock' })).toBe(false);
@@ -71,9 +75,9 @@ describe('evaluating expectations', () => {
     );
     expect(got.met).toBe(false);
     expect(got.results[0]!.unmet).toEqual([
-      { cellId: 'redis/none/clock', reason: '1 run valid: no anomaly found' },
-      { cellId: 'redlock/none/client-pause', reason: '1 run valid: no anomaly found' },
-      { cellId: 'redlock/none/clock', reason: '1 run valid: no anomaly found' },
+      { cellId: 'redis/none/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
+      { cellId: 'redlock/none/client-pause', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
+      { cellId: 'redlock/none/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals): no anomaly found' },
     ]);
     expect(got.byCell.get('redis/none/client-pause')).toEqual({ expectation: 1, expect: 'unsafe', met: true, reason: '1 of 2 runs invalid (lost-update 2)' });
   });
@@ -100,7 +104,7 @@ describe('evaluating expectations', () => {
       c,
     );
     expect(got.results[0]!.unmet[0]!.reason).toBe('1 of 1 run invalid (stale-write 1), but no lost-update');
-    expect(got.results[1]!.unmet).toEqual([{ cellId: 'redis/fence/clock', reason: '1 run valid, but the fence rejected every write in 1 of 1 runs (safe but useless)' }]);
+    expect(got.results[1]!.unmet).toEqual([{ cellId: 'redis/fence/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 12 refusals), but the fence rejected every write in 1 of 1 runs (safe but useless)' }]);
   });
 
   it('fails safe on unknown and missing runs', () => {
@@ -114,6 +118,19 @@ describe('evaluating expectations', () => {
     ]);
   });
 
+  it('calls safe unmet on untested cells and names each of them', () => {
+    const untested: FixtureOutcome = { valid: true, evidence: { planned: 0, applied: 0 } };
+    const got = evaluateExpectations(
+      parse([{ backend: 'redis', expect: 'safe' }]),
+      cells({ 'redis/none/clock': [untested], 'redis/fence/clock': [{ valid: true, evidence: { doubleHolds: 0, refusals: 0 } }] }),
+    );
+    expect(got.met).toBe(false);
+    expect(got.results[0]!.unmet).toEqual([
+      { cellId: 'redis/none/clock', reason: 'untested: 1 run valid, none showing the danger (no fault applied)' },
+      { cellId: 'redis/fence/clock', reason: 'untested: 1 run valid, none showing the danger (the lock never failed: no double hold, no refusal)' },
+    ]);
+  });
+
   it('calls an entry that names no cell unmet: a typo must not pass', () => {
     const got = evaluateExpectations(parse([{ backend: 'zookeeper', expect: 'safe' }]), cells());
     expect(got.met).toBe(false);
@@ -124,5 +141,26 @@ describe('evaluating expectations', () => {
     const got = evaluateExpectations(parse([{ backend: 'redis', expect: 'unsafe' }]), cells({}, []));
     expect(got.met).toBe(true);
     expect(got.results[0]).toMatchObject({ matched: 4, decided: 0, matchedNoCell: false });
+  });
+});
+
+describe('wildcard matching', () => {
+  it('takes linear time on 50,000 stars (a regular expression backtracks for minutes)', () => {
+    const pattern = `${'*'.repeat(50_000)}x`;
+    expect(wildcardMatch(pattern, 'redis')).toBe(false);
+    expect(wildcardMatch(pattern, 'redis-x')).toBe(true);
+    expect(parse([{ backend: pattern, expect: 'safe' }])[0]!.backend).toEqual([pattern]);
+  });
+
+  it('agrees with the regular-expression reading on small patterns (property)', () => {
+    const seed = testSeed('wildcard vs regexp', 'test/compare/expectations.test.ts');
+    const small = (chars: string[]) => fc.string({ unit: fc.constantFrom(...chars), maxLength: 8 });
+    fc.assert(
+      fc.property(small(['a', 'b', '*', '.']), small(['a', 'b', '.']), (pattern, text) => {
+        const body = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+        expect(wildcardMatch(pattern, text)).toBe(new RegExp(`^${body}$`).test(text));
+      }),
+      { seed, numRuns: 2000 },
+    );
   });
 });

@@ -4,16 +4,18 @@
  * no cluster. `fakeRunOne` stands in for runLockTest: it writes such a run
  * directory where the real one would, with an outcome chosen per run.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { outcomeOf, type Evidence } from '../../checkers/lock/evidence.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { DEFAULTS, replayCommand } from '../../workloads/runner/run-options.js';
 import type { CompareSpec } from '../../src/compare/compare-spec.js';
 import type { RunOne } from '../../src/compare/run-compare.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
+/** A temporary directory removed when the test (or, made during collection, the file) ends. */
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `fencecheck-compare-${label}-`));
+  return madeTempDir(`fencecheck-compare-${label}-`);
 }
 
 export interface FixtureOutcome {
@@ -22,6 +24,12 @@ export interface FixtureOutcome {
   anomalies?: Record<string, number>;
   writes?: { accepted: number; rejected: number; unknown?: number };
   durationMs?: number;
+  /**
+   * What the faults did (default: 2 of 2 windows struck, 1 double hold, the
+   * rejected writes as refusals); `legacy` writes a results.json from before
+   * evidence was recorded (no deciding, outcome or evidence).
+   */
+  evidence?: { planned?: number; applied?: number; doubleHolds?: number; refusals?: number } | 'legacy';
 }
 
 const CHECKER_OF: Record<string, string> = { 'lost-update': 'lost-updates', 'stale-write': 'stale-writes', 'double-hold': 'mutual-exclusion' };
@@ -45,7 +53,16 @@ export function resultsJson(o: FixtureOutcome): object {
     anomalies: [],
     stats: { 'write.accepted': w.accepted, 'write.rejected': w.rejected, 'write.unknown': w.unknown ?? 0, ...(useless ? { useless: 1 } : {}) },
   });
-  return { valid: o.valid, durationMs: o.durationMs ?? 1000, checkers };
+  const base = { valid: o.valid, durationMs: o.durationMs ?? 1000, checkers };
+  if (o.evidence === 'legacy') return base;
+  const e = o.evidence ?? {};
+  const evidence: Evidence = {
+    faults: { planned: e.planned ?? 2, applied: e.applied ?? 2, skipped: [], failed: [] },
+    protection: { doubleHolds: e.doubleHolds ?? 1, refusals: e.refusals ?? w.rejected },
+  };
+  // Mutual exclusion reports on a data workload but does not decide it (checkers/lock/mutual-exclusion.ts).
+  const deciding = checkers.map((c) => (c as { checker: string }).checker).filter((c) => c !== 'mutual-exclusion');
+  return { ...base, deciding, outcome: outcomeOf(o.valid, evidence, 'lock-counter'), evidence };
 }
 
 /** A run directory with test.json and results.json; returns its path. */

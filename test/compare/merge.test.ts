@@ -3,7 +3,7 @@
  * unsharded comparison; a missing shard shows as missing runs and exit 2;
  * loose run directories are found under any folder; a run found twice counts once.
  */
-import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CompareReport } from '../../src/compare/compare-report.js';
@@ -16,7 +16,7 @@ import { fakeClock, fakeRunOne, runOptions, spec, tempDir, writeRunDir, type Fix
 
 const outcome = (o: RunOptions): FixtureOutcome =>
   o.resource === 'none' && o.seed === 2 ? { valid: false, anomalies: { 'double-hold': 1 } } : o.resource === 'fence' ? { valid: true, writes: { accepted: 3, rejected: 2 } } : { valid: true };
-const deps = (): CompareDeps => ({ runOne: fakeRunOne(outcome), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false });
+const deps = (): CompareDeps => ({ runOne: fakeRunOne(outcome), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false });
 
 const merge = (paths: string[], out: string): CompareReport => mergeCompare(paths, out, null, 'now').report;
 
@@ -55,12 +55,17 @@ describe('merging compare directories', () => {
     writeRunDir(join(root, 'c', 'r3'), runOptions({ backend: 'etcd', resource: 'none', seed: 1 }), { valid: true });
     symlinkSync(join(root, 'c', 'r3'), join(root, 'c', 'latest'));
     mkdirSync(join(root, 'd', 'logs'), { recursive: true });
+    // Not one of our runs: skipped with the reader's reason, not fatal.
+    mkdirSync(join(root, 'e'), { recursive: true });
+    writeFileSync(join(root, 'e', 'test.json'), '{}\n');
     const merged = merge([root], join(root, 'out'));
     expect(merged.axes).toEqual({ backends: ['etcd'], resources: ['fence-claim', 'none'], nemeses: ['partition+kill', 'none'] });
     const cell = merged.cells.find((c) => c.id === 'etcd/fence-claim/partition+kill')!;
     expect(cell).toMatchObject({ outcome: 'unsafe', runs: [{ seed: 4, status: 'invalid', runDir: '../b/deep/r2' }] });
     expect(merged.cells.find((c) => c.id === 'etcd/none/none')!.runs).toHaveLength(1);
-    expect(merged.warnings[0]).toMatch(/^etcd\/fence-claim\/partition\+kill#4 was found twice .* the later run counts$/);
+    expect(merged.warnings).toHaveLength(2);
+    expect(merged.warnings).toContainEqual(expect.stringMatching(/^etcd\/fence-claim\/partition\+kill#4 was found twice .* the later run counts$/));
+    expect(merged.warnings).toContain(`${join(root, 'e', 'test.json')}: expected \`name\` to be the name of the test, found nothing (the field is missing); skipped`);
   });
 
   it('takes a compare directory as a whole even when given by a link or copied', async () => {
@@ -75,5 +80,25 @@ describe('merging compare directories', () => {
   it('refuses paths that hold nothing to merge', () => {
     expect(() => findCompareInputs([tempDir('nothing')])).toThrow(/found none/);
     expect(() => findCompareInputs(['/nonexistent/fencecheck'])).toThrow('Expected `--merge` to list directories, got `/nonexistent/fencecheck`');
+  });
+
+  it('refuses a manifest with fields of the wrong type, naming the field (254, not a crash)', async () => {
+    const dir = tempDir('wrong-types');
+    await runCompare(dir, newManifest(spec({ seeds: [1] }), null, 'now'), null, deps());
+    const good = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { spec: Record<string, unknown>; runs: Record<string, unknown>[] };
+    const cases: [string, (m: typeof good) => void, RegExp][] = [
+      ['resources a number', (m) => (m.spec['resources'] = 5), /expected `spec\.resources` to be a list of names/],
+      ['run options missing', (m) => delete m.spec['run'], /expected `spec\.run` to hold the run options/],
+      ['runDir a number', (m) => (m.runs[0]!['runDir'] = 7), /expected `runs\[0\]`\.runDir to be a path or null, got 7/],
+      ['runDir outside', (m) => (m.runs[0]!['runDir'] = '../../../../etc'), /expected `runs\[0\]`\.runDir to be a path inside the compare directory, got "\.\.\/\.\.\/\.\.\/\.\.\/etc"/],
+      ['log absolute', (m) => (m.runs[0]!['log'] = '/etc/shadow'), /expected `runs\[0\]`\.log to be a path inside the compare directory/],
+    ];
+    for (const [, edit, message] of cases) {
+      const copy = JSON.parse(JSON.stringify(good)) as typeof good;
+      edit(copy);
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify(copy));
+      expect(() => merge([dir], join(dir, 'm'))).toThrow(expect.objectContaining({ exitCode: 254, message: expect.stringMatching(message) }));
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 });

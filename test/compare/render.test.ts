@@ -16,7 +16,8 @@ const EVIL = '</script><img src=x onerror=alert(1)>';
 function run(cellId: string, seed: number, over: Partial<RunSummary>): RunSummary {
   return {
     id: `${cellId}#${seed}`, cellId, seed, dir: `/out/runs/${seed}`, log: null, hasReport: true, status: 'valid', durationMs: 30_000,
-    anomalies: {}, failing: [], writes: { accepted: 10, rejected: 0, unknown: 0 }, useless: false, replay: `fencecheck run --seed ${seed}`, startedAt: null, error: null, ...over,
+    outcome: 'safe', untestedWhy: null, evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 1, refusals: 0 } },
+    anomalies: {}, informational: {}, failing: [], writes: { accepted: 10, rejected: 0, unknown: 0 }, useless: false, replay: `fencecheck run --seed ${seed}`, startedAt: null, error: null, ...over,
   };
 }
 
@@ -27,10 +28,10 @@ function report(expect: string | null = null): CompareReport {
     nemeses: ['client-pause'],
     planned: new Map([['redis/none/client-pause', [1, 2]], ['redis/fence/client-pause', [1]], ['redlock/none/client-pause', [1]]]),
     runs: [
-      run('redis/none/client-pause', 1, { status: 'invalid', anomalies: { 'lost-update': 3, [`a|b ${EVIL}`]: 1 }, failing: [`lost-updates: ${EVIL}`], replay: `fencecheck run ${EVIL}\u0001`, dir: `/out/runs/${EVIL.replace(/\//g, '')}` }),
+      run('redis/none/client-pause', 1, { status: 'invalid', outcome: 'unsafe', anomalies: { 'lost-update': 3, [`a|b ${EVIL}`]: 1 }, failing: [`lost-updates: ${EVIL}`], replay: `fencecheck run ${EVIL}\u0001`, dir: `/out/runs/${EVIL.replace(/\//g, '')}` }),
       run('redis/none/client-pause', 2, { status: 'valid' }),
       run('redis/fence/client-pause', 1, { writes: { accepted: 0, rejected: 40, unknown: 0 }, useless: true }),
-      run('redlock/none/client-pause', 1, { status: 'error', error: `spawn failed: ${EVIL}`, dir: null, log: '/out/runs/log' }),
+      run('redlock/none/client-pause', 1, { status: 'error', outcome: 'error', evidence: null, error: `spawn failed: ${EVIL}`, dir: null, log: '/out/runs/log' }),
     ],
     shards: [],
     description: `lock-counter ${EVIL}`,
@@ -82,14 +83,14 @@ describe('junit.xml', () => {
     expect(text).not.toContain('\u0001');
     expect(text).toContain('<testsuites name="fencecheck compare" tests="5" failures="3" errors="0" skipped="1"');
     expect(text).toContain('<skipped message="not applicable: redlock issues');
-    expect(text).toContain('<failure type="expectation" message="expected safe (expectation #2): 1 run valid, but the fence rejected every write in 1 of 1 runs (safe but useless)"');
+    expect(text).toContain('<failure type="expectation" message="expected safe (expectation #2): 1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals), but the fence rejected every write in 1 of 1 runs (safe but useless)"');
     expect(text).toContain('name="expectation #3"');
   });
 
   it('without expectations, fails unsafe cells and errors unknown ones', () => {
     const text = renderJunit(report());
     expect(text).toContain('tests="4" failures="1" errors="1" skipped="1"');
-    expect(text).toContain('<failure type="invalid" message="1 of 2 runs invalid (lost-update 3, a|b &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; 1), 0 unknown, 0 missing">');
+    expect(text).toContain('<failure type="invalid" message="1 of 2 runs invalid (lost-update 3, a|b &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; 1), 0 unknown, 0 missing; 4 of 4 fault windows struck; 2 double holds, 0 refusals">');
     expect(text).toContain('<error type="unknown"');
   });
 
@@ -111,7 +112,7 @@ describe('summary.md', () => {
 
   it('lists unmet expectations, useless fences, failed runs and how to reproduce, with no raw HTML', () => {
     expect(text.startsWith('## fencecheck compare: ❌ 3 of 3 expectations unmet')).toBe(true);
-    expect(text).toContain('- #2 `{"resource":"fence","expect":"safe","useful":true}`: **redis/fence/client-pause**: 1 run valid, but the fence rejected');
+    expect(text).toContain('- #2 `{"resource":"fence","expect":"safe","useful":true}`: **redis/fence/client-pause**: 1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals), but the fence rejected');
     expect(text).toContain('- #3 `{"backend":"etcd","expect":"safe"}` names no cell of the matrix');
     expect(text).toContain('### Safe but useless');
     expect(text).toContain('spawn failed: \\</script\\>\\<img src=x onerror=alert(1)\\>');
@@ -123,5 +124,48 @@ describe('summary.md', () => {
     expect(code('a `b` c')).toBe('``a `b` c``');
     expect(code('`x')).toBe('`` `x ``');
     expect(md('a|b*c')).toBe('a\\|b\\*c');
+  });
+});
+
+describe('untested cells', () => {
+  const untested = (cellId: string, seed: number): RunSummary =>
+    run(cellId, seed, { outcome: 'untested', untestedWhy: 'no fault applied', evidence: { faults: { planned: 0, applied: 0, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } }, informational: { 'double-hold': 2 } });
+  const input: MatrixInput = {
+    backends: ['redis'],
+    resources: ['fence'],
+    nemeses: ['none', 'client-pause'],
+    planned: new Map([['redis/fence/none', [1]], ['redis/fence/client-pause', [1]]]),
+    runs: [untested('redis/fence/none', 1), run('redis/fence/client-pause', 1, { writes: { accepted: 8, rejected: 2, unknown: 0 } })],
+    shards: [],
+    description: 'lock-counter',
+    warnings: [],
+  };
+  const plain = buildCompareReport(input, null, { outDir: '/out', generatedAt: '2026-11-29T12:00:00Z' });
+  const expected = buildCompareReport(input, parseExpectations(JSON.stringify([{ expect: 'safe' }]), 'e.json'), { outDir: '/out', generatedAt: '2026-11-29T12:00:00Z' });
+
+  it('are their own outcome in compare.json and the headline', () => {
+    expect(plain.cells.map((c) => [c.id, c.outcome])).toEqual([['redis/fence/none', 'untested'], ['redis/fence/client-pause', 'safe']]);
+    expect(plain.headline).toBe('all 2 runs valid, but 1 cell untested (no fault struck, or the lock never failed)');
+    expect(expected.exitCode).toBe(1);
+    expect(expected.expectations![0]!.unmet).toEqual([{ cellId: 'redis/fence/none', reason: 'untested: 1 run valid, none showing the danger (no fault applied)' }]);
+  });
+
+  it('have their own colour and word in compare.html, with the information of non-deciding checkers', () => {
+    const html = renderCompareHtml(plain);
+    expect(html).toContain('class="cell o-untested"');
+    expect(html).toContain('<div class="untested">untested: no fault applied</div>');
+    expect(html).toContain('information: double-hold 2');
+    expect(html).toMatch(/\.o-untested\{background:/);
+  });
+
+  it('are marked in summary.md and listed with why', () => {
+    const text = renderSummaryMd(plain);
+    expect(text).toContain('| redis | fence | 🔲 untested 0/0 struck | ✅ 0/1 ⚡1 🛡0 |');
+    expect(text).toContain('### Untested\n\n- **redis/fence/none**: no fault applied (0 of 0 fault windows struck; 0 double holds, 0 refusals)');
+  });
+
+  it('are skipped with why in junit.xml without expectations, failures with them', () => {
+    expect(renderJunit(plain)).toContain('<skipped message="untested: no fault applied"/>');
+    expect(renderJunit(expected)).toContain('<failure type="expectation" message="expected safe (expectation #1): untested: 1 run valid, none showing the danger (no fault applied)"');
   });
 });

@@ -11,6 +11,7 @@ import { newManifest, readManifest } from '../../src/compare/manifest.js';
 import { openCompareDir, resumeCompareDir } from '../../src/compare/open-compare-dir.js';
 import { runCompare, type CompareDeps, type RunOne } from '../../src/compare/run-compare.js';
 import { FencecheckError, UsageError } from '../../src/errors.js';
+import { RunFailedError } from '../../src/store/run-failed-error.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { fakeClock, fakeRunOne, spec, tempDir, writeRunDir, type FixtureOutcome } from './fixture-runs.js';
 
@@ -18,7 +19,7 @@ import { fakeClock, fakeRunOne, spec, tempDir, writeRunDir, type FixtureOutcome 
 const outcome = (o: RunOptions): FixtureOutcome => (o.resource === 'none' && o.nemesis.includes('client-pause') ? { valid: false, anomalies: { 'lost-update': 2 } } : { valid: true });
 
 function deps(runOne: RunOne, clock = fakeClock(), lines: string[] = []): CompareDeps {
-  return { runOne, writeReport: null, io: { write: (t) => void lines.push(t), live: false, now: clock.now }, verbose: false };
+  return { runOne, writeReport: null, io: { write: (t) => void lines.push(t), live: false, now: clock.now }, verbose: false, clusterBusy: async () => false };
 }
 
 const readJson = (dir: string): CompareReport => JSON.parse(readFileSync(join(dir, 'compare.json'), 'utf8')) as CompareReport;
@@ -96,8 +97,9 @@ describe('runCompare', () => {
     const dir = tempDir('left');
     const reports: string[] = [];
     const dying: RunOne = async (o) => {
-      writeRunDir(join(o.resultsDir, 'redis-none-lock-counter', '20261129T120000'), o, null);
-      throw new Error('lock client exited');
+      const runDir = writeRunDir(join(o.resultsDir, 'redis-none-lock-counter', '20261129T120000'), o, null);
+      // A run that failed after making its directory says which (runLockTest through RunStore.failed).
+      throw new RunFailedError(runDir, new Error('lock client exited'));
     };
     const d = { ...deps(dying), writeReport: async (runDir: string) => (reports.push(runDir), runDir) };
     const report = await runCompare(dir, newManifest(spec({ backends: ['redis'], resources: ['none'], nemeses: ['kill'], seeds: [1] }), null, 'now'), null, d);
@@ -107,20 +109,24 @@ describe('runCompare', () => {
     expect(reports).toEqual([join(dir, run.runDir!)]);
   });
 
-  it('waits while another process keeps the cluster busy, then runs', async () => {
+  it('lets each run wait for a cluster another process keeps busy (15 min), saying so; still busy then stops the comparison', async () => {
     const dir = tempDir('busy');
-    let busy = 2;
     const waits: number[] = [];
     const lines: string[] = [];
-    const runOne = fakeRunOne((o) => {
-      if (busy-- > 0) throw new FencecheckError('cluster-busy', 'A cluster started by process 42 (still running) is recorded in /run/x.');
-      return outcome(o);
-    });
-    const d = { ...deps(runOne, fakeClock(), lines), sleep: async (ms: number) => void waits.push(ms) };
+    const runOne = fakeRunOne(outcome);
+    const waiting: RunOne = async (o, hooks) => (waits.push(hooks.busyTimeoutMs), runOne(o, hooks));
+    const d = { ...deps(waiting, fakeClock(), lines), clusterBusy: async () => true };
     const report = await runCompare(dir, newManifest(spec({ backends: ['redis'], resources: ['fence'], nemeses: ['kill'], seeds: [1] }), null, 'now'), null, d);
-    expect(waits).toEqual([10_000, 10_000]);
-    expect(lines[1]).toBe('  A cluster started by process 42 (still running) is recorded in /run/x. Waiting 10 s (0 s so far).\n');
+    expect(waits).toEqual([15 * 60_000]);
+    expect(lines).toContain('  another fencecheck process is running a cluster on this machine: waiting for it to finish (up to 15 min)\n');
     expect(report.cells[0]!.outcome).toBe('safe');
+    // runLockTest gave up waiting: every later run would too.
+    const busy = new FencecheckError('cluster-busy', 'A cluster started by process 42 (still running) is recorded in /run/x.');
+    const gaveUp = fakeRunOne(() => {
+      throw busy;
+    });
+    await expect(runCompare(tempDir('busy2'), newManifest(spec(), null, 'now'), null, deps(gaveUp))).rejects.toBe(busy);
+    expect(gaveUp.calls).toHaveLength(1);
   });
 
   it('stops after three tool failures in a row, saying how to resume', async () => {

@@ -45,7 +45,7 @@ describe('JSON Lines reader', () => {
         expected: 'valid JSON (Unterminated string)',
         found: 'end of line (the last line has no newline: the run was probably interrupted mid-write)',
       });
-      expect(err.hint).toMatch(/tolerateTruncatedTail/);
+      expect(err.hint).toMatch(/--tolerate-truncated-tail/);
     });
 
     it('is skipped with a warning when tolerated', async () => {
@@ -122,7 +122,8 @@ describe('JSON Lines writer', () => {
 });
 
 describe('JSON Lines round trip (property)', () => {
-  // JSON has no -0: it is written as 0, so generate values without it.
+  // JSON has no -0: it is written as 0, so generate values without it; and integers past 2^53 written as
+  // digits are refused on reading (they may have been rounded), so generate only what reads back exactly.
   const json = fc.jsonValue().map(dropNegativeZero);
   const extraKey = fc.constantFrom('node', 'token', 'lease', 'latency', '__proto__', 'weird "key"\n');
   const op = fc.record(
@@ -161,6 +162,8 @@ describe('JSON Lines round trip (property)', () => {
 
 function dropNegativeZero(v: unknown): Value {
   if (Object.is(v, -0)) return 0;
+  // JSON.stringify spells an integer below 1e21 in plain digits: beyond 2^53 the reader refuses it.
+  if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v) && Math.abs(v) < 1e21) return 0;
   if (Array.isArray(v)) return v.map(dropNegativeZero);
   if (typeof v === 'object' && v !== null) {
     const out: { [key: string]: Value } = {};

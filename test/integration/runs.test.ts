@@ -20,7 +20,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
 import { projectRoot } from '../../src/cluster/paths.js';
-import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
 import { readHistory } from '../../src/history/read-history.js';
@@ -28,6 +27,7 @@ import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { lostGrants, tokenRegressions } from '../../src/scenarios/lost-grants.js';
 import { variantRunOptions } from '../../src/scenarios/variant-options.js';
 import { SHARED_MACHINE } from './helpers.js';
+import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-runs-'));
 

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { grantTokensChecker } from '../../checkers/lock/grant-tokens.js';
+import { checkersFor } from '../../checkers/lock/registry.js';
+import { runCheckers } from '../../checkers/lock/verdict.js';
 import { call, context, lockHistory, section } from './lock-history.js';
 
 const check = grantTokensChecker.check.bind(grantTokensChecker);
@@ -36,8 +38,16 @@ describe('grant-tokens', () => {
     expect(check(h, context()).valid).toBe(true);
   });
 
-  it('does not apply to unique tokens', () => {
+  it('does not apply to unique tokens: unknown with nothing to check, and not deciding', () => {
     const h = lockHistory(section(0, 'b', 10, 20), section(1, 'a', 30, 40));
-    expect(check(h, context({ tokenKind: 'unique', backend: 'redlock' })).valid).toBe(true);
+    const unique = context({ tokenKind: 'unique', backend: 'redlock' });
+    expect(check(h, unique)).toMatchObject({ valid: 'unknown', summary: 'redlock issues unique tokens, not ordered ones: nothing to check' });
+    expect(grantTokensChecker.decides?.(unique)).toBe(false);
+    expect(grantTokensChecker.decides?.(context())).toBe(true);
+    // A Redlock run whose other checkers pass is valid: the unknown does not decide it.
+    const run = runCheckers(checkersFor('fenced-write'), h, { ...unique, resource: 'cas-unique' });
+    expect(run.deciding).not.toContain('grant-tokens');
+    expect(run.verdicts.find((v) => v.checker === 'grant-tokens')!.valid).toBe('unknown');
+    expect(run.valid).toBe(true);
   });
 });

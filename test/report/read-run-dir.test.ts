@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { EXIT, FencecheckError, UsageError } from '../../src/errors.js';
 import { escapeHtml, jsonForScript } from '../../src/report/html-text.js';
 import { readRunDir } from '../../src/report/read-run-dir.js';
-import { parseRunResults, RunFileError } from '../../src/report/run-files.js';
+import { parseResultsJson } from '../../src/store/results-json.js';
+import { RunFileError } from '../../src/store/run-file-error.js';
 import { tempDir } from './temp-run.js';
 
 const OP = '{"index":0,"time":5,"process":0,"type":"invoke","f":"acquire","value":null}';
@@ -51,7 +52,7 @@ describe('readRunDir', () => {
     expect(await bad({ valid: false, checkers: [{ checker: 'c', valid: false, anomalies: [{ kind: 'k', witness: { prefix: [1], op: 2, state: 'held' } }] }] })).toMatchObject({
       message: expect.stringContaining('`checkers[0].anomalies[0].witness.reason` to be a string'),
     });
-    expect(() => parseRunResults('{', 'results.json')).toThrow(RunFileError);
+    expect(() => parseResultsJson('{', 'results.json')).toThrow(RunFileError);
   });
 });
 

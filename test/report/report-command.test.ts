@@ -4,7 +4,7 @@
  * typed errors for bad input, and a server that answers on 127.0.0.1 only
  * and serves a run's files and nothing else.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -48,8 +48,11 @@ describe('fencecheck report RUN_DIR', () => {
     const { stdout } = await cli('report', dir);
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
     expect(stdout).toContain(`report: ${join(dir, 'report.html')}`);
-    expect(stdout).toMatch(/^INVALID: lost-updates invalid, stale-writes invalid, mutex-linearizable invalid, token-order valid$/m);
-    expect(stdout).toMatch(/^replay: fencecheck run --backend etcd .* --seed 7$/m);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checkers: { checker: string; valid: unknown }[] };
+    const verdicts = results.checkers.map((c) => `${c.checker} ${c.valid === true ? 'valid' : c.valid === false ? 'invalid' : 'unknown'}`).join(', ');
+    expect(stdout).toContain(`INVALID: ${verdicts}\n`);
+    expect(stdout).toMatch(/^outcome: UNSAFE; \d+ of \d+ fault windows struck/m);
+    expect(stdout).toMatch(/^replay: fencecheck run --backend redis .* --seed 7$/m);
   });
 
   it('refuses bad input with exit 254 and a hint', async () => {
@@ -62,24 +65,76 @@ describe('fencecheck report RUN_DIR', () => {
 });
 
 describe('fencecheck report --index', () => {
-  it('lists every run once with its verdict, writes the missing reports, and links them', async () => {
+  it('writes only the index unless told to write the missing reports', async () => {
     const results = resultsDir();
     const { stdout } = await cli('report', '--index', results);
-    expect(stdout).toContain('(2 runs, 2 reports written)');
+    expect(stdout).toContain('(2 runs, 0 comparison/debate pages, 0 reports written)');
+    expect(stdout).toContain('2 runs have no report yet: add --write-reports to write them');
+    for (const run of ['20261129T120000', '20261129T130000']) expect(existsSync(join(results, 'etcd-fence-lock-counter', run, 'report.html'))).toBe(false);
+    const html = readFileSync(join(results, 'index.html'), 'utf8');
+    expect(html).not.toContain('href="etcd-fence-lock-counter/20261129T120000/report.html"');
+    expect(html).toContain('no report yet: <code>fencecheck report ');
+    expect((await cli('report', 'x', '--write-reports')).error?.exitCode).toBe(EXIT.badInput);
+  });
+
+  it('finds runs and compare/debate pages at any depth (the compare layout is seven levels), links not followed', async () => {
+    const results = tempDir('fencecheck-results-');
+    const deep = join(results, 'compare', '20261130T100000', 'runs', 'redis-none-client-pause', 'seed-1', 'redis-none-lock-counter');
+    mkdirSync(deep, { recursive: true });
+    copySampleRun(deep, '20261130T100001');
+    writeFileSync(join(results, 'compare', '20261130T100000', 'compare.html'), '<p>matrix</p>');
+    mkdirSync(join(results, 'debate', 'd1'), { recursive: true });
+    writeFileSync(join(results, 'debate', 'd1', 'debate.html'), '<p>debate</p>');
+    symlinkSync(results, join(results, 'compare', 'loop'));
+    const { stdout } = await cli('report', '--index', results);
+    expect(stdout).toContain('(1 run, 2 comparison/debate pages, 0 reports written)');
+    const html = readFileSync(join(results, 'index.html'), 'utf8');
+    expect(html).toContain('href="compare/20261130T100000/compare.html"');
+    expect(html).toContain('href="debate/d1/debate.html"');
+    rmSync(results, { recursive: true, force: true });
+  });
+
+  it('with --write-reports lists every run once with its verdict, writes the missing reports, and links them', async () => {
+    const results = resultsDir();
+    const { stdout } = await cli('report', '--index', results, '--write-reports');
+    expect(stdout).toContain('(2 runs, 0 comparison/debate pages, 2 reports written)');
     const html = readFileSync(join(results, 'index.html'), 'utf8');
     expect(html.match(/<tr data-run=/g)).toHaveLength(2);
     expect(html).toContain('href="etcd-fence-lock-counter/20261129T120000/report.html"');
     expect(html).toContain('INVALID');
     expect(html).toContain('NOT CHECKED');
     expect(existsSync(join(results, 'etcd-fence-lock-counter', '20261129T130000', 'report.html'))).toBe(true);
-    expect((await cli('report', '--index', results)).stdout).toContain('0 reports written');
+    expect((await cli('report', '--index', results, '--write-reports')).stdout).toContain('0 reports written');
+  });
+
+  it('marks a valid run that showed no danger as untested, with why', async () => {
+    const results = resultsDir();
+    const run = join(results, 'etcd-fence-lock-counter', '20261129T120000');
+    const r = JSON.parse(readFileSync(join(run, 'results.json'), 'utf8'));
+    const evidence = { faults: { planned: 2, applied: 0, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } };
+    writeFileSync(join(run, 'results.json'), JSON.stringify({ ...r, valid: true, outcome: 'untested', evidence }));
+    await cli('report', '--index', results);
+    const html = readFileSync(join(results, 'index.html'), 'utf8');
+    expect(html).toContain('<span class="v v-true">VALID</span><div class="untested" title="no fault applied">untested</div>');
+    expect(html.match(/class="untested"/g)).toHaveLength(1);
   });
 });
 
 describe('fencecheck serve', () => {
   let server: ResultsServer;
+  let root: string;
   beforeAll(async () => {
-    server = await serveResults({ dir: resultsDir(), port: 0 });
+    root = resultsDir();
+    // A run's log linked to a file outside the results, a report linked out, and a comparison's page.
+    const run = join(root, 'etcd-fence-lock-counter', '20261129T120000');
+    mkdirSync(join(run, 'logs'), { recursive: true });
+    symlinkSync('/etc/passwd', join(run, 'logs', 'a.log'));
+    writeFileSync(join(run, 'logs', 'b.log'), 'a real log\n');
+    mkdirSync(join(root, 'compare', 'c1'), { recursive: true });
+    writeFileSync(join(root, 'compare', 'c1', 'compare.html'), '<p>matrix</p>');
+    mkdirSync(join(root, 'outside-link'));
+    symlinkSync('/etc/passwd', join(root, 'outside-link', 'test.json'));
+    server = await serveResults({ dir: root, port: 0 });
   });
   afterAll(() => server?.close());
 
@@ -115,5 +170,35 @@ describe('fencecheck serve', () => {
     }
     expect((await get('/', { host: 'evil.example:80' })).status).toBe(403);
     expect((await get('/', { method: 'POST' })).status).toBe(405);
+  });
+
+  it('resolves links: a log or run file linked outside the results is a 404, a real log is served', async () => {
+    expect((await get('/etcd-fence-lock-counter/20261129T120000/logs/a.log')).status).toBe(404);
+    expect((await get('/etcd-fence-lock-counter/latest/logs/a.log')).status).toBe(404);
+    expect((await get('/outside-link/test.json')).status).toBe(404);
+    expect((await get('/etcd-fence-lock-counter/latest/logs/b.log')).body).toBe('a real log\n');
+  });
+
+  it('answers LOCALHOST (host names are case-insensitive) and serves compare.html, linked from the index', async () => {
+    expect((await get('/', { host: `LOCALHOST:${server.port}` })).status).toBe(200);
+    expect((await get('/compare/c1/compare.html')).body).toBe('<p>matrix</p>');
+    expect((await get('/')).body).toContain('href="compare/c1/compare.html"');
+  });
+
+  it('writes a missing report once for parallel requests: every answer is the whole report', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get('/etcd-fence-lock-counter/20261129T130000/report.html')));
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.body).toContain('id="fencecheck-data"');
+    }
+    expect(new Set(answers.map((a) => a.body.length)).size).toBe(1);
+  });
+
+  it('refuses a --dir that is a file (254)', async () => {
+    const parent = tempDir('fencecheck-serve-');
+    const file = join(parent, 'f');
+    writeFileSync(file, 'x');
+    await expect(serveResults({ dir: file, port: 0 })).rejects.toThrow(expect.objectContaining({ exitCode: EXIT.badInput, message: expect.stringContaining('which is a file') }));
+    rmSync(parent, { recursive: true, force: true });
   });
 });

@@ -31,7 +31,7 @@ describe.skipIf(!HAS_CHROMIUM)('the report of a recorded real run', () => {
   beforeAll(async () => {
     const dir = join(tempDir(), 'recorded');
     cpSync(RECORDED, dir, { recursive: true });
-    verdicts = (await checkRunDir(dir)).verdicts;
+    verdicts = (await checkRunDir(dir)).results.checkers;
     url = pathToFileURL(await writeRunReport(dir)).href;
     const history = readFileSync(join(dir, 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { process: number | string });
     clientProcesses = new Set(history.map((op) => op.process).filter((p) => p !== 'nemesis')).size;

@@ -48,6 +48,8 @@ describe('a 100,000-op run', () => {
       await page.screenshot({ path: screenshotPath('report-100k.png'), fullPage: true });
 
       // Zoom and pan stay responsive: a few wheel steps, each drawn in a frame.
+      // The anomaly cards above it may push the timeline below the fold: the wheel must land on it.
+      await page.locator('canvas.tl-canvas').scrollIntoViewIfNeeded();
       const canvas = (await page.locator('canvas.tl-canvas').boundingBox())!;
       await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + 40);
       const zoomStarted = performance.now();

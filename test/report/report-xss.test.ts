@@ -28,7 +28,7 @@ function writeHostileRun(): string {
     { index: 5, time: 9_900_000, process: 'nemesis', type: 'info', f: 'resume', value: { target: XSS, process: 0 } },
   ];
   writeFileSync(join(dir, 'history.jsonl'), ops.map((o) => JSON.stringify(o)).join('\n') + '\n');
-  writeFileSync(join(dir, 'test.json'), JSON.stringify({ name: XSS, backend: XSS_FLAG, nemeses: [XSS], versions: { [XSS]: XSS }, replay: XSS, [XSS]: XSS }));
+  writeFileSync(join(dir, 'test.json'), JSON.stringify({ name: XSS, backend: 'redis', resource: 'none', workload: 'lock-counter', seed: 1, nemesisTarget: XSS_FLAG, nemeses: [XSS], versions: { [XSS]: XSS }, replay: XSS, [XSS]: XSS }));
   writeFileSync(
     join(dir, 'results.json'),
     JSON.stringify({

@@ -8,9 +8,9 @@ export function tempDir(prefix = 'fencecheck-report-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** The sample run copied to `<temp>/<name>`; returns its path. */
-export function copySampleRun(parent = tempDir(), name = 'sample-run'): string {
+/** A sample run (the counter run by default) copied to `<temp>/<name>`; returns its path. */
+export function copySampleRun(parent = tempDir(), name = 'sample-run', source = SAMPLE_RUN_DIR): string {
   const dir = join(parent, name);
-  cpSync(SAMPLE_RUN_DIR, dir, { recursive: true });
+  cpSync(source, dir, { recursive: true });
   return dir;
 }

@@ -4,17 +4,18 @@
  * from them, so the aggregation and the renderers are tested without any
  * cluster.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Op } from '../../src/history/op.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { RunResults, Validity } from '../../src/report/run-files.js';
+import type { StoredResults, Validity } from '../../src/store/results-json.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
+/** A temporary directory removed when the test (or, made during collection, the file) ends. */
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `fencecheck-scenarios-${label}-`));
+  return madeTempDir(`fencecheck-scenarios-${label}-`);
 }
 
 const CHECKER_OF: Record<string, string> = {
@@ -36,7 +37,7 @@ export interface FixtureOutcome {
 }
 
 /** results.json of a lock-counter run: every checker present, invalid where it has anomalies. */
-export function resultsOf(o: FixtureOutcome = {}): RunResults {
+export function resultsOf(o: FixtureOutcome = {}): StoredResults {
   const names = ['lost-updates', 'stale-writes', 'interleaved-sections', 'mutual-exclusion'];
   const checkers = names.map((checker) => {
     const kinds = Object.entries(o.anomalies ?? {}).filter(([k]) => CHECKER_OF[k] === checker);
@@ -90,10 +91,13 @@ export function clientOp(fields: Partial<Op> & Pick<Op, 'type' | 'f'>): Op {
   return op({ process: 0, ...fields });
 }
 
+/** The fields test.json must have (src/store/test-json.ts). */
+export const RUN_IDENTITY = { name: 'x', backend: 'redis', resource: 'fence', workload: 'fenced-write', seed: 1 };
+
 /** A run directory as runLockTest leaves it: test.json, history.jsonl, results.json (unless `results` is null). */
-export function writeRunDir(runDir: string, history: Op[], results: RunResults | null, test: Record<string, unknown> = { name: 'x', replay: 'fencecheck run --backend redis' }): string {
+export function writeRunDir(runDir: string, history: Op[], results: StoredResults | null, test: Record<string, unknown> = { name: 'x', replay: 'fencecheck run --backend redis' }): string {
   mkdirSync(join(runDir, 'logs'), { recursive: true });
-  writeFileSync(join(runDir, 'test.json'), JSON.stringify(test, null, 2) + '\n');
+  writeFileSync(join(runDir, 'test.json'), JSON.stringify({ ...RUN_IDENTITY, ...test }, null, 2) + '\n');
   writeFileSync(join(runDir, 'history.jsonl'), history.map((o) => JSON.stringify(o)).join('\n') + (history.length > 0 ? '\n' : ''));
   if (results !== null) writeFileSync(join(runDir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   return runDir;

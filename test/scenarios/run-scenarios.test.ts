@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FencecheckError, UsageError } from '../../src/errors.js';
+import { RunFailedError } from '../../src/store/run-failed-error.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { planScenarioRuns, type ScenarioSelection } from '../../src/scenarios/plan-scenario-runs.js';
 import { runScenarios, type ScenarioDeps } from '../../src/scenarios/run-scenarios.js';
@@ -23,7 +24,9 @@ function fakeRunOne(outcomes: Record<string, FixtureOutcome | Error>, calls: Run
     const runDir = join(options.resultsDir, options.name!, `20261129T1200${String(clock++).padStart(2, '0')}`);
     mkdirSync(runDir, { recursive: true });
     const outcome = outcomes[options.name!] ?? {};
-    if (outcome instanceof Error) throw outcome;
+    // As runLockTest: bad options fail before the directory is made; anything later carries it.
+    if (outcome instanceof UsageError) throw outcome;
+    if (outcome instanceof Error) throw new RunFailedError(runDir, outcome);
     writeRunDir(runDir, [...nemesisOps(2), clientOp({ type: 'invoke', f: 'write', value: 1 }), clientOp({ type: 'fail', f: 'write', value: 1, error: 'fenced' })], resultsOf(outcome), { name: options.name, replay: 'fencecheck run --backend redis' });
     writeFileSync(join(runDir, 'report.html'), '<p>report</p>');
     return { runDir };

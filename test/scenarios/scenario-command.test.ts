@@ -42,10 +42,17 @@ describe('fencecheck scenario', () => {
     expect(stdout).toContain('       recipe: to see a lock acknowledged by a Redis master lost when Sentinel promotes a replica');
   });
 
-  it('run --dry-run: the runs and their replay commands, nothing run', async () => {
+  it('run refuses a variant that is not applicable (254 with the reason), not "0 runs"', async () => {
+    await expect(scenario(['run', 'S1', '--variant', 'redlock-fence', '--dry-run'])).rejects.toThrow(
+      expect.objectContaining({ exitCode: 254, message: expect.stringContaining('got `redlock-fence` of S1, which is not applicable: redlock issues no monotonic fencing token') }),
+    );
+    await expect(scenario(['run', 'S1', '--first-seed', '-1', '--dry-run'])).rejects.toThrow('Expected `--first-seed` to be a non-negative integer');
+  });
+
+  it('run --dry-run: the runs and their replay commands on stdout, nothing run', async () => {
     const { stdout, stderr } = await scenario(['run', 'S3', 's5', '--dry-run', '--seeds', '2', '--out', '/tmp/x']);
-    expect(stdout).toBe('');
-    expect(stderr.split('\n')).toEqual([
+    expect(stderr).toBe('');
+    expect(stdout.split('\n')).toEqual([
       '8 runs (S3, S5; seeds 1, 2), about 3 min',
       '  S3/redlock-none seed 1: sudo npx fencecheck scenario run S3 --variant redlock-none --first-seed 1',
       '  S3/redlock-npm-none seed 1: sudo npx fencecheck scenario run S3 --variant redlock-npm-none --first-seed 1',
@@ -58,7 +65,7 @@ describe('fencecheck scenario', () => {
       '',
     ]);
     const one = await scenario(['run', 'S5', '--variant', 'redlock-npm', '--first-seed', '4', '--dry-run']);
-    expect(one.stderr).toContain('  S5/redlock-npm seed 4: sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 4');
+    expect(one.stdout).toContain('  S5/redlock-npm seed 4: sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 4');
   });
 
   it('refuses ids with --all, neither, --variant with several scenarios, unknown ids', async () => {

@@ -38,7 +38,7 @@ describe('historyFacts', () => {
       clientOp({ type: 'fail', f: 'release', error: 'not-held' }),
     ];
     expect(historyFacts(history, 5)).toEqual({
-      faults: { planned: 5, applied: 3, skipped: ['pause: no client to pause (nobody held the lock or was acquiring)'] },
+      faults: { planned: 5, applied: 3, skipped: ['client-pause: no client to pause (nobody held the lock or was acquiring)'] },
       expiredGrants: 1,
       acquireFailures: { 'no-quorum': 1, 'timeout (info)': 1 },
       refusedAccesses: { fenced: 1, 'mark-changed': 1 },
@@ -90,7 +90,7 @@ describe('summarizeVariant', () => {
     const row = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, {}, nemesisOps(0, 2), 2)]);
     expect(row.match).toBe('undecided');
     expect(row.matchReason).toBe('expected lock unsafe, measured safe; expected data unsafe, measured safe, but the fault struck in none of 1 run');
-    expect(row.notes[0]).toBe('faults applied: 0 of 2 windows (skipped: pause: no client to pause (nobody held the lock or was acquiring))');
+    expect(row.notes[0]).toBe('faults applied: 0 of 2 windows (skipped: client-pause: no client to pause (nobody held the lock or was acquiring))');
   });
 
   it('unknown verdicts leave it undecided; not-applicable and not-run rows say why', () => {

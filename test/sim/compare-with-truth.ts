@@ -15,11 +15,9 @@
  *   lost updates, sound      an invalid verdict has a write that destroyed one,
  *                            and a valid one (all writes definite) has none.
  */
-import { checkersFor } from '../../checkers/lock/registry.js';
 import { lockOps, type LockOp } from '../../checkers/lock/lock-ops.js';
-import { runCheckers } from '../../checkers/lock/verdict.js';
+import { analyseRun } from '../../workloads/runner/analyse-run.js';
 import type { SimulatedRun } from './simulate-run.js';
-import { tokenKindOf } from '../../workloads/vocabulary.js';
 
 export interface TruthComparison {
   disagreements: string[];
@@ -34,7 +32,7 @@ const key = (token: unknown, value: unknown): string => `${String(token)}|${Stri
 
 export function compareWithTruth(run: SimulatedRun): TruthComparison {
   const o = run.plan.options;
-  const checked = runCheckers(checkersFor(o.workload), run.history, { workload: o.workload, resource: o.resource, backend: o.backend, tokenKind: tokenKindOf(o.backend) });
+  const checked = analyseRun(run.history, o);
   const out: string[] = [];
   const ops = lockOps(run.history);
   const okWrites = new Map<string, LockOp>();

@@ -7,15 +7,15 @@
  */
 import fc from 'fast-check';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import type { FaultWindow, Victim } from '../../workloads/generator/nemesis-schedule.js';
+import type { ClientVictim, FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 
 const WORKLOADS: LockWorkload[] = ['lock-counter', 'fenced-write', 'mutex'];
 
-const victim: fc.Arbitrary<Victim> = fc.oneof(
-  fc.constant<Victim>({ kind: 'holder' }),
-  fc.constant<Victim>({ kind: 'acquirer' }),
-  fc.integer({ min: 0, max: 1 }).map((worker): Victim => ({ kind: 'client', worker })),
+const victim: fc.Arbitrary<ClientVictim> = fc.oneof(
+  fc.constant<ClientVictim>({ kind: 'holder' }),
+  fc.constant<ClientVictim>({ kind: 'acquirer' }),
+  fc.integer({ min: 0, max: 1 }).map((worker): ClientVictim => ({ kind: 'client', worker })),
 );
 
 /** Scripted client pauses, possibly overlapping, within the main phase. */

@@ -35,6 +35,8 @@ export interface NemesisRunnerContext {
   log: (line: string) => void;
 }
 
+const NO_NODE = 'no server node to aim at';
+
 /** What a started fault needs to be undone. */
 type Undo = () => Promise<void>;
 
@@ -59,6 +61,11 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
   const n = ctx.nemesis;
   const begin = (f: string, value: Value) => ctx.recorder.record('nemesis', 'invoke', f, value);
   const done = (f: string, value: Value, error?: string) => ctx.recorder.record('nemesis', 'info', f, value, error ? { error } : {});
+  // A window that found nothing to strike is recorded so: a skipped fault tested nothing, and the verdict must know.
+  const skipped = (f: string, why: string): undefined => {
+    done(f, { target: w.target.kind }, why);
+    return undefined;
+  };
   const attempt = async (f: string, value: Value, act: () => Promise<void>): Promise<boolean> => {
     begin(f, value);
     try {
@@ -86,26 +93,26 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
     }
     case 'server-pause': {
       const node = await victimNode(ctx, w.target);
-      if (!node) return undefined;
+      if (!node) return skipped('pause', NO_NODE);
       if (!(await attempt('pause', { target: node }, () => n.pause(node)))) return undefined;
       return async () => void (await attempt('resume', { target: node }, () => n.resume(node)));
     }
     case 'kill': {
       const node = await victimNode(ctx, w.target);
-      if (!node) return undefined;
+      if (!node) return skipped('kill', NO_NODE);
       if (!(await attempt('kill', node, () => n.kill(node)))) return undefined;
       return async () => void (await attempt('restart', node, () => n.restart(node)));
     }
     case 'clock': {
       const node = await victimNode(ctx, w.target);
-      if (!node) return undefined;
+      if (!node) return skipped('clock-offset', NO_NODE);
       const value = { target: node, ms: w.offsetMs };
       if (!(await attempt('clock-offset', value, () => n.clockOffset(node, w.offsetMs)))) return undefined;
       return async () => void (await attempt('clock-offset', { target: node, ms: 0 }, () => n.clockOffset(node, 0)));
     }
     case 'loss': {
       const node = await victimNode(ctx, w.target);
-      if (!node) return undefined;
+      if (!node) return skipped('start-loss', NO_NODE);
       const others = n.clientHosts().concat(ctx.lockNodes.filter((x) => x !== node));
       const value = { target: node, percent: w.lossPercent };
       if (!(await attempt('start-loss', value, () => n.loss(node, others, w.lossPercent)))) return undefined;
@@ -113,7 +120,7 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
     }
     case 'partition': {
       const grudge = await grudgeOf(ctx, w.target);
-      if (!grudge) return undefined;
+      if (!grudge) return skipped('start-partition', 'no partition to make: no node or client host to cut off');
       if (!(await attempt('start-partition', grudge as Value, () => n.partition(grudge)))) return undefined;
       return async () => void (await attempt('stop-partition', null, () => n.heal()));
     }

@@ -11,16 +11,17 @@
  *   analysis  the workload's checkers over the recorded history
  *   files     results.json and the report
  */
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { checkersFor } from '../../checkers/lock/registry.js';
-import { runCheckers, type LockCheckResult } from '../../checkers/lock/verdict.js';
+import type { LockCheckResult } from '../../checkers/lock/verdict.js';
 import type { Cluster } from '../../src/cluster/cluster.js';
+import { ClusterBusyError } from '../../src/cluster/cluster-errors.js';
 import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 import { prepareResource } from '../clients/resource.js';
 import type { ClientConfig } from '../clients/protocol.js';
+import { runResults } from '../../src/check/run-results.js';
+import { RunStore } from '../../src/store/run-store.js';
+import type { TestJson } from '../../src/store/test-json.js';
 import { realClock } from './clock.js';
 import { interpretRun } from './interpret-run.js';
 import type { ClientFleet, NemesisPort } from './ports.js';
@@ -29,7 +30,7 @@ import { Recorder } from './recorder.js';
 import { planRun, type RunPlan } from './run-plan.js';
 import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
-import { clusterBackendOf, tokenKindOf } from '../vocabulary.js';
+import { clusterBackendOf } from '../vocabulary.js';
 import { sentinelClientOptions, sentinelClusterOptions } from './sentinel-run.js';
 
 export interface RunResult extends LockCheckResult {
@@ -56,42 +57,46 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   const log = hooks.log ?? (() => undefined);
   const started = Date.now();
   const name = o.name ?? `${o.backend}-${o.resource}-${o.workload}`;
-  const runDir = resolve(o.resultsDir, name, new Date(started).toISOString().replace(/[-:]/g, '').replace(/\..*$/, ''));
-  mkdirSync(join(runDir, 'logs'), { recursive: true });
-  linkLatest(runDir);
+  const store = RunStore.create(o.resultsDir, name, new Date(started));
+  const runDir = store.dir;
   const replay = replayCommand(o);
   const backend = clusterBackendOf(o.backend);
-  const test: Record<string, unknown> = {
-    name,
+  const test: TestJson = {
     ...o,
+    name,
     startedAt: new Date(started).toISOString(),
     versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions([backend, 'postgres'])) },
     replay,
   };
-  writeJson(join(runDir, 'test.json'), test);
+  store.writeTest(test);
 
   log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
   log(`run directory: ${runDir}`);
-  const recorder = new Recorder(join(runDir, 'history.jsonl'));
+  const recorder = new Recorder(store.historyPath);
   let cluster: Cluster | undefined;
   try {
     cluster = await startRunCluster(plan, runDir, hooks, log);
-    const world = await realWorldOf(cluster, plan, (versions) => Object.assign(test['versions'] as Record<string, string>, versions));
+    const world = await realWorldOf(cluster, plan, (versions) => Object.assign(test.versions, versions));
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 });
-    writeJson(join(runDir, 'test.json'), test);
+    store.writeTest(test);
+  } catch (err) {
+    if (err instanceof ClusterBusyError) {
+      // Refused before it began: it leaves nothing behind, not even its directory.
+      recorder.close();
+      store.discard();
+      throw err;
+    }
+    // The run directory holds the history so far and the logs: the error says where.
+    throw store.failed(err);
   } finally {
     recorder.close();
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
 
-  const checked = runCheckers(checkersFor(o.workload), recorder.ops, {
-    workload: o.workload,
-    resource: o.resource,
-    backend: o.backend,
-    tokenKind: tokenKindOf(o.backend),
-  });
   const durationMs = Date.now() - started;
-  writeJson(join(runDir, 'results.json'), { valid: checked.valid, deciding: checked.deciding, durationMs, checkers: checked.verdicts });
+  const results = runResults(recorder.ops, o, plan.windows.length, durationMs);
+  store.writeResults(results);
+  const checked = { valid: results.valid, verdicts: results.checkers, deciding: results.deciding };
   const report = await writeRunReport(runDir).catch((err: unknown) => {
     // The verdict stands without its picture; say why the picture is missing.
     log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
@@ -163,14 +168,4 @@ async function startProxies(c: Cluster, hosts: readonly string[], which: RunOpti
   return out;
 }
 
-/** `results/<test>/latest` → this run, replaced atomically enough for a person's shell. */
-function linkLatest(runDir: string): void {
-  const link = join(dirname(runDir), 'latest');
-  rmSync(link, { force: true });
-  symlinkSync(basename(runDir), link);
-}
-
-function writeJson(path: string, value: unknown): void {
-  writeFileSync(path, JSON.stringify(value, null, 2) + '\n');
-}
 

@@ -3,10 +3,10 @@
  * Every check throws a UsageError worded "Expected `--flag` to be …, got …".
  */
 import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
+import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
 import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
-import { sentinelReplayFlags } from './sentinel-run.js';
 
 export interface RunOptions {
   backend: LockBackend;
@@ -87,24 +87,43 @@ export function validateRunOptions(o: RunOptions): RunOptions {
   return o;
 }
 
-/** The command line that replays a run exactly. */
+/**
+ * Each option as the flags of `fencecheck run` that set it. A Record over the
+ * options, so an option added without its flag is a type error here. Every
+ * flag is written, defaults too: a replay must not change when a default
+ * does. `script`, `proxies` and `name` have no flag: they belong to the
+ * named scenarios, whose replay is `fencecheck scenario run ...`.
+ */
+const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'name'>]-?: (o: RunOptions) => string[] } = {
+  backend: (o) => ['--backend', o.backend],
+  resource: (o) => ['--resource', o.resource],
+  workload: (o) => ['--workload', o.workload],
+  nemesis: (o) => ['--nemesis', o.nemesis.length > 0 ? o.nemesis.join(',') : 'none'],
+  timeLimitS: (o) => ['--time-limit', String(o.timeLimitS)],
+  clients: (o) => ['--clients', String(o.clients)],
+  ttlMs: (o) => ['--ttl-ms', String(o.ttlMs)],
+  holdMs: (o) => ['--hold-ms', String(o.holdMs)],
+  rate: (o) => ['--rate', String(o.rate)],
+  intervalMs: (o) => ['--interval-ms', String(o.intervalMs)],
+  durationMs: (o) => ['--duration-ms', String(o.durationMs)],
+  recoverMs: (o) => ['--recover-ms', String(o.recoverMs)],
+  callTimeoutMs: (o) => ['--call-timeout-ms', String(o.callTimeoutMs)],
+  nemesisTarget: (o) => ['--nemesis-target', o.nemesisTarget],
+  redisPersistence: (o) => ['--redis-persistence', o.redisPersistence],
+  resultsDir: (o) => ['--results', o.resultsDir],
+  checkHold: (o) => (o.checkHold ? ['--check-hold'] : []),
+  // redis-sentinel only (./sentinel-run.ts); other backends ignore them, so their replays leave them out.
+  waitReplicas: (o) => (o.backend === 'redis-sentinel' && o.waitReplicas ? ['--wait-replicas', String(o.waitReplicas)] : []),
+  minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
+  seed: (o) => ['--seed', String(o.seed)],
+};
+
+/** The arguments of `fencecheck run` that replay a run exactly. */
+export function replayArgs(o: RunOptions): string[] {
+  return ['run', ...Object.values(REPLAY_FLAGS).flatMap((flags) => flags(o))];
+}
+
+/** The command line that replays a run exactly, quoted for a shell. */
 export function replayCommand(o: RunOptions): string {
-  const parts = [
-    'fencecheck run',
-    `--backend ${o.backend}`,
-    `--resource ${o.resource}`,
-    `--workload ${o.workload}`,
-    o.nemesis.length > 0 ? `--nemesis ${o.nemesis.join(',')}` : '',
-    `--time-limit ${o.timeLimitS}`,
-    `--clients ${o.clients}`,
-    `--ttl-ms ${o.ttlMs}`,
-    `--hold-ms ${o.holdMs}`,
-    `--rate ${o.rate}`,
-    o.nemesis.length > 0 ? `--interval-ms ${o.intervalMs} --duration-ms ${o.durationMs} --nemesis-target ${o.nemesisTarget}` : '',
-    o.redisPersistence !== 'none' ? `--redis-persistence ${o.redisPersistence}` : '',
-    o.checkHold ? '--check-hold' : '',
-    ...sentinelReplayFlags(o),
-    `--seed ${o.seed}`,
-  ];
-  return parts.filter((p) => p !== '').join(' ');
+  return `fencecheck ${shellQuote(replayArgs(o))}`;
 }

@@ -2,8 +2,8 @@
  * What a lock run needs to know about the redis-sentinel backend, kept out of
  * the run loop: the server options (min-replicas) it starts the cluster with,
  * the client option (WAIT) it hands each lock client, which backend has a
- * leader to aim faults at, and the replay flags. Other backends ignore the
- * two options, as they ignore --redis-persistence.
+ * leader to aim faults at. Other backends ignore the two options, as they
+ * ignore --redis-persistence (run-options.ts leaves them out of their replay).
  *
  * run-lock-test.ts, run-options.ts, real-world.ts and nemesis-runner.ts
  * call these from one-line hooks.
@@ -34,10 +34,4 @@ export function sentinelClientOptions(o: SentinelRunOptions): Pick<ClientConfig,
 export function leaderBackendOf(lockBackend: string): LeaderBackend | undefined {
   const backend = clusterBackendOf(lockBackend as LockBackend);
   return backend === 'etcd' || backend === 'zookeeper' || backend === 'redis-sentinel' ? backend : undefined;
-}
-
-/** The replay command's flags for the Sentinel options (none for other backends, which ignore them). */
-export function sentinelReplayFlags(o: SentinelRunOptions): string[] {
-  if (o.backend !== 'redis-sentinel') return [];
-  return [(o.waitReplicas ?? 0) > 0 ? `--wait-replicas ${o.waitReplicas}` : '', (o.minReplicas ?? 0) > 0 ? `--min-replicas ${o.minReplicas}` : ''].filter((f) => f !== '');
 }

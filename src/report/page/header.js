@@ -18,6 +18,8 @@ function renderHeader(model, root) {
   el(top, 'span', `verdict v-${verdict}`, VERDICT_TEXT[verdict]).attr('id', 'run-verdict');
   el(top, 'h1', null, typeof test.name === 'string' ? test.name : data.run);
   el(top, 'span', 'run-id', data.run);
+  // Computed where the run was checked (src/check/format-outcome.ts): a valid run without evidence says UNTESTED.
+  if (data.outcome) el(root, 'div', `outcome${/^outcome: UNTESTED/.test(data.outcome) ? ' untested' : ''}`, data.outcome).attr('id', 'run-outcome');
 
   const facts = el(root, 'dl', 'facts');
   const fact = (label, value) => {

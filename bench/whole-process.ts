@@ -1,0 +1,150 @@
+/**
+ * The whole-process part of `npm run bench:check`: fencecheck as a user runs
+ * it (`fencecheck check ...`, a fresh process: start-up, parse and search),
+ * side by side with Porcupine's harness (porcupine-harness.ts) when one can
+ * be built, on the same files, interleaved run by run, medians reported.
+ * Without Porcupine, the reference figures below are printed with their date
+ * and machine instead.
+ *
+ * Rows: start-up beside a bare `node -e 0`; the etcd and kv families of the
+ * corpus; seeded long 5-process etcd-format histories (long-history.ts) of
+ * 100,000 and 1,000,000 ops (Porcupine is not run on the million: at 100,000
+ * ops it already needs over a gigabyte).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CorpusEntry } from '../src/corpus/manifest.js';
+import { writeLongHistory } from './long-history.js';
+import { buildPorcupineHarness } from './porcupine-harness.js';
+
+/** The CLI measured: this build's, or another build's entry (FENCECHECK_BENCH_CLI) for a before/after table. */
+const CLI = process.env['FENCECHECK_BENCH_CLI'] ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const TIME = '/usr/bin/time';
+const TIMEOUT = '/usr/bin/timeout';
+
+/**
+ * Porcupine's whole-process figures when no checkout is given: the medians this
+ * bench measured (7 interleaved runs, the same files, the long history from seed 12).
+ */
+const REFERENCE = {
+  when: '2026-11-30, Porcupine v1.3.0 built with Debian go 1.19, a 2-core Debian 12 machine of this kind shared with other agents (load 7–10)',
+  seconds: { etcd: 0.604, kv: 0.307, 'long 100k': 2.108 } as Record<string, number>,
+  rssMB: { etcd: 29, kv: 58, 'long 100k': 2079 } as Record<string, number>,
+};
+
+interface Row {
+  name: string;
+  fencecheck: string[];
+  porcupine?: string[];
+  /** Ratio against this row's fencecheck time instead of Porcupine's (start-up rows). */
+  versus?: string;
+}
+
+interface Sample {
+  seconds: number;
+  rssMB?: number;
+}
+
+export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: string) => void, capS = 120): string {
+  const work = mkdtempSync(join(tmpdir(), 'fencecheck-bench-'));
+  try {
+    const harness = buildPorcupineHarness();
+    if ('missing' in harness) log(`bench:check: Porcupine not run side by side: ${harness.missing}; printing reference figures\n`);
+    const porc = 'binary' in harness ? harness.binary : undefined;
+    const twoOp = join(work, 'two-op.jsonl');
+    writeFileSync(twoOp, '{"index":0,"time":0,"process":0,"type":"invoke","f":"write","value":1}\n{"index":1,"time":1,"process":0,"type":"ok","f":"write","value":1}\n');
+    const long100k = join(work, 'long-100k.log');
+    const long1m = join(work, 'long-1m.log');
+    writeLongHistory(long100k, { ops: 100_000, seed: 12 });
+    writeLongHistory(long1m, { ops: 1_000_000, seed: 12 });
+    const files = (family: string) => corpus.filter((e) => e.family === family).map((e) => e.path);
+    const rows: Row[] = [
+      { name: 'node -e 0', fencecheck: [process.execPath, '-e', '0'] },
+      { name: 'fencecheck --version', fencecheck: [process.execPath, CLI, '--version'], versus: 'node -e 0' },
+      { name: 'check, 2-op history', fencecheck: [process.execPath, CLI, 'check', twoOp, '--model', 'register'], versus: 'node -e 0' },
+      { name: 'etcd', fencecheck: [process.execPath, CLI, 'check', ...files('etcd'), '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', ...files('etcd')] } : {}) },
+      { name: 'kv', fencecheck: [process.execPath, CLI, 'check', ...files('kv'), '--model', 'kv'], ...(porc ? { porcupine: [porc, 'kv', ...files('kv')] } : {}) },
+      { name: 'long 100k', fencecheck: [process.execPath, CLI, 'check', long100k, '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', long100k] } : {}) },
+      { name: 'long 1M', fencecheck: [process.execPath, CLI, 'check', long1m, '--model', 'etcd'] },
+    ];
+    const samples = new Map<string, Sample[]>();
+    const add = (key: string, s: Sample) => samples.set(key, [...(samples.get(key) ?? []), s]);
+    for (let r = 0; r < runs; r++) {
+      log(`bench:check: whole process, run ${r + 1}/${runs}…\n`);
+      for (const row of rows) {
+        if (row.name === 'long 1M' && r >= Math.min(runs, 3)) continue;
+        // A row that hit the cap once is not run again (a quadratic build would spend the whole bench there).
+        if (samples.get(`${row.name}/f`)?.some((s) => s.seconds === Infinity)) continue;
+        add(`${row.name}/f`, measure(row.fencecheck, capS));
+        if (row.porcupine) add(`${row.name}/p`, measure(row.porcupine, capS));
+      }
+    }
+    const header = ['what', 'fencecheck s', 'peak RSS', 'binary' in harness ? `${harness.version} s` : 'Porcupine (reference) s', 'peak RSS', 'ratio'];
+    const lines = [header];
+    for (const row of rows) {
+      const f = median(samples.get(`${row.name}/f`)!);
+      const p = row.porcupine ? median(samples.get(`${row.name}/p`)!) : undefined;
+      const refS = REFERENCE.seconds[row.name];
+      const refRss = REFERENCE.rssMB[row.name];
+      const base = row.versus ? median(samples.get(`${row.versus}/f`)!) : undefined;
+      const other = p?.seconds ?? refS;
+      const ratio = f.seconds === Infinity ? '—' : base ? `${(f.seconds / base.seconds).toFixed(2)}x node -e 0` : other ? `${(f.seconds / other).toFixed(2)}x Porcupine` : '—';
+      lines.push([
+        row.name,
+        seconds(f.seconds, capS),
+        mb(f.rssMB),
+        p ? seconds(p.seconds, capS) : refS !== undefined ? `(${refS.toFixed(2)})` : '—',
+        p ? mb(p.rssMB) : refRss !== undefined ? `(${refRss} MB)` : '—',
+        ratio,
+      ]);
+    }
+    const widths = header.map((_, c) => Math.max(...lines.map((l) => l[c]!.length)));
+    const table = lines.map((l) => l.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n');
+    const note = porc
+      ? `medians of ${runs} interleaved runs (long 1M: ${Math.min(runs, 3)}); ratio = fencecheck / Porcupine, whole process`
+      : `medians of ${runs} runs; Porcupine figures in parentheses are references from ${REFERENCE.when} (set PORCUPINE_DIR to a Porcupine checkout, with Go, to measure side by side)`;
+    return `${table}\n${note}\n`;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One run: wall seconds and, with GNU time, the peak RSS. A run past `capS`
+ * is killed (coreutils timeout, SIGKILL) and counts as Infinity: a build with
+ * a quadratic search must not hold the bench for hours.
+ */
+function measure(argv: string[], capS: number): Sample {
+  const withTime = existsSync(TIME);
+  const capped = existsSync(TIMEOUT) ? [TIMEOUT, '-s', 'KILL', String(capS), ...argv] : argv;
+  const cmd = withTime ? TIME : capped[0]!;
+  const args = withTime ? ['-f', '@@%e %M', ...capped] : capped.slice(1);
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 2 ** 20 });
+  const wall = (performance.now() - t0) / 1000;
+  const m = /@@([\d.]+) (\d+)/.exec(r.stderr ?? '');
+  // timeout's own code for a killed child is 137 (128 + SIGKILL).
+  // (GNU time's figure for a killed run is timeout's own, not the check's: none is reported.)
+  if (r.status === 137 || r.signal === 'SIGKILL') return { seconds: Infinity };
+  if (r.status !== null && r.status >= 254) throw new Error(`bench:check: ${argv.join(' ').slice(0, 200)} failed (${r.status}): ${r.stderr.slice(-500)}`);
+  // Wall time from here (GNU time's %e has only 10 ms resolution), peak RSS from GNU time.
+  return m ? { seconds: wall, rssMB: Number(m[2]) / 1024 } : { seconds: wall };
+}
+
+function median(samples: Sample[]): Sample {
+  const by = <K extends keyof Sample>(k: K) => samples.map((s) => s[k]).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  const mid = <T>(xs: T[]) => xs[(xs.length - 1) >> 1];
+  const rss = mid(by('rssMB'));
+  return { seconds: mid(by('seconds'))!, ...(rss !== undefined ? { rssMB: rss } : {}) };
+}
+
+function seconds(s: number, capS: number): string {
+  return s === Infinity ? `> ${capS} (killed)` : s.toFixed(3);
+}
+
+function mb(v: number | undefined): string {
+  return v === undefined ? '—' : `${Math.round(v)} MB`;
+}

@@ -1,0 +1,62 @@
+/**
+ * The shape of the `value` each model's operations carry, declared next to
+ * the models and checked while a history is read, so a value the model cannot
+ * read is a parse error at its file:line:column (254) instead of a verdict.
+ *
+ * Why this matters: the models read values leniently (a kv get whose value is
+ * not a `[key, value]` pair reads as "value unknown"; a cas whose value is not
+ * `[from, to]` is an illegal step), so without this a history in the wrong
+ * shape checks "valid" or "INVALID" for reasons that have nothing to do with
+ * the system that recorded it.
+ *
+ * A shape is checked on the invocation and, where the model reads it, on the
+ * completion. Operations whose f the model does not know are left to the
+ * model-mismatch check, which names every unknown f at once.
+ */
+import type { ValueCheck } from '../../src/history/history-warning.js';
+import type { Op, Value } from '../../src/history/op.js';
+
+const ANY: ValueCheck = () => null;
+
+const CAS_PAIR = 'a pair [from, to]';
+const KV_PAIR = 'a pair [key, value] with a string key and a string or null value';
+
+/** The value check of a model, by its name (every model of checkers/models/registry.ts). */
+export function valueCheckFor(modelName: string): ValueCheck {
+  switch (modelName) {
+    case 'cas-register':
+    case 'etcd':
+      return casRegisterValues;
+    case 'kv':
+      return kvValues;
+    // register: any JSON value may be written and read; mutex: acquire/release carry nothing the model reads.
+    default:
+      return ANY;
+  }
+}
+
+// cas [from to] on its invocation (what the model applies); a completion echoes the pair or carries nothing.
+function casRegisterValues(op: Op): string | null {
+  if (op.f !== 'cas') return null;
+  if (isPair(op.value)) return null;
+  if (op.type !== 'invoke' && op.value === null) return null;
+  return op.type === 'invoke' ? CAS_PAIR : `${CAS_PAIR} or nil`;
+}
+
+// get/put/append [key value]: the key partitions the history, the value is a string (or nil: unknown, absent).
+function kvValues(op: Op): string | null {
+  if (op.f !== 'get' && op.f !== 'put' && op.f !== 'append') return null;
+  if (isKvPair(op.value)) return null;
+  // Only an ok get's completion is read by the model; other completions may carry nothing.
+  const mustBePair = op.type === 'invoke' || (op.type === 'ok' && op.f === 'get');
+  if (!mustBePair && op.value === null) return null;
+  return mustBePair ? KV_PAIR : `${KV_PAIR}, or nil`;
+}
+
+function isPair(v: Value): boolean {
+  return Array.isArray(v) && v.length === 2;
+}
+
+function isKvPair(v: Value): boolean {
+  return Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && (typeof v[1] === 'string' || v[1] === null);
+}

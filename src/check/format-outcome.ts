@@ -1,0 +1,39 @@
+/**
+ * A run's outcome for a person, as `fencecheck run` and `fencecheck check
+ * RUN_DIR` print it: the word, why a valid run is untested, how many fault
+ * windows struck, and what tested the protection.
+ *
+ *   outcome: UNTESTED (the lock never failed: no double hold, no refusal); 3 of 4 fault windows struck (1 skipped: no client to pause ...)
+ */
+import { untestedWhy, type Evidence, type Outcome } from '../../checkers/lock/evidence.js';
+import type { LockWorkload, Validity } from '../../checkers/lock/verdict.js';
+import type { StoredResults } from '../store/results-json.js';
+import { storedOutcome } from '../store/stored-outcome.js';
+
+const WORD: Record<Outcome, string> = { safe: 'safe', unsafe: 'UNSAFE', unknown: 'unknown', untested: 'UNTESTED' };
+
+export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evidence, workload: LockWorkload): string {
+  const why = untestedWhy(valid, evidence, workload);
+  const f = evidence.faults;
+  const struck = f.planned === 0 ? 'no fault windows planned' : `${f.applied} of ${f.planned} fault windows struck (${percent(f.applied, f.planned)})`;
+  const misses = [
+    ...(f.skipped.length > 0 ? [`${f.skipped.length} skipped: ${f.skipped[0]!.why}${f.skipped.length > 1 ? ', …' : ''}`] : []),
+    ...(f.failed.length > 0 ? [`${f.failed.length} failed: ${f.failed[0]!.error}${f.failed.length > 1 ? ', …' : ''}`] : []),
+  ];
+  const p = evidence.protection;
+  return (
+    `outcome: ${WORD[outcome]}${why === undefined ? '' : ` (${why})`}; ${struck}${misses.length > 0 ? ` [${misses.join('; ')}]` : ''}; ` +
+    `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)`
+  );
+}
+
+function percent(part: number, whole: number): string {
+  return `${Math.round((100 * part) / whole)}%`;
+}
+
+/** The outcome line of a results.json as read back; one from before evidence was recorded says so (untested unless already unsafe or unknown). */
+export function formatStoredOutcome(results: StoredResults, workload: LockWorkload): string {
+  if (results.outcome !== undefined && results.evidence !== undefined) return formatOutcome(results.outcome, results.valid, results.evidence, workload);
+  const { outcome, why } = storedOutcome(results);
+  return `outcome: ${WORD[outcome]}${why === null ? '' : ` (${why})`}`;
+}

@@ -1,0 +1,42 @@
+/**
+ * readOperations: a history file straight to the operations a model checks,
+ * paired as the ops are read, batch by batch, with the counts the callers'
+ * input checks need (any client op at all? ops the model does not know?).
+ * Why: holding a long history's ops (a million-op etcd log is two million of
+ * them) on top of its operations and the search's tables took the check past
+ * 1 GB; the ops themselves are garbage as soon as they are paired.
+ */
+import { pairingOptions } from '../../checkers/linearizability/check.js';
+import { OperationPairer } from '../../checkers/linearizability/to-operations.js';
+import type { Model } from '../../checkers/model.js';
+import type { Operation } from '../../checkers/operation.js';
+import { validatedBatches, type ReadHistoryOptions } from '../history/read-history.js';
+
+export interface ReadOperations {
+  operations: Operation[];
+  /** Ops read, nemesis included. */
+  opsRead: number;
+  /** Ops of client processes (not the nemesis). */
+  clientOps: number;
+  /** The `f`s of client ops that the model does not know. */
+  foreign: Set<string>;
+}
+
+export function readOperations(path: string, model: Model<unknown>, opts: ReadHistoryOptions = {}): ReadOperations {
+  const pairer = new OperationPairer(pairingOptions(model));
+  const known = new Set(model.functions);
+  const foreign = new Set<string>();
+  let opsRead = 0;
+  let clientOps = 0;
+  for (const batch of validatedBatches(path, opts)) {
+    opsRead += batch.length;
+    for (const op of batch) {
+      if (op.process !== 'nemesis') {
+        clientOps++;
+        if (!known.has(op.f)) foreign.add(op.f);
+      }
+      pairer.push(op);
+    }
+  }
+  return { operations: pairer.finish(), opsRead, clientOps, foreign };
+}

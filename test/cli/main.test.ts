@@ -1,0 +1,41 @@
+/**
+ * The entry point loads only the command that runs (start-up time); these
+ * tests pin what that must not change: --version, the full listing, help for
+ * one command, and commander's suggestion for a typo (exit 254).
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const COMMANDS = ['run', 'check', 'compare', 'scenario', 'up', 'down', 'doctor', 'setup', 'report', 'serve'];
+
+describe('fencecheck entry point', () => {
+  it('prints its version with no command loaded', () => {
+    expect(runCli(['--version'])).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+    expect(runCli(['-V'])).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+  });
+
+  it('lists every command in --help and `help`', () => {
+    for (const args of [['--help'], ['help']]) {
+      const { code, stdout } = runCli(args);
+      expect(code).toBe(0);
+      for (const name of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    }
+  });
+
+  it('shows one command\'s help when only that command is loaded, and through `help CMD`', () => {
+    for (const args of [['check', '--help'], ['help', 'check']]) {
+      const { code, stdout } = runCli(args);
+      expect(code).toBe(0);
+      expect(stdout).toContain('Usage: fencecheck check [options] <paths...>');
+      expect(stdout).toContain('--max-search-mb');
+    }
+    expect(runCli(['serve', '--help']).stdout).toContain('Usage: fencecheck serve');
+  });
+
+  it('suggests the closest command for a typo, exit 254', () => {
+    const { code, stderr } = runCli(['chek', 'x']);
+    expect(code).toBe(254);
+    expect(stderr).toContain("unknown command 'chek'");
+    expect(stderr).toContain('Did you mean check?');
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { evidenceOf, outcomeOf, untestedWhy, type Evidence } from '../../checkers/lock/evidence.js';
+import { mutualExclusionChecker } from '../../checkers/lock/mutual-exclusion.js';
+import type { Ev } from './lock-history.js';
+import { call, lockHistory, section } from './lock-history.js';
+
+/** A nemesis event of either type, with an optional error. */
+const nem = (ms: number, type: 'invoke' | 'info', f: string, value: Ev[4], error?: string): Ev[] => [[ms, 'nemesis', type, f, value, error === undefined ? {} : { error }]];
+
+describe('evidenceOf', () => {
+  it('counts applied, skipped (no invoke) and failed (invoke then error) faults, ignoring heals and clock resets', () => {
+    const history = lockHistory(
+      // A client pause that struck, and its resume.
+      nem(100, 'invoke', 'pause', { target: 'c1', pid: 10, process: 1 }),
+      nem(101, 'info', 'pause', { target: 'c1', pid: 10, process: 1 }),
+      nem(900, 'invoke', 'resume', { target: 'c1', pid: 10, process: 1 }),
+      nem(901, 'info', 'resume', { target: 'c1', pid: 10, process: 1 }),
+      // A client pause that found nobody: only an info with the error.
+      nem(1000, 'info', 'pause', { target: 'holder' }, 'no client to pause (nobody held the lock or was acquiring)'),
+      // A server pause and a kill that struck; a clock offset that failed; the clock reset is a heal.
+      nem(2000, 'invoke', 'pause', { target: 'n1' }),
+      nem(2001, 'info', 'pause', { target: 'n1' }),
+      nem(2100, 'invoke', 'kill', 'n2'),
+      nem(2101, 'info', 'kill', 'n2'),
+      nem(3000, 'invoke', 'clock-offset', { target: 'n1', ms: 5000 }),
+      nem(3001, 'info', 'clock-offset', { target: 'n1', ms: 5000 }, 'clock file not writable'),
+      nem(3100, 'invoke', 'clock-offset', { target: 'n1', ms: 0 }),
+      nem(3101, 'info', 'clock-offset', { target: 'n1', ms: 0 }),
+      // A delay without proxies: a skip.
+      nem(4000, 'info', 'start-delay', { target: null, link: 'resource', ms: 300 }, 'no client to delay (nobody held the lock or was acquiring)'),
+      nem(5000, 'invoke', 'heal-all', null),
+      nem(5001, 'info', 'heal-all', null),
+    );
+    expect(evidenceOf(history, [], 6)).toEqual<Evidence>({
+      faults: {
+        planned: 6,
+        applied: 3,
+        skipped: [
+          { fault: 'client-pause', why: 'no client to pause (nobody held the lock or was acquiring)' },
+          { fault: 'delay', why: 'no client to delay (nobody held the lock or was acquiring)' },
+        ],
+        failed: [{ fault: 'clock', error: 'clock file not writable' }],
+      },
+      protection: { doubleHolds: 0, refusals: 0 },
+    });
+  });
+
+  it('pairs overlapping faults of the same kind by their value', () => {
+    const history = lockHistory(
+      nem(100, 'invoke', 'start-loss', { target: 'n1', percent: 20 }),
+      nem(110, 'invoke', 'start-loss', { target: 'n2', percent: 20 }),
+      nem(120, 'info', 'start-loss', { target: 'n2', percent: 20 }, 'nft failed'),
+      nem(130, 'info', 'start-loss', { target: 'n1', percent: 20 }),
+    );
+    expect(evidenceOf(history, [], 2).faults).toEqual({ planned: 2, applied: 1, skipped: [], failed: [{ fault: 'loss', error: 'nft failed' }] });
+  });
+
+  it('counts definite double holds from mutual exclusion and the accesses the resource rejected', () => {
+    const history = lockHistory(
+      section(1, 1, 10, 100, call(1, 'write', 50, 60, 'ok', { token: 1, outcome: 'accepted' })),
+      // Process 2 holds while 1 still does: one double hold; its write is accepted, 1's late write rejected.
+      section(2, 2, 40, 200, call(2, 'write', 70, 80, 'ok', { token: 2, outcome: 'accepted' })),
+      section(3, 3, 300, 400, call(3, 'write', 310, 320, 'fail', { token: 3, outcome: 'rejected' }), call(3, 'read', 330, 340, 'fail', { token: 3, outcome: 'rejected' })),
+      // A lock-lost refusal is the client's own, not the resource's: not counted.
+      section(4, 4, 500, 600, call(4, 'write', 510, 520, 'fail', { token: 4, outcome: 'unknown' })),
+    );
+    const verdicts = [mutualExclusionChecker.check(history, { workload: 'fenced-write', resource: 'fence', backend: 'etcd', tokenKind: 'monotonic' })];
+    expect(evidenceOf(history, verdicts, 0).protection).toEqual({ doubleHolds: 1, refusals: 2 });
+  });
+});
+
+describe('outcomeOf', () => {
+  const evidence = (applied: number, doubleHolds: number, refusals: number): Evidence => ({
+    faults: { planned: 2, applied, skipped: [], failed: [] },
+    protection: { doubleHolds, refusals },
+  });
+
+  it.each([
+    // valid, applied, doubleHolds, refusals, workload, outcome, why untested
+    [false, 0, 0, 0, 'lock-counter', 'unsafe', undefined],
+    ['unknown', 2, 1, 1, 'lock-counter', 'unknown', undefined],
+    [true, 0, 3, 3, 'lock-counter', 'untested', 'no fault applied'],
+    [true, 2, 0, 0, 'fenced-write', 'untested', 'the lock never failed: no double hold, no refusal'],
+    [true, 2, 1, 0, 'fenced-write', 'safe', undefined],
+    [true, 2, 0, 4, 'lock-counter', 'safe', undefined],
+    [true, 1, 0, 0, 'mutex', 'safe', undefined],
+    [true, 0, 0, 0, 'mutex', 'untested', 'no fault applied'],
+  ] as const)('valid %s, %i applied, %i double holds, %i refusals, %s: %s', (valid, applied, doubleHolds, refusals, workload, outcome, why) => {
+    const e = evidence(applied, doubleHolds, refusals);
+    expect(outcomeOf(valid, e, workload)).toBe(outcome);
+    expect(untestedWhy(valid, e, workload)).toBe(why);
+  });
+});
+
+describe('evidenceOf without a plan', () => {
+  it('counts the attempted faults as planned', () => {
+    const history = lockHistory(
+      nem(100, 'invoke', 'kill', 'n1'),
+      nem(101, 'info', 'kill', 'n1'),
+      nem(200, 'info', 'pause', { target: 'holder' }, 'no client to pause'),
+    );
+    expect(evidenceOf(history, []).faults).toEqual({ planned: 2, applied: 1, skipped: [{ fault: 'client-pause', why: 'no client to pause' }], failed: [] });
+  });
+});

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseResultsJson, readResultsJson } from '../../src/store/results-json.js';
+import { RunFileError } from '../../src/store/run-file-error.js';
+import { parseTestJson, readTestJson } from '../../src/store/test-json.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fencecheck-readers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const IDENTITY = { name: 't', backend: 'etcd', resource: 'fence', workload: 'lock-counter', seed: 3 };
+const RESULTS = { valid: true, checkers: [{ checker: 'lost-updates', valid: true }] };
+
+function message(read: () => unknown): string {
+  try {
+    read();
+  } catch (err) {
+    expect(err).toBeInstanceOf(RunFileError);
+    expect((err as RunFileError).exitCode).toBe(254);
+    return (err as RunFileError).message;
+  }
+  throw new Error('expected a RunFileError');
+}
+
+describe('readTestJson', () => {
+  it('a test.json of {} names the first missing field', () => {
+    writeFileSync(join(dir, 'test.json'), '{}\n');
+    expect(message(() => readTestJson(dir))).toBe(`${join(dir, 'test.json')}: expected \`name\` to be the name of the test, found nothing (the field is missing)`);
+  });
+
+  it('a missing test.json is null', () => {
+    expect(readTestJson(join(dir, 'nowhere'))).toBeNull();
+  });
+
+  it.each([
+    [{ ...IDENTITY, backend: 'mysql' }, 'expected `backend` to be one of redis, redlock, redlock-npm, etcd, zookeeper, redis-sentinel, found "mysql"'],
+    [{ ...IDENTITY, workload: undefined }, 'expected `workload` to be one of mutex, lock-counter, fenced-write, found nothing (the field is missing)'],
+    [{ ...IDENTITY, seed: 1.5 }, 'expected `seed` to be an integer, found 1.5'],
+    [{ ...IDENTITY, nemesis: ['client-pause', 'meteor'] }, 'expected `nemesis` to be a list of client-pause, server-pause, partition, kill, clock, delay, loss, found ["client-pause","meteor"]'],
+    [{ ...IDENTITY, callTimeoutMs: '300' }, 'expected `callTimeoutMs` to be a positive number, found "300"'],
+    [{ ...IDENTITY, recoverMs: -1 }, 'expected `recoverMs` to be a number >= 0, found -1'],
+    [{ ...IDENTITY, checkHold: 'yes' }, 'expected `checkHold` to be true or false, found "yes"'],
+    [{ ...IDENTITY, interrupted: { signal: 'SIGINT' } }, 'expected `interrupted` to be { signal, at } strings, found {"signal":"SIGINT"}'],
+    [[IDENTITY], 'expected `(top level)` to be an object, found [{"name":"t","backend":"etcd","resource":"fence","workloa...'],
+  ])('names the bad field: %j', (json, detail) => {
+    expect(message(() => parseTestJson(JSON.stringify(json), 'test.json'))).toBe(`test.json: ${detail}`);
+  });
+
+  it('keeps fields it does not know, for the report', () => {
+    expect(parseTestJson(JSON.stringify({ ...IDENTITY, nemeses: ['client-pause'] }), 'test.json')).toEqual({ ...IDENTITY, nemeses: ['client-pause'] });
+  });
+
+  it('a syntax error names the file', () => {
+    expect(message(() => parseTestJson('{"name": ', 'test.json'))).toMatch(/^test\.json: expected JSON, found a syntax error/);
+  });
+});
+
+describe('readResultsJson', () => {
+  it('a missing results.json is null (the run did not finish)', () => {
+    expect(readResultsJson(join(dir, 'nowhere'))).toBeNull();
+  });
+
+  it('reads a file from before evidence was recorded, without inventing the missing fields', () => {
+    writeFileSync(join(dir, 'results.json'), JSON.stringify(RESULTS));
+    expect(readResultsJson(dir)).toEqual(RESULTS);
+  });
+
+  it.each([
+    [{ checkers: [] }, 'expected `valid` to be true, false or "unknown", found nothing (the field is missing)'],
+    [{ valid: 'yes', checkers: [] }, 'expected `valid` to be true, false or "unknown", found "yes"'],
+    [{ ...RESULTS, checkers: [{ checker: 'x', valid: true, anomalyCount: -1 }] }, 'expected `checkers[0].anomalyCount` to be a count, found -1'],
+    [{ ...RESULTS, checkers: [{ checker: 'x', valid: true, anomalies: [{ kind: 'double-hold', window: { start: 1 } }] }] }, 'expected `checkers[0].anomalies[0].window` to be { start, end } in nanoseconds, found {"start":1}'],
+    [{ ...RESULTS, deciding: 'lost-updates' }, 'expected `deciding` to be an array of checker names, found "lost-updates"'],
+    [{ ...RESULTS, durationMs: '12' }, 'expected `durationMs` to be a number of ms or null, found "12"'],
+    [{ ...RESULTS, outcome: 'fine' }, 'expected `outcome` to be one of safe, unsafe, unknown, untested, found "fine"'],
+    [{ ...RESULTS, evidence: { faults: { planned: 1, applied: 1, skipped: [], failed: [] } } }, 'expected `evidence.protection` to be an object, found nothing (the field is missing)'],
+    [{ ...RESULTS, evidence: { faults: { planned: 1, applied: 1, skipped: [{ fault: 'client-pause' }], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } } }, 'expected `evidence.faults.skipped[0]` to be { fault, why } strings, found {"fault":"client-pause"}'],
+    [{ ...RESULTS, evidence: { faults: { planned: 1, applied: 1, skipped: [], failed: [] }, protection: { doubleHolds: 0.5, refusals: 0 } } }, 'expected `evidence.protection.doubleHolds` to be a count, found 0.5'],
+  ])('names the bad field: %j', (json, detail) => {
+    expect(message(() => parseResultsJson(JSON.stringify(json), 'results.json'))).toBe(`results.json: ${detail}`);
+  });
+});

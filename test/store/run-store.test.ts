@@ -1,0 +1,123 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DiskFullError, nodeIo, writeFileAtomic } from '../../src/store/atomic-write.js';
+import type { ResultsJson } from '../../src/store/results-json.js';
+import { readResultsJson } from '../../src/store/results-json.js';
+import { RunFailedError } from '../../src/store/run-failed-error.js';
+import { RunStore } from '../../src/store/run-store.js';
+import { readTestJson, type TestJson } from '../../src/store/test-json.js';
+import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import { ClusterBusyError } from '../../src/cluster/cluster-errors.js';
+
+const dirs: string[] = [];
+const temp = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'fencecheck-store-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const NOW = new Date('2026-11-30T19:20:05.123Z');
+
+const sampleTest = (resultsDir: string): TestJson => ({
+  ...DEFAULTS,
+  resultsDir,
+  backend: 'etcd',
+  resource: 'fence-claim',
+  workload: 'lock-counter',
+  nemesis: ['client-pause'],
+  name: 'etcd-fence-claim-lock-counter',
+  startedAt: NOW.toISOString(),
+  versions: { fencecheck: '0.1.0', node: 'v20' },
+  replay: 'fencecheck run --backend etcd',
+});
+
+const sampleResults: ResultsJson = {
+  valid: true,
+  deciding: ['lost-updates'],
+  durationMs: 1234,
+  checkers: [{ checker: 'lost-updates', valid: true, summary: 'none lost', anomalies: [], anomalyCount: 0 }],
+  outcome: 'safe',
+  evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 1, refusals: 3 } },
+};
+
+describe('RunStore', () => {
+  it('makes <results>/<name>/<timestamp> with logs/, and a second run in the same second gets -2, -3; latest follows', () => {
+    const results = temp();
+    const a = RunStore.create(results, 'etcd-x', NOW);
+    const b = RunStore.create(results, 'etcd-x', NOW);
+    const c = RunStore.create(results, 'etcd-x', NOW);
+    expect([a.dir, b.dir, c.dir]).toEqual(['20261130T192005', '20261130T192005-2', '20261130T192005-3'].map((n) => join(results, 'etcd-x', n)));
+    expect(existsSync(a.logsDir)).toBe(true);
+    expect(readlinkSync(join(results, 'etcd-x', 'latest'))).toBe('20261130T192005-3');
+    // No temporary link is left behind.
+    expect(readdirSync(join(results, 'etcd-x')).sort()).toEqual(['20261130T192005', '20261130T192005-2', '20261130T192005-3', 'latest']);
+  });
+
+  it('writes test.json and results.json that the readers give back; markInterrupted adds the signal', () => {
+    const results = temp();
+    const store = RunStore.create(results, 'etcd-x', NOW);
+    const test = sampleTest(results);
+    store.writeTest(test);
+    store.writeResults(sampleResults);
+    expect(readTestJson(store.dir)).toEqual(test);
+    expect(readResultsJson(store.dir)).toEqual(sampleResults);
+    store.markInterrupted('SIGINT', new Date('2026-11-30T19:21:00.000Z'));
+    expect(readTestJson(store.dir)).toEqual({ ...test, interrupted: { signal: 'SIGINT', at: '2026-11-30T19:21:00.000Z' } });
+    expect(readdirSync(store.dir).sort()).toEqual(['logs', 'results.json', 'test.json']);
+  });
+
+  it('a failed run is a RunFailedError carrying its directory, exit 2, or 254 when the cause was bad input', () => {
+    const store = RunStore.create(temp(), 'etcd-x', NOW);
+    const plain = store.failed(new Error('lock client client1-1 was not ready within 30 s'));
+    expect(plain).toBeInstanceOf(RunFailedError);
+    expect(plain.runDir).toBe(store.dir);
+    expect(plain.exitCode).toBe(2);
+    expect(plain.message).toBe('the run failed: lock client client1-1 was not ready within 30 s');
+    expect(store.failed(plain)).toBe(plain);
+    const busy = store.failed(new ClusterBusyError(42, '/run/fencecheck/state.json'));
+    expect(busy.exitCode).toBe(254);
+    expect(busy.hint).toContain(store.dir);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('replaces a file whole', () => {
+    const dir = temp();
+    const path = join(dir, 'test.json');
+    writeFileAtomic(path, 'old\n');
+    writeFileAtomic(path, 'new ✓\n');
+    expect(readFileSync(path, 'utf8')).toBe('new ✓\n');
+    expect(readdirSync(dir)).toEqual(['test.json']);
+  });
+
+  it('a full disk is a DiskFullError naming the file; the old content stays and no temporary file is left', () => {
+    const dir = temp();
+    const path = join(dir, 'results.json');
+    writeFileSync(path, 'old\n');
+    const full = { ...nodeIo, writeSync: () => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); } };
+    let caught: unknown;
+    try {
+      writeFileAtomic(path, '{"valid": true}\n', full);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(DiskFullError);
+    expect((caught as DiskFullError).message).toBe(`${path} was not written: no space left on the device`);
+    expect((caught as DiskFullError).exitCode).toBe(254);
+    expect(readFileSync(path, 'utf8')).toBe('old\n');
+    expect(readdirSync(dir)).toEqual(['results.json']);
+  });
+
+  it('a short write is continued until every byte is written', () => {
+    const dir = temp();
+    const path = join(dir, 'test.json');
+    const dribble = { ...nodeIo, writeSync: (fd: number, bytes: Uint8Array) => nodeIo.writeSync(fd, bytes.subarray(0, 3)) };
+    writeFileAtomic(path, '{"name": "ünïcode"}\n', dribble);
+    expect(readFileSync(path, 'utf8')).toBe('{"name": "ünïcode"}\n');
+  });
+});
