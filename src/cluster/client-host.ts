@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createClockFile } from '../nemesis/clock-file.js';
+import { createClockFile } from './clock-file.js';
 import type { ProcessExit } from './cluster-errors.js';
 import type { HostPlan } from './plan.js';
 import { identify, isSameProcess, type ProcessIdentity } from './process-info.js';
@@ -78,6 +78,7 @@ export class ClientHost {
   /** Start a long-running client process inside this host. */
   spawn(argv: readonly string[], opts: ClientSpawnOptions = {}): ClientProcess {
     const name = opts.name ?? `${this.name}-${++this.counter}`;
+    this.rt.state.assertOpen(`client process ${name}`);
     const useClock = (opts.clock ?? true) && this.rt.clockLibrary !== undefined;
     const clockFile = useClock ? this.rt.clockFile(name) : undefined;
     if (clockFile && !existsSync(clockFile)) createClockFile(clockFile);

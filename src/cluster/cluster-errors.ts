@@ -85,6 +85,18 @@ export class ClusterBusyError extends FencecheckError {
   }
 }
 
+/**
+ * Something was to be created after teardown began (a signal arrived while the
+ * cluster was starting or running): it is refused, so teardown misses nothing.
+ */
+export class TeardownStartedError extends FencecheckError {
+  constructor(what: string) {
+    super('teardown-started', `Not starting ${what}: the cluster is being torn down (interrupted).`, {
+      hint: 'Nothing to do: this follows an interrupt (SIGINT, SIGTERM, SIGHUP) or a failure reported above.',
+    });
+  }
+}
+
 /** A fault that cannot be applied to this target (a clock fault on etcd, an unknown node). Exit 254. */
 export class UnsupportedFaultError extends FencecheckError {
   constructor(message: string, hint: string) {

@@ -16,6 +16,7 @@ import type { StateFile } from './state-file.js';
 import type { ClusterLock } from './cluster-lock.js';
 import type { TeardownHooks } from './teardown-hooks.js';
 import { applyHost } from './topology.js';
+import { within } from './within.js';
 
 /** Where a client reaches one server. */
 export interface Endpoint {
@@ -45,6 +46,8 @@ export interface ClusterParts {
   hooks: TeardownHooks | undefined;
   /** The machine-wide cluster lock, released after teardown. */
   lock: ClusterLock;
+  /** Progress lines (teardown's beginning and end: the moments a person, or the chaos tests, may interrupt). */
+  log?: (line: string) => void;
 }
 
 export class Cluster {
@@ -54,6 +57,7 @@ export class Cluster {
   readonly nemesis: Nemesis;
   private readonly clients = new Map<string, ClientHost>();
   private tornDown: Promise<ReclaimReport> | undefined;
+  private starting: { work: Promise<unknown>; abort: () => void } | undefined;
 
   constructor(private readonly parts: ClusterParts) {
     this.plan = parts.plan;
@@ -69,6 +73,16 @@ export class Cluster {
       client: (n) => this.clients.get(n),
       hostNames: () => allHosts(this.plan).map((h) => h.name),
     });
+  }
+
+  /**
+   * The start-up work in flight (data dirs, config files, initdb, servers):
+   * a teardown that begins meanwhile (an interrupt) aborts it and waits for it
+   * to settle before it removes anything, or a data dir written after the
+   * removal would be left behind.
+   */
+  trackStart(work: Promise<unknown>, abort: () => void): void {
+    this.starting = { work, abort };
   }
 
   get stateFile(): string {
@@ -162,10 +176,19 @@ export class Cluster {
    */
   teardown(opts: { keepData?: boolean } = {}): Promise<ReclaimReport> {
     this.tornDown ??= (async () => {
-      this.parts.hooks?.uninstall();
-      await this.nemesis.close().catch(() => undefined);
+      // First, synchronously: from here on nothing new may be created (see StateFile.assertOpen).
       this.parts.state.close();
+      const log = this.parts.log ?? (() => undefined);
+      log('teardown: stopping every process, deleting the namespaces');
+      if (this.starting) {
+        this.starting.abort();
+        await within(this.starting.work, 60_000);
+      }
+      await this.nemesis.close().catch(() => undefined);
       const report = await reclaim({ stateFile: this.parts.state.path, ...opts });
+      log(`torn down in ${report.elapsedMs} ms`);
+      // Only now: a signal that arrives during teardown must wait for it, not end the process halfway.
+      this.parts.hooks?.uninstall();
       await this.parts.lock.release();
       return report;
     })();

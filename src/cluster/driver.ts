@@ -61,6 +61,8 @@ export interface BackendSpec {
   wallClockPreload: boolean;
   /** `stop()` mid-run. */
   stop: StopPolicy;
+  /** The server creates a System V shared-memory segment named in its data dir's postmaster.pid (PostgreSQL). */
+  sysvSharedMemory?: boolean;
   /** Teardown at the end of a run, when the data will not be used again. */
   teardown: StopPolicy;
   /** Once per cluster (not on restart): data dir, configuration files, initdb. */

@@ -3,17 +3,18 @@
  * checked), any process still inside a project namespace, the namespaces
  * (which take their veths and nftables tables with them), the control's veth,
  * project tables in the root namespace (fencecheck creates none there; this is
- * a backstop), and the state file. Idempotent, and safe with no state file at
+ * a backstop), PostgreSQL's shared-memory segments left by a killed server,
+ * the data dirs (in the run dir and under the system temp dir), and last the
+ * state file (so an interrupted reclaim is resumed by the next one). Idempotent, and safe with no state file at
  * all: everything is also found by the project prefix.
  */
-import { existsSync } from 'node:fs';
-import { rm, rmdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
-import { defaultStateFile, sharedDataDir } from './paths.js';
+import { removeDataDirs } from './data-dirs.js';
+import { defaultStateFile } from './paths.js';
+import { removeAbandonedSegments } from './shared-memory.js';
 import { pidsInNamespaces } from './namespace-pids.js';
 import { PREFIX } from './plan.js';
 import { runCommand } from './run-command.js';
-import { StateFile, type ClusterState } from './state-file.js';
+import { StateFile } from './state-file.js';
 import { killPids, stopProcesses } from './stop-processes.js';
 import { deleteTopology, projectNamespaces, projectRootLinks } from './topology.js';
 import { which } from './binaries.js';
@@ -32,22 +33,9 @@ export interface ReclaimReport {
   runDir: string | undefined;
   /** Data dirs deleted (logs are always kept). */
   dataDirsRemoved: string[];
+  /** System V shared-memory segments of recorded PostgreSQL data dirs, abandoned by a killed server and removed. */
+  sharedMemory: string[];
   elapsedMs: number;
-}
-
-/**
- * Delete the run's data dirs once nothing runs in them (an all-backend run
- * leaves ~250 MB, mostly etcd's preallocated WAL). Only `<runDir>/data/<name>`
- * and `<sharedDataDir(runDir)>/<name>` paths are touched, whatever else the
- * state file might say.
- */
-async function removeDataDirs(state: ClusterState | undefined): Promise<string[]> {
-  if (!state || !isAbsolute(state.runDir)) return [];
-  const shared = sharedDataDir(state.runDir);
-  const dirs = state.dataDirs.filter((d) => (dirname(d) === join(state.runDir, 'data') || dirname(d) === shared) && existsSync(d));
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-  await rmdir(shared).catch(() => undefined);
-  return dirs;
 }
 
 async function rootProjectTables(): Promise<string[]> {
@@ -67,6 +55,8 @@ export async function reclaim(opts: { stateFile?: string; keepData?: boolean } =
   const strayPids = await killPids([...pidsInNamespaces(namespaces).keys()]);
   const links = projectRootLinks();
   const rootTables = await rootProjectTables();
+  // After the servers have ended (nobody attached any more), before their data dirs (which name the segments) go.
+  const sharedMemory = await removeAbandonedSegments(state?.shmDataDirs ?? []);
   await deleteTopology(namespaces, links);
   const nft = which('nft');
   for (const t of rootTables) if (nft) await runCommand(nft, ['delete', 'table', ...t.split(' ')], { reject: false });
@@ -82,6 +72,7 @@ export async function reclaim(opts: { stateFile?: string; keepData?: boolean } =
     stateFile,
     runDir: state?.runDir,
     dataDirsRemoved,
+    sharedMemory,
     elapsedMs: Date.now() - started,
   };
 }

@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createClockFile } from '../nemesis/clock-file.js';
+import { createClockFile } from './clock-file.js';
 import { ClusterStartError, describeExit, type ProcessExit } from './cluster-errors.js';
 import type { BackendNode, BackendSpec, SpecContext } from './driver.js';
 import type { NodePlan } from './plan.js';
@@ -18,6 +18,7 @@ import { identify, isSameProcess, signalProcess, type ProcessIdentity } from './
 import { spawnInNamespace, type SpawnedProcess } from './spawn-in-namespace.js';
 import type { StateFile } from './state-file.js';
 import { stopProcesses } from './stop-processes.js';
+import { within } from './within.js';
 
 export interface NodeRuntime {
   ctx: SpecContext;
@@ -66,6 +67,12 @@ export class ServerNode implements BackendNode {
   async start(): Promise<void> {
     if (this.running) return;
     this.rt.signal?.throwIfAborted();
+    this.rt.state.assertOpen(`server ${this.name}`);
+    if (this.spec.sysvSharedMemory) {
+      // Recorded before the server creates its segment, so a reclaim after any crash can find and remove it.
+      const dataDir = this.rt.ctx.dataDir(this.plan);
+      this.rt.state.update((s) => (s.shmDataDirs = [...new Set([...(s.shmDataDirs ?? []), dataDir])]));
+    }
     const cmd = this.spec.command(this.plan, this.rt.ctx);
     const clockFile = this.clockFile;
     if (clockFile && !existsSync(clockFile)) createClockFile(clockFile);
@@ -152,7 +159,7 @@ export class ServerNode implements BackendNode {
     if (!id || !proc || !this.running) return;
     await stopProcesses([{ ...id, name: this.name, stopSignal: signal, graceMs }]);
     // The child's exit event (our own child: libuv reaps it) updates the state file.
-    await Promise.race([proc.exited, sleep(2000)]);
+    await within(proc.exited, 2000);
     this.exit ??= { code: null, signal };
   }
 

@@ -25,6 +25,7 @@ import { assertPrivileged, assertRangeFree } from './preflight.js';
 import { identify } from './process-info.js';
 import { reclaim } from './reclaim.js';
 import { acquireClusterLock, type ClusterLock } from './cluster-lock.js';
+import { TeardownStartedError } from './cluster-errors.js';
 import { reclaimSync } from './reclaim-sync.js';
 import { ServerNode } from './server-node.js';
 import { StateFile } from './state-file.js';
@@ -119,20 +120,20 @@ async function startLocked(
   const abort = new AbortController();
   const runtime = { ctx, state, clockLibrary, clockFile, readyTimeoutMs: opts.readyTimeoutMs ?? 30_000, signal: abort.signal };
   const nodes = plan.nodes.map((n) => new ServerNode(n, backendSpec(n.backend, opts), runtime));
-  cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks, lock });
+  cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks, lock, log });
 
   try {
     const t0 = Date.now();
     await applyTopology(plan, state);
     log(`topology: ${plan.nodes.length + plan.clients.length} hosts in ${Date.now() - t0} ms`);
-    const results = await Promise.allSettled(
+    const work = Promise.allSettled(
       backends.map(async (backend) => {
         try {
           const t = Date.now();
           const group = nodes.filter((n) => n.backend === backend);
-          await Promise.all(group.map((n) => n.spec.prepare(n.plan, ctx)));
-          await Promise.all(group.map((n) => n.start()));
-          await Promise.all(group.map((n) => n.ready()));
+          await settleAll(group.map((n) => n.spec.prepare(n.plan, ctx)));
+          await settleAll(group.map((n) => n.start()));
+          await settleAll(group.map((n) => n.ready()));
           log(`${backend}: ${nodeCount(backend)} node(s) ready in ${Date.now() - t} ms (${group[0]?.spec.describe() ?? ''})`);
         } catch (err) {
           abort.abort(err);
@@ -140,6 +141,8 @@ async function startLocked(
         }
       }),
     );
+    cluster.trackStart(work, () => abort.abort(new TeardownStartedError('the remaining servers')));
+    const results = await work;
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     // The first failure, not an abort it caused elsewhere.
     if (failed) throw abort.signal.reason ?? failed.reason;
@@ -154,4 +157,14 @@ async function startLocked(
     await lock.release();
   }
   return cluster;
+}
+
+/**
+ * Like Promise.all, but waits for every promise to settle before rejecting with
+ * the first error: a node still writing its data dir when a sibling fails must
+ * finish before teardown removes the data dirs.
+ */
+async function settleAll(work: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }

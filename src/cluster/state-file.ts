@@ -1,6 +1,7 @@
 /**
  * The state file: what a run created (namespaces, the control's veth, pids
- * with their command names and start times, nftables tables, data dirs).
+ * with their command names and start times, nftables tables, data dirs, the
+ * data dirs whose servers hold a shared-memory segment).
  *
  * It is written before each thing is created, synchronously and atomically
  * (write a temporary file, then rename), so a harness killed with SIGKILL at
@@ -10,6 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ProcessIdentity } from './process-info.js';
+import { TeardownStartedError } from './cluster-errors.js';
 
 export interface ProcessRecord extends ProcessIdentity {
   /** Node or client process name. */
@@ -38,6 +40,13 @@ export interface ClusterState {
   processes: ProcessRecord[];
   nftTables: NftTableRecord[];
   dataDirs: string[];
+  /**
+   * Data dirs of servers that create a System V shared-memory segment
+   * (PostgreSQL), recorded before the server starts: reclaim removes the
+   * segment their postmaster.pid names once nobody is attached (shared-memory.ts).
+   * Absent in files written before it existed.
+   */
+  shmDataDirs?: string[];
 }
 
 export class StateFile {
@@ -67,6 +76,22 @@ export class StateFile {
   }
 
   private closed = false;
+
+  /** True once teardown has begun: nothing new may be created from then on. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * Call before creating anything (a namespace, a process): throws once
+   * teardown has begun. Teardown closes the file synchronously before it lists
+   * what to remove, so a thing created after that list would escape it; this
+   * refuses to create it instead (JavaScript runs one thing at a time, so there
+   * is no gap between this check and the creation that follows it).
+   */
+  assertOpen(what: string): void {
+    if (this.closed) throw new TeardownStartedError(what);
+  }
 
   /** Change the state and write it at once (a no-op once closed). */
   update(change: (s: ClusterState) => void): void {

@@ -17,6 +17,7 @@ async function runScript(script: TopologyScript): Promise<void> {
 
 /** Create the switch, the control's veth and every host of the plan. */
 export async function applyTopology(plan: ClusterPlan, state: StateFile): Promise<void> {
+  state.assertOpen('the topology');
   state.update((s) => {
     for (const ns of namespacesOf(plan)) addUnique(s.namespaces, ns);
     addUnique(s.rootLinks, plan.control.ifname);
@@ -26,6 +27,7 @@ export async function applyTopology(plan: ClusterPlan, state: StateFile): Promis
 
 /** Attach one more host (a client) to a running topology. */
 export async function applyHost(plan: ClusterPlan, host: HostPlan, state: StateFile): Promise<void> {
+  state.assertOpen(`host ${host.name}`);
   state.update((s) => addUnique(s.namespaces, host.namespace));
   await runScript(hostScript(plan, host));
 }

@@ -11,9 +11,13 @@
  * write is a few microseconds, far below any op rate we generate. We do not
  * fsync each line (milliseconds each, and only a machine crash would need
  * it); `close` calls fdatasync once so the finished history is durable.
+ *
+ * The file only ever holds whole lines: a line the disk has no room for
+ * (ENOSPC, a file-size limit) is cut back off, so a full disk leaves the
+ * history as it was before that op, still checkable, and the error says so.
  */
-import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
-import { FencecheckError } from '../errors.js';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { EXIT, FencecheckError } from '../errors.js';
 import type { Op } from './op.js';
 import { CORE_FIELDS } from './op-from-record.js';
 
@@ -25,10 +29,15 @@ export interface JsonlWriterOptions {
 export class JsonlWriter {
   readonly path: string;
   private fd: number | null;
+  /** Bytes of whole lines in the file: where the next line starts. */
+  private size: number;
+  /** Lines appended by this writer. */
+  private lines = 0;
 
   private constructor(path: string, fd: number) {
     this.path = path;
     this.fd = fd;
+    this.size = fstatSync(fd).size;
   }
 
   /** Open (creating it if needed) `path` for appending ops. */
@@ -43,11 +52,20 @@ export class JsonlWriter {
   /** Write one op as one line; it is in the OS's hands when this returns. */
   append(op: Op): void {
     if (this.fd === null) throw new FencecheckError('io', `History ${this.path} is closed; cannot append op ${op.index}`);
-    const line = formatJsonlLine(op);
+    const bytes = Buffer.from(formatJsonlLine(op));
     try {
-      writeSync(this.fd, line);
+      // writeSync may write part of a buffer (a nearly full disk): go on until all of it is written or it fails.
+      for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
+      this.size += bytes.length;
+      this.lines++;
     } catch (err) {
-      throw writeError(this.path, 'write', err);
+      // Cut off the part of the line that made it, so the file ends with the last whole op.
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch {
+        // The error below still says what happened.
+      }
+      throw writeError(this.path, 'write', err, `The history keeps the ${this.lines} op(s) written before this one (whole lines only).`);
     }
   }
 
@@ -86,10 +104,13 @@ function isCount(n: number): boolean {
   return Number.isFinite(n) && n >= 0;
 }
 
-function writeError(path: string, what: string, err: unknown): FencecheckError {
+function writeError(path: string, what: string, err: unknown, kept = ''): FencecheckError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? String(err);
-  return new FencecheckError('io', `Cannot ${what} history ${path}: ${code}`, {
-    hint: 'Check that the results directory exists, is writable and has free space.',
+  const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
+  return new FencecheckError(full ? 'disk-full' : 'io', `Cannot ${what} history ${path}: ${code}${full ? ' (no space left for it)' : ''}. ${kept}`.trim(), {
+    hint: full ? 'Free space on that file system (or pass --results on another one) and run again.' : 'Check that the results directory exists, is writable and has free space.',
+    // A full disk is the machine's state, not a bug of fencecheck: 254 as the run store's DiskFullError.
+    ...(full ? { exitCode: EXIT.badInput } : {}),
     cause: err,
   });
 }

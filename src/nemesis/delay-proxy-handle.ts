@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { PreflightError } from '../cluster/cluster-errors.js';
 import type { ClientHost } from '../cluster/client-host.js';
 import { compiledEntry } from '../cluster/paths.js';
+import { within } from '../cluster/within.js';
 import type { ServerNode } from '../cluster/server-node.js';
 import { startDelayProxyServer, type DelayDirection } from './delay-proxy.js';
 
@@ -66,7 +67,7 @@ export async function startDelayProxy(opts: DelayProxyOptions, node: ServerNode,
     async close() {
       // The proxy ends when its stdin closes.
       proc.child.stdin!.end();
-      await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 1000))]);
+      await within(proc.exited, 1000);
       await proc.stop();
     },
   };

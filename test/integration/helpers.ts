@@ -3,13 +3,14 @@
  * from inside a namespace, Redis clients that fail fast, polling, and a
  * census of everything the project may have left on the machine.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { acquireClusterLock } from '../../src/cluster/cluster-lock.js';
-import { defaultStateFile, projectRoot } from '../../src/cluster/paths.js';
+import { defaultStateFile, projectRoot, sharedDataDir } from '../../src/cluster/paths.js';
 import { pidsInNamespaces } from '../../src/cluster/namespace-pids.js';
-import { isSameProcess } from '../../src/cluster/process-info.js';
+import { isSameProcess, readProcessInfo } from '../../src/cluster/process-info.js';
+import { parseSysvShm } from '../../src/cluster/shared-memory.js';
 import { runCommand } from '../../src/cluster/run-command.js';
 import type { ClusterState } from '../../src/cluster/state-file.js';
 
@@ -38,15 +39,69 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
-/** Everything of the project on this machine: it must all be empty after a teardown. */
-export async function leftovers(recorded: ClusterState['processes'] = []): Promise<{ namespaces: string[]; links: string[]; rootTables: string[]; processes: string[] }> {
+/** The System V shared-memory segments made by these processes (by creator pid), as `key/shmid`. */
+export function shmSegmentsOf(creators: readonly number[]): string[] {
+  let text = '';
+  try {
+    text = readFileSync('/proc/sysvipc/shm', 'utf8');
+  } catch {
+    return [];
+  }
+  return parseSysvShm(text)
+    .filter((s) => creators.includes(s.cpid))
+    .map((s) => `${s.key}/${s.shmid}`);
+}
+
+/** Live processes anywhere on the machine whose command line names `needles` (a server that escaped its namespace). */
+function processesNaming(needles: readonly string[]): string[] {
+  if (needles.length === 0) return [];
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid)
+    .flatMap((d) => {
+      let cmdline = '';
+      try {
+        cmdline = readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      } catch {
+        return [];
+      }
+      const info = readProcessInfo(Number(d));
+      return info && info.state !== 'Z' && needles.some((n) => cmdline.includes(n)) ? [`${d} (${info.comm}): ${cmdline.slice(0, 120)}`] : [];
+    });
+}
+
+export interface Census {
+  namespaces: string[];
+  links: string[];
+  rootTables: string[];
+  /** In project namespaces, recorded and still alive, or naming the run (or a lock client) anywhere on the machine. */
+  processes: string[];
+  /** The run's data dirs: `<runDir>/data/*` and PostgreSQL's under the system temp dir. */
+  dataDirs: string[];
+  /** Shared-memory segments made by the run's PostgreSQL servers (`shmCreators`). */
+  shm: string[];
+}
+
+/**
+ * Everything of the project on this machine: it must all be empty after a
+ * teardown. With `runDir`, also that run's data dirs and any process naming
+ * it; with `shmCreators` (the pids of the run's PostgreSQL servers), the
+ * shared-memory segments they made. (Other sessions on a shared machine may
+ * run their own PostgreSQL: only the run's own things are counted.)
+ */
+export async function leftovers(recorded: ClusterState['processes'] = [], opts: { runDir?: string; shmCreators?: readonly number[] } = {}): Promise<Census> {
   const namespaces = existsSync('/run/netns') ? readdirSync('/run/netns').filter((n) => n.startsWith('fc-')) : [];
   const links = readdirSync('/sys/class/net').filter((n) => n.startsWith('fc-'));
   const tables = await runCommand('nft', ['list', 'tables'], { reject: false });
   const rootTables = tables.stdout.split('\n').filter((l) => / fc-/.test(l));
   const inNamespaces = [...pidsInNamespaces(namespaces)].map(([pid, ns]) => `${pid} in ${ns}`);
   const alive = recorded.filter((p) => isSameProcess(p)).map((p) => `${p.pid} (${p.name}, ${p.comm})`);
-  return { namespaces, links, rootTables, processes: [...inNamespaces, ...alive] };
+  const run = opts.runDir;
+  const escaped = run ? processesNaming([run, sharedDataDir(run)]) : [];
+  const dataDirs = run
+    ? [...(existsSync(join(run, 'data')) ? readdirSync(join(run, 'data')).map((d) => join(run, 'data', d)) : []), ...(existsSync(sharedDataDir(run)) ? [sharedDataDir(run)] : [])]
+    : [];
+  const shm = opts.shmCreators ? shmSegmentsOf(opts.shmCreators) : [];
+  return { namespaces, links, rootTables, processes: [...new Set([...inNamespaces, ...alive, ...escaped])], dataDirs, shm };
 }
 
 /**
@@ -66,7 +121,7 @@ export async function withClusterLock<T>(check: () => Promise<T>): Promise<T> {
   }
 }
 
-export const NOTHING_LEFT = { namespaces: [], links: [], rootTables: [], processes: [] };
+export const NOTHING_LEFT: Census = { namespaces: [], links: [], rootTables: [], processes: [], dataDirs: [], shm: [] };
 
 /** The built CLI; the tests that spawn harness processes need `npm run build` first (CI's `npm ci` runs it). */
 export function cliPath(): string {

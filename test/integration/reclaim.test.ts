@@ -28,8 +28,8 @@ afterAll(async () => {
   await withClusterLock(() => reclaim());
 });
 
-function startHarness(backends: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<NodeJS.Signals | number | null> } {
-  const child = spawn(process.execPath, [harnessPath, backends], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startHarness(backends: string, mode = ''): { child: ChildProcess; ready: Promise<void>; exited: Promise<NodeJS.Signals | number | null> } {
+  const child = spawn(process.execPath, [harnessPath, backends, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (l) => l === 'READY' && resolve());
@@ -86,6 +86,22 @@ describe('reclaim after SIGKILL', () => {
     const later = StateFile.read(defaultStateFile()) ?? state;
     await fencecheckDown();
     expect(await withClusterLock(() => leftovers(later.processes))).toEqual(NOTHING_LEFT);
+  });
+});
+
+describe('reclaim at exit after a crash', () => {
+  it('a harness that dies of an uncaught exception leaves nothing: PostgreSQL stopped cleanly, data dirs gone', async () => {
+    const h = startHarness('etcd,postgres', 'crash');
+    await h.ready;
+    const state = StateFile.read(defaultStateFile()) as ClusterState;
+    const pg = state.processes.filter((p) => p.comm === 'postgres').map((p) => p.pid);
+    expect(pg).toHaveLength(1);
+    expect(state.shmDataDirs).toHaveLength(1);
+    expect(await h.exited).toBe(1);
+    // The exit-time fallback did everything `down` would have: it finds nothing.
+    expect(await withClusterLock(() => leftovers(state.processes, { runDir: state.runDir, shmCreators: pg }))).toEqual(NOTHING_LEFT);
+    expect(existsSync(defaultStateFile())).toBe(false);
+    expect((await fencecheckDown()).stdout).toContain('nothing to tear down');
   });
 });
 

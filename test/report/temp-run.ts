@@ -1,11 +1,11 @@
 /** Test helpers: a copy of a run directory in a fresh temporary directory, so tests never write into fixtures. */
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
+import { madeTempDir } from '../support/temp-dirs.js';
 import { join } from 'node:path';
 import { SAMPLE_RUN_DIR } from '../fixtures/make-sample-run.js';
 
 export function tempDir(prefix = 'fencecheck-report-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return madeTempDir(prefix);
 }
 
 /** A sample run (the counter run by default) copied to `<temp>/<name>`; returns its path. */

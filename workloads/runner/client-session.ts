@@ -38,6 +38,8 @@ export class ClientSession implements LockSession {
     private readonly control: ProcessControl,
   ) {
     this.log = createWriteStream(logPath, { flags: 'a' });
+    // A full disk must not crash the run ("Unhandled 'error' event"): a client's log is not its history; stop logging.
+    this.log.on('error', () => this.log.destroy());
     const { stdout, stderr } = proc.child;
     if (!stdout || !stderr || !proc.child.stdin) throw new Error('a client process needs piped stdio');
     stderr.on('data', (chunk: Buffer) => this.log.write(chunk));

@@ -47,9 +47,16 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
     current.set(worker, s);
     return s;
   };
+  // Cancelled on every way out (a throw in the main phase too), or its timer keeps the process alive.
+  let cancelTicker = (): void => undefined;
   try {
     const first = await Promise.all(plan.workers.map((w) => spawn(w.worker)));
     const stop = new StopSignal(clock);
+    // A history that cannot be written (a full disk) ends the main phase now; runLockTest raises it after teardown.
+    recorder.onFailure((err) => {
+      log(`history: ${err.message} Stopping the run.`);
+      stop.stop();
+    });
     const holders = new Holders(clock);
     const workerCtx: WorkerContext = {
       section: { recorder, holders, workload: o.workload, resource: o.resource, ttlMs: o.ttlMs, giveUpMs: plan.giveUpMs, sleep: (ms) => sleepOn(clock, ms) },
@@ -85,7 +92,7 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
       plan.windows,
     );
     const workersDone = Promise.all(first.map((s, i) => runWorker(workerCtx, i, s)));
-    const cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
+    cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
     await stop.sleep(main.endMs - main.startMs);
     stop.stop();
     await nemesisDone;
@@ -105,6 +112,7 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
       await runFinalRead(recorder, reader, nextProcessId(recorder), o.callTimeoutMs);
     }
   } finally {
+    cancelTicker();
     for (const s of sessions) s.close();
   }
 }

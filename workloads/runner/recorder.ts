@@ -5,6 +5,12 @@
  * run has a file (so an interrupted run can still be checked) and keeps it in
  * memory for the checkers. The runner is one Node process, so appends never
  * interleave.
+ *
+ * A failed append (a full disk) does not throw into the worker that recorded
+ * the op (that used to end the run as an unhandled rejection with a stack
+ * trace): the op is kept in memory, the first failure is kept in `failure`,
+ * the `onFailure` listeners are told once (the runner stops the run), and
+ * nothing more is written, so the file keeps every whole line written before.
  */
 import type { Op, OpType, Process, Value } from '../../src/history/op.js';
 import { JsonlWriter } from '../../src/history/jsonl-writer.js';
@@ -17,6 +23,9 @@ export class Recorder {
   private readonly start: bigint;
   private readonly writer: JsonlWriter | undefined;
   private listeners: ((op: Op) => void)[] = [];
+  private failureListeners: ((err: Error) => void)[] = [];
+  /** The first append that failed; the file holds every op before it. */
+  failure: Error | undefined;
 
   /** `path`: the history file to append to (none: memory only, as in the simulation). */
   constructor(
@@ -45,7 +54,14 @@ export class Recorder {
     const op: Op = { index: this.ops.length, time: this.now(), process, type, f, value };
     for (const [k, v] of Object.entries(extra)) if (v !== undefined) op[k] = v;
     this.ops.push(op);
-    this.writer?.append(op);
+    if (this.failure === undefined) {
+      try {
+        this.writer?.append(op);
+      } catch (err) {
+        this.failure = err instanceof Error ? err : new Error(String(err));
+        for (const l of this.failureListeners) l(this.failure);
+      }
+    }
     for (const l of this.listeners) l(op);
     return op;
   }
@@ -54,7 +70,16 @@ export class Recorder {
     this.listeners.push(listener);
   }
 
+  onFailure(listener: (err: Error) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  /** Flush and close; a failure to flush is kept like a failed append (the lines already written stay). */
   close(): void {
-    this.writer?.close();
+    try {
+      this.writer?.close();
+    } catch (err) {
+      this.failure ??= err instanceof Error ? err : new Error(String(err));
+    }
   }
 }

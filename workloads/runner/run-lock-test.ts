@@ -73,6 +73,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
   log(`run directory: ${runDir}`);
   const recorder = new Recorder(store.historyPath);
+  const unmark = markInterruptions(store);
   let cluster: Cluster | undefined;
   try {
     cluster = await startRunCluster(plan, runDir, hooks, log);
@@ -89,9 +90,12 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     // The run directory holds the history so far and the logs: the error says where.
     throw store.failed(err);
   } finally {
+    unmark();
     recorder.close();
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
+  // A full disk: the history keeps every whole line written before it; no verdict from a cut history.
+  if (recorder.failure) throw store.failed(recorder.failure);
 
   const durationMs = Date.now() - started;
   const results = runResults(recorder.ops, o, plan.windows.length, durationMs);
@@ -103,6 +107,31 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     return undefined;
   });
   return { ...checked, runDir, replay, durationMs, ...(report ? { reportPath: report } : {}) };
+}
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * A signal during the run marks test.json `interrupted` at once (the
+ * cluster's teardown hooks then tear down and end the process), so the
+ * history is never taken for a finished run's. When nothing else handles the
+ * signal (before the cluster exists), it is raised again to take its course.
+ */
+function markInterruptions(store: RunStore): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    stop();
+    try {
+      store.markInterrupted(signal, new Date());
+    } catch {
+      // The mark is best effort on the way out (a full disk, say); the teardown matters more.
+    }
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const stop = (): void => {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  return stop;
 }
 
 /** The lock service and PostgreSQL, one namespace per node and one client host per worker. */

@@ -54,6 +54,7 @@ export function postgresSpec(): BackendSpec {
     backend: 'postgres',
     comm: 'postgres',
     wallClockPreload: true,
+    sysvSharedMemory: true,
     // SIGINT is "fast shutdown" (SIGTERM would wait for every client to leave).
     stop: { signal: 'SIGINT', graceMs: 5000 },
     // Fast shutdown also removes the SysV shared memory segment, which a SIGKILL would leak.

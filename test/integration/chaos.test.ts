@@ -1,0 +1,245 @@
+/**
+ * Integration (real servers, root): the harness under its own faults. A real
+ * `fencecheck run` child process is interrupted (SIGKILL, SIGINT, SIGINT
+ * twice) at each phase boundary, for etcd and ZooKeeper; each moment is
+ * detected from what the run writes as it goes (its progress lines, and its
+ * history.jsonl, which is appended op by op). Afterwards `fencecheck down`
+ * must leave nothing (namespaces, veths, nft tables, server and client
+ * processes anywhere on the machine, data dirs, shared-memory segments) and
+ * the interrupted history must still be checkable (`fencecheck check` gives a
+ * verdict or a clear 254, never 255). A full disk during a run is a clear
+ * error that keeps every whole line written.
+ *
+ * Kept short (about 4 minutes): 1-4 s time limits, no recovery wait, 3
+ * clients, one fault kind per run, and each moment aimed where the run spends
+ * only a moment (starting servers, a pause or partition in place, the final
+ * read, teardown, the checks after it). Needs `npm run build` first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultStateFile } from '../../src/cluster/paths.js';
+import { reclaim } from '../../src/cluster/reclaim.js';
+import { runCommand, type CommandResult } from '../../src/cluster/run-command.js';
+import { StateFile, type ProcessRecord } from '../../src/cluster/state-file.js';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { cliPath, leftovers, NOTHING_LEFT, sleep, withClusterLock, type Census } from './helpers.js';
+
+type Signal = 'SIGKILL' | 'SIGINT' | 'SIGINT x2';
+interface HistoryLine {
+  f?: string;
+  type?: string;
+  error?: unknown;
+}
+/** What a run has shown so far. */
+interface Progress {
+  stderr: string;
+  history: HistoryLine[];
+}
+interface Moment {
+  name: string;
+  flags: string[];
+  reached: (p: Progress) => boolean;
+}
+
+const QUICK = ['--clients', '3', '--rate', '5', '--ttl-ms', '1000', '--hold-ms', '100', '--recover-ms', '0'];
+const FAULTS = ['--interval-ms', '200', '--duration-ms', '2000', '--time-limit', '4'];
+const op = (p: Progress, f: string, type: string): boolean => p.history.some((o) => o.f === f && o.type === type && o.error === undefined);
+
+const MOMENTS: Moment[] = [
+  // Namespaces made, servers being spawned, none ready yet.
+  { name: 'start-up', flags: ['--time-limit', '2'], reached: (p) => /cluster: topology:/.test(p.stderr) },
+  // A client process stopped (SIGSTOP) while it held or was acquiring the lock.
+  // Long holds so that a pause window finds a holder (a window with nobody holding or acquiring is skipped).
+  { name: 'main, client paused', flags: ['--nemesis', 'client-pause', ...FAULTS, '--hold-ms', '500', '--time-limit', '6'], reached: (p) => op(p, 'pause', 'info') },
+  // nft tables dropping traffic inside the namespaces.
+  { name: 'partition in place', flags: ['--nemesis', 'partition', ...FAULTS], reached: (p) => op(p, 'start-partition', 'info') },
+  { name: 'final read', flags: ['--time-limit', '1'], reached: (p) => op(p, 'final-read', 'invoke') },
+  { name: 'teardown', flags: ['--time-limit', '1'], reached: (p) => /cluster: teardown:/.test(p.stderr) },
+  // The cluster is gone; the run is checking the history and writing results and report.
+  { name: 'checks', flags: ['--time-limit', '1'], reached: (p) => /cluster: torn down/.test(p.stderr) },
+];
+const CASES: [string, Signal][] = MOMENTS.flatMap((m) => [
+  [m.name, 'SIGKILL'] as [string, Signal],
+  [m.name, 'SIGINT'] as [string, Signal],
+  // Twice: the second Ctrl-C arrives while the first one's teardown runs.
+  ...(m.name === 'main, client paused' ? [[m.name, 'SIGINT x2'] as [string, Signal]] : []),
+]);
+
+const results = madeTempDir('fencecheck-chaos-');
+const children: ChildProcess[] = [];
+const table: string[] = [];
+
+beforeAll(() => {
+  cliPath();
+});
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  // Backstop for a failed test (under the lock: never another process's live cluster).
+  await withClusterLock(() => reclaim());
+  console.log(['| moment | signal | backend | run ended by | `down` found | left after `down` | `check` exit |', '|---|---|---|---|---|---|---|', ...table].join('\n'));
+});
+
+function readHistory(runDir: string | undefined): HistoryLine[] {
+  if (!runDir || !existsSync(join(runDir, 'history.jsonl'))) return [];
+  return readFileSync(join(runDir, 'history.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as HistoryLine];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Every process the run's state file named while it ran (the census checks each is gone, wherever it is). */
+function noteRecorded(seen: Map<string, ProcessRecord>, runDir: string | undefined): void {
+  const state = StateFile.read(defaultStateFile());
+  if (!state || !runDir || state.runDir !== runDir) return;
+  for (const p of state.processes) seen.set(`${p.pid}/${p.startTime}`, p);
+}
+
+interface Interrupted {
+  ended: string;
+  runDir: string;
+  stderr: string;
+  recorded: ProcessRecord[];
+}
+
+/** Start a run, wait for `moment`, send `signal`; resolves with how the run ended, its directory and its processes. */
+async function interruptRun(backend: string, moment: Moment, signal: Signal): Promise<Interrupted> {
+  const args = [cliPath(), 'run', '--backend', backend, '--results', results, '--seed', '1', '--busy-timeout-ms', '90000', ...QUICK, ...moment.flags];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout!.resume();
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, sig) => resolve(sig ?? `exit ${code}`)));
+  let done: string | undefined;
+  void exited.then((e) => (done = e));
+  const runDirOf = (): string | undefined => /run directory: (.+)/.exec(stderr)?.[1]?.trim();
+  const deadline = Date.now() + 90_000;
+  const seen = new Map<string, ProcessRecord>();
+  while (!moment.reached({ stderr, history: readHistory(runDirOf()) })) {
+    noteRecorded(seen, runDirOf());
+    if (done !== undefined) throw new Error(`the run ended (${done}) before the moment "${moment.name}":\n${stderr}`);
+    if (Date.now() > deadline) throw new Error(`the moment "${moment.name}" did not come within 90 s:\n${stderr}`);
+    await sleep(20);
+  }
+  if (signal === 'SIGINT x2') {
+    child.kill('SIGINT');
+    await sleep(150);
+    child.kill('SIGINT');
+  } else child.kill(signal);
+  noteRecorded(seen, runDirOf());
+  const ended = await exited;
+  return { ended, runDir: runDirOf()!, stderr, recorded: [...seen.values()] };
+}
+
+/** `fencecheck down`; on a shared machine another session's live cluster may hold the lock for a while (254): wait for it. */
+async function down(): Promise<CommandResult> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const r = await runCommand(process.execPath, [cliPath(), 'down'], { reject: false });
+    if (r.exitCode !== 254 || !/Another fencecheck process/.test(r.stderr) || Date.now() > deadline) return r;
+    await sleep(500);
+  }
+}
+
+const pgPids = (recorded: readonly ProcessRecord[]): number[] => recorded.filter((p) => p.comm === 'postgres').map((p) => p.pid);
+
+/** What `fencecheck down` removed, in a few words (its own report's first lines). */
+function downSummary(stdout: string): string {
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('down in'))
+    .map((l) => (l.startsWith('logs kept') ? (/data dirs removed: \d+/.exec(l)?.[0] ?? '') : l))
+    .filter((l) => l !== '');
+  return lines.join('; ').replace(/\|/g, '/');
+}
+
+function censusWords(c: Census): string {
+  const parts = Object.entries(c).filter(([, v]) => (v as string[]).length > 0).map(([k, v]) => `${k}: ${(v as string[]).length}`);
+  return parts.length === 0 ? 'nothing' : parts.join(', ');
+}
+
+describe.each(['etcd', 'zookeeper'])('chaos: %s run interrupted', (backend) => {
+  it.each(CASES)('%s, %s: `down` leaves nothing and the history checks', async (momentName, signal) => {
+    const moment = MOMENTS.find((m) => m.name === momentName)!;
+    const run = await interruptRun(backend, moment, signal);
+    expect(run.stderr).not.toMatch(/internal error|Unhandled/);
+    const downed = await down();
+    expect(downed.exitCode, `${downed.stdout}\n${downed.stderr}`).toBe(0);
+    const left = await withClusterLock(() => leftovers(run.recorded, { runDir: run.runDir, shmCreators: pgPids(run.recorded) }));
+    const check = await runCommand(process.execPath, [cliPath(), 'check', run.runDir], { reject: false });
+    table.push(`| ${momentName} | ${signal} | ${backend} | ${run.ended} | ${downSummary(downed.stdout)} | ${censusWords(left)} | ${check.exitCode} |`);
+    expect(left).toEqual(NOTHING_LEFT);
+    // A verdict (0 valid, 1 invalid, 2 unknown) or a clear 254 for a history with nothing to check; never a crash.
+    expect([0, 1, 2, 254]).toContain(check.exitCode);
+    expect(check.stderr).not.toMatch(/internal error/);
+    if (signal !== 'SIGKILL') {
+      // An interrupt ends in the run's own complete teardown: `down` finds nothing.
+      expect(downed.stdout).toContain('nothing to tear down');
+      // Ended by the re-raised signal, or (interrupted after its last step) by itself with a verdict's status.
+      expect(['SIGINT', 'exit 0', 'exit 1', 'exit 2'], run.stderr).toContain(run.ended);
+      // A run the signal stopped says so in its test.json (and so in its report and the index).
+      if (run.ended === 'SIGINT') expect(JSON.parse(readFileSync(join(run.runDir, 'test.json'), 'utf8')).interrupted).toMatchObject({ signal: 'SIGINT' });
+    }
+  });
+});
+
+describe('full disk', () => {
+  // Not madeTempDir: the tmpfs must be unmounted before its mount point is removed.
+  const mount = mkdtempSync(join(tmpdir(), 'fencecheck-full-'));
+  let mounted = false;
+  afterAll(async () => {
+    if (mounted) await runCommand('umount', [mount], { reject: false });
+    rmSync(mount, { recursive: true, force: true });
+  });
+
+  it('a disk that fills during the main phase: a clear error, whole lines kept, nothing left', async () => {
+    // 700 MB: room for three etcd members' preallocated WALs, then filled up once the run is under way.
+    await runCommand('mount', ['-t', 'tmpfs', '-o', 'size=700m', 'fencecheck-full', mount]);
+    mounted = true;
+    const child = spawn(process.execPath, [cliPath(), 'run', '--backend', 'etcd', '--results', join(mount, 'results'), '--seed', '1', '--busy-timeout-ms', '90000', ...QUICK, '--time-limit', '8'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout!.resume();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const seen = new Map<string, ProcessRecord>();
+    const runDirOf = (): string | undefined => /run directory: (.+)/.exec(stderr)?.[1]?.trim();
+    while (!/main phase/.test(stderr)) {
+      noteRecorded(seen, runDirOf());
+      await sleep(20);
+    }
+    noteRecorded(seen, runDirOf());
+    await sleep(1000);
+    const fill = await runCommand('dd', ['if=/dev/zero', `of=${join(mount, 'filler')}`, 'bs=1M'], { reject: false });
+    expect(fill.stderr).toMatch(/No space left on device/);
+    const code = await exited;
+    const runDir = runDirOf()!;
+    expect(stderr).toMatch(/Cannot write history .*history\.jsonl: ENOSPC \(no space left for it\)\. The history keeps the \d+ op\(s\)/);
+    expect(stderr).toMatch(/Hint: Free space/);
+    expect(stderr).not.toMatch(/Unhandled|internal error|\n\s+at /);
+    // A failed run (the run store's RunFailedError around a disk-full error): 254, the run directory named.
+    expect(code).toBe(254);
+    expect(stderr).toContain(`The run directory ${runDir} holds the history so far`);
+    const text = readFileSync(join(runDir, 'history.jsonl'), 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const kept = Number(/keeps the (\d+) op/.exec(stderr)![1]);
+    expect(text.split('\n').slice(0, -1).map((l) => (JSON.parse(l) as { index: number }).index)).toEqual([...Array(kept).keys()]);
+    const recorded = [...seen.values()];
+    expect(await withClusterLock(() => leftovers(recorded, { runDir, shmCreators: pgPids(recorded) }))).toEqual(NOTHING_LEFT);
+    rmSync(join(mount, 'filler'));
+    const check = await runCommand(process.execPath, [cliPath(), 'check', runDir], { reject: false });
+    expect([0, 1, 2]).toContain(check.exitCode);
+    table.push(`| main phase, disk full | (ENOSPC) | etcd | exit ${code}, ${kept} ops kept | - | ${censusWords(await leftovers(recorded, { runDir, shmCreators: pgPids(recorded) }))} | ${check.exitCode} |`);
+  });
+});
