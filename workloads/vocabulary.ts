@@ -10,8 +10,8 @@ import type { FaultKind } from './generator/nemesis-schedule.js';
 
 export type { LockWorkload, ResourceMode, TokenKind };
 
-export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper';
-export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper'];
+export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel';
+export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel'];
 
 export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
 
@@ -34,6 +34,9 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   }
   if (backend === 'etcd' && nemesis.includes('clock')) {
     return 'etcd is a Go program and ignores LD_PRELOAD, so fencecheck cannot shift its wall clock without changing the real system clock (which it never does); and etcd leases use the monotonic clock anyway';
+  }
+  if (backend === 'redis-sentinel' && nemesis.includes('delay') && scripted) {
+    return 'redis-sentinel clients connect to whichever master the Sentinels name, so a delay proxy cannot sit on their link to the lock service';
   }
   if (nemesis.includes('delay') && !scripted) {
     return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';

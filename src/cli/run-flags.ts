@@ -20,8 +20,10 @@ export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) 
   ['--duration-ms <ms>', 'durationMs', 'how long a fault lasts (a client pause: at least 2 x TTL)', positiveInteger('--duration-ms')],
   ['--recover-ms <ms>', 'recoverMs', 'wait after healing, before the final read', nonNegativeInteger('--recover-ms')],
   ['--call-timeout-ms <ms>', 'callTimeoutMs', 'timeout of each client call', positiveInteger('--call-timeout-ms')],
-  ['--nemesis-target <node>', 'nemesisTarget', 'what server faults hit: a node, leader or random', String],
+  ['--nemesis-target <node>', 'nemesisTarget', 'what server faults hit: a node, leader (master) or random', String],
   ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
+  ['--wait-replicas <n>', 'waitReplicas', 'redis-sentinel: WAIT for n replicas after each grant, else refuse it', positiveInteger('--wait-replicas')],
+  ['--min-replicas <n>', 'minReplicas', 'redis-sentinel: min-replicas-to-write n (max lag 1 s) on the data nodes', positiveInteger('--min-replicas')],
 ];
 
 const CHECK_HOLD = '--check-hold';

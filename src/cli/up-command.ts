@@ -1,5 +1,5 @@
 /**
- * `fencecheck up --backend redis|redlock|etcd|zookeeper|postgres|all`: start
+ * `fencecheck up --backend redis|redlock|etcd|zookeeper|postgres|redis-sentinel|all`: start
  * the servers in their namespaces, print the endpoints, and leave them
  * running for `fencecheck down`.
  */
@@ -8,6 +8,7 @@ import { REDIS_PERSISTENCE, type RedisPersistence } from '../cluster/backends/re
 import type { Cluster } from '../cluster/cluster.js';
 import { BACKENDS, isBackendName, type BackendName } from '../cluster/plan.js';
 import { startCluster } from '../cluster/start-cluster.js';
+import { SENTINEL_MASTER_NAME } from '../cluster/backends/sentinel-probes.js';
 import { UsageError } from '../errors.js';
 import { assertClusterPlan, subnetFlag } from './cluster-flags.js';
 import { oneOf, positiveInteger } from './parse-options.js';
@@ -19,6 +20,7 @@ interface UpFlags {
   redisPersistence: RedisPersistence;
   redlockPersistence: RedisPersistence;
   zkTickMs?: number;
+  sentinelMinReplicas?: number;
   client: string[];
   readyTimeoutMs?: number;
   busyTimeoutMs?: number;
@@ -50,6 +52,7 @@ export function registerUpCommand(program: Command): void {
     .option('--subnet <cidr>', 'a private /24 for the namespaces (default 10.77.0.0/24)', subnetFlag('--subnet'))
     .option('--redis-persistence <mode>', `redis: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
     .option('--redlock-persistence <mode>', `redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redlock-persistence', REDIS_PERSISTENCE), 'none')
+    .option('--sentinel-min-replicas <n>', 'redis-sentinel: min-replicas-to-write on every data node (max lag 1 s)', positiveInteger('--sentinel-min-replicas'))
     .option('--zk-tick-ms <n>', 'ZooKeeper tickTime in ms (default 500)', positiveInteger('--zk-tick-ms'))
     .option('--client <names>', 'client hosts to create too (comma-separated or repeated)', clientList, [])
     .option('--ready-timeout-ms <n>', 'give up on a node after N ms (default 30000)', positiveInteger('--ready-timeout-ms'))
@@ -62,13 +65,14 @@ Needs root. Tear down with \`fencecheck down\`; check the machine with \`fencech
 Examples:
   fencecheck up --backend all
   fencecheck up --backend redis --redis-persistence aof-always
-  fencecheck up --backend etcd,postgres --client c1,c2`,
+  fencecheck up --backend etcd,postgres --client c1,c2
+  fencecheck up --backend redis-sentinel`,
     )
     .action(async (flags: UpFlags) => {
       assertClusterPlan(flags.backend, flags.subnet, flags.client);
       const started = Date.now();
       const log = flags.json ? undefined : (line: string): void => void process.stdout.write(`  ${line}\n`);
-      const cluster = await startCluster({
+      const cluster: Cluster = await startCluster({
         backends: flags.backend,
         ...(flags.runDir ? { runDir: flags.runDir } : {}),
         ...(flags.subnet ? { subnet: flags.subnet } : {}),
@@ -77,11 +81,14 @@ Examples:
         redis: { persistence: flags.redisPersistence },
         redlock: { persistence: flags.redlockPersistence },
         ...(flags.zkTickMs ? { zookeeper: { tickTimeMs: flags.zkTickMs } } : {}),
+        ...(flags.sentinelMinReplicas ? { redisSentinel: { minReplicas: flags.sentinelMinReplicas } } : {}),
         clientHosts: flags.client,
         detach: true,
         ...(log ? { log } : {}),
       });
-      process.stdout.write(flags.json ? JSON.stringify(describe(cluster, Date.now() - started), null, 2) + '\n' : formatUp(cluster, Date.now() - started));
+      const elapsed = Date.now() - started;
+      const master = flags.backend.includes('redis-sentinel') ? await sentinelMaster(cluster) : undefined;
+      process.stdout.write(flags.json ? JSON.stringify({ ...describe(cluster, elapsed), ...(master ? { sentinelMaster: master } : {}) }, null, 2) + '\n' : formatUp(cluster, elapsed, master));
     });
 }
 
@@ -96,10 +103,17 @@ function describe(cluster: Cluster, elapsedMs: number): object {
   };
 }
 
-function formatUp(cluster: Cluster, elapsedMs: number): string {
-  const rows = cluster.endpoints().map((e) => [e.backend, e.node, e.url, e.namespace]);
+/** The master the Sentinels agree on, and the name clients ask them for. */
+async function sentinelMaster(cluster: Cluster): Promise<{ name: string; node: string | null; sentinels: string[] }> {
+  const node = await cluster.leader('redis-sentinel');
+  return { name: SENTINEL_MASTER_NAME, node: node ?? null, sentinels: cluster.clientEndpoints('redis-sentinel').map((e) => `${e.host}:${e.port}`) };
+}
+
+function formatUp(cluster: Cluster, elapsedMs: number, master?: { name: string; node: string | null; sentinels: string[] }): string {
+  const rows = cluster.endpoints().map((e) => [e.backend, e.role === 'sentinel' ? `${e.node} (sentinel)` : e.node === master?.node ? `${e.node} (master)` : e.node, e.url, e.namespace]);
   rows.push(...cluster.clientHosts().map((c) => ['client', c.name, c.ip, c.namespace]));
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const table = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ')).join('\n');
-  return `${table}\n\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\ntear down: fencecheck down\n`;
+  const sentinel = master ? `\nredis-sentinel: master \`${master.name}\` is ${master.node ?? '(no agreement)'}; clients ask the Sentinels ${master.sentinels.join(', ')}` : '';
+  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\ntear down: fencecheck down\n`;
 }

@@ -34,6 +34,8 @@ export const TOOLS_OF: Record<BackendName, Tool[]> = {
   etcd: ['etcd'],
   zookeeper: ['java', 'zookeeper.jar', 'slf4j-simple.jar'],
   postgres: ['postgres', 'initdb', 'setpriv'],
+  // Sentinels run as `redis-server --sentinel` (the program Debian's redis-sentinel links to).
+  'redis-sentinel': ['redis-server'],
 };
 
 const JAR_DIR = '/usr/share/java';

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createClockFile } from '../nemesis/clock-file.js';
+import { createClockFile } from './clock-file.js';
 import type { ProcessExit } from './cluster-errors.js';
 import type { HostPlan } from './plan.js';
 import { identify, isSameProcess, readProcessInfo, type ProcessIdentity } from './process-info.js';

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { writeClockOffset } from '../nemesis/clock-file.js';
+import { writeClockOffset } from './clock-file.js';
 import { which } from './binaries.js';
 import { PreflightError } from './cluster-errors.js';
 import { clockLibraryPath, clockLibrarySource } from './paths.js';

@@ -7,8 +7,9 @@ import { Nemesis } from '../nemesis/nemesis.js';
 import { ClientHost, type ClientRuntime } from './client-host.js';
 import { etcdStatus } from './backends/etcd.js';
 import { postgresUrl } from './backends/postgres.js';
+import { agreedMaster } from './backends/sentinel-probes.js';
 import { zookeeperMode } from './backends/zookeeper.js';
-import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan } from './plan.js';
+import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan, type NodeRole } from './plan.js';
 import { reclaim, type ReclaimReport } from './reclaim.js';
 import type { ServerNode } from './server-node.js';
 import type { StateFile } from './state-file.js';
@@ -26,9 +27,14 @@ export interface Endpoint {
   namespace: string;
   /** e.g. `redis://10.77.0.11:6379`, `http://10.77.0.31:2379`, `postgres://postgres@10.77.0.51:5432/postgres` */
   url: string;
+  /** `sentinel` for a Redis Sentinel; `data` for every other node. */
+  role: NodeRole;
 }
 
-const SCHEME: Record<BackendName, string> = { redis: 'redis', redlock: 'redis', etcd: 'http', zookeeper: 'zk', postgres: 'postgres' };
+/** The backends with a leader (or master) that faults can aim at. */
+export type LeaderBackend = 'etcd' | 'zookeeper' | 'redis-sentinel';
+
+const SCHEME: Record<BackendName, string> = { redis: 'redis', redlock: 'redis', etcd: 'http', zookeeper: 'zk', postgres: 'postgres', 'redis-sentinel': 'redis' };
 
 export interface ClusterParts {
   plan: ClusterPlan;
@@ -104,7 +110,17 @@ export class Cluster {
         port: n.port,
         namespace: n.namespace,
         url: n.backend === 'postgres' ? postgresUrl(n) : `${SCHEME[n.backend]}://${n.ip}:${n.port}`,
+        role: n.role,
       }));
+  }
+
+  /**
+   * Where a lock client connects: every node, except for redis-sentinel,
+   * whose clients ask the Sentinels for the master and never name a data node.
+   */
+  clientEndpoints(backend: BackendName): Endpoint[] {
+    const all = this.endpoints(backend);
+    return backend === 'redis-sentinel' ? all.filter((e) => e.role === 'sentinel') : all;
   }
 
   /** Add a client host (its own namespace on the switch) to the running cluster. */
@@ -127,9 +143,18 @@ export class Cluster {
     return [...this.clients.values()];
   }
 
-  /** The current leader's node name as the members report it (etcd: status; ZooKeeper: srvr), if any. */
-  async leader(backend: 'etcd' | 'zookeeper'): Promise<string | undefined> {
+  /**
+   * The current leader's node name as the members report it (etcd: status;
+   * ZooKeeper: srvr; redis-sentinel: the master a majority of the Sentinels
+   * name, by get-master-addr-by-name), if any.
+   */
+  async leader(backend: LeaderBackend): Promise<string | undefined> {
     const members = this.plan.nodes.filter((n) => n.backend === backend);
+    if (backend === 'redis-sentinel') {
+      const sentinels = members.filter((m) => m.role === 'sentinel').map((m) => ({ host: m.ip, port: m.port }));
+      const addr = await agreedMaster(sentinels);
+      return members.find((m) => m.role === 'data' && `${m.ip}:${m.port}` === addr)?.name;
+    }
     if (backend === 'zookeeper') {
       const modes = await Promise.all(members.map((m) => zookeeperMode(m, 500).catch(() => undefined)));
       return members.find((_, i) => modes[i] === 'leader')?.name;

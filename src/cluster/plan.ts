@@ -10,7 +10,8 @@
  *   .1        the control process (root namespace, veth `fc-ctl`)
  *   .11       redis1                      .31-.33  etcd1-3
  *   .21-.25   redlock1-5                  .41-.43  zk1-3
- *   .51       pg1                         .100-.254 client hosts, in order added
+ *   .51       pg1                         .61-.63  rs1-3 (redis-sentinel data nodes)
+ *   .66-.68   sentinel1-3 (redis-sentinel) .100-.254 client hosts, in order added
  *
  * Every server has its own address, so each uses its standard port. Names:
  * namespace `fc-<node>` (clients `fc-c-<name>`), switch namespace `fc-sw` with
@@ -19,21 +20,44 @@
  */
 
 export const PREFIX = 'fc-';
-export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres'] as const;
+export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres', 'redis-sentinel'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 export function isBackendName(s: string): s is BackendName {
   return (BACKENDS as readonly string[]).includes(s);
 }
 
-/** Per backend: how many nodes, the node name stem, the first octet (node i gets base + i) and the ports. */
-export const BACKEND_LAYOUT: Record<BackendName, { count: number; stem: string; base: number; ports: Record<string, number> }> = {
+/**
+ * What a node is within its backend: `data` for every node that stores
+ * (all nodes of most backends), `sentinel` for a Redis Sentinel, which only
+ * watches the data nodes and promotes a replica.
+ */
+export type NodeRole = 'data' | 'sentinel';
+
+/** A group of nodes: how many, the node name stem, the first octet (node i gets base + i) and the ports. */
+export interface NodeGroup {
+  count: number;
+  stem: string;
+  base: number;
+  ports: Record<string, number>;
+}
+
+/** Per backend: its data nodes, and for redis-sentinel its Sentinels as a second group. */
+export const BACKEND_LAYOUT: Record<BackendName, NodeGroup & { sentinels?: NodeGroup }> = {
   redis: { count: 1, stem: 'redis', base: 10, ports: { client: 6379 } },
   redlock: { count: 5, stem: 'redlock', base: 20, ports: { client: 6379 } },
   etcd: { count: 3, stem: 'etcd', base: 30, ports: { client: 2379, peer: 2380 } },
   zookeeper: { count: 3, stem: 'zk', base: 40, ports: { client: 2181, quorum: 2888, election: 3888 } },
   postgres: { count: 1, stem: 'pg', base: 50, ports: { client: 5432 } },
+  // A master and two replicas (rs1 starts as the master), and three Sentinels watching them.
+  'redis-sentinel': { count: 3, stem: 'rs', base: 60, ports: { client: 6379 }, sentinels: { count: 3, stem: 'sentinel', base: 65, ports: { client: 26379 } } },
 };
+
+/** How many nodes a backend has, Sentinels included. */
+export function nodeCount(backend: BackendName): number {
+  const layout = BACKEND_LAYOUT[backend];
+  return layout.count + (layout.sentinels?.count ?? 0);
+}
 
 export const CONTROL_OCTET = 1;
 export const FIRST_CLIENT_OCTET = 100;
@@ -54,8 +78,9 @@ export interface HostPlan {
 export interface NodePlan extends HostPlan {
   kind: 'server';
   backend: BackendName;
-  /** 1-based position within its backend (ZooKeeper's myid). */
+  /** 1-based position within its group (ZooKeeper's myid). */
   index: number;
+  role: NodeRole;
   /** The port clients use. */
   port: number;
   ports: Record<string, number>;
@@ -100,17 +125,21 @@ export function planCluster(opts: PlanOptions): ClusterPlan {
   const backends = [...new Set(opts.backends)];
   const nodes = backends.flatMap((backend) => {
     const layout = BACKEND_LAYOUT[backend];
-    return Array.from({ length: layout.count }, (_, i): NodePlan => {
-      const name = `${layout.stem}${i + 1}`;
-      return {
-        ...host(subnet, name, 'server', `${PREFIX}${name}`, layout.base + i + 1),
-        kind: 'server',
-        backend,
-        index: i + 1,
-        port: layout.ports['client'] ?? 0,
-        ports: { ...layout.ports },
-      };
-    });
+    const groups: [NodeGroup, NodeRole][] = [[layout, 'data'], ...(layout.sentinels ? [[layout.sentinels, 'sentinel'] as [NodeGroup, NodeRole]] : [])];
+    return groups.flatMap(([group, role]) =>
+      Array.from({ length: group.count }, (_, i): NodePlan => {
+        const name = `${group.stem}${i + 1}`;
+        return {
+          ...host(subnet, name, 'server', `${PREFIX}${name}`, group.base + i + 1),
+          kind: 'server',
+          backend,
+          index: i + 1,
+          role,
+          port: group.ports['client'] ?? 0,
+          ports: { ...group.ports },
+        };
+      }),
+    );
   });
   return {
     subnet,

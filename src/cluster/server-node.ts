@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createClockFile } from '../nemesis/clock-file.js';
+import { createClockFile } from './clock-file.js';
 import { ClusterStartError, describeExit, type ProcessExit } from './cluster-errors.js';
 import type { BackendNode, BackendSpec, SpecContext } from './driver.js';
 import type { NodePlan } from './plan.js';

@@ -17,9 +17,11 @@ import { buildGoClient, GO_PACKAGES, goClientPath } from './build-go-client.js';
  * clients (clients/python, run by Debian's /usr/bin/python3) and their
  * PostgreSQL driver: a few MB, and the reference clients' integration tests
  * run in CI.
+ * redis-sentinel gives the Sentinel program and its documented configuration
+ * (fencecheck starts Sentinels as `redis-server sentinel.conf --sentinel`).
  */
 export const DEBIAN_PACKAGES = [
-  'redis-server', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
+  'redis-server', 'redis-sentinel', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
   'nftables', 'iproute2', 'gcc', 'libc6-dev', 'util-linux', 'chromium', 'fonts-liberation',
   'python3', 'python3-redis', 'python3-kazoo', 'python3-etcd3', 'python3-psycopg2',
 ] as const;

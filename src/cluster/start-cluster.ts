@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BACKEND_LAYOUT, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
+import { nodeCount, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
 import { requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
@@ -134,7 +134,7 @@ async function startLocked(
           await settleAll(group.map((n) => n.spec.prepare(n.plan, ctx)));
           await settleAll(group.map((n) => n.start()));
           await settleAll(group.map((n) => n.ready()));
-          log(`${backend}: ${BACKEND_LAYOUT[backend].count} node(s) ready in ${Date.now() - t} ms (${group[0]?.spec.describe() ?? ''})`);
+          log(`${backend}: ${nodeCount(backend)} node(s) ready in ${Date.now() - t} ms (${group[0]?.spec.describe() ?? ''})`);
         } catch (err) {
           abort.abort(err);
           throw err;

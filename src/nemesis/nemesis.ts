@@ -23,7 +23,7 @@ import { isSameProcess, signalProcess } from '../cluster/process-info.js';
 import type { ServerNode } from '../cluster/server-node.js';
 import type { StateFile } from '../cluster/state-file.js';
 import { stopProcesses } from '../cluster/stop-processes.js';
-import { writeClockOffset } from './clock-file.js';
+import { writeClockOffset } from '../cluster/clock-file.js';
 import { startDelayProxy, type DelayProxy, type DelayProxyOptions } from './delay-proxy-handle.js';
 import { Firewall } from './firewall.js';
 import { grudgeHosts, type Grudge } from './grudge.js';

@@ -77,9 +77,17 @@ function row(r: RunSummary, onRequest: boolean): string {
   const noReport = r.hasHistory && !linked ? `<div class="muted">no report yet: <code>fencecheck report ${escapeHtml(r.dir)}</code></div>` : '';
   const checkers = r.checkers.map((c) => `<span class="c c-${key(c.valid)}" title="${escapeHtml(c.summary ?? '')}">${MARK[key(c.valid) as keyof typeof MARK] ?? '?'} ${escapeHtml(c.checker)}</span>`).join(' ');
   const problem = r.problem === undefined ? '' : `<div class="problem">${escapeHtml(r.problem)}</div>`;
-  return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span>${r.untested === null ? '' : `<div class="untested" title="${escapeHtml(r.untested)}">untested</div>`}</td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${noReport}${problem}</td><td class="nowrap">${text(t['startedAt'])}</td><td>${text(t['backend'])}</td><td>${text(t['resource'])}</td><td>${text(t['workload'])}</td><td>${text(t['nemesis'] ?? t['nemeses'])}</td><td>${text(t['seed'])}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
+  return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span>${r.untested === null ? '' : `<div class="untested" title="${escapeHtml(r.untested)}">untested</div>`}${interruptedMark(t)}</td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${noReport}${problem}</td><td class="nowrap">${text(t['startedAt'])}</td><td>${text(t['backend'])}</td><td>${text(t['resource'])}</td><td>${text(t['workload'])}</td><td>${text(t['nemesis'] ?? t['nemeses'])}</td><td>${text(t['seed'])}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
 }
 
 function key(v: Validity | null): 'true' | 'false' | 'unknown' | 'none' {
   return v === true ? 'true' : v === false ? 'false' : v === 'unknown' ? 'unknown' : 'none';
+}
+
+/** A run stopped by a signal, as test.json records it. */
+function interruptedMark(t: Record<string, unknown>): string {
+  const i = t['interrupted'];
+  if (typeof i !== 'object' || i === null) return '';
+  const { signal, at } = i as { signal?: unknown; at?: unknown };
+  return `<div class="untested" title="${escapeHtml(`stopped by ${String(signal)} at ${String(at)}`)}">interrupted</div>`;
 }

@@ -48,6 +48,20 @@ export function kills(starts: readonly number[], downMs: number, node: string): 
   return starts.map((at): FaultWindow => ({ at, until: at + downMs, fault: 'kill', target: { kind: 'node', node } }));
 }
 
+/**
+ * redis-sentinel: a partition around the master of the moment (the Sentinels
+ * name it when the window opens): cut off from its replicas, or with a
+ * minority of the clients (workloads/runner/sentinel-faults.ts).
+ */
+export function masterPartition(at: number, until: number, grudgeKind: 'master-from-replicas' | 'master-with-minority'): FaultWindow {
+  return { at, until, fault: 'partition', target: { kind: 'partition', grudgeKind } };
+}
+
+/** kill -9 the leader (redis-sentinel: the master the Sentinels name) at `at`, restart it at `until`. */
+export function leaderKill(at: number, until: number): FaultWindow {
+  return { at, until, fault: 'kill', target: { kind: 'leader' } };
+}
+
 /** Windows in time order (the nemesis runner applies them one after another). */
 export function timeline(...parts: readonly (FaultWindow | readonly FaultWindow[])[]): FaultWindow[] {
   return parts.flat().sort((a, b) => a.at - b.at);

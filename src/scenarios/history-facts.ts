@@ -4,10 +4,12 @@
  * holder" when nobody holds is skipped, and a run whose fault never struck
  * shows nothing about it), and the client answers a scenario is about:
  * grants whose validity had already run out, acquires refused and why, and
- * resource accesses rejected and why.
+ * resource accesses rejected and why; grants a failover lost, and tokens
+ * that went backwards.
  */
 import { evidenceOf } from '../../checkers/lock/evidence.js';
 import type { History, Op, Value } from '../history/op.js';
+import { lostGrants, replicationRefusals, tokenRegressions } from './lost-grants.js';
 
 export interface HistoryFacts {
   faults: {
@@ -24,6 +26,12 @@ export interface HistoryFacts {
   acquireFailures: Record<string, number>;
   /** `fail` reads, writes and marks by error code (`fenced`, `mark-changed`, `lock-lost`, …). */
   refusedAccesses: Record<string, number>;
+  /** Acknowledged grants another client was granted over after a server fault (lost-grants.ts). */
+  lostGrants: number;
+  /** Granted monotonic tokens not above one granted before (a counter that went backwards). */
+  tokenRegressions: number;
+  /** Acquires refused because too few replicas had the grant (WAIT, min-replicas-to-write). */
+  replicationRefusals: number;
 }
 
 const ACCESSES = new Set(['read', 'write', 'mark']);
@@ -32,7 +40,15 @@ export function historyFacts(history: History, plannedWindows: number): HistoryF
   // The faults as every results.json records them (checkers/lock/evidence.ts), so a scenario and a compare cell agree.
   const { faults } = evidenceOf(history, [], plannedWindows);
   const skipped = [...faults.skipped.map((s) => `${s.fault}: ${s.why}`), ...faults.failed.map((f) => `${f.fault}: ${f.error}`)];
-  const facts: HistoryFacts = { faults: { planned: faults.planned, applied: faults.applied, skipped }, expiredGrants: 0, acquireFailures: {}, refusedAccesses: {} };
+  const facts: HistoryFacts = {
+    faults: { planned: faults.planned, applied: faults.applied, skipped },
+    expiredGrants: 0,
+    acquireFailures: {},
+    refusedAccesses: {},
+    lostGrants: lostGrants(history).length,
+    tokenRegressions: tokenRegressions(history),
+    replicationRefusals: replicationRefusals(history),
+  };
   for (const op of history) {
     if (op.process === 'nemesis') continue;
     if (op.f === 'acquire') countAcquire(facts, op);

@@ -41,6 +41,14 @@ export interface ScenarioVariant {
   text: string;
   options: VariantOptions;
   expected?: Expectation;
+  /**
+   * What a seed must show before its verdict counts: `lost-grant` (S7) means
+   * a grant lost in a failover (history-facts.ts), the lock held twice, or
+   * the protection refusing grants (WAIT's not-replicated, min-replicas'
+   * NOREPLICAS). A seed with none of them proved nothing: its safe verdicts
+   * become unknown ("untested is not safe").
+   */
+  evidence?: 'lost-grant';
 }
 
 export interface Scenario {

@@ -1,7 +1,7 @@
 /**
- * The scenarios about the other lock services: single Redis with a replica
- * (S7, not reproduced here), an etcd waiter whose lease dies while it waits
- * (S8), and a ZooKeeper holder whose session expires while it is paused (S9).
+ * The scenarios about the other lock services: an etcd waiter whose lease
+ * dies while it waits (S8), and a ZooKeeper holder whose session expires
+ * while it is paused (S9). Replicated Redis (S7) is in sentinel-scenarios.ts.
  */
 import type { FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
 import { PAUSE_SCRIPT } from './client-scenarios.js';
@@ -10,22 +10,6 @@ import type { Scenario } from './scenario.js';
 
 /** S8: a client whose acquire is in flight paused 3 s (more than etcd's 2 s minimum lease), three times. */
 export const WAITER_PAUSE_SCRIPT: FaultWindow[] = pauses([1500, 5000, 8500], 3000, { kind: 'acquirer' });
-
-export const S7: Scenario = {
-  id: 'S7',
-  title: 'Single Redis with an asynchronous replica: the primary dies before replicating',
-  claim:
-    'A lock on one Redis primary with an asynchronous replica is lost when the primary dies after granting it but before the key reached the replica, and the replica is promoted: a second client is granted the same lock.',
-  predictions: {
-    kleppmann: 'Unsafe, and the reason a lock needs a consensus-backed store or fencing.',
-    antirez: 'Unsafe: the Redlock page itself gives this race as the reason for Redlock\'s independent masters.',
-  },
-  setup: 'Would be: single Redis with a replica started with --replicaof, the primary killed right after a grant, the replica promoted with REPLICAOF NO ONE, clients failing over to it.',
-  recipe: 'S7 (a lock lost in a Redis failover) is listed with its predictions but not reproduced yet: `sudo npx fencecheck scenario list` says why',
-  notReproduced:
-    'the cluster layer has no Redis replica. It needs a second node for the redis backend (BACKEND_LAYOUT in src/cluster/plan.ts gives redis one node), a promote fault (REPLICAOF NO ONE) in the nemesis runner, and a redis lock client that fails over (workloads/clients/redis-client.ts talks to one endpoint); redis.ts and registry.ts alone cannot express it, so it was not added in this change',
-  variants: [{ label: 'redis-none', text: 'primary killed before replicating, replica promoted', options: { backend: 'redis', resource: 'none', script: [] }, expected: { lock: 'unsafe', why: 'both sides agree' } }],
-};
 
 export const S8: Scenario = {
   id: 'S8',

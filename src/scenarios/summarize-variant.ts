@@ -58,8 +58,10 @@ export function summarizeVariant(scenario: Scenario, variant: ScenarioVariant, p
     runs.map((r) => r.summary),
   );
   const sorted = [...runs].sort((a, b) => a.summary.seed - b.summary.seed);
-  const lock = summarizeProperty(sorted.map((r) => r.lock));
-  const data = summarizeProperty(sorted.map((r) => r.data));
+  // Seeds that had to show the danger (or the protection at work) and did not: their "safe" proves nothing.
+  const judged = variant.evidence === undefined ? sorted : sorted.map((r) => (hasEvidence(r) ? r : { ...r, lock: unproven(r.lock), data: unproven(r.data) }));
+  const lock = summarizeProperty(judged.map((r) => r.lock));
+  const data = summarizeProperty(judged.map((r) => r.data));
   const status: RowStatus = scenario.notReproduced !== undefined ? 'not-reproduced' : reason !== null ? 'not-applicable' : sorted.length === 0 ? 'not-run' : 'measured';
   const expected = variant.expected ?? null;
   const { match, matchReason } = matchOf(expected, { lock, data }, sorted);
@@ -75,7 +77,7 @@ export function summarizeVariant(scenario: Scenario, variant: ScenarioVariant, p
     match: status === 'measured' || expected === null ? match : 'undecided',
     matchReason: status === 'measured' || expected === null ? matchReason : (reason ?? 'not run'),
     verdict: status === 'measured' ? `data ${data.text}; lock ${lock.text}` : status === 'not-run' ? 'not run' : (reason ?? ''),
-    notes: notesOf(cell, sorted),
+    notes: [...notesOf(cell, sorted), ...(variant.evidence === undefined ? [] : evidenceNotes(sorted))],
     cell,
     runs: sorted,
   };
@@ -157,6 +159,34 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
   const shared = [...new Set(runs.flatMap((r) => (r.sharedFrom === null ? [] : [r.sharedFrom])))];
   if (shared.length > 0) notes.push(`same runs as ${shared.join(', ')}`);
   return notes;
+}
+
+/**
+ * The run tested what the row is about: a grant lost in a failover, the lock
+ * held twice (a split brain grants on both sides at once, with no failover
+ * between the grants), or grants refused for want of replicas.
+ */
+function hasEvidence(r: ScenarioRun): boolean {
+  return r.facts !== null && (r.facts.lostGrants > 0 || r.facts.replicationRefusals > 0 || r.lock.valid === false);
+}
+
+function unproven(v: PropertyVerdict): PropertyVerdict {
+  return v.valid === true ? { ...v, valid: 'unknown' } : v;
+}
+
+function evidenceNotes(runs: readonly ScenarioRun[]): string[] {
+  const facts = runs.flatMap((r) => (r.facts === null ? [] : [r.facts]));
+  const seeds = (pick: (f: NonNullable<ScenarioRun['facts']>) => number): string => {
+    const hit = facts.filter((f) => pick(f) > 0);
+    return `${hit.reduce((t, f) => t + pick(f), 0)} in ${hit.length}/${runs.length} seeds`;
+  };
+  const none = runs.filter((r) => !hasEvidence(r)).length;
+  return [
+    `acknowledged grants lost in the failover (another client granted the lock while the holder held it, within its TTL): ${seeds((f) => f.lostGrants)}`,
+    `grants refused for want of replicas (WAIT / NOREPLICAS): ${seeds((f) => f.replicationRefusals)}`,
+    `fencing tokens that went backwards: ${seeds((f) => f.tokenRegressions)}`,
+    ...(none > 0 ? [`${plural(none, 'seed')} showed no lost grant, no double hold and no refusal: undecided, not safe`] : []),
+  ];
 }
 
 function sumCounts(all: readonly Record<string, number>[]): Record<string, number> {

@@ -27,6 +27,7 @@ export const LATEST_LINK = 'latest';
 
 export class RunStore {
   private test: TestJson | undefined;
+  private interrupted: TestJson['interrupted'];
 
   private constructor(
     readonly dir: string,
@@ -89,8 +90,10 @@ export class RunStore {
   }
 
   writeTest(test: TestJson): void {
-    writeJsonAtomic(join(this.dir, TEST_FILE), test);
-    this.test = test;
+    // Once interrupted, always interrupted: a write racing the signal's teardown must not erase the mark.
+    const t = this.interrupted !== undefined ? { ...test, interrupted: this.interrupted } : test;
+    writeJsonAtomic(join(this.dir, TEST_FILE), t);
+    this.test = t;
   }
 
   writeResults(results: ResultsJson): void {
@@ -108,7 +111,8 @@ export class RunStore {
   /** Record in test.json that a signal stopped the run, so no reader takes its history for a finished run. */
   markInterrupted(signal: string, at: Date): void {
     if (this.test === undefined) throw new FencecheckError('run-store', `${this.dir}: markInterrupted before test.json was written`);
-    this.writeTest({ ...this.test, interrupted: { signal, at: at.toISOString() } });
+    this.interrupted = { signal, at: at.toISOString() };
+    this.writeTest(this.test);
   }
 
   /** The typed error of a run that failed after this directory was made. */

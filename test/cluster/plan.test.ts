@@ -18,7 +18,14 @@ describe('planCluster', () => {
       'zk2 10.77.0.42:2181 fc-zk2 fc-n42/fc-s42',
       'zk3 10.77.0.43:2181 fc-zk3 fc-n43/fc-s43',
       'pg1 10.77.0.51:5432 fc-pg1 fc-n51/fc-s51',
+      'rs1 10.77.0.61:6379 fc-rs1 fc-n61/fc-s61',
+      'rs2 10.77.0.62:6379 fc-rs2 fc-n62/fc-s62',
+      'rs3 10.77.0.63:6379 fc-rs3 fc-n63/fc-s63',
+      'sentinel1 10.77.0.66:26379 fc-sentinel1 fc-n66/fc-s66',
+      'sentinel2 10.77.0.67:26379 fc-sentinel2 fc-n67/fc-s67',
+      'sentinel3 10.77.0.68:26379 fc-sentinel3 fc-n68/fc-s68',
     ]);
+    expect(plan.nodes.filter((n) => n.backend === 'redis-sentinel').map((n) => `${n.name}:${n.role}:${n.index}`)).toEqual(['rs1:data:1', 'rs2:data:2', 'rs3:data:3', 'sentinel1:sentinel:1', 'sentinel2:sentinel:2', 'sentinel3:sentinel:3']);
     expect(plan.control).toEqual({ ip: '10.77.0.1', ifname: 'fc-ctl', switchIfname: 'fc-sctl' });
     expect(plan.nodes.find((n) => n.name === 'zk2')?.ports).toEqual({ client: 2181, quorum: 2888, election: 3888 });
     expect(plan.nodes.find((n) => n.name === 'etcd3')?.index).toBe(3);

@@ -9,7 +9,9 @@
  * - fence mode rejects a write under a token below the stored fence;
  *   fence-claim's read raises the fence (monotonic backends);
  *   cas-unique rejects the write of a holder whose mark was replaced (Redlock);
- * - a holder paused past its lease is refused when it wakes (monotonic backends).
+ * - a holder paused past its lease is refused when it wakes (monotonic backends);
+ * - redis-sentinel: the client follows the master through a failover, and
+ *   with WAIT refuses a grant no replica acknowledged.
  *
  * One cluster with every backend and PostgreSQL, started once. Needs
  * `npm run build` first (the clients run from dist/).
@@ -24,10 +26,11 @@ import { startCluster } from '../../src/cluster/start-cluster.js';
 import { type ClientConfig } from '../../workloads/clients/protocol.js';
 import { prepareResource, type PgEndpoint } from '../../workloads/clients/resource.js';
 import { ClientDriver } from '../clients/client-driver.js';
-import { SHARED_MACHINE, sleep } from './helpers.js';
+import { isolateOne } from '../../src/nemesis/grudge.js';
+import { SHARED_MACHINE, redisClient, sleep, waitFor } from './helpers.js';
 import { LOCK_BACKENDS, type LockBackend, type ResourceMode } from '../../workloads/vocabulary.js';
 
-const SERVERS: Record<LockBackend, BackendName> = { redis: 'redis', redlock: 'redlock', 'redlock-npm': 'redlock', etcd: 'etcd', zookeeper: 'zookeeper' };
+const SERVERS: Record<LockBackend, BackendName> = { redis: 'redis', redlock: 'redlock', 'redlock-npm': 'redlock', etcd: 'etcd', zookeeper: 'zookeeper', 'redis-sentinel': 'redis-sentinel' };
 const MONOTONIC = (b: LockBackend): boolean => b !== 'redlock' && b !== 'redlock-npm';
 const CALL_TIMEOUT_MS = 400;
 /** The contract tests' TTL: long enough that nothing expires by itself during them. */
@@ -43,7 +46,7 @@ const t0 = Date.now();
 
 beforeAll(async () => {
   cluster = await startCluster({
-    backends: ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres'],
+    backends: ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres', 'redis-sentinel'],
     clientHosts: ['c1', 'c2'],
     runDir: join(projectRoot(), 'results', `test-clients-${new Date().toISOString().replace(/[:.]/g, '-')}`),
     log: (l) => console.log(`  ${l}`),
@@ -68,7 +71,7 @@ function config(backend: LockBackend, client: number, resource: ResourceMode): C
   return {
     client,
     backend,
-    lockEndpoints: cluster.endpoints(SERVERS[backend]).map((e) => `${e.host}:${e.port}`),
+    lockEndpoints: cluster.clientEndpoints(SERVERS[backend]).map((e) => `${e.host}:${e.port}`),
     lockName: backend === 'zookeeper' ? `/fc-lock-${backend}` : `fc-lock-${backend}`,
     resource,
     pg: pgEndpoint,
@@ -78,8 +81,8 @@ function config(backend: LockBackend, client: number, resource: ResourceMode): C
   };
 }
 
-async function client(backend: LockBackend, n: number, host: 'c1' | 'c2', resource: ResourceMode): Promise<ClientDriver> {
-  const d = ClientDriver.spawn(cluster.clientHost(host), `${backend}-${n}`, config(backend, n, resource));
+async function client(backend: LockBackend, n: number, host: 'c1' | 'c2', resource: ResourceMode, extra: Partial<ClientConfig> = {}): Promise<ClientDriver> {
+  const d = ClientDriver.spawn(cluster.clientHost(host), `${backend}-${n}`, { ...config(backend, n, resource), ...extra });
   drivers.push(d);
   const ready = await Promise.race([d.ready, sleep(15_000).then(() => undefined)]);
   if (!ready) throw new Error(`${backend} client ${n} not ready in 15 s:\n${d.stderr.join('\n')}`);
@@ -197,7 +200,7 @@ describe.each(LOCK_BACKENDS)('%s client: the contract', (backend) => {
 
   it.runIf(monotonic)('a holder paused past its lease is refused when it wakes (fenced, or it noticed the loss)', async () => {
     // etcd's shortest lease is 2 s, ZooKeeper's session here 2 s, Redis's key 1 s: a 3.5 s pause outlives each.
-    const ttl = backend === 'redis' ? 1000 : 2000;
+    const ttl = backend === 'redis' || backend === 'redis-sentinel' ? 1000 : 2000;
     const first = await a.call({ op: 'acquire', ttlMs: ttl });
     expect(first.type).toBe('ok');
     await cluster.nemesis.pause(a.proc);
@@ -217,5 +220,57 @@ describe.each(LOCK_BACKENDS)('%s client: the contract', (backend) => {
     expect(await a.call({ op: 'release' })).not.toMatchObject({ type: 'ok' });
     expect(await b.call({ op: 'release' })).toMatchObject({ type: 'ok' });
     expect(await b.call({ op: 'final-read' })).toMatchObject({ type: 'ok', value: 'p1-9' });
+  });
+});
+
+describe('redis-sentinel client: following the master, WAIT', () => {
+  const dataNodes = (): string[] => cluster.nodesOf('redis-sentinel').filter((n) => n.plan.role === 'data').map((n) => n.name);
+
+  it('WAIT 1 refuses a grant when the replicas are cut off from the master, and deletes the key', async () => {
+    const w = await client('redis-sentinel', 10, 'c1', 'none', { waitReplicas: 1, lockName: 'fc-lock-wait' });
+    const ok = await w.call({ op: 'acquire', ttlMs: TTL_MS });
+    expect(ok).toMatchObject({ type: 'ok' });
+    expect(await w.call({ op: 'release' })).toMatchObject({ type: 'ok' });
+    const master = (await cluster.leader('redis-sentinel'))!;
+    await cluster.nemesis.partition(isolateOne(dataNodes(), master));
+    try {
+      const refused = await w.call({ op: 'acquire', ttlMs: TTL_MS });
+      console.log(`redis-sentinel WAIT 1 with the replicas cut off: ${JSON.stringify(refused)}`);
+      expect(refused).toMatchObject({ type: 'fail', error: 'not-replicated' });
+      const { ip, port } = cluster.node(master).plan;
+      const r = redisClient(ip, port);
+      await r.connect();
+      expect(await r.get('fc-lock-wait')).toBeNull();
+      r.disconnect();
+    } finally {
+      await cluster.nemesis.heal();
+    }
+    expect(await w.shutdown()).toBe(0);
+  });
+
+  it('follows the master through a kill -9 failover: the next acquire is granted by the promoted replica', async () => {
+    const f = await client('redis-sentinel', 11, 'c2', 'none', { lockName: 'fc-lock-follow' });
+    expect(await f.call({ op: 'acquire', ttlMs: 500 })).toMatchObject({ type: 'ok' });
+    expect(await f.call({ op: 'release' })).toMatchObject({ type: 'ok' });
+    const old = (await cluster.leader('redis-sentinel'))!;
+    await cluster.nemesis.kill(old);
+    const promoted = await waitFor('a new master', async () => {
+      const m = await cluster.leader('redis-sentinel');
+      return m !== undefined && m !== old ? m : undefined;
+    }, 15_000, 50);
+    const answers: string[] = [];
+    const r = await waitFor('an acquire granted after the failover', async () => {
+      const a = await f.call({ op: 'acquire', ttlMs: TTL_MS });
+      answers.push(JSON.stringify(a));
+      return a.type === 'ok' ? a : undefined;
+    }, 10_000, 200).catch((err: unknown) => {
+      throw new Error(`${String(err)}\nanswers: ${answers.slice(-3).join('\n')}\nclient log:\n${f.stderr.slice(-15).join('\n')}`);
+    });
+    console.log(`redis-sentinel: ${old} killed, ${promoted} promoted, client granted token ${String(r.token)}`);
+    expect(r.type).toBe('ok');
+    expect(f.stderr.join('\n')).toContain(`connected to the master at ${cluster.node(promoted).plan.ip}:6379`);
+    expect(await f.call({ op: 'release' })).toMatchObject({ type: 'ok' });
+    await cluster.nemesis.restart(old);
+    expect(await f.shutdown()).toBe(0);
   });
 });

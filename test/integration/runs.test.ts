@@ -8,6 +8,10 @@
  * although the lock itself was held twice (mutual exclusion fails either way:
  * a lease is not a mutex).
  *
+ * And S7 on redis-sentinel: the master cut off from its replicas grants the
+ * lock, is killed, and the replica Sentinel promotes grants it again to the
+ * other client, with the same INCR token.
+ *
  * Each run starts its own cluster and tears it down; runs go one at a time.
  * Needs `npm run build` first (clients run from dist/).
  */
@@ -18,6 +22,10 @@ import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
 import { projectRoot } from '../../src/cluster/paths.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import { readHistory } from '../../src/history/read-history.js';
+import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
+import { lostGrants, tokenRegressions } from '../../src/scenarios/lost-grants.js';
+import { variantRunOptions } from '../../src/scenarios/variant-options.js';
 import { SHARED_MACHINE } from './helpers.js';
 import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
 
@@ -72,5 +80,23 @@ describe.each<[LockBackend, ResourceMode]>([
     expect(by('mutual-exclusion').valid).toBe(false);
     const stats = by('access-stats').stats ?? {};
     expect((stats['write.rejected'] ?? 0) + (stats['read.rejected'] ?? 0)).toBeGreaterThan(0);
+  });
+});
+
+describe('redis-sentinel: S7, the master killed after a grant that never reached a replica', () => {
+  it('the promoted replica grants the lock again while the first holder holds it, under the same INCR token', async () => {
+    const s7 = findScenario('S7');
+    const [variant] = selectVariants(s7, ['failover-fence']);
+    const r = await runLockTest(variantRunOptions(s7, variant!, 1, resultsDir), { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+    const history = await readHistory(join(r.runDir, 'history.jsonl'));
+    const lost = lostGrants(history);
+    console.log(`redis-sentinel S7: lost grants ${JSON.stringify(lost)} (${r.runDir})`);
+    // The faults struck: the partition and the kill, both applied without error.
+    const applied = history.filter((op) => op.process === 'nemesis' && op.type === 'info' && (op.f === 'start-partition' || op.f === 'kill') && op.error === undefined);
+    expect(applied.map((op) => op.f)).toEqual(['start-partition', 'kill']);
+    expect(lost.length).toBeGreaterThan(0);
+    expect(lost[0]!.secondToken).toBe(lost[0]!.firstToken);
+    expect(tokenRegressions(history)).toBeGreaterThan(0);
+    expect(r.verdicts.find((v) => v.checker === 'mutual-exclusion')!.valid).toBe(false);
   });
 });

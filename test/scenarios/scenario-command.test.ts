@@ -30,15 +30,16 @@ describe('fencecheck scenario', () => {
     expect(lines[0]).toBe('S1   A client pauses after acquiring, longer than the TTL');
     expect(lines[1]).toBe('       redis-none               single Redis, no fence · expected: lock unsafe, data unsafe');
     expect(stdout).toContain('       redlock-fence            not applicable: redlock issues no monotonic fencing token');
-    expect(stdout).toContain('S7   Single Redis with an asynchronous replica: the primary dies before replicating [not reproduced]');
+    expect(stdout).toContain('S7   Replicated Redis with Sentinel: the master dies before replicating a grant');
+    expect(stdout).not.toContain('[not reproduced]');
     expect(stdout).toContain('expected: disputed');
   });
 
-  it('list --long: claims, both predictions, setup, recipe and why S7 is not reproduced', async () => {
+  it('list --long: claims, both predictions, setup, recipe', async () => {
     const { stdout } = await scenario(['list', '--long']);
     expect(stdout).toContain('       Kleppmann: Unsafe: two clients hold the lock at once.');
     expect(stdout).toContain('       recipe: to see Redlock grant the same lock twice after a clock jump, run `sudo npx fencecheck scenario run S3`');
-    expect(stdout).toContain('       not reproduced: the cluster layer has no Redis replica.');
+    expect(stdout).toContain('       recipe: to see a lock acknowledged by a Redis master lost when Sentinel promotes a replica');
   });
 
   it('run refuses a variant that is not applicable (254 with the reason), not "0 runs"', async () => {

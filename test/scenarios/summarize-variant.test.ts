@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Op } from '../../src/history/op.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { splitVerdicts } from '../../src/scenarios/scenario-run.js';
@@ -41,6 +42,9 @@ describe('historyFacts', () => {
       expiredGrants: 1,
       acquireFailures: { 'no-quorum': 1, 'timeout (info)': 1 },
       refusedAccesses: { fenced: 1, 'mark-changed': 1 },
+      lostGrants: 0,
+      tokenRegressions: 0,
+      replicationRefusals: 0,
     });
   });
 });
@@ -98,8 +102,8 @@ describe('summarizeVariant', () => {
     expect(na.cell.outcome).toBe('not-applicable');
     const notRun = summarizeVariant(s1, redisNone!, [1], []);
     expect(notRun).toMatchObject({ status: 'not-run', verdict: 'not run', match: 'undecided', matchReason: 'not run' });
-    const s7 = findScenario('S7');
-    expect(summarizeVariant(s7, s7.variants[0]!, [1], [])).toMatchObject({ status: 'not-reproduced', match: 'undecided' });
+    const parked = { ...s1, notReproduced: 'the machine lacks it' };
+    expect(summarizeVariant(parked, redisNone!, [1], [])).toMatchObject({ status: 'not-reproduced', match: 'undecided' });
   });
 
   it('a disputed row has no expectation; shared runs and tool errors are noted', () => {
@@ -112,5 +116,51 @@ describe('summarizeVariant', () => {
     expect(row.runs.map((r) => r.summary.seed)).toEqual([1, 2]);
     expect(row.notes).toContain('failed to run: seed 2: lock client client1-1 was not ready within 30 s');
     expect(row.notes).toContain('same runs as S2b/redis-cas-unique');
+  });
+});
+
+describe('S7: a row must show a lost grant or a refusal', () => {
+  const s7 = findScenario('S7');
+  const [failoverNone] = selectVariants(s7, ['failover-none']);
+  const [failoverWait] = selectVariants(s7, ['failover-wait']);
+  // Ops take their times as they are made: each history makes its own, in order.
+  const killOps = (): Op[] => [clientOp({ process: 'nemesis' as never, type: 'invoke', f: 'kill', value: 'rs1' }), clientOp({ process: 'nemesis' as never, type: 'info', f: 'kill', value: 'rs1' })];
+  const kill = killOps();
+  const lost = [
+    clientOp({ process: 1, type: 'invoke', f: 'acquire' }),
+    clientOp({ process: 1, type: 'ok', f: 'acquire', token: 2, lease_ms: 10_000 }),
+    ...killOps(),
+    clientOp({ process: 0, type: 'invoke', f: 'acquire' }),
+    clientOp({ process: 0, type: 'ok', f: 'acquire', token: 2, lease_ms: 10_000 }),
+  ];
+
+  it('a seed that lost no grant and refused none is unknown, not safe: the row is undecided', () => {
+    const quiet = [1, 2].map((seed) => scenarioRunOf(seed, {}, kill, 1));
+    const row = summarizeVariant(s7, failoverNone!, [1, 2], quiet);
+    expect(row.lock.text).toBe('unknown in 2/2 seeds');
+    expect(row.match).toBe('undecided');
+    expect(row.notes).toContain('2 seeds showed no lost grant, no double hold and no refusal: undecided, not safe');
+  });
+
+  it('a lost grant decides the seed, and the notes count lost grants and tokens that went backwards', () => {
+    const row = summarizeVariant(s7, failoverNone!, [1], [scenarioRunOf(1, { anomalies: { 'double-hold': 1, 'lost-update': 1 } }, lost, 1)]);
+    expect(row.match).toBe('as-expected');
+    expect(row.notes).toContain('acknowledged grants lost in the failover (another client granted the lock while the holder held it, within its TTL): 1 in 1/1 seeds');
+    expect(row.notes).toContain('fencing tokens that went backwards: 1 in 1/1 seeds');
+  });
+
+  it('a double hold without a failover between the grants (split brain) also decides the seed', () => {
+    const [split] = selectVariants(s7, ['split-brain-none']);
+    const row = summarizeVariant(s7, split!, [1], [scenarioRunOf(1, { anomalies: { 'double-hold': 3 } }, killOps(), 1)]);
+    expect(row.lock.text).toBe('unsafe in 1/1 seeds: 3 double holds');
+    expect(row.data.text).toBe('safe in 1/1 seeds');
+    expect(row.notes.some((n) => n.includes('undecided'))).toBe(false);
+  });
+
+  it('grants refused by WAIT make a safe seed count as safe', () => {
+    const refused = [...killOps(), clientOp({ process: 0, type: 'fail', f: 'acquire', error: 'not-replicated' })];
+    const row = summarizeVariant(s7, failoverWait!, [1], [scenarioRunOf(1, {}, refused, 1)]);
+    expect(row.lock.text).toBe('safe in 1/1 seeds');
+    expect(row.data.text).toBe('safe in 1/1 seeds');
   });
 });

@@ -68,6 +68,9 @@ describe('RunStore', () => {
     expect(readResultsJson(store.dir)).toEqual(sampleResults);
     store.markInterrupted('SIGINT', new Date('2026-11-30T19:21:00.000Z'));
     expect(readTestJson(store.dir)).toEqual({ ...test, interrupted: { signal: 'SIGINT', at: '2026-11-30T19:21:00.000Z' } });
+    // A write racing the teardown (the run's last test.json) keeps the mark.
+    store.writeTest(test);
+    expect(readTestJson(store.dir)?.interrupted).toEqual({ signal: 'SIGINT', at: '2026-11-30T19:21:00.000Z' });
     expect(readdirSync(store.dir).sort()).toEqual(['logs', 'results.json', 'test.json']);
   });
 

@@ -36,5 +36,6 @@ export function parseClientConfig(text: string | undefined): ClientConfig {
   expect(isPositive(c['callTimeoutMs']), 'callTimeoutMs', 'a positive number', c['callTimeoutMs']);
   expect(c['sessionTimeoutMs'] === undefined || isPositive(c['sessionTimeoutMs']), 'sessionTimeoutMs', 'a positive number', c['sessionTimeoutMs']);
   expect(c['checkHold'] === undefined || typeof c['checkHold'] === 'boolean', 'checkHold', 'true or false', c['checkHold']);
+  expect(c['waitReplicas'] === undefined || (Number.isInteger(c['waitReplicas']) && (c['waitReplicas'] as number) >= 0), 'waitReplicas', 'a non-negative integer', c['waitReplicas']);
   return c as unknown as ClientConfig;
 }

@@ -7,6 +7,7 @@ import type { ClientConfig } from './protocol.js';
 import { RedisLockClient } from './redis-client.js';
 import { RedlockClient } from './redlock-client.js';
 import { RedlockNpmClient } from './redlock-npm-client.js';
+import { SentinelLockClient } from './sentinel-client.js';
 import { ZooKeeperLockClient } from './zookeeper-client.js';
 import type { LockBackend } from '../vocabulary.js';
 
@@ -16,6 +17,7 @@ const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
   'redlock-npm': RedlockNpmClient,
   etcd: EtcdLockClient,
   zookeeper: ZooKeeperLockClient,
+  'redis-sentinel': SentinelLockClient,
 };
 
 export function createLockClient(config: ClientConfig, log: (line: string) => void): LockClient {
@@ -24,6 +26,7 @@ export function createLockClient(config: ClientConfig, log: (line: string) => vo
     lockName: config.lockName,
     callTimeoutMs: config.callTimeoutMs,
     ...(config.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: config.sessionTimeoutMs } : {}),
+    ...(config.waitReplicas !== undefined ? { waitReplicas: config.waitReplicas } : {}),
     log,
   });
 }

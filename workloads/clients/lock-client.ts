@@ -48,6 +48,8 @@ export interface LockClientOptions {
   callTimeoutMs: number;
   /** ZooKeeper's session timeout (the lease), ms. */
   sessionTimeoutMs?: number;
+  /** redis-sentinel: replicas WAIT must report after a grant (0 or absent: no WAIT). */
+  waitReplicas?: number;
   /** A line to the client's log (stderr). */
   log: (line: string) => void;
 }

@@ -30,7 +30,7 @@ export interface ClientConfig {
   /** The worker index (0-based); used in logs and unique values. */
   client: number;
   backend: LockBackend;
-  /** The lock service's endpoints, `host:port`. One for redis, five for redlock, three for etcd and zookeeper. */
+  /** The lock service's endpoints, `host:port`. One for redis, five for redlock, three for etcd and zookeeper, the three Sentinels for redis-sentinel. */
   lockEndpoints: string[];
   /** The lock's name (a Redis key, an etcd key prefix, a ZooKeeper parent path). */
   lockName: string;
@@ -51,6 +51,8 @@ export interface ClientConfig {
    * only narrows the window (a pause can fall between the check and the write).
    */
   checkHold?: boolean;
+  /** redis-sentinel: `WAIT n` after each grant; fewer replicas acknowledging refuses the grant. */
+  waitReplicas?: number;
 }
 
 /** The protocol version this fencecheck speaks; a client announces its own in the ready line. */

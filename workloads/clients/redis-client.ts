@@ -14,20 +14,32 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Acquired, LockClient, LockClientOptions } from './lock-client.js';
+import type { LockBackend } from '../vocabulary.js';
 import { failed, indeterminate } from './op-error.js';
 import { COMPARE_AND_DELETE, connectRedis, redisConnection, redisOpError } from './redis-connection.js';
 import { monotonicNow, retryDelayMs, sleep } from './time.js';
 
 export class RedisLockClient implements LockClient {
-  readonly backend = 'redis';
-  private readonly redis: Redis;
+  readonly backend: LockBackend = 'redis';
+  protected readonly redis: Redis;
   private hold: { value: string; token: number } | undefined;
 
-  constructor(private readonly o: LockClientOptions) {
+  /** `connection`: how to reach the master (default: the one endpoint given); the Sentinel client passes its own. */
+  constructor(
+    protected readonly o: LockClientOptions,
+    connection?: Redis,
+  ) {
     const [endpoint] = o.endpoints;
     if (endpoint === undefined) throw new RangeError('redis needs one endpoint');
-    this.redis = redisConnection(endpoint, o.callTimeoutMs, o.log);
+    this.redis = connection ?? redisConnection(endpoint, o.callTimeoutMs, o.log);
   }
+
+  /**
+   * After the key is set and the token taken, before the grant is answered:
+   * nothing for a single Redis. Throws an OpError to refuse the grant (the
+   * Sentinel client's WAIT does). `value` is the key's value, to delete it.
+   */
+  protected async confirmGrant(_value: string): Promise<void> {}
 
   async connect(): Promise<void> {
     await connectRedis(this.redis, 5000);
@@ -60,6 +72,7 @@ export class RedisLockClient implements LockClient {
       void this.deleteIfOurs(value);
       throw indeterminate('no-token', `INCR ${key}:fence: ${redisOpError(err).message}`, err);
     }
+    await this.confirmGrant(value);
     this.hold = { value, token };
     return { token, lease_ms: ttlMs };
   }
@@ -87,7 +100,7 @@ export class RedisLockClient implements LockClient {
     this.redis.disconnect();
   }
 
-  private async deleteIfOurs(value: string): Promise<void> {
+  protected async deleteIfOurs(value: string): Promise<void> {
     await this.redis.eval(COMPARE_AND_DELETE, 1, this.o.lockName, value).catch(() => undefined);
   }
 }

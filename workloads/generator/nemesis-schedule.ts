@@ -29,7 +29,13 @@ export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill',
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const GRUDGE_KINDS = ['isolate-one', 'halves', 'majorities-ring', 'client-from-servers', 'client-from-resource'] as const;
-export type GrudgeKind = (typeof GRUDGE_KINDS)[number];
+/**
+ * Shapes only scripted scenarios use (never drawn by the seeded schedule, so
+ * adding them changed no seed's schedule): redis-sentinel's master cut off
+ * from its replicas, or with a minority of the clients (../runner/sentinel-faults.ts).
+ */
+export const SCRIPTED_GRUDGE_KINDS = ['master-from-replicas', 'master-with-minority'] as const;
+export type GrudgeKind = (typeof GRUDGE_KINDS)[number] | (typeof SCRIPTED_GRUDGE_KINDS)[number];
 
 /** A client a fault hits, resolved by the runner when the fault starts: the lock holder, a client whose acquire is in flight, or one worker's client (scripted scenarios). */
 export type ClientVictim = { kind: 'holder' } | { kind: 'acquirer' } | { kind: 'client'; worker: number };
@@ -75,7 +81,7 @@ export type FaultWindow =
 export interface NemesisTargets {
   /** The lock service's server nodes, in plan order. */
   nodes: readonly string[];
-  /** What server faults (server-pause, kill, clock, delay, loss, isolate-one) aim at: 'leader', 'random' (a node drawn from the seed; the default) or a node name. */
+  /** What server faults (server-pause, kill, clock, delay, loss, isolate-one) aim at: 'leader' ('master' is the same), 'random' (a node drawn from the seed; the default) or a node name. */
   server?: string;
   /** Partition shapes to draw from; default every shape the node count allows. */
   partitions?: readonly GrudgeKind[];
@@ -174,11 +180,15 @@ function partitionTarget(kind: GrudgeKind, nodes: readonly string[], serverVicti
     case 'client-from-servers':
     case 'client-from-resource':
       return { kind: 'partition', grudgeKind: kind, victim: { kind: 'holder' } };
+    case 'master-from-replicas':
+    case 'master-with-minority':
+      return { kind: 'partition', grudgeKind: kind };
   }
 }
 
 function aimOf(t: NemesisTargets): string {
-  const aim = t.server ?? 'random';
+  // A replicated Redis has a master where etcd and ZooKeeper have a leader: the same target.
+  const aim = t.server === 'master' ? 'leader' : (t.server ?? 'random');
   if (aim !== 'leader' && aim !== 'random' && !t.nodes.includes(aim)) {
     throw new UsageError(`Expected the server target to be leader, random or one of ${t.nodes.join(', ') || '(no nodes)'}, got \`${aim}\``);
   }
@@ -192,6 +202,8 @@ const MIN_NODES: Record<GrudgeKind, number> = {
   'majorities-ring': 3,
   'client-from-servers': 0,
   'client-from-resource': 0,
+  'master-from-replicas': 3,
+  'master-with-minority': 3,
 };
 
 function shapesOf(t: NemesisTargets): GrudgeKind[] {

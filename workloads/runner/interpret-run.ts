@@ -47,6 +47,8 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
     current.set(worker, s);
     return s;
   };
+  // Cancelled on every way out (a throw in the main phase too), or its timer keeps the process alive.
+  let cancelTicker = (): void => undefined;
   try {
     const first = await Promise.all(plan.workers.map((w) => spawn(w.worker)));
     const stop = new StopSignal(clock);
@@ -90,7 +92,7 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
       plan.windows,
     );
     const workersDone = Promise.all(first.map((s, i) => runWorker(workerCtx, i, s)));
-    const cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
+    cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
     await stop.sleep(main.endMs - main.startMs);
     stop.stop();
     await nemesisDone;
@@ -110,6 +112,7 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
       await runFinalRead(recorder, reader, nextProcessId(recorder), o.callTimeoutMs);
     }
   } finally {
+    cancelTicker();
     for (const s of sessions) s.close();
   }
 }

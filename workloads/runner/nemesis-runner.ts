@@ -15,6 +15,7 @@ import type { ClientVictim, FaultWindow, PartitionTarget, ServerVictim } from '.
 import type { Holders } from './holders.js';
 import type { DelayLink, LockSession, NemesisPort } from './ports.js';
 import type { Recorder } from './recorder.js';
+import { isSentinelGrudgeKind, sentinelGrudgeOf } from './sentinel-faults.js';
 
 export interface NemesisRunnerContext {
   nemesis: NemesisPort;
@@ -169,6 +170,7 @@ async function victimNode(ctx: NemesisRunnerContext, v: ServerVictim): Promise<s
 
 async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget): Promise<Grudge | undefined> {
   if (t.grudge) return t.grudge;
+  if (isSentinelGrudgeKind(t.grudgeKind)) return sentinelGrudgeOf(t.grudgeKind, await ctx.nemesis.leader().catch(() => undefined), ctx.lockNodes, ctx.nemesis.clientHosts());
   if (t.grudgeKind === 'isolate-one') {
     const victim = t.victim ?? { kind: 'leader' };
     const node = victim.kind === 'node' || victim.kind === 'leader' ? await victimNode(ctx, victim) : undefined;

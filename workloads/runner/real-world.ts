@@ -8,6 +8,7 @@ import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
 import type { ClientConfig } from '../clients/protocol.js';
 import type { ClientLauncher } from './client-command.js';
 import type { ClientFleet, NemesisPort } from './ports.js';
+import { leaderBackendOf } from './sentinel-run.js';
 
 export interface RealFleetOptions {
   cluster: Cluster;
@@ -37,7 +38,7 @@ export function realFleet(o: RealFleetOptions): ClientFleet {
 
 export function realNemesis(cluster: Cluster, lockBackend: string, proxies: ReadonlyMap<string, ReadonlyMap<string, DelayProxy>>): NemesisPort {
   const n = cluster.nemesis;
-  const leaderBackend = lockBackend === 'etcd' || lockBackend === 'zookeeper' ? lockBackend : undefined;
+  const leaderBackend = leaderBackendOf(lockBackend);
   return {
     pause: (node) => n.pause(node),
     resume: (node) => n.resume(node),

@@ -32,6 +32,7 @@ import { planRun, type RunPlan } from './run-plan.js';
 import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
 import { clusterBackendOf } from '../vocabulary.js';
+import { sentinelClientOptions, sentinelClusterOptions } from './sentinel-run.js';
 
 export interface RunResult extends LockCheckResult {
   runDir: string;
@@ -75,6 +76,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   const recorder = new Recorder(store.historyPath);
   // The built-in client, or the --client command (docs/client-protocol.md).
   const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: o.resource, key: RESOURCE_KEY }, log });
+  const unmark = markInterruptions(store);
   let cluster: Cluster | undefined;
   try {
     cluster = await startRunCluster(plan, runDir, hooks, log);
@@ -93,6 +95,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     // The run directory holds the history so far and the logs: the error says where.
     throw store.failed(err);
   } finally {
+    unmark();
     recorder.close();
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
@@ -112,6 +115,31 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   return { ...checked, runDir, replay, durationMs, ...(report ? { reportPath: report } : {}) };
 }
 
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * A signal during the run marks test.json `interrupted` at once (the
+ * cluster's teardown hooks then tear down and end the process), so the
+ * history is never taken for a finished run's. When nothing else handles the
+ * signal (before the cluster exists), it is raised again to take its course.
+ */
+function markInterruptions(store: RunStore): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    stop();
+    try {
+      store.markInterrupted(signal, new Date());
+    } catch {
+      // The mark is best effort on the way out (a full disk, say); the teardown matters more.
+    }
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const stop = (): void => {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  return stop;
+}
+
 /** The lock service and PostgreSQL, one namespace per node and one client host per worker. */
 function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): Promise<Cluster> {
   const o = plan.options;
@@ -122,6 +150,7 @@ function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (l
     runDir,
     ...(backend === 'redis' ? { redis: { persistence: o.redisPersistence } } : {}),
     ...(backend === 'redlock' ? { redlock: { persistence: o.redisPersistence } } : {}),
+    ...sentinelClusterOptions(o),
     log: (l) => log(`cluster: ${l}`),
     ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
   });
@@ -140,7 +169,7 @@ async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, 
     return {
       client,
       backend: o.backend,
-      lockEndpoints: c.endpoints(backend).map((e) => {
+      lockEndpoints: c.clientEndpoints(backend).map((e) => {
         const p = proxies.get(host)?.get(e.node);
         return p ? `${p.host}:${p.port}` : `${e.host}:${e.port}`;
       }),
@@ -151,6 +180,7 @@ async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, 
       callTimeoutMs: o.callTimeoutMs,
       sessionTimeoutMs: o.ttlMs,
       checkHold: o.checkHold,
+      ...sentinelClientOptions(o),
     };
   };
   return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, launcher, onVersions }), nemesis: realNemesis(c, o.backend, proxies) };

@@ -48,6 +48,10 @@ export interface RunOptions {
   name?: string;
   /** A foreign lock client's command line (docs/client-protocol.md); the backend then only names the cluster. */
   client?: string;
+  /** redis-sentinel: `WAIT n` after each grant (./sentinel-run.ts); other backends ignore it, as they ignore redisPersistence. */
+  waitReplicas?: number;
+  /** redis-sentinel: `min-replicas-to-write n` on every data node (./sentinel-run.ts); other backends ignore it. */
+  minReplicas?: number;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -111,6 +115,9 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   resultsDir: (o) => ['--results', o.resultsDir],
   checkHold: (o) => (o.checkHold ? ['--check-hold'] : []),
   client: (o) => (o.client !== undefined ? ['--client', o.client] : []),
+  // redis-sentinel only (./sentinel-run.ts); other backends ignore them, so their replays leave them out.
+  waitReplicas: (o) => (o.backend === 'redis-sentinel' && o.waitReplicas ? ['--wait-replicas', String(o.waitReplicas)] : []),
+  minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
   seed: (o) => ['--seed', String(o.seed)],
 };
 

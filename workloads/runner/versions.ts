@@ -15,6 +15,7 @@ const PACKAGES: Record<BackendName, string> = {
   etcd: 'etcd-server',
   zookeeper: 'zookeeper',
   postgres: 'postgresql',
+  'redis-sentinel': 'redis-server',
 };
 
 export async function serverVersions(backends: readonly BackendName[]): Promise<Record<string, string>> {

@@ -7,6 +7,7 @@ import type { BackendName } from '../plan.js';
 import { etcdSpec } from './etcd.js';
 import { postgresSpec } from './postgres.js';
 import { redisSpec, type RedisOptions } from './redis.js';
+import { redisSentinelSpec, type RedisSentinelOptions } from './redis-sentinel.js';
 import { redlockSpec } from './redlock.js';
 import { zookeeperSpec, type ZookeeperOptions } from './zookeeper.js';
 
@@ -14,6 +15,7 @@ export interface BackendOptions {
   redis?: RedisOptions;
   redlock?: RedisOptions;
   zookeeper?: ZookeeperOptions;
+  redisSentinel?: RedisSentinelOptions;
 }
 
 const REGISTRY: Record<BackendName, (opts: BackendOptions) => BackendSpec> = {
@@ -22,6 +24,7 @@ const REGISTRY: Record<BackendName, (opts: BackendOptions) => BackendSpec> = {
   etcd: () => etcdSpec(),
   zookeeper: (o) => zookeeperSpec(o.zookeeper),
   postgres: () => postgresSpec(),
+  'redis-sentinel': (o) => redisSentinelSpec(o.redisSentinel),
 };
 
 export function backendSpec(name: BackendName, opts: BackendOptions = {}): BackendSpec {
