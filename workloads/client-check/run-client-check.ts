@@ -72,7 +72,7 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
   const config = (client: number): ClientConfig => ({
     client,
     backend: o.backend,
-    lockEndpoints: cluster.endpoints(backend).map((e) => `${e.host}:${e.port}`),
+    lockEndpoints: cluster.clientEndpoints(backend).map((e) => `${e.host}:${e.port}`),
     lockName: backend === 'zookeeper' ? '/fencecheck-check-lock' : 'fencecheck-check-lock',
     resource: 'none',
     pg: pgEndpoint,
