@@ -32,7 +32,11 @@ export interface Evidence {
   protection: {
     /** Definite double holds (the mutual-exclusion checker): the lock failed. */
     doubleHolds: number;
-    /** Resource accesses the resource refused (`outcome: "rejected"`): the fence or mark said no. */
+    /**
+     * The protection saying no: resource accesses the resource refused
+     * (`outcome: "rejected"`: the fence or mark), and grants the lock service
+     * refused for want of replicas (WAIT, NOREPLICAS).
+     */
     refusals: number;
   };
 }
@@ -102,7 +106,16 @@ function doubleHoldsOf(verdicts: readonly CheckerVerdict[]): number {
 }
 
 function refusalsOf(history: History): number {
-  return lockOps(history).filter((op) => ACCESS_FS.includes(op.f) && op.outcome === 'rejected').length;
+  return lockOps(history).filter((op) => ACCESS_FS.includes(op.f) && op.outcome === 'rejected').length + replicationRefusals(history);
+}
+
+/**
+ * Acquires refused because the grant could not be shown replicated: WAIT
+ * found too few replicas (`not-replicated`), or the master refused the write
+ * under min-replicas-to-write (`redis-error NOREPLICAS`).
+ */
+export function replicationRefusals(history: History): number {
+  return history.filter((op) => op.f === 'acquire' && (op.type === 'fail' || op.type === 'info') && typeof op.error === 'string' && (op.error.startsWith('not-replicated') || op.error.includes('NOREPLICAS'))).length;
 }
 
 /** The clock fault ends by setting the offset back to 0: that is a heal, not a fault. */

@@ -9,7 +9,8 @@
  */
 import { evidenceOf } from '../../checkers/lock/evidence.js';
 import type { History, Op, Value } from '../history/op.js';
-import { lostGrants, replicationRefusals, tokenRegressions } from './lost-grants.js';
+import { replicationRefusals } from '../../checkers/lock/evidence.js';
+import { lostGrants, tokenRegressions } from './lost-grants.js';
 
 export interface HistoryFacts {
   faults: {

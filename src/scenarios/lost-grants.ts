@@ -87,11 +87,3 @@ export function tokenRegressions(history: History): number {
   return regressions;
 }
 
-/**
- * Acquires refused because the grant could not be shown replicated: WAIT
- * found too few replicas (`not-replicated`), or the master refused the write
- * under min-replicas-to-write (`redis-error NOREPLICAS`).
- */
-export function replicationRefusals(history: History): number {
-  return history.filter((op) => op.f === 'acquire' && (op.type === 'fail' || op.type === 'info') && typeof op.error === 'string' && (op.error.startsWith('not-replicated') || op.error.includes('NOREPLICAS'))).length;
-}

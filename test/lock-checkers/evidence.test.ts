@@ -67,6 +67,18 @@ describe('evidenceOf', () => {
     const verdicts = [mutualExclusionChecker.check(history, { workload: 'fenced-write', resource: 'fence', backend: 'etcd', tokenKind: 'monotonic' })];
     expect(evidenceOf(history, verdicts, 0).protection).toEqual({ doubleHolds: 1, refusals: 2 });
   });
+
+  it('counts grants refused for want of replicas (WAIT, NOREPLICAS) as the protection saying no; a held lock is not', () => {
+    const history = [
+      { index: 0, time: 1, process: 0, type: 'invoke' as const, f: 'acquire', value: null },
+      { index: 1, time: 2, process: 0, type: 'fail' as const, f: 'acquire', value: null, error: 'not-replicated' },
+      { index: 2, time: 3, process: 1, type: 'invoke' as const, f: 'acquire', value: null },
+      { index: 3, time: 4, process: 1, type: 'fail' as const, f: 'acquire', value: null, error: 'redis-error NOREPLICAS Not enough good replicas to write.' },
+      { index: 4, time: 5, process: 2, type: 'invoke' as const, f: 'acquire', value: null },
+      { index: 5, time: 6, process: 2, type: 'fail' as const, f: 'acquire', value: null, error: 'held' },
+    ];
+    expect(evidenceOf(history, [], 0).protection).toEqual({ doubleHolds: 0, refusals: 2 });
+  });
 });
 
 describe('outcomeOf', () => {

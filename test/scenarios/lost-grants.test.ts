@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Op } from '../../src/history/op.js';
-import { lostGrants, replicationRefusals, tokenRegressions } from '../../src/scenarios/lost-grants.js';
+import { replicationRefusals } from '../../checkers/lock/evidence.js';
+import { lostGrants, tokenRegressions } from '../../src/scenarios/lost-grants.js';
 
 let index = 0;
 /** An op at `s` seconds. */
