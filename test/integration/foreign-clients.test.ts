@@ -16,7 +16,7 @@
  * Needs Debian's python3-redis, python3-kazoo, python3-etcd3 and
  * python3-psycopg2 (`npm run setup` installs them) and `npm run build`.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
@@ -36,6 +36,7 @@ const PY = '/usr/bin/python3';
 const client = (file: string): string => `${PY} ${join(projectRoot(), 'clients', 'python', file)}`;
 const broken = (mode: string): string => `${PY} ${join(projectRoot(), 'test', 'integration', 'fixtures', 'broken_client.py')} ${mode}`;
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-foreign-'));
+afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
 const statusOf = (r: ClientCheckResult, check: string) => r.checks.find((c) => c.check === check);
 
@@ -72,6 +73,27 @@ describe('client-check on a real cluster', () => {
     // The danger happened and was refused, not skipped: B was granted during A's pause and A's late access bounced.
     expect(statusOf(r, 'paused-holder')).toMatchObject({ status: 'pass', evidence: expect.stringContaining('refused') });
     expect(statusOf(r, 'fence')?.status).toBe(token === 'monotonic' ? 'pass' : 'skip');
+  });
+
+  // The Go and Java reference clients need `npm run setup -- --go --java` (CI runs it); without it they are skipped, loudly.
+  const goClient = join(projectRoot(), 'clients', 'go', 'etcd-mutex', 'etcd-mutex');
+  const javaReady = existsSync('/usr/share/java/curator-recipes.jar') && existsSync('/usr/bin/java');
+  if (!existsSync(goClient)) console.warn(`[foreign-clients] SKIPPED the Go etcd Mutex client: ${goClient} is not built (npm run setup -- --go)`);
+  if (!javaReady) console.warn('[foreign-clients] SKIPPED the Java Curator client: Debian\'s Curator jars or java are missing (npm run setup -- --java)');
+
+  it.skipIf(!existsSync(goClient))("etcd's own concurrency.Mutex (Go) passes, with its revision as a monotonic token, and its paused holder is refused", async () => {
+    const r = await check('etcd', goClient);
+    expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(r.token).toBe('monotonic');
+    expect(statusOf(r, 'paused-holder')).toMatchObject({ status: 'pass', evidence: expect.stringContaining('refused') });
+  });
+
+  it.skipIf(!javaReady)("Curator's InterProcessMutex (Java) passes with no token, and its paused holder's stale write goes through, as announced", async () => {
+    const r = await check('zookeeper', join(projectRoot(), 'clients', 'java', 'curator-mutex'));
+    expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(r.token).toBe('none');
+    // The pause reached the JVM behind the launcher script: the lock passed on, and nothing refused the waking holder.
+    expect(statusOf(r, 'paused-holder')).toMatchObject({ status: 'warn' });
   });
 
   it.each([

@@ -15,9 +15,9 @@
  * Each run starts its own cluster and tears it down; runs go one at a time.
  * Needs `npm run build` first (clients run from dist/).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
 import { projectRoot } from '../../src/cluster/paths.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
@@ -30,6 +30,7 @@ import { SHARED_MACHINE } from './helpers.js';
 import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-runs-'));
+afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
 async function run(backend: LockBackend, resource: ResourceMode) {
   const r = await runLockTest(
