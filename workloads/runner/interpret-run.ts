@@ -107,7 +107,8 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
     const recover = phase('recover');
     log(`recover: ${recover.endMs - recover.startMs} ms`);
     await sleepOn(clock, recover.endMs - recover.startMs);
-    if (o.workload !== 'mutex') {
+    // No final read into a history that can no longer be written (a full disk): the run ends with that error.
+    if (o.workload !== 'mutex' && recorder.failure === undefined) {
       const reader = await spawn(o.clients);
       await runFinalRead(recorder, reader, nextProcessId(recorder), o.callTimeoutMs);
     }

@@ -86,21 +86,25 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
     store.writeTest(test);
   } catch (err) {
+    unmark();
     if (err instanceof ClusterBusyError) {
       // Refused before it began: it leaves nothing behind, not even its directory.
       recorder.close();
       store.discard();
       throw err;
     }
-    // The run directory holds the history so far and the logs: the error says where.
-    throw store.failed(err);
+    // The run directory holds the history so far and the logs: the error says where. A history that could not
+    // be written (a full disk) is the first cause: what failed after it (a log, a client's start) follows from it.
+    throw store.failed(recorder.failure ?? err);
   } finally {
-    unmark();
     recorder.close();
     if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
   // A full disk: the history keeps every whole line written before it; no verdict from a cut history.
-  if (recorder.failure) throw store.failed(recorder.failure);
+  if (recorder.failure) {
+    unmark();
+    throw store.failed(recorder.failure);
+  }
 
   const durationMs = Date.now() - started;
   // A foreign client's own token kind; a client that broke the protocol makes the verdict unknown at best.
@@ -112,15 +116,18 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   });
+  // Interrupted until here (teardown, checks and the report included): a signal before now stopped an unfinished run.
+  unmark();
   return { ...checked, runDir, replay, durationMs, ...(report ? { reportPath: report } : {}) };
 }
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
- * A signal during the run marks test.json `interrupted` at once (the
- * cluster's teardown hooks then tear down and end the process), so the
- * history is never taken for a finished run's. When nothing else handles the
+ * A signal before the run has written its files (teardown, checks and the
+ * report included) marks test.json `interrupted` at once (the cluster's teardown
+ * hooks then tear down and end the process), so the history is never taken
+ * for a finished run's. When nothing else handles the
  * signal (before the cluster exists), it is raised again to take its course.
  */
 function markInterruptions(store: RunStore): () => void {
