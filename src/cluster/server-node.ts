@@ -64,15 +64,22 @@ export class ServerNode implements BackendNode {
     return this.identity !== undefined && this.exit === undefined && isSameProcess(this.identity);
   }
 
+  /**
+   * Record the data dir of a server that makes a SysV segment before anything
+   * can create one (initdb's bootstrap backend does too), so a reclaim after
+   * any crash can find and remove it. Idempotent.
+   */
+  recordSharedMemory(): void {
+    if (!this.spec.sysvSharedMemory) return;
+    const dataDir = this.rt.ctx.dataDir(this.plan);
+    this.rt.state.update((s) => (s.shmDataDirs = [...new Set([...(s.shmDataDirs ?? []), dataDir])]));
+  }
+
   async start(): Promise<void> {
     if (this.running) return;
     this.rt.signal?.throwIfAborted();
     this.rt.state.assertOpen(`server ${this.name}`);
-    if (this.spec.sysvSharedMemory) {
-      // Recorded before the server creates its segment, so a reclaim after any crash can find and remove it.
-      const dataDir = this.rt.ctx.dataDir(this.plan);
-      this.rt.state.update((s) => (s.shmDataDirs = [...new Set([...(s.shmDataDirs ?? []), dataDir])]));
-    }
+    this.recordSharedMemory();
     const cmd = this.spec.command(this.plan, this.rt.ctx);
     const clockFile = this.clockFile;
     if (clockFile && !existsSync(clockFile)) createClockFile(clockFile);

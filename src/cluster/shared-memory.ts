@@ -14,7 +14,7 @@
  * names it safely.)
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from './run-command.js';
 
@@ -29,7 +29,8 @@ export interface ShmSegment {
 
 export interface SegmentClaim {
   key: number;
-  shmid: number;
+  /** The id postmaster.pid names; undefined for a claim by the data dir's inode alone (no postmaster.pid yet). */
+  shmid: number | undefined;
   /** The data dir whose postmaster.pid names the segment. */
   dataDir: string;
 }
@@ -54,10 +55,10 @@ export function postmasterSegment(pidFileText: string): { key: number; shmid: nu
   return m ? { key: Number(m[1]), shmid: Number(m[2]) } : undefined;
 }
 
-/** The segments that are ours and abandoned (pure): key and id claimed by a recorded data dir, nobody attached. */
-export function abandonedSegments(segments: readonly ShmSegment[], claims: readonly SegmentClaim[]): ShmSegment[] {
+/** The segments that are ours and abandoned (pure but for `isAlive`): key and id claimed by a recorded data dir (or key alone, creator gone), nobody attached. */
+export function abandonedSegments(segments: readonly ShmSegment[], claims: readonly SegmentClaim[], isAlive: (pid: number) => boolean = alive): ShmSegment[] {
   // Keys compared as unsigned: /proc prints them signed, postmaster.pid unsigned.
-  return segments.filter((s) => s.nattch === 0 && claims.some((c) => c.key >>> 0 === s.key >>> 0 && c.shmid === s.shmid));
+  return segments.filter((s) => s.nattch === 0 && claims.some((c) => c.key >>> 0 === s.key >>> 0 && (c.shmid === undefined ? !isAlive(s.cpid) : c.shmid === s.shmid)));
 }
 
 function readText(path: string): string | undefined {
@@ -68,13 +69,33 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** What the recorded data dirs' postmaster.pid files claim (a cleanly stopped server removed its file and its segment). */
+/**
+ * What the recorded data dirs claim: the segment their postmaster.pid names
+ * (a cleanly stopped server removed its file and its segment), or, with no
+ * postmaster.pid naming one (initdb's bootstrap backend, a postmaster killed
+ * before it wrote the line), a segment keyed by the data dir's inode, which is
+ * the key PostgreSQL derives its segment's from, whose creator is gone.
+ */
 export function segmentClaims(dataDirs: readonly string[]): SegmentClaim[] {
-  return dataDirs.flatMap((dataDir) => {
+  return dataDirs.flatMap((dataDir): SegmentClaim[] => {
     const text = readText(join(dataDir, 'postmaster.pid'));
     const seg = text === undefined ? undefined : postmasterSegment(text);
-    return seg ? [{ ...seg, dataDir }] : [];
+    if (seg) return [{ ...seg, dataDir }];
+    const ino = inodeOf(dataDir);
+    return ino === undefined ? [] : [{ key: ino, shmid: undefined, dataDir }];
   });
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  return pid > 0 && existsSync(`/proc/${pid}`);
 }
 
 function leaked(dataDirs: readonly string[]): ShmSegment[] {

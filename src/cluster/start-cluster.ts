@@ -131,6 +131,7 @@ async function startLocked(
         try {
           const t = Date.now();
           const group = nodes.filter((n) => n.backend === backend);
+          for (const n of group) n.recordSharedMemory();
           await settleAll(group.map((n) => n.spec.prepare(n.plan, ctx)));
           await settleAll(group.map((n) => n.start()));
           await settleAll(group.map((n) => n.ready()));

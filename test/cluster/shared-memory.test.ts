@@ -37,4 +37,14 @@ describe('shared memory of killed PostgreSQL servers', () => {
     // A key /proc prints signed, written unsigned in a pid file.
     expect(abandonedSegments(segments, [claim(-1234567 >>> 0, 30)]).map((s) => s.shmid)).toEqual([30]);
   });
+
+  it("claims by the data dir's inode alone (initdb's backend, no postmaster.pid yet) only a segment whose creator is gone", () => {
+    const segments = parseSysvShm(PROC_SHM);
+    const byInode = { key: 2146804, shmid: undefined, dataDir: '/tmp/fencecheck-data-x/pg1' };
+    expect(abandonedSegments(segments, [byInode], () => false).map((s) => s.shmid)).toEqual([28]);
+    // Its creator still runs (a live initdb): never removed.
+    expect(abandonedSegments(segments, [byInode], (pid) => pid === 10591)).toEqual([]);
+    // Attached: never removed, whatever the creator.
+    expect(abandonedSegments(segments, [{ ...byInode, key: 2146805 }], () => false)).toEqual([]);
+  });
 });
