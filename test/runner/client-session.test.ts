@@ -5,8 +5,6 @@
  * answer to nothing, an answer before ready, an exit mid-run) as `info
  * protocol-error` with the stderr tail, reported once.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +13,7 @@ import type { ProcessExit } from '../../src/cluster/cluster-errors.js';
 import { FencecheckError } from '../../src/errors.js';
 import { SQL } from '../../workloads/clients/resource-modes.js';
 import { ClientSession, wireRequest, type ProtocolViolation } from '../../workloads/runner/client-session.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
 const READY = '{"ready":true,"protocol":1,"token":"monotonic","versions":{"x":"1"}}';
 
@@ -28,7 +27,7 @@ function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: st
   const exited = new Promise<ProcessExit>((r) => (exit = r));
   const proc = { name: 'client1-1', host: 'c1', pid: 1, child: { stdin, stdout, stderr }, exited } as unknown as ClientProcess;
   const violations: ProtocolViolation[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'fc-session-'));
+  const dir = madeTempDir('fencecheck-session-');
   const control = { pause: async () => undefined, resume: async () => undefined, kill: async () => undefined };
   const session = new ClientSession(proc, join(dir, 'client.log'), control, { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v) });
   // A real process's pipes close when it exits.

@@ -37,12 +37,8 @@ export class Holders {
   }
 
   /** A client whose acquire is in flight now, waiting up to `waitMs` for one. */
-  async acquirer(waitMs: number): Promise<LockSession | undefined> {
-    const now = () => [...this.acquiring.values()].find((s) => s.alive);
-    const found = now();
-    if (found || waitMs <= 0) return found;
-    await raceTimer(this.clock, new Promise<void>((resolve) => this.waiters.push(resolve)), waitMs, () => undefined);
-    return now();
+  acquirer(waitMs: number): Promise<LockSession | undefined> {
+    return this.waitFor(this.waiters, waitMs, () => [...this.acquiring.values()].find((s) => s.alive));
   }
 
   set(h: Holder): void {
@@ -51,11 +47,16 @@ export class Holders {
   }
 
   /** The holder to pause now, or the next one granted within `waitMs`. */
-  async nextVictim(waitMs: number): Promise<Holder | undefined> {
-    const found = this.victim();
-    if (found || waitMs <= 0) return found;
-    await raceTimer(this.clock, new Promise<void>((resolve) => this.grantWaiters.push(resolve)), waitMs, () => undefined);
-    return this.victim();
+  nextVictim(waitMs: number): Promise<Holder | undefined> {
+    return this.waitFor(this.grantWaiters, waitMs, () => this.victim());
+  }
+
+  /** `probe()` now, or once more after the next wake-up on `waiters` (bounded by `waitMs`). */
+  private async waitFor<T>(waiters: (() => void)[], waitMs: number, probe: () => T | undefined): Promise<T | undefined> {
+    const found = probe();
+    if (found !== undefined || waitMs <= 0) return found;
+    await raceTimer(this.clock, new Promise<void>((resolve) => waiters.push(resolve)), waitMs, () => undefined);
+    return probe();
   }
 
   stage(worker: number, stage: HolderStage): void {
