@@ -11,7 +11,8 @@ import type { Command } from 'commander';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import { DEFAULTS, validateRunOptions } from '../../workloads/runner/run-options.js';
 import type { CompareReport } from '../compare/compare-report.js';
-import { matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
+import { lockRows, matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
+import { NAMED_CLIENTS, parseClientList, type ClientChoice } from '../../workloads/runner/client-registry.js';
 import { parseExpectations, type Expectation } from '../compare/expectations.js';
 import type { Manifest } from '../compare/manifest.js';
 import { mergeCompare } from '../compare/merge-compare.js';
@@ -25,10 +26,11 @@ import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js
 import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
 
 /** Flags that define the matrix: refused with --resume, whose manifest already says. */
-const MATRIX_FLAGS = ['backends', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
+const MATRIX_FLAGS = ['backends', 'lockClients', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
 
 interface CompareFlags {
   backends: LockBackend[];
+  lockClients?: ClientChoice[];
   resources: ResourceMode[];
   nemeses: string[];
   seeds: number;
@@ -49,6 +51,7 @@ export function registerCompareCommand(program: Command): void {
     .command('compare')
     .description('Run the matrix backends x resources x nemeses x seeds (or a shard of it), resume it, or merge many; write an HTML matrix, JSON, JUnit and Markdown.')
     .option('--backends <list>', `lock services: ${LOCK_BACKENDS.join(', ')}`, listOf('--backends', LOCK_BACKENDS), ['redis', 'redlock', 'etcd', 'zookeeper'])
+    .option('--lock-clients <list>', `lock clients, a dimension of the matrix: builtin, ${NAMED_CLIENTS.map((c) => c.name).join(', ')}, or command lines (each runs on the backends it supports)`, (text: string) => parseClientList(text))
     .option('--resources <list>', `resource modes: ${RESOURCE_MODES.join(', ')}`, listOf('--resources', RESOURCE_MODES), ['none', 'fence', 'fence-claim'])
     .option('--nemeses <list>', 'matrix columns: none, a fault, or faults joined by + (partition+kill)', nemesisList, ['client-pause', 'server-pause', 'partition', 'kill', 'clock'])
     .option('--seeds <n>', 'runs per cell, with seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
@@ -68,6 +71,7 @@ export function registerCompareCommand(program: Command): void {
       `
 Needs root to run (not to --merge or --dry-run). Runs go one at a time. Examples:
   fencecheck compare --backends redis,etcd --resources none,fence --nemeses client-pause,partition --seeds 3 --time-limit 30
+  fencecheck compare --lock-clients builtin,redis-semaphore,etcd3-lock --resources none,cas-unique --nemeses client-pause
   fencecheck compare --resume results/compare/20261129T120000
   fencecheck compare --shard 2/4 --out results/compare/shard-2 --seeds 2
   fencecheck compare --merge artifacts/ --out results/compare/merged --expect expectations.json
@@ -99,7 +103,7 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
     dir = resolve(flags.resume);
     manifest = resumeCompareDir(dir);
   } else {
-    const spec = specFrom(flags);
+    const spec = specFrom(flags, cmd.getOptionValueSource('backends') === 'cli');
     dir = resolve(flags.out ?? `results/compare/${stamp()}`);
     assertDirectoryOrAbsent(dir);
     manifest = openCompareDir(dir, spec, flags.shard ?? null, new Date().toISOString());
@@ -123,23 +127,44 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
   return report;
 }
 
-function specFrom(flags: CompareFlags): CompareSpec {
+function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
   if (!Number.isSafeInteger(flags.firstSeed + flags.seeds - 1)) {
     throw new UsageError(`Expected \`--first-seed\` + \`--seeds\` - 1 to be at most 2^53 - 1, got ${flags.firstSeed} + ${flags.seeds} - 1`);
   }
   const shared = sharedRunOptions(flags);
+  const clients = flags.lockClients;
+  if (clients !== undefined && shared.client !== undefined) throw new UsageError('Expected `--client` or `--lock-clients`, not both', 'Put the command line in the list: --lock-clients builtin,\'/usr/bin/python3 my_client.py\'.');
   const spec: CompareSpec = {
-    backends: flags.backends,
+    backends: clients === undefined ? flags.backends : backendsFor(clients, flags.backends, backendsGiven),
     resources: flags.resources,
     nemeses: flags.nemeses,
     seeds: Array.from({ length: flags.seeds }, (_, i) => flags.firstSeed + i),
     workload: flags.workload,
     run: shared,
+    ...(clients !== undefined ? { clients } : {}),
   };
   // The shared numbers are checked once, on the first cell that can run, with run's own messages.
-  const first = matrixCells(spec.backends, spec.resources, spec.nemeses).find((c) => c.notApplicable === null);
+  const first = matrixCells(lockRows(spec), spec.resources, spec.nemeses).find((c) => c.notApplicable === null);
   if (first) validateRunOptions(runOptionsFor(spec, first, spec.seeds[0]!, '.'));
   return spec;
+}
+
+/**
+ * The backends of a comparison over --lock-clients: those given with --backends (each named client
+ * must run on one of them), else every backend some client runs on (a command line or builtin: the
+ * default backends), in the usual order.
+ */
+function backendsFor(clients: readonly ClientChoice[], given: LockBackend[], backendsGiven: boolean): LockBackend[] {
+  if (backendsGiven) {
+    for (const c of clients) {
+      if (c.backends !== null && !c.backends.some((b) => given.includes(b))) {
+        throw new UsageError(`Expected \`--backends\` to include a backend of the client ${c.name} (${c.backends.join(', ')}), got \`${given.join(',')}\``, `Add ${c.backends[0]} to --backends, or leave --backends out to use each client's own.`);
+      }
+    }
+    return given;
+  }
+  const wanted = new Set(clients.flatMap((c) => c.backends ?? given));
+  return LOCK_BACKENDS.filter((b) => wanted.has(b));
 }
 
 function printReport(report: CompareReport, html: string, dir: string | null): void {

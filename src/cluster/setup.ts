@@ -7,6 +7,7 @@ import { PreflightError } from './cluster-errors.js';
 import { buildClockLibrary, checkClockLibrary } from './clock-library.js';
 import { runCommand } from './run-command.js';
 import { buildGoClient, GO_PACKAGES, goClientPath } from './build-go-client.js';
+import { installNodeClients, nodeClientsDir } from './install-node-clients.js';
 
 /**
  * What fencecheck needs from Debian. libslf4j-java gives ZooKeeper a logging
@@ -47,7 +48,7 @@ export function installCommand(packages: readonly string[]): string {
 /** The Java reference client (clients/java/curator-mutex, run in source-file mode: nothing to build). */
 export const JAVA_PACKAGES = ['default-jdk-headless', 'libcurator-recipes-java', 'libcurator-framework-java', 'libpostgresql-jdbc-java', 'libjackson2-databind-java'] as const;
 
-export async function setup(log: (line: string) => void = () => undefined, options: { go?: boolean; java?: boolean } = {}): Promise<SetupReport> {
+export async function setup(log: (line: string) => void = () => undefined, options: { go?: boolean; java?: boolean; node?: boolean } = {}): Promise<SetupReport> {
   const wanted = [...DEBIAN_PACKAGES, ...(options.go ? GO_PACKAGES : []), ...(options.java ? JAVA_PACKAGES : [])];
   const missing = await missingPackages(wanted);
   const present = wanted.filter((p) => !missing.includes(p));
@@ -61,6 +62,10 @@ export async function setup(log: (line: string) => void = () => undefined, optio
     await runCommand('apt-get', ['install', '-y', ...missing], { env, timeoutMs: 1_800_000 });
   }
   log(missing.length > 0 ? `installed: ${missing.join(' ')}` : `packages: all ${present.length} present`);
+  if (options.node) {
+    await installNodeClients();
+    log(`npm reference clients: installed in ${nodeClientsDir()}/node_modules`);
+  }
   if (options.go) log(`Go client (etcd concurrency.Mutex): ${(await buildGoClient()) ? 'built' : 'up to date'} at ${goClientPath()}`);
   const built = await buildClockLibrary();
   const shift = await checkClockLibrary();

@@ -12,7 +12,7 @@ import { relative, sep } from 'node:path';
 import { EXIT } from '../errors.js';
 import type { Validity } from '../store/results-json.js';
 import { summarizeCell, type CellSummary } from './cell-summary.js';
-import { matrixCells } from './compare-spec.js';
+import { matrixCells, type LockRow } from './compare-spec.js';
 import { evaluateExpectations, type CellExpectation, type ExpectationResult } from './evaluate-expectations.js';
 import type { Expectation } from './expectations.js';
 import { plural } from './format-units.js';
@@ -23,7 +23,8 @@ export const REPORT_FORMAT = 'fencecheck-compare-report/1';
 
 /** What the matrix is made of, whichever way it was gathered (one compare run, or a merge). */
 export interface MatrixInput {
-  backends: LockBackend[];
+  /** The rows: backends (the built-in client's) or lock rows (--lock-clients). */
+  backends: (LockBackend | LockRow)[];
   resources: ResourceMode[];
   nemeses: string[];
   /** Seeds planned in scope, by cell id. */
@@ -98,7 +99,7 @@ export function buildCompareReport(input: MatrixInput, expectations: readonly Ex
     format: REPORT_FORMAT,
     generatedAt: at.generatedAt,
     description: input.description,
-    axes: { backends: input.backends, resources: input.resources, nemeses: input.nemeses },
+    axes: { backends: input.backends.map((b) => (typeof b === 'string' ? b : b.label)), resources: input.resources, nemeses: input.nemeses },
     seeds: [...new Set(cells.flatMap((c) => c.planned))].sort((a, b) => a - b),
     shards: input.shards,
     cells: reportCells,

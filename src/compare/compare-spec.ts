@@ -13,6 +13,9 @@
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import { type RunOptions } from '../../workloads/runner/run-options.js';
+import { BUILTIN_CLIENT, namedClient, type ClientChoice } from '../../workloads/runner/client-registry.js';
+import { tokenKindExcludes } from '../../workloads/runner/client-command.js';
+import type { ClientTokenKind } from '../../workloads/clients/protocol.js';
 import { UsageError } from '../errors.js';
 import { type LockBackend, type ResourceMode, notApplicable } from '../../workloads/vocabulary.js';
 
@@ -27,11 +30,31 @@ export interface CompareSpec {
   seeds: number[];
   workload: LockWorkload;
   run: SharedRunOptions;
+  /**
+   * The lock clients (`--lock-clients`), a dimension of the matrix: each runs on the backends it
+   * supports among `backends`. Absent: the built-in client only (every comparison before it).
+   */
+  clients?: ClientChoice[];
+}
+
+/** A row of the matrix: a lock service with the client that drives it. */
+export interface LockRow {
+  /** `backend` for the built-in client, `client@backend` for another. */
+  label: string;
+  backend: LockBackend;
+  /** The client's name (ClientChoice.name); null for the built-in one. */
+  client: string | null;
+  /** The token kind the client announces, when known before it runs; null: the backend's built-in kind is planned. */
+  token: ClientTokenKind | null;
 }
 
 export interface Cell {
-  /** `backend/resource/nemesis`. */
+  /** `row/resource/nemesis` (the row is the backend for the built-in client). */
   id: string;
+  /** The row's label: `backend`, or `client@backend` (absent in a scenario's cells: the backend). */
+  lock?: string;
+  /** The client's name; null or absent for the built-in client. */
+  client?: string | null;
   backend: LockBackend;
   resource: ResourceMode;
   nemesis: string;
@@ -72,15 +95,38 @@ export function runId(cell: string, seed: number): string {
   return `${cell}#${seed}`;
 }
 
-/** Every cell of the matrix, backend-major, in the order the axes are given. */
-export function matrixCells(backends: readonly LockBackend[], resources: readonly ResourceMode[], nemeses: readonly string[]): Cell[] {
+/** The matrix's rows: each client on each of `backends` it runs on (client-major); the built-in client alone by default. */
+export function lockRows(spec: Pick<CompareSpec, 'backends' | 'clients'>): LockRow[] {
+  const clients = spec.clients ?? [{ name: BUILTIN_CLIENT, command: null, backends: null, token: null }];
+  return clients.flatMap((c) =>
+    spec.backends
+      .filter((b) => c.backends === null || c.backends.includes(b))
+      .map((backend) => (c.name === BUILTIN_CLIENT ? { label: backend, backend, client: null, token: null } : { label: `${c.name}@${backend}`, backend, client: c.name, token: c.token })),
+  );
+}
+
+/**
+ * A row from its label alone (a run directory found by --merge): `backend`, or `client@backend` with
+ * the token kind from the registry when the name is known there.
+ */
+export function rowOfLabel(label: string): LockRow {
+  const at = label.lastIndexOf('@');
+  if (at < 0) return { label, backend: label as LockBackend, client: null, token: null };
+  const client = label.slice(0, at);
+  return { label, backend: label.slice(at + 1) as LockBackend, client, token: namedClient(client)?.token ?? null };
+}
+
+/** Every cell of the matrix, row-major, in the order the axes are given (a bare backend is its built-in client's row). */
+export function matrixCells(rows: readonly (LockBackend | LockRow)[], resources: readonly ResourceMode[], nemeses: readonly string[]): Cell[] {
   const cells: Cell[] = [];
-  for (const backend of backends) {
+  for (const given of rows) {
+    const row: LockRow = typeof given === 'string' ? { label: given, backend: given, client: null, token: null } : given;
     for (const resource of resources) {
       for (const nemesis of nemeses) {
         const faults = parseNemesisLabel(nemesis);
-        const why = notApplicable(backend, resource, faults);
-        cells.push({ id: cellId(backend, resource, nemesis), backend, resource, nemesis, faults, notApplicable: why ?? null });
+        const excluded = row.token === null ? undefined : tokenKindExcludes(row.token, resource);
+        const why = excluded !== undefined ? `${row.client} ${excluded}` : notApplicable(row.backend, resource, faults);
+        cells.push({ id: cellId(row.label, resource, nemesis), lock: row.label, client: row.client, backend: row.backend, resource, nemesis, faults, notApplicable: why ?? null });
       }
     }
   }
@@ -89,7 +135,7 @@ export function matrixCells(backends: readonly LockBackend[], resources: readonl
 
 /** The whole comparison's runs: applicable cells only, seed-major. */
 export function planRuns(spec: CompareSpec): PlannedRun[] {
-  const cells = matrixCells(spec.backends, spec.resources, spec.nemeses).filter((c) => c.notApplicable === null);
+  const cells = matrixCells(lockRows(spec), spec.resources, spec.nemeses).filter((c) => c.notApplicable === null);
   const runs: PlannedRun[] = [];
   for (const seed of spec.seeds) {
     for (const cell of cells) runs.push({ index: runs.length, id: runId(cell.id, seed), cellId: cell.id, seed });
@@ -99,7 +145,8 @@ export function planRuns(spec: CompareSpec): PlannedRun[] {
 
 /** The options of one run; `resultsDir` is where runLockTest puts its run directory. */
 export function runOptionsFor(spec: CompareSpec, cell: Cell, seed: number, resultsDir: string): RunOptions {
-  return { ...spec.run, backend: cell.backend, resource: cell.resource, workload: spec.workload, nemesis: cell.faults, seed, resultsDir };
+  const command = cell.client == null ? null : spec.clients?.find((c) => c.name === cell.client)?.command;
+  return { ...spec.run, backend: cell.backend, resource: cell.resource, workload: spec.workload, nemesis: cell.faults, seed, resultsDir, ...(command ? { client: command } : {}) };
 }
 
 /** A run's expected wall time before any has finished: its time limit, recovery, and ~20 s of setup and teardown. */

@@ -39,6 +39,8 @@ export interface Expectation {
 
 export interface CellAxes {
   backend: string;
+  /** The row's label (`backend`, or `client@backend` with --lock-clients): what a `backend` pattern is matched against. */
+  lock?: string;
   resource: string;
   nemesis: string;
 }
@@ -95,7 +97,9 @@ function parseEntry(entry: unknown, where: string, index: number): Expectation {
 
 /** Whether an expectation names a cell: every given field matches one of its patterns. */
 export function matchesCell(e: Expectation, cell: CellAxes): boolean {
-  return PATTERN_FIELDS.every((f) => e[f] === null || e[f]!.some((p) => wildcardMatch(p, cell[f])));
+  // `backend` names a row: `redis` is the built-in client's, `*@redis` the other clients' on redis.
+  const value = (f: (typeof PATTERN_FIELDS)[number]): string => (f === 'backend' ? (cell.lock ?? cell.backend) : cell[f]);
+  return PATTERN_FIELDS.every((f) => e[f] === null || e[f]!.some((p) => wildcardMatch(p, value(f))));
 }
 
 /**

@@ -10,12 +10,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MatrixInput } from './compare-report.js';
-import { describeSpec, planRuns, sameSpec } from './compare-spec.js';
+import { describeSpec, lockRows, planRuns, rowOfLabel, sameSpec, type LockRow } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
 import { readRunSummary, toolFailed, type RunSummary } from './run-summary.js';
 import { readTestJson } from '../store/test-json.js';
 import { formatShard, inShard } from './shard.js';
-import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
+import type { ResourceMode } from '../../workloads/vocabulary.js';
 
 export interface CompareSource {
   dir: string;
@@ -50,7 +50,7 @@ export function sourceRuns(sources: readonly CompareSource[]): RunSummary[] {
 /** `runs`: the sources' runs (sourceRuns, or a cache of them) and any loose ones. */
 export function gatherMatrix(sources: readonly CompareSource[], allRuns: readonly RunSummary[], scope: 'shard' | 'whole'): MatrixInput {
   const warnings: string[] = [];
-  const backends = new Set<LockBackend>();
+  const rows = new Map<string, LockRow>();
   const resources = new Set<ResourceMode>();
   const nemeses = new Set<string>();
   const planned = new Map<string, number[]>();
@@ -59,15 +59,15 @@ export function gatherMatrix(sources: readonly CompareSource[], allRuns: readonl
     if (!seeds.includes(seed)) planned.set(cellId, [...seeds, seed]);
   };
   for (const { manifest } of sources) {
-    manifest.spec.backends.forEach((b) => backends.add(b));
+    lockRows(manifest.spec).forEach((row) => rows.set(row.label, row));
     manifest.spec.resources.forEach((r) => resources.add(r));
     manifest.spec.nemeses.forEach((n) => nemeses.add(n));
     for (const run of planRuns(manifest.spec)) if (scope === 'whole' || inShard(run.index, manifest.shard)) plan(run.cellId, run.seed);
   }
   const runs = dedupe(allRuns, warnings);
   for (const r of runs) {
-    const [backend, resource, nemesis] = r.cellId.split('/') as [LockBackend, ResourceMode, string];
-    backends.add(backend);
+    const [label, resource, nemesis] = r.cellId.split('/') as [string, ResourceMode, string];
+    if (!rows.has(label)) rows.set(label, rowOfLabel(label));
     resources.add(resource);
     nemeses.add(nemesis);
   }
@@ -77,7 +77,7 @@ export function gatherMatrix(sources: readonly CompareSource[], allRuns: readonl
   if (scope === 'whole') warnings.push(...missingShards(sources));
   const descriptions = [...new Set(specs.map(describeSpec))];
   const description = descriptions.length === 1 ? descriptions[0]! : descriptions.length === 0 ? `${runs.length} runs gathered from run directories` : `several comparisons: ${descriptions.join(' | ')}`;
-  return { backends: [...backends], resources: [...resources], nemeses: [...nemeses], planned, runs, shards, description, warnings };
+  return { backends: [...rows.values()], resources: [...resources], nemeses: [...nemeses], planned, runs, shards, description, warnings };
 }
 
 /** One summary per run: when a run appears twice (a shard run again), the later one counts. */

@@ -3,14 +3,14 @@
  * how many cells and runs, which cells cannot run and why, this shard's share
  * and a rough time, then (for a dry run) every run of the shard in order.
  */
-import { expectedRunMs, matrixCells, planRuns } from './compare-spec.js';
+import { expectedRunMs, lockRows, matrixCells, planRuns } from './compare-spec.js';
 import { formatDuration, plural } from './format-units.js';
 import type { Manifest } from './manifest.js';
 import { formatShard, inShard } from './shard.js';
 
 export function planText(manifest: Manifest, opts: { listRuns: boolean }): string {
   const { spec, shard } = manifest;
-  const cells = matrixCells(spec.backends, spec.resources, spec.nemeses);
+  const cells = matrixCells(lockRows(spec), spec.resources, spec.nemeses);
   const na = cells.filter((c) => c.notApplicable !== null);
   const runs = planRuns(spec);
   const mine = runs.filter((r) => inShard(r.index, shard));

@@ -45,7 +45,7 @@ type CaseKind = 'pass' | 'failure' | 'error' | 'skipped';
 
 function renderCase(c: ReportCell, withExpectations: boolean): { xml: string; kind: CaseKind; seconds: number } {
   const seconds = c.durationMs / 1000;
-  const open = `    <testcase classname="${xml(`fencecheck.compare.${c.backend}.${c.resource}`)}" name="${xml(c.id)}" time="${seconds.toFixed(3)}"`;
+  const open = `    <testcase classname="${xml(`fencecheck.compare.${c.lock ?? c.backend}.${c.resource}`)}" name="${xml(c.id)}" time="${seconds.toFixed(3)}"`;
   if (c.outcome === 'not-applicable' || c.outcome === 'not-run') {
     const why = c.outcome === 'not-run' ? 'not run here (another shard or plan)' : `not applicable: ${c.notApplicable ?? ''}`;
     return { xml: `${open}>\n      <skipped message="${xml(why)}"/>\n    </testcase>`, kind: 'skipped', seconds };

@@ -29,7 +29,7 @@ import { formatKinds } from './cell-summary.js';
 import { plural } from './format-units.js';
 import { buildCompareReport, type CompareReport } from './compare-report.js';
 import { CompareProgress, type ProgressIo } from './compare-progress.js';
-import { expectedRunMs, matrixCells, planRuns, runOptionsFor, type Cell, type PlannedRun } from './compare-spec.js';
+import { expectedRunMs, lockRows, matrixCells, planRuns, runOptionsFor, type Cell, type PlannedRun } from './compare-spec.js';
 import type { Expectation } from './expectations.js';
 import { gatherMatrix, summarizeManifestRun } from './gather-matrix.js';
 import { finishedRunIds, recordRun, writeManifest, type Manifest, type ManifestRun } from './manifest.js';
@@ -67,7 +67,7 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
   mkdirSync(dir, { recursive: true });
   writeManifest(dir, manifest);
   const planned = shardRuns(manifest);
-  const cells = new Map<string, Cell>(matrixCells(manifest.spec.backends, manifest.spec.resources, manifest.spec.nemeses).map((c) => [c.id, c]));
+  const cells = new Map<string, Cell>(matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses).map((c) => [c.id, c]));
   const summaries = new Map<string, RunSummary>(manifest.runs.map((r) => [r.id, summarizeManifestRun(dir, r)]));
   const finished = finishedRunIds(manifest);
   const done = planned.filter((r) => finished.has(r.id)).length;

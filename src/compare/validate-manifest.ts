@@ -7,6 +7,7 @@
  * rather than read.
  */
 import { isAbsolute, normalize, sep } from 'node:path';
+import { CLIENT_TOKEN_KINDS } from '../../workloads/clients/protocol.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
 import { parseNemesisLabel } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
@@ -28,6 +29,10 @@ export function manifestProblem(json: unknown, format: string): string | null {
       return `expected \`spec.nemeses\` to hold nemesis columns such as "client-pause" or "partition+kill", got ${show(label)}`;
     }
   }
+  if ('clients' in spec) {
+    const problem = clientsProblem(spec['clients']);
+    if (problem !== null) return problem;
+  }
   const seeds = spec['seeds'];
   if (!Array.isArray(seeds) || !seeds.every((s) => Number.isSafeInteger(s) && (s as number) >= 0)) return 'expected `spec.seeds` to be a list of non-negative integers';
   if (typeof spec['workload'] !== 'string') return 'expected `spec.workload` to be a workload name';
@@ -43,6 +48,20 @@ export function manifestProblem(json: unknown, format: string): string | null {
   for (let i = 0; i < runs.length; i++) {
     const problem = runProblem(runs[i]);
     if (problem !== null) return `expected \`runs[${i}]\`${problem}`;
+  }
+  return null;
+}
+
+/** `spec.clients` (--lock-clients): each a name, its command line (null: built-in), its backends and token kind (null: any / unknown). */
+function clientsProblem(clients: unknown): string | null {
+  if (!Array.isArray(clients) || clients.length === 0) return 'expected `spec.clients` to be a non-empty list of clients';
+  for (let i = 0; i < clients.length; i++) {
+    const c: unknown = clients[i];
+    const at = `\`spec.clients[${i}]\``;
+    if (!isObject(c) || typeof c['name'] !== 'string' || /[/@]/.test(c['name'])) return `expected ${at} to have a \`name\` without / or @`;
+    if (c['command'] !== null && typeof c['command'] !== 'string') return `expected ${at}.command to be a command line or null, got ${show(c['command'])}`;
+    if (c['backends'] !== null && !isStringList(c['backends'])) return `expected ${at}.backends to be a list of backends or null, got ${show(c['backends'])}`;
+    if (c['token'] !== null && !(CLIENT_TOKEN_KINDS as readonly unknown[]).includes(c['token'])) return `expected ${at}.token to be one of ${CLIENT_TOKEN_KINDS.join(', ')} or null, got ${show(c['token'])}`;
   }
   return null;
 }
