@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerCompareCommand } from '../../src/cli/compare-command.js';
 import { newManifest } from '../../src/compare/manifest.js';
 import { runCompare } from '../../src/compare/run-compare.js';
+import { runCli } from '../cli/run-cli.js';
 import { fakeClock, fakeRunOne, spec, tempDir } from './fixture-runs.js';
 
 let out = '';
@@ -41,6 +42,31 @@ describe('fencecheck compare', () => {
     expect(out).toContain('  redlock/fence/partition+kill: redlock issues no monotonic fencing token');
     expect(out).toContain('  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2');
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('--lock-clients: the clients are rows, on their own backends unless --backends says; bad lists refused before anything runs', async () => {
+    const dir = join(tempDir('dry-clients'), 'c');
+    await compare('--lock-clients', 'builtin,redis-semaphore,etcd3-lock', '--backends', 'redis,etcd', '--resources', 'none,fence-claim', '--nemeses', 'client-pause', '--out', dir, '--dry-run');
+    expect(out).toContain('compare: 8 cells (2 not applicable) x 1 seed = 6 runs');
+    expect(out).toContain('  #0 redis/none/client-pause seed 1\n  #1 redis/fence-claim/client-pause seed 1\n  #2 etcd/none/client-pause seed 1\n  #3 etcd/fence-claim/client-pause seed 1\n  #4 redis-semaphore@redis/none/client-pause seed 1\n  #5 etcd3-lock@etcd/none/client-pause seed 1');
+    expect(out).toContain('  redis-semaphore@redis/fence-claim/client-pause: redis-semaphore announces unique tokens');
+    expect(existsSync(dir)).toBe(false);
+    // Without --backends, named clients bring their own backends (and builtin the default ones).
+    out = '';
+    await compare('--lock-clients', 'redis-semaphore,etcd3-lock', '--resources', 'none', '--nemeses', 'client-pause', '--out', dir, '--dry-run');
+    expect(out).toContain('compare: 2 cells (0 not applicable) x 1 seed = 2 runs');
+    expect(out).toContain('  #0 redis-semaphore@redis/none/client-pause seed 1\n  #1 etcd3-lock@etcd/none/client-pause seed 1');
+    await expect(compare('--lock-clients', 'etcd3-lock', '--backends', 'redis', '--dry-run')).rejects.toThrow('Expected `--backends` to include a backend of the client etcd3-lock (etcd), got `redis`');
+    await expect(compare('--lock-clients', 'builtin', '--client', '/usr/bin/python3 x.py', '--dry-run')).rejects.toThrow('Expected `--client` or `--lock-clients`, not both');
+    await expect(compare('--lock-clients', 'nope', '--dry-run')).rejects.toThrow('Expected `--lock-clients` to list builtin, known client names or command lines, got `nope`');
+  });
+
+  it('the CLI exits 254 on an unknown --lock-clients name, with the known names as the hint and no stack trace', () => {
+    const r = runCli(['compare', '--lock-clients', 'builtin,redlock-universal', '--dry-run']);
+    expect(r.code).toBe(254);
+    expect(r.stderr).toContain('got `redlock-universal`');
+    expect(r.stderr).toMatch(/Hint: Known clients: builtin, redis-semaphore,/);
+    expect(r.stderr).not.toMatch(/internal error|at .*\.js/);
   });
 
   it('--dry-run lists 150,000 seeds without overflowing the stack', async () => {

@@ -1,7 +1,8 @@
 /** Cells, not-applicable reasons, the seed-major run list and sharding, all pure. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matrixCells, parseNemesisLabel, planRuns, runOptionsFor, sameSpec } from '../../src/compare/compare-spec.js';
+import { lockRows, matrixCells, parseNemesisLabel, planRuns, rowOfLabel, runOptionsFor, sameSpec } from '../../src/compare/compare-spec.js';
+import { parseClientList } from '../../workloads/runner/client-registry.js';
 import { formatShard, inShard, parseShard } from '../../src/compare/shard.js';
 import { spec } from './fixture-runs.js';
 
@@ -13,6 +14,29 @@ describe('compare spec', () => {
     expect(Object.keys(na)).toEqual(['redlock/fence/client-pause', 'redlock/fence/clock', 'etcd/none/clock', 'etcd/fence/clock']);
     expect(na['redlock/fence/clock']).toMatch(/no monotonic fencing token/);
     expect(na['etcd/none/clock']).toMatch(/ignores LD_PRELOAD/);
+  });
+
+  it('--lock-clients: each client a row on each backend it runs on; its token kind decides n/a; its command goes to the run', () => {
+    const clients = parseClientList('builtin,simple-redis-mutex,etcd3-lock,/usr/bin/python3 mine.py', '/opt/fc');
+    const s = spec({ backends: ['redis', 'etcd'], resources: ['none', 'fence-claim'], nemeses: ['client-pause'], seeds: [1], clients });
+    expect(lockRows(s).map((r) => r.label)).toEqual(['redis', 'etcd', 'simple-redis-mutex@redis', 'etcd3-lock@etcd', 'cmd1@redis', 'cmd1@etcd']);
+    const cells = matrixCells(lockRows(s), s.resources, s.nemeses);
+    const na = Object.fromEntries(cells.filter((c) => c.notApplicable).map((c) => [c.id, c.notApplicable]));
+    // etcd3-lock announces unique tokens (its lease id); a command line is planned by the backend's own kind.
+    expect(na).toEqual({ 'etcd3-lock@etcd/fence-claim/client-pause': 'etcd3-lock announces unique tokens, and the resource mode fence-claim needs a monotonic fencing token (use none, cas-unique or cas-unique-nonatomic)' });
+    expect(planRuns(s).map((r) => r.id)).toContain('simple-redis-mutex@redis/fence-claim/client-pause#1');
+    const byId = new Map(cells.map((c) => [c.id, c]));
+    expect(runOptionsFor(s, byId.get('redis/none/client-pause')!, 1, '/r').client).toBeUndefined();
+    expect(runOptionsFor(s, byId.get('cmd1@etcd/none/client-pause')!, 1, '/r')).toMatchObject({ backend: 'etcd', client: '/usr/bin/python3 mine.py', seed: 1 });
+    expect(runOptionsFor(s, byId.get('simple-redis-mutex@redis/fence-claim/client-pause')!, 1, '/r')).toMatchObject({ backend: 'redis', resource: 'fence-claim', client: `${process.execPath} /opt/fc/clients/node/simple-redis-mutex.mjs` });
+    // Without clients, the rows are the backends: every earlier comparison plans exactly as before.
+    expect(lockRows(spec()).map((r) => r.label)).toEqual(['redis', 'redlock']);
+  });
+
+  it('reads a row back from its label (a run directory found by --merge)', () => {
+    expect(rowOfLabel('redis')).toEqual({ label: 'redis', backend: 'redis', client: null, token: null });
+    expect(rowOfLabel('simple-redis-mutex@redis')).toEqual({ label: 'simple-redis-mutex@redis', backend: 'redis', client: 'simple-redis-mutex', token: 'monotonic' });
+    expect(rowOfLabel('cmd2@etcd')).toEqual({ label: 'cmd2@etcd', backend: 'etcd', client: 'cmd2', token: null });
   });
 
   it('reads nemesis columns: none, one fault, faults joined by +', () => {

@@ -164,3 +164,18 @@ describe('wildcard matching', () => {
     );
   });
 });
+
+describe('expectations over --lock-clients rows', () => {
+  it('a backend pattern names a row: `redis` the built-in client only, `*@redis` the other clients on redis', () => {
+    const [builtin, others, all] = parse([
+      { backend: 'redis', expect: 'unsafe' },
+      { backend: '*@redis', expect: 'unsafe' },
+      { backend: '*redis', expect: 'unsafe' },
+    ]);
+    const [own] = matrixCells(['redis'], ['none'], ['client-pause']);
+    const [library] = matrixCells([{ label: 'redis-semaphore@redis', backend: 'redis', client: 'redis-semaphore', token: 'unique' }], ['none'], ['client-pause']);
+    expect([matchesCell(builtin!, own!), matchesCell(builtin!, library!)]).toEqual([true, false]);
+    expect([matchesCell(others!, own!), matchesCell(others!, library!)]).toEqual([false, true]);
+    expect([matchesCell(all!, own!), matchesCell(all!, library!)]).toEqual([true, true]);
+  });
+});
