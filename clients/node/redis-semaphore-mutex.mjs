@@ -11,6 +11,13 @@
  *   and calls onLockLost when a refresh finds the key gone; the default onLockLost throws an
  *   unhandled LostLockError (it would kill the process), so we pass one that logs, as the README's
  *   example does. A paused process refreshes nothing: its lock expires after lockTimeout.
+ * - A refresh whose Redis command FAILS (a timeout, a refused command during a partition) is not
+ *   caught (mutex/refresh.js has no catch, Lock._processRefresh only a finally): the rejection of
+ *   the timer's promise is unhandled, and Node 20 ends the process (exit 1), onLockLost never
+ *   called. Seen here with ioredis refusing the command (/tmp script: Mutex with refreshInterval 50
+ *   over an unreachable Redis → "Stream isn't writeable …", exit 1). We keep it: it is what a user
+ *   of the library gets; a run shows it as the client exiting mid-run. (RedlockMutex's refresh
+ *   catches per node, so it does not crash.)
  * - release: a Lua compare-and-delete whose result it ignores (release cannot say "not ours").
  * Token: `mutex.identifier`, a random UUID per Mutex: unique, no order. No fencing token.
  */

@@ -23,7 +23,7 @@ export const LIBRARIES: readonly LibraryFacts[] = [
     client: 'redis-semaphore',
     library: '`redis-semaphore` 5.8.0 `Mutex` (ioredis 5.9.2)',
     file: 'clients/node/redis-semaphore-mutex.mjs',
-    token: 'unique: `mutex.identifier`, a random UUID stored as the key\'s value; nothing ordered. It refreshes its lock every 0.8 × lockTimeout by itself, and its default `onLockLost` throws an unhandled error.',
+    token: 'unique: `mutex.identifier`, a random UUID stored as the key\'s value; nothing ordered. It refreshes its lock every 0.8 × lockTimeout by itself; its default `onLockLost` throws an unhandled error, and a refresh whose Redis command fails (a partition) is an unhandled rejection that ends the process.',
   },
   {
     client: 'simple-redis-mutex',
