@@ -20,58 +20,14 @@
  *   catches per node, so it does not crash.)
  * - release: a Lua compare-and-delete whose result it ignores (release cannot say "not ours").
  * Token: `mutex.identifier`, a random UUID per Mutex: unique, no order. No fencing token.
+ * TimeoutError is answered `fail held`: every SET NX until acquireTimeout answered "exists" (a
+ * failing SET would have thrown its own error instead, answered info).
  */
-import { Mutex, TimeoutError } from 'redis-semaphore';
-import { Fail, log, packageVersion, serve } from './fencecheck-protocol.mjs';
-import { connectAll, ioredisConnection, ioredisError } from './ioredis-connection.mjs';
+import { Mutex } from 'redis-semaphore';
+import { packageVersion, serve } from './fencecheck-protocol.mjs';
+import { RedisSemaphoreLock } from './redis-semaphore-lock.mjs';
 
-class RedisSemaphoreMutex {
-  constructor(config) {
-    this.config = config;
-    this.redis = ioredisConnection(config.lockEndpoints[0], config.callTimeoutMs);
-    this.mutex = null;
-  }
-
-  connect() {
-    return connectAll([this.redis], 5000);
-  }
-
-  async acquire(ttlMs) {
-    // One Mutex per critical section (a fresh identifier each time), as the README's examples make one per use.
-    const mutex = new Mutex(this.redis, this.config.lockName, {
-      lockTimeout: ttlMs,
-      acquireTimeout: this.config.callTimeoutMs,
-      retryInterval: 20,
-      onLockLost: (e) => log(`redis-semaphore: ${e.message}`),
-    });
-    try {
-      await mutex.acquire();
-    } catch (e) {
-      // TimeoutError: every SET NX until acquireTimeout answered "exists" (an error would have thrown instead).
-      if (e instanceof TimeoutError) throw new Fail('held', e.message);
-      throw ioredisError(e);
-    }
-    this.mutex = mutex;
-    return { token: mutex.identifier, lease_ms: ttlMs };
-  }
-
-  async release() {
-    const mutex = this.mutex;
-    this.mutex = null;
-    try {
-      await mutex.release();
-    } catch (e) {
-      throw ioredisError(e);
-    }
-  }
-
-  close() {
-    this.mutex?.stopRefresh();
-    this.redis.disconnect();
-  }
-}
-
-await serve((c) => new RedisSemaphoreMutex(c), 'unique', {
+await serve((c) => new RedisSemaphoreLock(c, (nodes, key, options) => new Mutex(nodes[0], key, options)), 'unique', {
   'redis-semaphore': await packageVersion('redis-semaphore'),
   ioredis: await packageVersion('ioredis'),
   pg: await packageVersion('pg'),

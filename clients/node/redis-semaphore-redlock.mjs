@@ -21,55 +21,11 @@
  * and still landed on a quorum (and whose clean-up also failed) would be a grant nobody knows of;
  * this client cannot see that case, and says so here rather than answering info for every wait.
  */
-import { RedlockMutex, TimeoutError } from 'redis-semaphore';
-import { Fail, log, packageVersion, serve } from './fencecheck-protocol.mjs';
-import { connectAll, ioredisConnection, ioredisError } from './ioredis-connection.mjs';
+import { RedlockMutex } from 'redis-semaphore';
+import { packageVersion, serve } from './fencecheck-protocol.mjs';
+import { RedisSemaphoreLock } from './redis-semaphore-lock.mjs';
 
-class RedisSemaphoreRedlock {
-  constructor(config) {
-    this.config = config;
-    this.nodes = config.lockEndpoints.map((e) => ioredisConnection(e, config.callTimeoutMs));
-    this.mutex = null;
-  }
-
-  connect() {
-    return connectAll(this.nodes, 5000);
-  }
-
-  async acquire(ttlMs) {
-    const mutex = new RedlockMutex(this.nodes, this.config.lockName, {
-      lockTimeout: ttlMs,
-      acquireTimeout: this.config.callTimeoutMs,
-      retryInterval: 20,
-      onLockLost: (e) => log(`redis-semaphore: ${e.message}`),
-    });
-    try {
-      await mutex.acquire();
-    } catch (e) {
-      if (e instanceof TimeoutError) throw new Fail('held', e.message);
-      throw ioredisError(e);
-    }
-    this.mutex = mutex;
-    return { token: mutex.identifier, lease_ms: ttlMs };
-  }
-
-  async release() {
-    const mutex = this.mutex;
-    this.mutex = null;
-    try {
-      await mutex.release();
-    } catch (e) {
-      throw ioredisError(e);
-    }
-  }
-
-  close() {
-    this.mutex?.stopRefresh();
-    for (const n of this.nodes) n.disconnect();
-  }
-}
-
-await serve((c) => new RedisSemaphoreRedlock(c), 'unique', {
+await serve((c) => new RedisSemaphoreLock(c, (nodes, key, options) => new RedlockMutex(nodes, key, options)), 'unique', {
   'redis-semaphore': await packageVersion('redis-semaphore'),
   ioredis: await packageVersion('ioredis'),
   pg: await packageVersion('pg'),
