@@ -6,17 +6,21 @@
  * fencecheck command: it runs the real compare command as a child (so the
  * document quotes the exact command that made it), then renders.
  *
- *   npm run libraries                            # the whole matrix, 2 seeds (needs root and the npm clients: setup --node)
- *   npm run libraries -- --from DIR              # only re-render docs/libraries.md from a finished comparison
- *   npm run libraries -- --seeds 1 --nemeses client-pause --lock-clients simple-redis-mutex --doc /tmp/x.md   # a tiny matrix
+ * The matrix has parts (libraries-matrix.ts: every library under client pause and
+ * partition, then a server pause for some), each its own `compare` into DIR/<part>,
+ * then `compare --merge` of them into DIR/merged, which the document is made from.
+ *
+ *   npm run libraries                        # the whole matrix, 2 seeds (needs root and the npm clients: setup --node)
+ *   npm run libraries -- --from DIR          # only re-render docs/libraries.md from DIR/merged
+ *   npm run libraries -- --seeds 1 --time-limit 10 --only simple-redis-mutex,etcd3-lock --doc /tmp/x.md   # a tiny matrix
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import type { CompareReport } from '../compare/compare-report.js';
-import { LIBRARIES, LIBRARY_NEMESES, LIBRARY_RESOURCES } from '../compare/libraries-matrix.js';
+import { LIBRARIES_PARTS, type LibrariesPart } from '../compare/libraries-matrix.js';
 import { renderLibrariesMd, type LibrariesRunFacts } from '../compare/render-libraries-md.js';
 import { compiledEntry, projectRoot } from '../cluster/paths.js';
 import { EXIT, FencecheckError, formatError, UsageError } from '../errors.js';
@@ -28,8 +32,7 @@ const FACTS_FILE = 'libraries-run.json';
 interface Flags {
   seeds: number;
   timeLimit: number;
-  nemeses: string;
-  lockClients: string;
+  only?: string;
   out?: string;
   doc: string;
   from?: string;
@@ -41,17 +44,16 @@ const program = new Command()
   .description('Compare the npm lock libraries (fencecheck compare --lock-clients) and write docs/libraries.md from the result.')
   .option('--seeds <n>', 'runs per cell', positiveInteger('--seeds'), 2)
   .option('--time-limit <s>', 'seconds per run', positiveInteger('--time-limit'), 15)
-  .option('--nemeses <list>', 'the fault columns', LIBRARY_NEMESES.join(','))
-  .option('--lock-clients <list>', 'the clients (rows)', LIBRARIES.map((l) => l.client).join(','))
-  .option('--out <dir>', 'the compare directory (default results/compare/libraries-<timestamp>)')
+  .option('--only <clients>', 'only these clients (a tiny matrix to try the pipeline)')
+  .option('--out <dir>', 'the directory of the comparisons (default results/compare/libraries-<timestamp>)')
   .option('--doc <file>', 'the document to write', 'docs/libraries.md')
-  .option('--from <dir>', 'do not run: render the document from this finished comparison')
-  .option('--dry-run', "print the compare command and its plan, run nothing")
+  .option('--from <dir>', 'do not run: render the document from the comparisons in this directory')
+  .option('--dry-run', 'print the compare commands and their plans, run nothing')
   .exitOverride();
 
 try {
   program.parse(process.argv);
-  await main(program.opts<Flags>());
+  main(program.opts<Flags>());
 } catch (err) {
   // Commander has printed its own message (or the help); ours get their hint. Anything else is a bug: let it show.
   if (err instanceof CommanderError) process.exitCode = err.exitCode === 0 ? 0 : EXIT.badInput;
@@ -61,27 +63,43 @@ try {
   } else throw err;
 }
 
-async function main(flags: Flags): Promise<void> {
+function main(flags: Flags): void {
   const dir = resolve(flags.from ?? flags.out ?? join('results', 'compare', `libraries-${stamp()}`));
+  const merged = join(dir, 'merged');
   if (flags.from === undefined) {
-    const args = ['compare', '--lock-clients', flags.lockClients, '--resources', LIBRARY_RESOURCES.join(','), '--nemeses', flags.nemeses, '--seeds', String(flags.seeds), '--time-limit', String(flags.timeLimit), '--out', dir];
-    const command = `fencecheck ${args.map(quote).join(' ')}`;
-    process.stderr.write(`$ ${command}\n`);
+    const only = flags.only?.split(',').map((s) => s.trim());
+    const parts = LIBRARIES_PARTS.map((p) => ({ ...p, clients: p.clients.filter((c) => only === undefined || only.includes(c)) })).filter((p) => p.clients.length > 0);
+    if (parts.length === 0) throw new UsageError(`Expected \`--only\` to name some of the libraries' clients, got \`${flags.only}\``);
     const startedAt = new Date();
-    const child = spawnSync(process.execPath, [compiledEntry('cli/main.js'), ...args, ...(flags.dryRun ? ['--dry-run'] : [])], { stdio: 'inherit' });
+    const commands = parts.map((p) => compareArgs(p, flags, join(dir, p.name)));
+    for (const args of commands) compare(args, flags.dryRun === true);
     if (flags.dryRun) return;
-    // 0 valid, 1 some run invalid (expected: unfenced libraries lose data), 2 unknown; anything else the comparison itself failed.
-    if (child.status === null || child.status > 2) throw new FencecheckError('libraries-compare', `the comparison exited ${child.status ?? child.signal}`, { hint: `Resume it: fencecheck compare --resume ${dir}`, exitCode: EXIT.internal });
-    const facts = { startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), command, machine: machine() };
+    const mergeArgs = ['compare', '--merge', ...parts.map((p) => join(dir, p.name)), '--out', merged];
+    compare(mergeArgs, false);
+    const facts = { startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), command: [...commands, mergeArgs].map(commandText).join(' && '), machine: machine() };
     writeFileSync(join(dir, FACTS_FILE), `${JSON.stringify(facts, null, 2)}\n`);
   }
-  const report = readJson<CompareReport>(join(dir, 'compare.json'));
+  const report = readJson<CompareReport>(join(merged, 'compare.json'));
   const facts = readJson<Omit<LibrariesRunFacts, 'regenerate' | 'versions'>>(join(dir, FACTS_FILE));
-  const doc = renderLibrariesMd(report, { ...facts, regenerate: 'npm run libraries', versions: versionsOf(dir, report) });
+  const doc = renderLibrariesMd(report, { ...facts, regenerate: 'npm run libraries', versions: versionsOf(merged, report) });
   const out = resolve(projectRoot(), flags.doc);
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, doc);
-  process.stdout.write(`wrote ${out} from ${dir}\n`);
+  process.stdout.write(`wrote ${out} from ${merged}\n`);
+}
+
+function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
+  return ['compare', '--lock-clients', part.clients.join(','), '--resources', part.resources.join(','), '--nemeses', part.nemeses.join(','), '--seeds', String(flags.seeds), '--time-limit', String(flags.timeLimit), '--out', out];
+}
+
+/** Runs `fencecheck ARGS` as a child; 0 valid, 1 a run invalid (expected: unfenced libraries lose data), 2 unknown are all results. */
+function compare(args: string[], dryRun: boolean): void {
+  process.stderr.write(`$ ${commandText(args)}\n`);
+  const child = spawnSync(process.execPath, [compiledEntry('cli/main.js'), ...args, ...(dryRun ? ['--dry-run'] : [])], { stdio: 'inherit' });
+  if (child.status === null || child.status > 2) {
+    const out = args[args.indexOf('--out') + 1];
+    throw new FencecheckError('libraries-compare', `\`${commandText(args)}\` exited ${child.status ?? child.signal}`, { hint: `Look at its output above; a comparison cut short resumes with: fencecheck compare --resume ${out}`, exitCode: EXIT.internal });
+  }
 }
 
 /** Every version the runs recorded (servers, Node, and each client's libraries from its ready line). */
@@ -107,8 +125,11 @@ function machine(): string {
   return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.versions.node}; shared with other jobs while it ran`;
 }
 
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+/** The command as a person would type it from the project root (paths inside it relative). */
+function commandText(args: readonly string[]): string {
+  const root = projectRoot();
+  const shown = args.map((w) => (isAbsolute(w) && w.startsWith(`${root}/`) ? relative(root, w) : w));
+  return `fencecheck ${shown.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ')}`;
 }
 
 function stamp(): string {

@@ -56,5 +56,23 @@ export const LIBRARIES_LEFT_OUT = [
   '`redlock-universal`: every published version (0.6.5 to 0.8.5) declares `engines.node >=22.0.0`; fencecheck runs on Node 20, so it is not pinned or measured here.',
 ];
 
-export const LIBRARY_RESOURCES: readonly ResourceMode[] = ['none', 'fence-claim', 'cas-unique'];
-export const LIBRARY_NEMESES: readonly string[] = ['client-pause', 'partition'];
+/** One comparison of the libraries: which clients, resource modes and fault columns. */
+export interface LibrariesPart {
+  /** Its directory's name under the libraries' compare directory. */
+  name: string;
+  clients: readonly string[];
+  resources: readonly ResourceMode[];
+  nemeses: readonly string[];
+}
+
+/**
+ * Every library under a paused client and a partition, unprotected, fenced (where the token is
+ * monotonic) and check-and-set on the unique token; then a paused server for the libraries whose
+ * lease handling differs there (redis-semaphore's self-refresh, the two Redlocks' quorum over
+ * independent nodes, the etcd lease's keep-alive), unprotected only. Sized to finish within 30
+ * minutes on a shared 2-core machine at 2 seeds (about 25 s a run measured: 52 runs).
+ */
+export const LIBRARIES_PARTS: readonly LibrariesPart[] = [
+  { name: 'main', clients: LIBRARIES.map((l) => l.client), resources: ['none', 'fence-claim', 'cas-unique'], nemeses: ['client-pause', 'partition'] },
+  { name: 'server-pause', clients: ['redis-semaphore', 'redis-semaphore-redlock', 'sesamecare-redlock', 'etcd3-lock'], resources: ['none'], nemeses: ['server-pause'] },
+];

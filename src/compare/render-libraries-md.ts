@@ -51,6 +51,7 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     '| untested | every run valid, but no fault struck or the lock never failed: no evidence either way |',
     '| n/a | the library\'s token cannot serve the mode (a fence needs a monotonic token) |',
     '| unknown | a run could not be judged (its error is listed) |',
+    '| · | not part of this comparison (server pauses were run only for some libraries, unprotected) |',
   ];
   for (const lib of LIBRARIES) lines.push('', ...librarySection(lib, report));
   lines.push('', '## Not measured', '', ...LIBRARIES_LEFT_OUT.map((l) => `- ${l}`));
