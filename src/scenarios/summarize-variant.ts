@@ -112,6 +112,7 @@ const KIND_WORDS: Record<string, string> = {
   'interleaved-sections': 'interleaving',
   'phantom-update': 'phantom update',
   'token-regression': 'token regression',
+  'token-reuse': 'token granted twice',
   'not-linearizable': 'non-linearizable history',
 };
 
