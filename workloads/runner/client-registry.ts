@@ -40,6 +40,7 @@ export const NAMED_CLIENTS: readonly NamedClient[] = [
   { name: 'simple-redis-mutex', library: 'simple-redis-mutex 3.0.0', backends: ['redis'], token: 'monotonic', argv: node('simple-redis-mutex.mjs'), install: NPM },
   { name: 'etcd3-lock', library: 'etcd3 1.1.2 Lock', backends: ['etcd'], token: 'unique', argv: node('etcd3-lock.mjs'), install: NPM },
   { name: 'redis-py', library: 'redis-py 4.3.4 Lock', backends: ['redis'], token: 'unique', argv: python('redis_py_client.py'), install: 'npm run setup' },
+  { name: 'redis-py-sentinel', library: 'redis-py 4.3.4 Lock over Sentinel.master_for', backends: ['redis-sentinel'], token: 'unique', argv: python('redis_py_sentinel_client.py'), install: 'npm run setup' },
   { name: 'kazoo', library: 'kazoo 2.8 Lock', backends: ['zookeeper'], token: 'monotonic', argv: python('kazoo_client.py'), install: 'npm run setup' },
   { name: 'python-etcd3', library: 'python-etcd3 0.12.0 Lock', backends: ['etcd'], token: 'unique', argv: python('etcd3_client.py'), install: 'npm run setup' },
   { name: 'etcd-mutex', library: 'etcd clientv3/concurrency Mutex 3.4.23', backends: ['etcd'], token: 'monotonic', argv: (root) => [join(root, 'clients', 'go', 'etcd-mutex', 'etcd-mutex')], install: 'npm run setup -- --go' },
