@@ -28,6 +28,7 @@
  * fails too, and the search backtracks past both. Each new configuration is
  * first scanned for such a read (the read pass) before any other op is tried.
  */
+import type { DeadEndTest } from '../model.js';
 import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, ConfigCache, type MemoryBudget } from './config-cache.js';
@@ -82,6 +83,8 @@ export class PartitionSearch<S> {
   /** Whether the model has read-only ops, and whether the scan is in its read-first pass (see the class doc). */
   private readonly hasReads: boolean;
   private readPass: boolean;
+  /** The model's lookahead for this part (Model.deadEnds), if it has one. */
+  private readonly deadEnd: DeadEndTest<S> | undefined;
   steps = 0;
   outcome: PartitionOutcome | undefined;
 
@@ -112,6 +115,7 @@ export class PartitionSearch<S> {
       else this.remaining++;
     }
     this.linearized = new LinearizedSet(n, this.remaining);
+    this.deadEnd = model.deadEnds?.(ops);
     this.entry = this.next[2 * n]!;
     if (this.remaining === 0) this.outcome = { valid: true, steps: 0, cacheEntries: 0 };
   }
@@ -147,7 +151,7 @@ export class PartitionSearch<S> {
     const { next, prev, states, sameBefore, linearized, cache, stackOp, stackState, pending, readOnly } = this;
     const HEAD = 2 * this.n;
     let { state, depth, remaining, entry, steps, readPass } = this;
-    const hasReads = this.hasReads;
+    const { hasReads, deadEnd } = this;
     const stop = steps + budget;
     let result: PartitionOutcome | undefined;
     outer: while (remaining > 0) {
@@ -171,7 +175,10 @@ export class PartitionSearch<S> {
         const after = skip ? ILLEGAL : states.step(state, op);
         if (after !== ILLEGAL) {
           linearized.add(op);
-          if (cache.insert(linearized, after)) {
+          // A state the model proves cannot lead to a linearization is as good as illegal (read-only ops change no state).
+          const ruledOut = deadEnd !== undefined && readOnly[op] === 0 ? deadEnd(states.states[after]!, op, linearized.words, linearized.lo) : -1;
+          if (ruledOut !== -1 && depth >= this.bestDepth) this.recordDeadEnd(depth, op, after, ruledOut);
+          if (ruledOut === -1 && cache.insert(linearized, after)) {
             stackOp[depth] = op;
             stackState[depth] = state;
             depth++;
@@ -238,6 +245,23 @@ export class PartitionSearch<S> {
     Object.assign(this, { state, depth, remaining, entry, steps, readPass });
     if (result === undefined && remaining === 0) result = { valid: true, steps, cacheEntries: cache.size };
     return result;
+  }
+
+  /**
+   * A step the lookahead ruled out, one deeper than any configuration reached: it becomes the deepest
+   * configuration for the witness (the stack plus `op`, in `state`), blocked by the op the lookahead named,
+   * which is illegal there. So the witness shows the state that rules the op out, as it would without the
+   * lookahead, where the search reached that state and then failed on the op.
+   */
+  private recordDeadEnd(depth: number, op: number, state: number, ruledOut: number): void {
+    const stackOp = this.stackOp;
+    for (let d = this.clean; d < depth; d++) this.bestOrder[d] = stackOp[d]!;
+    this.bestOrder[depth] = op;
+    // bestOrder[depth] is not stackOp[depth]: only [0, depth) is known equal.
+    this.clean = depth;
+    this.bestDepth = depth + 1;
+    this.bestState = state;
+    this.blocker = ruledOut;
   }
 }
 
