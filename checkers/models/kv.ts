@@ -17,6 +17,7 @@ import type { Value } from '../../src/history/op.js';
 import { illegal, type DeadEndTest, type Model } from '../model.js';
 import type { Operation } from '../operation.js';
 import { FNV_OFFSET, fnvContinue } from '../linearizability/state-interner.js';
+import { lowerBound } from './register-lookahead.js';
 
 /** One key's value with its FNV-1a hash. */
 export interface KvCell {
@@ -171,8 +172,9 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
   // Per key: its completed gets (op index, ascending) with a string value; per get, its value's prefix hashes.
   const gets: number[][] = keys.map(() => []);
   const prefixHashes: (Int32Array | undefined)[] = new Array(ops.length);
-  // Per key: put value hash → the puts with that value.
+  // Per key: put value hash → the puts with that value, and the lengths of put values.
   const putsByHash = keys.map(() => new Map<number, number[]>());
+  const putLengths = keys.map(() => new Set<number>());
   ops.forEach((op, i) => {
     if (op.f === 'get' && op.ret !== Infinity && typeof valueOf(op.output) === 'string') {
       const v = valueOf(op.output) as string;
@@ -182,9 +184,11 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
       prefixHashes[i] = ph;
       gets[keyOfOp[i]!]!.push(i);
     } else if (op.f === 'put') {
-      const h = fnvContinue(FNV_OFFSET, String(valueOf(op.input) ?? ''));
+      const v = String(valueOf(op.input) ?? '');
+      const h = fnvContinue(FNV_OFFSET, v);
       const byHash = putsByHash[keyOfOp[i]!]!;
       byHash.set(h, [...(byHash.get(h) ?? []), i]);
+      putLengths[keyOfOp[i]!]!.add(v.length);
     }
   });
   if (gets.every((g) => g.length === 0)) return undefined;
@@ -195,8 +199,10 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
       const ph = prefixHashes[g]!;
       const value = valueOf(ops[g]!.output) as string;
       const found: number[] = [];
-      for (let len = 0; len < ph.length; len++) {
-        for (const p of putsByHash[k]!.get(ph[len]!) ?? []) if (value.startsWith(String(valueOf(ops[p]!.input) ?? ''))) found.push(p);
+      // Only the prefixes as long as some put's value (a handful of lengths, not every prefix).
+      for (const len of putLengths[k]!) {
+        const puts = len < ph.length ? putsByHash[k]!.get(ph[len]!) : undefined;
+        if (puts) for (const p of puts) if (value.startsWith(String(valueOf(ops[p]!.input) ?? ''))) found.push(p);
       }
       resets[g] = Int32Array.from(found);
     }
@@ -224,18 +230,6 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
     }
     return -1;
   };
-}
-
-/** The first position in ascending `xs` whose value is >= x. */
-function lowerBound(xs: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function partitionByKey(ops: Operation[]): Operation[][] {
