@@ -9,7 +9,6 @@ import type { Value } from '../../src/history/op.js';
 import { illegal, type Model, type StepResult } from '../model.js';
 import type { Operation } from '../operation.js';
 import { describeRegisterOp, stepRegister, unknownF } from './register.js';
-import { registerDeadEnds } from './register-lookahead.js';
 import { showValue, valueEquals, valueHash } from './value-equality.js';
 
 export function casRegisterModel(initial: Value = null): Model<Value> {
@@ -20,7 +19,6 @@ export function casRegisterModel(initial: Value = null): Model<Value> {
     step: (state, op) => stepRegister(state, op) ?? stepCas(state, op) ?? unknownF(op),
     hash: valueHash,
     equal: valueEquals,
-    deadEnds: (ops) => registerDeadEnds(ops, true),
     isInert: (op) => op.f === 'read',
     isReadOnly: (op) => op.f === 'read',
     describeState: (s) => `register = ${showValue(s)}`,

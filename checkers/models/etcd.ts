@@ -9,7 +9,6 @@ import type { Value } from '../../src/history/op.js';
 import { illegal, type Model } from '../model.js';
 import { describeCasOp, stepCas } from './cas-register.js';
 import { unknownF } from './register.js';
-import { registerDeadEnds } from './register-lookahead.js';
 import { showValue, valueEquals, valueHash } from './value-equality.js';
 
 export function etcdModel(initial: Value = null): Model<Value> {
@@ -27,7 +26,6 @@ export function etcdModel(initial: Value = null): Model<Value> {
     },
     hash: valueHash,
     equal: valueEquals,
-    deadEnds: (ops) => registerDeadEnds(ops, false),
     onFail: (invoke) => (invoke.f === 'cas' ? 'observation' : 'pending'),
     isInert: (op) => op.f === 'read',
     isReadOnly: (op) => op.f === 'read' || (op.f === 'cas' && op.status === 'fail'),

@@ -17,7 +17,6 @@ import type { Value } from '../../src/history/op.js';
 import { illegal, type DeadEndTest, type Model } from '../model.js';
 import type { Operation } from '../operation.js';
 import { FNV_OFFSET, fnvContinue } from '../linearizability/state-interner.js';
-import { lowerBound } from './register-lookahead.js';
 
 /** One key's value with its FNV-1a hash. */
 export interface KvCell {
@@ -230,6 +229,18 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
     }
     return -1;
   };
+}
+
+/** The first position in ascending `xs` whose value is >= x. */
+function lowerBound(xs: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function partitionByKey(ops: Operation[]): Operation[][] {

@@ -6,7 +6,6 @@
 import type { Value } from '../../src/history/op.js';
 import { illegal, type Model, type StepResult } from '../model.js';
 import type { Operation } from '../operation.js';
-import { registerDeadEnds } from './register-lookahead.js';
 import { showValue, valueEquals, valueHash } from './value-equality.js';
 
 export function registerModel(initial: Value = null): Model<Value> {
@@ -17,7 +16,6 @@ export function registerModel(initial: Value = null): Model<Value> {
     step: (state, op) => stepRegister(state, op) ?? unknownF(op),
     hash: valueHash,
     equal: valueEquals,
-    deadEnds: (ops) => registerDeadEnds(ops, true),
     isInert: (op) => op.f === 'read',
     isReadOnly: (op) => op.f === 'read',
     describeState: (s) => `register = ${showValue(s)}`,
