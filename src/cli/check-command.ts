@@ -144,8 +144,13 @@ const AUTO_THREADS_MIN_BYTES = 2 * MIB;
 /** --threads by default: the cores, when the files are large enough for workers to pay off. */
 function autoThreads(files: readonly string[]): number {
   let bytes = 0;
-  // A file that cannot be read counts as nothing here; reading it gives its error result.
-  for (const f of files) bytes += statSync(f, { throwIfNoEntry: false })?.size ?? 0;
+  for (const f of files) {
+    try {
+      bytes += statSync(f).size;
+    } catch {
+      // A file that cannot be read (gone, a loop of links) counts as nothing here; reading it gives its error result.
+    }
+  }
   return bytes >= AUTO_THREADS_MIN_BYTES ? availableParallelism() : 1;
 }
 
