@@ -100,7 +100,7 @@ export class PartitionSearch<S> {
     this.states = new StateInterner(model, ops, budget);
     this.state = this.bestState = this.states.intern(model.init());
     this.sameBefore = identicalPendingPredecessors(ops);
-    this.cache = new ConfigCache(budget);
+    this.cache = new ConfigCache(budget, n);
     this.stackOp = new Int32Array(n);
     this.stackState = new Int32Array(n);
     this.bestOrder = new Int32Array(n);

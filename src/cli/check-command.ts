@@ -136,10 +136,10 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
 
 /**
  * Below this much input (all files together) the default is one thread: a worker loads the checker and warms up
- * its JIT again (~40 ms of CPU and more on a busy machine), which a few small histories do not pay back (measured:
- * the 102 etcd logs, 0.8 MB, were slower on two threads; four 3.9 MB histories 1.5x faster).
+ * its JIT again, which small histories do not pay back (measured on 2 cores: the 102 etcd logs, 0.8 MB, and 120
+ * EDN histories of 100–300 ops, 3.5 MB, were slower on two threads; four 3.9 MB etcd logs 1.5x faster).
  */
-const AUTO_THREADS_MIN_BYTES = 2 * MIB;
+const AUTO_THREADS_MIN_BYTES = 8 * MIB;
 
 /** --threads by default: the cores, when the files are large enough for workers to pay off. */
 function autoThreads(files: readonly string[]): number {
