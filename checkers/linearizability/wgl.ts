@@ -44,6 +44,17 @@ export interface PartitionOutcome {
   deepest?: { order: number[]; state: string; blocker: number; reason: string };
 }
 
+/**
+ * Why loop() returned. A code, not the outcome object: code in the hot loop that has never run when V8 optimises
+ * it (building a verdict, which happens once per search) deoptimises it when it first runs, and the next hard
+ * history then starts in the interpreter again.
+ */
+type Stop = 0 | 1 | 2 | 3;
+const PAUSED = 0;
+const VALID = 1;
+const INVALID = 2;
+const DEADLINE = 3;
+
 /** How many search steps between two looks at the clock (a look costs ~50 ns; this keeps the deadline within ms). */
 const CLOCK_EVERY = 1 << 12;
 
@@ -133,7 +144,8 @@ export class PartitionSearch<S> {
   run(budget: number, deadline: number): PartitionOutcome | undefined {
     if (this.outcome) return this.outcome;
     try {
-      this.outcome = this.loop(budget, deadline);
+      const stopped = this.loop(budget, deadline);
+      this.outcome = stopped === PAUSED ? undefined : this.outcomeOf(stopped);
     } catch (err) {
       if (!(err instanceof CacheLimitError)) throw err;
       this.outcome = {
@@ -146,19 +158,27 @@ export class PartitionSearch<S> {
     return this.outcome;
   }
 
+  /** The outcome once loop() stopped for good (built here, not in the loop: see Stop). */
+  private outcomeOf(stopped: Stop): PartitionOutcome {
+    const { steps, cache } = this;
+    if (stopped === VALID) return { valid: true, steps, cacheEntries: cache.size };
+    if (stopped === DEADLINE) return { valid: 'unknown', reason: 'deadline reached', steps, cacheEntries: cache.size };
+    return invalidOutcome(this.model, this.ops, this.states, this.bestOrder.subarray(0, Math.max(0, this.bestDepth)), this.bestState, this.blocker, steps, cache.size);
+  }
+
   // The hot loop keeps its state in locals (faster than fields in V8) and writes it back when it pauses.
-  private loop(budget: number, deadline: number): PartitionOutcome | undefined {
+  private loop(budget: number, deadline: number): Stop {
     const { next, prev, states, sameBefore, linearized, cache, stackOp, stackState, pending, readOnly } = this;
     const HEAD = 2 * this.n;
     let { state, depth, remaining, entry, steps, readPass } = this;
     const { hasReads, deadEnd } = this;
     const stop = steps + budget;
-    let result: PartitionOutcome | undefined;
+    let stopped: Stop = PAUSED;
     outer: while (remaining > 0) {
       let failed = false;
       if ((++steps & (CLOCK_EVERY - 1)) === 0) {
         if (performance.now() > deadline) {
-          result = { valid: 'unknown', reason: 'deadline reached', steps, cacheEntries: cache.size };
+          stopped = DEADLINE;
           break;
         }
         if (steps >= stop) break;
@@ -223,7 +243,7 @@ export class PartitionSearch<S> {
       let op: number;
       do {
         if (depth === 0) {
-          result = invalidOutcome(this.model, this.ops, states, this.bestOrder.subarray(0, Math.max(0, this.bestDepth)), this.bestState, this.blocker, steps, cache.size);
+          stopped = INVALID;
           break outer;
         }
         depth--;
@@ -243,8 +263,7 @@ export class PartitionSearch<S> {
       entry = next[2 * op]!;
     }
     Object.assign(this, { state, depth, remaining, entry, steps, readPass });
-    if (result === undefined && remaining === 0) result = { valid: true, steps, cacheEntries: cache.size };
-    return result;
+    return stopped === PAUSED && remaining === 0 ? VALID : stopped;
   }
 
   /**
