@@ -168,19 +168,13 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
     keyOfOp[i] = id;
   });
   const keys = [...keyIds.keys()];
-  // Per key: its completed gets (op index, ascending) with a string value; per get, its value's prefix hashes.
+  // Per key: its completed gets (op index, ascending) with a string value.
   const gets: number[][] = keys.map(() => []);
-  const prefixHashes: (Int32Array | undefined)[] = new Array(ops.length);
   // Per key: put value hash → the puts with that value, and the lengths of put values.
   const putsByHash = keys.map(() => new Map<number, number[]>());
   const putLengths = keys.map(() => new Set<number>());
   ops.forEach((op, i) => {
     if (op.f === 'get' && op.ret !== Infinity && typeof valueOf(op.output) === 'string') {
-      const v = valueOf(op.output) as string;
-      const ph = new Int32Array(v.length + 1);
-      ph[0] = FNV_OFFSET;
-      for (let c = 0; c < v.length; c++) ph[c + 1] = Math.imul(ph[c]! ^ v.charCodeAt(c), 0x01000193);
-      prefixHashes[i] = ph;
       gets[keyOfOp[i]!]!.push(i);
     } else if (op.f === 'put') {
       const v = String(valueOf(op.input) ?? '');
@@ -191,21 +185,25 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
     }
   });
   if (gets.every((g) => g.length === 0)) return undefined;
-  // Per get: the puts whose value is a prefix of the get's (a put not yet linearized can still lead to the get).
+  // Per get, made when the get is first looked at (many never are): its value's prefix hashes, and the puts whose
+  // value is a prefix of the get's (a put not yet linearized can still lead to the get).
+  const prefixHashes: (Int32Array | undefined)[] = new Array(ops.length);
   const resets: (Int32Array | undefined)[] = new Array(ops.length);
-  for (const [k, list] of gets.entries()) {
-    for (const g of list) {
-      const ph = prefixHashes[g]!;
-      const value = valueOf(ops[g]!.output) as string;
-      const found: number[] = [];
-      // Only the prefixes as long as some put's value (a handful of lengths, not every prefix).
-      for (const len of putLengths[k]!) {
-        const puts = len < ph.length ? putsByHash[k]!.get(ph[len]!) : undefined;
-        if (puts) for (const p of puts) if (value.startsWith(String(valueOf(ops[p]!.input) ?? ''))) found.push(p);
-      }
-      resets[g] = Int32Array.from(found);
+  const prepare = (g: number): Int32Array => {
+    const value = valueOf(ops[g]!.output) as string;
+    const ph = new Int32Array(value.length + 1);
+    ph[0] = FNV_OFFSET;
+    for (let c = 0; c < value.length; c++) ph[c + 1] = Math.imul(ph[c]! ^ value.charCodeAt(c), 0x01000193);
+    const k = keyOfOp[g]!;
+    const found: number[] = [];
+    // Only the prefixes as long as some put's value (a handful of lengths, not every prefix).
+    for (const len of putLengths[k]!) {
+      const puts = len < ph.length ? putsByHash[k]!.get(ph[len]!) : undefined;
+      if (puts) for (const p of puts) if (value.startsWith(String(valueOf(ops[p]!.input) ?? ''))) found.push(p);
     }
-  }
+    resets[g] = Int32Array.from(found);
+    return (prefixHashes[g] = ph);
+  };
   const getsOf = gets.map((g) => Int32Array.from(g));
   const isSet = (words: Uint32Array, i: number) => (words[i >> 5]! & (1 << (i & 31))) !== 0;
   return (state, op, linearized, lo) => {
@@ -220,7 +218,7 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
       const g = list[i]!;
       if (isSet(linearized, g)) continue;
       checked++;
-      const ph = prefixHashes[g]!;
+      const ph = prefixHashes[g] ?? prepare(g);
       if (len < ph.length && ph[len] === hash) continue;
       const puts = resets[g]!;
       let reachable = false;
