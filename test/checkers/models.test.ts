@@ -263,6 +263,12 @@ describe('check() on tiny histories', () => {
       // Without the lookahead the search walks the 8! orders' prefixes; with it, only those the get allows.
       expect(pruned.stats.steps * 50).toBeLessThan(full.stats.steps);
     }
+    // A witness found through the lookahead names the get it rules out and the state that rules it out, with the
+    // model's own reason (the get is illegal there), as a witness found without it does.
+    const w = check(createModel('kv'), invalid).witness!;
+    expect(w.op.f).toBe('get');
+    expect(w.state).toBe(JSON.stringify(w.prefix.map((o) => (o.input as Value[])[1]).join('')));
+    expect(w.reason).toMatch(/^get k returned ".*", but the key holds ".*"$/);
     // The same on the unpartitioned model (the lookahead looks at the key the step changed).
     expect(check(createModel('kv', { partition: false }), valid).valid).toBe(true);
     expect(check(createModel('kv', { partition: false }), invalid).valid).toBe(false);
