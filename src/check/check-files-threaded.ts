@@ -46,7 +46,14 @@ export async function checkFilesOnThreads(
   // Started first: a worker takes tens of ms to load, during which the main thread already checks files.
   const workers = Array.from({ length: Math.min(threads, files.length) - 1 }, () => {
     const worker = new Worker(new URL('./check-worker.js', import.meta.url), { workerData: job });
-    worker.on('message', (m: { index: number; check: FileCheckMessage }) => deliver(m.index, fromMessage(m.check)));
+    worker.on('message', (m: { index: number; check: FileCheckMessage }) => {
+      // onFile prints: a failure there (stdout closed) must reach the caller as on one thread, not be uncaught here.
+      try {
+        deliver(m.index, fromMessage(m.check));
+      } catch (err) {
+        failed(err);
+      }
+    });
     // A worker that dies is a bug (checkFile turns bad input into results): fail the whole check, exit 255.
     worker.on('error', failed);
     worker.on('exit', (code) => code !== 0 && failed(new Error(`check worker exited with code ${code}`)));
