@@ -12,7 +12,7 @@ import { assertPrivileged } from '../cluster/preflight.js';
 export function registerDownCommand(program: Command): void {
   program
     .command('down')
-    .description('Stop every server and client process of fencecheck and delete its namespaces.')
+    .description('Stop every server and client process of fencecheck and delete its namespaces and its containers (by label).')
     .option('--keep-data', 'keep the data dirs (logs are always kept)')
     .option('--force', 'tear down even a cluster whose fencecheck process is still running')
     .option('--json', 'print what was removed as JSON')
@@ -25,12 +25,14 @@ export function registerDownCommand(program: Command): void {
         process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         return;
       }
-      const nothing = r.processes.length + r.strayPids.length + r.namespaces.length + r.links.length + r.dataDirsRemoved.length + r.sharedMemory.length === 0 && !r.stateFile;
+      const c = r.containers;
+      const nothing = r.processes.length + r.strayPids.length + r.namespaces.length + r.links.length + r.dataDirsRemoved.length + r.sharedMemory.length + c.containers.length + c.networks.length === 0 && !r.stateFile;
       const lines = nothing
         ? ['nothing to tear down']
         : [
             `processes: ${r.processes.length} recorded${r.strayPids.length ? `, ${r.strayPids.length} unrecorded (pids ${r.strayPids.join(' ')})` : ''}`,
             `namespaces: ${r.namespaces.length}${r.links.length ? `; links: ${r.links.join(' ')}` : ''}${r.nftTables.length ? `; nft tables: ${r.nftTables.length}` : ''}`,
+            ...(c.containers.length + c.networks.length + c.volumes.length ? [`containers: ${c.containers.length}; networks: ${c.networks.join(' ') || 0}; volumes: ${c.volumes.length} (label org.fencecheck.project)`] : []),
             ...(r.sharedMemory.length ? [`shared memory: ${r.sharedMemory.length} abandoned PostgreSQL segment(s) removed (${r.sharedMemory.join(', ')})`] : []),
             ...(r.runDir ? [`logs kept in ${r.runDir}/logs${r.dataDirsRemoved.length ? `; data dirs removed: ${r.dataDirsRemoved.length}` : ''}`] : []),
           ];

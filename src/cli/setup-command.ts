@@ -11,7 +11,8 @@ export function registerSetupCommand(program: Command): void {
     .description('Install the missing Debian packages (as root) and build the LD_PRELOAD clock library.')
     .option('--go', 'also install Go and etcd\'s Go sources from Debian and build the Go reference client (clients/go/etcd-mutex)')
     .option('--java', 'also install a JDK, Curator and pgjdbc from Debian for the Java reference client (clients/java/curator-mutex)')
-    .action(async (flags: { go?: boolean; java?: boolean }) => {
-      await setup((line) => void process.stdout.write(`${line}\n`), { go: flags.go === true, java: flags.java === true });
+    .option('--docker', 'also install Debian\'s docker.io and debootstrap and start dockerd when no Docker daemon answers (the containers provider; then `fencecheck images build`)')
+    .action(async (flags: { go?: boolean; java?: boolean; docker?: boolean }) => {
+      await setup((line) => void process.stdout.write(`${line}\n`), { go: flags.go === true, java: flags.java === true, docker: flags.docker === true });
     });
 }

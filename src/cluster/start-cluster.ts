@@ -17,7 +17,8 @@ import { join, resolve } from 'node:path';
 import { nodeCount, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
-import { requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
+import { lookupUser, requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
+import { runCommand } from './run-command.js';
 import { Cluster } from './cluster.js';
 import type { SpecContext } from './driver.js';
 import { clockLibraryPath, defaultRunDir, defaultStateFile, nodeDataDir } from './paths.js';
@@ -49,9 +50,15 @@ export interface StartClusterOptions extends BackendOptions {
   busyTimeoutMs?: number;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** `namespaces` (default: this machine's network namespaces, root) or `containers` (a Docker daemon; src/containers). */
+  provider?: ProviderName;
 }
 
+export const PROVIDERS = ['namespaces', 'containers'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
 export async function startCluster(opts: StartClusterOptions): Promise<Cluster> {
+  if (opts.provider === 'containers') return (await import('../containers/start-container-cluster.js')).startContainerCluster(opts);
   const log = opts.log ?? (() => undefined);
   const backends = [...new Set(opts.backends)];
   const plan = planCluster({ backends, ...(opts.subnet ? { subnet: opts.subnet } : {}) });
@@ -115,6 +122,8 @@ async function startLocked(
     tools,
     dataDir: (n) => nodeDataDir(runDir, n),
     logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
+    execOnHost: (n, argv, o) => runCommand('ip', ['netns', 'exec', n.namespace, ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
+    userIds: async (name) => lookupUser(name),
   };
   // Aborted when one backend fails, so the others stop starting things that teardown would miss.
   const abort = new AbortController();

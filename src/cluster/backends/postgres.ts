@@ -12,10 +12,8 @@ import { appendFile, chmod, chown, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { asUser, type BackendSpec, type SpecContext } from '../driver.js';
-import { lookupUser } from '../binaries.js';
 import { PreflightError } from '../cluster-errors.js';
 import type { NodePlan } from '../plan.js';
-import { runCommand } from '../run-command.js';
 
 export const POSTGRES_USER = 'postgres';
 
@@ -60,7 +58,7 @@ export function postgresSpec(): BackendSpec {
     // Fast shutdown also removes the SysV shared memory segment, which a SIGKILL would leak.
     teardown: { signal: 'SIGINT', graceMs: 1500 },
     async prepare(node: NodePlan, ctx: SpecContext) {
-      const user = lookupUser(POSTGRES_USER);
+      const user = await ctx.userIds(POSTGRES_USER);
       if (!user) throw new PreflightError(`There is no \`${POSTGRES_USER}\` user on this machine.`, 'Install PostgreSQL with `npm run setup` (the package creates the user).');
       const dir = ctx.dataDir(node);
       await mkdir(dirname(dir), { recursive: true });
@@ -70,7 +68,7 @@ export function postgresSpec(): BackendSpec {
       await chown(dir, user.uid, user.gid);
       const initdb = [ctx.tools.initdb ?? 'initdb', '-D', dir, '-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
       // Inside the node's namespace, so a harness killed mid-initdb leaves nothing that reclaim cannot find.
-      await runCommand('ip', ['netns', 'exec', node.namespace, ...asUser(POSTGRES_USER, initdb, ctx.tools.setpriv)], { timeoutMs: 60_000 });
+      await ctx.execOnHost(node, asUser(POSTGRES_USER, initdb, ctx.tools.setpriv), { timeoutMs: 60_000 });
       await appendFile(`${dir}/pg_hba.conf`, `host all all ${ctx.plan.subnet}.0/24 trust\n`);
     },
     command(node: NodePlan, ctx: SpecContext) {
