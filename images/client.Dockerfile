@@ -9,6 +9,8 @@ COPY native/fc-clock.c /usr/local/src/fc-clock.c
 RUN gcc -O2 -shared -fPIC -Wall -Wextra -Werror -o /usr/local/lib/libfc-clock.so /usr/local/src/fc-clock.c
 COPY package.json /opt/fencecheck/package.json
 COPY node_modules /opt/fencecheck/node_modules
-COPY dist /opt/fencecheck/dist
+COPY dist/src /opt/fencecheck/dist/src
+COPY dist/workloads /opt/fencecheck/dist/workloads
+COPY dist/checkers /opt/fencecheck/dist/checkers
 LABEL org.fencecheck.image=client
 CMD ["sleep", "infinity"]

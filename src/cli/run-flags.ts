@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import type { SharedRunOptions } from '../compare/compare-spec.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
 import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
-import { PROVIDERS } from '../cluster/start-cluster.js';
+import { PROVIDERS } from '../cluster/providers.js';
 import { nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
 import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
 

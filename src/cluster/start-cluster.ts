@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { nodeCount, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
+import type { ProviderName } from './providers.js';
 import { lookupUser, requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
 import { runCommand } from './run-command.js';
 import { Cluster } from './cluster.js';
@@ -54,8 +55,7 @@ export interface StartClusterOptions extends BackendOptions {
   provider?: ProviderName;
 }
 
-export const PROVIDERS = ['namespaces', 'containers'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+export { PROVIDERS, type ProviderName } from './providers.js';
 
 export async function startCluster(opts: StartClusterOptions): Promise<Cluster> {
   if (opts.provider === 'containers') return (await import('../containers/start-container-cluster.js')).startContainerCluster(opts);

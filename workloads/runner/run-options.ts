@@ -2,7 +2,7 @@
  * The options of a lock run, their defaults (in one place) and their checks.
  * Every check throws a UsageError worded "Expected `--flag` to be …, got …".
  */
-import type { ProviderName } from '../../src/cluster/start-cluster.js';
+import type { ProviderName } from '../../src/cluster/providers.js';
 import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
