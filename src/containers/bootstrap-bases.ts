@@ -1,5 +1,5 @@
 /**
- * The base images, made locally where no registry can be pulled from:
+ * The base images: pulled where a registry answers, else made locally:
  * `debian:bookworm` from a `debootstrap --variant=minbase` root file system
  * (the machine's own Debian mirror), imported with `docker import`; and
  * `node:20-bookworm-slim` as that Debian plus this machine's own Node 20
@@ -36,9 +36,17 @@ function aptSources(): string[] {
   return files.map((f) => readFileSync(f, 'utf8'));
 }
 
-/** `debian:bookworm`: present, or debootstrapped and imported (about 35 s, 200 MB). */
+/** Pulled where a registry answers (Docker Desktop, most CI); whether it came. */
+async function pulled(ref: string, log: (line: string) => void): Promise<boolean> {
+  const r = await docker(['pull', '-q', ref], { reject: false, timeoutMs: 600_000 }).catch(() => undefined);
+  if (r?.exitCode === 0) log(`${ref}: pulled`);
+  else log(`${ref}: cannot pull (${(r?.stderr.split('\n')[0] ?? 'docker pull failed').trim()}); making it here`);
+  return r?.exitCode === 0;
+}
+
+/** `debian:bookworm`: present, pulled, or debootstrapped and imported (about 35 s, 200 MB). */
 export async function ensureDebianBase(log: (line: string) => void): Promise<void> {
-  if (await imageExists(DEBIAN_BASE)) return;
+  if ((await imageExists(DEBIAN_BASE)) || (await pulled(DEBIAN_BASE, log))) return;
   const debootstrap = which('debootstrap');
   if (!debootstrap) throw new PreflightError(`The base image ${DEBIAN_BASE} is missing and debootstrap is not installed to make it.`, `\`docker pull ${DEBIAN_BASE}\` where a registry is reachable, or \`npm run setup -- --docker\` (installs debootstrap).`);
   const mirror = debianMirror(aptSources()) ?? 'http://deb.debian.org/debian';
@@ -54,9 +62,9 @@ export async function ensureDebianBase(log: (line: string) => void): Promise<voi
   }
 }
 
-/** `node:20-bookworm-slim`: present, or Debian plus this machine's Node (only a Node 20 will do). */
+/** `node:20-bookworm-slim`: present, pulled, or Debian plus this machine's Node (only a Node 20 will do). */
 export async function ensureNodeBase(log: (line: string) => void): Promise<void> {
-  if (await imageExists(NODE_BASE)) return;
+  if ((await imageExists(NODE_BASE)) || (await pulled(NODE_BASE, log))) return;
   if (!process.version.startsWith('v20.')) throw new PreflightError(`The base image ${NODE_BASE} is missing, and this machine's Node is ${process.version}, not 20.`, `\`docker pull ${NODE_BASE}\` where a registry is reachable.`);
   await ensureDebianBase(log);
   const context = mkdtempSync('/var/tmp/fencecheck-node-');
