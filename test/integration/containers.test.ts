@@ -49,8 +49,9 @@ if (why) console.warn(`\n!!! SKIPPING the containers provider tests: ${why} !!!\
 
 const LABEL = 'label=org.fencecheck.project=fencecheck';
 async function labelled(): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
-  const names = async (args: string[]): Promise<string[]> => (await docker([...args, '--filter', LABEL, '--format', '{{.Name}}'], { reject: false })).stdout.split('\n').filter(Boolean);
-  return { containers: await names(['ps', '-a']), networks: await names(['network', 'ls']), volumes: await names(['volume', 'ls']) };
+  // `docker ps` names its field Names; networks and volumes, Name. A failed listing fails the test (reject).
+  const names = async (args: string[], field: string): Promise<string[]> => (await docker([...args, '--filter', LABEL, '--format', `{{.${field}}}`])).stdout.split('\n').filter(Boolean);
+  return { containers: await names(['ps', '-a'], 'Names'), networks: await names(['network', 'ls'], 'Name'), volumes: await names(['volume', 'ls'], 'Name') };
 }
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-containers-'));
