@@ -10,6 +10,12 @@
  * read is refused first), and how many writes it still accepted (once the
  * new counter passes the old fence, progress resumes).
  *
+ * Two grants with the same token are a defect too, even when their acquires
+ * overlapped (so that no order between them is promised): a fence cannot
+ * tell the two holders apart and admits both. etcd's concurrency.Mutex
+ * reports the revision at which Lock decided (Header().Revision), and two
+ * waiters woken by one deletion get the same one (scenario S11).
+ *
  * Unique tokens (Redlock) make no order promise: the check does not apply,
  * so its verdict is 'unknown' ("nothing to check") and it does not decide:
  * a passing verdict would claim something was checked.
@@ -28,8 +34,10 @@ export const grantTokensChecker: LockChecker = {
     const ops = lockOps(history);
     const grants = ops.filter((o) => o.f === 'acquire' && o.status === 'ok' && o.token !== undefined && o.completeTime !== undefined);
     const regressions = findRegressions(grants);
-    const stats: Record<string, number> = { grants: grants.length, regressions: regressions.length };
-    if (regressions.length === 0) return verdict(NAME, true, `the ${grants.length} tokens granted only grew`, [], stats);
+    const reuses = findReuses(grants, regressions);
+    const stats: Record<string, number> = { grants: grants.length, regressions: regressions.length, reuses: reuses.length };
+    if (regressions.length === 0 && reuses.length === 0) return verdict(NAME, true, `the ${grants.length} tokens granted only grew`, [], stats);
+    if (regressions.length === 0) return verdict(NAME, false, `${reuses.length} token(s) granted to two holders whose acquires overlapped: a fence cannot tell them apart`, reuses.map(reuseAnomaly), stats);
     const first = regressions[0]!;
     // Under fence-claim the read is what the fence refuses first; count every access.
     const after = ops.filter((o) => ACCESS_FS.includes(o.f) && o.invokeTime >= first.later.invokeTime);
@@ -39,7 +47,8 @@ export const grantTokensChecker: LockChecker = {
       stats.writesAcceptedAfter === 0 && stats.accessesRejectedAfter > 0
         ? `the resource rejected all ${stats.accessesRejectedAfter} accesses after it: no progress from then on`
         : `after it the resource rejected ${stats.accessesRejectedAfter} accesses and accepted ${stats.writesAcceptedAfter} writes (progress resumed once the new tokens passed the old fence)`;
-    return verdict(NAME, false, `${regressions.length} token regression(s) at the lock service; ${progress}`, regressions.map(anomaly), stats);
+    const twice = reuses.length === 0 ? '' : `; ${reuses.length} token(s) granted twice to overlapping acquires`;
+    return verdict(NAME, false, `${regressions.length} token regression(s) at the lock service${twice}; ${progress}`, [...regressions.map(anomaly), ...reuses.map(reuseAnomaly)], stats);
   },
 };
 
@@ -63,6 +72,35 @@ function findRegressions(grants: readonly LockOp[]): Regression[] {
     if (max !== undefined && (compareTokens(g.token!, max.token!) ?? 1) <= 0) out.push({ earlier: max, later: g });
   }
   return out;
+}
+
+/**
+ * Pairs of grants with equal tokens that findRegressions did not report (their
+ * acquires overlapped, so neither follows the other): each later grant with the
+ * first earlier grant of the same token.
+ */
+function findReuses(grants: readonly LockOp[], regressions: readonly Regression[]): Regression[] {
+  const reported = new Set(regressions.map((r) => r.later));
+  const byCompletion = [...grants].sort((a, b) => a.completeTime! - b.completeTime!);
+  const out: Regression[] = [];
+  for (let i = 0; i < byCompletion.length; i++) {
+    const later = byCompletion[i]!;
+    if (reported.has(later)) continue;
+    const earlier = byCompletion.slice(0, i).find((g) => compareTokens(g.token!, later.token!) === 0);
+    if (earlier !== undefined) out.push({ earlier, later });
+  }
+  return out;
+}
+
+function reuseAnomaly(r: Regression): Anomaly {
+  return {
+    kind: 'token-reuse',
+    message: `p${r.earlier.process} was granted ${describeToken(r.earlier.token)} at ${ms(r.earlier.completeTime!)} and p${r.later.process} the same ${describeToken(r.later.token)} at ${ms(r.later.completeTime!)}: one fencing token for two holders, so a fence admits both.`,
+    processes: [...new Set([r.earlier.process, r.later.process])],
+    tokens: [r.earlier.token!, r.later.token!],
+    window: { start: Math.min(r.earlier.invokeTime, r.later.invokeTime), end: r.later.completeTime! },
+    opIndexes: [...indexesOf(r.earlier), ...indexesOf(r.later)],
+  };
 }
 
 function anomaly(r: Regression): Anomaly {

@@ -20,6 +20,7 @@ export type AnomalyKind =
   | 'phantom-update'
   | 'stale-write'
   | 'token-regression'
+  | 'token-reuse'
   | 'interleaved-sections'
   | 'not-linearizable';
 

@@ -62,5 +62,9 @@ class RedisPyLock:
         self.r.close()
 
 
+def library_versions():
+    return {"python": sys.version.split()[0], "redis-py": redis.__version__, "psycopg2": version("psycopg2")}
+
+
 if __name__ == "__main__":
-    sys.exit(serve(RedisPyLock, "unique", {"python": sys.version.split()[0], "redis-py": redis.__version__, "psycopg2": version("psycopg2")}))
+    sys.exit(serve(RedisPyLock, "unique", library_versions()))

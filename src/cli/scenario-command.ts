@@ -117,7 +117,9 @@ function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
   if (!flags.all && ids.length === 0) throw new UsageError('Expected scenario ids (e.g. S3) or `--all`, got neither', 'List them with `fencecheck scenario list`.');
   const scenarios = flags.all ? [...SCENARIOS] : [...new Set(ids.map((id) => findScenario(id)))];
   if (flags.variant !== undefined && scenarios.length !== 1) throw new UsageError(`Expected \`--variant\` with exactly one scenario, got ${scenarios.length}`);
-  const selection = scenarios.map((scenario) => ({ scenario, variants: selectVariants(scenario, flags.variant ?? []) }));
+  // `--client` replaces every variant's client, so a reference client a variant names need not be built.
+  const withClient = (v: ScenarioVariant): ScenarioVariant => (flags.client === undefined ? v : withoutRequires(v));
+  const selection = scenarios.map((scenario) => ({ scenario, variants: selectVariants(scenario, flags.variant ?? []).map(withClient) }));
   // A variant named on the command line that cannot run is a mistake to say, not a silent "0 runs".
   for (const { scenario, variants } of flags.variant === undefined ? [] : selection) {
     for (const v of variants) {
@@ -126,6 +128,10 @@ function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
     }
   }
   return selection;
+}
+
+function withoutRequires({ requires: _requires, ...variant }: ScenarioVariant): ScenarioVariant {
+  return variant;
 }
 
 export function listText(scenarios: readonly Scenario[], long: boolean): string {

@@ -7,15 +7,12 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from './paths.js';
+import { goClientPath, projectRoot } from './paths.js';
 import { runCommand } from './run-command.js';
 
 export const GO_PACKAGES = ['golang-go', 'golang-etcd-server-dev', 'golang-github-lib-pq-dev'] as const;
 
-/** Where the binary goes: next to its source (ignored by git). */
-export function goClientPath(): string {
-  return join(projectRoot(), 'clients', 'go', 'etcd-mutex', 'etcd-mutex');
-}
+export { goClientPath };
 
 /** Build it when missing or older than its source; true when it was built. */
 export async function buildGoClient(): Promise<boolean> {

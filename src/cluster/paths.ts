@@ -80,3 +80,8 @@ export function sharedDataDir(runDir: string): string {
 export function nodeDataDir(runDir: string, node: { name: string; backend: string }): string {
   return node.backend === 'postgres' ? join(sharedDataDir(runDir), node.name) : join(runDir, 'data', node.name);
 }
+
+/** The Go reference client (clients/go/etcd-mutex), built by `setup --go` next to its source (ignored by git). */
+export function goClientPath(): string {
+  return join(projectRoot(), 'clients', 'go', 'etcd-mutex', 'etcd-mutex');
+}

@@ -62,7 +62,7 @@ export async function assertRangeFree(subnet: string): Promise<void> {
   if (clash.length > 0) {
     throw new PreflightError(
       `The address range ${subnet}.0/24 is already in use here: ${clash.map((r) => `${r.dst} dev ${r.dev ?? '?'}`).join(', ')}.`,
-      'Pick another private /24 with `--subnet`, e.g. `--subnet 10.78.0.0/24`.',
+      'Pick another private /24: `--subnet 10.78.0.0/24` on `up`, or `FENCECHECK_SUBNET=10.78.0.0/24` before any command that starts a cluster (run, compare, scenario, client-check).',
     );
   }
 }

@@ -14,7 +14,8 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { nodeCount, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
+import { nodeCount, parseSubnet, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
+import { UsageError } from '../errors.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
 import type { ProviderName } from './providers.js';
@@ -61,7 +62,8 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
   if (opts.provider === 'containers') return (await import('../containers/start-container-cluster.js')).startContainerCluster(opts);
   const log = opts.log ?? (() => undefined);
   const backends = [...new Set(opts.backends)];
-  const plan = planCluster({ backends, ...(opts.subnet ? { subnet: opts.subnet } : {}) });
+  const subnet = chosenSubnet(opts.subnet);
+  const plan = planCluster({ backends, ...(subnet ? { subnet } : {}) });
   for (const name of opts.clientHosts ?? []) plan.clients.push(planClientHost(plan, name));
 
   assertPrivileged();
@@ -177,4 +179,20 @@ async function startLocked(
 async function settleAll(work: Promise<unknown>[]): Promise<void> {
   const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
+}
+
+/**
+ * `up --subnet`, else FENCECHECK_SUBNET: every command that starts a cluster
+ * (run, compare, scenario, client-check) honours the variable, so a machine
+ * whose 10.77.0.0/24 is taken (a VPN, a Docker network) can still run them.
+ */
+export function chosenSubnet(flag: string | undefined, env: string | undefined = process.env['FENCECHECK_SUBNET']): string | undefined {
+  if (flag) return flag;
+  if (env === undefined || env === '') return undefined;
+  try {
+    parseSubnet(env);
+  } catch {
+    throw new UsageError(`Expected FENCECHECK_SUBNET to be a private /24 such as \`10.78.0.0/24\`, got \`${env}\``, 'Unset it to use 10.77.0.0/24, or give another private /24.');
+  }
+  return env;
 }

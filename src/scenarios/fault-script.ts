@@ -43,6 +43,11 @@ export function clockJumps(starts: readonly number[], ms: number, node: string, 
   return starts.map((at): FaultWindow => ({ at, until: at + ms, fault: 'clock', target: { kind: 'node', node }, offsetMs }));
 }
 
+/** SIGSTOP a server for `ms` at each start, the nodes taken in turn (Jepsen's process pauses of the database). */
+export function serverPauses(starts: readonly number[], ms: number, nodes: readonly string[]): FaultWindow[] {
+  return starts.map((at, i): FaultWindow => ({ at, until: at + ms, fault: 'server-pause', target: { kind: 'node', node: nodes[i % nodes.length]! } }));
+}
+
 /** kill -9 a node at each start, restart it `downMs` later (same command line, same data dir). */
 export function kills(starts: readonly number[], downMs: number, node: string): FaultWindow[] {
   return starts.map((at): FaultWindow => ({ at, until: at + downMs, fault: 'kill', target: { kind: 'node', node } }));

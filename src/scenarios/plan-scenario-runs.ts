@@ -43,13 +43,13 @@ export function replayCommand(scenarioId: string, label: string, seed: number): 
 }
 
 /** Runs go under `<runsDir>/<scenario id>/<scenario>-<variant>-s<seed>/<timestamp>/`. */
-export function planScenarioRuns(selection: readonly ScenarioSelection[], seeds: readonly number[], runsDir: string): PlannedScenarioRun[] {
+export function planScenarioRuns(selection: readonly ScenarioSelection[], seeds: readonly number[], runsDir: string, exists?: (path: string) => boolean): PlannedScenarioRun[] {
   const plan: PlannedScenarioRun[] = [];
   const byKey = new Map<string, PlannedScenarioRun>();
   for (const seed of seeds) {
     for (const { scenario, variants } of selection) {
       for (const variant of variants) {
-        if (variantNotRunnable(scenario, variant) !== undefined) continue;
+        if (variantNotRunnable(scenario, variant, exists) !== undefined) continue;
         const options = variantRunOptions(scenario, variant, seed, `${runsDir}/${scenario.id}`);
         const ref = { scenarioId: scenario.id, label: variant.label };
         const key = runKey(options);

@@ -16,6 +16,7 @@ import { mergeVerdicts } from '../../checkers/lock/verdict.js';
 import { anomaliesByKind, readRunSummary, toolFailed, type RunIdentity, type RunSummary } from '../compare/run-summary.js';
 import { readRunDir } from '../report/read-run-dir.js';
 import type { StoredResults, Validity } from '../store/results-json.js';
+import { readClientFindings, type ClientFindings } from './client-findings.js';
 import { historyFacts, type HistoryFacts } from './history-facts.js';
 
 export const LOCK_CHECKERS: readonly string[] = ['mutual-exclusion', 'mutex-linearizable'];
@@ -34,6 +35,10 @@ export interface ScenarioRun {
   lock: PropertyVerdict;
   data: PropertyVerdict;
   facts: HistoryFacts | null;
+  /** Acknowledged increments and how many of them the final counter lost (lost-updates' stats), when it counted. */
+  increments: { acked: number; lost: number } | null;
+  /** What a foreign client reported about its library on stderr (client-findings.ts); empty for the built-in one. */
+  findings: ClientFindings;
   /** `S1/redis-fence` when the run was made for another row with the same options. */
   sharedFrom: string | null;
 }
@@ -62,12 +67,21 @@ export function failedRun(identity: RunIdentity, replay: string, error: string, 
     startedAt: null,
     error,
   };
-  return { summary, ...splitVerdicts(null), facts: null, sharedFrom };
+  return { summary, ...splitVerdicts(null), facts: null, increments: null, findings: {}, sharedFrom };
 }
 
 /** Read a run directory: compare's summary, the split verdicts and the history's facts. */
 export async function readScenarioRun(runDir: string, identity: RunIdentity, plannedWindows: number, sharedFrom: string | null = null): Promise<ScenarioRun> {
   const summary = readRunSummary(runDir, identity);
   const run = await readRunDir(runDir);
-  return { summary, ...splitVerdicts(run.results), facts: historyFacts(run.history, plannedWindows), sharedFrom };
+  return { summary, ...splitVerdicts(run.results), facts: historyFacts(run.history, plannedWindows), increments: incrementsOf(run.results), findings: readClientFindings(runDir), sharedFrom };
+}
+
+/** lost-updates' count of acknowledged increments and of those lost, when the final read let it count them. */
+export function incrementsOf(results: StoredResults | null): { acked: number; lost: number } | null {
+  const stats = results?.checkers.find((c) => c.checker === 'lost-updates')?.stats;
+  const acked = stats?.['ackedWrites'];
+  const lost = stats?.['lost'];
+  const final = stats?.['final'];
+  return typeof acked === 'number' && typeof lost === 'number' && typeof final === 'number' ? { acked, lost } : null;
 }

@@ -49,6 +49,8 @@ export interface ScenarioVariant {
    * become unknown ("untested is not safe").
    */
   evidence?: 'lost-grant';
+  /** A program the variant runs that may not be built here (a reference client): without it the variant is not run, and says why. */
+  requires?: { program: string; hint: string };
 }
 
 export interface Scenario {

@@ -10,6 +10,7 @@
 import { formatKinds, summarizeCell, type CellSummary } from '../compare/cell-summary.js';
 import { plural } from '../compare/format-units.js';
 import type { Expectation, Safety, Scenario, ScenarioVariant } from './scenario.js';
+import { addFindings } from './client-findings.js';
 import type { PropertyVerdict, ScenarioRun } from './scenario-run.js';
 import { variantNotRunnable } from './variant-options.js';
 
@@ -111,6 +112,7 @@ const KIND_WORDS: Record<string, string> = {
   'interleaved-sections': 'interleaving',
   'phantom-update': 'phantom update',
   'token-regression': 'token regression',
+  'token-reuse': 'token granted twice',
   'not-linearizable': 'non-linearizable history',
 };
 
@@ -151,6 +153,14 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
     const accesses = formatKinds(sumCounts(facts.map((f) => f.refusedAccesses)));
     if (accesses !== '') notes.push(`accesses refused: ${accesses}`);
   }
+  const counted = runs.flatMap((r) => (r.increments === null ? [] : [r.increments]));
+  const lost = counted.reduce((t, c) => t + c.lost, 0);
+  const acked = counted.reduce((t, c) => t + c.acked, 0);
+  // The rate Jepsen reports ("18% of acknowledged updates lost"), over the seeds whose final read counted.
+  if (lost > 0) notes.push(`${lost} of ${plural(acked, 'acknowledged increment')} lost (${percent(lost, acked)}${counted.length < runs.length ? `, over the ${counted.length} of ${runs.length} runs whose final read counted` : ''})`);
+  const findings = addFindings(runs.map((r) => r.findings));
+  const reported = Object.entries(findings).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (reported.length > 0) notes.push(`the client reported: ${reported.map(([kind, n]) => `${kind} ×${n}`).join(', ')}`);
   const w = cell.writes;
   if (w && w.rejected > 0) notes.push(`${w.rejected} of ${plural(w.accepted + w.rejected + w.unknown, 'write')} rejected by the resource`);
   if (cell.uselessRuns > 0) notes.push(`safe but useless in ${cell.uselessRuns} of ${plural(runs.length, 'run')}: every write rejected`);
@@ -166,6 +176,10 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
  * held twice (a split brain grants on both sides at once, with no failover
  * between the grants), or grants refused for want of replicas.
  */
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${Math.round((100 * part) / whole)}%`;
+}
+
 function hasEvidence(r: ScenarioRun): boolean {
   return r.facts !== null && (r.facts.lostGrants > 0 || r.facts.replicationRefusals > 0 || r.lock.valid === false);
 }

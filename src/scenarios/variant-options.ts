@@ -6,6 +6,9 @@
  * 1 s TTL, faults scripted from the second second on. The seed changes only
  * the clients' plans (think times); the fault timeline is the script's.
  */
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { projectRoot } from '../cluster/paths.js';
 import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
 import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import type { Scenario, ScenarioVariant } from './scenario.js';
@@ -43,9 +46,11 @@ export function variantRunOptions(scenario: Scenario, variant: ScenarioVariant, 
   };
 }
 
-/** Why a variant cannot run (the scenario is not reproduced, or the combination does not apply), else undefined. */
-export function variantNotRunnable(scenario: Scenario, variant: ScenarioVariant): string | undefined {
+/** Why a variant cannot run (the scenario is not reproduced, a program it needs is not built, or the combination does not apply), else undefined. */
+export function variantNotRunnable(scenario: Scenario, variant: ScenarioVariant, exists: (path: string) => boolean = existsSync): string | undefined {
   if (scenario.notReproduced !== undefined) return `not reproduced: ${scenario.notReproduced}`;
+  const needs = variant.requires;
+  if (needs !== undefined && !exists(needs.program)) return `not built: ${relative(projectRoot(), needs.program)} is missing (${needs.hint})`;
   const o = variant.options;
   const why = notApplicable(o.backend, o.resource, o.script.map((w) => w.fault), true);
   return why === undefined ? undefined : `not applicable: ${why}`;

@@ -2,8 +2,9 @@
  * Integration (real servers, root): clients that are not fencecheck's own,
  * speaking docs/client-protocol.md.
  *
- * 1. client-check on one cluster (redis, etcd, ZooKeeper, PostgreSQL): the
- *    Python reference clients (redis-py, kazoo, python-etcd3) pass it; each
+ * 1. client-check on one cluster (redis, redis-sentinel, etcd, ZooKeeper,
+ *    PostgreSQL): the Python reference clients (redis-py on one node and over
+ *    Sentinel, kazoo, python-etcd3) pass it; each
  *    lying fixture (test/integration/fixtures/broken_client.py) fails it, on
  *    the check that names its lie.
  * 2. Runs with `client`: redis-py without a fence under paused holders loses
@@ -45,7 +46,7 @@ describe('client-check on a real cluster', () => {
 
   beforeAll(async () => {
     cluster = await startCluster({
-      backends: ['redis', 'etcd', 'zookeeper', 'postgres'],
+      backends: ['redis', 'redis-sentinel', 'etcd', 'zookeeper', 'postgres'],
       clientHosts: ['c1', 'c2'],
       runDir: join(resultsDir, 'client-check'),
       ...SHARED_MACHINE,
@@ -61,6 +62,7 @@ describe('client-check on a real cluster', () => {
 
   it.each<[string, LockBackend, string, 'monotonic' | 'unique']>([
     ['redis-py Lock', 'redis', client('redis_py_client.py'), 'unique'],
+    ['redis-py Lock over Sentinel', 'redis-sentinel', client('redis_py_sentinel_client.py'), 'unique'],
     ['kazoo Lock', 'zookeeper', client('kazoo_client.py'), 'monotonic'],
     ['python-etcd3 Lock', 'etcd', client('etcd3_client.py'), 'unique'],
     // The pause must reach the program a wrapper script exec'd (its name is not the script's).

@@ -38,6 +38,24 @@ describe('grant-tokens', () => {
     expect(check(h, context()).valid).toBe(true);
   });
 
+  it('one token granted to two overlapping acquires is a defect: a fence cannot tell the holders apart', () => {
+    // S11: two waiters woken by one deletion, each told the revision at which Lock decided (6).
+    const h = lockHistory(call(0, 'acquire', 9, 20, 'ok', { token: 6 }), call(1, 'acquire', 10, 30, 'ok', { token: 6 }), call(1, 'acquire', 40, 50, 'ok', { token: 8 }));
+    const v = check(h, context());
+    expect(v).toMatchObject({ valid: false, stats: { grants: 3, regressions: 0, reuses: 1 } });
+    expect(v.summary).toBe('1 token(s) granted to two holders whose acquires overlapped: a fence cannot tell them apart');
+    expect(v.anomalies).toHaveLength(1);
+    expect(v.anomalies[0]).toMatchObject({ kind: 'token-reuse', processes: [0, 1], tokens: [6, 6], window: { start: 9_000_000, end: 30_000_000 } });
+    expect(v.anomalies[0]!.message).toBe('p0 was granted token 6 at 20.0 ms and p1 the same token 6 at 30.0 ms: one fencing token for two holders, so a fence admits both.');
+  });
+
+  it('a token granted again after the first grant completed is reported once, as a regression', () => {
+    const h = lockHistory(call(0, 'acquire', 9, 20, 'ok', { token: 2 }), call(1, 'acquire', 30, 40, 'ok', { token: 2 }));
+    const v = check(h, context());
+    expect(v.stats).toMatchObject({ regressions: 1, reuses: 0 });
+    expect(v.anomalies.map((a) => a.kind)).toEqual(['token-regression']);
+  });
+
   it('does not apply to unique tokens: unknown with nothing to check, and not deciding', () => {
     const h = lockHistory(section(0, 'b', 10, 20), section(1, 'a', 30, 40));
     const unique = context({ tokenKind: 'unique', backend: 'redlock' });

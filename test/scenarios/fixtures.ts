@@ -10,7 +10,7 @@ import type { Op } from '../../src/history/op.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
 import type { StoredResults, Validity } from '../../src/store/results-json.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
-import { splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
+import { incrementsOf, splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
 /** A temporary directory removed when the test (or, made during collection, the file) ends. */
@@ -67,7 +67,7 @@ export function scenarioRunOf(seed: number, o: FixtureOutcome = {}, history: Op[
     startedAt: '2026-11-29T12:00:00.000Z',
     error: null,
   };
-  return { summary, ...splitVerdicts(results), facts: historyFacts(history, planned), sharedFrom: null };
+  return { summary, ...splitVerdicts(results), facts: historyFacts(history, planned), increments: incrementsOf(results), findings: {}, sharedFrom: null };
 }
 
 let index = 0;

@@ -6,7 +6,8 @@ const all = SCENARIOS.map((scenario) => ({ scenario, variants: scenario.variants
 
 describe('planScenarioRuns', () => {
   it('runs each distinct variant once per seed, seed-major, and shares identical runs between rows', () => {
-    const plan = planScenarioRuns(all, [1, 2], '/d/runs');
+    // As on a machine where the Go reference client S11 needs is built (CI builds it).
+    const plan = planScenarioRuns(all, [1, 2], '/d/runs', () => true);
     const first = plan.filter((p) => p.seed === 1);
     expect(plan).toHaveLength(2 * first.length);
     expect(plan.slice(0, first.length).every((p) => p.seed === 1)).toBe(true);
@@ -17,6 +18,7 @@ describe('planScenarioRuns', () => {
       'S3/redlock-none', 'S3/redlock-npm-none', 'S4/immediate', 'S4/delayed', 'S4/aof-always', 'S5/redlock', 'S5/redlock-npm',
       'S6/pause-cas-unique', 'S6/delay-cas-unique', 'S6b/redis-fence', 'S6b/redis-fence-claim',
       'S7/failover-none', 'S7/failover-fence', 'S7/failover-wait', 'S7/failover-min-replicas', 'S7/min-replicas-in-lag', 'S7/split-brain-none', 'S7/split-brain-min-replicas', 'S8/etcd-none', 'S9/short-pause', 'S9/long-pause-careful', 'S10/redlock', 'S10/redlock-npm',
+      'S11/waiter-pause', 'S11/waiter-pause-fence-claim', 'S11/jepsen-client-pause', 'S11/jepsen-server-pause',
     ]);
     const shared = Object.fromEntries(first.filter((p) => p.rows.length > 1).map((p) => [rowId(p.owner), p.rows.slice(1).map(rowId)]));
     expect(shared).toEqual({
@@ -26,7 +28,10 @@ describe('planScenarioRuns', () => {
       'S2/redis-fence': ['S6/delay-fence'],
       'S2b/redis-cas-unique': ['S6/late-mark-cas-unique'],
       'S2b/redis-fence-claim': ['S6/late-mark-fence-claim'],
+      'S8/etcd-none': ['S11/builtin-control'],
     });
+    const unbuilt = planScenarioRuns(all, [1], '/d/runs', () => false);
+    expect(unbuilt.filter((p) => p.rows.some((r) => r.scenarioId === 'S11')).map((p) => rowId(p.owner))).toEqual(['S8/etcd-none']);
   });
 
   it('puts each run under its owner\'s folder with its replay command; skips rows that cannot run', () => {

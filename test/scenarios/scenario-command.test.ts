@@ -72,7 +72,7 @@ describe('fencecheck scenario', () => {
     await expect(scenario(['run', 'S1', '--all', '--dry-run'])).rejects.toThrow('Expected scenario ids or `--all`, got both (S1)');
     await expect(scenario(['run', '--dry-run'])).rejects.toThrow(UsageError);
     await expect(scenario(['run', 'S1', 'S2', '--variant', 'redis-none', '--dry-run'])).rejects.toThrow('Expected `--variant` with exactly one scenario, got 2');
-    await expect(scenario(['run', 'S11', '--dry-run'])).rejects.toThrow('got `S11`');
+    await expect(scenario(['run', 'S99', '--dry-run'])).rejects.toThrow('got `S99`');
     await expect(scenario(['run', 'S1', '--seeds', '0', '--dry-run'])).rejects.toThrow('Expected `--seeds` to be a positive integer, got `0`');
   });
 });

@@ -80,6 +80,15 @@ describe('summarizeVariant', () => {
     expect(row.cell.missingSeeds).toEqual([]);
   });
 
+  it('notes the share of acknowledged increments lost, over the runs that counted them, and what the client reported', () => {
+    const lossy = (seed: number, increments: { acked: number; lost: number } | null, findings: Record<string, number>) => ({ ...scenarioRunOf(seed, { anomalies: { 'lost-update': 1 } }, nemesisOps(2), 2), increments, findings });
+    const row = summarizeVariant(s1, redisNone!, [1, 2, 3], [lossy(1, { acked: 12, lost: 4 }, { 'expired-lease grant': 2 }), lossy(2, { acked: 13, lost: 2 }, {}), lossy(3, null, { 'expired-lease grant': 1, 'other thing': 1 })]);
+    expect(row.notes).toContain('6 of 25 acknowledged increments lost (24%, over the 2 of 3 runs whose final read counted)');
+    expect(row.notes).toContain('the client reported: expired-lease grant ×3, other thing ×1');
+    const none = summarizeVariant(s1, redisNone!, [1], [lossy(1, { acked: 12, lost: 0 }, {})]);
+    expect(none.notes.some((n) => n.includes('lost (') || n.includes('reported'))).toBe(false);
+  });
+
   it('a row that breaks the agreed outcome differs, and says how', () => {
     const row = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, {}, nemesisOps(2), 2)]);
     expect(row.match).toBe('differs');

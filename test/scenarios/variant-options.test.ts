@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findScenario, SCENARIOS, selectVariants } from '../../src/scenarios/catalogue.js';
 import { MARK_DELAY_SCRIPT, PAUSE_SCRIPT, SHORT_WRITE_DELAY_SCRIPT, WRITE_DELAY_SCRIPT } from '../../src/scenarios/client-scenarios.js';
 import { CLOCK_JUMP_SCRIPT, DELAYED_RESTART_SCRIPT, QUICK_RESTART_SCRIPT, RING_SCRIPT, SLOW_ACQUIRE_SCRIPT } from '../../src/scenarios/redlock-scenarios.js';
+import { JEPSEN_CLIENT_PAUSE_SCRIPT, JEPSEN_SERVER_PAUSE_SCRIPT } from '../../src/scenarios/etcd-mutex-scenarios.js';
 import { WAITER_PAUSE_SCRIPT } from '../../src/scenarios/service-scenarios.js';
 import { runKey, runName, SCENARIO_BASE, variantNotRunnable, variantRunOptions } from '../../src/scenarios/variant-options.js';
 import { validateRunOptions } from '../../workloads/runner/run-options.js';
@@ -50,6 +51,24 @@ describe('scenario scripts (exact)', () => {
     expect(WAITER_PAUSE_SCRIPT).toEqual([1500, 5000, 8500].map((at) => ({ at, until: at + 3000, fault: 'client-pause', target: { kind: 'acquirer' } })));
   });
 
+  it('S11 faults every 5 s from 2 s, 3 s long (longer than the 2 s TTL): the holder, or etcd1, etcd2, etcd3 in turn', () => {
+    const starts = [2000, 7000, 12_000, 17_000, 22_000];
+    expect(JEPSEN_CLIENT_PAUSE_SCRIPT).toEqual(starts.map((at) => ({ at, until: at + 3000, fault: 'client-pause', target: { kind: 'holder' } })));
+    expect(JEPSEN_SERVER_PAUSE_SCRIPT).toEqual(starts.map((at, i) => ({ at, until: at + 3000, fault: 'server-pause', target: { kind: 'node', node: ['etcd1', 'etcd2', 'etcd3', 'etcd1', 'etcd2'][i] } })));
+  });
+
+  it('S11 runs etcd\'s Mutex through the Go reference client, except its control, which is S8\'s own run', () => {
+    const s11 = findScenario('S11');
+    const s8 = findScenario('S8');
+    for (const v of s11.variants.filter((x) => x.label !== 'builtin-control')) {
+      expect(v.options.client, v.label).toMatch(/clients\/go\/etcd-mutex\/etcd-mutex$/);
+      expect(v.requires?.program, v.label).toBe(v.options.client);
+    }
+    const control = variantRunOptions(s11, selectVariants(s11, ['builtin-control'])[0]!, 2, '/r/S11');
+    expect(runKey(control)).toBe(runKey(variantRunOptions(s8, s8.variants[0]!, 2, '/r/S8')));
+    expect(variantRunOptions(s11, selectVariants(s11, ['jepsen-server-pause'])[0]!, 1, '.')).toMatchObject({ clients: 5, ttlMs: 2000, timeLimitS: 30, callTimeoutMs: 8000, resource: 'none' });
+  });
+
   it('S10 gives three clients three intersecting majorities', () => {
     expect(RING_SCRIPT).toEqual([
       {
@@ -93,12 +112,14 @@ describe('variantRunOptions', () => {
   it('every runnable variant passes run\'s own option checks, its faults start within the run, and it is short', () => {
     for (const s of SCENARIOS) {
       for (const v of s.variants) {
-        if (variantNotRunnable(s, v) !== undefined) continue;
+        // Built or not here, a reference client a variant needs is checked as if it were.
+        if (variantNotRunnable(s, v, () => true) !== undefined) continue;
         const o = variantRunOptions(s, v, 1, '.');
         expect(() => validateRunOptions(o), `${s.id}/${v.label}`).not.toThrow();
         for (const w of o.script!) expect(w.until, `${s.id}/${v.label}`).toBeLessThanOrEqual(o.timeLimitS * 1000);
         // S7's failover rows hold the lock 7 s so that a hold outlasts the failover (about 2.5 s): 24 s.
-        expect(o.timeLimitS).toBeLessThanOrEqual(s.id === 'S7' ? 24 : 15);
+        // S11's Jepsen-shaped rows fault every 5 s, five times, as Jepsen did: 30 s.
+        expect(o.timeLimitS).toBeLessThanOrEqual(s.id === 'S7' ? 24 : s.id === 'S11' ? 30 : 15);
       }
     }
   });
@@ -110,6 +131,10 @@ describe('variantRunOptions', () => {
     expect(variantNotRunnable(parked, parked.variants[0]!)).toBe('not reproduced: the machine lacks it');
     const s7 = findScenario('S7');
     for (const v of s7.variants) expect(variantNotRunnable(s7, v), v.label).toBeUndefined();
+    const s11 = findScenario('S11');
+    const [mutex] = selectVariants(s11, ['waiter-pause']);
+    expect(variantNotRunnable(s11, mutex!, () => false)).toBe('not built: clients/go/etcd-mutex/etcd-mutex is missing (build it with `npm run setup -- --go` (Debian\'s golang-go and golang-etcd-server-dev))');
+    expect(variantNotRunnable(s11, mutex!, () => true)).toBeUndefined();
   });
 
   it('the same options make the same run key whatever the name and folder', () => {
@@ -125,7 +150,7 @@ describe('variantRunOptions', () => {
 describe('the catalogue', () => {
   it('has unique ids and labels, and a recipe naming its own command', () => {
     expect(new Set(SCENARIOS.map((s) => s.id)).size).toBe(SCENARIOS.length);
-    expect(SCENARIOS.map((s) => s.id)).toEqual(['S1', 'S2', 'S2b', 'S3', 'S4', 'S5', 'S6', 'S6b', 'S7', 'S8', 'S9', 'S10']);
+    expect(SCENARIOS.map((s) => s.id)).toEqual(['S1', 'S2', 'S2b', 'S3', 'S4', 'S5', 'S6', 'S6b', 'S7', 'S8', 'S9', 'S10', 'S11']);
     for (const s of SCENARIOS) {
       expect(new Set(s.variants.map((v) => v.label)).size, s.id).toBe(s.variants.length);
       for (const v of s.variants) expect(v.label).toMatch(/^[a-z0-9-]+$/);
@@ -136,7 +161,7 @@ describe('the catalogue', () => {
   it('finds scenarios and variants, or says what it expected', () => {
     expect(findScenario('s2B').id).toBe('S2b');
     expect(() => findScenario('S99')).toThrow(UsageError);
-    expect(() => findScenario('S99')).toThrow('Expected a scenario among S1, S2, S2b, S3, S4, S5, S6, S6b, S7, S8, S9, S10, got `S99`');
+    expect(() => findScenario('S99')).toThrow('Expected a scenario among S1, S2, S2b, S3, S4, S5, S6, S6b, S7, S8, S9, S10, S11, got `S99`');
     expect(() => selectVariants(findScenario('S5'), ['nope'])).toThrow('Expected `--variant` to be one of redlock, redlock-npm for S5, got `nope`');
     expect(selectVariants(findScenario('S5'), [])).toHaveLength(2);
   });

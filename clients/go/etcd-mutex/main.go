@@ -14,7 +14,8 @@
 // waiting for its predecessors, Lock returns success without checking that its own key,
 // and so its lease, still exists. Debian's 3.4.23 source of clientv3/concurrency/mutex.go has
 // no such re-check. To measure how often that happens, after each successful Lock the client
-// reads its own key once more and logs "expired-lease grant" to stderr when it is gone;
+// reads its own key once more and reports "finding: expired-lease grant: …" on stderr when it
+// is gone (docs/client-protocol.md, Findings; the S11 scenario counts them);
 // it does not change what it answers (a user of the library would not know).
 package main
 
@@ -162,7 +163,7 @@ func (c *client) acquire(ttlMs int) (answer, error) {
 	c.mutex, c.token = m, &rev
 	gctx, gcancel := c.ctx()
 	if resp, gerr := c.etcd.Get(gctx, m.Key()); gerr == nil && len(resp.Kvs) == 0 {
-		logf("expired-lease grant: Lock returned with revision %d but its key %s is gone (its lease expired)", rev, m.Key())
+		logf("finding: expired-lease grant: Lock returned with revision %d but its key %s is gone (its lease expired)", rev, m.Key())
 	}
 	gcancel()
 	return answer{"type": "ok", "token": rev, "lease_ms": ttl * 1000}, nil
