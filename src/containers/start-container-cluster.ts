@@ -32,7 +32,7 @@ import { allHosts, nodeCount, planClientHost, planCluster, type ClusterPlan, typ
 import { identify } from '../cluster/process-info.js';
 import { reclaim } from '../cluster/reclaim.js';
 import { reclaimSync } from '../cluster/reclaim-sync.js';
-import type { StartClusterOptions } from '../cluster/start-cluster.js';
+import { chosenSubnet, type StartClusterOptions } from '../cluster/start-cluster.js';
 import { StateFile } from '../cluster/state-file.js';
 import { installTeardownHooks } from '../cluster/teardown-hooks.js';
 import { projectNamespaces } from '../cluster/topology.js';
@@ -49,7 +49,8 @@ import { runtimeClient } from './runtime.js';
 export async function startContainerCluster(opts: StartClusterOptions): Promise<Cluster> {
   const log = opts.log ?? (() => undefined);
   const backends = [...new Set(opts.backends)];
-  const plan = planCluster({ backends, ...(opts.subnet ? { subnet: opts.subnet } : {}) });
+  const subnet = chosenSubnet(opts.subnet);
+  const plan = planCluster({ backends, ...(subnet ? { subnet } : {}) });
   for (const name of opts.clientHosts ?? []) plan.clients.push(planClientHost(plan, name));
   const status = await dockerStatus();
   if (!status.usable) throw new PreflightError(`The containers provider needs a Docker daemon: ${status.reason ?? 'none answers'}.`, 'Run `npm run setup -- --docker` (Debian: installs docker.io, starts dockerd) or start Docker Desktop; `fencecheck doctor` says more.');
