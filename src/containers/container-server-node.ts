@@ -28,6 +28,7 @@ import { ClusterStartError, describeExit, type ProcessExit } from '../cluster/cl
 import { asUser, type BackendSpec, type ServerHandle, type SpecContext } from '../cluster/driver.js';
 import type { NodePlan } from '../cluster/plan.js';
 import { shellQuote } from '../cluster/shell-quote.js';
+import { probeUntilReady } from '../cluster/probe-until-ready.js';
 import { hostContainerName, labelsFor, serverContainerName } from './container-labels.js';
 import { IMAGE_CLOCK_LIBRARY } from './image-specs.js';
 import { IMAGE_TOOLS } from './image-tools.js';
@@ -134,22 +135,17 @@ export class ContainerServerNode implements ServerHandle {
     }
   }
 
-  async ready(timeoutMs = this.rt.readyTimeoutMs): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let lastError: unknown;
-    for (;;) {
-      this.rt.signal?.throwIfAborted();
-      await this.refresh();
-      if (!this.running) throw await this.startError(this.exit ? `${describeExit(this.exit)} while starting` : 'was not started');
-      try {
-        await this.spec.probe(this.plan);
-        return;
-      } catch (err) {
-        lastError = err;
-      }
-      if (Date.now() >= deadline) throw await this.startError(`did not become ready within ${timeoutMs} ms`, lastError);
-      await sleep(50);
-    }
+  ready(timeoutMs = this.rt.readyTimeoutMs): Promise<void> {
+    return probeUntilReady({
+      timeoutMs,
+      signal: this.rt.signal,
+      gone: async () => {
+        await this.refresh();
+        return this.running ? undefined : this.exit ? `${describeExit(this.exit)} while starting` : 'was not started';
+      },
+      probe: () => this.spec.probe(this.plan),
+      failure: (what, cause) => this.startError(what, cause),
+    });
   }
 
   async stop(): Promise<void> {

@@ -24,17 +24,18 @@ import type { StartedTestContainer } from 'testcontainers';
 import { backendSpec } from '../cluster/backends/registry.js';
 import { ClientHost } from '../cluster/client-host.js';
 import { Cluster } from '../cluster/cluster.js';
-import { PreflightError, TeardownStartedError } from '../cluster/cluster-errors.js';
+import { PreflightError } from '../cluster/cluster-errors.js';
 import { acquireClusterLock, type ClusterLock } from '../cluster/cluster-lock.js';
 import type { SpecContext } from '../cluster/driver.js';
 import { defaultRunDir, defaultStateFile, nodeDataDir, sharedDataDir } from '../cluster/paths.js';
-import { allHosts, nodeCount, planClientHost, planCluster, type ClusterPlan, type HostPlan } from '../cluster/plan.js';
+import { allHosts, planClientHost, planCluster, type ClusterPlan, type HostPlan } from '../cluster/plan.js';
 import { identify } from '../cluster/process-info.js';
 import { reclaim } from '../cluster/reclaim.js';
 import { reclaimSync } from '../cluster/reclaim-sync.js';
 import { chosenSubnet, type StartClusterOptions } from '../cluster/start-cluster.js';
 import { StateFile } from '../cluster/state-file.js';
 import { installTeardownHooks } from '../cluster/teardown-hooks.js';
+import { startBackends } from '../cluster/start-backends.js';
 import { projectNamespaces } from '../cluster/topology.js';
 import { ContainerClientHost, type ContainerClientRuntime } from './container-client-host.js';
 import { hostContainerName, labelsFor, NETWORK_NAME, runIdOf } from './container-labels.js';
@@ -177,25 +178,7 @@ async function startLocked(
     await client.network.create({ Name: NETWORK_NAME, Driver: 'bridge', CheckDuplicate: true, Labels: labels, IPAM: { Driver: 'default', Config: [{ Subnet: `${plan.subnet}.0/24`, Gateway: plan.control.ip }] } });
     await Promise.all(allHosts(plan).map(startHost));
     log(`topology: network ${NETWORK_NAME} and ${allHosts(plan).length} host containers in ${Date.now() - t0} ms`);
-    const work = Promise.allSettled(
-      backends.map(async (backend) => {
-        try {
-          const t = Date.now();
-          const group = nodes.filter((n) => n.backend === backend);
-          await Promise.all(group.map((n) => n.spec.prepare(n.plan, ctx)));
-          await Promise.all(group.map((n) => n.start()));
-          await Promise.all(group.map((n) => n.ready()));
-          log(`${backend}: ${nodeCount(backend)} node(s) ready in ${Date.now() - t} ms (${group[0]?.spec.describe() ?? ''})`);
-        } catch (err) {
-          abort.abort(err);
-          throw err;
-        }
-      }),
-    );
-    cluster.trackStart(work, () => abort.abort(new TeardownStartedError('the remaining servers')));
-    const results = await work;
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw abort.signal.reason ?? failed.reason;
+    await startBackends({ cluster, nodes, backends, ctx, abort, log });
   } catch (err) {
     await cluster.teardown().catch(() => undefined);
     throw err;
