@@ -1,7 +1,8 @@
 /**
  * writeLongHistory: a seeded, linearizable-by-construction register history of
  * any length for the long-history bench, in the Jepsen etcd log format
- * (`porcupine-etcd`, what Porcupine's own etcd tests read) or JSON Lines.
+ * (`porcupine-etcd`, what Porcupine's own etcd tests read), JSON Lines, or
+ * Jepsen EDN (`edn`: one op map a line, as Jepsen's history.edn).
  *
  * Shape (like the public etcd logs): a few client slots (5 by default), each
  * invoking read / write / cas on one register of small integers, at most one op
@@ -22,7 +23,7 @@ export interface LongHistorySpec {
   ops: number;
   seed: number;
   processes?: number;
-  format?: 'porcupine-etcd' | 'jsonl';
+  format?: 'porcupine-etcd' | 'jsonl' | 'edn';
   /** Fraction of ops that time out (`info`); default 0.002. */
   infoRate?: number;
   invalid?: boolean;
@@ -35,14 +36,17 @@ export function writeLongHistory(path: string, spec: LongHistorySpec): void {
   const rng = new Prng(spec.seed);
   const slots = spec.processes ?? 5;
   const infoRate = spec.infoRate ?? 0.002;
-  const etcd = (spec.format ?? 'porcupine-etcd') === 'porcupine-etcd';
+  const format = spec.format ?? 'porcupine-etcd';
   const fd = openSync(path, 'w');
   let buf = '';
   let index = 0;
   const emit = (process: number, type: string, f: string, value: number | null | [number, number] | 'timed-out'): void => {
-    if (etcd) {
+    if (format === 'porcupine-etcd') {
       const v = value === null ? 'nil' : value === 'timed-out' ? ':timed-out' : Array.isArray(value) ? `[${value[0]} ${value[1]}]` : String(value);
       buf += `INFO  jepsen.util - ${process}\t:${type}\t:${f}\t${v}\n`;
+    } else if (format === 'edn') {
+      const v = value === null || value === 'timed-out' ? 'nil' : Array.isArray(value) ? `[${value[0]} ${value[1]}]` : String(value);
+      buf += `{:index ${index}, :time ${index}, :process ${process}, :type :${type}, :f :${f}, :value ${v}}\n`;
     } else {
       buf += `${JSON.stringify({ index, time: index, process, type, f, value })}\n`;
     }
@@ -85,7 +89,7 @@ export function writeLongHistory(path: string, spec: LongHistorySpec): void {
     if (rng.float() < infoRate) {
       // Timed out: it took effect or not; either way the history stays linearizable.
       if (op.f !== 'read' && rng.float() < 0.5) register = applied(register, op.f, op.arg);
-      emit(proc[s]!, 'info', op.f, etcd ? 'timed-out' : null);
+      emit(proc[s]!, 'info', op.f, format === 'porcupine-etcd' ? 'timed-out' : null);
       proc[s]! += slots;
       continue;
     }

@@ -15,8 +15,20 @@ export type FilledModel<S> = Model<S> & Required<Pick<Model<S>, 'hash' | 'equal'
   partitioned: boolean;
 };
 
+/**
+ * One filled model per model: checking many files with one model reuses the same object and the same closures,
+ * so the search's optimised code keeps seeing the same functions (a fresh set per file cost a deoptimisation).
+ */
+const filled = new WeakMap<object, FilledModel<unknown>>();
+
 export function withDefaults<S>(model: Model<S>): FilledModel<S> {
   if ('partitioned' in model) return model as FilledModel<S>;
+  let known = filled.get(model) as FilledModel<S> | undefined;
+  if (known === undefined) filled.set(model, (known = fill(model)) as FilledModel<unknown>);
+  return known;
+}
+
+function fill<S>(model: Model<S>): FilledModel<S> {
   // Arrow wrappers over the model's own methods (not bind): the search calls hash and equal millions of times.
   const m = model;
   return {

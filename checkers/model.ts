@@ -69,4 +69,22 @@ export interface Model<S> {
   sizeOf?(state: S): number;
   describeState?(state: S): string;
   describeOperation?(op: Operation): string;
+  /**
+   * Lookahead for one part's ops (`ops`, in the search's order): a test that
+   * the state just reached by linearizing `ops[op]` can no longer satisfy some
+   * completed op not yet linearized (a kv get whose value no later value of
+   * the key can equal). The test returns that op's index, or -1. The search
+   * treats such a step as illegal, so it never explores a subtree that cannot
+   * succeed, and a witness names the op ruled out. Sound only if an answer
+   * other than -1 is a proof: that op can be linearized after no sequence of
+   * the remaining ops (say -1 when unsure).
+   */
+  deadEnds?(ops: readonly Operation[]): DeadEndTest<S> | undefined;
 }
+
+/**
+ * `linearized`: the search's bitset of linearized ops (bit i of word i >> 5),
+ * `ops[op]` already set in it; words below `lo` are all ones (those ops are
+ * all linearized). Returns the index of an op ruled out, or -1.
+ */
+export type DeadEndTest<S> = (state: S, op: number, linearized: Uint32Array, lo: number) => number;

@@ -26,7 +26,7 @@ import { PartitionSearch, type PartitionOutcome } from './wgl.js';
  * under 1 GB of memory.
  */
 export const DEFAULT_MAX_CACHE_BYTES = 448 * 2 ** 20;
-const FIRST_BUDGET = 1 << 14;
+const FIRST_BUDGET = 1 << 10;
 
 export function check<S>(model: Model<S>, history: History, options: CheckOptions = {}): LinearizabilityResult {
   const started = performance.now();

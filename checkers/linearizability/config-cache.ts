@@ -133,13 +133,19 @@ class TailInterner {
 /** Bytes per table slot: five Int32 columns. */
 const SLOT_BYTES = 20;
 
+/** The table's first size for a part of `ops` operations: small parts (most histories) stay small, big ones skip the first doublings. */
+function initialCapacity(ops: number): number {
+  const want = Math.min(Math.max(ops * 8, 1 << 8), 1 << 14);
+  return 1 << Math.ceil(Math.log2(want));
+}
+
 export class ConfigCache {
-  private capacity = 1 << 12;
-  private key1 = new Int32Array(this.capacity);
-  private key2 = new Int32Array(this.capacity);
-  private stateOf = new Int32Array(this.capacity);
-  private offset = new Int32Array(this.capacity).fill(-1);
-  private loOf = new Int32Array(this.capacity);
+  private capacity: number;
+  private key1: Int32Array;
+  private key2: Int32Array;
+  private stateOf: Int32Array;
+  private offset: Int32Array;
+  private loOf: Int32Array;
   private arena: Uint32Array;
   private arenaUsed = 0;
   private tails: TailInterner | undefined;
@@ -147,8 +153,18 @@ export class ConfigCache {
   private tailId = 0;
   size = 0;
 
-  constructor(private readonly budget: MemoryBudget) {
-    this.arena = new Uint32Array(1 << 14);
+  /** `ops`: the part's operation count, to size the first tables (a hint; they grow as needed). */
+  constructor(
+    private readonly budget: MemoryBudget,
+    ops = 512,
+  ) {
+    const capacity = (this.capacity = initialCapacity(ops));
+    this.key1 = new Int32Array(capacity);
+    this.key2 = new Int32Array(capacity);
+    this.stateOf = new Int32Array(capacity);
+    this.offset = new Int32Array(capacity).fill(-1);
+    this.loOf = new Int32Array(capacity);
+    this.arena = new Uint32Array(capacity * 4);
     budget.take(this.arena.byteLength + this.capacity * SLOT_BYTES);
   }
 

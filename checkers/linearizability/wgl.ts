@@ -28,6 +28,7 @@
  * fails too, and the search backtracks past both. Each new configuration is
  * first scanned for such a read (the read pass) before any other op is tried.
  */
+import type { DeadEndTest } from '../model.js';
 import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, ConfigCache, type MemoryBudget } from './config-cache.js';
@@ -42,6 +43,17 @@ export interface PartitionOutcome {
   /** For an invalid partition: the deepest configuration reached. */
   deepest?: { order: number[]; state: string; blocker: number; reason: string };
 }
+
+/**
+ * Why loop() returned. A code, not the outcome object: code in the hot loop that has never run when V8 optimises
+ * it (building a verdict, which happens once per search) deoptimises it when it first runs, and the next hard
+ * history then starts in the interpreter again.
+ */
+type Stop = 0 | 1 | 2 | 3;
+const PAUSED = 0;
+const VALID = 1;
+const INVALID = 2;
+const DEADLINE = 3;
 
 /** How many search steps between two looks at the clock (a look costs ~50 ns; this keeps the deadline within ms). */
 const CLOCK_EVERY = 1 << 12;
@@ -82,6 +94,8 @@ export class PartitionSearch<S> {
   /** Whether the model has read-only ops, and whether the scan is in its read-first pass (see the class doc). */
   private readonly hasReads: boolean;
   private readPass: boolean;
+  /** The model's lookahead for this part (Model.deadEnds), if it has one. */
+  private readonly deadEnd: DeadEndTest<S> | undefined;
   steps = 0;
   outcome: PartitionOutcome | undefined;
 
@@ -97,7 +111,7 @@ export class PartitionSearch<S> {
     this.states = new StateInterner(model, ops, budget);
     this.state = this.bestState = this.states.intern(model.init());
     this.sameBefore = identicalPendingPredecessors(ops);
-    this.cache = new ConfigCache(budget);
+    this.cache = new ConfigCache(budget, n);
     this.stackOp = new Int32Array(n);
     this.stackState = new Int32Array(n);
     this.bestOrder = new Int32Array(n);
@@ -112,6 +126,7 @@ export class PartitionSearch<S> {
       else this.remaining++;
     }
     this.linearized = new LinearizedSet(n, this.remaining);
+    this.deadEnd = model.deadEnds?.(ops);
     this.entry = this.next[2 * n]!;
     if (this.remaining === 0) this.outcome = { valid: true, steps: 0, cacheEntries: 0 };
   }
@@ -129,7 +144,8 @@ export class PartitionSearch<S> {
   run(budget: number, deadline: number): PartitionOutcome | undefined {
     if (this.outcome) return this.outcome;
     try {
-      this.outcome = this.loop(budget, deadline);
+      const stopped = this.loop(budget, deadline);
+      this.outcome = stopped === PAUSED ? undefined : this.outcomeOf(stopped);
     } catch (err) {
       if (!(err instanceof CacheLimitError)) throw err;
       this.outcome = {
@@ -142,19 +158,27 @@ export class PartitionSearch<S> {
     return this.outcome;
   }
 
+  /** The outcome once loop() stopped for good (built here, not in the loop: see Stop). */
+  private outcomeOf(stopped: Stop): PartitionOutcome {
+    const { steps, cache } = this;
+    if (stopped === VALID) return { valid: true, steps, cacheEntries: cache.size };
+    if (stopped === DEADLINE) return { valid: 'unknown', reason: 'deadline reached', steps, cacheEntries: cache.size };
+    return invalidOutcome(this.model, this.ops, this.states, this.bestOrder.subarray(0, Math.max(0, this.bestDepth)), this.bestState, this.blocker, steps, cache.size);
+  }
+
   // The hot loop keeps its state in locals (faster than fields in V8) and writes it back when it pauses.
-  private loop(budget: number, deadline: number): PartitionOutcome | undefined {
+  private loop(budget: number, deadline: number): Stop {
     const { next, prev, states, sameBefore, linearized, cache, stackOp, stackState, pending, readOnly } = this;
     const HEAD = 2 * this.n;
     let { state, depth, remaining, entry, steps, readPass } = this;
-    const hasReads = this.hasReads;
+    const { hasReads, deadEnd } = this;
     const stop = steps + budget;
-    let result: PartitionOutcome | undefined;
+    let stopped: Stop = PAUSED;
     outer: while (remaining > 0) {
       let failed = false;
       if ((++steps & (CLOCK_EVERY - 1)) === 0) {
         if (performance.now() > deadline) {
-          result = { valid: 'unknown', reason: 'deadline reached', steps, cacheEntries: cache.size };
+          stopped = DEADLINE;
           break;
         }
         if (steps >= stop) break;
@@ -171,7 +195,10 @@ export class PartitionSearch<S> {
         const after = skip ? ILLEGAL : states.step(state, op);
         if (after !== ILLEGAL) {
           linearized.add(op);
-          if (cache.insert(linearized, after)) {
+          // A state the model proves cannot lead to a linearization is as good as illegal (read-only ops change no state).
+          const ruledOut = deadEnd !== undefined && readOnly[op] === 0 ? deadEnd(states.states[after]!, op, linearized.words, linearized.lo) : -1;
+          if (ruledOut !== -1 && depth >= this.bestDepth) this.recordDeadEnd(depth, op, after, ruledOut);
+          if (ruledOut === -1 && cache.insert(linearized, after)) {
             stackOp[depth] = op;
             stackState[depth] = state;
             depth++;
@@ -216,7 +243,7 @@ export class PartitionSearch<S> {
       let op: number;
       do {
         if (depth === 0) {
-          result = invalidOutcome(this.model, this.ops, states, this.bestOrder.subarray(0, Math.max(0, this.bestDepth)), this.bestState, this.blocker, steps, cache.size);
+          stopped = INVALID;
           break outer;
         }
         depth--;
@@ -236,8 +263,24 @@ export class PartitionSearch<S> {
       entry = next[2 * op]!;
     }
     Object.assign(this, { state, depth, remaining, entry, steps, readPass });
-    if (result === undefined && remaining === 0) result = { valid: true, steps, cacheEntries: cache.size };
-    return result;
+    return stopped === PAUSED && remaining === 0 ? VALID : stopped;
+  }
+
+  /**
+   * A step the lookahead ruled out, one deeper than any configuration reached: it becomes the deepest
+   * configuration for the witness (the stack plus `op`, in `state`), blocked by the op the lookahead named,
+   * which is illegal there. So the witness shows the state that rules the op out, as it would without the
+   * lookahead, where the search reached that state and then failed on the op.
+   */
+  private recordDeadEnd(depth: number, op: number, state: number, ruledOut: number): void {
+    const stackOp = this.stackOp;
+    for (let d = this.clean; d < depth; d++) this.bestOrder[d] = stackOp[d]!;
+    this.bestOrder[depth] = op;
+    // bestOrder[depth] is not stackOp[depth]: only [0, depth) is known equal.
+    this.clean = depth;
+    this.bestDepth = depth + 1;
+    this.bestState = state;
+    this.blocker = ruledOut;
   }
 }
 

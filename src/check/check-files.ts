@@ -39,36 +39,40 @@ export interface CheckFilesOptions {
 export async function checkFiles(files: readonly string[], model: Model<unknown>, opts: CheckFilesOptions = {}): Promise<FileCheck[]> {
   const results: FileCheck[] = [];
   for (const file of files) {
-    const warnings: HistoryWarning[] = [];
-    const t0 = performance.now();
-    let outcome: FileCheck;
-    let format: HistoryFormat | undefined = opts.format;
-    try {
-      // Paired as read: a long history's ops are never all held at once (read-operations.ts).
-      const read = readOperations(file, model, {
-        ...(opts.format ? { format: opts.format } : {}),
-        ...(opts.limits ? { limits: opts.limits } : {}),
-        ...(opts.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
-        checkValue: valueCheckFor(model.name),
-        onFormat: (f) => (format = f),
-        onWarning: (w) => warnings.push(w),
-      });
-      const parseMs = performance.now() - t0;
-      assertSomeOps(read, file, format ?? 'jsonl', opts.format !== undefined);
-      assertModelFits(read, model, file);
-      const result = checkOperations(model, read.operations, {
-        ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-        ...(opts.maxCacheBytes !== undefined ? { maxCacheBytes: opts.maxCacheBytes } : {}),
-      });
-      outcome = { file, result, warnings, parseMs };
-    } catch (err) {
-      if (!(err instanceof FencecheckError)) throw err;
-      outcome = { file, error: err, warnings, parseMs: performance.now() - t0 };
-    }
+    const outcome = checkFile(file, model, opts);
     results.push(outcome);
     opts.onFile?.(outcome);
   }
   return results;
+}
+
+/** One file: read, pair and check it; a file that cannot be read or parsed gives an `error` result. */
+export function checkFile(file: string, model: Model<unknown>, opts: CheckFilesOptions = {}): FileCheck {
+  const warnings: HistoryWarning[] = [];
+  const t0 = performance.now();
+  let format: HistoryFormat | undefined = opts.format;
+  try {
+    // Paired as read: a long history's ops are never all held at once (read-operations.ts).
+    const read = readOperations(file, model, {
+      ...(opts.format ? { format: opts.format } : {}),
+      ...(opts.limits ? { limits: opts.limits } : {}),
+      ...(opts.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
+      checkValue: valueCheckFor(model.name),
+      onFormat: (f) => (format = f),
+      onWarning: (w) => warnings.push(w),
+    });
+    const parseMs = performance.now() - t0;
+    assertSomeOps(read, file, format ?? 'jsonl', opts.format !== undefined);
+    assertModelFits(read, model, file);
+    const result = checkOperations(model, read.operations, {
+      ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+      ...(opts.maxCacheBytes !== undefined ? { maxCacheBytes: opts.maxCacheBytes } : {}),
+    });
+    return { file, result, warnings, parseMs };
+  } catch (err) {
+    if (!(err instanceof FencecheckError)) throw err;
+    return { file, error: err, warnings, parseMs: performance.now() - t0 };
+  }
 }
 
 /**
