@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { acquireClusterLock } from '../cluster/cluster-lock.js';
 import { defaultStateFile } from '../cluster/paths.js';
 import { reclaim } from '../cluster/reclaim.js';
-import { assertPrivileged } from '../cluster/preflight.js';
+import { assertPrivileged, isPrivileged } from '../cluster/preflight.js';
+import { dockerStatus } from '../containers/docker-cli.js';
 
 export function registerDownCommand(program: Command): void {
   program
@@ -17,7 +18,8 @@ export function registerDownCommand(program: Command): void {
     .option('--force', 'tear down even a cluster whose fencecheck process is still running')
     .option('--json', 'print what was removed as JSON')
     .action(async (flags: { json?: boolean; keepData?: boolean; force?: boolean }) => {
-      assertPrivileged();
+      // Namespaces need root to delete; a user in the docker group may still remove the containers.
+      if (!isPrivileged() && !(await dockerStatus()).usable) assertPrivileged();
       // A live harness holds the cluster lock: its cluster is not a leftover, unless forced.
       const lock = flags.force ? undefined : await acquireClusterLock(defaultStateFile());
       const r = await reclaim({ keepData: flags.keepData ?? false }).finally(() => lock?.release());

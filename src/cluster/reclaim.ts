@@ -8,7 +8,7 @@
  * state file (so an interrupted reclaim is resumed by the next one). Idempotent, and safe with no state file at
  * all: everything is also found by the project prefix.
  */
-import { removeDataDirs } from './data-dirs.js';
+import { removableDataDirs, removeDataDirs } from './data-dirs.js';
 import { defaultStateFile } from './paths.js';
 import { removeAbandonedSegments } from './shared-memory.js';
 import { pidsInNamespaces } from './namespace-pids.js';
@@ -55,7 +55,7 @@ export async function reclaim(opts: { stateFile?: string; keepData?: boolean } =
   // Recorded processes first, each with its own graceful stop; then whatever else is inside our namespaces.
   const stopped = await stopProcesses(state?.processes ?? []);
   // Containers by label before the data dirs (bind-mounted into them) go.
-  const containers = await reclaimContainers();
+  const containers = await reclaimContainers(undefined, state?.provider === 'containers' && !opts.keepData ? removableDataDirs(state) : []);
   const namespaces = projectNamespaces();
   const strayPids = await killPids([...pidsInNamespaces(namespaces).keys()]);
   const links = projectRootLinks();

@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { which } from '../cluster/binaries.js';
-import { PROJECT_LABEL, RUN_LABEL } from './container-labels.js';
+import { PROJECT_LABEL, ROLE_LABEL, RUN_LABEL } from './container-labels.js';
 import { docker } from './docker-cli.js';
 
 export interface ContainerReclaim {
@@ -26,12 +26,22 @@ function filter(runId?: string): string {
 
 const lines = (s: string): string[] => s.split('\n').map((l) => l.trim()).filter(Boolean);
 
-/** Remove what is labelled (one run's, or the project's); nothing when no daemon answers. */
-export async function reclaimContainers(runId?: string): Promise<ContainerReclaim> {
+/**
+ * Remove what is labelled (one run's, or the project's); nothing when no daemon answers.
+ * `dataDirs` are first removed from inside a running host container (each mounts the run's
+ * directories, and is root there): PostgreSQL's files belong to its user, which a harness that
+ * is not root could not remove afterwards.
+ */
+export async function reclaimContainers(runId?: string, dataDirs: readonly string[] = []): Promise<ContainerReclaim> {
   if (!which('docker')) return NONE;
   const ps = await docker(['ps', '-a', '--filter', filter(runId), '--format', '{{.Names}}'], { reject: false, timeoutMs: 10_000 }).catch(() => undefined);
   if (!ps || ps.exitCode !== 0) return NONE;
   const containers = lines(ps.stdout);
+  if (dataDirs.length > 0) {
+    const hosts = await docker(['ps', '--filter', filter(runId), '--filter', `label=${ROLE_LABEL}=host`, '--format', '{{.Names}}'], { reject: false });
+    const host = lines(hosts.stdout)[0];
+    if (host) await docker(['exec', host, 'rm', '-rf', ...dataDirs], { reject: false, timeoutMs: 60_000 });
+  }
   if (containers.length > 0) await docker(['rm', '-f', '-v', ...containers], { reject: false, timeoutMs: 120_000 });
   const networks = lines((await docker(['network', 'ls', '--filter', filter(runId), '--format', '{{.Name}}'], { reject: false })).stdout);
   if (networks.length > 0) await docker(['network', 'rm', ...networks], { reject: false, timeoutMs: 60_000 });

@@ -165,7 +165,12 @@ async function startLocked(
       nftExec: async (namespace, script) => {
         await docker(['exec', '-i', namespace, 'nft', '-f', '-'], { input: script });
       },
-      teardown: async () => {
+      teardown: async ({ keepData }) => {
+        // Data the servers wrote as their own users (PostgreSQL's) is removed from inside, as root there,
+        // while the host containers still run: a harness that is not root could not remove it afterwards.
+        if (!keepData) {
+          await Promise.all(plan.nodes.map((n) => docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n)], { reject: false }).catch(() => undefined)));
+        }
         await reclaimContainers(runId);
       },
     },

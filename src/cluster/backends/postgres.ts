@@ -8,7 +8,7 @@
  * The postmaster leads its process group, so pause, resume and kill reach its
  * backends too, as they would on a frozen or crashed machine.
  */
-import { appendFile, chmod, chown, mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { asUser, type BackendSpec, type SpecContext } from '../driver.js';
@@ -65,11 +65,13 @@ export function postgresSpec(): BackendSpec {
       // The postgres user must traverse the parent whatever the umask (see sharedDataDir).
       await chmod(dirname(dir), 0o755);
       await mkdir(dir, { mode: 0o700 });
-      await chown(dir, user.uid, user.gid);
+      // On the node's host, as its root: the harness itself may not be root (the containers provider, a docker-group user).
+      await ctx.execOnHost(node, ['chown', `${user.uid}:${user.gid}`, dir]);
       const initdb = [ctx.tools.initdb ?? 'initdb', '-D', dir, '-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
       // Inside the node's namespace, so a harness killed mid-initdb leaves nothing that reclaim cannot find.
       await ctx.execOnHost(node, asUser(POSTGRES_USER, initdb, ctx.tools.setpriv), { timeoutMs: 60_000 });
-      await appendFile(`${dir}/pg_hba.conf`, `host all all ${ctx.plan.subnet}.0/24 trust\n`);
+      // The file is the postgres user's: appended on the host too (see the chown above).
+      await ctx.execOnHost(node, ['sh', '-c', 'printf "%s\\n" "$0" >> "$1"', `host all all ${ctx.plan.subnet}.0/24 trust`, `${dir}/pg_hba.conf`]);
     },
     command(node: NodePlan, ctx: SpecContext) {
       return { argv: [ctx.tools.postgres ?? 'postgres', ...postgresArgs(node, ctx.dataDir(node))], user: POSTGRES_USER };
