@@ -5,6 +5,7 @@
  * supports. Exits 0 when no check failed, 1 when one did, 254 when the client
  * never became ready (its stderr tail is printed).
  */
+import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
 import { LOCK_BACKENDS } from '../../workloads/vocabulary.js';
@@ -19,6 +20,7 @@ interface Flags {
   ttlMs: number;
   results: string;
   busyTimeoutMs: number;
+  provider: ProviderName;
 }
 
 export function registerClientCheckCommand(program: Command): void {
@@ -31,6 +33,7 @@ export function registerClientCheckCommand(program: Command): void {
     .option('--ttl-ms <ms>', 'the paused holder\'s lease / TTL / session', positiveInteger('--ttl-ms'), 2000)
     .option('--results <dir>', 'where the cluster logs go (results/client-check/<time>)', 'results')
     .option('--busy-timeout-ms <ms>', 'wait up to N ms for another fencecheck cluster on this machine to end', nonNegativeInteger('--busy-timeout-ms'), 0)
+    .option('--provider <name>', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon)`, oneOf('--provider', PROVIDERS), 'namespaces')
     .addHelpText(
       'after',
       `
@@ -49,6 +52,7 @@ See docs/client-protocol.md for the protocol a client speaks.`,
           ...(flags.client !== undefined ? { client: flags.client } : {}),
           callTimeoutMs: flags.callTimeoutMs,
           pausedTtlMs: flags.ttlMs,
+          provider: flags.provider,
           log: (l) => process.stderr.write(`${l}\n`),
           onCheck: (r) => process.stdout.write(checkLine(r) + '\n'),
         },

@@ -7,17 +7,19 @@ import type { Command } from 'commander';
 import { acquireClusterLock } from '../cluster/cluster-lock.js';
 import { defaultStateFile } from '../cluster/paths.js';
 import { reclaim } from '../cluster/reclaim.js';
-import { assertPrivileged } from '../cluster/preflight.js';
+import { assertPrivileged, isPrivileged } from '../cluster/preflight.js';
+import { dockerStatus } from '../containers/docker-cli.js';
 
 export function registerDownCommand(program: Command): void {
   program
     .command('down')
-    .description('Stop every server and client process of fencecheck and delete its namespaces.')
+    .description('Stop every server and client process of fencecheck and delete its namespaces and its containers (by label).')
     .option('--keep-data', 'keep the data dirs (logs are always kept)')
     .option('--force', 'tear down even a cluster whose fencecheck process is still running')
     .option('--json', 'print what was removed as JSON')
     .action(async (flags: { json?: boolean; keepData?: boolean; force?: boolean }) => {
-      assertPrivileged();
+      // Namespaces need root to delete; a user in the docker group may still remove the containers.
+      if (!isPrivileged() && !(await dockerStatus()).usable) assertPrivileged();
       // A live harness holds the cluster lock: its cluster is not a leftover, unless forced.
       const lock = flags.force ? undefined : await acquireClusterLock(defaultStateFile());
       const r = await reclaim({ keepData: flags.keepData ?? false }).finally(() => lock?.release());
@@ -25,12 +27,14 @@ export function registerDownCommand(program: Command): void {
         process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         return;
       }
-      const nothing = r.processes.length + r.strayPids.length + r.namespaces.length + r.links.length + r.dataDirsRemoved.length + r.sharedMemory.length === 0 && !r.stateFile;
+      const c = r.containers;
+      const nothing = r.processes.length + r.strayPids.length + r.namespaces.length + r.links.length + r.dataDirsRemoved.length + r.sharedMemory.length + c.containers.length + c.networks.length === 0 && !r.stateFile;
       const lines = nothing
         ? ['nothing to tear down']
         : [
             `processes: ${r.processes.length} recorded${r.strayPids.length ? `, ${r.strayPids.length} unrecorded (pids ${r.strayPids.join(' ')})` : ''}`,
             `namespaces: ${r.namespaces.length}${r.links.length ? `; links: ${r.links.join(' ')}` : ''}${r.nftTables.length ? `; nft tables: ${r.nftTables.length}` : ''}`,
+            ...(c.containers.length + c.networks.length + c.volumes.length ? [`containers: ${c.containers.length}; networks: ${c.networks.join(' ') || 0}; volumes: ${c.volumes.length} (label org.fencecheck.project)`] : []),
             ...(r.sharedMemory.length ? [`shared memory: ${r.sharedMemory.length} abandoned PostgreSQL segment(s) removed (${r.sharedMemory.join(', ')})`] : []),
             ...(r.runDir ? [`logs kept in ${r.runDir}/logs${r.dataDirsRemoved.length ? `; data dirs removed: ${r.dataDirsRemoved.length}` : ''}`] : []),
           ];

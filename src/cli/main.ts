@@ -37,12 +37,13 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   down: async () => (await import('./down-command.js')).registerDownCommand,
   doctor: async () => (await import('./doctor-command.js')).registerDoctorCommand,
   setup: async () => (await import('./setup-command.js')).registerSetupCommand,
+  images: async () => (await import('./images-command.js')).registerImagesCommand,
   report: async () => (await import('./report-command.js')).registerReportCommand,
   serve: async () => (await import('./report-command.js')).registerReportCommand,
 };
 
 /** The registration order of the full listing (`fencecheck --help`). */
-const LISTING_ORDER = ['run', 'check', 'compare', 'client-check', 'scenario', 'up', 'down', 'doctor', 'setup', 'report'];
+const LISTING_ORDER = ['run', 'check', 'compare', 'client-check', 'scenario', 'up', 'down', 'doctor', 'setup', 'images', 'report'];
 
 const program = new Command();
 program

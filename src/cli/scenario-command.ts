@@ -10,6 +10,7 @@
  * on (rows without one never fail), 1 when one differs, 2 when a run failed
  * or a verdict is undecided, 254 on bad arguments, 255 when the tool failed.
  */
+import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
@@ -18,7 +19,7 @@ import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/pl
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
 import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
-import { positiveInteger, seedFlag } from './parse-options.js';
+import { oneOf, positiveInteger, seedFlag } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 import { shellQuote } from '../cluster/shell-quote.js';
 
@@ -31,6 +32,7 @@ interface RunFlags {
   dryRun?: boolean;
   verbose?: boolean;
   client?: string;
+  provider: ProviderName;
 }
 
 export function registerScenarioCommand(program: Command): void {
@@ -54,10 +56,11 @@ export function registerScenarioCommand(program: Command): void {
     .option('--dry-run', 'print the runs, run nothing')
     .option('--verbose', "also print each run's harness lines")
     .option('--client <command>', CLIENT_HELP, clientCommand)
+    .option('--provider <name>', `where the clusters run: ${PROVIDERS.join(' (root) or ')} (a Docker daemon)`, oneOf('--provider', PROVIDERS), 'namespaces')
     .addHelpText(
       'after',
       `
-Needs root (network namespaces), except with --dry-run. Examples:
+Needs root (network namespaces), except with --dry-run or --provider containers. Examples:
   sudo npx fencecheck scenario run S3
   sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 4
   sudo npx fencecheck scenario run --all --seeds 3
@@ -75,7 +78,9 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const outDir = resolve(flags.out ?? `results/debate/${stamp()}`);
   const planned = planScenarioRuns(selection, seeds, `${outDir}/runs`);
   // A foreign client runs in every run: its replay commands say so.
-  const plan = flags.client === undefined ? planned : planned.map((p) => ({ ...p, replay: `${p.replay} --client ${shellQuote([flags.client!])}` }));
+  const withClient = flags.client === undefined ? planned : planned.map((p) => ({ ...p, replay: `${p.replay} --client ${shellQuote([flags.client!])}` }));
+  // Containers run every run there too: the replay commands say so (namespaces, the default, adds nothing).
+  const plan = flags.provider === 'containers' ? withClient.map((p) => ({ ...p, replay: `${p.replay} --provider containers` })) : withClient;
   if (plan.length === 0) {
     const why = selection.flatMap(({ scenario, variants }) => variants.map((v) => `${scenario.id}/${v.label}: ${variantNotRunnable(scenario, v) ?? 'nothing to run'}`));
     throw new UsageError(`Expected at least one runnable variant, got none (${why.join('; ')})`, 'See `fencecheck scenario list` for what each variant runs.');
@@ -96,7 +101,7 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const { runScenarios } = await import('../scenarios/run-scenarios.js');
   const report = await runScenarios(outDir, selection, seeds, plan, {
     // A foreign client replaces the built-in one in every run; the variant's backend names the cluster.
-    runOne: flags.client === undefined ? runLockTest : (o, hooks) => runLockTest({ ...o, client: flags.client }, hooks),
+    runOne: (o, hooks) => runLockTest({ ...o, ...(flags.client !== undefined ? { client: flags.client } : {}), ...(flags.provider === 'containers' ? { provider: 'containers' as const } : {}) }, hooks),
     writeReport: writeRunReport,
     clusterBusy: clusterLockHeld,
     say,

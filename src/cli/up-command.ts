@@ -8,6 +8,7 @@ import { REDIS_PERSISTENCE, type RedisPersistence } from '../cluster/backends/re
 import type { Cluster } from '../cluster/cluster.js';
 import { BACKENDS, isBackendName, type BackendName } from '../cluster/plan.js';
 import { startCluster } from '../cluster/start-cluster.js';
+import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import { SENTINEL_MASTER_NAME } from '../cluster/backends/sentinel-probes.js';
 import { UsageError } from '../errors.js';
 import { assertClusterPlan, subnetFlag } from './cluster-flags.js';
@@ -25,6 +26,7 @@ interface UpFlags {
   readyTimeoutMs?: number;
   busyTimeoutMs?: number;
   json?: boolean;
+  provider: ProviderName;
 }
 
 /** `--backend a,b --backend c` or `all`, collected across repeats. */
@@ -58,6 +60,7 @@ export function registerUpCommand(program: Command): void {
     .option('--ready-timeout-ms <n>', 'give up on a node after N ms (default 30000)', positiveInteger('--ready-timeout-ms'))
     .option('--busy-timeout-ms <n>', 'wait up to N ms for another fencecheck cluster on this machine to end', positiveInteger('--busy-timeout-ms'))
     .option('--json', 'print the endpoints as JSON')
+    .option('--provider <name>', `where the hosts run: ${PROVIDERS.join(' (root), ')} (a Docker daemon; \`fencecheck images build\` first)`, oneOf('--provider', PROVIDERS), 'namespaces')
     .addHelpText(
       'after',
       `
@@ -84,6 +87,7 @@ Examples:
         ...(flags.sentinelMinReplicas ? { redisSentinel: { minReplicas: flags.sentinelMinReplicas } } : {}),
         clientHosts: flags.client,
         detach: true,
+        provider: flags.provider,
         ...(log ? { log } : {}),
       });
       const elapsed = Date.now() - started;
@@ -115,5 +119,5 @@ function formatUp(cluster: Cluster, elapsedMs: number, master?: { name: string; 
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const table = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ')).join('\n');
   const sentinel = master ? `\nredis-sentinel: master \`${master.name}\` is ${master.node ?? '(no agreement)'}; clients ask the Sentinels ${master.sentinels.join(', ')}` : '';
-  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\ntear down: fencecheck down\n`;
+  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\ntear down: fencecheck down\n`.replace('ip netns exec fc-<node>', cluster.provider === 'containers' ? 'docker exec fc-<node>' : 'ip netns exec fc-<node>');
 }

@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { createClockFile } from './clock-file.js';
 import type { ProcessExit } from './cluster-errors.js';
 import type { HostPlan } from './plan.js';
-import { identify, isSameProcess, readProcessInfo, type ProcessIdentity } from './process-info.js';
+import { identify, isSameProcess, readProcessInfo, signalProcess, type ProcessIdentity } from './process-info.js';
 import { runCommand, type CommandResult } from './run-command.js';
 import { spawnInNamespace } from './spawn-in-namespace.js';
 import type { StateFile } from './state-file.js';
@@ -48,6 +48,11 @@ export interface ClientProcess {
   readonly exited: Promise<ProcessExit>;
   /** The stop signal, then SIGKILL after the grace time. */
   stop(): Promise<void>;
+  /** SIGSTOP / SIGCONT the process (namespaces), or freeze / thaw its container (containers). */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** kill -9, waiting until it has ended. */
+  kill(): Promise<void>;
   running(): boolean;
   /**
    * Record the program the process runs now. A process is identified by the
@@ -117,6 +122,15 @@ export class ClientHost {
       running: () => !ended && isSameProcess(identity),
       stop: async () => {
         await stopProcesses([record]);
+      },
+      pause: async () => {
+        if (isSameProcess(identity)) signalProcess(spawned.pid, 'SIGSTOP');
+      },
+      resume: async () => {
+        if (isSameProcess(identity)) signalProcess(spawned.pid, 'SIGCONT');
+      },
+      kill: async () => {
+        await stopProcesses([{ ...identity, name, stopSignal: 'SIGKILL', graceMs: 0 }]);
       },
       reidentify: () => {
         const info = readProcessInfo(spawned.pid);

@@ -11,7 +11,7 @@ import { agreedMaster } from './backends/sentinel-probes.js';
 import { zookeeperMode } from './backends/zookeeper.js';
 import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan, type NodeRole } from './plan.js';
 import { reclaim, type ReclaimReport } from './reclaim.js';
-import type { ServerNode } from './server-node.js';
+import type { ServerHandle } from './driver.js';
 import type { StateFile } from './state-file.js';
 import type { ClusterLock } from './cluster-lock.js';
 import type { TeardownHooks } from './teardown-hooks.js';
@@ -40,8 +40,10 @@ export interface ClusterParts {
   plan: ClusterPlan;
   runDir: string;
   state: StateFile;
-  nodes: ServerNode[];
+  nodes: ServerHandle[];
   clientRuntime: ClientRuntime;
+  /** The containers provider's hosts, firewall and teardown; absent for namespaces (the default). */
+  provider?: ProviderHooks;
   nft: string | undefined;
   hooks: TeardownHooks | undefined;
   /** The machine-wide cluster lock, released after teardown. */
@@ -50,10 +52,23 @@ export interface ClusterParts {
   log?: (line: string) => void;
 }
 
+/** What a provider other than namespaces does in place of namespaces and `ip netns exec`. */
+export interface ProviderHooks {
+  name: 'containers';
+  /** The ClientHost of a planned client host (its host container exists). */
+  clientHost(plan: HostPlan): ClientHost;
+  /** Create a client host after start (addClientHost). */
+  addHost(plan: HostPlan): Promise<void>;
+  /** `nft -f -` with `script` on the host whose namespace name is `namespace`. */
+  nftExec(namespace: string, script: string): Promise<void>;
+  /** Remove everything of the run; then the state file is reclaimed as usual. */
+  teardown(opts: { keepData?: boolean }): Promise<void>;
+}
+
 export class Cluster {
   readonly plan: ClusterPlan;
   readonly runDir: string;
-  readonly nodes: readonly ServerNode[];
+  readonly nodes: readonly ServerHandle[];
   readonly nemesis: Nemesis;
   private readonly clients = new Map<string, ClientHost>();
   private tornDown: Promise<ReclaimReport> | undefined;
@@ -63,7 +78,7 @@ export class Cluster {
     this.plan = parts.plan;
     this.runDir = parts.runDir;
     this.nodes = parts.nodes;
-    for (const h of parts.plan.clients) this.clients.set(h.name, new ClientHost(h, parts.clientRuntime));
+    for (const h of parts.plan.clients) this.clients.set(h.name, this.makeClientHost(h));
     this.nemesis = new Nemesis({
       state: parts.state,
       nft: parts.nft,
@@ -72,7 +87,17 @@ export class Cluster {
       node: (n) => this.nodes.find((s) => s.name === n),
       client: (n) => this.clients.get(n),
       hostNames: () => allHosts(this.plan).map((h) => h.name),
+      ...(parts.provider ? { nftExec: parts.provider.nftExec } : {}),
     });
+  }
+
+  /** `namespaces` (the default) or `containers`. */
+  get provider(): 'namespaces' | 'containers' {
+    return this.parts.provider?.name ?? 'namespaces';
+  }
+
+  private makeClientHost(h: HostPlan): ClientHost {
+    return this.parts.provider ? this.parts.provider.clientHost(h) : new ClientHost(h, this.parts.clientRuntime);
   }
 
   /**
@@ -90,13 +115,13 @@ export class Cluster {
   }
 
   /** The server node called `name` (`redis1`, `redlock3`, `etcd2`, `zk1`, `pg1`). */
-  node(name: string): ServerNode {
+  node(name: string): ServerHandle {
     const n = this.nodes.find((s) => s.name === name);
     if (!n) throw new RangeError(`There is no node \`${name}\`; nodes: ${this.nodes.map((s) => s.name).join(', ')}`);
     return n;
   }
 
-  nodesOf(backend: BackendName): ServerNode[] {
+  nodesOf(backend: BackendName): ServerHandle[] {
     return this.nodes.filter((n) => n.backend === backend);
   }
 
@@ -127,8 +152,9 @@ export class Cluster {
   async addClientHost(name: string): Promise<ClientHost> {
     const host: HostPlan = planClientHost(this.plan, name);
     this.plan.clients.push(host);
-    await applyHost(this.plan, host, this.parts.state);
-    const client = new ClientHost(host, this.parts.clientRuntime);
+    if (this.parts.provider) await this.parts.provider.addHost(host);
+    else await applyHost(this.plan, host, this.parts.state);
+    const client = this.makeClientHost(host);
     this.clients.set(name, client);
     return client;
   }
@@ -185,6 +211,7 @@ export class Cluster {
         await within(this.starting.work, 60_000);
       }
       await this.nemesis.close().catch(() => undefined);
+      if (this.parts.provider) await this.parts.provider.teardown(opts);
       const report = await reclaim({ stateFile: this.parts.state.path, ...opts });
       log(`torn down in ${report.elapsedMs} ms`);
       // Only now: a signal that arrives during teardown must wait for it, not end the process halfway.

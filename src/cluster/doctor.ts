@@ -16,13 +16,10 @@ import { ipBatch, runCommand } from './run-command.js';
 import { isSameProcess } from './process-info.js';
 import { StateFile } from './state-file.js';
 import { projectNamespaces, projectRootLinks } from './topology.js';
+import type { DoctorCheck } from './doctor-check.js';
+import { containerChecks, providerLines } from '../containers/doctor-containers.js';
 
-export interface DoctorCheck {
-  name: string;
-  ok: boolean;
-  detail: string;
-  hint?: string;
-}
+export type { DoctorCheck } from './doctor-check.js';
 
 const VERSION_ARGS: Partial<Record<Tool, string[]>> = {
   ip: ['-V'], nft: ['--version'], gcc: ['--version'], setpriv: ['--version'], 'redis-server': ['--version'],
@@ -121,7 +118,23 @@ async function leftoverCheck(stateFile: string): Promise<DoctorCheck> {
   return { name: 'leftovers', ok: false, detail: what.filter(Boolean).join('; '), hint: 'A cluster is up or an earlier run died: `fencecheck down` removes it all.' };
 }
 
-export async function runDoctor(opts: { subnet?: string; stateFile?: string } = {}): Promise<DoctorCheck[]> {
+/**
+ * The checks of one provider (namespaces by default), then a line per provider
+ * saying whether this machine can use it: the other provider's checks are
+ * reported there, advisory, so a machine without Docker still passes
+ * `fencecheck doctor` for namespaces.
+ */
+export async function runDoctor(opts: { subnet?: string; stateFile?: string; provider?: 'namespaces' | 'containers' } = {}): Promise<DoctorCheck[]> {
+  const containers = await containerChecks();
+  if (opts.provider === 'containers') {
+    const range = containers[0]?.ok ? [await rangeCheck(opts.subnet ?? DEFAULT_SUBNET)] : [];
+    return [...containers, ...range, ...providerLines(undefined, containers)];
+  }
+  const checks = await namespaceChecks(opts);
+  return [...checks, ...providerLines(checks, containers)];
+}
+
+async function namespaceChecks(opts: { subnet?: string; stateFile?: string }): Promise<DoctorCheck[]> {
   const privileged = isPrivileged();
   const checks: DoctorCheck[] = [
     privileged

@@ -25,11 +25,22 @@ export interface BackendNode {
   kill(): Promise<void>;
   /** Kill -9 if running, wait `delayMs`, start with the same configuration (the full member list), wait ready. */
   restart(opts?: { delayMs?: number }): Promise<void>;
-  /** SIGSTOP / SIGCONT to the process group. */
-  pause(): void;
-  resume(): void;
+  /** SIGSTOP / SIGCONT to the process group (namespaces), or the container frozen and thawed (containers). */
+  pause(): void | Promise<void>;
+  resume(): void | Promise<void>;
   /** The last lines of the node's log. */
   logs(lines?: number): Promise<string[]>;
+}
+
+/**
+ * A server node as the cluster, the nemesis and the delay proxy use it,
+ * whatever provider runs it (ServerNode in a namespace, ContainerServerNode
+ * in a container).
+ */
+export interface ServerHandle extends BackendNode {
+  readonly spec: BackendSpec;
+  /** The clock offset file when the clock library applies to this server. */
+  readonly clockFile: string | undefined;
 }
 
 export interface NodeCommand {
@@ -51,6 +62,10 @@ export interface SpecContext {
   tools: Partial<Record<Tool, string>>;
   dataDir(node: NodePlan): string;
   logPath(node: NodePlan): string;
+  /** Run a short command on the node's host (its namespace, or its host container), e.g. initdb. */
+  execOnHost(node: NodePlan, argv: readonly string[], opts?: { timeoutMs?: number }): Promise<unknown>;
+  /** A user's ids where the node runs (the machine's, or the image's), or undefined if there is no such user. */
+  userIds(name: string): Promise<{ uid: number; gid: number } | undefined>;
 }
 
 export interface BackendSpec {

@@ -42,7 +42,11 @@ export function clockLibrarySource(): string {
  * from any directory. FENCECHECK_STATE_FILE overrides it.
  */
 export function defaultStateFile(): string {
-  return process.env['FENCECHECK_STATE_FILE'] ?? '/run/fencecheck/cluster.json';
+  const override = process.env['FENCECHECK_STATE_FILE'];
+  if (override) return override;
+  // Without root only the containers provider can run (a user in the docker group), and /run is root's.
+  const uid = process.getuid?.() ?? 0;
+  return uid === 0 ? '/run/fencecheck/cluster.json' : join(tmpdir(), `fencecheck-${uid}`, 'cluster.json');
 }
 
 /** `results/cluster-<UTC timestamp>` under the project root, with `-2`, `-3`... if that second is taken. */

@@ -16,6 +16,7 @@ import { removeAbandonedSegmentsSync } from './shared-memory.js';
 import { StateFile } from './state-file.js';
 import { teardownScript } from './topology-script.js';
 import { projectNamespaces, projectRootLinks } from './topology.js';
+import { reclaimContainersSync } from '../containers/reclaim-containers.js';
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 /** Block this thread for `ms` (there is no event loop to wait on in an 'exit' handler). */
@@ -51,6 +52,7 @@ export function reclaimSync(stateFile: string): void {
     }
   }
   waitUntilEnded([...recorded, ...strays.map((pid) => ({ pid }))], 3000);
+  if (state?.provider === 'containers') reclaimContainersSync();
   removeAbandonedSegmentsSync(state?.shmDataDirs ?? []);
   const script = teardownScript(namespaces, projectRootLinks());
   if (script.length > 0) spawnSync('ip', ['-force', '-batch', '-'], { input: script.join('\n') + '\n', stdio: ['pipe', 'ignore', 'ignore'] });

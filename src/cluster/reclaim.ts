@@ -8,7 +8,7 @@
  * state file (so an interrupted reclaim is resumed by the next one). Idempotent, and safe with no state file at
  * all: everything is also found by the project prefix.
  */
-import { removeDataDirs } from './data-dirs.js';
+import { removableDataDirs, removeDataDirs } from './data-dirs.js';
 import { defaultStateFile } from './paths.js';
 import { removeAbandonedSegments } from './shared-memory.js';
 import { pidsInNamespaces } from './namespace-pids.js';
@@ -18,6 +18,7 @@ import { StateFile } from './state-file.js';
 import { killPids, stopProcesses } from './stop-processes.js';
 import { deleteTopology, projectNamespaces, projectRootLinks } from './topology.js';
 import { which } from './binaries.js';
+import { reclaimContainers, type ContainerReclaim } from '../containers/reclaim-containers.js';
 
 export interface ReclaimReport {
   /** Recorded processes that ended, by name. */
@@ -35,6 +36,8 @@ export interface ReclaimReport {
   dataDirsRemoved: string[];
   /** System V shared-memory segments of recorded PostgreSQL data dirs, abandoned by a killed server and removed. */
   sharedMemory: string[];
+  /** The containers provider's containers, networks and volumes (by the project's label) removed. */
+  containers: ContainerReclaim;
   elapsedMs: number;
 }
 
@@ -51,6 +54,8 @@ export async function reclaim(opts: { stateFile?: string; keepData?: boolean } =
   const state = StateFile.read(path);
   // Recorded processes first, each with its own graceful stop; then whatever else is inside our namespaces.
   const stopped = await stopProcesses(state?.processes ?? []);
+  // Containers by label before the data dirs (bind-mounted into them) go.
+  const containers = await reclaimContainers(undefined, state?.provider === 'containers' && !opts.keepData ? removableDataDirs(state) : []);
   const namespaces = projectNamespaces();
   const strayPids = await killPids([...pidsInNamespaces(namespaces).keys()]);
   const links = projectRootLinks();
@@ -73,6 +78,7 @@ export async function reclaim(opts: { stateFile?: string; keepData?: boolean } =
     runDir: state?.runDir,
     dataDirsRemoved,
     sharedMemory,
+    containers,
     elapsedMs: Date.now() - started,
   };
 }

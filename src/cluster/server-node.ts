@@ -19,6 +19,7 @@ import { spawnInNamespace, type SpawnedProcess } from './spawn-in-namespace.js';
 import type { StateFile } from './state-file.js';
 import { stopProcesses } from './stop-processes.js';
 import { within } from './within.js';
+import { probeUntilReady } from './probe-until-ready.js';
 
 export interface NodeRuntime {
   ctx: SpecContext;
@@ -108,23 +109,14 @@ export class ServerNode implements BackendNode {
     });
   }
 
-  async ready(timeoutMs = this.rt.readyTimeoutMs): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let lastError: unknown;
-    for (;;) {
-      this.rt.signal?.throwIfAborted();
-      if (this.exit !== undefined || this.proc === undefined) {
-        throw await this.startError(this.exit ? `${describeExit(this.exit)} while starting` : 'was not started');
-      }
-      try {
-        await this.spec.probe(this.plan);
-        return;
-      } catch (err) {
-        lastError = err;
-      }
-      if (Date.now() >= deadline) throw await this.startError(`did not become ready within ${timeoutMs} ms`, lastError);
-      await sleep(50);
-    }
+  ready(timeoutMs = this.rt.readyTimeoutMs): Promise<void> {
+    return probeUntilReady({
+      timeoutMs,
+      signal: this.rt.signal,
+      gone: async () => (this.exit !== undefined ? `${describeExit(this.exit)} while starting` : this.proc === undefined ? 'was not started' : undefined),
+      probe: () => this.spec.probe(this.plan),
+      failure: (what, cause) => this.startError(what, cause),
+    });
   }
 
   async stop(): Promise<void> {

@@ -8,6 +8,7 @@ import { buildClockLibrary, checkClockLibrary } from './clock-library.js';
 import { runCommand } from './run-command.js';
 import { buildGoClient, GO_PACKAGES, goClientPath } from './build-go-client.js';
 import { installNodeClients, nodeClientsDir } from './install-node-clients.js';
+import { DOCKER_PACKAGES, ensureDockerDaemon } from '../containers/setup-docker.js';
 
 /**
  * What fencecheck needs from Debian. libslf4j-java gives ZooKeeper a logging
@@ -48,8 +49,8 @@ export function installCommand(packages: readonly string[]): string {
 /** The Java reference client (clients/java/curator-mutex, run in source-file mode: nothing to build). */
 export const JAVA_PACKAGES = ['default-jdk-headless', 'libcurator-recipes-java', 'libcurator-framework-java', 'libpostgresql-jdbc-java', 'libjackson2-databind-java'] as const;
 
-export async function setup(log: (line: string) => void = () => undefined, options: { go?: boolean; java?: boolean; node?: boolean } = {}): Promise<SetupReport> {
-  const wanted = [...DEBIAN_PACKAGES, ...(options.go ? GO_PACKAGES : []), ...(options.java ? JAVA_PACKAGES : [])];
+export async function setup(log: (line: string) => void = () => undefined, options: { go?: boolean; java?: boolean; node?: boolean; docker?: boolean } = {}): Promise<SetupReport> {
+  const wanted = [...DEBIAN_PACKAGES, ...(options.go ? GO_PACKAGES : []), ...(options.java ? JAVA_PACKAGES : []), ...(options.docker ? DOCKER_PACKAGES : [])];
   const missing = await missingPackages(wanted);
   const present = wanted.filter((p) => !missing.includes(p));
   if (missing.length > 0) {
@@ -67,6 +68,7 @@ export async function setup(log: (line: string) => void = () => undefined, optio
     log(`npm reference clients: installed in ${nodeClientsDir()}/node_modules`);
   }
   if (options.go) log(`Go client (etcd concurrency.Mutex): ${(await buildGoClient()) ? 'built' : 'up to date'} at ${goClientPath()}`);
+  if (options.docker) log(await ensureDockerDaemon(log));
   const built = await buildClockLibrary();
   const shift = await checkClockLibrary();
   log(`clock library: ${built ? 'built' : 'up to date'}; check: +${shift} s with a +1 day offset`);

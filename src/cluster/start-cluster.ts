@@ -14,11 +14,13 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { nodeCount, parseSubnet, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
+import { parseSubnet, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
 import { UsageError } from '../errors.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
-import { requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
+import type { ProviderName } from './providers.js';
+import { lookupUser, requireTools, TOOLS_OF, which, type Tool } from './binaries.js';
+import { runCommand } from './run-command.js';
 import { Cluster } from './cluster.js';
 import type { SpecContext } from './driver.js';
 import { clockLibraryPath, defaultRunDir, defaultStateFile, nodeDataDir } from './paths.js';
@@ -26,11 +28,11 @@ import { assertPrivileged, assertRangeFree } from './preflight.js';
 import { identify } from './process-info.js';
 import { reclaim } from './reclaim.js';
 import { acquireClusterLock, type ClusterLock } from './cluster-lock.js';
-import { TeardownStartedError } from './cluster-errors.js';
 import { reclaimSync } from './reclaim-sync.js';
 import { ServerNode } from './server-node.js';
 import { StateFile } from './state-file.js';
 import { installTeardownHooks } from './teardown-hooks.js';
+import { startBackends } from './start-backends.js';
 import { applyTopology, projectNamespaces, projectRootLinks } from './topology.js';
 
 export interface StartClusterOptions extends BackendOptions {
@@ -50,9 +52,14 @@ export interface StartClusterOptions extends BackendOptions {
   busyTimeoutMs?: number;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** `namespaces` (default: this machine's network namespaces, root) or `containers` (a Docker daemon; src/containers). */
+  provider?: ProviderName;
 }
 
+export { PROVIDERS, type ProviderName } from './providers.js';
+
 export async function startCluster(opts: StartClusterOptions): Promise<Cluster> {
+  if (opts.provider === 'containers') return (await import('../containers/start-container-cluster.js')).startContainerCluster(opts);
   const log = opts.log ?? (() => undefined);
   const backends = [...new Set(opts.backends)];
   const subnet = chosenSubnet(opts.subnet);
@@ -117,6 +124,8 @@ async function startLocked(
     tools,
     dataDir: (n) => nodeDataDir(runDir, n),
     logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
+    execOnHost: (n, argv, o) => runCommand('ip', ['netns', 'exec', n.namespace, ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
+    userIds: async (name) => lookupUser(name),
   };
   // Aborted when one backend fails, so the others stop starting things that teardown would miss.
   const abort = new AbortController();
@@ -128,27 +137,7 @@ async function startLocked(
     const t0 = Date.now();
     await applyTopology(plan, state);
     log(`topology: ${plan.nodes.length + plan.clients.length} hosts in ${Date.now() - t0} ms`);
-    const work = Promise.allSettled(
-      backends.map(async (backend) => {
-        try {
-          const t = Date.now();
-          const group = nodes.filter((n) => n.backend === backend);
-          for (const n of group) n.recordSharedMemory();
-          await settleAll(group.map((n) => n.spec.prepare(n.plan, ctx)));
-          await settleAll(group.map((n) => n.start()));
-          await settleAll(group.map((n) => n.ready()));
-          log(`${backend}: ${nodeCount(backend)} node(s) ready in ${Date.now() - t} ms (${group[0]?.spec.describe() ?? ''})`);
-        } catch (err) {
-          abort.abort(err);
-          throw err;
-        }
-      }),
-    );
-    cluster.trackStart(work, () => abort.abort(new TeardownStartedError('the remaining servers')));
-    const results = await work;
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    // The first failure, not an abort it caused elsewhere.
-    if (failed) throw abort.signal.reason ?? failed.reason;
+    await startBackends({ cluster, nodes, backends, ctx, abort, log, beforePrepare: (n) => n.recordSharedMemory() });
   } catch (err) {
     await cluster.teardown().catch(() => undefined);
     throw err;
@@ -160,16 +149,6 @@ async function startLocked(
     await lock.release();
   }
   return cluster;
-}
-
-/**
- * Like Promise.all, but waits for every promise to settle before rejecting with
- * the first error: a node still writing its data dir when a sibling fails must
- * finish before teardown removes the data dirs.
- */
-async function settleAll(work: Promise<unknown>[]): Promise<void> {
-  const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
 }
 
 /**

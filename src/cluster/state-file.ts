@@ -47,6 +47,10 @@ export interface ClusterState {
    * Absent in files written before it existed.
    */
   shmDataDirs?: string[];
+  /** `containers` when the containers provider made the cluster (reclaimed by label too); absent for namespaces. */
+  provider?: 'containers';
+  /** The containers provider's run id (the `org.fencecheck.run` label). */
+  runId?: string;
 }
 
 export class StateFile {

@@ -11,7 +11,7 @@ import { PreflightError } from '../cluster/cluster-errors.js';
 import type { ClientHost } from '../cluster/client-host.js';
 import { compiledEntry } from '../cluster/paths.js';
 import { within } from '../cluster/within.js';
-import type { ServerNode } from '../cluster/server-node.js';
+import type { ServerHandle } from '../cluster/driver.js';
 import { startDelayProxyServer, type DelayDirection } from './delay-proxy.js';
 
 export interface DelayProxyOptions {
@@ -35,7 +35,7 @@ export interface DelayProxy {
   close(): Promise<void>;
 }
 
-export async function startDelayProxy(opts: DelayProxyOptions, node: ServerNode, on: ClientHost | undefined): Promise<DelayProxy> {
+export async function startDelayProxy(opts: DelayProxyOptions, node: ServerHandle, on: ClientHost | undefined): Promise<DelayProxy> {
   const target = { host: node.plan.ip, port: opts.port ?? node.plan.port };
   const direction = opts.direction ?? 'to-server';
   if (on === undefined) {

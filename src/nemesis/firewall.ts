@@ -15,6 +15,8 @@ export class Firewall {
   constructor(
     private readonly state: StateFile,
     private readonly nft: string,
+    /** Where the script runs: `ip netns exec NS nft -f -` unless a provider says otherwise (containers: docker exec). */
+    private readonly exec?: (namespace: string, script: string) => Promise<void>,
   ) {}
 
   /** Namespaces holding `table`. */
@@ -28,10 +30,14 @@ export class Firewall {
     if (this.applied.get(key) === script) return;
     const same = (a: { namespace: string; name: string }, b: { namespace: string; name: string }): boolean => a.namespace === b.namespace && a.name === b.name;
     if (script !== undefined) this.state.update((s) => addUnique(s.nftTables, { namespace, family: TABLE_FAMILY, name: table }, same));
-    await runCommand('ip', ['netns', 'exec', namespace, this.nft, '-f', '-'], {
-      input: script ?? deleteTableScript(table),
-      hint: 'Check that nftables is installed (`fencecheck doctor`) and the kernel has nf_tables.',
-    });
+    const input = script ?? deleteTableScript(table);
+    if (this.exec) await this.exec(namespace, input);
+    else {
+      await runCommand('ip', ['netns', 'exec', namespace, this.nft, '-f', '-'], {
+        input,
+        hint: 'Check that nftables is installed (`fencecheck doctor`) and the kernel has nf_tables.',
+      });
+    }
     if (script !== undefined) {
       this.applied.set(key, script);
     } else {

@@ -19,10 +19,8 @@
 import { PreflightError, UnsupportedFaultError } from '../cluster/cluster-errors.js';
 import type { ClientHost, ClientProcess } from '../cluster/client-host.js';
 import type { HostPlan } from '../cluster/plan.js';
-import { isSameProcess, signalProcess } from '../cluster/process-info.js';
-import type { ServerNode } from '../cluster/server-node.js';
+import type { ServerHandle } from '../cluster/driver.js';
 import type { StateFile } from '../cluster/state-file.js';
-import { stopProcesses } from '../cluster/stop-processes.js';
 import { writeClockOffset } from '../cluster/clock-file.js';
 import { startDelayProxy, type DelayProxy, type DelayProxyOptions } from './delay-proxy-handle.js';
 import { Firewall } from './firewall.js';
@@ -38,9 +36,11 @@ export interface NemesisContext {
   nft: string | undefined;
   clockLibrary: string | undefined;
   host(name: string): HostPlan | undefined;
-  node(name: string): ServerNode | undefined;
+  node(name: string): ServerHandle | undefined;
   client(name: string): ClientHost | undefined;
   hostNames(): string[];
+  /** Run an nft script on a host (containers: docker exec); default `ip netns exec`. */
+  nftExec?: (namespace: string, script: string) => Promise<void>;
 }
 
 export class Nemesis {
@@ -128,12 +128,12 @@ export class Nemesis {
   }
 
   async pause(target: Target): Promise<void> {
-    this.signal(target, 'SIGSTOP');
+    await this.signal(target, 'SIGSTOP');
     this.paused.add(target);
   }
 
   async resume(target: Target): Promise<void> {
-    this.signal(target, 'SIGCONT');
+    await this.signal(target, 'SIGCONT');
     this.paused.delete(target);
   }
 
@@ -143,7 +143,7 @@ export class Nemesis {
     if (node) return node.kill();
     const procs = this.clientProcesses(target);
     if (procs === undefined) this.hostPlan(target as string);
-    await stopProcesses((procs ?? []).map((p) => ({ ...p.identity, name: p.name, stopSignal: 'SIGKILL', graceMs: 0 })));
+    await Promise.all((procs ?? []).map((p) => p.kill()));
   }
 
   /** kill -9 if running, wait `delayMs`, start with the full member list, wait until ready. */
@@ -191,7 +191,7 @@ export class Nemesis {
     if (this.ctx.nft === undefined) {
       throw new PreflightError('nftables (`nft`) is not installed: network faults are unavailable.', 'Run `npm run setup` (it installs the Debian package nftables).');
     }
-    this.firewallInstance ??= new Firewall(this.ctx.state, this.ctx.nft);
+    this.firewallInstance ??= new Firewall(this.ctx.state, this.ctx.nft, this.ctx.nftExec);
     return this.firewallInstance;
   }
 
@@ -201,7 +201,7 @@ export class Nemesis {
     return h;
   }
 
-  private serverNode(name: string): ServerNode {
+  private serverNode(name: string): ServerHandle {
     const n = this.ctx.node(name);
     if (!n) throw new UnsupportedFaultError(`There is no server node \`${name}\` in this cluster.`, `Hosts: ${this.ctx.hostNames().join(', ')}.`);
     return n;
@@ -216,16 +216,16 @@ export class Nemesis {
     return this.ctx.client(target)?.processes();
   }
 
-  private signal(target: Target, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  private async signal(target: Target, signal: 'SIGSTOP' | 'SIGCONT'): Promise<void> {
     const node = typeof target === 'string' ? this.ctx.node(target) : undefined;
     if (node) {
-      if (signal === 'SIGSTOP') node.pause();
-      else node.resume();
+      if (signal === 'SIGSTOP') await node.pause();
+      else await node.resume();
       return;
     }
     const procs = this.clientProcesses(target);
     if (procs === undefined) this.hostPlan(target as string);
-    for (const p of procs ?? []) if (isSameProcess(p.identity)) signalProcess(p.pid, signal);
+    await Promise.all((procs ?? []).map((p) => (signal === 'SIGSTOP' ? p.pause() : p.resume())));
   }
 
   private clockFiles(target: Target): string[] {

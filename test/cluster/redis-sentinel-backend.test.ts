@@ -44,7 +44,7 @@ describe('sentinel.conf', () => {
 
   it('runs as redis-server --sentinel on its config in the data dir', () => {
     const spec = backendSpec('redis-sentinel');
-    const ctx = { runDir: '/r', plan, tools: { 'redis-server': '/usr/bin/redis-server' }, dataDir: (n: NodePlan) => `/r/data/${n.name}`, logPath: (n: NodePlan) => `/r/logs/${n.name}.log` };
+    const ctx = { runDir: '/r', plan, tools: { 'redis-server': '/usr/bin/redis-server' }, dataDir: (n: NodePlan) => `/r/data/${n.name}`, logPath: (n: NodePlan) => `/r/logs/${n.name}.log`, execOnHost: async () => undefined, userIds: async () => undefined };
     expect(spec.command(node('sentinel1'), ctx).argv).toEqual(['/usr/bin/redis-server', '/r/data/sentinel1/sentinel.conf', '--sentinel']);
     expect(spec.command(node('rs1'), ctx).argv[0]).toBe('/usr/bin/redis-server');
     expect(spec.comm).toBe('redis-server');

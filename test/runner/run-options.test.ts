@@ -83,6 +83,8 @@ describe('the replay command', () => {
     checkHold: fc.boolean(),
     // A foreign client's command line (quotes are checked when parsed, so none here).
     client: fc.option(fc.stringMatching(/^[A-Za-z0-9_.\/][A-Za-z0-9_ .\/-]{0,20}$/), { nil: undefined }),
+    // namespaces is the default and is left out of a replay (replays from before providers read the same).
+    provider: fc.option(fc.constant('containers' as const), { nil: undefined }),
   });
 
   it('gives back the same options when the CLI parses it, for random options and every flag', () => {
@@ -97,6 +99,13 @@ describe('the replay command', () => {
       }),
       { seed, numRuns: 300 },
     );
+  });
+
+  it('a run on containers replays on containers; one on namespaces says nothing about providers', () => {
+    const onContainers = parseRun(['run', '--backend', 'redis', '--resource', 'none', '--provider', 'containers']);
+    expect(onContainers.provider).toBe('containers');
+    expect(replayCommand(onContainers)).toContain(' --provider containers ');
+    expect(replayCommand(parseRun(['run', '--backend', 'redis', '--resource', 'none']))).not.toContain('--provider');
   });
 
   it('a run with --call-timeout-ms 300 --recover-ms 100 replays with both', () => {

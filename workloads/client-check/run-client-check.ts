@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { Cluster } from '../../src/cluster/cluster.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
+import type { ProviderName } from '../../src/cluster/providers.js';
 import type { ClientConfig, ClientTokenKind } from '../clients/protocol.js';
 import { clusterBackendOf, RESOURCE_MODES, type LockBackend, type ResourceMode } from '../vocabulary.js';
 import { prepareResource, type PgEndpoint } from '../clients/resource.js';
@@ -32,6 +33,8 @@ export interface ClientCheckOptions {
   log?: (line: string) => void;
   /** Each check as it ends. */
   onCheck?: (r: CheckResult) => void;
+  /** Where the cluster runs (default namespaces). */
+  provider?: ProviderName;
 }
 
 export interface ClientCheckResult {
@@ -54,6 +57,7 @@ export async function runClientCheck(o: ClientCheckOptions, runDir: string, busy
     clientHosts: HOSTS,
     runDir: resolve(runDir),
     busyTimeoutMs,
+    ...(o.provider ? { provider: o.provider } : {}),
     ...(o.log ? { log: (l: string) => o.log!(`cluster: ${l}`) } : {}),
   });
   try {

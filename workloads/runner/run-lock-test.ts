@@ -160,6 +160,7 @@ function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (l
     ...sentinelClusterOptions(o),
     log: (l) => log(`cluster: ${l}`),
     ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
+    ...(o.provider ? { provider: o.provider } : {}),
   });
 }
 

@@ -2,6 +2,7 @@
  * The options of a lock run, their defaults (in one place) and their checks.
  * Every check throws a UsageError worded "Expected `--flag` to be …, got …".
  */
+import type { ProviderName } from '../../src/cluster/providers.js';
 import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
@@ -52,6 +53,8 @@ export interface RunOptions {
   waitReplicas?: number;
   /** redis-sentinel: `min-replicas-to-write n` on every data node (./sentinel-run.ts); other backends ignore it. */
   minReplicas?: number;
+  /** Where the cluster runs: network namespaces (default) or containers (src/containers). */
+  provider?: ProviderName;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -118,6 +121,8 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   // redis-sentinel only (./sentinel-run.ts); other backends ignore them, so their replays leave them out.
   waitReplicas: (o) => (o.backend === 'redis-sentinel' && o.waitReplicas ? ['--wait-replicas', String(o.waitReplicas)] : []),
   minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
+  // The default (namespaces) is left out, so replays written before providers existed read the same.
+  provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
   seed: (o) => ['--seed', String(o.seed)],
 };
 

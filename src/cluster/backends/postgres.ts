@@ -8,14 +8,12 @@
  * The postmaster leads its process group, so pause, resume and kill reach its
  * backends too, as they would on a frozen or crashed machine.
  */
-import { appendFile, chmod, chown, mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { asUser, type BackendSpec, type SpecContext } from '../driver.js';
-import { lookupUser } from '../binaries.js';
 import { PreflightError } from '../cluster-errors.js';
 import type { NodePlan } from '../plan.js';
-import { runCommand } from '../run-command.js';
 
 export const POSTGRES_USER = 'postgres';
 
@@ -60,18 +58,20 @@ export function postgresSpec(): BackendSpec {
     // Fast shutdown also removes the SysV shared memory segment, which a SIGKILL would leak.
     teardown: { signal: 'SIGINT', graceMs: 1500 },
     async prepare(node: NodePlan, ctx: SpecContext) {
-      const user = lookupUser(POSTGRES_USER);
+      const user = await ctx.userIds(POSTGRES_USER);
       if (!user) throw new PreflightError(`There is no \`${POSTGRES_USER}\` user on this machine.`, 'Install PostgreSQL with `npm run setup` (the package creates the user).');
       const dir = ctx.dataDir(node);
       await mkdir(dirname(dir), { recursive: true });
       // The postgres user must traverse the parent whatever the umask (see sharedDataDir).
       await chmod(dirname(dir), 0o755);
       await mkdir(dir, { mode: 0o700 });
-      await chown(dir, user.uid, user.gid);
+      // On the node's host, as its root: the harness itself may not be root (the containers provider, a docker-group user).
+      await ctx.execOnHost(node, ['chown', `${user.uid}:${user.gid}`, dir]);
       const initdb = [ctx.tools.initdb ?? 'initdb', '-D', dir, '-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
       // Inside the node's namespace, so a harness killed mid-initdb leaves nothing that reclaim cannot find.
-      await runCommand('ip', ['netns', 'exec', node.namespace, ...asUser(POSTGRES_USER, initdb, ctx.tools.setpriv)], { timeoutMs: 60_000 });
-      await appendFile(`${dir}/pg_hba.conf`, `host all all ${ctx.plan.subnet}.0/24 trust\n`);
+      await ctx.execOnHost(node, asUser(POSTGRES_USER, initdb, ctx.tools.setpriv), { timeoutMs: 60_000 });
+      // The file is the postgres user's: appended on the host too (see the chown above).
+      await ctx.execOnHost(node, ['sh', '-c', 'printf "%s\\n" "$0" >> "$1"', `host all all ${ctx.plan.subnet}.0/24 trust`, `${dir}/pg_hba.conf`]);
     },
     command(node: NodePlan, ctx: SpecContext) {
       return { argv: [ctx.tools.postgres ?? 'postgres', ...postgresArgs(node, ctx.dataDir(node))], user: POSTGRES_USER };

@@ -1,0 +1,198 @@
+/**
+ * `startContainerCluster`: the same plan as the namespaces provider (names,
+ * addresses, ports), made of containers.
+ *
+ * 1. A Docker daemon that answers, and the images of this checkout's content
+ *    hash (`fencecheck images build` makes them).
+ * 2. The machine's cluster lock, the reclaim of earlier leftovers (namespaces
+ *    and labelled containers), the state file (provider `containers`, so an
+ *    exit handler removes the containers too), the teardown hooks.
+ * 3. One user-defined bridge network, `fc-net`, on the plan's /24 with the
+ *    gateway at the control address (.1): this process reaches every node at
+ *    its planned address over the bridge, as over `fc-ctl`.
+ * 4. A host container per host (server or client) at its planned address,
+ *    with NET_ADMIN for the nft partition scripts; then, per backend in
+ *    parallel, each node prepared (on the host: initdb runs in the host
+ *    container), its server container started in the host's namespace, and
+ *    probed until ready.
+ *
+ * Everything is labelled with the run id and removed by label on teardown.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { StartedTestContainer } from 'testcontainers';
+import { backendSpec } from '../cluster/backends/registry.js';
+import { ClientHost } from '../cluster/client-host.js';
+import { Cluster } from '../cluster/cluster.js';
+import { PreflightError } from '../cluster/cluster-errors.js';
+import { acquireClusterLock, type ClusterLock } from '../cluster/cluster-lock.js';
+import type { SpecContext } from '../cluster/driver.js';
+import { defaultRunDir, defaultStateFile, nodeDataDir, sharedDataDir } from '../cluster/paths.js';
+import { allHosts, planClientHost, planCluster, type ClusterPlan, type HostPlan } from '../cluster/plan.js';
+import { identify } from '../cluster/process-info.js';
+import { reclaim } from '../cluster/reclaim.js';
+import { reclaimSync } from '../cluster/reclaim-sync.js';
+import { chosenSubnet, type StartClusterOptions } from '../cluster/start-cluster.js';
+import { StateFile } from '../cluster/state-file.js';
+import { installTeardownHooks } from '../cluster/teardown-hooks.js';
+import { startBackends } from '../cluster/start-backends.js';
+import { projectNamespaces } from '../cluster/topology.js';
+import { ContainerClientHost, type ContainerClientRuntime } from './container-client-host.js';
+import { hostContainerName, labelsFor, NETWORK_NAME, runIdOf } from './container-labels.js';
+import { ContainerServerNode } from './container-server-node.js';
+import { docker, dockerStatus, imageExists } from './docker-cli.js';
+import { IMAGE_CLOCK_LIBRARY } from './image-specs.js';
+import { imageRef } from './image-tags.js';
+import { IMAGE_TOOLS } from './image-tools.js';
+import { reclaimContainers } from './reclaim-containers.js';
+import { runtimeClient } from './runtime.js';
+
+export async function startContainerCluster(opts: StartClusterOptions): Promise<Cluster> {
+  const log = opts.log ?? (() => undefined);
+  const backends = [...new Set(opts.backends)];
+  const subnet = chosenSubnet(opts.subnet);
+  const plan = planCluster({ backends, ...(subnet ? { subnet } : {}) });
+  for (const name of opts.clientHosts ?? []) plan.clients.push(planClientHost(plan, name));
+  const status = await dockerStatus();
+  if (!status.usable) throw new PreflightError(`The containers provider needs a Docker daemon: ${status.reason ?? 'none answers'}.`, 'Run `npm run setup -- --docker` (Debian: installs docker.io, starts dockerd) or start Docker Desktop; `fencecheck doctor` says more.');
+  const images = { servers: imageRef('servers'), client: imageRef('client') };
+  for (const ref of Object.values(images)) {
+    if (!(await imageExists(ref))) throw new PreflightError(`The image ${ref} (this checkout's content hash) is missing.`, 'Run `fencecheck images build` (after `npm run build`).');
+  }
+  const stateFile = opts.stateFile ?? defaultStateFile();
+  const lock = await acquireClusterLock(stateFile, opts.busyTimeoutMs ?? 0);
+  try {
+    return await startLocked(opts, plan, images, stateFile, lock, log);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(
+  opts: StartClusterOptions,
+  plan: ClusterPlan,
+  images: { servers: string; client: string },
+  stateFile: string,
+  lock: ClusterLock,
+  log: (line: string) => void,
+): Promise<Cluster> {
+  const backends = [...new Set(opts.backends)];
+  if (StateFile.read(stateFile) || projectNamespaces().length > 0) {
+    const r = await reclaim({ stateFile });
+    log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces, ${r.containers.containers.length} containers`);
+  } else {
+    const r = await reclaimContainers();
+    if (r.containers.length + r.networks.length > 0) log(`reclaimed an earlier run: ${r.containers.length} containers, ${r.networks.length} networks`);
+  }
+  const runDir = resolve(opts.runDir ?? defaultRunDir());
+  for (const d of ['logs', 'data', 'clock', 'nft']) mkdirSync(join(runDir, d), { recursive: true });
+  const runId = runIdOf(runDir, new Date());
+  const me = identify(process.pid, readFileSync('/proc/self/comm', 'utf8').trim());
+  const state = StateFile.create(stateFile, {
+    version: 1,
+    createdAt: new Date().toISOString(),
+    runDir,
+    subnet: `${plan.subnet}.0/24`,
+    owner: { ...(me ?? { pid: process.pid, comm: 'node', startTime: 0 }), detached: false },
+    namespaces: [],
+    rootLinks: [],
+    processes: [],
+    nftTables: [],
+    dataDirs: plan.nodes.map((n) => nodeDataDir(runDir, n)),
+    provider: 'containers',
+    runId,
+  });
+  let cluster: Cluster | undefined;
+  const hooks = installTeardownHooks(
+    () => (cluster ? cluster.teardown() : reclaim({ stateFile })),
+    () => reclaimSync(stateFile),
+  );
+  const clockFile = (name: string): string => join(runDir, 'clock', `${name}.offset`);
+  // The run dir and the data dir of servers that run as another user (PostgreSQL), each at the same path inside.
+  const shared = sharedDataDir(runDir);
+  mkdirSync(shared, { recursive: true, mode: 0o755 });
+  const mounts = [runDir, shared].map((d) => ({ source: d, target: d, mode: 'rw' as const }));
+  const client = await runtimeClient();
+  const hostContainers = new Map<string, StartedTestContainer>();
+  const startHost = async (h: HostPlan): Promise<void> => {
+    state.assertOpen(`host container ${h.name}`);
+    const { HostContainer } = await import('./host-container.js');
+    const started = await new HostContainer(h.kind === 'server' ? images.servers : images.client, NETWORK_NAME, h.ip)
+      .withName(hostContainerName(h))
+      .withHostname(h.name)
+      .withAddedCapabilities('NET_ADMIN')
+      .withBindMounts(mounts)
+      .withLabels(labelsFor(runId, 'host'))
+      .withCommand(['sleep', 'infinity'])
+      .withAutoCleanup(false)
+      .start();
+    hostContainers.set(h.name, started);
+  };
+  const ctx: SpecContext = {
+    runDir,
+    plan,
+    tools: IMAGE_TOOLS,
+    dataDir: (n) => nodeDataDir(runDir, n),
+    logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
+    execOnHost: (n, argv, o) => docker(['exec', hostContainerName(n), ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
+    userIds: async (name) => {
+      const host = plan.nodes[0];
+      if (!host) return undefined;
+      const r = await docker(['exec', hostContainerName(host), 'sh', '-c', `id -u "$0" && id -g "$0"`, name], { reject: false });
+      const [uid, gid] = r.stdout.split('\n').map(Number);
+      return r.exitCode === 0 && uid !== undefined && gid !== undefined && !Number.isNaN(uid) && !Number.isNaN(gid) ? { uid, gid } : undefined;
+    },
+  };
+  const abort = new AbortController();
+  const nodeRuntime = { ctx, runId, image: images.servers, clockFile, mounts, readyTimeoutMs: opts.readyTimeoutMs ?? 60_000, signal: abort.signal };
+  const nodes = plan.nodes.map((n) => new ContainerServerNode(n, backendSpec(n.backend, opts), nodeRuntime));
+  const clientRuntime: ContainerClientRuntime = { state, clockLibrary: IMAGE_CLOCK_LIBRARY, clockFile, runId, runDir, image: images.client };
+  cluster = new Cluster({
+    plan,
+    runDir,
+    state,
+    nodes,
+    clientRuntime,
+    nft: IMAGE_TOOLS.nft,
+    hooks,
+    lock,
+    log,
+    provider: {
+      name: 'containers',
+      clientHost: (h): ClientHost => new ContainerClientHost(h, clientRuntime),
+      addHost: startHost,
+      nftExec: async (namespace, script) => {
+        await docker(['exec', '-i', namespace, 'nft', '-f', '-'], { input: script });
+      },
+      teardown: async ({ keepData }) => {
+        // Data the servers wrote as their own users (PostgreSQL's) is removed from inside, as root there,
+        // while the host containers still run: a harness that is not root could not remove it afterwards.
+        if (!keepData) {
+          await Promise.all(plan.nodes.map((n) => docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n)], { reject: false }).catch(() => undefined)));
+        }
+        await reclaimContainers(runId);
+      },
+    },
+  });
+
+  try {
+    const t0 = Date.now();
+    const labels = labelsFor(runId, 'host');
+    delete labels['org.fencecheck.role'];
+    await client.network.create({ Name: NETWORK_NAME, Driver: 'bridge', CheckDuplicate: true, Labels: labels, IPAM: { Driver: 'default', Config: [{ Subnet: `${plan.subnet}.0/24`, Gateway: plan.control.ip }] } });
+    await Promise.all(allHosts(plan).map(startHost));
+    log(`topology: network ${NETWORK_NAME} and ${allHosts(plan).length} host containers in ${Date.now() - t0} ms`);
+    await startBackends({ cluster, nodes, backends, ctx, abort, log });
+  } catch (err) {
+    await cluster.teardown().catch(() => undefined);
+    throw err;
+  }
+  if (opts.detach) {
+    hooks.uninstall();
+    state.update((s) => (s.owner.detached = true));
+    await lock.release();
+  }
+  return cluster;
+}
+

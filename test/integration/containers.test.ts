@@ -1,0 +1,145 @@
+/**
+ * Integration (a Docker daemon, root for the namespaces side): the containers
+ * provider against the namespaces provider.
+ *
+ * - One compare cell each way round a client pause, redis without a fence
+ *   (unsafe) and with fence-claim (safe), on both providers with the same
+ *   seed and parameters (those of runs.test.ts, which make the outcome
+ *   robust): the same outcome on both.
+ * - The lock-client contract (client-check) on containers passes check for
+ *   check as on namespaces.
+ * - Each fault on containers, checked for its effect, not only applied.
+ * - A SIGKILL of the harness leaves containers that the next command
+ *   reclaims by label.
+ * After every test nothing with the project's label is left (containers,
+ * networks, volumes).
+ *
+ * Skips LOUDLY, saying why, when no Docker daemon answers or this checkout's
+ * images are not built (`npm run setup -- --docker`, `fencecheck images build`).
+ * Needs `npm run build` first (clients and the client image come from dist/).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { compiledEntry, projectRoot } from '../../src/cluster/paths.js';
+import { reclaim } from '../../src/cluster/reclaim.js';
+import { startCluster } from '../../src/cluster/start-cluster.js';
+import type { ProviderName } from '../../src/cluster/providers.js';
+import { tcpExchange } from '../../src/cluster/probes.js';
+import { readRunSummary } from '../../src/compare/run-summary.js';
+import { docker, dockerStatus, imageExists } from '../../src/containers/docker-cli.js';
+import { IMAGE_NAMES } from '../../src/containers/image-specs.js';
+import { imageRef } from '../../src/containers/image-tags.js';
+import { runClientCheck } from '../../workloads/client-check/run-client-check.js';
+import { runLockTest } from '../../workloads/runner/run-lock-test.js';
+import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import type { ResourceMode } from '../../workloads/vocabulary.js';
+import { SHARED_MACHINE, sleep, waitFor } from './helpers.js';
+
+async function unusable(): Promise<string | undefined> {
+  const s = await dockerStatus();
+  if (!s.usable) return `no usable Docker daemon (${s.reason ?? '?'}); run \`npm run setup -- --docker\``;
+  for (const name of IMAGE_NAMES) if (!(await imageExists(imageRef(name)))) return `image ${imageRef(name)} is not built; run \`fencecheck images build\``;
+  return undefined;
+}
+
+const why = await unusable();
+if (why) console.warn(`\n!!! SKIPPING the containers provider tests: ${why} !!!\n`);
+
+const LABEL = 'label=org.fencecheck.project=fencecheck';
+async function labelled(): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
+  // `docker ps` names its field Names; networks and volumes, Name. A failed listing fails the test (reject).
+  const names = async (args: string[], field: string): Promise<string[]> => (await docker([...args, '--filter', LABEL, '--format', `{{.${field}}}`])).stdout.split('\n').filter(Boolean);
+  return { containers: await names(['ps', '-a'], 'Names'), networks: await names(['network', 'ls'], 'Name'), volumes: await names(['volume', 'ls'], 'Name') };
+}
+
+const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-containers-'));
+afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
+
+describe.skipIf(why !== undefined)('the containers provider', () => {
+  afterEach(async () => {
+    expect(await labelled()).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+
+  async function outcomeOf(provider: ProviderName, resource: ResourceMode): Promise<string> {
+    const r = await runLockTest(
+      { ...DEFAULTS, backend: 'redis', resource, workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 16, clients: 3, ttlMs: 1000, rate: 4, intervalMs: 2000, durationMs: 3000, recoverMs: 2000, seed: 1, resultsDir, provider },
+      { log: (l) => console.log(`  ${provider}: ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs },
+    );
+    const s = readRunSummary(r.runDir, { id: `${provider}-${resource}`, cellId: `redis/${resource}/client-pause`, seed: 1 });
+    console.log(`${provider} redis/${resource}/client-pause seed 1: ${s.outcome} (${r.runDir})`);
+    return s.outcome;
+  }
+
+  it.each<[ResourceMode, string]>([
+    ['none', 'unsafe'],
+    ['fence-claim', 'safe'],
+  ])('redis/%s under a client pause: the same outcome (%s) on both providers', async (resource, expected) => {
+    const onNamespaces = await outcomeOf('namespaces', resource);
+    const onContainers = await outcomeOf('containers', resource);
+    expect(onContainers).toBe(onNamespaces);
+    expect(onContainers).toBe(expected);
+  }, 240_000);
+
+  it('the lock-client contract passes check for check on containers as on namespaces', async () => {
+    const statuses = async (provider: ProviderName): Promise<string[]> => {
+      const r = await runClientCheck({ backend: 'redis', callTimeoutMs: 1000, provider, log: (l) => console.log(`  ${provider}: ${l}`) }, join(resultsDir, `client-check-${provider}`), SHARED_MACHINE.busyTimeoutMs);
+      return r.checks.map((c) => `${c.check}: ${c.status}`);
+    };
+    const onNamespaces = await statuses('namespaces');
+    const onContainers = await statuses('containers');
+    console.log(onContainers.join('\n'));
+    expect(onContainers).toEqual(onNamespaces);
+    expect(onContainers.length).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('every fault takes effect: partition, pause, kill -9 and restart keeping the AOF, clock offset', async () => {
+    const cluster = await startCluster({ provider: 'containers', backends: ['redis'], clientHosts: ['c1'], runDir: join(resultsDir, 'faults'), redis: { persistence: 'aof-everysec' }, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+    try {
+      const n = cluster.nemesis;
+      const redis = cluster.endpoints('redis')[0]!;
+      const script = `const s=require('net').connect(${redis.port},'${redis.host}');s.setTimeout(1500);s.on('connect',()=>s.write('PING\\r\\n'));s.on('data',d=>{process.stdout.write(String(d).trim());process.exit(0)});s.on('timeout',()=>{process.stdout.write('timeout');process.exit(1)});s.on('error',e=>{process.stdout.write(e.code);process.exit(1)})`;
+      const ping = async (): Promise<string> => (await cluster.clientHost('c1').exec(['node', '-e', script], { reject: false, timeoutMs: 10_000 })).stdout;
+      const ask = (cmd: string): Promise<string> => tcpExchange(redis.host, redis.port, cmd, { timeoutMs: 1500, done: (a) => /\r\n.*\r\n/s.test(a) || a.startsWith('+') || a.startsWith('-') || a.startsWith(':') });
+      expect(await ping()).toBe('+PONG');
+      await n.partition({ c1: ['redis1'], redis1: ['c1'] });
+      expect(await ping()).toBe('timeout');
+      await n.heal();
+      expect(await ping()).toBe('+PONG');
+      await n.pause('redis1');
+      // Frozen: the kernel still completes the connect, nothing answers.
+      expect(await ping()).toBe('timeout');
+      await n.resume('redis1');
+      expect(await ping()).toBe('+PONG');
+      await ask('SET fc-kept yes\r\n');
+      await sleep(1200); // appendfsync everysec
+      await n.kill('redis1');
+      expect(await ping()).toBe('ECONNREFUSED');
+      await n.restart('redis1');
+      expect(await ask('GET fc-kept\r\n')).toContain('yes');
+      const time = async (): Promise<number> => Number(/\r\n(\d+)\r\n/.exec(await ask('TIME\r\n'))?.[1]);
+      const before = await time();
+      await n.clockOffset('redis1', 20_000);
+      expect((await time()) - before).toBeGreaterThanOrEqual(19);
+    } finally {
+      await cluster.teardown();
+    }
+  }, 120_000);
+
+  it('after a SIGKILL of the harness, the containers stay until the next command reclaims them by label', async () => {
+    const child = spawn(process.execPath, [compiledEntry('cli/main.js'), 'run', '--backend', 'redis', '--resource', 'none', '--nemesis', 'none', '--time-limit', '30', '--provider', 'containers', '--results', resultsDir, '--busy-timeout-ms', String(SHARED_MACHINE.busyTimeoutMs)], { stdio: 'ignore' });
+    // A client process's container exists once the run is under way.
+    await waitFor('the run\'s client processes', async () => ((await labelled()).containers.some((c) => c.includes('-client')) ? true : undefined), 150_000, 250);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const left = await labelled();
+    console.log(`left by the SIGKILLed harness: ${left.containers.length} containers, networks ${left.networks.join(' ')}`);
+    expect(left.containers.length).toBeGreaterThan(0);
+    expect(left.networks).toEqual(['fc-net']);
+    const r = await reclaim();
+    // The client processes' containers (docker run --rm) may end by themselves once their stdin closes; the hosts and servers do not.
+    expect(r.containers.containers).toEqual(expect.arrayContaining(left.containers.filter((c) => !c.includes('-client'))));
+    expect(r.containers.networks).toEqual(['fc-net']);
+  }, 240_000);
+});
