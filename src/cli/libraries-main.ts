@@ -76,14 +76,16 @@ function main(flags: Flags): void {
     if (flags.dryRun) return;
     const mergeArgs = ['compare', '--merge', ...parts.map((p) => join(dir, p.name)), '--out', merged];
     compare(mergeArgs, false);
-    const facts = { startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), command: [...commands, mergeArgs].map(commandText).join(' && '), machine: machine() };
+    const facts = { startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), command: [...commands, mergeArgs].map(commandText).join(' && '), machine: machine(), root: projectRoot() };
     writeFileSync(join(dir, FACTS_FILE), `${JSON.stringify(facts, null, 2)}\n`);
   }
   const read = readJson<CompareReport>(join(merged, 'compare.json'));
   // The parts are different comparisons on purpose (libraries-matrix.ts); the merge's warning about that is not news here.
   const report = { ...read, warnings: read.warnings.filter((w) => !w.startsWith('the compare directories describe different comparisons')) };
   const facts = readJson<Omit<LibrariesRunFacts, 'regenerate' | 'versions'>>(join(dir, FACTS_FILE));
-  const doc = renderLibrariesMd(report, { ...facts, regenerate: 'npm run libraries', versions: versionsOf(merged, report) });
+  // Facts written before `root` was recorded: the comparison ran in the project whose results/ holds it.
+  const root = facts.root ?? (dir.includes('/results/') ? dir.slice(0, dir.indexOf('/results/')) : undefined);
+  const doc = renderLibrariesMd(report, { ...facts, ...(root === undefined ? {} : { root }), regenerate: 'npm run libraries', versions: versionsOf(merged, report) });
   const out = resolve(projectRoot(), flags.doc);
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, doc);

@@ -23,6 +23,12 @@ export interface LibrariesRunFacts {
   machine: string;
   /** Server and library versions, as the runs recorded them. */
   versions: Record<string, string>;
+  /**
+   * The project root the comparison ran in: replay commands quote paths under
+   * it (the client's program, the results folder), shown relative to it so
+   * that they work from any clone's root.
+   */
+  root?: string;
 }
 
 export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFacts): string {
@@ -58,13 +64,13 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     '| unknown | a run could not be judged (its error is listed) |',
     '| · | not part of this comparison (server pauses were run only for some libraries, unprotected) |',
   ];
-  for (const lib of LIBRARIES) lines.push('', ...librarySection(lib, report));
+  for (const lib of LIBRARIES) lines.push('', ...librarySection(lib, report, facts.root));
   lines.push('', '## Not measured', '', ...LIBRARIES_LEFT_OUT.map((l) => `- ${l}`));
   if (report.warnings.length > 0) lines.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${md(w)}`));
   return lines.join('\n') + '\n';
 }
 
-function librarySection(lib: LibraryFacts, report: CompareReport): string[] {
+function librarySection(lib: LibraryFacts, report: CompareReport, root: string | undefined): string[] {
   const cells = report.cells.filter((c) => c.client === lib.client);
   const out = [`## ${lib.client}`, '', `${lib.library}, client ${code(lib.file)}.`, '', `Token: ${lib.token}`];
   if (cells.length === 0) return [...out, '', 'Not in this comparison.'];
@@ -78,7 +84,7 @@ function librarySection(lib: LibraryFacts, report: CompareReport): string[] {
     }
   }
   out.push('', 'Findings:', '', ...cells.filter((c) => c.outcome !== 'not-applicable' && c.outcome !== 'not-run').map((c) => `- ${finding(c)}`));
-  const replays = cells.flatMap((c) => c.runs.filter((r) => r.status === 'invalid' && r.replay !== null).slice(0, 1).map((r) => `- ${md(c.id)} seed ${r.seed}: ${code(r.replay!)}`));
+  const replays = cells.flatMap((c) => c.runs.filter((r) => r.status === 'invalid' && r.replay !== null).slice(0, 1).map((r) => `- ${md(c.id)} seed ${r.seed}: ${code(fromRoot(r.replay!, root))}`));
   if (replays.length > 0) out.push('', 'Reproduce (one invalid run per cell):', '', ...replays);
   return out;
 }
@@ -125,4 +131,9 @@ function finding(c: ReportCell): string {
     default:
       return `${where}: ${c.outcome}.`;
   }
+}
+
+/** A command with the run's project root taken out of its paths (`/x/fc/clients/node/a.mjs` → `clients/node/a.mjs`). */
+export function fromRoot(command: string, root: string | undefined): string {
+  return root === undefined || root === '' ? command : command.split(`${root.replace(/\/+$/, '')}/`).join('');
 }

@@ -70,3 +70,14 @@ describe('docs/libraries.md', () => {
     expect(doc).toContain('`redlock-universal`: every published version');
   });
 });
+
+describe('replay commands from any clone', () => {
+  it('takes the run\'s project root out of the paths, leaving other paths alone', async () => {
+    const { fromRoot } = await import('../../src/compare/render-libraries-md.js');
+    const replay = "fencecheck run --results /w/fc/results/compare/x/runs/a/seed-1 --client '/usr/bin/node /w/fc/clients/node/simple-redis-mutex.mjs' --seed 1";
+    expect(fromRoot(replay, '/w/fc')).toBe("fencecheck run --results results/compare/x/runs/a/seed-1 --client '/usr/bin/node clients/node/simple-redis-mutex.mjs' --seed 1");
+    expect(fromRoot(replay, '/w/fc/')).toBe(fromRoot(replay, '/w/fc'));
+    expect(fromRoot(replay, undefined)).toBe(replay);
+    expect(fromRoot('--client /w/fcx/a.mjs', '/w/fc')).toBe('--client /w/fcx/a.mjs');
+  });
+});
