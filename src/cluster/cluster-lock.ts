@@ -52,3 +52,18 @@ export async function clusterLockHeld(): Promise<boolean> {
   await new Promise((r) => server.close(() => r(undefined)));
   return false;
 }
+
+/**
+ * Start something that owns the lock once it is up (a cluster releases it at
+ * its teardown): hold the lock while `start` runs, release it only if
+ * starting fails. Both providers start their clusters this way.
+ */
+export async function startHoldingClusterLock<T>(stateFile: string, waitMs: number, start: (lock: ClusterLock) => Promise<T>): Promise<T> {
+  const lock = await acquireClusterLock(stateFile, waitMs);
+  try {
+    return await start(lock);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}

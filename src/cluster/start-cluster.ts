@@ -27,7 +27,7 @@ import { clockLibraryPath, defaultRunDir, defaultStateFile, nodeDataDir } from '
 import { assertPrivileged, assertRangeFree } from './preflight.js';
 import { identify } from './process-info.js';
 import { reclaim } from './reclaim.js';
-import { acquireClusterLock, type ClusterLock } from './cluster-lock.js';
+import { startHoldingClusterLock, type ClusterLock } from './cluster-lock.js';
 import { reclaimSync } from './reclaim-sync.js';
 import { ServerNode } from './server-node.js';
 import { StateFile } from './state-file.js';
@@ -69,13 +69,7 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
   assertPrivileged();
   const tools = requireTools(['ip', ...backends.flatMap((b) => TOOLS_OF[b])] as Tool[]);
   const stateFile = opts.stateFile ?? defaultStateFile();
-  const lock = await acquireClusterLock(stateFile, opts.busyTimeoutMs ?? 0);
-  try {
-    return await startLocked(opts, plan, tools, stateFile, lock, log);
-  } catch (err) {
-    await lock.release();
-    throw err;
-  }
+  return startHoldingClusterLock(stateFile, opts.busyTimeoutMs ?? 0, (lock) => startLocked(opts, plan, tools, stateFile, lock, log));
 }
 
 async function startLocked(

@@ -25,7 +25,7 @@ import { backendSpec } from '../cluster/backends/registry.js';
 import { ClientHost } from '../cluster/client-host.js';
 import { Cluster } from '../cluster/cluster.js';
 import { PreflightError } from '../cluster/cluster-errors.js';
-import { acquireClusterLock, type ClusterLock } from '../cluster/cluster-lock.js';
+import { startHoldingClusterLock, type ClusterLock } from '../cluster/cluster-lock.js';
 import type { SpecContext } from '../cluster/driver.js';
 import { defaultRunDir, defaultStateFile, nodeDataDir, sharedDataDir } from '../cluster/paths.js';
 import { allHosts, planClientHost, planCluster, type ClusterPlan, type HostPlan } from '../cluster/plan.js';
@@ -60,13 +60,7 @@ export async function startContainerCluster(opts: StartClusterOptions): Promise<
     if (!(await imageExists(ref))) throw new PreflightError(`The image ${ref} (this checkout's content hash) is missing.`, 'Run `fencecheck images build` (after `npm run build`).');
   }
   const stateFile = opts.stateFile ?? defaultStateFile();
-  const lock = await acquireClusterLock(stateFile, opts.busyTimeoutMs ?? 0);
-  try {
-    return await startLocked(opts, plan, images, stateFile, lock, log);
-  } catch (err) {
-    await lock.release();
-    throw err;
-  }
+  return startHoldingClusterLock(stateFile, opts.busyTimeoutMs ?? 0, (lock) => startLocked(opts, plan, images, stateFile, lock, log));
 }
 
 async function startLocked(
