@@ -54,6 +54,13 @@ program
   // Commander's own usage errors exit 254 like ours.
   .exitOverride();
 
+// The commands that start a cluster refuse a bad FENCECHECK_SUBNET before they make anything (a run directory).
+const CLUSTER_COMMANDS = new Set(['run', 'compare', 'client-check', 'scenario', 'up']);
+program.hook('preAction', async (_program, action) => {
+  const top = action.parent === program ? action : action.parent;
+  if (top !== null && CLUSTER_COMMANDS.has(top.name())) (await import('../cluster/chosen-subnet.js')).chosenSubnet(undefined);
+});
+
 try {
   for (const register of await registrationsFor(process.argv.slice(2))) register(program);
   await program.parseAsync(process.argv);

@@ -14,8 +14,8 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseSubnet, planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
-import { UsageError } from '../errors.js';
+import { planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
+import { chosenSubnet } from './chosen-subnet.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
 import type { ProviderName } from './providers.js';
@@ -145,18 +145,4 @@ async function startLocked(
   return cluster;
 }
 
-/**
- * `up --subnet`, else FENCECHECK_SUBNET: every command that starts a cluster
- * (run, compare, scenario, client-check) honours the variable, so a machine
- * whose 10.77.0.0/24 is taken (a VPN, a Docker network) can still run them.
- */
-export function chosenSubnet(flag: string | undefined, env: string | undefined = process.env['FENCECHECK_SUBNET']): string | undefined {
-  if (flag) return flag;
-  if (env === undefined || env === '') return undefined;
-  try {
-    parseSubnet(env);
-  } catch {
-    throw new UsageError(`Expected FENCECHECK_SUBNET to be a private /24 such as \`10.78.0.0/24\`, got \`${env}\``, 'Unset it to use 10.77.0.0/24, or give another private /24.');
-  }
-  return env;
-}
+export { chosenSubnet };

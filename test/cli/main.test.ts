@@ -3,7 +3,10 @@
  * tests pin what that must not change: --version, the full listing, help for
  * one command, and commander's suggestion for a typo (exit 254).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { madeTempDir } from '../support/temp-dirs.js';
 import { runCli } from './run-cli.js';
 
 const COMMANDS = ['run', 'check', 'compare', 'scenario', 'up', 'down', 'doctor', 'setup', 'report', 'serve'];
@@ -37,5 +40,16 @@ describe('fencecheck entry point', () => {
     expect(code).toBe(254);
     expect(stderr).toContain("unknown command 'chek'");
     expect(stderr).toContain('Did you mean check?');
+  });
+
+  it('a bad FENCECHECK_SUBNET stops a cluster command before it makes anything (254, no run directory)', () => {
+    const cwd = madeTempDir('fencecheck-cli-subnet-');
+    for (const args of [['run', '--backend', 'redis', '--time-limit', '1'], ['scenario', 'run', 'S1', '--dry-run'], ['client-check', '--backend', 'redis']]) {
+      const { code, stderr } = runCli(args, { cwd, env: { ...process.env, FENCECHECK_SUBNET: '10.0.0.0/16' } });
+      expect(code, args.join(' ')).toBe(254);
+      expect(stderr).toContain('Expected FENCECHECK_SUBNET to be a private /24 such as `10.78.0.0/24`, got `10.0.0.0/16`');
+    }
+    expect(existsSync(join(cwd, 'results'))).toBe(false);
+    expect(runCli(['check', '--help'], { env: { ...process.env, FENCECHECK_SUBNET: 'bad' } }).code).toBe(0);
   });
 });

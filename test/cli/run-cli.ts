@@ -13,7 +13,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { cwd?: string; timeout?: number } = {}): CliResult {
+export function runCli(args: string[], opts: { cwd?: string; timeout?: number; env?: NodeJS.ProcessEnv } = {}): CliResult {
   try {
     const stdout = execFileSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
     return { code: 0, stdout, stderr: '' };
