@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { projectRoot } from '../src/cluster/paths.js';
 import { join } from 'node:path';
 
 const DECLARATIONS = [
@@ -90,7 +90,9 @@ export function buildPorcupineHarness(env: NodeJS.ProcessEnv = process.env): Har
     if (text === undefined) return { missing: `${testFile} has no \`${decl}\` (the harness needs Porcupine's v1.3.0 test helpers)` };
     parts.push(text);
   }
-  const work = join(tmpdir(), `fencecheck-porcupine-harness-${version.replace(/[^\w.-]/g, '_')}`);
+  // A build cache kept between bench runs: inside the project (node_modules/.cache, git-ignored), not in /tmp,
+  // where it outlived every run and nothing removed it.
+  const work = join(projectRoot(), 'node_modules', '.cache', 'fencecheck', `porcupine-harness-${version.replace(/[^\w.-]/g, '_')}`);
   mkdirSync(work, { recursive: true });
   writeFileSync(join(work, 'main.go'), MAIN + '\n' + parts.join('\n\n') + '\n');
   writeFileSync(join(work, 'go.mod'), `module porcupineharness\n\ngo 1.16\n\nrequire github.com/anishathalye/porcupine v1.3.0\n\nreplace github.com/anishathalye/porcupine => ${dir}\n`);
