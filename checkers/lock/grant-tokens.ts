@@ -21,7 +21,7 @@
  * a passing verdict would claim something was checked.
  */
 import type { History } from '../../src/history/op.js';
-import { ACCESS_FS, compareTokens, describeToken, indexesOf, lockOps, type LockOp } from './lock-ops.js';
+import { ACCESS_FS, compareTokens, describeToken, indexesOf, lockOps, tokenKey, type LockOp } from './lock-ops.js';
 import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker, type LockContext } from './verdict.js';
 
 const NAME = 'grant-tokens';
@@ -82,12 +82,15 @@ function findRegressions(grants: readonly LockOp[]): Regression[] {
 function findReuses(grants: readonly LockOp[], regressions: readonly Regression[]): Regression[] {
   const reported = new Set(regressions.map((r) => r.later));
   const byCompletion = [...grants].sort((a, b) => a.completeTime! - b.completeTime!);
+  // The first grant of each token, by completion: one pass, not a scan of the earlier grants for each.
+  const first = new Map<string, LockOp>();
   const out: Regression[] = [];
-  for (let i = 0; i < byCompletion.length; i++) {
-    const later = byCompletion[i]!;
-    if (reported.has(later)) continue;
-    const earlier = byCompletion.slice(0, i).find((g) => compareTokens(g.token!, later.token!) === 0);
-    if (earlier !== undefined) out.push({ earlier, later });
+  for (const later of byCompletion) {
+    const key = tokenKey(later.token!);
+    if (key === undefined) continue;
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, later);
+    else if (!reported.has(later)) out.push({ earlier, later });
   }
   return out;
 }

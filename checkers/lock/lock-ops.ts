@@ -119,6 +119,12 @@ export function compareTokens(a: Token, b: Token): number | undefined {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** A key equal for exactly the tokens compareTokens calls equal (`6` and `"6"`); undefined for a token it cannot order. */
+export function tokenKey(t: Token): string | undefined {
+  const b = asBigInt(t);
+  return b !== undefined ? b.toString() : typeof t === 'number' ? String(t) : undefined;
+}
+
 function asBigInt(t: Token): bigint | undefined {
   if (typeof t === 'number') return Number.isInteger(t) ? BigInt(t) : undefined;
   return /^-?\d+$/.test(t) ? BigInt(t) : undefined;

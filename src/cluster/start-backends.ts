@@ -5,10 +5,14 @@
  * is rethrown. The work is registered with the cluster, so a teardown that
  * begins meanwhile (an interrupt) waits for it.
  */
+import { readFileSync } from 'node:fs';
 import type { Cluster } from './cluster.js';
 import { TeardownStartedError } from './cluster-errors.js';
 import type { ServerHandle, SpecContext } from './driver.js';
-import { nodeCount, type BackendName } from './plan.js';
+import { nodeDataDir } from './paths.js';
+import { nodeCount, type BackendName, type ClusterPlan } from './plan.js';
+import { identify } from './process-info.js';
+import { StateFile, type ClusterState } from './state-file.js';
 
 export interface StartBackendsOptions<N extends ServerHandle> {
   cluster: Cluster;
@@ -55,4 +59,26 @@ export async function startBackends<N extends ServerHandle>(o: StartBackendsOpti
 async function settleAll(work: Promise<unknown>[]): Promise<void> {
   const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
+}
+
+/**
+ * The state file of a cluster about to start, owned by this process, written
+ * before anything is made: what a reclaim needs if this process dies. Each
+ * provider adds what it makes as it makes it.
+ */
+export function createClusterState(stateFile: string, runDir: string, plan: ClusterPlan, provider: Pick<ClusterState, 'provider' | 'runId'> = {}): StateFile {
+  const me = identify(process.pid, readFileSync('/proc/self/comm', 'utf8').trim());
+  return StateFile.create(stateFile, {
+    version: 1,
+    createdAt: new Date().toISOString(),
+    runDir,
+    subnet: `${plan.subnet}.0/24`,
+    owner: { ...(me ?? { pid: process.pid, comm: 'node', startTime: 0 }), detached: false },
+    namespaces: [],
+    rootLinks: [],
+    processes: [],
+    nftTables: [],
+    dataDirs: plan.nodes.map((n) => nodeDataDir(runDir, n)),
+    ...provider,
+  });
 }

@@ -12,7 +12,7 @@
  * Any failure tears everything down and rethrows the first error (a
  * ClusterStartError names the node, command, exit, last log lines, log path).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { planCluster, planClientHost, type BackendName, type ClusterPlan } from './plan.js';
 import { chosenSubnet } from './chosen-subnet.js';
@@ -25,14 +25,13 @@ import { Cluster } from './cluster.js';
 import type { SpecContext } from './driver.js';
 import { clockLibraryPath, defaultRunDir, defaultStateFile, nodeDataDir } from './paths.js';
 import { assertPrivileged, assertRangeFree } from './preflight.js';
-import { identify } from './process-info.js';
 import { reclaim } from './reclaim.js';
 import { startHoldingClusterLock, type ClusterLock } from './cluster-lock.js';
 import { reclaimSync } from './reclaim-sync.js';
 import { ServerNode } from './server-node.js';
 import { StateFile } from './state-file.js';
 import { installTeardownHooks } from './teardown-hooks.js';
-import { startBackends } from './start-backends.js';
+import { createClusterState, startBackends } from './start-backends.js';
 import { applyTopology, projectNamespaces, projectRootLinks } from './topology.js';
 
 export interface StartClusterOptions extends BackendOptions {
@@ -90,19 +89,7 @@ async function startLocked(
 
   const runDir = resolve(opts.runDir ?? defaultRunDir());
   for (const d of ['logs', 'data', 'clock']) mkdirSync(join(runDir, d), { recursive: true });
-  const me = identify(process.pid, readFileSync('/proc/self/comm', 'utf8').trim());
-  const state = StateFile.create(stateFile, {
-    version: 1,
-    createdAt: new Date().toISOString(),
-    runDir,
-    subnet: `${plan.subnet}.0/24`,
-    owner: { ...(me ?? { pid: process.pid, comm: 'node', startTime: 0 }), detached: false },
-    namespaces: [],
-    rootLinks: [],
-    processes: [],
-    nftTables: [],
-    dataDirs: plan.nodes.map((n) => nodeDataDir(runDir, n)),
-  });
+  const state = createClusterState(stateFile, runDir, plan);
 
   let cluster: Cluster | undefined;
   const hooks = installTeardownHooks(

@@ -18,7 +18,7 @@
  *
  * Everything is labelled with the run id and removed by label on teardown.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { StartedTestContainer } from 'testcontainers';
 import { backendSpec } from '../cluster/backends/registry.js';
@@ -29,13 +29,12 @@ import { startHoldingClusterLock, type ClusterLock } from '../cluster/cluster-lo
 import type { SpecContext } from '../cluster/driver.js';
 import { defaultRunDir, defaultStateFile, nodeDataDir, sharedDataDir } from '../cluster/paths.js';
 import { allHosts, planClientHost, planCluster, type ClusterPlan, type HostPlan } from '../cluster/plan.js';
-import { identify } from '../cluster/process-info.js';
 import { reclaim } from '../cluster/reclaim.js';
 import { reclaimSync } from '../cluster/reclaim-sync.js';
 import { chosenSubnet, type StartClusterOptions } from '../cluster/start-cluster.js';
 import { StateFile } from '../cluster/state-file.js';
 import { installTeardownHooks } from '../cluster/teardown-hooks.js';
-import { startBackends } from '../cluster/start-backends.js';
+import { createClusterState, startBackends } from '../cluster/start-backends.js';
 import { projectNamespaces } from '../cluster/topology.js';
 import { ContainerClientHost, type ContainerClientRuntime } from './container-client-host.js';
 import { hostContainerName, labelsFor, NETWORK_NAME, runIdOf } from './container-labels.js';
@@ -82,21 +81,7 @@ async function startLocked(
   const runDir = resolve(opts.runDir ?? defaultRunDir());
   for (const d of ['logs', 'data', 'clock', 'nft']) mkdirSync(join(runDir, d), { recursive: true });
   const runId = runIdOf(runDir, new Date());
-  const me = identify(process.pid, readFileSync('/proc/self/comm', 'utf8').trim());
-  const state = StateFile.create(stateFile, {
-    version: 1,
-    createdAt: new Date().toISOString(),
-    runDir,
-    subnet: `${plan.subnet}.0/24`,
-    owner: { ...(me ?? { pid: process.pid, comm: 'node', startTime: 0 }), detached: false },
-    namespaces: [],
-    rootLinks: [],
-    processes: [],
-    nftTables: [],
-    dataDirs: plan.nodes.map((n) => nodeDataDir(runDir, n)),
-    provider: 'containers',
-    runId,
-  });
+  const state = createClusterState(stateFile, runDir, plan, { provider: 'containers', runId });
   let cluster: Cluster | undefined;
   const hooks = installTeardownHooks(
     () => (cluster ? cluster.teardown() : reclaim({ stateFile })),
