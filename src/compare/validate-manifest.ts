@@ -9,7 +9,8 @@
 import { isAbsolute, normalize, sep } from 'node:path';
 import { CLIENT_TOKEN_KINDS } from '../../workloads/clients/protocol.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
-import { parseNemesisLabel } from './compare-spec.js';
+import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/vocabulary.js';
+import { parseNemesisLabel, runId } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
 
 type Json = Record<string, unknown>;
@@ -22,6 +23,10 @@ export function manifestProblem(json: unknown, format: string): string | null {
   for (const axis of ['backends', 'resources', 'nemeses'] as const) {
     if (!isStringList(spec[axis])) return `expected \`spec.${axis}\` to be a list of names`;
   }
+  const unknownBackend = (spec['backends'] as string[]).find((b) => !isOneOf(b, LOCK_BACKENDS));
+  if (unknownBackend !== undefined) return `expected \`spec.backends\` to name backends among ${LOCK_BACKENDS.join(', ')}, got ${show(unknownBackend)}`;
+  const unknownResource = (spec['resources'] as string[]).find((r) => !isOneOf(r, RESOURCE_MODES));
+  if (unknownResource !== undefined) return `expected \`spec.resources\` to name resource modes among ${RESOURCE_MODES.join(', ')}, got ${show(unknownResource)}`;
   for (const label of spec['nemeses'] as string[]) {
     try {
       parseNemesisLabel(label);
@@ -76,6 +81,9 @@ function runProblem(run: unknown): string | null {
   const r = run as Partial<Record<keyof ManifestRun, unknown>>;
   for (const key of ['id', 'cellId', 'log', 'finishedAt'] as const) if (typeof r[key] !== 'string') return `.${key} to be a string, got ${show(r[key])}`;
   if (!Number.isSafeInteger(r.seed)) return `.seed to be an integer, got ${show(r.seed)}`;
+  const cellProblem = cellIdProblem(r.cellId as string);
+  if (cellProblem !== null) return `.cellId to be LOCK/RESOURCE/NEMESIS (${cellProblem}), got ${show(r.cellId)}`;
+  if (r.id !== runId(r.cellId as string, r.seed as number)) return `.id to be its cellId#seed, ${show(runId(r.cellId as string, r.seed as number))}, got ${show(r.id)}`;
   if (!Number.isSafeInteger(r.index) || (r.index as number) < 0) return `.index to be a non-negative integer, got ${show(r.index)}`;
   if (r.status !== 'done' && r.status !== 'error') return `.status to be "done" or "error", got ${show(r.status)}`;
   if (!(r.valid === null || r.valid === true || r.valid === false || r.valid === 'unknown')) return `.valid to be true, false, "unknown" or null, got ${show(r.valid)}`;
@@ -87,6 +95,26 @@ function runProblem(run: unknown): string | null {
     if (typeof path === 'string' && !staysInside(path)) return `.${key} to be a path inside the compare directory, got ${show(path)}`;
   }
   return null;
+}
+
+/** Why a run's cell id cannot be one of a matrix's cells (a lock row, a resource mode, a nemesis column), or null. */
+function cellIdProblem(id: string): string | null {
+  const parts = id.split('/');
+  if (parts.length !== 3) return 'three parts joined by /';
+  const [label, resource, nemesis] = parts as [string, string, string];
+  const backend = label.slice(label.lastIndexOf('@') + 1);
+  if (!isOneOf(backend, LOCK_BACKENDS)) return `a backend among ${LOCK_BACKENDS.join(', ')}, or client@backend`;
+  if (!isOneOf(resource, RESOURCE_MODES)) return `a resource mode among ${RESOURCE_MODES.join(', ')}`;
+  try {
+    parseNemesisLabel(nemesis);
+  } catch {
+    return 'a nemesis column such as "client-pause" or "partition+kill"';
+  }
+  return null;
+}
+
+function isOneOf(x: string, names: readonly string[]): boolean {
+  return names.includes(x);
 }
 
 /** A relative path that does not climb out of the directory it is relative to. */

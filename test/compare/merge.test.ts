@@ -92,6 +92,12 @@ describe('merging compare directories', () => {
       ['runDir a number', (m) => (m.runs[0]!['runDir'] = 7), /expected `runs\[0\]`\.runDir to be a path or null, got 7/],
       ['runDir outside', (m) => (m.runs[0]!['runDir'] = '../../../../etc'), /expected `runs\[0\]`\.runDir to be a path inside the compare directory, got "\.\.\/\.\.\/\.\.\/\.\.\/etc"/],
       ['log absolute', (m) => (m.runs[0]!['log'] = '/etc/shadow'), /expected `runs\[0\]`\.log to be a path inside the compare directory/],
+      // Found by the manifest fuzz test (CI seed 788202669): a cell id of two parts crashed the matrix.
+      ['cellId two parts', (m) => (m.runs[0]!['cellId'] = 'redlock/none:invokeclient-pause'), /expected `runs\[0\]`\.cellId to be LOCK\/RESOURCE\/NEMESIS \(three parts/],
+      ['cellId bad nemesis', (m) => (m.runs[0]!['cellId'] = 'redis/none/sneeze'), /\.cellId to be LOCK\/RESOURCE\/NEMESIS \(a nemesis column/],
+      ['id not cellId#seed', (m) => (m.runs[0]!['id'] = '[[redis/none/client-pause#1'), /\.id to be its cellId#seed/],
+      ['unknown resource', (m) => (m.spec['resources'] = ['none', 'moat']), /expected `spec\.resources` to name resource modes among .*got "moat"/],
+      ['unknown backend', (m) => (m.spec['backends'] = ['redis', 'memcached']), /expected `spec\.backends` to name backends among .*got "memcached"/],
     ];
     for (const [, edit, message] of cases) {
       const copy = JSON.parse(JSON.stringify(good)) as typeof good;

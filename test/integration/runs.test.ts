@@ -22,6 +22,7 @@ import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
 import { projectRoot } from '../../src/cluster/paths.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import type { History, Op } from '../../src/history/op.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { lostGrants, tokenRegressions } from '../../src/scenarios/lost-grants.js';
@@ -73,10 +74,22 @@ describe.each<[LockBackend, ResourceMode]>([
     expect(by('mutual-exclusion').valid).toBe(false);
   });
 
-  it(`with ${fenced}, loses nothing and accepts no stale write, because the resource refused the stale holder`, async () => {
-    const { by } = await run(backend, fenced);
+  it(`with ${fenced}, loses nothing and accepts no stale write that its check could have refused, because the resource refused the stale holder`, async () => {
+    const { r, by } = await run(backend, fenced);
     expect(by('lost-updates').valid).toBe(true);
-    expect(by('stale-writes').valid).toBe(true);
+    if (fenced === 'cas-unique') {
+      // A unique token is not a fence: a holder paused between its grant and its mark marks the resource
+      // after the next holder did, and its write passes the check (S6 late-mark-cas-unique). Where the
+      // pause lands is up to timing (CI saw it once), so what is asserted is the check itself: every
+      // accepted stale write had no other holder's mark land between its own mark and its write.
+      const history = await readHistory(join(r.runDir, 'history.jsonl'));
+      for (const a of by('stale-writes').anomalies.filter((x) => x.kind === 'stale-write')) {
+        console.log(`  cas-unique stale write through a late mark: ${a.message}`);
+        expect(markBetween(history, a.processes[0]!, Math.max(...a.opIndexes))).toBeNull();
+      }
+    } else {
+      expect(by('stale-writes').valid).toBe(true);
+    }
     // The pause took effect (two holders at once), and the fence, not luck, kept the data right: it refused someone.
     expect(by('mutual-exclusion').valid).toBe(false);
     const stats = by('access-stats').stats ?? {};
@@ -101,3 +114,32 @@ describe('redis-sentinel: S7, the master killed after a grant that never reached
     expect(r.verdicts.find((v) => v.checker === 'mutual-exclusion')!.valid).toBe(false);
   });
 });
+
+/**
+ * Another process's mark that surely landed between `writer`'s last mark and its write (invoked after
+ * the mark completed, completed before the write was invoked), as "p3 at #120", or null. With one,
+ * the cas-unique write should have been refused. `writeEnd` is the index of the write's completion.
+ */
+function markBetween(history: History, writer: number, writeEnd: number): string | null {
+  const pairs = invocationPairs(history);
+  const write = pairs.find((p) => p.process === writer && p.f === 'write' && p.end === writeEnd);
+  const mark = pairs.filter((p) => p.process === writer && p.f === 'mark' && write !== undefined && p.end < write.start).at(-1);
+  if (write === undefined || mark === undefined) return `no write ending at #${writeEnd} after a mark by p${writer}`;
+  const other = pairs.find((p) => p.process !== writer && p.f === 'mark' && p.ok && p.start > mark.end && p.end < write.start);
+  return other === undefined ? null : `p${String(other.process)} at #${other.end}`;
+}
+
+/** Each op's invocation and completion indexes: a process has one op outstanding, so its next entry completes it. */
+function invocationPairs(history: History): { process: Op['process']; f: string; start: number; end: number; ok: boolean }[] {
+  const open = new Map<Op['process'], Op>();
+  const out: { process: Op['process']; f: string; start: number; end: number; ok: boolean }[] = [];
+  for (const op of history) {
+    const inv = open.get(op.process);
+    if (op.type === 'invoke') open.set(op.process, op);
+    else if (inv !== undefined) {
+      open.delete(op.process);
+      out.push({ process: op.process, f: op.f, start: inv.index, end: op.index, ok: op.type === 'ok' });
+    }
+  }
+  return out;
+}
