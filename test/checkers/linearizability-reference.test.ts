@@ -138,28 +138,34 @@ describe('kv without partitioning', () => {
 
 // The unpartitioned kv search learns failures per key and jumps back (keyed-wgl.ts): beyond the brute force's reach,
 // the partitioned search (a different search over each key alone) is its oracle, on histories linearizable by
-// construction and on the same with one completed get's value changed (mostly not linearizable any more).
+// construction and on the same with one completed get's value changed (often not linearizable any more).
 describe('kv without partitioning, beyond the brute force: agrees with kv partitioned by key', () => {
   const partitioned = createModel('kv');
   const whole = createModel('kv', { partition: false });
   const spec = specFor('kv');
   const VALUES = ['', 'x', 'y', 'xy', 'yx', 'xx', 'xyx', 'yy'];
 
-  it('on histories of up to 120 ops, valid and with a get changed', () => {
+  // 60 ops: at 120, a few random histories with many timed-out ops take either search tens of millions of steps
+  // (WGL is exponential in the pending ops; seed 791230604 ran for minutes). The deadline only turns such a case
+  // into a failure that says so instead of a hang; at 60 ops the largest of 2,000 took under a million steps.
+  const DEADLINE = { timeoutMs: 20_000 };
+
+  it('on histories of up to 60 ops, valid and with a get changed', () => {
     const verdicts = { true: 0, false: 0 };
     fc.assert(
-      fc.property(linearizableHistoryArbitrary('kv', 120), fc.nat(), fc.nat(VALUES.length - 1), (valid, at, value) => {
+      fc.property(linearizableHistoryArbitrary('kv', 60), fc.nat(), fc.nat(VALUES.length - 1), (valid, at, value) => {
         const gets = valid.filter((op) => op.type === 'ok' && op.f === 'get');
         const changed = gets.length === 0 ? valid : valid.map((op) => (op === gets[at % gets.length] ? { ...op, value: [(op.value as Value[])[0]!, VALUES[value]!] } : op));
         for (const history of [valid, changed]) {
-          const byKey = check(partitioned, history);
-          const one = check(whole, history);
+          const byKey = check(partitioned, history, DEADLINE);
+          const one = check(whole, history, DEADLINE);
+          if (byKey.valid === 'unknown' || one.valid === 'unknown') throw new Error(`undecided within 20 s (partitioned ${String(byKey.valid)}, unpartitioned ${String(one.valid)}): ${JSON.stringify(history)}`);
           expect(one.valid, JSON.stringify(history)).toBe(byKey.valid);
           verdicts[String(one.valid) as 'true' | 'false']++;
           if (one.valid === false) expectCoherentWitness(whole, spec, history, one, false);
         }
       }),
-      { numRuns: 200, seed },
+      { numRuns: 500, seed },
     );
     console.log(`[kv unpartitioned vs partitioned] ${verdicts.true} valid, ${verdicts.false} invalid`);
     // Both sides of the comparison were exercised.
