@@ -1,10 +1,18 @@
 # fencecheck's lock clients and delay proxy (its built code, dist/ and node_modules/),
-# plus nftables (partitions inside a client's host container) and the clock library.
+# plus nftables (partitions inside a client's host container), the clock library, and the docker CLI (the harness
+# in a container).
 # Context: the repository (images/.dockerignore keeps it to what the client runs).
 FROM node:20-bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nftables iproute2 procps gcc libc6-dev \
  && rm -rf /var/lib/apt/lists/*
+# The docker CLI alone (from Debian's docker.io, without its daemon): a harness running in this image
+# (`--harness container`) drives the run's containers through the daemon's mounted socket.
+RUN apt-get update \
+ && cd /tmp && apt-get download docker.io \
+ && dpkg-deb --fsys-tarfile docker.io_*.deb | tar -x -C / ./usr/bin/docker \
+ && rm -f docker.io_*.deb && rm -rf /var/lib/apt/lists/* \
+ && docker --version
 COPY native/fc-clock.c /usr/local/src/fc-clock.c
 RUN gcc -O2 -shared -fPIC -Wall -Wextra -Werror -o /usr/local/lib/libfc-clock.so /usr/local/src/fc-clock.c
 COPY package.json /opt/fencecheck/package.json
@@ -12,5 +20,7 @@ COPY node_modules /opt/fencecheck/node_modules
 COPY dist/src /opt/fencecheck/dist/src
 COPY dist/workloads /opt/fencecheck/dist/workloads
 COPY dist/checkers /opt/fencecheck/dist/checkers
+# The report page's stylesheet and scripts (a harness in this image writes report.html).
+COPY src/report/page /opt/fencecheck/src/report/page
 LABEL org.fencecheck.image=client
 CMD ["sleep", "infinity"]

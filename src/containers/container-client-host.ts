@@ -31,7 +31,8 @@ import { CLIENT_IMAGE_ROOT, IMAGE_CLOCK_LIBRARY, IMAGE_NODE } from './image-spec
 
 export interface ContainerClientRuntime extends ClientRuntime {
   runId: string;
-  runDir: string;
+  /** What every container of the run mounts: the run dir and the shared data dir at their own paths, the clock volume. */
+  mounts: readonly { source: string; target: string }[];
   /** The client image ref (content-hash tag). */
   image: string;
 }
@@ -75,7 +76,7 @@ export class ContainerClientHost extends ClientHost {
     const labels = labelsFor(this.crt.runId, 'client');
     const command = [
       'docker', 'run', '-i', '--rm', '--name', container, '--network', `container:${hostContainerName(this.plan)}`,
-      '-v', `${this.crt.runDir}:${this.crt.runDir}`, '-w', CLIENT_IMAGE_ROOT,
+      ...this.crt.mounts.flatMap((m) => ['-v', `${m.source}:${m.target}`]), '-w', CLIENT_IMAGE_ROOT,
       ...[PROJECT_LABEL, RUN_LABEL, ROLE_LABEL].flatMap((k) => ['--label', `${k}=${labels[k]}`]),
       // `-e NAME` takes the value from the CLI's environment: the config never appears in a process listing.
       ...Object.keys(env).flatMap((k) => ['-e', k]),
