@@ -20,7 +20,8 @@
  * Needs `npm run build` and `fencecheck images build` first (the client image
  * holds dist/).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ import { IMAGE_NAMES } from '../../src/containers/image-specs.js';
 import { imageRef } from '../../src/containers/image-tags.js';
 import { probeNetwork } from '../../src/containers/reachability.js';
 import { MAIN } from '../cli/run-cli.js';
-import { withClusterLock } from './helpers.js';
+import { waitFor, withClusterLock } from './helpers.js';
 
 const TABLE = 'fencecheck-noroute';
 const SUBNET = parseSubnet(chosenSubnet(undefined) ?? DEFAULT_SUBNET);
@@ -92,24 +93,43 @@ interface Cli {
   ms: number;
 }
 
-/** The built CLI as a user runs it; killed (and the test failed) if it hangs. */
-function cli(args: string[], timeoutMs: number): Promise<Cli> {
+/**
+ * The built CLI as a user runs it; killed (and the test failed) if it hangs. `onOutput` sees the output
+ * so far after each chunk, with the child (to signal it at a given moment).
+ */
+function cli(args: string[], timeoutMs: number, onOutput?: (text: string, child: ChildProcess) => void): Promise<Cli> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
-    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += String(d);
+      onOutput?.(stdout + stderr, child);
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += String(d);
+      onOutput?.(stdout + stderr, child);
+    });
     const timer = setTimeout(() => {
       child.kill('SIGINT');
       reject(new Error(`fencecheck ${args.join(' ')} hung for ${timeoutMs} ms:\n${stderr}`));
     }, timeoutMs);
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - t0 });
+      resolve({ code: code ?? (signal ? 128 + osConstants.signals[signal] : null), stdout, stderr, ms: Date.now() - t0 });
     });
   });
+}
+
+/** Send `signal` once, when the run's main phase has begun (its clients are running in their containers). */
+function inMainPhase(signal: NodeJS.Signals): (text: string, child: ChildProcess) => void {
+  let sent = false;
+  return (text, child) => {
+    if (sent || !text.includes('main phase:')) return;
+    sent = true;
+    setTimeout(() => child.kill(signal), 2000);
+  };
 }
 
 const LABEL = 'label=org.fencecheck.project=fencecheck';
@@ -166,5 +186,26 @@ describe.skipIf(why !== undefined)('the harness in a container, where this machi
     expect(s.outcome).toBe(outcome);
     expect(s.hasReport).toBe(true);
     if (resource === 'fence-claim') expect(s.writes?.rejected ?? 0).toBeGreaterThan(0);
+  }, 200_000);
+
+  it('Ctrl-C reaches the harness in its container: the cluster is torn down, exit 130', async () => {
+    const r = await withNoRoute(() => cli(runArgs('none'), 120_000, inMainPhase('SIGINT')));
+    console.log(`exit ${r.code} after ${r.ms} ms\n${r.stderr.split('\n').filter((l) => /SIGINT|torn down/.test(l)).join('\n')}`);
+    expect(r.stderr).toContain('fencecheck: SIGINT: passed to the harness in fc-harness-');
+    expect(r.stderr).toContain('fencecheck: SIGINT: tearing the cluster down');
+    expect(r.code).toBe(130);
+  }, 150_000);
+
+  it('a SIGKILL of fencecheck: the harness in its container tears down by itself, `down` removes the clock volume', async () => {
+    const r = await withNoRoute(() => cli(runArgs('none'), 120_000, inMainPhase('SIGKILL')));
+    expect(r.code).toBe(137);
+    const t0 = Date.now();
+    const left = await waitFor('the harness to tear down', async () => ((await labelled()).containers.length === 0 ? labelled() : undefined), 60_000, 500);
+    console.log(`after SIGKILL: no container left after ${Date.now() - t0} ms; left: networks [${left.networks.join(' ')}] volumes [${left.volumes.join(' ')}]`);
+    expect(left.networks).toEqual([]);
+    const down = await cli(['down'], 60_000);
+    console.log(down.stdout);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toMatch(/volumes: [1-9]/);
   }, 200_000);
 });
