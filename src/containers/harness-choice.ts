@@ -70,7 +70,7 @@ export function harnessRequest(argv: readonly string[], env: Readonly<Record<str
   const containers = provider === 'containers' && command !== undefined && (HARNESS_COMMANDS as readonly string[]).includes(command);
   if (sawFlag && choice === 'container' && !containers) {
     throw new UsageError(
-      `\`--harness container\` needs \`--provider containers\` on ${HARNESS_COMMANDS.join(', ')}, got \`${[command ?? '(no command)', ...(provider ? [`--provider ${provider}`] : [])].join(' ')}\``,
+      `\`--harness container\` applies to ${HARNESS_COMMANDS.join(', ')} with \`--provider containers\`, got \`${[command ?? '(no command)', ...(provider ? [`--provider ${provider}`] : [])].join(' ')}\``,
       '`up` always runs here (it leaves a cluster for this machine); the namespaces provider has no container network.',
     );
   }

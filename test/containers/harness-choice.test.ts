@@ -44,7 +44,7 @@ describe('harnessRequest', () => {
     expect(refusal(() => harnessRequest([...RUN, '--harness'], {})).message).toContain('got ``');
     expect(refusal(() => harnessRequest(RUN, { FENCECHECK_HARNESS: 'yes' })).message).toContain('`FENCECHECK_HARNESS`');
     expect(refusal(() => harnessRequest(['up', '--provider', 'containers', '--harness', 'container'], {})).exitCode).toBe(254);
-    expect(refusal(() => harnessRequest(['run', '--harness', 'container'], {})).message).toContain('needs `--provider containers`');
+    expect(refusal(() => harnessRequest(['run', '--harness', 'container'], {})).message).toContain('applies to run, compare, scenario, client-check with `--provider containers`, got `run`');
   });
 
   it('gives back the same arguments wherever --harness stands (seeded)', () => {
