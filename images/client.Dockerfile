@@ -25,6 +25,8 @@ COPY dist/src /opt/fencecheck/dist/src
 COPY dist/workloads /opt/fencecheck/dist/workloads
 COPY dist/checkers /opt/fencecheck/dist/checkers
 COPY clients/python /opt/fencecheck/clients/python
+# The npm reference clients, with their node_modules when `npm run setup -- --node` installed them here.
+COPY clients/node /opt/fencecheck/clients/node
 # The report page's stylesheet and scripts (a harness in this image writes report.html).
 COPY src/report/page /opt/fencecheck/src/report/page
 LABEL org.fencecheck.image=client
