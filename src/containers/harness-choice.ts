@@ -67,7 +67,9 @@ export function harnessRequest(argv: readonly string[], env: Readonly<Record<str
   const envValue = env[HARNESS_ENV];
   const choice = sawFlag ? asChoice(flag, '--harness') : envValue !== undefined && envValue !== '' ? asChoice(envValue, HARNESS_ENV) : 'auto';
   const provider = optionValue(args, '--provider');
-  const containers = provider === 'containers' && command !== undefined && (HARNESS_COMMANDS as readonly string[]).includes(command);
+  // Help and a scenario's dry run start no cluster: nothing to probe, nowhere else to run.
+  const startsNothing = args.some((a) => a === '--help' || a === '-h' || a === '--dry-run');
+  const containers = provider === 'containers' && command !== undefined && (HARNESS_COMMANDS as readonly string[]).includes(command) && !startsNothing;
   if (sawFlag && choice === 'container' && !containers) {
     throw new UsageError(
       `\`--harness container\` applies to ${HARNESS_COMMANDS.join(', ')} with \`--provider containers\`, got \`${[command ?? '(no command)', ...(provider ? [`--provider ${provider}`] : [])].join(' ')}\``,
