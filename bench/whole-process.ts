@@ -22,7 +22,7 @@ import { writeLongHistory } from './long-history.js';
 import { buildPorcupineHarness } from './porcupine-harness.js';
 
 /** The CLI measured: this build's, or another build's entry (FENCECHECK_BENCH_CLI) for a before/after table. */
-const CLI = process.env['FENCECHECK_BENCH_CLI'] ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const CLI = process.env['FENCECHECK_BENCH_CLI'] ?? fileURLToPath(new URL('../bundle/main.js', import.meta.url));
 const TIME = '/usr/bin/time';
 const TIMEOUT = '/usr/bin/timeout';
 

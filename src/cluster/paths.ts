@@ -60,14 +60,12 @@ export function defaultRunDir(now: Date = new Date()): string {
 
 /**
  * A compiled entry point for a helper that runs as its own process (the delay
- * proxy inside a namespace). Under vitest the sources are TypeScript, so fall
- * back to the build in dist/.
+ * proxy inside a namespace): always the build in dist/src (under vitest the
+ * sources are TypeScript).
  */
 export function compiledEntry(relativeFromSrc: string): string {
-  const root = projectRoot();
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return resolve(dirname(here), '..', relativeFromSrc);
-  return join(root, 'dist', 'src', relativeFromSrc);
+  // Not relative to this file: bundled (dist/bundle/), this code no longer sits in dist/src/cluster/.
+  return join(projectRoot(), 'dist', 'src', relativeFromSrc);
 }
 
 /**

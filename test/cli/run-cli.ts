@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 
 export interface CliResult {
   code: number;
