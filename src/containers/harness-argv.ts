@@ -57,7 +57,9 @@ export function clockVolumeName(harnessId: string): string {
 
 /** Names of this environment's variables the inner harness gets too (their values via `-e NAME`, never in argv). */
 export function passedEnvNames(env: Readonly<Record<string, string | undefined>>): string[] {
-  const own = new Set(['FENCECHECK_HARNESS', HARNESS_CONTAINER_ENV, CLOCK_VOLUME_ENV, HARNESS_STDIN_ENV, HARNESS_IMAGES_ENV]);
+  // The state file stays the container's own: one under a mounted folder would record the inner run's pids,
+  // which mean other processes here.
+  const own = new Set(['FENCECHECK_HARNESS', HARNESS_CONTAINER_ENV, CLOCK_VOLUME_ENV, HARNESS_STDIN_ENV, HARNESS_IMAGES_ENV, 'FENCECHECK_STATE_FILE']);
   return Object.keys(env)
     .filter((k) => env[k] !== undefined && !own.has(k))
     .filter((k) => k.startsWith('FENCECHECK_') || k.startsWith('TESTCONTAINERS_') || ['CI', 'NO_COLOR', 'FORCE_COLOR'].includes(k) || (k === 'DOCKER_HOST' && (env[k] ?? '').startsWith('tcp://')))

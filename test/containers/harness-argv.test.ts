@@ -29,8 +29,8 @@ describe('harnessContainerArgv', () => {
 });
 
 describe('passedEnvNames', () => {
-  it('passes FENCECHECK_* and TESTCONTAINERS_* (never the harness own ones), CI, colours, and a tcp DOCKER_HOST only', () => {
-    expect(passedEnvNames({ FENCECHECK_SUBNET: 'a', FENCECHECK_HARNESS: 'auto', FENCECHECK_HARNESS_CONTAINER: 'x', TESTCONTAINERS_RYUK_DISABLED: 'true', CI: '1', PATH: '/bin', DOCKER_HOST: 'unix:///x.sock' })).toEqual(['CI', 'FENCECHECK_SUBNET', 'TESTCONTAINERS_RYUK_DISABLED']);
+  it("passes FENCECHECK_* and TESTCONTAINERS_* (never the harness's own ones or the state file), CI, colours, and a tcp DOCKER_HOST only", () => {
+    expect(passedEnvNames({ FENCECHECK_STATE_FILE: '/tmp/s.json', FENCECHECK_SUBNET: 'a', FENCECHECK_HARNESS: 'auto', FENCECHECK_HARNESS_CONTAINER: 'x', TESTCONTAINERS_RYUK_DISABLED: 'true', CI: '1', PATH: '/bin', DOCKER_HOST: 'unix:///x.sock' })).toEqual(['CI', 'FENCECHECK_SUBNET', 'TESTCONTAINERS_RYUK_DISABLED']);
     expect(passedEnvNames({ DOCKER_HOST: 'tcp://docker:2375' })).toEqual(['DOCKER_HOST']);
   });
 });
