@@ -80,6 +80,22 @@ export interface Model<S> {
    * the remaining ops (say -1 when unsure).
    */
   deadEnds?(ops: readonly Operation[]): DeadEndTest<S> | undefined;
+  /**
+   * Independent parts inside one state, for a model that does not partition
+   * (kv with `partition: false`): every op reads and changes one part only,
+   * and whether it is legal depends on that part alone. The search then
+   * learns each failure as a failure of one part and jumps back past the
+   * choices in other parts (keyed-wgl.ts). Sound only if it is always true.
+   */
+  parts?: StateParts<S>;
+}
+
+/** A state's independent parts (see Model.parts): which part an op touches, and a part's state, hash and equality. */
+export interface StateParts<S, P = unknown> {
+  partOf(op: Operation): string;
+  part(state: S, name: string): P;
+  hash(part: P): number;
+  equal(a: P, b: P): boolean;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Operation } from '../operation.js';
 import { CacheLimitError, MemoryBudget } from './config-cache.js';
 import type { CheckOptions, LinearizabilityResult } from './result.js';
 import { toOperations, type OperationsOptions } from './to-operations.js';
+import { KeyedSearch } from './keyed-wgl.js';
 import { PartitionSearch, type PartitionOutcome } from './wgl.js';
 
 /**
@@ -49,10 +50,12 @@ export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options
     .filter((p) => p.length > 0)
     .map((p) => [...p.filter((o) => o.ret !== Infinity), ...p.filter((o) => o.ret === Infinity)]);
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
-  let searches: PartitionSearch<S>[];
+  let searches: (PartitionSearch<S> | KeyedSearch<S>)[];
   try {
     // A search knows its ops by their index in the part; op.id stays the history-wide id the witness shows.
-    searches = parts.map((p) => new PartitionSearch(model, p, budget.child()));
+    // A state of independent parts (kv unpartitioned) gets the search that learns failures per part.
+    const { parts: stateParts } = model;
+    searches = parts.map((p) => (stateParts ? new KeyedSearch(model, p, budget.child(), stateParts) : new PartitionSearch(model, p, budget.child())));
   } catch (err) {
     if (!(err instanceof CacheLimitError)) throw err;
     const stats = { operations: ops.length, partitions: parts.length, steps: 0, cacheEntries: 0, elapsedMs: performance.now() - started };

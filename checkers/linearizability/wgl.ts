@@ -49,14 +49,14 @@ export interface PartitionOutcome {
  * it (building a verdict, which happens once per search) deoptimises it when it first runs, and the next hard
  * history then starts in the interpreter again.
  */
-type Stop = 0 | 1 | 2 | 3;
-const PAUSED = 0;
-const VALID = 1;
-const INVALID = 2;
-const DEADLINE = 3;
+export type Stop = 0 | 1 | 2 | 3;
+export const PAUSED = 0;
+export const VALID = 1;
+export const INVALID = 2;
+export const DEADLINE = 3;
 
 /** How many search steps between two looks at the clock (a look costs ~50 ns; this keeps the deadline within ms). */
-const CLOCK_EVERY = 1 << 12;
+export const CLOCK_EVERY = 1 << 12;
 
 /**
  * One partition's search, resumable: `run(budget)` takes at most `budget`
@@ -284,10 +284,10 @@ export class PartitionSearch<S> {
   }
 }
 
-function invalidOutcome<S>(
+export function invalidOutcome<S>(
   model: FilledModel<S>,
   ops: readonly Operation[],
-  states: StateInterner<S>,
+  states: Pick<StateInterner<S>, 'states' | 'reason'>,
   order: Int32Array,
   bestState: number,
   blocker: number,
@@ -321,7 +321,7 @@ function firstUnlinearizedCompleted(ops: readonly Operation[], order: Int32Array
 }
 
 /** Call event of op i is 2i, its return 2i+1; pending ops have no return event. */
-function linkEvents(ops: readonly Operation[], next: Int32Array, prev: Int32Array, head: number): void {
+export function linkEvents(ops: readonly Operation[], next: Int32Array, prev: Int32Array, head: number): void {
   const events: number[] = [];
   for (let i = 0; i < ops.length; i++) {
     events.push(2 * i);
@@ -339,14 +339,14 @@ function linkEvents(ops: readonly Operation[], next: Int32Array, prev: Int32Arra
   next[last] = -1;
 }
 
-function unlink(e: number, next: Int32Array, prev: Int32Array): void {
+export function unlink(e: number, next: Int32Array, prev: Int32Array): void {
   const p = prev[e]!;
   const q = next[e]!;
   next[p] = q;
   if (q !== -1) prev[q] = p;
 }
 
-function relink(e: number, next: Int32Array, prev: Int32Array): void {
+export function relink(e: number, next: Int32Array, prev: Int32Array): void {
   const p = prev[e]!;
   const q = next[e]!;
   next[p] = e;
@@ -359,7 +359,7 @@ function relink(e: number, next: Int32Array, prev: Int32Array): void {
  * tried; by induction linearized members form a prefix, so checking the
  * immediate predecessor is enough.
  */
-function identicalPendingPredecessors(ops: readonly Operation[]): Int32Array {
+export function identicalPendingPredecessors(ops: readonly Operation[]): Int32Array {
   const twin = new Int32Array(ops.length).fill(-1);
   const lastOfClass = new Map<string, number>();
   const byCall = ops.map((_, i) => i).sort((a, b) => ops[a]!.call - ops[b]!.call || a - b);

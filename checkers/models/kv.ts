@@ -14,7 +14,7 @@
  * O(|v|) per append instead of O(|s|), and the interner never rehashes.
  */
 import type { Value } from '../../src/history/op.js';
-import { illegal, type DeadEndTest, type Model } from '../model.js';
+import { illegal, type DeadEndTest, type Model, type StateParts } from '../model.js';
 import type { Operation } from '../operation.js';
 import { FNV_OFFSET, fnvContinue } from '../linearizability/state-interner.js';
 
@@ -74,6 +74,8 @@ function kvStoreModel(): Model<KvStore> {
     },
     hash: (s) => s.hash,
     deadEnds: (ops) => kvDeadEnds<KvStore>(ops, cellOfKey),
+    // Each key is its own register inside the store: the search learns failures per key (keyed-wgl.ts).
+    parts: { partOf: keyOf, part: cellOfKey, hash: (c: KvCell) => c.hash, equal: (a: KvCell, b: KvCell) => a.hash === b.hash && a.value === b.value } as StateParts<KvStore>,
     // A store copies its Map of cells on every change: a Map entry per key, plus the new cell.
     sizeOf: (s) => 160 + 40 * s.cells.size,
     equal(a, b) {

@@ -136,6 +136,38 @@ describe('kv without partitioning', () => {
   });
 });
 
+// The unpartitioned kv search learns failures per key and jumps back (keyed-wgl.ts): beyond the brute force's reach,
+// the partitioned search (a different search over each key alone) is its oracle, on histories linearizable by
+// construction and on the same with one completed get's value changed (mostly not linearizable any more).
+describe('kv without partitioning, beyond the brute force: agrees with kv partitioned by key', () => {
+  const partitioned = createModel('kv');
+  const whole = createModel('kv', { partition: false });
+  const spec = specFor('kv');
+  const VALUES = ['', 'x', 'y', 'xy', 'yx', 'xx', 'xyx', 'yy'];
+
+  it('on histories of up to 120 ops, valid and with a get changed', () => {
+    const verdicts = { true: 0, false: 0 };
+    fc.assert(
+      fc.property(linearizableHistoryArbitrary('kv', 120), fc.nat(), fc.nat(VALUES.length - 1), (valid, at, value) => {
+        const gets = valid.filter((op) => op.type === 'ok' && op.f === 'get');
+        const changed = gets.length === 0 ? valid : valid.map((op) => (op === gets[at % gets.length] ? { ...op, value: [(op.value as Value[])[0]!, VALUES[value]!] } : op));
+        for (const history of [valid, changed]) {
+          const byKey = check(partitioned, history);
+          const one = check(whole, history);
+          expect(one.valid, JSON.stringify(history)).toBe(byKey.valid);
+          verdicts[String(one.valid) as 'true' | 'false']++;
+          if (one.valid === false) expectCoherentWitness(whole, spec, history, one, false);
+        }
+      }),
+      { numRuns: 200, seed },
+    );
+    console.log(`[kv unpartitioned vs partitioned] ${verdicts.true} valid, ${verdicts.false} invalid`);
+    // Both sides of the comparison were exercised.
+    expect(verdicts.true).toBeGreaterThan(0);
+    expect(verdicts.false).toBeGreaterThan(0);
+  });
+});
+
 // Beyond the brute force's reach (more than 32 ops: multi-word bitsets, longer searches), a one-sided oracle.
 describe.each(MODEL_NAMES)('check() accepts histories linearizable by construction: %s', (name) => {
   const model = createModel(name);
