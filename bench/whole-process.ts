@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CorpusEntry } from '../src/corpus/manifest.js';
 import { writeLongHistory } from './long-history.js';
+import { writeLongKvHistory } from './long-kv-history.js';
 import { buildPorcupineHarness } from './porcupine-harness.js';
 
 /** The CLI measured: this build's, or another build's entry (FENCECHECK_BENCH_CLI) for a before/after table. */
@@ -61,6 +62,10 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
     const long1m = join(work, 'long-1m.log');
     writeLongHistory(long100k, { ops: 100_000, seed: 12 });
     writeLongHistory(long1m, { ops: 1_000_000, seed: 12 });
+    // Many partitions in one long history. No timed-out ops: Porcupine's test parser gives a call that never
+    // returns an empty output at the end, so a pending get would have to read "" there (fencecheck drops it).
+    const longKv = join(work, 'long-kv-200k.txt');
+    writeLongKvHistory(longKv, { ops: 200_000, seed: 12, keys: 64, infoRate: 0 });
     // The "directory of 120 small Jepsen EDN histories" (the corpus has one EDN file): 100–300 ops each, seeded.
     const edn = join(work, 'edn-120');
     mkdirSync(edn);
@@ -75,6 +80,7 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
       { name: '120 EDN, 100–300 ops', fencecheck: [process.execPath, CLI, 'check', edn, '--model', 'cas-register'] },
       { name: 'long 100k', fencecheck: [process.execPath, CLI, 'check', long100k, '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', long100k] } : {}) },
       { name: 'long 1M', fencecheck: [process.execPath, CLI, 'check', long1m, '--model', 'etcd'] },
+      { name: 'long kv 200k, 64 keys', fencecheck: [process.execPath, CLI, 'check', longKv, '--model', 'kv'], ...(porc ? { porcupine: [porc, 'kv', longKv] } : {}) },
     ];
     const samples = new Map<string, Sample[]>();
     const add = (key: string, s: Sample) => samples.set(key, [...(samples.get(key) ?? []), s]);

@@ -19,6 +19,7 @@ import { CacheLimitError, MemoryBudget } from './config-cache.js';
 import type { CheckOptions, LinearizabilityResult } from './result.js';
 import { toOperations, type OperationsOptions } from './to-operations.js';
 import { KeyedSearch } from './keyed-wgl.js';
+import { memoStatesFor } from './step-memo.js';
 import { PartitionSearch, type PartitionOutcome } from './wgl.js';
 
 /**
@@ -55,7 +56,8 @@ export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options
     // A search knows its ops by their index in the part; op.id stays the history-wide id the witness shows.
     // A state of independent parts (kv unpartitioned) gets the search that learns failures per part.
     const { parts: stateParts } = model;
-    searches = parts.map((p) => (stateParts ? new KeyedSearch(model, p, budget.child(), stateParts) : new PartitionSearch(model, p, budget.child())));
+    const memoStates = memoStatesFor(ops.length);
+    searches = parts.map((p) => (stateParts ? new KeyedSearch(model, p, budget.child(), stateParts) : new PartitionSearch(model, p, budget.child(), memoStates)));
   } catch (err) {
     if (!(err instanceof CacheLimitError)) throw err;
     const stats = { operations: ops.length, partitions: parts.length, steps: 0, cacheEntries: 0, elapsedMs: performance.now() - started };

@@ -34,8 +34,9 @@ export class StateInterner<S> {
     private readonly model: FilledModel<S>,
     private readonly ops: readonly Operation[],
     private readonly budget: MemoryBudget,
+    memoStates?: number,
   ) {
-    this.memo = new StepMemo(ops.length, budget);
+    this.memo = new StepMemo(ops.length, budget, memoStates);
     this.hash = model.hash;
     this.equal = model.equal;
   }

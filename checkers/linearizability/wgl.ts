@@ -103,12 +103,14 @@ export class PartitionSearch<S> {
     private readonly model: FilledModel<S>,
     private readonly ops: readonly Operation[],
     private readonly budget: MemoryBudget,
+    /** States with a step memo row (memoStatesFor the whole check's op count). */
+    memoStates?: number,
   ) {
     const n = (this.n = ops.length);
     this.next = new Int32Array(2 * n + 1).fill(-1);
     this.prev = new Int32Array(2 * n + 1).fill(-1);
     linkEvents(ops, this.next, this.prev, 2 * n);
-    this.states = new StateInterner(model, ops, budget);
+    this.states = new StateInterner(model, ops, budget, memoStates);
     this.state = this.bestState = this.states.intern(model.init());
     this.sameBefore = identicalPendingPredecessors(ops);
     this.cache = new ConfigCache(budget, n);

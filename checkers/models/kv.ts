@@ -186,29 +186,46 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
       const v = String(valueOf(op.input) ?? '');
       const h = fnvContinue(FNV_OFFSET, v);
       const byHash = putsByHash[keyOfOp[i]!]!;
-      byHash.set(h, [...(byHash.get(h) ?? []), i]);
+      const same = byHash.get(h);
+      if (same === undefined) byHash.set(h, [i]);
+      else same.push(i);
       putLengths[keyOfOp[i]!]!.add(v.length);
     }
   });
   if (gets.every((g) => g.length === 0)) return undefined;
   // Per get, made when the get is first looked at (many never are): its value's prefix hashes, and the puts whose
-  // value is a prefix of the get's (a put not yet linearized can still lead to the get).
-  const prefixHashes: (Int32Array | undefined)[] = new Array(ops.length);
-  const resets: (Int32Array | undefined)[] = new Array(ops.length);
-  const prepare = (g: number): Int32Array => {
+  // value is a prefix of the get's (a put not yet linearized can still lead to the get). Both live in arenas:
+  // two small typed arrays per get were a third of a long history's garbage collection.
+  const hashesAt = new Int32Array(ops.length).fill(-1);
+  const hashCount = new Int32Array(ops.length);
+  let hashes = new Int32Array(1 << 12);
+  let hashesUsed = 0;
+  const resetsAt = new Int32Array(ops.length);
+  const resetCount = new Int32Array(ops.length);
+  const resets: number[] = [];
+  const prepare = (g: number): number => {
     const value = valueOf(ops[g]!.output) as string;
-    const ph = new Int32Array(value.length + 1);
-    ph[0] = FNV_OFFSET;
-    for (let c = 0; c < value.length; c++) ph[c + 1] = Math.imul(ph[c]! ^ value.charCodeAt(c), 0x01000193);
+    const at = hashesUsed;
+    if (at + value.length + 1 > hashes.length) {
+      const grown = new Int32Array(Math.max(hashes.length * 2, at + value.length + 1));
+      grown.set(hashes.subarray(0, at));
+      hashes = grown;
+    }
+    let h = FNV_OFFSET;
+    hashes[at] = h;
+    for (let c = 0; c < value.length; c++) hashes[at + c + 1] = h = Math.imul(h ^ value.charCodeAt(c), 0x01000193);
+    hashesUsed = at + value.length + 1;
+    hashesAt[g] = at;
+    hashCount[g] = value.length + 1;
     const k = keyOfOp[g]!;
-    const found: number[] = [];
+    resetsAt[g] = resets.length;
     // Only the prefixes as long as some put's value (a handful of lengths, not every prefix).
     for (const len of putLengths[k]!) {
-      const puts = len < ph.length ? putsByHash[k]!.get(ph[len]!) : undefined;
-      if (puts) for (const p of puts) if (value.startsWith(String(valueOf(ops[p]!.input) ?? ''))) found.push(p);
+      const puts = len <= value.length ? putsByHash[k]!.get(hashes[at + len]!) : undefined;
+      if (puts) for (const p of puts) if (value.startsWith(String(valueOf(ops[p]!.input) ?? ''))) resets.push(p);
     }
-    resets[g] = Int32Array.from(found);
-    return (prefixHashes[g] = ph);
+    resetCount[g] = resets.length - resetsAt[g]!;
+    return at;
   };
   const getsOf = gets.map((g) => Int32Array.from(g));
   const isSet = (words: Uint32Array, i: number) => (words[i >> 5]! & (1 << (i & 31))) !== 0;
@@ -224,11 +241,11 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
       const g = list[i]!;
       if (isSet(linearized, g)) continue;
       checked++;
-      const ph = prefixHashes[g] ?? prepare(g);
-      if (len < ph.length && ph[len] === hash) continue;
-      const puts = resets[g]!;
+      let at = hashesAt[g]!;
+      if (at === -1) at = prepare(g);
+      if (len < hashCount[g]! && hashes[at + len] === hash) continue;
       let reachable = false;
-      for (let p = 0; p < puts.length && !reachable; p++) reachable = !isSet(linearized, puts[p]!);
+      for (let p = resetsAt[g]!, end = p + resetCount[g]!; p < end && !reachable; p++) reachable = !isSet(linearized, resets[p]!);
       if (!reachable) return g;
     }
     return -1;
