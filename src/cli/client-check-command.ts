@@ -33,7 +33,7 @@ export function registerClientCheckCommand(program: Command): void {
     .option('--ttl-ms <ms>', 'the paused holder\'s lease / TTL / session', positiveInteger('--ttl-ms'), 2000)
     .option('--results <dir>', 'where the cluster logs go (results/client-check/<time>)', 'results')
     .option('--busy-timeout-ms <ms>', 'wait up to N ms for another fencecheck cluster on this machine to end', nonNegativeInteger('--busy-timeout-ms'), 0)
-    .option('--provider <name>', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon)`, oneOf('--provider', PROVIDERS), 'namespaces')
+    .option('--provider <name>', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS), 'namespaces')
     .addHelpText(
       'after',
       `

@@ -28,7 +28,7 @@ export function registerDownCommand(program: Command): void {
         return;
       }
       const c = r.containers;
-      const nothing = r.processes.length + r.strayPids.length + r.namespaces.length + r.links.length + r.dataDirsRemoved.length + r.sharedMemory.length + c.containers.length + c.networks.length === 0 && !r.stateFile;
+      const nothing = r.processes.length + r.strayPids.length + r.namespaces.length + r.links.length + r.dataDirsRemoved.length + r.sharedMemory.length + c.containers.length + c.networks.length + c.volumes.length === 0 && !r.stateFile;
       const lines = nothing
         ? ['nothing to tear down']
         : [

@@ -62,10 +62,27 @@ program.hook('preAction', async (_program, action) => {
 });
 
 try {
-  for (const register of await registrationsFor(process.argv.slice(2))) register(program);
-  await program.parseAsync(process.argv);
+  const args = await harnessArgs(process.argv.slice(2));
+  if (args !== undefined) {
+    for (const register of await registrationsFor(args)) register(program);
+    await program.parseAsync(args, { from: 'user' });
+  }
 } catch (err) {
   process.exitCode = exitCodeFor(err);
+}
+
+/**
+ * The arguments this process parses, without `--harness`; undefined when a harness in a container ran
+ * the command instead (its exit code is set). The containers' harness code loads only when it may matter.
+ */
+async function harnessArgs(args: string[]): Promise<string[] | undefined> {
+  const mayMatter = args.some((a) => a.startsWith('--harness') || a.includes('containers')) || process.env['FENCECHECK_HARNESS'] !== undefined || process.env['FENCECHECK_HARNESS_CONTAINER'] !== undefined;
+  if (!mayMatter) return args;
+  const { harnessRedirect } = await import('../containers/harness-redirect.js');
+  const r = await harnessRedirect(args, (line) => process.stderr.write(`fencecheck: ${line}\n`));
+  if ('args' in r) return r.args;
+  process.exitCode = r.exitCode;
+  return undefined;
 }
 
 /**

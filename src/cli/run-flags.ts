@@ -25,7 +25,7 @@ export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) 
   ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
   ['--wait-replicas <n>', 'waitReplicas', 'redis-sentinel: WAIT for n replicas after each grant, else refuse it', positiveInteger('--wait-replicas')],
   ['--min-replicas <n>', 'minReplicas', 'redis-sentinel: min-replicas-to-write n (max lag 1 s) on the data nodes', positiveInteger('--min-replicas')],
-  ['--provider <name>', 'provider', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`fencecheck images build\` first)`, oneOf('--provider', PROVIDERS)],
+  ['--provider <name>', 'provider', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`fencecheck images build\` first; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS)],
 ];
 
 const CHECK_HOLD = '--check-hold';

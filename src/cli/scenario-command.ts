@@ -56,7 +56,7 @@ export function registerScenarioCommand(program: Command): void {
     .option('--dry-run', 'print the runs, run nothing')
     .option('--verbose', "also print each run's harness lines")
     .option('--client <command>', CLIENT_HELP, clientCommand)
-    .option('--provider <name>', `where the clusters run: ${PROVIDERS.join(' (root) or ')} (a Docker daemon)`, oneOf('--provider', PROVIDERS), 'namespaces')
+    .option('--provider <name>', `where the clusters run: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS), 'namespaces')
     .addHelpText(
       'after',
       `

@@ -10,9 +10,10 @@
  * docker CLI (`docker run -i`), which relays stdin and stdout: testcontainers
  * has no call that attaches a container's stdin. Pause is the freezer
  * (`docker pause`, see container-server-node.ts); kill is `docker kill`.
- * Only fencecheck's own Node programs (the built-in client, the delay proxy)
- * are in the client image: a `--client` command of another language would
- * need an image of its own, which this provider does not build.
+ * The client image has fencecheck's own Node programs (the built-in client,
+ * the delay proxy) and the Python reference clients with Debian's Python
+ * libraries; a `--client` command of another language (Go, Java) would need
+ * an image of its own, which this provider does not build.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -27,19 +28,26 @@ import { shellQuote } from '../cluster/shell-quote.js';
 import { within } from '../cluster/within.js';
 import { clientContainerName, hostContainerName, labelsFor, PROJECT_LABEL, RUN_LABEL, ROLE_LABEL } from './container-labels.js';
 import { docker } from './docker-cli.js';
-import { CLIENT_IMAGE_ROOT, IMAGE_CLOCK_LIBRARY, IMAGE_NODE } from './image-specs.js';
+import { CLIENT_IMAGE_ROOT, IMAGE_CLOCK_LIBRARY, IMAGE_NODE, IMAGE_PYTHON } from './image-specs.js';
 
 export interface ContainerClientRuntime extends ClientRuntime {
   runId: string;
-  runDir: string;
+  /** What every container of the run mounts: the run dir and the shared data dir at their own paths, the clock volume. */
+  mounts: readonly { source: string; target: string }[];
   /** The client image ref (content-hash tag). */
   image: string;
 }
 
-/** A host argv as the client image runs it: this Node and this checkout's files mapped into the image (pure). */
+/**
+ * A host argv as the client image runs it (pure): this Node, or a Python 3 (the Python reference clients,
+ * whose libraries the image has from Debian), with this checkout's files mapped into the image; any other
+ * program is not in the image (undefined).
+ */
 export function imageArgv(argv: readonly string[], execPath: string, root: string): string[] | undefined {
-  if (argv[0] !== execPath && argv[0] !== 'node') return undefined;
-  return [IMAGE_NODE, ...argv.slice(1).map((a) => (a.startsWith(`${root}/`) ? `${CLIENT_IMAGE_ROOT}/${a.slice(root.length + 1)}` : a))];
+  const program = argv[0] ?? '';
+  const inImage = program === execPath || program === 'node' ? IMAGE_NODE : /^(?:\/usr(?:\/local)?\/bin\/)?python3(?:\.\d+)?$/.test(program) ? IMAGE_PYTHON : undefined;
+  if (inImage === undefined) return undefined;
+  return [inImage, ...argv.slice(1).map((a) => (a.startsWith(`${root}/`) ? `${CLIENT_IMAGE_ROOT}/${a.slice(root.length + 1)}` : a))];
 }
 
 export class ContainerClientHost extends ClientHost {
@@ -63,8 +71,8 @@ export class ContainerClientHost extends ClientHost {
     const inImage = imageArgv(argv, process.execPath, projectRoot());
     if (!inImage) {
       throw new UnsupportedFaultError(
-        `The containers provider runs only fencecheck's own Node clients; \`${argv[0] ?? ''}\` is not in the client image.`,
-        'Run a --client command of another language with --provider namespaces.',
+        `The containers provider runs Node and Python 3 clients (fencecheck's own and clients/python); \`${argv[0] ?? ''}\` is not in the client image.`,
+        'Run a --client command of another language (the Go and Java reference clients too) with --provider namespaces.',
       );
     }
     const useClock = (opts.clock ?? true) && this.crt.clockLibrary !== undefined;
@@ -75,7 +83,7 @@ export class ContainerClientHost extends ClientHost {
     const labels = labelsFor(this.crt.runId, 'client');
     const command = [
       'docker', 'run', '-i', '--rm', '--name', container, '--network', `container:${hostContainerName(this.plan)}`,
-      '-v', `${this.crt.runDir}:${this.crt.runDir}`, '-w', CLIENT_IMAGE_ROOT,
+      ...this.crt.mounts.flatMap((m) => ['-v', `${m.source}:${m.target}`]), '-w', CLIENT_IMAGE_ROOT,
       ...[PROJECT_LABEL, RUN_LABEL, ROLE_LABEL].flatMap((k) => ['--label', `${k}=${labels[k]}`]),
       // `-e NAME` takes the value from the CLI's environment: the config never appears in a process listing.
       ...Object.keys(env).flatMap((k) => ['-e', k]),

@@ -40,7 +40,7 @@ export const IMAGE_SPECS: Record<ImageName, ImageSpec> = {
     repository: 'fencecheck/client',
     dockerfile: 'images/client.Dockerfile',
     base: NODE_BASE,
-    inputs: ['images/client.Dockerfile', 'native/fc-clock.c', 'package.json', 'node_modules/.package-lock.json', 'dist/src', 'dist/workloads', 'dist/checkers'],
+    inputs: ['images/client.Dockerfile', 'native/fc-clock.c', 'package.json', 'node_modules/.package-lock.json', 'dist/src', 'dist/workloads', 'dist/checkers', 'src/report/page', 'clients/python', 'clients/node', 'clients/node/node_modules/.package-lock.json'],
   },
 };
 
@@ -60,3 +60,5 @@ export const CLIENT_IMAGE_ROOT = '/opt/fencecheck';
 export const IMAGE_CLOCK_LIBRARY = '/usr/local/lib/libfc-clock.so';
 /** Node inside the client image (as in the official node images). */
 export const IMAGE_NODE = '/usr/local/bin/node';
+/** Debian's Python 3 inside the client image (the Python reference clients' libraries are Debian packages). */
+export const IMAGE_PYTHON = '/usr/bin/python3';

@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { which } from '../cluster/binaries.js';
 import { PROJECT_LABEL, ROLE_LABEL, RUN_LABEL } from './container-labels.js';
 import { docker } from './docker-cli.js';
+import { harnessSelf } from './harness-self.js';
 
 export interface ContainerReclaim {
   containers: string[];
@@ -27,6 +28,21 @@ function filter(runId?: string): string {
 const lines = (s: string): string[] => s.split('\n').map((l) => l.trim()).filter(Boolean);
 
 /**
+ * A harness running in a container carries the project's label too (so that `down` here reclaims it
+ * after a SIGKILL of the outer process), but never removes itself or its clock volume, and leaves a
+ * network before removing it (a network with an endpoint cannot be removed).
+ */
+function notSelf(names: string[]): string[] {
+  const self = harnessSelf();
+  return self ? names.filter((n) => n !== self.container && n !== self.clockVolume) : names;
+}
+
+function leaveArgs(networks: readonly string[]): string[][] {
+  const self = harnessSelf();
+  return self ? networks.map((n) => ['network', 'disconnect', '-f', n, self.container]) : [];
+}
+
+/**
  * Remove what is labelled (one run's, or the project's); nothing when no daemon answers.
  * `dataDirs` are first removed from inside a running host container (each mounts the run's
  * directories, and is root there): PostgreSQL's files belong to its user, which a harness that
@@ -36,7 +52,7 @@ export async function reclaimContainers(runId?: string, dataDirs: readonly strin
   if (!which('docker')) return NONE;
   const ps = await docker(['ps', '-a', '--filter', filter(runId), '--format', '{{.Names}}'], { reject: false, timeoutMs: 10_000 }).catch(() => undefined);
   if (!ps || ps.exitCode !== 0) return NONE;
-  const containers = lines(ps.stdout);
+  const containers = notSelf(lines(ps.stdout));
   if (dataDirs.length > 0) {
     const hosts = await docker(['ps', '--filter', filter(runId), '--filter', `label=${ROLE_LABEL}=host`, '--format', '{{.Names}}'], { reject: false });
     const host = lines(hosts.stdout)[0];
@@ -44,8 +60,9 @@ export async function reclaimContainers(runId?: string, dataDirs: readonly strin
   }
   if (containers.length > 0) await docker(['rm', '-f', '-v', ...containers], { reject: false, timeoutMs: 120_000 });
   const networks = lines((await docker(['network', 'ls', '--filter', filter(runId), '--format', '{{.Name}}'], { reject: false })).stdout);
+  for (const args of leaveArgs(networks)) await docker(args, { reject: false, timeoutMs: 30_000 });
   if (networks.length > 0) await docker(['network', 'rm', ...networks], { reject: false, timeoutMs: 60_000 });
-  const volumes = lines((await docker(['volume', 'ls', '--filter', filter(runId), '--format', '{{.Name}}'], { reject: false })).stdout);
+  const volumes = notSelf(lines((await docker(['volume', 'ls', '--filter', filter(runId), '--format', '{{.Name}}'], { reject: false })).stdout));
   if (volumes.length > 0) await docker(['volume', 'rm', '-f', ...volumes], { reject: false, timeoutMs: 60_000 });
   return { containers, networks, volumes };
 }
@@ -60,8 +77,9 @@ export function reclaimContainersSync(runId?: string): void {
       return '';
     }
   };
-  const containers = lines(run(['ps', '-a', '--filter', filter(runId), '--format', '{{.Names}}']));
+  const containers = notSelf(lines(run(['ps', '-a', '--filter', filter(runId), '--format', '{{.Names}}'])));
   if (containers.length > 0) run(['rm', '-f', '-v', ...containers]);
   const networks = lines(run(['network', 'ls', '--filter', filter(runId), '--format', '{{.Name}}']));
+  for (const args of leaveArgs(networks)) run(args);
   if (networks.length > 0) run(['network', 'rm', ...networks]);
 }

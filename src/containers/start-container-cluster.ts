@@ -43,6 +43,8 @@ import { docker, dockerStatus, imageExists } from './docker-cli.js';
 import { IMAGE_CLOCK_LIBRARY } from './image-specs.js';
 import { imageRef } from './image-tags.js';
 import { IMAGE_TOOLS } from './image-tools.js';
+import { clockFileIn, clockVolumeMounts, harnessSelf, HARNESS_GATEWAY_OCTET, joinNetwork } from './harness-self.js';
+import { tcpReach } from './reachability.js';
 import { reclaimContainers } from './reclaim-containers.js';
 import { runtimeClient } from './runtime.js';
 
@@ -54,7 +56,8 @@ export async function startContainerCluster(opts: StartClusterOptions): Promise<
   for (const name of opts.clientHosts ?? []) plan.clients.push(planClientHost(plan, name));
   const status = await dockerStatus();
   if (!status.usable) throw new PreflightError(`The containers provider needs a Docker daemon: ${status.reason ?? 'none answers'}.`, 'Run `npm run setup -- --docker` (Debian: installs docker.io, starts dockerd) or start Docker Desktop; `fencecheck doctor` says more.');
-  const images = { servers: imageRef('servers'), client: imageRef('client') };
+  // Inside a harness container the outer process named them (harness-self.ts): the image holds no Dockerfile to hash.
+  const images = harnessSelf()?.images ?? { servers: imageRef('servers'), client: imageRef('client') };
   for (const ref of Object.values(images)) {
     if (!(await imageExists(ref))) throw new PreflightError(`The image ${ref} (this checkout's content hash) is missing.`, 'Run `fencecheck images build` (after `npm run build`).');
   }
@@ -87,11 +90,13 @@ async function startLocked(
     () => (cluster ? cluster.teardown() : reclaim({ stateFile })),
     () => reclaimSync(stateFile),
   );
-  const clockFile = (name: string): string => join(runDir, 'clock', `${name}.offset`);
+  // A harness in a container (harness-self.ts) keeps the clock files in a volume of the daemon's, not in the run dir.
+  const self = harnessSelf();
+  const clockFile = clockFileIn(runDir, self);
   // The run dir and the data dir of servers that run as another user (PostgreSQL), each at the same path inside.
   const shared = sharedDataDir(runDir);
   mkdirSync(shared, { recursive: true, mode: 0o755 });
-  const mounts = [runDir, shared].map((d) => ({ source: d, target: d, mode: 'rw' as const }));
+  const mounts = [...[runDir, shared].map((d) => ({ source: d, target: d, mode: 'rw' as const })), ...clockVolumeMounts(self)];
   const client = await runtimeClient();
   const hostContainers = new Map<string, StartedTestContainer>();
   const startHost = async (h: HostPlan): Promise<void> => {
@@ -126,7 +131,7 @@ async function startLocked(
   const abort = new AbortController();
   const nodeRuntime = { ctx, runId, image: images.servers, clockFile, mounts, readyTimeoutMs: opts.readyTimeoutMs ?? 60_000, signal: abort.signal };
   const nodes = plan.nodes.map((n) => new ContainerServerNode(n, backendSpec(n.backend, opts), nodeRuntime));
-  const clientRuntime: ContainerClientRuntime = { state, clockLibrary: IMAGE_CLOCK_LIBRARY, clockFile, runId, runDir, image: images.client };
+  const clientRuntime: ContainerClientRuntime = { state, clockLibrary: IMAGE_CLOCK_LIBRARY, clockFile, runId, mounts, image: images.client };
   cluster = new Cluster({
     plan,
     runDir,
@@ -159,9 +164,13 @@ async function startLocked(
     const t0 = Date.now();
     const labels = labelsFor(runId, 'host');
     delete labels['org.fencecheck.role'];
-    await client.network.create({ Name: NETWORK_NAME, Driver: 'bridge', CheckDuplicate: true, Labels: labels, IPAM: { Driver: 'default', Config: [{ Subnet: `${plan.subnet}.0/24`, Gateway: plan.control.ip }] } });
+    // The harness holds the control address: this machine's bridge (the gateway), or its own container on the network.
+    const gateway = self ? `${plan.subnet}.${HARNESS_GATEWAY_OCTET}` : plan.control.ip;
+    await client.network.create({ Name: NETWORK_NAME, Driver: 'bridge', CheckDuplicate: true, Labels: labels, IPAM: { Driver: 'default', Config: [{ Subnet: `${plan.subnet}.0/24`, Gateway: gateway }] } });
+    if (self) await joinNetwork(self, NETWORK_NAME, plan.control.ip);
     await Promise.all(allHosts(plan).map(startHost));
     log(`topology: network ${NETWORK_NAME} and ${allHosts(plan).length} host containers in ${Date.now() - t0} ms`);
+    await assertReachable(plan, allHosts(plan)[0]);
     await startBackends({ cluster, nodes, backends, ctx, abort, log });
   } catch (err) {
     await cluster.teardown().catch(() => undefined);
@@ -175,3 +184,17 @@ async function startLocked(
   return cluster;
 }
 
+
+/**
+ * Fail in seconds, with what to do, when this process cannot reach the host containers (Docker Desktop,
+ * a remote daemon, Docker-in-Docker; reachability.ts), instead of waiting for every readiness probe.
+ */
+async function assertReachable(plan: ClusterPlan, host: HostPlan | undefined): Promise<void> {
+  if (!host) return;
+  const r = await tcpReach(host.ip);
+  if (r.reachable !== false) return;
+  throw new PreflightError(
+    `This process cannot reach the containers' network ${plan.subnet}.0/24 (${r.detail}): Docker Desktop, a remote daemon and Docker-in-Docker do not route this machine to container networks.`,
+    'Run with `--harness container` (or `--harness auto`, the default), so that fencecheck runs itself in a container on that network; `up` cannot serve such a machine.',
+  );
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { imageArgv } from '../../src/containers/container-client-host.js';
-import { CLIENT_IMAGE_ROOT, IMAGE_NODE } from '../../src/containers/image-specs.js';
+import { CLIENT_IMAGE_ROOT, IMAGE_NODE, IMAGE_PYTHON } from '../../src/containers/image-specs.js';
 
 describe('imageArgv', () => {
   it("maps this Node and this checkout's files to where the client image has them", () => {
@@ -12,7 +12,15 @@ describe('imageArgv', () => {
     expect(imageArgv(['node', '/work/co-other/x.js'], '/usr/bin/node', '/work/co')).toEqual([IMAGE_NODE, '/work/co-other/x.js']);
   });
 
-  it('refuses a program the image does not have (a foreign --client)', () => {
-    expect(imageArgv(['/usr/bin/python3', 'clients/python/redis_py_client.py'], '/usr/bin/node', '/work/co')).toBeUndefined();
+  it("runs a Python 3 client with the image's Debian Python, its script mapped into the image", () => {
+    expect(imageArgv(['/usr/bin/python3', '/work/co/clients/python/redis_py_client.py'], '/usr/bin/node', '/work/co')).toEqual([IMAGE_PYTHON, `${CLIENT_IMAGE_ROOT}/clients/python/redis_py_client.py`]);
+    expect(imageArgv(['python3.11', 'clients/python/kazoo_client.py'], '/usr/bin/node', '/work/co')).toEqual([IMAGE_PYTHON, 'clients/python/kazoo_client.py']);
+    expect(imageArgv(['/usr/local/bin/python3', 'x.py'], '/usr/bin/node', '/work/co')?.[0]).toBe(IMAGE_PYTHON);
+  });
+
+  it('refuses a program the image does not have (Go, Java, Python 2, a wrapper)', () => {
+    for (const program of ['/work/co/clients/go/etcd-mutex/etcd-mutex', '/work/co/clients/java/curator-mutex', '/usr/bin/python2', '/usr/bin/python', '/opt/python3/bin/python3', 'wrapped-client.sh']) {
+      expect(imageArgv([program, 'x'], '/usr/bin/node', '/work/co')).toBeUndefined();
+    }
   });
 });

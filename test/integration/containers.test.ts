@@ -7,7 +7,8 @@
  *   seed and parameters (those of runs.test.ts, which make the outcome
  *   robust): the same outcome on both.
  * - The lock-client contract (client-check) on containers passes check for
- *   check as on namespaces.
+ *   check as on namespaces: the built-in client, and a Python reference
+ *   client (the client image has Python 3 and Debian's client libraries).
  * - Each fault on containers, checked for its effect, not only applied.
  * - A SIGKILL of the harness leaves containers that the next command
  *   reclaims by label.
@@ -82,16 +83,26 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
     expect(onContainers).toBe(expected);
   }, 240_000);
 
+  const contractStatuses = async (provider: ProviderName, backend: 'redis' | 'zookeeper', client?: string): Promise<string[]> => {
+    const r = await runClientCheck({ backend, callTimeoutMs: 1000, provider, ...(client ? { client } : {}), log: (l) => console.log(`  ${provider}: ${l}`) }, join(resultsDir, `client-check-${backend}-${client ? 'foreign-' : ''}${provider}`), SHARED_MACHINE.busyTimeoutMs);
+    return r.checks.map((c) => `${c.check}: ${c.status}`);
+  };
+
   it('the lock-client contract passes check for check on containers as on namespaces', async () => {
-    const statuses = async (provider: ProviderName): Promise<string[]> => {
-      const r = await runClientCheck({ backend: 'redis', callTimeoutMs: 1000, provider, log: (l) => console.log(`  ${provider}: ${l}`) }, join(resultsDir, `client-check-${provider}`), SHARED_MACHINE.busyTimeoutMs);
-      return r.checks.map((c) => `${c.check}: ${c.status}`);
-    };
-    const onNamespaces = await statuses('namespaces');
-    const onContainers = await statuses('containers');
+    const onNamespaces = await contractStatuses('namespaces', 'redis');
+    const onContainers = await contractStatuses('containers', 'redis');
     console.log(onContainers.join('\n'));
     expect(onContainers).toEqual(onNamespaces);
     expect(onContainers.length).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('a Python reference client (kazoo, in the client image with Debian\'s libraries) passes check for check as on namespaces', async () => {
+    const kazoo = '/usr/bin/python3 clients/python/kazoo_client.py';
+    const onNamespaces = await contractStatuses('namespaces', 'zookeeper', kazoo);
+    const onContainers = await contractStatuses('containers', 'zookeeper', kazoo);
+    console.log(onContainers.join('\n'));
+    expect(onContainers).toEqual(onNamespaces);
+    expect(onContainers).toContain('paused-holder: pass');
   }, 240_000);
 
   it('every fault takes effect: partition, pause, kill -9 and restart keeping the AOF, clock offset', async () => {
