@@ -9,6 +9,8 @@ import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import { PROVIDERS } from '../cluster/providers.js';
 import { nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
 import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
+import { commandLine, namedClient } from '../../workloads/runner/client-registry.js';
+import { projectRoot } from '../cluster/paths.js';
 
 /** [flags, RunOptions key, help, parser]: read back by key after parsing. */
 export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) => unknown][] = [
@@ -30,7 +32,7 @@ export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) 
 
 const CHECK_HOLD = '--check-hold';
 const CLIENT = '--client <command>';
-export const CLIENT_HELP = "a foreign lock client to run in each client namespace instead of the built-in one, e.g. '/usr/bin/python3 clients/python/redis_py_client.py' (docs/client-protocol.md); --backend then names the cluster";
+export const CLIENT_HELP = "a foreign lock client to run in each client namespace instead of the built-in one: a command line, e.g. '/usr/bin/python3 clients/python/redis_py_client.py' (docs/client-protocol.md), or a known client's name (kazoo, simple-redis-mutex, ...: the names --lock-clients takes); --backend then names the cluster";
 
 export function addRunFlags(cmd: Command): Command {
   for (const [flags, key, help, parse] of RUN_FLAGS) cmd.addOption(new Option(flags, help).argParser(parse).default(DEFAULTS[key]));
@@ -55,7 +57,14 @@ export function runFlagAttributes(): string[] {
 }
 
 /** `--client`'s text, kept as given once it splits into a command line (a UsageError otherwise). */
+/**
+ * `--client`: a command line, or the name of a client fencecheck knows (`kazoo`, `simple-redis-mutex`: the
+ * names `--lock-clients` takes), which stands for its command line. A word without a blank or a slash that is
+ * not a known name is a program on the PATH, as before.
+ */
 export function clientCommand(text: string): string {
+  const named = /[\s/]/.test(text) ? undefined : namedClient(text.trim());
+  if (named !== undefined) return commandLine(named.argv(projectRoot()));
   parseClientCommand(text);
   return text;
 }

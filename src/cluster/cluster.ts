@@ -205,7 +205,7 @@ export class Cluster {
       // First, synchronously: from here on nothing new may be created (see StateFile.assertOpen).
       this.parts.state.close();
       const log = this.parts.log ?? (() => undefined);
-      log('teardown: stopping every process, deleting the namespaces');
+      log(`teardown: stopping every process, deleting the ${this.parts.provider ? 'containers and their network' : 'namespaces'}`);
       if (this.starting) {
         this.starting.abort();
         await within(this.starting.work, 60_000);
