@@ -32,9 +32,9 @@ const TIMEOUT = '/usr/bin/timeout';
  * bench measured (7 interleaved runs, the same files, the long history from seed 12).
  */
 const REFERENCE = {
-  when: '2026-11-30, Porcupine v1.3.0 built with Debian go 1.19, a 2-core Debian 12 machine of this kind shared with other agents (load 7–10)',
-  seconds: { etcd: 0.604, kv: 0.307, 'long 100k': 2.108 } as Record<string, number>,
-  rssMB: { etcd: 29, kv: 58, 'long 100k': 2079 } as Record<string, number>,
+  when: '2026-12-01, Porcupine v1.3.0 built with Debian go 1.19, a 2-core Debian 12 machine of this kind (load below 1)',
+  seconds: { etcd: 0.394, kv: 0.228, 'long 100k': 1.547, 'long kv 200k, 64 keys': 1.352 } as Record<string, number>,
+  rssMB: { etcd: 29, kv: 57, 'long 100k': 2074, 'long kv 200k, 64 keys': 225 } as Record<string, number>,
 };
 
 interface Row {
