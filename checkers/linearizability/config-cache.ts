@@ -10,6 +10,7 @@
  * interesting words (see linearized-set.ts).
  */
 import type { LinearizedSet } from './linearized-set.js';
+import { doubled } from './open-addressing.js';
 
 export class CacheLimitError extends Error {
   /** `ceiling`: the configured limit, which is what the message names (the growth that would pass it can overshoot). */
@@ -111,22 +112,8 @@ class TailInterner {
   }
 
   private growSlots(): void {
-    const size = this.slots.length * 2;
-    this.budget.take(size * 8);
-    const slots = new Int32Array(size).fill(-1);
-    const slotHash = new Int32Array(size);
-    const mask = size - 1;
-    for (let i = 0; i < this.slots.length; i++) {
-      const id = this.slots[i]!;
-      if (id === -1) continue;
-      const h = this.slotHash[i]!;
-      let slot = (h ^ (h >>> 15)) & mask;
-      while (slots[slot] !== -1) slot = (slot + 1) & mask;
-      slots[slot] = id;
-      slotHash[slot] = h;
-    }
-    this.slots = slots;
-    this.slotHash = slotHash;
+    this.budget.take(this.slots.length * 2 * 8);
+    ({ slots: this.slots, slotHash: this.slotHash } = doubled({ slots: this.slots, slotHash: this.slotHash }));
   }
 }
 

@@ -47,7 +47,8 @@ import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, type MemoryBudget } from './config-cache.js';
 import { LinearizedSet } from './linearized-set.js';
-import { CLOCK_EVERY, DEADLINE, identicalPendingPredecessors, INVALID, invalidOutcome, linkEvents, PAUSED, relink, unlink, VALID, type PartitionOutcome, type Stop } from './wgl.js';
+import { doubled } from './open-addressing.js';
+import { CLOCK_EVERY, DEADLINE, INVALID, invalidOutcome, PAUSED, relink, searchFrame, unlink, VALID, type PartitionOutcome, type Stop } from './wgl.js';
 
 /** Bytes a nogood costs beyond its op list: its columns, its hash slot, the part's state it keeps alive. */
 const NOGOOD_OVERHEAD_BYTES = 64;
@@ -94,26 +95,14 @@ export class KeyedSearch<S> {
     parts: StateParts<S>,
   ) {
     const n = (this.n = ops.length);
-    this.next = new Int32Array(2 * n + 1).fill(-1);
-    this.prev = new Int32Array(2 * n + 1).fill(-1);
-    linkEvents(ops, this.next, this.prev, 2 * n);
+    ({ next: this.next, prev: this.prev, sameBefore: this.sameBefore, pending: this.pending, readOnly: this.readOnly, remaining: this.remaining, entry: this.entry, deadEnd: this.deadEnd } = searchFrame(model, ops));
     this.state = this.bestState = model.init();
-    this.sameBefore = identicalPendingPredecessors(ops);
     this.stackOp = new Int32Array(n);
     this.stackState = new Array<S>(n);
     this.bestOrder = new Int32Array(n);
-    this.pending = new Uint8Array(n);
-    this.readOnly = new Uint8Array(n);
-    for (let i = 0; i < n; i++) if (model.isReadOnly(ops[i]!)) this.readOnly[i] = 1;
     this.hasReads = this.readOnly.includes(1);
     this.readPass = this.hasReads;
-    for (let i = 0; i < n; i++) {
-      if (ops[i]!.ret === Infinity) this.pending[i] = 1;
-      else this.remaining++;
-    }
     this.linearized = new LinearizedSet(n, this.remaining);
-    this.deadEnd = model.deadEnds?.(ops);
-    this.entry = this.next[2 * n]!;
 
     const ids = new Map<string, number>();
     this.partOfOp = new Int32Array(n);
@@ -374,21 +363,8 @@ class Nogoods {
   }
 
   private grow(): void {
-    const old = this.slots;
-    const oldHash = this.slotHash;
-    this.budget.take(old.length * 8);
-    this.slots = new Int32Array(old.length * 2).fill(-1);
-    this.slotHash = new Int32Array(old.length * 2);
-    const mask = this.slots.length - 1;
-    for (let i = 0; i < old.length; i++) {
-      const id = old[i]!;
-      if (id === -1) continue;
-      const h = oldHash[i]!;
-      let slot = (h ^ (h >>> 15)) & mask;
-      while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
-      this.slots[slot] = id;
-      this.slotHash[slot] = h;
-    }
+    this.budget.take(this.slots.length * 8);
+    ({ slots: this.slots, slotHash: this.slotHash } = doubled({ slots: this.slots, slotHash: this.slotHash }));
   }
 }
 

@@ -9,6 +9,7 @@
 import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import type { MemoryBudget } from './config-cache.js';
+import { doubled } from './open-addressing.js';
 import { StepMemo, UNKNOWN } from './step-memo.js';
 
 /** Returned by `step` for an illegal transition. */
@@ -61,20 +62,7 @@ export class StateInterner<S> {
   }
 
   private grow(): void {
-    const old = this.slots;
-    const oldHash = this.slotHash;
-    this.slots = new Int32Array(old.length * 2).fill(-1);
-    this.slotHash = new Int32Array(old.length * 2);
-    const mask = this.slots.length - 1;
-    for (let i = 0; i < old.length; i++) {
-      const id = old[i]!;
-      if (id === -1) continue;
-      const h = oldHash[i]!;
-      let slot = (h ^ (h >>> 15)) & mask;
-      while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
-      this.slots[slot] = id;
-      this.slotHash[slot] = h;
-    }
+    ({ slots: this.slots, slotHash: this.slotHash } = doubled({ slots: this.slots, slotHash: this.slotHash }));
   }
 
   /** The id of the state after `op` from state `sid`, or ILLEGAL. */

@@ -107,29 +107,16 @@ export class PartitionSearch<S> {
     memoStates?: number,
   ) {
     const n = (this.n = ops.length);
-    this.next = new Int32Array(2 * n + 1).fill(-1);
-    this.prev = new Int32Array(2 * n + 1).fill(-1);
-    linkEvents(ops, this.next, this.prev, 2 * n);
+    ({ next: this.next, prev: this.prev, sameBefore: this.sameBefore, pending: this.pending, readOnly: this.readOnly, remaining: this.remaining, entry: this.entry, deadEnd: this.deadEnd } = searchFrame(model, ops));
     this.states = new StateInterner(model, ops, budget, memoStates);
     this.state = this.bestState = this.states.intern(model.init());
-    this.sameBefore = identicalPendingPredecessors(ops);
     this.cache = new ConfigCache(budget, n);
     this.stackOp = new Int32Array(n);
     this.stackState = new Int32Array(n);
     this.bestOrder = new Int32Array(n);
-    this.pending = new Uint8Array(n);
-    this.readOnly = new Uint8Array(n);
-    // Ops are known by their index in `ops` (not op.id, which stays the history-wide id shown in witnesses).
-    for (let i = 0; i < n; i++) if (model.isReadOnly(ops[i]!)) this.readOnly[i] = 1;
     this.hasReads = this.readOnly.includes(1);
     this.readPass = this.hasReads;
-    for (let i = 0; i < n; i++) {
-      if (ops[i]!.ret === Infinity) this.pending[i] = 1;
-      else this.remaining++;
-    }
     this.linearized = new LinearizedSet(n, this.remaining);
-    this.deadEnd = model.deadEnds?.(ops);
-    this.entry = this.next[2 * n]!;
     if (this.remaining === 0) this.outcome = { valid: true, steps: 0, cacheEntries: 0 };
   }
 
@@ -322,8 +309,41 @@ function firstUnlinearizedCompleted(ops: readonly Operation[], order: Int32Array
   return best === -1 ? 0 : best;
 }
 
+/** What a search over a part's ops starts from (this file's and keyed-wgl.ts's). */
+export interface SearchFrame<S> {
+  /** The events in real-time order, a doubly linked list from its head (index 2n). */
+  next: Int32Array;
+  prev: Int32Array;
+  /** identicalPendingPredecessors. */
+  sameBefore: Int32Array;
+  pending: Uint8Array;
+  readOnly: Uint8Array;
+  /** Completed ops, all of which a linearization must hold. */
+  remaining: number;
+  /** The first event. */
+  entry: number;
+  deadEnd: DeadEndTest<S> | undefined;
+}
+
+export function searchFrame<S>(model: FilledModel<S>, ops: readonly Operation[]): SearchFrame<S> {
+  const n = ops.length;
+  const next = new Int32Array(2 * n + 1).fill(-1);
+  const prev = new Int32Array(2 * n + 1).fill(-1);
+  linkEvents(ops, next, prev, 2 * n);
+  const pending = new Uint8Array(n);
+  const readOnly = new Uint8Array(n);
+  let remaining = 0;
+  // Ops are known by their index in `ops` (not op.id, which stays the history-wide id shown in witnesses).
+  for (let i = 0; i < n; i++) {
+    if (model.isReadOnly(ops[i]!)) readOnly[i] = 1;
+    if (ops[i]!.ret === Infinity) pending[i] = 1;
+    else remaining++;
+  }
+  return { next, prev, sameBefore: identicalPendingPredecessors(ops), pending, readOnly, remaining, entry: next[2 * n]!, deadEnd: model.deadEnds?.(ops) };
+}
+
 /** Call event of op i is 2i, its return 2i+1; pending ops have no return event. */
-export function linkEvents(ops: readonly Operation[], next: Int32Array, prev: Int32Array, head: number): void {
+function linkEvents(ops: readonly Operation[], next: Int32Array, prev: Int32Array, head: number): void {
   const events: number[] = [];
   for (let i = 0; i < ops.length; i++) {
     events.push(2 * i);
@@ -361,7 +381,7 @@ export function relink(e: number, next: Int32Array, prev: Int32Array): void {
  * tried; by induction linearized members form a prefix, so checking the
  * immediate predecessor is enough.
  */
-export function identicalPendingPredecessors(ops: readonly Operation[]): Int32Array {
+function identicalPendingPredecessors(ops: readonly Operation[]): Int32Array {
   const twin = new Int32Array(ops.length).fill(-1);
   const lastOfClass = new Map<string, number>();
   const byCall = ops.map((_, i) => i).sort((a, b) => ops[a]!.call - ops[b]!.call || a - b);
