@@ -26,7 +26,7 @@ import type { HostPlan } from '../cluster/plan.js';
 import type { CommandResult } from '../cluster/run-command.js';
 import { shellQuote } from '../cluster/shell-quote.js';
 import { within } from '../cluster/within.js';
-import { clientContainerName, hostContainerName, labelsFor, PROJECT_LABEL, RUN_LABEL, ROLE_LABEL } from './container-labels.js';
+import { clientContainerName, hostContainerName, labelFlags, labelsFor } from './container-labels.js';
 import { docker } from './docker-cli.js';
 import { CLIENT_IMAGE_ROOT, IMAGE_CLOCK_LIBRARY, IMAGE_NODE, IMAGE_PYTHON } from './image-specs.js';
 
@@ -80,11 +80,10 @@ export class ContainerClientHost extends ClientHost {
     if (clockFile && !existsSync(clockFile)) createClockFile(clockFile);
     const env: Record<string, string> = { ...opts.env, ...(clockFile ? { LD_PRELOAD: IMAGE_CLOCK_LIBRARY, FC_CLOCK_FILE: clockFile } : {}) };
     const container = clientContainerName(this.plan, name);
-    const labels = labelsFor(this.crt.runId, 'client');
     const command = [
       'docker', 'run', '-i', '--rm', '--name', container, '--network', `container:${hostContainerName(this.plan)}`,
       ...this.crt.mounts.flatMap((m) => ['-v', `${m.source}:${m.target}`]), '-w', CLIENT_IMAGE_ROOT,
-      ...[PROJECT_LABEL, RUN_LABEL, ROLE_LABEL].flatMap((k) => ['--label', `${k}=${labels[k]}`]),
+      ...labelFlags(labelsFor(this.crt.runId, 'client')),
       // `-e NAME` takes the value from the CLI's environment: the config never appears in a process listing.
       ...Object.keys(env).flatMap((k) => ['-e', k]),
       this.crt.image, ...inImage,

@@ -15,10 +15,22 @@ export const RUN_LABEL = 'org.fencecheck.run';
 export const ROLE_LABEL = 'org.fencecheck.role';
 export const NETWORK_NAME = 'fc-net';
 
-export type ContainerRole = 'host' | 'server' | 'client';
+/** `harness`: fencecheck itself in its container (harness-argv.ts). */
+export type ContainerRole = 'host' | 'server' | 'client' | 'harness';
 
+/** A network's or a volume's labels: the project and the run (they have no role). */
+export function runLabels(runId: string): Record<string, string> {
+  return { [PROJECT_LABEL]: 'fencecheck', [RUN_LABEL]: runId };
+}
+
+/** A container's labels: the run's and its role. */
 export function labelsFor(runId: string, role: ContainerRole): Record<string, string> {
-  return { [PROJECT_LABEL]: 'fencecheck', [RUN_LABEL]: runId, [ROLE_LABEL]: role };
+  return { ...runLabels(runId), [ROLE_LABEL]: role };
+}
+
+/** Labels as `docker` CLI flags: `--label key=value` each. */
+export function labelFlags(labels: Readonly<Record<string, string>>): string[] {
+  return Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
 }
 
 /** The container that owns a host's network namespace and address (it only sleeps). */

@@ -23,7 +23,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { HARNESS_CONTAINER_ENV } from './harness-choice.js';
-import { labelsFor, PROJECT_LABEL, ROLE_LABEL, RUN_LABEL } from './container-labels.js';
+import { labelFlags, labelsFor } from './container-labels.js';
 import { CLIENT_IMAGE_ROOT, IMAGE_NODE } from './image-specs.js';
 
 export const DAEMON_SOCKET = '/var/run/docker.sock';
@@ -74,10 +74,9 @@ export function sameDirMounts(dirs: readonly string[]): string[] {
 
 export function harnessContainerArgv(spec: HarnessContainerSpec): string[] {
   const name = harnessContainerName(spec.harnessId);
-  const labels: Record<string, string> = { ...labelsFor(spec.harnessId, 'host'), [ROLE_LABEL]: 'harness' };
   return [
     'run', '-i', '--rm', '--init', '--name', name,
-    ...[PROJECT_LABEL, RUN_LABEL, ROLE_LABEL].flatMap((k) => ['--label', `${k}=${labels[k]}`]),
+    ...labelFlags(labelsFor(spec.harnessId, 'harness')),
     '-v', `${DAEMON_SOCKET}:${DAEMON_SOCKET}`,
     ...sameDirMounts([spec.cwd, spec.tmp]).flatMap((d) => ['-v', `${d}:${d}`]),
     '-v', `${clockVolumeName(spec.harnessId)}:${CLOCK_VOLUME_DIR}`,

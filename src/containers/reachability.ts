@@ -13,7 +13,7 @@
  */
 import net from 'node:net';
 import type { Reachability } from './harness-choice.js';
-import { labelsFor, PROJECT_LABEL, ROLE_LABEL, RUN_LABEL } from './container-labels.js';
+import { labelFlags, labelsFor, runLabels } from './container-labels.js';
 import { docker } from './docker-cli.js';
 
 /** Discard: nothing listens on it in fencecheck's images. */
@@ -49,16 +49,14 @@ export const PROBE_NETWORK = 'fc-probe';
  * taken by a cluster already running.
  */
 export async function probeNetwork(subnet: string, image: string, probeId: string): Promise<Reachability> {
-  const labels = labelsFor(probeId, 'host');
-  const labelArgs = [PROJECT_LABEL, RUN_LABEL].flatMap((k) => ['--label', `${k}=${labels[k]}`]);
   const ip = `${subnet}.2`;
   const container = `${PROBE_NETWORK}-${probeId}`;
   try {
     // A probe left by an interrupted run (the caller holds the cluster lock: no other probe is under way).
     await docker(['network', 'rm', PROBE_NETWORK], { reject: false, timeoutMs: 30_000 });
-    const net = await docker(['network', 'create', ...labelArgs, '--subnet', `${subnet}.0/24`, PROBE_NETWORK], { reject: false, timeoutMs: 30_000 });
+    const net = await docker(['network', 'create', ...labelFlags(runLabels(probeId)), '--subnet', `${subnet}.0/24`, PROBE_NETWORK], { reject: false, timeoutMs: 30_000 });
     if (net.exitCode !== 0) return { reachable: undefined, detail: `not probed: docker network create ${subnet}.0/24 failed: ${net.stderr.trim().split('\n')[0] ?? ''}` };
-    const run = await docker(['run', '-d', '--rm', '--name', container, ...labelArgs, '--label', `${ROLE_LABEL}=host`, '--network', PROBE_NETWORK, '--ip', ip, image, 'sleep', '60'], { reject: false, timeoutMs: 60_000 });
+    const run = await docker(['run', '-d', '--rm', '--name', container, ...labelFlags(labelsFor(probeId, 'host')), '--network', PROBE_NETWORK, '--ip', ip, image, 'sleep', '60'], { reject: false, timeoutMs: 60_000 });
     if (run.exitCode !== 0) return { reachable: undefined, detail: `not probed: the probe container did not start: ${run.stderr.trim().split('\n')[0] ?? ''}` };
     return await tcpReach(ip);
   } finally {

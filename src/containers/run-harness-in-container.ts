@@ -19,7 +19,7 @@ import { acquireClusterLock } from '../cluster/cluster-lock.js';
 import { PreflightError } from '../cluster/cluster-errors.js';
 import { defaultStateFile } from '../cluster/paths.js';
 import { clockVolumeName, harnessContainerArgv, harnessContainerName } from './harness-argv.js';
-import { labelsFor, PROJECT_LABEL, RUN_LABEL } from './container-labels.js';
+import { labelFlags, runLabels } from './container-labels.js';
 import { docker } from './docker-cli.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -40,14 +40,13 @@ export async function runHarnessInContainer(h: HarnessInContainer): Promise<numb
   const lock = h.lock ?? (await acquireClusterLock(defaultStateFile(), 0));
   const volume = clockVolumeName(h.harnessId);
   const name = harnessContainerName(h.harnessId);
-  const labels = labelsFor(h.harnessId, 'host');
   const forward = (signal: NodeJS.Signals): void => {
     h.log(`${signal}: passed to the harness in ${name}`);
     child?.kill(signal);
   };
   let child: ReturnType<typeof spawn> | undefined;
   try {
-    await docker(['volume', 'create', ...[PROJECT_LABEL, RUN_LABEL].flatMap((k) => ['--label', `${k}=${labels[k]}`]), volume], { timeoutMs: 30_000 });
+    await docker(['volume', 'create', ...labelFlags(runLabels(h.harnessId)), volume], { timeoutMs: 30_000 });
     const argv = harnessContainerArgv({ harnessId: h.harnessId, images: h.images, cwd: process.cwd(), tmp: tmpdir(), args: h.args, env: process.env });
     h.log(`running in ${name} (${h.images.client}) on the run's network`);
     for (const s of FORWARDED) process.on(s, forward);

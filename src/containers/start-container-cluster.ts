@@ -37,7 +37,7 @@ import { installTeardownHooks } from '../cluster/teardown-hooks.js';
 import { createClusterState, startBackends } from '../cluster/start-backends.js';
 import { projectNamespaces } from '../cluster/topology.js';
 import { ContainerClientHost, type ContainerClientRuntime } from './container-client-host.js';
-import { hostContainerName, labelsFor, NETWORK_NAME, runIdOf } from './container-labels.js';
+import { hostContainerName, labelsFor, NETWORK_NAME, runIdOf, runLabels } from './container-labels.js';
 import { ContainerServerNode } from './container-server-node.js';
 import { docker, dockerStatus, imageExists } from './docker-cli.js';
 import { IMAGE_CLOCK_LIBRARY } from './image-specs.js';
@@ -162,11 +162,9 @@ async function startLocked(
 
   try {
     const t0 = Date.now();
-    const labels = labelsFor(runId, 'host');
-    delete labels['org.fencecheck.role'];
     // The harness holds the control address: this machine's bridge (the gateway), or its own container on the network.
     const gateway = self ? `${plan.subnet}.${HARNESS_GATEWAY_OCTET}` : plan.control.ip;
-    await client.network.create({ Name: NETWORK_NAME, Driver: 'bridge', CheckDuplicate: true, Labels: labels, IPAM: { Driver: 'default', Config: [{ Subnet: `${plan.subnet}.0/24`, Gateway: gateway }] } });
+    await client.network.create({ Name: NETWORK_NAME, Driver: 'bridge', CheckDuplicate: true, Labels: runLabels(runId), IPAM: { Driver: 'default', Config: [{ Subnet: `${plan.subnet}.0/24`, Gateway: gateway }] } });
     if (self) await joinNetwork(self, NETWORK_NAME, plan.control.ip);
     await Promise.all(allHosts(plan).map(startHost));
     log(`topology: network ${NETWORK_NAME} and ${allHosts(plan).length} host containers in ${Date.now() - t0} ms`);

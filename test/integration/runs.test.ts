@@ -22,7 +22,8 @@ import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
 import { projectRoot } from '../../src/cluster/paths.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
-import type { History, Op } from '../../src/history/op.js';
+import { lockOps } from '../../checkers/lock/lock-ops.js';
+import type { History } from '../../src/history/op.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { lostGrants, tokenRegressions } from '../../src/scenarios/lost-grants.js';
@@ -121,25 +122,10 @@ describe('redis-sentinel: S7, the master killed after a grant that never reached
  * the cas-unique write should have been refused. `writeEnd` is the index of the write's completion.
  */
 function markBetween(history: History, writer: number, writeEnd: number): string | null {
-  const pairs = invocationPairs(history);
-  const write = pairs.find((p) => p.process === writer && p.f === 'write' && p.end === writeEnd);
-  const mark = pairs.filter((p) => p.process === writer && p.f === 'mark' && write !== undefined && p.end < write.start).at(-1);
+  const ops = lockOps(history);
+  const write = ops.find((o) => o.process === writer && o.f === 'write' && o.completeIndex === writeEnd);
+  const mark = ops.filter((o) => o.process === writer && o.f === 'mark' && write !== undefined && (o.completeIndex ?? Infinity) < write.invokeIndex).at(-1);
   if (write === undefined || mark === undefined) return `no write ending at #${writeEnd} after a mark by p${writer}`;
-  const other = pairs.find((p) => p.process !== writer && p.f === 'mark' && p.ok && p.start > mark.end && p.end < write.start);
-  return other === undefined ? null : `p${String(other.process)} at #${other.end}`;
-}
-
-/** Each op's invocation and completion indexes: a process has one op outstanding, so its next entry completes it. */
-function invocationPairs(history: History): { process: Op['process']; f: string; start: number; end: number; ok: boolean }[] {
-  const open = new Map<Op['process'], Op>();
-  const out: { process: Op['process']; f: string; start: number; end: number; ok: boolean }[] = [];
-  for (const op of history) {
-    const inv = open.get(op.process);
-    if (op.type === 'invoke') open.set(op.process, op);
-    else if (inv !== undefined) {
-      open.delete(op.process);
-      out.push({ process: op.process, f: op.f, start: inv.index, end: op.index, ok: op.type === 'ok' });
-    }
-  }
-  return out;
+  const other = ops.find((o) => o.process !== writer && o.f === 'mark' && o.status === 'ok' && o.invokeIndex > mark.completeIndex! && o.completeIndex! < write.invokeIndex);
+  return other === undefined ? null : `p${other.process} at #${other.completeIndex!}`;
 }

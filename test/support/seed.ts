@@ -11,6 +11,8 @@
  * nothing to do with it (the manifest fuzz test did, with seed 788202669).
  * Searching is `test:fuzz`'s job; its finds are fixed and pinned as cases.
  */
+import { stringHash } from '../../checkers/linearizability/state-interner.js';
+
 export function testSeed(name: string, replay: string): number {
   const raw = process.env.FC_SEED;
   let seed: number;
@@ -24,9 +26,7 @@ export function testSeed(name: string, replay: string): number {
   return seed;
 }
 
-/** FNV-1a of the name, as a positive 31-bit integer. */
+/** The name's FNV-1a hash as a positive 31-bit integer. */
 function nameSeed(name: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  return (h >>> 1) % 2_147_483_647;
+  return (stringHash(name) >>> 1) % 2_147_483_647;
 }
