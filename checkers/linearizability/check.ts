@@ -13,10 +13,10 @@
  */
 import type { History } from '../../src/history/op.js';
 import type { Model } from '../model.js';
-import { withDefaults } from '../model-defaults.js';
+import { withDefaults, type FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, MemoryBudget } from './config-cache.js';
-import type { CheckOptions, LinearizabilityResult } from './result.js';
+import type { CheckOptions, LinearizabilityResult, LinearizabilityWitness } from './result.js';
 import { toOperations, type OperationsOptions } from './to-operations.js';
 import { KeyedSearch } from './keyed-wgl.js';
 import { memoStatesFor } from './step-memo.js';
@@ -44,73 +44,112 @@ export function pairingOptions<S>(model: Model<S>): OperationsOptions {
 /** check() on operations already paired (`started`: when the caller's clock for the deadline started). */
 export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options: CheckOptions = {}, started = performance.now()): LinearizabilityResult {
   const model = withDefaults(unfilled);
+  const parts = searchOrder(model.partition(ops));
+  const run = searchParts(model, parts, options, started);
+  const stats = { operations: ops.length, partitions: parts.length, steps: run.steps, cacheEntries: run.cacheEntries, elapsedMs: performance.now() - started };
+  if (run.tooBig !== undefined) return { valid: 'unknown', reason: run.tooBig, stats };
+  if (run.invalid) return { valid: false, witness: witnessOf(model, parts[run.invalid.part]!, run.invalid.part, run.invalid.deepest), stats };
+  if (run.deadlineWith !== undefined) return { valid: 'unknown', reason: deadlineReason(options.timeoutMs, run.deadlineWith, parts.length), stats };
+  if (run.unknown) return { valid: 'unknown', reason: unknownReason(run.unknown.part, parts.length, run.unknown.reason), stats };
+  return { valid: true, stats };
+}
+
+/** Parts as the search takes them: empty ones gone; within a part, completed ops first and pending ones last (the cache's compact bitsets rely on it). */
+export function searchOrder(parts: Operation[][]): Operation[][] {
+  return parts.filter((p) => p.length > 0).map((p) => [...p.filter((o) => o.ret !== Infinity), ...p.filter((o) => o.ret === Infinity)]);
+}
+
+/**
+ * How several threads that search one history's parts apart stay in step
+ * (src/check/check-parts-threaded.ts): a part found invalid in round r ends
+ * every thread's search after round r, since only parts decided by then can
+ * come first in (round, part) order, the order one thread would find them in.
+ */
+export interface RoundControl {
+  /** Whether to stop before round `round` (0-based). */
+  stopBefore(round: number): boolean;
+  /** A part was found invalid in round `round`. */
+  invalidIn(round: number): void;
+}
+
+/** What searchParts found, with part indexes into its `parts`. */
+export interface PartsRun {
+  /** The first part found invalid, in (round, part) order. */
+  invalid?: { round: number; part: number; deepest: NonNullable<PartitionOutcome['deepest']> };
+  /** Set when the deadline stopped the search: how many parts were undecided. */
+  deadlineWith?: number;
+  /** The first part whose search gave up (a memory ceiling), when no part is invalid. */
+  unknown?: { part: number; reason: string };
+  /** The tables passed their ceiling before the search began: the reason. */
+  tooBig?: string;
+  steps: number;
+  cacheEntries: number;
+}
+
+/**
+ * The parts' searches, interleaved: each round gives every undecided part
+ * twice the step budget of the last, under one deadline and one memory
+ * ceiling. The first part found invalid ends the search. Budgets are steps,
+ * not time, so which part that is does not depend on the machine.
+ */
+export function searchParts<S>(model: FilledModel<S>, parts: Operation[][], options: CheckOptions, started: number, control?: RoundControl): PartsRun {
   const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
-  // Within a part, completed ops come first and pending ones last: the cache's compact bitsets rely on it.
-  const parts = model
-    .partition(ops)
-    .filter((p) => p.length > 0)
-    .map((p) => [...p.filter((o) => o.ret !== Infinity), ...p.filter((o) => o.ret === Infinity)]);
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
   let searches: (PartitionSearch<S> | KeyedSearch<S>)[];
   try {
     // A search knows its ops by their index in the part; op.id stays the history-wide id the witness shows.
     // A state of independent parts (kv unpartitioned) gets the search that learns failures per part.
     const { parts: stateParts } = model;
-    const memoStates = memoStatesFor(ops.length);
+    const memoStates = memoStatesFor(parts.reduce((n, p) => n + p.length, 0));
     searches = parts.map((p) => (stateParts ? new KeyedSearch(model, p, budget.child(), stateParts) : new PartitionSearch(model, p, budget.child(), memoStates)));
   } catch (err) {
     if (!(err instanceof CacheLimitError)) throw err;
-    const stats = { operations: ops.length, partitions: parts.length, steps: 0, cacheEntries: 0, elapsedMs: performance.now() - started };
-    return { valid: 'unknown', reason: `${err.message} before the search began (raise maxCacheBytes)`, stats };
+    return { tooBig: `${err.message} before the search began (raise maxCacheBytes)`, steps: 0, cacheEntries: 0 };
   }
   const outcomes: (PartitionOutcome | undefined)[] = searches.map((s) => s.outcome);
-  const stats = () => ({
-    operations: ops.length,
-    partitions: parts.length,
-    steps: searches.reduce((sum, s) => sum + s.steps, 0),
-    cacheEntries: searches.reduce((sum, s) => sum + s.cacheEntries, 0),
-    elapsedMs: performance.now() - started,
-  });
+  const totals = () => ({ steps: searches.reduce((sum, s) => sum + s.steps, 0), cacheEntries: searches.reduce((sum, s) => sum + s.cacheEntries, 0) });
 
-  for (let round = FIRST_BUDGET; outcomes.includes(undefined); round *= 2) {
+  for (let budgetSteps = FIRST_BUDGET, round = 0; outcomes.includes(undefined); budgetSteps *= 2, round++) {
+    if (control?.stopBefore(round)) return totals();
     for (let p = 0; p < searches.length; p++) {
       if (outcomes[p] !== undefined) continue;
       const search = searches[p]!;
-      const outcome = search.run(round, deadline);
+      const outcome = search.run(budgetSteps, deadline);
       if (outcome === undefined) continue;
       outcomes[p] = outcome;
       // A decided part's cache is garbage now: give its memory to the others.
       search.releaseMemory();
       if (outcome.valid === false && outcome.deepest) {
-        const original = parts[p]!;
-        const d = outcome.deepest;
-        return {
-          valid: false,
-          witness: {
-            partition: p,
-            partitionLabel: model.partitioned && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
-            prefix: d.order.map((i) => original[i]!),
-            state: d.state,
-            op: original[d.blocker]!,
-            reason: d.reason,
-          },
-          stats: stats(),
-        };
+        control?.invalidIn(round);
+        return { invalid: { round, part: p, deepest: outcome.deepest }, ...totals() };
       }
       if (outcome.valid === 'unknown' && performance.now() > deadline) {
-        return {
-          valid: 'unknown',
-          reason: `deadline of ${options.timeoutMs} ms reached with ${outcomes.filter((o) => o === undefined || o.valid === 'unknown').length} of ${parts.length} partition${parts.length === 1 ? '' : 's'} undecided`,
-          stats: stats(),
-        };
+        return { deadlineWith: outcomes.filter((o) => o === undefined || o.valid === 'unknown').length, ...totals() };
       }
     }
   }
   const unknown = outcomes.findIndex((o) => o?.valid === 'unknown');
-  if (unknown !== -1) {
-    return { valid: 'unknown', reason: `partition ${unknown + 1}/${parts.length}: ${outcomes[unknown]!.reason ?? 'undecided'}`, stats: stats() };
-  }
-  return { valid: true, stats: stats() };
+  return { ...(unknown !== -1 ? { unknown: { part: unknown, reason: outcomes[unknown]!.reason ?? 'undecided' } } : {}), ...totals() };
+}
+
+/** The witness of part `part` (its index among all parts), from the deepest configuration its search reached. */
+export function witnessOf<S>(model: FilledModel<S>, original: Operation[], part: number, d: NonNullable<PartitionOutcome['deepest']>): LinearizabilityWitness {
+  return {
+    partition: part,
+    partitionLabel: model.partitioned && original.length > 0 ? model.partitionLabel(original[0]!) : 'all',
+    prefix: d.order.map((i) => original[i]!),
+    state: d.state,
+    op: original[d.blocker]!,
+    reason: d.reason,
+  };
+}
+
+export function deadlineReason(timeoutMs: number | undefined, undecided: number, partitions: number): string {
+  return `deadline of ${timeoutMs} ms reached with ${undecided} of ${partitions} partition${partitions === 1 ? '' : 's'} undecided`;
+}
+
+export function unknownReason(part: number, partitions: number, reason: string): string {
+  return `partition ${part + 1}/${partitions}: ${reason}`;
 }
 
 /** Re-exported for callers that only need the types with the function. */

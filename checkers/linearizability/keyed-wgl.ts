@@ -244,8 +244,12 @@ export class KeyedSearch<S> {
               this.bestState = state;
               this.blocker = -1;
             }
-            entry = next[HEAD]!;
-            readPass = hasReads;
+            // As in wgl.ts: after a read in the read pass the reads before it are still illegal.
+            if (readPass) entry = next[prev[entry]!]!;
+            else {
+              entry = next[HEAD]!;
+              readPass = hasReads;
+            }
             continue;
           }
           this.unlinkOp(op);

@@ -204,8 +204,14 @@ export class PartitionSearch<S> {
               this.bestState = state;
               this.blocker = -1;
             }
-            entry = next[HEAD]!;
-            readPass = hasReads;
+            // After a read in the read pass the state is unchanged, so the reads before it are still illegal:
+            // the pass goes on from here. Any other op changed the state: every read is worth trying again.
+            // (From its live predecessor: the read's own links may lead to its unlinked return event.)
+            if (readPass) entry = next[prev[entry]!]!;
+            else {
+              entry = next[HEAD]!;
+              readPass = hasReads;
+            }
             continue;
           }
           linearized.delete(op);

@@ -50,20 +50,9 @@ export async function checkFiles(files: readonly string[], model: Model<unknown>
 export function checkFile(file: string, model: Model<unknown>, opts: CheckFilesOptions = {}): FileCheck {
   const warnings: HistoryWarning[] = [];
   const t0 = performance.now();
-  let format: HistoryFormat | undefined = opts.format;
   try {
-    // Paired as read: a long history's ops are never all held at once (read-operations.ts).
-    const read = readOperations(file, model, {
-      ...(opts.format ? { format: opts.format } : {}),
-      ...(opts.limits ? { limits: opts.limits } : {}),
-      ...(opts.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
-      checkValue: valueCheckFor(model.name),
-      onFormat: (f) => (format = f),
-      onWarning: (w) => warnings.push(w),
-    });
+    const read = readChecked(file, model, opts, warnings);
     const parseMs = performance.now() - t0;
-    assertSomeOps(read, file, format ?? 'jsonl', opts.format !== undefined);
-    assertModelFits(read, model, file);
     const result = checkOperations(model, read.operations, {
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
       ...(opts.maxCacheBytes !== undefined ? { maxCacheBytes: opts.maxCacheBytes } : {}),
@@ -73,6 +62,25 @@ export function checkFile(file: string, model: Model<unknown>, opts: CheckFilesO
     if (!(err instanceof FencecheckError)) throw err;
     return { file, error: err, warnings, parseMs: performance.now() - t0 };
   }
+}
+
+/**
+ * Read and pair a file (paired as read: a long history's ops are never all held at once, read-operations.ts),
+ * refusing input that has nothing to check or was meant for another model.
+ */
+export function readChecked(file: string, model: Model<unknown>, opts: CheckFilesOptions, warnings: HistoryWarning[]): ReadOperations {
+  let format: HistoryFormat | undefined = opts.format;
+  const read = readOperations(file, model, {
+    ...(opts.format ? { format: opts.format } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
+    ...(opts.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
+    checkValue: valueCheckFor(model.name),
+    onFormat: (f) => (format = f),
+    onWarning: (w) => warnings.push(w),
+  });
+  assertSomeOps(read, file, format ?? 'jsonl', opts.format !== undefined);
+  assertModelFits(read, model, file);
+  return read;
 }
 
 /**

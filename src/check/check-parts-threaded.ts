@@ -1,0 +1,157 @@
+/**
+ * checkPartsOnThreads: one history's parts searched on several threads (the
+ * main one and workers), for a long history of many keys on several cores.
+ *
+ * The main thread reads and pairs the file once, splits it into parts and
+ * hands each worker a share of them (parts-transfer.ts); every thread
+ * searches its share (search-share.ts) and the findings combine here. The
+ * workers start before the file is read, so their start-up overlaps it.
+ *
+ * The verdict and witness are the ones one thread gives: budgets are steps,
+ * so the round a part is decided in does not depend on the thread, and of the
+ * parts found invalid the first in (round, part) order is the one one thread
+ * reports; a thread that finds one tells the others, which stop after that
+ * round. Two things differ from one thread: each thread has its own memory
+ * ceiling for its tables (--max-search-mb each, as with files on threads), so
+ * a check that reaches the ceiling on one thread may be decided here; and the
+ * stats count what the threads searched (more steps than one thread's).
+ */
+import { Worker } from 'node:worker_threads';
+import { deadlineReason, searchOrder, unknownReason } from '../../checkers/linearizability/check.js';
+import type { CheckOptions, LinearizabilityResult } from '../../checkers/linearizability/result.js';
+import { withDefaults } from '../../checkers/model-defaults.js';
+import type { Operation } from '../../checkers/operation.js';
+import { createModel, type ModelName, type ModelOptions } from '../../checkers/models/registry.js';
+import { FencecheckError } from '../errors.js';
+import type { HistoryWarning } from '../history/history-warning.js';
+import { readChecked, type CheckFilesOptions, type FileCheck } from './check-files.js';
+import { encodeParts, type EncodedParts } from './parts-transfer.js';
+import { NO_INVALID_ROUND, searchShare, type ShareOutcome } from './search-share.js';
+
+/** What a worker starts with; its share of the parts follows as a ShareMessage. */
+export interface ShareThreadJob {
+  kind: 'share';
+  model: { name: ModelName; options: ModelOptions };
+  options: CheckOptions;
+  firstInvalidRound: SharedArrayBuffer;
+  /** When the check started (ms since the epoch): the deadline is the same instant on every thread. */
+  startedEpochMs: number;
+}
+
+export interface ShareMessage {
+  /** The parts' indexes among all parts, ascending. */
+  indexes: number[];
+  parts: EncodedParts;
+}
+
+export async function checkPartsOnThreads(file: string, model: { name: ModelName; options: ModelOptions }, opts: CheckFilesOptions, threads: number): Promise<FileCheck> {
+  const { onFile, ...options } = opts;
+  const t0 = performance.now();
+  const firstInvalidRound = new SharedArrayBuffer(4);
+  new Int32Array(firstInvalidRound)[0] = NO_INVALID_ROUND;
+  const searchOptions: CheckOptions = {
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxCacheBytes !== undefined ? { maxCacheBytes: options.maxCacheBytes } : {}),
+  };
+  const job: ShareThreadJob = { kind: 'share', model, options: searchOptions, firstInvalidRound, startedEpochMs: performance.timeOrigin + t0 };
+  const workers = Array.from({ length: threads - 1 }, () => new Worker(new URL('./check-worker.js', import.meta.url), { workerData: job }));
+  const replies = workers.map(
+    (worker) =>
+      new Promise<ShareOutcome>((resolve, reject) => {
+        worker.once('message', resolve);
+        // A worker that dies is a bug (bad input is found by the main thread first): the check fails, exit 255.
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`check worker exited with code ${code} before its result`)));
+      }),
+  );
+  // When the main thread returns early (bad input), nobody awaits the replies: a failing worker must not be an unhandled rejection.
+  for (const r of replies) r.catch(() => undefined);
+  try {
+    const filled = withDefaults(createModel(model.name, model.options));
+    const warnings: HistoryWarning[] = [];
+    let parts: Operation[][];
+    let operations: number;
+    let parseMs: number;
+    try {
+      const read = readChecked(file, filled, options, warnings);
+      parseMs = performance.now() - t0;
+      operations = read.operations.length;
+      parts = searchOrder(filled.partition(read.operations));
+    } catch (err) {
+      if (!(err instanceof FencecheckError)) throw err;
+      return delivered(onFile, { file, error: err, warnings, parseMs: performance.now() - t0 });
+    }
+    const shares = assignShares(
+      parts.map((p) => p.length),
+      threads,
+    );
+    workers.forEach((worker, w) => {
+      const indexes = shares[w + 1]!;
+      const message: ShareMessage = { indexes, parts: encodeParts(indexes.map((p) => parts[p]!)) };
+      worker.postMessage(message, [message.parts.numbers.buffer as ArrayBuffer]);
+    });
+    const partitions = parts.length;
+    const own = shares[0]!;
+    const ownParts = own.map((p) => parts[p]!);
+    // The workers' parts are theirs now: let this thread's copies go.
+    parts = [];
+    const mine = searchShare(filled, ownParts, own, searchOptions, t0, firstInvalidRound);
+    const outcomes = [mine, ...(await Promise.all(replies))];
+    const result = combine(outcomes, operations, partitions, searchOptions.timeoutMs, performance.now() - t0);
+    return delivered(onFile, { file, result, warnings, parseMs });
+  } finally {
+    for (const w of workers) {
+      w.removeAllListeners();
+      void w.terminate();
+    }
+  }
+}
+
+function delivered(onFile: CheckFilesOptions['onFile'], check: FileCheck): FileCheck {
+  onFile?.(check);
+  return check;
+}
+
+/**
+ * Parts to threads, balanced by operation count: the largest part first, each
+ * to the thread with the fewest ops so far (ties to the lowest thread). Each
+ * share's indexes ascending: the order one thread searches them in.
+ */
+export function assignShares(sizes: readonly number[], threads: number): number[][] {
+  const shares: number[][] = Array.from({ length: threads }, () => []);
+  const load = new Array<number>(threads).fill(0);
+  const bySize = sizes.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+  for (const p of bySize) {
+    let least = 0;
+    for (let t = 1; t < threads; t++) if (load[t]! < load[least]!) least = t;
+    shares[least]!.push(p);
+    load[least]! += sizes[p]!;
+  }
+  return shares.map((s) => s.sort((a, b) => a - b));
+}
+
+/**
+ * The shares' findings as one thread's verdict: an invalid part first (the
+ * earliest in (round, part) order; a proof, whatever else happened), then a
+ * memory ceiling passed before a search began, then a deadline, then a part
+ * given up on (the first by index).
+ */
+export function combine(shares: readonly ShareOutcome[], operations: number, partitions: number, timeoutMs: number | undefined, elapsedMs: number): LinearizabilityResult {
+  const stats = {
+    operations,
+    partitions,
+    steps: shares.reduce((n, s) => n + s.steps, 0),
+    cacheEntries: shares.reduce((n, s) => n + s.cacheEntries, 0),
+    elapsedMs,
+  };
+  const invalid = shares.flatMap((s) => (s.invalid ? [s.invalid] : [])).sort((a, b) => a.round - b.round || a.part - b.part)[0];
+  if (invalid) return { valid: false, witness: invalid.witness, stats };
+  const tooBig = shares.find((s) => s.tooBig !== undefined);
+  if (tooBig) return { valid: 'unknown', reason: tooBig.tooBig!, stats };
+  const late = shares.filter((s) => s.deadlineWith !== undefined);
+  // A share that finished before the deadline left none of its parts undecided.
+  if (late.length > 0) return { valid: 'unknown', reason: deadlineReason(timeoutMs, late.reduce((n, s) => n + s.deadlineWith!, 0), partitions), stats };
+  const unknown = shares.flatMap((s) => (s.unknown ? [s.unknown] : [])).sort((a, b) => a.part - b.part)[0];
+  if (unknown) return { valid: 'unknown', reason: unknownReason(unknown.part, partitions, unknown.reason), stats };
+  return { valid: true, stats };
+}
