@@ -34,14 +34,14 @@ export interface ShareThreadJob {
   model: { name: ModelName; options: ModelOptions };
   options: CheckOptions;
   firstInvalidRound: SharedArrayBuffer;
-  /** When the check started (ms since the epoch): the deadline is the same instant on every thread. */
-  startedEpochMs: number;
 }
 
 export interface ShareMessage {
   /** The parts' indexes among all parts, ascending. */
   indexes: number[];
   parts: EncodedParts;
+  /** When the search started (ms since the epoch): the deadline is the same instant on every thread. */
+  startedEpochMs: number;
 }
 
 export async function checkPartsOnThreads(file: string, model: { name: ModelName; options: ModelOptions }, opts: CheckFilesOptions, threads: number): Promise<FileCheck> {
@@ -53,7 +53,7 @@ export async function checkPartsOnThreads(file: string, model: { name: ModelName
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.maxCacheBytes !== undefined ? { maxCacheBytes: options.maxCacheBytes } : {}),
   };
-  const job: ShareThreadJob = { kind: 'share', model, options: searchOptions, firstInvalidRound, startedEpochMs: performance.timeOrigin + t0 };
+  const job: ShareThreadJob = { kind: 'share', model, options: searchOptions, firstInvalidRound };
   const workers = Array.from({ length: threads - 1 }, () => new Worker(new URL('./check-worker.js', import.meta.url), { workerData: job }));
   const replies = workers.map(
     (worker) =>
@@ -81,13 +81,15 @@ export async function checkPartsOnThreads(file: string, model: { name: ModelName
       if (!(err instanceof FencecheckError)) throw err;
       return delivered(onFile, { file, error: err, warnings, parseMs: performance.now() - t0 });
     }
+    // The deadline and the time reported count from here, as on one thread (checkFile starts them after the read).
+    const searchStarted = performance.now();
     const shares = assignShares(
       parts.map((p) => p.length),
       threads,
     );
     workers.forEach((worker, w) => {
       const indexes = shares[w + 1]!;
-      const message: ShareMessage = { indexes, parts: encodeParts(indexes.map((p) => parts[p]!)) };
+      const message: ShareMessage = { indexes, parts: encodeParts(indexes.map((p) => parts[p]!)), startedEpochMs: performance.timeOrigin + searchStarted };
       worker.postMessage(message, [message.parts.numbers.buffer as ArrayBuffer]);
     });
     const partitions = parts.length;
@@ -95,9 +97,9 @@ export async function checkPartsOnThreads(file: string, model: { name: ModelName
     const ownParts = own.map((p) => parts[p]!);
     // The workers' parts are theirs now: let this thread's copies go.
     parts = [];
-    const mine = searchShare(filled, ownParts, own, searchOptions, t0, firstInvalidRound);
+    const mine = searchShare(filled, ownParts, own, searchOptions, searchStarted, firstInvalidRound);
     const outcomes = [mine, ...(await Promise.all(replies))];
-    const result = combine(outcomes, operations, partitions, searchOptions.timeoutMs, performance.now() - t0);
+    const result = combine(outcomes, operations, partitions, searchOptions.timeoutMs, performance.now() - searchStarted);
     return delivered(onFile, { file, result, warnings, parseMs });
   } finally {
     for (const w of workers) {

@@ -20,7 +20,7 @@ const model = createModel(job.model.name, job.model.options);
 if ('kind' in job) {
   // once: after its one share the worker has nothing to wait for, and exits.
   parentPort!.once('message', (m: ShareMessage) => {
-    const started = job.startedEpochMs - performance.timeOrigin;
+    const started = m.startedEpochMs - performance.timeOrigin;
     parentPort!.postMessage(searchShare(withDefaults(model), decodeParts(m.parts), m.indexes, job.options, started, job.firstInvalidRound));
   });
 } else {
