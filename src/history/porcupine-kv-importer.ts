@@ -21,6 +21,7 @@ import type { ImportOptions } from './history-warning.js';
 import type { Op, OpType, Value } from './op.js';
 import { describeValue, opFromRecord, type FieldFailure } from './op-from-record.js';
 import { lineOpParser, type OpParser } from './op-parser.js';
+import { detached, StringPool } from './detached-strings.js';
 
 const KV_FUNCTIONS: ReadonlySet<string> = new Set(['get', 'put', 'append']);
 const KV_LINE = /^\{:process (\d+), :type :(invoke|ok|fail|info), :f :(get|put|append), :key "([^"\\]*)", :value (?:nil|"([^"\\]*)")\}$/;
@@ -28,10 +29,12 @@ const KV_LINE = /^\{:process (\d+), :type :(invoke|ok|fail|info), :f :(get|put|a
 /** A push parser of Porcupine kv histories; `file` is named in errors. */
 export function porcupineKvParser(file: string, opts: ImportOptions = {}): OpParser {
   let position = 0;
+  // Keys and fs shared, values detached from the lines (detached-strings.ts): a long history's memory is its ops.
+  const strings = new StringPool();
   return lineOpParser((text, line) => {
     const m = KV_LINE.exec(text);
     // The fast path's values are [key, string or nil] by construction: the shape any value check wants of a kv op.
-    if (m !== null) return opFromMatch(m, position++);
+    if (m !== null) return opFromMatch(m, position++, strings);
     if (text.trim() === '') return null;
     const form = formAt(text, file, line);
     return checkedValue(opFromKvForm(form, position++, file), form, file, opts.checkValue);
@@ -52,9 +55,9 @@ export function opFromKvForm(form: EdnForm, position: number, file: string): Op 
   return op;
 }
 
-function opFromMatch(m: RegExpExecArray, position: number): Op {
-  const value: Value = m[5] ?? null;
-  return { index: position, time: position, process: Number(m[1]), type: m[2] as OpType, f: m[3] as string, value: [m[4] as string, value] };
+function opFromMatch(m: RegExpExecArray, position: number, strings: StringPool): Op {
+  const value: Value = m[5] === undefined ? null : detached(m[5]);
+  return { index: position, time: position, process: Number(m[1]), type: strings.shared(m[2]!) as OpType, f: strings.shared(m[3]!), value: [strings.shared(m[4]!), value] };
 }
 
 function formAt(text: string, file: string, line: number): EdnForm {
