@@ -10,7 +10,10 @@
  * Then the whole-process table (whole-process.ts): `fencecheck check` as a
  * user runs it, beside Porcupine when PORCUPINE_DIR names a checkout and Go is
  * installed, else beside dated reference figures; start-up beside `node -e 0`;
- * generated long histories (100k and 1M ops).
+ * generated long histories (100k and 1M ops; kv on 64 keys, 200k and 1M).
+ * FENCECHECK_BENCH_CLI measures another build's entry instead of this one;
+ * FENCECHECK_BENCH_BEFORE measures another build in the same runs, interleaved
+ * (a before/after table from one sitting).
  *
  *   npm run bench:check [-- --json] [-- --families etcd,kv] [-- --timeout-ms 60000] [-- --runs 5] [-- --cap-s 120] [-- --no-whole-process]
  */

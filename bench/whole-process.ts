@@ -23,8 +23,13 @@ import { writeLongHistory } from './long-history.js';
 import { writeLongKvHistory } from './long-kv-history.js';
 import { buildPorcupineHarness } from './porcupine-harness.js';
 
-/** The CLI measured: this build's, or another build's entry (FENCECHECK_BENCH_CLI) for a before/after table. */
+/** The CLI measured: this build's, or another build's entry (FENCECHECK_BENCH_CLI). */
 const CLI = process.env['FENCECHECK_BENCH_CLI'] ?? fileURLToPath(new URL('../bundle/main.js', import.meta.url));
+/**
+ * Another build's entry to measure in the same runs, interleaved (FENCECHECK_BENCH_BEFORE): a before/after
+ * table from one sitting, where two sittings on a shared machine differed by a third on the same build.
+ */
+const BEFORE = process.env['FENCECHECK_BENCH_BEFORE'];
 const TIME = '/usr/bin/time';
 const TIMEOUT = '/usr/bin/timeout';
 
@@ -97,10 +102,19 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
         // A row that hit the cap once is not run again (a quadratic build would spend the whole bench there).
         if (samples.get(`${row.name}/f`)?.some((s) => s.seconds === Infinity)) continue;
         add(`${row.name}/f`, measure(row.fencecheck, capS));
+        if (BEFORE && row.fencecheck[1] === CLI) add(`${row.name}/b`, measure([row.fencecheck[0]!, BEFORE, ...row.fencecheck.slice(2)], capS));
         if (row.porcupine) add(`${row.name}/p`, measure(row.porcupine, capS));
       }
     }
-    const header = ['what', 'fencecheck s', 'peak RSS', 'binary' in harness ? `${harness.version} s` : 'Porcupine (reference) s', 'peak RSS', 'ratio'];
+    const header = [
+      'what',
+      ...(BEFORE ? ['before s', 'peak RSS'] : []),
+      'fencecheck s',
+      'peak RSS',
+      'binary' in harness ? `${harness.version} s` : 'Porcupine (reference) s',
+      'peak RSS',
+      'ratio',
+    ];
     const lines = [header];
     for (const row of rows) {
       const f = median(samples.get(`${row.name}/f`)!);
@@ -110,8 +124,11 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
       const base = row.versus ? median(samples.get(`${row.versus}/f`)!) : undefined;
       const other = p?.seconds ?? refS;
       const ratio = f.seconds === Infinity ? '—' : base ? `${(f.seconds / base.seconds).toFixed(2)}x node -e 0` : other ? `${(f.seconds / other).toFixed(2)}x Porcupine` : '—';
+      const b = samples.get(`${row.name}/b`);
+      const before = b ? median(b) : undefined;
       lines.push([
         row.name,
+        ...(BEFORE ? (before ? [seconds(before.seconds, capS), mb(before.rssMB)] : ['—', '—']) : []),
         seconds(f.seconds, capS),
         mb(f.rssMB),
         p ? seconds(p.seconds, capS) : refS !== undefined ? `(${refS.toFixed(2)})` : '—',
@@ -124,7 +141,7 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
     const note = porc
       ? `medians of ${runs} interleaved runs (the 1M rows: ${Math.min(runs, 3)}); ratio = fencecheck / Porcupine, whole process`
       : `medians of ${runs} runs; Porcupine figures in parentheses are references from ${REFERENCE.when} (set PORCUPINE_DIR to a Porcupine checkout, with Go, to measure side by side)`;
-    return `${table}\n${note}\n`;
+    return `${table}\n${note}${BEFORE ? `; before: ${BEFORE}, in the same runs` : ''}\n`;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
