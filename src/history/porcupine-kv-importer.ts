@@ -29,12 +29,14 @@ const KV_LINE = /^\{:process (\d+), :type :(invoke|ok|fail|info), :f :(get|put|a
 /** A push parser of Porcupine kv histories; `file` is named in errors. */
 export function porcupineKvParser(file: string, opts: ImportOptions = {}): OpParser {
   let position = 0;
-  // Keys and fs shared, values detached from the lines (detached-strings.ts): a long history's memory is its ops.
+  // Past the first ops, keys and fs shared and values detached from their lines (detached-strings.ts), so that a
+  // long history's memory is its ops, not its file too. The first ops keep what they hold alive (the first read
+  // chunk or two, at most about 2 MiB), and a short history (the corpus) pays nothing for it.
   const strings = new StringPool();
   return lineOpParser((text, line) => {
     const m = KV_LINE.exec(text);
     // The fast path's values are [key, string or nil] by construction: the shape any value check wants of a kv op.
-    if (m !== null) return opFromMatch(m, position++, strings);
+    if (m !== null) return position < DETACH_AFTER_OPS ? opFromMatch(m, position++) : detachedOpFromMatch(m, position++, strings);
     if (text.trim() === '') return null;
     const form = formAt(text, file, line);
     return checkedValue(opFromKvForm(form, position++, file), form, file, opts.checkValue);
@@ -55,7 +57,15 @@ export function opFromKvForm(form: EdnForm, position: number, file: string): Op 
   return op;
 }
 
-function opFromMatch(m: RegExpExecArray, position: number, strings: StringPool): Op {
+/** Ops read before this many keep their strings as cut from the line. */
+const DETACH_AFTER_OPS = 10_000;
+
+function opFromMatch(m: RegExpExecArray, position: number): Op {
+  const value: Value = m[5] ?? null;
+  return { index: position, time: position, process: Number(m[1]), type: m[2] as OpType, f: m[3] as string, value: [m[4] as string, value] };
+}
+
+function detachedOpFromMatch(m: RegExpExecArray, position: number, strings: StringPool): Op {
   const value: Value = m[5] === undefined ? null : detached(m[5]);
   return { index: position, time: position, process: Number(m[1]), type: strings.shared(m[2]!) as OpType, f: strings.shared(m[3]!), value: [strings.shared(m[4]!), value] };
 }

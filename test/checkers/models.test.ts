@@ -297,6 +297,17 @@ describe('check() on tiny histories', () => {
     expect(r.reason).toMatch(/deadline of 0 ms/);
   });
 
+  it('a deadline passed while the parts are set up stops there, before any search', () => {
+    // Many easy parts, each decided in a few steps: before, every part was set up and searched past the deadline.
+    const events: Ev[] = [];
+    for (let k = 0; k < 200; k++) events.push([k, 'invoke', 'put', [`k${k}`, 'v']], [k, 'ok', 'put', [`k${k}`, 'v']]);
+    const r = check(createModel('kv'), history(...events), { timeoutMs: 0 });
+    expect(r.valid).toBe('unknown');
+    expect(r.reason).toMatch(/^deadline of 0 ms reached with \d+ of 200 partitions undecided$/);
+    expect(r.stats.steps).toBe(0);
+    expect(check(createModel('kv'), history(...events)).valid).toBe(true);
+  });
+
   it("a memory ceiling gives 'unknown' with a reason, counted in bytes, not time", () => {
     const r = check(createModel('cas-register'), hardHistory(20), { maxCacheBytes: 2 ** 20 });
     expect(r.valid).toBe('unknown');
