@@ -6,14 +6,14 @@
  * when absent) and on seeded generated histories with a malformed and an
  * empty file among them.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLongHistory } from '../../bench/long-history.js';
 import { corpusDir, readManifest } from '../../src/corpus/manifest.js';
 import { runCli } from '../cli/run-cli.js';
 import { testSeed } from '../support/seed.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
 const manifest = readManifest();
 if (!manifest) console.warn(`check-files-threaded: corpus part skipped, no corpus at ${corpusDir()}`);
@@ -49,8 +49,9 @@ describe.skipIf(!manifest)('threads decide the corpus as one thread does', () =>
 });
 
 describe('threads on generated histories', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-threads-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Made when this block's tests run (a filter, -t, that skips them all would skip a removal hook too).
+  let dir = '';
+  beforeAll(() => (dir = madeTempDir('fencecheck-threads-')));
   const seed = testSeed('check --threads', 'test/check/check-files-threaded.test.ts');
 
   it('valid, invalid, unreadable and bad files: same results, same order, same exit code', () => {

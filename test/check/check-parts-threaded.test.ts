@@ -7,10 +7,9 @@
  * on seeded generated histories and the public kv corpus (skipped when
  * absent). The pure parts (shares, combining, the transfer) are tested below.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLongKvHistory } from '../../bench/long-kv-history.js';
 import type { Operation } from '../../checkers/operation.js';
 import { assignShares, combine } from '../../src/check/check-parts-threaded.js';
@@ -20,6 +19,7 @@ import { corpusDir, readManifest } from '../../src/corpus/manifest.js';
 import { Prng } from '../../src/random/prng.js';
 import { runCli } from '../cli/run-cli.js';
 import { testSeed } from '../support/seed.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
 const manifest = readManifest();
 if (!manifest) console.warn(`check-parts-threaded: corpus part skipped, no corpus at ${corpusDir()}`);
@@ -74,8 +74,9 @@ function breakKeys(file: string, seed: number, count: number): string[] {
 }
 
 describe('one history\'s keys on threads', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-parts-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Made when this block's tests run (a filter, -t, that skips them all would skip a removal hook too).
+  let dir = '';
+  beforeAll(() => (dir = madeTempDir('fencecheck-parts-')));
   const seed = testSeed('check one history on threads', 'test/check/check-parts-threaded.test.ts');
 
   it('a valid history: valid on any number of threads', () => {

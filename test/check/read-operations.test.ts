@@ -4,10 +4,8 @@
  * check() on the whole history does: same verdict, same witness. On the public
  * corpus (skipped when absent) and on seeded generated long histories.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLongHistory } from '../../bench/long-history.js';
 import { check, checkOperations } from '../../checkers/linearizability/check.js';
 import type { LinearizabilityResult } from '../../checkers/linearizability/result.js';
@@ -16,6 +14,7 @@ import { corpusDir, readManifest } from '../../src/corpus/manifest.js';
 import { readOperations } from '../../src/check/read-operations.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { testSeed } from '../support/seed.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
 const manifest = readManifest();
 if (!manifest) console.warn(`read-operations: corpus part skipped, no corpus at ${corpusDir()}`);
@@ -38,8 +37,9 @@ describe.skipIf(!manifest)('streamed pairing decides the corpus as check() does'
 });
 
 describe('generated long histories', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-long-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Made when this block's tests run (a filter, -t, that skips them all would skip a removal hook too).
+  let dir = '';
+  beforeAll(() => (dir = madeTempDir('fencecheck-long-')));
   const seed = testSeed('read-operations long histories', 'test/check/read-operations.test.ts');
 
   it.each([

@@ -6,10 +6,9 @@
  * key "0" alone could reach its violation first in time, while one thread
  * reports key "3" (found in an earlier round).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLongKvHistory } from '../../bench/long-kv-history.js';
 import { checkOperations, searchOrder } from '../../checkers/linearizability/check.js';
 import { withDefaults } from '../../checkers/model-defaults.js';
@@ -18,10 +17,12 @@ import { combine } from '../../src/check/check-parts-threaded.js';
 import { readChecked } from '../../src/check/check-files.js';
 import { NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../src/check/search-share.js';
 import { testSeed } from '../support/seed.js';
+import { madeTempDir } from '../support/temp-dirs.js';
 
 describe('shares searched in either order', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-shares-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Made when this block's tests run (a filter, -t, that skips them all would skip a removal hook too).
+  let dir = '';
+  beforeAll(() => (dir = madeTempDir('fencecheck-shares-')));
   const seed = testSeed('shares in either order', 'test/check/search-share.test.ts');
 
   it('give one thread\'s witness, whichever share runs first', () => {

@@ -82,6 +82,8 @@ describe('postgres', () => {
     expect(args.slice(0, 2)).toEqual(['-D', '/data/pg1']);
     expect(args).toContain('listen_addresses=10.77.0.51');
     expect(args).toContain('unix_socket_directories=');
+    // Nothing outside its data dir: no /dev/shm segments that a SIGKILL would leave behind.
+    expect(args).toContain('dynamic_shared_memory_type=mmap');
     expect(postgresUrl(node('pg1'))).toBe('postgres://postgres@10.77.0.51:5432/postgres');
   });
 

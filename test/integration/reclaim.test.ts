@@ -5,7 +5,7 @@
  * remains. Needs `npm run build` (the harness and the CLI run from dist/).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,11 @@ async function postgresShmSegments(): Promise<number> {
   return out.stdout.split('\n').filter((l) => /\spostgres\s/.test(l)).length;
 }
 
+/** PostgreSQL's POSIX shared memory segments (dynamic shared memory of type posix). */
+function postgresDevShm(): string[] {
+  return existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('PostgreSQL.')) : [];
+}
+
 async function fencecheckDown(): Promise<{ ms: number; stdout: string }> {
   const t0 = Date.now();
   const r = await runCommand(process.execPath, [cliPath(), 'down']);
@@ -53,8 +58,11 @@ async function fencecheckDown(): Promise<{ ms: number; stdout: string }> {
 describe('reclaim after SIGKILL', () => {
   it('a harness killed mid-run leaves state that `fencecheck down` fully reclaims', async () => {
     const shmBefore = await postgresShmSegments();
+    const devShmBefore = postgresDevShm();
     const h = startHarness('redlock,postgres');
     await h.ready;
+    // The running server keeps its dynamic shared memory in its data dir: nothing in /dev/shm for a SIGKILL to leave.
+    expect(postgresDevShm().filter((f) => !devShmBefore.includes(f))).toEqual([]);
     const state = StateFile.read(defaultStateFile()) as ClusterState;
     expect(state.processes.map((p) => p.name).sort()).toEqual(['pg1', 'redlock1', 'redlock2', 'redlock3', 'redlock4', 'redlock5', 'sleeper']);
     expect(state.nftTables.length).toBeGreaterThan(0);

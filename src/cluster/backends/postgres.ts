@@ -27,6 +27,9 @@ export function postgresArgs(node: NodePlan, dataDir: string): string[] {
     shared_buffers: '32MB',
     logging_collector: 'off',
     log_line_prefix: '%m [%p] ',
+    // Dynamic shared memory as files in the data dir, not /dev/shm/PostgreSQL.*: a server that is SIGKILLed (a
+    // teardown past its grace) left its segments in /dev/shm, where nothing of the project's name finds them.
+    dynamic_shared_memory_type: 'mmap',
   };
   return ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
 }
