@@ -39,14 +39,6 @@ export interface Model<S> {
    * must come back in a deterministic order so witnesses are stable.
    */
   partition?(ops: Operation[]): Operation[][];
-  /**
-   * For a model whose `partition` groups ops by a key and orders the parts by
-   * it (partition-by-key.ts): an op's key. With it, the parts of one long
-   * history can be searched on several threads (src/check/check-parts-threaded.ts),
-   * where its operations cross as JSON: their values must be JSON values (no
-   * non-finite numbers), as kv's are by the value check on reading.
-   */
-  partitionKey?(op: Operation): string;
   /** A label for the part an operation belongs to (e.g. `key 6`), for witnesses. */
   partitionLabel?(op: Operation): string;
   /**

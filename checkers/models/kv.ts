@@ -17,7 +17,6 @@ import type { Value } from '../../src/history/op.js';
 import { illegal, type DeadEndTest, type Model, type StateParts } from '../model.js';
 import type { Operation } from '../operation.js';
 import { FNV_OFFSET, fnvContinue } from '../linearizability/state-interner.js';
-import { partitionByKey } from '../partition-by-key.js';
 
 /** One key's value with its FNV-1a hash. */
 export interface KvCell {
@@ -53,8 +52,7 @@ function kvCellModel(): Model<KvCell> {
     equal: (a, b) => a.hash === b.hash && a.value === b.value,
     // A cell object and the rope node of its appended string (the rest is shared with the cell it came from).
     sizeOf: () => 96,
-    partition: (ops) => partitionByKey(ops, keyOf),
-    partitionKey: keyOf,
+    partition: partitionByKey,
     deadEnds: (ops) => kvDeadEnds<KvCell>(ops, cellItself),
     describeState: (c) => JSON.stringify(c.value),
   };
@@ -264,6 +262,18 @@ function lowerBound(xs: Int32Array, x: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+function partitionByKey(ops: Operation[]): Operation[][] {
+  const parts = new Map<string, Operation[]>();
+  for (const op of ops) {
+    const key = keyOf(op);
+    let part = parts.get(key);
+    if (!part) parts.set(key, (part = []));
+    part.push(op);
+  }
+  // Deterministic order: by key, so witnesses are stable.
+  return [...parts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
 }
 
 function keyOf(op: Operation): string {

@@ -5,10 +5,10 @@
  *
  * Why not a structured clone of the Operation objects: it cost 430 ms for
  * 100,000 kv operations, more than searching them; this costs 65 ms to
- * encode and about as much to decode, in the worker. JSON is exact for the
- * values of the models whose parts cross (Model.partitionKey): their values
- * are checked as read (kv: a key and a string or nil), and have no
- * non-finite numbers, which JSON would turn into null.
+ * encode and about as much to decode, in the worker. JSON is exact here: a
+ * history's values are JSON values by construction (the readers refuse a
+ * number beyond the double range, and read EDN's ##Inf and ##NaN as strings),
+ * so there is no non-finite number for JSON to turn into null.
  */
 import type { Operation, OperationStatus } from '../../checkers/operation.js';
 

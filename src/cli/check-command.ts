@@ -116,10 +116,11 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
   const modelOptions = { ...(flags.init !== undefined ? { init: flags.init } : {}), partition: flags.partition };
   const model = createModel(flags.model, modelOptions);
   const files = await expandHistoryPaths(paths);
-  // One file of a model whose parts are keys (kv), with --threads: its parts go to the threads (check-parts-threaded.ts).
+  // One file of a model that splits histories into parts (kv), with --threads: its parts go to the threads
+  // (check-parts-threaded.ts).
   // Only when asked: on 2 cores it was no faster (one thread already keeps 1.3 cores busy with its garbage
   // collector, and the file is read once, on one thread) and took 35% more memory (docs/checker.md).
-  const spreadParts = files.length === 1 && (flags.threads ?? 1) > 1 && model.partitionKey !== undefined;
+  const spreadParts = files.length === 1 && (flags.threads ?? 1) > 1 && model.partition !== undefined;
   const threads = spreadParts ? flags.threads! : Math.min(flags.threads ?? autoThreads(files), files.length);
   const options: CheckFilesOptions = {
     ...(flags.format ? { format: flags.format } : {}),
