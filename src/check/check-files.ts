@@ -4,7 +4,7 @@
  * read or parsed yields an `error` result instead of stopping the others.
  */
 import { checkOperations } from '../../checkers/linearizability/check.js';
-import type { LinearizabilityResult } from '../../checkers/linearizability/result.js';
+import type { CheckOptions, LinearizabilityResult } from '../../checkers/linearizability/result.js';
 import type { Model } from '../../checkers/model.js';
 import { EXIT, FencecheckError } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
@@ -53,15 +53,20 @@ export function checkFile(file: string, model: Model<unknown>, opts: CheckFilesO
   try {
     const read = readChecked(file, model, opts, warnings);
     const parseMs = performance.now() - t0;
-    const result = checkOperations(model, read.operations, {
-      ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-      ...(opts.maxCacheBytes !== undefined ? { maxCacheBytes: opts.maxCacheBytes } : {}),
-    });
+    const result = checkOperations(model, read.operations, searchOptionsOf(opts));
     return { file, result, warnings, parseMs };
   } catch (err) {
     if (!(err instanceof FencecheckError)) throw err;
     return { file, error: err, warnings, parseMs: performance.now() - t0 };
   }
+}
+
+/** The search's own options among a check's. */
+export function searchOptionsOf(opts: CheckFilesOptions): CheckOptions {
+  return {
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.maxCacheBytes !== undefined ? { maxCacheBytes: opts.maxCacheBytes } : {}),
+  };
 }
 
 /**

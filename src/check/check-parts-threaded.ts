@@ -4,7 +4,7 @@
  *
  * The main thread reads and pairs the file once, splits it into parts and
  * hands each worker a share of them (parts-transfer.ts); every thread
- * searches its share (search-share.ts) and the findings combine here. The
+ * searches its share and the findings combine (checkers/linearizability/shares.ts). The
  * workers start before the file is read, so their start-up overlaps it.
  *
  * The verdict and witness are the ones one thread gives: budgets are steps,
@@ -17,16 +17,16 @@
  * stats count what the threads searched (more steps than one thread's).
  */
 import { Worker } from 'node:worker_threads';
-import { deadlineReason, searchOrder, unknownReason } from '../../checkers/linearizability/check.js';
-import type { CheckOptions, LinearizabilityResult } from '../../checkers/linearizability/result.js';
+import { searchOrder } from '../../checkers/linearizability/check.js';
+import type { CheckOptions } from '../../checkers/linearizability/result.js';
+import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../checkers/linearizability/shares.js';
 import { withDefaults } from '../../checkers/model-defaults.js';
 import type { Operation } from '../../checkers/operation.js';
 import { createModel, type ModelName, type ModelOptions } from '../../checkers/models/registry.js';
 import { FencecheckError } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
-import { readChecked, type CheckFilesOptions, type FileCheck } from './check-files.js';
+import { readChecked, searchOptionsOf, type CheckFilesOptions, type FileCheck } from './check-files.js';
 import { encodeParts, type EncodedParts } from './parts-transfer.js';
-import { NO_INVALID_ROUND, searchShare, type ShareOutcome } from './search-share.js';
 
 /** What a worker starts with; its share of the parts follows as a ShareMessage. */
 export interface ShareThreadJob {
@@ -49,10 +49,7 @@ export async function checkPartsOnThreads(file: string, model: { name: ModelName
   const t0 = performance.now();
   const firstInvalidRound = new SharedArrayBuffer(4);
   new Int32Array(firstInvalidRound)[0] = NO_INVALID_ROUND;
-  const searchOptions: CheckOptions = {
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.maxCacheBytes !== undefined ? { maxCacheBytes: options.maxCacheBytes } : {}),
-  };
+  const searchOptions = searchOptionsOf(options);
   const job: ShareThreadJob = { kind: 'share', model, options: searchOptions, firstInvalidRound };
   const workers = Array.from({ length: threads - 1 }, () => new Worker(new URL('./check-worker.js', import.meta.url), { workerData: job }));
   const replies = workers.map(
@@ -130,30 +127,4 @@ export function assignShares(sizes: readonly number[], threads: number): number[
     load[least]! += sizes[p]!;
   }
   return shares.map((s) => s.sort((a, b) => a - b));
-}
-
-/**
- * The shares' findings as one thread's verdict: an invalid part first (the
- * earliest in (round, part) order; a proof, whatever else happened), then a
- * memory ceiling passed before a search began, then a deadline, then a part
- * given up on (the first by index).
- */
-export function combine(shares: readonly ShareOutcome[], operations: number, partitions: number, timeoutMs: number | undefined, elapsedMs: number): LinearizabilityResult {
-  const stats = {
-    operations,
-    partitions,
-    steps: shares.reduce((n, s) => n + s.steps, 0),
-    cacheEntries: shares.reduce((n, s) => n + s.cacheEntries, 0),
-    elapsedMs,
-  };
-  const invalid = shares.flatMap((s) => (s.invalid ? [s.invalid] : [])).sort((a, b) => a.round - b.round || a.part - b.part)[0];
-  if (invalid) return { valid: false, witness: invalid.witness, stats };
-  const tooBig = shares.find((s) => s.tooBig !== undefined);
-  if (tooBig) return { valid: 'unknown', reason: tooBig.tooBig!, stats };
-  const late = shares.filter((s) => s.deadlineWith !== undefined);
-  // A share that finished before the deadline left none of its parts undecided.
-  if (late.length > 0) return { valid: 'unknown', reason: deadlineReason(timeoutMs, late.reduce((n, s) => n + s.deadlineWith!, 0), partitions), stats };
-  const unknown = shares.flatMap((s) => (s.unknown ? [s.unknown] : [])).sort((a, b) => a.part - b.part)[0];
-  if (unknown) return { valid: 'unknown', reason: unknownReason(unknown.part, partitions, unknown.reason), stats };
-  return { valid: true, stats };
 }

@@ -13,7 +13,7 @@ import type { ThreadJob } from './check-files-threaded.js';
 import type { ShareMessage, ShareThreadJob } from './check-parts-threaded.js';
 import { toMessage } from './file-check-transfer.js';
 import { decodeParts } from './parts-transfer.js';
-import { searchShare } from './search-share.js';
+import { searchShare } from '../../checkers/linearizability/shares.js';
 
 const job = workerData as ThreadJob | ShareThreadJob;
 const model = createModel(job.model.name, job.model.options);

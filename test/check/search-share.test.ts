@@ -13,9 +13,8 @@ import { writeLongKvHistory } from '../../bench/long-kv-history.js';
 import { checkOperations, searchOrder } from '../../checkers/linearizability/check.js';
 import { withDefaults } from '../../checkers/model-defaults.js';
 import { createModel } from '../../checkers/models/registry.js';
-import { combine } from '../../src/check/check-parts-threaded.js';
 import { readChecked } from '../../src/check/check-files.js';
-import { NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../src/check/search-share.js';
+import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../checkers/linearizability/shares.js';
 import { testSeed } from '../support/seed.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
