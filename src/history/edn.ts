@@ -4,9 +4,12 @@
  * EDN is read into JSON values (docs/history.md): keywords become strings
  * without the colon (`:invoke` -> "invoke"), symbols become strings, nil ->
  * null, integers (with or without the BigInt `N` suffix) and floats (with or
- * without `M`) -> number (an integer beyond 2^53 or a float beyond the double range is refused, never rounded), vectors,
- * lists and sets -> arrays, maps -> objects whose keys are strings (a key that
- * is neither a keyword nor a string is spelled as JSON). A tagged literal
+ * without `M`) -> number (a literal a double cannot hold exactly enough to
+ * keep it apart from another is refused, never rounded: json-text-checks.ts),
+ * vectors and lists -> arrays, sets -> `{"#{}": [members, sorted]}`
+ * (canonical-value.ts: order-free, and never equal to a vector), maps ->
+ * objects whose keys are strings (a key that is neither a keyword nor a
+ * string is spelled as JSON; a duplicate key is refused). A tagged literal
  * (`#jepsen.history.Op{...}`, `#inst "..."`) reads as its value; the tag is
  * dropped. `#_` discards a form, `^meta` is skipped, `;` starts a comment and
  * commas are whitespace. `##Inf`, `##-Inf` and `##NaN` read as the strings
@@ -26,6 +29,7 @@ import type { Value } from './op.js';
 import { setField } from './op-from-record.js';
 import { MAX_DEPTH } from './read-limits.js';
 import { unsafeNumberProblem } from './json-text-checks.js';
+import { ednSet, SET_KEY } from './canonical-value.js';
 
 /** A top-level form (or an item of a top-level vector), where it started, and its source text. */
 export interface EdnForm {
@@ -60,6 +64,8 @@ export class EdnReader {
   private top: { close: string; line: number; column: number; kind: string } | null = null;
   /** When set, records where each value of a top-level map starts (for error locations). */
   keyPositions: Map<string, EdnPosition> | null = null;
+  /** Maps open around the current position (in readOne): keyPositions are the outermost map's, tagged or not. */
+  private mapsOpen = 0;
 
   constructor(file: string, start: { line: number; column: number } = { line: 1, column: 1 }) {
     this.file = file;
@@ -90,6 +96,7 @@ export class EdnReader {
     this.buf = text;
     this.pos = 0;
     this.final = true;
+    this.mapsOpen = 0;
     this.skipSpace(0);
     const value = this.readForm(0, 'a value');
     this.skipSpace(0);
@@ -137,10 +144,12 @@ export class EdnReader {
     return out;
   }
 
+  // `depth` counts every form a form sits inside, tags, `^meta` and `#_` included: each of them recurses, so a chain
+  // of them in a hostile file (`#_ #_ #_ ...`, `#t #t ...`) must hit the bound as nesting does, not the stack.
   private readForm(depth: number, expected: string): Value {
+    if (depth > MAX_DEPTH) throw this.tooDeep();
     this.skipSpace(depth);
     if (this.pos >= this.buf.length) this.endOfInput(expected);
-    if (depth > MAX_DEPTH) throw this.error(`nesting at most ${MAX_DEPTH} deep`, 'deeper nesting');
     const c = this.buf.charAt(this.pos);
     switch (c) {
       case '"':
@@ -157,7 +166,7 @@ export class EdnReader {
       case '^':
         this.pos++;
         this.readForm(depth + 1, 'metadata after `^`');
-        return this.readForm(depth, 'a value after the metadata');
+        return this.readForm(depth + 1, 'a value after the metadata');
       case '\\':
         return this.readChar();
       case ')':
@@ -193,18 +202,22 @@ export class EdnReader {
     const column = this.column();
     this.pos++;
     const map: { [key: string]: Value } = {};
+    const outermost = this.mapsOpen++ === 0;
     for (;;) {
       this.skipSpace(depth + 1);
       if (this.pos >= this.buf.length) this.endOfInput(closing({ close: '}', kind: 'map', line, column }));
       const c = this.buf.charAt(this.pos);
       if (c === '}') {
         this.pos++;
+        this.mapsOpen--;
         return map;
       }
       if (c === ')' || c === ']') throw this.error(closing({ close: '}', kind: 'map', line, column }), `\`${c}\``);
       const keyStart = this.pos;
       const key = this.readForm(depth + 1, 'a key');
       const name = typeof key === 'string' ? key : JSON.stringify(key);
+      // Refused: a key spelled like another (`:a` and `"a"`, a key equal to a set's spelling) would merge two entries.
+      if (Object.hasOwn(map, name) || name === SET_KEY) this.badKey(keyStart, name);
       this.skipSpace(depth + 1);
       if (this.pos >= this.buf.length || this.buf.charAt(this.pos) === '}') {
         // Built only here: most maps are well formed and this is the hot loop.
@@ -212,7 +225,7 @@ export class EdnReader {
         if (this.pos >= this.buf.length) this.endOfInput(expected);
         throw this.error(expected, '`}`');
       }
-      if (this.keyPositions !== null && depth === 0) this.keyPositions.set(name, { file: this.file, line: this.line, column: this.column() });
+      if (this.keyPositions !== null && outermost) this.keyPositions.set(name, { file: this.file, line: this.line, column: this.column() });
       setField(map, name, this.readForm(depth + 1, 'a value'));
     }
   }
@@ -221,8 +234,11 @@ export class EdnReader {
   private readDispatch(depth: number): Value {
     const next = this.peek(1);
     if (next === '{') {
+      const at = { file: this.file, line: this.line, column: this.column() };
       this.pos++;
-      return this.readSeq(depth, '{');
+      const set = ednSet(this.readSeq(depth, '{'));
+      if ('value' in set) return set.value;
+      throw new ParseError(at, 'a set without duplicate members (EDN forbids them)', `member ${set.duplicate + 1} equal to an earlier one`);
     }
     if (next === '#') {
       this.pos += 2;
@@ -238,7 +254,7 @@ export class EdnReader {
       this.pos = at;
       throw this.error('a tag, `{` or `_` after `#`', this.foundAt(at + 1));
     }
-    return this.readForm(depth, `a value after the tag \`#${tag}\``);
+    return this.readForm(depth + 1, `a value after the tag \`#${tag}\``);
   }
 
   private readString(): string {
@@ -351,6 +367,8 @@ export class EdnReader {
       } else if (c === 0x23 && i + 1 >= buf.length && !this.final) {
         throw INCOMPLETE;
       } else if (c === 0x23 && buf.charCodeAt(i + 1) === 0x5f) {
+        this.pos = i;
+        if (depth >= MAX_DEPTH) throw this.tooDeep();
         this.pos = i + 2;
         this.readForm(depth + 1, 'a form to discard after `#_`');
         i = this.pos;
@@ -383,6 +401,17 @@ export class EdnReader {
     if (i >= this.buf.length) return 'end of file';
     const c = this.buf.charAt(i);
     return c === '\n' || c === '\r' ? 'end of line' : c === ' ' || c === '\t' || c === ',' ? 'whitespace' : `\`${c}\``;
+  }
+
+  private badKey(keyStart: number, name: string): never {
+    const text = this.buf.slice(keyStart, this.pos).trim();
+    this.pos = keyStart;
+    if (name === SET_KEY) throw this.error(`a map key other than "${SET_KEY}" (how fencecheck spells a set)`, `\`${text}\``);
+    throw this.error('a map without duplicate keys (EDN forbids them; a keyword and a string of the same name count as one here)', `\`${text}\` again`);
+  }
+
+  private tooDeep(): ParseError {
+    return this.error(`nesting at most ${MAX_DEPTH} deep (collections, tags, ^metadata and #_ discards all count)`, 'deeper nesting');
   }
 
   private error(expected: string, found: string): ParseError {

@@ -1,7 +1,8 @@
 /**
  * What JSON.parse accepts but a history must not silently change: numbers a
- * double cannot hold (an integer beyond 2^53 is rounded to a neighbour, so two
- * different writes could read as equal; `1e400` becomes Infinity, which
+ * double cannot hold apart from their neighbours (an integer beyond 2^53 is
+ * rounded to a neighbour, so two different writes could read as equal;
+ * `1e-400` and `-1e-400` both underflow to 0; `1e400` becomes Infinity, which
  * JSON.stringify prints as `null`) and nesting so deep that the recursive
  * JSON functions the checker uses (hash, stringify) overflow the stack.
  *
@@ -9,7 +10,7 @@
  * literal as written (the parsed value has already lost it) and gives the
  * column for the error. The scan runs only on lines that could hold such a
  * thing: long enough to nest that deep, or whose parsed value holds a number
- * that is not a safe integer but is integral or infinite (hasSuspectNumber, a
+ * that is zero, tiny, beyond 2^53 or infinite (hasSuspectNumber, a
  * walk of the few fields of an op: a regular expression over every line cost
  * as much as the parsing itself).
  */
@@ -24,22 +25,43 @@ export interface TextProblem {
 
 const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
-/** Why a number literal cannot be read exactly, or null when it can. `literal` is the text without EDN's N/M suffix. */
+/** The smallest normal double: below it a double keeps fewer digits, and different literals read as one number. */
+const MIN_NORMAL = 2 ** -1022;
+
+/**
+ * Why a number literal cannot be read without possibly merging it with a
+ * different literal, or null when it can. `literal` is the text without EDN's
+ * N/M suffix. Refused, in any spelling (integer, float, exponent, ratio):
+ * beyond the double range (Infinity); beyond 2^53, where a double holds no
+ * fraction and neighbouring integers share one double (`9007199254740993.0`
+ * reads as `...992`); below the smallest normal double (2.2e-308), where it
+ * keeps fewer digits, down to underflow (`1e-400` and `-1e-400` both read as
+ * 0). Ordinary decimals (`0.1`) round too, but only past the 17th digit, which
+ * no recorder writes.
+ */
 export function unsafeNumberProblem(literal: string, value: number): string | null {
   if (!Number.isFinite(value)) return 'a number within the range of a double (±1.8e308); write larger values as strings';
-  if (/^[+-]?\d+$/.test(literal) && !Number.isSafeInteger(value)) {
-    return 'an integer within ±(2^53 - 1), which a double holds exactly; write larger integers as strings';
+  const integerLiteral = /^[+-]?\d+$/.test(literal);
+  if (!Number.isSafeInteger(value) && Math.abs(value) >= 2 ** 53) {
+    return integerLiteral
+      ? 'an integer within ±(2^53 - 1), which a double holds exactly; write larger integers as strings'
+      : 'a number within ±(2^53 - 1): beyond it a double holds no fraction and neighbouring values read as one; write larger values as strings';
+  }
+  if (integerLiteral) return null;
+  if (value === 0 ? /[1-9]/.test(literal.split(/[eE]/)[0] as string) : Math.abs(value) < MIN_NORMAL) {
+    return 'a number of magnitude 0 or at least 2.2e-308: smaller ones lose digits in a double or underflow to 0, so different values read as one; write them as strings';
   }
   return null;
 }
 
 /**
  * Whether a parsed value (no deeper than its text is long) holds a number its
- * text may have written unsafely: an integral value beyond 2^53 or an
- * infinite one. Only then does the text need scanning.
+ * text may have written unsafely: beyond 2^53, infinite, zero (an underflow
+ * reads as 0) or below the smallest normal double. Only then does the text
+ * need scanning.
  */
 export function hasSuspectNumber(v: unknown): boolean {
-  if (typeof v === 'number') return !Number.isSafeInteger(v) && (Number.isInteger(v) || !Number.isFinite(v));
+  if (typeof v === 'number') return Math.abs(v) < MIN_NORMAL || !(Math.abs(v) < 2 ** 53);
   if (typeof v !== 'object' || v === null) return false;
   if (Array.isArray(v)) {
     for (const x of v) if (hasSuspectNumber(x)) return true;

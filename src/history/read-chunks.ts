@@ -15,8 +15,9 @@
  * refused after fstat. The total read is bounded (read-limits.ts).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { TextDecoder } from 'node:util';
 import { EXIT, FencecheckError } from '../errors.js';
+import { invalidUtf8Error } from './invalid-utf8.js';
 import { DEFAULT_READ_LIMITS, tooLargeError } from './read-limits.js';
 
 /** Default chunk size: large enough that the corpus' biggest file (318 KB) is one chunk. */
@@ -25,7 +26,10 @@ export const CHUNK_BYTES = 1 << 20;
 /**
  * The file's text in chunks; UTF-8 sequences cut by a chunk boundary are
  * reassembled, a byte order mark dropped. Refuses anything but a regular file,
- * and a file larger than `maxBytes`.
+ * a file larger than `maxBytes` (by its size before reading, and while
+ * reading), and bytes that are not UTF-8 (decoded strictly: a lenient decoder
+ * reads every bad sequence as the same U+FFFD, so different bytes compare
+ * equal; invalid-utf8.ts).
  */
 export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES, maxBytes: number = DEFAULT_READ_LIMITS.maxHistoryBytes): Generator<string> {
   let fd: number;
@@ -36,7 +40,9 @@ export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES, maxB
   }
   try {
     const size = assertRegularFile(fd, path);
-    const decoder = new StringDecoder('utf8');
+    // By its size first: a file over the bound is refused before a byte of it is read.
+    if (size > maxBytes) throw tooLargeError(path, maxBytes);
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     // No bigger than the file (one more byte to see the end in the same read): a 1 MiB buffer for each of a hundred
     // small files was 100 MB of external memory, and the garbage collections it set off were a third of the parse.
     const bufBytes = Math.min(chunkBytes, size + 1);
@@ -54,16 +60,26 @@ export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES, maxB
       total += n;
       // The file may have grown since fstat (a run still appending): the bound holds while reading.
       if (total > maxBytes) throw tooLargeError(path, maxBytes);
-      let text = decoder.write(buf.subarray(0, n));
+      let text = decode(decoder, buf.subarray(0, n), path);
       if (text === '') continue; // a multi-byte sequence still incomplete
       if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
       if (text !== '') yield text;
     }
-    const tail = decoder.end();
+    const tail = decode(decoder, undefined, path);
     if (tail !== '') yield tail;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Strict streaming decoding (`bytes` undefined: the end, where a cut sequence is an error too). */
+function decode(decoder: TextDecoder, bytes: Uint8Array | undefined, path: string): string {
+  try {
+    return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') throw invalidUtf8Error(path);
+    throw err;
   }
 }
 
