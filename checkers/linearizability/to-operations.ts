@@ -15,18 +15,19 @@
  * known only at the end, so an operation records times and indexes and takes
  * one of them in `finish`.
  */
+import type { CompletionCheck } from '../../src/history/history-warning.js';
 import type { History, Op } from '../../src/history/op.js';
-import type { Model } from '../model.js';
-import type { Operation } from '../operation.js';
-
+import { completionContradiction, HistoryError } from '../../src/history/validate-history.js';
 import type { FailPolicy } from '../model.js';
-
+import type { Operation } from '../operation.js';
 
 export interface OperationsOptions {
   /** How to read a fail completion of this op; default 'dropped'. */
   onFail?: (invoke: Op, complete: Op) => FailPolicy;
   /** A pending op that can never constrain the search (e.g. a read with no result) is dropped. */
   isInert?: (op: Operation) => boolean;
+  /** What a completion may not say against its invocation, as the model reads it (checkers/models/value-shapes.ts). */
+  checkCompletion?: CompletionCheck;
 }
 
 export function toOperations(history: History, opts: OperationsOptions = {}): Operation[] {
@@ -70,8 +71,11 @@ export class OperationPairer {
       return;
     }
     const started = this.open.get(h.process);
-    // A completion without an invocation is a malformed history; readers reject it. Skip defensively.
-    if (started === undefined) return;
+    // Readers refuse these (validate-history.ts); a history handed to the checker directly must not get a verdict
+    // either: skipping a completion (or pairing it with an invocation it contradicts) can turn invalid into valid.
+    if (started === undefined) throw new HistoryError('unmatched-completion', h, `completion with no open invocation by process ${h.process}`);
+    const contradiction = completionContradiction(started.op, h, this.opts.checkCompletion);
+    if (contradiction !== null) throw new HistoryError(contradiction.problem, h, contradiction.detail);
     this.open.delete(h.process);
     const operation = this.ops[started.id]!;
     operation.completeIndex = h.index;

@@ -13,7 +13,8 @@
  * completion. Operations whose f the model does not know are left to the
  * model-mismatch check, which names every unknown f at once.
  */
-import type { ValueCheck } from '../../src/history/history-warning.js';
+import { canonicalEquals } from '../../src/history/canonical-value.js';
+import type { CompletionCheck, ValueCheck } from '../../src/history/history-warning.js';
 import type { Op, Value } from '../../src/history/op.js';
 
 const ANY: ValueCheck = () => null;
@@ -59,4 +60,43 @@ function isPair(v: Value): boolean {
 
 function isKvPair(v: Value): boolean {
   return Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && (typeof v[1] === 'string' || v[1] === null);
+}
+
+/**
+ * What a completion may not say against its invocation, by model: the model
+ * reads the invocation's key and input, so a completion that names another
+ * key (kv), another cas pair or another written value would be checked as if
+ * it said what the invocation did. Such a history has no one meaning: bad
+ * input. A completion that carries nothing (nil) contradicts nothing.
+ */
+export function completionCheckFor(modelName: string): CompletionCheck | undefined {
+  switch (modelName) {
+    case 'kv':
+      return kvCompletion;
+    case 'register':
+    case 'cas-register':
+    case 'etcd':
+      return registerCompletion;
+    default:
+      return undefined;
+  }
+}
+
+function kvCompletion(invoke: Op, complete: Op): string | null {
+  if (!isKvPair(invoke.value) || !Array.isArray(complete.value) || complete.value.length !== 2) return null;
+  const [key] = invoke.value as [string, Value];
+  const [said, value] = complete.value as [Value, Value];
+  if (!canonicalEquals(said, key)) return `it names key ${JSON.stringify(said)}, the invocation key ${JSON.stringify(key)}`;
+  // A put or append completion echoes what it wrote, if anything.
+  if (invoke.f !== 'get' && value !== null && !canonicalEquals(value, (invoke.value as Value[])[1] as Value)) {
+    return `it says it wrote ${JSON.stringify(value)}, the invocation writes ${JSON.stringify((invoke.value as Value[])[1])}`;
+  }
+  return null;
+}
+
+// A write or cas completion echoes what it wrote, or nothing; a read's completion is what it saw (no contradiction).
+function registerCompletion(invoke: Op, complete: Op): string | null {
+  if (invoke.f !== 'write' && invoke.f !== 'cas') return null;
+  if (complete.value === null || canonicalEquals(complete.value, invoke.value)) return null;
+  return `it says ${invoke.f} ${JSON.stringify(complete.value)}, the invocation ${invoke.f} ${JSON.stringify(invoke.value)}`;
 }

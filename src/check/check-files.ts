@@ -10,7 +10,7 @@ import { EXIT, FencecheckError } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
 import type { ReadLimits } from '../history/read-limits.js';
-import { valueCheckFor } from '../../checkers/models/value-shapes.js';
+import { completionCheckFor, valueCheckFor } from '../../checkers/models/value-shapes.js';
 import { readOperations, type ReadOperations } from './read-operations.js';
 
 export interface FileCheck {
@@ -80,6 +80,7 @@ export function readChecked(file: string, model: Model<unknown>, opts: CheckFile
     ...(opts.limits ? { limits: opts.limits } : {}),
     ...(opts.tolerateTruncatedTail ? { tolerateTruncatedTail: true } : {}),
     checkValue: valueCheckFor(model.name),
+    checkCompletion: completionCheckFor(model.name),
     onFormat: (f) => (format = f),
     onWarning: (w) => warnings.push(w),
   });

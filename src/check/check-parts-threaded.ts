@@ -17,7 +17,7 @@
  * stats count what the threads searched (more steps than one thread's).
  */
 import { Worker } from 'node:worker_threads';
-import { searchOrder } from '../../checkers/linearizability/check.js';
+import { nothingObserved, searchOrder } from '../../checkers/linearizability/check.js';
 import type { CheckOptions } from '../../checkers/linearizability/result.js';
 import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../checkers/linearizability/shares.js';
 import { withDefaults } from '../../checkers/model-defaults.js';
@@ -44,7 +44,17 @@ export interface ShareMessage {
   startedEpochMs: number;
 }
 
-export async function checkPartsOnThreads(file: string, model: { name: ModelName; options: ModelOptions }, opts: CheckFilesOptions, threads: number): Promise<FileCheck> {
+/**
+ * `threads` is an upper bound: a history of fewer parts uses one thread per part (a thread with no part would only
+ * cost its start-up and memory); `onThreads` is told how many were used once the parts are known.
+ */
+export async function checkPartsOnThreads(
+  file: string,
+  model: { name: ModelName; options: ModelOptions },
+  opts: CheckFilesOptions,
+  threads: number,
+  onThreads?: (used: number, parts: number) => void,
+): Promise<FileCheck> {
   const { onFile, ...options } = opts;
   const t0 = performance.now();
   const firstInvalidRound = new SharedArrayBuffer(4);
@@ -80,9 +90,19 @@ export async function checkPartsOnThreads(file: string, model: { name: ModelName
     }
     // The deadline and the time reported count from here, as on one thread (checkFile starts them after the read).
     const searchStarted = performance.now();
+    const blind = nothingObserved(parts.flat(), parts.length, searchStarted);
+    if (blind !== null) return delivered(onFile, { file, result: blind, warnings, parseMs });
+    const used = Math.max(1, Math.min(threads, parts.length));
+    onThreads?.(used, parts.length);
+    // Started before the parts were known: the ones without a part go now.
+    for (const idle of workers.splice(used - 1)) {
+      idle.removeAllListeners();
+      void idle.terminate();
+    }
+    replies.splice(used - 1);
     const shares = assignShares(
       parts.map((p) => p.length),
-      threads,
+      used,
     );
     workers.forEach((worker, w) => {
       const indexes = shares[w + 1]!;

@@ -121,7 +121,7 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
   // Only when asked: on 2 cores it was no faster (one thread already keeps 1.3 cores busy with its garbage
   // collector, and the file is read once, on one thread) and took 35% more memory (docs/checker.md).
   const spreadParts = files.length === 1 && (flags.threads ?? 1) > 1 && model.partition !== undefined;
-  const threads = spreadParts ? flags.threads! : Math.min(flags.threads ?? autoThreads(files), files.length);
+  const threads = threadsFor(flags.threads, files, spreadParts);
   const options: CheckFilesOptions = {
     ...(flags.format ? { format: flags.format } : {}),
     limits: {
@@ -135,7 +135,9 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
   };
   // The threaded path is loaded only when used (start-up of a one-file check).
   const results = spreadParts
-    ? [await (await import('../check/check-parts-threaded.js')).checkPartsOnThreads(files[0]!, { name: flags.model, options: modelOptions }, options, threads)]
+    ? [await (await import('../check/check-parts-threaded.js')).checkPartsOnThreads(files[0]!, { name: flags.model, options: modelOptions }, options, threads, (used, parts) => {
+        if (used < threads) note(`--threads ${threads} capped at ${used}: the history has ${parts} part${parts === 1 ? '' : 's'} (keys), one thread each at most`);
+      })]
     : threads > 1
       ? await (await import('../check/check-files-threaded.js')).checkFilesOnThreads(files, { name: flags.model, options: modelOptions }, options, threads)
       : await checkFiles(files, model, options);
@@ -150,6 +152,27 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
  * EDN histories of 100–300 ops, 3.5 MB, were slower on two threads; four 3.9 MB etcd logs 1.5x faster).
  */
 const AUTO_THREADS_MIN_BYTES = 8 * MIB;
+
+/**
+ * The threads to use: --threads (or the default), capped at the cores (more workers than cores only add their
+ * memory and their switching: 64 on one 10-key file took 488 MB and ran 16x slower) and at the files (a thread per
+ * file at most; one file's parts are capped once they are known, check-parts-threaded.ts). A cap of what was asked
+ * is said on stderr.
+ */
+function threadsFor(asked: number | undefined, files: readonly string[], spreadParts: boolean): number {
+  const cores = availableParallelism();
+  const wanted = asked ?? autoThreads(files);
+  const capped = Math.min(wanted, cores, spreadParts ? Infinity : files.length);
+  if (asked !== undefined && capped < asked) {
+    const why = capped === cores && (spreadParts || cores <= files.length) ? `the cores here (${cores})` : `the files (${files.length}), one thread each at most`;
+    note(`--threads ${asked} capped at ${capped}: ${why}`);
+  }
+  return Math.max(1, capped);
+}
+
+function note(text: string): void {
+  process.stderr.write(printable(`note: ${text}`) + '\n');
+}
 
 /** --threads by default: the cores, when the files are large enough for workers to pay off. */
 function autoThreads(files: readonly string[]): number {

@@ -22,6 +22,9 @@ export interface HistoryWarning {
 /** What an op's value was expected to be (a model's declaration), or null when it fits. */
 export type ValueCheck = (op: Op) => string | null;
 
+/** How a completion contradicts its invocation (a model's declaration), or null when it does not. */
+export type CompletionCheck = (invoke: Op, complete: Op) => string | null;
+
 /** Options every importer takes. */
 export interface ImportOptions {
   /** Receives tolerated problems; default: ignore them. */
@@ -34,4 +37,6 @@ export interface ImportOptions {
   tolerateTruncatedTail?: boolean;
   /** Checks each op's value as it is read; a misfit is a ParseError at the value (checkers/models/value-shapes.ts). */
   checkValue?: ValueCheck;
+  /** Checks each completion against its invocation as the history is validated (checkers/models/value-shapes.ts). */
+  checkCompletion?: CompletionCheck;
 }

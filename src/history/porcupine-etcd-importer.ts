@@ -10,12 +10,15 @@
  *
  * A completion whose value is a keyword (`:info :write :timed-out`, `:fail
  * :read :timed-out`) reports an error, not a value: `error: "timed-out"`,
- * `value: null`. Any other line is log noise: skipped, counted, and reported
- * in one `log-noise` warning. The log has no times, so an op's position is its
+ * `value: null`. A line that looks like an op but does not parse as one (a
+ * corrupted type, process or logger name: etcd-op-line-shape.ts) is an error
+ * at its line. Any other line is log noise: skipped, counted, and reported in
+ * one `log-noise` warning. The log has no times, so an op's position is its
  * index and its time: the log was written in real-time order.
  */
 import { ParseError } from '../errors.js';
 import { parseEdn } from './edn.js';
+import { looksLikeOpLine, opLineProblem } from './etcd-op-line-shape.js';
 import type { ImportOptions } from './history-warning.js';
 import type { Op, OpType, Process } from './op.js';
 import { describeValue } from './op-from-record.js';
@@ -38,6 +41,11 @@ export function porcupineEtcdParser(file: string, opts: ImportOptions = {}): OpP
   const parseLine = (text: string, line: number): Op | null => {
     const m = OP_LINE.exec(text);
     if (m !== null) return checked(opFromMatch(m, text, { file, line }, index++), text, { file, line }, opts);
+    // Meant as an op but not one: an error, as skipping a corrupted op can turn an invalid history valid.
+    if (looksLikeOpLine(text)) {
+      const problem = opLineProblem(text);
+      throw new ParseError({ file, line, column: problem.offset + 1 }, problem.expected, problem.found);
+    }
     if (text.trim() !== '' && noise++ === 0) {
       firstNoise = line;
       firstNoiseText = text.trim();

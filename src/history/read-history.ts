@@ -69,7 +69,7 @@ export function* validatedBatches(path: string, opts: ReadHistoryOptions): Gener
     opts.onFormat?.(format);
     return historyParser(format, path, opts);
   };
-  const validator = opts.validate === false ? null : new HistoryValidator({ file: path, onWarning: opts.onWarning });
+  const validator = opts.validate === false ? null : new HistoryValidator({ file: path, onWarning: opts.onWarning, checkCompletion: opts.checkCompletion });
   try {
     for (const batch of opBatches(path, makeParser, opts.limits)) {
       if (validator !== null) for (const op of batch) validator.check(op);

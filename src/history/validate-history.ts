@@ -5,7 +5,8 @@
  * Hard errors are the ones that leave the history without one meaning: an
  * index that does not increase, a completion with no open invocation of its
  * process (what did it complete?), a completion whose f differs from its
- * invocation's, and a process invoking while its previous op is still open
+ * invocation's or that contradicts it as the model reads it (a kv completion
+ * naming another key: checkers/models/value-shapes.ts), and a process invoking while its previous op is still open
  * (which invocation would the next completion belong to?).
  *
  * Tolerated, with a warning: a process invoking again after an `info` (Jepsen
@@ -18,10 +19,10 @@
  * records invoke/info pairs, and either way no client op depends on it.
  */
 import { EXIT, FencecheckError } from '../errors.js';
-import type { HistoryWarning } from './history-warning.js';
+import type { CompletionCheck, HistoryWarning } from './history-warning.js';
 import type { History, Op, Process } from './op.js';
 
-export type HistoryProblem = 'index-order' | 'unmatched-completion' | 'f-mismatch' | 'double-invoke';
+export type HistoryProblem = 'index-order' | 'unmatched-completion' | 'f-mismatch' | 'double-invoke' | 'contradiction';
 
 /** A history that breaks a hard rule; names the op by its index. Exit 254. */
 export class HistoryError extends FencecheckError {
@@ -45,12 +46,15 @@ export interface ValidateOptions {
   /** Named in messages. */
   file?: string;
   onWarning?: (warning: HistoryWarning) => void;
+  /** A model's rule for what a completion may not say against its invocation (a key, a written value). */
+  checkCompletion?: CompletionCheck;
 }
 
 /** Checks ops one at a time, in history order. */
 export class HistoryValidator {
   private readonly file: string | undefined;
   private readonly warn: (w: HistoryWarning) => void;
+  private readonly checkCompletion: CompletionCheck | undefined;
   private readonly open = new Map<Process, Op>();
   /** Processes whose last op ended in info. */
   private readonly crashed = new Set<Process>();
@@ -59,6 +63,7 @@ export class HistoryValidator {
   constructor(opts: ValidateOptions = {}) {
     this.file = opts.file;
     this.warn = opts.onWarning ?? (() => {});
+    this.checkCompletion = opts.checkCompletion;
   }
 
   /** Throws HistoryError on a hard error; reports tolerated problems to onWarning. */
@@ -86,9 +91,8 @@ export class HistoryValidator {
     if (open === undefined) {
       throw new HistoryError('unmatched-completion', op, `completion with no open invocation by process ${op.process}`, this.file);
     }
-    if (open.f !== op.f) {
-      throw new HistoryError('f-mismatch', op, `completes op ${open.index}, which invoked ${open.f}, with f ${op.f}`, this.file);
-    }
+    const contradiction = completionContradiction(open, op, this.checkCompletion);
+    if (contradiction !== null) throw new HistoryError(contradiction.problem, op, contradiction.detail, this.file);
     this.open.delete(op.process);
     if (op.type === 'info') this.crashed.add(op.process);
   }
@@ -97,6 +101,18 @@ export class HistoryValidator {
     const where = this.file === undefined ? '' : `${this.file}: `;
     this.warn({ kind, message: `${where}op ${op.index}: ${detail}`, index: op.index, ...(this.file === undefined ? {} : { file: this.file }) });
   }
+}
+
+/**
+ * How a completion contradicts its open invocation: another f, or what the
+ * model's rule refuses (another key, another written value); null if nothing.
+ * Shared with the pairer (to-operations.ts), which refuses the same for
+ * histories given to the checker without reading them from a file.
+ */
+export function completionContradiction(invoke: Op, complete: Op, check?: CompletionCheck): { problem: HistoryProblem; detail: string } | null {
+  if (invoke.f !== complete.f) return { problem: 'f-mismatch', detail: `completes op ${invoke.index}, which invoked ${invoke.f}, with f ${complete.f}` };
+  const why = check?.(invoke, complete) ?? null;
+  return why === null ? null : { problem: 'contradiction', detail: `contradicts its invocation, op ${invoke.index}: ${why}` };
 }
 
 /** Check a whole history: throws HistoryError on a hard error, returns (and reports) the tolerated problems. */
