@@ -143,8 +143,10 @@ describe('mutex', () => {
 });
 
 describe('check() on tiny histories', () => {
-  it.each(MODEL_NAMES)('an empty history is valid (%s)', (name) => {
-    expect(check(createModel(name), [])).toMatchObject({ valid: true, stats: { operations: 0 } });
+  it.each(MODEL_NAMES)('an empty history has no verdict (%s): nothing was observed', (name) => {
+    const result = check(createModel(name), []);
+    expect(result).toMatchObject({ valid: 'unknown', stats: { operations: 0 } });
+    expect(result.reason).toMatch(/^nothing was observed/);
   });
 
   it('closed intervals: an op returning at t is concurrent with one invoked at t', () => {

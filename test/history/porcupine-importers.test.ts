@@ -39,7 +39,7 @@ describe('Jepsen etcd log importer', () => {
   it('skips log noise, counts it and reports it once', async () => {
     const path = tempFile(
       'noise.log',
-      'INFO  jepsen.core - Running test\n\nINFO  jepsen.util - 0\t:invoke\t:read\tnil\nWARN  jepsen.util - 0 :invok :read nil\nINFO  jepsen.util - 0\t:ok\t:read\tnil\n',
+      'INFO  jepsen.core - Running test\n\nINFO  jepsen.util - 0\t:invoke\t:read\tnil\nWARN  jepsen.os.debian - :n1 setting up debian\nINFO  jepsen.util - 0\t:ok\t:read\tnil\n',
     );
     const warnings: HistoryWarning[] = [];
     const ops = await readHistory(path, { onWarning: (w) => warnings.push(w) });
