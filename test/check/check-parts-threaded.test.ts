@@ -8,7 +8,6 @@
  * absent). The pure parts (shares, combining, the transfer) are tested below.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLongKvHistory } from '../../bench/long-kv-history.js';
@@ -44,9 +43,8 @@ function expectSameOnThreads(file: string): JsonResult {
   const one = runCli(['check', file, '--model', 'kv', '--threads', '1', '--json'], { timeout: 120_000 });
   for (const threads of ['2', '3']) {
     const many = runCli(['check', file, '--model', 'kv', '--threads', threads, '--json'], { timeout: 120_000 });
-    // Past the cores or the parts (keys), --threads is capped and says so (check-command.ts threadsFor,
-    // checkPartsOnThreads); nothing else on stderr differs.
-    if (Number(threads) > availableParallelism()) expect(many.stderr).toContain(`note: --threads ${threads} capped at ${availableParallelism()}: the cores`);
+    // Past the cores or the parts (keys), --threads is capped and says so (test/cli/threads-cap.test.ts); nothing
+    // else on stderr differs.
     expect(withoutThreadNotes(many.stderr)).toBe(one.stderr);
     expect(many.code).toBe(one.code);
     expect(decision(many.stdout)).toEqual(decision(one.stdout));
