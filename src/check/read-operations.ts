@@ -4,13 +4,17 @@
  * input checks need (any client op at all? ops the model does not know?).
  * Why: holding a long history's ops (a million-op etcd log is two million of
  * them) on top of its operations and the search's tables took the check past
- * 1 GB; the ops themselves are garbage as soon as they are paired.
+ * 1 GB; the ops themselves are garbage as soon as they are paired. What the
+ * operations keep is estimated as they are paired, and a history whose
+ * operations pass --max-history-mb is refused then (operations-memory.ts).
  */
 import { pairingOptions } from '../../checkers/linearizability/check.js';
 import { OperationPairer } from '../../checkers/linearizability/to-operations.js';
 import type { Model } from '../../checkers/model.js';
 import type { Operation } from '../../checkers/operation.js';
 import { validatedBatches, type ReadHistoryOptions } from '../history/read-history.js';
+import { readLimits } from '../history/read-limits.js';
+import { OperationsMemory, OPERATION_BYTES, valueBytes } from './operations-memory.js';
 
 export interface ReadOperations {
   operations: Operation[];
@@ -26,6 +30,7 @@ export function readOperations(path: string, model: Model<unknown>, opts: ReadHi
   const pairer = new OperationPairer(pairingOptions(model));
   const known = new Set(model.functions);
   const foreign = new Set<string>();
+  const memory = new OperationsMemory(path, readLimits(opts.limits).maxHistoryBytes);
   let opsRead = 0;
   let clientOps = 0;
   for (const batch of validatedBatches(path, opts)) {
@@ -34,6 +39,9 @@ export function readOperations(path: string, model: Model<unknown>, opts: ReadHi
       if (op.process !== 'nemesis') {
         clientOps++;
         if (!known.has(op.f)) foreign.add(op.f);
+        // What the pairer keeps of it: an invocation's operation and input, an ok completion's output.
+        if (op.type === 'invoke') memory.add(OPERATION_BYTES + valueBytes(op.value), op.index);
+        else if (op.type === 'ok') memory.add(valueBytes(op.value), op.index);
       }
       pairer.push(op);
     }

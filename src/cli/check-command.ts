@@ -47,7 +47,7 @@ export function registerCheckCommand(program: Command): void {
     .option('--timeout-ms <n>', 'give up on a file after N ms with verdict unknown', positiveInteger('--timeout-ms'))
     .option('--max-search-mb <n>', 'memory ceiling of the search\'s tables; past it the verdict is unknown (default 448)', positiveInteger('--max-search-mb'))
     .option('--no-partition', 'kv: keep one state for all keys instead of checking each key alone (stress)')
-    .option('--max-history-mb <n>', `refuse a history file larger than N MiB (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`, positiveInteger('--max-history-mb'))
+    .option('--max-history-mb <n>', `refuse a history file larger than N MiB, by its size before reading, or whose operations would take more than N MiB of memory, estimated as read (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`, positiveInteger('--max-history-mb'))
     .option('--max-line-mb <n>', `refuse a line longer than N Mi characters (default ${DEFAULT_READ_LIMITS.maxLineChars / MIB})`, positiveInteger('--max-line-mb'))
     .option('--tolerate-truncated-tail', 'JSON Lines: skip a last line cut by an interrupted run (with a warning) instead of failing')
     .option(
