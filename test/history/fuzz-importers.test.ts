@@ -24,7 +24,8 @@ import { readManifest } from '../../src/corpus/manifest.js';
 import { ParseError } from '../../src/errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../../src/history/read-history.js';
 import { testSeed } from '../support/seed.js';
-import { garbage, mutate, mutations } from '../support/mutate.js';
+import { byteMutation, garbage, mutate, mutateBytes, mutations, strictDecode } from '../support/mutate.js';
+import { CHUNK_BYTES } from '../../src/history/read-chunks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fencecheck-fuzz-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,13 +69,22 @@ const LIMITS = { maxLineChars: 2 ** 20, maxHistoryBytes: 8 * 2 ** 20 };
 let written = 0;
 
 /** One file through the check pipeline; the result must be an allowed outcome. */
-async function checkOne(name: string, text: string, model: ModelName, format: HistoryFormat | undefined): Promise<FileCheck> {
+async function checkOne(name: string, text: string | Uint8Array, model: ModelName, format: HistoryFormat | undefined): Promise<FileCheck> {
   const file = join(dir, `${written++}-${name}`);
   writeFileSync(file, text);
   const [r] = await checkFiles([file], createModel(model), { ...(format ? { format } : {}), limits: LIMITS, timeoutMs: 200, maxCacheBytes: 32 * 2 ** 20 });
   rmSync(file);
   assertAllowed(r!, file);
+  if (typeof text !== 'string') assertStrictlyDecoded(r!, text);
   return r!;
+}
+
+// Bytes a strict decoder refuses never get a verdict; in a file of one chunk the refusal is the UTF-8 one itself.
+function assertStrictlyDecoded(r: FileCheck, bytes: Uint8Array): void {
+  if (strictDecode(bytes) !== null) return;
+  tally.invalidUtf8++;
+  expect(r.result, 'a verdict on bytes that are not UTF-8').toBeUndefined();
+  if (bytes.length < CHUNK_BYTES) expect((r.error as ParseError).expected).toBe('UTF-8 text');
 }
 
 function assertAllowed(r: FileCheck, file: string): void {
@@ -95,7 +105,7 @@ function assertAllowed(r: FileCheck, file: string): void {
 // Mostly detected (the path a user takes), sometimes forced, often wrongly.
 const formatChoice = fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...HISTORY_FORMATS) });
 const modelChoice = (own: ModelName) => fc.oneof({ weight: 4, arbitrary: fc.constant(own) }, { weight: 1, arbitrary: fc.constantFrom(...MODEL_NAMES) });
-const tally = { runs: 0, verdicts: 0, errors: 0, ms: 0, heapPeakMb: 0 };
+const tally = { runs: 0, verdicts: 0, errors: 0, invalidUtf8: 0, ms: 0, heapPeakMb: 0 };
 
 function record(r: FileCheck): void {
   tally.runs++;
@@ -114,9 +124,12 @@ describe('importers under fuzzing: a verdict on a well-formed history or a 254 w
     const t0 = performance.now();
     await fc.assert(
       fc.asyncProperty(
-        fc.nat({ max: bases.length - 1 }).chain((i) => fc.tuple(fc.constant(bases[i]!), mutations, formatChoice, modelChoice(bases[i]!.model))),
-        async ([base, list, format, model]) => {
-          record(await checkOne(base.name, mutate(base.text, list), model, format ?? undefined));
+        fc.nat({ max: bases.length - 1 }).chain((i) =>
+          fc.tuple(fc.constant(bases[i]!), mutations, formatChoice, modelChoice(bases[i]!.model), fc.array(byteMutation, { maxLength: 2 })),
+        ),
+        async ([base, list, format, model, bytes]) => {
+          const text = mutate(base.text, list);
+          record(await checkOne(base.name, bytes.length === 0 ? text : mutateBytes(Buffer.from(text), bytes), model, format ?? undefined));
         },
       ),
       { seed, numRuns: 1000 },
@@ -167,7 +180,7 @@ describe('importers under fuzzing: a verdict on a well-formed history or a 254 w
     );
     tally.ms += performance.now() - t0;
     console.log(
-      `[fuzz importers] ${tally.runs} runs in ${Math.round(tally.ms)} ms: ${tally.verdicts} verdicts, ${tally.errors} errors (254); heap ${Math.round(heapBefore)} MB before, peak ${Math.round(tally.heapPeakMb)} MB`,
+      `[fuzz importers] ${tally.runs} runs in ${Math.round(tally.ms)} ms: ${tally.verdicts} verdicts, ${tally.errors} errors (254; ${tally.invalidUtf8} on bytes that are not UTF-8, all refused); heap ${Math.round(heapBefore)} MB before, peak ${Math.round(tally.heapPeakMb)} MB`,
     );
     // Bounded memory: with an 8 MiB history limit nothing a run reads can hold more than a few times that.
     expect(tally.heapPeakMb - heapBefore).toBeLessThan(256);
