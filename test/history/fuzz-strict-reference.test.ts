@@ -197,9 +197,10 @@ describe('mutated histories are refused or get the strict reference decoding\'s 
   const dir = madeTempDir('fencecheck-fuzz-strict-');
   let written = 0;
 
-  it('JSON Lines and EDN, values reordered, edge literals, bytes that are not UTF-8', async () => {
+  // FC_RUNS=N for a longer search (with FC_SEED=random: fresh cases); the timeout grows with it.
+  const runs = Number(process.env.FC_RUNS ?? 600);
+  it('JSON Lines and EDN, values reordered, edge literals, bytes that are not UTF-8', { timeout: 60_000 + 50 * runs }, async () => {
     const seed = testSeed('fuzz strict reference', 'test/history/fuzz-strict-reference.test.ts');
-    const runs = Number(process.env.FC_RUNS ?? 600);
     const tally = { refusedUtf8: 0, refusedNumber: 0, verdicts: 0, unknown: 0, invalid: 0 };
     await fc.assert(
       fc.asyncProperty(

@@ -121,8 +121,10 @@ describe('equality as EDN and JSON mean it', () => {
         while (rest.length > 0) out.push(rest.splice(pick(rest.length), 1)[0]!);
         return out;
       };
-      if (t.kind === 'vec') return `[${t.items.map((x) => render(x, pick)).join(' ')}]`;
-      if (t.kind === 'set') return `#{${order(t.items).map((x) => render(x, pick)).join(' ')}}`;
+      if (t.kind !== 'map') {
+        const items = (t.kind === 'set' ? order(t.items) : t.items).map((x) => render(x, pick)).join(' ');
+        return t.kind === 'set' ? `#{${items}}` : `[${items}]`;
+      }
       return `{${order(t.entries).map(([k, v]) => `${k} ${render(v, pick)}`).join(' ')}}`;
     };
     fc.assert(
