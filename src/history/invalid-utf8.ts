@@ -96,6 +96,9 @@ export class Utf8Scanner {
   }
 }
 
+/** What a ParseError for bytes that are not UTF-8 expected. */
+export const UTF8_EXPECTED = 'UTF-8 text';
+
 /** The ParseError for a file that a strict decoder refused: reads it again to find the bad bytes (error path only). */
 export function invalidUtf8Error(path: string): ParseError {
   const problem = locateInvalidUtf8(path);
@@ -103,7 +106,7 @@ export function invalidUtf8Error(path: string): ParseError {
   const bytes = at.bytes.map((b) => `0x${b.toString(16).padStart(2, '0')}`).join(' ');
   return new ParseError(
     { file: path, ...at },
-    'UTF-8 text',
+    UTF8_EXPECTED,
     bytes === '' ? 'bytes that are not UTF-8' : `the byte${at.bytes.length > 1 ? 's' : ''} ${bytes}, which ${at.bytes.length > 1 ? 'are' : 'is'} not UTF-8`,
     'A history must be UTF-8: bytes that are not would all read as the same U+FFFD and compare equal. Convert the file (e.g. iconv -f LATIN1 -t UTF-8) or fix the recorder that wrote it.',
   );

@@ -16,6 +16,7 @@ import { porcupineEtcdParser } from './porcupine-etcd-importer.js';
 import { porcupineKvParser } from './porcupine-kv-importer.js';
 import type { ReadLimits } from './read-limits.js';
 import { HistoryValidator } from './validate-history.js';
+import { UTF8_EXPECTED } from './invalid-utf8.js';
 
 export { detectFormat, HISTORY_FORMATS, type HistoryFormat } from './detect-format.js';
 
@@ -76,7 +77,8 @@ export function* validatedBatches(path: string, opts: ReadHistoryOptions): Gener
       yield batch;
     }
   } catch (err) {
-    throw format !== undefined && err instanceof ParseError ? withFormat(err, format, opts.format !== undefined) : err;
+    // Bytes that are not UTF-8 are that in any format: no format hint for them.
+    throw format !== undefined && err instanceof ParseError && err.expected !== UTF8_EXPECTED ? withFormat(err, format, opts.format !== undefined) : err;
   }
 }
 

@@ -99,33 +99,16 @@ function refKey(t: Tree): string {
 
 // ---- the renderer: any order of entries and members ----
 
-function renderJson(t: Tree, pick: (n: number) => number): string {
-  switch (t.kind) {
-    case 'num':
-      return t.literal;
-    case 'str':
-      return JSON.stringify(t.text);
-    case 'vec':
-    case 'set':
-      return `[${t.items.map((x) => renderJson(x, pick)).join(',')}]`;
-    case 'map':
-      return `{${shuffled(t.entries, pick).map(([k, v]) => `${JSON.stringify(k)}:${renderJson(v, pick)}`).join(',')}}`;
+/** The value in JSON (sets as arrays: JSON has none) or EDN, maps' entries and sets' members in the order `pick` makes. */
+function renderValue(t: Tree, pick: (n: number) => number, edn: boolean): string {
+  if (t.kind === 'num') return t.literal;
+  if (t.kind === 'str') return JSON.stringify(t.text);
+  if (t.kind === 'map') {
+    const entries = shuffled(t.entries, pick).map(([k, v]) => (edn ? `:${k} ` : `${JSON.stringify(k)}:`) + renderValue(v, pick, edn));
+    return `{${entries.join(', ')}}`;
   }
-}
-
-function renderEdn(t: Tree, pick: (n: number) => number): string {
-  switch (t.kind) {
-    case 'num':
-      return t.literal;
-    case 'str':
-      return JSON.stringify(t.text);
-    case 'vec':
-      return `[${t.items.map((x) => renderEdn(x, pick)).join(' ')}]`;
-    case 'set':
-      return `#{${shuffled(t.items, pick).map((x) => renderEdn(x, pick)).join(' ')}}`;
-    case 'map':
-      return `{${shuffled(t.entries, pick).map(([k, v]) => `:${k} ${renderEdn(v, pick)}`).join(', ')}}`;
-  }
+  const items = (t.kind === 'set' && edn ? shuffled(t.items, pick) : t.items).map((x) => renderValue(x, pick, edn)).join(edn ? ' ' : ',');
+  return t.kind === 'set' && edn ? `#{${items}}` : `[${items}]`;
 }
 
 function shuffled<X>(xs: readonly X[], pick: (n: number) => number): X[] {
@@ -188,9 +171,9 @@ function referenceVerdict(ops: AbstractOp[]): true | false | 'unknown' {
 
 function render(ops: AbstractOp[], format: 'jsonl' | 'edn', pick: (n: number) => number): string {
   if (format === 'jsonl') {
-    return ops.map((o, i) => `{"index":${i},"time":${i},"process":${o.process},"type":"${o.type}","f":"${o.f}","value":${o.value === null ? 'null' : renderJson(o.value, pick)}}`).join('\n') + '\n';
+    return ops.map((o, i) => `{"index":${i},"time":${i},"process":${o.process},"type":"${o.type}","f":"${o.f}","value":${o.value === null ? 'null' : renderValue(o.value, pick, false)}}`).join('\n') + '\n';
   }
-  return `[${ops.map((o, i) => `{:index ${i}, :time ${i}, :process ${o.process}, :type :${o.type}, :f :${o.f}, :value ${o.value === null ? 'nil' : renderEdn(o.value, pick)}}`).join('\n ')}]\n`;
+  return `[${ops.map((o, i) => `{:index ${i}, :time ${i}, :process ${o.process}, :type :${o.type}, :f :${o.f}, :value ${o.value === null ? 'nil' : renderValue(o.value, pick, true)}}`).join('\n ')}]\n`;
 }
 
 describe('mutated histories are refused or get the strict reference decoding\'s verdict', () => {
