@@ -5,22 +5,26 @@
  *
  * The history is read tolerantly where a run's own accidents are concerned (a
  * last line cut by a kill) and strictly otherwise; tolerated problems become
- * warnings the page shows.
+ * warnings the page shows. Every file is read as a regular file with a size
+ * bound (a FIFO or /dev/zero is refused, never waited on), and the verdict is
+ * recomputed from the history: a results.json that disagrees is refused
+ * (verify-run.ts), so a report never shows an edited verdict.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXIT, FencecheckError, UsageError } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import type { History } from '../history/op.js';
-import { readHistory } from '../history/read-history.js';
-import { parseResultsJson, type StoredResults } from '../store/results-json.js';
-import { parseTestJson, type StoredTest } from '../store/test-json.js';
+import type { StoredResults } from '../store/results-json.js';
+import { readTestJson, type StoredTest } from '../store/test-json.js';
+import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 
 export const RUN_FILES = { test: 'test.json', history: 'history.jsonl', results: 'results.json', report: 'report.html' } as const;
 
 export interface RunDir {
   dir: string;
   test: StoredTest | null;
+  /** Recomputed from the history, and equal to results.json where a verdict is concerned (verify-run.ts). */
   results: StoredResults | null;
   history: History;
   warnings: HistoryWarning[];
@@ -39,23 +43,8 @@ export async function readRunDir(dir: string): Promise<RunDir> {
     });
   }
   const warnings: HistoryWarning[] = [];
-  const history = await readHistory(historyPath, { format: 'jsonl', tolerateTruncatedTail: true, onWarning: (w) => warnings.push(w) });
-  const testText = await readOptional(join(dir, RUN_FILES.test));
-  const resultsText = await readOptional(join(dir, RUN_FILES.results));
-  return {
-    dir,
-    test: testText === null ? null : parseTestJson(testText, join(dir, RUN_FILES.test)),
-    results: resultsText === null ? null : parseResultsJson(resultsText, join(dir, RUN_FILES.results)),
-    history,
-    warnings,
-  };
-}
-
-async function readOptional(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new FencecheckError('io', `cannot read ${path}: ${(err as Error).message}`, { cause: err, hint: 'Check the file\'s permissions.' });
-  }
+  const history = readRunHistory(dir, (w) => warnings.push(w));
+  const test = readTestJson(dir);
+  const results = verifiedResults(dir, test, () => history)?.results ?? null;
+  return { dir, test, results, history, warnings };
 }

@@ -19,11 +19,11 @@
  * only requests addressed to 127.0.0.1 or localhost are answered.
  */
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { FencecheckError, UsageError } from '../errors.js';
+import { EXIT, FencecheckError, UsageError } from '../errors.js';
 import { listResults, listRuns, SUMMARY_PAGES } from './list-runs.js';
 import { RUN_FILES } from './read-run-dir.js';
 import { renderIndexHtml } from './render-index-html.js';
@@ -71,6 +71,8 @@ function listen(server: Server, port: number): Promise<void> {
       fail(
         new FencecheckError('serve', `cannot listen on ${SERVE_HOST}:${port}: ${err.code ?? err.message}`, {
           hint: err.code === 'EADDRINUSE' ? 'Another program uses that port; pass --port with another number.' : 'Check the port number.',
+          // A port in use or not ours to take is the user's to change (254), not a crash of the tool.
+          exitCode: err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' ? EXIT.badInput : EXIT.internal,
           cause: err,
         }),
       ),
@@ -97,6 +99,9 @@ async function handle(root: string, reports: SingleFlight<string>, req: Incoming
   const wanted = await servable(root, path);
   if (wanted === null) return send(res, 404, 'not found\n');
   if (basename(wanted) === RUN_FILES.report) {
+    // A report embeds the run's files: each must really be inside the root, as a file served alone must.
+    const outside = await fileOutside(root, dirname(wanted));
+    if (outside !== null) return send(res, 404, `not found: ${outside} of this run leads outside the results directory\n`);
     const run = (await listRuns(dirname(wanted))).find((r) => r.path === '.');
     if (run?.hasHistory && !run.reportFresh) await reports.run(run.dir, () => writeRunReport(run.dir));
   }
@@ -126,6 +131,16 @@ async function servable(root: string, path: string): Promise<string | null> {
 async function insideRoot(root: string, file: string): Promise<string | null> {
   const real = await realpath(file).catch(() => null);
   return real !== null && isInside(root, real) ? real : null;
+}
+
+/** The name of the first run file (test.json, results.json, history.jsonl) whose real path is outside the root, or null. */
+async function fileOutside(root: string, runDir: string): Promise<string | null> {
+  for (const name of [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history]) {
+    const path = join(runDir, name);
+    if ((await lstat(path).catch(() => null)) === null) continue;
+    if ((await insideRoot(root, path)) === null) return name;
+  }
+  return null;
 }
 
 function isInside(root: string, path: string): boolean {
