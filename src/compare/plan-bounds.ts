@@ -11,7 +11,8 @@ export const MAX_PLANNED_RUNS = 100_000;
 
 /** first, first+1, …, first+count-1; refused when the last is past 2^53 - 1 (its replay's --seed would not parse). */
 export function seedRange(first: number, count: number, flags = { first: '--first-seed', count: '--seeds' }): number[] {
-  if (!Number.isSafeInteger(first + count - 1)) {
+  // Compared without forming first + count - 1, which rounds: 2^53 - 1 + 2 - 1 is 2^53 - 1 in doubles.
+  if (count - 1 > Number.MAX_SAFE_INTEGER - first) {
     throw new UsageError(`Expected \`${flags.first}\` + \`${flags.count}\` - 1 to be at most 2^53 - 1, got ${first} + ${count} - 1`, `The last run's replay command gives its seed as --first-seed, which must be at most 2^53 - 1: lower ${flags.first}.`);
   }
   assertPlanSize(count, `${count} seeds`);
