@@ -14,7 +14,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Value } from '../history/op.js';
 import type { Evidence, Outcome } from '../../checkers/lock/evidence.js';
-import { RESULTS_FILE, type StoredResults, type StoredVerdict } from '../store/results-json.js';
+import { readResultsJson, RESULTS_FILE, type StoredResults, type StoredVerdict } from '../store/results-json.js';
 import { HISTORY_FILE } from '../store/run-store.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../store/stored-outcome.js';
@@ -140,16 +140,20 @@ export interface RunIdentity {
   seed: number;
 }
 
-/** Summarize a run directory; a run without results.json is `unknown` with the reason. */
-export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null): RunSummary {
+/** Summarize a run directory; a run without results.json is `unknown` with the reason. `ownRun`: as readRunDir's (report/read-run-dir.ts). */
+export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null, opts: { ownRun?: boolean } = {}): RunSummary {
   const test = readTestJson(dir);
   const base = { ...identity, dir, log, hasReport: existsSync(join(dir, 'report.html')), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
   const hasHistory = lstatSync(join(dir, HISTORY_FILE), { throwIfNoEntry: false }) !== undefined;
-  const verified = verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
+  const verified = opts.ownRun ? nullOr(readResultsJson(dir)) : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
   if (verified === null) {
     return { ...base, ...NOT_FINISHED, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };
   }
   return { ...base, ...summarizeResults(verified.results), error: null, ...(verified.unverified ? { unverified: true as const } : {}) };
+}
+
+function nullOr(results: StoredResults | null): { results: StoredResults; unverified: boolean } | null {
+  return results === null ? null : { results, unverified: false };
 }
 
 function num(v: Value | undefined): number {

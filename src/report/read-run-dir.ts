@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { EXIT, FencecheckError, UsageError } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import type { History } from '../history/op.js';
-import type { StoredResults } from '../store/results-json.js';
+import { readResultsJson, type StoredResults } from '../store/results-json.js';
 import { readTestJson, type StoredTest } from '../store/test-json.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 
@@ -30,7 +30,12 @@ export interface RunDir {
   warnings: HistoryWarning[];
 }
 
-export async function readRunDir(dir: string): Promise<RunDir> {
+/**
+ * `ownRun`: the caller made this run moments ago (a scenario reading the run it just ran, whose results.json
+ * runLockTest wrote from this very history): the file is taken as written, not recomputed. Every reader of a
+ * directory someone else may have touched (report, serve, the index, compare) leaves it false.
+ */
+export async function readRunDir(dir: string, opts: { ownRun?: boolean } = {}): Promise<RunDir> {
   const info = await stat(dir).catch(() => null);
   if (info === null || !info.isDirectory()) {
     throw new UsageError(`Expected \`RUN_DIR\` to be a run directory, got \`${dir}\``, 'Pass a directory that `fencecheck run` wrote, e.g. results/<test>/latest.');
@@ -45,6 +50,6 @@ export async function readRunDir(dir: string): Promise<RunDir> {
   const warnings: HistoryWarning[] = [];
   const history = readRunHistory(dir, (w) => warnings.push(w));
   const test = readTestJson(dir);
-  const results = verifiedResults(dir, test, () => history)?.results ?? null;
+  const results = opts.ownRun ? readResultsJson(dir) : (verifiedResults(dir, test, () => history)?.results ?? null);
   return { dir, test, results, history, warnings };
 }
