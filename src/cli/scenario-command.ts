@@ -12,6 +12,7 @@
  * arguments, 255 when the tool failed.
  */
 import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
@@ -138,11 +139,11 @@ function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
 }
 
 /** The variants a run would leave out, each with why (a reference client not built names the command that builds it). */
-function skippedLines(selection: readonly ScenarioSelection[]): string[] {
+export function skippedLines(selection: readonly ScenarioSelection[], exists: (path: string) => boolean = existsSync): string[] {
   const lines: string[] = [];
   for (const { scenario, variants } of selection) {
     for (const v of variants) {
-      const why = variantNotRunnable(scenario, v);
+      const why = variantNotRunnable(scenario, v, exists);
       if (why !== undefined) lines.push(`  skipped ${scenario.id}/${v.label}: ${why}`);
     }
   }
