@@ -4,8 +4,9 @@
  * is written on first request (or when older than its run's files); a run's
  * own files (test.json, results.json, history.jsonl, logs/*.log) are served
  * as text, and so are the pages of comparisons and debates (compare.html,
- * debate.html). Nothing else is: no listing, no file outside a run, no other
- * method than GET and HEAD.
+ * debate.html). A run directory's own path redirects to its report (the "dir"
+ * links of compare.html). Nothing else is: no listing, no file outside a run,
+ * no other method than GET and HEAD.
  *
  * Every path is resolved to the real file (links followed) and served only
  * when that file is a regular file inside the results directory: a run's
@@ -97,7 +98,12 @@ async function handle(root: string, reports: SingleFlight<string>, req: Incoming
     return send(res, 200, renderIndexHtml(runs, basename(root), { pages, reportsOnRequest: true }), { 'Content-Type': TYPES['.html']! });
   }
   const wanted = await servable(root, path);
-  if (wanted === null) return send(res, 404, 'not found\n');
+  if (wanted === null) {
+    // A run directory itself (compare.html's "dir" links): its report, which links the run's files.
+    const run = await runDirInside(root, path);
+    if (run !== null) return send(res, 302, `see ${run}report.html\n`, { Location: `${encodeURI(run)}report.html` });
+    return send(res, 404, 'not found\n');
+  }
   if (basename(wanted) === RUN_FILES.report) {
     // A report embeds the run's files: each must really be inside the root, as a file served alone must.
     const outside = await fileOutside(root, dirname(wanted));
@@ -125,6 +131,17 @@ async function servable(root: string, path: string): Promise<string | null> {
   const real = await realpath(runDir).catch(() => null);
   if (real === null || !isInside(root, real)) return null;
   return join(real, inLogs ? join('logs', name) : name);
+}
+
+/** The URL path of a run directory inside the root (ending in `/`) when `path` names one, else null. */
+async function runDirInside(root: string, path: string): Promise<string | null> {
+  if (path.includes('\0')) return null;
+  const real = await realpath(resolve(root, `.${path}`)).catch(() => null);
+  if (real === null || real === root || !isInside(root, real)) return null;
+  const history = await stat(join(real, RUN_FILES.history)).catch(() => null);
+  const test = await stat(join(real, RUN_FILES.test)).catch(() => null);
+  if (history === null && test === null) return null;
+  return path.endsWith('/') ? path : `${path}/`;
 }
 
 /** The file itself resolved (a link in a run directory may point anywhere): its real path if inside the root, else null. */

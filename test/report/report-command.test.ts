@@ -186,11 +186,11 @@ describe('fencecheck serve', () => {
   afterAll(() => server?.close());
 
   const get = (path: string, opts: { host?: string; method?: string } = {}) =>
-    new Promise<{ status: number; body: string; type: string | undefined }>((done, fail) => {
+    new Promise<{ status: number; body: string; type: string | undefined; location: string | undefined }>((done, fail) => {
       const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? `127.0.0.1:${server.port}` } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), type: res.headers['content-type'] }));
+        res.on('end', () => done({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), type: res.headers['content-type'], location: res.headers.location }));
       });
       req.on('error', fail);
       req.end();
@@ -268,6 +268,14 @@ describe('fencecheck serve', () => {
     expect((await get('/etcd-fence-lock-counter/latest/results.json')).status).toBe(200);
     for (const run of made) rmSync(run, { recursive: true });
   }, 20_000);
+
+  it('a run directory\'s own path (compare.html\'s "dir" links) redirects to its report; other directories are 404', async () => {
+    const dir = await get('/etcd-fence-lock-counter/20261129T120000');
+    expect(dir.status).toBe(302);
+    expect(dir.location).toBe('/etcd-fence-lock-counter/20261129T120000/report.html');
+    expect((await get('/etcd-fence-lock-counter/latest/')).location).toBe('/etcd-fence-lock-counter/latest/report.html');
+    for (const path of ['/etcd-fence-lock-counter', '/compare/c1', '/nope/']) expect((await get(path)).status, path).toBe(404);
+  });
 
   it('a port in use is a 254 with its hint, not a crash', async () => {
     const err = await serveResults({ dir: root, port: server.port }).then(() => null, (e: unknown) => e);
