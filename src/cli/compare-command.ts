@@ -3,7 +3,8 @@
  * (or one shard of it), or resume one, or merge the directories of many
  * machines; write compare.html, compare.json, junit.xml and summary.md.
  * Exits 0/1 by --expect when given, else 0 valid, 1 any run invalid, 2 any
- * unknown or missing; 254 bad arguments, 255 the tool failed.
+ * unknown or missing; 3 instead of 0 when an untested cell is passed over (no
+ * expectation names it); 254 bad arguments, 255 the tool failed.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -78,6 +79,10 @@ Needs root to run (not to --merge or --dry-run). Runs go one at a time. Examples
   fencecheck compare --resume results/compare/20261129T120000
   fencecheck compare --shard 2/4 --out results/compare/shard-2 --seeds 2
   fencecheck compare --merge artifacts/ --out results/compare/merged --expect expectations.json
+Exit codes: with --expect 0 all met, 1 one unmet; without, 0 all valid, 1 a run invalid, 2 one unknown,
+failed or missing; 3 instead of 0 when a cell is untested (and no expectation names it); 254 bad arguments
+or input (an --expect that is empty or names no cell, a results.json that disagrees with its history, a plan
+of more than 100,000 runs); 255 the tool failed.
 See docs/ci.md for the expectations format and a GitHub Actions workflow.`,
     )
     .action(async (flags: CompareFlags) => {
