@@ -44,6 +44,8 @@ export function summarizeManifestRun(dir: string, run: ManifestRun): RunSummary 
   };
 }
 
+const LEADS_OUTSIDE = 'leads outside the compare directory';
+
 /**
  * Why a manifest's run directory is refused: its real path (links followed: a `runs/` linked elsewhere) is
  * outside the compare directory's, so it is not this comparison's run. Null when it is inside or does not exist.
@@ -59,7 +61,7 @@ function leadsOutside(compareDir: string, runDir: string): string | null {
   const root = real(compareDir);
   const target = real(runDir);
   if (root === null || target === null || target === root || target.startsWith(root + sep)) return null;
-  return `${runDir} leads outside the compare directory (to ${target}): not read, the run counts as failed`;
+  return `${runDir} ${LEADS_OUTSIDE} (to ${target}): not read, the run counts as failed`;
 }
 
 /** Every run the sources' manifests record, summarized. */
@@ -85,7 +87,8 @@ export function gatherMatrix(sources: readonly CompareSource[], allRuns: readonl
     for (const run of planRuns(manifest.spec)) if (scope === 'whole' || inShard(run.index, manifest.shard)) plan(run.cellId, run.seed);
   }
   const runs = dedupe(allRuns, warnings);
-  for (const r of runs) if (r.error !== null && r.error.includes('leads outside the compare directory')) warnings.push(r.error);
+  // A run refused for leading outside is said where a merge's warnings are read, not only in its cell.
+  for (const r of runs) if (r.error?.includes(LEADS_OUTSIDE) === true) warnings.push(r.error);
   const unverified = runs.filter((r) => r.unverified === true);
   if (unverified.length > 0) warnings.push(`${unverified.length} run${unverified.length === 1 ? ' has' : 's have'} no history.jsonl, so ${unverified.length === 1 ? 'its' : 'their'} results.json could not be checked against one (${unverified[0]!.dir}${unverified.length > 1 ? ', …' : ''})`);
   for (const r of runs) {
