@@ -7,8 +7,12 @@
  * code; it never prints a stack trace for a FencecheckError.
  */
 
-/** Exit codes, as Jepsen: 0 valid, 1 invalid, 2 unknown, 254 bad arguments or input, 255 the tool crashed. */
-export const EXIT = { valid: 0, invalid: 1, unknown: 2, badInput: 254, internal: 255 } as const;
+/**
+ * Exit codes, as Jepsen: 0 valid, 1 invalid, 2 unknown, 254 bad arguments or input, 255 the tool crashed; and
+ * 3 untested: every checker said valid but nothing showed the danger occurred (no fault struck, the lock never
+ * failed), so the run is no evidence of safety and must not pass a script's `&&` as one.
+ */
+export const EXIT = { valid: 0, invalid: 1, unknown: 2, untested: 3, badInput: 254, internal: 255 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class FencecheckError extends Error {

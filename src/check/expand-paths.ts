@@ -7,6 +7,9 @@
  * link to a history is checked, a link to a directory is searched (each real
  * directory once, so a cycle of links ends), and a link that leads nowhere (or
  * to itself) is listed anyway, so its check reports why it cannot be read.
+ * A FIFO, socket or device below a directory is listed whatever its name, so
+ * its check reports that it is not a regular file (254): one could be a
+ * history someone meant to save, and nothing is skipped in silence.
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -54,11 +57,13 @@ async function historiesBelow(dir: string, out: string[], seen: Set<string>): Pr
       await historiesBelow(path, out, seen);
     } else if (e.isFile()) {
       if (isHistoryName(e.name)) out.push(path);
+    } else if (e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice()) {
+      out.push(path);
     } else if (e.isSymbolicLink()) {
       const target = await stat(path).catch(() => null);
       if (target?.isDirectory()) await historiesBelow(path, out, seen);
-      // A link to a history, or one that leads nowhere but is named like one: checked, so a broken link is reported.
-      else if (isHistoryName(e.name)) out.push(path);
+      // A link to a history, or one that leads nowhere but is named like one, or to a FIFO or device: checked, so its problem is reported.
+      else if (isHistoryName(e.name) || (target !== null && !target.isFile())) out.push(path);
     }
   }
 }

@@ -21,6 +21,7 @@ import type { Model } from '../../checkers/model.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { DEFAULT_READ_LIMITS, MIB } from '../history/read-limits.js';
 import { printable, printableJson } from './printable.js';
+import { outcomeExitCode } from '../store/stored-outcome.js';
 
 interface CheckFlags {
   model?: ModelName;
@@ -59,7 +60,8 @@ export function registerCheckCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Exit codes: 0 valid, 1 invalid, 2 unknown, 254 bad arguments or input, 255 internal error.
+Exit codes: 0 valid (a run directory: safe), 1 invalid, 2 unknown, 3 a run directory valid but untested
+(no fault struck, or the lock never failed), 254 bad arguments or input, 255 internal error; the worst one wins.
 Examples:
   fencecheck check ../shared/data/porcupine/etcd --model etcd
   fencecheck check history.jsonl --model cas-register --init 0 --timeout-ms 10000
@@ -75,12 +77,36 @@ async function runCheck(paths: string[], flags: CheckFlags): Promise<number> {
   const runDirs = paths.filter(isRunDir);
   if (runDirs.length > 0) {
     if (runDirs.length !== paths.length) throw new UsageError('Expected either run directories or history files, got both', 'Check them in two commands.');
+    assertNoHistoryFlags(flags);
     return checkRunDirs(runDirs, flags.json === true);
   }
   if (flags.model === undefined) {
     throw new UsageError(`Expected \`--model\` (one of ${MODEL_NAMES.join(', ')}) to check history files`, 'A run directory (with test.json) needs no model.');
   }
   return checkHistories(paths, { ...flags, model: flags.model });
+}
+
+/** The flags of history files mean nothing to a run directory (its test.json says how it is checked): refused, not ignored in silence. */
+function assertNoHistoryFlags(flags: CheckFlags): void {
+  const given = (
+    [
+      ['--model', flags.model],
+      ['--init', flags.init],
+      ['--format', flags.format],
+      ['--timeout-ms', flags.timeoutMs],
+      ['--max-search-mb', flags.maxSearchMb],
+      ['--no-partition', flags.partition === false ? true : undefined],
+      ['--max-history-mb', flags.maxHistoryMb],
+      ['--max-line-mb', flags.maxLineMb],
+      ['--tolerate-truncated-tail', flags.tolerateTruncatedTail],
+      ['--threads', flags.threads],
+    ] as const
+  ).filter(([, v]) => v !== undefined).map(([f]) => f);
+  if (given.length === 0) return;
+  throw new UsageError(
+    `Expected no ${given.join(', ')} with run directories, got ${given.length === 1 ? 'it' : 'them'}: a run directory is checked as its run was (test.json names the workload and its checkers; a cut last line is always tolerated)`,
+    'Drop the flag, or check the history file alone: fencecheck check RUN_DIR/history.jsonl --model mutex.',
+  );
 }
 
 async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
@@ -100,7 +126,7 @@ async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
     });
     if (json) documents.push({ runDir: dir, valid: result.valid, outcome: result.outcome, evidence: result.evidence, deciding: result.deciding, checkers: result.checkers, warnings });
     else process.stdout.write(printable(`${dir}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
-    codes.push(result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown);
+    codes.push(outcomeExitCode(result));
   }
   if (json) process.stdout.write(printableJson(JSON.stringify(documents, null, 2)) + '\n');
   return worstOf(codes);
@@ -193,7 +219,7 @@ export function worstExitCode(results: readonly FileCheck[]): number {
 
 /** The worst of several exit codes: an error outranks a violation, which outranks an undecided check. */
 function worstOf(codes: readonly number[]): number {
-  const order: number[] = [EXIT.valid, EXIT.unknown, EXIT.invalid, EXIT.badInput, EXIT.internal];
+  const order: number[] = [EXIT.valid, EXIT.untested, EXIT.unknown, EXIT.invalid, EXIT.badInput, EXIT.internal];
   return codes.reduce((worst, code) => (order.indexOf(code) > order.indexOf(worst) ? code : worst), EXIT.valid as number);
 }
 

@@ -3,17 +3,21 @@
  * (or one shard of it), or resume one, or merge the directories of many
  * machines; write compare.html, compare.json, junit.xml and summary.md.
  * Exits 0/1 by --expect when given, else 0 valid, 1 any run invalid, 2 any
- * unknown or missing; 254 bad arguments, 255 the tool failed.
+ * unknown or missing; 3 instead of 0 when an untested cell is passed over (no
+ * expectation names it); 254 bad arguments, 255 the tool failed.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import { DEFAULTS, validateRunOptions } from '../../workloads/runner/run-options.js';
+import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import { planRun } from '../../workloads/runner/run-plan.js';
 import type { CompareReport } from '../compare/compare-report.js';
 import { lockRows, matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
 import { NAMED_CLIENTS, parseClientList, type ClientChoice } from '../../workloads/runner/client-registry.js';
-import { parseExpectations, type Expectation } from '../compare/expectations.js';
+import { readExpectations, type Expectation } from '../compare/expectations.js';
+import { assertExpectationsMatch } from '../compare/evaluate-expectations.js';
+import { assertPlanSize, seedRange } from '../compare/plan-bounds.js';
 import type { Manifest } from '../compare/manifest.js';
 import { mergeCompare } from '../compare/merge-compare.js';
 import { openCompareDir, resumeCompareDir } from '../compare/open-compare-dir.js';
@@ -75,16 +79,25 @@ Needs root to run (not to --merge or --dry-run). Runs go one at a time. Examples
   fencecheck compare --resume results/compare/20261129T120000
   fencecheck compare --shard 2/4 --out results/compare/shard-2 --seeds 2
   fencecheck compare --merge artifacts/ --out results/compare/merged --expect expectations.json
+Exit codes: with --expect 0 all met, 1 one unmet; without, 0 all valid, 1 a run invalid, 2 one unknown,
+failed or missing; 3 instead of 0 when a cell is untested (and no expectation names it); 254 bad arguments
+or input (an --expect that is empty or names no cell, a results.json that disagrees with its history, a plan
+of more than 100,000 runs); 255 the tool failed.
 See docs/ci.md for the expectations format and a GitHub Actions workflow.`,
     )
     .action(async (flags: CompareFlags) => {
-      const expectations = flags.expect === undefined ? null : readExpectations(flags.expect);
+      const expectations = flags.expect === undefined ? null : { list: readExpectations(flags.expect), file: flags.expect };
       const report = flags.merge !== undefined ? merge(flags, expectations) : await run(cmd, flags, expectations);
       if (report !== null) process.exitCode = report.exitCode;
     });
 }
 
-function merge(flags: CompareFlags, expectations: Expectation[] | null): CompareReport {
+interface ExpectFile {
+  list: Expectation[];
+  file: string;
+}
+
+function merge(flags: CompareFlags, expectations: ExpectFile | null): CompareReport {
   if (flags.resume !== undefined || flags.shard !== undefined || flags.dryRun) throw new UsageError('Expected `--merge` without --resume, --shard or --dry-run');
   const out = resolve(flags.out ?? `results/compare/merged-${stamp()}`);
   assertDirectoryOrAbsent(out);
@@ -94,7 +107,7 @@ function merge(flags: CompareFlags, expectations: Expectation[] | null): Compare
   return merged.report;
 }
 
-async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[] | null): Promise<CompareReport | null> {
+async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null): Promise<CompareReport | null> {
   let dir: string;
   let manifest: Manifest;
   if (flags.resume !== undefined) {
@@ -108,6 +121,9 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
     assertDirectoryOrAbsent(dir);
     manifest = openCompareDir(dir, spec, flags.shard ?? null, new Date().toISOString());
   }
+  // Before any run: expectations that name no cell would check nothing after hours of runs.
+  if (expect !== null) assertExpectationsMatch(expect.list, matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses), expect.file);
+  const expectations = expect?.list ?? null;
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's is progress, on stderr.
   (flags.dryRun ? process.stdout : process.stderr).write(`${planText(manifest, { listRuns: flags.dryRun === true })}\n`);
   if (flags.dryRun) return null;
@@ -128,9 +144,7 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
 }
 
 function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
-  if (!Number.isSafeInteger(flags.firstSeed + flags.seeds - 1)) {
-    throw new UsageError(`Expected \`--first-seed\` + \`--seeds\` - 1 to be at most 2^53 - 1, got ${flags.firstSeed} + ${flags.seeds} - 1`);
-  }
+  const seeds = seedRange(flags.firstSeed, flags.seeds);
   const shared = sharedRunOptions(flags);
   const clients = flags.lockClients;
   if (clients !== undefined && shared.client !== undefined) throw new UsageError('Expected `--client` or `--lock-clients`, not both', 'Put the command line in the list: --lock-clients builtin,\'/usr/bin/python3 my_client.py\'.');
@@ -138,14 +152,16 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
     backends: clients === undefined ? flags.backends : backendsFor(clients, flags.backends, backendsGiven),
     resources: flags.resources,
     nemeses: flags.nemeses,
-    seeds: Array.from({ length: flags.seeds }, (_, i) => flags.firstSeed + i),
+    seeds,
     workload: flags.workload,
     run: shared,
     ...(clients !== undefined ? { clients } : {}),
   };
-  // The shared numbers are checked once, on the first cell that can run, with run's own messages.
-  const first = matrixCells(lockRows(spec), spec.resources, spec.nemeses).find((c) => c.notApplicable === null);
-  if (first) validateRunOptions(runOptionsFor(spec, first, spec.seeds[0]!, '.'));
+  const cells = matrixCells(lockRows(spec), spec.resources, spec.nemeses).filter((c) => c.notApplicable === null);
+  assertPlanSize(cells.length * seeds.length, `${cells.length} cells x ${seeds.length} seeds`);
+  // Every cell is planned as its run will plan it (planRun validates the options, aims the faults): a dry run
+  // approves only what the runs accept, with the runs' own messages.
+  for (const cell of cells) planRun(runOptionsFor(spec, cell, seeds[0]!, '.'));
   return spec;
 }
 
@@ -177,16 +193,6 @@ function printReport(report: CompareReport, html: string, dir: string | null): v
   lines.push(`matrix: ${html}`);
   if (dir !== null && report.totals.missing > 0) lines.push(`resume: fencecheck compare --resume ${dir}`);
   process.stdout.write(lines.join('\n') + '\n');
-}
-
-function readExpectations(file: string): Expectation[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Expected \`--expect\` to name a readable file, got \`${file}\` (${(err as Error).message})`);
-  }
-  return parseExpectations(text, file);
 }
 
 function listOf<T extends string>(flag: string, choices: readonly T[]) {

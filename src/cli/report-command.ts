@@ -4,13 +4,10 @@
  * missing or stale reports). `fencecheck serve [--port N]`: serve the results
  * directory on 127.0.0.1, reports made on request, until interrupted.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
-import { RUN_FILES } from '../report/read-run-dir.js';
-import { parseResultsJson, type StoredResults } from '../store/results-json.js';
-import { parseTestJson } from '../store/test-json.js';
+import { EXIT, UsageError } from '../errors.js';
+import { readRunDir, type RunDir } from '../report/read-run-dir.js';
+import { outcomeExitCode } from '../store/stored-outcome.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
 import { serveResults } from '../report/serve-results.js';
 import { writeRunIndex } from '../report/write-run-index.js';
@@ -29,6 +26,9 @@ export function registerReportCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+Exit codes (RUN_DIR, as \`check RUN_DIR\`): 0 safe, 1 invalid, 2 unknown or not checked yet, 3 untested
+(valid, but no fault struck or the lock never failed), 254 bad input (a results.json that disagrees with
+the history is refused), 255 the tool failed. --index exits 0 unless it cannot write the index.
 Examples:
   fencecheck report results/etcd-fence-lock-counter/latest
   fencecheck report --index results/ --write-reports`,
@@ -39,8 +39,12 @@ Examples:
       }
       if (flags.writeReports && flags.index === undefined) throw new UsageError('Expected `--write-reports` only with `--index`');
       if (flags.index !== undefined) return printIndex(flags.index, flags.writeReports === true);
-      const path = await writeRunReport(runDir!);
-      process.stdout.write(printable(`report: ${path}\n${await verdictLines(runDir!)}`));
+      // Read once: the verdict recomputed from the history (a results.json that disagrees is refused, 254).
+      const run = await readRunDir(runDir!);
+      const path = await writeRunReport(runDir!, run);
+      process.stdout.write(printable(`report: ${path}\n${verdictLines(run)}`));
+      // As `check RUN_DIR`: 1 invalid, 2 unknown or not checked yet, 3 untested, 0 safe.
+      process.exitCode = run.results === null ? EXIT.unknown : outcomeExitCode(run.results);
     });
 
   program
@@ -71,11 +75,7 @@ async function printIndex(resultsDir: string, writeReports: boolean): Promise<vo
 }
 
 /** The verdict and how to reproduce it, as every verdict is printed. */
-async function verdictLines(runDir: string): Promise<string> {
-  const read = (name: string) => readFile(join(runDir, name), 'utf8').catch(() => null);
-  const [resultsText, testText] = await Promise.all([read(RUN_FILES.results), read(RUN_FILES.test)]);
-  const results: StoredResults | null = resultsText === null ? null : parseResultsJson(resultsText, join(runDir, RUN_FILES.results));
-  const test = testText === null ? null : parseTestJson(testText, join(runDir, RUN_FILES.test));
+function verdictLines({ results, test }: RunDir): string {
   const lines = [
     results === null
       ? 'not checked yet (no results.json)'

@@ -1,13 +1,15 @@
 /**
  * `fencecheck run`: one lock run against real servers under faults, checked.
  * Prints progress, one verdict line per checker, the run directory and the
- * exact replay command; exits 0 valid, 1 invalid, 2 unknown, 254 bad
- * arguments, 255 when the tool itself failed.
+ * exact replay command; exits 0 safe, 1 invalid, 2 unknown, 3 untested
+ * (valid, but no evidence the danger occurred), 254 bad arguments, 255 when
+ * the tool itself failed.
  */
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
 import { readResultsJson } from '../store/results-json.js';
+import { outcomeExitCode } from '../store/stored-outcome.js';
 import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import { nonNegativeInteger, oneOf, seedFlag } from './parse-options.js';
@@ -32,6 +34,8 @@ export function registerRunCommand(program: Command): void {
       'after',
       `
 Writes results/<backend>-<resource>-<workload>/<timestamp>/ (test.json, history.jsonl, results.json, logs/).
+Exit codes: 0 safe, 1 invalid, 2 unknown, 3 untested (valid, but no fault struck or the lock never failed),
+254 bad arguments, 255 the tool failed.
 Needs root (network namespaces). Examples:
   fencecheck run --backend redis --resource none --workload lock-counter --nemesis client-pause --time-limit 60 --seed 1
   fencecheck run --backend etcd --resource fence-claim --nemesis partition,kill --seed 3`,
@@ -44,9 +48,11 @@ Needs root (network namespaces). Examples:
       const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
-      process.stdout.write(outcomeLine(result.runDir, options.workload) + '\n');
+      const results = readResultsJson(result.runDir);
+      process.stdout.write((results === null ? 'outcome: unknown (no results.json)' : formatStoredOutcome(results, options.workload)) + '\n');
       process.stdout.write(`run: ${result.runDir}\n${result.reportPath ? `report: ${result.reportPath}\n` : ''}replay: ${result.replay}\n`);
-      process.exitCode = result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown;
+      // Untested is not safe (3): the outcome decides, as results.json records it.
+      process.exitCode = results === null ? (result.valid === false ? EXIT.invalid : EXIT.unknown) : outcomeExitCode(results);
     });
 }
 
@@ -61,12 +67,6 @@ export function runOptionsOf(flags: CliFlags): RunOptions {
     resultsDir: flags.results,
     ...sharedRunOptions(flags),
   };
-}
-
-/** The outcome as results.json records it: safe only with evidence that the faults struck and the lock failed. */
-function outcomeLine(runDir: string, workload: RunOptions['workload']): string {
-  const results = readResultsJson(runDir);
-  return results === null ? 'outcome: unknown (no results.json)' : formatStoredOutcome(results, workload);
 }
 
 export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed'> & { results: string; busyTimeoutMs: number; [sharedFlag: string]: unknown };

@@ -7,10 +7,12 @@
  *   scenario run --all [--seeds N]             every scenario: results/debate/<timestamp>/debate.html
  *
  * Exits 0 when every measured row agrees with the outcome the debate agrees
- * on (rows without one never fail), 1 when one differs, 2 when a run failed
- * or a verdict is undecided, 254 on bad arguments, 255 when the tool failed.
+ * on (rows without one never fail), 1 when one differs, 2 when a run failed,
+ * 3 when a row is undecided (untested: no seed showed the danger), 254 on bad
+ * arguments, 255 when the tool failed.
  */
 import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
@@ -22,6 +24,7 @@ import type { DebateReport } from '../scenarios/debate-report.js';
 import { oneOf, positiveInteger, seedFlag } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 import { shellQuote } from '../cluster/shell-quote.js';
+import { assertPlanSize, seedRange } from '../compare/plan-bounds.js';
 
 interface RunFlags {
   all?: boolean;
@@ -60,7 +63,9 @@ export function registerScenarioCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Needs root (network namespaces), except with --dry-run or --provider containers. Examples:
+Needs root (network namespaces), except with --dry-run or --provider containers.
+Exit codes: 0 every measured row as the debate agrees, 1 one differs, 2 a run failed, 3 a row undecided
+(no seed showed the danger: untested), 254 bad arguments, 255 the tool failed. Examples:
   sudo npx fencecheck scenario run S3
   sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 4
   sudo npx fencecheck scenario run --all --seeds 3
@@ -74,7 +79,9 @@ See docs/debate.md for what each scenario shows.`,
 
 async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null> {
   const selection = select(ids, flags);
-  const seeds = Array.from({ length: flags.seeds }, (_, i) => flags.firstSeed + i);
+  // Every printed replay parses back (its --first-seed is at most 2^53 - 1), and the plan is bounded before it is built.
+  const seeds = seedRange(flags.firstSeed, flags.seeds);
+  assertPlanSize(selection.reduce((n, s) => n + s.variants.length, 0) * seeds.length, `${selection.reduce((n, s) => n + s.variants.length, 0)} variants x ${seeds.length} seeds`);
   const outDir = resolve(flags.out ?? `results/debate/${stamp()}`);
   const planned = planScenarioRuns(selection, seeds, `${outDir}/runs`);
   // A foreign client runs in every run: its replay commands say so.
@@ -88,6 +95,7 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's lines are progress, on stderr.
   const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(line + '\n');
   say(`${plan.length} runs (${selection.map((s) => s.scenario.id).join(', ')}; seeds ${seeds.join(', ')}), about ${Math.ceil((plan.length * 18) / 60)} min`);
+  for (const line of skippedLines(selection)) say(line);
   if (flags.dryRun) {
     for (const p of plan) say(`  ${rowId(p.owner)} seed ${p.seed}${p.rows.length > 1 ? ` (also ${p.rows.slice(1).map(rowId).join(', ')})` : ''}: ${p.replay}`);
     return null;
@@ -128,6 +136,18 @@ function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
     }
   }
   return selection;
+}
+
+/** The variants a run would leave out, each with why (a reference client not built names the command that builds it). */
+export function skippedLines(selection: readonly ScenarioSelection[], exists: (path: string) => boolean = existsSync): string[] {
+  const lines: string[] = [];
+  for (const { scenario, variants } of selection) {
+    for (const v of variants) {
+      const why = variantNotRunnable(scenario, v, exists);
+      if (why !== undefined) lines.push(`  skipped ${scenario.id}/${v.label}: ${why}`);
+    }
+  }
+  return lines;
 }
 
 function withoutRequires({ requires: _requires, ...variant }: ScenarioVariant): ScenarioVariant {

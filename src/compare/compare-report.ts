@@ -6,14 +6,15 @@
  *
  * Exit codes: with expectations, 0 when all are met and 1 otherwise; without,
  * the verdicts decide as for `fencecheck run` (1 any run invalid, 2 any run
- * unknown, failed or missing, else 0).
+ * unknown, failed or missing, else 0); in both, 3 instead of 0 when an
+ * untested cell is passed over (no expectation names it, or there are none).
  */
 import { relative, sep } from 'node:path';
 import { EXIT } from '../errors.js';
 import type { Validity } from '../store/results-json.js';
 import { summarizeCell, type CellSummary } from './cell-summary.js';
 import { matrixCells, type LockRow } from './compare-spec.js';
-import { evaluateExpectations, type CellExpectation, type ExpectationResult } from './evaluate-expectations.js';
+import { evaluateExpectations, type CellExpectation, type ExpectationOutcome, type ExpectationResult } from './evaluate-expectations.js';
 import type { Expectation } from './expectations.js';
 import { plural } from './format-units.js';
 import type { RunSummary } from './run-summary.js';
@@ -94,7 +95,11 @@ export function buildCompareReport(input: MatrixInput, expectations: readonly Ex
   const verdict: Validity = totals.invalid > 0 ? false : totals.unknown > 0 || totals.missing > 0 ? 'unknown' : true;
   const warnings = [...input.warnings];
   if (totals.planned === 0) warnings.push('no run is planned in this scope: nothing was tested');
-  const exitCode = judged !== null ? (judged.met ? EXIT.valid : EXIT.invalid) : verdict === true ? EXIT.valid : verdict === false ? EXIT.invalid : EXIT.unknown;
+  if (judged !== null && judged.uncovered.length > 0) {
+    const list = judged.uncovered.length > 5 ? `${judged.uncovered.slice(0, 5).join(', ')}, …` : judged.uncovered.join(', ');
+    warnings.push(`${plural(judged.uncovered.length, 'cell')} ${judged.uncovered.length === 1 ? 'has' : 'have'} no expectation (${list}): ${judged.uncovered.length === 1 ? 'its' : 'their'} outcome decides nothing, except that an untested one exits 3`);
+  }
+  const exitCode = compareExitCode(judged, verdict, cells);
   return {
     format: REPORT_FORMAT,
     generatedAt: at.generatedAt,
@@ -110,6 +115,18 @@ export function buildCompareReport(input: MatrixInput, expectations: readonly Ex
     exitCode,
     warnings,
   };
+}
+
+/**
+ * By the expectations when given (0 met, 1 unmet), else by the verdict (1 invalid, 2 unknown or missing);
+ * in both, 3 when what would pass includes an untested cell no expectation speaks for: untested is not safe.
+ */
+function compareExitCode(judged: ExpectationOutcome | null, verdict: Validity, cells: readonly CellSummary[]): number {
+  const untested = (ids: ReadonlySet<string> | null): boolean => cells.some((c) => c.outcome === 'untested' && (ids === null || ids.has(c.id)));
+  if (judged !== null) return !judged.met ? EXIT.invalid : untested(new Set(judged.uncovered)) ? EXIT.untested : EXIT.valid;
+  if (verdict === false) return EXIT.invalid;
+  if (verdict === 'unknown') return EXIT.unknown;
+  return untested(null) ? EXIT.untested : EXIT.valid;
 }
 
 function headline(t: CompareReport['totals'], results: ExpectationResult[] | null): string {

@@ -4,10 +4,13 @@
  * (another shard) are left out, so `{ "resource": "fence", "expect": "safe" }`
  * does not trip over Redlock, which has no fencing token. An entry that names
  * no cell of the matrix at all is unmet: it is most likely a typo, and a typo
- * must not pass CI silently.
+ * must not pass CI silently. A file none of whose entries names a cell is a
+ * mistake in the arguments (254, assertExpectationsMatch), and the cells no
+ * entry names are said (uncovered), since their outcome decides nothing.
  */
+import { UsageError } from '../errors.js';
 import { describeCell, type CellSummary } from './cell-summary.js';
-import { matchesCell, type Expect, type Expectation } from './expectations.js';
+import { matchesCell, type CellAxes, type Expect, type Expectation } from './expectations.js';
 
 export interface CellExpectation {
   /** The deciding entry's index. */
@@ -35,10 +38,24 @@ export interface ExpectationOutcome {
   byCell: Map<string, CellExpectation>;
   results: ExpectationResult[];
   met: boolean;
+  /** Cells that ran (or were to run) here and that no entry names: their outcome decides nothing. */
+  uncovered: string[];
+}
+
+/** Refuses (254) expectations none of which names a cell of `cells` that can run: such a file checks nothing. */
+export function assertExpectationsMatch(expectations: readonly Expectation[], cells: readonly (CellAxes & { id: string; notApplicable: string | null })[], file: string): void {
+  const runnable = cells.filter((c) => c.notApplicable === null);
+  if (expectations.some((e) => runnable.some((c) => matchesCell(e, c)))) return;
+  const sample = runnable.slice(0, 3).map((c) => c.id).join(', ');
+  throw new UsageError(
+    `Expected \`--expect\` ${file} to name at least one cell of the matrix, got ${expectations.length} ${expectations.length === 1 ? 'entry' : 'entries'} that match${expectations.length === 1 ? 'es' : ''} none`,
+    `Patterns are matched against backend (or client@backend), resource and nemesis, e.g. ${sample === '' ? 'redis/fence/kill' : sample}; see docs/ci.md.`,
+  );
 }
 
 export function evaluateExpectations(expectations: readonly Expectation[], cells: readonly CellSummary[]): ExpectationOutcome {
   const byCell = new Map<string, CellExpectation>();
+  const uncovered: string[] = [];
   const results: ExpectationResult[] = expectations.map((e) => ({ index: e.index, text: e.text, note: e.note, matched: 0, decided: 0, unmet: [], matchedNoCell: false }));
   for (const cell of cells) {
     let deciding: Expectation | undefined;
@@ -47,7 +64,11 @@ export function evaluateExpectations(expectations: readonly Expectation[], cells
       results[i]!.matched++;
       deciding = e;
     });
-    if (deciding === undefined || cell.outcome === 'not-applicable' || cell.outcome === 'not-run') continue;
+    if (cell.outcome === 'not-applicable' || cell.outcome === 'not-run') continue;
+    if (deciding === undefined) {
+      uncovered.push(cell.id);
+      continue;
+    }
     const verdict = judge(deciding, cell);
     byCell.set(cell.id, { expectation: deciding.index, expect: deciding.expect, ...verdict });
     const result = results[expectations.indexOf(deciding)]!;
@@ -55,7 +76,7 @@ export function evaluateExpectations(expectations: readonly Expectation[], cells
     if (!verdict.met) result.unmet.push({ cellId: cell.id, reason: verdict.reason });
   }
   for (const r of results) r.matchedNoCell = r.matched === 0;
-  return { byCell, results, met: results.every((r) => r.unmet.length === 0 && !r.matchedNoCell) };
+  return { byCell, results, met: results.every((r) => r.unmet.length === 0 && !r.matchedNoCell), uncovered };
 }
 
 function judge(e: Expectation, cell: CellSummary): { met: boolean; reason: string } {

@@ -17,6 +17,24 @@
  * entry). Where entries overlap, the later one decides, as in .gitignore.
  */
 import { UsageError } from '../errors.js';
+import { jsonTextProblem } from '../history/json-text-checks.js';
+import { MAX_DEPTH } from '../history/read-limits.js';
+import { BoundedReadError, readBoundedFile } from '../store/read-bounded-file.js';
+
+/** An expectations file is a few lines a person writes: a megabyte is far past any real one. */
+export const MAX_EXPECT_BYTES = 2 ** 20;
+
+/** `--expect FILE` read: a regular file of at most MAX_EXPECT_BYTES (a FIFO or /dev/zero is a 254, never a hang), parsed. */
+export function readExpectations(file: string): Expectation[] {
+  let text: string;
+  try {
+    text = readBoundedFile(file, MAX_EXPECT_BYTES);
+  } catch (err) {
+    if (!(err instanceof BoundedReadError)) throw err;
+    throw new UsageError(`Expected \`--expect\` to name a readable file of expectations, got \`${file}\`, which ${err.why}`, HINT);
+  }
+  return parseExpectations(text, file);
+}
 
 export type Expect = 'safe' | 'unsafe' | 'any';
 const EXPECTS: readonly Expect[] = ['safe', 'unsafe', 'any'];
@@ -52,7 +70,12 @@ export function parseExpectations(text: string, file: string): Expectation[] {
   } catch (err) {
     throw new UsageError(`Expected \`--expect\` ${file} to be JSON, found a syntax error (${(err as Error).message})`, HINT);
   }
+  // Nesting deep enough to overflow the stack of JSON.stringify (an entry's text) is refused before any of it is used.
+  const deep = jsonTextProblem(text, MAX_DEPTH, { numbers: false });
+  if (deep !== null) throw new UsageError(`Expected \`--expect\` ${file} to be expectations, found ${deep.found} at character ${deep.offset + 1} (${deep.expected})`, HINT);
   if (!Array.isArray(json)) throw new UsageError(`Expected \`--expect\` ${file} to be a JSON array of expectations, got ${kindOf(json)}`, HINT);
+  // An empty list would pass every matrix: "all 0 expectations met" on an unsafe one.
+  if (json.length === 0) throw new UsageError(`Expected \`--expect\` ${file} to hold at least one expectation, got an empty array`, HINT);
   return json.map((entry: unknown, i) => parseEntry(entry, `entry ${i + 1} of ${file}`, i + 1));
 }
 
@@ -60,7 +83,7 @@ const HINT = 'See docs/ci.md: e.g. [{ "resource": "fence-claim", "expect": "safe
 
 function parseEntry(entry: unknown, where: string, index: number): Expectation {
   const fail = (what: string, got: unknown): never => {
-    throw new UsageError(`Expected ${what} in ${where}, got \`${JSON.stringify(got)}\``, HINT);
+    throw new UsageError(`Expected ${what} in ${where}, got \`${shortJson(got)}\``, HINT);
   };
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return fail('an object', entry);
   const e = entry as Record<string, unknown>;
@@ -125,6 +148,12 @@ export function wildcardMatch(pattern: string, text: string): boolean {
     at = found + piece.length;
   }
   return true;
+}
+
+/** A value as an error quotes it: JSON cut at 80 characters (an entry may be a megabyte). */
+function shortJson(x: unknown): string {
+  const text = JSON.stringify(x) ?? String(x);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 function kindOf(x: unknown): string {

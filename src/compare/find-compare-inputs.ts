@@ -32,20 +32,30 @@ export function findCompareInputs(paths: readonly string[]): CompareInputs {
     const before = inputs.sources.length + inputs.looseRuns.length;
     const dir = resolve(path);
     if (!isDir(dir, true)) throw new UsageError(`Expected \`--merge\` to list directories, got \`${path}\``, 'Pass compare directories (results/compare/<timestamp>), run directories, or a folder holding them.');
+    const warned = inputs.warnings.length;
     visit(dir, 0, inputs);
     if (inputs.sources.length + inputs.looseRuns.length === before) {
-      throw new UsageError(`Expected \`${path}\` to hold compare directories (${MANIFEST_FILE}) or run directories (test.json), found none`, 'Check the path; CI artifacts may need unzipping first.');
+      const skipped = inputs.warnings.slice(warned);
+      throw new UsageError(
+        `Expected \`${path}\` to hold compare directories (${MANIFEST_FILE}) or run directories (test.json), found none${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}`,
+        'Check the path; CI artifacts may need unzipping first.',
+      );
     }
   }
   return inputs;
 }
 
 function visit(dir: string, depth: number, inputs: CompareInputs): void {
-  if (isFile(join(dir, MANIFEST_FILE))) {
+  const manifest = entryKind(join(dir, MANIFEST_FILE));
+  if (manifest === 'link') inputs.warnings.push(`${join(dir, MANIFEST_FILE)} is a symbolic link, not followed; skipped`);
+  else if (manifest !== 'none') {
+    // A FIFO or device named manifest.json is refused by its reader (254), never waited on.
     inputs.sources.push({ dir, manifest: readManifest(dir)! });
     return;
   }
-  if (isFile(join(dir, 'test.json'))) {
+  const test = entryKind(join(dir, 'test.json'));
+  if (test === 'link') inputs.warnings.push(`${join(dir, 'test.json')} is a symbolic link, not followed; skipped`);
+  else if (test !== 'none') {
     const run = looseRun(dir, inputs.warnings);
     if (run) inputs.looseRuns.push(run);
     return;
@@ -94,10 +104,9 @@ function isDir(path: string, follow = false): boolean {
   }
 }
 
-function isFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile();
-  } catch {
-    return false;
-  }
+/** What is at a path, links not followed: a FIFO or device counts as present (its reader refuses it, naming it). */
+function entryKind(path: string): 'none' | 'file' | 'link' | 'special' {
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (info === undefined || info.isDirectory()) return 'none';
+  return info.isFile() ? 'file' : info.isSymbolicLink() ? 'link' : 'special';
 }

@@ -7,8 +7,8 @@
  * shard whose directory never arrived shows up as missing runs (and the exit
  * code says unknown) instead of silently shrinking the matrix.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { MatrixInput } from './compare-report.js';
 import { describeSpec, lockRows, planRuns, rowOfLabel, sameSpec, type LockRow } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
@@ -27,6 +27,8 @@ export function summarizeManifestRun(dir: string, run: ManifestRun): RunSummary 
   const identity = { id: run.id, cellId: run.cellId, seed: run.seed };
   const log = join(dir, run.log);
   const runDir = run.runDir === null ? null : join(dir, run.runDir);
+  const escape = runDir === null ? null : leadsOutside(dir, runDir);
+  if (escape !== null) return { ...identity, dir: null, log: null, hasReport: false, ...toolFailed(run.durationMs), replay: null, startedAt: null, error: escape };
   if (run.status === 'done' && runDir !== null) return readRunSummary(runDir, identity, log);
   // The tool failed; a run directory it left (a cluster that died mid-run) still has its options and partial history.
   const test = runDir === null ? null : readTestJson(runDir);
@@ -40,6 +42,26 @@ export function summarizeManifestRun(dir: string, run: ManifestRun): RunSummary 
     startedAt: typeof test?.['startedAt'] === 'string' ? test['startedAt'] : null,
     error: run.error ?? 'the tool failed',
   };
+}
+
+const LEADS_OUTSIDE = 'leads outside the compare directory';
+
+/**
+ * Why a manifest's run directory is refused: its real path (links followed: a `runs/` linked elsewhere) is
+ * outside the compare directory's, so it is not this comparison's run. Null when it is inside or does not exist.
+ */
+function leadsOutside(compareDir: string, runDir: string): string | null {
+  const real = (p: string): string | null => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const root = real(compareDir);
+  const target = real(runDir);
+  if (root === null || target === null || target === root || target.startsWith(root + sep)) return null;
+  return `${runDir} ${LEADS_OUTSIDE} (to ${target}): not read, the run counts as failed`;
 }
 
 /** Every run the sources' manifests record, summarized. */
@@ -65,6 +87,10 @@ export function gatherMatrix(sources: readonly CompareSource[], allRuns: readonl
     for (const run of planRuns(manifest.spec)) if (scope === 'whole' || inShard(run.index, manifest.shard)) plan(run.cellId, run.seed);
   }
   const runs = dedupe(allRuns, warnings);
+  // A run refused for leading outside is said where a merge's warnings are read, not only in its cell.
+  for (const r of runs) if (r.error?.includes(LEADS_OUTSIDE) === true) warnings.push(r.error);
+  const unverified = runs.filter((r) => r.unverified === true);
+  if (unverified.length > 0) warnings.push(`${unverified.length} run${unverified.length === 1 ? ' has' : 's have'} no history.jsonl, so ${unverified.length === 1 ? 'its' : 'their'} results.json could not be checked against one (${unverified[0]!.dir}${unverified.length > 1 ? ', …' : ''})`);
   for (const r of runs) {
     const [label, resource, nemesis] = r.cellId.split('/') as [string, ResourceMode, string];
     if (!rows.has(label)) rows.set(label, rowOfLabel(label));

@@ -9,10 +9,13 @@
  * Paths are relative to the compare directory, so the directory can be moved,
  * uploaded as a CI artifact and merged elsewhere.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
 import type { Validity } from '../store/results-json.js';
+import { BoundedReadError, readBoundedFile } from '../store/read-bounded-file.js';
+import { jsonTextProblem } from '../history/json-text-checks.js';
+import { MAX_DEPTH } from '../history/read-limits.js';
 import type { CompareSpec } from './compare-spec.js';
 import type { Shard } from './shard.js';
 import { asManifest, manifestProblem } from './validate-manifest.js';
@@ -60,14 +63,15 @@ export function finishedRunIds(manifest: Manifest): Set<string> {
   return new Set(manifest.runs.filter((r) => r.status === 'done').map((r) => r.id));
 }
 
-/** The manifest of a compare directory, or null when it has none. */
+/** The manifest of a compare directory, or null when it has none. A FIFO, a device or a file past the bound is refused (254). */
 export function readManifest(dir: string): Manifest | null {
   const path = join(dir, MANIFEST_FILE);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedFile(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (err instanceof BoundedReadError && err.code === 'ENOENT') return null;
+    if (err instanceof BoundedReadError && err.code !== 'io') throw manifestError(path, err.why, err);
     throw new FencecheckError('io', `cannot read ${path}: ${(err as Error).message}`, { cause: err, hint: "Check the file's permissions." });
   }
   let json: unknown;
@@ -76,6 +80,8 @@ export function readManifest(dir: string): Manifest | null {
   } catch (err) {
     throw manifestError(path, `expected JSON, found a syntax error (${(err as Error).message})`, err);
   }
+  const deep = jsonTextProblem(text, MAX_DEPTH, { numbers: false });
+  if (deep !== null) throw manifestError(path, `expected ${deep.expected}, found ${deep.found} at character ${deep.offset + 1}`);
   const problem = manifestProblem(json, MANIFEST_FORMAT);
   if (problem !== null) throw manifestError(path, problem);
   return asManifest(json);

@@ -6,13 +6,17 @@
  *
  * `summarizeResults` is pure over a parsed results.json; `readRunSummary` reads
  * a run directory, where a missing results.json (a run killed before its
- * checkers ran) makes the run `unknown`, never valid.
+ * checkers ran) makes the run `unknown`, never valid. The results it reads are
+ * recomputed from the run's history and must match the file (verify-run.ts):
+ * a shard's results.json is never taken on its word.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Value } from '../history/op.js';
 import type { Evidence, Outcome } from '../../checkers/lock/evidence.js';
 import { readResultsJson, RESULTS_FILE, type StoredResults, type StoredVerdict } from '../store/results-json.js';
+import { HISTORY_FILE } from '../store/run-store.js';
+import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../store/stored-outcome.js';
 import { readTestJson } from '../store/test-json.js';
 
@@ -57,6 +61,8 @@ export interface RunSummary {
   startedAt: string | null;
   /** Why the run is `error` or has no results. */
   error: string | null;
+  /** The run has no history.jsonl: its results.json could not be checked against it (the compare report warns). */
+  unverified?: true;
 }
 
 export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless'>;
@@ -134,15 +140,20 @@ export interface RunIdentity {
   seed: number;
 }
 
-/** Summarize a run directory; a run without results.json is `unknown` with the reason. */
-export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null): RunSummary {
+/** Summarize a run directory; a run without results.json is `unknown` with the reason. `ownRun`: as readRunDir's (report/read-run-dir.ts). */
+export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null, opts: { ownRun?: boolean } = {}): RunSummary {
   const test = readTestJson(dir);
   const base = { ...identity, dir, log, hasReport: existsSync(join(dir, 'report.html')), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
-  const results = readResultsJson(dir);
-  if (results === null) {
+  const hasHistory = lstatSync(join(dir, HISTORY_FILE), { throwIfNoEntry: false }) !== undefined;
+  const verified = opts.ownRun ? nullOr(readResultsJson(dir)) : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
+  if (verified === null) {
     return { ...base, ...NOT_FINISHED, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };
   }
-  return { ...base, ...summarizeResults(results), error: null };
+  return { ...base, ...summarizeResults(verified.results), error: null, ...(verified.unverified ? { unverified: true as const } : {}) };
+}
+
+function nullOr(results: StoredResults | null): { results: StoredResults; unverified: boolean } | null {
+  return results === null ? null : { results, unverified: false };
 }
 
 function num(v: Value | undefined): number {

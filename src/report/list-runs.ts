@@ -12,14 +12,22 @@
  * so a loop made by a bind mount ends the walk there instead of running on.
  * A run whose files are broken is listed with the problem, not dropped, and
  * does not stop the listing.
+ *
+ * The verdict shown is recomputed from the history (verify-run.ts): a
+ * results.json that disagrees with it is listed as a problem, not as its
+ * claim. The history is read only when a run's files changed since the last
+ * listing (a cache keyed by their sizes and times), so `serve` stays quick.
+ * Run files are read as regular files with a size bound: a FIFO or a device
+ * under the results directory is a listed problem, never a hang.
  */
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { RUN_FILES } from './read-run-dir.js';
-import { parseResultsJson, type StoredResults, type Validity } from '../store/results-json.js';
+import type { StoredResults, Validity } from '../store/results-json.js';
 import { storedOutcome } from '../store/stored-outcome.js';
-import { parseTestJson, type StoredTest } from '../store/test-json.js';
+import { readTestJson, type StoredTest } from '../store/test-json.js';
+import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 
 export interface RunSummary {
   /** Path relative to the results directory, with `/` separators. */
@@ -76,7 +84,8 @@ async function walk(root: string, dir: string, out: ResultsListing, seen: Set<st
   if (id === null || seen.has(id)) return;
   seen.add(id);
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+  // Not only regular files: a FIFO named results.json is a run's file too, listed with why it cannot be read.
+  const names = new Set(entries.filter((e) => !e.isDirectory()).map((e) => e.name));
   if (names.has(RUN_FILES.history) || names.has(RUN_FILES.results) || names.has(RUN_FILES.test)) {
     out.runs.push(await summarise(root, dir, names));
     return;
@@ -97,14 +106,43 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
   const path = relativePath(root, dir);
   const summary: RunSummary = { path, dir, name: path, test: null, valid: null, untested: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), hasReport: names.has(RUN_FILES.report), reportFresh: false };
   try {
-    if (names.has(RUN_FILES.test)) summary.test = parseTestJson(await readFile(join(dir, RUN_FILES.test), 'utf8'), join(dir, RUN_FILES.test));
+    await assertInside(await realpath(root), dir, names);
+    if (names.has(RUN_FILES.test)) summary.test = readTestJson(dir);
     if (typeof summary.test?.name === 'string') summary.name = summary.test.name;
-    if (names.has(RUN_FILES.results)) addResults(summary, parseResultsJson(await readFile(join(dir, RUN_FILES.results), 'utf8'), join(dir, RUN_FILES.results)));
+    if (names.has(RUN_FILES.results)) {
+      const verified = await cachedVerification(dir, summary.test, names.has(RUN_FILES.history));
+      if (verified !== null) addResults(summary, verified.results);
+      if (verified?.unverified) summary.problem = `${RUN_FILES.results} not checked: the run has no ${RUN_FILES.history}`;
+    }
   } catch (err) {
     summary.problem = (err as Error).message;
   }
   summary.reportFresh = names.has(RUN_FILES.report) && (await isNewer(join(dir, RUN_FILES.report), [RUN_FILES.history, RUN_FILES.results].filter((n) => names.has(n)).map((n) => join(dir, n))));
   return summary;
+}
+
+/** Nothing outside the results directory is read for it: a run file linked out of it (test.json -> /etc/…) is a problem. */
+async function assertInside(realRoot: string, dir: string, names: Set<string>): Promise<void> {
+  for (const name of [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history]) {
+    if (!names.has(name)) continue;
+    const real = await realpath(join(dir, name)).catch(() => null);
+    if (real !== null && real !== realRoot && !real.startsWith(realRoot + sep)) throw new Error(`${join(dir, name)} leads outside the results directory (to ${real}); not read`);
+  }
+}
+
+const verifications = new Map<string, { stamp: string; value: VerifiedResults | null }>();
+const MAX_CACHED = 10_000;
+
+/** verifiedResults, read again only when one of the run's files changed (size, time or inode). */
+async function cachedVerification(dir: string, test: StoredTest | null, hasHistory: boolean): Promise<VerifiedResults | null> {
+  const stamps = await Promise.all([RUN_FILES.test, RUN_FILES.results, RUN_FILES.history].map((n) => stat(join(dir, n)).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, () => '-')));
+  const stamp = stamps.join('|');
+  const cached = verifications.get(dir);
+  if (cached?.stamp === stamp) return cached.value;
+  const value = verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
+  if (verifications.size >= MAX_CACHED) verifications.clear();
+  verifications.set(dir, { stamp, value });
+  return value;
 }
 
 function addResults(summary: RunSummary, results: StoredResults): void {
@@ -116,7 +154,7 @@ function addResults(summary: RunSummary, results: StoredResults): void {
 }
 
 async function isNewer(path: string, than: string[]): Promise<boolean> {
-  const mtime = async (p: string): Promise<number> => (await stat(p)).mtimeMs;
+  const mtime = async (p: string): Promise<number> => (await stat(p).catch(() => ({ mtimeMs: Infinity }))).mtimeMs;
   const own = await mtime(path);
   for (const other of than) if ((await mtime(other)) > own) return false;
   return true;

@@ -5,28 +5,37 @@
  *
  * The history is read tolerantly where a run's own accidents are concerned (a
  * last line cut by a kill) and strictly otherwise; tolerated problems become
- * warnings the page shows.
+ * warnings the page shows. Every file is read as a regular file with a size
+ * bound (a FIFO or /dev/zero is refused, never waited on), and the verdict is
+ * recomputed from the history: a results.json that disagrees is refused
+ * (verify-run.ts), so a report never shows an edited verdict.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXIT, FencecheckError, UsageError } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import type { History } from '../history/op.js';
-import { readHistory } from '../history/read-history.js';
-import { parseResultsJson, type StoredResults } from '../store/results-json.js';
-import { parseTestJson, type StoredTest } from '../store/test-json.js';
+import { readResultsJson, type StoredResults } from '../store/results-json.js';
+import { readTestJson, type StoredTest } from '../store/test-json.js';
+import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 
 export const RUN_FILES = { test: 'test.json', history: 'history.jsonl', results: 'results.json', report: 'report.html' } as const;
 
 export interface RunDir {
   dir: string;
   test: StoredTest | null;
+  /** Recomputed from the history, and equal to results.json where a verdict is concerned (verify-run.ts). */
   results: StoredResults | null;
   history: History;
   warnings: HistoryWarning[];
 }
 
-export async function readRunDir(dir: string): Promise<RunDir> {
+/**
+ * `ownRun`: the caller made this run moments ago (a scenario reading the run it just ran, whose results.json
+ * runLockTest wrote from this very history): the file is taken as written, not recomputed. Every reader of a
+ * directory someone else may have touched (report, serve, the index, compare) leaves it false.
+ */
+export async function readRunDir(dir: string, opts: { ownRun?: boolean } = {}): Promise<RunDir> {
   const info = await stat(dir).catch(() => null);
   if (info === null || !info.isDirectory()) {
     throw new UsageError(`Expected \`RUN_DIR\` to be a run directory, got \`${dir}\``, 'Pass a directory that `fencecheck run` wrote, e.g. results/<test>/latest.');
@@ -39,23 +48,8 @@ export async function readRunDir(dir: string): Promise<RunDir> {
     });
   }
   const warnings: HistoryWarning[] = [];
-  const history = await readHistory(historyPath, { format: 'jsonl', tolerateTruncatedTail: true, onWarning: (w) => warnings.push(w) });
-  const testText = await readOptional(join(dir, RUN_FILES.test));
-  const resultsText = await readOptional(join(dir, RUN_FILES.results));
-  return {
-    dir,
-    test: testText === null ? null : parseTestJson(testText, join(dir, RUN_FILES.test)),
-    results: resultsText === null ? null : parseResultsJson(resultsText, join(dir, RUN_FILES.results)),
-    history,
-    warnings,
-  };
-}
-
-async function readOptional(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new FencecheckError('io', `cannot read ${path}: ${(err as Error).message}`, { cause: err, hint: 'Check the file\'s permissions.' });
-  }
+  const history = readRunHistory(dir, (w) => warnings.push(w));
+  const test = readTestJson(dir);
+  const results = opts.ownRun ? readResultsJson(dir) : (verifiedResults(dir, test, () => history)?.results ?? null);
+  return { dir, test, results, history, warnings };
 }

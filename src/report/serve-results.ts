@@ -4,8 +4,9 @@
  * is written on first request (or when older than its run's files); a run's
  * own files (test.json, results.json, history.jsonl, logs/*.log) are served
  * as text, and so are the pages of comparisons and debates (compare.html,
- * debate.html). Nothing else is: no listing, no file outside a run, no other
- * method than GET and HEAD.
+ * debate.html). A run directory's own path redirects to its report (the "dir"
+ * links of compare.html). Nothing else is: no listing, no file outside a run,
+ * no other method than GET and HEAD.
  *
  * Every path is resolved to the real file (links followed) and served only
  * when that file is a regular file inside the results directory: a run's
@@ -19,11 +20,11 @@
  * only requests addressed to 127.0.0.1 or localhost are answered.
  */
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { FencecheckError, UsageError } from '../errors.js';
+import { EXIT, FencecheckError, UsageError } from '../errors.js';
 import { listResults, listRuns, SUMMARY_PAGES } from './list-runs.js';
 import { RUN_FILES } from './read-run-dir.js';
 import { renderIndexHtml } from './render-index-html.js';
@@ -71,6 +72,8 @@ function listen(server: Server, port: number): Promise<void> {
       fail(
         new FencecheckError('serve', `cannot listen on ${SERVE_HOST}:${port}: ${err.code ?? err.message}`, {
           hint: err.code === 'EADDRINUSE' ? 'Another program uses that port; pass --port with another number.' : 'Check the port number.',
+          // A port in use or not ours to take is the user's to change (254), not a crash of the tool.
+          exitCode: err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' ? EXIT.badInput : EXIT.internal,
           cause: err,
         }),
       ),
@@ -95,8 +98,16 @@ async function handle(root: string, reports: SingleFlight<string>, req: Incoming
     return send(res, 200, renderIndexHtml(runs, basename(root), { pages, reportsOnRequest: true }), { 'Content-Type': TYPES['.html']! });
   }
   const wanted = await servable(root, path);
-  if (wanted === null) return send(res, 404, 'not found\n');
+  if (wanted === null) {
+    // A run directory itself (compare.html's "dir" links): its report, which links the run's files.
+    const run = await runDirInside(root, path);
+    if (run !== null) return send(res, 302, `see ${run}report.html\n`, { Location: `${encodeURI(run)}report.html` });
+    return send(res, 404, 'not found\n');
+  }
   if (basename(wanted) === RUN_FILES.report) {
+    // A report embeds the run's files: each must really be inside the root, as a file served alone must.
+    const outside = await fileOutside(root, dirname(wanted));
+    if (outside !== null) return send(res, 404, `not found: ${outside} of this run leads outside the results directory\n`);
     const run = (await listRuns(dirname(wanted))).find((r) => r.path === '.');
     if (run?.hasHistory && !run.reportFresh) await reports.run(run.dir, () => writeRunReport(run.dir));
   }
@@ -122,10 +133,31 @@ async function servable(root: string, path: string): Promise<string | null> {
   return join(real, inLogs ? join('logs', name) : name);
 }
 
+/** The URL path of a run directory inside the root (ending in `/`) when `path` names one, else null. */
+async function runDirInside(root: string, path: string): Promise<string | null> {
+  if (path.includes('\0')) return null;
+  const real = await realpath(resolve(root, `.${path}`)).catch(() => null);
+  if (real === null || real === root || !isInside(root, real)) return null;
+  const history = await stat(join(real, RUN_FILES.history)).catch(() => null);
+  const test = await stat(join(real, RUN_FILES.test)).catch(() => null);
+  if (history === null && test === null) return null;
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
 /** The file itself resolved (a link in a run directory may point anywhere): its real path if inside the root, else null. */
 async function insideRoot(root: string, file: string): Promise<string | null> {
   const real = await realpath(file).catch(() => null);
   return real !== null && isInside(root, real) ? real : null;
+}
+
+/** The name of the first run file (test.json, results.json, history.jsonl) whose real path is outside the root, or null. */
+async function fileOutside(root: string, runDir: string): Promise<string | null> {
+  for (const name of [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history]) {
+    const path = join(runDir, name);
+    if ((await lstat(path).catch(() => null)) === null) continue;
+    if ((await insideRoot(root, path)) === null) return name;
+  }
+  return null;
 }
 
 function isInside(root: string, path: string): boolean {

@@ -10,7 +10,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FencecheckError } from '../errors.js';
 import { pageAssets } from './page-assets.js';
-import { readRunDir, RUN_FILES } from './read-run-dir.js';
+import { readRunDir, RUN_FILES, type RunDir } from './read-run-dir.js';
 import { buildReportData } from './report-data.js';
 import { renderReportHtml } from './render-report-html.js';
 
@@ -18,9 +18,9 @@ export const GENERATOR = 'fencecheck 0.1.0';
 
 let writes = 0;
 
-/** Returns the path of the report written. */
-export async function writeRunReport(runDir: string): Promise<string> {
-  const [run, assets] = await Promise.all([readRunDir(runDir), pageAssets()]);
+/** Returns the path of the report written; `read`: the run already read (readRunDir), not read again. */
+export async function writeRunReport(runDir: string, read?: RunDir): Promise<string> {
+  const [run, assets] = await Promise.all([read ?? readRunDir(runDir), pageAssets()]);
   const html = renderReportHtml(buildReportData(run, GENERATOR), assets);
   const path = join(runDir, RUN_FILES.report);
   // Unique per write, not per process: two writes of one report in one process (serve) must not share a temporary file.

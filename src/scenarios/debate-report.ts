@@ -5,7 +5,9 @@
  * directory. It is the one input of the HTML and Markdown renderers.
  *
  * Exit code: 1 when a measured outcome differs from what the debate agrees
- * on; otherwise 2 when a run failed or a verdict is undecided; else 0.
+ * on; otherwise 2 when a run failed or reached no verdict; otherwise 3 when a
+ * measured row is undecided (no seed showed the danger or the protection:
+ * untested, which is not agreement); else 0.
  * Rows without an agreed outcome never change it: they are the debate.
  */
 import { relative, sep } from 'node:path';
@@ -81,7 +83,7 @@ export function buildDebateReport(entries: readonly DebateEntry[], opts: { outDi
   const failedRuns = runs.filter((r) => r.status === 'error' || r.status === 'unknown').length;
   const totals = { 'as-expected': count('as-expected'), differs: count('differs'), undecided: count('undecided'), 'no-expectation': count('no-expectation'), rows: rows.length, runs: runs.length, failedRuns };
   const undecidedMeasured = rows.filter((r) => r.match === 'undecided' && r.status === 'measured').length;
-  const exitCode = totals.differs > 0 ? EXIT.invalid : failedRuns > 0 || undecidedMeasured > 0 ? EXIT.unknown : EXIT.valid;
+  const exitCode = totals.differs > 0 ? EXIT.invalid : failedRuns > 0 ? EXIT.unknown : undecidedMeasured > 0 ? EXIT.untested : EXIT.valid;
   const notMeasured = rows.filter((r) => r.status !== 'measured').length;
   const headline = [
     `${plural(scenarios.length, 'scenario')}, ${plural(rows.length, 'row')}`,

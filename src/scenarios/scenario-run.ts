@@ -72,8 +72,9 @@ export function failedRun(identity: RunIdentity, replay: string, error: string, 
 
 /** Read a run directory: compare's summary, the split verdicts and the history's facts. */
 export async function readScenarioRun(runDir: string, identity: RunIdentity, plannedWindows: number, sharedFrom: string | null = null): Promise<ScenarioRun> {
-  const summary = readRunSummary(runDir, identity);
-  const run = await readRunDir(runDir);
+  // The run this scenario has just made: runLockTest wrote its results.json from this history (no second analysis).
+  const summary = readRunSummary(runDir, identity, null, { ownRun: true });
+  const run = await readRunDir(runDir, { ownRun: true });
   return { summary, ...splitVerdicts(run.results), facts: historyFacts(run.history, plannedWindows), increments: incrementsOf(run.results), findings: readClientFindings(runDir), sharedFrom };
 }
 

@@ -3,11 +3,12 @@
  * directories: a bad test.json or results.json is exit 254 naming the file and
  * the field; a good one is re-checked and gets its outcome and evidence.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SAMPLE_RUN_DIR } from '../fixtures/make-sample-run.js';
+import { SAMPLE_MUTEX_RUN_DIR, SAMPLE_OPTIONS, SAMPLE_RUN_DIR, simulatedRunFiles } from '../fixtures/make-sample-run.js';
 import { runCli } from './run-cli.js';
 
 const parent = mkdtempSync(join(tmpdir(), 'fencecheck-cli-rundir-'));
@@ -47,5 +48,73 @@ describe('fencecheck check RUN_DIR', () => {
     expect(results.outcome).toBe('unsafe');
     expect(r.stdout).toMatch(/^outcome: UNSAFE; (\d+) of \1 fault windows struck \(100%\); [1-9]\d* double hold\(s\), [1-9]\d* refusal\(s\)$/m);
     expect(results.deciding).toEqual(['lost-updates', 'stale-writes', 'interleaved-sections', 'grant-tokens', 'access-stats']);
+  });
+});
+
+describe('fencecheck check RUN_DIR: flags, exit codes, messages (issue 20)', () => {
+  it('refuses the flags of history files (they would be ignored in silence)', () => {
+    const dir = sampleCopy('flags');
+    for (const flags of [['--model', 'register'], ['--format', 'edn'], ['--init', '0'], ['--threads', '2'], ['--no-partition']]) {
+      const r = runCli(['check', dir, ...flags]);
+      expect(r.code, flags.join(' ')).toBe(254);
+      expect(r.stderr).toContain(`Expected no ${flags[0]} with run directories`);
+    }
+  });
+
+  it('exits 3 on a valid run that showed no danger (untested), 1 on the unsafe sample', async () => {
+    const dir = join(parent, 'untested');
+    mkdirSync(dir);
+    const files = await simulatedRunFiles({ ...SAMPLE_OPTIONS, nemesis: [], script: [] }, '2026-11-29T14:00:00.000Z');
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const r = runCli(['check', dir]);
+    expect(r.stdout).toMatch(/^outcome: UNTESTED/m);
+    expect(r.code).toBe(3);
+    expect(runCli(['check', sampleCopy('unsafe')]).code).toBe(1);
+    // The worst code wins over several run directories: invalid (1) outranks untested (3).
+    expect(runCli(['check', dir, sampleCopy('unsafe2')]).code).toBe(1);
+  });
+
+  it('a broken history.jsonl names no --format that was never given', () => {
+    const dir = sampleCopy('bad-history');
+    writeFileSync(join(dir, 'history.jsonl'), '{"index":0,"time":0,"process":0,"type":"invoke","f":"acquire"}\n{"index": oops}\n{"index":2}\n');
+    for (const command of ['check', 'report']) {
+      const r = runCli([command, dir]);
+      expect(r.code).toBe(254);
+      expect(r.stderr).not.toContain('as --format said');
+      expect(r.stderr).toContain("a run directory's history is always JSON Lines");
+    }
+  });
+
+  it('a FIFO or device in place of a run file is 254 at once, never a hang', () => {
+    const fifo = sampleCopy('fifo');
+    rmSync(join(fifo, 'history.jsonl'));
+    execFileSync('mkfifo', [join(fifo, 'history.jsonl')]);
+    const zero = sampleCopy('zero');
+    rmSync(join(zero, 'test.json'));
+    symlinkSync('/dev/zero', join(zero, 'test.json'));
+    for (const command of ['check', 'report']) {
+      const a = runCli([command, fifo], { timeout: 10_000 });
+      expect(a.code).toBe(254);
+      expect(a.stderr).toMatch(/history\.jsonl: it is a FIFO \(named pipe\), not a regular file/);
+      const b = runCli([command, zero], { timeout: 10_000 });
+      expect(b.code).toBe(254);
+      expect(b.stderr).toContain(`${join(zero, 'test.json')}: is a character device, not a regular file`);
+    }
+  });
+});
+
+describe('fencecheck check DIR: special files are reported, never skipped', () => {
+  it('a FIFO (by any name) and a link to /dev/zero below a directory are each an unreadable file, exit 254', () => {
+    const dir = join(parent, 'with-fifo');
+    mkdirSync(dir);
+    cpSync(join(SAMPLE_MUTEX_RUN_DIR, 'history.jsonl'), join(dir, 'a.jsonl'));
+    execFileSync('mkfifo', [join(dir, 'b.jsonl')]);
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    symlinkSync('/dev/zero', join(dir, 'zero'));
+    const r = runCli(['check', dir, '--model', 'mutex'], { timeout: 10_000 });
+    expect(r.code).toBe(254);
+    expect(r.stdout).toContain('4 files:');
+    expect(r.stdout).toContain('4 files: 0 valid, 1 invalid, 0 unknown, 3 unreadable');
+    for (const name of ['b.jsonl', 'pipe', 'zero']) expect(r.stdout).toContain(join(dir, name));
   });
 });

@@ -69,10 +69,12 @@ describe('fencecheck compare', () => {
     expect(r.stderr).not.toMatch(/internal error|at .*\.js/);
   });
 
-  it('--dry-run lists 150,000 seeds without overflowing the stack', async () => {
+  it('--dry-run lists 100,000 seeds (the bound) without overflowing the stack, and refuses one more run with 254', async () => {
     const parent = tempDir('dry-big');
-    await compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--seeds', '150000', '--out', join(parent, 'c'), '--dry-run');
-    expect(out).toContain('  #149999 redis/none/client-pause seed 150000\n');
+    await compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--seeds', '100000', '--out', join(parent, 'c'), '--dry-run');
+    expect(out).toContain('  #99999 redis/none/client-pause seed 100000\n');
+    const over = compare('--backends', 'redis', '--resources', 'none,fence', '--nemeses', 'client-pause', '--seeds', '50001', '--out', join(parent, 'd'), '--dry-run');
+    await expect(over).rejects.toMatchObject({ exitCode: 254, message: expect.stringMatching(/at most 100,000 runs, got 2 cells x 50001 seeds \(100,002 runs\)/) });
     rmSync(parent, { recursive: true, force: true });
   });
 

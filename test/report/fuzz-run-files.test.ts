@@ -5,8 +5,16 @@
  * of its files damaged. Allowed: the run is read (and its report data built),
  * or a FencecheckError with exit 254; never another exception. Seeds printed
  * (test/support/seed.ts); replay with FC_SEED.
+ *
+ * Then random run directories: each file kept, missing, a FIFO, a link to
+ * /dev/zero, a link out of the directory, a directory, or (results.json) its
+ * verdict edited to safe. Besides the above, no reader may show a verdict the
+ * history disagrees with. Last, the CLI (a child process under a timeout, so
+ * a hang fails instead of freezing the suite) fed a FIFO and /dev/zero in
+ * every file it reads.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -20,6 +28,7 @@ import { buildReportData } from '../../src/report/report-data.js';
 import { SAMPLE_RUN_DIR } from '../fixtures/make-sample-run.js';
 import { garbage, mutate, mutations } from '../support/mutate.js';
 import { testSeed } from '../support/seed.js';
+import { runCli } from '../cli/run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fencecheck-fuzz-run-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -30,13 +39,15 @@ let runs = 0;
 const tally = { read: 0, refused: 0 };
 
 /** Every reader on `dir`; each must succeed or refuse with 254. */
-async function readEveryWay(dir: string): Promise<void> {
+async function readEveryWay(dir: string, listedAtMost = false): Promise<void> {
   await allowed(async () => buildReportData(await readRunDir(dir), 'fuzz'));
   await allowed(() => checkRunDir(dir));
   await allowed(() => readRunSummary(dir, { id: 'x', cellId: 'redis/none/none', seed: 1 }));
   // The index never throws for one broken run: it lists the run with its problem.
   const listed = await listRuns(dir);
-  expect(listed).toHaveLength(1);
+  // A directory left with no run file at all (each missing, or a directory) is no run: at most one then.
+  if (listedAtMost) expect(listed.length).toBeLessThanOrEqual(1);
+  else expect(listed).toHaveLength(1);
 }
 
 async function allowed(read: () => unknown): Promise<void> {
@@ -81,4 +92,113 @@ describe('run-file readers under fuzzing: read, or refused with 254', () => {
     await expect(readRunDir(dir).then((r) => buildReportData(r, 'x'))).resolves.toBeDefined();
     await expect(checkRunDir(dir)).resolves.toBeDefined();
   });
+});
+
+type Variant = 'keep' | 'missing' | 'fifo' | 'dev-zero' | 'link-out' | 'directory' | 'tampered';
+const VARIANTS: readonly Variant[] = ['keep', 'missing', 'fifo', 'dev-zero', 'link-out', 'directory', 'tampered'];
+const TRUTH = JSON.parse(original[RUN_FILES.results]) as { valid: unknown };
+
+/** The sample run with each file made as `variants` says (tampered: results.json edited to valid/safe, other files kept). */
+function randomRunDir(variants: Record<(typeof FILES)[number], Variant>): string {
+  const dir = join(root, `random-${runs++}`);
+  cpSync(SAMPLE_RUN_DIR, dir, { recursive: true });
+  const outside = join(root, `outside-${runs}`);
+  mkdirSync(outside);
+  for (const file of FILES) {
+    const path = join(dir, file);
+    const v = variants[file];
+    if (v === 'keep' || (v === 'tampered' && file !== RUN_FILES.results)) continue;
+    rmSync(path);
+    if (v === 'fifo') execFileSync('mkfifo', [path]);
+    else if (v === 'dev-zero') symlinkSync('/dev/zero', path);
+    else if (v === 'directory') mkdirSync(path);
+    else if (v === 'link-out') {
+      writeFileSync(join(outside, file), original[file]);
+      symlinkSync(join(outside, file), path);
+    } else if (v === 'tampered') {
+      const r = JSON.parse(original[file]) as { checkers: object[] };
+      writeFileSync(path, JSON.stringify({ ...r, valid: true, outcome: 'safe', checkers: r.checkers.map((c) => ({ ...c, valid: true })) }));
+    }
+  }
+  return dir;
+}
+
+describe('random run directories: missing, special, linked and tampered files', () => {
+  it('every reader reads or refuses with 254, and none shows a verdict the history disagrees with', async () => {
+    const seed = testSeed('fuzz random run dirs', 'test/report/fuzz-run-files.test.ts');
+    const t0 = performance.now();
+    const seen = { cases: 0, shown: 0, refusedTampered: 0 };
+    // Kept and tampered files weigh more, so most directories get far enough for a verdict to be shown or refused.
+    const variant: fc.Arbitrary<Variant> = fc.oneof({ weight: 4, arbitrary: fc.constant<Variant>('keep') }, { weight: 2, arbitrary: fc.constant<Variant>('tampered') }, { weight: 2, arbitrary: fc.constantFrom(...VARIANTS) });
+    await fc.assert(
+      fc.asyncProperty(fc.record({ 'test.json': variant, 'results.json': variant, 'history.jsonl': variant }), async (variants) => {
+        const dir = randomRunDir(variants);
+        seen.cases++;
+        await readEveryWay(dir, true);
+        const summary = (() => {
+          try {
+            return readRunSummary(dir, { id: 'x', cellId: 'redis/fence/client-pause', seed: 7 });
+          } catch {
+            return null;
+          }
+        })();
+        // A verdict that was read and checked against a history is the history's: the original run's.
+        if (summary !== null && summary.status !== 'unknown' && summary.unverified !== true) {
+          seen.shown++;
+          expect(summary.status, JSON.stringify(variants)).toBe(TRUTH.valid === false ? 'invalid' : 'valid');
+        }
+        const shown = await readRunDir(dir).then((r) => r.results, () => null);
+        if (shown !== null) expect(shown.valid, JSON.stringify(variants)).toBe(TRUTH.valid);
+        else if (variants['results.json'] === 'tampered') seen.refusedTampered++;
+        rmSync(dir, { recursive: true, force: true });
+      }),
+      { seed, numRuns: 80 },
+    );
+    console.log(`[fuzz random run dirs] ${seen.cases} directories in ${Math.round(performance.now() - t0)} ms: ${seen.shown} verdicts shown (all the history's), ${seen.refusedTampered} tampered results refused`);
+  }, 60_000);
+
+  it('the CLI under a timeout: a FIFO and /dev/zero in every file report, check, the index, --merge, --resume and --expect read', () => {
+    const cases: { what: string; args: (p: string) => string[]; make: (p: string, kind: 'fifo' | 'dev-zero') => void }[] = [];
+    const special = (path: string, kind: 'fifo' | 'dev-zero'): void => {
+      rmSync(path, { force: true, recursive: true });
+      if (kind === 'fifo') execFileSync('mkfifo', [path]);
+      else symlinkSync('/dev/zero', path);
+    };
+    for (const file of FILES) {
+      cases.push({ what: `report (${file})`, args: (p) => ['report', join(p, 'run')], make: (p, k) => special(join(p, 'run', file), k) });
+      cases.push({ what: `check RUN_DIR (${file})`, args: (p) => ['check', join(p, 'run')], make: (p, k) => special(join(p, 'run', file), k) });
+      cases.push({ what: `compare --merge (${file})`, args: (p) => ['compare', '--merge', p, '--out', join(p, 'out')], make: (p, k) => special(join(p, 'run', file), k) });
+    }
+    cases.push({ what: 'compare --expect', args: (p) => ['compare', '--merge', p, '--out', join(p, 'out'), '--expect', join(p, 'expect.json')], make: (p, k) => special(join(p, 'expect.json'), k) });
+    cases.push({ what: 'compare --resume (manifest)', args: (p) => ['compare', '--resume', join(p, 'cmp')], make: (p, k) => (mkdirSync(join(p, 'cmp')), special(join(p, 'cmp', 'manifest.json'), k)) });
+    cases.push({ what: 'compare --merge (manifest)', args: (p) => ['compare', '--merge', join(p, 'cmp'), '--out', join(p, 'out')], make: (p, k) => (mkdirSync(join(p, 'cmp')), special(join(p, 'cmp', 'manifest.json'), k)) });
+    let n = 0;
+    for (const c of cases) {
+      for (const kind of ['fifo', 'dev-zero'] as const) {
+        const p = join(root, `cli-${n++}`);
+        cpSync(SAMPLE_RUN_DIR, join(p, 'run'), { recursive: true });
+        c.make(p, kind);
+        const r = runCli(c.args(p), { timeout: 15_000 });
+        if (c.what === 'check RUN_DIR (results.json)') {
+          // check RUN_DIR never reads the results.json it replaces: the verdict is the history's (1), written as a regular file.
+          expect(r.code, `${c.what} with ${kind}: ${r.stderr}`).toBe(1);
+          expect(JSON.parse(readFileSync(join(p, 'run', 'results.json'), 'utf8'))).toMatchObject({ valid: false });
+          continue;
+        }
+        expect(r.code, `${c.what} with ${kind}: ${r.stderr}`).toBe(254);
+        // --merge does not follow links below the paths it is given: a link to /dev/zero is skipped, and said.
+        expect(r.stderr, c.what).toMatch(/FIFO \(named pipe\)|character device|is a symbolic link, not followed; skipped/);
+      }
+    }
+    // The index lists such runs with their problem and exits 0 (it never stops for one broken run).
+    const p = join(root, 'cli-index');
+    cpSync(SAMPLE_RUN_DIR, join(p, 'a'), { recursive: true });
+    cpSync(SAMPLE_RUN_DIR, join(p, 'b'), { recursive: true });
+    special(join(p, 'a', 'results.json'), 'fifo');
+    special(join(p, 'b', 'test.json'), 'dev-zero');
+    const index = runCli(['report', '--index', p], { timeout: 15_000 });
+    expect(index.code, index.stderr).toBe(0);
+    expect(readFileSync(join(p, 'index.html'), 'utf8')).toMatch(/is a FIFO \(named pipe\), not a regular file[\s\S]*|is a character device/);
+    console.log(`[fuzz run files, CLI] ${n} commands fed a FIFO or /dev/zero, each within the timeout: 254, or (check RUN_DIR over its results.json) the history's verdict written over it`);
+  }, 120_000);
 });

@@ -39,6 +39,12 @@ describe('buildDebateReport', () => {
     expect(report.exitCode).toBe(2);
     expect(report.scenarios[0]!.rows[1]!.runs[0]!.link).toBeNull();
   });
+
+  it('exits 3 when a measured row is undecided (the fault struck in no run: untested, not agreement)', () => {
+    const untested = buildDebateReport([entry(s1, ['redis-none'], [[scenarioRunOf(1, {}, nemesisOps(0, 2), 2)]])], opts);
+    expect(untested.scenarios[0]!.rows[0]!.match).toBe('undecided');
+    expect(untested.exitCode).toBe(3);
+  });
 });
 
 describe('renderers', () => {

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerScenarioCommand, listText } from '../../src/cli/scenario-command.js';
+import { registerScenarioCommand, listText, skippedLines } from '../../src/cli/scenario-command.js';
+import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { UsageError } from '../../src/errors.js';
 import { SCENARIOS } from '../../src/scenarios/catalogue.js';
 
@@ -66,6 +67,22 @@ describe('fencecheck scenario', () => {
     ]);
     const one = await scenario(['run', 'S5', '--variant', 'redlock-npm', '--first-seed', '4', '--dry-run']);
     expect(one.stdout).toContain('  S5/redlock-npm seed 4: sudo npx fencecheck scenario run S5 --variant redlock-npm --first-seed 4');
+  });
+
+  it('lists the variants it leaves out, a reference client not built with the command that builds it', () => {
+    const s11 = findScenario('S11');
+    const lines = skippedLines([{ scenario: s11, variants: selectVariants(s11, []) }], () => false);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^ {2}skipped S11\/[\w-]+: not built: \S+ is missing \(.*\b(make|go build|npm run)\b.*\)$/);
+    expect(skippedLines([{ scenario: s11, variants: selectVariants(s11, []) }], () => true)).toEqual([]);
+  });
+
+  it('refuses first seeds whose last replay would not parse, and plans past the bound, with 254 before any plan is built', async () => {
+    const last = scenario(['run', 'S3', '--first-seed', '9007199254740991', '--seeds', '2', '--dry-run']);
+    await expect(last).rejects.toMatchObject({ exitCode: 254, message: 'Expected `--first-seed` + `--seeds` - 1 to be at most 2^53 - 1, got 9007199254740991 + 2 - 1' });
+    const one = await scenario(['run', 'S3', '--variant', 'redlock-none', '--first-seed', '9007199254740991', '--dry-run']);
+    expect(one.stdout).toContain('--first-seed 9007199254740991\n');
+    await expect(scenario(['run', 'S3', '--seeds', '100000', '--dry-run'])).rejects.toMatchObject({ exitCode: 254, message: expect.stringMatching(/at most 100,000 runs, got 2 variants x 100000 seeds/) });
   });
 
   it('refuses ids with --all, neither, --variant with several scenarios, unknown ids', async () => {

@@ -1,0 +1,109 @@
+/**
+ * A run directory's verdict is never taken from its results.json alone: it is
+ * recomputed from the history (runResults: the same analysis the run did,
+ * cheap next to the run) and the stored file must agree on everything a
+ * verdict is made of: `valid`, the deciding checkers, each checker's verdict
+ * and anomaly count, the outcome and the evidence. A file that does not is
+ * refused (RunFileError, 254) naming the first difference, so an edited
+ * `valid: true, outcome: safe` on an unsafe run reads as what it is in
+ * `report`, `serve`, the index and `compare --merge` / `--expect` alike.
+ *
+ * A run copied without its history.jsonl cannot be checked: its results.json
+ * is read as written and flagged unverified for the caller to say so.
+ */
+import { join } from 'node:path';
+import { ParseError } from '../errors.js';
+import type { HistoryWarning } from '../history/history-warning.js';
+import type { History } from '../history/op.js';
+import { validatedBatches } from '../history/read-history.js';
+import { parseResultsJson, RESULTS_FILE, type ResultsJson, type StoredResults } from '../store/results-json.js';
+import { readRunFile, RunFileError } from '../store/run-file-error.js';
+import { HISTORY_FILE } from '../store/run-store.js';
+import { TEST_FILE, type StoredTest } from '../store/test-json.js';
+import { runResults, type ClientFacts } from './run-results.js';
+import type { ClientTokenKind } from '../../workloads/clients/protocol.js';
+import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
+
+/**
+ * A run's history.jsonl, read synchronously (the reader is synchronous underneath: regular files only, bounded),
+ * tolerating a last line cut by a kill. A parse error says a run's history is JSON Lines, not "as --format said".
+ */
+export function readRunHistory(dir: string, onWarning?: (w: HistoryWarning) => void): History {
+  const path = join(dir, HISTORY_FILE);
+  const history: History = [];
+  try {
+    for (const batch of validatedBatches(path, { format: 'jsonl', tolerateTruncatedTail: true, ...(onWarning ? { onWarning } : {}) })) for (const op of batch) history.push(op);
+  } catch (err) {
+    if (!(err instanceof ParseError) || err.hint === undefined) throw err;
+    throw new ParseError({ file: err.file, line: err.line, column: err.column }, err.expected, err.found, err.hint.replace('(as --format said)', "(a run directory's history is always JSON Lines)"));
+  }
+  return history;
+}
+
+/** results.json as the run would write it for this history: runResults with what test.json and the earlier file recorded. */
+export function recomputeResults(history: History, test: StoredTest, previous: StoredResults | null): ResultsJson {
+  const script = test['script'];
+  // The planned count only feeds the "N of M windows struck" line, never the outcome (checkers/lock/evidence.ts).
+  const planned = Array.isArray(script) ? script.length : previous?.evidence?.faults.planned;
+  const durationMs = typeof previous?.durationMs === 'number' ? previous.durationMs : null;
+  return runResults(history, test, planned, durationMs, clientFactsOf(test));
+}
+
+/** A --client run's token kind and protocol violations, as test.json recorded them (checked by its reader), so the re-check judges as the run did. */
+function clientFactsOf(test: StoredTest): ClientFacts | undefined {
+  if (test['clientToken'] === undefined && test['clientViolations'] === undefined) return undefined;
+  return { token: test['clientToken'] as ClientTokenKind | undefined, violations: (test['clientViolations'] ?? []) as unknown as ProtocolViolation[] };
+}
+
+/** The first way `stored` disagrees with `fresh` on what makes the verdict, in words, or null. Fields an older file lacks are not compared. */
+export function resultsDifference(stored: StoredResults, fresh: ResultsJson): string | null {
+  const say = (field: string, a: unknown, b: unknown): string => `\`${field}\` is ${JSON.stringify(a)} in the file but ${JSON.stringify(b)} from the history`;
+  if (stored.valid !== fresh.valid) return say('valid', stored.valid, fresh.valid);
+  if (stored.outcome !== undefined && stored.outcome !== fresh.outcome) return say('outcome', stored.outcome, fresh.outcome);
+  if (stored.deciding !== undefined && [...stored.deciding].sort().join() !== [...fresh.deciding].sort().join()) return say('deciding', stored.deciding, fresh.deciding);
+  const names = (list: readonly { checker: string }[]): string[] => list.map((c) => c.checker);
+  if (names(stored.checkers).join() !== names(fresh.checkers).join()) return say('checkers', names(stored.checkers), names(fresh.checkers));
+  for (const [i, c] of stored.checkers.entries()) {
+    const f = fresh.checkers[i]!;
+    if (c.valid !== f.valid) return say(`checkers[${i}].valid (${c.checker})`, c.valid, f.valid);
+    const count = c.anomalyCount ?? c.anomalies?.length;
+    if (count !== undefined && count !== f.anomalyCount) return say(`checkers[${i}].anomalyCount (${c.checker})`, count, f.anomalyCount);
+  }
+  if (stored.evidence !== undefined) {
+    const e = stored.evidence;
+    const pairs: [string, unknown, unknown][] = [
+      ['evidence.faults.applied', e.faults.applied, fresh.evidence.faults.applied],
+      ['evidence.faults.skipped', e.faults.skipped.length, fresh.evidence.faults.skipped.length],
+      ['evidence.faults.failed', e.faults.failed.length, fresh.evidence.faults.failed.length],
+      ['evidence.protection.doubleHolds', e.protection.doubleHolds, fresh.evidence.protection.doubleHolds],
+      ['evidence.protection.refusals', e.protection.refusals, fresh.evidence.protection.refusals],
+    ];
+    for (const [field, a, b] of pairs) if (a !== b) return say(field, a, b);
+  }
+  return null;
+}
+
+export interface VerifiedResults {
+  /** What the verdict is: recomputed when the history is there, else the file as written. */
+  results: StoredResults;
+  /** The run directory has no history.jsonl: `results` is the file's word, unchecked. */
+  unverified: boolean;
+}
+
+/**
+ * A run directory's results, checked against its history; null when it has no results.json (not finished).
+ * Throws RunFileError when the file disagrees with the history, or when it cannot be checked for want of test.json.
+ */
+export function verifiedResults(dir: string, test: StoredTest | null, history: () => History | null): VerifiedResults | null {
+  const file = readRunFile(dir, RESULTS_FILE);
+  if (file === null) return null;
+  const stored = parseResultsJson(file.text, file.path);
+  const ops = history();
+  if (ops === null) return { results: stored, unverified: true };
+  if (test === null) throw new RunFileError(file.path, `cannot be checked against the history: ${join(dir, TEST_FILE)} is missing`);
+  const fresh = recomputeResults(ops, test, stored);
+  const difference = resultsDifference(stored, fresh);
+  if (difference !== null) throw new RunFileError(file.path, `does not match the run's history: ${difference}; the file was edited or written by another tool`);
+  // Through JSON and the reader, so callers get exactly what reading the file the run would write gives.
+  return { results: parseResultsJson(JSON.stringify(fresh), file.path), unverified: false };
+}
