@@ -16,7 +16,8 @@ import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
 import type { Value } from '../history/op.js';
-import { jsonValue, oneOf, positiveInteger } from './parse-options.js';
+import { FLAG_RANGES, jsonValue, numberFlag, oneOf, withRange } from './parse-options.js';
+import { rangeHelp } from '../number-range.js';
 import type { Model } from '../../checkers/model.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { DEFAULT_READ_LIMITS, MIB } from '../history/read-limits.js';
@@ -44,16 +45,16 @@ export function registerCheckCommand(program: Command): void {
     .option('--model <name>', `model: ${MODEL_NAMES.join(', ')} (not needed for a run directory)`, oneOf('--model', MODEL_NAMES))
     .option('--init <json>', 'initial value for register, cas-register, etcd (e.g. 0 or null)', jsonValue('--init'))
     .option('--format <format>', `input format: ${HISTORY_FORMATS.join(', ')} (default: detected)`, oneOf('--format', HISTORY_FORMATS))
-    .option('--timeout-ms <n>', 'give up on a file after N ms with verdict unknown', positiveInteger('--timeout-ms'))
-    .option('--max-search-mb <n>', 'memory ceiling of the search\'s tables; past it the verdict is unknown (default 448)', positiveInteger('--max-search-mb'))
+    .option('--timeout-ms <n>', withRange('give up on a file after N ms with verdict unknown', FLAG_RANGES['--timeout-ms']), numberFlag('--timeout-ms'))
+    .option('--max-search-mb <n>', withRange('memory ceiling of the search\'s tables; past it the verdict is unknown (default 448)', FLAG_RANGES['--max-search-mb']), numberFlag('--max-search-mb'))
     .option('--no-partition', 'kv: keep one state for all keys instead of checking each key alone (stress)')
-    .option('--max-history-mb <n>', `refuse a history file larger than N MiB (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`, positiveInteger('--max-history-mb'))
-    .option('--max-line-mb <n>', `refuse a line longer than N Mi characters (default ${DEFAULT_READ_LIMITS.maxLineChars / MIB})`, positiveInteger('--max-line-mb'))
+    .option('--max-history-mb <n>', withRange(`refuse a history file larger than N MiB (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`, FLAG_RANGES['--max-history-mb']), numberFlag('--max-history-mb'))
+    .option('--max-line-mb <n>', withRange(`refuse a line longer than N Mi characters (default ${DEFAULT_READ_LIMITS.maxLineChars / MIB})`, FLAG_RANGES['--max-line-mb']), numberFlag('--max-line-mb'))
     .option('--tolerate-truncated-tail', 'JSON Lines: skip a last line cut by an interrupted run (with a warning) instead of failing')
     .option(
       '--threads <n>',
-      `check files on N threads (default: the cores, ${availableParallelism()} here, when the files total ${AUTO_THREADS_MIN_BYTES / MIB} MiB or more, else 1); with one kv file, its keys are spread over N threads (only when given); 1 stays on one; verdicts and witnesses are the same`,
-      positiveInteger('--threads'),
+      `check files on N threads (default: the cores, ${availableParallelism()} here, when the files total ${AUTO_THREADS_MIN_BYTES / MIB} MiB or more, else 1); with one kv file, its keys are spread over N threads (only when given); 1 stays on one; verdicts and witnesses are the same [${rangeHelp(FLAG_RANGES['--threads'])}]`,
+      numberFlag('--threads'),
     )
     .option('--json', 'print one JSON document with every result')
     .addHelpText(

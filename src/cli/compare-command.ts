@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import { DEFAULTS, validateRunOptions } from '../../workloads/runner/run-options.js';
+import { assertOptionsApply, DEFAULTS, runOptionNotes, validateRunOptions } from '../../workloads/runner/run-options.js';
 import type { CompareReport } from '../compare/compare-report.js';
 import { lockRows, matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
 import { NAMED_CLIENTS, parseClientList, type ClientChoice } from '../../workloads/runner/client-registry.js';
@@ -21,7 +21,8 @@ import { planText } from '../compare/plan-text.js';
 import { runCompare } from '../compare/run-compare.js';
 import { parseShard, type Shard } from '../compare/shard.js';
 import { UsageError } from '../errors.js';
-import { oneOf, positiveInteger, seedFlag } from './parse-options.js';
+import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
+import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
 
@@ -54,8 +55,8 @@ export function registerCompareCommand(program: Command): void {
     .option('--lock-clients <list>', `lock clients, a dimension of the matrix: builtin, ${NAMED_CLIENTS.map((c) => c.name).join(', ')}, or command lines (each runs on the backends it supports)`, (text: string) => parseClientList(text))
     .option('--resources <list>', `resource modes: ${RESOURCE_MODES.join(', ')}`, listOf('--resources', RESOURCE_MODES), ['none', 'fence', 'fence-claim'])
     .option('--nemeses <list>', 'matrix columns: none, a fault, or faults joined by + (partition+kill)', nemesisList, ['client-pause', 'server-pause', 'partition', 'kill', 'clock'])
-    .option('--seeds <n>', 'runs per cell, with seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
-    .option('--first-seed <n>', 'the first seed', seedFlag('--first-seed'), DEFAULTS.seed)
+    .option('--seeds <n>', withRange('runs per cell, with seeds first-seed, first-seed+1, …', FLAG_RANGES['--seeds']), numberFlag('--seeds'), 1)
+    .option('--first-seed <n>', withRange('the first seed', FLAG_RANGES['--first-seed']), seedFlag('--first-seed'), DEFAULTS.seed)
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter');
   addRunFlags(cmd);
   cmd
@@ -88,6 +89,7 @@ function merge(flags: CompareFlags, expectations: Expectation[] | null): Compare
   if (flags.resume !== undefined || flags.shard !== undefined || flags.dryRun) throw new UsageError('Expected `--merge` without --resume, --shard or --dry-run');
   const out = resolve(flags.out ?? `results/compare/merged-${stamp()}`);
   assertDirectoryOrAbsent(out);
+  ensureWritableDir(out, '`--out`');
   const merged = mergeCompare(flags.merge!, out, expectations, new Date().toISOString());
   process.stderr.write(`merged ${merged.compareDirs} compare directories and ${merged.runDirs} run directories\n`);
   printReport(merged.report, merged.html, null);
@@ -106,6 +108,9 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
     const spec = specFrom(flags, cmd.getOptionValueSource('backends') === 'cli');
     dir = resolve(flags.out ?? `results/compare/${stamp()}`);
     assertDirectoryOrAbsent(dir);
+    // Made and proved writable before any run (a dry run makes nothing: it only checks the way there).
+    if (flags.dryRun) assertCreatableDir(dir, '`--out`');
+    else ensureWritableDir(dir, '`--out`');
     manifest = openCompareDir(dir, spec, flags.shard ?? null, new Date().toISOString());
   }
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's is progress, on stderr.
@@ -146,6 +151,9 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
   // The shared numbers are checked once, on the first cell that can run, with run's own messages.
   const first = matrixCells(lockRows(spec), spec.resources, spec.nemeses).find((c) => c.notApplicable === null);
   if (first) validateRunOptions(runOptionsFor(spec, first, spec.seeds[0]!, '.'));
+  // As run says it: options no backend of the matrix reads are refused, a raised client pause is said.
+  assertOptionsApply(shared, spec.backends);
+  for (const note of runOptionNotes(shared, spec.nemeses.flatMap((n) => n.split('+')))) process.stderr.write(`warning: ${note}\n`);
   return spec;
 }
 

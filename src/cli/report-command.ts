@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
 import { RUN_FILES } from '../report/read-run-dir.js';
 import { parseResultsJson, type StoredResults } from '../store/results-json.js';
 import { parseTestJson } from '../store/test-json.js';
@@ -46,7 +47,7 @@ Examples:
   program
     .command('serve')
     .description('Serve the results directory (index of runs and their reports) on 127.0.0.1 until interrupted.')
-    .option('--port <n>', 'TCP port on 127.0.0.1', port, 8080)
+    .option('--port <n>', withRange('TCP port on 127.0.0.1', FLAG_RANGES['--port']), numberFlag('--port'), 8080)
     .option('--dir <results-dir>', 'the results directory', 'results')
     .action(async (flags: { port: number; dir: string }) => {
       const server = await serveResults({ dir: flags.dir, port: flags.port });
@@ -84,10 +85,4 @@ async function verdictLines(runDir: string): Promise<string> {
   if (results !== null && test !== null) lines.push(formatStoredOutcome(results, test.workload));
   if (typeof test?.replay === 'string') lines.push(`replay: ${test.replay}`);
   return lines.join('\n') + '\n';
-}
-
-function port(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`Expected \`--port\` to be a port number from 1 to 65535, got \`${text}\``);
-  return n;
 }

@@ -14,12 +14,13 @@ import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
 import { findScenario, SCENARIOS, selectVariants } from '../scenarios/catalogue.js';
 import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/plan-scenario-runs.js';
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
 import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
-import { oneOf, positiveInteger, seedFlag } from './parse-options.js';
+import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 import { shellQuote } from '../cluster/shell-quote.js';
 
@@ -49,8 +50,8 @@ export function registerScenarioCommand(program: Command): void {
     .description('Run scenarios (one run per variant and seed, one at a time) and write debate.html and debate.md.')
     .argument('[ids...]', `scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`)
     .option('--all', 'every scenario')
-    .option('--seeds <n>', 'runs per variant, seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
-    .option('--first-seed <n>', 'the first seed', seedFlag('--first-seed'), 1)
+    .option('--seeds <n>', withRange('runs per variant, seeds first-seed, first-seed+1, …', FLAG_RANGES['--seeds']), numberFlag('--seeds'), 1)
+    .option('--first-seed <n>', withRange('the first seed', FLAG_RANGES['--first-seed']), seedFlag('--first-seed'), 1)
     .option('--variant <labels...>', 'only these variants (with one scenario)')
     .option('--out <dir>', 'the debate directory (default results/debate/<timestamp>)')
     .option('--dry-run', 'print the runs, run nothing')
@@ -89,9 +90,12 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(line + '\n');
   say(`${plan.length} runs (${selection.map((s) => s.scenario.id).join(', ')}; seeds ${seeds.join(', ')}), about ${Math.ceil((plan.length * 18) / 60)} min`);
   if (flags.dryRun) {
+    assertCreatableDir(outDir, '`--out`');
     for (const p of plan) say(`  ${rowId(p.owner)} seed ${p.seed}${p.rows.length > 1 ? ` (also ${p.rows.slice(1).map(rowId).join(', ')})` : ''}: ${p.replay}`);
     return null;
   }
+  // Made and proved writable before the first run starts a cluster.
+  ensureWritableDir(outDir, '`--out`');
   say(`debate directory: ${outDir}`);
   if (flags.client !== undefined) say(`client: ${flags.client}`);
   // Loaded here, not at the top: list and --dry-run need neither the cluster nor the client libraries.

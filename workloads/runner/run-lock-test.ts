@@ -72,7 +72,6 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   store.writeTest(test);
 
   log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
-  log(`run directory: ${runDir}`);
   const recorder = new Recorder(store.historyPath);
   // The built-in client, or the --client command (docs/client-protocol.md).
   const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: o.resource, key: RESOURCE_KEY }, log });
@@ -80,6 +79,8 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   let cluster: Cluster | undefined;
   try {
     cluster = await startRunCluster(plan, runDir, hooks, log);
+    // Said once the cluster is ours: a run refused as busy removes its directory, which must never have been shown.
+    log(`run directory: ${runDir}`);
     const world = await realWorldOf(cluster, plan, launcher, (versions) => Object.assign(test.versions, versions));
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 });
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
