@@ -21,7 +21,7 @@ import { rangeHelp } from '../number-range.js';
 import type { Model } from '../../checkers/model.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { DEFAULT_READ_LIMITS, MIB } from '../history/read-limits.js';
-import { printable, printableJson } from './printable.js';
+import { oneLine, printable, printableJson } from '../printable.js';
 
 interface CheckFlags {
   model?: ModelName;
@@ -97,10 +97,10 @@ async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
     const warnings: HistoryWarning[] = [];
     const { test, results: result } = await checkRunDir(dir, (w) => {
       warnings.push(w);
-      if (!json) process.stderr.write(printable(`warning: ${w.message}`) + '\n');
+      if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);
     });
     if (json) documents.push({ runDir: dir, valid: result.valid, outcome: result.outcome, evidence: result.evidence, deciding: result.deciding, checkers: result.checkers, warnings });
-    else process.stdout.write(printable(`${dir}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
+    else process.stdout.write(printable(`${oneLine(dir)}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
     codes.push(result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown);
   }
   if (json) process.stdout.write(printableJson(JSON.stringify(documents, null, 2)) + '\n');

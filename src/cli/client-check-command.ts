@@ -9,6 +9,7 @@ import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
 import { ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
 import { LOCK_BACKENDS } from '../../workloads/vocabulary.js';
 import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
 import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
@@ -48,7 +49,7 @@ See docs/client-protocol.md for the protocol a client speaks.`,
     .action(async (flags: Flags) => {
       const { runClientCheck, clientCheckDir } = await import('../../workloads/client-check/run-client-check.js');
       const dir = clientCheckDir(ensureWritableDir(flags.results, '`--results`'));
-      process.stderr.write(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs\n`);
+      process.stderr.write(oneLine(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs`) + '\n');
       const result = await runClientCheck(
         {
           backend: flags.backend,
@@ -56,7 +57,8 @@ See docs/client-protocol.md for the protocol a client speaks.`,
           callTimeoutMs: flags.callTimeoutMs,
           pausedTtlMs: flags.ttlMs,
           provider: flags.provider,
-          log: (l) => process.stderr.write(`${l}\n`),
+          // A client's answers, versions and log lines are input: each kept to its line (src/printable.ts).
+          log: (l) => process.stderr.write(`${oneLine(l)}\n`),
           onCheck: (r) => process.stdout.write(checkLine(r) + '\n'),
         },
         dir,
@@ -69,12 +71,14 @@ See docs/client-protocol.md for the protocol a client speaks.`,
           `resource modes that apply: ${result.modes.join(', ')}`,
           `versions: ${Object.entries(result.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
           `client-check: ${failed.length === 0 ? 'PASSED' : `FAILED (${failed.join(', ')})`}`,
-        ].join('\n') + '\n',
+        ]
+          .map(oneLine)
+          .join('\n') + '\n',
       );
       process.exitCode = failed.length === 0 ? EXIT.valid : EXIT.invalid;
     });
 }
 
 export function checkLine(r: CheckResult): string {
-  return `${r.status.toUpperCase().padEnd(5)} ${r.check.padEnd(14)} ${r.evidence}`;
+  return oneLine(`${r.status.toUpperCase().padEnd(5)} ${r.check.padEnd(14)} ${r.evidence}`);
 }

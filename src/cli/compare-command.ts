@@ -22,6 +22,7 @@ import { runCompare } from '../compare/run-compare.js';
 import { parseShard, type Shard } from '../compare/shard.js';
 import { UsageError } from '../errors.js';
 import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
@@ -176,7 +177,8 @@ function backendsFor(clients: readonly ClientChoice[], given: LockBackend[], bac
 }
 
 function printReport(report: CompareReport, html: string, dir: string | null): void {
-  for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`);
+  // Cell ids, warnings and expectations quote run directories and the --expect file: one line each.
+  for (const w of report.warnings) process.stderr.write(`warning: ${oneLine(w)}\n`);
   const lines = [report.headline];
   for (const e of report.expectations ?? []) {
     if (e.matchedNoCell) lines.push(`unmet: #${e.index} ${e.text}: names no cell of the matrix`);
@@ -184,7 +186,7 @@ function printReport(report: CompareReport, html: string, dir: string | null): v
   }
   lines.push(`matrix: ${html}`);
   if (dir !== null && report.totals.missing > 0) lines.push(`resume: fencecheck compare --resume ${dir}`);
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(lines.map(oneLine).join('\n') + '\n');
 }
 
 function readExpectations(file: string): Expectation[] {

@@ -16,7 +16,7 @@ import { formatStoredOutcome } from '../check/format-outcome.js';
 import { serveResults } from '../report/serve-results.js';
 import { writeRunIndex } from '../report/write-run-index.js';
 import { writeRunReport } from '../report/write-run-report.js';
-import { printable } from './printable.js';
+import { oneLine } from '../printable.js';
 
 const VERDICT = { true: 'VALID', false: 'INVALID', unknown: 'UNKNOWN' } as const;
 
@@ -41,7 +41,7 @@ Examples:
       if (flags.writeReports && flags.index === undefined) throw new UsageError('Expected `--write-reports` only with `--index`');
       if (flags.index !== undefined) return printIndex(flags.index, flags.writeReports === true);
       const path = await writeRunReport(runDir!);
-      process.stdout.write(printable(`report: ${path}\n${await verdictLines(runDir!)}`));
+      process.stdout.write(`report: ${oneLine(path)}\n${await verdictLines(runDir!)}`);
     });
 
   program
@@ -68,7 +68,7 @@ async function printIndex(resultsDir: string, writeReports: boolean): Promise<vo
   ];
   if (!writeReports && missing > 0) lines.push(`${missing} run${missing === 1 ? ' has' : 's have'} no report yet: add --write-reports to write them`);
   for (const f of index.failed) lines.push(`no report for ${f.path}: ${f.error}`);
-  process.stdout.write(printable(lines.join('\n')) + '\n');
+  process.stdout.write(lines.map(oneLine).join('\n') + '\n');
 }
 
 /** The verdict and how to reproduce it, as every verdict is printed. */
@@ -84,5 +84,6 @@ async function verdictLines(runDir: string): Promise<string> {
   ];
   if (results !== null && test !== null) lines.push(formatStoredOutcome(results, test.workload));
   if (typeof test?.replay === 'string') lines.push(`replay: ${test.replay}`);
-  return lines.join('\n') + '\n';
+  // test.json and results.json are input: a newline in a field (a forged `replay`) must not print a line.
+  return lines.map(oneLine).join('\n') + '\n';
 }

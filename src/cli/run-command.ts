@@ -14,6 +14,7 @@ import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-opt
 import { addRunFlags, sharedRunOptions } from './run-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../workloads/vocabulary.js';
 
 export function registerRunCommand(program: Command): void {
@@ -46,11 +47,12 @@ Needs root (network namespaces). Examples:
       const busyTimeoutMs = flags.busyTimeoutMs;
       // Loaded here, not at start-up: the cluster, clients and report code is needed only when a run starts.
       const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
-      const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n'), busyTimeoutMs });
+      // Log lines quote servers, clients and the options: each kept to its line (src/printable.ts).
+      const result = await runLockTest(options, { log: (l) => process.stderr.write(oneLine(l) + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
       process.stdout.write(outcomeLine(result.runDir, options.workload) + '\n');
-      process.stdout.write(`run: ${result.runDir}\n${result.reportPath ? `report: ${result.reportPath}\n` : ''}replay: ${result.replay}\n`);
+      process.stdout.write(`run: ${oneLine(result.runDir)}\n${result.reportPath ? `report: ${oneLine(result.reportPath)}\n` : ''}replay: ${oneLine(result.replay)}\n`);
       process.exitCode = result.valid === true ? EXIT.valid : result.valid === false ? EXIT.invalid : EXIT.unknown;
     });
 }

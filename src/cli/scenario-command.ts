@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
 import { findScenario, SCENARIOS, selectVariants } from '../scenarios/catalogue.js';
 import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/plan-scenario-runs.js';
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
@@ -87,7 +88,7 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
     throw new UsageError(`Expected at least one runnable variant, got none (${why.join('; ')})`, 'See `fencecheck scenario list` for what each variant runs.');
   }
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's lines are progress, on stderr.
-  const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(line + '\n');
+  const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(oneLine(line) + '\n');
   say(`${plan.length} runs (${selection.map((s) => s.scenario.id).join(', ')}; seeds ${seeds.join(', ')}), about ${Math.ceil((plan.length * 18) / 60)} min`);
   if (flags.dryRun) {
     assertCreatableDir(outDir, '`--out`');
@@ -168,7 +169,7 @@ function resultText(report: DebateReport, outDir: string): string {
     }
   }
   lines.push(`debate: ${outDir}/debate.html`, `        ${outDir}/debate.md`);
-  return lines.join('\n') + '\n';
+  return lines.map(oneLine).join('\n') + '\n';
 }
 
 /** `20261129T120000`, as run directories are named. */

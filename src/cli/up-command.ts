@@ -12,6 +12,7 @@ import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import { SENTINEL_MASTER_NAME } from '../cluster/backends/sentinel-probes.js';
 import { UsageError } from '../errors.js';
 import { ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
 import { assertClusterPlan, subnetFlag } from './cluster-flags.js';
 import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
 
@@ -76,7 +77,7 @@ Examples:
       assertClusterPlan(flags.backend, flags.subnet, flags.client);
       if (flags.runDir !== undefined) ensureWritableDir(flags.runDir, '`--run-dir`');
       const started = Date.now();
-      const log = flags.json ? undefined : (line: string): void => void process.stdout.write(`  ${line}\n`);
+      const log = flags.json ? undefined : (line: string): void => void process.stdout.write(`  ${oneLine(line)}\n`);
       const cluster: Cluster = await startCluster({
         backends: flags.backend,
         ...(flags.runDir ? { runDir: flags.runDir } : {}),
