@@ -16,6 +16,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
 import { oneLine } from '../printable.js';
+import { knownTokenOf } from '../../workloads/runner/client-registry.js';
+import { tokenKindExcludes } from '../../workloads/runner/client-command.js';
 import { findScenario, SCENARIOS, selectVariants } from '../scenarios/catalogue.js';
 import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/plan-scenario-runs.js';
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
@@ -75,7 +77,7 @@ See docs/debate.md for what each scenario shows.`,
 }
 
 async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null> {
-  const selection = select(ids, flags);
+  const { selection, excluded } = clientApplicable(select(ids, flags), flags.client);
   const seeds = Array.from({ length: flags.seeds }, (_, i) => flags.firstSeed + i);
   const outDir = resolve(flags.out ?? `results/debate/${stamp()}`);
   const planned = planScenarioRuns(selection, seeds, `${outDir}/runs`);
@@ -89,6 +91,7 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   }
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's lines are progress, on stderr.
   const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(oneLine(line) + '\n');
+  for (const line of excluded) say(line);
   say(`${plan.length} runs (${selection.map((s) => s.scenario.id).join(', ')}; seeds ${seeds.join(', ')}), about ${Math.ceil((plan.length * 18) / 60)} min`);
   if (flags.dryRun) {
     assertCreatableDir(outDir, '`--out`');
@@ -133,6 +136,26 @@ function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
     }
   }
   return selection;
+}
+
+/**
+ * With --client naming a client whose token kind fencecheck knows, the variants its tokens cannot serve
+ * (a fence needs a monotonic token) are not applicable: said and left out, the rest run. A client whose
+ * kind only its ready line says is refused run by run (ClientNotApplicableError), and the rest run too.
+ */
+function clientApplicable(selection: ScenarioSelection[], client: string | undefined): { selection: ScenarioSelection[]; excluded: string[] } {
+  const kind = client === undefined ? undefined : knownTokenOf(client);
+  if (kind === undefined) return { selection, excluded: [] };
+  const excluded: string[] = [];
+  const kept = selection.map(({ scenario, variants }) => ({
+    scenario,
+    variants: variants.filter((v) => {
+      const why = tokenKindExcludes(kind, v.options.resource);
+      if (why !== undefined) excluded.push(`${scenario.id}/${v.label}: not applicable with this client, which ${why}`);
+      return why === undefined;
+    }),
+  }));
+  return { selection: kept, excluded };
 }
 
 function withoutRequires({ requires: _requires, ...variant }: ScenarioVariant): ScenarioVariant {
