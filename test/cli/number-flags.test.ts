@@ -16,6 +16,9 @@ import { registerScenarioCommand } from '../../src/cli/scenario-command.js';
 import { registerUpCommand } from '../../src/cli/up-command.js';
 import { UsageError } from '../../src/errors.js';
 import { parseInRange } from '../../src/number-range.js';
+import { rangeTableMarkdown } from '../../src/cli/range-table.js';
+import { readFileSync } from 'node:fs';
+import { projectRoot } from '../../src/cluster/paths.js';
 import { DEFAULTS, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
 import { testSeed } from '../support/seed.js';
 
@@ -94,5 +97,11 @@ describe('numeric flags', () => {
     expect(() => validateRunOptions({ ...base, rate: Infinity })).toThrow('Expected `--rate` to be a number from 0.001 to 1000 (per second)');
     expect(() => validateRunOptions({ ...base, recoverMs: 2 ** 31 })).toThrow('`--recover-ms`');
     expect(() => validateRunOptions({ ...base, seed: -1 })).toThrow('`--seed`');
+  });
+
+  it('README.md lists every range as the code has it, and every numeric flag the commands take', () => {
+    const table = rangeTableMarkdown();
+    expect(readFileSync(`${projectRoot()}/README.md`, 'utf8')).toContain(table);
+    for (const { option } of numericOptions) expect(table, option.long).toContain(`| \`${option.long}\` |`);
   });
 });
