@@ -79,7 +79,7 @@ export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
 /**
  * The range of every numeric run option, in one place: the flags' parsers
  * (src/cli/run-flags.ts), their --help, validateRunOptions (a compare
- * manifest, a scenario) and docs/run-directory.md read them here. Times stay
+ * manifest, a scenario) and README.md's table (src/cli/range-table.ts) read them here. Times stay
  * well under Node's timer limit (src/number-range.ts).
  */
 export const RUN_RANGES = {
