@@ -6,6 +6,7 @@
  * do next. The CLI prints `message` and `Hint: …` and maps the error to an exit
  * code; it never prints a stack trace for a FencecheckError.
  */
+import { oneLine } from './printable.js';
 
 /**
  * Exit codes, as Jepsen: 0 valid, 1 invalid, 2 unknown, 254 bad arguments or input, 255 the tool crashed; and
@@ -58,7 +59,23 @@ export class ParseError extends FencecheckError {
   }
 }
 
-/** Print a FencecheckError for a person: the message and its hint, no stack. */
+/**
+ * The errors whose message is several lines by construction (a command, the log's last lines below it);
+ * every other message is one line, and a newline in it came from input (a flag's value, a file name).
+ */
+const MULTILINE_CODES: ReadonlySet<string> = new Set(['cluster-start', 'command', 'run-failed']);
+
+/**
+ * Print a FencecheckError for a person: the message and its hint, no stack. Input inside a message must
+ * not print a line of its own (src/printable.ts): a one-line message is kept to one line, and a line that
+ * follows the first in a many-line message or hint is indented.
+ */
 export function formatError(err: FencecheckError): string {
-  return err.hint ? `${err.message}\nHint: ${err.hint}` : err.message;
+  const message = MULTILINE_CODES.has(err.code) ? continuationsIndented(err.message) : oneLine(err.message);
+  return err.hint ? `${message}\nHint: ${continuationsIndented(err.hint)}` : message;
+}
+
+function continuationsIndented(text: string): string {
+  const [first = '', ...rest] = text.split('\n');
+  return [oneLine(first), ...rest.map((l) => (/^\s/.test(l) ? oneLine(l) : `  ${oneLine(l)}`))].join('\n');
 }

@@ -6,7 +6,7 @@
  */
 import type { LockWorkload, ResourceMode, TokenKind } from '../checkers/lock/verdict.js';
 import type { BackendName } from '../src/cluster/plan.js';
-import type { FaultKind } from './generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind } from './generator/nemesis-schedule.js';
 
 export type { LockWorkload, ResourceMode, TokenKind };
 
@@ -16,6 +16,12 @@ export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlo
 export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
 
 export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
+
+/**
+ * The faults a seeded schedule drives (`run --nemesis`, `compare --nemeses`): all but the delay, which
+ * needs a proxy on one chosen link and is driven by the named scenarios' scripts.
+ */
+export const SCHEDULED_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((f) => f !== 'delay');
 
 /** The cluster backend that serves a lock backend (the npm Redlock runs on the same five Redis nodes). */
 export function clusterBackendOf(backend: LockBackend): BackendName {
@@ -38,7 +44,7 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   if (backend === 'redis-sentinel' && nemesis.includes('delay') && scripted) {
     return 'redis-sentinel clients connect to whichever master the Sentinels name, so a delay proxy cannot sit on their link to the lock service';
   }
-  if (nemesis.includes('delay') && !scripted) {
+  if (!scripted && nemesis.some((f) => !SCHEDULED_FAULT_KINDS.includes(f))) {
     return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';
   }
   return undefined;

@@ -13,7 +13,13 @@
  * (workloads/runner/nemesis-runner.ts); the info carries `error` when the
  * fault failed. A fault that found no victim is recorded as an info with an
  * error and no invoke before it ("no client to pause ..."): that is a skip.
+ * A part of the harness that died mid-run (a delay proxy, the resource's
+ * server: workloads/runner/harness-watch.ts) is a `harness-died` info: a
+ * failed fault no window planned, and a valid run with one is untested.
  */
+
+/** The nemesis op of a harness death (workloads/runner/harness-watch.ts writes it; checkers do no I/O, so the name lives here). */
+export const HARNESS_DIED = 'harness-died';
 import type { History, Op, Value } from '../../src/history/op.js';
 import { ACCESS_FS, lockOps } from './lock-ops.js';
 import type { CheckerVerdict, LockWorkload, Validity } from './verdict.js';
@@ -74,6 +80,10 @@ function faultsOf(history: History, planned: number | undefined): Evidence['faul
   // Faults overlap in time, so an info is paired with an open invoke of the same f and value.
   const open = new Map<string, number>();
   for (const op of history) {
+    if (op.process === 'nemesis' && op.f === HARNESS_DIED && op.type === 'info') {
+      faults.failed.push({ fault: 'harness', error: typeof op.error === 'string' ? op.error : JSON.stringify(op.error ?? 'a part of the harness died') });
+      continue;
+    }
     if (op.process !== 'nemesis' || FAULT_OF_START[op.f] === undefined || isClockReset(op)) continue;
     const key = `${op.f} ${JSON.stringify(op.value)}`;
     if (op.type === 'invoke') {
@@ -93,7 +103,7 @@ function faultsOf(history: History, planned: number | undefined): Evidence['faul
     if (invoked) faults.failed.push({ fault, error: text });
     else faults.skipped.push({ fault, why: text });
   }
-  if (planned === undefined) faults.planned = faults.applied + faults.skipped.length + faults.failed.length;
+  if (planned === undefined) faults.planned = faults.applied + faults.skipped.length + faults.failed.filter((f) => f.fault !== 'harness').length;
   return faults;
 }
 
@@ -141,6 +151,9 @@ export function outcomeOf(valid: Validity, evidence: Evidence, workload: LockWor
 /** Why a valid run is untested, in words, or undefined when it is not (or is not valid). */
 export function untestedWhy(valid: Validity, evidence: Evidence, workload: LockWorkload): string | undefined {
   if (valid !== true) return undefined;
+  const died = evidence.faults.failed.find((f) => f.fault === 'harness');
+  // The run did not test what it planned: its clients lost a link no fault window meant to cut.
+  if (died !== undefined) return `a part of the harness died: ${died.error}`;
   if (evidence.faults.applied === 0) return 'no fault applied';
   if (workload === 'mutex') return undefined;
   const p = evidence.protection;

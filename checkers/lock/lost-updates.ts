@@ -24,6 +24,7 @@
 import type { History, Value } from '../../src/history/op.js';
 import { describeToken, indexesOf, lockOps, type LockOp } from './lock-ops.js';
 import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker } from './verdict.js';
+import { HARNESS_DIED } from './evidence.js';
 
 const NAME = 'lost-updates';
 
@@ -59,7 +60,7 @@ export const lostUpdatesChecker: LockChecker = {
       return verdict(NAME, false, `${stats.lost} acknowledged increment(s) lost; ${anomalies.length} anomalies`, anomalies, stats);
     }
     if (finalRead === undefined) {
-      return verdict(NAME, 'unknown', `no successful final read, so the ${acked.length} acknowledged increments cannot be counted`, [], stats);
+      return verdict(NAME, 'unknown', `no successful final read${finalReadFailures(history)}, so the ${acked.length} acknowledged increments cannot be counted`, [], stats);
     }
     if (final === undefined) {
       return verdict(NAME, 'unknown', `the final read returned ${JSON.stringify(finalRead.result)}, not a counter`, [], stats);
@@ -67,6 +68,17 @@ export const lostUpdatesChecker: LockChecker = {
     return verdict(NAME, true, `the final counter ${final} holds all ${acked.length} acknowledged increments (${maybe} indeterminate writes)`, [], stats);
   },
 };
+
+/**
+ * Why the final reads failed, for the summary: their errors, and a part of the harness that died
+ * (harness-watch.ts records it), which is the usual cause and says which log to read.
+ */
+function finalReadFailures(history: History): string {
+  const errors = [...new Set(history.filter((op) => op.f === 'final-read' && op.type !== 'invoke' && op.error != null).map((op) => String(op.error)))];
+  const died = history.find((op) => op.process === 'nemesis' && op.f === HARNESS_DIED);
+  const parts = [...(errors.length > 0 ? [`its attempts failed: ${errors.join(', ')}`] : []), ...(died ? [`${typeof died.error === 'string' ? died.error : 'a part of the harness died'}`] : [])];
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
 
 function ackedWrites(ops: readonly LockOp[]): CounterWrite[] {
   const lastRead = new Map<number, LockOp>();

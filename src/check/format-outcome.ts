@@ -9,6 +9,7 @@ import { untestedWhy, type Evidence, type Outcome } from '../../checkers/lock/ev
 import type { LockWorkload, Validity } from '../../checkers/lock/verdict.js';
 import type { StoredResults } from '../store/results-json.js';
 import { storedOutcome } from '../store/stored-outcome.js';
+import { oneLine } from '../printable.js';
 
 const WORD: Record<Outcome, string> = { safe: 'safe', unsafe: 'UNSAFE', unknown: 'unknown', untested: 'UNTESTED' };
 
@@ -21,9 +22,10 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
     ...(f.failed.length > 0 ? [`${f.failed.length} failed: ${f.failed[0]!.error}${f.failed.length > 1 ? ', …' : ''}`] : []),
   ];
   const p = evidence.protection;
-  return (
+  // Skip reasons and errors come from the history (or a stored results.json): one line (src/printable.ts).
+  return oneLine(
     `outcome: ${WORD[outcome]}${why === undefined ? '' : ` (${why})`}; ${struck}${misses.length > 0 ? ` [${misses.join('; ')}]` : ''}; ` +
-    `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)`
+      `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)`,
   );
 }
 
@@ -35,5 +37,5 @@ function percent(part: number, whole: number): string {
 export function formatStoredOutcome(results: StoredResults, workload: LockWorkload): string {
   if (results.outcome !== undefined && results.evidence !== undefined) return formatOutcome(results.outcome, results.valid, results.evidence, workload);
   const { outcome, why } = storedOutcome(results);
-  return `outcome: ${WORD[outcome]}${why === null ? '' : ` (${why})`}`;
+  return oneLine(`outcome: ${WORD[outcome]}${why === null ? '' : ` (${why})`}`);
 }

@@ -9,6 +9,7 @@ import type { Model } from '../../checkers/model.js';
 import { withDefaults } from '../../checkers/model-defaults.js';
 import type { Operation } from '../../checkers/operation.js';
 import { formatError } from '../errors.js';
+import { oneLine } from '../printable.js';
 import type { FileCheck } from './check-files.js';
 
 /** How many ops of the prefix to show before the failing op; the rest are summarised. */
@@ -16,14 +17,15 @@ const PREFIX_SHOWN = 8;
 const WARNINGS_SHOWN = 3;
 
 export function formatFileCheck(c: FileCheck, model: Model<unknown>): string {
-  if (c.error) return `error    ${c.file}\n${indent(formatError(c.error))}`;
+  // The file name and everything quoted from the file are input: one line each (src/printable.ts).
+  if (c.error) return `error    ${oneLine(c.file)}\n${indent(formatError(c.error))}`;
   const r = c.result!;
-  const head = `${label(r)} ${c.file}  (${r.stats.operations} ops, ${r.stats.partitions} partition${r.stats.partitions === 1 ? '' : 's'}, ${r.stats.elapsedMs.toFixed(1)} ms)`;
+  const head = `${label(r)} ${oneLine(c.file)}  (${r.stats.operations} ops, ${r.stats.partitions} partition${r.stats.partitions === 1 ? '' : 's'}, ${r.stats.elapsedMs.toFixed(1)} ms)`;
   const lines = [head];
-  for (const w of c.warnings.slice(0, WARNINGS_SHOWN)) lines.push(`  warning: ${w.message}`);
+  for (const w of c.warnings.slice(0, WARNINGS_SHOWN)) lines.push(`  warning: ${oneLine(w.message)}`);
   if (c.warnings.length > WARNINGS_SHOWN) lines.push(`  … and ${c.warnings.length - WARNINGS_SHOWN} more warnings (--json lists them all)`);
-  if (r.valid === 'unknown') lines.push(`  ${r.reason ?? 'undecided'}`);
-  if (r.valid === false && r.witness) lines.push(...formatWitness(r, model).map((l) => `  ${l}`));
+  if (r.valid === 'unknown') lines.push(`  ${oneLine(r.reason ?? 'undecided')}`);
+  if (r.valid === false && r.witness) lines.push(...formatWitness(r, model).map((l) => `  ${oneLine(l)}`));
   return lines.join('\n');
 }
 

@@ -16,11 +16,12 @@ import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
 import type { Value } from '../history/op.js';
-import { jsonValue, oneOf, positiveInteger } from './parse-options.js';
+import { FLAG_RANGES, jsonValue, numberFlag, oneOf, withRange } from './parse-options.js';
+import { rangeHelp } from '../number-range.js';
 import type { Model } from '../../checkers/model.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import { DEFAULT_READ_LIMITS, MIB } from '../history/read-limits.js';
-import { printable, printableJson } from './printable.js';
+import { oneLine, printable, printableJson } from '../printable.js';
 import { outcomeExitCode } from '../store/stored-outcome.js';
 
 interface CheckFlags {
@@ -45,16 +46,16 @@ export function registerCheckCommand(program: Command): void {
     .option('--model <name>', `model: ${MODEL_NAMES.join(', ')} (not needed for a run directory)`, oneOf('--model', MODEL_NAMES))
     .option('--init <json>', 'initial value for register, cas-register, etcd (e.g. 0 or null)', jsonValue('--init'))
     .option('--format <format>', `input format: ${HISTORY_FORMATS.join(', ')} (default: detected)`, oneOf('--format', HISTORY_FORMATS))
-    .option('--timeout-ms <n>', 'give up on a file after N ms with verdict unknown', positiveInteger('--timeout-ms'))
-    .option('--max-search-mb <n>', 'memory ceiling of the search\'s tables; past it the verdict is unknown (default 448)', positiveInteger('--max-search-mb'))
+    .option('--timeout-ms <n>', withRange('give up on a file after N ms with verdict unknown', FLAG_RANGES['--timeout-ms']), numberFlag('--timeout-ms'))
+    .option('--max-search-mb <n>', withRange('memory ceiling of the search\'s tables; past it the verdict is unknown (default 448)', FLAG_RANGES['--max-search-mb']), numberFlag('--max-search-mb'))
     .option('--no-partition', 'kv: keep one state for all keys instead of checking each key alone (stress)')
-    .option('--max-history-mb <n>', `refuse a history file larger than N MiB, by its size before reading, or whose operations would take more than N MiB of memory, estimated as read (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`, positiveInteger('--max-history-mb'))
-    .option('--max-line-mb <n>', `refuse a line longer than N Mi characters (default ${DEFAULT_READ_LIMITS.maxLineChars / MIB})`, positiveInteger('--max-line-mb'))
+    .option('--max-history-mb <n>', withRange(`refuse a history file larger than N MiB, by its size before reading, or whose operations would take more than N MiB of memory, estimated as read (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`, FLAG_RANGES['--max-history-mb']), numberFlag('--max-history-mb'))
+    .option('--max-line-mb <n>', withRange(`refuse a line longer than N Mi characters (default ${DEFAULT_READ_LIMITS.maxLineChars / MIB})`, FLAG_RANGES['--max-line-mb']), numberFlag('--max-line-mb'))
     .option('--tolerate-truncated-tail', 'JSON Lines: skip a last line cut by an interrupted run (with a warning) instead of failing')
     .option(
       '--threads <n>',
-      `check files on N threads (default: the cores, ${availableParallelism()} here, when the files total ${AUTO_THREADS_MIN_BYTES / MIB} MiB or more, else 1); with one kv file, its keys are spread over N threads (only when given); 1 stays on one; verdicts and witnesses are the same`,
-      positiveInteger('--threads'),
+      `check files on N threads (default: the cores, ${availableParallelism()} here, when the files total ${AUTO_THREADS_MIN_BYTES / MIB} MiB or more, else 1); with one kv file, its keys are spread over N threads (only when given); 1 stays on one; verdicts and witnesses are the same [${rangeHelp(FLAG_RANGES['--threads'])}]`,
+      numberFlag('--threads'),
     )
     .option('--json', 'print one JSON document with every result')
     .addHelpText(
@@ -122,10 +123,10 @@ async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
     const warnings: HistoryWarning[] = [];
     const { test, results: result } = await checkRunDir(dir, (w) => {
       warnings.push(w);
-      if (!json) process.stderr.write(printable(`warning: ${w.message}`) + '\n');
+      if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);
     });
     if (json) documents.push({ runDir: dir, valid: result.valid, outcome: result.outcome, evidence: result.evidence, deciding: result.deciding, checkers: result.checkers, warnings });
-    else process.stdout.write(printable(`${dir}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
+    else process.stdout.write(printable(`${oneLine(dir)}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
     codes.push(outcomeExitCode(result));
   }
   if (json) process.stdout.write(printableJson(JSON.stringify(documents, null, 2)) + '\n');

@@ -8,9 +8,13 @@
 import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
+import { ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
 import { LOCK_BACKENDS } from '../../workloads/vocabulary.js';
 import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
-import { nonNegativeInteger, oneOf, positiveInteger } from './parse-options.js';
+import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
+import { parseInRange } from '../number-range.js';
+import { RUN_RANGES } from '../../workloads/runner/run-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 
 interface Flags {
@@ -29,10 +33,10 @@ export function registerClientCheckCommand(program: Command): void {
     .description('Check a lock client against the client contract on a real cluster: exclusion, hand-over, tokens, fences, a paused holder.')
     .requiredOption('--backend <name>', `the cluster to start (and the built-in client without --client): ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
     .option('--client <command>', CLIENT_HELP, clientCommand)
-    .option('--call-timeout-ms <ms>', 'timeout of each client call', positiveInteger('--call-timeout-ms'), 1000)
-    .option('--ttl-ms <ms>', 'the paused holder\'s lease / TTL / session', positiveInteger('--ttl-ms'), 2000)
+    .option('--call-timeout-ms <ms>', withRange('timeout of each client call', RUN_RANGES.callTimeoutMs), parseInRange('--call-timeout-ms', RUN_RANGES.callTimeoutMs), 1000)
+    .option('--ttl-ms <ms>', withRange('the paused holder\'s lease / TTL / session', RUN_RANGES.ttlMs), parseInRange('--ttl-ms', RUN_RANGES.ttlMs), 2000)
     .option('--results <dir>', 'where the cluster logs go (results/client-check/<time>)', 'results')
-    .option('--busy-timeout-ms <ms>', 'wait up to N ms for another fencecheck cluster on this machine to end', nonNegativeInteger('--busy-timeout-ms'), 0)
+    .option('--busy-timeout-ms <ms>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'), 0)
     .option('--provider <name>', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS), 'namespaces')
     .addHelpText(
       'after',
@@ -44,8 +48,8 @@ See docs/client-protocol.md for the protocol a client speaks.`,
     )
     .action(async (flags: Flags) => {
       const { runClientCheck, clientCheckDir } = await import('../../workloads/client-check/run-client-check.js');
-      const dir = clientCheckDir(flags.results);
-      process.stderr.write(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs\n`);
+      const dir = clientCheckDir(ensureWritableDir(flags.results, '`--results`'));
+      process.stderr.write(oneLine(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs`) + '\n');
       const result = await runClientCheck(
         {
           backend: flags.backend,
@@ -53,7 +57,8 @@ See docs/client-protocol.md for the protocol a client speaks.`,
           callTimeoutMs: flags.callTimeoutMs,
           pausedTtlMs: flags.ttlMs,
           provider: flags.provider,
-          log: (l) => process.stderr.write(`${l}\n`),
+          // A client's answers, versions and log lines are input: each kept to its line (src/printable.ts).
+          log: (l) => process.stderr.write(`${oneLine(l)}\n`),
           onCheck: (r) => process.stdout.write(checkLine(r) + '\n'),
         },
         dir,
@@ -66,12 +71,14 @@ See docs/client-protocol.md for the protocol a client speaks.`,
           `resource modes that apply: ${result.modes.join(', ')}`,
           `versions: ${Object.entries(result.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
           `client-check: ${failed.length === 0 ? 'PASSED' : `FAILED (${failed.join(', ')})`}`,
-        ].join('\n') + '\n',
+        ]
+          .map(oneLine)
+          .join('\n') + '\n',
       );
       process.exitCode = failed.length === 0 ? EXIT.valid : EXIT.invalid;
     });
 }
 
 export function checkLine(r: CheckResult): string {
-  return `${r.status.toUpperCase().padEnd(5)} ${r.check.padEnd(14)} ${r.evidence}`;
+  return oneLine(`${r.status.toUpperCase().padEnd(5)} ${r.check.padEnd(14)} ${r.evidence}`);
 }

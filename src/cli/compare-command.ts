@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import { assertOptionsApply, DEFAULTS, runOptionNotes } from '../../workloads/runner/run-options.js';
 import { planRun } from '../../workloads/runner/run-plan.js';
 import type { CompareReport } from '../compare/compare-report.js';
 import { lockRows, matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
@@ -25,7 +25,9 @@ import { planText } from '../compare/plan-text.js';
 import { runCompare } from '../compare/run-compare.js';
 import { parseShard, type Shard } from '../compare/shard.js';
 import { UsageError } from '../errors.js';
-import { oneOf, positiveInteger, seedFlag } from './parse-options.js';
+import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
+import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
 
@@ -58,8 +60,8 @@ export function registerCompareCommand(program: Command): void {
     .option('--lock-clients <list>', `lock clients, a dimension of the matrix: builtin, ${NAMED_CLIENTS.map((c) => c.name).join(', ')}, or command lines (each runs on the backends it supports)`, (text: string) => parseClientList(text))
     .option('--resources <list>', `resource modes: ${RESOURCE_MODES.join(', ')}`, listOf('--resources', RESOURCE_MODES), ['none', 'fence', 'fence-claim'])
     .option('--nemeses <list>', 'matrix columns: none, a fault, or faults joined by + (partition+kill)', nemesisList, ['client-pause', 'server-pause', 'partition', 'kill', 'clock'])
-    .option('--seeds <n>', 'runs per cell, with seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
-    .option('--first-seed <n>', 'the first seed', seedFlag('--first-seed'), DEFAULTS.seed)
+    .option('--seeds <n>', withRange('runs per cell, with seeds first-seed, first-seed+1, …', FLAG_RANGES['--seeds']), numberFlag('--seeds'), 1)
+    .option('--first-seed <n>', withRange('the first seed', FLAG_RANGES['--first-seed']), seedFlag('--first-seed'), DEFAULTS.seed)
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter');
   addRunFlags(cmd);
   cmd
@@ -101,6 +103,7 @@ function merge(flags: CompareFlags, expectations: ExpectFile | null): CompareRep
   if (flags.resume !== undefined || flags.shard !== undefined || flags.dryRun) throw new UsageError('Expected `--merge` without --resume, --shard or --dry-run');
   const out = resolve(flags.out ?? `results/compare/merged-${stamp()}`);
   assertDirectoryOrAbsent(out);
+  ensureWritableDir(out, '`--out`');
   const merged = mergeCompare(flags.merge!, out, expectations, new Date().toISOString());
   process.stderr.write(`merged ${merged.compareDirs} compare directories and ${merged.runDirs} run directories\n`);
   printReport(merged.report, merged.html, null);
@@ -119,6 +122,9 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
     const spec = specFrom(flags, cmd.getOptionValueSource('backends') === 'cli');
     dir = resolve(flags.out ?? `results/compare/${stamp()}`);
     assertDirectoryOrAbsent(dir);
+    // Made and proved writable before any run (a dry run makes nothing: it only checks the way there).
+    if (flags.dryRun) assertCreatableDir(dir, '`--out`');
+    else ensureWritableDir(dir, '`--out`');
     manifest = openCompareDir(dir, spec, flags.shard ?? null, new Date().toISOString());
   }
   // Before any run: expectations that name no cell would check nothing after hours of runs.
@@ -162,6 +168,9 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
   // Every cell is planned as its run will plan it (planRun validates the options, aims the faults): a dry run
   // approves only what the runs accept, with the runs' own messages.
   for (const cell of cells) planRun(runOptionsFor(spec, cell, seeds[0]!, '.'));
+  // As run says it: options no backend of the matrix reads are refused, a raised client pause is said.
+  assertOptionsApply(shared, spec.backends);
+  for (const note of runOptionNotes(shared, spec.nemeses.flatMap((n) => n.split('+')))) process.stderr.write(`warning: ${note}\n`);
   return spec;
 }
 
@@ -184,7 +193,8 @@ function backendsFor(clients: readonly ClientChoice[], given: LockBackend[], bac
 }
 
 function printReport(report: CompareReport, html: string, dir: string | null): void {
-  for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`);
+  // Cell ids, warnings and expectations quote run directories and the --expect file: one line each.
+  for (const w of report.warnings) process.stderr.write(`warning: ${oneLine(w)}\n`);
   const lines = [report.headline];
   for (const e of report.expectations ?? []) {
     if (e.matchedNoCell) lines.push(`unmet: #${e.index} ${e.text}: names no cell of the matrix`);
@@ -192,7 +202,7 @@ function printReport(report: CompareReport, html: string, dir: string | null): v
   }
   lines.push(`matrix: ${html}`);
   if (dir !== null && report.totals.missing > 0) lines.push(`resume: fencecheck compare --resume ${dir}`);
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(lines.map(oneLine).join('\n') + '\n');
 }
 
 function listOf<T extends string>(flag: string, choices: readonly T[]) {

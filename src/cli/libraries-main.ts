@@ -25,7 +25,9 @@ import { renderLibrariesMd, type LibrariesRunFacts } from '../compare/render-lib
 import { compiledEntry, projectRoot } from '../cluster/paths.js';
 import { EXIT, FencecheckError, formatError, UsageError } from '../errors.js';
 import { readTestJson } from '../store/test-json.js';
-import { positiveInteger } from './parse-options.js';
+import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
+import { parseInRange } from '../number-range.js';
+import { RUN_RANGES } from '../../workloads/runner/run-options.js';
 
 const FACTS_FILE = 'libraries-run.json';
 
@@ -42,8 +44,8 @@ interface Flags {
 const program = new Command()
   .name('npm run libraries --')
   .description('Compare the npm lock libraries (fencecheck compare --lock-clients) and write docs/libraries.md from the result.')
-  .option('--seeds <n>', 'runs per cell', positiveInteger('--seeds'), 2)
-  .option('--time-limit <s>', 'seconds per run', positiveInteger('--time-limit'), 15)
+  .option('--seeds <n>', withRange('runs per cell', FLAG_RANGES['--seeds']), numberFlag('--seeds'), 2)
+  .option('--time-limit <s>', withRange('seconds per run', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS), 15)
   .option('--only <clients>', 'only these clients (a tiny matrix to try the pipeline)')
   .option('--out <dir>', 'the directory of the comparisons (default results/compare/libraries-<timestamp>)')
   .option('--doc <file>', 'the document to write', 'docs/libraries.md')

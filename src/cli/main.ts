@@ -12,7 +12,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { EXIT, FencecheckError, formatError } from '../errors.js';
-import { printable } from './printable.js';
+import { printable } from '../printable.js';
 
 // A reader that stops early (`fencecheck check ... | head -1`) closes the pipe: end quietly with the
 // status a process killed by SIGPIPE has (128 + 13), as `yes | head -1` does, not a stack trace and 1 (INVALID).

@@ -5,46 +5,49 @@
 import { UsageError } from '../errors.js';
 import { jsonTextProblem } from '../history/json-text-checks.js';
 import type { Value } from '../history/op.js';
+import { parseInRange, rangeHelp, type NumberRange } from '../number-range.js';
+import { RUN_RANGES } from '../../workloads/runner/run-options.js';
 
-export function positiveInteger(flag: string) {
-  return (text: string): number => {
-    const n = Number(text);
-    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`Expected \`${flag}\` to be a positive integer, got \`${text}\``);
-    return n;
-  };
+const SEED_RANGE = RUN_RANGES.seed;
+
+/**
+ * The range of every numeric flag outside the run options (those are RUN_RANGES in
+ * workloads/runner/run-options.ts), in one place: parsers, --help and docs read them here.
+ */
+export const FLAG_RANGES = {
+  '--seed': SEED_RANGE,
+  '--first-seed': SEED_RANGE,
+  // Runs per cell or variant: a thousand seeds of one cell is already days of runs.
+  '--seeds': { min: 1, max: 1000 },
+  '--busy-timeout-ms': { min: 0, max: 86_400_000, unit: 'ms' },
+  '--timeout-ms': { min: 1, max: 86_400_000, unit: 'ms' },
+  '--max-search-mb': { min: 1, max: 65_536, unit: 'MiB' },
+  '--max-history-mb': { min: 1, max: 1_048_576, unit: 'MiB' },
+  // V8's longest string is about 512 Mi characters.
+  '--max-line-mb': { min: 1, max: 512, unit: 'Mi characters' },
+  '--threads': { min: 1, max: 256 },
+  '--port': { min: 1, max: 65_535 },
+  // The Sentinel master has two replicas.
+  '--sentinel-min-replicas': { min: 1, max: 2 },
+  '--zk-tick-ms': { min: 10, max: 60_000, unit: 'ms' },
+  '--ready-timeout-ms': { min: 1, max: 3_600_000, unit: 'ms' },
+} as const satisfies Record<string, NumberRange>;
+
+export type RangedFlag = keyof typeof FLAG_RANGES;
+
+/** The parser of a numeric flag: its range of FLAG_RANGES, plain decimals only. */
+export function numberFlag(flag: RangedFlag): (text: string) => number {
+  return parseInRange(flag, FLAG_RANGES[flag]);
 }
 
-export function nonNegativeInteger(flag: string) {
-  return (text: string): number => {
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`Expected \`${flag}\` to be a non-negative integer, got \`${text}\``);
-    return n;
-  };
+/** A numeric flag's help with its range: "seconds per run [1..86400 s]". */
+export function withRange(help: string, range: NumberRange): string {
+  return `${help} [${rangeHelp(range)}]`;
 }
 
-export function positiveNumber(flag: string) {
-  return (text: string): number => {
-    const n = Number(text);
-    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`Expected \`${flag}\` to be a positive number, got \`${text}\``);
-    return n;
-  };
-}
-
-export function integer(flag: string) {
-  return (text: string): number => {
-    const n = Number(text);
-    if (!Number.isSafeInteger(n)) throw new UsageError(`Expected \`${flag}\` to be an integer, got \`${text}\``);
-    return n;
-  };
-}
-
-/** A seed: what the PRNG takes (src/random/prng.ts), a non-negative safe integer, checked before any cluster starts. */
-export function seedFlag(flag: string) {
-  return (text: string): number => {
-    const n = Number(text);
-    if (text.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`Expected \`${flag}\` to be a non-negative integer (at most 2^53 - 1), got \`${text}\``);
-    return n;
-  };
+/** A seed: what the PRNG takes (src/random/prng.ts), 0 to 2^53 - 1, checked before any cluster starts. */
+export function seedFlag(flag: '--seed' | '--first-seed') {
+  return numberFlag(flag);
 }
 
 export function oneOf<T extends string>(flag: string, choices: readonly T[]) {

@@ -6,13 +6,14 @@
  */
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../errors.js';
+import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
 import { readRunDir, type RunDir } from '../report/read-run-dir.js';
 import { outcomeExitCode } from '../store/stored-outcome.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
 import { serveResults } from '../report/serve-results.js';
 import { writeRunIndex } from '../report/write-run-index.js';
 import { writeRunReport } from '../report/write-run-report.js';
-import { printable } from './printable.js';
+import { oneLine } from '../printable.js';
 
 const VERDICT = { true: 'VALID', false: 'INVALID', unknown: 'UNKNOWN' } as const;
 
@@ -42,7 +43,7 @@ Examples:
       // Read once: the verdict recomputed from the history (a results.json that disagrees is refused, 254).
       const run = await readRunDir(runDir!);
       const path = await writeRunReport(runDir!, run);
-      process.stdout.write(printable(`report: ${path}\n${verdictLines(run)}`));
+      process.stdout.write(`report: ${oneLine(path)}\n${verdictLines(run)}`);
       // As `check RUN_DIR`: 1 invalid, 2 unknown or not checked yet, 3 untested, 0 safe.
       process.exitCode = run.results === null ? EXIT.unknown : outcomeExitCode(run.results);
     });
@@ -50,7 +51,7 @@ Examples:
   program
     .command('serve')
     .description('Serve the results directory (index of runs and their reports) on 127.0.0.1 until interrupted.')
-    .option('--port <n>', 'TCP port on 127.0.0.1', port, 8080)
+    .option('--port <n>', withRange('TCP port on 127.0.0.1', FLAG_RANGES['--port']), numberFlag('--port'), 8080)
     .option('--dir <results-dir>', 'the results directory', 'results')
     .action(async (flags: { port: number; dir: string }) => {
       const server = await serveResults({ dir: flags.dir, port: flags.port });
@@ -71,7 +72,7 @@ async function printIndex(resultsDir: string, writeReports: boolean): Promise<vo
   ];
   if (!writeReports && missing > 0) lines.push(`${missing} run${missing === 1 ? ' has' : 's have'} no report yet: add --write-reports to write them`);
   for (const f of index.failed) lines.push(`no report for ${f.path}: ${f.error}`);
-  process.stdout.write(printable(lines.join('\n')) + '\n');
+  process.stdout.write(lines.map(oneLine).join('\n') + '\n');
 }
 
 /** The verdict and how to reproduce it, as every verdict is printed. */
@@ -83,11 +84,6 @@ function verdictLines({ results, test }: RunDir): string {
   ];
   if (results !== null && test !== null) lines.push(formatStoredOutcome(results, test.workload));
   if (typeof test?.replay === 'string') lines.push(`replay: ${test.replay}`);
-  return lines.join('\n') + '\n';
-}
-
-function port(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`Expected \`--port\` to be a port number from 1 to 65535, got \`${text}\``);
-  return n;
+  // test.json and results.json are input: a newline in a field (a forged `replay`) must not print a line.
+  return lines.map(oneLine).join('\n') + '\n';
 }

@@ -10,13 +10,14 @@ import { EXIT } from '../errors.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
 import { readResultsJson } from '../store/results-json.js';
 import { outcomeExitCode } from '../store/stored-outcome.js';
-import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
-import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
-import { nonNegativeInteger, oneOf, seedFlag } from './parse-options.js';
+import { assertOptionsApply, DEFAULTS, runOptionNotes, unknownFault, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
+import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, sharedRunOptions } from './run-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
-import { UsageError } from '../errors.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS } from '../../workloads/vocabulary.js';
+import { ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../workloads/vocabulary.js';
 
 export function registerRunCommand(program: Command): void {
   const cmd = program
@@ -25,11 +26,11 @@ export function registerRunCommand(program: Command): void {
     .requiredOption('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
     .option('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')}`, oneOf('--resource', RESOURCE_MODES), 'none')
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
-    .option('--nemesis <list>', `faults, comma-separated: ${FAULT_KINDS.join(', ')}`, faultList, []);
+    .option('--nemesis <list>', `faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')} (the delay: \`fencecheck scenario\`)`, faultList, []);
   addRunFlags(cmd)
-    .option('--seed <n>', 'seed of the workload and nemesis schedules', seedFlag('--seed'), DEFAULTS.seed)
+    .option('--seed <n>', withRange('seed of the workload and nemesis schedules', FLAG_RANGES['--seed']), seedFlag('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
-    .option('--busy-timeout-ms <ms>', 'wait up to N ms for another fencecheck cluster on this machine to end', nonNegativeInteger('--busy-timeout-ms'), 0)
+    .option('--busy-timeout-ms <ms>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'), 0)
     .addHelpText(
       'after',
       `
@@ -42,15 +43,21 @@ Needs root (network namespaces). Examples:
     )
     .action(async (flags: CliFlags) => {
       const options = runOptionsOf(flags);
+      // Options and a results directory that cannot take the run are a 254 now, not after the cluster came up.
+      validateRunOptions(options);
+      assertOptionsApply(options, [options.backend]);
+      ensureWritableDir(options.resultsDir, '`--results`');
+      for (const note of runOptionNotes(options, options.nemesis)) process.stderr.write(`warning: ${note}\n`);
       const busyTimeoutMs = flags.busyTimeoutMs;
       // Loaded here, not at start-up: the cluster, clients and report code is needed only when a run starts.
       const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
-      const result = await runLockTest(options, { log: (l) => process.stderr.write(l + '\n'), busyTimeoutMs });
+      // Log lines quote servers, clients and the options: each kept to its line (src/printable.ts).
+      const result = await runLockTest(options, { log: (l) => process.stderr.write(oneLine(l) + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
       const results = readResultsJson(result.runDir);
-      process.stdout.write((results === null ? 'outcome: unknown (no results.json)' : formatStoredOutcome(results, options.workload)) + '\n');
-      process.stdout.write(`run: ${result.runDir}\n${result.reportPath ? `report: ${result.reportPath}\n` : ''}replay: ${result.replay}\n`);
+      process.stdout.write(oneLine(results === null ? 'outcome: unknown (no results.json)' : formatStoredOutcome(results, options.workload)) + '\n');
+      process.stdout.write(`run: ${oneLine(result.runDir)}\n${result.reportPath ? `report: ${oneLine(result.reportPath)}\n` : ''}replay: ${oneLine(result.replay)}\n`);
       // Untested is not safe (3): the outcome decides, as results.json records it.
       process.exitCode = results === null ? (result.valid === false ? EXIT.invalid : EXIT.unknown) : outcomeExitCode(results);
     });
@@ -73,6 +80,6 @@ export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'n
 
 function faultList(text: string): FaultKind[] {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none');
-  for (const f of items) if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected \`--nemesis\` to list faults among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
+  for (const f of items) if (!(SCHEDULED_FAULT_KINDS as readonly string[]).includes(f)) throw unknownFault(f);
   return items as FaultKind[];
 }

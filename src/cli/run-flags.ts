@@ -4,29 +4,36 @@
  */
 import { Option, type Command } from 'commander';
 import type { SharedRunOptions } from '../compare/compare-spec.js';
-import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import { DEFAULTS, RUN_RANGES } from '../../workloads/runner/run-options.js';
 import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import { PROVIDERS } from '../cluster/providers.js';
-import { nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
+import { oneOf } from './parse-options.js';
+import { parseInRange, rangeHelp } from '../number-range.js';
 import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
 import { commandLine, namedClient } from '../../workloads/runner/client-registry.js';
 import { projectRoot } from '../cluster/paths.js';
 
+/** A numeric flag: its parser and its help read the one range of run-options.ts. */
+function ranged(flags: string, key: keyof typeof RUN_RANGES, help: string): [string, keyof SharedRunOptions, string, (text: string) => unknown] {
+  const range = RUN_RANGES[key];
+  return [flags, key as keyof SharedRunOptions, `${help} [${rangeHelp(range)}]`, parseInRange(flags.split(' ')[0]!, range)];
+}
+
 /** [flags, RunOptions key, help, parser]: read back by key after parsing. */
 export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) => unknown][] = [
-  ['--time-limit <s>', 'timeLimitS', 'seconds of workload under faults, per run', positiveInteger('--time-limit')],
-  ['--clients <n>', 'clients', 'client processes per run, each in its own host', positiveInteger('--clients')],
-  ['--ttl-ms <ms>', 'ttlMs', 'lock lease / TTL / session timeout', positiveInteger('--ttl-ms')],
-  ['--hold-ms <ms>', 'holdMs', 'how long a holder keeps the lock', nonNegativeInteger('--hold-ms')],
-  ['--rate <n>', 'rate', 'critical sections per second per client', positiveNumber('--rate')],
-  ['--interval-ms <ms>', 'intervalMs', 'quiet time before each fault', nonNegativeInteger('--interval-ms')],
-  ['--duration-ms <ms>', 'durationMs', 'how long a fault lasts (a client pause: at least 2 x TTL)', positiveInteger('--duration-ms')],
-  ['--recover-ms <ms>', 'recoverMs', 'wait after healing, before the final read', nonNegativeInteger('--recover-ms')],
-  ['--call-timeout-ms <ms>', 'callTimeoutMs', 'timeout of each client call', positiveInteger('--call-timeout-ms')],
+  ranged('--time-limit <s>', 'timeLimitS', 'seconds of workload under faults, per run'),
+  ranged('--clients <n>', 'clients', 'client processes per run, each in its own host'),
+  ranged('--ttl-ms <ms>', 'ttlMs', 'lock lease / TTL / session timeout'),
+  ranged('--hold-ms <ms>', 'holdMs', 'how long a holder keeps the lock'),
+  ranged('--rate <n>', 'rate', 'critical sections per second per client'),
+  ranged('--interval-ms <ms>', 'intervalMs', 'quiet time before each fault'),
+  ranged('--duration-ms <ms>', 'durationMs', 'how long a fault lasts (a client pause: at least 2 x TTL)'),
+  ranged('--recover-ms <ms>', 'recoverMs', 'wait after healing, before the final read'),
+  ranged('--call-timeout-ms <ms>', 'callTimeoutMs', 'timeout of each client call'),
   ['--nemesis-target <node>', 'nemesisTarget', 'what server faults hit: a node, leader (master) or random', String],
   ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
-  ['--wait-replicas <n>', 'waitReplicas', 'redis-sentinel: WAIT for n replicas after each grant, else refuse it', positiveInteger('--wait-replicas')],
-  ['--min-replicas <n>', 'minReplicas', 'redis-sentinel: min-replicas-to-write n (max lag 1 s) on the data nodes', positiveInteger('--min-replicas')],
+  ranged('--wait-replicas <n>', 'waitReplicas', 'redis-sentinel: WAIT for n replicas after each grant, else refuse it'),
+  ranged('--min-replicas <n>', 'minReplicas', 'redis-sentinel: min-replicas-to-write n (max lag 1 s) on the data nodes'),
   ['--provider <name>', 'provider', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`fencecheck images build\` first; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS)],
 ];
 

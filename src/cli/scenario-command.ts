@@ -16,12 +16,16 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
+import { knownTokenOf } from '../../workloads/runner/client-registry.js';
+import { tokenKindExcludes } from '../../workloads/runner/client-command.js';
 import { findScenario, SCENARIOS, selectVariants } from '../scenarios/catalogue.js';
 import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/plan-scenario-runs.js';
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
 import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
-import { oneOf, positiveInteger, seedFlag } from './parse-options.js';
+import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 import { shellQuote } from '../cluster/shell-quote.js';
 import { assertPlanSize, seedRange } from '../compare/plan-bounds.js';
@@ -52,8 +56,8 @@ export function registerScenarioCommand(program: Command): void {
     .description('Run scenarios (one run per variant and seed, one at a time) and write debate.html and debate.md.')
     .argument('[ids...]', `scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`)
     .option('--all', 'every scenario')
-    .option('--seeds <n>', 'runs per variant, seeds first-seed, first-seed+1, …', positiveInteger('--seeds'), 1)
-    .option('--first-seed <n>', 'the first seed', seedFlag('--first-seed'), 1)
+    .option('--seeds <n>', withRange('runs per variant, seeds first-seed, first-seed+1, …', FLAG_RANGES['--seeds']), numberFlag('--seeds'), 1)
+    .option('--first-seed <n>', withRange('the first seed', FLAG_RANGES['--first-seed']), seedFlag('--first-seed'), 1)
     .option('--variant <labels...>', 'only these variants (with one scenario)')
     .option('--out <dir>', 'the debate directory (default results/debate/<timestamp>)')
     .option('--dry-run', 'print the runs, run nothing')
@@ -78,10 +82,11 @@ See docs/debate.md for what each scenario shows.`,
 }
 
 async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null> {
-  const selection = select(ids, flags);
+  const { selection, excluded } = clientApplicable(select(ids, flags), flags.client);
   // Every printed replay parses back (its --first-seed is at most 2^53 - 1), and the plan is bounded before it is built.
   const seeds = seedRange(flags.firstSeed, flags.seeds);
-  assertPlanSize(selection.reduce((n, s) => n + s.variants.length, 0) * seeds.length, `${selection.reduce((n, s) => n + s.variants.length, 0)} variants x ${seeds.length} seeds`);
+  const variantCount = selection.reduce((n, s) => n + s.variants.length, 0);
+  assertPlanSize(variantCount * seeds.length, `${variantCount} variants x ${seeds.length} seeds`);
   const outDir = resolve(flags.out ?? `results/debate/${stamp()}`);
   const planned = planScenarioRuns(selection, seeds, `${outDir}/runs`);
   // A foreign client runs in every run: its replay commands say so.
@@ -93,13 +98,17 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
     throw new UsageError(`Expected at least one runnable variant, got none (${why.join('; ')})`, 'See `fencecheck scenario list` for what each variant runs.');
   }
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's lines are progress, on stderr.
-  const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(line + '\n');
+  const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(oneLine(line) + '\n');
+  for (const line of excluded) say(line);
   say(`${plan.length} runs (${selection.map((s) => s.scenario.id).join(', ')}; seeds ${seeds.join(', ')}), about ${Math.ceil((plan.length * 18) / 60)} min`);
   for (const line of skippedLines(selection)) say(line);
   if (flags.dryRun) {
+    assertCreatableDir(outDir, '`--out`');
     for (const p of plan) say(`  ${rowId(p.owner)} seed ${p.seed}${p.rows.length > 1 ? ` (also ${p.rows.slice(1).map(rowId).join(', ')})` : ''}: ${p.replay}`);
     return null;
   }
+  // Made and proved writable before the first run starts a cluster.
+  ensureWritableDir(outDir, '`--out`');
   say(`debate directory: ${outDir}`);
   if (flags.client !== undefined) say(`client: ${flags.client}`);
   // Loaded here, not at the top: list and --dry-run need neither the cluster nor the client libraries.
@@ -150,6 +159,26 @@ export function skippedLines(selection: readonly ScenarioSelection[], exists: (p
   return lines;
 }
 
+/**
+ * With --client naming a client whose token kind fencecheck knows, the variants its tokens cannot serve
+ * (a fence needs a monotonic token) are not applicable: said and left out, the rest run. A client whose
+ * kind only its ready line says is refused run by run (ClientNotApplicableError), and the rest run too.
+ */
+function clientApplicable(selection: ScenarioSelection[], client: string | undefined): { selection: ScenarioSelection[]; excluded: string[] } {
+  const kind = client === undefined ? undefined : knownTokenOf(client);
+  if (kind === undefined) return { selection, excluded: [] };
+  const excluded: string[] = [];
+  const kept = selection.map(({ scenario, variants }) => ({
+    scenario,
+    variants: variants.filter((v) => {
+      const why = tokenKindExcludes(kind, v.options.resource);
+      if (why !== undefined) excluded.push(`${scenario.id}/${v.label}: not applicable with this client, which ${why}`);
+      return why === undefined;
+    }),
+  }));
+  return { selection: kept, excluded };
+}
+
 function withoutRequires({ requires: _requires, ...variant }: ScenarioVariant): ScenarioVariant {
   return variant;
 }
@@ -184,7 +213,7 @@ function resultText(report: DebateReport, outDir: string): string {
     }
   }
   lines.push(`debate: ${outDir}/debate.html`, `        ${outDir}/debate.md`);
-  return lines.join('\n') + '\n';
+  return lines.map(oneLine).join('\n') + '\n';
 }
 
 /** `20261129T120000`, as run directories are named. */

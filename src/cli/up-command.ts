@@ -11,8 +11,10 @@ import { startCluster } from '../cluster/start-cluster.js';
 import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import { SENTINEL_MASTER_NAME } from '../cluster/backends/sentinel-probes.js';
 import { UsageError } from '../errors.js';
+import { ensureWritableDir } from '../store/writable-dir.js';
+import { oneLine } from '../printable.js';
 import { assertClusterPlan, subnetFlag } from './cluster-flags.js';
-import { oneOf, positiveInteger } from './parse-options.js';
+import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
 
 interface UpFlags {
   backend: BackendName[];
@@ -54,11 +56,11 @@ export function registerUpCommand(program: Command): void {
     .option('--subnet <cidr>', 'a private /24 for the namespaces (default 10.77.0.0/24)', subnetFlag('--subnet'))
     .option('--redis-persistence <mode>', `redis: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
     .option('--redlock-persistence <mode>', `redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redlock-persistence', REDIS_PERSISTENCE), 'none')
-    .option('--sentinel-min-replicas <n>', 'redis-sentinel: min-replicas-to-write on every data node (max lag 1 s)', positiveInteger('--sentinel-min-replicas'))
-    .option('--zk-tick-ms <n>', 'ZooKeeper tickTime in ms (default 500)', positiveInteger('--zk-tick-ms'))
+    .option('--sentinel-min-replicas <n>', withRange('redis-sentinel: min-replicas-to-write on every data node (max lag 1 s)', FLAG_RANGES['--sentinel-min-replicas']), numberFlag('--sentinel-min-replicas'))
+    .option('--zk-tick-ms <n>', withRange('ZooKeeper tickTime in ms (default 500)', FLAG_RANGES['--zk-tick-ms']), numberFlag('--zk-tick-ms'))
     .option('--client <names>', 'client hosts to create too (comma-separated or repeated)', clientList, [])
-    .option('--ready-timeout-ms <n>', 'give up on a node after N ms (default 30000)', positiveInteger('--ready-timeout-ms'))
-    .option('--busy-timeout-ms <n>', 'wait up to N ms for another fencecheck cluster on this machine to end', positiveInteger('--busy-timeout-ms'))
+    .option('--ready-timeout-ms <n>', withRange('give up on a node after N ms (default 30000)', FLAG_RANGES['--ready-timeout-ms']), numberFlag('--ready-timeout-ms'))
+    .option('--busy-timeout-ms <n>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'))
     .option('--json', 'print the endpoints as JSON')
     .option('--provider <name>', `where the hosts run: ${PROVIDERS.join(' (root), ')} (a Docker daemon; \`fencecheck images build\` first)`, oneOf('--provider', PROVIDERS), 'namespaces')
     .addHelpText(
@@ -73,8 +75,9 @@ Examples:
     )
     .action(async (flags: UpFlags) => {
       assertClusterPlan(flags.backend, flags.subnet, flags.client);
+      if (flags.runDir !== undefined) ensureWritableDir(flags.runDir, '`--run-dir`');
       const started = Date.now();
-      const log = flags.json ? undefined : (line: string): void => void process.stdout.write(`  ${line}\n`);
+      const log = flags.json ? undefined : (line: string): void => void process.stdout.write(`  ${oneLine(line)}\n`);
       const cluster: Cluster = await startCluster({
         backends: flags.backend,
         ...(flags.runDir ? { runDir: flags.runDir } : {}),

@@ -78,7 +78,7 @@ export class ClusterBusyError extends FencecheckError {
   readonly ownerPid: number | undefined;
   constructor(ownerPid: number | undefined, stateFile: string) {
     super('cluster-busy', `Another fencecheck process${ownerPid ? ` (pid ${ownerPid})` : ''} is running a cluster on this machine (${stateFile}).`, {
-      hint: 'Wait for it to finish (startCluster({ busyTimeoutMs }) waits), or tear it down anyway with `fencecheck down --force`.',
+      hint: 'Wait for it to end: add --busy-timeout-ms N (run, up, client-check) to wait up to N ms (compare and scenario run wait on their own); or tear it down anyway with `fencecheck down --force`.',
       exitCode: EXIT.badInput,
     });
     this.ownerPid = ownerPid;

@@ -15,6 +15,8 @@ export interface BackendNode {
   /** The server's pid while it runs (the pid `ip netns exec` started: it execs the server). */
   readonly pid: number | undefined;
   readonly logPath: string;
+  /** The server's process runs (started, not stopped or killed, not exited on its own). */
+  readonly running: boolean;
   /** Spawn the server in its namespace; does not wait for readiness. */
   start(): Promise<void>;
   /** Resolve once the node answers its backend's probe; ClusterStartError if it exits or times out. */

@@ -28,6 +28,8 @@ const proxy = await startDelayProxyServer({
   direction: arg('direction') as DelayDirection,
 });
 process.stdout.write(JSON.stringify({ port: proxy.port }) + '\n');
+// Its log (stderr): where it listens and what it forwards to, so a dead proxy's log says which link it was.
+process.stderr.write(`${new Date().toISOString()} delay proxy pid ${process.pid}: 127.0.0.1:${proxy.port} -> ${arg('target')} (${arg('direction')})\n`);
 const input = createInterface({ input: process.stdin });
 input.on('line', (line) => {
   const msg = JSON.parse(line) as { delayMs?: number };

@@ -178,7 +178,8 @@ export class Nemesis {
     for (const t of [...this.paused]) await this.resume(t);
     for (const f of [...this.shiftedClocks]) writeClockOffset(f, 0);
     this.shiftedClocks.clear();
-    for (const p of this.proxies) await p.setDelay(0);
+    // A proxy that died mid-run is already recorded as such (its death names it); the live ones still get their delay off.
+    for (const p of this.proxies) if (p.died() === undefined) await p.setDelay(0);
   }
 
   /** Close the delay proxies (teardown). */

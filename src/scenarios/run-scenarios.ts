@@ -97,7 +97,9 @@ export function stampScenario(runDir: string, p: PlannedScenarioRun): void {
 function outcomeLine(run: ScenarioRun): string {
   if (run.summary.status === 'error') return `ERROR: ${(run.summary.error ?? '?').split('\n')[0]}`;
   const prop = (name: string, v: ScenarioRun['lock']): string => `${name} ${v.valid === true ? 'safe' : v.valid === false ? 'UNSAFE' : 'unknown'}`;
-  const faults = run.facts ? ` · faults ${run.facts.faults.applied}/${run.facts.faults.planned}` : '';
+  // A fault that missed or failed (a dead delay proxy among them) is named, not only counted.
+  const missed = run.facts?.faults.skipped ?? [];
+  const faults = run.facts ? ` · faults ${run.facts.faults.applied}/${run.facts.faults.planned}${missed.length > 0 ? ` (${missed.length} missed or failed: ${missed[0]})` : ''}` : '';
   return `${prop('data', run.data)} · ${prop('lock', run.lock)}${faults} · ${run.summary.dir ?? ''}`;
 }
 

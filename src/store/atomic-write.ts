@@ -29,7 +29,7 @@ export class DiskFullError extends FencecheckError {
   readonly file: string;
   constructor(file: string, cause: unknown) {
     super('disk-full', `${file} was not written: no space left on the device`, {
-      hint: 'Free space on the disk of the results directory, or pass --results-dir on another disk; the file keeps its previous content.',
+      hint: 'Free space on the disk of the results directory, or give the run a results directory on another disk (run: --results; compare and scenario run: --out); the file keeps its previous content.',
       exitCode: EXIT.badInput,
       cause,
     });

@@ -12,10 +12,11 @@
  * never meets half a test.json, and the readers beside the types
  * (test-json.ts, results-json.ts) name the field a bad file gets wrong.
  */
-import { mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { ensureWritableDir } from './writable-dir.js';
 import { RESULTS_FILE, type ResultsJson } from './results-json.js';
 import { RunFailedError } from './run-failed-error.js';
 import { RunFileError } from './run-file-error.js';
@@ -33,6 +34,8 @@ export class RunStore {
     readonly dir: string,
     /** What `latest` pointed at before this run (restored when the run is discarded). */
     private readonly previousLatest: string | undefined = undefined,
+    /** This run made `<results>/<name>/` itself: a discarded run removes it again when nothing else is in it. */
+    private readonly madeParent = false,
   ) {}
 
   /**
@@ -43,7 +46,8 @@ export class RunStore {
    */
   static create(resultsDir: string, name: string, now: Date): RunStore {
     const parent = resolve(resultsDir, name);
-    mkdirSync(parent, { recursive: true });
+    const madeParent = !existsSync(parent);
+    ensureWritableDir(parent, 'the results directory');
     const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
     for (let n = 1; ; n++) {
       const dir = join(parent, n === 1 ? stamp : `${stamp}-${n}`);
@@ -52,7 +56,7 @@ export class RunStore {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw new FencecheckError('run-dir', `cannot make the run directory ${dir}: ${(err as Error).message}`, {
-          hint: 'Check that --results-dir is writable and its disk has space.',
+          hint: 'Check that the results directory (run: --results; compare and scenario run: --out) is writable and its disk has space.',
           exitCode: EXIT.badInput,
           cause: err,
         });
@@ -60,7 +64,7 @@ export class RunStore {
       mkdirSync(join(dir, LOGS_DIR));
       const previous = currentLatest(parent);
       linkLatest(parent, dir);
-      return new RunStore(dir, previous);
+      return new RunStore(dir, previous, madeParent);
     }
   }
 
@@ -74,6 +78,7 @@ export class RunStore {
     const parent = dirname(this.dir);
     if (this.previousLatest === undefined) rmSync(join(parent, LATEST_LINK), { force: true });
     else linkLatest(parent, join(parent, this.previousLatest));
+    if (this.madeParent) removeIfEmpty(parent);
   }
 
   /** A run directory that exists already (`fencecheck check RUN_DIR` rewrites its results.json). */
@@ -118,6 +123,15 @@ export class RunStore {
   /** The typed error of a run that failed after this directory was made. */
   failed(cause: unknown): RunFailedError {
     return cause instanceof RunFailedError ? cause : new RunFailedError(this.dir, cause);
+  }
+}
+
+/** rmdir, which only removes an empty directory: another run's files there keep it. */
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (another run wrote there meanwhile) or gone: either way nothing of this run is left.
   }
 }
 

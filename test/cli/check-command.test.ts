@@ -84,7 +84,7 @@ describe('fencecheck check', () => {
     expect(runCli(['check', good, '--model', 'nope']).code).toBe(254);
     expect(runCli(['check', good, '--model', 'mutex', '--init', '0']).stderr).toContain('Expected no `--init` with --model mutex');
     expect(runCli(['check', join(dir, 'missing.jsonl'), '--model', 'mutex']).code).toBe(254);
-    expect(runCli(['check', good, '--model', 'etcd', '--timeout-ms', '0']).stderr).toContain('Expected `--timeout-ms` to be a positive integer, got `0`');
+    expect(runCli(['check', good, '--model', 'etcd', '--timeout-ms', '0']).stderr).toContain('Expected `--timeout-ms` to be an integer from 1 to 86400000 (ms), got `0`');
   });
 
   it('says which model a history was meant for instead of calling it invalid', () => {

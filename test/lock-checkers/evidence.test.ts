@@ -45,6 +45,25 @@ describe('evidenceOf', () => {
     });
   });
 
+  it('a part of the harness that died is a failed fault, named, outside the planned windows; a valid run with one is untested', () => {
+    const died = 'the delay proxy on c3 to pg1 (10.77.0.51:5432, pid 7) was killed by SIGKILL mid-run; its log: /r/logs/proxy-c3-pg1.log';
+    const history = lockHistory(
+      nem(100, 'invoke', 'start-delay', { target: 'c1', link: 'resource', ms: 1500 }),
+      nem(101, 'info', 'start-delay', { target: 'c1', link: 'resource', ms: 1500 }),
+      nem(900, 'info', 'harness-died', { part: 'proxy c3->pg1' }, died),
+    );
+    const e = evidenceOf(history, [], 1);
+    expect(e.faults).toEqual({ planned: 1, applied: 1, skipped: [], failed: [{ fault: 'harness', error: died }] });
+    // Re-checked without its plan: the death is no planned window.
+    expect(evidenceOf(history, []).faults.planned).toBe(1);
+    const tested: Evidence = { ...e, protection: { doubleHolds: 2, refusals: 0 } };
+    expect(untestedWhy(true, tested, 'lock-counter')).toBe(`a part of the harness died: ${died}`);
+    expect(outcomeOf(true, tested, 'lock-counter')).toBe('untested');
+    expect(outcomeOf(true, tested, 'mutex')).toBe('untested');
+    // What was seen before it died stands: an invalid run stays unsafe.
+    expect(outcomeOf(false, tested, 'lock-counter')).toBe('unsafe');
+  });
+
   it('pairs overlapping faults of the same kind by their value', () => {
     const history = lockHistory(
       nem(100, 'invoke', 'start-loss', { target: 'n1', percent: 20 }),

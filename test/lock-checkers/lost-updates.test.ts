@@ -81,6 +81,13 @@ describe('lost-updates', () => {
     expect(check(h)).toMatchObject({ valid: 'unknown', summary: 'no successful final read, so the 1 acknowledged increments cannot be counted' });
   });
 
+  it('a failed final read says its errors and the part of the harness that died', () => {
+    const died = 'the delay proxy on c3 to pg1 was killed by SIGKILL mid-run; its log: logs/proxy-c3-pg1.log';
+    const failedRead = (ms: number): Ev[] => [[ms, 9, 'invoke', 'final-read', null, {}], [ms + 1, 9, 'fail', 'final-read', null, { error: 'pg-connect' }]];
+    const h = lockHistory(increment(0, 1, 10, 0), [[50, 'nemesis', 'info', 'harness-died', { part: 'proxy c3->pg1' }, { error: died }]], failedRead(100), failedRead(110));
+    expect(check(h)).toMatchObject({ valid: 'unknown', summary: `no successful final read (its attempts failed: pg-connect; ${died}), so the 1 acknowledged increments cannot be counted` });
+  });
+
   it('a final read that is not a counter is unknown', () => {
     expect(check(lockHistory(increment(0, 1, 10, 0), finalRead(100, 'p0-0'))).valid).toBe('unknown');
   });

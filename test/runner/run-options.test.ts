@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerRunCommand, runOptionsOf, type CliFlags } from '../../src/cli/run-command.js';
 import { REDIS_PERSISTENCE } from '../../src/cluster/backends/redis.js';
-import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
-import { DEFAULTS, replayArgs, replayCommand, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
-import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, WORKLOADS } from '../../workloads/vocabulary.js';
+import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
+import { progressClock } from '../../workloads/runner/progress.js';
+import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../workloads/vocabulary.js';
 import { testSeed } from '../support/seed.js';
 
 const base: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' };
@@ -25,7 +25,7 @@ describe('run options', () => {
 
   it('checks numbers with the flag name', () => {
     expect(() => validateRunOptions({ ...base, clients: 0 })).toThrow('Expected `--clients` to be an integer from 1 to 50, got `0`');
-    expect(() => validateRunOptions({ ...base, ttlMs: -1 })).toThrow('Expected `--ttl-ms` to be a positive number, got `-1`');
+    expect(() => validateRunOptions({ ...base, ttlMs: -1 })).toThrow('Expected `--ttl-ms` to be an integer from 1 to 3600000 (ms), got `-1`');
   });
 
   it('prints a replay command with every flag, defaults included, quoted for a shell', () => {
@@ -66,7 +66,8 @@ describe('the replay command', () => {
     backend: fc.constantFrom(...LOCK_BACKENDS),
     resource: fc.constantFrom(...RESOURCE_MODES),
     workload: fc.constantFrom(...WORKLOADS),
-    nemesis: fc.subarray([...FAULT_KINDS]),
+    // The delay is driven by the scenarios only (run --nemesis refuses it).
+    nemesis: fc.subarray([...SCHEDULED_FAULT_KINDS]),
     timeLimitS: fc.integer({ min: 1, max: 3600 }),
     clients: fc.integer({ min: 1, max: 50 }),
     ttlMs: fc.integer({ min: 1, max: 100_000 }),
@@ -114,5 +115,40 @@ describe('the replay command', () => {
     expect(replay).toContain('--call-timeout-ms 300');
     expect(replay).toContain('--recover-ms 100');
     expect(parseRun(shellWords(replay.slice('fencecheck '.length)))).toEqual(given);
+  });
+});
+
+describe('options a run would ignore or change in silence', () => {
+  it('--wait-replicas / --min-replicas without redis-sentinel are refused with a hint; with it they pass', () => {
+    for (const key of ['waitReplicas', 'minReplicas'] as const) {
+      const flag = key === 'waitReplicas' ? '--wait-replicas' : '--min-replicas';
+      expect(() => assertOptionsApply({ [key]: 1 }, ['redis'])).toThrow(`Expected \`${flag}\` only with the redis-sentinel backend, got it with redis`);
+      expect(() => assertOptionsApply({ [key]: 2 }, ['redis', 'etcd'])).toThrow(/with redis, etcd/);
+      expect(() => assertOptionsApply({ [key]: 2 }, ['redis', 'redis-sentinel'])).not.toThrow();
+      expect(() => validateRunOptions({ ...base, backend: 'redis-sentinel', resource: 'none', [key]: 3 })).toThrow(`Expected \`${flag}\` to be an integer from 1 to 2, got \`3\``);
+    }
+  });
+
+  it('a client pause shorter than 2 x TTL is said (it is raised to 2 x TTL), other faults and long pauses are not', () => {
+    expect(runOptionNotes({ durationMs: 100, ttlMs: 2000 }, ['client-pause'])).toEqual([expect.stringContaining('--duration-ms 100 is shorter than 2 x --ttl-ms: each client pause lasts 4000 ms')]);
+    expect(runOptionNotes({ durationMs: 100, ttlMs: 2000 }, ['partition'])).toEqual([]);
+    expect(runOptionNotes({ durationMs: 4000, ttlMs: 2000 }, ['client-pause'])).toEqual([]);
+  });
+
+  it('run --help lists exactly the faults run --nemesis takes; delay is refused with where it is driven', () => {
+    const program = new Command().exitOverride();
+    registerRunCommand(program);
+    const help = program.commands.find((c) => c.name() === 'run')!.helpInformation().replace(/\s+/g, ' ');
+    expect(help).toContain(`faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')}`);
+    for (const f of SCHEDULED_FAULT_KINDS) expect(parseRun(['run', '--backend', 'redis', '--nemesis', f]).nemesis).toEqual([f]);
+    expect(() => parseRun(['run', '--backend', 'redis', '--nemesis', 'delay'])).toThrow(expect.objectContaining({ exitCode: 254, hint: expect.stringContaining('fencecheck scenario run S2') }));
+    expect(() => validateRunOptions({ ...base, nemesis: ['delay'] })).toThrow('Expected `--nemesis` to list faults among');
+  });
+
+  it('the progress clock never reads past the time limit as within it', () => {
+    expect(progressClock(5.4, 14)).toBe('  5s/14s');
+    expect(progressClock(14, 14)).toBe(' 14s/14s');
+    expect(progressClock(15.2, 14)).toBe(' 14s/14s +1s');
+    expect(progressClock(-0.1, 14)).toBe('  0s/14s');
   });
 });

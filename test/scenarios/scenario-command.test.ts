@@ -47,7 +47,7 @@ describe('fencecheck scenario', () => {
     await expect(scenario(['run', 'S1', '--variant', 'redlock-fence', '--dry-run'])).rejects.toThrow(
       expect.objectContaining({ exitCode: 254, message: expect.stringContaining('got `redlock-fence` of S1, which is not applicable: redlock issues no monotonic fencing token') }),
     );
-    await expect(scenario(['run', 'S1', '--first-seed', '-1', '--dry-run'])).rejects.toThrow('Expected `--first-seed` to be a non-negative integer');
+    await expect(scenario(['run', 'S1', '--first-seed', '-1', '--dry-run'])).rejects.toThrow('Expected `--first-seed` to be an integer from 0 to 2^53 - 1, got `-1`');
   });
 
   it('run --dry-run: the runs and their replay commands on stdout, nothing run', async () => {
@@ -90,6 +90,6 @@ describe('fencecheck scenario', () => {
     await expect(scenario(['run', '--dry-run'])).rejects.toThrow(UsageError);
     await expect(scenario(['run', 'S1', 'S2', '--variant', 'redis-none', '--dry-run'])).rejects.toThrow('Expected `--variant` with exactly one scenario, got 2');
     await expect(scenario(['run', 'S99', '--dry-run'])).rejects.toThrow('got `S99`');
-    await expect(scenario(['run', 'S1', '--seeds', '0', '--dry-run'])).rejects.toThrow('Expected `--seeds` to be a positive integer, got `0`');
+    await expect(scenario(['run', 'S1', '--seeds', '0', '--dry-run'])).rejects.toThrow('Expected `--seeds` to be an integer from 1 to 1000, got `0`');
   });
 });

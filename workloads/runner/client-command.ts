@@ -15,7 +15,7 @@ import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
 import { clientProtocolVerdict } from './client-verdict.js';
 import type { ClientHost, ClientProcess } from '../../src/cluster/client-host.js';
 import { compiledEntry } from '../../src/cluster/paths.js';
-import { UsageError } from '../../src/errors.js';
+import { EXIT, FencecheckError } from '../../src/errors.js';
 import { parseClientCommand } from './client-command-line.js';
 import type { ClientConfig, ClientReady, ClientTokenKind } from '../clients/protocol.js';
 import type { ResourceMode } from '../vocabulary.js';
@@ -84,12 +84,23 @@ export class ClientLauncher {
    */
   private assertApplicable(ready: ClientReady): void {
     const why = this.foreign ? tokenKindExcludes(ready.token, this.o.access.mode) : undefined;
-    if (why) throw new UsageError(`Cannot run this combination: the client ${this.o.command} ${why}.`, 'Pick a resource mode its tokens can serve (see `fencecheck client-check` for what the client supports).');
+    if (why) throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${why}.`);
   }
 
   /** An `unknown` verdict when a client broke the protocol, else undefined. */
   verdict(): CheckerVerdict | undefined {
     return clientProtocolVerdict(this.violations);
+  }
+}
+
+/**
+ * A foreign client whose ready line announces a token kind the run's resource mode cannot use. Bad input
+ * (exit 254) for that one run, but not the usage error that stops a batch: a scenario or a comparison
+ * with this client marks that run so and goes on with the others (src/batch/batch-runner.ts).
+ */
+export class ClientNotApplicableError extends FencecheckError {
+  constructor(message: string) {
+    super('client-not-applicable', message, { hint: 'Pick a resource mode its tokens can serve (see `fencecheck client-check` for what the client supports).', exitCode: EXIT.badInput });
   }
 }
 

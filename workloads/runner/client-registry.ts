@@ -59,6 +59,11 @@ export interface ClientChoice {
   token: ClientTokenKind | null;
 }
 
+/** The token kind of a --client command line that is a known client's (its name was given, or its command line), else undefined. */
+export function knownTokenOf(command: string, root: string = projectRoot()): ClientTokenKind | undefined {
+  return NAMED_CLIENTS.find((c) => commandLine(c.argv(root)) === command.trim())?.token;
+}
+
 export function namedClient(name: string): NamedClient | undefined {
   return NAMED_CLIENTS.find((c) => c.name === name);
 }

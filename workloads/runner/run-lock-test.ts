@@ -28,6 +28,7 @@ import { interpretRun } from './interpret-run.js';
 import type { ClientFleet, NemesisPort } from './ports.js';
 import { realFleet, realNemesis } from './real-world.js';
 import { Recorder } from './recorder.js';
+import { runHarnessParts, watchHarness } from './harness-watch.js';
 import { planRun, type RunPlan } from './run-plan.js';
 import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
@@ -72,7 +73,6 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   store.writeTest(test);
 
   log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
-  log(`run directory: ${runDir}`);
   const recorder = new Recorder(store.historyPath);
   // The built-in client, or the --client command (docs/client-protocol.md).
   const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: o.resource, key: RESOURCE_KEY }, log });
@@ -80,8 +80,12 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   let cluster: Cluster | undefined;
   try {
     cluster = await startRunCluster(plan, runDir, hooks, log);
+    // Said once the cluster is ours: a run refused as busy removes its directory, which must never have been shown.
+    log(`run directory: ${runDir}`);
     const world = await realWorldOf(cluster, plan, launcher, (versions) => Object.assign(test.versions, versions));
-    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 });
+    // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts).
+    const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode), recorder, log);
+    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 }).finally(stopWatch);
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
     store.writeTest(test);
@@ -165,7 +169,7 @@ function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (l
 }
 
 /** The resource row prepared, the delay proxies started, and the interpreter's ports over the cluster. */
-async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: ClientFleet; nemesis: NemesisPort }> {
+async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: ClientFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
   const o = plan.options;
   const backend = clusterBackendOf(o.backend);
   const pg = c.endpoints('postgres')[0]!;
@@ -191,7 +195,7 @@ async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, 
       ...sentinelClientOptions(o),
     };
   };
-  return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, launcher, onVersions }), nemesis: realNemesis(c, o.backend, proxies) };
+  return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, launcher, onVersions }), nemesis: realNemesis(c, o.backend, proxies), proxies };
 }
 
 /**
@@ -205,7 +209,7 @@ async function startProxies(c: Cluster, hosts: readonly string[], which: RunOpti
   const targets = [...(which !== 'lock' ? [resourceNode] : []), ...(which !== 'resource' ? lockNodes : [])];
   for (const host of hosts) {
     const byNode = new Map<string, DelayProxy>();
-    for (const node of targets) byNode.set(node, await c.nemesis.delayProxy({ on: host, to: node, delayMs: 0, direction: 'both' }));
+    for (const node of targets) byNode.set(node, await c.nemesis.delayProxy({ on: host, to: node, delayMs: 0, direction: 'both', logPath: c.logPath(`proxy-${host}-${node}`) }));
     out.set(host, byNode);
   }
   return out;

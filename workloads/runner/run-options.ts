@@ -7,7 +7,8 @@ import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
-import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
+import { notApplicable, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
+import { assertInRange, type NumberRange } from '../../src/number-range.js';
 
 export interface RunOptions {
   backend: LockBackend;
@@ -75,21 +76,77 @@ export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
   checkHold: false,
 };
 
+/**
+ * The range of every numeric run option, in one place: the flags' parsers
+ * (src/cli/run-flags.ts), their --help, validateRunOptions (a compare
+ * manifest, a scenario) and README.md's table (src/cli/range-table.ts) read them here. Times stay
+ * well under Node's timer limit (src/number-range.ts).
+ */
+export const RUN_RANGES = {
+  timeLimitS: { min: 1, max: 86_400, unit: 's' },
+  clients: { min: 1, max: 50 },
+  ttlMs: { min: 1, max: 3_600_000, unit: 'ms' },
+  holdMs: { min: 0, max: 3_600_000, unit: 'ms' },
+  rate: { min: 0.001, max: 1000, integer: false, unit: 'per second' },
+  intervalMs: { min: 0, max: 86_400_000, unit: 'ms' },
+  durationMs: { min: 1, max: 86_400_000, unit: 'ms' },
+  recoverMs: { min: 0, max: 3_600_000, unit: 'ms' },
+  callTimeoutMs: { min: 1, max: 600_000, unit: 'ms' },
+  // The Sentinel master has two replicas (src/cluster/backends/redis-sentinel.ts).
+  waitReplicas: { min: 1, max: 2 },
+  minReplicas: { min: 1, max: 2 },
+  seed: { min: 0, max: Number.MAX_SAFE_INTEGER },
+} as const satisfies Partial<Record<keyof RunOptions, NumberRange>>;
+
+/** Each ranged option's flag. */
+const RANGED_FLAGS: Record<keyof typeof RUN_RANGES, string> = {
+  timeLimitS: '--time-limit', clients: '--clients', ttlMs: '--ttl-ms', holdMs: '--hold-ms', rate: '--rate', intervalMs: '--interval-ms',
+  durationMs: '--duration-ms', recoverMs: '--recover-ms', callTimeoutMs: '--call-timeout-ms', waitReplicas: '--wait-replicas', minReplicas: '--min-replicas', seed: '--seed',
+};
+
 export function validateRunOptions(o: RunOptions): RunOptions {
-  const positive = (flag: string, v: number) => {
-    if (!(Number.isFinite(v) && v > 0)) throw new UsageError(`Expected \`${flag}\` to be a positive number, got \`${v}\``);
-  };
-  positive('--time-limit', o.timeLimitS);
-  positive('--ttl-ms', o.ttlMs);
-  positive('--rate', o.rate);
-  positive('--call-timeout-ms', o.callTimeoutMs);
-  if (!Number.isInteger(o.clients) || o.clients < 1 || o.clients > 50) throw new UsageError(`Expected \`--clients\` to be an integer from 1 to 50, got \`${o.clients}\``);
-  if (!Number.isSafeInteger(o.seed)) throw new UsageError(`Expected \`--seed\` to be an integer, got \`${o.seed}\``);
-  for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected \`--nemesis\` to list faults among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
+  for (const [key, range] of Object.entries(RUN_RANGES) as [keyof typeof RUN_RANGES, NumberRange][]) {
+    const v = o[key];
+    if (v !== undefined) assertInRange(RANGED_FLAGS[key], range, v);
+  }
   const scripted = o.script !== undefined;
+  const seeded = SCHEDULED_FAULT_KINDS as readonly string[];
+  for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f) || (!scripted && !seeded.includes(f))) throw unknownFault(f);
   const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted);
   if (why) throw new UsageError(`Cannot run this combination: ${why}.`);
   return o;
+}
+
+/** `--nemesis` naming a fault a seeded run cannot drive; the delay's hint says where it is driven. */
+export function unknownFault(f: string): UsageError {
+  return new UsageError(
+    `Expected \`--nemesis\` to list faults among ${SCHEDULED_FAULT_KINDS.join(', ')}, got \`${f}\``,
+    f === 'delay' ? 'The delay is driven by the named scenarios, which put a proxy on one link: `fencecheck scenario run S2` (see `fencecheck scenario list`).' : undefined,
+  );
+}
+
+/**
+ * Options that only one backend reads, given for runs none of whose backends reads them: refused, since a
+ * run that silently ignores `--wait-replicas` reads as if it had been tested with it. `backends` are the
+ * backends the options will be used with (one for `run`, the matrix's for `compare`): not part of
+ * validateRunOptions, which judges one run, since a matrix's redis cell gets the option its
+ * redis-sentinel cell reads (and leaves it out of its replay).
+ */
+export function assertOptionsApply(o: Pick<RunOptions, 'waitReplicas' | 'minReplicas'>, backends: readonly LockBackend[]): void {
+  if (backends.includes('redis-sentinel')) return;
+  for (const [flag, v] of [['--wait-replicas', o.waitReplicas], ['--min-replicas', o.minReplicas]] as const) {
+    if (v !== undefined) throw new UsageError(`Expected \`${flag}\` only with the redis-sentinel backend, got it with ${backends.join(', ')}`, `Drop ${flag}, or run --backend redis-sentinel (compare: include it in --backends).`);
+  }
+}
+
+/**
+ * What a run will do otherwise than its options say, for a warning before it starts (run and compare,
+ * --dry-run too): a client pause lasts at least 2 x TTL, so a shorter --duration-ms is raised.
+ */
+export function runOptionNotes(o: Pick<RunOptions, 'durationMs' | 'ttlMs'>, faults: readonly string[]): string[] {
+  const pauseMs = 2 * o.ttlMs;
+  if (!faults.includes('client-pause') || o.durationMs >= pauseMs) return [];
+  return [`--duration-ms ${o.durationMs} is shorter than 2 x --ttl-ms: each client pause lasts ${pauseMs} ms (a pause shorter than two leases could not outlive one); give --duration-ms ${pauseMs} or more to say so`];
 }
 
 /**

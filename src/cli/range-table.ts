@@ -1,0 +1,45 @@
+/**
+ * The numeric flags and their ranges as a Markdown table, from the ranges the parsers use
+ * (RUN_RANGES, FLAG_RANGES): README.md carries this table, and a test keeps the two equal.
+ */
+import { RUN_RANGES } from '../../workloads/runner/run-options.js';
+import { rangeHelp, type NumberRange } from '../number-range.js';
+import { FLAG_RANGES } from './parse-options.js';
+
+const RUN_AND_COMPARE = 'run, compare';
+
+/** [flag, the commands that take it, its range]. */
+function rows(): [string, string, NumberRange][] {
+  return [
+    ['--time-limit', `${RUN_AND_COMPARE}, npm run libraries`, RUN_RANGES.timeLimitS],
+    ['--clients', RUN_AND_COMPARE, RUN_RANGES.clients],
+    ['--ttl-ms', `${RUN_AND_COMPARE}, client-check`, RUN_RANGES.ttlMs],
+    ['--hold-ms', RUN_AND_COMPARE, RUN_RANGES.holdMs],
+    ['--rate', RUN_AND_COMPARE, RUN_RANGES.rate],
+    ['--interval-ms', RUN_AND_COMPARE, RUN_RANGES.intervalMs],
+    ['--duration-ms', RUN_AND_COMPARE, RUN_RANGES.durationMs],
+    ['--recover-ms', RUN_AND_COMPARE, RUN_RANGES.recoverMs],
+    ['--call-timeout-ms', `${RUN_AND_COMPARE}, client-check`, RUN_RANGES.callTimeoutMs],
+    ['--wait-replicas', `${RUN_AND_COMPARE} (redis-sentinel only)`, RUN_RANGES.waitReplicas],
+    ['--min-replicas', `${RUN_AND_COMPARE} (redis-sentinel only)`, RUN_RANGES.minReplicas],
+    ['--seed', 'run', FLAG_RANGES['--seed']],
+    ['--first-seed', 'compare, scenario run', FLAG_RANGES['--first-seed']],
+    ['--seeds', 'compare, scenario run, npm run libraries', FLAG_RANGES['--seeds']],
+    ['--busy-timeout-ms', 'run, up, client-check', FLAG_RANGES['--busy-timeout-ms']],
+    ['--timeout-ms', 'check', FLAG_RANGES['--timeout-ms']],
+    ['--max-search-mb', 'check', FLAG_RANGES['--max-search-mb']],
+    ['--max-history-mb', 'check', FLAG_RANGES['--max-history-mb']],
+    ['--max-line-mb', 'check', FLAG_RANGES['--max-line-mb']],
+    ['--threads', 'check', FLAG_RANGES['--threads']],
+    ['--port', 'serve', FLAG_RANGES['--port']],
+    ['--sentinel-min-replicas', 'up', FLAG_RANGES['--sentinel-min-replicas']],
+    ['--zk-tick-ms', 'up', FLAG_RANGES['--zk-tick-ms']],
+    ['--ready-timeout-ms', 'up', FLAG_RANGES['--ready-timeout-ms']],
+  ];
+}
+
+export function rangeTableMarkdown(): string {
+  const lines = ['| flag | commands | range |', '|---|---|---|'];
+  for (const [flag, commands, range] of rows()) lines.push(`| \`${flag}\` | ${commands} | ${range.integer === false ? 'a number' : 'an integer'}, ${rangeHelp(range)} |`);
+  return lines.join('\n');
+}

@@ -1,0 +1,86 @@
+/**
+ * Integration (real servers, root): a part of the harness that dies mid-run is named. S2's run
+ * (redis, no fence, delay proxies on every client's link to PostgreSQL) has every proxy to pg1
+ * SIGKILLed from outside one second into its main phase. The run must record each death as a
+ * failed fault naming the proxy, how it ended and its log (which exists and says which link it
+ * was); the final read's "no successful final read" names the death; a valid verdict would read
+ * untested, never safe; and the teardown leaves nothing behind.
+ *
+ * Needs `npm run build` first (the proxy and the clients run from dist/). Run it alone, under the
+ * machine's cluster queue: `flock /tmp/fc-cluster.lock npx vitest run --project integration test/integration/harness-death.test.ts`.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/cluster/paths.js';
+import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
+import { variantRunOptions } from '../../src/scenarios/variant-options.js';
+import { readResultsJson } from '../../src/store/results-json.js';
+import { readHistory } from '../../src/history/read-history.js';
+import { runLockTest } from '../../workloads/runner/run-lock-test.js';
+import { leftovers, NOTHING_LEFT, SHARED_MACHINE, sleep, withClusterLock } from './helpers.js';
+
+const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-harness-death-'));
+afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
+
+/** This process's delay proxies to PostgreSQL's port (`ip netns exec` execs node, so each is our child). */
+function pgProxyPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (ppid === process.pid && argv.some((a) => a.endsWith('delay-proxy-main.js')) && argv[argv.indexOf('--target') + 1]?.endsWith(':5432')) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+describe('a delay proxy killed mid-run', () => {
+  it('is a failed fault naming it and its log; the final read says so; nothing is left', async () => {
+    const scenario = findScenario('S2');
+    const variant = selectVariants(scenario, ['redis-none'])[0]!;
+    const options = variantRunOptions(scenario, variant, 1, resultsDir);
+    const killed: number[] = [];
+    let armed = false;
+    const log = (line: string): void => {
+      console.log(`  ${line}`);
+      if (armed || !line.startsWith('main phase')) return;
+      armed = true;
+      // One second into the main phase, from outside, as an OOM killer or a stray kill would.
+      void sleep(1000).then(() => {
+        for (const pid of pgProxyPids()) {
+          process.kill(pid, 'SIGKILL');
+          killed.push(pid);
+        }
+      });
+    };
+    const r = await runLockTest(options, { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+    expect(killed.length).toBeGreaterThan(0);
+
+    const results = readResultsJson(r.runDir)!;
+    const failed = results.evidence!.faults.failed.filter((f) => f.fault === 'harness');
+    expect(failed).toHaveLength(killed.length);
+    for (const f of failed) {
+      expect(f.error).toMatch(/^the delay proxy on c\d to pg1 \(10\.\d+\.\d+\.\d+:5432, pid \d+\) was killed by SIGKILL mid-run; its clients' link to pg1 was cut; its log: .*proxy-c\d-pg1\.log$/);
+      const logPath = f.error.slice(f.error.indexOf('its log: ') + 'its log: '.length);
+      expect(existsSync(logPath)).toBe(true);
+      expect(readFileSync(logPath, 'utf8')).toMatch(/delay proxy pid \d+: 127\.0\.0\.1:\d+ -> .*:5432/);
+    }
+    expect(killed.map((pid) => failed.some((f) => f.error.includes(`pid ${pid})`)))).toEqual(killed.map(() => true));
+    // The history holds the deaths where they happened, and the final read's verdict names them.
+    const history = await readHistory(join(r.runDir, 'history.jsonl'));
+    expect(history.filter((op) => op.f === 'harness-died')).toHaveLength(killed.length);
+    const lost = results.checkers.find((c) => c.checker === 'lost-updates')!;
+    expect(lost.valid).toBe('unknown');
+    expect(lost.summary).toMatch(/^no successful final read \(its attempts failed: .*; the delay proxy on c\d to pg1 .* was killed by SIGKILL mid-run/);
+    // Never safe: unsafe on what it saw before, or untested with the death as the reason.
+    expect(results.outcome).not.toBe('safe');
+
+    expect(await withClusterLock(() => leftovers([], { runDir: r.runDir }))).toEqual(NOTHING_LEFT);
+  }, 180_000);
+});
