@@ -13,6 +13,12 @@
  * (workloads/runner/nemesis-runner.ts); the info carries `error` when the
  * fault failed. A fault that found no victim is recorded as an info with an
  * error and no invoke before it ("no client to pause ..."): that is a skip.
+ *
+ * A third question: did the clients survive? A lock client process that died
+ * without being asked (client-session.ts tells) is counted here, built-in or
+ * foreign. Its verdict (`client-crashes`, workloads/runner/client-verdict.ts)
+ * makes such a run unknown at best, never safe: the run tested a client that
+ * kept dying instead of one that rode out the faults (docs/lock-workloads.md).
  */
 import type { History, Op, Value } from '../../src/history/op.js';
 import { ACCESS_FS, lockOps } from './lock-ops.js';
@@ -39,6 +45,25 @@ export interface Evidence {
      */
     refusals: number;
   };
+  /** Client processes that died without being asked; missing from results.json files written before they were counted. */
+  clients?: {
+    crashes: number;
+    /** The first crash, for the outcome line. */
+    first: ClientCrash | null;
+  };
+}
+
+/**
+ * A lock client process that ended without being asked, after its ready line:
+ * a signal other than the SIGKILL and SIGTERM the harness sends (a nemesis
+ * kill, a retire, the teardown), an exit code other than 0, or an exit 0 the
+ * runner did not ask for (no shutdown, stdin open).
+ */
+export interface ClientCrash {
+  client: string;
+  /** `signal SIGABRT`, `exit code 1`. */
+  exit: string;
+  stderrTail: string[];
 }
 
 /** A run's or a cell's outcome: `untested` is valid without evidence that the danger occurred. */
@@ -62,10 +87,11 @@ const FAULT_OF_START: Record<string, (value: Value, skipped: boolean) => string>
  * `plannedWindows` undefined (a run re-checked without its plan) counts the
  * faults the history shows attempted, a lower bound of what was planned.
  */
-export function evidenceOf(history: History, verdicts: readonly CheckerVerdict[], plannedWindows?: number): Evidence {
+export function evidenceOf(history: History, verdicts: readonly CheckerVerdict[], plannedWindows?: number, crashes: readonly ClientCrash[] = []): Evidence {
   return {
     faults: faultsOf(history, plannedWindows),
     protection: { doubleHolds: doubleHoldsOf(verdicts), refusals: refusalsOf(history) },
+    clients: { crashes: crashes.length, first: crashes[0] ?? null },
   };
 }
 

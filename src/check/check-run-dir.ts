@@ -15,6 +15,7 @@ import { RunFileError } from '../store/run-file-error.js';
 import { runResults, type ClientFacts } from './run-results.js';
 import type { ClientTokenKind } from '../../workloads/clients/protocol.js';
 import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
+import type { ClientCrash } from '../../checkers/lock/evidence.js';
 
 export { isRunDir } from './is-run-dir.js';
 
@@ -43,10 +44,14 @@ function readPreviousResults(dir: string): ReturnType<typeof readResultsJson> {
   }
 }
 
-/** A --client run's token kind and protocol violations, as test.json recorded them (checked by its reader), so the re-check judges as the run did. */
+/** A --client run's token kind and protocol violations, and any run's client crashes, as test.json recorded them (checked by its reader), so the re-check judges as the run did. */
 function clientFactsOf(test: StoredTest): ClientFacts | undefined {
-  if (test['clientToken'] === undefined && test['clientViolations'] === undefined) return undefined;
-  return { token: test['clientToken'] as ClientTokenKind | undefined, violations: (test['clientViolations'] ?? []) as unknown as ProtocolViolation[] };
+  if (test['clientToken'] === undefined && test['clientViolations'] === undefined && test['clientCrashes'] === undefined) return undefined;
+  return {
+    token: test['clientToken'] as ClientTokenKind | undefined,
+    violations: (test['clientViolations'] ?? []) as unknown as ProtocolViolation[],
+    crashes: (test['clientCrashes'] ?? []) as unknown as ClientCrash[],
+  };
 }
 
 /** The fault windows the run planned: the script's length, else what its results.json recorded, else unknown (evidenceOf counts the attempts). */

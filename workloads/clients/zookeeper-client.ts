@@ -46,6 +46,8 @@ export class ZooKeeperLockClient implements LockClient {
   private session: ZkSession;
   private parentReady = false;
   private hold: ZkHold | undefined;
+  /** The session being discarded, until its close has run (the next session opens after it). */
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly o: LockClientOptions) {
     if (!o.lockName.startsWith('/')) throw new RangeError(`a ZooKeeper lock name is an absolute path, got \`${o.lockName}\``);
@@ -64,7 +66,8 @@ export class ZooKeeperLockClient implements LockClient {
 
   async acquire(ttlMs: number): Promise<Acquired> {
     if (ttlMs !== this.sessionTimeoutMs) this.o.log(`zookeeper: the lease is the session timeout (${this.sessionTimeoutMs} ms), not the ${ttlMs} ms asked`);
-    if (this.session.state === 'closed') this.session = this.open(); // expired: a new session
+    await this.closing;
+    if (this.session.state === 'closed') this.session = this.open(); // expired or discarded: a new session
     // Not connected (yet): nothing is sent.
     if (!(await this.session.waitConnected(this.o.callTimeoutMs))) throw failed('not-connected', `session ${this.session.state}`);
     await this.ensureParent();
@@ -107,7 +110,7 @@ export class ZooKeeperLockClient implements LockClient {
     if (!hold) throw failed('not-held', 'no lock is held');
     // Our session ended: the server deletes our node (at once if it expired the session, else when it times
     // out), but whether the lock was still ours when we asked is not known here.
-    if (hold.session !== this.session || hold.session.state === 'closed') throw indeterminate('session-closed', 'the session that held the lock is closed');
+    if (hold.session !== this.session || hold.session.state === 'closed' || this.closing) throw indeterminate('session-closed', 'the session that held the lock is closed');
     if (hold.session.state !== 'connected') {
       // Our node may outlive this suspended session for a while: a new session for the next acquire, so it does
       // not queue behind our own node. The delete is not sent.
@@ -156,10 +159,21 @@ export class ZooKeeperLockClient implements LockClient {
     }
   }
 
-  /** Replace the session now, and close the old one once the current answer is out (closing blocks the event loop for up to ~1.5 s). */
+  /**
+   * Close a session we no longer trust once the current answer is out (closing blocks the event loop for up to
+   * ~1.5 s); the next acquire opens a new one after the close. Never two sessions at once: the addon's poll of a
+   * dead socket and a new session's socket can share an fd number, and closing the old poll then unregisters
+   * the new one (see zookeeper-session.ts).
+   */
   private discard(session: ZkSession): void {
-    if (this.session === session) this.session = this.open();
-    setTimeout(() => session.close(), 10);
+    if (this.closing || session.state === 'closed') return;
+    this.closing = new Promise((resolve) =>
+      setTimeout(() => {
+        session.close();
+        this.closing = undefined;
+        resolve();
+      }, 10),
+    );
   }
 
   /** Create the lock's parent path (persistent nodes), once per session. */

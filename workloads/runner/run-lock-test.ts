@@ -84,6 +84,8 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 });
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
+    // Every client's crashes, built-in or foreign: they make the run unknown at best (checkers/lock/evidence.ts).
+    Object.assign(test, { clientCrashes: launcher.crashes });
     store.writeTest(test);
   } catch (err) {
     unmark();
@@ -107,8 +109,9 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   }
 
   const durationMs = Date.now() - started;
-  // A foreign client's own token kind; a client that broke the protocol makes the verdict unknown at best.
-  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : undefined);
+  // A foreign client's own token kind; a client that broke the protocol, or any that crashed, makes the verdict unknown at best.
+  const client = launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : { violations: [] };
+  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, { ...client, crashes: launcher.crashes });
   store.writeResults(results);
   const checked = { valid: results.valid, verdicts: results.checkers, deciding: results.deciding };
   const report = await writeRunReport(runDir).catch((err: unknown) => {
