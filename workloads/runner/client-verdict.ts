@@ -20,15 +20,7 @@ export interface ProtocolViolation {
 /** An `unknown` verdict when a client broke the protocol, else undefined. */
 export function clientProtocolVerdict(violations: readonly ProtocolViolation[]): CheckerVerdict | undefined {
   const first = violations[0];
-  if (!first) return undefined;
-  const tail = first.stderrTail.length > 0 ? `; its stderr ended: ${first.stderrTail.slice(-3).join(' | ')}` : '';
-  return {
-    checker: 'client-protocol',
-    valid: 'unknown',
-    summary: `${violations.length} protocol violation(s); first: client ${first.client} ${first.problem}${tail}`,
-    anomalies: [],
-    anomalyCount: 0,
-  };
+  return first && unknownVerdict('client-protocol', `${violations.length} protocol violation(s); first: client ${first.client} ${first.problem}`, first.stderrTail);
 }
 
 /**
@@ -39,15 +31,13 @@ export function clientProtocolVerdict(violations: readonly ProtocolViolation[]):
  */
 export function clientCrashVerdict(crashes: readonly ClientCrash[]): CheckerVerdict | undefined {
   const first = crashes[0];
-  if (!first) return undefined;
-  const tail = first.stderrTail.length > 0 ? `; its stderr ended: ${first.stderrTail.slice(-3).join(' | ')}` : '';
-  return {
-    checker: 'client-crashes',
-    valid: 'unknown',
-    summary: `${crashes.length} client process(es) died without being asked; first: ${first.client} (${first.exit})${tail}`,
-    anomalies: [],
-    anomalyCount: 0,
-  };
+  return first && unknownVerdict('client-crashes', `${crashes.length} client process(es) died without being asked; first: ${first.client} (${first.exit})`, first.stderrTail);
+}
+
+/** A deciding verdict of unknown about a client, quoting the end of its stderr. */
+function unknownVerdict(checker: string, summary: string, stderrTail: readonly string[]): CheckerVerdict {
+  const tail = stderrTail.length > 0 ? `; its stderr ended: ${stderrTail.slice(-3).join(' | ')}` : '';
+  return { checker, valid: 'unknown', summary: `${summary}${tail}`, anomalies: [], anomalyCount: 0 };
 }
 
 /** The checkers' result with the client verdicts added (they decide: a broken or crashing client's history proves no safety). */
