@@ -16,9 +16,11 @@
  * Session loss: when the connection drops (`suspended`) or the session
  * closes, the hold is counted lost at once (holdLost), as Curator advises,
  * and the careful client stops touching the resource. After an indeterminate
- * step the session is closed (the server then deletes our node at once, or
- * when the session times out) and the next acquire opens a new one: a node
- * left behind would otherwise hold the lock for a live session forever.
+ * step, or any failed step once our node exists, the session is closed (the
+ * server then deletes our node at once, or when the session times out) and
+ * the next acquire opens a new one, after the old one is closed (never two
+ * sessions at once: zookeeper-session.ts): a node left behind would
+ * otherwise hold the lock for a live session forever.
  */
 import { randomBytes } from 'node:crypto';
 import ZooKeeper from 'zookeeper';
@@ -75,7 +77,7 @@ export class ZooKeeperLockClient implements LockClient {
     const t = this.o.callTimeoutMs;
     const deadline = monotonicNow() + t;
     const id = randomBytes(6).toString('hex');
-    const path = await this.step(session, () => session.create(`${this.o.lockName}/lock-${id}-`, id, ZooKeeper.constants.ZOO_EPHEMERAL_SEQUENTIAL, t));
+    const path = await this.step(session, () => session.create(`${this.o.lockName}/lock-${id}-`, id, ZooKeeper.constants.ZOO_EPHEMERAL_SEQUENTIAL, t), false);
     const name = path.slice(path.lastIndexOf('/') + 1);
     const stat = await this.step(session, () => session.stat(path, t));
     // Our ephemeral node is already gone: the session expired; nothing of this acquire remains.
@@ -148,13 +150,19 @@ export class ZooKeeperLockClient implements LockClient {
     return s;
   }
 
-  /** A step of acquire after our node may exist: an indeterminate error ends the session, so no node of ours lingers. */
-  private async step<T>(session: ZkSession, fn: () => Promise<T>): Promise<T> {
+  /**
+   * A step of acquire: an error ends the session, so no node of ours lingers. Before our node exists (`created`
+   * false) only an indeterminate error can have left one; once it exists, any error does: a request refused
+   * while the connection was down (`not-connected`) leaves the node in the queue, where it would hold the lock
+   * for a live session that believes it holds nothing, and our next acquires would queue behind it ("held"
+   * until the session died).
+   */
+  private async step<T>(session: ZkSession, fn: () => Promise<T>, created = true): Promise<T> {
     try {
       return await fn();
     } catch (err) {
       const e: OpError = zkOpError(err);
-      if (e.type === 'info') this.discard(session);
+      if (created || e.type === 'info') this.discard(session);
       throw e;
     }
   }
