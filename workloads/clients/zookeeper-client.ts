@@ -123,9 +123,9 @@ export class ZooKeeperLockClient implements LockClient {
     try {
       r = await hold.session.remove(hold.path, this.o.callTimeoutMs);
     } catch (err) {
-      const e = zkOpError(err);
-      if (e.type === 'info') this.discard(hold.session);
-      throw e;
+      // Whatever the error, our node may still be there (a refused delete left it for sure): end the session.
+      this.discard(hold.session);
+      throw zkOpError(err);
     }
     // ZooKeeper answered that our node no longer exists: its session expired and the lock passed on.
     if (r === 'no-node') throw failed('not-held', `${hold.path} no longer exists`);

@@ -84,8 +84,6 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 });
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
-    // Every client's crashes, built-in or foreign: they make the run unknown at best (checkers/lock/evidence.ts).
-    Object.assign(test, { clientCrashes: launcher.crashes });
     store.writeTest(test);
   } catch (err) {
     unmark();
@@ -109,9 +107,12 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   }
 
   const durationMs = Date.now() - started;
+  // Every client's crashes, built-in or foreign, the teardown's included, for `check RUN_DIR` (checkers/lock/evidence.ts).
+  Object.assign(test, { clientCrashes: [...launcher.crashes] });
+  store.writeTest(test);
   // A foreign client's own token kind; a client that broke the protocol, or any that crashed, makes the verdict unknown at best.
   const client = launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : { violations: [] };
-  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, { ...client, crashes: launcher.crashes });
+  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, { ...client, crashes: test.clientCrashes });
   store.writeResults(results);
   const checked = { valid: results.valid, verdicts: results.checkers, deciding: results.deciding };
   const report = await writeRunReport(runDir).catch((err: unknown) => {
