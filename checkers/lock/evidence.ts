@@ -16,13 +16,19 @@
  * A part of the harness that died mid-run (a delay proxy, the resource's
  * server: workloads/runner/harness-watch.ts) is a `harness-died` info: a
  * failed fault no window planned, and a valid run with one is untested.
+ *
+ * A third question: did the clients survive? A lock client process that died
+ * without being asked (client-session.ts tells) is counted here, built-in or
+ * foreign. Its verdict (`client-crashes`, workloads/runner/client-verdict.ts)
+ * makes such a run unknown at best, never safe: the run tested a client that
+ * kept dying instead of one that rode out the faults (docs/lock-workloads.md).
  */
-
-/** The nemesis op of a harness death (workloads/runner/harness-watch.ts writes it; checkers do no I/O, so the name lives here). */
-export const HARNESS_DIED = 'harness-died';
 import type { History, Op, Value } from '../../src/history/op.js';
 import { ACCESS_FS, lockOps } from './lock-ops.js';
 import type { CheckerVerdict, LockWorkload, Validity } from './verdict.js';
+
+/** The nemesis op of a harness death (workloads/runner/harness-watch.ts writes it; checkers do no I/O, so the name lives here). */
+export const HARNESS_DIED = 'harness-died';
 
 export interface Evidence {
   faults: {
@@ -45,6 +51,25 @@ export interface Evidence {
      */
     refusals: number;
   };
+  /** Client processes that died without being asked; missing from results.json files written before they were counted. */
+  clients?: {
+    crashes: number;
+    /** The first crash, for the outcome line. */
+    first: ClientCrash | null;
+  };
+}
+
+/**
+ * A lock client process that ended without being asked, after its ready line:
+ * a signal other than the SIGKILL and SIGTERM the harness sends (a nemesis
+ * kill, a retire, the teardown), an exit code other than 0, or an exit 0 the
+ * runner did not ask for (no shutdown, stdin open).
+ */
+export interface ClientCrash {
+  client: string;
+  /** `signal SIGABRT`, `exit code 1`. */
+  exit: string;
+  stderrTail: string[];
 }
 
 /** A run's or a cell's outcome: `untested` is valid without evidence that the danger occurred. */
@@ -68,10 +93,11 @@ const FAULT_OF_START: Record<string, (value: Value, skipped: boolean) => string>
  * `plannedWindows` undefined (a run re-checked without its plan) counts the
  * faults the history shows attempted, a lower bound of what was planned.
  */
-export function evidenceOf(history: History, verdicts: readonly CheckerVerdict[], plannedWindows?: number): Evidence {
+export function evidenceOf(history: History, verdicts: readonly CheckerVerdict[], plannedWindows?: number, crashes: readonly ClientCrash[] = []): Evidence {
   return {
     faults: faultsOf(history, plannedWindows),
     protection: { doubleHolds: doubleHoldsOf(verdicts), refusals: refusalsOf(history) },
+    clients: { crashes: crashes.length, first: crashes[0] ?? null },
   };
 }
 

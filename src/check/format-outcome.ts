@@ -4,6 +4,9 @@
  * windows struck, and what tested the protection.
  *
  *   outcome: UNTESTED (the lock never failed: no double hold, no refusal); 3 of 4 fault windows struck (1 skipped: no client to pause ...)
+ *
+ * Client processes that died without being asked end the line (only when there were any):
+ *   ...; 0 double hold(s), 2 refusal(s); 3 client crash(es) (first: client2-8, signal SIGABRT)
  */
 import { untestedWhy, type Evidence, type Outcome } from '../../checkers/lock/evidence.js';
 import type { LockWorkload, Validity } from '../../checkers/lock/verdict.js';
@@ -25,8 +28,14 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
   // Skip reasons and errors come from the history (or a stored results.json): one line (src/printable.ts).
   return oneLine(
     `outcome: ${WORD[outcome]}${why === undefined ? '' : ` (${why})`}; ${struck}${misses.length > 0 ? ` [${misses.join('; ')}]` : ''}; ` +
-      `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)`,
+      `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)${crashesOf(evidence)}`,
   );
+}
+
+function crashesOf(evidence: Evidence): string {
+  const c = evidence.clients;
+  if (c === undefined || c.crashes === 0) return '';
+  return `; ${c.crashes} client crash(es)${c.first ? ` (first: ${c.first.client}, ${c.first.exit})` : ''}`;
 }
 
 function percent(part: number, whole: number): string {

@@ -23,6 +23,7 @@ import { TEST_FILE, type StoredTest } from '../store/test-json.js';
 import { runResults, type ClientFacts } from './run-results.js';
 import type { ClientTokenKind } from '../../workloads/clients/protocol.js';
 import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
+import type { ClientCrash } from '../../checkers/lock/evidence.js';
 
 /**
  * A run's history.jsonl, read synchronously (the reader is synchronous underneath: regular files only, bounded),
@@ -49,10 +50,14 @@ export function recomputeResults(history: History, test: StoredTest, previous: S
   return runResults(history, test, planned, durationMs, clientFactsOf(test));
 }
 
-/** A --client run's token kind and protocol violations, as test.json recorded them (checked by its reader), so the re-check judges as the run did. */
+/** A --client run's token kind and protocol violations, and any run's client crashes, as test.json recorded them (checked by its reader), so the re-check judges as the run did. */
 function clientFactsOf(test: StoredTest): ClientFacts | undefined {
-  if (test['clientToken'] === undefined && test['clientViolations'] === undefined) return undefined;
-  return { token: test['clientToken'] as ClientTokenKind | undefined, violations: (test['clientViolations'] ?? []) as unknown as ProtocolViolation[] };
+  if (test['clientToken'] === undefined && test['clientViolations'] === undefined && test['clientCrashes'] === undefined) return undefined;
+  return {
+    token: test['clientToken'] as ClientTokenKind | undefined,
+    violations: (test['clientViolations'] ?? []) as unknown as ProtocolViolation[],
+    crashes: (test['clientCrashes'] ?? []) as unknown as ClientCrash[],
+  };
 }
 
 /** The first way `stored` disagrees with `fresh` on what makes the verdict, in words, or null. Fields an older file lacks are not compared. */

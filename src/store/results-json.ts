@@ -149,4 +149,11 @@ function checkEvidence(e: unknown, expect: Expect): void {
   expect(isObject(protection), 'evidence.protection', 'an object', protection);
   const p = protection as Record<string, unknown>;
   for (const k of ['doubleHolds', 'refusals'] as const) expect(isCount(p[k]), `evidence.protection.${k}`, 'a count', p[k]);
+  // Client crashes: missing from files written before they were counted.
+  const clients = (e as { clients?: unknown }).clients;
+  if (clients === undefined) return;
+  const c = clients as Record<string, unknown>;
+  expect(isObject(clients) && isCount(c['crashes']), 'evidence.clients', '{ crashes, first } with a count of crashes', clients);
+  const first = c['first'] as Record<string, unknown> | null;
+  expect(first === null || (isObject(first) && typeof first['client'] === 'string' && typeof first['exit'] === 'string'), 'evidence.clients.first', 'null or { client, exit, stderrTail }', first);
 }

@@ -9,6 +9,7 @@
  * checks the type of every other known field that is present, naming the
  * first bad one. Unknown fields pass through (the report shows them).
  */
+import type { ClientCrash } from '../../checkers/lock/evidence.js';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
 import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import type { Value } from '../history/op.js';
@@ -41,6 +42,8 @@ export type TestJson = RunOptions & {
   /** A run with --client: the token kind the client announced, and its protocol violations (docs/client-protocol.md). */
   clientToken?: ClientTokenKind;
   clientViolations?: ProtocolViolation[];
+  /** Every run: the client processes, built-in or foreign, that died without being asked (checkers/lock/evidence.ts). */
+  clientCrashes?: ClientCrash[];
 };
 
 export interface ScenarioStamp {
@@ -100,6 +103,11 @@ export function parseTestJson(text: string, file: string): StoredTest {
     const v = t['clientViolations'];
     const isViolation = (x: unknown): boolean => isObject(x) && typeof x['client'] === 'string' && typeof x['problem'] === 'string' && Array.isArray(x['stderrTail']) && x['stderrTail'].every((l) => typeof l === 'string');
     expect(Array.isArray(v) && v.every(isViolation), 'clientViolations', 'a list of { client, problem, stderrTail }', v);
+  }
+  if (present('clientCrashes')) {
+    const v = t['clientCrashes'];
+    const isCrash = (x: unknown): boolean => isObject(x) && typeof x['client'] === 'string' && typeof x['exit'] === 'string' && Array.isArray(x['stderrTail']) && x['stderrTail'].every((l) => typeof l === 'string');
+    expect(Array.isArray(v) && v.every(isCrash), 'clientCrashes', 'a list of { client, exit, stderrTail }', v);
   }
   if (present('scenario')) {
     const x = t['scenario'];

@@ -47,7 +47,23 @@ describe('checkRunDir with a foreign client', () => {
     expect(r.checkers.find((x) => x.checker === 'grant-tokens')?.summary).toContain('unique tokens');
   });
 
+  it("any run's client crashes come back as the deciding client-crashes verdict, counted in the evidence", async () => {
+    const { results: clean } = await checkRunDir(runDir({}));
+    expect(clean.evidence.clients).toEqual({ crashes: 0, first: null });
+    expect(clean.checkers.map((v) => v.checker)).not.toContain('client-crashes');
+    const crash = { client: 'client2-8', exit: 'signal SIGABRT', stderrTail: ["uv_poll_start: Assertion `!uv__is_closing(handle)' failed."] };
+    const { results: r } = await checkRunDir(runDir({ clientCrashes: [crash, { ...crash, client: 'client3-9' }] }));
+    expect(r.checkers.find((x) => x.checker === 'client-crashes')).toMatchObject({ valid: 'unknown', summary: expect.stringContaining('2 client process(es) died without being asked; first: client2-8 (signal SIGABRT)') });
+    expect(r.deciding).toContain('client-crashes');
+    expect(r.evidence.clients).toEqual({ crashes: 2, first: crash });
+    // The sample run lost updates: a crash never hides an anomaly the checkers found (a valid run becomes unknown: client-command.test.ts).
+    expect(clean.valid).toBe(false);
+    expect(r.valid).toBe(false);
+    expect(r.outcome).toBe('unsafe');
+  });
+
   it('a damaged record is refused with 254', async () => {
+    await expect(checkRunDir(runDir({ clientCrashes: [{ client: 'client1-1', exit: 6 }] }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('clientCrashes') });
     await expect(checkRunDir(runDir({ clientToken: 'fencing' }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('clientToken') });
     const e = await checkRunDir(runDir({ clientViolations: [{ client: 1 }] })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(FencecheckError);

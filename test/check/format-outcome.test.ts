@@ -26,6 +26,14 @@ describe('formatOutcome', () => {
     expect(formatOutcome('unsafe', false, evidence({}, 1, 0), 'lock-counter')).toBe('outcome: UNSAFE; 4 of 4 fault windows struck (100%); 1 double hold(s), 0 refusal(s)');
   });
 
+  it('ends the line with the client crashes, when there were any', () => {
+    const first = { client: 'client2-8', exit: 'signal SIGABRT', stderrTail: [] };
+    expect(formatOutcome('unknown', 'unknown', { ...evidence({}, 0, 2), clients: { crashes: 3, first } }, 'lock-counter')).toBe(
+      'outcome: unknown; 4 of 4 fault windows struck (100%); 0 double hold(s), 2 refusal(s); 3 client crash(es) (first: client2-8, signal SIGABRT)',
+    );
+    expect(formatOutcome('safe', true, { ...evidence({}, 0, 2), clients: { crashes: 0, first: null } }, 'lock-counter')).toBe('outcome: safe; 4 of 4 fault windows struck (100%); 0 double hold(s), 2 refusal(s)');
+  });
+
   it('reads a results.json from before evidence as untested, never safe', () => {
     expect(formatStoredOutcome({ valid: true, checkers: [] }, 'lock-counter')).toBe(
       'outcome: UNTESTED (results.json records no evidence that the faults struck (re-check with `fencecheck check RUN_DIR`))',

@@ -11,7 +11,7 @@ import { failed, type OpError } from '../../workloads/clients/op-error.js';
 import { pgOpError } from '../../workloads/clients/pg-errors.js';
 import { redisOpError } from '../../workloads/clients/redis-connection.js';
 import { CallTimeoutError } from '../../workloads/clients/time.js';
-import { ZK, ZkError, zkOpError } from '../../workloads/clients/zookeeper-session.js';
+import { deferred, ZK, ZkError, zkOpError } from '../../workloads/clients/zookeeper-session.js';
 
 type Row = [string, () => unknown, 'fail' | 'info', string];
 
@@ -76,4 +76,17 @@ describe('ZooKeeper (native client) result codes', () => {
     ['our own timeout', () => new CallTimeoutError('zookeeper create', 500), 'info', 'timeout'],
     ['anything else', () => new Error('boom'), 'info', 'zk-error'],
   ]);
+});
+
+describe('deferred (the ZooKeeper addon callbacks)', () => {
+  it('runs the callback on a later turn, never inside the call that invoked it, with its arguments and in order', async () => {
+    const seen: string[] = [];
+    const cb = deferred((rc: number, path: string) => seen.push(`${rc} ${path}`));
+    // As the addon does from inside zookeeper_interest: a session event, then the failed completions.
+    cb(ZK.CONNECTIONLOSS, '/a');
+    cb(ZK.OK, '/b');
+    expect(seen).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['-4 /a', '0 /b']);
+  });
 });

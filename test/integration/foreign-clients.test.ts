@@ -12,7 +12,8 @@
  *    refuses someone. A client that is never ready, speaks another version,
  *    prints garbage, answers out of order or crashes ends the run with a
  *    typed error or a verdict of unknown naming the fault and its stderr,
- *    and nothing is left behind.
+ *    and nothing is left behind; a crash is also counted in the evidence,
+ *    test.json and the outcome line.
  *
  * Needs Debian's python3-redis, python3-kazoo, python3-etcd3 and
  * python3-psycopg2 (`npm run setup` installs them) and `npm run build`.
@@ -32,6 +33,9 @@ import { checkClientOn, type ClientCheckResult } from '../../workloads/client-ch
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
 import { leftovers, NOTHING_LEFT, SHARED_MACHINE } from './helpers.js';
+import { formatStoredOutcome } from '../../src/check/format-outcome.js';
+import { readResultsJson } from '../../src/store/results-json.js';
+import { readTestJson } from '../../src/store/test-json.js';
 
 const PY = '/usr/bin/python3';
 const client = (file: string): string => `${PY} ${join(projectRoot(), 'clients', 'python', file)}`;
@@ -173,7 +177,15 @@ describe('runs with a foreign client', () => {
     expect(v).toMatchObject({ valid: 'unknown', summary: expect.stringContaining(words) });
     expect(r.valid).not.toBe(true);
     expect(r.deciding).toContain('client-protocol');
-    if (mode === 'crash') expect(v.summary).toContain('crashing on purpose');
+    if (mode === 'crash') {
+      expect(v.summary).toContain('crashing on purpose');
+      // Counted as a crash too: its verdict, the run's evidence and test.json (for `check RUN_DIR`), and the outcome line.
+      expect(by(r, 'client-crashes')).toMatchObject({ valid: 'unknown', summary: expect.stringContaining('(exit code 3)') });
+      const results = readResultsJson(r.runDir)!;
+      expect(results.evidence?.clients?.crashes).toBeGreaterThan(0);
+      expect(formatStoredOutcome(results, 'lock-counter')).toMatch(/; \d+ client crash\(es\) \(first: client\d+-\d+, exit code 3\)$/);
+      expect(readTestJson(r.runDir)?.['clientCrashes']).toHaveLength(results.evidence!.clients!.crashes);
+    }
     expect(await leftovers()).toEqual(NOTHING_LEFT);
   });
 });

@@ -42,6 +42,7 @@ describe('evidenceOf', () => {
         failed: [{ fault: 'clock', error: 'clock file not writable' }],
       },
       protection: { doubleHolds: 0, refusals: 0 },
+      clients: { crashes: 0, first: null },
     });
   });
 
@@ -62,6 +63,15 @@ describe('evidenceOf', () => {
     expect(outcomeOf(true, tested, 'mutex')).toBe('untested');
     // What was seen before it died stands: an invalid run stays unsafe.
     expect(outcomeOf(false, tested, 'lock-counter')).toBe('unsafe');
+  });
+
+  it('counts the client processes that crashed, with the first one', () => {
+    const crashes = [
+      { client: 'client1-3', exit: 'signal SIGABRT', stderrTail: ['Assertion failed'] },
+      { client: 'client2-5', exit: 'signal SIGSEGV', stderrTail: [] },
+    ];
+    expect(evidenceOf(lockHistory(), [], 0, crashes).clients).toEqual({ crashes: 2, first: crashes[0] });
+    expect(evidenceOf(lockHistory(), [], 0).clients).toEqual({ crashes: 0, first: null });
   });
 
   it('pairs overlapping faults of the same kind by their value', () => {

@@ -1,12 +1,12 @@
 /**
  * The foreign client's command line, the modes a token kind can serve, and the
- * client-protocol verdict merged into a run's result.
+ * client-protocol and client-crashes verdicts merged into a run's result.
  */
 import { describe, expect, it } from 'vitest';
 import { verdict } from '../../checkers/lock/verdict.js';
 import { UsageError } from '../../src/errors.js';
 import { tokenKindExcludes } from '../../workloads/runner/client-command.js';
-import { addClientVerdict } from '../../workloads/runner/client-verdict.js';
+import { addClientVerdict, clientCrashVerdict } from '../../workloads/runner/client-verdict.js';
 import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
 
 describe('parseClientCommand', () => {
@@ -45,5 +45,20 @@ describe('addClientVerdict', () => {
     expect(addClientVerdict(base, v)).toMatchObject({ valid: 'unknown', deciding: ['lost-updates', 'client-protocol'] });
     const invalid = { ...base, valid: false as const, verdicts: [verdict('lost-updates', false, 'lost', [])] };
     expect(addClientVerdict(invalid, v).valid).toBe(false);
+  });
+});
+
+describe('clientCrashVerdict', () => {
+  const base = { valid: true as const, verdicts: [verdict('lost-updates', true, 'fine', [])], deciding: ['lost-updates'] };
+  const crash = { client: 'client1-4', exit: 'signal SIGSEGV', stderrTail: ['a', 'b', 'c', 'd'] };
+  it('no crash: no verdict', () => {
+    expect(clientCrashVerdict([])).toBeUndefined();
+  });
+  it('a crash makes a valid run unknown, naming the first and its stderr; an invalid run stays invalid', () => {
+    const v = clientCrashVerdict([crash, { ...crash, client: 'client2-5' }])!;
+    expect(v).toMatchObject({ checker: 'client-crashes', valid: 'unknown', summary: '2 client process(es) died without being asked; first: client1-4 (signal SIGSEGV); its stderr ended: b | c | d' });
+    expect(addClientVerdict(base, undefined, v)).toMatchObject({ valid: 'unknown', deciding: ['lost-updates', 'client-crashes'] });
+    const invalid = { ...base, valid: false as const, verdicts: [verdict('lost-updates', false, 'lost', [])] };
+    expect(addClientVerdict(invalid, undefined, v).valid).toBe(false);
   });
 });

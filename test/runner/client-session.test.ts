@@ -12,12 +12,13 @@ import type { ClientProcess } from '../../src/cluster/client-host.js';
 import type { ProcessExit } from '../../src/cluster/cluster-errors.js';
 import { FencecheckError } from '../../src/errors.js';
 import { SQL } from '../../workloads/clients/resource-modes.js';
-import { ClientSession, wireRequest, type ProtocolViolation } from '../../workloads/runner/client-session.js';
+import type { ClientCrash } from '../../checkers/lock/evidence.js';
+import { ClientSession, crashOf, wireRequest, type ProtocolViolation } from '../../workloads/runner/client-session.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
 const READY = '{"ready":true,"protocol":1,"token":"monotonic","versions":{"x":"1"}}';
 
-function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: string) => void; err: (line: string) => void; exit: (e: ProcessExit) => void; violations: ProtocolViolation[] } {
+function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: string) => void; err: (line: string) => void; exit: (e: ProcessExit) => void; violations: ProtocolViolation[]; crashes: ClientCrash[] } {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -27,15 +28,16 @@ function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: st
   const exited = new Promise<ProcessExit>((r) => (exit = r));
   const proc = { name: 'client1-1', host: 'c1', pid: 1, child: { stdin, stdout, stderr }, exited } as unknown as ClientProcess;
   const violations: ProtocolViolation[] = [];
+  const crashes: ClientCrash[] = [];
   const dir = madeTempDir('fencecheck-session-');
   const control = { pause: async () => undefined, resume: async () => undefined, kill: async () => undefined };
-  const session = new ClientSession(proc, join(dir, 'client.log'), control, { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v) });
+  const session = new ClientSession(proc, join(dir, 'client.log'), control, { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v), onCrash: (c) => crashes.push(c) });
   // A real process's pipes close when it exits.
   const exitNow = (e: ProcessExit) => {
     stderr.end();
     exit(e);
   };
-  return { session, stdin: written, say: (l) => stdout.write(`${l}\n`), err: (l) => stderr.write(`${l}\n`), exit: exitNow, violations };
+  return { session, stdin: written, say: (l) => stdout.write(`${l}\n`), err: (l) => stderr.write(`${l}\n`), exit: exitNow, violations, crashes };
 }
 
 const turn = () => new Promise((r) => setImmediate(r));
@@ -101,6 +103,40 @@ describe('ClientSession', () => {
     const c = fakeClient();
     c.say('{"id":1,"type":"ok"}');
     await expect(c.session.ready).rejects.toThrow('answered before its ready line');
+  });
+
+  it.each<[string, ProcessExit, boolean, string | undefined]>([
+    ['a kill -9 (nemesis, retire)', { code: null, signal: 'SIGKILL' }, false, undefined],
+    ['the teardown SIGTERM', { code: null, signal: 'SIGTERM' }, false, undefined],
+    ['an exit 0 after shutdown', { code: 0, signal: null }, true, undefined],
+    ['an abort (the zookeeper addon)', { code: null, signal: 'SIGABRT' }, false, 'signal SIGABRT'],
+    ['a segfault while shutting down', { code: null, signal: 'SIGSEGV' }, true, 'signal SIGSEGV'],
+    ['a non-zero exit after shutdown', { code: 1, signal: null }, true, 'exit code 1'],
+    ['an exit 0 nobody asked for', { code: 0, signal: null }, false, 'exit code 0, not asked to end'],
+  ])('crashOf: %s', (_what, exit, asked, crash) => {
+    expect(crashOf(exit, asked)).toBe(crash);
+  });
+
+  it('a ready client that dies by a signal the harness did not send is a crash, with its stderr tail; one before ready is not', async () => {
+    const c = fakeClient();
+    c.say(READY);
+    await c.session.ready;
+    c.err("node: ../deps/uv/src/unix/poll.c:126: uv_poll_start: Assertion `!uv__is_closing(handle)' failed.");
+    const p = c.session.call({ op: 'acquire', ttlMs: 1000 }, 10_000);
+    c.exit({ code: null, signal: 'SIGABRT' });
+    // Indeterminate: it may have reached the lock service before it died.
+    expect(await p).toMatchObject({ type: 'info' });
+    expect(c.crashes).toEqual([{ client: 'client1-1', exit: 'signal SIGABRT', stderrTail: ["node: ../deps/uv/src/unix/poll.c:126: uv_poll_start: Assertion `!uv__is_closing(handle)' failed."] }]);
+    const early = fakeClient();
+    early.exit({ code: null, signal: 'SIGSEGV' });
+    await expect(early.session.ready).rejects.toThrow('exited before it was ready');
+    const killed = fakeClient();
+    killed.say(READY);
+    await killed.session.ready;
+    killed.exit({ code: null, signal: 'SIGKILL' });
+    await turn();
+    await new Promise((r) => setTimeout(r, 20));
+    expect([...early.crashes, ...killed.crashes]).toEqual([]);
   });
 
   it('an exit in the middle of the run is a violation; a kill -9 or an exit after close is not', async () => {

@@ -77,6 +77,8 @@ describe('readResultsJson', () => {
     [{ ...RESULTS, evidence: { faults: { planned: 1, applied: 1, skipped: [], failed: [] } } }, 'expected `evidence.protection` to be an object, found nothing (the field is missing)'],
     [{ ...RESULTS, evidence: { faults: { planned: 1, applied: 1, skipped: [{ fault: 'client-pause' }], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } } }, 'expected `evidence.faults.skipped[0]` to be { fault, why } strings, found {"fault":"client-pause"}'],
     [{ ...RESULTS, evidence: { faults: { planned: 1, applied: 1, skipped: [], failed: [] }, protection: { doubleHolds: 0.5, refusals: 0 } } }, 'expected `evidence.protection.doubleHolds` to be a count, found 0.5'],
+    [{ ...RESULTS, evidence: { faults: { planned: 1, applied: 1, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 }, clients: { crashes: -1, first: null } } }, 'expected `evidence.clients` to be { crashes, first } with a count of crashes, found {"crashes":-1,"first":null}'],
+    [{ ...RESULTS, evidence: { faults: { planned: 1, applied: 1, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 }, clients: { crashes: 1, first: { client: 'client1-1' } } } }, 'expected `evidence.clients.first` to be null or { client, exit, stderrTail }, found {"client":"client1-1"}'],
   ])('names the bad field: %j', (json, detail) => {
     expect(message(() => parseResultsJson(JSON.stringify(json), 'results.json'))).toBe(`results.json: ${detail}`);
   });

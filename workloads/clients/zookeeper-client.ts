@@ -16,9 +16,11 @@
  * Session loss: when the connection drops (`suspended`) or the session
  * closes, the hold is counted lost at once (holdLost), as Curator advises,
  * and the careful client stops touching the resource. After an indeterminate
- * step the session is closed (the server then deletes our node at once, or
- * when the session times out) and the next acquire opens a new one: a node
- * left behind would otherwise hold the lock for a live session forever.
+ * step, or any failed step once our node exists, the session is closed (the
+ * server then deletes our node at once, or when the session times out) and
+ * the next acquire opens a new one, after the old one is closed (never two
+ * sessions at once: zookeeper-session.ts): a node left behind would
+ * otherwise hold the lock for a live session forever.
  */
 import { randomBytes } from 'node:crypto';
 import ZooKeeper from 'zookeeper';
@@ -46,6 +48,8 @@ export class ZooKeeperLockClient implements LockClient {
   private session: ZkSession;
   private parentReady = false;
   private hold: ZkHold | undefined;
+  /** The session being discarded, until its close has run (the next session opens after it). */
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly o: LockClientOptions) {
     if (!o.lockName.startsWith('/')) throw new RangeError(`a ZooKeeper lock name is an absolute path, got \`${o.lockName}\``);
@@ -64,7 +68,8 @@ export class ZooKeeperLockClient implements LockClient {
 
   async acquire(ttlMs: number): Promise<Acquired> {
     if (ttlMs !== this.sessionTimeoutMs) this.o.log(`zookeeper: the lease is the session timeout (${this.sessionTimeoutMs} ms), not the ${ttlMs} ms asked`);
-    if (this.session.state === 'closed') this.session = this.open(); // expired: a new session
+    await this.closing;
+    if (this.session.state === 'closed') this.session = this.open(); // expired or discarded: a new session
     // Not connected (yet): nothing is sent.
     if (!(await this.session.waitConnected(this.o.callTimeoutMs))) throw failed('not-connected', `session ${this.session.state}`);
     await this.ensureParent();
@@ -72,7 +77,7 @@ export class ZooKeeperLockClient implements LockClient {
     const t = this.o.callTimeoutMs;
     const deadline = monotonicNow() + t;
     const id = randomBytes(6).toString('hex');
-    const path = await this.step(session, () => session.create(`${this.o.lockName}/lock-${id}-`, id, ZooKeeper.constants.ZOO_EPHEMERAL_SEQUENTIAL, t));
+    const path = await this.step(session, () => session.create(`${this.o.lockName}/lock-${id}-`, id, ZooKeeper.constants.ZOO_EPHEMERAL_SEQUENTIAL, t), false);
     const name = path.slice(path.lastIndexOf('/') + 1);
     const stat = await this.step(session, () => session.stat(path, t));
     // Our ephemeral node is already gone: the session expired; nothing of this acquire remains.
@@ -107,7 +112,7 @@ export class ZooKeeperLockClient implements LockClient {
     if (!hold) throw failed('not-held', 'no lock is held');
     // Our session ended: the server deletes our node (at once if it expired the session, else when it times
     // out), but whether the lock was still ours when we asked is not known here.
-    if (hold.session !== this.session || hold.session.state === 'closed') throw indeterminate('session-closed', 'the session that held the lock is closed');
+    if (hold.session !== this.session || hold.session.state === 'closed' || this.closing) throw indeterminate('session-closed', 'the session that held the lock is closed');
     if (hold.session.state !== 'connected') {
       // Our node may outlive this suspended session for a while: a new session for the next acquire, so it does
       // not queue behind our own node. The delete is not sent.
@@ -118,9 +123,9 @@ export class ZooKeeperLockClient implements LockClient {
     try {
       r = await hold.session.remove(hold.path, this.o.callTimeoutMs);
     } catch (err) {
-      const e = zkOpError(err);
-      if (e.type === 'info') this.discard(hold.session);
-      throw e;
+      // Whatever the error, our node may still be there (a refused delete left it for sure): end the session.
+      this.discard(hold.session);
+      throw zkOpError(err);
     }
     // ZooKeeper answered that our node no longer exists: its session expired and the lock passed on.
     if (r === 'no-node') throw failed('not-held', `${hold.path} no longer exists`);
@@ -145,21 +150,38 @@ export class ZooKeeperLockClient implements LockClient {
     return s;
   }
 
-  /** A step of acquire after our node may exist: an indeterminate error ends the session, so no node of ours lingers. */
-  private async step<T>(session: ZkSession, fn: () => Promise<T>): Promise<T> {
+  /**
+   * A step of acquire: an error ends the session, so no node of ours lingers. Before our node exists (`created`
+   * false) only an indeterminate error can have left one; once it exists, any error does: a request refused
+   * while the connection was down (`not-connected`) leaves the node in the queue, where it would hold the lock
+   * for a live session that believes it holds nothing, and our next acquires would queue behind it ("held"
+   * until the session died).
+   */
+  private async step<T>(session: ZkSession, fn: () => Promise<T>, created = true): Promise<T> {
     try {
       return await fn();
     } catch (err) {
       const e: OpError = zkOpError(err);
-      if (e.type === 'info') this.discard(session);
+      if (created || e.type === 'info') this.discard(session);
       throw e;
     }
   }
 
-  /** Replace the session now, and close the old one once the current answer is out (closing blocks the event loop for up to ~1.5 s). */
+  /**
+   * Close a session we no longer trust once the current answer is out (closing blocks the event loop for up to
+   * ~1.5 s); the next acquire opens a new one after the close. Never two sessions at once: the addon's poll of a
+   * dead socket and a new session's socket can share an fd number, and closing the old poll then unregisters
+   * the new one (see zookeeper-session.ts).
+   */
   private discard(session: ZkSession): void {
-    if (this.session === session) this.session = this.open();
-    setTimeout(() => session.close(), 10);
+    if (this.closing || session.state === 'closed') return;
+    this.closing = new Promise((resolve) =>
+      setTimeout(() => {
+        session.close();
+        this.closing = undefined;
+        resolve();
+      }, 10),
+    );
   }
 
   /** Create the lock's parent path (persistent nodes), once per session. */

@@ -14,6 +14,20 @@
  *
  * Requests are sent only while `connected`: the C client would queue them
  * while reconnecting and send them late, which is the ambiguity we avoid.
+ *
+ * Why every callback of the addon is deferred (setImmediate): the addon calls
+ * our callbacks from inside its own C calls (a connection timeout found in
+ * `zookeeper_interest` runs the session event and the connection-loss
+ * completions there, before the addon has stopped its libuv poll on the dead
+ * socket), and Node runs the promise continuations at the end of each
+ * callback, still inside. A continuation that opened a new session there got
+ * the dead socket's fd number while the old poll still held it:
+ * `uv_poll_init` refused it (EEXIST) and the addon went on with the
+ * uninitialised handle: `uv_poll_start: Assertion '!uv__is_closing(handle)'`,
+ * SIGABRT or SIGSEGV, about 1 s (2/3 of the session timeout) into a pause,
+ * kill or partition. Deferred, our code runs only once the addon's call has
+ * returned and its poll state is consistent. (ZooKeeperLockClient also never
+ * has two sessions open at once: see its `discard`.)
  */
 import ZooKeeper from 'zookeeper';
 import { failed, indeterminate, messageOf, OpError } from './op-error.js';
@@ -73,6 +87,7 @@ export interface ZkStat {
 export class ZkSession {
   private readonly zk: ZooKeeper;
   private current: ZkState = 'connecting';
+  private closeCalled = false;
   private readonly listeners = new Set<(s: ZkState) => void>();
 
   constructor(
@@ -83,12 +98,15 @@ export class ZkSession {
     // debug_level 0: the binding prints its own warnings with printf to STDOUT, the protocol channel, and the
     // C client's level is the same switch. This wrapper logs session changes and errors to stderr instead.
     this.zk = new ZooKeeper({ connect, timeout: sessionTimeoutMs, debug_level: 0, host_order_deterministic: false });
-    this.zk.on('connect', () => this.set('connected'));
-    this.zk.on('connecting', () => this.set(this.current === 'connecting' ? 'connecting' : 'suspended'));
-    this.zk.on('close', (_zk: unknown, code: unknown) => {
-      this.log(`zookeeper: session closed (code ${String(code)})`);
-      this.set('closed');
-    });
+    this.zk.on('connect', deferred(() => this.set('connected')));
+    this.zk.on('connecting', deferred(() => this.set(this.current === 'connecting' ? 'connecting' : 'suspended')));
+    this.zk.on(
+      'close',
+      deferred((_zk: unknown, code: unknown) => {
+        this.log(`zookeeper: session closed (code ${String(code)})`);
+        this.set('closed');
+      }),
+    );
     this.zk.init({});
   }
 
@@ -162,7 +180,7 @@ export class ZkSession {
       await this.request(`watch ${path}`, timeoutMs, (cb) =>
         this.zk.aw_exists(
           path,
-          () => fired(),
+          deferred(() => fired()),
           (rc: number) => cb(rc, undefined),
         ),
       );
@@ -176,10 +194,16 @@ export class ZkSession {
   /**
    * End the session: the server deletes its ephemeral nodes at once. The C
    * client blocks up to ~1.5 s for the server's answer, so call it once the
-   * answer to the current request is out.
+   * answer to the current request is out. Once only (a second close of the
+   * addon's handle is undefined behaviour); the state is `closed` at once, as
+   * the addon's own close event comes a tick later.
    */
   close(): void {
+    if (this.closeCalled) return;
+    this.closeCalled = true;
+    // A session the addon closed itself (expired) has its handle closed already.
     if (this.current !== 'closed') this.zk.close();
+    this.set('closed');
   }
 
   private set(s: ZkState): void {
@@ -190,11 +214,21 @@ export class ZkSession {
 
   /** One request: refused unless connected, else sent, answered through `cb`, bounded by our timeout. */
   private request<T>(what: string, timeoutMs: number, start: (cb: (rc: number, result: T) => void) => number): Promise<T> {
-    if (this.current !== 'connected') return Promise.reject(new ZkError(this.current === 'closed' ? ZK.INVALIDSTATE : ZK.CONNECTIONLOSS, false, what));
+    // Our state lags the C client's by a tick (deferred events): both must say connected.
+    const connected = this.current === 'connected' && this.zk.state === ZooKeeper.constants.ZOO_CONNECTED_STATE;
+    if (!connected) return Promise.reject(new ZkError(this.current === 'closed' ? ZK.INVALIDSTATE : ZK.CONNECTIONLOSS, false, what));
     const answered = new Promise<T>((resolve, reject) => {
-      const ret = start((rc, result) => (rc === ZK.OK ? resolve(result) : reject(new ZkError(rc, true, what))));
+      const ret = start(deferred((rc: number, result: T) => (rc === ZK.OK ? resolve(result) : reject(new ZkError(rc, true, what)))));
       if (ret !== ZK.OK) reject(new ZkError(ret, false, what));
     });
     return withTimeout(answered, timeoutMs, `zookeeper ${what}`);
   }
+}
+
+/**
+ * `fn`, run on the next turn of the event loop instead of inside the addon's C
+ * call that invoked it (see the top of this file for the crash this avoids).
+ */
+export function deferred<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
+  return (...args) => void setImmediate(() => fn(...args));
 }

@@ -21,6 +21,7 @@ import type { ClientConfig, ClientReady, ClientTokenKind } from '../clients/prot
 import type { ResourceMode } from '../vocabulary.js';
 import { ClientSession, type ProcessControl, type SessionAccess } from './client-session.js';
 import type { ProtocolViolation } from './client-verdict.js';
+import type { ClientCrash } from '../../checkers/lock/evidence.js';
 
 export interface ClientLauncherOptions {
   /** The foreign client's command line; undefined for the built-in client. */
@@ -32,6 +33,8 @@ export interface ClientLauncherOptions {
 
 export class ClientLauncher {
   readonly violations: ProtocolViolation[] = [];
+  /** Client processes, built-in or foreign, that died without being asked (client-session.ts crashOf). */
+  readonly crashes: ClientCrash[] = [];
   /** The first ready line's, for the checkers and test.json. */
   ready: ClientReady | undefined;
   private readonly argv: string[];
@@ -55,6 +58,10 @@ export class ClientLauncher {
       onViolation: (v) => {
         this.violations.push(v);
         this.o.log?.(`client ${v.client} broke the protocol: ${v.problem}`);
+      },
+      onCrash: (c) => {
+        this.crashes.push(c);
+        this.o.log?.(`client ${c.client} crashed (${c.exit}): see its log`);
       },
     });
     const ms = this.o.readyTimeoutMs ?? readyTimeoutMs(process.env['FC_CLIENT_READY_TIMEOUT_MS']);

@@ -29,6 +29,7 @@ import { CLIENT_TOKEN_KINDS, PROTOCOL_VERSION, type ClientAnswer, type ClientRea
 import type { ResourceMode } from '../vocabulary.js';
 import type { LockSession, RequestBody } from './ports.js';
 import type { ProtocolViolation } from './client-verdict.js';
+import type { ClientCrash } from '../../checkers/lock/evidence.js';
 
 type Pending = { resolve: (a: ClientAnswer) => void; timer: NodeJS.Timeout };
 
@@ -49,6 +50,21 @@ export type { ProtocolViolation } from './client-verdict.js';
 
 export interface SessionOptions {
   onViolation?: (v: ProtocolViolation) => void;
+  /** The process died without being asked (crashOf), built-in client or foreign. */
+  onCrash?: (c: ClientCrash) => void;
+}
+
+/**
+ * The crash in a ready client's exit, or undefined when the harness asked for it: SIGKILL (a nemesis kill, a
+ * retire) and SIGTERM (the teardown) are ours, and so is an exit 0 after we closed its input or sent shutdown.
+ * Any other signal (SIGABRT, SIGSEGV, ...), a non-zero exit code, or an exit 0 nobody asked for is a crash.
+ * (A SIGKILL from elsewhere, the kernel's OOM killer say, cannot be told from ours and is not counted.)
+ */
+export function crashOf(exit: { code: number | null; signal: string | null }, asked: boolean): string | undefined {
+  if (exit.signal === 'SIGKILL' || exit.signal === 'SIGTERM') return undefined;
+  if (exit.signal) return `signal ${exit.signal}`;
+  if (exit.code === 0 && asked) return undefined;
+  return exit.code === 0 ? 'exit code 0, not asked to end' : `exit code ${String(exit.code)}`;
 }
 
 /** The wire request of a runner's request: the id, and an access's statements. */
@@ -116,6 +132,11 @@ export class ClientSession implements LockSession {
     void proc.exited.then(async (exit) => {
       await Promise.race([stderrClosed, new Promise((resolve) => setTimeout(resolve, 500))]);
       this.dead = true;
+      const crash = this.isReady ? crashOf(exit, this.closing) : undefined;
+      if (crash !== undefined) {
+        this.log.write(`[crash] ${proc.name} died without being asked (${crash})\n`);
+        this.options.onCrash?.({ client: proc.name, exit: crash, stderrTail: [...this.tail] });
+      }
       // Ours: stdin closed or shutdown (closing), kill -9 by the nemesis or a retire, SIGTERM at teardown. Anything else is the client's doing.
       if (this.isReady && !this.closing && exit.signal !== 'SIGKILL' && exit.signal !== 'SIGTERM') {
         this.reportViolation(`exited in the middle of the run (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`, onFailed);

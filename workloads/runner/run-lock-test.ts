@@ -111,8 +111,12 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   }
 
   const durationMs = Date.now() - started;
-  // A foreign client's own token kind; a client that broke the protocol makes the verdict unknown at best.
-  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : undefined);
+  // Every client's crashes, built-in or foreign, the teardown's included, for `check RUN_DIR` (checkers/lock/evidence.ts).
+  Object.assign(test, { clientCrashes: [...launcher.crashes] });
+  store.writeTest(test);
+  // A foreign client's own token kind; a client that broke the protocol, or any that crashed, makes the verdict unknown at best.
+  const client = launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : { violations: [] };
+  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, { ...client, crashes: test.clientCrashes });
   store.writeResults(results);
   const checked = { valid: results.valid, verdicts: results.checkers, deciding: results.deciding };
   const report = await writeRunReport(runDir).catch((err: unknown) => {
