@@ -23,7 +23,8 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
   const p = evidence.protection;
   return (
     `outcome: ${WORD[outcome]}${why === undefined ? '' : ` (${why})`}; ${struck}${misses.length > 0 ? ` [${misses.join('; ')}]` : ''}; ` +
-    `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)`
+    `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)` +
+    (p.overlaps !== undefined ? `, ${p.overlaps} section(s) overlapping another with no lock` : '')
   );
 }
 

@@ -8,13 +8,13 @@
 import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
-import { LOCK_BACKENDS } from '../../workloads/vocabulary.js';
+import { LOCK_SERVICES } from '../../workloads/vocabulary.js';
 import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
 import { nonNegativeInteger, oneOf, positiveInteger } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 
 interface Flags {
-  backend: (typeof LOCK_BACKENDS)[number];
+  backend: (typeof LOCK_SERVICES)[number];
   client?: string;
   callTimeoutMs: number;
   ttlMs: number;
@@ -27,7 +27,7 @@ export function registerClientCheckCommand(program: Command): void {
   program
     .command('client-check')
     .description('Check a lock client against the client contract on a real cluster: exclusion, hand-over, tokens, fences, a paused holder.')
-    .requiredOption('--backend <name>', `the cluster to start (and the built-in client without --client): ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
+    .requiredOption('--backend <name>', `the cluster to start (and the built-in client without --client): ${LOCK_SERVICES.join(', ')}`, oneOf('--backend', LOCK_SERVICES))
     .option('--client <command>', CLIENT_HELP, clientCommand)
     .option('--call-timeout-ms <ms>', 'timeout of each client call', positiveInteger('--call-timeout-ms'), 1000)
     .option('--ttl-ms <ms>', 'the paused holder\'s lease / TTL / session', positiveInteger('--ttl-ms'), 2000)

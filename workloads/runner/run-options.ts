@@ -7,7 +7,7 @@ import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
-import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
+import { notApplicable, notApplicableWithoutLock, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 
 export interface RunOptions {
   backend: LockBackend;
@@ -55,6 +55,8 @@ export interface RunOptions {
   minReplicas?: number;
   /** Where the cluster runs: network namespaces (default) or containers (src/containers). */
   provider?: ProviderName;
+  /** PostgreSQL ends a session idle in a transaction this long, ms (0: never, PostgreSQL's default): how long a paused for-update client keeps its row lock. */
+  idleTxTimeoutMs: number;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -73,6 +75,7 @@ export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
   redisPersistence: 'none',
   resultsDir: 'results',
   checkHold: false,
+  idleTxTimeoutMs: 0,
 };
 
 export function validateRunOptions(o: RunOptions): RunOptions {
@@ -87,8 +90,12 @@ export function validateRunOptions(o: RunOptions): RunOptions {
   if (!Number.isSafeInteger(o.seed)) throw new UsageError(`Expected \`--seed\` to be an integer, got \`${o.seed}\``);
   for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected \`--nemesis\` to list faults among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
   const scripted = o.script !== undefined;
-  const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted);
-  if (why) throw new UsageError(`Cannot run this combination: ${why}.`);
+  const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted) ?? notApplicableWithoutLock(o.backend, o.workload);
+  if (why) throw new UsageError(`Cannot run this combination: ${why}.`, o.backend === 'none' ? 'Without a lock, the database protects the data itself: --resource version or for-update (or none, to see it unprotected).' : undefined);
+  if (!(Number.isInteger(o.idleTxTimeoutMs) && o.idleTxTimeoutMs >= 0)) throw new UsageError(`Expected \`--idle-tx-timeout-ms\` to be a non-negative integer, got \`${o.idleTxTimeoutMs}\``);
+  if (o.backend === 'none' && o.client !== undefined) {
+    throw new UsageError('Cannot run this combination: --client runs a foreign lock client, and --backend none has no lock service for it to use.', 'Drop --client (the built-in client goes straight to the resource), or name the lock service the client speaks with --backend.');
+  }
   return o;
 }
 
@@ -123,6 +130,8 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
   // The default (namespaces) is left out, so replays written before providers existed read the same.
   provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
+  // for-update only: the other modes open no transaction, so their replays leave it out.
+  idleTxTimeoutMs: (o) => (o.resource === 'for-update' ? ['--idle-tx-timeout-ms', String(o.idleTxTimeoutMs)] : []),
   seed: (o) => ['--seed', String(o.seed)],
 };
 
