@@ -32,7 +32,7 @@ describe('run options', () => {
     const cmd = replayCommand({ ...base, nemesis: ['client-pause', 'kill'], seed: 42, callTimeoutMs: 300, recoverMs: 100, resultsDir: "/tmp/it's here" });
     expect(cmd).toBe(
       'fencecheck run --backend etcd --resource fence-claim --workload lock-counter --nemesis client-pause,kill --time-limit 30 --clients 5 --ttl-ms 2000 --hold-ms 200 --rate 2 ' +
-        "--interval-ms 5000 --duration-ms 5000 --recover-ms 100 --call-timeout-ms 300 --nemesis-target random --redis-persistence none --results '/tmp/it'\\''s here' --seed 42",
+        "--interval-ms 5000 --duration-ms 5000 --recover-ms 100 --call-timeout-ms 300 --idle-tx-timeout-ms 0 --nemesis-target random --redis-persistence none --results '/tmp/it'\\''s here' --seed 42",
     );
     expect(replayCommand({ ...base, checkHold: true })).toContain(' --nemesis none ');
     expect(replayCommand({ ...base, checkHold: true })).toContain(' --check-hold --seed 1');
@@ -81,6 +81,7 @@ describe('the replay command', () => {
     redisPersistence: fc.constantFrom(...REDIS_PERSISTENCE),
     resultsDir: word,
     checkHold: fc.boolean(),
+    idleTxTimeoutMs: fc.integer({ min: 0, max: 60_000 }),
     // A foreign client's command line (quotes are checked when parsed, so none here).
     client: fc.option(fc.stringMatching(/^[A-Za-z0-9_.\/][A-Za-z0-9_ .\/-]{0,20}$/), { nil: undefined }),
     // namespaces is the default and is left out of a replay (replays from before providers read the same).

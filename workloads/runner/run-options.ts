@@ -56,7 +56,7 @@ export interface RunOptions {
   /** Where the cluster runs: network namespaces (default) or containers (src/containers). */
   provider?: ProviderName;
   /** PostgreSQL ends a session idle in a transaction this long, ms (0: never, PostgreSQL's default): how long a paused for-update client keeps its row lock. */
-  idleTxTimeoutMs: number;
+  idleTxTimeoutMs?: number;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -92,7 +92,7 @@ export function validateRunOptions(o: RunOptions): RunOptions {
   const scripted = o.script !== undefined;
   const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted) ?? notApplicableWithoutLock(o.backend, o.workload);
   if (why) throw new UsageError(`Cannot run this combination: ${why}.`, o.backend === 'none' ? 'Without a lock, the database protects the data itself: --resource version or for-update (or none, to see it unprotected).' : undefined);
-  if (!(Number.isInteger(o.idleTxTimeoutMs) && o.idleTxTimeoutMs >= 0)) throw new UsageError(`Expected \`--idle-tx-timeout-ms\` to be a non-negative integer, got \`${o.idleTxTimeoutMs}\``);
+  if (o.idleTxTimeoutMs !== undefined && !(Number.isInteger(o.idleTxTimeoutMs) && o.idleTxTimeoutMs >= 0)) throw new UsageError(`Expected \`--idle-tx-timeout-ms\` to be a non-negative integer, got \`${o.idleTxTimeoutMs}\``);
   if (o.backend === 'none' && o.client !== undefined) {
     throw new UsageError('Cannot run this combination: --client runs a foreign lock client, and --backend none has no lock service for it to use.', 'Drop --client (the built-in client goes straight to the resource), or name the lock service the client speaks with --backend.');
   }
@@ -120,6 +120,7 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   durationMs: (o) => ['--duration-ms', String(o.durationMs)],
   recoverMs: (o) => ['--recover-ms', String(o.recoverMs)],
   callTimeoutMs: (o) => ['--call-timeout-ms', String(o.callTimeoutMs)],
+  idleTxTimeoutMs: (o) => ['--idle-tx-timeout-ms', String(o.idleTxTimeoutMs ?? DEFAULTS.idleTxTimeoutMs ?? 0)],
   nemesisTarget: (o) => ['--nemesis-target', o.nemesisTarget],
   redisPersistence: (o) => ['--redis-persistence', o.redisPersistence],
   resultsDir: (o) => ['--results', o.resultsDir],
@@ -130,8 +131,6 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
   // The default (namespaces) is left out, so replays written before providers existed read the same.
   provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
-  // for-update only: the other modes open no transaction, so their replays leave it out.
-  idleTxTimeoutMs: (o) => (o.resource === 'for-update' ? ['--idle-tx-timeout-ms', String(o.idleTxTimeoutMs)] : []),
   seed: (o) => ['--seed', String(o.seed)],
 };
 
