@@ -8,6 +8,7 @@ import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
 import { DEFAULTS, replayArgs, replayCommand, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
 import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, WORKLOADS } from '../../workloads/vocabulary.js';
 import { testSeed } from '../support/seed.js';
+import { UsageError } from '../../src/errors.js';
 
 const base: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' };
 
@@ -21,6 +22,36 @@ describe('run options', () => {
   it('refuses clock faults on etcd and says why', () => {
     expect(notApplicable('etcd', 'none', ['clock'])).toMatch(/ignores LD_PRELOAD/);
     expect(() => validateRunOptions({ ...base, nemesis: ['clock'] })).toThrow(/Cannot run this combination/);
+  });
+
+  it('without a lock, refuses the token modes and the mutex workload (254), and a foreign client', () => {
+    const none: RunOptions = { ...base, backend: 'none', resource: 'version' };
+    expect(validateRunOptions(none)).toBe(none);
+    expect(validateRunOptions({ ...none, resource: 'for-update' }).resource).toBe('for-update');
+    for (const resource of ['fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'] as const) {
+      expect(notApplicable('none', resource, [])).toMatch(/without a lock \(--backend none\) there is no token/);
+      const err = (() => {
+        try {
+          validateRunOptions({ ...none, resource });
+        } catch (e) {
+          return e as UsageError;
+        }
+        return undefined;
+      })();
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err!.exitCode).toBe(254);
+      expect(err!.hint).toMatch(/--resource version or for-update/);
+    }
+    expect(() => validateRunOptions({ ...none, workload: 'mutex' })).toThrow(/the mutex workload tests the lock itself/);
+    expect(() => validateRunOptions({ ...none, client: 'python3 x.py' })).toThrow(/no lock service for it to use/);
+    // With a lock, the database's own modes run with any backend.
+    expect(notApplicable('redlock', 'version', [])).toBeUndefined();
+    expect(notApplicable('etcd', 'for-update', [])).toBeUndefined();
+  });
+
+  it('checks --idle-tx-timeout-ms, and replays it', () => {
+    expect(() => validateRunOptions({ ...base, idleTxTimeoutMs: -1 })).toThrow('Expected `--idle-tx-timeout-ms` to be a non-negative integer, got `-1`');
+    expect(replayArgs({ ...base, resource: 'for-update', idleTxTimeoutMs: 1500 }).join(' ')).toContain('--idle-tx-timeout-ms 1500');
   });
 
   it('checks numbers with the flag name', () => {
