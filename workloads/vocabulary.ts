@@ -63,7 +63,13 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   return undefined;
 }
 
-/** Why a workload cannot run without a lock, or undefined: the mutex workload's subject is the lock itself. */
+/**
+ * Why a workload cannot run without a lock, or undefined: the mutex
+ * workload's subject is the lock itself, and fenced-write's checkers judge
+ * writes against the lock's hand-overs; lock-counter's final counter needs
+ * neither.
+ */
 export function notApplicableWithoutLock(backend: LockBackend, workload: LockWorkload): string | undefined {
-  return backend === 'none' && workload === 'mutex' ? 'the mutex workload tests the lock itself, and --backend none has none (use lock-counter or fenced-write)' : undefined;
+  if (backend !== 'none' || workload === 'lock-counter') return undefined;
+  return `the ${workload} workload judges ${workload === 'mutex' ? 'the lock itself' : 'writes against the lock\'s hand-overs'}, and --backend none has no lock (use lock-counter)`;
 }

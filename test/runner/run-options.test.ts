@@ -24,7 +24,7 @@ describe('run options', () => {
     expect(() => validateRunOptions({ ...base, nemesis: ['clock'] })).toThrow(/Cannot run this combination/);
   });
 
-  it('without a lock, refuses the token modes and the mutex workload (254), and a foreign client', () => {
+  it('without a lock, refuses the token modes, the mutex and fenced-write workloads (254), and a foreign client', () => {
     const none: RunOptions = { ...base, backend: 'none', resource: 'version' };
     expect(validateRunOptions(none)).toBe(none);
     expect(validateRunOptions({ ...none, resource: 'for-update' }).resource).toBe('for-update');
@@ -42,7 +42,8 @@ describe('run options', () => {
       expect(err!.exitCode).toBe(254);
       expect(err!.hint).toMatch(/--resource version or for-update/);
     }
-    expect(() => validateRunOptions({ ...none, workload: 'mutex' })).toThrow(/the mutex workload tests the lock itself/);
+    expect(() => validateRunOptions({ ...none, workload: 'mutex' })).toThrow(/the mutex workload judges the lock itself/);
+    expect(() => validateRunOptions({ ...none, workload: 'fenced-write' })).toThrow(/judges writes against the lock's hand-overs/);
     expect(() => validateRunOptions({ ...none, client: 'python3 x.py' })).toThrow(/no lock service for it to use/);
     // With a lock, the database's own modes run with any backend.
     expect(notApplicable('redlock', 'version', [])).toBeUndefined();
