@@ -23,7 +23,7 @@ import { parseShard, type Shard } from '../compare/shard.js';
 import { UsageError } from '../errors.js';
 import { oneOf, positiveInteger, seedFlag } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
+import { LOCK_BACKENDS, notApplicableWithoutLock, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
 
 /** Flags that define the matrix: refused with --resume, whose manifest already says. */
 const MATRIX_FLAGS = ['backends', 'lockClients', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
@@ -146,6 +146,9 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
   // The shared numbers are checked once, on the first cell that can run, with run's own messages.
   const first = matrixCells(lockRows(spec), spec.resources, spec.nemeses).find((c) => c.notApplicable === null);
   if (first) validateRunOptions(runOptionsFor(spec, first, spec.seeds[0]!, '.'));
+  // A whole row that cannot run with this workload (no lock: lock-counter only) is refused before any run.
+  const withoutLock = spec.backends.includes('none') ? notApplicableWithoutLock('none', spec.workload) : undefined;
+  if (withoutLock) throw new UsageError(`Cannot compare this matrix: ${withoutLock}.`, 'Drop none from --backends, or compare --workload lock-counter.');
   return spec;
 }
 
