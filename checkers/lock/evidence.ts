@@ -75,7 +75,7 @@ export function evidenceOf(history: History, verdicts: readonly CheckerVerdict[]
   const lockless = !ops.some((o) => o.f === 'acquire') && ops.some((o) => ACCESS_FS.includes(o.f));
   return {
     faults: faultsOf(history, plannedWindows),
-    protection: { doubleHolds: doubleHoldsOf(verdicts), refusals: refusalsOf(history), ...(lockless ? { overlaps: locklessOverlaps(history, ops) } : {}) },
+    protection: { doubleHolds: doubleHoldsOf(verdicts), refusals: refusalsOf(history, ops), ...(lockless ? { overlaps: locklessOverlaps(history, ops) } : {}) },
   };
 }
 
@@ -129,8 +129,8 @@ function doubleHoldsOf(verdicts: readonly CheckerVerdict[]): number {
   return typeof counted === 'number' ? counted : v.anomalies.filter((a) => a.kind === 'double-hold').length;
 }
 
-function refusalsOf(history: History): number {
-  return lockOps(history).filter((op) => ACCESS_FS.includes(op.f) && op.outcome === 'rejected').length + replicationRefusals(history);
+function refusalsOf(history: History, ops: readonly LockOp[]): number {
+  return ops.filter((op) => ACCESS_FS.includes(op.f) && op.outcome === 'rejected').length + replicationRefusals(history);
 }
 
 /**
