@@ -79,11 +79,18 @@ export function evidenceOf(history: History, verdicts: readonly CheckerVerdict[]
   };
 }
 
-/** Sections (section-cost.ts) that started before an earlier-started one ended; a pending op's section never ends. */
+/**
+ * Sections (section-cost.ts) that tried to write and started before an
+ * earlier-started one of them ended; a pending op's section never ends.
+ * Sections that never wrote (a read that failed while PostgreSQL was down)
+ * put nothing at risk, so they are left out.
+ */
 function locklessOverlaps(history: History, ops: readonly LockOp[]): number {
   const attemptOf = (o: LockOp): number => Number(history[o.invokeIndex]?.['attempt'] ?? 1);
   const errorOf = (o: LockOp): string => (o.completeIndex === undefined ? '' : String(history[o.completeIndex]?.error ?? ''));
-  const sections = sectionsOf(ops.filter((o) => o.f !== 'final-read'), true, false, attemptOf, errorOf).sort((a, b) => a.start - b.start);
+  const sections = sectionsOf(ops.filter((o) => o.f !== 'final-read'), true, false, attemptOf, errorOf)
+    .filter((s) => s.wrote)
+    .sort((a, b) => a.start - b.start);
   let overlaps = 0;
   let lastEnd = -Infinity;
   for (const s of sections) {

@@ -28,6 +28,8 @@ export interface Section {
   end: number;
   /** When it completed (its write or, mutex, its release acknowledged). */
   completed?: number;
+  /** It tried to change the data: a write was invoked in it. */
+  wrote: boolean;
 }
 
 export const sectionCostChecker: LockChecker = {
@@ -66,12 +68,13 @@ export function sectionsOf(ops: readonly LockOp[], lockless: boolean, mutex: boo
     let s = open.get(o.process);
     const starts = lockless ? ACCESS_FS.includes(o.f) && (s === undefined || (o.f === 'read' && attemptOf(o) === 1)) : o.f === 'acquire';
     if (starts) {
-      s = { start: o.invokeTime, end: o.invokeTime };
+      s = { start: o.invokeTime, end: o.invokeTime, wrote: false };
       out.push(s);
       open.set(o.process, s);
     }
     if (s === undefined) continue;
     s.end = Math.max(s.end, o.completeTime ?? Infinity);
+    if (o.f === 'write') s.wrote = true;
     const done = mutex ? o.f === 'release' && o.status === 'ok' : o.f === 'write' && o.status === 'ok';
     if (done && s.completed === undefined) s.completed = o.completeTime;
     // Without a lock a section ends with its write, unless a version conflict sends it round again.

@@ -141,6 +141,11 @@ describe('evidence without a lock (--backend none)', () => {
     expect(evidenceOf(pending, [], 0).protection.overlaps).toBe(1);
   });
 
+  it('sections that never wrote (failed reads while the database was down) put nothing at risk', () => {
+    const failedReads = lockHistory(call(0, 'read', 0, 500, 'fail'), call(1, 'read', 10, 510, 'fail'), counterRead(0, 600, 0), counterWrite(0, 700, 1));
+    expect(evidenceOf(failedReads, [], 0).protection.overlaps).toBe(0);
+  });
+
   it('is not counted with a lock', () => {
     const locked = lockHistory(section(0, 1, 0, 100, counterRead(0, 10, 0), counterWrite(0, 50, 1)));
     expect(evidenceOf(locked, [], 0).protection.overlaps).toBeUndefined();
