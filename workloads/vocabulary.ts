@@ -10,10 +10,21 @@ import { FAULT_KINDS, type FaultKind } from './generator/nemesis-schedule.js';
 
 export type { LockWorkload, ResourceMode, TokenKind };
 
-export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel';
-export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel'];
+/** `none`: no lock service at all; every client goes straight to the resource (the database's own concurrency control). */
+export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel' | 'none';
+export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel', 'none'];
 
-export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
+/** The backends that are a lock service (client-check checks a client of one). */
+export type LockService = Exclude<LockBackend, 'none'>;
+export const LOCK_SERVICES = LOCK_BACKENDS.filter((b): b is LockService => b !== 'none');
+
+export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic', 'version', 'for-update'];
+
+/** The modes that guard the resource with the lock's token: without a lock there is none to send. */
+const TOKEN_MODES: readonly ResourceMode[] = ['fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
+
+/** The modes that are the database's own concurrency control (a version column, a row lock in a transaction): they need no token. */
+export const DB_CONTROL_MODES: readonly ResourceMode[] = ['version', 'for-update'];
 
 export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
 
@@ -24,17 +35,25 @@ export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fen
 export const SCHEDULED_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((f) => f !== 'delay');
 
 /** The cluster backend that serves a lock backend (the npm Redlock runs on the same five Redis nodes). */
-export function clusterBackendOf(backend: LockBackend): BackendName {
+export function clusterBackendOf(backend: LockService): BackendName {
   return backend === 'redlock-npm' ? 'redlock' : backend;
 }
 
-/** Redlock gives a unique random token, no monotonic one. */
+/** The servers a run starts: the lock service's and PostgreSQL, or PostgreSQL alone without a lock. */
+export function clusterBackendsOf(backend: LockBackend): BackendName[] {
+  return backend === 'none' ? ['postgres'] : [clusterBackendOf(backend), 'postgres'];
+}
+
+/** Redlock gives a unique random token, no monotonic one; no lock gives none, so nothing may be ordered by it. */
 export function tokenKindOf(backend: LockBackend): TokenKind {
-  return backend === 'redlock' || backend === 'redlock-npm' ? 'unique' : 'monotonic';
+  return backend === 'redlock' || backend === 'redlock-npm' || backend === 'none' ? 'unique' : 'monotonic';
 }
 
 /** Why a combination cannot run, or undefined when it can. */
 export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {
+  if (backend === 'none' && TOKEN_MODES.includes(resource)) {
+    return `without a lock (--backend none) there is no token, so the resource mode ${resource} does not apply (use none, ${DB_CONTROL_MODES.join(' or ')})`;
+  }
   if (tokenKindOf(backend) === 'unique' && (resource === 'fence' || resource === 'fence-claim')) {
     return `${backend} issues no monotonic fencing token, so the resource mode ${resource} does not apply (use none, cas-unique or cas-unique-nonatomic)`;
   }
@@ -48,4 +67,15 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
     return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';
   }
   return undefined;
+}
+
+/**
+ * Why a workload cannot run without a lock, or undefined: the mutex
+ * workload's subject is the lock itself, and fenced-write's checkers judge
+ * writes against the lock's hand-overs; lock-counter's final counter needs
+ * neither.
+ */
+export function notApplicableWithoutLock(backend: LockBackend, workload: LockWorkload): string | undefined {
+  if (backend !== 'none' || workload === 'lock-counter') return undefined;
+  return `the ${workload} workload judges ${workload === 'mutex' ? 'the lock itself' : 'writes against the lock\'s hand-overs'}, and --backend none has no lock (use lock-counter)`;
 }

@@ -24,7 +24,8 @@
  * kept dying instead of one that rode out the faults (docs/lock-workloads.md).
  */
 import type { History, Op, Value } from '../../src/history/op.js';
-import { ACCESS_FS, lockOps } from './lock-ops.js';
+import { ACCESS_FS, lockOps, type LockOp } from './lock-ops.js';
+import { sectionsOf } from './section-cost.js';
 import type { CheckerVerdict, LockWorkload, Validity } from './verdict.js';
 
 /** The nemesis op of a harness death (workloads/runner/harness-watch.ts writes it; checkers do no I/O, so the name lives here). */
@@ -50,6 +51,13 @@ export interface Evidence {
      * refused for want of replicas (WAIT, NOREPLICAS).
      */
     refusals: number;
+    /**
+     * Without a lock only (no acquire in the history, `--backend none`):
+     * sections that began while another process's section was in flight.
+     * No lock kept them apart, so the database's own control had to (a
+     * version refusal, a wait for the row lock): the danger occurred.
+     */
+    overlaps?: number;
   };
   /** Client processes that died without being asked; missing from results.json files written before they were counted. */
   clients?: {
@@ -94,11 +102,34 @@ const FAULT_OF_START: Record<string, (value: Value, skipped: boolean) => string>
  * faults the history shows attempted, a lower bound of what was planned.
  */
 export function evidenceOf(history: History, verdicts: readonly CheckerVerdict[], plannedWindows?: number, crashes: readonly ClientCrash[] = []): Evidence {
+  const ops = lockOps(history);
+  const lockless = !ops.some((o) => o.f === 'acquire') && ops.some((o) => ACCESS_FS.includes(o.f));
   return {
     faults: faultsOf(history, plannedWindows),
-    protection: { doubleHolds: doubleHoldsOf(verdicts), refusals: refusalsOf(history) },
+    protection: { doubleHolds: doubleHoldsOf(verdicts), refusals: refusalsOf(history, ops), ...(lockless ? { overlaps: locklessOverlaps(history, ops) } : {}) },
     clients: { crashes: crashes.length, first: crashes[0] ?? null },
   };
+}
+
+/**
+ * Sections (section-cost.ts) that tried to write and started before an
+ * earlier-started one of them ended; a pending op's section never ends.
+ * Sections that never wrote (a read that failed while PostgreSQL was down)
+ * put nothing at risk, so they are left out.
+ */
+function locklessOverlaps(history: History, ops: readonly LockOp[]): number {
+  const attemptOf = (o: LockOp): number => Number(history[o.invokeIndex]?.['attempt'] ?? 1);
+  const errorOf = (o: LockOp): string => (o.completeIndex === undefined ? '' : String(history[o.completeIndex]?.error ?? ''));
+  const sections = sectionsOf(ops.filter((o) => o.f !== 'final-read'), true, false, attemptOf, errorOf)
+    .filter((s) => s.wrote)
+    .sort((a, b) => a.start - b.start);
+  let overlaps = 0;
+  let lastEnd = -Infinity;
+  for (const s of sections) {
+    if (s.start < lastEnd) overlaps++;
+    lastEnd = Math.max(lastEnd, s.end);
+  }
+  return overlaps;
 }
 
 function faultsOf(history: History, planned: number | undefined): Evidence['faults'] {
@@ -141,8 +172,8 @@ function doubleHoldsOf(verdicts: readonly CheckerVerdict[]): number {
   return typeof counted === 'number' ? counted : v.anomalies.filter((a) => a.kind === 'double-hold').length;
 }
 
-function refusalsOf(history: History): number {
-  return lockOps(history).filter((op) => ACCESS_FS.includes(op.f) && op.outcome === 'rejected').length + replicationRefusals(history);
+function refusalsOf(history: History, ops: readonly LockOp[]): number {
+  return ops.filter((op) => ACCESS_FS.includes(op.f) && op.outcome === 'rejected').length + replicationRefusals(history);
 }
 
 /**
@@ -174,12 +205,18 @@ export function outcomeOf(valid: Validity, evidence: Evidence, workload: LockWor
   return untestedWhy(valid, evidence, workload) === undefined ? (valid === false ? 'unsafe' : valid === 'unknown' ? 'unknown' : 'safe') : 'untested';
 }
 
-/** Why a valid run is untested, in words, or undefined when it is not (or is not valid). */
+/**
+ * Why a valid run is untested, in words, or undefined when it is not (or is
+ * not valid). Without a lock the danger is concurrency itself, faults or
+ * not: untested only when no two sections overlapped and nothing was refused.
+ */
 export function untestedWhy(valid: Validity, evidence: Evidence, workload: LockWorkload): string | undefined {
   if (valid !== true) return undefined;
   const died = evidence.faults.failed.find((f) => f.fault === 'harness');
   // The run did not test what it planned: its clients lost a link no fault window meant to cut.
   if (died !== undefined) return `a part of the harness died: ${died.error}`;
+  const overlaps = evidence.protection.overlaps;
+  if (overlaps !== undefined) return overlaps === 0 && evidence.protection.refusals === 0 ? 'no lock, and no two sections overlapped: the database never had to keep writers apart' : undefined;
   if (evidence.faults.applied === 0) return 'no fault applied';
   if (workload === 'mutex') return undefined;
   const p = evidence.protection;

@@ -36,6 +36,8 @@ interface TiedWrite {
 
 export const staleWritesChecker: LockChecker = {
   name: NAME,
+  // Without a lock (--backend none) there are no holds to judge accesses by: reported, and the counter decides.
+  decides: (context) => context.backend !== 'none',
   check(history: History, context: LockContext): CheckerVerdict {
     const { holds, ops } = holdsOf(history);
     const grants = holds.filter((h) => h.definite);

@@ -52,7 +52,7 @@ export interface CheckerVerdict {
 }
 
 export type LockWorkload = 'mutex' | 'lock-counter' | 'fenced-write';
-export type ResourceMode = 'none' | 'fence' | 'fence-claim' | 'cas-unique' | 'cas-unique-nonatomic';
+export type ResourceMode = 'none' | 'fence' | 'fence-claim' | 'cas-unique' | 'cas-unique-nonatomic' | 'version' | 'for-update';
 export type TokenKind = 'monotonic' | 'unique';
 
 /** What a checker knows about the run besides its history. */

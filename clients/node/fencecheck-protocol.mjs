@@ -6,7 +6,8 @@
  * FC_CLIENT_CONFIG, prints the ready line, answers one JSON request per line on
  * stdin with one JSON answer per line on stdout, strictly in order, and runs each
  * access's SQL statements (sent by the runner) on its own PostgreSQL connection
- * (node-postgres) with its token bound.
+ * (node-postgres) with its token bound, transactions included (feature
+ * `transactions`: for-update's read opens one, its write commits it).
  *
  * It is deliberately independent of fencecheck's own TypeScript: it is what a
  * user of an npm lock library would write, and it needs only `pg`.
@@ -59,6 +60,7 @@ class Resource {
     this.pgConfig = pgConfig;
     this.callTimeoutMs = callTimeoutMs;
     this.client = null;
+    this.inTransaction = false;
   }
 
   async connected() {
@@ -102,30 +104,49 @@ class Resource {
     if (!statements || statements.length === 0) throw new Fail('not-applicable', 'this access has no statement in this resource mode');
     // Bind every token first: a token that does not fit fails the access with nothing sent.
     const bound = statements.map((s) => [s, s.params.map((p) => bind(p, token))]);
+    // Feature `transactions`: a transaction a previous section left open must not absorb this one.
+    if (this.inTransaction && statements[0].control === 'begin') await this.rollback();
     let last = null;
     for (const [s, values] of bound) {
       let result;
       try {
+        if (s.control === 'commit') this.inTransaction = false;
         const client = await this.connected();
         result = await client.query(s.sql, values);
       } catch (e) {
         if (e instanceof Fail) throw e;
+        const inTransaction = this.inTransaction;
+        if (inTransaction) await this.rollback();
         // 57014 query_canceled: statement_timeout, the server cancelled our statement and rolled it back.
         if (e.code === '57014') throw new Fail('statement-timeout', e.message);
-        // Any other SQLSTATE: the server refused our autocommit statement, rolled back.
+        // Any other SQLSTATE: the server refused our statement, rolled back.
         if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) throw new Fail(`pg-${e.code}`, e.message);
         this.drop();
-        // The connection broke or timed out with the statement in flight: a read changed nothing, a write may have committed.
-        if (s.readOnly) throw new Fail('connection-lost', e.message);
+        // The connection broke or timed out with the statement in flight: a read changed nothing, a write may have committed,
+        // unless it was inside a transaction whose COMMIT was never sent.
+        if (s.readOnly || inTransaction) throw new Fail('connection-lost', e.message);
         throw new Info('connection-lost', e.message);
       }
-      if (result.rowCount === 0) return { type: 'fail', outcome: 'rejected', error: s.rejectIfNoRow };
+      if (s.control === 'begin') this.inTransaction = true;
+      if (s.control !== undefined) continue;
+      if (result.rowCount === 0) {
+        if (this.inTransaction) await this.rollback();
+        return { type: 'fail', outcome: 'rejected', error: s.rejectIfNoRow };
+      }
       last = result.rows[0] ?? null;
     }
     const answer = { type: 'ok', outcome: 'accepted' };
     if (last !== null && 'data' in last) answer.value = dataValue(last.data);
     if (last !== null && last.fence !== null && last.fence !== undefined) answer.fence = Number(last.fence);
+    if (last !== null && last.version !== null && last.version !== undefined) answer.version = Number(last.version);
     return answer;
+  }
+
+  /** End the open transaction; a broken connection's transaction ends with it at the server. */
+  async rollback() {
+    this.inTransaction = false;
+    const c = this.client;
+    if (c !== null) await c.query('ROLLBACK').catch(() => this.drop());
   }
 
   close() {
@@ -230,7 +251,8 @@ export async function serve(makeLock, tokenKind, versions) {
   const resource = new Resource(config.pg, config.callTimeoutMs);
   const handler = new Handler(lock, resource);
   const out = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
-  out({ ready: true, protocol: PROTOCOL_VERSION, token: tokenKind, versions: { node: process.versions.node, ...versions } });
+  // `transactions`: this helper runs the control statements and the version column (docs/client-protocol.md).
+  out({ ready: true, protocol: PROTOCOL_VERSION, token: tokenKind, versions: { node: process.versions.node, ...versions }, features: ['transactions'] });
   // Strictly one request at a time: the next line is read only after this one is answered.
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {

@@ -4,7 +4,9 @@ A lock client is a small class with connect / acquire / release / close; this
 module does the rest: it reads the configuration from FC_CLIENT_CONFIG, prints
 the ready line, answers one JSON request per line on stdin with one JSON answer
 per line on stdout, strictly in order, and runs each access's SQL statements
-(sent by the runner) on its own PostgreSQL connection with its token bound.
+(sent by the runner) on its own PostgreSQL connection with its token bound,
+transactions included (feature `transactions`: for-update's read opens one, its
+write commits it; autocommit stays on, so BEGIN and COMMIT are sent as they come).
 
 Outcomes follow Jepsen: raise Fail(code) when the operation definitely did not
 happen, Info(code) when it may have; anything else a library raises is `info`
@@ -52,6 +54,7 @@ class Resource:
         self.pg = pg
         self.call_timeout_ms = call_timeout_ms
         self.conn = None
+        self.in_transaction = False
 
     def _connected(self):
         if self.conn is not None and not self.conn.closed:
@@ -84,9 +87,14 @@ class Resource:
             raise Fail("not-applicable", "this access has no statement in this resource mode")
         # Bind every token first: a token that does not fit fails the access with nothing sent.
         bound = [(s, [bind(p, token) for p in s["params"]]) for s in statements]
+        # Feature `transactions`: a transaction a previous section left open must not absorb this one.
+        if self.in_transaction and statements[0].get("control") == "begin":
+            self._rollback()
         last = None
         for s, values in bound:
             try:
+                if s.get("control") == "commit":
+                    self.in_transaction = False
                 cur = self._connected().cursor()
                 cur.execute(to_pyformat(s["sql"]), {f"p{i + 1}": v for i, v in enumerate(values)})
                 rows = cur.fetchall() if cur.description is not None else []
@@ -94,19 +102,29 @@ class Resource:
                 count = cur.rowcount
             except Fail:
                 raise
-            except psycopg2.errors.QueryCanceled as e:
-                # statement_timeout: the server cancelled our statement and rolled it back.
-                raise Fail("statement-timeout", str(e).strip())
             except psycopg2.Error as e:
+                in_transaction = self.in_transaction
+                if in_transaction:
+                    self._rollback()
+                if isinstance(e, psycopg2.errors.QueryCanceled):
+                    # statement_timeout: the server cancelled our statement and rolled it back.
+                    raise Fail("statement-timeout", str(e).strip())
                 if e.pgcode is not None:
-                    # The server refused our autocommit statement: rolled back.
+                    # The server refused our statement: rolled back.
                     raise Fail(f"pg-{e.pgcode}", str(e).strip())
                 self._drop()
-                # The connection broke with the statement in flight: a read changed nothing, a write may have committed.
-                if s.get("readOnly"):
+                # The connection broke with the statement in flight: a read changed nothing, a write may have committed,
+                # unless it was inside a transaction whose COMMIT was never sent.
+                if s.get("readOnly") or in_transaction:
                     raise Fail("connection-lost", str(e).strip())
                 raise Info("connection-lost", str(e).strip())
+            if s.get("control") == "begin":
+                self.in_transaction = True
+            if s.get("control") is not None:
+                continue
             if count == 0:
+                if self.in_transaction:
+                    self._rollback()
                 return {"type": "fail", "outcome": "rejected", "error": s["rejectIfNoRow"]}
             last = dict(zip(names, rows[0])) if rows else None
         answer = {"type": "ok", "outcome": "accepted"}
@@ -114,7 +132,18 @@ class Resource:
             answer["value"] = data_value(last["data"])
         if last is not None and last.get("fence") is not None:
             answer["fence"] = int(last["fence"])
+        if last is not None and last.get("version") is not None:
+            answer["version"] = int(last["version"])
         return answer
+
+    def _rollback(self):
+        """End the open transaction; a broken connection's transaction ends with it at the server."""
+        self.in_transaction = False
+        if self.conn is not None and not self.conn.closed:
+            try:
+                self.conn.cursor().execute("ROLLBACK")
+            except psycopg2.Error:
+                self._drop()
 
     def close(self):
         self._drop()
@@ -219,7 +248,8 @@ def serve(make_lock, token_kind, versions):
     resource = Resource(config["pg"], config["callTimeoutMs"])
     handler = Handler(lock, resource)
     out = sys.stdout
-    out.write(json.dumps({"ready": True, "protocol": PROTOCOL_VERSION, "token": token_kind, "versions": versions}) + "\n")
+    # `transactions`: this module runs the control statements and the version column (docs/client-protocol.md).
+    out.write(json.dumps({"ready": True, "protocol": PROTOCOL_VERSION, "token": token_kind, "versions": versions, "features": ["transactions"]}) + "\n")
     out.flush()
     for line in sys.stdin:
         if not line.strip():

@@ -28,7 +28,9 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
   // Skip reasons and errors come from the history (or a stored results.json): one line (src/printable.ts).
   return oneLine(
     `outcome: ${WORD[outcome]}${why === undefined ? '' : ` (${why})`}; ${struck}${misses.length > 0 ? ` [${misses.join('; ')}]` : ''}; ` +
-      `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)${crashesOf(evidence)}`,
+      `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)` +
+      (p.overlaps !== undefined ? `, ${p.overlaps} section(s) overlapping another with no lock` : '') +
+      crashesOf(evidence),
   );
 }
 

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
 import { ensureWritableDir } from '../store/writable-dir.js';
 import { oneLine } from '../printable.js';
-import { LOCK_BACKENDS } from '../../workloads/vocabulary.js';
+import { LOCK_SERVICES } from '../../workloads/vocabulary.js';
 import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
 import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
 import { parseInRange } from '../number-range.js';
@@ -18,7 +18,7 @@ import { RUN_RANGES } from '../../workloads/runner/run-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 
 interface Flags {
-  backend: (typeof LOCK_BACKENDS)[number];
+  backend: (typeof LOCK_SERVICES)[number];
   client?: string;
   callTimeoutMs: number;
   ttlMs: number;
@@ -31,7 +31,7 @@ export function registerClientCheckCommand(program: Command): void {
   program
     .command('client-check')
     .description('Check a lock client against the client contract on a real cluster: exclusion, hand-over, tokens, fences, a paused holder.')
-    .requiredOption('--backend <name>', `the cluster to start (and the built-in client without --client): ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
+    .requiredOption('--backend <name>', `the cluster to start (and the built-in client without --client): ${LOCK_SERVICES.join(', ')}`, oneOf('--backend', LOCK_SERVICES))
     .option('--client <command>', CLIENT_HELP, clientCommand)
     .option('--call-timeout-ms <ms>', withRange('timeout of each client call', RUN_RANGES.callTimeoutMs), parseInRange('--call-timeout-ms', RUN_RANGES.callTimeoutMs), 1000)
     .option('--ttl-ms <ms>', withRange('the paused holder\'s lease / TTL / session', RUN_RANGES.ttlMs), parseInRange('--ttl-ms', RUN_RANGES.ttlMs), 2000)

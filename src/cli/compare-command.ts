@@ -29,7 +29,7 @@ import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js'
 import { oneLine } from '../printable.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
+import { LOCK_BACKENDS, notApplicableWithoutLock, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
 
 /** Flags that define the matrix: refused with --resume, whose manifest already says. */
 const MATRIX_FLAGS = ['backends', 'lockClients', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
@@ -171,6 +171,9 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
   // As run says it: options no backend of the matrix reads are refused, a raised client pause is said.
   assertOptionsApply(shared, spec.backends);
   for (const note of runOptionNotes(shared, spec.nemeses.flatMap((n) => n.split('+')))) process.stderr.write(`warning: ${note}\n`);
+  // A whole row that cannot run with this workload (no lock: lock-counter only) is refused before any run.
+  const withoutLock = spec.backends.includes('none') ? notApplicableWithoutLock('none', spec.workload) : undefined;
+  if (withoutLock) throw new UsageError(`Cannot compare this matrix: ${withoutLock}.`, 'Drop none from --backends, or compare --workload lock-counter.');
   return spec;
 }
 

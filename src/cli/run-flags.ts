@@ -33,6 +33,7 @@ export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) 
   ['--nemesis-target <node>', 'nemesisTarget', 'what server faults hit: a node, leader (master) or random', String],
   ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
   ranged('--wait-replicas <n>', 'waitReplicas', 'redis-sentinel: WAIT for n replicas after each grant, else refuse it'),
+  ranged('--idle-tx-timeout-ms <ms>', 'idleTxTimeoutMs', "for-update: PostgreSQL's idle_in_transaction_session_timeout, how long a paused client keeps its row lock (0: until it wakes)"),
   ranged('--min-replicas <n>', 'minReplicas', 'redis-sentinel: min-replicas-to-write n (max lag 1 s) on the data nodes'),
   ['--provider <name>', 'provider', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`fencecheck images build\` first; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS)],
 ];

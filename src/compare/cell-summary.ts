@@ -22,7 +22,7 @@
  */
 import type { Cell } from './compare-spec.js';
 import { plural } from './format-units.js';
-import type { RunSummary, WriteCounts } from './run-summary.js';
+import type { RunCost, RunSummary, WriteCounts } from './run-summary.js';
 
 export type CellOutcome = 'safe' | 'unsafe' | 'unknown' | 'incomplete' | 'untested' | 'not-applicable' | 'not-run';
 
@@ -59,8 +59,26 @@ export interface CellSummary extends Cell {
   untestedWhy: string | null;
   writes: WriteCounts | null;
   uselessRuns: number;
+  /** The cost over the runs that measured one: sections/s averaged, counts summed, the worst p99; null when none did. */
+  cost: (RunCost & { runs: number }) | null;
   durationMs: number;
   outcome: CellOutcome;
+}
+
+/** The runs' costs combined: mean throughput, summed counts, the worst section p99. */
+export function cellCost(runs: readonly RunSummary[]): CellSummary['cost'] {
+  const costs = runs.flatMap((r) => (r.cost ? [r.cost] : []));
+  if (costs.length === 0) return null;
+  const sum = (k: keyof RunCost): number => costs.reduce((t, c) => t + c[k], 0);
+  return {
+    runs: costs.length,
+    sectionsPerSecond: Math.round((100 * sum('sectionsPerSecond')) / costs.length) / 100,
+    completed: sum('completed'),
+    refusals: sum('refusals'),
+    retries: sum('retries'),
+    timeouts: sum('timeouts'),
+    sectionP99Ms: Math.max(...costs.map((c) => c.sectionP99Ms)),
+  };
 }
 
 export function summarizeCell(cell: Cell, plannedSeeds: readonly number[], runs: readonly RunSummary[]): CellSummary {
@@ -108,6 +126,7 @@ export function summarizeCell(cell: Cell, plannedSeeds: readonly number[], runs:
     untestedWhy: sorted.find((r) => r.outcome === 'untested')?.untestedWhy ?? null,
     writes,
     uselessRuns: count((r) => r.useless),
+    cost: cellCost(sorted),
     durationMs: sorted.reduce((t, r) => t + (r.durationMs ?? 0), 0),
   };
   return { ...summary, outcome: outcomeOf(summary) };
@@ -121,6 +140,11 @@ function outcomeOf(c: Omit<CellSummary, 'outcome'>): CellOutcome {
   if (c.missingSeeds.length > 0) return 'incomplete';
   if (!c.runs.some((r) => r.outcome === 'safe')) return 'untested';
   return 'safe';
+}
+
+/** A cell's cost in words: `3.8 sections/s over 3 runs; 102 refused, 99 retries, 0 timeouts; section p99 1283 ms`. */
+export function describeCost(c: NonNullable<CellSummary['cost']>): string {
+  return `${c.sectionsPerSecond} sections/s over ${plural(c.runs, 'run')}; ${c.refusals} refused, ${c.retries} retries, ${c.timeouts} timeouts; section p99 ${Math.round(c.sectionP99Ms)} ms`;
 }
 
 /** "2 of 3 runs invalid", "3 runs valid", "1 of 3 runs missing": the cell in words. */

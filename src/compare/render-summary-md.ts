@@ -7,7 +7,7 @@
  * and how to reproduce the invalid runs. Values are escaped so that a pipe
  * or a bracket in them cannot break the table or make a link.
  */
-import { describeEvidence, formatKinds } from './cell-summary.js';
+import { describeCost, describeEvidence, formatKinds } from './cell-summary.js';
 import type { CompareReport, ReportCell } from './compare-report.js';
 import { formatRate } from './format-units.js';
 
@@ -40,6 +40,10 @@ export function renderSummaryMd(report: CompareReport): string {
   section(
     'Information (checkers that do not decide)',
     cells.filter((c) => Object.keys(c.informational).length > 0).map((c) => `**${md(c.id)}**: ${md(formatKinds(c.informational))}`),
+  );
+  section(
+    'Cost (sections completed per second, averaged over runs; refusals, retries, timeouts summed; worst section p99)',
+    cells.filter((c) => c.cost !== null).map((c) => `**${md(c.id)}**: ${md(describeCost(c.cost!))}`),
   );
   section('Safe but useless', cells.filter((c) => c.uselessRuns > 0).map((c) => `**${md(c.id)}**: the fence rejected every write in ${c.uselessRuns} of ${c.runs.length} runs`));
   section('Runs that failed to run or check', cells.flatMap((c) => c.runs.filter((r) => r.status === 'error' || r.status === 'unknown').map((r) => `**${md(c.id)}** seed ${r.seed}: ${md(r.error ?? r.failing.join('; '))}`)));

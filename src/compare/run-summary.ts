@@ -29,6 +29,16 @@ export interface WriteCounts {
   unknown: number;
 }
 
+/** What a run's protection cost (the section-cost checker's stats): throughput, refusals, retries, latency. */
+export interface RunCost {
+  sectionsPerSecond: number;
+  completed: number;
+  refusals: number;
+  retries: number;
+  timeouts: number;
+  sectionP99Ms: number;
+}
+
 export interface RunSummary {
   id: string;
   cellId: string;
@@ -57,6 +67,8 @@ export interface RunSummary {
   writes: WriteCounts | null;
   /** The fence rejected every write: safe, but nobody got anything done. */
   useless: boolean;
+  /** The section-cost checker's measure; absent or null when it measured nothing (or before it existed). */
+  cost?: RunCost | null;
   replay: string | null;
   startedAt: string | null;
   /** Why the run is `error` or has no results. */
@@ -65,7 +77,7 @@ export interface RunSummary {
   unverified?: true;
 }
 
-export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless'>;
+export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost'>;
 
 /**
  * Only the deciding checkers count (results.json `deciding`; every checker
@@ -89,7 +101,15 @@ export function summarizeResults(results: StoredResults): ResultsSummary {
     failing: results.checkers.filter((c) => decides(c) && c.valid !== true).map((c) => `${c.checker}: ${c.summary ?? c.error ?? String(c.valid)}`),
     writes,
     useless: stats !== null && (num(stats['useless']) > 0 || (writes !== null && writes.accepted === 0 && writes.rejected > 0)),
+    cost: costOf(results.checkers.find((c) => c.checker === 'section-cost')),
   };
+}
+
+/** The cost of a run from its section-cost verdict; null when it measured nothing (no section completed). */
+function costOf(v: StoredVerdict | undefined): RunCost | null {
+  const s = v?.stats;
+  if (v === undefined || v.valid !== true || s === undefined || typeof s['sectionsPerSecond'] !== 'number') return null;
+  return { sectionsPerSecond: num(s['sectionsPerSecond']), completed: num(s['completed']), refusals: num(s['refusals']), retries: num(s['retries']), timeouts: num(s['timeouts']), sectionP99Ms: num(s['sectionMs.p99']) };
 }
 
 /**

@@ -149,6 +149,7 @@ function checkEvidence(e: unknown, expect: Expect): void {
   expect(isObject(protection), 'evidence.protection', 'an object', protection);
   const p = protection as Record<string, unknown>;
   for (const k of ['doubleHolds', 'refusals'] as const) expect(isCount(p[k]), `evidence.protection.${k}`, 'a count', p[k]);
+  if (p['overlaps'] !== undefined) expect(isCount(p['overlaps']), 'evidence.protection.overlaps', 'a count', p['overlaps']);
   // Client crashes: missing from files written before they were counted.
   const clients = (e as { clients?: unknown }).clients;
   if (clients === undefined) return;

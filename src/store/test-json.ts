@@ -69,7 +69,7 @@ export function readTestJson(dir: string): StoredTest | null {
 }
 
 const POSITIVE = ['timeLimitS', 'clients', 'ttlMs', 'holdMs', 'rate', 'callTimeoutMs'] as const;
-const NON_NEGATIVE = ['intervalMs', 'durationMs', 'recoverMs'] as const;
+const NON_NEGATIVE = ['intervalMs', 'durationMs', 'recoverMs', 'idleTxTimeoutMs'] as const;
 const STRINGS = ['startedAt', 'replay', 'nemesisTarget', 'resultsDir'] as const;
 
 export function parseTestJson(text: string, file: string): StoredTest {

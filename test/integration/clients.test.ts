@@ -28,7 +28,7 @@ import { prepareResource, type PgEndpoint } from '../../workloads/clients/resour
 import { ClientDriver } from '../clients/client-driver.js';
 import { isolateOne } from '../../src/nemesis/grudge.js';
 import { SHARED_MACHINE, redisClient, sleep, waitFor } from './helpers.js';
-import { LOCK_BACKENDS, type LockBackend, type ResourceMode } from '../../workloads/vocabulary.js';
+import { LOCK_SERVICES as LOCK_BACKENDS, type LockService as LockBackend, type ResourceMode } from '../../workloads/vocabulary.js';
 
 const SERVERS: Record<LockBackend, BackendName> = { redis: 'redis', redlock: 'redlock', 'redlock-npm': 'redlock', etcd: 'etcd', zookeeper: 'zookeeper', 'redis-sentinel': 'redis-sentinel' };
 const MONOTONIC = (b: LockBackend): boolean => b !== 'redlock' && b !== 'redlock-npm';

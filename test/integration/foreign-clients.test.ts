@@ -28,7 +28,7 @@ import { startCluster } from '../../src/cluster/start-cluster.js';
 import { FencecheckError } from '../../src/errors.js';
 import { variantRunOptions } from '../../src/scenarios/variant-options.js';
 import { findScenario } from '../../src/scenarios/catalogue.js';
-import type { LockBackend } from '../../workloads/vocabulary.js';
+import type { LockService as LockBackend } from '../../workloads/vocabulary.js';
 import { checkClientOn, type ClientCheckResult } from '../../workloads/client-check/run-client-check.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';

@@ -28,6 +28,7 @@ import { commandLine, namedClient } from '../../workloads/runner/client-registry
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { leftovers, NOTHING_LEFT, SHARED_MACHINE } from './helpers.js';
+import type { LockService } from '../../workloads/vocabulary.js';
 
 const installed = nodeClientsInstalled();
 if (!installed) console.warn('[npm-clients] SKIPPED every npm reference client: clients/node/node_modules is not installed (npm run setup -- --node)');
@@ -57,7 +58,7 @@ describe.skipIf(!installed)('the npm lock libraries as clients', () => {
       ['sesamecare-redlock', 'unique', 'mark-changed'],
       ['etcd3-lock', 'unique', 'mark-changed'],
     ] as const)('%s passes with %s tokens, and its paused holder is refused (%s)', async (name, token, refusal) => {
-      const backend = namedClient(name)!.backends[0]!;
+      const backend = namedClient(name)!.backends[0]! as LockService;
       const r = await checkClientOn(cluster, { backend, client: command(name), callTimeoutMs: 1000, onCheck: (c) => console.log(`  ${name} ${c.status} ${c.check}: ${c.evidence}`) });
       expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
       expect(r.passed).toBe(true);

@@ -143,3 +143,40 @@ describe('evidenceOf without a plan', () => {
     expect(evidenceOf(history, []).faults).toEqual({ planned: 2, applied: 1, skipped: [{ fault: 'client-pause', why: 'no client to pause' }], failed: [] });
   });
 });
+
+describe('evidence without a lock (--backend none)', () => {
+  const counterRead = (p: number, at: number, result: number) => call(p, 'read', at, at + 5, 'ok', { result, outcome: 'accepted' });
+  const counterWrite = (p: number, at: number, value: number) => call(p, 'write', at, at + 5, 'ok', { value, outcome: 'accepted' });
+
+  it('counts sections that began while another was in flight: the danger, even with no fault', () => {
+    const overlapping = lockHistory(counterRead(0, 0, 0), counterRead(1, 10, 0), counterWrite(0, 100, 1), counterWrite(1, 110, 1), counterRead(0, 300, 1), counterWrite(0, 320, 2));
+    const e = evidenceOf(overlapping, [], 0);
+    expect(e.protection.overlaps).toBe(1);
+    expect(untestedWhy(true, e, 'lock-counter')).toBeUndefined();
+    expect(outcomeOf(true, e, 'lock-counter')).toBe('safe');
+  });
+
+  it('sections one after another tested nothing: untested, whatever the faults', () => {
+    const serial = lockHistory(counterRead(0, 0, 0), counterWrite(0, 100, 1), counterRead(1, 200, 1), counterWrite(1, 300, 2));
+    const e = evidenceOf(serial, [], 0);
+    expect(e.protection.overlaps).toBe(0);
+    expect(untestedWhy(true, e, 'lock-counter')).toMatch(/no two sections overlapped/);
+    expect(outcomeOf(true, e, 'lock-counter')).toBe('untested');
+    expect(outcomeOf(false, e, 'lock-counter')).toBe('unsafe');
+  });
+
+  it('a section left pending (an unanswered write) overlaps every later one', () => {
+    const pending = lockHistory(counterRead(0, 0, 0), call(0, 'write', 100, null, 'ok', { value: 1 }), counterRead(1, 5000, 0), counterWrite(1, 5100, 1));
+    expect(evidenceOf(pending, [], 0).protection.overlaps).toBe(1);
+  });
+
+  it('sections that never wrote (failed reads while the database was down) put nothing at risk', () => {
+    const failedReads = lockHistory(call(0, 'read', 0, 500, 'fail'), call(1, 'read', 10, 510, 'fail'), counterRead(0, 600, 0), counterWrite(0, 700, 1));
+    expect(evidenceOf(failedReads, [], 0).protection.overlaps).toBe(0);
+  });
+
+  it('is not counted with a lock', () => {
+    const locked = lockHistory(section(0, 1, 0, 100, counterRead(0, 10, 0), counterWrite(0, 50, 1)));
+    expect(evidenceOf(locked, [], 0).protection.overlaps).toBeUndefined();
+  });
+});

@@ -21,6 +21,10 @@ export interface CallFields {
   outcome?: 'accepted' | 'rejected' | 'unknown';
   /** When the client began the op (the completion's `started`), ms. */
   startedMs?: number;
+  /** The completion's error code (`version-changed`, `statement-timeout`, ...). */
+  error?: string;
+  /** A version conflict's retry: the section's attempt, on the invocation and the completion. */
+  attempt?: number;
 }
 
 /** One op; `completeMs` null leaves it pending (never answered). */
@@ -36,7 +40,9 @@ export function call(
   if (fields.token !== undefined) extra.token = fields.token;
   if (fields.outcome !== undefined) extra.outcome = fields.outcome;
   if (fields.startedMs !== undefined) extra.started = ns(fields.startedMs);
-  const invoke: Ev = [invokeMs, process, 'invoke', f, fields.value ?? null, {}];
+  if (fields.error !== undefined) extra.error = fields.error;
+  if (fields.attempt !== undefined) extra.attempt = fields.attempt;
+  const invoke: Ev = [invokeMs, process, 'invoke', f, fields.value ?? null, fields.attempt !== undefined ? { attempt: fields.attempt } : {}];
   return completeMs === null ? [invoke] : [invoke, [completeMs, process, type, f, type === 'ok' ? (fields.result ?? null) : null, extra]];
 }
 

@@ -9,9 +9,9 @@ import { FIXTURES } from './fixtures.js';
 
 describe('checkersFor', () => {
   it.each([
-    ['mutex', ['mutual-exclusion', 'mutex-linearizable', 'access-stats']],
-    ['lock-counter', ['lost-updates', 'stale-writes', 'interleaved-sections', 'grant-tokens', 'mutual-exclusion', 'access-stats']],
-    ['fenced-write', ['stale-writes', 'interleaved-sections', 'grant-tokens', 'mutual-exclusion', 'access-stats']],
+    ['mutex', ['mutual-exclusion', 'mutex-linearizable', 'access-stats', 'section-cost']],
+    ['lock-counter', ['lost-updates', 'stale-writes', 'interleaved-sections', 'grant-tokens', 'mutual-exclusion', 'access-stats', 'section-cost']],
+    ['fenced-write', ['stale-writes', 'interleaved-sections', 'grant-tokens', 'mutual-exclusion', 'access-stats', 'section-cost']],
   ] as const)('%s', (workload, names) => {
     expect(checkersFor(workload).map((c) => c.name)).toEqual(names);
   });

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { verdict } from '../../checkers/lock/verdict.js';
 import { UsageError } from '../../src/errors.js';
-import { tokenKindExcludes } from '../../workloads/runner/client-command.js';
+import { featureMissing, tokenKindExcludes } from '../../workloads/runner/client-command.js';
+import { readyProblem } from '../../workloads/runner/client-session.js';
 import { addClientVerdict, clientCrashVerdict } from '../../workloads/runner/client-verdict.js';
 import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
 
@@ -32,6 +33,28 @@ describe('tokenKindExcludes', () => {
     expect(tokenKindExcludes('unique', 'fence')).toContain('needs a monotonic fencing token');
     expect(tokenKindExcludes('none', 'cas-unique')).toContain('needs one');
     expect(tokenKindExcludes('none', 'none')).toBeUndefined();
+  });
+
+  it('the own concurrency control of the database needs no token', () => {
+    expect(tokenKindExcludes('none', 'version')).toBeUndefined();
+    expect(tokenKindExcludes('none', 'for-update')).toBeUndefined();
+    expect(tokenKindExcludes('unique', 'for-update')).toBeUndefined();
+  });
+});
+
+describe('featureMissing', () => {
+  it('version and for-update need a client that announces transactions; other modes do not', () => {
+    expect(featureMissing({}, 'for-update')).toMatch(/does not announce the feature `transactions`.*for-update needs it/);
+    expect(featureMissing({ features: [] }, 'version')).toMatch(/version needs it/);
+    expect(featureMissing({ features: ['transactions'] }, 'for-update')).toBeUndefined();
+    expect(featureMissing({}, 'fence')).toBeUndefined();
+  });
+
+  it('a ready line whose features are not a list of names is a protocol problem', () => {
+    const ready = { ready: true as const, protocol: 1, token: 'monotonic' as const, versions: {} };
+    expect(readyProblem(ready)).toBeUndefined();
+    expect(readyProblem({ ...ready, features: ['transactions'] })).toBeUndefined();
+    expect(readyProblem({ ...ready, features: 'transactions' as never })).toMatch(/expected a list of names/);
   });
 });
 

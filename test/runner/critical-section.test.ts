@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClientAnswer } from '../../workloads/clients/protocol.js';
 import { realClock } from '../../workloads/runner/clock.js';
 import type { LockSession, RequestBody } from '../../workloads/runner/ports.js';
-import { runCriticalSection, type SectionContext } from '../../workloads/runner/critical-section.js';
+import { runCriticalSection, VERSION_RETRIES, type SectionContext } from '../../workloads/runner/critical-section.js';
 import { Holders } from '../../workloads/runner/holders.js';
 import { Recorder } from '../../workloads/runner/recorder.js';
 
@@ -81,5 +81,56 @@ describe('runCriticalSection', () => {
     expect(outcome).toBe('retire');
     expect(ctx.holders.all()).toEqual([]);
     expect(ctx.recorder.ops.at(-1)).toMatchObject({ type: 'info', f: 'write', outcome: 'unknown', error: 'timeout' });
+  });
+
+  it('without a lock: no acquire, no release, and the client in the section is the holder faults aim at', async () => {
+    const ctx = { ...context('lock-counter', 'for-update'), lockless: true };
+    const seen: RequestBody[] = [];
+    let holderDuringRead: number | undefined;
+    const session = fakeSession({ read: { type: 'ok', value: '4', outcome: 'accepted' }, write: { type: 'ok', outcome: 'accepted' } }, seen);
+    const call = session.call;
+    session.call = async (body, giveUp) => {
+      if (body.op === 'read') holderDuringRead = ctx.holders.all()[0]?.worker;
+      return call(body, giveUp);
+    };
+    expect(await runCriticalSection(ctx, session, { worker: 1, process: 1, holdMs: 0, value: null })).toBe('done');
+    expect(seen).toEqual([{ op: 'read' }, { op: 'write', value: 5 }]);
+    expect(holderDuringRead).toBe(1);
+    expect(ctx.holders.all()).toEqual([]);
+  });
+
+  it('version: a write refused for a version conflict retries the read-hold-write, counted as the read\'s attempt, with the version read', async () => {
+    const ctx = { ...context('lock-counter', 'version'), lockless: true };
+    const seen: RequestBody[] = [];
+    const answers: Omit<ClientAnswer, 'id'>[] = [
+      { type: 'ok', value: 0, version: 0, outcome: 'accepted' },
+      { type: 'fail', error: 'version-changed', outcome: 'rejected' },
+      { type: 'ok', value: 1, version: 1, outcome: 'accepted' },
+      { type: 'ok', outcome: 'accepted', version: 2 },
+    ];
+    const session = fakeSession({}, seen);
+    session.call = async (body) => {
+      seen.push(body);
+      return { id: 0, ...answers.shift()! };
+    };
+    expect(await runCriticalSection(ctx, session, { worker: 0, process: 0, holdMs: 0, value: null })).toBe('done');
+    expect(seen).toEqual([{ op: 'read' }, { op: 'write', value: 1, readVersion: 0 }, { op: 'read' }, { op: 'write', value: 2, readVersion: 1 }]);
+    expect(ctx.recorder.ops.filter((o) => o.f === 'read').map((o) => o['attempt'])).toEqual([undefined, undefined, 2, 2]);
+  });
+
+  it('version: the retries are bounded, so a section always ends', async () => {
+    const ctx = { ...context('lock-counter', 'version'), lockless: true };
+    const seen: RequestBody[] = [];
+    const session = fakeSession({ read: { type: 'ok', value: 0, version: 0, outcome: 'accepted' }, write: { type: 'fail', error: 'version-changed', outcome: 'rejected' } }, seen);
+    expect(await runCriticalSection(ctx, session, { worker: 0, process: 0, holdMs: 0, value: null })).toBe('done');
+    expect(seen.filter((b) => b.op === 'write')).toHaveLength(VERSION_RETRIES + 1);
+  });
+
+  it('fenced-write reads first in the database modes: the version to compare, the row to lock', async () => {
+    const ctx = context('fenced-write', 'for-update');
+    const seen: RequestBody[] = [];
+    await runCriticalSection(ctx, fakeSession({ acquire: { type: 'ok', token: 1 }, read: { type: 'ok', value: '', outcome: 'accepted' } }, seen), { worker: 0, process: 0, holdMs: 0, value: 'p0-0' });
+    expect(seen.map((b) => b.op)).toEqual(['acquire', 'read', 'write', 'release']);
+    expect(seen[2]).toEqual({ op: 'write', value: 'p0-0' });
   });
 });

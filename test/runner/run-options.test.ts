@@ -8,6 +8,7 @@ import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes
 import { progressClock } from '../../workloads/runner/progress.js';
 import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../workloads/vocabulary.js';
 import { testSeed } from '../support/seed.js';
+import { UsageError } from '../../src/errors.js';
 
 const base: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' };
 
@@ -23,6 +24,37 @@ describe('run options', () => {
     expect(() => validateRunOptions({ ...base, nemesis: ['clock'] })).toThrow(/Cannot run this combination/);
   });
 
+  it('without a lock, refuses the token modes, the mutex and fenced-write workloads (254), and a foreign client', () => {
+    const none: RunOptions = { ...base, backend: 'none', resource: 'version' };
+    expect(validateRunOptions(none)).toBe(none);
+    expect(validateRunOptions({ ...none, resource: 'for-update' }).resource).toBe('for-update');
+    for (const resource of ['fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'] as const) {
+      expect(notApplicable('none', resource, [])).toMatch(/without a lock \(--backend none\) there is no token/);
+      const err = (() => {
+        try {
+          validateRunOptions({ ...none, resource });
+        } catch (e) {
+          return e as UsageError;
+        }
+        return undefined;
+      })();
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err!.exitCode).toBe(254);
+      expect(err!.hint).toMatch(/--resource version or for-update/);
+    }
+    expect(() => validateRunOptions({ ...none, workload: 'mutex' })).toThrow(/the mutex workload judges the lock itself/);
+    expect(() => validateRunOptions({ ...none, workload: 'fenced-write' })).toThrow(/judges writes against the lock's hand-overs/);
+    expect(() => validateRunOptions({ ...none, client: 'python3 x.py' })).toThrow(/no lock service for it to use/);
+    // With a lock, the database's own modes run with any backend.
+    expect(notApplicable('redlock', 'version', [])).toBeUndefined();
+    expect(notApplicable('etcd', 'for-update', [])).toBeUndefined();
+  });
+
+  it('checks --idle-tx-timeout-ms, and replays it', () => {
+    expect(() => validateRunOptions({ ...base, idleTxTimeoutMs: -1 })).toThrow('Expected `--idle-tx-timeout-ms` to be a non-negative integer, got `-1`');
+    expect(replayArgs({ ...base, resource: 'for-update', idleTxTimeoutMs: 1500 }).join(' ')).toContain('--idle-tx-timeout-ms 1500');
+  });
+
   it('checks numbers with the flag name', () => {
     expect(() => validateRunOptions({ ...base, clients: 0 })).toThrow('Expected `--clients` to be an integer from 1 to 50, got `0`');
     expect(() => validateRunOptions({ ...base, ttlMs: -1 })).toThrow('Expected `--ttl-ms` to be an integer from 1 to 3600000 (ms), got `-1`');
@@ -32,7 +64,7 @@ describe('run options', () => {
     const cmd = replayCommand({ ...base, nemesis: ['client-pause', 'kill'], seed: 42, callTimeoutMs: 300, recoverMs: 100, resultsDir: "/tmp/it's here" });
     expect(cmd).toBe(
       'fencecheck run --backend etcd --resource fence-claim --workload lock-counter --nemesis client-pause,kill --time-limit 30 --clients 5 --ttl-ms 2000 --hold-ms 200 --rate 2 ' +
-        "--interval-ms 5000 --duration-ms 5000 --recover-ms 100 --call-timeout-ms 300 --nemesis-target random --redis-persistence none --results '/tmp/it'\\''s here' --seed 42",
+        "--interval-ms 5000 --duration-ms 5000 --recover-ms 100 --call-timeout-ms 300 --idle-tx-timeout-ms 0 --nemesis-target random --redis-persistence none --results '/tmp/it'\\''s here' --seed 42",
     );
     expect(replayCommand({ ...base, checkHold: true })).toContain(' --nemesis none ');
     expect(replayCommand({ ...base, checkHold: true })).toContain(' --check-hold --seed 1');
@@ -82,6 +114,7 @@ describe('the replay command', () => {
     redisPersistence: fc.constantFrom(...REDIS_PERSISTENCE),
     resultsDir: word,
     checkHold: fc.boolean(),
+    idleTxTimeoutMs: fc.integer({ min: 0, max: 60_000 }),
     // A foreign client's command line (quotes are checked when parsed, so none here).
     client: fc.option(fc.stringMatching(/^[A-Za-z0-9_.\/][A-Za-z0-9_ .\/-]{0,20}$/), { nil: undefined }),
     // namespaces is the default and is left out of a replay (replays from before providers read the same).

@@ -14,7 +14,7 @@ import type { Cluster } from '../../src/cluster/cluster.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import type { ProviderName } from '../../src/cluster/providers.js';
 import type { ClientConfig, ClientTokenKind } from '../clients/protocol.js';
-import { clusterBackendOf, RESOURCE_MODES, type LockBackend, type ResourceMode } from '../vocabulary.js';
+import { clusterBackendOf, RESOURCE_MODES, type LockService, type ResourceMode } from '../vocabulary.js';
 import { prepareResource, type PgEndpoint } from '../clients/resource.js';
 import { ClientLauncher, tokenKindExcludes } from '../runner/client-command.js';
 import type { ClientSession } from '../runner/client-session.js';
@@ -22,7 +22,7 @@ import { realClock, sleepOn } from '../runner/clock.js';
 import { runContractChecks, type CheckClient, type CheckResult } from './contract-checks.js';
 
 export interface ClientCheckOptions {
-  backend: LockBackend;
+  backend: LockService;
   /** A foreign client's command line; undefined checks the built-in client of `backend`. */
   client?: string;
   callTimeoutMs: number;

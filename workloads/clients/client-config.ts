@@ -27,7 +27,9 @@ export function parseClientConfig(text: string | undefined): ClientConfig {
   const c = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   expect(Number.isInteger(c['client']) && (c['client'] as number) >= 0, 'client', 'a worker index (a non-negative integer)', c['client']);
   expect(LOCK_BACKENDS.includes(c['backend'] as never), 'backend', `one of ${LOCK_BACKENDS.join(', ')}`, c['backend']);
-  expect(Array.isArray(c['lockEndpoints']) && c['lockEndpoints'].length > 0 && c['lockEndpoints'].every(isEndpoint), 'lockEndpoints', 'a list of host:port strings', c['lockEndpoints']);
+  // Without a lock service (backend none) the list is empty.
+  const endpoints = c['lockEndpoints'];
+  expect(Array.isArray(endpoints) && (endpoints.length > 0 || c['backend'] === 'none') && endpoints.every(isEndpoint), 'lockEndpoints', 'a list of host:port strings', endpoints);
   expect(typeof c['lockName'] === 'string' && c['lockName'] !== '', 'lockName', 'a non-empty string', c['lockName']);
   expect(RESOURCE_MODES.includes(c['resource'] as never), 'resource', `one of ${RESOURCE_MODES.join(', ')}`, c['resource']);
   const pg = (c['pg'] ?? {}) as Record<string, unknown>;

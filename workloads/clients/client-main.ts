@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   const db = new PgDb(config.pg, config.callTimeoutMs, log);
   const resource = new Resource(db, config.resource, config.resourceKey, log);
   await lock.connect();
-  const ready: ClientReady = { ready: true, protocol: PROTOCOL_VERSION, token: tokenKindOf(config.backend), versions: libraryVersions() };
+  const ready: ClientReady = { ready: true, protocol: PROTOCOL_VERSION, token: tokenKindOf(config.backend), versions: libraryVersions(), features: ['transactions'] };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   log(`ready: ${config.lockEndpoints.join(',')} lock ${config.lockName}, resource ${config.resource} ${config.resourceKey}, call timeout ${config.callTimeoutMs} ms`);
 

@@ -3,6 +3,7 @@
  */
 import { EtcdLockClient } from './etcd-client.js';
 import type { LockClient, LockClientOptions } from './lock-client.js';
+import { NoLockClient } from './no-lock-client.js';
 import type { ClientConfig } from './protocol.js';
 import { RedisLockClient } from './redis-client.js';
 import { RedlockClient } from './redlock-client.js';
@@ -18,6 +19,7 @@ const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
   etcd: EtcdLockClient,
   zookeeper: ZooKeeperLockClient,
   'redis-sentinel': SentinelLockClient,
+  none: NoLockClient,
 };
 
 export function createLockClient(config: ClientConfig, log: (line: string) => void): LockClient {

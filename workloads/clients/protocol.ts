@@ -82,7 +82,23 @@ export interface Statement {
   params: StatementParam[];
   rejectIfNoRow: string;
   readOnly?: boolean;
+  /**
+   * A transaction's edge (feature `transactions`): `begin` opens a
+   * transaction that may stay open across requests, `commit` ends it. Their
+   * row count is not checked. While a transaction is open, a failing or
+   * rejected access makes the client roll it back before it answers, and
+   * any failure before the `commit` is a definite `fail` (nothing commits
+   * before it); only the `commit` itself can be `info`.
+   */
+  control?: 'begin' | 'commit';
 }
+
+/**
+ * What a client announces beyond protocol 1's core: `transactions` (the
+ * `control` statements above, and the `version` column returned in an
+ * answer), which the version and for-update modes need.
+ */
+export type ClientFeature = 'transactions';
 
 /** The accesses to the resource; each carries its statements (empty: the access does not apply, `fail not-applicable`). */
 export type AccessOp = 'read' | 'write' | 'mark' | 'final-read';
@@ -113,6 +129,8 @@ export interface ClientAnswer {
   outcome?: AccessOutcome;
   /** The resource's fence after the access, when known. */
   fence?: number;
+  /** The row's version column after the access, when the last statement returns it (mode version). */
+  version?: number;
   /** acquire: the TTL asked for, and (redlock) the validity the client computed. */
   lease_ms?: number;
   validity_ms?: number;
@@ -132,4 +150,6 @@ export interface ClientReady {
   protocol: number;
   token: ClientTokenKind;
   versions: Record<string, string>;
+  /** Optional features it speaks (absent: none). */
+  features?: ClientFeature[];
 }

@@ -10,6 +10,9 @@
  * lease not renewed within its TTL): such an access answers `fail lock-lost`
  * without sending anything. Redis and Redlock clients are never told, so
  * they go on either way.
+ *
+ * Without a lock (`--backend none`) the runner sends no acquire: every
+ * access goes straight to the resource, under no token.
  */
 import type { Value } from '../../src/history/op.js';
 import type { LockClient, Token } from './lock-client.js';
@@ -78,8 +81,9 @@ export class RequestHandler {
   }
 
   /** An access under the current hold, unless the hold is known lost or there is none. */
-  private async access(run: (token: Token) => Promise<Access>): Promise<Body> {
+  private async access(run: (token: Token | undefined) => Promise<Access>): Promise<Body> {
     const token = this.hold?.token;
+    if (this.lock.backend === 'none') return answerOf(await run(undefined));
     // No hold: nothing is sent.
     if (token === undefined) return { type: 'fail', error: 'no-hold', outcome: 'unknown' };
     const lost = this.checkHold ? this.lock.holdLost() : undefined;
@@ -100,6 +104,7 @@ function answerOf(a: Access): Body {
     outcome: a.outcome,
     ...(value !== undefined ? { value } : {}),
     ...(a.fence !== undefined ? { fence: a.fence } : {}),
+    ...(a.version !== undefined ? { version: a.version } : {}),
     ...(a.error ? { error: a.error } : {}),
   };
 }

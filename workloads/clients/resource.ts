@@ -22,7 +22,7 @@ import { failed, messageOf, OpError } from './op-error.js';
 import { pgOpError } from './pg-errors.js';
 import type { AccessOp, ClientConfig, Statement } from './protocol.js';
 import { accessStatements, dataText, SQL, type Access, type Db, type Row } from './resource-modes.js';
-import { runStatements } from './run-statements.js';
+import { runStatements, type Transaction } from './run-statements.js';
 import type { ResourceMode } from '../vocabulary.js';
 
 export type PgEndpoint = ClientConfig['pg'];
@@ -52,6 +52,13 @@ export class PgDb implements Db {
       if (!(err instanceof pg.DatabaseError)) this.drop(c);
       throw pgOpError(err);
     }
+  }
+
+  /** ROLLBACK on the live connection; without one the server already ended the transaction with the session. */
+  async abort(): Promise<void> {
+    const c = this.client;
+    if (c === undefined) return;
+    await c.query(SQL.rollback).catch(() => this.drop(c));
   }
 
   async close(): Promise<void> {
@@ -96,6 +103,9 @@ export class PgDb implements Db {
  * Accesses never throw; errors become answers.
  */
 export class Resource {
+  /** The connection's open transaction, across accesses (for-update's read opens it, its write commits it). */
+  private readonly tx: Transaction = { open: false };
+
   constructor(
     private readonly db: Db,
     readonly mode: ResourceMode,
@@ -122,7 +132,7 @@ export class Resource {
   /** Run an access's statements under `token`. */
   async run(statements: readonly Statement[], token: Token | undefined): Promise<Access> {
     try {
-      return await runStatements(this.db, statements, token);
+      return await runStatements(this.db, statements, token, this.tx);
     } catch (err) {
       if (err instanceof OpError) return { type: err.type, outcome: 'unknown', error: err.code };
       // A bug of ours, not the resource's answer: unknown.
@@ -136,14 +146,28 @@ export class Resource {
   }
 }
 
-/** Create the `files` table if needed and (re)set the row `key` to `initial` with fence 0 and no mark. */
-export async function prepareResource(endpoint: PgEndpoint, key: string, initial: Value, timeoutMs = 10_000): Promise<void> {
+/** Options of the resource that hold for every session: the server ends a session idle in a transaction this long, ms (0: never). */
+export interface ResourceSettings {
+  idleInTransactionTimeoutMs?: number;
+}
+
+/**
+ * Create the `files` table if needed and (re)set the row `key` to `initial`
+ * with fence 0, version 0 and no mark. The settings are the database's
+ * (ALTER DATABASE), so every session a client opens afterwards has them,
+ * whatever its language.
+ */
+export async function prepareResource(endpoint: PgEndpoint, key: string, initial: Value, timeoutMs = 10_000, settings: ResourceSettings = {}): Promise<void> {
   const c = new pg.Client({ ...endpoint, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   c.on('error', () => undefined);
   try {
     await c.connect();
     await c.query(SQL.createTable);
+    await c.query(SQL.addVersion);
     await c.query(SQL.resetRow, [key, dataText(initial)]);
+    const idle = Math.max(0, Math.floor(settings.idleInTransactionTimeoutMs ?? 0));
+    // An identifier and an integer: neither can be a parameter of ALTER DATABASE.
+    await c.query(`ALTER DATABASE ${pg.escapeIdentifier(endpoint.database)} SET idle_in_transaction_session_timeout = ${idle}`);
   } catch (err) {
     throw new FencecheckError('resource-prepare', `Could not prepare the resource row \`${key}\` on PostgreSQL ${endpoint.host}:${endpoint.port}: ${messageOf(err)}`, {
       hint: 'Check that the cluster includes postgres and that it is up (its log is <runDir>/logs/pg1.log).',

@@ -18,7 +18,7 @@ import { compiledEntry } from '../../src/cluster/paths.js';
 import { EXIT, FencecheckError } from '../../src/errors.js';
 import { parseClientCommand } from './client-command-line.js';
 import type { ClientConfig, ClientReady, ClientTokenKind } from '../clients/protocol.js';
-import type { ResourceMode } from '../vocabulary.js';
+import { DB_CONTROL_MODES, type ResourceMode } from '../vocabulary.js';
 import { ClientSession, type ProcessControl, type SessionAccess } from './client-session.js';
 import type { ProtocolViolation } from './client-verdict.js';
 import type { ClientCrash } from '../../checkers/lock/evidence.js';
@@ -92,6 +92,10 @@ export class ClientLauncher {
   private assertApplicable(ready: ClientReady): void {
     const why = this.foreign ? tokenKindExcludes(ready.token, this.o.access.mode) : undefined;
     if (why) throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${why}.`);
+    const missing = this.foreign ? featureMissing(ready, this.o.access.mode) : undefined;
+    if (missing) {
+      throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${missing}.`, 'Serve the transactions feature (docs/client-protocol.md, "Transactions"; the Python and Node protocol helpers do), or pick a resource mode without it.');
+    }
   }
 
   /** An `unknown` verdict when a client broke the protocol, else undefined. */
@@ -106,16 +110,22 @@ export class ClientLauncher {
  * with this client marks that run so and goes on with the others (src/batch/batch-runner.ts).
  */
 export class ClientNotApplicableError extends FencecheckError {
-  constructor(message: string) {
-    super('client-not-applicable', message, { hint: 'Pick a resource mode its tokens can serve (see `fencecheck client-check` for what the client supports).', exitCode: EXIT.badInput });
+  constructor(message: string, hint = 'Pick a resource mode its tokens can serve (see `fencecheck client-check` for what the client supports).') {
+    super('client-not-applicable', message, { hint, exitCode: EXIT.badInput });
   }
 }
 
-/** Why a token kind cannot serve a resource mode, or undefined. */
+/** Why a token kind cannot serve a resource mode, or undefined (the database's own modes need no token). */
 export function tokenKindExcludes(kind: ClientTokenKind, resource: ResourceMode): string | undefined {
   if (kind !== 'monotonic' && (resource === 'fence' || resource === 'fence-claim')) return `announces ${kind} tokens, and the resource mode ${resource} needs a monotonic fencing token (use none${kind === 'unique' ? ', cas-unique or cas-unique-nonatomic' : ''})`;
-  if (kind === 'none' && resource !== 'none') return `announces no token, and the resource mode ${resource} needs one (use none)`;
+  if (kind === 'none' && resource !== 'none' && !DB_CONTROL_MODES.includes(resource)) return `announces no token, and the resource mode ${resource} needs one (use none, ${DB_CONTROL_MODES.join(' or ')})`;
   return undefined;
+}
+
+/** Why a client's features cannot serve a resource mode, or undefined: version and for-update need `transactions`. */
+export function featureMissing(ready: Pick<ClientReady, 'features'>, resource: ResourceMode): string | undefined {
+  if (!DB_CONTROL_MODES.includes(resource) || (ready.features ?? []).includes('transactions')) return undefined;
+  return `does not announce the feature \`transactions\` in its ready line, and the resource mode ${resource} needs it (transaction statements, rollback on failure, the version column in answers)`;
 }
 
 /** How long a client may take to print its ready line: 30 s, or FC_CLIENT_READY_TIMEOUT_MS (tests shorten it). */

@@ -70,8 +70,11 @@ export function crashOf(exit: { code: number | null; signal: string | null }, as
 /** The wire request of a runner's request: the id, and an access's statements. */
 export function wireRequest(body: RequestBody, id: number, access: SessionAccess): ClientRequest {
   if (body.op === 'acquire' || body.op === 'release' || body.op === 'shutdown') return { ...body, id };
-  const statements = accessStatements(access.mode, body.op, access.key, body.op === 'write' ? body.value : null);
-  return { ...body, id, statements } as ClientRequest;
+  if (body.op === 'write') {
+    const { readVersion, ...write } = body;
+    return { ...write, id, statements: accessStatements(access.mode, 'write', access.key, body.value, readVersion) };
+  }
+  return { ...body, id, statements: accessStatements(access.mode, body.op, access.key) } as ClientRequest;
 }
 
 const STDERR_TAIL = 20;
@@ -244,6 +247,7 @@ export function readyProblem(r: ClientReady): string | undefined {
   }
   if (!CLIENT_TOKEN_KINDS.includes(r.token)) return `its ready line's token kind is ${JSON.stringify(r.token ?? null)}, expected one of ${CLIENT_TOKEN_KINDS.join(', ')}`;
   if (typeof r.versions !== 'object' || r.versions === null) return 'its ready line has no versions object';
+  if (r.features !== undefined && !(Array.isArray(r.features) && r.features.every((f) => typeof f === 'string'))) return `its ready line's features are ${JSON.stringify(r.features)}, expected a list of names such as ["transactions"]`;
   return undefined;
 }
 

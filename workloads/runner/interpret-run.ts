@@ -59,7 +59,7 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
     });
     const holders = new Holders(clock);
     const workerCtx: WorkerContext = {
-      section: { recorder, holders, workload: o.workload, resource: o.resource, ttlMs: o.ttlMs, giveUpMs: plan.giveUpMs, sleep: (ms) => sleepOn(clock, ms) },
+      section: { recorder, holders, workload: o.workload, resource: o.resource, ttlMs: o.ttlMs, giveUpMs: plan.giveUpMs, sleep: (ms) => sleepOn(clock, ms), lockless: o.backend === 'none' },
       stop,
       clients: o.clients,
       plan: (worker) => clientPlan(o.seed, worker, plan.workers[worker]!.sections),

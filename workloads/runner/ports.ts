@@ -15,7 +15,8 @@ export type RequestBody =
   | { op: 'acquire'; ttlMs: number }
   | { op: 'release' }
   | { op: 'read' }
-  | { op: 'write'; value: Value }
+  /** `readVersion`: the version the section's read returned (mode version), put into the write's statement. */
+  | { op: 'write'; value: Value; readVersion?: number }
   | { op: 'mark' }
   | { op: 'final-read' }
   | { op: 'shutdown' };

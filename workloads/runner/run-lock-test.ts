@@ -32,7 +32,7 @@ import { runHarnessParts, watchHarness } from './harness-watch.js';
 import { planRun, type RunPlan } from './run-plan.js';
 import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
-import { clusterBackendOf } from '../vocabulary.js';
+import { clusterBackendsOf } from '../vocabulary.js';
 import { sentinelClientOptions, sentinelClusterOptions } from './sentinel-run.js';
 
 export interface RunResult extends LockCheckResult {
@@ -62,12 +62,11 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   const store = RunStore.create(o.resultsDir, name, new Date(started));
   const runDir = store.dir;
   const replay = replayCommand(o);
-  const backend = clusterBackendOf(o.backend);
   const test: TestJson = {
     ...o,
     name,
     startedAt: new Date(started).toISOString(),
-    versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions([backend, 'postgres'])) },
+    versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions(clusterBackendsOf(o.backend))) },
     replay,
   };
   store.writeTest(test);
@@ -155,12 +154,13 @@ function markInterruptions(store: RunStore): () => void {
   return stop;
 }
 
-/** The lock service and PostgreSQL, one namespace per node and one client host per worker. */
+/** The lock service and PostgreSQL (PostgreSQL alone with --backend none), one namespace per node and one client host per worker. */
 function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): Promise<Cluster> {
   const o = plan.options;
-  const backend = clusterBackendOf(o.backend);
+  const backends = clusterBackendsOf(o.backend);
+  const backend = backends[0];
   return startCluster({
-    backends: [backend, 'postgres'],
+    backends,
     clientHosts: plan.hosts,
     runDir,
     ...(backend === 'redis' ? { redis: { persistence: o.redisPersistence } } : {}),
@@ -175,17 +175,18 @@ function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (l
 /** The resource row prepared, the delay proxies started, and the interpreter's ports over the cluster. */
 async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: ClientFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
   const o = plan.options;
-  const backend = clusterBackendOf(o.backend);
+  const backends = clusterBackendsOf(o.backend);
   const pg = c.endpoints('postgres')[0]!;
   const pgConfig = { host: pg.host, port: pg.port, user: 'postgres', database: 'postgres' };
-  await prepareResource(pgConfig, RESOURCE_KEY, o.workload === 'lock-counter' ? '0' : '');
+  await prepareResource(pgConfig, RESOURCE_KEY, o.workload === 'lock-counter' ? '0' : '', undefined, { idleInTransactionTimeoutMs: o.idleTxTimeoutMs });
   const proxies = await startProxies(c, plan.hosts, o.proxies, plan.lockNodes, pg.node);
   const config = (client: number, host: string): ClientConfig => {
     const resourceProxy = proxies.get(host)?.get(pg.node);
     return {
       client,
       backend: o.backend,
-      lockEndpoints: c.clientEndpoints(backend).map((e) => {
+      // Without a lock service (--backend none), no endpoints: the only server is the resource.
+      lockEndpoints: (backends.length > 1 ? c.clientEndpoints(backends[0]!) : []).map((e) => {
         const p = proxies.get(host)?.get(e.node);
         return p ? `${p.host}:${p.port}` : `${e.host}:${e.port}`;
       }),

@@ -7,7 +7,7 @@ import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
-import { notApplicable, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
+import { notApplicable, notApplicableWithoutLock, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 import { assertInRange, type NumberRange } from '../../src/number-range.js';
 
 export interface RunOptions {
@@ -56,6 +56,8 @@ export interface RunOptions {
   minReplicas?: number;
   /** Where the cluster runs: network namespaces (default) or containers (src/containers). */
   provider?: ProviderName;
+  /** PostgreSQL ends a session idle in a transaction this long, ms (0: never, PostgreSQL's default): how long a paused for-update client keeps its row lock. */
+  idleTxTimeoutMs?: number;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -74,6 +76,7 @@ export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
   redisPersistence: 'none',
   resultsDir: 'results',
   checkHold: false,
+  idleTxTimeoutMs: 0,
 };
 
 /**
@@ -95,13 +98,15 @@ export const RUN_RANGES = {
   // The Sentinel master has two replicas (src/cluster/backends/redis-sentinel.ts).
   waitReplicas: { min: 1, max: 2 },
   minReplicas: { min: 1, max: 2 },
+  // for-update: PostgreSQL's idle_in_transaction_session_timeout (0: off); at most a day.
+  idleTxTimeoutMs: { min: 0, max: 86_400_000, unit: 'ms' },
   seed: { min: 0, max: Number.MAX_SAFE_INTEGER },
 } as const satisfies Partial<Record<keyof RunOptions, NumberRange>>;
 
 /** Each ranged option's flag. */
 const RANGED_FLAGS: Record<keyof typeof RUN_RANGES, string> = {
   timeLimitS: '--time-limit', clients: '--clients', ttlMs: '--ttl-ms', holdMs: '--hold-ms', rate: '--rate', intervalMs: '--interval-ms',
-  durationMs: '--duration-ms', recoverMs: '--recover-ms', callTimeoutMs: '--call-timeout-ms', waitReplicas: '--wait-replicas', minReplicas: '--min-replicas', seed: '--seed',
+  durationMs: '--duration-ms', recoverMs: '--recover-ms', callTimeoutMs: '--call-timeout-ms', waitReplicas: '--wait-replicas', minReplicas: '--min-replicas', idleTxTimeoutMs: '--idle-tx-timeout-ms', seed: '--seed',
 };
 
 export function validateRunOptions(o: RunOptions): RunOptions {
@@ -112,8 +117,11 @@ export function validateRunOptions(o: RunOptions): RunOptions {
   const scripted = o.script !== undefined;
   const seeded = SCHEDULED_FAULT_KINDS as readonly string[];
   for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f) || (!scripted && !seeded.includes(f))) throw unknownFault(f);
-  const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted);
-  if (why) throw new UsageError(`Cannot run this combination: ${why}.`);
+  const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted) ?? notApplicableWithoutLock(o.backend, o.workload);
+  if (why) throw new UsageError(`Cannot run this combination: ${why}.`, o.backend === 'none' ? 'Without a lock, the database protects the data itself: --resource version or for-update (or none, to see it unprotected).' : undefined);
+  if (o.backend === 'none' && o.client !== undefined) {
+    throw new UsageError('Cannot run this combination: --client runs a foreign lock client, and --backend none has no lock service for it to use.', 'Drop --client (the built-in client goes straight to the resource), or name the lock service the client speaks with --backend.');
+  }
   return o;
 }
 
@@ -170,6 +178,7 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   durationMs: (o) => ['--duration-ms', String(o.durationMs)],
   recoverMs: (o) => ['--recover-ms', String(o.recoverMs)],
   callTimeoutMs: (o) => ['--call-timeout-ms', String(o.callTimeoutMs)],
+  idleTxTimeoutMs: (o) => ['--idle-tx-timeout-ms', String(o.idleTxTimeoutMs ?? DEFAULTS.idleTxTimeoutMs ?? 0)],
   nemesisTarget: (o) => ['--nemesis-target', o.nemesisTarget],
   redisPersistence: (o) => ['--redis-persistence', o.redisPersistence],
   resultsDir: (o) => ['--results', o.resultsDir],

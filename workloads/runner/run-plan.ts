@@ -11,10 +11,10 @@
  */
 import { planCluster } from '../../src/cluster/plan.js';
 import { planPhases, type Phase } from '../generator/phases.js';
-import { nemesisSchedule, type FaultWindow } from '../generator/nemesis-schedule.js';
+import { nemesisSchedule, type FaultWindow, type NemesisTargets } from '../generator/nemesis-schedule.js';
 import type { ClientPlanOptions } from '../generator/client-plan.js';
 import { validateRunOptions, type RunOptions } from './run-options.js';
-import { clusterBackendOf } from '../vocabulary.js';
+import { clusterBackendsOf } from '../vocabulary.js';
 
 export interface WorkerPlan {
   worker: number;
@@ -44,16 +44,26 @@ export interface RunPlan {
   victimWaitMs: number;
 }
 
+/**
+ * What server faults aim at: the lock service's nodes; without a lock,
+ * PostgreSQL itself (a kill or pause of the database is then the server
+ * fault), and a partition cuts a client off from it.
+ */
+function serverTargets(o: RunOptions, lockNodes: string[], resourceNode: string): NemesisTargets {
+  if (o.backend !== 'none') return { nodes: lockNodes, server: o.nemesisTarget };
+  return { nodes: [resourceNode], server: o.nemesisTarget === 'leader' ? 'random' : o.nemesisTarget, partitions: ['client-from-resource'] };
+}
+
 export function planRun(input: RunOptions): RunPlan {
   const o = validateRunOptions(input);
-  const cluster = planCluster({ backends: [clusterBackendOf(o.backend), 'postgres'] });
+  const cluster = planCluster({ backends: clusterBackendsOf(o.backend) });
   const lockNodes = cluster.nodes.filter((n) => n.backend !== 'postgres').map((n) => n.name);
   const resourceNode = cluster.nodes.find((n) => n.backend === 'postgres')!.name;
   const hosts = Array.from({ length: o.clients }, (_, i) => `c${i + 1}`);
   const windows =
     o.script ??
     nemesisSchedule(
-      { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: { nodes: lockNodes, server: o.nemesisTarget } },
+      { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: serverTargets(o, lockNodes, resourceNode) },
       o.seed,
       o.timeLimitS * 1000,
     );

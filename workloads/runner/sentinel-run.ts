@@ -11,7 +11,7 @@
 import type { LeaderBackend } from '../../src/cluster/cluster.js';
 import type { BackendOptions } from '../../src/cluster/backends/registry.js';
 import type { ClientConfig } from '../clients/protocol.js';
-import { clusterBackendOf, type LockBackend } from '../vocabulary.js';
+import { clusterBackendOf, type LockBackend, type LockService } from '../vocabulary.js';
 
 /** The run options this file reads (a subset of RunOptions). */
 export interface SentinelRunOptions {
@@ -32,6 +32,6 @@ export function sentinelClientOptions(o: SentinelRunOptions): Pick<ClientConfig,
 
 /** The cluster whose leader (or master) a `leader` target resolves to, if it has one. */
 export function leaderBackendOf(lockBackend: string): LeaderBackend | undefined {
-  const backend = clusterBackendOf(lockBackend as LockBackend);
+  const backend = clusterBackendOf(lockBackend as LockService);
   return backend === 'etcd' || backend === 'zookeeper' || backend === 'redis-sentinel' ? backend : undefined;
 }
