@@ -27,6 +27,9 @@ export function tokenKindOf(backend: LockBackend): TokenKind {
   return backend === 'redlock' || backend === 'redlock-npm' ? 'unique' : 'monotonic';
 }
 
+/** The backends whose servers are caches with an eviction policy (the evict fault). */
+const EVICTABLE: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm'];
+
 /** Why a combination cannot run, or undefined when it can. */
 export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {
   if (tokenKindOf(backend) === 'unique' && (resource === 'fence' || resource === 'fence-claim')) {
@@ -37,6 +40,9 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   }
   if (backend === 'redis-sentinel' && nemesis.includes('delay') && scripted) {
     return 'redis-sentinel clients connect to whichever master the Sentinels name, so a delay proxy cannot sit on their link to the lock service';
+  }
+  if (nemesis.includes('evict') && !EVICTABLE.includes(backend)) {
+    return `the evict fault fills a cache server's memory until it evicts keys; ${backend} is not a cache (use it on ${EVICTABLE.join(', ')})`;
   }
   if (nemesis.includes('delay') && !scripted) {
     return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';

@@ -7,6 +7,7 @@ import type { SharedRunOptions } from '../compare/compare-spec.js';
 import { DEFAULTS } from '../../workloads/runner/run-options.js';
 import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import { PROVIDERS } from '../cluster/providers.js';
+import { EVICT_POLICIES } from '../nemesis/eviction.js';
 import { nonNegativeInteger, oneOf, positiveInteger, positiveNumber } from './parse-options.js';
 import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
 import { commandLine, namedClient } from '../../workloads/runner/client-registry.js';
@@ -27,6 +28,7 @@ export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) 
   ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
   ['--wait-replicas <n>', 'waitReplicas', 'redis-sentinel: WAIT for n replicas after each grant, else refuse it', positiveInteger('--wait-replicas')],
   ['--min-replicas <n>', 'minReplicas', 'redis-sentinel: min-replicas-to-write n (max lag 1 s) on the data nodes', positiveInteger('--min-replicas')],
+  ['--evict-policy <policy>', 'evictPolicy', `the evict fault's eviction policy: ${EVICT_POLICIES.join(' (default, as caches run) or ')}`, oneOf('--evict-policy', EVICT_POLICIES)],
   ['--provider <name>', 'provider', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`fencecheck images build\` first; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS)],
 ];
 

@@ -4,6 +4,7 @@
  */
 import type { ProviderName } from '../../src/cluster/providers.js';
 import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
+import type { EvictPolicy } from '../../src/nemesis/eviction.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
@@ -55,6 +56,8 @@ export interface RunOptions {
   minReplicas?: number;
   /** Where the cluster runs: network namespaces (default) or containers (src/containers). */
   provider?: ProviderName;
+  /** The `evict` fault's eviction policy (default allkeys-lru); runs without `evict` ignore it. */
+  evictPolicy?: EvictPolicy;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -123,6 +126,8 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
   // The default (namespaces) is left out, so replays written before providers existed read the same.
   provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
+  // Only runs with evict use it, so the replays of every other run read as before.
+  evictPolicy: (o) => (o.nemesis.includes('evict') || o.script?.some((w) => w.fault === 'evict') ? ['--evict-policy', o.evictPolicy ?? 'allkeys-lru'] : []),
   seed: (o) => ['--seed', String(o.seed)],
 };
 

@@ -53,7 +53,7 @@ export function planRun(input: RunOptions): RunPlan {
   const windows =
     o.script ??
     nemesisSchedule(
-      { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: { nodes: lockNodes, server: o.nemesisTarget } },
+      { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: { nodes: lockNodes, server: o.nemesisTarget }, ...(o.evictPolicy ? { evictPolicy: o.evictPolicy } : {}) },
       o.seed,
       o.timeLimitS * 1000,
     );
