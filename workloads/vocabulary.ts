@@ -10,16 +10,21 @@ import type { FaultKind } from './generator/nemesis-schedule.js';
 
 export type { LockWorkload, ResourceMode, TokenKind };
 
-export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel';
-export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel'];
+export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel' | 'pg-advisory' | 'pg-advisory-pooled';
+export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel', 'pg-advisory', 'pg-advisory-pooled'];
 
 export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
 
 export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
 
-/** The cluster backend that serves a lock backend (the npm Redlock runs on the same five Redis nodes). */
+/** The cluster backend a lock backend's clients connect to (the npm Redlock runs on the same five Redis nodes; the pooled advisory lock on PgBouncer). */
 export function clusterBackendOf(backend: LockBackend): BackendName {
-  return backend === 'redlock-npm' ? 'redlock' : backend;
+  return backend === 'redlock-npm' ? 'redlock' : backend === 'pg-advisory-pooled' ? 'pgbouncer' : backend;
+}
+
+/** Every cluster backend a lock backend needs: PgBouncer also needs the PostgreSQL behind it. */
+export function clusterBackendsOf(backend: LockBackend): BackendName[] {
+  return backend === 'pg-advisory-pooled' ? ['pgbouncer', 'pg-advisory'] : [clusterBackendOf(backend)];
 }
 
 /** Redlock gives a unique random token, no monotonic one. */

@@ -4,6 +4,7 @@
 import { EtcdLockClient } from './etcd-client.js';
 import type { LockClient, LockClientOptions } from './lock-client.js';
 import type { ClientConfig } from './protocol.js';
+import { PgAdvisoryLockClient, PgAdvisoryPooledLockClient } from './pg-advisory-client.js';
 import { RedisLockClient } from './redis-client.js';
 import { RedlockClient } from './redlock-client.js';
 import { RedlockNpmClient } from './redlock-npm-client.js';
@@ -18,6 +19,8 @@ const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
   etcd: EtcdLockClient,
   zookeeper: ZooKeeperLockClient,
   'redis-sentinel': SentinelLockClient,
+  'pg-advisory': PgAdvisoryLockClient,
+  'pg-advisory-pooled': PgAdvisoryPooledLockClient,
 };
 
 export function createLockClient(config: ClientConfig, log: (line: string) => void): LockClient {

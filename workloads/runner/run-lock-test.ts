@@ -31,7 +31,7 @@ import { Recorder } from './recorder.js';
 import { planRun, type RunPlan } from './run-plan.js';
 import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
-import { clusterBackendOf } from '../vocabulary.js';
+import { clusterBackendOf, clusterBackendsOf } from '../vocabulary.js';
 import { sentinelClientOptions, sentinelClusterOptions } from './sentinel-run.js';
 
 export interface RunResult extends LockCheckResult {
@@ -66,7 +66,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     ...o,
     name,
     startedAt: new Date(started).toISOString(),
-    versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions([backend, 'postgres'])) },
+    versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions([...clusterBackendsOf(o.backend), 'postgres'])) },
     replay,
   };
   store.writeTest(test);
@@ -152,7 +152,7 @@ function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (l
   const o = plan.options;
   const backend = clusterBackendOf(o.backend);
   return startCluster({
-    backends: [backend, 'postgres'],
+    backends: [...clusterBackendsOf(o.backend), 'postgres'],
     clientHosts: plan.hosts,
     runDir,
     ...(backend === 'redis' ? { redis: { persistence: o.redisPersistence } } : {}),

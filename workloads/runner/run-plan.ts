@@ -14,7 +14,7 @@ import { planPhases, type Phase } from '../generator/phases.js';
 import { nemesisSchedule, type FaultWindow } from '../generator/nemesis-schedule.js';
 import type { ClientPlanOptions } from '../generator/client-plan.js';
 import { validateRunOptions, type RunOptions } from './run-options.js';
-import { clusterBackendOf } from '../vocabulary.js';
+import { clusterBackendsOf } from '../vocabulary.js';
 
 export interface WorkerPlan {
   worker: number;
@@ -46,7 +46,7 @@ export interface RunPlan {
 
 export function planRun(input: RunOptions): RunPlan {
   const o = validateRunOptions(input);
-  const cluster = planCluster({ backends: [clusterBackendOf(o.backend), 'postgres'] });
+  const cluster = planCluster({ backends: [...clusterBackendsOf(o.backend), 'postgres'] });
   const lockNodes = cluster.nodes.filter((n) => n.backend !== 'postgres').map((n) => n.name);
   const resourceNode = cluster.nodes.find((n) => n.backend === 'postgres')!.name;
   const hosts = Array.from({ length: o.clients }, (_, i) => `c${i + 1}`);

@@ -16,6 +16,8 @@ const PACKAGES: Record<BackendName, string> = {
   zookeeper: 'zookeeper',
   postgres: 'postgresql',
   'redis-sentinel': 'redis-server',
+  'pg-advisory': 'postgresql',
+  pgbouncer: 'pgbouncer',
 };
 
 export async function serverVersions(backends: readonly BackendName[]): Promise<Record<string, string>> {
