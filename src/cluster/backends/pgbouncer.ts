@@ -45,6 +45,8 @@ export function pgbouncerIni(node: NodePlan, plan: ClusterPlan, dataDir: string)
     'pool_mode = transaction',
     `default_pool_size = ${PGBOUNCER_POOL_SIZE}`,
     'reserve_pool_size = 0',
+    // A login that failed while pgl1 was still starting is retried after 1 s, not the default 15 s.
+    'server_login_retry = 1',
     'max_client_conn = 500',
     // JDBC sends it at start-up; PgBouncer would refuse the connection otherwise.
     'ignore_startup_parameters = extra_float_digits',
