@@ -10,8 +10,13 @@ import type { FaultKind } from './generator/nemesis-schedule.js';
 
 export type { LockWorkload, ResourceMode, TokenKind };
 
-export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel' | 'pg-advisory' | 'pg-advisory-pooled';
-export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel', 'pg-advisory', 'pg-advisory-pooled'];
+export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel' | 'pg-advisory' | 'pg-advisory-pooled' | 'memcached';
+export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel', 'pg-advisory', 'pg-advisory-pooled', 'memcached'];
+
+/** Clusters with no built-in lock client: only a --client runs on them (memcached: the tooz reference client). */
+export function builtinClientMissing(backend: LockBackend): string | undefined {
+  return backend === 'memcached' ? 'memcached has no built-in lock client: give `--client tooz-memcached` (clients/python/tooz_client.py)' : undefined;
+}
 
 export const RESOURCE_MODES: readonly ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'];
 
@@ -33,7 +38,7 @@ export function tokenKindOf(backend: LockBackend): TokenKind {
 }
 
 /** The backends whose servers are caches with an eviction policy (the evict fault). */
-const EVICTABLE: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm'];
+const EVICTABLE: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'memcached'];
 
 /** Why a combination cannot run, or undefined when it can. */
 export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {

@@ -7,8 +7,8 @@
  */
 import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import type { Command } from 'commander';
-import { EXIT } from '../errors.js';
-import { LOCK_BACKENDS } from '../../workloads/vocabulary.js';
+import { EXIT, UsageError } from '../errors.js';
+import { builtinClientMissing, LOCK_BACKENDS } from '../../workloads/vocabulary.js';
 import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
 import { nonNegativeInteger, oneOf, positiveInteger } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
@@ -43,6 +43,8 @@ Needs root (network namespaces). Examples:
 See docs/client-protocol.md for the protocol a client speaks.`,
     )
     .action(async (flags: Flags) => {
+      const noClient = flags.client === undefined ? builtinClientMissing(flags.backend) : undefined;
+      if (noClient) throw new UsageError(`Cannot check: ${noClient}.`);
       const { runClientCheck, clientCheckDir } = await import('../../workloads/client-check/run-client-check.js');
       const dir = clientCheckDir(flags.results);
       process.stderr.write(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs\n`);

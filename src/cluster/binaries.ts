@@ -41,6 +41,7 @@ export const TOOLS_OF: Record<BackendName, Tool[]> = {
   'pg-advisory': ['postgres', 'initdb', 'setpriv'],
   // PgBouncer refuses to run as root: setpriv runs it as postgres.
   pgbouncer: ['pgbouncer', 'setpriv'],
+  memcached: ['memcached'],
 };
 
 const JAR_DIR = '/usr/share/java';

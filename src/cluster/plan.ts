@@ -12,7 +12,8 @@
  *   .21-.25   redlock1-5                  .41-.43  zk1-3
  *   .51       pg1                         .61-.63  rs1-3 (redis-sentinel data nodes)
  *   .66-.68   sentinel1-3 (redis-sentinel) .71  pgl1 (pg-advisory: the lock's own PostgreSQL)
- *   .76       pgb1 (pgbouncer in front of pgl1) .100-.254 client hosts, in order added
+ *   .76       pgb1 (pgbouncer in front of pgl1) .81  mc1 (memcached)
+ *   .100-.254 client hosts, in order added
  *
  * Every server has its own address, so each uses its standard port. Names:
  * namespace `fc-<node>` (clients `fc-c-<name>`), switch namespace `fc-sw` with
@@ -21,7 +22,7 @@
  */
 
 export const PREFIX = 'fc-';
-export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres', 'redis-sentinel', 'pg-advisory', 'pgbouncer'] as const;
+export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres', 'redis-sentinel', 'pg-advisory', 'pgbouncer', 'memcached'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 export function isBackendName(s: string): s is BackendName {
@@ -56,6 +57,7 @@ export const BACKEND_LAYOUT: Record<BackendName, NodeGroup & { sentinels?: NodeG
   'pg-advisory': { count: 1, stem: 'pgl', base: 70, ports: { client: 5432 } },
   // PgBouncer in front of pgl1 (transaction pooling), in its own namespace, as teams deploy it.
   pgbouncer: { count: 1, stem: 'pgb', base: 75, ports: { client: 6432 } },
+  memcached: { count: 1, stem: 'mc', base: 80, ports: { client: 11211 } },
 };
 
 /** How many nodes a backend has, Sentinels included. */

@@ -12,7 +12,8 @@ import { SentinelLockClient } from './sentinel-client.js';
 import { ZooKeeperLockClient } from './zookeeper-client.js';
 import type { LockBackend } from '../vocabulary.js';
 
-const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
+/** memcached has none (vocabulary.ts builtinClientMissing): the runner refuses such a run before anything starts. */
+const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, new (o: LockClientOptions) => LockClient> = {
   redis: RedisLockClient,
   redlock: RedlockClient,
   'redlock-npm': RedlockNpmClient,
@@ -24,6 +25,7 @@ const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
 };
 
 export function createLockClient(config: ClientConfig, log: (line: string) => void): LockClient {
+  if (config.backend === 'memcached') throw new RangeError('memcached has no built-in lock client');
   return new CLIENTS[config.backend]({
     endpoints: config.lockEndpoints,
     lockName: config.lockName,

@@ -8,7 +8,7 @@ import type { EvictPolicy } from '../../src/nemesis/eviction.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
-import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
+import { builtinClientMissing, notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 
 export interface RunOptions {
   backend: LockBackend;
@@ -89,6 +89,8 @@ export function validateRunOptions(o: RunOptions): RunOptions {
   if (!Number.isInteger(o.clients) || o.clients < 1 || o.clients > 50) throw new UsageError(`Expected \`--clients\` to be an integer from 1 to 50, got \`${o.clients}\``);
   if (!Number.isSafeInteger(o.seed)) throw new UsageError(`Expected \`--seed\` to be an integer, got \`${o.seed}\``);
   for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected \`--nemesis\` to list faults among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
+  const noClient = o.client === undefined ? builtinClientMissing(o.backend) : undefined;
+  if (noClient) throw new UsageError(`Cannot run this combination: ${noClient}.`);
   const scripted = o.script !== undefined;
   const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted);
   if (why) throw new UsageError(`Cannot run this combination: ${why}.`);

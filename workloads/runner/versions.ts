@@ -18,6 +18,7 @@ const PACKAGES: Record<BackendName, string> = {
   'redis-sentinel': 'redis-server',
   'pg-advisory': 'postgresql',
   pgbouncer: 'pgbouncer',
+  memcached: 'memcached',
 };
 
 export async function serverVersions(backends: readonly BackendName[]): Promise<Record<string, string>> {
