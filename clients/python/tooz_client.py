@@ -20,6 +20,7 @@ import os
 import sys
 from importlib.metadata import version
 
+import tenacity
 from tooz import coordination
 import tooz
 
@@ -63,19 +64,26 @@ class ToozLock:
         except tooz.ToozError as e:
             sys.stderr.write(f"{DRIVER} not reachable yet: {e}\n")
 
+    def blocking(self):
+        # tooz/_retry.py: `if stop_max_delay not in (True, False, None)` sets the stop; 1.0 == True in Python,
+        # so blocking=1 (second) blocks forever on the memcached and etcd3gw drivers. A hair less is honoured.
+        if self.call_s in (0, 1) and DRIVER in ("memcached", "etcd3gw"):
+            sys.stderr.write("finding: blocking-one-is-forever: tooz's retry treats blocking=1 s as blocking=True (forever); using 0.999 s\n")
+            return self.call_s * 0.999
+        return self.call_s
+
     def acquire(self, ttl_ms):
         lock = self.coord.get_lock(self.name)
         try:
-            got = lock.acquire(blocking=self.call_s)
-        except tooz.ToozConnectionError as e:
+            got = lock.acquire(blocking=self.blocking())
+        except coordination.ToozConnectionError as e:
             # The add / SET NX / create may have reached the server.
             raise Info("connection-lost", str(e))
         except tooz.ToozError as e:
             raise Info("tooz-error", str(e))
-        except Exception as e:  # tenacity's RetryError when blocking ran out on some drivers
-            if type(e).__name__ == "RetryError":
-                raise Fail("held", "blocking time ran out")
-            raise
+        except tenacity.RetryError:
+            # memcached, etcd3gw: their retry stopped after `blocking` s, every try having found the lock taken.
+            raise Fail("held", "blocking time ran out")
         if not got:
             # Every try found the lock taken until `blocking` ran out: nothing of ours was written.
             raise Fail("held", "blocking time ran out")
@@ -86,7 +94,7 @@ class ToozLock:
         lock, self.lock = self.lock, None
         try:
             released = lock.release()
-        except tooz.ToozConnectionError as e:
+        except coordination.ToozConnectionError as e:
             raise Info("connection-lost", str(e))
         except tooz.ToozError as e:
             raise Info("tooz-error", str(e))
