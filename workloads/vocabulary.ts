@@ -11,8 +11,13 @@ import { FAULT_KINDS, type FaultKind } from './generator/nemesis-schedule.js';
 export type { LockWorkload, ResourceMode, TokenKind };
 
 /** `none`: no lock service at all; every client goes straight to the resource (the database's own concurrency control). */
-export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel' | 'none';
-export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel', 'none'];
+export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel' | 'pg-advisory' | 'pg-advisory-pooled' | 'memcached' | 'none';
+export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel', 'pg-advisory', 'pg-advisory-pooled', 'memcached', 'none'];
+
+/** Clusters with no built-in lock client: only a --client runs on them (memcached: the tooz reference client). */
+export function builtinClientMissing(backend: LockBackend): string | undefined {
+  return backend === 'memcached' ? 'memcached has no built-in lock client: give `--client tooz-memcached` (clients/python/tooz_client.py)' : undefined;
+}
 
 /** The backends that are a lock service (client-check checks a client of one). */
 export type LockService = Exclude<LockBackend, 'none'>;
@@ -34,20 +39,27 @@ export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fen
  */
 export const SCHEDULED_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((f) => f !== 'delay');
 
-/** The cluster backend that serves a lock backend (the npm Redlock runs on the same five Redis nodes). */
+/** The cluster backend a lock service's clients connect to (the npm Redlock runs on the same five Redis nodes; the pooled advisory lock on PgBouncer). */
 export function clusterBackendOf(backend: LockService): BackendName {
-  return backend === 'redlock-npm' ? 'redlock' : backend;
+  return backend === 'redlock-npm' ? 'redlock' : backend === 'pg-advisory-pooled' ? 'pgbouncer' : backend;
 }
 
-/** The servers a run starts: the lock service's and PostgreSQL, or PostgreSQL alone without a lock. */
+/**
+ * The servers a run starts: the lock service's (PgBouncer also needs the PostgreSQL behind it) and the
+ * resource's PostgreSQL, or PostgreSQL alone without a lock.
+ */
 export function clusterBackendsOf(backend: LockBackend): BackendName[] {
-  return backend === 'none' ? ['postgres'] : [clusterBackendOf(backend), 'postgres'];
+  if (backend === 'none') return ['postgres'];
+  return [...(backend === 'pg-advisory-pooled' ? (['pgbouncer', 'pg-advisory'] as const) : [clusterBackendOf(backend)]), 'postgres'];
 }
 
 /** Redlock gives a unique random token, no monotonic one; no lock gives none, so nothing may be ordered by it. */
 export function tokenKindOf(backend: LockBackend): TokenKind {
   return backend === 'redlock' || backend === 'redlock-npm' || backend === 'none' ? 'unique' : 'monotonic';
 }
+
+/** The backends whose servers are caches with an eviction policy (the evict fault). */
+const EVICTABLE: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'memcached'];
 
 /** Why a combination cannot run, or undefined when it can. */
 export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {
@@ -62,6 +74,9 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   }
   if (backend === 'redis-sentinel' && nemesis.includes('delay') && scripted) {
     return 'redis-sentinel clients connect to whichever master the Sentinels name, so a delay proxy cannot sit on their link to the lock service';
+  }
+  if (nemesis.includes('evict') && !EVICTABLE.includes(backend)) {
+    return `the evict fault fills a cache server's memory until it evicts keys; ${backend} is not a cache (use it on ${EVICTABLE.join(', ')})`;
   }
   if (!scripted && nemesis.some((f) => !SCHEDULED_FAULT_KINDS.includes(f))) {
     return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';

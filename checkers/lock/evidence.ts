@@ -95,6 +95,7 @@ const FAULT_OF_START: Record<string, (value: Value, skipped: boolean) => string>
   'start-partition': () => 'partition',
   'start-loss': () => 'loss',
   'start-delay': () => 'delay',
+  'start-evict': () => 'evict',
 };
 
 /**

@@ -7,10 +7,10 @@
  */
 import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
 import type { Command } from 'commander';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { ensureWritableDir } from '../store/writable-dir.js';
 import { oneLine } from '../printable.js';
-import { LOCK_SERVICES } from '../../workloads/vocabulary.js';
+import { builtinClientMissing, LOCK_SERVICES } from '../../workloads/vocabulary.js';
 import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
 import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
 import { parseInRange } from '../number-range.js';
@@ -47,6 +47,8 @@ Needs root (network namespaces). Examples:
 See docs/client-protocol.md for the protocol a client speaks.`,
     )
     .action(async (flags: Flags) => {
+      const noClient = flags.client === undefined ? builtinClientMissing(flags.backend) : undefined;
+      if (noClient) throw new UsageError(`Cannot check: ${noClient}.`);
       const { runClientCheck, clientCheckDir } = await import('../../workloads/client-check/run-client-check.js');
       const dir = clientCheckDir(ensureWritableDir(flags.results, '`--results`'));
       process.stderr.write(oneLine(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs`) + '\n');

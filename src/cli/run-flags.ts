@@ -7,6 +7,7 @@ import type { SharedRunOptions } from '../compare/compare-spec.js';
 import { DEFAULTS, RUN_RANGES } from '../../workloads/runner/run-options.js';
 import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
 import { PROVIDERS } from '../cluster/providers.js';
+import { EVICT_POLICIES } from '../nemesis/eviction.js';
 import { oneOf } from './parse-options.js';
 import { parseInRange, rangeHelp } from '../number-range.js';
 import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
@@ -35,6 +36,7 @@ export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) 
   ranged('--wait-replicas <n>', 'waitReplicas', 'redis-sentinel: WAIT for n replicas after each grant, else refuse it'),
   ranged('--idle-tx-timeout-ms <ms>', 'idleTxTimeoutMs', "for-update: PostgreSQL's idle_in_transaction_session_timeout, how long a paused client keeps its row lock (0: until it wakes)"),
   ranged('--min-replicas <n>', 'minReplicas', 'redis-sentinel: min-replicas-to-write n (max lag 1 s) on the data nodes'),
+  ['--evict-policy <policy>', 'evictPolicy', `the evict fault's eviction policy: ${EVICT_POLICIES.join(' (default, as caches run) or ')}`, oneOf('--evict-policy', EVICT_POLICIES)],
   ['--provider <name>', 'provider', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`fencecheck images build\` first; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS)],
 ];
 

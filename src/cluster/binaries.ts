@@ -9,7 +9,7 @@ import type { BackendName } from './plan.js';
 
 export type Tool =
   | 'ip' | 'nft' | 'gcc' | 'setpriv' | 'redis-server' | 'etcd' | 'etcdctl' | 'java'
-  | 'zookeeper.jar' | 'slf4j-simple.jar' | 'postgres' | 'initdb';
+  | 'zookeeper.jar' | 'slf4j-simple.jar' | 'postgres' | 'initdb' | 'pgbouncer' | 'memcached';
 
 /** The Debian package that provides each tool (for hints and for `fencecheck setup`). */
 export const PACKAGE_OF: Record<Tool, string> = {
@@ -25,6 +25,8 @@ export const PACKAGE_OF: Record<Tool, string> = {
   'slf4j-simple.jar': 'libslf4j-java',
   postgres: 'postgresql',
   initdb: 'postgresql',
+  pgbouncer: 'pgbouncer',
+  memcached: 'memcached',
 };
 
 /** What each backend needs on the machine. */
@@ -36,6 +38,10 @@ export const TOOLS_OF: Record<BackendName, Tool[]> = {
   postgres: ['postgres', 'initdb', 'setpriv'],
   // Sentinels run as `redis-server --sentinel` (the program Debian's redis-sentinel links to).
   'redis-sentinel': ['redis-server'],
+  'pg-advisory': ['postgres', 'initdb', 'setpriv'],
+  // PgBouncer refuses to run as root: setpriv runs it as postgres.
+  pgbouncer: ['pgbouncer', 'setpriv'],
+  memcached: ['memcached'],
 };
 
 const JAR_DIR = '/usr/share/java';

@@ -34,7 +34,7 @@ export interface Endpoint {
 /** The backends with a leader (or master) that faults can aim at. */
 export type LeaderBackend = 'etcd' | 'zookeeper' | 'redis-sentinel';
 
-const SCHEME: Record<BackendName, string> = { redis: 'redis', redlock: 'redis', etcd: 'http', zookeeper: 'zk', postgres: 'postgres', 'redis-sentinel': 'redis' };
+const SCHEME: Record<BackendName, string> = { redis: 'redis', redlock: 'redis', etcd: 'http', zookeeper: 'zk', postgres: 'postgres', 'redis-sentinel': 'redis', 'pg-advisory': 'postgres', pgbouncer: 'postgres', memcached: 'memcached' };
 
 export interface ClusterParts {
   plan: ClusterPlan;
@@ -134,7 +134,7 @@ export class Cluster {
         host: n.ip,
         port: n.port,
         namespace: n.namespace,
-        url: n.backend === 'postgres' ? postgresUrl(n) : `${SCHEME[n.backend]}://${n.ip}:${n.port}`,
+        url: SCHEME[n.backend] === 'postgres' ? postgresUrl(n) : `${SCHEME[n.backend]}://${n.ip}:${n.port}`,
         role: n.role,
       }));
   }

@@ -24,6 +24,7 @@ export type { DoctorCheck } from './doctor-check.js';
 const VERSION_ARGS: Partial<Record<Tool, string[]>> = {
   ip: ['-V'], nft: ['--version'], gcc: ['--version'], setpriv: ['--version'], 'redis-server': ['--version'],
   etcd: ['--version'], etcdctl: ['version'], java: ['-version'], postgres: ['--version'], initdb: ['--version'],
+  pgbouncer: ['--version'], memcached: ['--version'],
 };
 
 async function version(tool: Tool, path: string): Promise<string> {
@@ -141,7 +142,7 @@ async function namespaceChecks(opts: { subnet?: string; stateFile?: string }): P
       ? { name: 'privileges', ok: true, detail: process.getuid?.() === 0 ? 'root' : 'CAP_NET_ADMIN and CAP_SYS_ADMIN' }
       : { name: 'privileges', ok: false, detail: 'not root, and lacking CAP_NET_ADMIN/CAP_SYS_ADMIN', hint: 'Run as root: `sudo npx fencecheck doctor`.' },
   ];
-  const tools: Tool[] = ['ip', 'nft', 'gcc', 'setpriv', 'redis-server', 'etcd', 'etcdctl', 'java', 'zookeeper.jar', 'slf4j-simple.jar', 'postgres', 'initdb'];
+  const tools: Tool[] = ['ip', 'nft', 'gcc', 'setpriv', 'redis-server', 'etcd', 'etcdctl', 'java', 'zookeeper.jar', 'slf4j-simple.jar', 'postgres', 'initdb', 'pgbouncer', 'memcached'];
   checks.push(...(await Promise.all(tools.map(toolCheck))));
   checks.push(lookupUser('postgres') ? { name: 'postgres user', ok: true, detail: 'present' } : { name: 'postgres user', ok: false, detail: 'missing', hint: 'Install PostgreSQL with `npm run setup` (the package creates the user).' });
   checks.push(

@@ -78,9 +78,12 @@ export function sharedDataDir(runDir: string): string {
   return join(tmpdir(), `fencecheck-data-${createHash('sha1').update(resolve(runDir)).digest('hex').slice(0, 12)}`);
 }
 
+/** The backends whose servers run as the postgres user (PostgreSQL refuses root, and so does PgBouncer). */
+const RUN_AS_POSTGRES: readonly string[] = ['postgres', 'pg-advisory', 'pgbouncer'];
+
 /** A node's data dir: `<runDir>/data/<node>`, or under sharedDataDir for servers that do not run as root. */
 export function nodeDataDir(runDir: string, node: { name: string; backend: string }): string {
-  return node.backend === 'postgres' ? join(sharedDataDir(runDir), node.name) : join(runDir, 'data', node.name);
+  return RUN_AS_POSTGRES.includes(node.backend) ? join(sharedDataDir(runDir), node.name) : join(runDir, 'data', node.name);
 }
 
 /** The Go reference client (clients/go/etcd-mutex), built by `setup --go` next to its source (ignored by git). */

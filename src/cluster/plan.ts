@@ -11,7 +11,9 @@
  *   .11       redis1                      .31-.33  etcd1-3
  *   .21-.25   redlock1-5                  .41-.43  zk1-3
  *   .51       pg1                         .61-.63  rs1-3 (redis-sentinel data nodes)
- *   .66-.68   sentinel1-3 (redis-sentinel) .100-.254 client hosts, in order added
+ *   .66-.68   sentinel1-3 (redis-sentinel) .71  pgl1 (pg-advisory: the lock's own PostgreSQL)
+ *   .76       pgb1 (pgbouncer in front of pgl1) .81  mc1 (memcached)
+ *   .100-.254 client hosts, in order added
  *
  * Every server has its own address, so each uses its standard port. Names:
  * namespace `fc-<node>` (clients `fc-c-<name>`), switch namespace `fc-sw` with
@@ -20,7 +22,7 @@
  */
 
 export const PREFIX = 'fc-';
-export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres', 'redis-sentinel'] as const;
+export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres', 'redis-sentinel', 'pg-advisory', 'pgbouncer', 'memcached'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 export function isBackendName(s: string): s is BackendName {
@@ -51,6 +53,11 @@ export const BACKEND_LAYOUT: Record<BackendName, NodeGroup & { sentinels?: NodeG
   postgres: { count: 1, stem: 'pg', base: 50, ports: { client: 5432 } },
   // A master and two replicas (rs1 starts as the master), and three Sentinels watching them.
   'redis-sentinel': { count: 3, stem: 'rs', base: 60, ports: { client: 6379 }, sentinels: { count: 3, stem: 'sentinel', base: 65, ports: { client: 26379 } } },
+  // The advisory lock's PostgreSQL, apart from the resource's pg1: a lock and its resource on one server would share its faults.
+  'pg-advisory': { count: 1, stem: 'pgl', base: 70, ports: { client: 5432 } },
+  // PgBouncer in front of pgl1 (transaction pooling), in its own namespace, as teams deploy it.
+  pgbouncer: { count: 1, stem: 'pgb', base: 75, ports: { client: 6432 } },
+  memcached: { count: 1, stem: 'mc', base: 80, ports: { client: 11211 } },
 };
 
 /** How many nodes a backend has, Sentinels included. */

@@ -19,6 +19,10 @@ import { DOCKER_PACKAGES, ensureDockerDaemon } from '../containers/setup-docker.
  * clients (clients/python, run by Debian's /usr/bin/python3) and their
  * PostgreSQL driver: a few MB, and the reference clients' integration tests
  * run in CI.
+ * pgbouncer is the pooler of the pg-advisory-pooled backend; memcached the
+ * cache tooz's memcached driver locks on; python3-tooz (with python3-etcd3gw
+ * and python3-pymemcache, its etcd and memcached drivers) the tooz reference
+ * clients.
  * redis-sentinel gives the Sentinel program and its documented configuration
  * (fencecheck starts Sentinels as `redis-server sentinel.conf --sentinel`).
  */
@@ -26,6 +30,7 @@ export const DEBIAN_PACKAGES = [
   'redis-server', 'redis-sentinel', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
   'nftables', 'iproute2', 'gcc', 'libc6-dev', 'util-linux', 'chromium', 'fonts-liberation',
   'python3', 'python3-redis', 'python3-kazoo', 'python3-etcd3', 'python3-psycopg2',
+  'pgbouncer', 'memcached', 'python3-tooz', 'python3-etcd3gw', 'python3-pymemcache',
 ] as const;
 
 export interface SetupReport {

@@ -8,6 +8,7 @@
  *   restart(node, { delayMs })      kill -9 if running, wait, start with the full member list
  *   clockOffset(target, ms)         shift a process's wall clock (LD_PRELOAD library)
  *   delayProxy({ on, to, delayMs }) a userspace TCP proxy that delays one link
+ *   evict(node, policy) / stopEvict memory pressure on a cache node until it evicts keys (./eviction.ts)
  *   healAll()                       the final healing step: network, pauses, clocks, delays
  *
  * A target is a server node name (`redis1`, `zk2`), a client host name (every
@@ -22,6 +23,9 @@ import type { HostPlan } from '../cluster/plan.js';
 import type { ServerHandle } from '../cluster/driver.js';
 import type { StateFile } from '../cluster/state-file.js';
 import { writeClockOffset } from '../cluster/clock-file.js';
+import type { EvictPolicy } from './eviction.js';
+import { pressureOn, type Pressure } from './pressure.js';
+import type { PressureStarted, PressureSummary } from './redis-pressure.js';
 import { startDelayProxy, type DelayProxy, type DelayProxyOptions } from './delay-proxy-handle.js';
 import { Firewall } from './firewall.js';
 import { grudgeHosts, type Grudge } from './grudge.js';
@@ -49,6 +53,7 @@ export class Nemesis {
   private readonly paused = new Set<Target>();
   private readonly shiftedClocks = new Set<string>();
   private readonly proxies = new Set<DelayProxy>();
+  private readonly pressures = new Map<string, Pressure>();
   private current: Grudge = {};
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -172,10 +177,34 @@ export class Nemesis {
     return proxy;
   }
 
-  /** The final healing step: heal the network, resume every paused process, clocks back to true time, no delays. */
+  /** Memory pressure on a cache node, resolved once it evicts; `onLockKeyEvicted` hears each non-filler key it evicts. */
+  async evict(node: string, policy: EvictPolicy, onLockKeyEvicted: (key: string) => void): Promise<PressureStarted> {
+    if (this.pressures.has(node)) throw new UnsupportedFaultError(`${node} is already under memory pressure.`, 'Stop the evict fault on it first (stopEvict).');
+    const p = pressureOn(this.serverNode(node), policy, onLockKeyEvicted);
+    this.pressures.set(node, p);
+    try {
+      return await p.start();
+    } catch (err) {
+      // Settings may be half changed: put back what can be.
+      await p.stop().catch(() => p.close());
+      this.pressures.delete(node);
+      throw err;
+    }
+  }
+
+  /** The pressure off: settings restored, fillers deleted, what the window evicted. */
+  async stopEvict(node: string): Promise<PressureSummary> {
+    const p = this.pressures.get(node);
+    if (!p) throw new UnsupportedFaultError(`${node} is not under memory pressure.`, 'Start the evict fault on it first.');
+    this.pressures.delete(node);
+    return p.stop();
+  }
+
+  /** The final healing step: heal the network, resume every paused process, clocks back to true time, no delays, no memory pressure. */
   async healAll(): Promise<void> {
     await this.heal();
     for (const t of [...this.paused]) await this.resume(t);
+    for (const node of [...this.pressures.keys()]) await this.stopEvict(node).catch(() => undefined);
     for (const f of [...this.shiftedClocks]) writeClockOffset(f, 0);
     this.shiftedClocks.clear();
     // A proxy that died mid-run is already recorded as such (its death names it); the live ones still get their delay off.
@@ -184,6 +213,8 @@ export class Nemesis {
 
   /** Close the delay proxies (teardown). */
   async close(): Promise<void> {
+    for (const p of this.pressures.values()) p.close();
+    this.pressures.clear();
     await Promise.all([...this.proxies].map((p) => p.close()));
     this.proxies.clear();
   }

@@ -3,7 +3,7 @@
  * into intervals a timeline can shade. A fault starts with one op and stops
  * with its counterpart on the same target (`pause`/`resume`, `kill`/`restart`,
  * `start-partition`/`stop-partition`, `start-delay`/`stop-delay`,
- * `start-loss`/`stop-loss`); `clock-offset` opens a window that the next
+ * `start-loss`/`stop-loss`, `start-evict`/`stop-evict`); `clock-offset` opens a window that the next
  * offset of the same target (or an offset of 0) closes; `heal` closes all.
  *
  * Why the window runs from the starting op's *invocation* to the stopping
@@ -19,7 +19,7 @@
  */
 import type { History, Op, Value } from '../history/op.js';
 
-export type FaultKind = 'partition' | 'pause' | 'kill' | 'clock' | 'delay' | 'loss' | 'other';
+export type FaultKind = 'partition' | 'pause' | 'kill' | 'clock' | 'delay' | 'loss' | 'evict' | 'other';
 
 export interface FaultWindow {
   kind: FaultKind;
@@ -48,8 +48,8 @@ interface NemesisAction {
   endLine: number;
 }
 
-const STARTS: Record<string, FaultKind> = { 'start-partition': 'partition', pause: 'pause', kill: 'kill', 'start-delay': 'delay', 'start-loss': 'loss' };
-const STOPS: Record<string, FaultKind> = { 'stop-partition': 'partition', resume: 'pause', restart: 'kill', start: 'kill', 'stop-delay': 'delay', 'stop-loss': 'loss' };
+const STARTS: Record<string, FaultKind> = { 'start-partition': 'partition', pause: 'pause', kill: 'kill', 'start-delay': 'delay', 'start-loss': 'loss', 'start-evict': 'evict' };
+const STOPS: Record<string, FaultKind> = { 'stop-partition': 'partition', resume: 'pause', restart: 'kill', start: 'kill', 'stop-delay': 'delay', 'stop-loss': 'loss', 'stop-evict': 'evict' };
 
 export function faultWindows(history: History): FaultWindow[] {
   const windows: FaultWindow[] = [];

@@ -12,6 +12,8 @@ import { FAULT_KINDS, GRUDGE_KINDS, nemesisSchedule, type FaultKind, type Nemesi
 import { testSeed } from '../support/seed.js';
 
 const three = ['n1', 'n2', 'n3'];
+/** The fault sequence of seed 11 over 8 s for client-pause, partition, loss, computed before evict existed. */
+const PINNED_MIX = ['loss', 'client-pause'];
 const options = (o: Partial<NemesisOptions> = {}): NemesisOptions => ({
   faults: ['client-pause', 'server-pause', 'partition', 'kill', 'clock'],
   intervalMs: 10_000,
@@ -116,6 +118,25 @@ describe('nemesisSchedule', () => {
     expect(first.fault === 'clock' ? first.offsetMs : NaN).toSatisfy((x: number) => Math.abs(x) === 250);
   });
 
+  it('evict windows aim at a server node with the policy asked for (allkeys-lru by default)', () => {
+    const redlock = ['redlock1', 'redlock2', 'redlock3', 'redlock4', 'redlock5'];
+    const windows = nemesisSchedule(options({ faults: ['evict'], intervalMs: 10, durationMs: 10, targets: { nodes: redlock } }), 3, 200);
+    expect(windows.length).toBeGreaterThan(5);
+    for (const w of windows) expect(w).toMatchObject({ fault: 'evict', policy: 'allkeys-lru', target: { kind: 'node' } });
+    const volatile = nemesisSchedule(options({ faults: ['evict'], evictPolicy: 'volatile-lru', targets: { nodes: ['redis1'] } }), 3, 30_000);
+    expect(volatile[0]).toEqual({ at: 10_000, until: 15_000, fault: 'evict', target: { kind: 'node', node: 'redis1' }, policy: 'volatile-lru' });
+  });
+
+  it('adding evict to FAULT_KINDS left every older fault list drawing as before (pinned: seed 7 above, and this mix)', () => {
+    // Computed before evict existed (git 5ced7fc): a list without evict must keep it exactly.
+    const mix = nemesisSchedule(options({ faults: ['client-pause', 'partition', 'loss'], intervalMs: 1000, durationMs: 1000 }), 11, 8_000);
+    expect(mix.map((w) => w.fault)).toEqual(PINNED_MIX);
+    // And evict added to a list changes only the windows where it is drawn: every other window keeps its target stream's order.
+    const withEvict = nemesisSchedule(options({ faults: ['kill', 'evict'], intervalMs: 10, durationMs: 10 }), 5, 400);
+    const killOnly = nemesisSchedule(options({ faults: ['kill'], intervalMs: 10, durationMs: 10 }), 5, 400);
+    expect(withEvict.map((w) => w.target)).toEqual(killOnly.map((w) => w.target));
+  });
+
   it('no faults, no windows', () => {
     expect(nemesisSchedule(options({ faults: [] }), 1, 60_000)).toEqual([]);
   });
@@ -127,7 +148,8 @@ describe('nemesisSchedule', () => {
     [{ targets: { nodes: [] } }, 1000, 'Expected at least one server node to aim server-pause, kill, clock at, got none'],
     [{ targets: { nodes: three, server: 'n9' } }, 1000, 'Expected the server target to be leader, random or one of n1, n2, n3, got `n9`'],
     [{ targets: { nodes: ['a', 'b'], partitions: ['majorities-ring'] } }, 1000, 'Expected at least 3 server nodes for a `majorities-ring` partition, got 2'],
-    [{ faults: ['flood' as FaultKind] }, 1000, 'Expected a fault among client-pause, server-pause, partition, kill, clock, delay, loss, got `flood`'],
+    [{ faults: ['flood' as FaultKind] }, 1000, 'Expected a fault among client-pause, server-pause, partition, kill, clock, delay, loss, evict, got `flood`'],
+    [{ faults: ['evict'], targets: { nodes: [] } }, 1000, 'Expected at least one server node to aim evict at, got none'],
   ])('rejects %j over %i ms', (o, limit, message) => {
     expect(() => nemesisSchedule(options(o), 1, limit)).toThrow(new UsageError(message));
   });

@@ -82,6 +82,18 @@ describe('reclaim after SIGKILL', () => {
     expect((await fencecheckDown()).stdout).toContain('nothing to tear down');
   });
 
+  it('PgBouncer and the PostgreSQL behind it, left by a SIGKILLed harness, are reclaimed', async () => {
+    const h = startHarness('pgbouncer,pg-advisory');
+    await h.ready;
+    const state = StateFile.read(defaultStateFile()) as ClusterState;
+    expect(state.processes.map((p) => `${p.name}:${p.comm}`).sort()).toEqual(['pgb1:pgbouncer', 'pgl1:postgres', 'sleeper:sleep']);
+    h.child.kill('SIGKILL');
+    expect(await h.exited).toBe('SIGKILL');
+    expect((await leftovers(state.processes)).processes.length).toBeGreaterThanOrEqual(3);
+    await fencecheckDown();
+    expect(await withClusterLock(() => leftovers(state.processes, { runDir: state.runDir }))).toEqual(NOTHING_LEFT);
+  });
+
   it('`fencecheck up` killed while starting is reclaimed too', async () => {
     const up = spawn(process.execPath, [cliPath(), 'up', '--backend', 'all', '--busy-timeout-ms', '90000'], { stdio: 'ignore' });
     children.push(up);

@@ -5,6 +5,10 @@
  * issued with each grant: monotonic (a counter, as INCR, an etcd revision or
  * a ZooKeeper zxid) or unique (a random string, as Redlock's value). Every
  * grant is written to the truth.
+ *
+ * Memory pressure (the evict fault) as a full cache does it: the key held now
+ * is evicted at once, and while the pressure lasts each new key lives at most
+ * `PRESSURE_KEY_LIFE_MS` (newer fillers push it out), lease or not.
  */
 import type { Prng } from '../../src/random/prng.js';
 import type { TokenKind } from '../../checkers/lock/verdict.js';
@@ -13,6 +17,9 @@ import type { VirtualClock } from './virtual-clock.js';
 
 export class SimLockService {
   private holder: { owner: string; grant: SimGrant; expiresAtMs: number } | undefined;
+  private pressure = false;
+  /** How long a key lasts on a full cache: the real fault's turnover (src/nemesis/eviction.ts), about 100 ms. */
+  static readonly PRESSURE_KEY_LIFE_MS = 100;
 
   constructor(
     private readonly clock: VirtualClock,
@@ -30,8 +37,16 @@ export class SimLockService {
     const token = this.tokenKind === 'monotonic' ? seq + 1 : `u${seq}-${this.rng.int(0, 1e9).toString(36)}`;
     const grant: SimGrant = { seq, token, atMs: now };
     this.truth.grants.push(grant);
-    this.holder = { owner, grant, expiresAtMs: now + ttlMs };
+    this.holder = { owner, grant, expiresAtMs: now + (this.pressure ? Math.min(ttlMs, SimLockService.PRESSURE_KEY_LIFE_MS) : ttlMs) };
     return grant;
+  }
+
+  /** Memory pressure on or off; on evicts the key held now. The keys evicted, as the real fault reports them. */
+  setPressure(on: boolean): string[] {
+    this.pressure = on;
+    const evicted = on && this.holder !== undefined && this.holder.expiresAtMs > this.clock.ms ? ['lock'] : [];
+    if (on) this.holder = undefined;
+    return evicted;
   }
 
   /** The Lua compare-and-delete: true when the key still held `owner`'s value (and its lease had not run out). */

@@ -6,7 +6,7 @@
  * monotonic or unique token), the resource's database (the real resource
  * modes' SQL on one row), the network between hosts, and processes that a
  * SIGSTOP freezes. Faults simulated: client pause and kill, server pause,
- * partitions; the others fail as the real nemesis fails when it cannot act,
+ * partitions, memory pressure (evict: the lock key evicted); the others fail as the real nemesis fails when it cannot act,
  * and are recorded so.
  *
  * FoundationDB's simulation and TigerBeetle's VOPR are the models: the
@@ -69,6 +69,7 @@ export async function simulateRun(options: RunOptions): Promise<SimulatedRun> {
       return s;
     },
   };
+  let evicted: string[] = [];
   const notSimulated = async (): Promise<void> => {
     throw new Error('not simulated');
   };
@@ -81,6 +82,13 @@ export async function simulateRun(options: RunOptions): Promise<SimulatedRun> {
     loss: notSimulated,
     partition: async (grudge) => void ((net.grudge = grudge), net.changed()),
     heal: async () => void ((net.grudge = {}), net.changed()),
+    evict: async (_node, _policy, onLockKeyEvicted) => {
+      evicted = service.setPressure(true);
+      for (const key of evicted) onLockKeyEvicted(key);
+      return { maxmemoryBytes: 0, usedMemoryBytes: 0 };
+    },
+    // Only the key evicted at the start is counted: the simulation has no fillers to count.
+    stopEvict: async () => (service.setPressure(false), { evictedKeys: evicted.length, lockKeysEvicted: Object.fromEntries(evicted.map((k) => [k, 1])), fillersWritten: 0 }),
     healAll: async () => {
       net.grudge = {};
       net.pausedNodes.clear();

@@ -14,7 +14,7 @@ import type { Cluster } from '../../src/cluster/cluster.js';
 import { startCluster } from '../../src/cluster/start-cluster.js';
 import type { ProviderName } from '../../src/cluster/providers.js';
 import type { ClientConfig, ClientTokenKind } from '../clients/protocol.js';
-import { clusterBackendOf, RESOURCE_MODES, type LockService, type ResourceMode } from '../vocabulary.js';
+import { clusterBackendOf, clusterBackendsOf, RESOURCE_MODES, type LockService, type ResourceMode } from '../vocabulary.js';
 import { prepareResource, type PgEndpoint } from '../clients/resource.js';
 import { ClientLauncher, tokenKindExcludes } from '../runner/client-command.js';
 import type { ClientSession } from '../runner/client-session.js';
@@ -53,7 +53,7 @@ const HOSTS = ['c1', 'c2'];
 
 export async function runClientCheck(o: ClientCheckOptions, runDir: string, busyTimeoutMs = 0): Promise<ClientCheckResult> {
   const cluster = await startCluster({
-    backends: [clusterBackendOf(o.backend), 'postgres'],
+    backends: [...clusterBackendsOf(o.backend), 'postgres'],
     clientHosts: HOSTS,
     runDir: resolve(runDir),
     busyTimeoutMs,

@@ -22,10 +22,12 @@
 import type { Grudge } from '../../src/nemesis/grudge.js';
 import { isolateOne, majoritiesRing, randomHalves } from '../../src/nemesis/grudge.js';
 import { UsageError } from '../../src/errors.js';
+import type { EvictPolicy } from '../../src/nemesis/eviction.js';
 import { Prng } from '../../src/random/prng.js';
 import { expectNonNegative, expectPositive } from './expect-option.js';
 
-export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'delay', 'loss'] as const;
+/** New kinds go at the end, and draw only when chosen: a fault list without them keeps every seed's schedule. */
+export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'delay', 'loss', 'evict'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const GRUDGE_KINDS = ['isolate-one', 'halves', 'majorities-ring', 'client-from-servers', 'client-from-resource'] as const;
@@ -76,7 +78,9 @@ export type FaultWindow =
   | (Span & { fault: 'loss'; target: ServerVictim; lossPercent: number })
   | (Span & { fault: 'partition'; target: PartitionTarget })
   /** ms added to each packet on one of the client's links, to the resource or to the lock service. */
-  | (Span & { fault: 'delay'; target: ClientVictim; link: 'resource' | 'lock'; delayMs: number });
+  | (Span & { fault: 'delay'; target: ClientVictim; link: 'resource' | 'lock'; delayMs: number })
+  /** Memory pressure on a cache node under this eviction policy (src/nemesis/eviction.ts). */
+  | (Span & { fault: 'evict'; target: ServerVictim; policy: EvictPolicy });
 
 export interface NemesisTargets {
   /** The lock service's server nodes, in plan order. */
@@ -104,6 +108,8 @@ export interface NemesisOptions {
   delayMs?: number;
   /** default 20 %. */
   lossPercent?: number;
+  /** The evict fault's policy; default allkeys-lru (a cache's). */
+  evictPolicy?: EvictPolicy;
 }
 
 /** The fault windows of a run of `timeLimitMs`, from the seed. */
@@ -154,6 +160,8 @@ export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimit
         // Drawn once per window as before, so the other streams keep their sequence.
         serverVictim();
         return { ...span, fault, target: { kind: 'holder' }, link: 'resource', delayMs: amounts.delayMs };
+      case 'evict':
+        return { ...span, fault, target: serverVictim(), policy: options.evictPolicy ?? 'allkeys-lru' };
     }
   };
 

@@ -32,6 +32,8 @@ export interface NamedClient {
 const node = (file: string) => (root: string) => [process.execPath, join(root, 'clients', 'node', file)];
 const python = (file: string) => (root: string) => ['/usr/bin/python3', join(root, 'clients', 'python', file)];
 const NPM = 'npm run setup -- --node (installs clients/node/package.json)';
+/** tooz_client.py with its driver: one program, four drivers (tooz's Lock API offers no token on any: docs/lock-clients.md). */
+const tooz = (driver: string) => (root: string) => [...python('tooz_client.py')(root), driver];
 
 export const NAMED_CLIENTS: readonly NamedClient[] = [
   { name: 'redis-semaphore', library: 'redis-semaphore 5.8.0 Mutex', backends: ['redis'], token: 'unique', argv: node('redis-semaphore-mutex.mjs'), install: NPM },
@@ -44,6 +46,10 @@ export const NAMED_CLIENTS: readonly NamedClient[] = [
   { name: 'kazoo', library: 'kazoo 2.8 Lock', backends: ['zookeeper'], token: 'monotonic', argv: python('kazoo_client.py'), install: 'npm run setup' },
   { name: 'python-etcd3', library: 'python-etcd3 0.12.0 Lock', backends: ['etcd'], token: 'unique', argv: python('etcd3_client.py'), install: 'npm run setup' },
   { name: 'etcd-mutex', library: 'etcd clientv3/concurrency Mutex 3.4.23', backends: ['etcd'], token: 'monotonic', argv: (root) => [join(root, 'clients', 'go', 'etcd-mutex', 'etcd-mutex')], install: 'npm run setup -- --go' },
+  { name: 'tooz-memcached', library: 'tooz 3.1.0 memcached driver (pymemcache 3.5.2)', backends: ['memcached'], token: 'none', argv: tooz('memcached'), install: 'npm run setup' },
+  { name: 'tooz-redis', library: 'tooz 3.1.0 redis driver (redis-py 4.3.4)', backends: ['redis'], token: 'none', argv: tooz('redis'), install: 'npm run setup' },
+  { name: 'tooz-zookeeper', library: 'tooz 3.1.0 zookeeper driver (kazoo 2.8)', backends: ['zookeeper'], token: 'none', argv: tooz('zookeeper'), install: 'npm run setup' },
+  { name: 'tooz-etcd3gw', library: 'tooz 3.1.0 etcd3gw driver (etcd3gw 2.0.0)', backends: ['etcd'], token: 'none', argv: tooz('etcd3gw'), install: 'npm run setup' },
   { name: 'curator', library: 'Curator 5.4.0 InterProcessMutex', backends: ['zookeeper'], token: 'none', argv: (root) => [join(root, 'clients', 'java', 'curator-mutex')], install: 'npm run setup -- --java' },
 ];
 

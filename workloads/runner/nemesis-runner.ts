@@ -124,6 +124,8 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
       if (!(await attempt('start-partition', grudge as Value, () => n.partition(grudge)))) return undefined;
       return async () => void (await attempt('stop-partition', null, () => n.heal()));
     }
+    case 'evict':
+      return evict(ctx, w, await victimNode(ctx, w.target), done);
     case 'delay': {
       const v = await victimClient(ctx, w.target);
       const host = v?.session.host;
@@ -141,6 +143,40 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
       return async () => void (await attempt('stop-delay', value, set(0)));
     }
   }
+}
+
+/**
+ * Memory pressure on a cache node: `start-evict` once the node evicts (the
+ * fault is then in force), each lock-service key it evicts as an `evicted` op
+ * at that moment, and `stop-evict` carrying the window's counts (evicted
+ * keys, the lock keys among them, fillers written): the run's fault record.
+ */
+async function evict(ctx: NemesisRunnerContext, w: Extract<FaultWindow, { fault: 'evict' }>, node: string | undefined, done: (f: string, value: Value, error?: string) => void): Promise<Undo | undefined> {
+  if (!node) {
+    done('start-evict', { target: w.target.kind }, NO_NODE);
+    return undefined;
+  }
+  const value = { target: node, policy: w.policy };
+  ctx.recorder.record('nemesis', 'invoke', 'start-evict', value);
+  const onKey = (key: string): void => void ctx.recorder.record('nemesis', 'info', 'evicted', { target: node, key });
+  try {
+    const started = await ctx.nemesis.evict(node, w.policy, onKey);
+    ctx.recorder.record('nemesis', 'info', 'start-evict', value, { maxmemory: started.maxmemoryBytes, used_memory: started.usedMemoryBytes });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    done('start-evict', value, message);
+    ctx.log(`nemesis: start-evict failed: ${message}`);
+    return undefined;
+  }
+  return async () => {
+    ctx.recorder.record('nemesis', 'invoke', 'stop-evict', value);
+    try {
+      const s = await ctx.nemesis.stopEvict(node);
+      ctx.recorder.record('nemesis', 'info', 'stop-evict', { ...value, evicted_keys: s.evictedKeys, lock_keys_evicted: s.lockKeysEvicted, fillers: s.fillersWritten });
+    } catch (err) {
+      done('stop-evict', value, err instanceof Error ? err.message : String(err));
+    }
+  };
 }
 
 /**

@@ -9,6 +9,8 @@
 import type { Grudge } from '../../src/nemesis/grudge.js';
 import type { Value } from '../../src/history/op.js';
 import type { ClientAnswer, ClientReady } from '../clients/protocol.js';
+import type { EvictPolicy } from '../../src/nemesis/eviction.js';
+import type { PressureStarted, PressureSummary } from '../../src/nemesis/redis-pressure.js';
 
 /** A request as the runner asks for it: no id, and accesses without their statements (the session adds them, client-session.ts). */
 export type RequestBody =
@@ -60,6 +62,10 @@ export interface NemesisPort {
   clockOffset(node: string, ms: number): Promise<void>;
   loss(node: string, others: readonly string[], percent: number): Promise<void>;
   partition(grudge: Grudge): Promise<void>;
+  /** Memory pressure on a cache node until it evicts (resolves then); each evicted lock-service key is told as it goes. */
+  evict(node: string, policy: EvictPolicy, onLockKeyEvicted: (key: string) => void): Promise<PressureStarted>;
+  /** Pressure off, settings restored: what the window evicted. */
+  stopEvict(node: string): Promise<PressureSummary>;
   heal(): Promise<void>;
   /** Heal the network, resume every paused process (clients too), clocks back, delays off. */
   healAll(): Promise<void>;

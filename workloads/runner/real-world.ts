@@ -47,6 +47,8 @@ export function realNemesis(cluster: Cluster, lockBackend: string, proxies: Read
     clockOffset: (node, ms) => n.clockOffset(node, ms),
     loss: (node, others, percent) => n.loss(node, others, percent),
     partition: (grudge) => n.partition(grudge),
+    evict: (node, policy, onLockKeyEvicted) => n.evict(node, policy, onLockKeyEvicted),
+    stopEvict: (node) => n.stopEvict(node),
     heal: () => n.heal(),
     healAll: () => n.healAll(),
     leader: async () => (leaderBackend ? cluster.leader(leaderBackend) : undefined),

@@ -4,10 +4,11 @@
  */
 import type { ProviderName } from '../../src/cluster/providers.js';
 import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
+import type { EvictPolicy } from '../../src/nemesis/eviction.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
-import { notApplicable, notApplicableWithoutLock, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
+import { builtinClientMissing, notApplicable, notApplicableWithoutLock, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 import { assertInRange, type NumberRange } from '../../src/number-range.js';
 
 export interface RunOptions {
@@ -58,6 +59,8 @@ export interface RunOptions {
   provider?: ProviderName;
   /** PostgreSQL ends a session idle in a transaction this long, ms (0: never, PostgreSQL's default): how long a paused for-update client keeps its row lock. */
   idleTxTimeoutMs?: number;
+  /** The `evict` fault's eviction policy (default allkeys-lru); runs without `evict` ignore it. */
+  evictPolicy?: EvictPolicy;
 }
 
 export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
@@ -114,6 +117,8 @@ export function validateRunOptions(o: RunOptions): RunOptions {
     const v = o[key];
     if (v !== undefined) assertInRange(RANGED_FLAGS[key], range, v);
   }
+  const noClient = o.client === undefined ? builtinClientMissing(o.backend) : undefined;
+  if (noClient) throw new UsageError(`Cannot run this combination: ${noClient}.`);
   const scripted = o.script !== undefined;
   const seeded = SCHEDULED_FAULT_KINDS as readonly string[];
   for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f) || (!scripted && !seeded.includes(f))) throw unknownFault(f);
@@ -189,6 +194,8 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
   // The default (namespaces) is left out, so replays written before providers existed read the same.
   provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
+  // Only runs with evict use it, so the replays of every other run read as before.
+  evictPolicy: (o) => (o.nemesis.includes('evict') || o.script?.some((w) => w.fault === 'evict') ? ['--evict-policy', o.evictPolicy ?? 'allkeys-lru'] : []),
   seed: (o) => ['--seed', String(o.seed)],
 };
 

@@ -63,7 +63,7 @@ export function planRun(input: RunOptions): RunPlan {
   const windows =
     o.script ??
     nemesisSchedule(
-      { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: serverTargets(o, lockNodes, resourceNode) },
+      { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: serverTargets(o, lockNodes, resourceNode), ...(o.evictPolicy ? { evictPolicy: o.evictPolicy } : {}) },
       o.seed,
       o.timeLimitS * 1000,
     );

@@ -16,6 +16,9 @@ const PACKAGES: Record<BackendName, string> = {
   zookeeper: 'zookeeper',
   postgres: 'postgresql',
   'redis-sentinel': 'redis-server',
+  'pg-advisory': 'postgresql',
+  pgbouncer: 'pgbouncer',
+  memcached: 'memcached',
 };
 
 export async function serverVersions(backends: readonly BackendName[]): Promise<Record<string, string>> {

@@ -50,9 +50,24 @@ export async function postgresPing(node: NodePlan, timeoutMs = 1000): Promise<vo
   }
 }
 
-export function postgresSpec(): BackendSpec {
+/** `pg-advisory`: the same server as the lock service's own node (src/cluster/backends/pg-advisory.ts). */
+/** The node's data dir made and given to the postgres user (PostgreSQL and PgBouncer both refuse root). */
+export async function postgresOwnedDir(node: NodePlan, ctx: SpecContext): Promise<string> {
+  const user = await ctx.userIds(POSTGRES_USER);
+  if (!user) throw new PreflightError(`There is no \`${POSTGRES_USER}\` user on this machine.`, 'Install PostgreSQL with `npm run setup` (the package creates the user).');
+  const dir = ctx.dataDir(node);
+  await mkdir(dirname(dir), { recursive: true });
+  // The postgres user must traverse the parent whatever the umask (see sharedDataDir).
+  await chmod(dirname(dir), 0o755);
+  await mkdir(dir, { mode: 0o700 });
+  // On the node's host, as its root: the harness itself may not be root (the containers provider, a docker-group user).
+  await ctx.execOnHost(node, ['chown', `${user.uid}:${user.gid}`, dir]);
+  return dir;
+}
+
+export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): BackendSpec {
   return {
-    backend: 'postgres',
+    backend,
     comm: 'postgres',
     wallClockPreload: true,
     sysvSharedMemory: true,
@@ -61,15 +76,7 @@ export function postgresSpec(): BackendSpec {
     // Fast shutdown also removes the SysV shared memory segment, which a SIGKILL would leak.
     teardown: { signal: 'SIGINT', graceMs: 1500 },
     async prepare(node: NodePlan, ctx: SpecContext) {
-      const user = await ctx.userIds(POSTGRES_USER);
-      if (!user) throw new PreflightError(`There is no \`${POSTGRES_USER}\` user on this machine.`, 'Install PostgreSQL with `npm run setup` (the package creates the user).');
-      const dir = ctx.dataDir(node);
-      await mkdir(dirname(dir), { recursive: true });
-      // The postgres user must traverse the parent whatever the umask (see sharedDataDir).
-      await chmod(dirname(dir), 0o755);
-      await mkdir(dir, { mode: 0o700 });
-      // On the node's host, as its root: the harness itself may not be root (the containers provider, a docker-group user).
-      await ctx.execOnHost(node, ['chown', `${user.uid}:${user.gid}`, dir]);
+      const dir = await postgresOwnedDir(node, ctx);
       const initdb = [ctx.tools.initdb ?? 'initdb', '-D', dir, '-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
       // Inside the node's namespace, so a harness killed mid-initdb leaves nothing that reclaim cannot find.
       await ctx.execOnHost(node, asUser(POSTGRES_USER, initdb, ctx.tools.setpriv), { timeoutMs: 60_000 });

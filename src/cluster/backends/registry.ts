@@ -5,6 +5,8 @@
 import type { BackendSpec } from '../driver.js';
 import type { BackendName } from '../plan.js';
 import { etcdSpec } from './etcd.js';
+import { memcachedSpec } from './memcached.js';
+import { pgbouncerSpec } from './pgbouncer.js';
 import { postgresSpec } from './postgres.js';
 import { redisSpec, type RedisOptions } from './redis.js';
 import { redisSentinelSpec, type RedisSentinelOptions } from './redis-sentinel.js';
@@ -25,6 +27,9 @@ const REGISTRY: Record<BackendName, (opts: BackendOptions) => BackendSpec> = {
   zookeeper: (o) => zookeeperSpec(o.zookeeper),
   postgres: () => postgresSpec(),
   'redis-sentinel': (o) => redisSentinelSpec(o.redisSentinel),
+  'pg-advisory': () => postgresSpec('pg-advisory'),
+  pgbouncer: () => pgbouncerSpec(),
+  memcached: () => memcachedSpec(),
 };
 
 export function backendSpec(name: BackendName, opts: BackendOptions = {}): BackendSpec {
