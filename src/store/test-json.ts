@@ -18,6 +18,7 @@ import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type Resour
 import { expecter, isNumber, isObject, isOneOf, parseJsonFile, readRunFile } from './run-file-error.js';
 import { CLIENT_TOKEN_KINDS, type ClientTokenKind } from '../../workloads/clients/protocol.js';
 import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
+import type { ClusterRecord } from '../../workloads/runner/warm-pool.js';
 
 export const TEST_FILE = 'test.json';
 
@@ -41,6 +42,8 @@ export type TestJson = RunOptions & {
   /** A run with --client: the token kind the client announced, and its protocol violations (docs/client-protocol.md). */
   clientToken?: ClientTokenKind;
   clientViolations?: ProtocolViolation[];
+  /** The cluster it ran on: fresh or reused from a warm pool, after how many runs, the reset and its clean check (absent in files before it). */
+  cluster?: ClusterRecord;
 };
 
 export interface ScenarioStamp {
@@ -101,9 +104,26 @@ export function parseTestJson(text: string, file: string): StoredTest {
     const isViolation = (x: unknown): boolean => isObject(x) && typeof x['client'] === 'string' && typeof x['problem'] === 'string' && Array.isArray(x['stderrTail']) && x['stderrTail'].every((l) => typeof l === 'string');
     expect(Array.isArray(v) && v.every(isViolation), 'clientViolations', 'a list of { client, problem, stderrTail }', v);
   }
+  if (present('cluster')) expect(isClusterRecord(t['cluster']), 'cluster', '{ fresh, reusedAfterRuns, startMs, resetMs, cleanCheck: { ok, problems, ms } | null, logsDir }', t['cluster']);
   if (present('scenario')) {
     const x = t['scenario'];
     expect(isObject(x) && typeof x['run'] === 'string' && Array.isArray(x['rows']) && x['rows'].every((r) => typeof r === 'string') && Number.isSafeInteger(x['seed']), 'scenario', '{ run, rows, seed }', x);
   }
   return json as StoredTest;
+}
+
+function isClusterRecord(x: unknown): boolean {
+  if (!isObject(x)) return false;
+  const check = x['cleanCheck'];
+  const checkOk = check === null || (isObject(check) && typeof check['ok'] === 'boolean' && Array.isArray(check['problems']) && check['problems'].every((p) => typeof p === 'string') && isNumber(check['ms']));
+  return (
+    typeof x['fresh'] === 'boolean' &&
+    Number.isSafeInteger(x['reusedAfterRuns']) &&
+    (x['reusedAfterRuns'] as number) >= 0 &&
+    isNumber(x['startMs']) &&
+    isNumber(x['resetMs']) &&
+    checkOk &&
+    typeof x['logsDir'] === 'string' &&
+    (x['freshBecause'] === undefined || typeof x['freshBecause'] === 'string')
+  );
 }
