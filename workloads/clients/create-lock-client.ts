@@ -1,27 +1,28 @@
 /**
- * The lock clients registry: a backend's name to its LockClient.
+ * The lock clients registry: a backend's name to its LockClient. Each is
+ * loaded when asked for: a client process loads only its own backend's
+ * library (etcd3's gRPC stack and the native ZooKeeper client take most of a
+ * second to load on a busy 2-core machine, and every run starts a few
+ * clients).
  */
-import { EtcdLockClient } from './etcd-client.js';
 import type { LockClient, LockClientOptions } from './lock-client.js';
 import type { ClientConfig } from './protocol.js';
-import { RedisLockClient } from './redis-client.js';
-import { RedlockClient } from './redlock-client.js';
-import { RedlockNpmClient } from './redlock-npm-client.js';
-import { SentinelLockClient } from './sentinel-client.js';
-import { ZooKeeperLockClient } from './zookeeper-client.js';
 import type { LockBackend } from '../vocabulary.js';
 
-const CLIENTS: Record<LockBackend, new (o: LockClientOptions) => LockClient> = {
-  redis: RedisLockClient,
-  redlock: RedlockClient,
-  'redlock-npm': RedlockNpmClient,
-  etcd: EtcdLockClient,
-  zookeeper: ZooKeeperLockClient,
-  'redis-sentinel': SentinelLockClient,
+type LockClientClass = new (o: LockClientOptions) => LockClient;
+
+const CLIENTS: Record<LockBackend, () => Promise<LockClientClass>> = {
+  redis: async () => (await import('./redis-client.js')).RedisLockClient,
+  redlock: async () => (await import('./redlock-client.js')).RedlockClient,
+  'redlock-npm': async () => (await import('./redlock-npm-client.js')).RedlockNpmClient,
+  etcd: async () => (await import('./etcd-client.js')).EtcdLockClient,
+  zookeeper: async () => (await import('./zookeeper-client.js')).ZooKeeperLockClient,
+  'redis-sentinel': async () => (await import('./sentinel-client.js')).SentinelLockClient,
 };
 
-export function createLockClient(config: ClientConfig, log: (line: string) => void): LockClient {
-  return new CLIENTS[config.backend]({
+export async function createLockClient(config: ClientConfig, log: (line: string) => void): Promise<LockClient> {
+  const Client = await CLIENTS[config.backend]();
+  return new Client({
     endpoints: config.lockEndpoints,
     lockName: config.lockName,
     callTimeoutMs: config.callTimeoutMs,
@@ -30,4 +31,3 @@ export function createLockClient(config: ClientConfig, log: (line: string) => vo
     log,
   });
 }
-
