@@ -13,7 +13,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCluster } from '../src/cluster/start-cluster.js';
 import { readTestJson } from '../src/store/test-json.js';
 import { DEFAULTS, type RunOptions } from '../workloads/runner/run-options.js';
 import { runLockTest } from '../workloads/runner/run-lock-test.js';
@@ -74,7 +73,7 @@ interface Row {
 }
 
 async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: string): Promise<Row> {
-  const pool = mode === 'warm' ? new WarmPool(startCluster) : undefined;
+  const pool = mode === 'warm' ? new WarmPool() : undefined;
   const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], clusterMs: [], fresh: 0, errors: [] };
   const t0 = Date.now();
   try {

@@ -116,13 +116,16 @@ async function run(cmd: Command, flags: CompareFlags, expectations: Expectation[
   const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
   const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
+  // One warm cluster for the whole comparison: reset and clean-checked between runs, torn down at the end.
+  const pool = new (await import('../../workloads/runner/warm-pool.js')).WarmPool();
   const report = await runCompare(dir, manifest, expectations, {
-    runOne: runLockTest,
-    clusterBusy: clusterLockHeld,
+    runOne: (o, hooks) => runLockTest(o, { ...hooks, warm: pool }),
+    // The pool's own cluster holds the machine's lock: that is not another process's.
+    clusterBusy: async () => !pool.holding && (await clusterLockHeld()),
     writeReport: writeRunReport,
     io: { write: (t) => process.stderr.write(t), live: process.stderr.isTTY === true, now: Date.now },
     verbose: flags.verbose === true,
-  });
+  }).finally(() => pool.close());
   printReport(report, `${dir}/compare.html`, dir);
   return report;
 }

@@ -14,7 +14,7 @@
  * state file the next command (or `down`) reclaims.
  */
 import type { Cluster } from '../../src/cluster/cluster.js';
-import type { StartClusterOptions } from '../../src/cluster/start-cluster.js';
+import { startCluster, type StartClusterOptions } from '../../src/cluster/start-cluster.js';
 import { cleanCheck, resetCluster, type CleanCheck } from '../../src/cluster/warm/reset-cluster.js';
 import { messageOf } from '../../src/cluster/warm/backend-reset.js';
 
@@ -47,8 +47,8 @@ export type StartFn = (o: StartClusterOptions) => Promise<Cluster>;
 export class WarmPool {
   private current: { key: string; cluster: Cluster; runs: number } | undefined;
 
-  /** `start` is startCluster (or a stand-in); `warmProviders` the providers with a reset (namespaces). */
-  constructor(private readonly start: StartFn) {}
+  /** `start`: startCluster, or a stand-in in tests. */
+  constructor(private readonly start: StartFn = startCluster) {}
 
   /** The cluster for a run: the pool's, reset and checked, when it fits and is clean; else a fresh one. */
   async take(o: StartClusterOptions, log: (line: string) => void): Promise<{ cluster: Cluster; record: Omit<ClusterRecord, 'logsDir'> }> {
@@ -80,6 +80,11 @@ export class WarmPool {
     const cluster = await this.start(o);
     this.current = { key, cluster, runs: 1 };
     return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: failedCheck, ...(because ? { freshBecause: because } : {}) } };
+  }
+
+  /** Whether the pool keeps a cluster (then this process holds the machine's cluster lock: not a busy machine). */
+  get holding(): boolean {
+    return this.current !== undefined;
   }
 
   /** Tear the pool's cluster down (idempotent). */

@@ -26,7 +26,9 @@ export interface ZkDump {
 export function parseZkDump(text: string): ZkDump {
   const sessions = /Global Sessions\((\d+)\)/.exec(text)?.[1] ?? /Session Sets \(\d+\)\/\((\d+)\)/.exec(text)?.[1];
   const eph = /Sessions with Ephemerals \((\d+)\)/.exec(text)?.[1];
-  const after = text.slice(text.indexOf('Sessions with Ephemerals'));
+  const from = text.indexOf('Sessions with Ephemerals');
+  const to = text.indexOf('Connections dump');
+  const after = from < 0 ? '' : text.slice(from, to > from ? to : undefined);
   const ephemerals = eph === undefined ? [] : after.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('/'));
   return { sessions: sessions === undefined ? undefined : Number(sessions), ephemeralSessions: Number(eph ?? 0), ephemerals };
 }
