@@ -167,7 +167,8 @@ async function takeRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, lo
   return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, 'logs') } };
 }
 
-function runClusterOptions(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): StartClusterOptions {
+/** What startCluster is asked for a run (the warm pool compares these, clusterKey). */
+export function runClusterOptions(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): StartClusterOptions {
   const o = plan.options;
   const backend = clusterBackendOf(o.backend);
   return {
