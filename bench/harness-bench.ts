@@ -68,20 +68,48 @@ interface Row {
   wallMs: number;
   overheadMs: number[];
   clusterMs: number[];
+  /** Per run, from the run's own log lines: cluster taken to main phase (clients started), heal to recovery (workers done), recovery's end to the run's return (final read, checks, report, a fresh run's teardown), teardown. */
+  phases: { setup: number[]; drain: number[]; tail: number[]; teardown: number[] };
   fresh: number;
   errors: string[];
 }
 
+/** The phase lengths of one run from its log lines and their times (ms since the run began). */
+function phasesOf(lines: readonly { at: number; line: string }[], endAt: number): { setup?: number; drain?: number; tail?: number; teardown?: number } {
+  const at = (re: RegExp): { at: number; m: RegExpExecArray } | undefined => {
+    for (const l of lines) {
+      const m = re.exec(l.line);
+      if (m) return { at: l.at, m };
+    }
+    return undefined;
+  };
+  const lastReady = [...lines].reverse().find((l) => /^cluster: .*ready in|^warm cluster: reused/.test(l.line));
+  const main = at(/^main phase:/);
+  const heal = at(/^heal: ending/);
+  const recover = at(/^recover: (\d+) ms/);
+  const torn = at(/torn down in (\d+) ms/);
+  return {
+    ...(main && lastReady ? { setup: main.at - lastReady.at } : {}),
+    ...(heal && recover ? { drain: recover.at - heal.at } : {}),
+    ...(recover ? { tail: endAt - recover.at - Number(recover.m[1]) } : {}),
+    ...(torn ? { teardown: Number(torn.m[1]) } : {}),
+  };
+}
+
 async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: string): Promise<Row> {
   const pool = mode === 'warm' ? new WarmPool() : undefined;
-  const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], clusterMs: [], fresh: 0, errors: [] };
+  const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], clusterMs: [], phases: { setup: [], drain: [], tail: [], teardown: [] }, fresh: 0, errors: [] };
   const t0 = Date.now();
   try {
     for (let i = 0; i < a.runs; i++) {
       const o = optionsFor(backend, a.seconds, i + 1, resultsDir);
       const began = Date.now();
+      const lines: { at: number; line: string }[] = [];
+      const log = (line: string): void => void lines.push({ at: Date.now() - began, line });
       try {
-        const r = await runLockTest(o, { ...(pool ? { warm: pool } : {}) });
+        const r = await runLockTest(o, { log, ...(pool ? { warm: pool } : {}) });
+        const ph = phasesOf(lines, Date.now() - began);
+        for (const k of ['setup', 'drain', 'tail', 'teardown'] as const) if (ph[k] !== undefined) row.phases[k].push(ph[k]);
         const rec = readTestJson(r.runDir)?.['cluster'] as unknown as ClusterRecord | undefined;
         row.overheadMs.push(Date.now() - began - o.timeLimitS * 1000 - o.recoverMs);
         if (rec) row.clusterMs.push(rec.startMs);
@@ -106,6 +134,7 @@ function line(r: Row): string {
     `overhead/run median ${s(median(r.overheadMs))} (min ${s(Math.min(...r.overheadMs))}, max ${s(Math.max(...r.overheadMs))})`.padEnd(56),
     `${r.mode === 'warm' ? 'take (reset+check)' : 'start'} median ${s(median(r.clusterMs))}`.padEnd(34),
     `fresh clusters ${r.fresh}`,
+    `| medians: clients ${s(median(r.phases.setup))}, drain ${s(median(r.phases.drain))}, after recovery ${s(median(r.phases.tail))}${r.phases.teardown.length > 0 ? `, teardown ${s(median(r.phases.teardown))}` : ''}`,
     r.errors.length > 0 ? `  errors ${r.errors.length}: ${r.errors[0]}` : '',
   ].join(' ');
 }

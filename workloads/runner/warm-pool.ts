@@ -59,6 +59,7 @@ export class WarmPool {
     const cur = this.current;
     if (cur && cur.key === key && cur.cluster.provider === 'namespaces') {
       try {
+        log(`warm cluster: resetting after ${cur.runs} runs`);
         const steps = await resetCluster(cur.cluster, log);
         const resetMs = Date.now() - t0;
         const check = await cleanCheck(cur.cluster, log);
