@@ -69,7 +69,8 @@ export function registerCompareCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Needs root to run (not to --merge or --dry-run). Runs go one at a time. Examples:
+Needs root to run (not to --merge or --dry-run). Runs go one at a time, one backend's after another, on one
+warm cluster reset and clean-checked between runs (docs/cluster.md, Warm clusters). Examples:
   fencecheck compare --backends redis,etcd --resources none,fence --nemeses client-pause,partition --seeds 3 --time-limit 30
   fencecheck compare --lock-clients builtin,redis-semaphore,etcd3-lock --resources none,cas-unique --nemeses client-pause
   fencecheck compare --resume results/compare/20261129T120000
