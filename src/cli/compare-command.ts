@@ -75,7 +75,8 @@ export function registerCompareCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Needs root to run (not to --merge or --dry-run). Runs go one at a time. Examples:
+Needs root to run (not to --merge or --dry-run). Runs go one at a time, one backend's after another, on one
+warm cluster reset and clean-checked between runs (docs/cluster.md, Warm clusters). Examples:
   fencecheck compare --backends redis,etcd --resources none,fence --nemeses client-pause,partition --seeds 3 --time-limit 30
   fencecheck compare --lock-clients builtin,redis-semaphore,etcd3-lock --resources none,cas-unique --nemeses client-pause
   fencecheck compare --resume results/compare/20261129T120000
@@ -138,13 +139,16 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
   const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
   const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
+  // One warm cluster for the whole comparison: reset and clean-checked between runs, torn down at the end.
+  const pool = new (await import('../../workloads/runner/warm-pool.js')).WarmPool();
   const report = await runCompare(dir, manifest, expectations, {
-    runOne: runLockTest,
-    clusterBusy: clusterLockHeld,
+    runOne: (o, hooks) => runLockTest(o, { ...hooks, warm: pool }),
+    // The pool's own cluster holds the machine's lock: that is not another process's.
+    clusterBusy: async () => !pool.holding && (await clusterLockHeld()),
     writeReport: writeRunReport,
     io: { write: (t) => process.stderr.write(t), live: process.stderr.isTTY === true, now: Date.now },
     verbose: flags.verbose === true,
-  });
+  }).finally(() => pool.close());
   printReport(report, `${dir}/compare.html`, dir);
   return report;
 }

@@ -116,15 +116,18 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const { writeRunReport } = await import('../report/write-run-report.js');
   const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
   const { runScenarios } = await import('../scenarios/run-scenarios.js');
+  // One warm cluster for all the runs, reset and clean-checked between them (a run needing another backend starts it fresh).
+  const pool = new (await import('../../workloads/runner/warm-pool.js')).WarmPool();
   const report = await runScenarios(outDir, selection, seeds, plan, {
     // A foreign client replaces the built-in one in every run; the variant's backend names the cluster.
-    runOne: (o, hooks) => runLockTest({ ...o, ...(flags.client !== undefined ? { client: flags.client } : {}), ...(flags.provider === 'containers' ? { provider: 'containers' as const } : {}) }, hooks),
+    runOne: (o, hooks) => runLockTest({ ...o, ...(flags.client !== undefined ? { client: flags.client } : {}), ...(flags.provider === 'containers' ? { provider: 'containers' as const } : {}) }, { ...hooks, warm: pool }),
     writeReport: writeRunReport,
-    clusterBusy: clusterLockHeld,
+    // The pool's own cluster holds the machine's lock: that is not another process's.
+    clusterBusy: async () => !pool.holding && (await clusterLockHeld()),
     say,
     verbose: flags.verbose === true,
     now: Date.now,
-  });
+  }).finally(() => pool.close());
   process.stdout.write(resultText(report, outDir));
   return report;
 }

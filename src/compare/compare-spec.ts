@@ -143,6 +143,19 @@ export function planRuns(spec: CompareSpec): PlannedRun[] {
   return runs;
 }
 
+/**
+ * The order a directory runs its runs in (pure): each backend's runs one
+ * after another, so one warm cluster serves them all (workloads/runner/warm-pool.ts),
+ * backends in the order they first appear, each backend's runs in plan order.
+ * Only the order changes: indexes and ids stay the plan's, so shards and
+ * resume mean what they meant.
+ */
+export function executionOrder<R extends PlannedRun>(runs: readonly R[], backendOf: (run: R) => string): R[] {
+  const byBackend = new Map<string, R[]>();
+  for (const r of runs) byBackend.set(backendOf(r), [...(byBackend.get(backendOf(r)) ?? []), r]);
+  return [...byBackend.values()].flat();
+}
+
 /** The options of one run; `resultsDir` is where runLockTest puts its run directory. */
 export function runOptionsFor(spec: CompareSpec, cell: Cell, seed: number, resultsDir: string): RunOptions {
   const command = cell.client == null ? null : spec.clients?.find((c) => c.name === cell.client)?.command;

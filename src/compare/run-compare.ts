@@ -29,7 +29,7 @@ import { formatKinds } from './cell-summary.js';
 import { plural } from './format-units.js';
 import { buildCompareReport, type CompareReport } from './compare-report.js';
 import { CompareProgress, type ProgressIo } from './compare-progress.js';
-import { expectedRunMs, lockRows, matrixCells, planRuns, runOptionsFor, type Cell, type PlannedRun } from './compare-spec.js';
+import { executionOrder, expectedRunMs, lockRows, matrixCells, planRuns, runOptionsFor, type Cell, type PlannedRun } from './compare-spec.js';
 import type { Expectation } from './expectations.js';
 import { gatherMatrix, summarizeManifestRun } from './gather-matrix.js';
 import { finishedRunIds, recordRun, writeManifest, type Manifest, type ManifestRun } from './manifest.js';
@@ -83,7 +83,8 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
   refresh();
   const batch = new BatchRunner(COMPARE_POLICY, deps.clusterBusy);
   try {
-    for (const p of planned) {
+    // One backend's runs in a row: the warm cluster the runner may keep serves them all.
+    for (const p of executionOrder(planned, (r) => cells.get(r.cellId)!.backend)) {
       if (finished.has(p.id)) continue;
       const cell = cells.get(p.cellId)!;
       const seedDir = join(dir, 'runs', `${cell.backend}-${cell.resource}-${cell.nemesis}`, `seed-${p.seed}`);

@@ -19,6 +19,7 @@ import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type Resour
 import { expecter, isNumber, isObject, isOneOf, parseJsonFile, readRunFile } from './run-file-error.js';
 import { CLIENT_TOKEN_KINDS, type ClientTokenKind } from '../../workloads/clients/protocol.js';
 import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
+import type { ClusterRecord } from '../../workloads/runner/warm-pool.js';
 
 export const TEST_FILE = 'test.json';
 
@@ -44,6 +45,8 @@ export type TestJson = RunOptions & {
   clientViolations?: ProtocolViolation[];
   /** Every run: the client processes, built-in or foreign, that died without being asked (checkers/lock/evidence.ts). */
   clientCrashes?: ClientCrash[];
+  /** The cluster it ran on: fresh or reused from a warm pool, after how many runs, the reset and its clean check (absent in files before it). */
+  cluster?: ClusterRecord;
 };
 
 export interface ScenarioStamp {
@@ -109,9 +112,26 @@ export function parseTestJson(text: string, file: string): StoredTest {
     const isCrash = (x: unknown): boolean => isObject(x) && typeof x['client'] === 'string' && typeof x['exit'] === 'string' && Array.isArray(x['stderrTail']) && x['stderrTail'].every((l) => typeof l === 'string');
     expect(Array.isArray(v) && v.every(isCrash), 'clientCrashes', 'a list of { client, exit, stderrTail }', v);
   }
+  if (present('cluster')) expect(isClusterRecord(t['cluster']), 'cluster', '{ fresh, reusedAfterRuns, startMs, resetMs, cleanCheck: { ok, problems, ms } | null, logsDir }', t['cluster']);
   if (present('scenario')) {
     const x = t['scenario'];
     expect(isObject(x) && typeof x['run'] === 'string' && Array.isArray(x['rows']) && x['rows'].every((r) => typeof r === 'string') && Number.isSafeInteger(x['seed']), 'scenario', '{ run, rows, seed }', x);
   }
   return json as StoredTest;
+}
+
+function isClusterRecord(x: unknown): boolean {
+  if (!isObject(x)) return false;
+  const check = x['cleanCheck'];
+  const checkOk = check === null || (isObject(check) && typeof check['ok'] === 'boolean' && Array.isArray(check['problems']) && check['problems'].every((p) => typeof p === 'string') && isNumber(check['ms']));
+  return (
+    typeof x['fresh'] === 'boolean' &&
+    Number.isSafeInteger(x['reusedAfterRuns']) &&
+    (x['reusedAfterRuns'] as number) >= 0 &&
+    isNumber(x['startMs']) &&
+    isNumber(x['resetMs']) &&
+    checkOk &&
+    typeof x['logsDir'] === 'string' &&
+    (x['freshBecause'] === undefined || typeof x['freshBecause'] === 'string')
+  );
 }

@@ -47,6 +47,16 @@ describe('readTestJson', () => {
     expect(message(() => parseTestJson(JSON.stringify(json), 'test.json'))).toBe(`test.json: ${detail}`);
   });
 
+  it('reads the cluster record of a warm run, and a file written before it (no record)', () => {
+    const cluster = { fresh: false, reusedAfterRuns: 3, startMs: 420, resetMs: 180, cleanCheck: { ok: true, problems: [], ms: 140 }, logsDir: '/r/logs' };
+    expect(parseTestJson(JSON.stringify({ ...IDENTITY, cluster }), 'test.json')).toEqual({ ...IDENTITY, cluster });
+    const replaced = { ...cluster, fresh: true, reusedAfterRuns: 0, cleanCheck: { ok: false, problems: ['redis1: 1 keys left (fencecheck-lock)'], ms: 90 }, freshBecause: 'the clean check failed' };
+    expect(parseTestJson(JSON.stringify({ ...IDENTITY, cluster: replaced }), 'test.json')).toEqual({ ...IDENTITY, cluster: replaced });
+    expect(parseTestJson(JSON.stringify(IDENTITY), 'test.json')).toEqual(IDENTITY);
+    expect(message(() => parseTestJson(JSON.stringify({ ...IDENTITY, cluster: { ...cluster, reusedAfterRuns: -1 } }), 'test.json'))).toMatch(/^test\.json: expected `cluster` to be \{ fresh, reusedAfterRuns/);
+    expect(message(() => parseTestJson(JSON.stringify({ ...IDENTITY, cluster: { ...cluster, cleanCheck: { ok: 'yes' } } }), 'test.json'))).toMatch(/^test\.json: expected `cluster`/);
+  });
+
   it('keeps fields it does not know, for the report', () => {
     expect(parseTestJson(JSON.stringify({ ...IDENTITY, nemeses: ['client-pause'] }), 'test.json')).toEqual({ ...IDENTITY, nemeses: ['client-pause'] });
   });

@@ -51,7 +51,7 @@ async function main(): Promise<number> {
     }
   }, 1000).unref();
 
-  const lock = createLockClient(config, log);
+  const lock = await createLockClient(config, log);
   const db = new PgDb(config.pg, config.callTimeoutMs, log);
   const resource = new Resource(db, config.resource, config.resourceKey, log);
   await lock.connect();

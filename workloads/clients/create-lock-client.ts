@@ -1,34 +1,34 @@
 /**
- * The lock clients registry: a backend's name to its LockClient.
+ * The lock clients registry: a backend's name to its LockClient. Each is
+ * loaded when asked for: a client process loads only its own backend's
+ * library (etcd3's gRPC stack and the native ZooKeeper client take most of a
+ * second to load on a busy 2-core machine, and every run starts a few
+ * clients).
  */
-import { EtcdLockClient } from './etcd-client.js';
 import type { LockClient, LockClientOptions } from './lock-client.js';
 import { NoLockClient } from './no-lock-client.js';
 import type { ClientConfig } from './protocol.js';
-import { PgAdvisoryLockClient, PgAdvisoryPooledLockClient } from './pg-advisory-client.js';
-import { RedisLockClient } from './redis-client.js';
-import { RedlockClient } from './redlock-client.js';
-import { RedlockNpmClient } from './redlock-npm-client.js';
-import { SentinelLockClient } from './sentinel-client.js';
-import { ZooKeeperLockClient } from './zookeeper-client.js';
 import type { LockBackend } from '../vocabulary.js';
 
+type LockClientClass = new (o: LockClientOptions) => LockClient;
+
 /** memcached has none (vocabulary.ts builtinClientMissing): the runner refuses such a run before anything starts. */
-const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, new (o: LockClientOptions) => LockClient> = {
-  redis: RedisLockClient,
-  redlock: RedlockClient,
-  'redlock-npm': RedlockNpmClient,
-  etcd: EtcdLockClient,
-  zookeeper: ZooKeeperLockClient,
-  'redis-sentinel': SentinelLockClient,
-  none: NoLockClient,
-  'pg-advisory': PgAdvisoryLockClient,
-  'pg-advisory-pooled': PgAdvisoryPooledLockClient,
+const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, () => Promise<LockClientClass>> = {
+  redis: async () => (await import('./redis-client.js')).RedisLockClient,
+  redlock: async () => (await import('./redlock-client.js')).RedlockClient,
+  'redlock-npm': async () => (await import('./redlock-npm-client.js')).RedlockNpmClient,
+  etcd: async () => (await import('./etcd-client.js')).EtcdLockClient,
+  zookeeper: async () => (await import('./zookeeper-client.js')).ZooKeeperLockClient,
+  'redis-sentinel': async () => (await import('./sentinel-client.js')).SentinelLockClient,
+  none: async () => NoLockClient,
+  'pg-advisory': async () => (await import('./pg-advisory-client.js')).PgAdvisoryLockClient,
+  'pg-advisory-pooled': async () => (await import('./pg-advisory-client.js')).PgAdvisoryPooledLockClient,
 };
 
-export function createLockClient(config: ClientConfig, log: (line: string) => void): LockClient {
+export async function createLockClient(config: ClientConfig, log: (line: string) => void): Promise<LockClient> {
   if (config.backend === 'memcached') throw new RangeError('memcached has no built-in lock client');
-  return new CLIENTS[config.backend]({
+  const Client = await CLIENTS[config.backend]();
+  return new Client({
     endpoints: config.lockEndpoints,
     lockName: config.lockName,
     callTimeoutMs: config.callTimeoutMs,
@@ -37,4 +37,3 @@ export function createLockClient(config: ClientConfig, log: (line: string) => vo
     log,
   });
 }
-

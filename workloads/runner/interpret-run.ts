@@ -106,11 +106,14 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
 
     const recover = phase('recover');
     log(`recover: ${recover.endMs - recover.startMs} ms`);
+    // The final reader starts while the service recovers (a process start takes a second here): it only
+    // connects meanwhile, and reads once the recovery wait is over, as it would have started then.
+    const reader = o.workload !== 'mutex' ? spawn(o.clients) : undefined;
+    reader?.catch(() => undefined);
     await sleepOn(clock, recover.endMs - recover.startMs);
     // No final read into a history that can no longer be written (a full disk): the run ends with that error.
-    if (o.workload !== 'mutex' && recorder.failure === undefined) {
-      const reader = await spawn(o.clients);
-      await runFinalRead(recorder, reader, nextProcessId(recorder), o.callTimeoutMs);
+    if (reader && recorder.failure === undefined) {
+      await runFinalRead(recorder, await reader, nextProcessId(recorder), o.callTimeoutMs);
     }
   } finally {
     cancelTicker();

@@ -17,6 +17,8 @@ export interface RealFleetOptions {
   config: (worker: number, host: string) => ClientConfig;
   /** Starts the built-in client or the --client command and waits for its ready line (client-command.ts). */
   launcher: ClientLauncher;
+  /** Where a client process logs (the run's own directory: a warm cluster's is an earlier run's). */
+  logPath: (name: string) => string;
   /** The first ready line's library versions, as they arrive. */
   onVersions: (versions: Record<string, string>) => void;
 }
@@ -29,7 +31,7 @@ export function realFleet(o: RealFleetOptions): ClientFleet {
       const host = o.cluster.clientHost(hostName);
       const procName = `client${worker + 1}-${++spawned}`;
       const n = o.cluster.nemesis;
-      const session = await o.launcher.start(host, procName, o.config(worker, hostName), o.cluster.logPath(procName), (proc) => ({ pause: () => n.pause(proc), resume: () => n.resume(proc), kill: () => n.kill(proc) }));
+      const session = await o.launcher.start(host, procName, o.config(worker, hostName), o.logPath(procName), (proc) => ({ pause: () => n.pause(proc), resume: () => n.resume(proc), kill: () => n.kill(proc) }));
       o.onVersions((await session.ready).versions);
       return session;
     },

@@ -4,10 +4,11 @@
  *
  *   plan      planRun: the options checked, phases, hosts, fault windows (pure)
  *   cluster   the lock service and PostgreSQL, one namespace per node and one
- *             client host per worker; the resource row and the delay proxies
+ *             client host per worker (started, or taken reset from a warm
+ *             pool: warm-pool.ts); the resource row and the delay proxies
  *   interpret interpretRun over the real world's ports (real-world.ts): the
  *             same interpreter the simulation tests run on virtual time
- *   teardown  always, also on error
+ *   teardown  always, also on error (a warm pool's cluster: by the pool)
  *   analysis  the workload's checkers over the recorded history
  *   files     results.json and the report
  */
@@ -15,7 +16,8 @@ import type { LockCheckResult } from '../../checkers/lock/verdict.js';
 import type { Cluster } from '../../src/cluster/cluster.js';
 import { ClusterBusyError } from '../../src/cluster/cluster-errors.js';
 import type { DelayProxy } from '../../src/nemesis/delay-proxy-handle.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
+import { join } from 'node:path';
+import { startCluster, type StartClusterOptions } from '../../src/cluster/start-cluster.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 import { prepareResource } from '../clients/resource.js';
 import type { ClientConfig } from '../clients/protocol.js';
@@ -34,6 +36,7 @@ import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
 import { clusterBackendsOf } from '../vocabulary.js';
 import { sentinelClientOptions, sentinelClusterOptions } from './sentinel-run.js';
+import type { ClusterRecord, WarmPool } from './warm-pool.js';
 
 export interface RunResult extends LockCheckResult {
   runDir: string;
@@ -48,6 +51,8 @@ export interface RunHooks {
   log?: (line: string) => void;
   /** Wait this long for another fencecheck cluster on the machine to end (default: fail at once). */
   busyTimeoutMs?: number;
+  /** Take the cluster from this pool (reset and checked) and leave it there after the run; default: a fresh cluster, torn down after. */
+  warm?: WarmPool;
 }
 
 const RESOURCE_KEY = 'counter';
@@ -78,10 +83,13 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   const unmark = markInterruptions(store);
   let cluster: Cluster | undefined;
   try {
-    cluster = await startRunCluster(plan, runDir, hooks, log);
+    const taken = await takeRunCluster(plan, runDir, hooks, log);
+    cluster = taken.cluster;
+    test.cluster = taken.record;
+    store.writeTest(test);
     // Said once the cluster is ours: a run refused as busy removes its directory, which must never have been shown.
     log(`run directory: ${runDir}`);
-    const world = await realWorldOf(cluster, plan, launcher, (versions) => Object.assign(test.versions, versions));
+    const world = await realWorldOf(cluster, plan, launcher, (n) => join(store.logsDir, `${n}.log`), (versions) => Object.assign(test.versions, versions));
     // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts).
     const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode), recorder, log);
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 }).finally(stopWatch);
@@ -101,7 +109,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     throw store.failed(recorder.failure ?? err);
   } finally {
     recorder.close();
-    if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
+    if (cluster && !hooks.warm) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
   // A full disk: the history keeps every whole line written before it; no verdict from a cut history.
   if (recorder.failure) {
@@ -154,12 +162,24 @@ function markInterruptions(store: RunStore): () => void {
   return stop;
 }
 
-/** The lock service and PostgreSQL (PostgreSQL alone with --backend none), one namespace per node and one client host per worker. */
-function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): Promise<Cluster> {
+/** The lock service and PostgreSQL (PostgreSQL alone with --backend none), one namespace per node and one client host per worker: from the warm pool, or started. */
+async function takeRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): Promise<{ cluster: Cluster; record: ClusterRecord }> {
+  const opts = runClusterOptions(plan, runDir, hooks, log);
+  if (hooks.warm) {
+    const { cluster, record } = await hooks.warm.take(opts, log);
+    return { cluster, record: { ...record, logsDir: join(cluster.runDir, 'logs') } };
+  }
+  const t0 = Date.now();
+  const cluster = await startCluster(opts);
+  return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, 'logs') } };
+}
+
+/** What startCluster is asked for a run (the warm pool compares these, clusterKey). */
+export function runClusterOptions(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): StartClusterOptions {
   const o = plan.options;
   const backends = clusterBackendsOf(o.backend);
   const backend = backends[0];
-  return startCluster({
+  return {
     backends,
     clientHosts: plan.hosts,
     runDir,
@@ -169,11 +189,11 @@ function startRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (l
     log: (l) => log(`cluster: ${l}`),
     ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
     ...(o.provider ? { provider: o.provider } : {}),
-  });
+  };
 }
 
 /** The resource row prepared, the delay proxies started, and the interpreter's ports over the cluster. */
-async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: ClientFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
+async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, logPath: (name: string) => string, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: ClientFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
   const o = plan.options;
   const backends = clusterBackendsOf(o.backend);
   const pg = c.endpoints('postgres')[0]!;
@@ -200,7 +220,7 @@ async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, 
       ...sentinelClientOptions(o),
     };
   };
-  return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, launcher, onVersions }), nemesis: realNemesis(c, o.backend, proxies), proxies };
+  return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, launcher, logPath, onVersions }), nemesis: realNemesis(c, o.backend, proxies), proxies };
 }
 
 /**

@@ -21,14 +21,23 @@ const PACKAGES: Record<BackendName, string> = {
   memcached: 'memcached',
 };
 
+/** Asked of dpkg once per process: a command's many runs (compare, a warm pool) share the answer. */
+const asked = new Map<string, Promise<string>>();
+
+function packageVersion(pkg: string): Promise<string> {
+  let v = asked.get(pkg);
+  if (!v) {
+    v = new Promise<string>((resolve) => execFile('dpkg-query', ['-W', '-f', '${Version}', pkg], { timeout: 5000 }, (err, stdout) => resolve(err ? '' : stdout.trim())));
+    asked.set(pkg, v);
+  }
+  return v;
+}
+
 export async function serverVersions(backends: readonly BackendName[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   await Promise.all(
     [...new Set(backends.map((b) => PACKAGES[b]))].map(async (pkg) => {
-      const version = await new Promise<string>((resolve) =>
-        execFile('dpkg-query', ['-W', '-f', '${Version}', pkg], { timeout: 5000 }, (err, stdout) => resolve(err ? '' : stdout.trim())),
-      );
-      out[pkg] = version || 'unknown (not a Debian package here)';
+      out[pkg] = (await packageVersion(pkg)) || 'unknown (not a Debian package here)';
     }),
   );
   return out;

@@ -1,0 +1,155 @@
+/**
+ * npm run bench:harness -- [--runs N] [--seconds S] [--backends a,b] [--modes fresh,warm]:
+ * per backend, N consecutive short lock runs on a fresh cluster each (started
+ * and torn down per run, as `fencecheck run` does), then N on one warm
+ * cluster (a WarmPool: reset and clean-checked between runs), side by side in
+ * one sitting. Each run has a client pause and a partition in it, so the
+ * reset has faults to heal and lock state to clear. Printed per backend and
+ * mode: the wall time of the N runs, and the overhead per run beyond the
+ * workload and the recovery wait (wall − timeLimit − recoverMs), with the
+ * median cluster start (fresh) or reset + clean check (warm). Starts real
+ * clusters: run it under the machine's cluster lock (flock).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readTestJson } from '../src/store/test-json.js';
+import { DEFAULTS, type RunOptions } from '../workloads/runner/run-options.js';
+import { runLockTest } from '../workloads/runner/run-lock-test.js';
+import { WarmPool, type ClusterRecord } from '../workloads/runner/warm-pool.js';
+import { LOCK_BACKENDS, type LockBackend } from '../workloads/vocabulary.js';
+
+type Mode = 'fresh' | 'warm';
+
+interface Args {
+  runs: number;
+  seconds: number;
+  backends: LockBackend[];
+  modes: Mode[];
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const get = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const backends = (get('--backends') ?? 'redis,redlock,etcd,zookeeper,redis-sentinel').split(',') as LockBackend[];
+  for (const b of backends) if (!(LOCK_BACKENDS as readonly string[]).includes(b)) throw new Error(`unknown backend ${b}; one of ${LOCK_BACKENDS.join(', ')}`);
+  return { runs: Number(get('--runs') ?? 20), seconds: Number(get('--seconds') ?? 3), backends, modes: (get('--modes') ?? 'fresh,warm').split(',') as Mode[] };
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+function optionsFor(backend: LockBackend, seconds: number, seed: number, resultsDir: string): RunOptions {
+  return {
+    ...DEFAULTS,
+    backend,
+    resource: 'fence',
+    workload: 'lock-counter',
+    nemesis: ['client-pause', 'partition'],
+    timeLimitS: seconds,
+    clients: 3,
+    ttlMs: 1000,
+    intervalMs: 1000,
+    durationMs: 500,
+    recoverMs: 1000,
+    seed,
+    resultsDir,
+  };
+}
+
+interface Row {
+  backend: LockBackend;
+  mode: Mode;
+  runs: number;
+  wallMs: number;
+  overheadMs: number[];
+  clusterMs: number[];
+  /** Per run, from the run's own log lines: cluster taken to main phase (clients started), heal to recovery (workers done), recovery's end to the run's return (final read, checks, report, a fresh run's teardown), teardown. */
+  phases: { setup: number[]; drain: number[]; tail: number[]; teardown: number[] };
+  fresh: number;
+  errors: string[];
+}
+
+/** The phase lengths of one run from its log lines and their times (ms since the run began). */
+function phasesOf(lines: readonly { at: number; line: string }[], endAt: number): { setup?: number; drain?: number; tail?: number; teardown?: number } {
+  const at = (re: RegExp): { at: number; m: RegExpExecArray } | undefined => {
+    for (const l of lines) {
+      const m = re.exec(l.line);
+      if (m) return { at: l.at, m };
+    }
+    return undefined;
+  };
+  const lastReady = [...lines].reverse().find((l) => /^cluster: .*ready in|^warm cluster: reused/.test(l.line));
+  const main = at(/^main phase:/);
+  const heal = at(/^heal: ending/);
+  const recover = at(/^recover: (\d+) ms/);
+  const torn = at(/torn down in (\d+) ms/);
+  return {
+    ...(main && lastReady ? { setup: main.at - lastReady.at } : {}),
+    ...(heal && recover ? { drain: recover.at - heal.at } : {}),
+    ...(recover ? { tail: endAt - recover.at - Number(recover.m[1]) } : {}),
+    ...(torn ? { teardown: Number(torn.m[1]) } : {}),
+  };
+}
+
+async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: string): Promise<Row> {
+  const pool = mode === 'warm' ? new WarmPool() : undefined;
+  const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], clusterMs: [], phases: { setup: [], drain: [], tail: [], teardown: [] }, fresh: 0, errors: [] };
+  const t0 = Date.now();
+  try {
+    for (let i = 0; i < a.runs; i++) {
+      const o = optionsFor(backend, a.seconds, i + 1, resultsDir);
+      const began = Date.now();
+      const lines: { at: number; line: string }[] = [];
+      const log = (line: string): void => void lines.push({ at: Date.now() - began, line });
+      try {
+        const r = await runLockTest(o, { log, ...(pool ? { warm: pool } : {}) });
+        const ph = phasesOf(lines, Date.now() - began);
+        for (const k of ['setup', 'drain', 'tail', 'teardown'] as const) if (ph[k] !== undefined) row.phases[k].push(ph[k]);
+        const rec = readTestJson(r.runDir)?.['cluster'] as unknown as ClusterRecord | undefined;
+        row.overheadMs.push(Date.now() - began - o.timeLimitS * 1000 - o.recoverMs);
+        if (rec) row.clusterMs.push(rec.startMs);
+        if (rec?.fresh) row.fresh++;
+      } catch (err) {
+        row.errors.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+  } finally {
+    await pool?.close();
+  }
+  row.wallMs = Date.now() - t0;
+  return row;
+}
+
+function line(r: Row): string {
+  const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+  return [
+    r.backend.padEnd(15),
+    r.mode.padEnd(6),
+    `${r.runs} runs in ${s(r.wallMs)}`.padEnd(20),
+    `overhead/run median ${s(median(r.overheadMs))} (min ${s(Math.min(...r.overheadMs))}, max ${s(Math.max(...r.overheadMs))})`.padEnd(56),
+    `${r.mode === 'warm' ? 'take (reset+check)' : 'start'} median ${s(median(r.clusterMs))}`.padEnd(34),
+    `fresh clusters ${r.fresh}`,
+    `| medians: clients ${s(median(r.phases.setup))}, drain ${s(median(r.phases.drain))}, after recovery ${s(median(r.phases.tail))}${r.phases.teardown.length > 0 ? `, teardown ${s(median(r.phases.teardown))}` : ''}`,
+    r.errors.length > 0 ? `  errors ${r.errors.length}: ${r.errors[0]}` : '',
+  ].join(' ');
+}
+
+async function main(): Promise<void> {
+  const a = parseArgs(process.argv.slice(2));
+  const resultsDir = mkdtempSync(join(tmpdir(), 'fc-harness-bench-'));
+  process.stdout.write(`harness bench: ${a.runs} runs of ${a.seconds} s per backend and mode (lock-counter, fence, 3 clients, client-pause + partition, recover 1 s)\n`);
+  try {
+    for (const b of a.backends) {
+      for (const m of a.modes) process.stdout.write(`${line(await measure(b, m, a, resultsDir))}\n`);
+    }
+  } finally {
+    rmSync(resultsDir, { recursive: true, force: true });
+  }
+}
+
+await main();

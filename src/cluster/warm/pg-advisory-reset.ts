@@ -1,0 +1,63 @@
+/**
+ * PostgreSQL as a lock service (pg-advisory) and PgBouncer in front of it.
+ * A session-level advisory lock lives as long as the server session that
+ * took it: ending every client session of an earlier run (as the resource's
+ * reset does) releases them all, and the clean check asks pg_locks that no
+ * advisory lock is left. PgBouncer keeps no lock state of its own (its
+ * pooled server connections are those sessions, ended above, which it
+ * reopens on demand); its check is that it still answers a query through
+ * its pool.
+ */
+import pg from 'pg';
+import type { NodePlan } from '../plan.js';
+import { messageOf, type BackendReset } from './backend-reset.js';
+import { postgresReset } from './postgres-reset.js';
+
+async function scalar(url: string, sql: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000, query_timeout: 2000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(sql);
+    return rows[0]?.n;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const url = (n: NodePlan): string => `postgres://postgres@${n.ip}:${n.port}/postgres`;
+
+export const pgAdvisoryReset: BackendReset = {
+  reset: (ctx) => postgresReset.reset(ctx),
+  async check(ctx) {
+    const left = await Promise.all(
+      ctx.nodes.map(async (n) => {
+        try {
+          const locks = Number(await scalar(url(n), "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'"));
+          return locks === 0 ? undefined : `${n.name}: ${locks} advisory lock(s) still held`;
+        } catch (err) {
+          return `${n.name}: not answering (${messageOf(err)})`;
+        }
+      }),
+    );
+    return [...(await postgresReset.check(ctx)), ...left.filter((p): p is string => p !== undefined)];
+  },
+};
+
+export const pgbouncerReset: BackendReset = {
+  async reset() {
+    // Nothing of its own: the sessions behind it are ended by pg-advisory's reset.
+  },
+  async check({ nodes }) {
+    const problems = await Promise.all(
+      nodes.map(async (n) => {
+        try {
+          return (await scalar(url(n), 'SELECT 1 AS n')) === '1' ? undefined : `${n.name}: SELECT 1 through the pool gave no row`;
+        } catch (err) {
+          return `${n.name}: not answering through its pool (${messageOf(err)})`;
+        }
+      }),
+    );
+    return problems.filter((p): p is string => p !== undefined);
+  },
+};

@@ -1,0 +1,142 @@
+/**
+ * Integration (real servers, root): warm clusters. For each backend, the same
+ * seeded plans run on a fresh cluster and on a warm one (a WarmPool's cluster
+ * after a reset and a clean check) and get the same verdicts: an unprotected
+ * counter under a holder's pause past its lease (lost updates), and the same
+ * with a fence (none). Then the clean check on real servers: a leftover key
+ * (Redis) and a leftover lease (etcd) are found, and the reset removes them;
+ * a Sentinel failover (the master moved) fails the check and the pool starts
+ * the next run's cluster fresh, saying so in test.json. Needs `npm run build`
+ * first (clients run from dist/).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { askRedis, agreedMaster } from '../../src/cluster/backends/sentinel-probes.js';
+import { httpJson } from '../../src/cluster/probes.js';
+import { projectRoot } from '../../src/cluster/paths.js';
+import { cleanCheck, resetCluster } from '../../src/cluster/warm/reset-cluster.js';
+import { readTestJson } from '../../src/store/test-json.js';
+import { readResultsJson } from '../../src/store/results-json.js';
+import { storedOutcome } from '../../src/store/stored-outcome.js';
+import { runClusterOptions, runLockTest, type RunResult } from '../../workloads/runner/run-lock-test.js';
+import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
+import { planRun } from '../../workloads/runner/run-plan.js';
+import { WarmPool, type ClusterRecord } from '../../workloads/runner/warm-pool.js';
+import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
+import { SHARED_MACHINE, waitFor } from './helpers.js';
+
+const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-warm-'));
+afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
+const log = (l: string): void => console.log(`  ${l}`);
+
+function plan(backend: LockBackend, resource: ResourceMode): RunOptions {
+  return {
+    ...DEFAULTS,
+    backend,
+    resource,
+    workload: 'lock-counter',
+    nemesis: ['client-pause'],
+    timeLimitS: 8,
+    clients: 3,
+    // etcd grants leases of at least 2 s. A verdict compared must be certain, not likely: the holder's
+    // read-to-write hold is long (a pause aimed at the holder lands in it), paused past its lease, several times.
+    ttlMs: backend === 'etcd' ? 2000 : 1000,
+    holdMs: 600,
+    rate: 4,
+    intervalMs: 1500,
+    durationMs: backend === 'etcd' ? 4000 : 2500,
+    recoverMs: 2000,
+    seed: 3,
+    resultsDir,
+  };
+}
+
+/**
+ * The verdict the plan decides: the run's outcome (unsafe, safe with evidence, untested) and whether
+ * updates were lost. Which other checkers fire (an interleaving caught, say) depends on timing, fresh or
+ * warm alike, so they are printed, not compared.
+ */
+function verdictOf(r: RunResult): Record<string, unknown> {
+  const results = readResultsJson(r.runDir)!;
+  return { outcome: storedOutcome(results).outcome, 'lost-updates': r.verdicts.find((v) => v.checker === 'lost-updates')?.valid };
+}
+const allVerdicts = (r: RunResult): string => r.verdicts.map((v) => `${v.checker}=${String(v.valid)}`).join(' ');
+
+/** The fenced resource mode a backend's token allows (Redlock has no monotonic token: antirez's unique-token check-and-set). */
+const fenced = (backend: LockBackend): ResourceMode => (backend === 'redlock' ? 'cas-unique' : 'fence');
+
+const clusterOf = (r: RunResult): ClusterRecord => readTestJson(r.runDir)!['cluster'] as unknown as ClusterRecord;
+const hooks = { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs };
+
+describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as const)('warm cluster: %s', (backend) => {
+  it('the same plans get the same verdicts fresh and warm', async () => {
+    const pool = new WarmPool();
+    try {
+      const freshNone = await runLockTest(plan(backend, 'none'), { ...hooks, warm: pool });
+      const warmFence = await runLockTest(plan(backend, fenced(backend)), { ...hooks, warm: pool });
+      const warmNone = await runLockTest(plan(backend, 'none'), { ...hooks, warm: pool });
+      expect(clusterOf(freshNone)).toMatchObject({ fresh: true, reusedAfterRuns: 0 });
+      expect(clusterOf(warmFence)).toMatchObject({ fresh: false, reusedAfterRuns: 1, cleanCheck: { ok: true, problems: [] } });
+      expect(clusterOf(warmNone)).toMatchObject({ fresh: false, reusedAfterRuns: 2, cleanCheck: { ok: true, problems: [] } });
+      await pool.close(log);
+      const freshFence = await runLockTest(plan(backend, fenced(backend)), hooks);
+      expect(clusterOf(freshFence)).toMatchObject({ fresh: true });
+      for (const [what, r] of Object.entries({ freshNone, warmNone, freshFence, warmFence })) console.log(`${backend} ${what}: ${JSON.stringify(verdictOf(r))} (${allVerdicts(r)}) ${r.runDir}`);
+      // The danger happened (an unprotected counter lost updates), and the fence held with evidence.
+      expect(verdictOf(freshNone)).toEqual({ outcome: 'unsafe', 'lost-updates': false });
+      expect(verdictOf(freshFence)).toEqual({ outcome: 'safe', 'lost-updates': true });
+      expect(verdictOf(warmNone)).toEqual(verdictOf(freshNone));
+      expect(verdictOf(warmFence)).toEqual(verdictOf(freshFence));
+    } finally {
+      await pool.close(log);
+    }
+  }, 240_000);
+});
+
+describe('the clean check on real servers', () => {
+  it('finds a leftover Redis key and etcd lease, and the reset removes them', async () => {
+    for (const backend of ['redis', 'etcd'] as const) {
+      const pool = new WarmPool();
+      try {
+        const p = planRun(plan(backend, 'fence'));
+        const { cluster } = await pool.take(runClusterOptions(p, join(resultsDir, `dirty-${backend}`), hooks, log), log);
+        expect((await cleanCheck(cluster, log)).problems).toEqual([]);
+        const node = cluster.plan.nodes.find((n) => n.backend === backend)!;
+        if (backend === 'redis') await askRedis(node.ip, node.port, (r) => r.set('fencecheck-lock', 'left-behind'));
+        else await httpJson(`http://${node.ip}:${node.port}/v3/lease/grant`, { method: 'POST', body: JSON.stringify({ TTL: 60 }) });
+        const dirty = await cleanCheck(cluster, log);
+        expect(dirty.ok).toBe(false);
+        expect(dirty.problems).toEqual([backend === 'redis' ? `${node.name}: 1 keys left (fencecheck-lock)` : 'etcd: 1 leases left']);
+        await resetCluster(cluster, log);
+        expect(await cleanCheck(cluster, log)).toMatchObject({ ok: true, problems: [] });
+      } finally {
+        await pool.close(log);
+      }
+    }
+  }, 120_000);
+
+  it('a Sentinel failover fails the check: the next run starts fresh and says why', async () => {
+    const pool = new WarmPool();
+    try {
+      const first = await runLockTest(plan('redis-sentinel', 'fence'), { ...hooks, warm: pool });
+      const p = planRun(plan('redis-sentinel', 'fence'));
+      const { cluster } = await pool.take(runClusterOptions(p, join(resultsDir, 'failover'), hooks, log), log);
+      const sentinels = cluster.plan.nodes.filter((n) => n.backend === 'redis-sentinel' && n.role === 'sentinel').map((n) => ({ host: n.ip, port: n.port }));
+      const before = await agreedMaster(sentinels);
+      await askRedis(sentinels[0]!.host, sentinels[0]!.port, (r) => r.call('SENTINEL', 'failover', 'fencecheck'));
+      await waitFor('the Sentinels to agree on another master', async () => {
+        const m = await agreedMaster(sentinels);
+        return m !== undefined && m !== before ? m : undefined;
+      }, 30_000);
+      const next = await runLockTest(plan('redis-sentinel', 'fence'), { ...hooks, warm: pool });
+      const record = clusterOf(next);
+      expect(clusterOf(first).fresh).toBe(true);
+      expect(record.fresh).toBe(true);
+      expect(record.cleanCheck?.ok).toBe(false);
+      expect(record.freshBecause).toMatch(/^the clean check failed: .*the Sentinels name .* as master, planned rs1/);
+    } finally {
+      await pool.close(log);
+    }
+  }, 180_000);
+});
