@@ -12,6 +12,7 @@ import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js
 import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import { nonNegativeInteger, oneOf, seedFlag } from './parse-options.js';
 import { addRunFlags, sharedRunOptions } from './run-flags.js';
+import { addScriptFlags, scriptOptions } from './script-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { UsageError } from '../errors.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS } from '../../workloads/vocabulary.js';
@@ -24,7 +25,7 @@ export function registerRunCommand(program: Command): void {
     .option('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')}`, oneOf('--resource', RESOURCE_MODES), 'none')
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
     .option('--nemesis <list>', `faults, comma-separated: ${FAULT_KINDS.join(', ')}`, faultList, []);
-  addRunFlags(cmd)
+  addScriptFlags(addRunFlags(cmd))
     .option('--seed <n>', 'seed of the workload and nemesis schedules', seedFlag('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
     .option('--busy-timeout-ms <ms>', 'wait up to N ms for another fencecheck cluster on this machine to end', nonNegativeInteger('--busy-timeout-ms'), 0)
@@ -60,6 +61,7 @@ export function runOptionsOf(flags: CliFlags): RunOptions {
     seed: flags.seed,
     resultsDir: flags.results,
     ...sharedRunOptions(flags),
+    ...scriptOptions(flags),
   };
 }
 

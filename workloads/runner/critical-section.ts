@@ -43,16 +43,17 @@ export type SectionOutcome = 'done' | 'retire';
 export async function runCriticalSection(ctx: SectionContext, session: LockSession, plan: SectionPlan): Promise<SectionOutcome> {
   const op = (f: RequestBody['op'], body: RequestBody, value: Value, token?: number | string) => perform(ctx, session, plan.process, f, body, value, token);
 
-  ctx.holders.startAcquire(plan.worker, session);
+  ctx.holders.startAcquire(plan.worker, session, plan.process);
   const acquired = await op('acquire', { op: 'acquire', ttlMs: ctx.ttlMs }, null);
   ctx.holders.endAcquire(plan.worker);
   if (acquired.type === 'info') return 'retire';
   if (acquired.type === 'fail') return 'done';
   const token = acquired.token;
-  ctx.holders.set({ worker: plan.worker, process: plan.process, session, stage: 'acquired', token, since: ctx.recorder.now() });
+  ctx.holders.set({ worker: plan.worker, process: plan.process, session, stage: 'acquired', token, since: ctx.recorder.now(), leaseMs: acquired.lease_ms ?? ctx.ttlMs });
 
   const body = async (): Promise<SectionOutcome | 'rejected'> => {
     if (ctx.resource === 'cas-unique' || ctx.resource === 'cas-unique-nonatomic') {
+      ctx.holders.stage(plan.worker, 'marking');
       const marked = await op('mark', { op: 'mark' }, token ?? null, token);
       if (marked.type !== 'ok') return marked.type === 'info' ? 'retire' : 'rejected';
     }

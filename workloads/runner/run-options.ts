@@ -7,6 +7,7 @@ import type { RedisPersistence } from '../../src/cluster/backends/redis.js';
 import { shellQuote } from '../../src/cluster/shell-quote.js';
 import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
+import { scriptText } from '../generator/parse-script.js';
 import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 
 export interface RunOptions {
@@ -96,10 +97,12 @@ export function validateRunOptions(o: RunOptions): RunOptions {
  * Each option as the flags of `fencecheck run` that set it. A Record over the
  * options, so an option added without its flag is a type error here. Every
  * flag is written, defaults too: a replay must not change when a default
- * does. `script`, `proxies` and `name` have no flag: they belong to the
- * named scenarios, whose replay is `fencecheck scenario run ...`.
+ * does. `name` has no flag (a named scenario's run replays as `fencecheck
+ * scenario run ...`, stamped by the scenario runner); a script is written as
+ * `--script JSON` (../generator/parse-script.ts), so a hunt's try or a shrunk
+ * plan replays as a plain run.
  */
-const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'name'>]-?: (o: RunOptions) => string[] } = {
+const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'name'>]-?: (o: RunOptions) => string[] } = {
   backend: (o) => ['--backend', o.backend],
   resource: (o) => ['--resource', o.resource],
   workload: (o) => ['--workload', o.workload],
@@ -123,6 +126,8 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
   // The default (namespaces) is left out, so replays written before providers existed read the same.
   provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
+  proxies: (o) => (o.proxies !== undefined ? ['--proxies', o.proxies] : []),
+  script: (o) => (o.script !== undefined ? ['--script', scriptText(o.script)] : []),
   seed: (o) => ['--seed', String(o.seed)],
 };
 
