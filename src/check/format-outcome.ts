@@ -9,6 +9,7 @@ import { untestedWhy, type Evidence, type Outcome } from '../../checkers/lock/ev
 import type { LockWorkload, Validity } from '../../checkers/lock/verdict.js';
 import type { StoredResults } from '../store/results-json.js';
 import { storedOutcome } from '../store/stored-outcome.js';
+import { formatWeight } from '../../checkers/lock/weight.js';
 
 const WORD: Record<Outcome, string> = { safe: 'safe', unsafe: 'UNSAFE', unknown: 'unknown', untested: 'UNTESTED' };
 
@@ -23,7 +24,9 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
   const p = evidence.protection;
   return (
     `outcome: ${WORD[outcome]}${why === undefined ? '' : ` (${why})`}; ${struck}${misses.length > 0 ? ` [${misses.join('; ')}]` : ''}; ` +
-    `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)`
+    `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)` +
+    // What one safe run is worth (checkers/lock/weight.ts): little alone, which is the point of saying it.
+    (outcome === 'safe' ? `; ${formatWeight(1, p.doubleHolds + p.refusals, 'run')}` : '')
   );
 }
 
