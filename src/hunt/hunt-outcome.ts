@@ -84,7 +84,9 @@ export function huntProgress(records: readonly TryRecord[], elapsedMs: number, b
   const mean = done === 0 ? undefined : elapsedMs / done;
   const leftMs = budget.ms !== undefined ? Math.max(0, budget.ms - elapsedMs) : mean === undefined ? undefined : Math.max(0, budget.runs! - done) * mean;
   const best = bestNearMiss(records);
-  const bestText = best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet';
+  const violations = records.filter((r) => r.outcome === 'unsafe').length;
+  const bestText =
+    violations > 0 ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.findIndex((r) => r.outcome === 'unsafe') + 1})` : best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet';
   const total = budget.runs !== undefined ? `/${budget.runs}` : '';
   return `hunt: try ${done}${total} done · ${records.filter((r) => r.outcome === 'safe').length} tested · ${bestText} · ${formatDuration(elapsedMs)} elapsed · ETA ${leftMs === undefined ? '?' : formatDuration(leftMs)}`;
 }

@@ -49,7 +49,7 @@ export function nearMissOf(history: History, results: { valid: boolean | 'unknow
   return {
     violation: results.valid === false,
     applied: results.evidence?.faults.applied ?? facts.faults.applied,
-    triggered: history.filter((op) => op.process === 'nemesis' && op.type === 'invoke' && STARTS.has(op.f) && isObject(op.value) && typeof op.value['trigger'] === 'string' && op.value['ms'] !== 0).length,
+    triggered: history.filter((op) => op.process === 'nemesis' && op.type === 'invoke' && STARTS.has(op.f) && typeof op['trigger'] === 'string' && !(isObject(op.value) && op.value['ms'] === 0)).length,
     doubleHolds: results.evidence?.protection.doubleHolds ?? 0,
     refusals: results.evidence?.protection.refusals ?? 0,
     pausedGrants: pausedGrants(history),
@@ -98,13 +98,18 @@ function pausedGrants(history: History): number {
     if (op.f === 'pause') open.set(key, op);
     else if (op.f === 'resume' && open.has(key)) {
       const p = open.get(key)!;
-      paused.push({ process: isObject(p.value) ? p.value['by'] ?? p.value['process'] : undefined, from: p.time, to: op.time });
+      paused.push({ process: victimOf(p), from: p.time, to: op.time });
       open.delete(key);
     }
   }
   const end = history.at(-1)?.time ?? 0;
-  for (const p of open.values()) paused.push({ process: isObject(p.value) ? p.value['by'] ?? p.value['process'] : undefined, from: p.time, to: end });
+  for (const p of open.values()) paused.push({ process: victimOf(p), from: p.time, to: end });
   return history.filter((op) => op.f === 'acquire' && op.type === 'ok' && paused.some((p) => p.process !== op.process && op.time > p.from && op.time < p.to)).length;
+}
+
+/** The process a client pause hit: the event's (a triggered pause), else the holder the value names. */
+function victimOf(pause: Op): unknown {
+  return pause['by'] ?? (isObject(pause.value) ? pause.value['process'] : undefined);
 }
 
 /** Writes whose client began them (`started`) after the lease its last grant came with. */

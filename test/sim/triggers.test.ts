@@ -23,12 +23,12 @@ const window = (trigger: Trigger, extra: Partial<FaultWindow> = {}): FaultWindow
 
 /** The nemesis ops of the run that carry a trigger (started faults), and the first one's start. */
 function triggered(h: History, f: string): Op {
-  const op = h.find((o) => o.process === 'nemesis' && o.type === 'invoke' && o.f === f && typeof o.value === 'object' && o.value !== null && 'trigger' in o.value);
+  const op = h.find((o) => o.process === 'nemesis' && o.type === 'invoke' && o.f === f && typeof o['trigger'] === 'string');
   expect(op, `a triggered ${f} in ${JSON.stringify(h.filter((o) => o.process === 'nemesis'))}`).toBeDefined();
   return op!;
 }
 
-const by = (op: Op): number => (op.value as { by: number }).by;
+const by = (op: Op): number => op['by'] as number;
 const opOf = (h: History, process: number, f: string, type: Op['type'], time: number): Op | undefined => h.find((o) => o.process === process && o.f === f && o.type === type && o.time === time);
 
 describe('faults aimed at lock events, simulated', () => {
@@ -44,7 +44,7 @@ describe('faults aimed at lock events, simulated', () => {
     const pause = triggered(run.history, 'pause');
     expect(opOf(run.history, by(pause), f, type, pause.time)).toBeDefined();
     expect(pause.time).toBeGreaterThanOrEqual(1000 * 1e6);
-    expect((pause.value as { waited_ms: number }).waited_ms).toBe(Math.round((pause.time - 1000 * 1e6) / 1e6));
+    expect(pause['waited_ms']).toBe(Math.round((pause.time - 1000 * 1e6) / 1e6));
     const resume = run.history.find((o) => o.process === 'nemesis' && o.f === 'resume' && o.type === 'invoke')!;
     expect((resume.time - pause.time) / 1e6).toBeCloseTo(600, 0);
     expect(evidenceOf(run.history, [], 1).faults).toMatchObject({ planned: 1, applied: 1, skipped: [] });
@@ -99,6 +99,15 @@ describe('faults aimed at lock events, simulated', () => {
     const pause = triggered(run.history, 'pause');
     expect(opOf(run.history, by(pause), 'acquire', 'ok', pause.time)).toBeDefined();
     expect(evidenceOf(run.history, [], 1).faults.applied).toBe(1);
+  });
+
+  it('a triggered partition cuts the event\'s client off, its record a plain grudge with the trigger beside it', async () => {
+    const run = await simulateRun({ ...base, nemesis: ['partition'], script: [window({ on: 'held', withinMs: 2000 }, { fault: 'partition', target: { kind: 'partition', grudgeKind: 'client-from-servers', victim: { kind: 'holder' } } })] });
+    const start = triggered(run.history, 'start-partition');
+    expect(start['trigger']).toBe('held');
+    const grudge = start.value as Record<string, string[]>;
+    expect(Object.values(grudge).every((drops) => Array.isArray(drops))).toBe(true);
+    expect(Object.keys(grudge)).toContain(`c${(by(start) % base.clients) + 1}`);
   });
 
   it('a trigger whose event never comes is a skip that says why (no mark without cas-unique)', async () => {

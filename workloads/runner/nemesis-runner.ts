@@ -11,8 +11,9 @@
  *
  * A window with a trigger waits from its `at` for its lock event (bounded,
  * ./await-trigger.ts), then fires for its planned length; a client fault hits
- * the client of the event. Its records carry `trigger` (the event) and
- * `waited_ms`; one whose event never came is recorded as skipped, saying so.
+ * the client of the event. Its records carry the fields `trigger` (the
+ * event), `by` (the event's process) and `waited_ms`; one whose event never
+ * came is recorded as skipped, saying so.
  */
 import type { Value } from '../../src/history/op.js';
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
@@ -87,16 +88,16 @@ const START_OP: Record<FaultWindow['fault'], string> = {
 
 /** A triggered window whose event never came: a skip (no invoke), with the fault kind so a server pause is not taken for a client's. */
 function skipTriggered(ctx: NemesisRunnerContext, w: FaultWindow, why: string): void {
-  ctx.recorder.record('nemesis', 'info', START_OP[w.fault], { fault: w.fault, target: w.target.kind, trigger: w.trigger!.on }, { error: why });
+  ctx.recorder.record('nemesis', 'info', START_OP[w.fault], { fault: w.fault, target: w.target.kind }, { trigger: w.trigger!.on, error: why });
 }
 
 async function apply(ctx: NemesisRunnerContext, w: FaultWindow, fired?: Fired): Promise<Undo | undefined> {
   const n = ctx.nemesis;
-  // What fired a triggered window goes into each of its records: when (waited_ms after `at`) and on whose event.
-  const stamp = (value: Value): Value =>
-    fired === undefined ? value : { ...(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { target: value }), trigger: fired.on, by: fired.process, waited_ms: Math.round(fired.waitedMs) };
-  const begin = (f: string, value: Value) => ctx.recorder.record('nemesis', 'invoke', f, stamp(value));
-  const done = (f: string, value: Value, error?: string) => ctx.recorder.record('nemesis', 'info', f, stamp(value), error ? { error } : {});
+  // What fired a triggered window goes into each of its records, beside the value (a grudge stays a grudge):
+  // the event, whose it was, and how long after `at` it came.
+  const stamp = fired === undefined ? {} : { trigger: fired.on, by: fired.process, waited_ms: Math.round(fired.waitedMs) };
+  const begin = (f: string, value: Value) => ctx.recorder.record('nemesis', 'invoke', f, value, stamp);
+  const done = (f: string, value: Value, error?: string) => ctx.recorder.record('nemesis', 'info', f, value, error ? { ...stamp, error } : stamp);
   // A window that found nothing to strike is recorded so: a skipped fault tested nothing, and the verdict must know.
   const skipped = (f: string, why: string): undefined => {
     done(f, { target: w.target.kind }, why);
