@@ -30,9 +30,12 @@ interface HuntFlags {
   shard?: Shard;
   timeLimit: number;
   clients: number;
-  ttlMs: number;
+  ttlMs?: number;
   checkHold: boolean;
 }
+
+/** etcd raises a lease below its minimum (about 2 s here), so the windows sized from a 1 s lease would be too short. */
+const ETCD_TTL_MS = 2000;
 
 export function registerHuntCommand(program: Command): void {
   program
@@ -51,7 +54,7 @@ export function registerHuntCommand(program: Command): void {
     .option('--shard <i/N>', 'this machine\'s share of a sharded hunt (an independent search per shard)', parseShard)
     .option('--time-limit <s>', 'seconds of workload per try', positiveInteger('--time-limit'), TRY_SHAPE.timeLimitS)
     .option('--clients <n>', 'clients per try', positiveInteger('--clients'), TRY_SHAPE.clients)
-    .option('--ttl-ms <ms>', 'lock lease per try', positiveInteger('--ttl-ms'), TRY_SHAPE.ttlMs)
+    .option('--ttl-ms <ms>', `lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, positiveInteger('--ttl-ms'))
     .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', false)
     .addHelpText(
       'after',
@@ -87,7 +90,7 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   const budget = flags.budgetRuns !== undefined ? { runs: flags.budgetRuns } : { ms: flags.budget ?? 600_000 };
   log(`hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}; ${huntDir}`);
   const report = await runHunt(
-    { target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape: { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs }, ...(flags.shard ? { shard: flags.shard } : {}) },
+    { target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape: { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) }, ...(flags.shard ? { shard: flags.shard } : {}) },
     realHuntDeps(log, () => stopped),
   );
   process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);

@@ -32,6 +32,8 @@ export const TRY_SHAPE: TryShape = { timeLimitS: 10, clients: 3, ttlMs: 1000 };
  * target, else a UsageError says why), or every kind that applies.
  */
 export function huntFaults(target: HuntTarget, asked: readonly FaultKind[] | undefined): FaultKind[] {
+  const whole = notApplicable(target.backend, target.resource, [], true);
+  if (whole) throw new UsageError(`Cannot hunt on ${target.backend} / ${target.resource}: ${whole}.`, 'Pick a resource mode the backend applies to.');
   const why = (f: FaultKind): string | undefined => notApplicable(target.backend, target.resource, [f], true);
   if (asked === undefined) return FAULT_KINDS.filter((f) => why(f) === undefined);
   if (asked.length === 0) throw new UsageError('Expected `--faults` to name at least one fault kind, got none', `Name some of ${FAULT_KINDS.join(', ')}, or leave --faults out to hunt with every kind that applies.`);
@@ -39,8 +41,6 @@ export function huntFaults(target: HuntTarget, asked: readonly FaultKind[] | und
     const reason = why(f);
     if (reason) throw new UsageError(`Cannot hunt with \`${f}\` on ${target.backend} / ${target.resource}: ${reason}.`, 'Leave that fault kind out of --faults.');
   }
-  const notes = notApplicable(target.backend, target.resource, [], true);
-  if (notes) throw new UsageError(`Cannot hunt on this target: ${notes}.`);
   return [...new Set(asked)];
 }
 
