@@ -57,37 +57,43 @@ export function failedRunOptions(runDir: string): RunOptions {
   return { ...o, script, nemesis: [...new Set(script.map((w) => w.fault))] };
 }
 
-export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<ShrinkReport> {
-  const original = failedRunOptions(o.runDir);
-  mkdirSync(o.shrinkDir, { recursive: true });
+type Reproduced = { fails: number; of: number; failingRun: string | null };
+
+/**
+ * Re-runs a plan up to K times, stopping once k failures are in or k can no
+ * longer be reached; each result kept by plan. Ctrl-C: ShrinkInterrupted.
+ */
+function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps): { reproduce: (plan: ShrinkPlan) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
   let attempt = 0;
-  const counts = new Map<string, { fails: number; of: number; failingRun: string | null }>();
-  const reproduce = async (plan: ShrinkPlan): Promise<{ fails: number; of: number; failingRun: string | null }> => {
+  const counts = new Map<string, Reproduced>();
+  const reproduce = async (plan: ShrinkPlan): Promise<Reproduced> => {
     if (deps.stopped()) throw new ShrinkInterrupted();
     const options = withPlan(original, plan, o.shrinkDir, ++attempt);
-    let fails = 0;
-    let of = 0;
-    let failingRun: string | null = null;
-    // Stop once k failures are in, or once k can no longer be reached.
-    while (of < o.runs && fails < o.minFails && fails + (o.runs - of) >= o.minFails) {
-      of++;
-      const { runDir } = await deps.runTry({ ...options, name: `${options.name}-r${of}` }, tryHooks(deps.log)).catch((err: unknown) => {
+    const result: Reproduced = { fails: 0, of: 0, failingRun: null };
+    while (result.of < o.runs && result.fails < o.minFails && result.fails + (o.runs - result.of) >= o.minFails) {
+      result.of++;
+      const { runDir } = await deps.runTry({ ...options, name: `${options.name}-r${result.of}` }, tryHooks(deps.log)).catch((err: unknown) => {
         throw deps.stopped() ? new ShrinkInterrupted() : err;
       });
       if (deps.stopped()) throw new ShrinkInterrupted();
-      const { outcome } = await deps.readTry(runDir, options);
-      if (outcome === 'unsafe') {
-        fails++;
-        failingRun ??= runDir;
+      if ((await deps.readTry(runDir, options)).outcome === 'unsafe') {
+        result.fails++;
+        result.failingRun ??= runDir;
       }
     }
-    deps.log(`shrink: candidate ${attempt}: ${describeShrunk(plan)}: failed ${fails}/${of}`);
-    const result = { fails, of, failingRun };
+    deps.log(`shrink: candidate ${attempt}: ${describeShrunk(plan)}: failed ${result.fails}/${result.of}`);
     counts.set(JSON.stringify(plan), result);
     return result;
   };
+  return { reproduce, counts, attempts: () => attempt };
+}
+
+export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<ShrinkReport> {
+  const original = failedRunOptions(o.runDir);
+  mkdirSync(o.shrinkDir, { recursive: true });
+  const { reproduce, counts, attempts } = reproducer(o, original, deps);
   const start = planOf(original);
-  let first: { fails: number; of: number; failingRun: string | null };
+  let first: Reproduced;
   try {
     first = await reproduce(start);
   } catch (err) {
@@ -109,7 +115,7 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   ).catch((err: unknown) => {
     if (!(err instanceof ShrinkInterrupted)) throw err;
     interrupted = true;
-    return { plan: confirmed.plan, candidates: attempt - 1, steps: [], exhausted: false };
+    return { plan: confirmed.plan, candidates: attempts() - 1, steps: [], exhausted: false };
   });
   const final = counts.get(JSON.stringify(shrunk.plan)) ?? first;
   const options = withPlan(original, shrunk.plan, o.shrinkDir, 0);
