@@ -89,7 +89,8 @@ export type Outcome = 'safe' | 'unsafe' | 'unknown' | 'untested';
  * client faults are skipped for want of a victim), else a server pause.
  */
 const FAULT_OF_START: Record<string, (value: Value, skipped: boolean) => string> = {
-  pause: (value, skipped) => (skipped || (isRecord(value) && value['pid'] !== undefined) ? 'client-pause' : 'server-pause'),
+  // A triggered window skipped for want of its event names its fault kind (workloads/runner/nemesis-runner.ts).
+  pause: (value, skipped) => (isRecord(value) && value['fault'] === 'server-pause' ? 'server-pause' : skipped || (isRecord(value) && value['pid'] !== undefined) ? 'client-pause' : 'server-pause'),
   kill: () => 'kill',
   'clock-offset': () => 'clock',
   'start-partition': () => 'partition',

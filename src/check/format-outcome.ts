@@ -13,6 +13,7 @@ import type { LockWorkload, Validity } from '../../checkers/lock/verdict.js';
 import type { StoredResults } from '../store/results-json.js';
 import { storedOutcome } from '../store/stored-outcome.js';
 import { oneLine } from '../printable.js';
+import { formatWeight } from '../../checkers/lock/weight.js';
 
 const WORD: Record<Outcome, string> = { safe: 'safe', unsafe: 'UNSAFE', unknown: 'unknown', untested: 'UNTESTED' };
 
@@ -30,7 +31,9 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
     `outcome: ${WORD[outcome]}${why === undefined ? '' : ` (${why})`}; ${struck}${misses.length > 0 ? ` [${misses.join('; ')}]` : ''}; ` +
       `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)` +
       (p.overlaps !== undefined ? `, ${p.overlaps} section(s) overlapping another with no lock` : '') +
-      crashesOf(evidence),
+      crashesOf(evidence) +
+      // What one safe run is worth (checkers/lock/weight.ts): little alone, which is the point of saying it.
+      (outcome === 'safe' ? `; ${formatWeight(1, p.doubleHolds + p.refusals, 'run')}` : ''),
   );
 }
 

@@ -33,6 +33,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   compare: async () => (await import('./compare-command.js')).registerCompareCommand,
   'client-check': async () => (await import('./client-check-command.js')).registerClientCheckCommand,
   scenario: async () => (await import('./scenario-command.js')).registerScenarioCommand,
+  hunt: async () => (await import('./hunt-command.js')).registerHuntCommand,
+  shrink: async () => (await import('./shrink-command.js')).registerShrinkCommand,
   up: async () => (await import('./up-command.js')).registerUpCommand,
   down: async () => (await import('./down-command.js')).registerDownCommand,
   doctor: async () => (await import('./doctor-command.js')).registerDoctorCommand,
@@ -43,7 +45,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 
 /** The registration order of the full listing (`fencecheck --help`). */
-const LISTING_ORDER = ['run', 'check', 'compare', 'client-check', 'scenario', 'up', 'down', 'doctor', 'setup', 'images', 'report'];
+const LISTING_ORDER = ['run', 'check', 'compare', 'client-check', 'scenario', 'hunt', 'shrink', 'up', 'down', 'doctor', 'setup', 'images', 'report'];
 
 const program = new Command();
 program
@@ -55,7 +57,7 @@ program
   .exitOverride();
 
 // The commands that start a cluster refuse a bad FENCECHECK_SUBNET before they make anything (a run directory).
-const CLUSTER_COMMANDS = new Set(['run', 'compare', 'client-check', 'scenario', 'up']);
+const CLUSTER_COMMANDS = new Set(['run', 'compare', 'client-check', 'scenario', 'hunt', 'shrink', 'up']);
 program.hook('preAction', async (_program, action) => {
   const top = action.parent === program ? action : action.parent;
   if (top !== null && CLUSTER_COMMANDS.has(top.name())) (await import('../cluster/chosen-subnet.js')).chosenSubnet(undefined);

@@ -31,6 +31,12 @@ export const FLAG_RANGES = {
   '--sentinel-min-replicas': { min: 1, max: 2 },
   '--zk-tick-ms': { min: 10, max: 60_000, unit: 'ms' },
   '--ready-timeout-ms': { min: 1, max: 3_600_000, unit: 'ms' },
+  // hunt: tries in one budget (a try takes seconds: 100,000 are days).
+  '--budget-runs': { min: 1, max: 100_000 },
+  // shrink: re-runs of each candidate, failures among them to keep it, candidates in all.
+  '--runs': { min: 1, max: 100 },
+  '--min-fails': { min: 1, max: 100 },
+  '--max-candidates': { min: 1, max: 10_000 },
 } as const satisfies Record<string, NumberRange>;
 
 export type RangedFlag = keyof typeof FLAG_RANGES;

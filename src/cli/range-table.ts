@@ -11,9 +11,9 @@ const RUN_AND_COMPARE = 'run, compare';
 /** [flag, the commands that take it, its range]. */
 function rows(): [string, string, NumberRange][] {
   return [
-    ['--time-limit', `${RUN_AND_COMPARE}, npm run libraries`, RUN_RANGES.timeLimitS],
-    ['--clients', RUN_AND_COMPARE, RUN_RANGES.clients],
-    ['--ttl-ms', `${RUN_AND_COMPARE}, client-check`, RUN_RANGES.ttlMs],
+    ['--time-limit', `${RUN_AND_COMPARE}, hunt, npm run libraries`, RUN_RANGES.timeLimitS],
+    ['--clients', `${RUN_AND_COMPARE}, hunt`, RUN_RANGES.clients],
+    ['--ttl-ms', `${RUN_AND_COMPARE}, client-check, hunt`, RUN_RANGES.ttlMs],
     ['--hold-ms', RUN_AND_COMPARE, RUN_RANGES.holdMs],
     ['--rate', RUN_AND_COMPARE, RUN_RANGES.rate],
     ['--interval-ms', RUN_AND_COMPARE, RUN_RANGES.intervalMs],
@@ -22,7 +22,8 @@ function rows(): [string, string, NumberRange][] {
     ['--call-timeout-ms', `${RUN_AND_COMPARE}, client-check`, RUN_RANGES.callTimeoutMs],
     ['--wait-replicas', `${RUN_AND_COMPARE} (redis-sentinel only)`, RUN_RANGES.waitReplicas],
     ['--min-replicas', `${RUN_AND_COMPARE} (redis-sentinel only)`, RUN_RANGES.minReplicas],
-    ['--seed', 'run', FLAG_RANGES['--seed']],
+    ['--idle-tx-timeout-ms', `${RUN_AND_COMPARE} (for-update)`, RUN_RANGES.idleTxTimeoutMs],
+    ['--seed', 'run, hunt', FLAG_RANGES['--seed']],
     ['--first-seed', 'compare, scenario run', FLAG_RANGES['--first-seed']],
     ['--seeds', 'compare, scenario run, npm run libraries', FLAG_RANGES['--seeds']],
     ['--busy-timeout-ms', 'run, up, client-check', FLAG_RANGES['--busy-timeout-ms']],
@@ -35,6 +36,10 @@ function rows(): [string, string, NumberRange][] {
     ['--sentinel-min-replicas', 'up', FLAG_RANGES['--sentinel-min-replicas']],
     ['--zk-tick-ms', 'up', FLAG_RANGES['--zk-tick-ms']],
     ['--ready-timeout-ms', 'up', FLAG_RANGES['--ready-timeout-ms']],
+    ['--budget-runs', 'hunt', FLAG_RANGES['--budget-runs']],
+    ['--runs', 'shrink', FLAG_RANGES['--runs']],
+    ['--min-fails', 'shrink', FLAG_RANGES['--min-fails']],
+    ['--max-candidates', 'shrink', FLAG_RANGES['--max-candidates']],
   ];
 }
 

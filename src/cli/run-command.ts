@@ -14,6 +14,7 @@ import { assertOptionsApply, DEFAULTS, runOptionNotes, unknownFault, validateRun
 import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, sharedRunOptions } from './run-flags.js';
+import { addScriptFlags, scriptOptions } from './script-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { ensureWritableDir } from '../store/writable-dir.js';
 import { oneLine } from '../printable.js';
@@ -26,8 +27,8 @@ export function registerRunCommand(program: Command): void {
     .requiredOption('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
     .option('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')}`, oneOf('--resource', RESOURCE_MODES), 'none')
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
-    .option('--nemesis <list>', `faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')} (the delay: \`fencecheck scenario\`)`, faultList, []);
-  addRunFlags(cmd)
+    .option('--nemesis <list>', `faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')} (the delay: \`fencecheck scenario\`, or a --script)`, faultList, []);
+  addScriptFlags(addRunFlags(cmd))
     .option('--seed <n>', withRange('seed of the workload and nemesis schedules', FLAG_RANGES['--seed']), seedFlag('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
     .option('--busy-timeout-ms <ms>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'), 0)
@@ -73,6 +74,7 @@ export function runOptionsOf(flags: CliFlags): RunOptions {
     seed: flags.seed,
     resultsDir: flags.results,
     ...sharedRunOptions(flags),
+    ...scriptOptions(flags),
   };
 }
 

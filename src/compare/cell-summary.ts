@@ -23,6 +23,7 @@
 import type { Cell } from './compare-spec.js';
 import { plural } from './format-units.js';
 import type { RunCost, RunSummary, WriteCounts } from './run-summary.js';
+import { formatWeight } from '../../checkers/lock/weight.js';
 
 export type CellOutcome = 'safe' | 'unsafe' | 'unknown' | 'incomplete' | 'untested' | 'not-applicable' | 'not-run';
 
@@ -167,6 +168,17 @@ export function describeCell(c: CellSummary): string {
     case 'safe':
       return `${plural(n, 'run')} valid${c.untestedRuns > 0 ? `, ${c.untestedRuns} untested` : ''} (${describeEvidence(c.evidence)})`;
   }
+}
+
+/**
+ * What a safe cell's silence rules out (checkers/lock/weight.ts): its runs
+ * that put the protection to the test count as tries, their double holds
+ * and refusals as the dangerous moments; untested runs count for nothing.
+ */
+export function cellWeight(c: { runs: readonly Pick<RunSummary, 'outcome' | 'evidence'>[] }): string {
+  const tested = c.runs.filter((r) => r.outcome === 'safe');
+  const moments = tested.reduce((t, r) => t + (r.evidence ? r.evidence.protection.doubleHolds + r.evidence.protection.refusals : 0), 0);
+  return formatWeight(tested.length, moments, 'run');
 }
 
 /** `lost-update 3, stale-write 1`, most frequent first; empty when there are none. */

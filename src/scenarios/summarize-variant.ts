@@ -7,7 +7,7 @@
  * The seeds' counts come from compare's cell aggregation (summarizeCell);
  * the lock/data split and the expectation are the scenarios' own.
  */
-import { formatKinds, summarizeCell, type CellSummary } from '../compare/cell-summary.js';
+import { cellWeight, formatKinds, summarizeCell, type CellSummary } from '../compare/cell-summary.js';
 import { plural } from '../compare/format-units.js';
 import type { Expectation, Safety, Scenario, ScenarioVariant } from './scenario.js';
 import { addFindings } from './client-findings.js';
@@ -163,6 +163,7 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
   if (reported.length > 0) notes.push(`the client reported: ${reported.map(([kind, n]) => `${kind} ×${n}`).join(', ')}`);
   const w = cell.writes;
   if (w && w.rejected > 0) notes.push(`${w.rejected} of ${plural(w.accepted + w.rejected + w.unknown, 'write')} rejected by the resource`);
+  if (cell.outcome === 'safe') notes.push(cellWeight(cell));
   if (cell.uselessRuns > 0) notes.push(`safe but useless in ${cell.uselessRuns} of ${plural(runs.length, 'run')}: every write rejected`);
   const errors = runs.filter((r) => r.summary.status === 'error').map((r) => `seed ${r.summary.seed}: ${r.summary.error ?? '?'}`);
   if (errors.length > 0) notes.push(`failed to run: ${errors.join('; ')}`);

@@ -21,7 +21,8 @@ describe('formatOutcome', () => {
 
   it('prints safe and unsafe with what tested the protection', () => {
     expect(formatOutcome('safe', true, evidence({ failed: [{ fault: 'clock', error: 'clock file not writable' }] }, 3, 2), 'fenced-write')).toBe(
-      'outcome: safe; 4 of 4 fault windows struck (100%) [1 failed: clock file not writable]; 3 double hold(s), 2 refusal(s)',
+      'outcome: safe; 4 of 4 fault windows struck (100%) [1 failed: clock file not writable]; 3 double hold(s), 2 refusal(s); ' +
+        'no violation in 1 run, 5 dangerous moments tested: a failure that shows in at least 95 % of runs would have been found with 95 % confidence',
     );
     expect(formatOutcome('unsafe', false, evidence({}, 1, 0), 'lock-counter')).toBe('outcome: UNSAFE; 4 of 4 fault windows struck (100%); 1 double hold(s), 0 refusal(s)');
   });

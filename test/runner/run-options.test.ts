@@ -6,6 +6,7 @@ import { registerRunCommand, runOptionsOf, type CliFlags } from '../../src/cli/r
 import { REDIS_PERSISTENCE } from '../../src/cluster/backends/redis.js';
 import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
 import { progressClock } from '../../workloads/runner/progress.js';
+import { FAULT_KINDS, GRUDGE_KINDS, TRIGGER_EVENTS, type FaultWindow, type Trigger } from '../../workloads/generator/nemesis-schedule.js';
 import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../workloads/vocabulary.js';
 import { testSeed } from '../support/seed.js';
 import { UsageError } from '../../src/errors.js';
@@ -92,6 +93,38 @@ function parseRun(args: string[]): RunOptions {
   return parsed!;
 }
 
+/** Fault windows of every kind, some waiting for a lock event: what a hunt's tries and shrunk plans replay with. */
+const trigger: fc.Arbitrary<Trigger> = fc
+  .record({ on: fc.constantFrom(...TRIGGER_EVENTS), withinMs: fc.integer({ min: 0, max: 60_000 }), leadMs: fc.integer({ min: 0, max: 5000 }) })
+  .map(({ on, withinMs, leadMs }): Trigger => (on === 'lease-ending' ? { on, withinMs, leadMs } : { on, withinMs }));
+const clientTarget = fc.oneof(fc.constant({ kind: 'holder' as const }), fc.constant({ kind: 'acquirer' as const }), fc.nat(9).map((worker) => ({ kind: 'client' as const, worker })));
+const serverTarget = fc.oneof(fc.constant({ kind: 'leader' as const }), fc.constantFrom('n1', 'n2', 'r1').map((node) => ({ kind: 'node' as const, node })));
+const faultWindow: fc.Arbitrary<FaultWindow> = fc
+  .record({
+    at: fc.nat(60_000),
+    length: fc.nat(20_000),
+    trigger: fc.option(trigger, { nil: undefined }),
+    kind: fc.nat(6),
+    client: clientTarget,
+    server: serverTarget,
+    grudgeKind: fc.constantFrom(...GRUDGE_KINDS),
+    amount: fc.integer({ min: 1, max: 20_000 }),
+    link: fc.constantFrom('resource' as const, 'lock' as const),
+  })
+  .map((r): FaultWindow => {
+    const span = { at: r.at, until: r.at + r.length, ...(r.trigger ? { trigger: r.trigger } : {}) };
+    const shapes: FaultWindow[] = [
+      { ...span, fault: 'client-pause', target: r.client },
+      { ...span, fault: 'delay', target: r.client, link: r.link, delayMs: r.amount },
+      { ...span, fault: 'server-pause', target: r.server },
+      { ...span, fault: 'kill', target: r.server },
+      { ...span, fault: 'clock', target: r.server, offsetMs: -r.amount },
+      { ...span, fault: 'loss', target: r.server, lossPercent: 1 + (r.amount % 100) },
+      { ...span, fault: 'partition', target: { kind: 'partition', grudgeKind: r.grudgeKind, victim: r.client, grudge: { n1: ['n2', 'n3'] } } },
+    ];
+    return shapes[r.kind]!;
+  });
+
 describe('the replay command', () => {
   const word = fc.stringMatching(/^[A-Za-z0-9_][A-Za-z0-9_ '"$.\/-]{0,12}$/);
   const options: fc.Arbitrary<RunOptions> = fc.record({
@@ -119,6 +152,8 @@ describe('the replay command', () => {
     client: fc.option(fc.stringMatching(/^[A-Za-z0-9_.\/][A-Za-z0-9_ .\/-]{0,20}$/), { nil: undefined }),
     // namespaces is the default and is left out of a replay (replays from before providers read the same).
     provider: fc.option(fc.constant('containers' as const), { nil: undefined }),
+    script: fc.option(fc.array(faultWindow, { maxLength: 4 }), { nil: undefined }),
+    proxies: fc.option(fc.constantFrom('resource' as const, 'lock' as const, 'both' as const), { nil: undefined }),
   });
 
   it('gives back the same options when the CLI parses it, for random options and every flag', () => {
@@ -133,6 +168,16 @@ describe('the replay command', () => {
       }),
       { seed, numRuns: 300 },
     );
+  });
+
+  it('a scripted timeline with triggers replays as --script, and a bad window is refused with its field', () => {
+    const script: FaultWindow[] = [{ at: 1000, until: 5000, fault: 'client-pause', target: { kind: 'holder' }, trigger: { on: 'holder-read', withinMs: 3000 } }];
+    const o = { ...base, nemesis: ['client-pause' as const], script, proxies: 'lock' as const };
+    expect(replayCommand(o)).toContain(`--proxies lock --script '[{"at":1000,"until":5000,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"holder-read","withinMs":3000}}]' --seed 1`);
+    expect(parseRun(replayArgs(o))).toEqual(o);
+    const bad = [...replayArgs(o).slice(0, -4), '--script', '[{"at":0,"until":1,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"soon","withinMs":1}}]'];
+    expect(() => parseRun(bad)).toThrow('Expected `--script` window 1 `trigger.on` to be one of acquire, grant, mark, holder-read, write, held, lease-ending, got `"soon"`');
+    expect(() => parseRun(['run', '--backend', 'redis', '--script', '[{"at":5,"until":1}]'])).toThrow('window 1 `until` to be at least `at` (5), got `1`');
   });
 
   it('a run on containers replays on containers; one on namespaces says nothing about providers', () => {

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import type { ClientVictim, FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
+import { TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type Trigger } from '../../workloads/generator/nemesis-schedule.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 
 const WORKLOADS: LockWorkload[] = ['lock-counter', 'fenced-write', 'mutex'];
@@ -18,11 +18,17 @@ const victim: fc.Arbitrary<ClientVictim> = fc.oneof(
   fc.integer({ min: 0, max: 1 }).map((worker): ClientVictim => ({ kind: 'client', worker })),
 );
 
-/** Scripted client pauses, possibly overlapping, within the main phase. */
+/** A lock event to wait for (faults aimed at lock events), or none. */
+const trigger: fc.Arbitrary<Trigger | undefined> = fc.option(
+  fc.record({ on: fc.constantFrom(...TRIGGER_EVENTS), withinMs: fc.integer({ min: 0, max: 3000 }), leadMs: fc.integer({ min: 1, max: 500 }) }).map(({ on, withinMs, leadMs }): Trigger => (on === 'lease-ending' ? { on, withinMs, leadMs } : { on, withinMs })),
+  { nil: undefined },
+);
+
+/** Scripted client pauses, possibly overlapping, within the main phase, some aimed at lock events. */
 function scriptOf(timeLimitMs: number): fc.Arbitrary<FaultWindow[]> {
   return fc.array(
-    fc.record({ at: fc.integer({ min: 0, max: timeLimitMs - 1 }), length: fc.integer({ min: 50, max: 4000 }), target: victim }).map(
-      ({ at, length, target }): FaultWindow => ({ at, until: Math.min(timeLimitMs, at + length), fault: 'client-pause', target }),
+    fc.record({ at: fc.integer({ min: 0, max: timeLimitMs - 1 }), length: fc.integer({ min: 50, max: 4000 }), target: victim, trigger }).map(
+      ({ at, length, target, trigger: t }): FaultWindow => ({ at, until: Math.min(timeLimitMs, at + length), fault: 'client-pause', target, ...(t ? { trigger: t } : {}) }),
     ),
     { minLength: 1, maxLength: 4 },
   );

@@ -12,6 +12,8 @@ import type { VirtualClock } from './virtual-clock.js';
 export class SimNetwork {
   grudge: Grudge = {};
   readonly pausedNodes = new Set<string>();
+  /** ms a delay fault adds to each request on a link, keyed `host node` (a delay proxy on that link). */
+  readonly linkDelays = new Map<string, number>();
   private waiters: (() => void)[] = [];
 
   constructor(
@@ -40,7 +42,9 @@ export class SimNetwork {
       if (up * 2 > nodes.length) this.clock.setTimer(this.latencyMs(), apply);
       else this.waiters.push(attempt);
     };
-    this.clock.setTimer(this.latencyMs(), attempt);
+    // A delayed link slows the request by the largest delay on the way to the nodes it needs.
+    const delayMs = Math.max(0, ...nodes.map((n) => this.linkDelays.get(`${from} ${n}`) ?? 0));
+    this.clock.setTimer(this.latencyMs() + delayMs, attempt);
   }
 
   /** The network or a server changed: requests held back try again. */

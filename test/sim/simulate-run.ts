@@ -6,8 +6,10 @@
  * monotonic or unique token), the resource's database (the real resource
  * modes' SQL on one row), the network between hosts, and processes that a
  * SIGSTOP freezes. Faults simulated: client pause and kill, server pause,
- * partitions, memory pressure (evict: the lock key evicted); the others fail as the real nemesis fails when it cannot act,
- * and are recorded so.
+ * partitions, memory pressure (evict: the lock key evicted), and (when the
+ * options ask for proxies, as a real run's delay proxies) a delay on a
+ * client's link, slowing each request on it; the others fail as the real
+ * nemesis fails when it cannot act, and are recorded so.
  *
  * FoundationDB's simulation and TigerBeetle's VOPR are the models: the
  * production code, a simulated world, a seed.
@@ -28,6 +30,7 @@ import { SimSession } from './sim-session.js';
 import type { SimTruth } from './sim-truth.js';
 import { VirtualClock } from './virtual-clock.js';
 import { tokenKindOf } from '../../workloads/vocabulary.js';
+import type { DelayLink } from '../../workloads/runner/ports.js';
 
 export interface SimulatedRun {
   plan: RunPlan;
@@ -92,14 +95,24 @@ export async function simulateRun(options: RunOptions): Promise<SimulatedRun> {
     healAll: async () => {
       net.grudge = {};
       net.pausedNodes.clear();
+      net.linkDelays.clear();
       for (const s of processes) await s.resume();
       net.changed();
     },
     leader: async () => plan.lockNodes[0],
     clientHosts: () => [...plan.hosts],
-    delayLinks: () => new Map(),
+    delayLinks: (host) => simDelayLinks(net, host, o.proxies, plan.lockNodes, plan.resourceNode),
   };
   await clock.drive(interpretRun(plan, { clock, recorder, fleet, nemesis, log: () => undefined }));
   truth.finalData = resource.row.data;
   return { plan, history: recorder.ops, truth, events: clock.events };
+}
+
+/** A client host's delay links, as the real run's proxies (none unless the options ask for them). */
+function simDelayLinks(net: SimNetwork, host: string, which: RunOptions['proxies'], lockNodes: readonly string[], resourceNode: string): Map<string, DelayLink> {
+  const links = new Map<string, DelayLink>();
+  if (which === undefined) return links;
+  const nodes = [...(which !== 'lock' ? [resourceNode] : []), ...(which !== 'resource' ? lockNodes : [])];
+  for (const node of nodes) links.set(node, { setDelay: async (ms) => void net.linkDelays.set(`${host} ${node}`, ms) });
+  return links;
 }

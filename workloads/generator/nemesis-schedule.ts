@@ -58,10 +58,38 @@ export interface PartitionTarget {
 
 export type FaultTarget = Victim | PartitionTarget;
 
-/** When a fault starts and stops, in ms since the start of the main phase. */
+/**
+ * Lock events a fault can wait for (faults aimed at the moments that matter,
+ * issue 18), as the runner sees them in each critical section
+ * (../runner/critical-section.ts):
+ *
+ *   acquire       a client sent its acquire (it is in flight)
+ *   grant         an acquire was answered ok: right after a grant
+ *   mark          a holder sent its mark (cas-unique modes: the waiter's mark)
+ *   holder-read   a holder begins its hold: after its read (lock-counter), after
+ *                 its grant or mark otherwise; before its write
+ *   write         a holder sent its write to the resource
+ *   held          somebody holds the lock (now, or at the next grant)
+ *   lease-ending  a holder's lease ends within `leadMs` (by the runner's
+ *                 reckoning: its grant's time plus the TTL)
+ */
+export const TRIGGER_EVENTS = ['acquire', 'grant', 'mark', 'holder-read', 'write', 'held', 'lease-ending'] as const;
+export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
+
+/**
+ * A window's start tied to a lock event: from the window's `at` the runner
+ * waits up to `withinMs` for the event, then fires and keeps the fault for the
+ * window's planned length (`until - at`). A fault aimed at the holder or an
+ * acquirer hits the client of the event. No event in time: the window is
+ * skipped, and the record says why.
+ */
+export type Trigger = { on: Exclude<TriggerEvent, 'lease-ending'>; withinMs: number } | { on: 'lease-ending'; withinMs: number; leadMs: number };
+
+/** When a fault starts and stops, in ms since the start of the main phase; with a trigger, `at` is when it begins to wait. */
 interface Span {
   at: number;
   until: number;
+  trigger?: Trigger;
 }
 
 /**

@@ -58,16 +58,18 @@ type Perform = (f: RequestBody['op'], body: RequestBody, value: Value, token?: n
 export async function runCriticalSection(ctx: SectionContext, session: LockSession, plan: SectionPlan): Promise<SectionOutcome> {
   const op: Perform = (f, body, value, token, extra) => perform(ctx, session, plan.process, f, body, value, token, extra);
   let token: number | string | undefined;
+  let leaseMs = ctx.ttlMs;
   if (!ctx.lockless) {
-    ctx.holders.startAcquire(plan.worker, session);
+    ctx.holders.startAcquire(plan.worker, session, plan.process);
     const acquired = await op('acquire', { op: 'acquire', ttlMs: ctx.ttlMs }, null);
     ctx.holders.endAcquire(plan.worker);
     if (acquired.type === 'info') return 'retire';
     if (acquired.type === 'fail') return 'done';
     token = acquired.token;
+    leaseMs = acquired.lease_ms ?? ctx.ttlMs;
   }
   // Without a lock, the client inside a section is "the holder" the faults aim at.
-  ctx.holders.set({ worker: plan.worker, process: plan.process, session, stage: 'acquired', token, since: ctx.recorder.now() });
+  ctx.holders.set({ worker: plan.worker, process: plan.process, session, stage: 'acquired', token, since: ctx.recorder.now(), leaseMs });
   const outcome = await sectionBody(ctx, op, plan, token);
   ctx.holders.delete(plan.worker);
   if (outcome === 'retire') return 'retire';
@@ -79,6 +81,7 @@ export async function runCriticalSection(ctx: SectionContext, session: LockSessi
 /** The section's accesses: [mark], then the read-hold-write attempt, again while version conflicts refuse it. */
 async function sectionBody(ctx: SectionContext, op: Perform, plan: SectionPlan, token: number | string | undefined): Promise<SectionOutcome> {
   if (ctx.resource === 'cas-unique' || ctx.resource === 'cas-unique-nonatomic') {
+    ctx.holders.stage(plan.worker, 'marking');
     const marked = await op('mark', { op: 'mark' }, token ?? null, token);
     if (marked.type !== 'ok') return marked.type === 'info' ? 'retire' : 'done';
   }

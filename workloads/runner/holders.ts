@@ -5,9 +5,13 @@
  * (between its read and its write): the moment Kleppmann's GC pause hurts.
  */
 import { raceTimer, type Clock } from './clock.js';
+import { LockEvents } from './lock-events.js';
 import type { LockSession } from './ports.js';
 
-export type HolderStage = 'acquired' | 'hold' | 'writing';
+export type HolderStage = 'acquired' | 'marking' | 'hold' | 'writing';
+
+/** The lock event each stage begins with (a trigger's moment, ./lock-events.ts). */
+const EVENT_OF_STAGE = { acquired: 'grant', marking: 'mark', hold: 'holder-read', writing: 'write' } as const;
 
 export interface Holder {
   worker: number;
@@ -16,6 +20,10 @@ export interface Holder {
   stage: HolderStage;
   token: number | string | undefined;
   since: number;
+  /** The lease the grant came with, ms (the TTL asked for, or the one the client reported). */
+  leaseMs?: number;
+  /** When it was granted, ms on the run's clock (set by Holders). */
+  grantedAtMs?: number;
 }
 
 export class Holders {
@@ -24,12 +32,18 @@ export class Holders {
   private readonly waiters: (() => void)[] = [];
   private readonly grantWaiters: (() => void)[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  /** Every acquire, grant, mark, hold and write as it happens: what triggered faults wait for. */
+  readonly events: LockEvents;
+
+  constructor(private readonly clock: Clock) {
+    this.events = new LockEvents(clock);
+  }
 
   /** A worker sent its acquire (until it completes). */
-  startAcquire(worker: number, session: LockSession): void {
+  startAcquire(worker: number, session: LockSession, process = worker): void {
     this.acquiring.set(worker, session);
     for (const wake of this.waiters.splice(0)) wake();
+    this.events.emit({ on: 'acquire', worker, process, session, token: undefined });
   }
 
   endAcquire(worker: number): void {
@@ -42,8 +56,10 @@ export class Holders {
   }
 
   set(h: Holder): void {
-    this.byWorker.set(h.worker, h);
+    const holder = { ...h, grantedAtMs: this.events.nowMs() };
+    this.byWorker.set(h.worker, holder);
     for (const wake of this.grantWaiters.splice(0)) wake();
+    this.emitStage(holder);
   }
 
   /** The holder to pause now, or the next one granted within `waitMs`. */
@@ -61,7 +77,18 @@ export class Holders {
 
   stage(worker: number, stage: HolderStage): void {
     const h = this.byWorker.get(worker);
-    if (h) h.stage = stage;
+    if (!h) return;
+    h.stage = stage;
+    this.emitStage(h);
+  }
+
+  /** The holder of `worker` now, if it still holds. */
+  of(worker: number): Holder | undefined {
+    return this.byWorker.get(worker);
+  }
+
+  private emitStage(h: Holder): void {
+    this.events.emit({ on: EVENT_OF_STAGE[h.stage], worker: h.worker, process: h.process, session: h.session, token: h.token });
   }
 
   delete(worker: number): void {

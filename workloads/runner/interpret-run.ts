@@ -85,6 +85,7 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
         sessionOf: (worker) => current.get(worker),
         victimWaitMs: plan.victimWaitMs,
         startNs,
+        mainEndNs: startNs + (main.endMs - main.startMs) * 1e6,
         sleepUntilNs: (ns) => stop.sleep((ns - recorder.now()) / 1e6),
         stopped: () => stop.stopped,
         log,

@@ -8,10 +8,17 @@
  * A fault that cannot be applied (the holder died meanwhile, no leader during
  * an election) is recorded as an info with the error and the run goes on: a
  * missed fault weakens a run, it does not invalidate it.
+ *
+ * A window with a trigger waits from its `at` for its lock event (bounded,
+ * ./await-trigger.ts), then fires for its planned length; a client fault hits
+ * the client of the event. Its records carry the fields `trigger` (the
+ * event), `by` (the event's process) and `waited_ms`; one whose event never
+ * came is recorded as skipped, saying so.
  */
 import type { Value } from '../../src/history/op.js';
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../src/nemesis/grudge.js';
 import type { ClientVictim, FaultWindow, PartitionTarget, ServerVictim } from '../generator/nemesis-schedule.js';
+import { awaitTrigger, type Fired } from './await-trigger.js';
 import type { Holders } from './holders.js';
 import type { DelayLink, LockSession, NemesisPort } from './ports.js';
 import type { Recorder } from './recorder.js';
@@ -30,6 +37,8 @@ export interface NemesisRunnerContext {
   victimWaitMs: number;
   /** Time of the main phase's start, in recorder ns. */
   startNs: number;
+  /** The main phase's end, in recorder ns: no trigger waits past it. */
+  mainEndNs: number;
   sleepUntilNs: (ns: number) => Promise<void>;
   stopped: () => boolean;
   log: (line: string) => void;
@@ -50,17 +59,46 @@ export async function runNemesis(ctx: NemesisRunnerContext, windows: readonly Fa
     windows.map(async (w) => {
       await ctx.sleepUntilNs(ctx.startNs + w.at * 1e6);
       if (ctx.stopped()) return;
-      const undo = await apply(ctx, w);
-      await ctx.sleepUntilNs(ctx.startNs + w.until * 1e6);
+      let endNs = ctx.startNs + w.until * 1e6;
+      let fired: Fired | undefined;
+      if (w.trigger) {
+        const got = await awaitTrigger(ctx.holders, w.trigger, w.target, (ctx.mainEndNs - ctx.recorder.now()) / 1e6);
+        if (!got.fired) return void skipTriggered(ctx, w, got.why);
+        if (ctx.stopped()) return void skipTriggered(ctx, w, `trigger ${w.trigger.on}: the main phase ended first`);
+        fired = got.by;
+        endNs = ctx.recorder.now() + (w.until - w.at) * 1e6;
+      }
+      const undo = await apply(ctx, w, fired);
+      await ctx.sleepUntilNs(endNs);
       if (undo) await undo();
     }),
   );
 }
 
-async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | undefined> {
+/** The start op each fault kind records, as the evidence reads them (checkers/lock/evidence.ts). */
+const START_OP: Record<FaultWindow['fault'], string> = {
+  'client-pause': 'pause',
+  'server-pause': 'pause',
+  kill: 'kill',
+  clock: 'clock-offset',
+  loss: 'start-loss',
+  partition: 'start-partition',
+  delay: 'start-delay',
+  evict: 'start-evict',
+};
+
+/** A triggered window whose event never came: a skip (no invoke), with the fault kind so a server pause is not taken for a client's. */
+function skipTriggered(ctx: NemesisRunnerContext, w: FaultWindow, why: string): void {
+  ctx.recorder.record('nemesis', 'info', START_OP[w.fault], { fault: w.fault, target: w.target.kind }, { trigger: w.trigger!.on, error: why });
+}
+
+async function apply(ctx: NemesisRunnerContext, w: FaultWindow, fired?: Fired): Promise<Undo | undefined> {
   const n = ctx.nemesis;
-  const begin = (f: string, value: Value) => ctx.recorder.record('nemesis', 'invoke', f, value);
-  const done = (f: string, value: Value, error?: string) => ctx.recorder.record('nemesis', 'info', f, value, error ? { error } : {});
+  // What fired a triggered window goes into each of its records, beside the value (a grudge stays a grudge):
+  // the event, whose it was, and how long after `at` it came.
+  const stamp = fired === undefined ? {} : { trigger: fired.on, by: fired.process, waited_ms: Math.round(fired.waitedMs) };
+  const begin = (f: string, value: Value) => ctx.recorder.record('nemesis', 'invoke', f, value, stamp);
+  const done = (f: string, value: Value, error?: string) => ctx.recorder.record('nemesis', 'info', f, value, error ? { ...stamp, error } : stamp);
   // A window that found nothing to strike is recorded so: a skipped fault tested nothing, and the verdict must know.
   const skipped = (f: string, why: string): undefined => {
     done(f, { target: w.target.kind }, why);
@@ -82,7 +120,7 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
 
   switch (w.fault) {
     case 'client-pause': {
-      const v = await victimClient(ctx, w.target);
+      const v = await victimClient(ctx, w.target, fired);
       if (!v) {
         done('pause', { target: w.target.kind }, `no client to pause: nobody held the lock or was acquiring within ${ctx.victimWaitMs} ms`);
         return undefined;
@@ -119,7 +157,7 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
       return async () => void (await attempt('stop-loss', value, () => n.loss(node, others, 0)));
     }
     case 'partition': {
-      const grudge = await grudgeOf(ctx, w.target);
+      const grudge = await grudgeOf(ctx, w.target, fired);
       if (!grudge) return skipped('start-partition', 'no partition to make: no node or client host to cut off');
       if (!(await attempt('start-partition', grudge as Value, () => n.partition(grudge)))) return undefined;
       return async () => void (await attempt('stop-partition', null, () => n.heal()));
@@ -127,7 +165,7 @@ async function apply(ctx: NemesisRunnerContext, w: FaultWindow): Promise<Undo | 
     case 'evict':
       return evict(ctx, w, await victimNode(ctx, w.target), done);
     case 'delay': {
-      const v = await victimClient(ctx, w.target);
+      const v = await victimClient(ctx, w.target, fired);
       const host = v?.session.host;
       const proxies = host ? n.delayLinks(host) : undefined;
       const link = w.link;
@@ -184,7 +222,9 @@ async function evict(ctx: NemesisRunnerContext, w: Extract<FaultWindow, { fault:
  * at the holder or an acquirer waits (bounded) for one rather than missing:
  * a skipped fault is a window that tested nothing.
  */
-async function victimClient(ctx: NemesisRunnerContext, v: ClientVictim): Promise<{ session: LockSession; about: Record<string, Value> } | undefined> {
+async function victimClient(ctx: NemesisRunnerContext, v: ClientVictim, fired?: Fired): Promise<{ session: LockSession; about: Record<string, Value> } | undefined> {
+  // A triggered window hits the client of its event (a worker's window waited for that worker's event).
+  if (fired) return fired.session.alive ? { session: fired.session, about: { process: fired.process, token: fired.token ?? null } } : undefined;
   if (v.kind === 'client') {
     const session = ctx.sessionOf(v.worker);
     return session?.alive ? { session, about: { worker: v.worker } } : undefined;
@@ -204,7 +244,7 @@ async function victimNode(ctx: NemesisRunnerContext, v: ServerVictim): Promise<s
   return leader ?? ctx.lockNodes[0];
 }
 
-async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget): Promise<Grudge | undefined> {
+async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget, fired?: Fired): Promise<Grudge | undefined> {
   if (t.grudge) return t.grudge;
   if (isSentinelGrudgeKind(t.grudgeKind)) return sentinelGrudgeOf(t.grudgeKind, await ctx.nemesis.leader().catch(() => undefined), ctx.lockNodes, ctx.nemesis.clientHosts());
   if (t.grudgeKind === 'isolate-one') {
@@ -212,8 +252,7 @@ async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget): Promise<
     const node = victim.kind === 'node' || victim.kind === 'leader' ? await victimNode(ctx, victim) : undefined;
     return node ? isolateOne(ctx.lockNodes, node) : undefined;
   }
-  const h = ctx.holders.victim();
-  const host = h?.session.host ?? ctx.nemesis.clientHosts()[0];
+  const host = fired?.session.host ?? ctx.holders.victim()?.session.host ?? ctx.nemesis.clientHosts()[0];
   if (!host) return undefined;
   return t.grudgeKind === 'client-from-resource' ? clientFromResource(host, ctx.resourceNode) : clientFromServers(host, ctx.lockNodes);
 }

@@ -10,6 +10,7 @@ import { UsageError } from '../../src/errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
 import { builtinClientMissing, notApplicable, notApplicableWithoutLock, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 import { assertInRange, type NumberRange } from '../../src/number-range.js';
+import { scriptText } from '../generator/parse-script.js';
 
 export interface RunOptions {
   backend: LockBackend;
@@ -166,10 +167,12 @@ export function runOptionNotes(o: Pick<RunOptions, 'durationMs' | 'ttlMs'>, faul
  * Each option as the flags of `fencecheck run` that set it. A Record over the
  * options, so an option added without its flag is a type error here. Every
  * flag is written, defaults too: a replay must not change when a default
- * does. `script`, `proxies` and `name` have no flag: they belong to the
- * named scenarios, whose replay is `fencecheck scenario run ...`.
+ * does. `name` has no flag (a named scenario's run replays as `fencecheck
+ * scenario run ...`, stamped by the scenario runner); a script is written as
+ * `--script JSON` (../generator/parse-script.ts), so a hunt's try or a shrunk
+ * plan replays as a plain run.
  */
-const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'name'>]-?: (o: RunOptions) => string[] } = {
+const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'name'>]-?: (o: RunOptions) => string[] } = {
   backend: (o) => ['--backend', o.backend],
   resource: (o) => ['--resource', o.resource],
   workload: (o) => ['--workload', o.workload],
@@ -196,6 +199,8 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'script' | 'proxies' | 'na
   provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
   // Only runs with evict use it, so the replays of every other run read as before.
   evictPolicy: (o) => (o.nemesis.includes('evict') || o.script?.some((w) => w.fault === 'evict') ? ['--evict-policy', o.evictPolicy ?? 'allkeys-lru'] : []),
+  proxies: (o) => (o.proxies !== undefined ? ['--proxies', o.proxies] : []),
+  script: (o) => (o.script !== undefined ? ['--script', scriptText(o.script)] : []),
   seed: (o) => ['--seed', String(o.seed)],
 };
 

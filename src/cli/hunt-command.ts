@@ -1,0 +1,100 @@
+/**
+ * `fencecheck hunt`: search fault plans for a violation on one target
+ * (src/hunt/run-hunt.ts). Exits 1 when it found one, 0 when the budget ran
+ * out with evidence and no violation, 3 when nothing dangerous was tested,
+ * 254 on bad input. Ctrl-C ends the hunt after tearing down the try under
+ * way, with what it found so far.
+ */
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { clientCommand, CLIENT_HELP } from './run-flags.js';
+import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
+import { parseInRange } from '../number-range.js';
+import { RUN_RANGES } from '../../workloads/runner/run-options.js';
+import { budgetDuration, faultKinds } from './hunt-flags.js';
+import { parseShard, type Shard } from '../compare/shard.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type LockWorkload, type ResourceMode } from '../../workloads/vocabulary.js';
+import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import { huntFaults, TRY_SHAPE, type HuntTarget } from '../hunt/hunt-target.js';
+import { UsageError } from '../errors.js';
+
+interface HuntFlags {
+  backend: LockBackend;
+  client?: string;
+  resource: ResourceMode;
+  workload: LockWorkload;
+  faults?: FaultKind[];
+  budget?: number;
+  budgetRuns?: number;
+  seed: number;
+  results: string;
+  keepGoing: boolean;
+  shard?: Shard;
+  timeLimit: number;
+  clients: number;
+  ttlMs?: number;
+  checkHold: boolean;
+}
+
+/** etcd raises a lease below its minimum (about 2 s here), so the windows sized from a 1 s lease would be too short. */
+const ETCD_TTL_MS = 2000;
+
+export function registerHuntCommand(program: Command): void {
+  program
+    .command('hunt')
+    .description('Search fault plans (faults aimed at lock events, swarm subsets, feedback from near misses) for a violation of the data or the lock.')
+    .requiredOption('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
+    .requiredOption('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')}`, oneOf('--resource', RESOURCE_MODES))
+    .option('--client <command>', CLIENT_HELP, clientCommand)
+    .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
+    .option('--faults <list>', 'fault kinds to hunt with, comma-separated (default: every kind that applies)', faultKinds)
+    .option('--budget <duration>', 'stop starting tries after this long: 10m, 90s, 1h (default 10m unless --budget-runs)', budgetDuration)
+    .option('--budget-runs <n>', withRange('stop after this many tries', FLAG_RANGES['--budget-runs']), numberFlag('--budget-runs'))
+    .option('--seed <n>', withRange('seed of the search (a seed and the tries\' outcomes replay the same plans)', FLAG_RANGES['--seed']), seedFlag('--seed'), 1)
+    .option('--results <dir>', 'where the hunt directory goes (<dir>/hunt/<timestamp>/)', 'results')
+    .option('--keep-going', 'go on after a violation until the budget is spent', false)
+    .option('--shard <i/N>', 'this machine\'s share of a sharded hunt (an independent search per shard)', parseShard)
+    .option('--time-limit <s>', withRange('seconds of workload per try', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS), TRY_SHAPE.timeLimitS)
+    .option('--clients <n>', withRange('clients per try', RUN_RANGES.clients), parseInRange('--clients', RUN_RANGES.clients), TRY_SHAPE.clients)
+    .option('--ttl-ms <ms>', `lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, parseInRange('--ttl-ms', RUN_RANGES.ttlMs))
+    .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', false)
+    .addHelpText(
+      'after',
+      `
+Each try is a short run (its own run directory under the hunt's) whose faults wait for lock events
+(a holder between its read and its write, an acquire in flight, a lease about to end, right after a grant).
+Exit: 1 a violation (stops at the first unless --keep-going), 0 none in the budget with evidence and its
+weight, 3 nothing dangerous tested, 254 bad input. Needs root. See docs/hunt.md. Examples:
+  fencecheck hunt --backend redis --resource none --faults client-pause --budget-runs 5
+  fencecheck hunt --backend etcd --resource fence-claim --budget 10m --seed 3`,
+    )
+    .action(async (flags: HuntFlags) => {
+      if (flags.budget !== undefined && flags.budgetRuns !== undefined) throw new UsageError('Expected one of `--budget` and `--budget-runs`, got both', 'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).');
+      const target: HuntTarget = { backend: flags.backend, resource: flags.resource, workload: flags.workload, checkHold: flags.checkHold, ...(flags.client !== undefined ? { client: flags.client } : {}) };
+      const faults = huntFaults(target, flags.faults);
+      process.exitCode = await huntNow(target, faults, flags);
+    });
+}
+
+async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags): Promise<number> {
+  const { runHunt } = await import('../hunt/run-hunt.js');
+  const { realHuntDeps } = await import('../hunt/real-hunt-deps.js');
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  const huntDir = join(flags.results, 'hunt', `${target.backend}-${target.resource}-${stamp}${flags.shard ? `-shard${flags.shard.index}of${flags.shard.count}` : ''}`);
+  const log = (l: string): void => void process.stderr.write(l + '\n');
+  // Ctrl-C: the try under way tears its cluster down (its own hooks), then the hunt ends with what it found.
+  let stopped = false;
+  const onSignal = (): void => {
+    if (!stopped) log('hunt: stopping after the try under way is torn down');
+    stopped = true;
+  };
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSignal);
+  const budget = flags.budgetRuns !== undefined ? { runs: flags.budgetRuns } : { ms: flags.budget ?? 600_000 };
+  log(`hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}; ${huntDir}`);
+  const report = await runHunt(
+    { target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape: { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) }, ...(flags.shard ? { shard: flags.shard } : {}) },
+    realHuntDeps(log, () => stopped),
+  );
+  process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);
+  return report.exitCode;
+}

@@ -1,0 +1,53 @@
+/**
+ * `fencecheck shrink RUN_DIR`: the smallest plan that still fails, each
+ * candidate re-run on the real cluster (src/shrink/run-shrink.ts). Prints
+ * the minimal plan, its replay command and `shrunk to N fault events, C
+ * clients, T s; reproduced k/K`. Exit 1 when the shrunk plan reproduces, 2
+ * when the run does not fail again often enough to shrink, 254 when RUN_DIR
+ * is not a failed run.
+ */
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
+import { UsageError } from '../errors.js';
+import { failedRunOptions } from '../shrink/run-shrink.js';
+
+interface ShrinkFlags {
+  runs: number;
+  minFails: number;
+  maxCandidates: number;
+  results: string;
+}
+
+export function registerShrinkCommand(program: Command): void {
+  program
+    .command('shrink')
+    .description('Shrink a failing run to the smallest plan that still fails, every candidate confirmed on the real cluster.')
+    .argument('<run-dir>', 'the run directory of a failing run (fencecheck run or hunt prints it)')
+    .option('--runs <K>', withRange('re-runs of each candidate', FLAG_RANGES['--runs']), numberFlag('--runs'), 5)
+    .option('--min-fails <k>', withRange('failures among the K re-runs to keep a candidate', FLAG_RANGES['--min-fails']), numberFlag('--min-fails'), 4)
+    .option('--max-candidates <n>', withRange('at most this many candidates', FLAG_RANGES['--max-candidates']), numberFlag('--max-candidates'), 40)
+    .option('--results <dir>', 'where the shrink directory goes (<dir>/shrink/<timestamp>/)', 'results')
+    .addHelpText(
+      'after',
+      `
+Drops fault windows and triggers, shortens pauses and delays, takes fewer clients, a shorter time limit
+and a lower rate, keeping a candidate only when it fails in at least k of K re-runs. Needs root. See docs/hunt.md.
+  fencecheck shrink results/hunt/redis-none-.../try-001/20261201T092415 --runs 5 --min-fails 4`,
+    )
+    .action(async (runDir: string, flags: ShrinkFlags) => {
+      if (flags.minFails > flags.runs) throw new UsageError(`Expected \`--min-fails\` to be at most \`--runs\` (${flags.runs}), got \`${flags.minFails}\``, 'k failures of K re-runs: k <= K, e.g. --runs 5 --min-fails 4.');
+      // Bad input before any cluster: not a run directory, or a run that did not fail.
+      failedRunOptions(runDir);
+      const { runShrink } = await import('../shrink/run-shrink.js');
+      const { realHuntDeps } = await import('../hunt/real-hunt-deps.js');
+      const log = (l: string): void => void process.stderr.write(l + '\n');
+      let stopped = false;
+      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => void (stopped = true));
+      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+      const shrinkDir = join(flags.results, 'shrink', stamp);
+      const report = await runShrink({ runDir, runs: flags.runs, minFails: flags.minFails, maxCandidates: flags.maxCandidates, shrinkDir }, realHuntDeps(log, () => stopped));
+      process.stdout.write(report.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
+      process.exitCode = report.exitCode;
+    });
+}

@@ -1,0 +1,92 @@
+/**
+ * A hunt's tries read as one answer (pure): the violation found (on which
+ * try, after how long), or the weight of the silence (checkers/lock/weight.ts),
+ * or that nothing dangerous was ever tested; and the exit code of each.
+ *
+ *   1  a violation (as `run`: invalid)
+ *   0  no violation, and tries that put the protection to the test
+ *   3  no violation, but no try tested anything (untested)
+ *   2  no violation and no tested try, but tries that ended unknown or failed
+ */
+import { formatWeight } from '../../checkers/lock/weight.js';
+import type { Outcome } from '../../checkers/lock/evidence.js';
+import { formatDuration } from '../compare/format-units.js';
+import { EXIT } from '../errors.js';
+import { dangerousMoments, describeNearMiss, nearMissScore, type NearMiss } from './near-miss.js';
+import type { TryPlan } from './search.js';
+
+/**
+ * The exit code of "valid, but nothing dangerous was tested". Another change
+ * is giving `run` the same code; once EXIT has it, this is EXIT's.
+ */
+export const EXIT_UNTESTED = 3;
+
+/** One try as the hunt keeps it. */
+export interface TryRecord {
+  plan: TryPlan;
+  runDir: string | null;
+  replay: string | null;
+  /** The run's outcome; `error` when the tool failed. */
+  outcome: Outcome | 'error';
+  miss: NearMiss | null;
+  error: string | null;
+  /** ms since the hunt started, when the try ended. */
+  endedAtMs: number;
+}
+
+export interface HuntOutcome {
+  exitCode: number;
+  /** The first violation, its try number (1-based) and when it was found. */
+  found: { record: TryRecord; tryNumber: number; afterMs: number } | null;
+  violations: number;
+  tested: number;
+  moments: number;
+  /** The try that came closest without a violation. */
+  best: TryRecord | null;
+  lines: string[];
+}
+
+export function huntOutcome(records: readonly TryRecord[], interrupted: boolean): HuntOutcome {
+  const violating = records.filter((r) => r.outcome === 'unsafe');
+  const tested = records.filter((r) => r.outcome === 'safe');
+  const moments = tested.reduce((t, r) => t + (r.miss ? dangerousMoments(r.miss) : 0), 0);
+  const best = bestNearMiss(records);
+  const first = violating[0];
+  const found = first ? { record: first, tryNumber: records.indexOf(first) + 1, afterMs: first.endedAtMs } : null;
+  const head = `${records.length} ${records.length === 1 ? 'try' : 'tries'}${interrupted ? ' (interrupted)' : ''}`;
+  const lines: string[] = [];
+  let exitCode: number;
+  if (found) {
+    exitCode = EXIT.invalid;
+    lines.push(`VIOLATION: ${violating.length} of ${head} violated; the first on try ${found.tryNumber} after ${formatDuration(found.afterMs)} (runs-to-detection ${found.tryNumber}, time-to-detection ${formatDuration(found.afterMs)})`);
+    lines.push(`  ${describeNearMiss(first!.miss!)}`, `run: ${first!.runDir}`, `replay: ${first!.replay}`, `shrink: fencecheck shrink ${first!.runDir}`);
+  } else if (tested.length > 0) {
+    exitCode = EXIT.valid;
+    lines.push(`no violation: ${head}, ${tested.length} of them tested`, formatWeight(tested.length, moments));
+  } else {
+    const failed = records.filter((r) => r.outcome === 'unknown' || r.outcome === 'error').length;
+    exitCode = failed > 0 ? EXIT.unknown : EXIT_UNTESTED;
+    lines.push(`UNTESTED: ${head}, none put the protection to the test (no fault struck, or no double hold and no refusal)${failed > 0 ? `; ${failed} unknown or failed` : ''}`);
+  }
+  if (best && !found) lines.push(`best near miss: try ${records.indexOf(best) + 1}: ${describeNearMiss(best.miss!)} (${best.runDir})`);
+  return { exitCode, found, violations: violating.length, tested: tested.length, moments, best, lines };
+}
+
+export function bestNearMiss(records: readonly TryRecord[]): TryRecord | null {
+  let best: TryRecord | null = null;
+  for (const r of records) if (r.miss && r.outcome !== 'unsafe' && nearMissScore(r.miss) > 0 && (best === null || nearMissScore(r.miss) > nearMissScore(best.miss!))) best = r;
+  return best;
+}
+
+/** `hunt: try 4 · 2 tested · best: 3 double holds (try 2) · 1m10s elapsed · ETA 8m50s`. */
+export function huntProgress(records: readonly TryRecord[], elapsedMs: number, budget: { ms?: number; runs?: number }): string {
+  const done = records.length;
+  const mean = done === 0 ? undefined : elapsedMs / done;
+  const leftMs = budget.ms !== undefined ? Math.max(0, budget.ms - elapsedMs) : mean === undefined ? undefined : Math.max(0, budget.runs! - done) * mean;
+  const best = bestNearMiss(records);
+  const violations = records.filter((r) => r.outcome === 'unsafe').length;
+  const bestText =
+    violations > 0 ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.findIndex((r) => r.outcome === 'unsafe') + 1})` : best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet';
+  const total = budget.runs !== undefined ? `/${budget.runs}` : '';
+  return `hunt: try ${done}${total} done · ${records.filter((r) => r.outcome === 'safe').length} tested · ${bestText} · ${formatDuration(elapsedMs)} elapsed · ETA ${leftMs === undefined ? '?' : formatDuration(leftMs)}`;
+}

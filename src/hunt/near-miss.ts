@@ -1,0 +1,131 @@
+/**
+ * How close a try came to a violation (pure), read from its history and its
+ * results: the moments where the lock failed or the protection was needed.
+ * The hunt's search (search.ts) biases its next tries toward the plans and
+ * fault kinds that came closest (Mallory's feedback, Zest's near misses).
+ *
+ *   doubleHolds       two holders at once (the lock failed)
+ *   refusals          the resource (or WAIT) said no: the protection at work
+ *   pausedGrants      a grant while another holder was paused
+ *   lateWrites        a write a client began after its lease had run out
+ *   lostGrants        acknowledged grants another client got over (failover)
+ *   tokenRegressions  granted tokens that went backwards
+ *   expiredGrants     grants handed out with no validity left
+ */
+import type { Evidence } from '../../checkers/lock/evidence.js';
+import type { History, Op } from '../history/op.js';
+import { historyFacts } from '../scenarios/history-facts.js';
+
+export interface NearMiss {
+  violation: boolean;
+  /** Fault windows that struck, and those of them that a lock event fired. */
+  applied: number;
+  triggered: number;
+  doubleHolds: number;
+  refusals: number;
+  pausedGrants: number;
+  lateWrites: number;
+  lostGrants: number;
+  tokenRegressions: number;
+  expiredGrants: number;
+}
+
+/** The nemesis ops that start a fault (their undoing carries the same trigger stamp; a clock set back to 0 is an undoing). */
+const STARTS = new Set(['pause', 'kill', 'clock-offset', 'start-partition', 'start-loss', 'start-delay']);
+
+/** How much each sign counts toward a near miss: the lock failing counts most, the protection saying no least. */
+const WEIGHTS: Record<Exclude<keyof NearMiss, 'violation' | 'applied' | 'triggered'>, number> = {
+  doubleHolds: 3,
+  tokenRegressions: 3,
+  lostGrants: 2,
+  pausedGrants: 2,
+  lateWrites: 2,
+  expiredGrants: 2,
+  refusals: 1,
+};
+
+export function nearMissOf(history: History, results: { valid: boolean | 'unknown'; evidence?: Evidence | undefined }, plannedWindows: number, ttlMs: number): NearMiss {
+  const facts = historyFacts(history, plannedWindows);
+  return {
+    violation: results.valid === false,
+    applied: results.evidence?.faults.applied ?? facts.faults.applied,
+    triggered: history.filter((op) => op.process === 'nemesis' && op.type === 'invoke' && STARTS.has(op.f) && typeof op['trigger'] === 'string' && !(isObject(op.value) && op.value['ms'] === 0)).length,
+    doubleHolds: results.evidence?.protection.doubleHolds ?? 0,
+    refusals: results.evidence?.protection.refusals ?? 0,
+    pausedGrants: pausedGrants(history),
+    lateWrites: lateWrites(history, ttlMs),
+    lostGrants: facts.lostGrants,
+    tokenRegressions: facts.tokenRegressions,
+    expiredGrants: facts.expiredGrants,
+  };
+}
+
+/** One number for "how close": each sign counted with its weight, squashed so one try with 40 refusals does not drown the rest. */
+export function nearMissScore(m: NearMiss): number {
+  if (m.violation) return Infinity;
+  let raw = 0;
+  for (const [k, w] of Object.entries(WEIGHTS)) raw += w * Math.log2(1 + m[k as keyof typeof WEIGHTS]);
+  return raw;
+}
+
+/** The signs of a near miss in words, most telling first: `2 double holds, 1 grant while a holder was paused`. */
+export function describeNearMiss(m: NearMiss): string {
+  const parts: [number, string, string][] = [
+    [m.doubleHolds, 'double hold', 'double holds'],
+    [m.tokenRegressions, 'token regression', 'token regressions'],
+    [m.lostGrants, 'lost grant', 'lost grants'],
+    [m.pausedGrants, 'grant while a holder was paused', 'grants while a holder was paused'],
+    [m.lateWrites, 'write after the lease ended', 'writes after the lease ended'],
+    [m.expiredGrants, 'grant with no validity left', 'grants with no validity left'],
+    [m.refusals, 'refusal', 'refusals'],
+  ];
+  const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
+  return said.length === 0 ? 'nothing dangerous' : said.join(', ');
+}
+
+/** Dangerous moments tested (what the weight of a silence counts): the lock failing or the protection saying no. */
+export function dangerousMoments(m: NearMiss): number {
+  return m.doubleHolds + m.refusals;
+}
+
+/** Grants (acquire ok) that completed while a client pause held another process. */
+function pausedGrants(history: History): number {
+  const paused: { process: unknown; from: number; to: number }[] = [];
+  const open = new Map<string, Op>();
+  for (const op of history) {
+    if (op.process !== 'nemesis' || op.type !== 'info' || op.error !== undefined || !isObject(op.value) || op.value['pid'] === undefined) continue;
+    const key = String(op.value['pid']);
+    if (op.f === 'pause') open.set(key, op);
+    else if (op.f === 'resume' && open.has(key)) {
+      const p = open.get(key)!;
+      paused.push({ process: victimOf(p), from: p.time, to: op.time });
+      open.delete(key);
+    }
+  }
+  const end = history.at(-1)?.time ?? 0;
+  for (const p of open.values()) paused.push({ process: victimOf(p), from: p.time, to: end });
+  return history.filter((op) => op.f === 'acquire' && op.type === 'ok' && paused.some((p) => p.process !== op.process && op.time > p.from && op.time < p.to)).length;
+}
+
+/** The process a client pause hit: the event's (a triggered pause), else the holder the value names. */
+function victimOf(pause: Op): unknown {
+  return pause['by'] ?? (isObject(pause.value) ? pause.value['process'] : undefined);
+}
+
+/** Writes whose client began them (`started`) after the lease its last grant came with. */
+function lateWrites(history: History, ttlMs: number): number {
+  const grantedAt = new Map<unknown, { time: number; leaseMs: number }>();
+  let late = 0;
+  for (const op of history) {
+    if (op.f === 'acquire' && op.type === 'ok') grantedAt.set(op.process, { time: op.time, leaseMs: typeof op['lease_ms'] === 'number' ? op['lease_ms'] : ttlMs });
+    if (op.f === 'write' && op.type !== 'invoke' && typeof op['started'] === 'number') {
+      const g = grantedAt.get(op.process);
+      if (g && op['started'] - g.time > g.leaseMs * 1e6) late++;
+    }
+  }
+  return late;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,30 @@
+/**
+ * The hunt's I/O on a real cluster: each try through runLockTest, read back
+ * from its run directory (results.json for the verdict and evidence, the
+ * history for the near miss). Loaded only when a hunt runs.
+ */
+import { join } from 'node:path';
+import { readHistory } from '../history/read-history.js';
+import { readResultsJson } from '../store/results-json.js';
+import { HISTORY_FILE } from '../store/run-store.js';
+import { runLockTest } from '../../workloads/runner/run-lock-test.js';
+import type { HuntDeps } from './run-hunt.js';
+import { nearMissOf } from './near-miss.js';
+
+export function realHuntDeps(log: (line: string) => void, stopped: () => boolean): HuntDeps {
+  return {
+    runTry: async (options, hooks) => {
+      const r = await runLockTest(options, hooks);
+      return { runDir: r.runDir, replay: r.replay };
+    },
+    readTry: async (runDir, options) => {
+      const results = readResultsJson(runDir);
+      if (results === null) throw new Error(`${runDir}: no results.json after the run`);
+      const history = await readHistory(join(runDir, HISTORY_FILE));
+      return { outcome: results.outcome ?? 'untested', miss: nearMissOf(history, results, options.script?.length ?? 0, options.ttlMs) };
+    },
+    now: () => Date.now(),
+    log,
+    stopped,
+  };
+}

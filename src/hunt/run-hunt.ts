@@ -1,0 +1,122 @@
+/**
+ * `runHunt`: the thin loop around the search (search.ts). Each try is a
+ * normal short run (runLockTest, its own run directory under the hunt's),
+ * read back as a near miss, fed to the search; the loop stops at the first
+ * violation (unless keepGoing), when the budget (time or tries) is spent, or
+ * when asked to stop (Ctrl-C: the try under way is torn down by the run's
+ * own hooks and the hunt ends with what it found). hunt.json is rewritten
+ * after each try.
+ *
+ * Every try's RunHooks are made in one place (tryHooks), so what all tries
+ * share (a warm cluster kept across runs, say) is added there once.
+ */
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Outcome } from '../../checkers/lock/evidence.js';
+import { FencecheckError } from '../errors.js';
+import { Prng } from '../random/prng.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import type { RunHooks } from '../../workloads/runner/run-lock-test.js';
+import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import { huntOutcome, huntProgress, type HuntOutcome, type TryRecord } from './hunt-outcome.js';
+import { huntSpace, tryOptions, type HuntTarget, type TryShape } from './hunt-target.js';
+import type { NearMiss } from './near-miss.js';
+import { HuntSearch } from './search.js';
+
+export interface HuntOptions {
+  target: HuntTarget;
+  faults: FaultKind[];
+  budget: { ms?: number; runs?: number };
+  seed: number;
+  /** The hunt's own directory (hunt.json, and one run directory per try below it). */
+  huntDir: string;
+  keepGoing: boolean;
+  /** This machine's share of a sharded hunt: an independent search from the seed's shard stream. */
+  shard?: { index: number; count: number };
+  shape: TryShape;
+}
+
+/** The I/O of a hunt, injected: the real ones run tries on the cluster (real-hunt-deps.ts). */
+export interface HuntDeps {
+  runTry(options: RunOptions, hooks: RunHooks): Promise<{ runDir: string; replay: string }>;
+  readTry(runDir: string, options: RunOptions): Promise<{ outcome: Outcome; miss: NearMiss }>;
+  now(): number;
+  log(line: string): void;
+  stopped(): boolean;
+}
+
+export interface HuntReport extends HuntOutcome {
+  records: TryRecord[];
+  interrupted: boolean;
+  huntDir: string;
+}
+
+/** The one place every try's RunHooks are built. */
+export function tryHooks(log: (line: string) => void): RunHooks {
+  return { log: (l) => log(`  ${l}`), busyTimeoutMs: 60_000 };
+}
+
+/** Tool failures in a row after which the hunt gives up (the cluster will not start, say). */
+const MAX_FAILURES_IN_A_ROW = 3;
+
+export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntReport> {
+  const seed = o.shard ? new Prng(o.seed).fork(`shard-${o.shard.index}`).seed : o.seed;
+  const search = new HuntSearch(huntSpace(o.target, o.faults, o.shape), seed);
+  const started = deps.now();
+  const records: TryRecord[] = [];
+  mkdirSync(o.huntDir, { recursive: true });
+  let failures = 0;
+  const more = (): boolean => !deps.stopped() && (o.budget.runs === undefined || records.length < o.budget.runs) && (o.budget.ms === undefined || deps.now() - started < o.budget.ms);
+  while (more()) {
+    const plan = search.next();
+    const options = tryOptions(o.target, o.shape, plan, seed, o.huntDir);
+    deps.log(`hunt: try ${plan.index + 1}: ${plan.windows.map((w) => `${w.fault}@${w.trigger?.on ?? `${w.at}ms`}`).join(', ')} (${plan.origin.kind === 'swarm' ? `swarm ${plan.swarm.join(',')}` : `${plan.origin.how} of try ${plan.origin.of + 1}`})`);
+    const record = await oneTry(options, plan, deps, started);
+    // A try cut short by Ctrl-C says nothing either way.
+    if (deps.stopped()) break;
+    records.push(record);
+    if (record.miss) search.record(plan, record.miss);
+    failures = record.outcome === 'error' ? failures + 1 : 0;
+    writeHuntJson(o, records, false);
+    deps.log(huntProgress(records, deps.now() - started, o.budget));
+    if (record.outcome === 'unsafe' && !o.keepGoing) break;
+    if (failures >= MAX_FAILURES_IN_A_ROW) {
+      deps.log(`hunt: ${failures} tries in a row failed to run; stopping (last: ${record.error})`);
+      break;
+    }
+  }
+  const interrupted = deps.stopped();
+  writeHuntJson(o, records, interrupted);
+  return { ...huntOutcome(records, interrupted), records, interrupted, huntDir: o.huntDir };
+}
+
+async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDeps, started: number): Promise<TryRecord> {
+  try {
+    const { runDir, replay } = await deps.runTry(options, tryHooks(deps.log));
+    const { outcome, miss } = await deps.readTry(runDir, options);
+    return { plan, runDir, replay, outcome, miss, error: null, endedAtMs: deps.now() - started };
+  } catch (err) {
+    // Bad input (a target the cluster refuses, a busy machine) ends the hunt: every try would fail the same way.
+    if (err instanceof FencecheckError && err.exitCode === 254) throw err;
+    const runDir = (err as { runDir?: unknown }).runDir;
+    return { plan, runDir: typeof runDir === 'string' ? runDir : null, replay: null, outcome: 'error', miss: null, error: err instanceof Error ? err.message : String(err), endedAtMs: deps.now() - started };
+  }
+}
+
+function writeHuntJson(o: HuntOptions, records: readonly TryRecord[], interrupted: boolean): void {
+  const out = huntOutcome(records, interrupted);
+  const doc = {
+    target: o.target,
+    faults: o.faults,
+    budget: o.budget,
+    seed: o.seed,
+    ...(o.shard ? { shard: o.shard } : {}),
+    shape: o.shape,
+    interrupted,
+    exitCode: out.exitCode,
+    lines: out.lines,
+    tries: records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs })),
+  };
+  writeFileAtomic(join(o.huntDir, 'hunt.json'), JSON.stringify(doc, null, 2) + '\n');
+}

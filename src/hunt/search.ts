@@ -1,0 +1,157 @@
+/**
+ * The hunt's search (pure, seeded): which plan to try next, given what the
+ * earlier tries showed. Each try is a short run whose faults are a script of
+ * one to a few windows, most of them aimed at lock events (triggers).
+ *
+ *   swarm    every fresh try enables a random subset of the fault kinds
+ *            (Groce et al., ISSTA 2012: a fixed mix of every fault hides
+ *            what one kind alone would show), then draws its windows from
+ *            the arms (fault kind × trigger) of that subset, each arm with
+ *            the weight the near misses gave it
+ *   feedback a try that came close (near-miss.ts) raises the weight of the
+ *            arms it used and enters the corpus; later tries mutate corpus
+ *            plans (shift a window, stretch it, change its trigger, add or
+ *            drop a window), picked in proportion to how close they came
+ *
+ * Deterministic given the outcomes: try k draws from the stream forked for
+ * k, and the state (weights, corpus) changes only through `record`. So a
+ * seed and the tries' outcomes replay the same sequence of plans.
+ */
+import { Prng } from '../random/prng.js';
+import type { FaultKind, FaultWindow, TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
+import { nearMissScore, type NearMiss } from './near-miss.js';
+import { windowOf, type Arm, type WindowScale } from './hunt-windows.js';
+
+export type { Arm } from './hunt-windows.js';
+
+export interface HuntSpace extends WindowScale {
+  /** The fault kinds the hunt may use (each applicable to the target). */
+  faults: readonly FaultKind[];
+  /** The lock events available on this target (no `mark` without a cas-unique resource). */
+  events: readonly TriggerEvent[];
+  /** At most this many windows in one try. */
+  maxWindows: number;
+}
+
+export interface TryPlan {
+  index: number;
+  /** The fault kinds this try's swarm enabled. */
+  swarm: FaultKind[];
+  windows: FaultWindow[];
+  /** How the plan was made: fresh from the swarm, or a mutant of an earlier try. */
+  origin: { kind: 'swarm' } | { kind: 'mutant'; of: number; how: string };
+}
+
+interface CorpusEntry {
+  plan: TryPlan;
+  score: number;
+}
+
+/** Which triggers make sense for each fault kind ('time': the window starts at its planned time). */
+const ARM_EVENTS: Record<FaultKind, readonly (TriggerEvent | 'time')[]> = {
+  'client-pause': ['holder-read', 'acquire', 'grant', 'mark', 'write', 'lease-ending', 'held', 'time'],
+  delay: ['acquire', 'write', 'mark', 'grant', 'time'],
+  'server-pause': ['grant', 'acquire', 'held', 'time'],
+  kill: ['grant', 'held', 'time'],
+  clock: ['held', 'grant', 'time'],
+  partition: ['held', 'holder-read', 'acquire', 'time'],
+  loss: ['held', 'acquire', 'time'],
+  // Memory pressure takes seconds to fill a cache: aimed at a held lock, or at a planned time.
+  evict: ['held', 'time'],
+};
+
+export function armsOf(space: Pick<HuntSpace, 'faults' | 'events'>): Arm[] {
+  return space.faults.flatMap((fault) => ARM_EVENTS[fault].filter((on) => on === 'time' || space.events.includes(on)).map((on) => ({ fault, on })));
+}
+
+const armKey = (a: Arm): string => `${a.fault}@${a.on}`;
+
+export class HuntSearch {
+  private readonly root: Prng;
+  private readonly weights = new Map<string, number>();
+  private readonly corpus: CorpusEntry[] = [];
+  private tries = 0;
+
+  constructor(
+    private readonly space: HuntSpace,
+    seed: number,
+  ) {
+    if (space.faults.length === 0) throw new RangeError('Expected at least one fault kind to hunt with');
+    this.root = new Prng(seed).fork('hunt');
+    for (const a of armsOf(space)) this.weights.set(armKey(a), 1);
+  }
+
+  /** The next plan to try. */
+  next(): TryPlan {
+    const index = this.tries++;
+    const rng = this.root.fork(`try-${index}`);
+    // Mutate a near miss half the time once there is one; else a fresh swarm plan.
+    if (this.corpus.length > 0 && rng.float() < 0.5) return this.mutant(index, rng);
+    return this.fresh(index, rng);
+  }
+
+  /** What a try showed: its arms gain weight by how close it came, and a near miss joins the corpus. */
+  record(plan: TryPlan, miss: NearMiss): void {
+    const score = Math.min(nearMissScore(miss), 1e6);
+    const used = [...new Set(plan.windows.map(armOfWindow).map(armKey))];
+    for (const key of used) this.weights.set(key, (this.weights.get(key) ?? 1) + score / used.length);
+    if (score > 0) this.corpus.push({ plan, score });
+  }
+
+  /** The arms' weights now (for the progress line and tests). */
+  weightOf(arm: Arm): number {
+    return this.weights.get(armKey(arm)) ?? 0;
+  }
+
+  private fresh(index: number, rng: Prng): TryPlan {
+    const swarm = this.space.faults.filter(() => rng.float() < 0.5);
+    if (swarm.length === 0) swarm.push(rng.pick(this.space.faults));
+    const arms = armsOf({ ...this.space, faults: swarm });
+    const count = rng.int(1, this.space.maxWindows);
+    const windows = Array.from({ length: count }, () => windowOf(this.weighted(arms, rng), this.space, rng));
+    return { index, swarm, windows: byTime(windows), origin: { kind: 'swarm' } };
+  }
+
+  private mutant(index: number, rng: Prng): TryPlan {
+    const total = this.corpus.reduce((t, e) => t + e.score, 0);
+    let x = rng.float() * total;
+    const parent = this.corpus.find((e) => (x -= e.score) < 0) ?? this.corpus.at(-1)!;
+    const windows = [...parent.plan.windows];
+    const i = rng.int(0, windows.length - 1);
+    const arms = armsOf({ ...this.space, faults: parent.plan.swarm });
+    const ops: [string, () => void][] = [
+      ['shift', () => void (windows[i] = shift(windows[i]!, rng.int(-1500, 1500), this.space.timeLimitMs))],
+      ['stretch', () => void (windows[i] = stretch(windows[i]!, 0.5 + rng.float() * 1.5, this.space.timeLimitMs))],
+      ['retrigger', () => void (windows[i] = windowOf({ fault: windows[i]!.fault, on: rng.pick(ARM_EVENTS[windows[i]!.fault].filter((on) => on === 'time' || this.space.events.includes(on))) }, this.space, rng))],
+      ['add', () => void (windows.length < this.space.maxWindows ? windows.push(windowOf(this.weighted(arms, rng), this.space, rng)) : (windows[i] = windowOf(armOfWindow(windows[i]!), this.space, rng)))],
+      ['drop', () => void (windows.length > 1 ? windows.splice(i, 1) : (windows[i] = windowOf(armOfWindow(windows[i]!), this.space, rng)))],
+    ];
+    const [how, op] = rng.pick(ops);
+    op();
+    return { index, swarm: parent.plan.swarm, windows: byTime(windows), origin: { kind: 'mutant', of: parent.plan.index, how } };
+  }
+
+  /** An arm drawn in proportion to its weight. */
+  private weighted(arms: readonly Arm[], rng: Prng): Arm {
+    const total = arms.reduce((t, a) => t + this.weightOf(a), 0);
+    let x = rng.float() * total;
+    return arms.find((a) => (x -= this.weightOf(a)) < 0) ?? arms.at(-1)!;
+  }
+}
+
+export function armOfWindow(w: FaultWindow): Arm {
+  return { fault: w.fault, on: w.trigger?.on ?? 'time' };
+}
+
+function byTime(windows: FaultWindow[]): FaultWindow[] {
+  return windows.sort((a, b) => a.at - b.at);
+}
+
+function shift(w: FaultWindow, byMs: number, limitMs: number): FaultWindow {
+  const at = Math.max(0, Math.min(limitMs - 1, w.at + byMs));
+  return { ...w, at, until: Math.min(limitMs, at + (w.until - w.at)) };
+}
+
+function stretch(w: FaultWindow, factor: number, limitMs: number): FaultWindow {
+  return { ...w, until: Math.min(limitMs, w.at + Math.max(1, Math.round((w.until - w.at) * factor))) };
+}

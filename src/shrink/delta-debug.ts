@@ -1,0 +1,158 @@
+/**
+ * Shrinking a failing run's plan (pure over an injected oracle): the smallest
+ * plan, by the plan's own choices, that still fails. As Hypothesis shrinks a
+ * generator's choices rather than its output, every candidate is a plan the
+ * runner runs as it stands (a script of fault windows and a few numbers).
+ *
+ * The steps, each tried in turn until none is accepted (a fixed point):
+ *
+ *   windows   delta debugging (Zeller's ddmin) over the fault windows
+ *   triggers  drop a window's trigger (it then starts at its planned time)
+ *   lengths   halve a window (a pause, a partition) or a delay's amount
+ *   clients   down to two, then one fewer at a time
+ *   time      end a second after the last window; halve the time limit
+ *             (windows past it dropped, cut at it)
+ *   rate      halve the rate of critical sections
+ *
+ * A candidate is kept only when the oracle says it still fails; the real
+ * oracle re-runs it K times on the cluster (run-shrink.ts). `maxCandidates`
+ * bounds the oracle calls.
+ */
+import type { FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
+
+/** The choices of a plan that shrinking may change. */
+export interface ShrinkPlan {
+  script: FaultWindow[];
+  clients: number;
+  timeLimitS: number;
+  rate: number;
+}
+
+export type Oracle = (plan: ShrinkPlan) => Promise<boolean>;
+
+export interface ShrinkStep {
+  step: string;
+  plan: ShrinkPlan;
+}
+
+export interface ShrinkResult {
+  plan: ShrinkPlan;
+  /** The candidates the oracle judged. */
+  candidates: number;
+  /** The accepted steps, in order. */
+  steps: ShrinkStep[];
+  /** The candidate budget ran out before a fixed point. */
+  exhausted: boolean;
+}
+
+/** Fewest ms a window may last, and the lowest rate and time limit worth trying. */
+const FLOOR = { windowMs: 100, rate: 0.5, timeLimitS: 2 };
+
+export async function shrinkPlan(start: ShrinkPlan, oracle: Oracle, maxCandidates = 40): Promise<ShrinkResult> {
+  let plan = start;
+  let candidates = 0;
+  const steps: ShrinkStep[] = [];
+  const seen = new Set<string>([key(start)]);
+  /** Try one candidate; true when it was accepted. */
+  const attempt = async (step: string, candidate: ShrinkPlan | undefined): Promise<boolean> => {
+    if (candidate === undefined || seen.has(key(candidate)) || candidates >= maxCandidates) return false;
+    seen.add(key(candidate));
+    candidates++;
+    if (!(await oracle(candidate))) return false;
+    plan = candidate;
+    steps.push({ step, plan });
+    return true;
+  };
+  for (let progress = true; progress && candidates < maxCandidates; ) {
+    const before = plan.script.length;
+    // attempt() moves `plan` to each accepted subset; ddmin's answer is the last one accepted.
+    await ddmin(plan.script, (script) => attempt(`windows: ${plan.script.length} → ${script.length}`, { ...plan, script }));
+    progress = plan.script.length < before;
+    for (const [step, make] of transforms()) {
+      // Each transform again while it keeps being accepted (halving twice, three clients fewer, ...).
+      while (await attempt(step, make(plan))) progress = true;
+    }
+  }
+  return { plan, candidates, steps, exhausted: candidates >= maxCandidates };
+}
+
+/**
+ * Zeller's ddmin over a list: remove chunks while the rest still fails
+ * (`fails` also accepts the candidate). Returns the smallest list found.
+ */
+export async function ddmin<T>(items: readonly T[], fails: (subset: T[]) => Promise<boolean>): Promise<T[]> {
+  let current = [...items];
+  let n = 2;
+  while (current.length >= 2) {
+    const size = Math.ceil(current.length / n);
+    let reduced = false;
+    for (let i = 0; i < current.length; i += size) {
+      const complement = [...current.slice(0, i), ...current.slice(i + size)];
+      if (complement.length > 0 && (await fails(complement))) {
+        current = complement;
+        n = Math.max(n - 1, 2);
+        reduced = true;
+        break;
+      }
+    }
+    if (!reduced) {
+      if (n >= current.length) break;
+      n = Math.min(n * 2, current.length);
+    }
+  }
+  return current;
+}
+
+type Transform = (p: ShrinkPlan) => ShrinkPlan | undefined;
+
+function transforms(): [string, Transform][] {
+  const eachWindow = (name: string, change: (w: FaultWindow) => FaultWindow | undefined): [string, Transform][] =>
+    // One transform per window position: the plan's windows keep their order.
+    Array.from({ length: 8 }, (_, i): [string, Transform] => [
+      `${name} of window ${i + 1}`,
+      (p) => {
+        const w = p.script[i];
+        const changed = w === undefined ? undefined : change(w);
+        return changed === undefined ? undefined : { ...p, script: p.script.map((x, j) => (j === i ? changed : x)) };
+      },
+    ]);
+  return [
+    ...eachWindow('drop the trigger', (w) => (w.trigger === undefined ? undefined : withoutTrigger(w))),
+    ...eachWindow('halve the length', (w) => (w.until - w.at >= 2 * FLOOR.windowMs ? { ...w, until: w.at + Math.round((w.until - w.at) / 2) } : undefined)),
+    ...eachWindow('halve the delay', (w) => (w.fault === 'delay' && w.delayMs >= 2 * FLOOR.windowMs ? { ...w, delayMs: Math.round(w.delayMs / 2) } : undefined)),
+    ['two clients', (p) => (p.clients > 2 ? { ...p, clients: 2 } : undefined)],
+    ['one client fewer', (p) => (p.clients > 2 ? { ...p, clients: p.clients - 1 } : undefined)],
+    ['end after the last window', endAfterLastWindow],
+    ['halve the time limit', halveTime],
+    ['halve the rate', (p) => (p.rate / 2 >= FLOOR.rate ? { ...p, rate: p.rate / 2 } : undefined)],
+  ];
+}
+
+function withoutTrigger(w: FaultWindow): FaultWindow {
+  const { trigger: _dropped, ...rest } = w;
+  return rest as FaultWindow;
+}
+
+/** Half the time limit, windows past it dropped and the rest cut at it (none left: no candidate). */
+function halveTime(p: ShrinkPlan): ShrinkPlan | undefined {
+  const limitS = Math.ceil(p.timeLimitS / 2);
+  if (limitS < FLOOR.timeLimitS || limitS >= p.timeLimitS) return undefined;
+  const limitMs = limitS * 1000;
+  const script = p.script.filter((w) => w.at < limitMs).map((w) => ({ ...w, until: Math.min(w.until, limitMs) }));
+  return script.length === 0 ? undefined : { ...p, timeLimitS: limitS, script };
+}
+
+/** The time limit a second past the last window's end (a triggered window may fire later: the oracle decides). */
+function endAfterLastWindow(p: ShrinkPlan): ShrinkPlan | undefined {
+  const limitS = Math.max(FLOOR.timeLimitS, Math.ceil(Math.max(0, ...p.script.map((w) => w.until)) / 1000) + 1);
+  return limitS < p.timeLimitS ? { ...p, timeLimitS: limitS } : undefined;
+}
+
+function key(p: ShrinkPlan): string {
+  return JSON.stringify(p);
+}
+
+/** `shrunk to 1 fault event, 2 clients, 5 s`: the summary line's plan half (scripts read it). */
+export function describeShrunk(p: ShrinkPlan): string {
+  return `${p.script.length} fault event${p.script.length === 1 ? '' : 's'}, ${p.clients} client${p.clients === 1 ? '' : 's'}, ${p.timeLimitS} s`;
+}

@@ -1,0 +1,153 @@
+/**
+ * `runShrink`: a failing run's plan shrunk on the real cluster. The run's
+ * options come back from its test.json (a seeded schedule is resolved into
+ * the script it ran, so every plan is a script); the original is first
+ * re-run K times, and shrinking starts only if it fails in at least k of
+ * them; then each candidate of the pure core (delta-debug.ts) is re-run K
+ * times and kept only when it fails in at least k (stopping early once the
+ * answer is certain). The simulation may propose; only the cluster decides.
+ */
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { isRunDir } from '../check/is-run-dir.js';
+import { readResultsJson } from '../store/results-json.js';
+import { readTestJson } from '../store/test-json.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { parseScript } from '../../workloads/generator/parse-script.js';
+import { DEFAULTS, replayCommand, type RunOptions } from '../../workloads/runner/run-options.js';
+import { planRun } from '../../workloads/runner/run-plan.js';
+import { tryHooks, type HuntDeps } from '../hunt/run-hunt.js';
+import { describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
+
+export interface ShrinkOptions {
+  runDir: string;
+  /** K: re-runs per candidate. */
+  runs: number;
+  /** k: failures among them to keep a candidate. */
+  minFails: number;
+  maxCandidates: number;
+  /** Where the re-runs go (shrink.json and one run directory per re-run). */
+  shrinkDir: string;
+}
+
+/** Ctrl-C during a shrink: it ends with the smallest plan confirmed so far. */
+class ShrinkInterrupted extends Error {}
+
+export interface ShrinkReport {
+  exitCode: number;
+  lines: string[];
+  /** The shrunk plan's options (the original's when it did not reproduce). */
+  options: RunOptions;
+  reproduced: { fails: number; of: number };
+  steps: ShrinkStep[];
+}
+
+/** The failing run's options, its schedule as a script; a UsageError (254) when the directory is not a failed run. */
+export function failedRunOptions(runDir: string): RunOptions {
+  const hint = 'Give the run directory a failing `fencecheck run` or `fencecheck hunt` printed (`run: DIR`).';
+  if (!isRunDir(runDir)) throw new UsageError(`${runDir}: not a run directory (no test.json and history.jsonl)`, hint);
+  const results = readResultsJson(runDir);
+  if (results === null || results.valid !== false) throw new UsageError(`${runDir}: this run did not fail (verdict ${results === null ? 'missing' : String(results.valid)}); there is nothing to shrink`, hint);
+  const t = readTestJson(runDir)! as unknown as Record<string, unknown>;
+  const o = Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, t[k] ?? (DEFAULTS as Record<string, unknown>)[k]])) as unknown as RunOptions;
+  for (const k of ['backend', 'resource', 'workload', 'client', 'proxies', 'waitReplicas', 'minReplicas', 'provider'] as const) if (t[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = t[k];
+  // The script through the --script reader: a hand-edited test.json gets the same checks as the flag.
+  const script = t['script'] === undefined ? planRun(o).windows : parseScript(JSON.stringify(t['script']));
+  return { ...o, script, nemesis: [...new Set(script.map((w) => w.fault))] };
+}
+
+type Reproduced = { fails: number; of: number; failingRun: string | null };
+
+/**
+ * Re-runs a plan up to K times, stopping once k failures are in or k can no
+ * longer be reached; each result kept by plan. Ctrl-C: ShrinkInterrupted.
+ */
+function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps): { reproduce: (plan: ShrinkPlan) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
+  let attempt = 0;
+  const counts = new Map<string, Reproduced>();
+  const reproduce = async (plan: ShrinkPlan): Promise<Reproduced> => {
+    if (deps.stopped()) throw new ShrinkInterrupted();
+    const options = withPlan(original, plan, o.shrinkDir, ++attempt);
+    const result: Reproduced = { fails: 0, of: 0, failingRun: null };
+    while (result.of < o.runs && result.fails < o.minFails && result.fails + (o.runs - result.of) >= o.minFails) {
+      result.of++;
+      const { runDir } = await deps.runTry({ ...options, name: `${options.name}-r${result.of}` }, tryHooks(deps.log)).catch((err: unknown) => {
+        throw deps.stopped() ? new ShrinkInterrupted() : err;
+      });
+      if (deps.stopped()) throw new ShrinkInterrupted();
+      if ((await deps.readTry(runDir, options)).outcome === 'unsafe') {
+        result.fails++;
+        result.failingRun ??= runDir;
+      }
+    }
+    deps.log(`shrink: candidate ${attempt}: ${describeShrunk(plan)}: failed ${result.fails}/${result.of}`);
+    counts.set(JSON.stringify(plan), result);
+    return result;
+  };
+  return { reproduce, counts, attempts: () => attempt };
+}
+
+export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<ShrinkReport> {
+  const original = failedRunOptions(o.runDir);
+  mkdirSync(o.shrinkDir, { recursive: true });
+  const { reproduce, counts, attempts } = reproducer(o, original, deps);
+  const start = planOf(original);
+  let first: Reproduced;
+  try {
+    first = await reproduce(start);
+  } catch (err) {
+    if (err instanceof ShrinkInterrupted) return notReproduced(o, original, { fails: 0, of: 0 }, true);
+    throw err;
+  }
+  if (first.fails < o.minFails) return notReproduced(o, original, first, false);
+  // The smallest plan confirmed so far, for an interrupted shrink.
+  let confirmed = { plan: start, steps: 0 };
+  let interrupted = false;
+  const shrunk = await shrinkPlan(
+    start,
+    async (p) => {
+      const ok = (await reproduce(p)).fails >= o.minFails;
+      if (ok) confirmed = { plan: p, steps: confirmed.steps + 1 };
+      return ok;
+    },
+    o.maxCandidates,
+  ).catch((err: unknown) => {
+    if (!(err instanceof ShrinkInterrupted)) throw err;
+    interrupted = true;
+    return { plan: confirmed.plan, candidates: attempts() - 1, steps: [], exhausted: false };
+  });
+  const final = counts.get(JSON.stringify(shrunk.plan)) ?? first;
+  const options = withPlan(original, shrunk.plan, o.shrinkDir, 0);
+  const { resultsDir: _dir, name: _name, ...replayable } = options;
+  const replay = replayCommand({ ...replayable, resultsDir: DEFAULTS.resultsDir });
+  const lines = [
+    `shrunk to ${describeShrunk(shrunk.plan)}; reproduced ${final.fails}/${final.of}${interrupted ? ' (interrupted: the smallest plan confirmed so far)' : ''}`,
+    `plan: ${JSON.stringify(shrunk.plan.script)}`,
+    `replay: ${replay}`,
+    `run: ${final.failingRun}`,
+    `steps: ${shrunk.steps.map((s) => s.step).join('; ') || 'none (already minimal)'} (${shrunk.candidates} candidates${shrunk.exhausted ? ', candidate budget spent' : ''})`,
+  ];
+  writeFileAtomic(join(o.shrinkDir, 'shrink.json'), JSON.stringify({ from: o.runDir, k: o.minFails, K: o.runs, original: planOf(original), shrunk: shrunk.plan, reproduced: final, steps: shrunk.steps, replay }, null, 2) + '\n');
+  return { exitCode: 1, lines, options, reproduced: { fails: final.fails, of: final.of }, steps: shrunk.steps };
+}
+
+function notReproduced(o: ShrinkOptions, original: RunOptions, got: { fails: number; of: number }, interrupted: boolean): ShrinkReport {
+  return {
+    exitCode: 2,
+    lines: interrupted
+      ? ['not shrunk: interrupted while re-running the original plan']
+      : [`not shrunk: the run failed again in only ${got.fails} of ${got.of} re-runs (at least ${o.minFails} of ${o.runs} needed)`, `Hint: a failure this rare needs more re-runs to confirm a smaller plan: try --runs 10 --min-fails 3, or hunt again.`],
+    options: original,
+    reproduced: got,
+    steps: [],
+  };
+}
+
+function planOf(o: RunOptions): ShrinkPlan {
+  return { script: o.script ?? [], clients: o.clients, timeLimitS: o.timeLimitS, rate: o.rate };
+}
+
+function withPlan(o: RunOptions, p: ShrinkPlan, shrinkDir: string, attempt: number): RunOptions {
+  return { ...o, script: p.script, nemesis: [...new Set(p.script.map((w) => w.fault))], clients: p.clients, timeLimitS: p.timeLimitS, rate: p.rate, resultsDir: shrinkDir, name: `candidate-${String(attempt).padStart(3, '0')}` };
+}

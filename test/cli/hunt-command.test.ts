@@ -1,0 +1,46 @@
+/**
+ * `fencecheck hunt` and `fencecheck shrink` on bad input, as a user runs them
+ * (the built CLI): 254 with the flag or directory and a hint, before any
+ * cluster is started. Needs `npm run build`.
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const SAMPLE = new URL('../fixtures/runs/sample-run', import.meta.url).pathname;
+
+describe('fencecheck hunt and shrink on bad input', () => {
+  it.each([
+    [['hunt', '--backend', 'nope', '--resource', 'none'], /Expected `--backend` to be one of redis/],
+    [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '0'], /Expected `--budget` to be a positive duration[\s\S]*Hint: A hunt needs time/],
+    [['hunt', '--backend', 'redis', '--resource', 'none', '--budget-runs', '0'], /Expected `--budget-runs` to be a positive integer, got `0`/],
+    [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '1m', '--budget-runs', '2'], /Expected one of `--budget` and `--budget-runs`, got both/],
+    [['hunt', '--backend', 'redis', '--resource', 'none', '--faults', 'gremlins'], /Expected `--faults` to list fault kinds among client-pause/],
+    [['hunt', '--backend', 'etcd', '--resource', 'fence-claim', '--faults', 'clock'], /Cannot hunt with `clock` on etcd \/ fence-claim[\s\S]*Hint: Leave that fault kind out/],
+    [['hunt', '--backend', 'redlock', '--resource', 'fence'], /no monotonic fencing token/],
+    [['shrink', tmpdir()], /not a run directory[\s\S]*Hint: Give the run directory/],
+    [['shrink', SAMPLE, '--runs', '2', '--min-fails', '3'], /Expected `--min-fails` to be at most `--runs` \(2\), got `3`/],
+  ])('%j exits 254', (args, message) => {
+    const r = runCli(args);
+    expect(r.code).toBe(254);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('shrink refuses a run that did not fail', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fc-shrink-cli-'));
+    cpSync(SAMPLE, dir, { recursive: true });
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    writeFileSync(join(dir, 'results.json'), JSON.stringify({ ...results, valid: true, outcome: 'safe' }));
+    const r = runCli(['shrink', dir]);
+    expect(r.code).toBe(254);
+    expect(r.stderr).toMatch(/this run did not fail/);
+  });
+
+  it('lists both commands in the help', () => {
+    const r = runCli(['--help']);
+    expect(r.stdout).toMatch(/hunt \[options\]/);
+    expect(r.stdout).toMatch(/shrink \[options\] <run-dir>/);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The hunt's search with fake outcomes: deterministic given the seed and the
+ * outcomes, every plan one the target can run (and one --script reads back),
+ * and near misses bias later tries toward the arms that came close.
+ */
+import { describe, expect, it } from 'vitest';
+import { armOfWindow, armsOf, HuntSearch, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
+import type { NearMiss } from '../../src/hunt/near-miss.js';
+import { parseScript, scriptText } from '../../workloads/generator/parse-script.js';
+import { testSeed } from '../support/seed.js';
+
+const space: HuntSpace = { faults: ['client-pause', 'server-pause', 'partition', 'delay'], events: ['acquire', 'grant', 'holder-read', 'write', 'held', 'lease-ending'], maxWindows: 3, timeLimitMs: 10_000, ttlMs: 1000 };
+const quiet: NearMiss = { violation: false, applied: 1, triggered: 1, doubleHolds: 0, refusals: 0, pausedGrants: 0, lateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0 };
+
+/** A fake target: each window that pauses a holder between its read and its write makes two double holds. */
+const fakeOutcome = (p: TryPlan): NearMiss => ({ ...quiet, doubleHolds: 2 * p.windows.filter((w) => w.fault === 'client-pause' && w.trigger?.on === 'holder-read').length });
+
+function drive(seed: number, tries: number, outcome: (p: TryPlan) => NearMiss): TryPlan[] {
+  const s = new HuntSearch(space, seed);
+  const plans: TryPlan[] = [];
+  for (let i = 0; i < tries; i++) {
+    const p = s.next();
+    plans.push(p);
+    s.record(p, outcome(p));
+  }
+  return plans;
+}
+
+describe('the hunt search', () => {
+  it('replays the same plans from the same seed and outcomes, and other plans from another seed', () => {
+    const seed = testSeed('hunt search replay', 'test/hunt/search.test.ts');
+    expect(JSON.stringify(drive(seed, 40, fakeOutcome))).toBe(JSON.stringify(drive(seed, 40, fakeOutcome)));
+    expect(JSON.stringify(drive(seed + 1, 40, fakeOutcome))).not.toBe(JSON.stringify(drive(seed, 40, fakeOutcome)));
+  });
+
+  it('makes only plans the target can run: swarm faults, known events, inside the main phase, read back by --script', () => {
+    const seed = testSeed('hunt search plans', 'test/hunt/search.test.ts');
+    const arms = armsOf(space).map((a) => `${a.fault}@${a.on}`);
+    for (const p of drive(seed, 200, fakeOutcome)) {
+      expect(p.windows.length).toBeGreaterThanOrEqual(1);
+      expect(p.windows.length).toBeLessThanOrEqual(space.maxWindows);
+      for (const w of p.windows) {
+        expect(p.swarm).toContain(w.fault);
+        expect(arms).toContain(`${armOfWindow(w).fault}@${armOfWindow(w).on}`);
+        expect(w.at).toBeGreaterThanOrEqual(0);
+        expect(w.until).toBeLessThanOrEqual(space.timeLimitMs);
+        expect(w.until).toBeGreaterThanOrEqual(w.at);
+      }
+      expect(parseScript(scriptText(p.windows))).toEqual(p.windows);
+    }
+  });
+
+  it('never aims at a mark without a cas-unique resource (no such event)', () => {
+    expect(armsOf(space).some((a) => a.on === 'mark')).toBe(false);
+    expect(armsOf({ ...space, events: [...space.events, 'mark'] }).some((a) => a.on === 'mark')).toBe(true);
+  });
+
+  it('near misses bias later tries toward the arm that came close', () => {
+    const seed = testSeed('hunt search feedback', 'test/hunt/search.test.ts');
+    const share = (plans: TryPlan[]): number => {
+      const ws = plans.slice(60).flatMap((p) => p.windows);
+      return ws.filter((w) => w.fault === 'client-pause' && w.trigger?.on === 'holder-read').length / ws.length;
+    };
+    const guided = share(drive(seed, 120, fakeOutcome));
+    const blind = share(drive(seed, 120, () => quiet));
+    console.log(`[hunt search feedback] share of client-pause@holder-read in tries 61-120: guided ${guided.toFixed(3)}, blind ${blind.toFixed(3)}`);
+    expect(guided).toBeGreaterThan(2 * blind);
+    const s = new HuntSearch(space, seed);
+    const p = s.next();
+    s.record(p, { ...quiet, doubleHolds: 5 });
+    for (const w of p.windows) expect(s.weightOf(armOfWindow(w))).toBeGreaterThan(1);
+  });
+
+  it('mutates near misses once there are some, and only then', () => {
+    const seed = testSeed('hunt search mutants', 'test/hunt/search.test.ts');
+    const blind = drive(seed, 50, () => quiet);
+    expect(blind.every((p) => p.origin.kind === 'swarm')).toBe(true);
+    const guided = drive(seed, 50, fakeOutcome);
+    const mutants = guided.filter((p) => p.origin.kind === 'mutant');
+    expect(mutants.length).toBeGreaterThan(10);
+    for (const m of mutants) if (m.origin.kind === 'mutant') expect(m.origin.of).toBeLessThan(m.index);
+  });
+});
