@@ -91,10 +91,11 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSignal);
   const budget = flags.budgetRuns !== undefined ? { runs: flags.budgetRuns } : { ms: flags.budget ?? 600_000 };
   log(`hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}; ${huntDir}`);
+  const deps = realHuntDeps(log, () => stopped);
   const report = await runHunt(
     { target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape: { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) }, ...(flags.shard ? { shard: flags.shard } : {}) },
-    realHuntDeps(log, () => stopped),
-  );
+    deps,
+  ).finally(() => deps.close?.());
   process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);
   return report.exitCode;
 }

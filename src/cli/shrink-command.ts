@@ -46,7 +46,8 @@ and a lower rate, keeping a candidate only when it fails in at least k of K re-r
       for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => void (stopped = true));
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
       const shrinkDir = join(flags.results, 'shrink', stamp);
-      const report = await runShrink({ runDir, runs: flags.runs, minFails: flags.minFails, maxCandidates: flags.maxCandidates, shrinkDir }, realHuntDeps(log, () => stopped));
+      const deps = realHuntDeps(log, () => stopped);
+      const report = await runShrink({ runDir, runs: flags.runs, minFails: flags.minFails, maxCandidates: flags.maxCandidates, shrinkDir }, deps).finally(() => deps.close?.());
       process.stdout.write(report.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
       process.exitCode = report.exitCode;
     });

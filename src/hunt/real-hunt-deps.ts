@@ -1,20 +1,25 @@
 /**
  * The hunt's I/O on a real cluster: each try through runLockTest, read back
  * from its run directory (results.json for the verdict and evidence, the
- * history for the near miss). Loaded only when a hunt runs.
+ * history for the near miss). Loaded only when a hunt runs. Every try runs
+ * on one warm cluster (workloads/runner/warm-pool.ts): reset and
+ * clean-checked between tries, started fresh when the check fails, torn down
+ * by close() at the end; a try's test.json says which it was.
  */
 import { join } from 'node:path';
 import { readHistory } from '../history/read-history.js';
 import { readResultsJson } from '../store/results-json.js';
 import { HISTORY_FILE } from '../store/run-store.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
+import { WarmPool } from '../../workloads/runner/warm-pool.js';
 import type { HuntDeps } from './run-hunt.js';
 import { nearMissOf } from './near-miss.js';
 
 export function realHuntDeps(log: (line: string) => void, stopped: () => boolean): HuntDeps {
+  const pool = new WarmPool();
   return {
     runTry: async (options, hooks) => {
-      const r = await runLockTest(options, hooks);
+      const r = await runLockTest(options, { ...hooks, warm: pool });
       return { runDir: r.runDir, replay: r.replay };
     },
     readTry: async (runDir, options) => {
@@ -26,5 +31,6 @@ export function realHuntDeps(log: (line: string) => void, stopped: () => boolean
     now: () => Date.now(),
     log,
     stopped,
+    close: () => pool.close(log),
   };
 }

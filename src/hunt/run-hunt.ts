@@ -44,6 +44,8 @@ export interface HuntDeps {
   now(): number;
   log(line: string): void;
   stopped(): boolean;
+  /** Ends what the tries shared (the warm cluster), once the hunt or shrink is over. */
+  close?(): Promise<void>;
 }
 
 export interface HuntReport extends HuntOutcome {
