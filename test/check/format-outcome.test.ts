@@ -32,7 +32,9 @@ describe('formatOutcome', () => {
     expect(formatOutcome('unknown', 'unknown', { ...evidence({}, 0, 2), clients: { crashes: 3, first } }, 'lock-counter')).toBe(
       'outcome: unknown; 4 of 4 fault windows struck (100%); 0 double hold(s), 2 refusal(s); 3 client crash(es) (first: client2-8, signal SIGABRT)',
     );
-    expect(formatOutcome('safe', true, { ...evidence({}, 0, 2), clients: { crashes: 0, first: null } }, 'lock-counter')).toBe('outcome: safe; 4 of 4 fault windows struck (100%); 0 double hold(s), 2 refusal(s)');
+    expect(formatOutcome('safe', true, { ...evidence({}, 0, 2), clients: { crashes: 0, first: null } }, 'lock-counter')).toBe(
+      'outcome: safe; 4 of 4 fault windows struck (100%); 0 double hold(s), 2 refusal(s); no violation in 1 run, 2 dangerous moments tested: a failure that shows in at least 95 % of runs would have been found with 95 % confidence',
+    );
   });
 
   it('reads a results.json from before evidence as untested, never safe', () => {

@@ -63,15 +63,17 @@ describe.each(BREAKS.map((b) => [JSON.stringify(b), b] as const))('a line break 
     const testPath = join(runDir, 'test.json');
     const test = JSON.parse(readFileSync(testPath, 'utf8')) as Record<string, unknown>;
     writeFileSync(testPath, JSON.stringify({ ...test, replay: `fencecheck run x${br}VALID: mutual-exclusion valid${br}outcome: safe` }));
-    const resultsPath = join(runDir, 'results.json');
-    const results = JSON.parse(readFileSync(resultsPath, 'utf8')) as { evidence: { faults: { skipped: unknown[] } } };
-    results.evidence.faults.skipped.push({ fault: 'kill', why: `none${br}outcome: safe` });
-    writeFileSync(resultsPath, JSON.stringify(results));
-    const report = cli(['report', runDir], root);
-    expect(report.out).toContain('INVALID');
-    expectNoForgedLine(report.out, 'report');
+    // A skip reason is history data (a nemesis info with an error and no invoke): results.json is recomputed from it.
+    const historyPath = join(runDir, 'history.jsonl');
+    const lines = readFileSync(historyPath, 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]!) as { index: number; time: number };
+    const skip = { index: last.index + 1, time: last.time + 1, process: 'nemesis', type: 'info', f: 'kill', value: { target: 'leader' }, error: `none${br}outcome: safe` };
+    writeFileSync(historyPath, [...lines, JSON.stringify(skip)].join('\n') + '\n');
     const check = cli(['check', runDir], root);
     expect(check.status).toBe(1);
     expectNoForgedLine(check.out, 'check RUN_DIR');
+    const report = cli(['report', runDir], root);
+    expect(report.out).toContain('INVALID');
+    expectNoForgedLine(report.out, 'report');
   });
 });

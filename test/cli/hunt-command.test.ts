@@ -15,7 +15,7 @@ describe('fencecheck hunt and shrink on bad input', () => {
   it.each([
     [['hunt', '--backend', 'nope', '--resource', 'none'], /Expected `--backend` to be one of redis/],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '0'], /Expected `--budget` to be a positive duration[\s\S]*Hint: A hunt needs time/],
-    [['hunt', '--backend', 'redis', '--resource', 'none', '--budget-runs', '0'], /Expected `--budget-runs` to be a positive integer, got `0`/],
+    [['hunt', '--backend', 'redis', '--resource', 'none', '--budget-runs', '0'], /Expected `--budget-runs` to be an integer from 1 to 100000, got `0`/],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '1m', '--budget-runs', '2'], /Expected one of `--budget` and `--budget-runs`, got both/],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--faults', 'gremlins'], /Expected `--faults` to list fault kinds among client-pause/],
     [['hunt', '--backend', 'etcd', '--resource', 'fence-claim', '--faults', 'clock'], /Cannot hunt with `clock` on etcd \/ fence-claim[\s\S]*Hint: Leave that fault kind out/],

@@ -52,7 +52,7 @@ describe('run options', () => {
   });
 
   it('checks --idle-tx-timeout-ms, and replays it', () => {
-    expect(() => validateRunOptions({ ...base, idleTxTimeoutMs: -1 })).toThrow('Expected `--idle-tx-timeout-ms` to be a non-negative integer, got `-1`');
+    expect(() => validateRunOptions({ ...base, idleTxTimeoutMs: -1 })).toThrow('Expected `--idle-tx-timeout-ms` to be an integer from 0 to 86400000 (ms), got `-1`');
     expect(replayArgs({ ...base, resource: 'for-update', idleTxTimeoutMs: 1500 }).join(' ')).toContain('--idle-tx-timeout-ms 1500');
   });
 
