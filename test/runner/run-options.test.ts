@@ -1,4 +1,5 @@
 /** Run options: what cannot run says why; the replay command round-trips every option that matters. */
+import { EVICT_POLICIES } from '../../src/nemesis/eviction.js';
 import { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -85,7 +86,9 @@ describe('the replay command', () => {
     client: fc.option(fc.stringMatching(/^[A-Za-z0-9_.\/][A-Za-z0-9_ .\/-]{0,20}$/), { nil: undefined }),
     // namespaces is the default and is left out of a replay (replays from before providers read the same).
     provider: fc.option(fc.constant('containers' as const), { nil: undefined }),
-  });
+    // The evict fault's policy: a run with evict replays it (default included), others never name it.
+    evictPolicy: fc.constantFrom(...EVICT_POLICIES),
+  }).map((o) => (o.nemesis.includes('evict') ? o : { ...o, evictPolicy: undefined }));
 
   it('gives back the same options when the CLI parses it, for random options and every flag', () => {
     const seed = testSeed('replay round trip', 'test/runner/run-options.test.ts');
