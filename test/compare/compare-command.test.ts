@@ -143,7 +143,7 @@ describe('fencecheck compare', () => {
     [['--resume', '/tmp', '--time-limit', '5'], 'got also --time-limit'],
     [['--merge', '/tmp', '--shard', '1/2'], 'Expected `--merge` without --resume, --shard or --dry-run'],
     [['--nemeses', 'client-pause,parition', '--dry-run'], 'Expected `--nemeses` to list none or faults among'],
-    [['--backends', 'redis,consul', '--dry-run'], 'Expected `--backends` to be one of redis, redlock, redlock-npm, etcd, zookeeper, redis-sentinel, got `consul`'],
+    [['--backends', 'redis,consul', '--dry-run'], 'Expected `--backends` to be one of redis, redlock, redlock-npm, etcd, zookeeper, redis-sentinel, pg-advisory, pg-advisory-pooled, memcached, got `consul`'],
     [['--resume', tempDir('not-compare')], 'Expected `--resume` to name a compare directory'],
     [['--expect', '/nonexistent.json', '--dry-run'], 'Expected `--expect` to name a readable file'],
     [['--clients', '99', '--dry-run'], 'Expected `--clients` to be an integer from 1 to 50, got `99`'],
