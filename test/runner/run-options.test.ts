@@ -24,6 +24,14 @@ describe('run options', () => {
     expect(() => validateRunOptions({ ...base, nemesis: ['clock'] })).toThrow(/Cannot run this combination/);
   });
 
+  it('aims evict at cache servers only, and refuses memcached without a --client', () => {
+    expect(notApplicable('redis', 'none', ['evict'])).toBeUndefined();
+    expect(notApplicable('redlock', 'cas-unique', ['evict'])).toBeUndefined();
+    for (const b of ['etcd', 'zookeeper', 'pg-advisory', 'redis-sentinel'] as const) expect(notApplicable(b, 'none', ['evict'])).toMatch(/is not a cache/);
+    expect(() => validateRunOptions({ ...base, backend: 'memcached', resource: 'none' })).toThrow(/memcached has no built-in lock client: give `--client tooz-memcached`/);
+    expect(validateRunOptions({ ...base, backend: 'memcached', resource: 'none', client: 'tooz-memcached' }).backend).toBe('memcached');
+  });
+
   it('checks numbers with the flag name', () => {
     expect(() => validateRunOptions({ ...base, clients: 0 })).toThrow('Expected `--clients` to be an integer from 1 to 50, got `0`');
     expect(() => validateRunOptions({ ...base, ttlMs: -1 })).toThrow('Expected `--ttl-ms` to be a positive number, got `-1`');
