@@ -15,7 +15,7 @@ RUN apt-get update \
  && docker --version
 # Python 3 and the libraries of the Python reference clients (clients/python), from Debian as on the host.
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 python3-redis python3-kazoo python3-psycopg2 python3-etcd3 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 python3-redis python3-kazoo python3-psycopg2 python3-etcd3 python3-tooz python3-etcd3gw python3-pymemcache \
  && rm -rf /var/lib/apt/lists/*
 COPY native/fc-clock.c /usr/local/src/fc-clock.c
 RUN gcc -O2 -shared -fPIC -Wall -Wextra -Werror -o /usr/local/lib/libfc-clock.so /usr/local/src/fc-clock.c

@@ -4,7 +4,7 @@
 FROM debian:bookworm
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      redis-server redis-sentinel etcd-server zookeeper libslf4j-java postgresql \
+      redis-server redis-sentinel etcd-server zookeeper libslf4j-java postgresql pgbouncer memcached \
       nftables iproute2 util-linux procps gcc libc6-dev \
  && rm -rf /var/lib/apt/lists/*
 COPY native/fc-clock.c /usr/local/src/fc-clock.c

@@ -59,7 +59,7 @@ export function tokenKindOf(backend: LockBackend): TokenKind {
 }
 
 /** The backends whose servers are caches with an eviction policy (the evict fault). */
-const EVICTABLE: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'memcached'];
+const EVICTABLE: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm'];
 
 /** Why a combination cannot run, or undefined when it can. */
 export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {

@@ -20,6 +20,7 @@ import os
 import sys
 from importlib.metadata import version
 
+from kazoo.exceptions import LockTimeout
 import tenacity
 from tooz import coordination
 import tooz
@@ -38,14 +39,30 @@ def driver_url(driver, endpoints, ttl_s, call_s):
     if driver == "memcached":
         return f"memcached://{endpoints[0]}?{timeouts}"
     if driver == "redis":
-        return f"redis://{endpoints[0]}?socket_timeout={call_s}&lock_timeout={ttl_s}"
+        # tooz's redis driver reads socket_timeout with int(): whole seconds.
+        return f"redis://{endpoints[0]}?socket_timeout={max(1, math.ceil(call_s))}&lock_timeout={ttl_s}"
     if driver == "zookeeper":
         # The lease is the ZooKeeper session: `timeout` is kazoo's session timeout, in seconds.
         extra = "".join(f"&hosts={e}" for e in endpoints[1:])
         return f"zookeeper://{endpoints[0]}?timeout={ttl_s}{extra}"
     if driver == "etcd3gw":
-        return f"etcd3+http://{endpoints[0]}?{timeouts}"
+        # etcd 3.4 serves its JSON gateway at /v3/ (tooz 3.1 defaults to /v3alpha/, which 3.4 answers 404).
+        return f"etcd3+http://{endpoints[0]}?{timeouts}&api_version=v3"
     raise ValueError(f"Expected a tooz driver among {', '.join(DRIVERS)}, got {driver!r}")
+
+
+def etcd3gw_client_with_api_path():
+    """Debian 12's tooz 3.1 calls etcd3gw.client(..., api_path=...), which Debian's etcd3gw 2.0.0 does not take (its
+    Etcd3Client does; the module function drops it): the two packages fail together unpatched, with a TypeError at
+    get_coordinator. The smallest shim: the same function, forwarding api_path to Etcd3Client."""
+    import etcd3gw
+    from etcd3gw.client import Etcd3Client
+
+    def client(host="localhost", port=2379, ca_cert=None, cert_key=None, cert_cert=None, timeout=None, protocol="http", api_path="/v3alpha/"):
+        return Etcd3Client(host=host, port=port, ca_cert=ca_cert, cert_key=cert_key, cert_cert=cert_cert, timeout=timeout, protocol=protocol, api_path=api_path)
+
+    etcd3gw.client = client
+    sys.stderr.write("finding: etcd3gw-api-path: tooz 3.1 passes api_path, Debian's etcd3gw 2.0.0 client() refuses it; shimmed\n")
 
 
 class ToozLock:
@@ -54,6 +71,8 @@ class ToozLock:
         self.ttl_s = max(1, math.ceil((config.get("sessionTimeoutMs") or 10_000) / 1000))
         # A name without a slash: the zookeeper driver puts it under /tooz/locks itself.
         self.name = config["lockName"].lstrip("/").encode()
+        if DRIVER == "etcd3gw":
+            etcd3gw_client_with_api_path()
         member = f"fencecheck-{config['client']}-{os.getpid()}".encode()
         self.coord = coordination.get_coordinator(driver_url(DRIVER, config["lockEndpoints"], self.ttl_s, self.call_s), member)
         self.lock = None
@@ -81,6 +100,9 @@ class ToozLock:
             raise Info("connection-lost", str(e))
         except tooz.ToozError as e:
             raise Info("tooz-error", str(e))
+        except LockTimeout:
+            # zookeeper (kazoo): its contender znode was deleted again after the timeout: nothing held.
+            raise Fail("held", "blocking time ran out")
         except tenacity.RetryError:
             # memcached, etcd3gw: their retry stopped after `blocking` s, every try having found the lock taken.
             raise Fail("held", "blocking time ran out")

@@ -17,4 +17,6 @@ export const IMAGE_TOOLS: Partial<Record<Tool, string>> = {
   initdb: '/usr/lib/postgresql/15/bin/initdb',
   setpriv: '/usr/bin/setpriv',
   nft: '/usr/sbin/nft',
+  pgbouncer: '/usr/sbin/pgbouncer',
+  memcached: '/usr/bin/memcached',
 };

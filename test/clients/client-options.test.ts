@@ -32,7 +32,7 @@ describe('parseClientConfig', () => {
   it.each<[string, string | undefined, string]>([
     ['missing', undefined, 'Expected the FC_CLIENT_CONFIG environment variable to hold the client configuration (JSON), got nothing'],
     ['not JSON', '{', 'Expected FC_CLIENT_CONFIG to be JSON'],
-    ['unknown backend', JSON.stringify({ ...GOOD, backend: 'consul' }), 'Expected `backend` in FC_CLIENT_CONFIG to be one of redis, redlock, redlock-npm, etcd, zookeeper, redis-sentinel, none, got `"consul"`'],
+    ['unknown backend', JSON.stringify({ ...GOOD, backend: 'consul' }), 'Expected `backend` in FC_CLIENT_CONFIG to be one of redis, redlock, redlock-npm, etcd, zookeeper, redis-sentinel, pg-advisory, pg-advisory-pooled, memcached, none, got `"consul"`'],
     ['bad endpoint', JSON.stringify({ ...GOOD, lockEndpoints: ['10.77.0.31'] }), 'Expected `lockEndpoints` in FC_CLIENT_CONFIG to be a list of host:port strings, got `["10.77.0.31"]`'],
     ['zero timeout', JSON.stringify({ ...GOOD, callTimeoutMs: 0 }), 'Expected `callTimeoutMs` in FC_CLIENT_CONFIG to be a positive number, got `0`'],
   ])('rejects %s with a UsageError saying what it expected', (_name, text, message) => {

@@ -24,6 +24,9 @@ describe('planCluster', () => {
       'sentinel1 10.77.0.66:26379 fc-sentinel1 fc-n66/fc-s66',
       'sentinel2 10.77.0.67:26379 fc-sentinel2 fc-n67/fc-s67',
       'sentinel3 10.77.0.68:26379 fc-sentinel3 fc-n68/fc-s68',
+      'pgl1 10.77.0.71:5432 fc-pgl1 fc-n71/fc-s71',
+      'pgb1 10.77.0.76:6432 fc-pgb1 fc-n76/fc-s76',
+      'mc1 10.77.0.81:11211 fc-mc1 fc-n81/fc-s81',
     ]);
     expect(plan.nodes.filter((n) => n.backend === 'redis-sentinel').map((n) => `${n.name}:${n.role}:${n.index}`)).toEqual(['rs1:data:1', 'rs2:data:2', 'rs3:data:3', 'sentinel1:sentinel:1', 'sentinel2:sentinel:2', 'sentinel3:sentinel:3']);
     expect(plan.control).toEqual({ ip: '10.77.0.1', ifname: 'fc-ctl', switchIfname: 'fc-sctl' });

@@ -99,7 +99,7 @@ describe('merging compare directories', () => {
       ['cellId bad nemesis', (m) => (m.runs[0]!['cellId'] = 'redis/none/sneeze'), /\.cellId to be LOCK\/RESOURCE\/NEMESIS \(a nemesis column/],
       ['id not cellId#seed', (m) => (m.runs[0]!['id'] = '[[redis/none/client-pause#1'), /\.id to be its cellId#seed/],
       ['unknown resource', (m) => (m.spec['resources'] = ['none', 'moat']), /expected `spec\.resources` to name resource modes among .*got "moat"/],
-      ['unknown backend', (m) => (m.spec['backends'] = ['redis', 'memcached']), /expected `spec\.backends` to name backends among .*got "memcached"/],
+      ['unknown backend', (m) => (m.spec['backends'] = ['redis', 'consul']), /expected `spec\.backends` to name backends among .*got "consul"/],
     ];
     for (const [, edit, message] of cases) {
       const copy = JSON.parse(JSON.stringify(good)) as typeof good;

@@ -1,4 +1,5 @@
 /** Run options: what cannot run says why; the replay command round-trips every option that matters. */
+import { EVICT_POLICIES } from '../../src/nemesis/eviction.js';
 import { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +55,14 @@ describe('run options', () => {
   it('checks --idle-tx-timeout-ms, and replays it', () => {
     expect(() => validateRunOptions({ ...base, idleTxTimeoutMs: -1 })).toThrow('Expected `--idle-tx-timeout-ms` to be an integer from 0 to 86400000 (ms), got `-1`');
     expect(replayArgs({ ...base, resource: 'for-update', idleTxTimeoutMs: 1500 }).join(' ')).toContain('--idle-tx-timeout-ms 1500');
+  });
+
+  it('aims evict at cache servers only, and refuses memcached without a --client', () => {
+    expect(notApplicable('redis', 'none', ['evict'])).toBeUndefined();
+    expect(notApplicable('redlock', 'cas-unique', ['evict'])).toBeUndefined();
+    for (const b of ['etcd', 'zookeeper', 'pg-advisory', 'redis-sentinel'] as const) expect(notApplicable(b, 'none', ['evict'])).toMatch(/is not a cache/);
+    expect(() => validateRunOptions({ ...base, backend: 'memcached', resource: 'none' })).toThrow(/memcached has no built-in lock client: give `--client tooz-memcached`/);
+    expect(validateRunOptions({ ...base, backend: 'memcached', resource: 'none', client: 'tooz-memcached' }).backend).toBe('memcached');
   });
 
   it('checks numbers with the flag name', () => {
@@ -155,6 +164,11 @@ describe('the replay command', () => {
     script: fc.option(fc.array(faultWindow, { maxLength: 4 }), { nil: undefined }),
     proxies: fc.option(fc.constantFrom('resource' as const, 'lock' as const, 'both' as const), { nil: undefined }),
   });
+  });
+
+    // The evict fault's policy: a run with evict replays it (default included), others never name it.
+    evictPolicy: fc.constantFrom(...EVICT_POLICIES),
+  }).map((o) => (o.nemesis.includes('evict') ? o : { ...o, evictPolicy: undefined }));
 
   it('gives back the same options when the CLI parses it, for random options and every flag', () => {
     const seed = testSeed('replay round trip', 'test/runner/run-options.test.ts');

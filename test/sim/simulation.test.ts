@@ -41,6 +41,22 @@ const REGRESSIONS: { bug: string; options: RunOptions }[] = [
   },
 ];
 
+describe('the evict fault, simulated', () => {
+  it('evicts the held key and gives double writes without a fence; the checkers agree with the truth, and fence-claim holds', async () => {
+    const evict = { ...base, nemesis: ['evict'] as RunOptions['nemesis'], timeLimitS: 10, holdMs: 1000 };
+    const unfenced = await simulateRun(evict);
+    expect(unfenced.history.some((op) => op.process === 'nemesis' && op.f === 'evicted')).toBe(true);
+    const u = compareWithTruth(unfenced);
+    expect(u.disagreements).toEqual([]);
+    expect(u.lostTrue).toBeGreaterThan(0);
+    expect(u.valid).toBe(false);
+    const fenced = compareWithTruth(await simulateRun({ ...evict, resource: 'fence-claim' }));
+    expect(fenced.disagreements).toEqual([]);
+    expect(fenced.lostTrue).toBe(0);
+    expect(fenced.valid).toBe(true);
+  });
+});
+
 describe('the run interpreter, simulated', () => {
   it(`the real checkers report what the simulation knows happened (${RUNS} runs)`, async () => {
     const seed = testSeed('simulation', 'test/sim/simulation.test.ts');
