@@ -27,7 +27,9 @@ export interface ReadOperations {
 }
 
 export function readOperations(path: string, model: Model<unknown>, opts: ReadHistoryOptions = {}): ReadOperations {
-  const pairer = new OperationPairer(pairingOptions(model));
+  // Completions were checked against their invocations as the file was validated: not again in the pairer.
+  const { checkCompletion: _checked, ...pairing } = pairingOptions(model);
+  const pairer = new OperationPairer(opts.validate === false ? pairingOptions(model) : pairing);
   const known = new Set(model.functions);
   const foreign = new Set<string>();
   const memory = new OperationsMemory(path, readLimits(opts.limits).maxHistoryBytes);

@@ -35,11 +35,28 @@ export function canonicalKey(v: Value): string {
   return out + '}';
 }
 
-/** Whether two values are equal as EDN and JSON mean it (maps and sets order-free, sets apart from vectors). */
+/**
+ * Whether two values are equal as EDN and JSON mean it (maps and sets
+ * order-free, sets apart from vectors): true exactly when their canonical keys
+ * are, compared in place (no strings built: a register's writes are compared
+ * with their echoes on every op). A set's members are sorted when it is read,
+ * so equal sets hold them in the same order.
+ */
 export function canonicalEquals(a: Value, b: Value): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return canonicalKey(a) === canonicalKey(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!canonicalEquals(a[i] as Value, b[i] as Value)) return false;
+    return true;
+  }
+  let keys = 0;
+  for (const k in a) {
+    if (!Object.hasOwn(b, k) || !canonicalEquals(a[k] as Value, b[k] as Value)) return false;
+    keys++;
+  }
+  for (const k in b) if (Object.hasOwn(b, k)) keys--;
+  return keys === 0;
 }
 
 /**

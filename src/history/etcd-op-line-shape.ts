@@ -8,8 +8,9 @@
  * valid. A line that looks like an op is an op: it parses, or it is an error
  * at its line. A line looks like an op when it names the op logger
  * (`jepsen.util`), carries an op type keyword as a field (`:invoke`, `:ok`,
- * `:fail`, `:info`, or one spelled close to them), or has the op's tab-separated
- * shape (a field, then two keywords). Other loggers' lines (`INFO
+ * `:fail`, `:info`, or one spelled close to them), or has the op's shape (a
+ * field, then two keywords, tab-separated, or after ` - ` with a number in the
+ * field). Other loggers' lines (`INFO
  * jepsen.core - Running test`, `:n1 setting up debian`) have none of these.
  */
 
@@ -26,12 +27,14 @@ const OP_LOGGER = /jepsen\.util\b/;
 const KEYWORD_FIELD = /(?:^|\s):([A-Za-z][\w-]*)(?=\s|$)/g;
 // The op's tab-separated shape: a field, a keyword, a keyword (`3\t:invoke\t:read`), whatever is before it.
 const TAB_SHAPE = /\S+\t:\S+\t:\S+/;
+// The same with the tabs expanded, after a logger's ` - `: a process (or a number-like token), then two keywords.
+const SPACED_SHAPE = /\s-\s+\S*\d\S*\s+:\S+\s+:\S+/;
 const PREFIX = /^(.*?)\bINFO\s+jepsen\.util\s+-\s+/;
 const PROCESS = /^(\d+|:nemesis)$/;
 
 /** Whether a line that is not a well-formed op line was meant as one (then it is an error, not noise). */
 export function looksLikeOpLine(text: string): boolean {
-  if (OP_LOGGER.test(text) || TAB_SHAPE.test(text)) return true;
+  if (OP_LOGGER.test(text) || TAB_SHAPE.test(text) || SPACED_SHAPE.test(text)) return true;
   for (const m of text.matchAll(KEYWORD_FIELD)) if (nearType(m[1] as string)) return true;
   return false;
 }

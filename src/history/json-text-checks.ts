@@ -10,7 +10,7 @@
  * literal as written (the parsed value has already lost it) and gives the
  * column for the error. The scan runs only on lines that could hold such a
  * thing: long enough to nest that deep, or whose parsed value holds a number
- * that is zero, tiny, beyond 2^53 or infinite (hasSuspectNumber, a
+ * that is zero, tiny, beyond 2^53 or infinite (suspectNumbers, a
  * walk of the few fields of an op: a regular expression over every line cost
  * as much as the parsing itself).
  */
@@ -54,21 +54,35 @@ export function unsafeNumberProblem(literal: string, value: number): string | nu
   return null;
 }
 
+/** How suspect the numbers of a parsed value are: NONE, TINY (zero or below the smallest normal double) or BIG. */
+export const SUSPECT = { none: 0, tiny: 1, big: 2 } as const;
+
 /**
  * Whether a parsed value (no deeper than its text is long) holds a number its
- * text may have written unsafely: beyond 2^53, infinite, zero (an underflow
- * reads as 0) or below the smallest normal double. Only then does the text
- * need scanning.
+ * text may have written unsafely: BIG, beyond 2^53 or infinite (the text must
+ * be scanned), or TINY, zero (an underflow reads as 0) or below the smallest
+ * normal double (scanned only if the text could spell one: mayHoldTinyNumber).
  */
-export function hasSuspectNumber(v: unknown): boolean {
-  if (typeof v === 'number') return Math.abs(v) < MIN_NORMAL || !(Math.abs(v) < 2 ** 53);
-  if (typeof v !== 'object' || v === null) return false;
+export function suspectNumbers(v: unknown): number {
+  if (typeof v === 'number') return !(Math.abs(v) < 2 ** 53) ? SUSPECT.big : Math.abs(v) < MIN_NORMAL ? SUSPECT.tiny : SUSPECT.none;
+  if (typeof v !== 'object' || v === null) return SUSPECT.none;
+  let worst: number = SUSPECT.none;
   if (Array.isArray(v)) {
-    for (const x of v) if (hasSuspectNumber(x)) return true;
-    return false;
+    for (const x of v) if ((worst = Math.max(worst, suspectNumbers(x))) === SUSPECT.big) return worst;
+    return worst;
   }
-  for (const k in v) if (hasSuspectNumber((v as Record<string, unknown>)[k])) return true;
-  return false;
+  for (const k in v) if ((worst = Math.max(worst, suspectNumbers((v as Record<string, unknown>)[k]))) === SUSPECT.big) return worst;
+  return worst;
+}
+
+/**
+ * Whether a text could spell a number below the smallest normal double: only
+ * with a negative exponent (`1e-400`) or some 300 zeros after the point. Zeros
+ * are everywhere in histories (process 0, a write of 0), so the scan for a
+ * zero that was an underflow runs only on texts that pass this.
+ */
+export function mayHoldTinyNumber(text: string): boolean {
+  return text.length > 300 || text.indexOf('e-') >= 0 || text.indexOf('E-') >= 0;
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import { ParseError } from '../errors.js';
 import type { ImportOptions, ValueCheck } from './history-warning.js';
-import { hasSuspectNumber, jsonTextProblem } from './json-text-checks.js';
+import { jsonTextProblem, mayHoldTinyNumber, SUSPECT, suspectNumbers } from './json-text-checks.js';
 import { MAX_DEPTH } from './read-limits.js';
 import type { Op, Value } from './op.js';
 import { describeValue, opFromRecord, type FieldFailure } from './op-from-record.js';
@@ -57,7 +57,8 @@ export function parseJsonlLine(text: string, file: string, line: number, checkVa
     throw new ParseError({ file, line, column: firstNonBlank(text) }, 'a JSON object (one op per line)', found);
   }
   // A line shorter than the depth limit cannot nest past it; the text is scanned only when it could.
-  if (text.length > MAX_DEPTH || hasSuspectNumber(rec)) {
+  const suspect = text.length > MAX_DEPTH ? SUSPECT.big : suspectNumbers(rec);
+  if (suspect === SUSPECT.big || (suspect === SUSPECT.tiny && mayHoldTinyNumber(text))) {
     const problem = jsonTextProblem(text);
     if (problem !== null) throw new ParseError({ file, line, column: problem.offset + 1 }, problem.expected, problem.found);
   }

@@ -30,6 +30,7 @@ describe('a corrupted Porcupine etcd op line is an error at its line', () => {
     ['a level corrupted', 'INF0  jepsen.util - 1\t:ok\t:read\t2', 1, /an op line/],
     ['the separator gone', 'INFO  jepsen.util 1\t:ok\t:read\t2', 1, /an op line/],
     ['tabs and shape without the logger', '2024-01-01 1\t:ok\t:read\t2', 1, /an op line/],
+    ['every name corrupted, tabs expanded', 'INFO  jepsen.xxxx - 1  :zzz  :read  nil', 1, /an op line/],
     ['an op type with no f', 'INFO  jepsen.util - 1\t:ok', 26, /an operation keyword/],
   ])('%s', async (_name, bad, column, expected) => {
     const path = tempFile(`corrupt-${column}-${bad.length}.log`, [...GOOD, bad, 'INFO  jepsen.util - 2\t:invoke\t:read\tnil'].join('\n') + '\n');
