@@ -41,16 +41,20 @@ export function rangeHelp(r: NumberRange): string {
 export function parseInRange(flag: string, r: NumberRange): (text: string) => number {
   return (text: string): number => {
     const syntax = r.integer === false ? DECIMAL_TEXT : INTEGER_TEXT;
-    const n = syntax.test(text) ? Number(text) : NaN;
-    return assertInRange(flag, r, n, text);
+    if (!syntax.test(text)) throw outOfRange(flag, r, text, `Write it as a plain decimal${r.integer === false ? '' : ' integer'}: no exponent, sign, blanks or hex.`);
+    return assertInRange(flag, r, Number(text), text);
   };
 }
 
 /** The value itself when in range (options that arrive as numbers: a compare manifest, a scenario, a test). */
 export function assertInRange(flag: string, r: NumberRange, n: number, shown: string = String(n)): number {
   const ok = Number.isFinite(n) && (r.integer === false || Number.isSafeInteger(n)) && n >= r.min && n <= r.max;
-  if (!ok) throw new UsageError(`Expected \`${flag}\` to be ${rangeText(r)}, got \`${clip(shown)}\``, `Write it as a plain decimal${r.integer === false ? '' : ' integer'} (no exponent, sign or blanks).`);
+  if (!ok) throw outOfRange(flag, r, shown);
   return n;
+}
+
+function outOfRange(flag: string, r: NumberRange, shown: string, hint?: string): UsageError {
+  return new UsageError(`Expected \`${flag}\` to be ${rangeText(r)}, got \`${clip(shown)}\``, hint);
 }
 
 function bound(n: number): string {
