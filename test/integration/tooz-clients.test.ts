@@ -15,7 +15,7 @@ import { startCluster } from '../../src/cluster/start-cluster.js';
 import { StateFile } from '../../src/cluster/state-file.js';
 import { checkClientOn } from '../../workloads/client-check/run-client-check.js';
 import { commandLine, namedClient } from '../../workloads/runner/client-registry.js';
-import type { LockBackend } from '../../workloads/vocabulary.js';
+import type { LockService } from '../../workloads/vocabulary.js';
 import { leftovers, NOTHING_LEFT, SHARED_MACHINE, withClusterLock } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-tooz-'));
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('tooz reference clients', () => {
-  it.each<[string, LockBackend]>([
+  it.each<[string, LockService]>([
     ['tooz-memcached', 'memcached'],
     ['tooz-redis', 'redis'],
     ['tooz-zookeeper', 'zookeeper'],

@@ -163,9 +163,6 @@ describe('the replay command', () => {
     provider: fc.option(fc.constant('containers' as const), { nil: undefined }),
     script: fc.option(fc.array(faultWindow, { maxLength: 4 }), { nil: undefined }),
     proxies: fc.option(fc.constantFrom('resource' as const, 'lock' as const, 'both' as const), { nil: undefined }),
-  });
-  });
-
     // The evict fault's policy: a run with evict replays it (default included), others never name it.
     evictPolicy: fc.constantFrom(...EVICT_POLICIES),
   }).map((o) => (o.nemesis.includes('evict') ? o : { ...o, evictPolicy: undefined }));
