@@ -5,6 +5,12 @@
  * reaches container addresses (reachability.ts), under the cluster lock.
  * Inside the harness container nothing is decided again: the command runs,
  * and ends when the outer process does (harness-self.ts).
+ *
+ * Why leftovers are reclaimed before the probe: a harness SIGKILLed mid-run
+ * leaves its network on the run's /24, where the probe network cannot be
+ * made; the probe then failed and `auto` fell back to the host. Under the
+ * cluster lock no other run is live, so what the state file and the labels
+ * name is a dead run's, and startCluster would reclaim it anyway.
  */
 import { acquireClusterLock } from '../cluster/cluster-lock.js';
 import { chosenSubnet } from '../cluster/chosen-subnet.js';
@@ -31,6 +37,7 @@ export async function harnessRedirect(argv: readonly string[], log: (line: strin
   let handedOver = false;
   try {
     const images = { servers: imageRef('servers'), client: imageRef('client') };
+    if (req.choice === 'auto') await reclaimLeftovers(log);
     const reach = req.choice === 'auto' ? await probe(images.client, harnessId) : undefined;
     const decision = decideHarness(req.choice, reach);
     log(`harness: ${decision.where === 'host' ? 'here' : 'in a container'} (${decision.why})`);
@@ -40,6 +47,15 @@ export async function harnessRedirect(argv: readonly string[], log: (line: strin
   } finally {
     if (!handedOver) await lock.release();
   }
+}
+
+/** What a dead run left (state file, namespaces, containers, networks), before the probe needs its /24. */
+async function reclaimLeftovers(log: (line: string) => void): Promise<void> {
+  const { reclaim } = await import('../cluster/reclaim.js');
+  const r = await reclaim();
+  const c = r.containers;
+  const parts = [...r.namespaces, ...c.containers, ...c.networks, ...c.volumes];
+  if (parts.length > 0 || r.stateFile !== undefined) log(`harness: reclaimed what an earlier run left before probing: ${parts.length > 0 ? parts.join(', ') : r.stateFile}`);
 }
 
 /** Reachability of the run's /24 from here; inconclusive when there is nothing to probe with (the run says why). */
