@@ -82,6 +82,16 @@ describe('the hunt, simulated', () => {
     expect(r.records).toHaveLength(3);
   }, 60_000);
 
+  it('shards search their own ways: each shard its own plans from the same seed', async () => {
+    const plans = async (index: number): Promise<string> => {
+      const r = await runHunt(options({ keepGoing: true, budget: { runs: 3 }, shard: { index, count: 2 } }), simHuntDeps());
+      return JSON.stringify(r.records.map((t) => t.plan.windows));
+    };
+    const [one, two] = [await plans(1), await plans(2)];
+    expect(one).not.toBe(two);
+    expect(await plans(1)).toBe(one);
+  }, 60_000);
+
   it('refuses faults that cannot reach the target, saying why', () => {
     expect(() => huntFaults({ backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' }, ['clock'])).toThrow(/Cannot hunt with `clock` on etcd \/ fence-claim: etcd is a Go program/);
     expect(huntFaults({ backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' }, undefined)).not.toContain('clock');
