@@ -16,7 +16,7 @@
 import type { History } from '../../src/history/op.js';
 import { holdsOf, type Hold } from './holds.js';
 import { describeToken, indexesOf, type LockOp } from './lock-ops.js';
-import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker } from './verdict.js';
+import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker, counterDecidesAlone } from './verdict.js';
 
 const NAME = 'interleaved-sections';
 
@@ -39,8 +39,7 @@ interface Interleaving {
 
 export const interleavedSectionsChecker: LockChecker = {
   name: NAME,
-  // Without a lock (--backend none) there are no holds to judge accesses by: reported, and the counter decides.
-  decides: (context) => context.backend !== 'none',
+  decides: (context) => !counterDecidesAlone(context),
   check(history: History): CheckerVerdict {
     const sections = holdsOf(history)
       .holds.map((hold, id): Section => ({

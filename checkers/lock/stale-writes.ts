@@ -24,7 +24,7 @@
 import type { History } from '../../src/history/op.js';
 import { holdsOf, type Hold } from './holds.js';
 import { compareTokens, describeToken, indexesOf, type LockOp, type Token } from './lock-ops.js';
-import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker, type LockContext } from './verdict.js';
+import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker, type LockContext, counterDecidesAlone } from './verdict.js';
 
 const NAME = 'stale-writes';
 
@@ -36,8 +36,7 @@ interface TiedWrite {
 
 export const staleWritesChecker: LockChecker = {
   name: NAME,
-  // Without a lock (--backend none) there are no holds to judge accesses by: reported, and the counter decides.
-  decides: (context) => context.backend !== 'none',
+  decides: (context) => !counterDecidesAlone(context),
   check(history: History, context: LockContext): CheckerVerdict {
     const { holds, ops } = holdsOf(history);
     const grants = holds.filter((h) => h.definite);

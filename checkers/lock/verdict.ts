@@ -80,6 +80,20 @@ export interface LockChecker {
   decides?(context: LockContext): boolean;
 }
 
+/** The database's own concurrency control (workloads/vocabulary.ts DB_CONTROL_MODES; checkers import no workload code). */
+const DB_CONTROL_MODES: readonly ResourceMode[] = ['version', 'for-update'];
+
+/**
+ * Where the final counter alone decides the data, and the checkers that
+ * judge accesses by the lock's holds (stale writes, interleaved sections)
+ * only report: no lock at all (`--backend none`: no holds), or lock-counter
+ * in the database's own modes, where a holder whose lock passed on may
+ * still write safely (its version still current, its row lock still held).
+ */
+export function counterDecidesAlone(context: LockContext): boolean {
+  return context.backend === 'none' || (context.workload === 'lock-counter' && DB_CONTROL_MODES.includes(context.resource));
+}
+
 /** A history with thousands of overlaps needs the count and a sample, not a 10 MB report. */
 export const MAX_ANOMALIES = 100;
 

@@ -36,6 +36,8 @@ export interface CellEvidence {
   failed: number;
   doubleHolds: number;
   refusals: number;
+  /** Without a lock: sections that overlapped another (evidence.ts), summed; absent with a lock. */
+  overlaps?: number;
 }
 
 export interface CellSummary extends Cell {
@@ -102,6 +104,8 @@ export function summarizeCell(cell: Cell, plannedSeeds: readonly number[], runs:
       evidence.failed += r.evidence.faults.failed.length;
       evidence.doubleHolds += r.evidence.protection.doubleHolds;
       evidence.refusals += r.evidence.protection.refusals;
+      const overlaps = r.evidence.protection.overlaps;
+      if (overlaps !== undefined) evidence.overlaps = (evidence.overlaps ?? 0) + overlaps;
     }
     if (r.writes) {
       writes ??= { accepted: 0, rejected: 0, unknown: 0 };

@@ -22,7 +22,7 @@ export function renderSummaryMd(report: CompareReport): string {
     '',
     ...matrixTable(report),
     '',
-    '✅ safe (faults struck: double holds ⚡, refusals 🛡) · 🔲 untested (no fault struck, or the lock never failed) · ❌ invalid runs / finished (rate) · ⚠️ unknown or failed · ⏳ runs missing · ➖ not applicable · 🎯 expectation met, 🚩 unmet',
+    '✅ safe (faults struck: double holds ⚡, refusals 🛡; no lock: overlapping sections ⇄) · 🔲 untested (no fault struck, or the lock never failed) · ❌ invalid runs / finished (rate) · ⚠️ unknown or failed · ⏳ runs missing · ➖ not applicable · 🎯 expectation met, 🚩 unmet',
   ];
   const section = (title: string, items: string[]): void => {
     if (items.length === 0) return;
@@ -73,7 +73,7 @@ function cellText(c: ReportCell): string {
     case 'not-run':
       return '·';
     case 'safe':
-      return `✅ 0/${n} ⚡${c.evidence.doubleHolds} 🛡${c.evidence.refusals}${c.uselessRuns > 0 ? ' (useless)' : ''}${mark}`;
+      return `✅ 0/${n} ⚡${c.evidence.doubleHolds} 🛡${c.evidence.refusals}${c.evidence.overlaps !== undefined ? ` ⇄${c.evidence.overlaps}` : ''}${c.uselessRuns > 0 ? ' (useless)' : ''}${mark}`;
     case 'untested':
       return `🔲 untested ${c.evidence.applied}/${c.evidence.planned} struck${mark}`;
     case 'unsafe':

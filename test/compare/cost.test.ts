@@ -1,7 +1,9 @@
 /** The cost beside safety in compare: a run's section-cost stats as its cost, a cell's runs combined, in words. */
 import { describe, expect, it } from 'vitest';
 import { sectionCostChecker } from '../../checkers/lock/section-cost.js';
-import { cellCost, describeCost } from '../../src/compare/cell-summary.js';
+import { evidenceOf } from '../../checkers/lock/evidence.js';
+import { cellCost, describeCost, summarizeCell } from '../../src/compare/cell-summary.js';
+import { matrixCells } from '../../src/compare/compare-spec.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
 import type { StoredResults } from '../../src/store/results-json.js';
 import { call, context, lockHistory } from '../lock-checkers/lock-history.js';
@@ -36,5 +38,14 @@ describe('cost in compare', () => {
   it('runs that measured nothing give a cell no cost, not a cost of zero', () => {
     const nothing: RunSummary = { ...run(1), cost: null };
     expect(cellCost([nothing])).toBeNull();
+  });
+
+  it('a lockless cell sums the runs\' overlapping sections as its evidence', () => {
+    const h = history(4);
+    const withEvidence: RunSummary = { ...run(4), evidence: evidenceOf(h, [], 0) };
+    const cell = matrixCells(['none'], ['version'], ['none'])[0]!;
+    const c = summarizeCell(cell, [4, 10], [withEvidence, { ...withEvidence, seed: 10 }]);
+    expect(withEvidence.evidence!.protection.overlaps).toBeGreaterThan(0);
+    expect(c.evidence.overlaps).toBe(2 * withEvidence.evidence!.protection.overlaps!);
   });
 });

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkersFor } from '../../checkers/lock/registry.js';
-import { runCheckers } from '../../checkers/lock/verdict.js';
+import { runCheckers, type LockContext } from '../../checkers/lock/verdict.js';
 import { FIXTURES } from './fixtures.js';
+import { context } from './lock-history.js';
 
 describe('checkersFor', () => {
   it.each([
@@ -35,5 +36,21 @@ describe('known verdicts', () => {
     const f = FIXTURES.find((x) => x.name === 'a fence that rejected every write')!;
     const stats = runCheckers(checkersFor(f.context.workload), f.history, f.context).verdicts.find((v) => v.checker === 'access-stats')!;
     expect(stats.stats?.useless).toBe(1);
+  });
+});
+
+describe('who decides in the database modes', () => {
+  const deciding = (over: Partial<LockContext>) => runCheckers(checkersFor(over.workload ?? 'lock-counter'), [], context({ workload: 'lock-counter', ...over })).deciding;
+
+  it('lock-counter in version or for-update: the counter decides; stale writes and interleavings only report', () => {
+    for (const resource of ['version', 'for-update'] as const) {
+      expect(deciding({ resource, backend: 'redis' })).toEqual(['lost-updates', 'grant-tokens', 'access-stats']);
+      expect(deciding({ resource, backend: 'none', tokenKind: 'unique' })).toEqual(['lost-updates', 'access-stats']);
+    }
+  });
+
+  it('with a token mode, or on fenced-write, they decide as before', () => {
+    expect(deciding({ resource: 'fence', backend: 'etcd' })).toEqual(['lost-updates', 'stale-writes', 'interleaved-sections', 'grant-tokens', 'access-stats']);
+    expect(deciding({ workload: 'fenced-write', resource: 'version', backend: 'etcd' })).toEqual(['stale-writes', 'interleaved-sections', 'grant-tokens', 'access-stats']);
   });
 });
