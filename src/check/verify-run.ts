@@ -8,8 +8,10 @@
  * `valid: true, outcome: safe` on an unsafe run reads as what it is in
  * `report`, `serve`, the index and `compare --merge` / `--expect` alike.
  *
- * A run copied without its history.jsonl cannot be checked: its results.json
- * is read as written and flagged unverified for the caller to say so.
+ * A run copied without its history.jsonl cannot be checked, so its
+ * results.json gives no verdict at all (deleting the history and editing the
+ * file would otherwise pass): the caller gets the reason instead and counts
+ * the run as unknown.
  */
 import { join } from 'node:path';
 import { ParseError } from '../errors.js';
@@ -88,12 +90,11 @@ export function resultsDifference(stored: StoredResults, fresh: ResultsJson): st
   return null;
 }
 
-export interface VerifiedResults {
-  /** What the verdict is: recomputed when the history is there, else the file as written. */
-  results: StoredResults;
-  /** The run directory has no history.jsonl: `results` is the file's word, unchecked. */
-  unverified: boolean;
-}
+/** Why a run without its history has no verdict (compare, the index): said wherever that run is counted. */
+export const NO_HISTORY = `no ${HISTORY_FILE}: its ${RESULTS_FILE} cannot be checked`;
+
+/** The recomputed results, or (no history.jsonl) none, with the reason: the file's word is never the verdict. */
+export type VerifiedResults = { results: StoredResults; unchecked: null } | { results: null; unchecked: string };
 
 /**
  * A run directory's results, checked against its history; null when it has no results.json (not finished).
@@ -104,11 +105,11 @@ export function verifiedResults(dir: string, test: StoredTest | null, history: (
   if (file === null) return null;
   const stored = parseResultsJson(file.text, file.path);
   const ops = history();
-  if (ops === null) return { results: stored, unverified: true };
+  if (ops === null) return { results: null, unchecked: NO_HISTORY };
   if (test === null) throw new RunFileError(file.path, `cannot be checked against the history: ${join(dir, TEST_FILE)} is missing`);
   const fresh = recomputeResults(ops, test, stored);
   const difference = resultsDifference(stored, fresh);
   if (difference !== null) throw new RunFileError(file.path, `does not match the run's history: ${difference}; the file was edited or written by another tool`);
   // Through JSON and the reader, so callers get exactly what reading the file the run would write gives.
-  return { results: parseResultsJson(JSON.stringify(fresh), file.path), unverified: false };
+  return { results: parseResultsJson(JSON.stringify(fresh), file.path), unchecked: null };
 }

@@ -90,7 +90,7 @@ export function gatherMatrix(sources: readonly CompareSource[], allRuns: readonl
   // A run refused for leading outside is said where a merge's warnings are read, not only in its cell.
   for (const r of runs) if (r.error?.includes(LEADS_OUTSIDE) === true) warnings.push(r.error);
   const unverified = runs.filter((r) => r.unverified === true);
-  if (unverified.length > 0) warnings.push(`${unverified.length} run${unverified.length === 1 ? ' has' : 's have'} no history.jsonl, so ${unverified.length === 1 ? 'its' : 'their'} results.json could not be checked against one (${unverified[0]!.dir}${unverified.length > 1 ? ', …' : ''})`);
+  if (unverified.length > 0) warnings.push(`${unverified.length} run${unverified.length === 1 ? ' has' : 's have'} no history.jsonl, so ${unverified.length === 1 ? 'its' : 'their'} results.json cannot be checked: counted as unknown (${unverified[0]!.dir}${unverified.length > 1 ? ', …' : ''})`);
   for (const r of runs) {
     const [label, resource, nemesis] = r.cellId.split('/') as [string, ResourceMode, string];
     if (!rows.has(label)) rows.set(label, rowOfLabel(label));

@@ -16,7 +16,7 @@ import type { Value } from '../history/op.js';
 import type { Evidence, Outcome } from '../../checkers/lock/evidence.js';
 import { readResultsJson, RESULTS_FILE, type StoredResults, type StoredVerdict } from '../store/results-json.js';
 import { HISTORY_FILE } from '../store/run-store.js';
-import { readRunHistory, verifiedResults } from '../check/verify-run.js';
+import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../store/stored-outcome.js';
 import { readTestJson } from '../store/test-json.js';
 
@@ -73,7 +73,7 @@ export interface RunSummary {
   startedAt: string | null;
   /** Why the run is `error` or has no results. */
   error: string | null;
-  /** The run has no history.jsonl: its results.json could not be checked against it (the compare report warns). */
+  /** The run has no history.jsonl: its results.json could not be checked, so the run counts as unknown (the compare report warns). */
   unverified?: true;
 }
 
@@ -169,11 +169,12 @@ export function readRunSummary(dir: string, identity: RunIdentity, log: string |
   if (verified === null) {
     return { ...base, ...NOT_FINISHED, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };
   }
-  return { ...base, ...summarizeResults(verified.results), error: null, ...(verified.unverified ? { unverified: true as const } : {}) };
+  if (verified.results === null) return { ...base, ...NOT_FINISHED, error: `${dir}: ${verified.unchecked}`, unverified: true };
+  return { ...base, ...summarizeResults(verified.results), error: null };
 }
 
-function nullOr(results: StoredResults | null): { results: StoredResults; unverified: boolean } | null {
-  return results === null ? null : { results, unverified: false };
+function nullOr(results: StoredResults | null): VerifiedResults | null {
+  return results === null ? null : { results, unchecked: null };
 }
 
 function num(v: Value | undefined): number {

@@ -58,9 +58,9 @@ describe('verifiedResults: a results.json must match its history', () => {
     for (const source of [SAMPLE_RUN_DIR, SAMPLE_MUTEX_RUN_DIR]) {
       const dir = copy(source);
       const v = verify(dir)!;
-      expect(v.unverified).toBe(false);
-      expect(v.results.valid).toBe(read(dir).valid);
-      expect(v.results.outcome).toBe(read(dir).outcome);
+      expect(v.unchecked).toBeNull();
+      expect(v.results?.valid).toBe(read(dir).valid);
+      expect(v.results?.outcome).toBe(read(dir).outcome);
     }
   });
 
@@ -77,17 +77,19 @@ describe('verifiedResults: a results.json must match its history', () => {
     const dir = copy();
     const { deciding: _d, outcome: _o, evidence: _e, ...legacy } = read(dir);
     writeFileSync(join(dir, 'results.json'), JSON.stringify(legacy));
-    expect(verify(dir)!.results.outcome).toBe('unsafe');
+    expect(verify(dir)!.results?.outcome).toBe('unsafe');
     writeFileSync(join(dir, 'results.json'), JSON.stringify({ ...legacy, valid: true, checkers: legacy.checkers.map((c) => ({ ...c, valid: true })) }));
     expect(refusal(dir)).toMatch(/`valid` is true/);
   });
 
-  it('refuses a results.json it cannot check for want of test.json; one without a history is read but flagged unverified', () => {
+  it('refuses a results.json it cannot check for want of test.json; one without a history gives no verdict, only the reason', () => {
     const noTest = copy();
     rmSync(join(noTest, 'test.json'));
     expect(() => verifiedResults(noTest, null, () => readRunHistory(noTest))).toThrow(/cannot be checked against the history: .*test\.json is missing/);
     const noHistory = copy();
-    expect(verifiedResults(noHistory, readTestJson(noHistory), () => null)).toMatchObject({ unverified: true });
+    // Even a results.json forged to valid/safe: without the history it is not read as a verdict.
+    writeFileSync(join(noHistory, 'results.json'), JSON.stringify({ ...read(noHistory), valid: true, outcome: 'safe' }));
+    expect(verifiedResults(noHistory, readTestJson(noHistory), () => null)).toEqual({ results: null, unchecked: 'no history.jsonl: its results.json cannot be checked' });
   });
 
   it('a random edit of the verdict fields is refused or changes nothing the history disagrees with', () => {

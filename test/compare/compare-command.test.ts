@@ -134,7 +134,7 @@ describe('fencecheck compare', () => {
 
   it('without --expect, the verdicts decide: 1 when a run is invalid', async () => {
     const root = tempDir('cli-verdict');
-    const deps = { runOne: fakeRunOne(() => ({ valid: false, anomalies: { 'double-hold': 1 } })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false };
+    const deps = { runOne: fakeRunOne(() => ({ valid: false, anomalies: { 'lost-update': 1 } })), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false };
     await runCompare(join(root, 'c'), newManifest(spec({ backends: ['redis'], resources: ['none'], nemeses: ['none'], seeds: [1] }), null, 'now'), null, deps);
     expect(await compare('--merge', root, '--out', join(root, 'm'))).toBe(1);
   });

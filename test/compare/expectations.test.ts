@@ -88,7 +88,7 @@ describe('evaluating expectations', () => {
         { expect: 'safe' },
         { resource: 'none', nemesis: 'client-pause', expect: 'unsafe' },
       ]),
-      cells({ 'redis/none/client-pause': [{ valid: false, anomalies: { 'double-hold': 1 } }], 'redlock/none/client-pause': [{ valid: false, anomalies: { 'double-hold': 1 } }] }),
+      cells({ 'redis/none/client-pause': [{ valid: false, anomalies: { 'lost-update': 1 } }], 'redlock/none/client-pause': [{ valid: false, anomalies: { 'lost-update': 1 } }] }),
     );
     expect(got.met).toBe(true);
     expect(got.results.map((r) => r.decided)).toEqual([4, 2]);

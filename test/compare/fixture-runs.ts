@@ -1,12 +1,15 @@
 /**
- * Hand-written run directories for the compare tests: test.json and
- * results.json as runLockTest writes them (docs/run-directory.md), no history,
- * no cluster. `fakeRunOne` stands in for runLockTest: it writes such a run
+ * Run directories for the compare tests as runLockTest writes them
+ * (docs/run-directory.md), no cluster: a lock-counter history made to show
+ * the anomalies asked for, and the results.json the real checkers give for it
+ * (runResults), so every verdict comes from the checkers. `fakeRunOne` stands in for runLockTest: it writes such a run
  * directory where the real one would, with an outcome chosen per run.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { outcomeOf, type Evidence } from '../../checkers/lock/evidence.js';
+import { runResults } from '../../src/check/run-results.js';
+import type { History } from '../../src/history/op.js';
+import { call, lockHistory, nemesis, section, type Ev } from '../lock-checkers/lock-history.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { DEFAULTS, replayCommand } from '../../workloads/runner/run-options.js';
 import type { CompareSpec } from '../../src/compare/compare-spec.js';
@@ -20,49 +23,91 @@ export function tempDir(label: string): string {
 
 export interface FixtureOutcome {
   valid: true | false | 'unknown';
-  /** Anomalies by kind, all from one checker per kind. */
+  /** Anomalies by kind: `lost-update`, `stale-write`, `double-hold` (mutual exclusion: information on a counter, never deciding). */
   anomalies?: Record<string, number>;
   writes?: { accepted: number; rejected: number; unknown?: number };
   durationMs?: number;
   /**
-   * What the faults did (default: 2 of 2 windows struck, 1 double hold, the
-   * rejected writes as refusals); `legacy` writes a results.json from before
-   * evidence was recorded (no deciding, outcome or evidence).
+   * What the history shows the faults did (default: 2 of 2 windows struck, 1
+   * double hold on a valid run, the rejected writes as refusals; `refusals`
+   * sets how many writes are rejected); `legacy` writes a results.json from
+   * before evidence was recorded (no deciding, outcome or evidence).
    */
   evidence?: { planned?: number; applied?: number; doubleHolds?: number; refusals?: number } | 'legacy';
 }
 
-const CHECKER_OF: Record<string, string> = { 'lost-update': 'lost-updates', 'stale-write': 'stale-writes', 'double-hold': 'mutual-exclusion' };
+/**
+ * A lock-counter history whose checkers find what `o` asks for (built with test/lock-checkers/lock-history.ts):
+ * sequential sections that each read the counter and write it plus one (`writes.accepted` of them), one of
+ * them written again by a second holder per extra lost update (two acknowledged writes of one value), a final
+ * read that falls short when updates were lost (lost-updates: one anomaly for the shortfall, one per pair); a
+ * holder whose write is accepted after the lock went to another per stale write; rejected writes (the fence
+ * refusing), the first `doubleHolds` of them by a second holder inside another's section; `info` writes for
+ * unknown ones; `applied` pause/resume windows of the nemesis. `valid: 'unknown'`: no final read, so the lost
+ * updates cannot be counted.
+ */
+export function fixtureHistory(o: FixtureOutcome): History {
+  const e = o.evidence === 'legacy' || o.evidence === undefined ? {} : o.evidence;
+  const given = o.writes ?? { accepted: 10, rejected: 0 };
+  const w = { ...given, rejected: e.refusals ?? given.rejected };
+  const lost = o.anomalies?.['lost-update'] ?? 0;
+  const stale = o.anomalies?.['stale-write'] ?? 0;
+  const doubleHolds = e.doubleHolds ?? o.anomalies?.['double-hold'] ?? (o.valid === true ? 1 : 0);
+  const evs: Ev[][] = [];
+  let counter = 0;
+  let applied = 0;
+  let t = 100;
+  let token = 1;
+  const read = (p: number, at: number, value: number): Ev[] => call(p, 'read', at, at + 1, 'ok', { result: value, outcome: 'accepted' });
+  const write = (p: number, at: number, value: number, outcome: 'accepted' | 'rejected' | 'unknown'): Ev[] =>
+    call(p, 'write', at, at + 1, outcome === 'accepted' ? 'ok' : outcome === 'rejected' ? 'fail' : 'info', { value, outcome });
+  const pairs = Math.max(0, lost - 1);
+  // writes.accepted counts the pairs' and stale holders' accepted writes too.
+  for (let i = 0; i < Math.max(0, w.accepted - 2 * pairs - stale); i++, t += 20) {
+    evs.push(section(0, token++, t, t + 8, read(0, t + 1, counter), write(0, t + 3, counter + 1, 'accepted')));
+    applied++;
+    counter++;
+  }
+  // Each pair: a second holder reads the same value inside the first's section and writes it too.
+  for (let i = 0; i < pairs; i++, t += 30) {
+    // The first write is invoked before the second grant, so it is not stale: only the increment is lost.
+    evs.push(section(0, token++, t, t + 9, read(0, t + 1, counter), write(0, t + 2.2, counter + 1, 'accepted')));
+    evs.push(section(1, token++, t + 2.5, t + 12, read(1, t + 2.6, counter), write(1, t + 7, counter + 1, 'accepted')));
+    applied += 2;
+    counter++;
+  }
+  // A stale holder: the lock goes to another holder, who does not write; the first's later write is accepted.
+  for (let i = 0; i < stale; i++, t += 30) {
+    evs.push(section(0, token++, t, t + 12, read(0, t + 1, counter), write(0, t + 8, counter + 1, 'accepted')));
+    evs.push(section(1, token++, t + 4, t + 6));
+    counter++;
+  }
+  for (let i = 0; i < w.rejected; i++, t += 30) {
+    const inside = i < doubleHolds;
+    evs.push(section(0, token++, t, t + 10, read(0, t + 1, counter)));
+    evs.push(section(inside ? 1 : 0, token++, inside ? t + 2 : t + 12, inside ? t + 5 : t + 16, write(inside ? 1 : 0, inside ? t + 3 : t + 13, counter + 1, 'rejected')));
+  }
+  // The rest of the double holds: a second holder that only reads inside another's section.
+  for (let i = w.rejected; i < doubleHolds; i++, t += 20) {
+    evs.push(section(0, token++, t, t + 10, read(0, t + 1, counter)));
+    evs.push(section(1, token++, t + 2, t + 5, read(1, t + 3, counter)));
+  }
+  for (let i = 0; i < (w.unknown ?? 0); i++, t += 20) evs.push(section(0, token++, t, t + 8, write(0, t + 3, counter + 1, 'unknown')));
+  for (let i = 0; i < (e.applied ?? 2); i++, t += 10) evs.push(nemesis(t, 'pause', { target: 'c1' }), nemesis(t + 5, 'resume', { target: 'c1' }));
+  // One lost update without a pair: the final counter misses one acknowledged increment.
+  if (o.valid !== 'unknown') evs.push(call(2, 'final-read', t, t + 1, 'ok', { result: lost === 1 ? counter - 1 : counter }));
+  return lockHistory(...evs);
+}
 
-export function resultsJson(o: FixtureOutcome): object {
-  const checkers: object[] = Object.entries(o.anomalies ?? {}).map(([kind, n]) => ({
-    checker: CHECKER_OF[kind] ?? kind,
-    valid: false,
-    summary: `${n} ${kind}`,
-    anomalyCount: n,
-    anomalies: Array.from({ length: Math.min(n, 100) }, (_, i) => ({ kind, message: `${kind} ${i}`, processes: [1, 2], tokens: [1, 2], window: { start: 0, end: 1 }, opIndexes: [i] })),
-  }));
-  if (o.valid === 'unknown') checkers.push({ checker: 'mutex-linearizable', valid: 'unknown', summary: 'timed out after 10 s', anomalyCount: 0, anomalies: [] });
-  const w = o.writes ?? { accepted: 10, rejected: 0 };
-  const useless = w.accepted === 0 && w.rejected > 0;
-  checkers.push({
-    checker: 'access-stats',
-    valid: true,
-    summary: 'writes',
-    anomalyCount: 0,
-    anomalies: [],
-    stats: { 'write.accepted': w.accepted, 'write.rejected': w.rejected, 'write.unknown': w.unknown ?? 0, ...(useless ? { useless: 1 } : {}) },
-  });
-  const base = { valid: o.valid, durationMs: o.durationMs ?? 1000, checkers };
-  if (o.evidence === 'legacy') return base;
-  const e = o.evidence ?? {};
-  const evidence: Evidence = {
-    faults: { planned: e.planned ?? 2, applied: e.applied ?? 2, skipped: [], failed: [] },
-    protection: { doubleHolds: e.doubleHolds ?? 1, refusals: e.refusals ?? w.rejected },
-  };
-  // Mutual exclusion reports on a data workload but does not decide it (checkers/lock/mutual-exclusion.ts).
-  const deciding = checkers.map((c) => (c as { checker: string }).checker).filter((c) => c !== 'mutual-exclusion');
-  return { ...base, deciding, outcome: outcomeOf(o.valid, evidence, 'lock-counter'), evidence };
+/** What the run would write for `o`'s history: runResults, or (`legacy`) the file from before evidence was recorded. */
+export function resultsJson(o: FixtureOutcome, options: Pick<RunOptions, 'workload' | 'resource' | 'backend'> = { workload: 'lock-counter', resource: 'none', backend: 'redis' }): object {
+  const planned = o.evidence === 'legacy' ? undefined : (o.evidence?.planned ?? 2);
+  const results = runResults(fixtureHistory(o), options, planned, o.durationMs ?? 1000);
+  // The fixture says what a test means; the checkers must agree, or the fixture history is wrong.
+  if (results.valid !== o.valid) throw new Error(`fixture history for ${JSON.stringify(o)} checks as ${String(results.valid)}: ${JSON.stringify(results.checkers.map((c) => [c.checker, c.valid, c.summary]))}`);
+  if (o.evidence !== 'legacy') return results;
+  const { deciding: _d, outcome: _o, evidence: _e, ...legacy } = results;
+  return legacy;
 }
 
 /** A run directory with test.json and results.json; returns its path. */
@@ -70,7 +115,9 @@ export function writeRunDir(runDir: string, options: RunOptions, outcome: Fixtur
   mkdirSync(join(runDir, 'logs'), { recursive: true });
   const test = { name: `${options.backend}-${options.resource}-${options.workload}`, ...options, startedAt, replay: replayCommand(options) };
   writeFileSync(join(runDir, 'test.json'), JSON.stringify(test, null, 2) + '\n');
-  if (outcome !== null) writeFileSync(join(runDir, 'results.json'), JSON.stringify(resultsJson(outcome), null, 2) + '\n');
+  if (outcome === null) return runDir;
+  writeFileSync(join(runDir, 'history.jsonl'), fixtureHistory(outcome).map((op) => JSON.stringify(op)).join('\n') + '\n');
+  writeFileSync(join(runDir, 'results.json'), JSON.stringify(resultsJson(outcome, options), null, 2) + '\n');
   return runDir;
 }
 
@@ -103,13 +150,4 @@ export function fakeRunOne(decide: (o: RunOptions) => FixtureOutcome): RunOne & 
 export function fakeClock(start = Date.parse('2026-11-29T12:00:00Z')): { now: () => number; tick: (ms: number) => void } {
   let t = start;
   return { now: () => t, tick: (ms) => void (t += ms) };
-}
-
-/**
- * These fixture runs have no history.jsonl (results.json written by hand), so every report over them warns that
- * their results could not be checked against a history (gather-matrix.ts); tests about other warnings leave that
- * one out. merge.test.ts asserts it is said.
- */
-export function withoutUnverified(warnings: readonly string[]): string[] {
-  return warnings.filter((w) => !/ no history\.jsonl, so /.test(w));
 }

@@ -8,7 +8,7 @@
  * it (refused, said).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -75,6 +75,19 @@ describe('compare --merge believes no results.json on its word', () => {
       expect(e.exitCode).toBe(EXIT.badInput);
       expect(e.message).toBe(`${results}: does not match the run's history: \`valid\` is true in the file but false from the history; the file was edited or written by another tool`);
     }
+  });
+
+  it('a run without its history.jsonl gets no verdict from its results.json, even one edited to valid/safe: unknown, and --expect safe fails', async () => {
+    const root = await artifacts();
+    const results = join(root, 'a', 'unsafe', 'results.json');
+    const r = JSON.parse(readFileSync(results, 'utf8')) as { checkers: object[] };
+    writeFileSync(results, JSON.stringify({ ...r, valid: true, outcome: 'safe', checkers: r.checkers.map((c) => ({ ...c, valid: true })) }));
+    rmSync(join(root, 'a', 'unsafe', 'history.jsonl'));
+    expect(await compare('--merge', join(root, 'a'), '--out', join(root, 'out'), '--expect', expectFile(root, [{ expect: 'safe' }]))).toBe(EXIT.invalid);
+    expect(err).toContain(`warning: 1 run has no history.jsonl, so its results.json cannot be checked: counted as unknown (${join(root, 'a', 'unsafe')})`);
+    expect(out).toMatch(/1 of 1 run unknown or failed/);
+    const merged = mergeCompare([join(root, 'a')], join(root, 'out2'), null, 'now').report;
+    expect(merged.cells.map((c) => [c.outcome, c.runs.map((run) => run.error)])).toEqual([['unknown', [`${join(root, 'a', 'unsafe')}: no history.jsonl: its results.json cannot be checked`]]]);
   });
 
   it('the same runs untouched merge: unsafe exits 1, an untested cell alone exits 3', async () => {
