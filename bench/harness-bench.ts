@@ -67,6 +67,8 @@ interface Row {
   runs: number;
   wallMs: number;
   overheadMs: number[];
+  /** The runs on a reused cluster only (a pool's first run starts it fresh). */
+  reusedOverheadMs: number[];
   clusterMs: number[];
   /** Per run, from the run's own log lines: cluster taken to main phase (clients started), heal to recovery (workers done), recovery's end to the run's return (final read, checks, report, a fresh run's teardown), teardown. */
   phases: { setup: number[]; drain: number[]; tail: number[]; teardown: number[] };
@@ -98,7 +100,7 @@ function phasesOf(lines: readonly { at: number; line: string }[], endAt: number)
 
 async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: string): Promise<Row> {
   const pool = mode === 'warm' ? new WarmPool() : undefined;
-  const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], clusterMs: [], phases: { setup: [], drain: [], tail: [], teardown: [] }, fresh: 0, errors: [] };
+  const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], reusedOverheadMs: [], clusterMs: [], phases: { setup: [], drain: [], tail: [], teardown: [] }, fresh: 0, errors: [] };
   const t0 = Date.now();
   try {
     for (let i = 0; i < a.runs; i++) {
@@ -111,7 +113,9 @@ async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: st
         const ph = phasesOf(lines, Date.now() - began);
         for (const k of ['setup', 'drain', 'tail', 'teardown'] as const) if (ph[k] !== undefined) row.phases[k].push(ph[k]);
         const rec = readTestJson(r.runDir)?.['cluster'] as unknown as ClusterRecord | undefined;
-        row.overheadMs.push(Date.now() - began - o.timeLimitS * 1000 - o.recoverMs);
+        const overhead = Date.now() - began - o.timeLimitS * 1000 - o.recoverMs;
+        row.overheadMs.push(overhead);
+        if (rec && !rec.fresh) row.reusedOverheadMs.push(overhead);
         if (rec) row.clusterMs.push(rec.startMs);
         if (rec?.fresh) row.fresh++;
       } catch (err) {
@@ -134,6 +138,7 @@ function line(r: Row): string {
     `overhead/run median ${s(median(r.overheadMs))} (min ${s(Math.min(...r.overheadMs))}, max ${s(Math.max(...r.overheadMs))})`.padEnd(56),
     `${r.mode === 'warm' ? 'take (reset+check)' : 'start'} median ${s(median(r.clusterMs))}`.padEnd(34),
     `fresh clusters ${r.fresh}`,
+    r.reusedOverheadMs.length > 0 ? `| reused runs' overhead median ${s(median(r.reusedOverheadMs))}` : '',
     `| medians: clients ${s(median(r.phases.setup))}, drain ${s(median(r.phases.drain))}, after recovery ${s(median(r.phases.tail))}${r.phases.teardown.length > 0 ? `, teardown ${s(median(r.phases.teardown))}` : ''}`,
     r.errors.length > 0 ? `  errors ${r.errors.length}: ${r.errors[0]}` : '',
   ].join(' ');
