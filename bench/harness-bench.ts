@@ -3,7 +3,8 @@
  * per backend, N consecutive short lock runs on a fresh cluster each (started
  * and torn down per run, as `fencecheck run` does), then N on one warm
  * cluster (a WarmPool: reset and clean-checked between runs), side by side in
- * one sitting. Each run has a client pause and a partition in it, so the
+ * one sitting (lock-counter on the fenced resource: fence, or cas-unique for
+ * Redlock). Each run has a client pause and a partition in it, so the
  * reset has faults to heal and lock state to clear. Printed per backend and
  * mode: the wall time of the N runs, and the overhead per run beyond the
  * workload and the recovery wait (wall − timeLimit − recoverMs), with the
@@ -47,7 +48,8 @@ function optionsFor(backend: LockBackend, seconds: number, seed: number, results
   return {
     ...DEFAULTS,
     backend,
-    resource: 'fence',
+    // Redlock has no monotonic token: antirez's unique-token check-and-set is its fenced resource.
+    resource: backend === 'redlock' || backend === 'redlock-npm' ? 'cas-unique' : 'fence',
     workload: 'lock-counter',
     nemesis: ['client-pause', 'partition'],
     timeLimitS: seconds,
@@ -147,7 +149,7 @@ function line(r: Row): string {
 async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   const resultsDir = mkdtempSync(join(tmpdir(), 'fc-harness-bench-'));
-  process.stdout.write(`harness bench: ${a.runs} runs of ${a.seconds} s per backend and mode (lock-counter, fence, 3 clients, client-pause + partition, recover 1 s)\n`);
+  process.stdout.write(`harness bench: ${a.runs} runs of ${a.seconds} s per backend and mode (lock-counter, fence or cas-unique, 3 clients, client-pause + partition, recover 1 s)\n`);
   try {
     for (const b of a.backends) {
       for (const m of a.modes) process.stdout.write(`${line(await measure(b, m, a, resultsDir))}\n`);
