@@ -3,7 +3,8 @@
  * per backend, N consecutive short lock runs on a fresh cluster each (started
  * and torn down per run, as `fencecheck run` does), then N on one warm
  * cluster (a WarmPool: reset and clean-checked between runs), side by side in
- * one sitting. Each run has a client pause and a partition in it, so the
+ * one sitting (lock-counter on the fenced resource: fence, or cas-unique for
+ * Redlock). Each run has a client pause and a partition in it, so the
  * reset has faults to heal and lock state to clear. Printed per backend and
  * mode: the wall time of the N runs, and the overhead per run beyond the
  * workload and the recovery wait (wall − timeLimit − recoverMs), with the
@@ -47,7 +48,8 @@ function optionsFor(backend: LockBackend, seconds: number, seed: number, results
   return {
     ...DEFAULTS,
     backend,
-    resource: 'fence',
+    // Redlock has no monotonic token: antirez's unique-token check-and-set is its fenced resource.
+    resource: backend === 'redlock' || backend === 'redlock-npm' ? 'cas-unique' : 'fence',
     workload: 'lock-counter',
     nemesis: ['client-pause', 'partition'],
     timeLimitS: seconds,
@@ -67,6 +69,8 @@ interface Row {
   runs: number;
   wallMs: number;
   overheadMs: number[];
+  /** The runs on a reused cluster only (a pool's first run starts it fresh). */
+  reusedOverheadMs: number[];
   clusterMs: number[];
   /** Per run, from the run's own log lines: cluster taken to main phase (clients started), heal to recovery (workers done), recovery's end to the run's return (final read, checks, report, a fresh run's teardown), teardown. */
   phases: { setup: number[]; drain: number[]; tail: number[]; teardown: number[] };
@@ -98,7 +102,7 @@ function phasesOf(lines: readonly { at: number; line: string }[], endAt: number)
 
 async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: string): Promise<Row> {
   const pool = mode === 'warm' ? new WarmPool() : undefined;
-  const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], clusterMs: [], phases: { setup: [], drain: [], tail: [], teardown: [] }, fresh: 0, errors: [] };
+  const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], reusedOverheadMs: [], clusterMs: [], phases: { setup: [], drain: [], tail: [], teardown: [] }, fresh: 0, errors: [] };
   const t0 = Date.now();
   try {
     for (let i = 0; i < a.runs; i++) {
@@ -111,7 +115,9 @@ async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: st
         const ph = phasesOf(lines, Date.now() - began);
         for (const k of ['setup', 'drain', 'tail', 'teardown'] as const) if (ph[k] !== undefined) row.phases[k].push(ph[k]);
         const rec = readTestJson(r.runDir)?.['cluster'] as unknown as ClusterRecord | undefined;
-        row.overheadMs.push(Date.now() - began - o.timeLimitS * 1000 - o.recoverMs);
+        const overhead = Date.now() - began - o.timeLimitS * 1000 - o.recoverMs;
+        row.overheadMs.push(overhead);
+        if (rec && !rec.fresh) row.reusedOverheadMs.push(overhead);
         if (rec) row.clusterMs.push(rec.startMs);
         if (rec?.fresh) row.fresh++;
       } catch (err) {
@@ -134,6 +140,7 @@ function line(r: Row): string {
     `overhead/run median ${s(median(r.overheadMs))} (min ${s(Math.min(...r.overheadMs))}, max ${s(Math.max(...r.overheadMs))})`.padEnd(56),
     `${r.mode === 'warm' ? 'take (reset+check)' : 'start'} median ${s(median(r.clusterMs))}`.padEnd(34),
     `fresh clusters ${r.fresh}`,
+    r.reusedOverheadMs.length > 0 ? `| reused runs' overhead median ${s(median(r.reusedOverheadMs))}` : '',
     `| medians: clients ${s(median(r.phases.setup))}, drain ${s(median(r.phases.drain))}, after recovery ${s(median(r.phases.tail))}${r.phases.teardown.length > 0 ? `, teardown ${s(median(r.phases.teardown))}` : ''}`,
     r.errors.length > 0 ? `  errors ${r.errors.length}: ${r.errors[0]}` : '',
   ].join(' ');
@@ -142,7 +149,7 @@ function line(r: Row): string {
 async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   const resultsDir = mkdtempSync(join(tmpdir(), 'fc-harness-bench-'));
-  process.stdout.write(`harness bench: ${a.runs} runs of ${a.seconds} s per backend and mode (lock-counter, fence, 3 clients, client-pause + partition, recover 1 s)\n`);
+  process.stdout.write(`harness bench: ${a.runs} runs of ${a.seconds} s per backend and mode (lock-counter, fence or cas-unique, 3 clients, client-pause + partition, recover 1 s)\n`);
   try {
     for (const b of a.backends) {
       for (const m of a.modes) process.stdout.write(`${line(await measure(b, m, a, resultsDir))}\n`);

@@ -61,6 +61,15 @@ function verdictOf(r: RunResult): Record<string, unknown> {
   const results = readResultsJson(r.runDir)!;
   return { outcome: storedOutcome(results).outcome, 'lost-updates': r.verdicts.find((v) => v.checker === 'lost-updates')?.valid };
 }
+
+/**
+ * etcd's unprotected run is the exception: whether the paused holder's late write loses an increment depends
+ * on where in its section the pause lands, and it came out both ways on fresh clusters and on warm ones (three
+ * sittings); the danger itself, the lock held twice, is certain. So there the double hold is what is compared.
+ */
+function unprotectedVerdictOf(backend: LockBackend, r: RunResult): Record<string, unknown> {
+  return backend === 'etcd' ? { 'mutual-exclusion': r.verdicts.find((v) => v.checker === 'mutual-exclusion')?.valid } : verdictOf(r);
+}
 const allVerdicts = (r: RunResult): string => r.verdicts.map((v) => `${v.checker}=${String(v.valid)}`).join(' ');
 
 /** The fenced resource mode a backend's token allows (Redlock has no monotonic token: antirez's unique-token check-and-set). */
@@ -84,9 +93,9 @@ describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as con
       expect(clusterOf(freshFence)).toMatchObject({ fresh: true });
       for (const [what, r] of Object.entries({ freshNone, warmNone, freshFence, warmFence })) console.log(`${backend} ${what}: ${JSON.stringify(verdictOf(r))} (${allVerdicts(r)}) ${r.runDir}`);
       // The danger happened (an unprotected counter lost updates), and the fence held with evidence.
-      expect(verdictOf(freshNone)).toEqual({ outcome: 'unsafe', 'lost-updates': false });
+      expect(unprotectedVerdictOf(backend, freshNone)).toEqual(backend === 'etcd' ? { 'mutual-exclusion': false } : { outcome: 'unsafe', 'lost-updates': false });
       expect(verdictOf(freshFence)).toEqual({ outcome: 'safe', 'lost-updates': true });
-      expect(verdictOf(warmNone)).toEqual(verdictOf(freshNone));
+      expect(unprotectedVerdictOf(backend, warmNone)).toEqual(unprotectedVerdictOf(backend, freshNone));
       expect(verdictOf(warmFence)).toEqual(verdictOf(freshFence));
     } finally {
       await pool.close(log);
