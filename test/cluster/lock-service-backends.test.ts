@@ -45,7 +45,7 @@ describe('pg-advisory and pgbouncer', () => {
 
 describe('memcached', () => {
   it('listens on its node only, TCP only, with a fixed memory limit, as nobody', () => {
-    expect(memcachedArgs(node('mc1'))).toEqual(['-l', '10.77.0.81', '-p', '11211', '-U', '0', '-m', '64', '-t', '2', '-u', 'nobody']);
+    expect(memcachedArgs(node('mc1'))).toEqual(['-l', '10.77.0.81', '-p', '11211', '-U', '0', '-m', '64', '-t', '2', '-u', 'nobody', '-vv']);
     expect(backendSpec('memcached').teardown).toEqual({ signal: 'SIGKILL', graceMs: 0 });
   });
 });

@@ -21,6 +21,8 @@ describe('hunt and shrink on a real cluster', () => {
   let found: HuntReport | undefined;
 
   it('a hunt with client pauses at lock events finds the violation on redis with no fence', async () => {
+    // Every try on one warm cluster, torn down (and the machine's cluster lock freed) when the hunt ends.
+    const deps = realHuntDeps(log, () => false);
     found = await runHunt(
       {
         target: { backend: 'redis', resource: 'none', workload: 'lock-counter' },
@@ -31,8 +33,8 @@ describe('hunt and shrink on a real cluster', () => {
         keepGoing: false,
         shape: { timeLimitS: 8, clients: 3, ttlMs: 1000 },
       },
-      realHuntDeps(log, () => false),
-    );
+      deps,
+    ).finally(() => deps.close?.());
     console.log(found.lines.join('\n'));
     expect(found.exitCode).toBe(1);
     expect(found.found!.record.miss!.doubleHolds).toBeGreaterThan(0);
@@ -46,7 +48,8 @@ describe('hunt and shrink on a real cluster', () => {
     const before = failedRunOptions(runDir);
     // k = 1 of K = 3: a double hold on an unfenced counter loses an update in some runs, not all (measured: the
     // same plan failed 0 of 1 re-runs once), and a test must fit the machine's queue; the CLI's default is 4 of 5.
-    const r = await runShrink({ runDir, runs: 3, minFails: 1, maxCandidates: 3, shrinkDir: join(resultsDir, 'shrink') }, realHuntDeps(log, () => false));
+    const deps = realHuntDeps(log, () => false);
+    const r = await runShrink({ runDir, runs: 3, minFails: 1, maxCandidates: 3, shrinkDir: join(resultsDir, 'shrink') }, deps).finally(() => deps.close?.());
     console.log(r.lines.join('\n'));
     expect(r.exitCode).toBe(1);
     expect(r.lines[0]).toMatch(/^shrunk to \d+ fault events?, \d+ clients?, \d+ s; reproduced 1\/\d$/);

@@ -22,6 +22,9 @@ export function memcachedArgs(node: NodePlan, memoryMb = MEMCACHED_MEMORY_MB): s
     '-m', String(memoryMb),
     '-t', '2',
     '-u', 'nobody',
+    // Its log is otherwise empty (-v prints errors only): -vv logs its start and every command, which is where a
+    // lock run's story on memcached is read (tooz's add/get/delete are a few per second).
+    '-vv',
   ];
 }
 
