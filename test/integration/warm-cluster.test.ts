@@ -3,7 +3,7 @@
  * seeded plans run on a fresh cluster and on a warm one (a WarmPool's cluster
  * after a reset and a clean check) and get the same verdicts: an unprotected
  * counter under a holder's pause past its lease (lost updates), and the same
- * with a fence (none). Then the clean check on real servers: a leftover key
+ * with fence-claim (none). Then the clean check on real servers: a leftover key
  * (Redis) and a leftover lease (etcd) are found, and the reset removes them;
  * a Sentinel failover (the master moved) fails the check and the pool starts
  * the next run's cluster fresh, saying so in test.json. Needs `npm run build`
@@ -63,17 +63,24 @@ function verdictOf(r: RunResult): Record<string, unknown> {
 }
 
 /**
- * etcd's unprotected run is the exception: whether the paused holder's late write loses an increment depends
- * on where in its section the pause lands, and it came out both ways on fresh clusters and on warm ones (three
- * sittings); the danger itself, the lock held twice, is certain. So there the double hold is what is compared.
+ * An unprotected run's certain verdict is its outcome and the double hold: whether the paused holder's late
+ * write also loses an increment depends on where in its section the pause lands, and it came out both ways
+ * on fresh clusters and on warm ones alike (etcd in three sittings, ZooKeeper once). So lost updates are
+ * printed for the unprotected runs, not compared.
  */
-function unprotectedVerdictOf(backend: LockBackend, r: RunResult): Record<string, unknown> {
-  return backend === 'etcd' ? { 'mutual-exclusion': r.verdicts.find((v) => v.checker === 'mutual-exclusion')?.valid } : verdictOf(r);
+function unprotectedVerdictOf(r: RunResult): Record<string, unknown> {
+  const results = readResultsJson(r.runDir)!;
+  return { outcome: storedOutcome(results).outcome, 'mutual-exclusion': r.verdicts.find((v) => v.checker === 'mutual-exclusion')?.valid };
 }
 const allVerdicts = (r: RunResult): string => r.verdicts.map((v) => `${v.checker}=${String(v.valid)}`).join(' ');
 
-/** The fenced resource mode a backend's token allows (Redlock has no monotonic token: antirez's unique-token check-and-set). */
-const fenced = (backend: LockBackend): ResourceMode => (backend === 'redlock' ? 'cas-unique' : 'fence');
+/**
+ * The fenced resource mode a backend's token allows, the one whose verdict is certain: fence-claim (the read
+ * raises the fence too; a write-only `fence` lets a stale holder write first and lose the next holder's
+ * update, as a fresh redis-sentinel run did), and for Redlock, which has no monotonic token, antirez's
+ * unique-token check-and-set.
+ */
+const fenced = (backend: LockBackend): ResourceMode => (backend === 'redlock' ? 'cas-unique' : 'fence-claim');
 
 const clusterOf = (r: RunResult): ClusterRecord => readTestJson(r.runDir)!['cluster'] as unknown as ClusterRecord;
 const hooks = { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs };
@@ -93,9 +100,9 @@ describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as con
       expect(clusterOf(freshFence)).toMatchObject({ fresh: true });
       for (const [what, r] of Object.entries({ freshNone, warmNone, freshFence, warmFence })) console.log(`${backend} ${what}: ${JSON.stringify(verdictOf(r))} (${allVerdicts(r)}) ${r.runDir}`);
       // The danger happened (an unprotected counter lost updates), and the fence held with evidence.
-      expect(unprotectedVerdictOf(backend, freshNone)).toEqual(backend === 'etcd' ? { 'mutual-exclusion': false } : { outcome: 'unsafe', 'lost-updates': false });
+      expect(unprotectedVerdictOf(freshNone)).toEqual({ outcome: 'unsafe', 'mutual-exclusion': false });
       expect(verdictOf(freshFence)).toEqual({ outcome: 'safe', 'lost-updates': true });
-      expect(unprotectedVerdictOf(backend, warmNone)).toEqual(unprotectedVerdictOf(backend, freshNone));
+      expect(unprotectedVerdictOf(warmNone)).toEqual(unprotectedVerdictOf(freshNone));
       expect(verdictOf(warmFence)).toEqual(verdictOf(freshFence));
     } finally {
       await pool.close(log);
