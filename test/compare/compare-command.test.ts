@@ -5,57 +5,38 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { registerCompareCommand } from '../../src/cli/compare-command.js';
+import { describe, expect, it } from 'vitest';
+import { compareInProcess } from './compare-in-process.js';
 import { newManifest } from '../../src/compare/manifest.js';
 import { runCompare } from '../../src/compare/run-compare.js';
 import { runCli } from '../cli/run-cli.js';
 import { fakeClock, fakeRunOne, spec, tempDir } from './fixture-runs.js';
 
-let out = '';
-let err = '';
-beforeEach(() => {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((t) => ((out += String(t)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((t) => ((err += String(t)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  process.exitCode = undefined;
-});
-
-async function compare(...args: string[]): Promise<number | undefined> {
-  const program = new Command().exitOverride();
-  registerCompareCommand(program);
-  await program.parseAsync(['node', 'fencecheck', 'compare', ...args]);
-  return process.exitCode as number | undefined;
-}
+const { io, compare } = compareInProcess();
 
 describe('fencecheck compare', () => {
   it('--dry-run prints the plan, the n/a cells and the shard\'s runs, and runs nothing', async () => {
     const dir = join(tempDir('dry'), 'c');
     await compare('--backends', 'redis,redlock', '--resources', 'none,fence', '--nemeses', 'client-pause,partition+kill', '--seeds', '2', '--shard', '1/3', '--time-limit', '10', '--out', dir, '--dry-run');
-    expect(out).toContain('compare: 8 cells (2 not applicable) x 2 seeds = 12 runs');
-    expect(out).toContain('shard 1/3: 4 runs here, about 2m20s at ~35s each, one at a time');
-    expect(out).toContain('  redlock/fence/partition+kill: redlock issues no monotonic fencing token');
-    expect(out).toContain('  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2');
+    expect(io.out).toContain('compare: 8 cells (2 not applicable) x 2 seeds = 12 runs');
+    expect(io.out).toContain('shard 1/3: 4 runs here, about 2m20s at ~35s each, one at a time');
+    expect(io.out).toContain('  redlock/fence/partition+kill: redlock issues no monotonic fencing token');
+    expect(io.out).toContain('  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2');
     expect(existsSync(dir)).toBe(false);
   });
 
   it('--lock-clients: the clients are rows, on their own backends unless --backends says; bad lists refused before anything runs', async () => {
     const dir = join(tempDir('dry-clients'), 'c');
     await compare('--lock-clients', 'builtin,redis-semaphore,etcd3-lock', '--backends', 'redis,etcd', '--resources', 'none,fence-claim', '--nemeses', 'client-pause', '--out', dir, '--dry-run');
-    expect(out).toContain('compare: 8 cells (2 not applicable) x 1 seed = 6 runs');
-    expect(out).toContain('  #0 redis/none/client-pause seed 1\n  #1 redis/fence-claim/client-pause seed 1\n  #2 etcd/none/client-pause seed 1\n  #3 etcd/fence-claim/client-pause seed 1\n  #4 redis-semaphore@redis/none/client-pause seed 1\n  #5 etcd3-lock@etcd/none/client-pause seed 1');
-    expect(out).toContain('  redis-semaphore@redis/fence-claim/client-pause: redis-semaphore announces unique tokens');
+    expect(io.out).toContain('compare: 8 cells (2 not applicable) x 1 seed = 6 runs');
+    expect(io.out).toContain('  #0 redis/none/client-pause seed 1\n  #1 redis/fence-claim/client-pause seed 1\n  #2 etcd/none/client-pause seed 1\n  #3 etcd/fence-claim/client-pause seed 1\n  #4 redis-semaphore@redis/none/client-pause seed 1\n  #5 etcd3-lock@etcd/none/client-pause seed 1');
+    expect(io.out).toContain('  redis-semaphore@redis/fence-claim/client-pause: redis-semaphore announces unique tokens');
     expect(existsSync(dir)).toBe(false);
     // Without --backends, named clients bring their own backends (and builtin the default ones).
-    out = '';
+    io.out = '';
     await compare('--lock-clients', 'redis-semaphore,etcd3-lock', '--resources', 'none', '--nemeses', 'client-pause', '--out', dir, '--dry-run');
-    expect(out).toContain('compare: 2 cells (0 not applicable) x 1 seed = 2 runs');
-    expect(out).toContain('  #0 redis-semaphore@redis/none/client-pause seed 1\n  #1 etcd3-lock@etcd/none/client-pause seed 1');
+    expect(io.out).toContain('compare: 2 cells (0 not applicable) x 1 seed = 2 runs');
+    expect(io.out).toContain('  #0 redis-semaphore@redis/none/client-pause seed 1\n  #1 etcd3-lock@etcd/none/client-pause seed 1');
     await expect(compare('--lock-clients', 'etcd3-lock', '--backends', 'redis', '--dry-run')).rejects.toThrow('Expected `--backends` to include a backend of the client etcd3-lock (etcd), got `redis`');
     await expect(compare('--lock-clients', 'builtin', '--client', '/usr/bin/python3 x.py', '--dry-run')).rejects.toThrow('Expected `--client` or `--lock-clients`, not both');
     await expect(compare('--lock-clients', 'nope', '--dry-run')).rejects.toThrow('Expected `--lock-clients` to list builtin, known client names or command lines, got `nope`');
@@ -72,7 +53,7 @@ describe('fencecheck compare', () => {
   it('--dry-run lists the most seeds --seeds takes (1000); one more is refused', async () => {
     const parent = tempDir('dry-big');
     await compare('--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--seeds', '1000', '--out', join(parent, 'c'), '--dry-run');
-    expect(out).toContain('  #999 redis/none/client-pause seed 1000\n');
+    expect(io.out).toContain('  #999 redis/none/client-pause seed 1000\n');
     await expect(compare('--backends', 'redis', '--seeds', '1001', '--dry-run')).rejects.toThrow('Expected `--seeds` to be an integer from 1 to 1000, got `1001`');
     rmSync(parent, { recursive: true, force: true });
   });
@@ -97,12 +78,12 @@ describe('fencecheck compare', () => {
     const expectFile = join(root, 'expect.json');
     writeFileSync(expectFile, JSON.stringify([{ resource: 'none', expect: 'unsafe' }, { resource: 'fence', expect: 'safe' }]));
     expect(await compare('--merge', join(root, 'shard-1'), join(root, 'shard-2'), '--out', join(root, 'merged'), '--expect', expectFile)).toBe(0);
-    expect(out).toContain('all 2 expectations met');
+    expect(io.out).toContain('all 2 expectations met');
     for (const f of ['compare.html', 'compare.json', 'junit.xml', 'summary.md']) expect(existsSync(join(root, 'merged', f))).toBe(true);
 
     writeFileSync(expectFile, JSON.stringify([{ expect: 'safe' }]));
     expect(await compare('--merge', root, '--out', join(root, 'merged'), '--expect', expectFile)).toBe(1);
-    expect(out).toContain('unmet: #1 {"expect":"safe"}: redis/none/client-pause: 1 of 1 run invalid (lost-update 1)');
+    expect(io.out).toContain('unmet: #1 {"expect":"safe"}: redis/none/client-pause: 1 of 1 run invalid (lost-update 1)');
   });
 
   it('--nemeses none is a control column: its fenced cells come out untested, and --expect safe on them exits 1 naming them', async () => {
@@ -120,9 +101,9 @@ describe('fencecheck compare', () => {
     const expectFile = join(root, 'expect.json');
     writeFileSync(expectFile, JSON.stringify([{ resource: 'fence-claim', expect: 'safe' }]));
     expect(await compare('--merge', root, '--out', join(root, 'm'), '--expect', expectFile)).toBe(1);
-    expect(out).toContain('unmet: #1 {"resource":"fence-claim","expect":"safe"}: redis/fence-claim/none: untested: 2 runs valid, none showing the danger (no fault applied)');
-    expect(out).toContain('unmet: #1 {"resource":"fence-claim","expect":"safe"}: etcd/fence-claim/none: untested: 2 runs valid, none showing the danger (no fault applied)');
-    expect(out).not.toContain('client-pause: untested');
+    expect(io.out).toContain('unmet: #1 {"resource":"fence-claim","expect":"safe"}: redis/fence-claim/none: untested: 2 runs valid, none showing the danger (no fault applied)');
+    expect(io.out).toContain('unmet: #1 {"resource":"fence-claim","expect":"safe"}: etcd/fence-claim/none: untested: 2 runs valid, none showing the danger (no fault applied)');
+    expect(io.out).not.toContain('client-pause: untested');
     const report = JSON.parse(readFileSync(join(root, 'm', 'compare.json'), 'utf8')) as { cells: { id: string; outcome: string; evidence: { doubleHolds: number; refusals: number } }[] };
     expect(report.cells.map((c) => [c.id, c.outcome, c.evidence.doubleHolds, c.evidence.refusals])).toEqual([
       ['redis/fence-claim/none', 'untested', 0, 0],

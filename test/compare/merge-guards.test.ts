@@ -10,9 +10,8 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { registerCompareCommand } from '../../src/cli/compare-command.js';
+import { describe, expect, it } from 'vitest';
+import { compareInProcess } from './compare-in-process.js';
 import { EXIT, FencecheckError } from '../../src/errors.js';
 import { mergeCompare } from '../../src/compare/merge-compare.js';
 import { newManifest } from '../../src/compare/manifest.js';
@@ -20,25 +19,7 @@ import { runCompare } from '../../src/compare/run-compare.js';
 import { SAMPLE_OPTIONS, SAMPLE_RUN_DIR, simulatedRunFiles } from '../fixtures/make-sample-run.js';
 import { fakeClock, fakeRunOne, spec, tempDir } from './fixture-runs.js';
 
-let out = '';
-let err = '';
-beforeEach(() => {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((t) => ((out += String(t)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((t) => ((err += String(t)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  process.exitCode = undefined;
-});
-
-async function compare(...args: string[]): Promise<number | undefined> {
-  const program = new Command().exitOverride();
-  registerCompareCommand(program);
-  await program.parseAsync(['node', 'fencecheck', 'compare', ...args]);
-  return process.exitCode as number | undefined;
-}
+const { io, compare } = compareInProcess();
 
 async function refusal(...args: string[]): Promise<FencecheckError> {
   const e = await compare(...args).then(() => null, (x: unknown) => x);
@@ -84,8 +65,8 @@ describe('compare --merge believes no results.json on its word', () => {
     writeFileSync(results, JSON.stringify({ ...r, valid: true, outcome: 'safe', checkers: r.checkers.map((c) => ({ ...c, valid: true })) }));
     rmSync(join(root, 'a', 'unsafe', 'history.jsonl'));
     expect(await compare('--merge', join(root, 'a'), '--out', join(root, 'out'), '--expect', expectFile(root, [{ expect: 'safe' }]))).toBe(EXIT.invalid);
-    expect(err).toContain(`warning: 1 run has no history.jsonl, so its results.json cannot be checked: counted as unknown (${join(root, 'a', 'unsafe')})`);
-    expect(out).toMatch(/1 of 1 run unknown or failed/);
+    expect(io.err).toContain(`warning: 1 run has no history.jsonl, so its results.json cannot be checked: counted as unknown (${join(root, 'a', 'unsafe')})`);
+    expect(io.out).toMatch(/1 of 1 run unknown or failed/);
     const merged = mergeCompare([join(root, 'a')], join(root, 'out2'), null, 'now').report;
     expect(merged.cells.map((c) => [c.outcome, c.runs.map((run) => run.error)])).toEqual([['unknown', [`${join(root, 'a', 'unsafe')}: no history.jsonl: its results.json cannot be checked`]]]);
   });
@@ -96,7 +77,7 @@ describe('compare --merge believes no results.json on its word', () => {
     const only = tempDir('only-untested');
     cpSync(join(root, 'a', 'untested'), join(only, 'u'), { recursive: true });
     expect(await compare('--merge', only, '--out', join(only, 'out'))).toBe(EXIT.untested);
-    expect(out).toMatch(/untested \(no fault struck, or the lock never failed\)/);
+    expect(io.out).toMatch(/untested \(no fault struck, or the lock never failed\)/);
   });
 });
 
@@ -136,7 +117,7 @@ describe('--expect', () => {
   it('cells no entry names are said; an untested one of them makes the exit 3, not 0', async () => {
     const root = await artifacts({ untested: true });
     const code = await compare('--merge', join(root, 'a'), '--out', join(root, 'out'), '--expect', expectFile(root, [{ nemesis: 'client-pause', expect: 'unsafe' }]));
-    expect(err).toContain('warning: 1 cell has no expectation (redis/fence/none): its outcome decides nothing, except that an untested one exits 3');
+    expect(io.err).toContain('warning: 1 cell has no expectation (redis/fence/none): its outcome decides nothing, except that an untested one exits 3');
     expect(code).toBe(EXIT.untested);
     const covered = await compare('--merge', join(root, 'a'), '--out', join(root, 'out2'), '--expect', expectFile(root, [{ nemesis: 'client-pause', expect: 'unsafe' }, { nemesis: 'none', expect: 'any' }]));
     expect(covered).toBe(EXIT.valid);

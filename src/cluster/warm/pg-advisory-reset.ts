@@ -8,24 +8,8 @@
  * reopens on demand); its check is that it still answers a query through
  * its pool.
  */
-import pg from 'pg';
-import type { NodePlan } from '../plan.js';
 import { messageOf, type BackendReset } from './backend-reset.js';
-import { postgresReset } from './postgres-reset.js';
-
-async function scalar(url: string, sql: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000, query_timeout: 2000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: string }>(sql);
-    return rows[0]?.n;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const url = (n: NodePlan): string => `postgres://postgres@${n.ip}:${n.port}/postgres`;
+import { postgresReset, query } from './postgres-reset.js';
 
 export const pgAdvisoryReset: BackendReset = {
   reset: (ctx) => postgresReset.reset(ctx),
@@ -33,7 +17,8 @@ export const pgAdvisoryReset: BackendReset = {
     const left = await Promise.all(
       ctx.nodes.map(async (n) => {
         try {
-          const locks = Number(await scalar(url(n), "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'"));
+          const [row] = await query<{ n: string }>(n, "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'");
+          const locks = Number(row?.n);
           return locks === 0 ? undefined : `${n.name}: ${locks} advisory lock(s) still held`;
         } catch (err) {
           return `${n.name}: not answering (${messageOf(err)})`;
@@ -52,7 +37,8 @@ export const pgbouncerReset: BackendReset = {
     const problems = await Promise.all(
       nodes.map(async (n) => {
         try {
-          return (await scalar(url(n), 'SELECT 1 AS n')) === '1' ? undefined : `${n.name}: SELECT 1 through the pool gave no row`;
+          const [row] = await query<{ n: number }>(n, 'SELECT 1 AS n');
+          return row?.n === 1 ? undefined : `${n.name}: SELECT 1 through the pool gave no row`;
         } catch (err) {
           return `${n.name}: not answering through its pool (${messageOf(err)})`;
         }

@@ -10,7 +10,8 @@ import { messageOf, type BackendReset } from './backend-reset.js';
 
 const OTHERS = "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";
 
-async function query<T extends pg.QueryResultRow>(node: NodePlan, sql: string): Promise<T[]> {
+/** One statement on a node, on a connection of its own (pg-advisory-reset.ts asks through it too). */
+export async function query<T extends pg.QueryResultRow>(node: NodePlan, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: postgresUrl(node), connectionTimeoutMillis: 2000, query_timeout: 2000 });
   client.on('error', () => undefined);
   await client.connect();
