@@ -6,7 +6,7 @@
  * advances exactly as far as the current instant allows; then virtual time
  * jumps to the next event. One seed, one order of events, one history.
  */
-import type { Clock } from '../../workloads/runner/clock.js';
+import type { Clock } from '../../runtime/runner/clock.js';
 import { EventQueue } from '../fixtures/event-queue.js';
 
 export class VirtualClock implements Clock {
