@@ -12,7 +12,7 @@
  * What stays out: packages other than commander (native addons such as
  * zookeeper's, testcontainers' optional requires, and pg/ioredis are loaded
  * by commands that start clusters, where start-up does not matter), and the
- * lock clients, which run as their own processes from dist/workloads.
+ * lock clients, which run as their own processes from dist/runtime.
  * The check worker is its own entry, next to the chunk that starts it
  * (`new URL('./check-worker.js', import.meta.url)`).
  */

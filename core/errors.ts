@@ -67,7 +67,7 @@ const MULTILINE_CODES: ReadonlySet<string> = new Set(['cluster-start', 'command'
 
 /**
  * Print a FencecheckError for a person: the message and its hint, no stack. Input inside a message must
- * not print a line of its own (src/printable.ts): a one-line message is kept to one line, and a line that
+ * not print a line of its own (core/printable.ts): a one-line message is kept to one line, and a line that
  * follows the first in a many-line message or hint is indented.
  */
 export function formatError(err: FencecheckError): string {

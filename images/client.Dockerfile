@@ -22,8 +22,8 @@ RUN gcc -O2 -shared -fPIC -Wall -Wextra -Werror -o /usr/local/lib/libfc-clock.so
 COPY package.json /opt/fencecheck/package.json
 COPY node_modules /opt/fencecheck/node_modules
 COPY dist/src /opt/fencecheck/dist/src
-COPY dist/workloads /opt/fencecheck/dist/workloads
-COPY dist/checkers /opt/fencecheck/dist/checkers
+COPY dist/core /opt/fencecheck/dist/core
+COPY dist/runtime /opt/fencecheck/dist/runtime
 COPY clients/python /opt/fencecheck/clients/python
 # The npm reference clients, with their node_modules when `npm run setup -- --node` installed them here.
 COPY clients/node /opt/fencecheck/clients/node

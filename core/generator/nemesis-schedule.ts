@@ -10,7 +10,7 @@
  *
  * Targets are resolved here when they can be (a random node, the shape of a
  * halves or ring partition, computed with the pure grudge functions of
- * src/nemesis/grudge.ts), and left symbolic when only the running cluster
+ * core/generator/grudge.ts), and left symbolic when only the running cluster
  * knows them: `holder` (the client holding the lock when the fault starts;
  * if nobody holds it then, the runner waits for the next grant) and `leader`
  * (the service's leader or primary at that moment).
@@ -107,7 +107,7 @@ export type FaultWindow =
   | (Span & { fault: 'partition'; target: PartitionTarget })
   /** ms added to each packet on one of the client's links, to the resource or to the lock service. */
   | (Span & { fault: 'delay'; target: ClientVictim; link: 'resource' | 'lock'; delayMs: number })
-  /** Memory pressure on a cache node under this eviction policy (src/nemesis/eviction.ts). */
+  /** Memory pressure on a cache node under this eviction policy (core/generator/eviction.ts). */
   | (Span & { fault: 'evict'; target: ServerVictim; policy: EvictPolicy });
 
 export interface NemesisTargets {

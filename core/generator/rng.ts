@@ -2,7 +2,7 @@
  * The seeded randomness of the nemesis. Every random choice (which half a node
  * lands in, the order of the ring) goes through an `Rng` passed in by the
  * caller, so one seed reproduces the same faults. The run's one PRNG is
- * src/random/prng.ts: pass `prng.asRng()`.
+ * core/random/prng.ts: pass `prng.asRng()`.
  */
 
 /** A source of floats in [0, 1). */

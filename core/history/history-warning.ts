@@ -35,8 +35,8 @@ export interface ImportOptions {
    * failing.
    */
   tolerateTruncatedTail?: boolean;
-  /** Checks each op's value as it is read; a misfit is a ParseError at the value (checkers/models/value-shapes.ts). */
+  /** Checks each op's value as it is read; a misfit is a ParseError at the value (core/checkers/models/value-shapes.ts). */
   checkValue?: ValueCheck;
-  /** Checks each completion against its invocation as the history is validated (checkers/models/value-shapes.ts). */
+  /** Checks each completion against its invocation as the history is validated (core/checkers/models/value-shapes.ts). */
   checkCompletion?: CompletionCheck;
 }

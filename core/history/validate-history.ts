@@ -6,7 +6,7 @@
  * index that does not increase, a completion with no open invocation of its
  * process (what did it complete?), a completion whose f differs from its
  * invocation's or that contradicts it as the model reads it (a kv completion
- * naming another key: checkers/models/value-shapes.ts), and a process invoking while its previous op is still open
+ * naming another key: core/checkers/models/value-shapes.ts), and a process invoking while its previous op is still open
  * (which invocation would the next completion belong to?).
  *
  * Tolerated, with a warning: a process invoking again after an `info` (Jepsen

@@ -87,7 +87,7 @@ export const DEFAULTS: Omit<RunOptions, 'backend' | 'resource' | 'workload'> = {
  * The range of every numeric run option, in one place: the flags' parsers
  * (src/cli/run-flags.ts), their --help, validateRunOptions (a compare
  * manifest, a scenario) and README.md's table (src/cli/range-table.ts) read them here. Times stay
- * well under Node's timer limit (src/number-range.ts).
+ * well under Node's timer limit (core/number-range.ts).
  */
 export const RUN_RANGES = {
   timeLimitS: { min: 1, max: 86_400, unit: 's' },
@@ -99,7 +99,7 @@ export const RUN_RANGES = {
   durationMs: { min: 1, max: 86_400_000, unit: 'ms' },
   recoverMs: { min: 0, max: 3_600_000, unit: 'ms' },
   callTimeoutMs: { min: 1, max: 600_000, unit: 'ms' },
-  // The Sentinel master has two replicas (src/cluster/backends/redis-sentinel.ts).
+  // The Sentinel master has two replicas (runtime/cluster/backends/redis-sentinel.ts).
   waitReplicas: { min: 1, max: 2 },
   minReplicas: { min: 1, max: 2 },
   // for-update: PostgreSQL's idle_in_transaction_session_timeout (0: off); at most a day.

@@ -6,7 +6,7 @@
  * against a cluster or on virtual time against the simulation.
  *
  * Why the servers' names are planned here and not asked of the cluster: they
- * come from the pure cluster plan (src/cluster/plan.ts), so a plan can be made,
+ * come from the pure cluster plan (core/plan/cluster-plan.ts), so a plan can be made,
  * printed and simulated without root or a cluster.
  */
 import { planCluster } from './cluster-plan.js';

@@ -80,7 +80,7 @@ export class Prng {
     return new Prng(mix32(this.seed ^ mix32(hashLabel(label) + GOLDEN)));
   }
 
-  /** This stream as a `() => number` in [0, 1), for functions that take an `Rng` (src/nemesis/grudge.ts). */
+  /** This stream as a `() => number` in [0, 1), for functions that take an `Rng` (core/generator/grudge.ts). */
   asRng(): () => number {
     return () => this.float();
   }

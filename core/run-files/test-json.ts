@@ -43,7 +43,7 @@ export type TestJson = RunOptions & {
   /** A run with --client: the token kind the client announced, and its protocol violations (docs/client-protocol.md). */
   clientToken?: ClientTokenKind;
   clientViolations?: ProtocolViolation[];
-  /** Every run: the client processes, built-in or foreign, that died without being asked (checkers/lock/evidence.ts). */
+  /** Every run: the client processes, built-in or foreign, that died without being asked (core/checkers/lock/evidence.ts). */
   clientCrashes?: ClientCrash[];
   /** The cluster it ran on: fresh or reused from a warm pool, after how many runs, the reset and its clean check (absent in files before it). */
   cluster?: ClusterRecord;

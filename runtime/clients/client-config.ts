@@ -7,7 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { type ClientConfig } from '../../core/client-protocol.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../core/vocabulary.js';
 
-const HINT = 'The runner sets FC_CLIENT_CONFIG; its shape is ClientConfig in workloads/clients/protocol.ts.';
+const HINT = 'The runner sets FC_CLIENT_CONFIG; its shape is ClientConfig in core/client-protocol.ts.';
 
 function expect(ok: boolean, field: string, what: string, got: unknown): void {
   if (!ok) throw new UsageError(`Expected \`${field}\` in FC_CLIENT_CONFIG to be ${what}, got \`${JSON.stringify(got) ?? 'nothing'}\``, HINT);

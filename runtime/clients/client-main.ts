@@ -1,5 +1,5 @@
 /**
- * The lock client process (see protocol.ts): `node dist/workloads/clients/client-main.js`
+ * The lock client process (see protocol.ts): `node dist/runtime/clients/client-main.js`
  * with FC_CLIENT_CONFIG in its environment, started by the runner inside a
  * client namespace (ClientHost.spawn), stdin/stdout piped.
  *

@@ -64,7 +64,7 @@ export function defaultRunDir(now: Date = new Date()): string {
  * sources are TypeScript).
  */
 export function compiledEntry(relativeFromSrc: string): string {
-  // Not relative to this file: bundled (dist/bundle/), this code no longer sits in dist/src/cluster/.
+  // Not relative to this file: bundled (dist/bundle/), this code no longer sits in dist/runtime/hosts/.
   return join(projectRoot(), 'dist', 'src', relativeFromSrc);
 }
 

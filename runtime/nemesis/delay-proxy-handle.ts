@@ -49,7 +49,7 @@ export async function startDelayProxy(opts: DelayProxyOptions, node: ServerHandl
     const server = await startDelayProxyServer({ listen: { host: '127.0.0.1', port: 0 }, target, delayMs: opts.delayMs, direction });
     return { host: '127.0.0.1', port: server.port, on: 'control', setDelay: async (ms) => server.setDelay(ms), close: () => server.close(), died: () => undefined };
   }
-  const entry = compiledEntry('nemesis/delay-proxy-main.js');
+  const entry = compiledEntry('../runtime/nemesis/delay-proxy-main.js');
   if (!existsSync(entry)) throw new PreflightError(`The delay proxy's compiled entry ${entry} is missing.`, 'Run `npm run build`.');
   const argv = [process.execPath, entry, '--listen', '127.0.0.1:0', '--target', `${target.host}:${target.port}`, '--delay-ms', String(opts.delayMs), '--direction', direction];
   const proc = on.spawn(argv, { name: `proxy-${on.name}-${node.name}-${target.port}`, clock: false, stopSignal: 'SIGTERM', graceMs: 500 });

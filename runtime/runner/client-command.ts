@@ -1,6 +1,6 @@
 /**
  * Starting the lock client processes of a run: the built-in client
- * (`node dist/workloads/clients/client-main.js`) or a foreign one given as
+ * (`node dist/runtime/clients/client-main.js`) or a foreign one given as
  * `--client 'COMMAND ARGS'` (docs/client-protocol.md). Either is started in
  * its client's namespace with FC_CLIENT_CONFIG, paused, partitioned and killed
  * alike; this file is the one place that knows the difference.
@@ -40,7 +40,7 @@ export class ClientLauncher {
   private readonly argv: string[];
 
   constructor(private readonly o: ClientLauncherOptions) {
-    this.argv = o.command !== undefined ? parseClientCommand(o.command) : [process.execPath, compiledEntry('../workloads/clients/client-main.js')];
+    this.argv = o.command !== undefined ? parseClientCommand(o.command) : [process.execPath, compiledEntry('../runtime/clients/client-main.js')];
   }
 
   get foreign(): boolean {

@@ -8,7 +8,7 @@
  *
  * So a death is recorded in the history at the moment it is seen, as a
  * nemesis `harness-died` info carrying the error (what died, how, its log):
- * checkers/lock/evidence.ts counts it as a failed fault, and a valid run
+ * core/checkers/lock/evidence.ts counts it as a failed fault, and a valid run
  * with one is untested, not safe. The lock servers are not watched here:
  * the nemesis kills and restarts them, and a failed restart is recorded by
  * the nemesis itself.

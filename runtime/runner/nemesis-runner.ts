@@ -75,7 +75,7 @@ export async function runNemesis(ctx: NemesisRunnerContext, windows: readonly Fa
   );
 }
 
-/** The start op each fault kind records, as the evidence reads them (checkers/lock/evidence.ts). */
+/** The start op each fault kind records, as the evidence reads them (core/checkers/lock/evidence.ts). */
 const START_OP: Record<FaultWindow['fault'], string> = {
   'client-pause': 'pause',
   'server-pause': 'pause',

@@ -6,7 +6,7 @@
  *
  * A run asks for the cluster its options need (`clusterKey`: backend, cluster
  * options, client hosts, provider). The pool's cluster is handed out when the
- * key matches, after a reset (src/cluster/warm/reset-cluster.ts) and a clean
+ * key matches, after a reset (runtime/cluster/warm/reset-cluster.ts) and a clean
  * check that proves it; else, or when the check finds anything left, the
  * pool's cluster is torn down and a fresh one started, and the record says
  * why. The cluster keeps its teardown hooks and state file all along, so a

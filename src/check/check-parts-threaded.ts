@@ -4,7 +4,7 @@
  *
  * The main thread reads and pairs the file once, splits it into parts and
  * hands each worker a share of them (parts-transfer.ts); every thread
- * searches its share and the findings combine (checkers/linearizability/shares.ts). The
+ * searches its share and the findings combine (core/checkers/linearizability/shares.ts). The
  * workers start before the file is read, so their start-up overlaps it.
  *
  * The verdict and witness are the ones one thread gives: budgets are steps,

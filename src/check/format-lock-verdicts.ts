@@ -12,7 +12,7 @@ export function formatVerdicts(verdicts: readonly CheckerVerdict[], deciding?: r
   for (const v of verdicts) {
     const label = v.valid === true ? 'valid   ' : v.valid === false ? 'INVALID ' : 'unknown ';
     const note = deciding && !deciding.includes(v.checker) ? ' (reported; does not decide this workload)' : '';
-    // A stored results.json is input: every field it gives is kept to its line (src/printable.ts).
+    // A stored results.json is input: every field it gives is kept to its line (core/printable.ts).
     lines.push(`${label} ${oneLine(v.checker.padEnd(22))} ${oneLine(v.summary)}${note}`);
     if (v.error) lines.push(`           error: ${oneLine(v.error)}`);
     for (const a of v.anomalies.slice(0, ANOMALIES_SHOWN)) lines.push(`           ${oneLine(a.kind)}: ${oneLine(a.message)}`);

@@ -26,13 +26,13 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
     ...(f.failed.length > 0 ? [`${f.failed.length} failed: ${f.failed[0]!.error}${f.failed.length > 1 ? ', …' : ''}`] : []),
   ];
   const p = evidence.protection;
-  // Skip reasons and errors come from the history (or a stored results.json): one line (src/printable.ts).
+  // Skip reasons and errors come from the history (or a stored results.json): one line (core/printable.ts).
   return oneLine(
     `outcome: ${WORD[outcome]}${why === undefined ? '' : ` (${why})`}; ${struck}${misses.length > 0 ? ` [${misses.join('; ')}]` : ''}; ` +
       `${p.doubleHolds} double hold(s), ${p.refusals} refusal(s)` +
       (p.overlaps !== undefined ? `, ${p.overlaps} section(s) overlapping another with no lock` : '') +
       crashesOf(evidence) +
-      // What one safe run is worth (checkers/lock/weight.ts): little alone, which is the point of saying it.
+      // What one safe run is worth (core/checkers/lock/weight.ts): little alone, which is the point of saying it.
       (outcome === 'safe' ? `; ${formatWeight(1, p.doubleHolds + p.refusals, 'run')}` : ''),
   );
 }

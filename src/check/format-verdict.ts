@@ -17,7 +17,7 @@ const PREFIX_SHOWN = 8;
 const WARNINGS_SHOWN = 3;
 
 export function formatFileCheck(c: FileCheck, model: Model<unknown>): string {
-  // The file name and everything quoted from the file are input: one line each (src/printable.ts).
+  // The file name and everything quoted from the file are input: one line each (core/printable.ts).
   if (c.error) return `error    ${oneLine(c.file)}\n${indent(formatError(c.error))}`;
   const r = c.result!;
   const head = `${label(r)} ${oneLine(c.file)}  (${r.stats.operations} ops, ${r.stats.partitions} partition${r.stats.partitions === 1 ? '' : 's'}, ${r.stats.elapsedMs.toFixed(1)} ms)`;

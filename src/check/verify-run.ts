@@ -46,7 +46,7 @@ export function readRunHistory(dir: string, onWarning?: (w: HistoryWarning) => v
 /** results.json as the run would write it for this history: runResults with what test.json and the earlier file recorded. */
 export function recomputeResults(history: History, test: StoredTest, previous: StoredResults | null): ResultsJson {
   const script = test['script'];
-  // The planned count only feeds the "N of M windows struck" line, never the outcome (checkers/lock/evidence.ts).
+  // The planned count only feeds the "N of M windows struck" line, never the outcome (core/checkers/lock/evidence.ts).
   const planned = Array.isArray(script) ? script.length : previous?.evidence?.faults.planned;
   const durationMs = typeof previous?.durationMs === 'number' ? previous.durationMs : null;
   return runResults(history, test, planned, durationMs, clientFactsOf(test));

@@ -59,7 +59,7 @@ See docs/client-protocol.md for the protocol a client speaks.`,
           callTimeoutMs: flags.callTimeoutMs,
           pausedTtlMs: flags.ttlMs,
           provider: flags.provider,
-          // A client's answers, versions and log lines are input: each kept to its line (src/printable.ts).
+          // A client's answers, versions and log lines are input: each kept to its line (core/printable.ts).
           log: (l) => process.stderr.write(`${oneLine(l)}\n`),
           onCheck: (r) => process.stdout.write(checkLine(r) + '\n'),
         },

@@ -1,6 +1,6 @@
 /**
  * The cluster flags of `up` and `doctor`, checked before anything touches the
- * machine. The planner (src/cluster/plan.ts) is pure and throws RangeError on
+ * machine. The planner (core/plan/cluster-plan.ts) is pure and throws RangeError on
  * a bad subnet or client name; here that becomes a UsageError (254) naming the
  * flag, instead of reaching the CLI as an internal error (255).
  */

@@ -12,7 +12,7 @@ const SEED_RANGE = RUN_RANGES.seed;
 
 /**
  * The range of every numeric flag outside the run options (those are RUN_RANGES in
- * workloads/runner/run-options.ts), in one place: parsers, --help and docs read them here.
+ * core/plan/run-options.ts), in one place: parsers, --help and docs read them here.
  */
 export const FLAG_RANGES = {
   '--seed': SEED_RANGE,
@@ -51,7 +51,7 @@ export function withRange(help: string, range: NumberRange): string {
   return `${help} [${rangeHelp(range)}]`;
 }
 
-/** A seed: what the PRNG takes (src/random/prng.ts), 0 to 2^53 - 1, checked before any cluster starts. */
+/** A seed: what the PRNG takes (core/random/prng.ts), 0 to 2^53 - 1, checked before any cluster starts. */
 export function seedFlag(flag: '--seed' | '--first-seed') {
   return numberFlag(flag);
 }

@@ -52,7 +52,7 @@ Needs root (network namespaces). Examples:
       const busyTimeoutMs = flags.busyTimeoutMs;
       // Loaded here, not at start-up: the cluster, clients and report code is needed only when a run starts.
       const { runLockTest } = await import('../run/run-lock-test.js');
-      // Log lines quote servers, clients and the options: each kept to its line (src/printable.ts).
+      // Log lines quote servers, clients and the options: each kept to its line (core/printable.ts).
       const result = await runLockTest(options, { log: (l) => process.stderr.write(oneLine(l) + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);

@@ -11,7 +11,7 @@
  *   incomplete      no run invalid or unknown, but planned runs are missing
  *   untested        every planned run finished valid, but none showed that
  *                   the danger occurred: no fault struck, or the lock never
- *                   failed (no double hold, no refusal) (checkers/lock/evidence.ts)
+ *                   failed (no double hold, no refusal) (core/checkers/lock/evidence.ts)
  *   safe            every planned run finished valid, and at least one of
  *                   them with the faults struck and the protection tested
  *
@@ -175,7 +175,7 @@ export function describeCell(c: CellSummary): string {
 }
 
 /**
- * What a safe cell's silence rules out (checkers/lock/weight.ts): its runs
+ * What a safe cell's silence rules out (core/checkers/lock/weight.ts): its runs
  * that put the protection to the test count as tries, their double holds
  * and refusals as the dangerous moments; untested runs count for nothing.
  */

@@ -145,7 +145,7 @@ export function planRuns(spec: CompareSpec): PlannedRun[] {
 
 /**
  * The order a directory runs its runs in (pure): each backend's runs one
- * after another, so one warm cluster serves them all (workloads/runner/warm-pool.ts),
+ * after another, so one warm cluster serves them all (runtime/runner/warm-pool.ts),
  * backends in the order they first appear, each backend's runs in plan order.
  * Only the order changes: indexes and ids stay the plan's, so shards and
  * resume mean what they meant.

@@ -8,7 +8,7 @@
 import type { ResourceMode } from '../../core/vocabulary.js';
 
 export interface LibraryFacts {
-  /** The registry name (workloads/runner/client-registry.ts). */
+  /** The registry name (runtime/runner/client-registry.ts). */
   client: string;
   /** The npm package and what of it is used. */
   library: string;

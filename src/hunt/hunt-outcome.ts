@@ -1,6 +1,6 @@
 /**
  * A hunt's tries read as one answer (pure): the violation found (on which
- * try, after how long), or the weight of the silence (checkers/lock/weight.ts),
+ * try, after how long), or the weight of the silence (core/checkers/lock/weight.ts),
  * or that nothing dangerous was ever tested; and the exit code of each.
  *
  *   1  a violation (as `run`: invalid)

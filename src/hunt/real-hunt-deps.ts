@@ -2,7 +2,7 @@
  * The hunt's I/O on a real cluster: each try through runLockTest, read back
  * from its run directory (results.json for the verdict and evidence, the
  * history for the near miss). Loaded only when a hunt runs. Every try runs
- * on one warm cluster (workloads/runner/warm-pool.ts): reset and
+ * on one warm cluster (runtime/runner/warm-pool.ts): reset and
  * clean-checked between tries, started fresh when the check fails, torn down
  * by close() at the end; a try's test.json says which it was.
  */

@@ -1,6 +1,6 @@
 /**
  * Lock holds for the timeline, as the lock checkers define them (`holdsOf`,
- * checkers/lock/holds.ts), so that "two holders at once" on the page is the
+ * core/checkers/lock/holds.ts), so that "two holders at once" on the page is the
  * same overlap the checkers judge: a *definite* hold from an `ok` acquire's
  * completion, a *maybe* hold from an `info` or unanswered acquire's
  * invocation, each ending at the process's release (or next acquire)

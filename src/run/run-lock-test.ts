@@ -118,7 +118,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   }
 
   const durationMs = Date.now() - started;
-  // Every client's crashes, built-in or foreign, the teardown's included, for `check RUN_DIR` (checkers/lock/evidence.ts).
+  // Every client's crashes, built-in or foreign, the teardown's included, for `check RUN_DIR` (core/checkers/lock/evidence.ts).
   Object.assign(test, { clientCrashes: [...launcher.crashes] });
   store.writeTest(test);
   // A foreign client's own token kind; a client that broke the protocol, or any that crashed, makes the verdict unknown at best.

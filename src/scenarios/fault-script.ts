@@ -1,6 +1,6 @@
 /**
  * Building blocks of scripted fault timelines (pure): each returns the fault
- * windows of workloads/generator/nemesis-schedule.ts, times in ms since the
+ * windows of core/generator/nemesis-schedule.ts, times in ms since the
  * main phase started. A fault aimed at "the holder" hits whoever holds the
  * lock when the window opens and is skipped when nobody does, so scenarios
  * repeat their windows a few times rather than bet on one instant.
@@ -56,7 +56,7 @@ export function kills(starts: readonly number[], downMs: number, node: string): 
 /**
  * redis-sentinel: a partition around the master of the moment (the Sentinels
  * name it when the window opens): cut off from its replicas, or with a
- * minority of the clients (workloads/runner/sentinel-faults.ts).
+ * minority of the clients (runtime/runner/sentinel-faults.ts).
  */
 export function masterPartition(at: number, until: number, grudgeKind: 'master-from-replicas' | 'master-with-minority'): FaultWindow {
   return { at, until, fault: 'partition', target: { kind: 'partition', grudgeKind } };

@@ -38,7 +38,7 @@ export interface HistoryFacts {
 const ACCESSES = new Set(['read', 'write', 'mark']);
 
 export function historyFacts(history: History, plannedWindows: number): HistoryFacts {
-  // The faults as every results.json records them (checkers/lock/evidence.ts), so a scenario and a compare cell agree.
+  // The faults as every results.json records them (core/checkers/lock/evidence.ts), so a scenario and a compare cell agree.
   const { faults } = evidenceOf(history, [], plannedWindows);
   const skipped = [...faults.skipped.map((s) => `${s.fault}: ${s.why}`), ...faults.failed.map((f) => `${f.fault}: ${f.error}`)];
   const facts: HistoryFacts = {

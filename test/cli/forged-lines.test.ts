@@ -2,7 +2,7 @@
  * Input cannot print a line of its own: a file or directory name, a run directory's test.json and
  * results.json, a flag's value and the text a parse error quotes, each carrying a line break (newline,
  * CR LF, CR, vertical tab, form feed, NEL, U+2028) followed by a forged line, come out with the break
- * spelled, on every command that prints them (src/printable.ts). The forged line never starts a line.
+ * spelled, on every command that prints them (core/printable.ts). The forged line never starts a line.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * run and compare --dry-run check the shared run options alike (workloads/runner/run-options.ts): an option
+ * run and compare --dry-run check the shared run options alike (core/plan/run-options.ts): an option
  * no backend reads is refused, a client pause raised to 2 x TTL is said, before anything starts.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Test helper: the runner's side of the client protocol, small. Spawns
- * `node dist/workloads/clients/client-main.js` in a client host, waits for
+ * `node dist/runtime/clients/client-main.js` in a client host, waits for
  * its ready line, sends requests (accesses with their mode's statements, as
  * the runner sends them) and matches answers by id; keeps stderr for failure
  * messages.
@@ -14,7 +14,7 @@ import type { ClientAnswer, ClientConfig, ClientReady } from '../../core/client-
 import { wireRequest, type SessionAccess } from '../../runtime/runner/client-session.js';
 import type { RequestBody } from '../../runtime/runner/ports.js';
 
-export const CLIENT_MAIN = 'dist/workloads/clients/client-main.js';
+export const CLIENT_MAIN = 'dist/runtime/clients/client-main.js';
 
 type Body = RequestBody;
 

@@ -4,8 +4,8 @@ import { CLIENT_IMAGE_ROOT, IMAGE_NODE, IMAGE_PYTHON } from '../../runtime/clust
 
 describe('imageArgv', () => {
   it("maps this Node and this checkout's files to where the client image has them", () => {
-    const argv = imageArgv(['/usr/bin/node', '/work/co/dist/workloads/clients/client-main.js', '--x', '/elsewhere/f'], '/usr/bin/node', '/work/co');
-    expect(argv).toEqual([IMAGE_NODE, `${CLIENT_IMAGE_ROOT}/dist/workloads/clients/client-main.js`, '--x', '/elsewhere/f']);
+    const argv = imageArgv(['/usr/bin/node', '/work/co/dist/runtime/clients/client-main.js', '--x', '/elsewhere/f'], '/usr/bin/node', '/work/co');
+    expect(argv).toEqual([IMAGE_NODE, `${CLIENT_IMAGE_ROOT}/dist/runtime/clients/client-main.js`, '--x', '/elsewhere/f']);
   });
 
   it('leaves a path that only starts like the checkout alone', () => {

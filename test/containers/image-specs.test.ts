@@ -28,6 +28,6 @@ describe('IMAGE_SPECS', () => {
   });
 
   it('the client image is tagged by the built code it copies', () => {
-    expect(IMAGE_SPECS.client.inputs).toEqual(expect.arrayContaining(['dist/src', 'dist/workloads', 'dist/checkers', 'node_modules/.package-lock.json']));
+    expect(IMAGE_SPECS.client.inputs).toEqual(expect.arrayContaining(['dist/src', 'dist/core', 'dist/runtime', 'node_modules/.package-lock.json']));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Integration (real servers, root): the lock clients as the runner runs them,
- * each `node dist/workloads/clients/client-main.js` in its own client
+ * each `node dist/runtime/clients/client-main.js` in its own client
  * namespace, against every backend, through one shared contract suite:
  *
  * - acquire gives a token (a number for monotonic backends, a string for Redlock);

@@ -1,6 +1,6 @@
 /**
  * Integration (real PostgreSQL, root): the version and for-update modes'
- * SQL (workloads/clients/resource-modes.ts) as clients run it
+ * SQL (runtime/clients/resource-modes.ts) as clients run it
  * (run-statements.ts over PgDb), against the server itself, with no lock:
  *
  * - version: of two read-modify-writes from the same version, the second is

@@ -1,7 +1,7 @@
 /**
  * Integration (real servers, root): the built-in ZooKeeper client survives the
  * faults it exists to survive. Before the fix in
- * workloads/clients/zookeeper-session.ts the native addon aborted
+ * runtime/clients/zookeeper-session.ts the native addon aborted
  * (`uv_poll_start: Assertion '!uv__is_closing(handle)' failed`) or segfaulted
  * about 1 s into every partition, server pause or kill: 3 to 12 crashes in
  * each 20-s run of this shape. Each run here must show that the faults struck

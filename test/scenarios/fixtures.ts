@@ -91,7 +91,7 @@ export function clientOp(fields: Partial<Op> & Pick<Op, 'type' | 'f'>): Op {
   return op({ process: 0, ...fields });
 }
 
-/** The fields test.json must have (src/store/test-json.ts). */
+/** The fields test.json must have (core/run-files/test-json.ts). */
 export const RUN_IDENTITY = { name: 'x', backend: 'redis', resource: 'fence', workload: 'fenced-write', seed: 1 };
 
 /** A run directory as runLockTest leaves it: test.json, history.jsonl, results.json (unless `results` is null). */

@@ -1,7 +1,7 @@
 /**
  * The resource as one simulated client's database connection: the `Db`
  * interface the real resource modes run their SQL through
- * (workloads/clients/resource-modes.ts), so the modes' real code runs here.
+ * (runtime/clients/resource-modes.ts), so the modes' real code runs here.
  * The statements are interpreted on one in-memory row, each atomically at the
  * instant it reaches the server. Data-changing writes are written to the
  * truth with the grant their client was acting under.

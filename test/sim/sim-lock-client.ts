@@ -1,6 +1,6 @@
 /**
  * The LockClient of one simulated client process (the interface the real
- * clients implement, workloads/clients/lock-client.ts), over the simulated
+ * clients implement, runtime/clients/lock-client.ts), over the simulated
  * service: Redis's recipe (SET NX PX retried until the call timeout, then
  * compare-and-delete) with its error mapping. Its timers are the process's,
  * so a paused client's retries, timeouts and answers wait for it.

@@ -18,7 +18,7 @@ import type { VirtualClock } from './virtual-clock.js';
 export class SimLockService {
   private holder: { owner: string; grant: SimGrant; expiresAtMs: number } | undefined;
   private pressure = false;
-  /** How long a key lasts on a full cache: the real fault's turnover (src/nemesis/eviction.ts), about 100 ms. */
+  /** How long a key lasts on a full cache: the real fault's turnover (core/generator/eviction.ts), about 100 ms. */
   static readonly PRESSURE_KEY_LIFE_MS = 100;
 
   constructor(

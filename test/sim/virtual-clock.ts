@@ -1,5 +1,5 @@
 /**
- * The simulation's clock: a Clock (workloads/runner/clock.ts) whose timers
+ * The simulation's clock: a Clock (runtime/runner/clock.ts) whose timers
  * are events in a heap ordered by (time, sequence), and the loop that drives
  * them. Between two events every pending promise reaction runs (a
  * setImmediate lets the microtask queue drain), so async runner code

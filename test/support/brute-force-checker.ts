@@ -1,6 +1,6 @@
 /**
  * A brute-force linearizability reference, written from the definition and
- * not from the fast checker (checkers/linearizability/), so the two can be
+ * not from the fast checker (core/checkers/linearizability/), so the two can be
  * compared on random small histories.
  *
  * Definition (Herlihy & Wing, with Jepsen's reading of indeterminacy): a
@@ -21,7 +21,7 @@
  * operation no unplaced operation must precede. Exponential, fine for <= 8.
  *
  * This file also holds spec models: each model's semantics restated in a few
- * plain lines, independent of checkers/models/. The tests check that they
+ * plain lines, independent of core/checkers/models/. The tests check that they
  * agree with the registry's models step by step, and run the reference on
  * them, so that nothing of the fast checker's code is on the reference side.
  */

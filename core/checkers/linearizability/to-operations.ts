@@ -26,7 +26,7 @@ export interface OperationsOptions {
   onFail?: (invoke: Op, complete: Op) => FailPolicy;
   /** A pending op that can never constrain the search (e.g. a read with no result) is dropped. */
   isInert?: (op: Operation) => boolean;
-  /** What a completion may not say against its invocation, as the model reads it (checkers/models/value-shapes.ts). */
+  /** What a completion may not say against its invocation, as the model reads it (core/checkers/models/value-shapes.ts). */
   checkCompletion?: CompletionCheck;
 }
 

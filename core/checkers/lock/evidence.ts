@@ -10,16 +10,16 @@
  * had passed on)? Without both, the honest word is *untested*.
  *
  * The nemesis records every fault as an invoke and then an info
- * (workloads/runner/nemesis-runner.ts); the info carries `error` when the
+ * (runtime/runner/nemesis-runner.ts); the info carries `error` when the
  * fault failed. A fault that found no victim is recorded as an info with an
  * error and no invoke before it ("no client to pause ..."): that is a skip.
  * A part of the harness that died mid-run (a delay proxy, the resource's
- * server: workloads/runner/harness-watch.ts) is a `harness-died` info: a
+ * server: runtime/runner/harness-watch.ts) is a `harness-died` info: a
  * failed fault no window planned, and a valid run with one is untested.
  *
  * A third question: did the clients survive? A lock client process that died
  * without being asked (client-session.ts tells) is counted here, built-in or
- * foreign. Its verdict (`client-crashes`, workloads/runner/client-verdict.ts)
+ * foreign. Its verdict (`client-crashes`, core/analyse/client-verdict.ts)
  * makes such a run unknown at best, never safe: the run tested a client that
  * kept dying instead of one that rode out the faults (docs/lock-workloads.md).
  */
@@ -28,7 +28,7 @@ import { ACCESS_FS, lockOps, type LockOp } from './lock-ops.js';
 import { sectionsOf } from './section-cost.js';
 import type { CheckerVerdict, LockWorkload, Validity } from './verdict.js';
 
-/** The nemesis op of a harness death (workloads/runner/harness-watch.ts writes it; checkers do no I/O, so the name lives here). */
+/** The nemesis op of a harness death (runtime/runner/harness-watch.ts writes it; checkers do no I/O, so the name lives here). */
 export const HARNESS_DIED = 'harness-died';
 
 export interface Evidence {
@@ -89,7 +89,7 @@ export type Outcome = 'safe' | 'unsafe' | 'unknown' | 'untested';
  * client faults are skipped for want of a victim), else a server pause.
  */
 const FAULT_OF_START: Record<string, (value: Value, skipped: boolean) => string> = {
-  // A triggered window skipped for want of its event names its fault kind (workloads/runner/nemesis-runner.ts).
+  // A triggered window skipped for want of its event names its fault kind (runtime/runner/nemesis-runner.ts).
   pause: (value, skipped) => (isRecord(value) && value['fault'] === 'server-pause' ? 'server-pause' : skipped || (isRecord(value) && value['pid'] !== undefined) ? 'client-pause' : 'server-pause'),
   kill: () => 'kill',
   'clock-offset': () => 'clock',

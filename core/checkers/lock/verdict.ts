@@ -80,7 +80,7 @@ export interface LockChecker {
   decides?(context: LockContext): boolean;
 }
 
-/** The database's own concurrency control (workloads/vocabulary.ts DB_CONTROL_MODES; checkers import no workload code). */
+/** The database's own concurrency control (core/vocabulary.ts DB_CONTROL_MODES; checkers import no workload code). */
 const DB_CONTROL_MODES: readonly ResourceMode[] = ['version', 'for-update'];
 
 /**

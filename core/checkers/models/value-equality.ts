@@ -1,7 +1,7 @@
 /**
  * Equality and hashing of history values for models whose state is a value,
  * as EDN and JSON mean equality: maps and sets order-free, a set never equal
- * to a vector (src/history/canonical-value.ts). Both go through the same
+ * to a vector (core/history/canonical-value.ts). Both go through the same
  * canonical spelling, so equal values always hash alike. Numbers and strings
  * are the common case in registers, so they skip it.
  */

@@ -22,7 +22,7 @@ const ANY: ValueCheck = () => null;
 const CAS_PAIR = 'a pair [from, to]';
 const KV_PAIR = 'a pair [key, value] with a string key and a string or null value';
 
-/** The value check of a model, by its name (every model of checkers/models/registry.ts). */
+/** The value check of a model, by its name (every model of core/checkers/models/registry.ts). */
 export function valueCheckFor(modelName: string): ValueCheck {
   switch (modelName) {
     case 'cas-register':

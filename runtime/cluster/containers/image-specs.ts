@@ -40,7 +40,7 @@ export const IMAGE_SPECS: Record<ImageName, ImageSpec> = {
     repository: 'fencecheck/client',
     dockerfile: 'images/client.Dockerfile',
     base: NODE_BASE,
-    inputs: ['images/client.Dockerfile', 'native/fc-clock.c', 'package.json', 'node_modules/.package-lock.json', 'dist/src', 'dist/workloads', 'dist/checkers', 'src/report/page', 'clients/python', 'clients/node', 'clients/node/node_modules/.package-lock.json'],
+    inputs: ['images/client.Dockerfile', 'native/fc-clock.c', 'package.json', 'node_modules/.package-lock.json', 'dist/src', 'dist/core', 'dist/runtime', 'src/report/page', 'clients/python', 'clients/node', 'clients/node/node_modules/.package-lock.json'],
   },
 };
 

@@ -1,6 +1,6 @@
 /**
  * The per-backend half of a warm cluster's reset and clean check, one small
- * entry per backend (a backend added to src/cluster/backends/registry.ts adds
+ * entry per backend (a backend added to runtime/cluster/backends/registry.ts adds
  * one line here): `reset` clears the lock state and brings roles back as
  * planned, `check` says what is left. Both are asked over the network, of the
  * real servers.
