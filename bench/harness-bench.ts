@@ -14,10 +14,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTestJson } from '../core/run-files/test-json.js';
+import { readTestJson } from '../runtime/store/read-run-files.js';
 import { DEFAULTS, type RunOptions } from '../core/plan/run-options.js';
 import { runLockTest } from '../src/run/run-lock-test.js';
-import { WarmPool, type ClusterRecord } from '../runtime/runner/warm-pool.js';
+import { WarmPool } from '../runtime/runner/warm-pool.js';
+import { type ClusterRecord } from '../core/run-files/cluster-record.js';
 import { LOCK_BACKENDS, type LockBackend } from '../core/vocabulary.js';
 
 type Mode = 'fresh' | 'warm';

@@ -153,3 +153,10 @@ export interface ClientReady {
   /** Optional features it speaks (absent: none). */
   features?: ClientFeature[];
 }
+
+/** A broken protocol, with the tail of the client's stderr. */
+export interface ProtocolViolation {
+  client: string;
+  problem: string;
+  stderrTail: string[];
+}

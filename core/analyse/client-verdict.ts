@@ -9,13 +9,7 @@
  */
 import type { ClientCrash } from '../checkers/lock/evidence.js';
 import { mergeVerdicts, type CheckerVerdict, type LockCheckResult } from '../checkers/lock/verdict.js';
-
-/** A broken protocol, with the tail of the client's stderr. */
-export interface ProtocolViolation {
-  client: string;
-  problem: string;
-  stderrTail: string[];
-}
+import type { ProtocolViolation } from '../client-protocol.js';
 
 /** An `unknown` verdict when a client broke the protocol, else undefined. */
 export function clientProtocolVerdict(violations: readonly ProtocolViolation[]): CheckerVerdict | undefined {

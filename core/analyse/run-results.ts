@@ -10,7 +10,8 @@ import { evidenceOf, outcomeOf, type ClientCrash } from '../checkers/lock/eviden
 import type { History } from '../history/op.js';
 import type { ResultsJson } from '../run-files/results-json.js';
 import { analyseRun } from './analyse-run.js';
-import { addClientVerdict, clientCrashVerdict, clientProtocolVerdict, type ProtocolViolation } from './client-verdict.js';
+import { addClientVerdict, clientCrashVerdict, clientProtocolVerdict } from './client-verdict.js';
+import { type ProtocolViolation } from '../client-protocol.js';
 import type { RunOptions } from '../plan/run-options.js';
 import type { ClientTokenKind } from '../client-protocol.js';
 import { tokenKindOf } from '../vocabulary.js';

@@ -3,7 +3,7 @@
  * Porcupine's `fillDefault`): the search, the pairing and the witness's words
  * call these and never test for a missing function or repeat a default.
  */
-import { stringHash } from './linearizability/state-interner.js';
+import { stringHash } from './string-hash.js';
 import type { Model } from './model.js';
 import type { Operation } from './operation.js';
 

@@ -3,7 +3,7 @@
  * Every check throws a UsageError worded "Expected `--flag` to be …, got …".
  */
 import type { ProviderName } from './providers.js';
-import type { RedisPersistence } from '../../runtime/cluster/backends/redis.js';
+import type { RedisPersistence } from './redis-persistence.js';
 import type { EvictPolicy } from '../generator/eviction.js';
 import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';

@@ -14,7 +14,7 @@
 import type { CheckerVerdict as LockCheckerVerdict, Validity } from '../checkers/lock/verdict.js';
 import type { Evidence, Outcome } from '../checkers/lock/evidence.js';
 import type { Value } from '../history/op.js';
-import { expecter, isCount, isIntegers, isNumber, isObject, isOneOf, isStrings, parseJsonFile, readRunFile, type Expect } from './run-file-error.js';
+import { expecter, isCount, isIntegers, isNumber, isObject, isOneOf, isStrings, parseJsonFile, type Expect } from './run-file-error.js';
 
 export type { Validity, Evidence, Outcome };
 
@@ -78,12 +78,6 @@ export interface StoredResults {
   checkers: StoredVerdict[];
   outcome?: Outcome;
   evidence?: Evidence;
-}
-
-/** results.json of a run directory, checked; a missing file is null (the run did not finish). */
-export function readResultsJson(dir: string): StoredResults | null {
-  const file = readRunFile(dir, RESULTS_FILE);
-  return file === null ? null : parseResultsJson(file.text, file.path);
 }
 
 /** results.json checked where its readers rely on it; other fields pass through untouched. */

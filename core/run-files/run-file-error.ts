@@ -7,11 +7,9 @@
  * hand-edited or truncated file is exit 254 with a hint, never a TypeError
  * deep inside a report (exit 255).
  */
-import { join } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
 import { jsonTextProblem } from '../history/json-text-checks.js';
 import { MAX_DEPTH } from '../history/read-limits.js';
-import { BoundedReadError, readBoundedFile } from '../../runtime/store/read-bounded-file.js';
 
 /** A run file that is not what docs/run-directory.md says. Exit 254. */
 export class RunFileError extends FencecheckError {
@@ -25,20 +23,6 @@ export class RunFileError extends FencecheckError {
       cause,
     });
     this.file = file;
-  }
-}
-
-/**
- * A run file's text and path, or null when the run has none (ENOENT); any other failure names the file.
- * Regular files only, bounded (read-bounded-file.ts): a FIFO or /dev/zero in a run directory is a 254, not a hang.
- */
-export function readRunFile(dir: string, name: string): { text: string; path: string } | null {
-  const path = join(dir, name);
-  try {
-    return { text: readBoundedFile(path), path };
-  } catch (err) {
-    if (err instanceof BoundedReadError && err.code === 'ENOENT') return null;
-    throw new RunFileError(path, err instanceof BoundedReadError ? err.why : `cannot be read: ${(err as Error).message}`, err);
   }
 }
 

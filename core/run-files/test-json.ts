@@ -11,15 +11,15 @@
  */
 import type { ClientCrash } from '../checkers/lock/evidence.js';
 import type { LockWorkload } from '../checkers/lock/verdict.js';
-import { REDIS_PERSISTENCE } from '../../runtime/cluster/backends/redis.js';
+import { REDIS_PERSISTENCE } from '../plan/redis-persistence.js';
 import type { Value } from '../history/op.js';
 import { FAULT_KINDS } from '../generator/nemesis-schedule.js';
 import type { RunOptions } from '../plan/run-options.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type ResourceMode } from '../vocabulary.js';
-import { expecter, isNumber, isObject, isOneOf, parseJsonFile, readRunFile } from './run-file-error.js';
+import { expecter, isNumber, isObject, isOneOf, parseJsonFile } from './run-file-error.js';
 import { CLIENT_TOKEN_KINDS, type ClientTokenKind } from '../client-protocol.js';
-import type { ProtocolViolation } from '../analyse/client-verdict.js';
-import type { ClusterRecord } from '../../runtime/runner/warm-pool.js';
+import type { ProtocolViolation } from '../client-protocol.js';
+import type { ClusterRecord } from './cluster-record.js';
 
 export const TEST_FILE = 'test.json';
 
@@ -63,12 +63,6 @@ export interface StoredTest {
   workload: LockWorkload;
   seed: number;
   [field: string]: Value;
-}
-
-/** test.json of a run directory, checked; a missing file is null. */
-export function readTestJson(dir: string): StoredTest | null {
-  const file = readRunFile(dir, TEST_FILE);
-  return file === null ? null : parseTestJson(file.text, file.path);
 }
 
 const POSITIVE = ['timeLimitS', 'clients', 'ttlMs', 'holdMs', 'rate', 'callTimeoutMs'] as const;

@@ -37,7 +37,7 @@ export type { BackendNode, BackendSpec } from '../hosts/driver.js';
 export type { ServerNode } from './server-node.js';
 export { BACKENDS, type BackendName, type ClusterPlan, type HostPlan, type NodePlan } from '../../core/plan/cluster-plan.js';
 export type { BackendOptions } from './backends/registry.js';
-export type { RedisPersistence } from './backends/redis.js';
+export type { RedisPersistence } from '../../core/plan/redis-persistence.js';
 export { zookeeperMode } from './backends/zookeeper.js';
 export { etcdStatus } from './backends/etcd.js';
 export { reclaim, type ReclaimReport } from './reclaim.js';

@@ -20,7 +20,7 @@ import { parseClientCommand } from './client-command-line.js';
 import type { ClientConfig, ClientReady, ClientTokenKind } from '../../core/client-protocol.js';
 import { DB_CONTROL_MODES, type ResourceMode } from '../../core/vocabulary.js';
 import { ClientSession, type ProcessControl, type SessionAccess } from './client-session.js';
-import type { ProtocolViolation } from '../../core/analyse/client-verdict.js';
+import type { ProtocolViolation } from '../../core/client-protocol.js';
 import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
 
 export interface ClientLauncherOptions {

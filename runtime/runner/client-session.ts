@@ -28,7 +28,7 @@ import { accessStatements } from '../clients/resource-modes.js';
 import { CLIENT_TOKEN_KINDS, PROTOCOL_VERSION, type ClientAnswer, type ClientReady, type ClientRequest } from '../../core/client-protocol.js';
 import type { ResourceMode } from '../../core/vocabulary.js';
 import type { LockSession, RequestBody } from './ports.js';
-import type { ProtocolViolation } from '../../core/analyse/client-verdict.js';
+import type { ProtocolViolation } from '../../core/client-protocol.js';
 import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
 
 type Pending = { resolve: (a: ClientAnswer) => void; timer: NodeJS.Timeout };
@@ -46,7 +46,7 @@ export interface SessionAccess {
   key: string;
 }
 
-export type { ProtocolViolation } from '../../core/analyse/client-verdict.js';
+export type { ProtocolViolation } from '../../core/client-protocol.js';
 
 export interface SessionOptions {
   onViolation?: (v: ProtocolViolation) => void;

@@ -15,26 +15,10 @@
  */
 import type { Cluster } from '../cluster/cluster.js';
 import { startCluster, type StartClusterOptions } from '../cluster/start-cluster.js';
-import { cleanCheck, resetCluster, type CleanCheck } from '../cluster/warm/reset-cluster.js';
+import type { CleanCheck, ClusterRecord } from '../../core/run-files/cluster-record.js';
+import { cleanCheck, resetCluster } from '../cluster/warm/reset-cluster.js';
 import { messageOf } from '../cluster/warm/backend-reset.js';
 
-/** What test.json records about the cluster a run ran on. */
-export interface ClusterRecord {
-  /** Started for this run (true), or reused from the pool. */
-  fresh: boolean;
-  /** Runs the cluster served before this one (0: fresh). */
-  reusedAfterRuns: number;
-  /** Starting it (fresh) or resetting and checking it (warm), ms. */
-  startMs: number;
-  /** The reset alone (warm), ms; 0 for a fresh cluster. */
-  resetMs: number;
-  /** The clean check before a warm run, or the failed one that made this cluster fresh; null when none ran. */
-  cleanCheck: CleanCheck | null;
-  /** Why a pool started this run's cluster fresh (another key, a failed check or reset); absent otherwise. */
-  freshBecause?: string;
-  /** Where the servers' logs are: the run directory of the run that started the cluster. */
-  logsDir: string;
-}
 
 /** The cluster options that decide whether a pool's cluster fits a run (pure): everything but where and how it logs. */
 export function clusterKey(o: StartClusterOptions): string {

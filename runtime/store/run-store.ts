@@ -20,7 +20,8 @@ import { ensureWritableDir } from './writable-dir.js';
 import { RESULTS_FILE, type ResultsJson } from '../../core/run-files/results-json.js';
 import { RunFailedError } from './run-failed-error.js';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
-import { readTestJson, TEST_FILE, type TestJson } from '../../core/run-files/test-json.js';
+import { readTestJson } from './read-run-files.js';
+import { TEST_FILE, type TestJson } from '../../core/run-files/test-json.js';
 
 export const HISTORY_FILE = 'history.jsonl';
 export const LOGS_DIR = 'logs';

@@ -19,12 +19,13 @@ import type { HistoryWarning } from '../../core/history/history-warning.js';
 import type { History } from '../../core/history/op.js';
 import { validatedBatches } from '../history/read-history.js';
 import { parseResultsJson, RESULTS_FILE, type ResultsJson, type StoredResults } from '../../core/run-files/results-json.js';
-import { readRunFile, RunFileError } from '../../core/run-files/run-file-error.js';
+import { readRunFile } from '../../runtime/store/read-run-files.js';
+import { RunFileError } from '../../core/run-files/run-file-error.js';
 import { HISTORY_FILE } from '../../runtime/store/run-store.js';
 import { TEST_FILE, type StoredTest } from '../../core/run-files/test-json.js';
 import { runResults, type ClientFacts } from '../../core/analyse/run-results.js';
 import type { ClientTokenKind } from '../../core/client-protocol.js';
-import type { ProtocolViolation } from '../../core/analyse/client-verdict.js';
+import type { ProtocolViolation } from '../../core/client-protocol.js';
 import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
 
 /**

@@ -24,7 +24,7 @@ import { LIBRARIES_PARTS, type LibrariesPart } from '../compare/libraries-matrix
 import { renderLibrariesMd, type LibrariesRunFacts } from '../compare/render-libraries-md.js';
 import { compiledEntry, projectRoot } from '../../runtime/hosts/paths.js';
 import { EXIT, FencecheckError, formatError, UsageError } from '../../core/errors.js';
-import { readTestJson } from '../../core/run-files/test-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
 import { parseInRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
-import { readResultsJson } from '../../core/run-files/results-json.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
 import { assertOptionsApply, DEFAULTS, runOptionNotes, unknownFault, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
 import type { FaultKind } from '../../core/generator/nemesis-schedule.js';

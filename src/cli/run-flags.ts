@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander';
 import type { SharedRunOptions } from '../compare/compare-spec.js';
 import { DEFAULTS, RUN_RANGES } from '../../core/plan/run-options.js';
-import { REDIS_PERSISTENCE } from '../../runtime/cluster/backends/redis.js';
+import { REDIS_PERSISTENCE } from '../../core/plan/redis-persistence.js';
 import { PROVIDERS } from '../../core/plan/providers.js';
 import { EVICT_POLICIES } from '../../core/generator/eviction.js';
 import { oneOf } from './parse-options.js';

@@ -4,7 +4,7 @@
  * running for `fencecheck down`.
  */
 import type { Command } from 'commander';
-import { REDIS_PERSISTENCE, type RedisPersistence } from '../../runtime/cluster/backends/redis.js';
+import { REDIS_PERSISTENCE, type RedisPersistence } from '../../core/plan/redis-persistence.js';
 import type { Cluster } from '../../runtime/cluster/cluster.js';
 import { BACKENDS, isBackendName, type BackendName } from '../../core/plan/cluster-plan.js';
 import { startCluster } from '../../runtime/cluster/start-cluster.js';

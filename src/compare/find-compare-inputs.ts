@@ -15,7 +15,8 @@ import type { CompareSource } from './gather-matrix.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
 import { readRunSummary, type RunSummary } from './run-summary.js';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
-import { readTestJson, type StoredTest } from '../../core/run-files/test-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { type StoredTest } from '../../core/run-files/test-json.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../core/vocabulary.js';
 
 const MAX_DEPTH = 6;

@@ -13,7 +13,7 @@ import type { MatrixInput } from './compare-report.js';
 import { describeSpec, lockRows, planRuns, rowOfLabel, sameSpec, type LockRow } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
 import { readRunSummary, toolFailed, type RunSummary } from './run-summary.js';
-import { readTestJson } from '../../core/run-files/test-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { formatShard, inShard } from './shard.js';
 import type { ResourceMode } from '../../core/vocabulary.js';
 

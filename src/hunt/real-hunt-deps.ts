@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { readHistory } from '../history/read-history.js';
-import { readResultsJson } from '../../core/run-files/results-json.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { HISTORY_FILE } from '../../runtime/store/run-store.js';
 import { runLockTest } from '../run/run-lock-test.js';
 import { WarmPool } from '../../runtime/runner/warm-pool.js';

@@ -36,7 +36,8 @@ import { replayCommand, type RunOptions } from '../../core/plan/run-options.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
 import { clusterBackendsOf } from '../../core/vocabulary.js';
 import { sentinelClientOptions, sentinelClusterOptions } from '../../runtime/runner/sentinel-run.js';
-import type { ClusterRecord, WarmPool } from '../../runtime/runner/warm-pool.js';
+import type { ClusterRecord } from '../../core/run-files/cluster-record.js';
+import type { WarmPool } from '../../runtime/runner/warm-pool.js';
 
 export interface RunResult extends LockCheckResult {
   runDir: string;

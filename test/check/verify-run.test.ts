@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readRunHistory, verifiedResults } from '../../src/check/verify-run.js';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
-import { readTestJson } from '../../core/run-files/test-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { SAMPLE_MUTEX_RUN_DIR, SAMPLE_RUN_DIR } from '../fixtures/make-sample-run.js';
 import { testSeed } from '../support/seed.js';
 import { madeTempDir } from '../support/temp-dirs.js';

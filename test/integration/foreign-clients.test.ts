@@ -34,8 +34,8 @@ import { runLockTest } from '../../src/run/run-lock-test.js';
 import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
 import { leftovers, NOTHING_LEFT, SHARED_MACHINE } from './helpers.js';
 import { formatStoredOutcome } from '../../src/check/format-outcome.js';
-import { readResultsJson } from '../../core/run-files/results-json.js';
-import { readTestJson } from '../../core/run-files/test-json.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
 
 const PY = '/usr/bin/python3';
 const client = (file: string): string => `${PY} ${join(projectRoot(), 'clients', 'python', file)}`;

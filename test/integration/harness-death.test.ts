@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../runtime/hosts/paths.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { variantRunOptions } from '../../src/scenarios/variant-options.js';
-import { readResultsJson } from '../../core/run-files/results-json.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { runLockTest } from '../../src/run/run-lock-test.js';
 import { DEFAULTS } from '../../core/plan/run-options.js';

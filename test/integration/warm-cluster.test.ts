@@ -16,13 +16,14 @@ import { askRedis, agreedMaster } from '../../runtime/clients/sentinel-probes.js
 import { httpJson } from '../../runtime/cluster/probes.js';
 import { projectRoot } from '../../runtime/hosts/paths.js';
 import { cleanCheck, resetCluster } from '../../runtime/cluster/warm/reset-cluster.js';
-import { readTestJson } from '../../core/run-files/test-json.js';
-import { readResultsJson } from '../../core/run-files/results-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
 import { runClusterOptions, runLockTest, type RunResult } from '../../src/run/run-lock-test.js';
 import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
 import { planRun } from '../../core/plan/run-plan.js';
-import { WarmPool, type ClusterRecord } from '../../runtime/runner/warm-pool.js';
+import { WarmPool } from '../../runtime/runner/warm-pool.js';
+import { type ClusterRecord } from '../../core/run-files/cluster-record.js';
 import type { LockBackend, ResourceMode } from '../../core/vocabulary.js';
 import { SHARED_MACHINE, waitFor } from './helpers.js';
 

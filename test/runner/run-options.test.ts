@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerRunCommand, runOptionsOf, type CliFlags } from '../../src/cli/run-command.js';
-import { REDIS_PERSISTENCE } from '../../runtime/cluster/backends/redis.js';
+import { REDIS_PERSISTENCE } from '../../core/plan/redis-persistence.js';
 import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
 import { progressClock } from '../../runtime/runner/progress.js';
 import { FAULT_KINDS, GRUDGE_KINDS, TRIGGER_EVENTS, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiskFullError, nodeIo, writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { ResultsJson } from '../../core/run-files/results-json.js';
-import { readResultsJson } from '../../core/run-files/results-json.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { RunFailedError } from '../../runtime/store/run-failed-error.js';
 import { RunStore } from '../../runtime/store/run-store.js';
-import { readTestJson, type TestJson } from '../../core/run-files/test-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { type TestJson } from '../../core/run-files/test-json.js';
 import { DEFAULTS } from '../../core/plan/run-options.js';
 import { ClusterBusyError } from '../../runtime/hosts/cluster-errors.js';
 

@@ -16,7 +16,7 @@
 import type { Value } from '../../history/op.js';
 import { illegal, type DeadEndTest, type Model, type StateParts } from '../model.js';
 import type { Operation } from '../operation.js';
-import { FNV_OFFSET, fnvContinue } from '../linearizability/state-interner.js';
+import { FNV_OFFSET, fnvContinue } from '../string-hash.js';
 
 /** One key's value with its FNV-1a hash. */
 export interface KvCell {

@@ -7,7 +7,7 @@
  */
 import { canonicalEquals, canonicalKey } from '../../history/canonical-value.js';
 import type { Value } from '../../history/op.js';
-import { stringHash } from '../linearizability/state-interner.js';
+import { stringHash } from '../string-hash.js';
 
 export function valueEquals(a: Value | undefined, b: Value | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;

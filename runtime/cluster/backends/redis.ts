@@ -11,9 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
 import type { NodePlan } from '../../../core/plan/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
-
-export const REDIS_PERSISTENCE = ['none', 'aof-everysec', 'aof-always'] as const;
-export type RedisPersistence = (typeof REDIS_PERSISTENCE)[number];
+import type { RedisPersistence } from '../../../core/plan/redis-persistence.js';
 
 export interface RedisOptions {
   persistence?: RedisPersistence;

@@ -11,16 +11,10 @@ import { readClockOffset, writeClockOffset } from '../../hosts/clock-file.js';
 import { allHosts, type BackendName } from '../../../core/plan/cluster-plan.js';
 import { readProcessInfo, waitForExit } from '../../hosts/process-info.js';
 import { runCommand } from '../../hosts/run-command.js';
+import type { CleanCheck } from '../../../core/run-files/cluster-record.js';
 import { deleteTableScript } from '../../nemesis/nft-rules.js';
 import { backendReset, messageOf, type ResetContext } from './backend-reset.js';
 import { observationProblems, parseNftTables, planReset, type ClusterObservation, type ResetStep } from './reset-plan.js';
-
-/** The clean check's verdict: what is left (nothing: clean) and how long asking took. */
-export interface CleanCheck {
-  ok: boolean;
-  problems: string[];
-  ms: number;
-}
 
 /** How long a client that ended its input gets to exit (and close its sessions) before kill -9. */
 const CLIENT_EXIT_MS = 1000;
