@@ -5,7 +5,7 @@
  * runner, compare, the scenarios and the client protocol all read them here.
  */
 import type { LockWorkload, ResourceMode, TokenKind } from './checkers/lock/verdict.js';
-import type { BackendName } from './plan/cluster-plan.js';
+import type { BackendName } from './cluster/cluster-plan.js';
 import { FAULT_KINDS, type FaultKind } from './generator/nemesis-schedule.js';
 
 export type { LockWorkload, ResourceMode, TokenKind };

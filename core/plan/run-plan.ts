@@ -6,10 +6,10 @@
  * against a cluster or on virtual time against the simulation.
  *
  * Why the servers' names are planned here and not asked of the cluster: they
- * come from the pure cluster plan (core/plan/cluster-plan.ts), so a plan can be made,
+ * come from the pure cluster plan (core/cluster/cluster-plan.ts), so a plan can be made,
  * printed and simulated without root or a cluster.
  */
-import { planCluster } from './cluster-plan.js';
+import { planCluster } from '../cluster/cluster-plan.js';
 import { planPhases, type Phase } from '../generator/phases.js';
 import { nemesisSchedule, type FaultWindow, type NemesisTargets } from '../generator/nemesis-schedule.js';
 import type { ClientPlanOptions } from '../generator/client-plan.js';

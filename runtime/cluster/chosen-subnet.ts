@@ -4,7 +4,7 @@
  * before a command makes anything, such as a run directory.
  */
 import { UsageError } from '../../core/errors.js';
-import { parseSubnet } from '../../core/plan/cluster-plan.js';
+import { parseSubnet } from '../../core/cluster/cluster-plan.js';
 
 /**
  * `up --subnet`, else FENCECHECK_SUBNET: every command that starts a cluster

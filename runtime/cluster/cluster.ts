@@ -9,7 +9,7 @@ import { etcdStatus } from './backends/etcd.js';
 import { postgresUrl } from './backends/postgres.js';
 import { agreedMaster } from '../clients/sentinel-probes.js';
 import { zookeeperMode } from './backends/zookeeper.js';
-import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan, type NodeRole } from '../../core/plan/cluster-plan.js';
+import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan, type NodeRole } from '../../core/cluster/cluster-plan.js';
 import { reclaim, type ReclaimReport } from './reclaim.js';
 import type { ServerHandle } from '../hosts/driver.js';
 import type { StateFile } from '../hosts/state-file.js';

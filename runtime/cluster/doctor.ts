@@ -10,7 +10,7 @@ import { findTool, lookupUser, PACKAGE_OF, type Tool } from '../hosts/binaries.j
 import { clockLibraryUpToDate } from './clock-library.js';
 import { acquireClusterLock, clusterLockHeld, type ClusterLock } from './cluster-lock.js';
 import { clockLibraryPath, defaultStateFile } from '../hosts/paths.js';
-import { DEFAULT_SUBNET, parseSubnet, PREFIX } from '../../core/plan/cluster-plan.js';
+import { DEFAULT_SUBNET, parseSubnet, PREFIX } from '../../core/cluster/cluster-plan.js';
 import { conflictingRoutes, isPrivileged, routesInUse } from './preflight.js';
 import { ipBatch, runCommand } from '../hosts/run-command.js';
 import { isSameProcess } from '../hosts/process-info.js';

@@ -35,7 +35,7 @@ export { Cluster, type Endpoint } from './cluster.js';
 export { ClientHost, type ClientProcess, type ClientSpawnOptions } from '../hosts/client-host.js';
 export type { BackendNode, BackendSpec } from '../hosts/driver.js';
 export type { ServerNode } from './server-node.js';
-export { BACKENDS, type BackendName, type ClusterPlan, type HostPlan, type NodePlan } from '../../core/plan/cluster-plan.js';
+export { BACKENDS, type BackendName, type ClusterPlan, type HostPlan, type NodePlan } from '../../core/cluster/cluster-plan.js';
 export type { BackendOptions } from './backends/registry.js';
 export type { RedisPersistence } from '../../core/plan/redis-persistence.js';
 export { zookeeperMode } from './backends/zookeeper.js';

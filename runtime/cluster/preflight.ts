@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { PreflightError } from '../hosts/cluster-errors.js';
-import { PREFIX } from '../../core/plan/cluster-plan.js';
+import { PREFIX } from '../../core/cluster/cluster-plan.js';
 import { runCommand } from '../hosts/run-command.js';
 
 const CAP_NET_ADMIN = 12;

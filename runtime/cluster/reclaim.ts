@@ -12,7 +12,7 @@ import { removableDataDirs, removeDataDirs } from './data-dirs.js';
 import { defaultStateFile } from '../hosts/paths.js';
 import { removeAbandonedSegments } from './shared-memory.js';
 import { pidsInNamespaces } from './namespace-pids.js';
-import { PREFIX } from '../../core/plan/cluster-plan.js';
+import { PREFIX } from '../../core/cluster/cluster-plan.js';
 import { runCommand } from '../hosts/run-command.js';
 import { StateFile } from '../hosts/state-file.js';
 import { killPids, stopProcesses } from '../hosts/stop-processes.js';

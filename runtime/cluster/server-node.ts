@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { createClockFile } from '../hosts/clock-file.js';
 import { ClusterStartError, describeExit, type ProcessExit } from '../hosts/cluster-errors.js';
 import type { BackendNode, BackendSpec, SpecContext } from '../hosts/driver.js';
-import type { NodePlan } from '../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../core/cluster/cluster-plan.js';
 import { identify, isSameProcess, signalProcess, type ProcessIdentity } from '../hosts/process-info.js';
 import { spawnInNamespace, type SpawnedProcess } from '../hosts/spawn-in-namespace.js';
 import type { StateFile } from '../hosts/state-file.js';

@@ -10,7 +10,7 @@ import type { Cluster } from './cluster.js';
 import { TeardownStartedError } from '../hosts/cluster-errors.js';
 import type { ServerHandle, SpecContext } from '../hosts/driver.js';
 import { nodeDataDir } from '../hosts/paths.js';
-import { nodeCount, type BackendName, type ClusterPlan } from '../../core/plan/cluster-plan.js';
+import { nodeCount, type BackendName, type ClusterPlan } from '../../core/cluster/cluster-plan.js';
 import { identify } from '../hosts/process-info.js';
 import { StateFile, type ClusterState } from '../hosts/state-file.js';
 

@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { planCluster, planClientHost, type BackendName, type ClusterPlan } from '../../core/plan/cluster-plan.js';
+import { planCluster, planClientHost, type BackendName, type ClusterPlan } from '../../core/cluster/cluster-plan.js';
 import { chosenSubnet } from './chosen-subnet.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';

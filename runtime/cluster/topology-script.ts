@@ -5,7 +5,7 @@
  * control's own `fc-ctl`); then one batch per namespace configures it. Batches
  * keep the whole topology to a handful of processes: about 20 ms for 15 hosts.
  */
-import type { ClusterPlan, HostPlan } from '../../core/plan/cluster-plan.js';
+import type { ClusterPlan, HostPlan } from '../../core/cluster/cluster-plan.js';
 
 export interface TopologyScript {
   /** Lines for `ip -batch` in the root namespace. */

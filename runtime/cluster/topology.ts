@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { ipBatch } from '../hosts/run-command.js';
-import { PREFIX, namespacesOf, type ClusterPlan, type HostPlan } from '../../core/plan/cluster-plan.js';
+import { PREFIX, namespacesOf, type ClusterPlan, type HostPlan } from '../../core/cluster/cluster-plan.js';
 import { addUnique, type StateFile } from '../hosts/state-file.js';
 import { hostScript, teardownScript, topologyScript, type TopologyScript } from './topology-script.js';
 

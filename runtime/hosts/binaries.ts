@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PreflightError } from './cluster-errors.js';
-import type { BackendName } from '../../core/plan/cluster-plan.js';
+import type { BackendName } from '../../core/cluster/cluster-plan.js';
 
 export type Tool =
   | 'ip' | 'nft' | 'gcc' | 'setpriv' | 'redis-server' | 'etcd' | 'etcdctl' | 'java'

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createClockFile } from './clock-file.js';
 import type { ProcessExit } from './cluster-errors.js';
-import type { HostPlan } from '../../core/plan/cluster-plan.js';
+import type { HostPlan } from '../../core/cluster/cluster-plan.js';
 import { identify, isSameProcess, readProcessInfo, signalProcess, type ProcessIdentity } from './process-info.js';
 import { runCommand, type CommandResult } from './run-command.js';
 import { spawnInNamespace } from './spawn-in-namespace.js';

@@ -6,7 +6,7 @@
  * per backend in `backends/`.
  */
 import type { Tool } from './binaries.js';
-import type { BackendName, ClusterPlan, NodePlan } from '../../core/plan/cluster-plan.js';
+import type { BackendName, ClusterPlan, NodePlan } from '../../core/cluster/cluster-plan.js';
 
 export interface BackendNode {
   readonly name: string;

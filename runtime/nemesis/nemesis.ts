@@ -19,7 +19,7 @@
  */
 import { PreflightError, UnsupportedFaultError } from '../hosts/cluster-errors.js';
 import type { ClientHost, ClientProcess } from '../hosts/client-host.js';
-import type { HostPlan } from '../../core/plan/cluster-plan.js';
+import type { HostPlan } from '../../core/cluster/cluster-plan.js';
 import type { ServerHandle } from '../hosts/driver.js';
 import type { StateFile } from '../hosts/state-file.js';
 import { writeClockOffset } from '../hosts/clock-file.js';

@@ -18,7 +18,7 @@
  *
  * The resource (PostgreSQL) stays reachable from everyone.
  */
-import { nodesOf, planCluster } from '../../core/plan/cluster-plan.js';
+import { nodesOf, planCluster } from '../../core/cluster/cluster-plan.js';
 import { completeGrudge, isolateOne, type Grudge } from '../../core/generator/grudge.js';
 import { SCRIPTED_GRUDGE_KINDS } from '../../core/generator/nemesis-schedule.js';
 

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BackendName } from '../../core/plan/cluster-plan.js';
+import type { BackendName } from '../../core/cluster/cluster-plan.js';
 import { projectRoot } from '../hosts/paths.js';
 
 const PACKAGES: Record<BackendName, string> = {

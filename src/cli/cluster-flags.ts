@@ -1,10 +1,10 @@
 /**
  * The cluster flags of `up` and `doctor`, checked before anything touches the
- * machine. The planner (core/plan/cluster-plan.ts) is pure and throws RangeError on
+ * machine. The planner (core/cluster/cluster-plan.ts) is pure and throws RangeError on
  * a bad subnet or client name; here that becomes a UsageError (254) naming the
  * flag, instead of reaching the CLI as an internal error (255).
  */
-import { DEFAULT_SUBNET, parseSubnet, planClientHost, planCluster, type BackendName } from '../../core/plan/cluster-plan.js';
+import { DEFAULT_SUBNET, parseSubnet, planClientHost, planCluster, type BackendName } from '../../core/cluster/cluster-plan.js';
 import { UsageError } from '../../core/errors.js';
 
 /** `--subnet a.b.c.0/24`, a private /24 (commander option parser). */

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { REDIS_PERSISTENCE, type RedisPersistence } from '../../core/plan/redis-persistence.js';
 import type { Cluster } from '../../runtime/cluster/cluster.js';
-import { BACKENDS, isBackendName, type BackendName } from '../../core/plan/cluster-plan.js';
+import { BACKENDS, isBackendName, type BackendName } from '../../core/cluster/cluster-plan.js';
 import { startCluster } from '../../runtime/cluster/start-cluster.js';
 import { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
 import { SENTINEL_MASTER_NAME } from '../../runtime/clients/sentinel-probes.js';

@@ -4,7 +4,7 @@ import { postgresArgs, postgresUrl } from '../../runtime/cluster/backends/postgr
 import { redisArgs } from '../../runtime/cluster/backends/redis.js';
 import { backendSpec } from '../../runtime/cluster/backends/registry.js';
 import { zooCfg, zookeeperArgv } from '../../runtime/cluster/backends/zookeeper.js';
-import { planCluster, type NodePlan } from '../../core/plan/cluster-plan.js';
+import { planCluster, type NodePlan } from '../../core/cluster/cluster-plan.js';
 
 const plan = planCluster({ backends: ['redis', 'etcd', 'zookeeper', 'postgres'] });
 const node = (name: string): NodePlan => plan.nodes.find((n) => n.name === name) as NodePlan;

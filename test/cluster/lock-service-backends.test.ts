@@ -9,7 +9,7 @@ import { PGBOUNCER_POOL_SIZE, pgbouncerIni } from '../../runtime/cluster/backend
 import { backendSpec } from '../../runtime/cluster/backends/registry.js';
 import { TOOLS_OF } from '../../runtime/hosts/binaries.js';
 import { nodeDataDir } from '../../runtime/hosts/paths.js';
-import { planCluster, type NodePlan } from '../../core/plan/cluster-plan.js';
+import { planCluster, type NodePlan } from '../../core/cluster/cluster-plan.js';
 
 const plan = planCluster({ backends: ['pgbouncer', 'pg-advisory', 'postgres', 'memcached'] });
 const node = (name: string): NodePlan => plan.nodes.find((n) => n.name === name) as NodePlan;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { initialMaster, sentinelConf, sentinelDataArgs, sentinelId } from '../../runtime/cluster/backends/redis-sentinel.js';
 import { parseInfo, replicationState } from '../../runtime/clients/sentinel-probes.js';
 import { backendSpec } from '../../runtime/cluster/backends/registry.js';
-import { planCluster, type NodePlan } from '../../core/plan/cluster-plan.js';
+import { planCluster, type NodePlan } from '../../core/cluster/cluster-plan.js';
 
 const plan = planCluster({ backends: ['redis-sentinel'] });
 const node = (name: string): NodePlan => plan.nodes.find((n) => n.name === name)!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planClientHost, planCluster } from '../../core/plan/cluster-plan.js';
+import { planClientHost, planCluster } from '../../core/cluster/cluster-plan.js';
 import { teardownScript, topologyScript } from '../../runtime/cluster/topology-script.js';
 
 describe('topologyScript', () => {

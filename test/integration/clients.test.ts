@@ -21,7 +21,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../runtime/cluster/cluster.js';
 import { projectRoot } from '../../runtime/hosts/paths.js';
-import type { BackendName } from '../../core/plan/cluster-plan.js';
+import type { BackendName } from '../../core/cluster/cluster-plan.js';
 import { startCluster } from '../../runtime/cluster/start-cluster.js';
 import { type ClientConfig } from '../../core/client-protocol.js';
 import { prepareResource, type PgEndpoint } from '../../runtime/clients/resource.js';

@@ -8,7 +8,7 @@ import pg from 'pg';
 import ZooKeeper from 'zookeeper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../runtime/cluster/cluster.js';
-import { BACKENDS } from '../../core/plan/cluster-plan.js';
+import { BACKENDS } from '../../core/cluster/cluster-plan.js';
 import { startCluster } from '../../runtime/cluster/start-cluster.js';
 import { NOTHING_LEFT, SHARED_MACHINE, leftovers, redisClient, withClusterLock } from './helpers.js';
 

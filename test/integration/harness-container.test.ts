@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { chosenSubnet } from '../../runtime/cluster/chosen-subnet.js';
 import { projectRoot } from '../../runtime/hosts/paths.js';
-import { DEFAULT_SUBNET, parseSubnet } from '../../core/plan/cluster-plan.js';
+import { DEFAULT_SUBNET, parseSubnet } from '../../core/cluster/cluster-plan.js';
 import { readRunSummary } from '../../src/compare/run-summary.js';
 import { docker, dockerStatus, imageExists } from '../../runtime/cluster/containers/docker-cli.js';
 import { IMAGE_NAMES } from '../../runtime/cluster/containers/image-specs.js';

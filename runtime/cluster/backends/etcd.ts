@@ -12,7 +12,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
-import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/plan/cluster-plan.js';
+import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { httpJson } from '../probes.js';
 
 const url = (ip: string, port: number | undefined): string => `http://${ip}:${port}`;

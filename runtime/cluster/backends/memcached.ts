@@ -7,7 +7,7 @@
  * fills evicts by LRU, which is what tooz's users met (the issue).
  */
 import type { BackendSpec } from '../../hosts/driver.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
 
 export const MEMCACHED_MEMORY_MB = 64;

@@ -17,7 +17,7 @@
  */
 import { join } from 'node:path';
 import { type BackendSpec, type SpecContext } from '../../hosts/driver.js';
-import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/plan/cluster-plan.js';
+import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { POSTGRES_USER, postgresOwnedDir, postgresPing } from './postgres.js';
 
 export const PGBOUNCER_POOL_SIZE = 2;

@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import pg from 'pg';
 import { asUser, type BackendSpec, type SpecContext } from '../../hosts/driver.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 
 export const POSTGRES_USER = 'postgres';
 

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
-import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/plan/cluster-plan.js';
+import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { redisArgs } from './redis.js';
 import { agreedMaster, replicationOf, sentinelMasterAddr, sentinelMasterInfo, SENTINEL_MASTER_NAME } from '../../clients/sentinel-probes.js';
 

@@ -9,7 +9,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
 import type { RedisPersistence } from '../../../core/plan/redis-persistence.js';
 

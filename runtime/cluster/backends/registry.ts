@@ -3,7 +3,7 @@
  * backend is one file here plus one line below and one layout line in plan.ts.
  */
 import type { BackendSpec } from '../../hosts/driver.js';
-import type { BackendName } from '../../../core/plan/cluster-plan.js';
+import type { BackendName } from '../../../core/cluster/cluster-plan.js';
 import { etcdSpec } from './etcd.js';
 import { memcachedSpec } from './memcached.js';
 import { pgbouncerSpec } from './pgbouncer.js';

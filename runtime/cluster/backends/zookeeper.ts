@@ -14,7 +14,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
-import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/plan/cluster-plan.js';
+import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
 
 export interface ZookeeperOptions {

@@ -22,7 +22,7 @@ import { ClientHost, type ClientProcess, type ClientRuntime, type ClientSpawnOpt
 import { UnsupportedFaultError, type ProcessExit } from '../../hosts/cluster-errors.js';
 import { createClockFile } from '../../hosts/clock-file.js';
 import { projectRoot } from '../../hosts/paths.js';
-import type { HostPlan } from '../../../core/plan/cluster-plan.js';
+import type { HostPlan } from '../../../core/cluster/cluster-plan.js';
 import type { CommandResult } from '../../hosts/run-command.js';
 import { shellQuote } from '../../../core/shell-quote.js';
 import { within } from '../../hosts/within.js';

@@ -8,7 +8,7 @@
  * so the plan, the state file and the firewall keep their names; one cluster
  * per machine (the cluster lock) keeps them unique.
  */
-import type { HostPlan } from '../../../core/plan/cluster-plan.js';
+import type { HostPlan } from '../../../core/cluster/cluster-plan.js';
 
 export const PROJECT_LABEL = 'org.fencecheck.project';
 export const RUN_LABEL = 'org.fencecheck.run';

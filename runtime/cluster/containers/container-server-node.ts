@@ -26,7 +26,7 @@ import type Dockerode from 'dockerode';
 import { createClockFile } from '../../hosts/clock-file.js';
 import { ClusterStartError, describeExit, type ProcessExit } from '../../hosts/cluster-errors.js';
 import { asUser, type BackendSpec, type ServerHandle, type SpecContext } from '../../hosts/driver.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { shellQuote } from '../../../core/shell-quote.js';
 import { probeUntilReady } from '../probe-until-ready.js';
 import { hostContainerName, labelsFor, serverContainerName } from './container-labels.js';

@@ -15,7 +15,7 @@
 import { acquireClusterLock } from '../cluster-lock.js';
 import { chosenSubnet } from '../chosen-subnet.js';
 import { defaultStateFile } from '../../hosts/paths.js';
-import { DEFAULT_SUBNET, parseSubnet } from '../../../core/plan/cluster-plan.js';
+import { DEFAULT_SUBNET, parseSubnet } from '../../../core/cluster/cluster-plan.js';
 import { decideHarness, harnessRequest, type Reachability } from './harness-choice.js';
 import { endWithOuterProcess, harnessSelf } from './harness-self.js';
 import { dockerStatus, imageExists } from './docker-cli.js';

@@ -28,7 +28,7 @@ import { PreflightError } from '../../hosts/cluster-errors.js';
 import { startHoldingClusterLock, type ClusterLock } from '../cluster-lock.js';
 import type { SpecContext } from '../../hosts/driver.js';
 import { defaultRunDir, defaultStateFile, nodeDataDir, sharedDataDir } from '../../hosts/paths.js';
-import { allHosts, planClientHost, planCluster, type ClusterPlan, type HostPlan } from '../../../core/plan/cluster-plan.js';
+import { allHosts, planClientHost, planCluster, type ClusterPlan, type HostPlan } from '../../../core/cluster/cluster-plan.js';
 import { reclaim } from '../reclaim.js';
 import { reclaimSync } from '../reclaim-sync.js';
 import { chosenSubnet, type StartClusterOptions } from '../start-cluster.js';

@@ -5,7 +5,7 @@
  * planned, `check` says what is left. Both are asked over the network, of the
  * real servers.
  */
-import type { BackendName, ClusterPlan, NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { BackendName, ClusterPlan, NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { etcdReset } from './etcd-reset.js';
 import { memcachedReset } from './memcached-reset.js';
 import { pgAdvisoryReset, pgbouncerReset } from './pg-advisory-reset.js';

@@ -6,7 +6,7 @@
  */
 import { etcdStatus } from '../backends/etcd.js';
 import { httpJson } from '../probes.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { messageOf, type BackendReset } from './backend-reset.js';
 
 /** The whole key space: key and range_end both "\0" (base64 `AA==`). */

@@ -5,7 +5,7 @@
  * `flush_all`). `stats curr_items` would not do: it still counts flushed
  * items until they are touched.
  */
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
 import { messageOf, type BackendReset } from './backend-reset.js';
 

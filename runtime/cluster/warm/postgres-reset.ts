@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { postgresUrl } from '../backends/postgres.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { messageOf, type BackendReset } from './backend-reset.js';
 
 const OTHERS = "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";

@@ -5,7 +5,7 @@
  * keys back.
  */
 import { askRedis } from '../../clients/sentinel-probes.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { messageOf, type BackendReset } from './backend-reset.js';
 
 /** What one Redis node holds: the problem line, or undefined when it answers and is empty. */

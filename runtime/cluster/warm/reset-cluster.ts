@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Cluster } from '../cluster.js';
 import { readClockOffset, writeClockOffset } from '../../hosts/clock-file.js';
-import { allHosts, type BackendName } from '../../../core/plan/cluster-plan.js';
+import { allHosts, type BackendName } from '../../../core/cluster/cluster-plan.js';
 import { readProcessInfo, waitForExit } from '../../hosts/process-info.js';
 import { runCommand } from '../../hosts/run-command.js';
 import type { CleanCheck } from '../../../core/run-files/cluster-record.js';

@@ -12,7 +12,7 @@
  */
 import { initialMaster } from '../backends/redis-sentinel.js';
 import { agreedMaster, askRedis, replicationOf, sentinelMasterInfo } from '../../clients/sentinel-probes.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { messageOf, type BackendReset, type ResetContext } from './backend-reset.js';
 import { redisKeysProblem } from './redis-reset.js';
 

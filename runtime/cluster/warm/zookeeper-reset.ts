@@ -8,7 +8,7 @@
  */
 import { tcpExchange } from '../probes.js';
 import { DEFAULT_TICK_TIME_MS, zookeeperMode } from '../backends/zookeeper.js';
-import type { NodePlan } from '../../../core/plan/cluster-plan.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { messageOf, type BackendReset } from './backend-reset.js';
 
 /** ZooKeeper's maxSessionTimeout default (20 ticks) and a tick of slack: no session can outlive it. */
