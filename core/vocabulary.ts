@@ -1,22 +1,23 @@
 /**
  * The words of a lock run, in one place: the lock backends, the resource
  * modes, the workloads, the kind of token each backend gives, the cluster
- * each runs on, and which combinations do not apply (and why). The CLI, the
+ * each runs on, and which combinations do not apply (and why). What a
+ * backend is comes from its LockSystem (systems/); this file reads them. The CLI, the
  * runner, compare, the scenarios and the client protocol all read them here.
  */
 import type { LockWorkload, ResourceMode, TokenKind } from './checkers/lock/verdict.js';
 import type { BackendName } from './cluster/cluster-plan.js';
 import { FAULT_KINDS, type FaultKind } from './generator/nemesis-schedule.js';
+import { LOCK_SYSTEMS, lockSystem, type LockBackend } from './systems/registry.js';
 
-export type { LockWorkload, ResourceMode, TokenKind };
+export type { LockBackend, LockWorkload, ResourceMode, TokenKind };
 
-/** `none`: no lock service at all; every client goes straight to the resource (the database's own concurrency control). */
-export type LockBackend = 'redis' | 'redlock' | 'redlock-npm' | 'etcd' | 'zookeeper' | 'redis-sentinel' | 'pg-advisory' | 'pg-advisory-pooled' | 'memcached' | 'none';
-export const LOCK_BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel', 'pg-advisory', 'pg-advisory-pooled', 'memcached', 'none'];
+/** The lock backends, in the order of systems/registry.ts. */
+export const LOCK_BACKENDS = Object.keys(LOCK_SYSTEMS) as readonly LockBackend[];
 
 /** Clusters with no built-in lock client: only a --client runs on them (memcached: the tooz reference client). */
 export function builtinClientMissing(backend: LockBackend): string | undefined {
-  return backend === 'memcached' ? 'memcached has no built-in lock client: give `--client tooz-memcached` (clients/python/tooz_client.py)' : undefined;
+  return lockSystem(backend).noBuiltinClient;
 }
 
 /** The backends that are a lock service (client-check checks a client of one). */
@@ -41,7 +42,7 @@ export const SCHEDULED_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((f
 
 /** The cluster backend a lock service's clients connect to (the npm Redlock runs on the same five Redis nodes; the pooled advisory lock on PgBouncer). */
 export function clusterBackendOf(backend: LockService): BackendName {
-  return backend === 'redlock-npm' ? 'redlock' : backend === 'pg-advisory-pooled' ? 'pgbouncer' : backend;
+  return lockSystem(backend).connectsTo!;
 }
 
 /**
@@ -49,17 +50,16 @@ export function clusterBackendOf(backend: LockService): BackendName {
  * resource's PostgreSQL, or PostgreSQL alone without a lock.
  */
 export function clusterBackendsOf(backend: LockBackend): BackendName[] {
-  if (backend === 'none') return ['postgres'];
-  return [...(backend === 'pg-advisory-pooled' ? (['pgbouncer', 'pg-advisory'] as const) : [clusterBackendOf(backend)]), 'postgres'];
+  return [...lockSystem(backend).servers, 'postgres'];
 }
 
 /** Redlock gives a unique random token, no monotonic one; no lock gives none, so nothing may be ordered by it. */
 export function tokenKindOf(backend: LockBackend): TokenKind {
-  return backend === 'redlock' || backend === 'redlock-npm' || backend === 'none' ? 'unique' : 'monotonic';
+  return lockSystem(backend).token;
 }
 
 /** The backends whose servers are caches with an eviction policy (the evict fault). */
-const EVICTABLE: readonly LockBackend[] = ['redis', 'redlock', 'redlock-npm'];
+const EVICTABLE: readonly LockBackend[] = LOCK_BACKENDS.filter((b) => lockSystem(b).evictable === true);
 
 /** Why a combination cannot run, or undefined when it can. */
 export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {
@@ -69,12 +69,8 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   if (tokenKindOf(backend) === 'unique' && (resource === 'fence' || resource === 'fence-claim')) {
     return `${backend} issues no monotonic fencing token, so the resource mode ${resource} does not apply (use none, cas-unique or cas-unique-nonatomic)`;
   }
-  if (backend === 'etcd' && nemesis.includes('clock')) {
-    return 'etcd is a Go program and ignores LD_PRELOAD, so fencecheck cannot shift its wall clock without changing the real system clock (which it never does); and etcd leases use the monotonic clock anyway';
-  }
-  if (backend === 'redis-sentinel' && nemesis.includes('delay') && scripted) {
-    return 'redis-sentinel clients connect to whichever master the Sentinels name, so a delay proxy cannot sit on their link to the lock service';
-  }
+  const own = lockSystem(backend).faultsNotApplicable?.(nemesis, scripted);
+  if (own !== undefined) return own;
   if (nemesis.includes('evict') && !EVICTABLE.includes(backend)) {
     return `the evict fault fills a cache server's memory until it evicts keys; ${backend} is not a cache (use it on ${EVICTABLE.join(', ')})`;
   }

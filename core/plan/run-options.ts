@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
 import { builtinClientMissing, notApplicable, notApplicableWithoutLock, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 import { assertInRange, type NumberRange } from '../number-range.js';
+import { readersOf } from '../systems/registry.js';
 import { scriptText } from '../generator/parse-script.js';
 
 export interface RunOptions {
@@ -52,9 +53,9 @@ export interface RunOptions {
   name?: string;
   /** A foreign lock client's command line (docs/client-protocol.md); the backend then only names the cluster. */
   client?: string;
-  /** redis-sentinel: `WAIT n` after each grant (./sentinel-run.ts); other backends ignore it, as they ignore redisPersistence. */
+  /** redis-sentinel: `WAIT n` after each grant (core/systems/redis-sentinel.ts); other backends ignore it, as they ignore redisPersistence. */
   waitReplicas?: number;
-  /** redis-sentinel: `min-replicas-to-write n` on every data node (./sentinel-run.ts); other backends ignore it. */
+  /** redis-sentinel: `min-replicas-to-write n` on every data node (core/systems/redis-sentinel.ts); other backends ignore it. */
   minReplicas?: number;
   /** Where the cluster runs: network namespaces (default) or containers (src/containers). */
   provider?: ProviderName;
@@ -147,9 +148,10 @@ export function unknownFault(f: string): UsageError {
  * redis-sentinel cell reads (and leaves it out of its replay).
  */
 export function assertOptionsApply(o: Pick<RunOptions, 'waitReplicas' | 'minReplicas'>, backends: readonly LockBackend[]): void {
-  if (backends.includes('redis-sentinel')) return;
-  for (const [flag, v] of [['--wait-replicas', o.waitReplicas], ['--min-replicas', o.minReplicas]] as const) {
-    if (v !== undefined) throw new UsageError(`Expected \`${flag}\` only with the redis-sentinel backend, got it with ${backends.join(', ')}`, `Drop ${flag}, or run --backend redis-sentinel (compare: include it in --backends).`);
+  for (const [flag, option] of [['--wait-replicas', 'waitReplicas'], ['--min-replicas', 'minReplicas']] as const) {
+    const readers = readersOf(option);
+    if (o[option] === undefined || backends.some((b) => readers.includes(b))) continue;
+    throw new UsageError(`Expected \`${flag}\` only with the ${readers.join(' or ')} backend, got it with ${backends.join(', ')}`, `Drop ${flag}, or run --backend ${readers.join(' or ')} (compare: include it in --backends).`);
   }
 }
 
@@ -192,9 +194,9 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'name'>]-?: (o: RunOptions
   resultsDir: (o) => ['--results', o.resultsDir],
   checkHold: (o) => (o.checkHold ? ['--check-hold'] : []),
   client: (o) => (o.client !== undefined ? ['--client', o.client] : []),
-  // redis-sentinel only (./sentinel-run.ts); other backends ignore them, so their replays leave them out.
-  waitReplicas: (o) => (o.backend === 'redis-sentinel' && o.waitReplicas ? ['--wait-replicas', String(o.waitReplicas)] : []),
-  minReplicas: (o) => (o.backend === 'redis-sentinel' && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
+  // Only the systems that read them (redis-sentinel: core/systems/); other backends ignore them, so their replays leave them out.
+  waitReplicas: (o) => (readersOf('waitReplicas').includes(o.backend) && o.waitReplicas ? ['--wait-replicas', String(o.waitReplicas)] : []),
+  minReplicas: (o) => (readersOf('minReplicas').includes(o.backend) && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
   // The default (namespaces) is left out, so replays written before providers existed read the same.
   provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
   // Only runs with evict use it, so the replays of every other run read as before.

@@ -5,10 +5,7 @@
 import { join } from 'node:path';
 import { Nemesis } from '../nemesis/nemesis.js';
 import { ClientHost, type ClientRuntime } from '../hosts/client-host.js';
-import { etcdStatus } from './backends/etcd.js';
 import { postgresUrl } from './backends/postgres.js';
-import { agreedMaster } from '../clients/sentinel-probes.js';
-import { zookeeperMode } from './backends/zookeeper.js';
 import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan, type NodeRole } from '../../core/cluster/cluster-plan.js';
 import { reclaim, type ReclaimReport } from './reclaim.js';
 import type { ServerHandle } from '../hosts/driver.js';
@@ -17,6 +14,8 @@ import type { ClusterLock } from './cluster-lock.js';
 import type { TeardownHooks } from './teardown-hooks.js';
 import { applyHost } from './topology.js';
 import { within } from '../hosts/within.js';
+import type { LeaderBackend } from '../../core/systems/lock-system.js';
+import { LEADER_PROBES } from './leader-probes.js';
 
 /** Where a client reaches one server. */
 export interface Endpoint {
@@ -31,8 +30,6 @@ export interface Endpoint {
   role: NodeRole;
 }
 
-/** The backends with a leader (or master) that faults can aim at. */
-export type LeaderBackend = 'etcd' | 'zookeeper' | 'redis-sentinel';
 
 const SCHEME: Record<BackendName, string> = { redis: 'redis', redlock: 'redis', etcd: 'http', zookeeper: 'zk', postgres: 'postgres', 'redis-sentinel': 'redis', 'pg-advisory': 'postgres', pgbouncer: 'postgres', memcached: 'memcached' };
 
@@ -175,19 +172,7 @@ export class Cluster {
    * name, by get-master-addr-by-name), if any.
    */
   async leader(backend: LeaderBackend): Promise<string | undefined> {
-    const members = this.plan.nodes.filter((n) => n.backend === backend);
-    if (backend === 'redis-sentinel') {
-      const sentinels = members.filter((m) => m.role === 'sentinel').map((m) => ({ host: m.ip, port: m.port }));
-      const addr = await agreedMaster(sentinels);
-      return members.find((m) => m.role === 'data' && `${m.ip}:${m.port}` === addr)?.name;
-    }
-    if (backend === 'zookeeper') {
-      const modes = await Promise.all(members.map((m) => zookeeperMode(m, 500).catch(() => undefined)));
-      return members.find((_, i) => modes[i] === 'leader')?.name;
-    }
-    const statuses = await Promise.all(members.map((m) => etcdStatus(m, 500).catch(() => undefined)));
-    const leaderId = statuses.find((s) => s && s.leader !== '' && s.leader !== '0')?.leader;
-    return members.find((_, i) => statuses[i]?.memberId === leaderId)?.name;
+    return LEADER_PROBES[backend](this.plan.nodes.filter((n) => n.backend === backend));
   }
 
   /** Where a node's or a client process's logs go. */

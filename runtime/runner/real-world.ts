@@ -8,7 +8,7 @@ import type { DelayProxy } from '../nemesis/delay-proxy-handle.js';
 import type { ClientConfig } from '../../core/client-protocol.js';
 import type { ClientLauncher } from './client-command.js';
 import type { ClientFleet, NemesisPort } from './ports.js';
-import { leaderBackendOf } from './sentinel-run.js';
+import { leaderBackendOf } from '../../core/systems/registry.js';
 
 export interface RealFleetOptions {
   cluster: Cluster;

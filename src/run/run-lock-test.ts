@@ -35,7 +35,7 @@ import { planRun, type RunPlan } from '../../core/plan/run-plan.js';
 import { replayCommand, type RunOptions } from '../../core/plan/run-options.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
 import { clusterBackendsOf } from '../../core/vocabulary.js';
-import { sentinelClientOptions, sentinelClusterOptions } from '../../runtime/runner/sentinel-run.js';
+import { systemClientOptions, systemClusterOptions } from '../../core/systems/registry.js';
 import type { ClusterRecord } from '../../core/run-files/cluster-record.js';
 import type { WarmPool } from '../../runtime/runner/warm-pool.js';
 
@@ -186,7 +186,7 @@ export function runClusterOptions(plan: RunPlan, runDir: string, hooks: RunHooks
     runDir,
     ...(backend === 'redis' ? { redis: { persistence: o.redisPersistence } } : {}),
     ...(backend === 'redlock' ? { redlock: { persistence: o.redisPersistence } } : {}),
-    ...sentinelClusterOptions(o),
+    ...systemClusterOptions(o),
     log: (l) => log(`cluster: ${l}`),
     ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
     ...(o.provider ? { provider: o.provider } : {}),
@@ -218,7 +218,7 @@ async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, 
       callTimeoutMs: o.callTimeoutMs,
       sessionTimeoutMs: o.ttlMs,
       checkHold: o.checkHold,
-      ...sentinelClientOptions(o),
+      ...systemClientOptions(o),
     };
   };
   return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, launcher, logPath, onVersions }), nemesis: realNemesis(c, o.backend, proxies), proxies };

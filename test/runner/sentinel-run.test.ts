@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nemesisSchedule } from '../../core/generator/nemesis-schedule.js';
 import { DEFAULTS, replayCommand, type RunOptions } from '../../core/plan/run-options.js';
 import { sentinelGrudge } from '../../runtime/runner/sentinel-faults.js';
-import { leaderBackendOf, sentinelClientOptions, sentinelClusterOptions } from '../../runtime/runner/sentinel-run.js';
+import { leaderBackendOf, systemClientOptions, systemClusterOptions } from '../../core/systems/registry.js';
 
 const DATA = ['rs1', 'rs2', 'rs3'];
 const SENTINELS = ['sentinel1', 'sentinel2', 'sentinel3'];
@@ -26,10 +26,10 @@ describe('run hooks', () => {
   const run = (o: Partial<RunOptions>): RunOptions => ({ ...DEFAULTS, backend: 'redis-sentinel', resource: 'none', workload: 'lock-counter', ...o });
 
   it('pass WAIT to the clients and min-replicas to the cluster, for redis-sentinel only', () => {
-    expect(sentinelClientOptions(run({ waitReplicas: 1 }))).toEqual({ waitReplicas: 1 });
-    expect(sentinelClusterOptions(run({ minReplicas: 1 }))).toEqual({ redisSentinel: { minReplicas: 1, minReplicasMaxLagS: 1 } });
-    expect(sentinelClientOptions(run({ backend: 'redis', waitReplicas: 1 }))).toEqual({});
-    expect(sentinelClusterOptions(run({ backend: 'etcd', minReplicas: 1 }))).toEqual({});
+    expect(systemClientOptions(run({ waitReplicas: 1 }))).toEqual({ waitReplicas: 1 });
+    expect(systemClusterOptions(run({ minReplicas: 1 }))).toEqual({ redisSentinel: { minReplicas: 1, minReplicasMaxLagS: 1 } });
+    expect(systemClientOptions(run({ backend: 'redis', waitReplicas: 1 }))).toEqual({});
+    expect(systemClusterOptions(run({ backend: 'etcd', minReplicas: 1 }))).toEqual({});
     expect(leaderBackendOf('redis-sentinel')).toBe('redis-sentinel');
     expect(leaderBackendOf('redis')).toBeUndefined();
   });

@@ -45,7 +45,8 @@ describe('the rules can fail', () => {
   const edge = (from: string, spec: string): Import => resolveImport(from, spec);
 
   it('reads static, type-only, re-exported and dynamic imports', () => {
-    const text = "import { a } from './a.js';\nimport type { B } from '../b.js';\nexport { c } from './c.js';\nconst d = await import('./d.js');\n";
+    // Spelled in pieces so that no tool reading this file's own imports takes these for imports.
+    const text = [['import { a } from', "'./a.js';"], ['import type { B } from', "'../b.js';"], ['export { c } from', "'./c.js';"], ['const d = await import(', "'./d.js');"]].map((l) => l.join(' ')).join('\n');
     expect(specifiersOf(text)).toEqual(['./a.js', '../b.js', './c.js', './d.js']);
   });
 

@@ -1,0 +1,52 @@
+/**
+ * LockSystem: everything fencecheck knows of one lock backend as pure data
+ * and rules: the servers it runs on, the token it gives (which decides the
+ * resource modes that apply: vocabulary.ts), the faults that do not apply to
+ * it (and why), the options only it reads, its leader. One file per backend in this folder, listed once in
+ * registry.ts; the I/O half (its lock client, server spec, leader probe, warm
+ * reset) is registered on the runtime side (runtime/systems/), so core stays
+ * pure. Jepsen's db/client protocols are the model.
+ */
+import type { TokenKind } from '../checkers/lock/verdict.js';
+import type { FaultKind } from '../generator/nemesis-schedule.js';
+import type { BackendName } from '../cluster/cluster-plan.js';
+
+/** The backends with a leader (or master) that faults can aim at. */
+export type LeaderBackend = 'etcd' | 'zookeeper' | 'redis-sentinel';
+
+/** The run options only some systems read (each system lists its own in `options`). */
+export interface SystemRunOptions {
+  /** redis-sentinel: `WAIT n` after each grant. */
+  waitReplicas?: number;
+  /** redis-sentinel: `min-replicas-to-write n` (max lag 1 s) on every data node. */
+  minReplicas?: number;
+}
+export type SystemOption = keyof SystemRunOptions;
+
+/** The server options a system asks its cluster for (runtime/cluster/backends/registry.ts BackendOptions reads them). */
+export interface SystemClusterOptions {
+  redisSentinel?: { minReplicas: number; minReplicasMaxLagS: number };
+}
+
+export interface LockSystem {
+  /** The servers of its lock service (the resource's PostgreSQL is started beside them); none without a lock. */
+  servers: readonly BackendName[];
+  /** The server its clients connect to; absent without a lock. */
+  connectsTo?: BackendName;
+  /** The token its grants carry: monotonic (fencing) or unique. */
+  token: TokenKind;
+  /** A cache with an eviction policy (the evict fault applies). */
+  evictable?: boolean;
+  /** Its cluster has a leader (or master) that a `leader` fault target resolves to. */
+  leader?: LeaderBackend;
+  /** Why it has no built-in lock client (only a --client runs on it); absent when it has one. */
+  noBuiltinClient?: string;
+  /** Why these faults do not apply to it, or undefined (scripted: a named scenario's script drives them). */
+  faultsNotApplicable?(nemesis: readonly FaultKind[], scripted: boolean): string | undefined;
+  /** The run options only it reads (refused for runs without it; left out of other backends' replays). */
+  options?: readonly SystemOption[];
+  /** The server options it starts its cluster with, from the run options. */
+  clusterOptions?(o: SystemRunOptions): SystemClusterOptions;
+  /** The options it hands each lock client, from the run options. */
+  clientOptions?(o: SystemRunOptions): { waitReplicas?: number };
+}

@@ -1,0 +1,4 @@
+/** pg-advisory-pooled: the advisory lock through PgBouncer (transaction pooling), the PostgreSQL behind it started too. */
+import type { LockSystem } from './lock-system.js';
+
+export const pgAdvisoryPooled: LockSystem = { servers: ['pgbouncer', 'pg-advisory'], connectsTo: 'pgbouncer', token: 'monotonic' };

@@ -1,0 +1,4 @@
+/** redis: one Redis server, SET NX PX for the grant and INCR for a monotonic token (runtime/clients/redis-client.ts). */
+import type { LockSystem } from './lock-system.js';
+
+export const redis: LockSystem = { servers: ['redis'], connectsTo: 'redis', token: 'monotonic', evictable: true };

@@ -1,0 +1,59 @@
+/**
+ * The lock systems by name, in the order commands list them. Adding a backend
+ * is one file in this folder and one line here (plus its client and server
+ * code on the runtime side: runtime/systems/).
+ */
+import { etcd } from './etcd.js';
+import type { LeaderBackend, LockSystem, SystemClusterOptions, SystemOption, SystemRunOptions } from './lock-system.js';
+import { memcached } from './memcached.js';
+import { none } from './none.js';
+import { pgAdvisory } from './pg-advisory.js';
+import { pgAdvisoryPooled } from './pg-advisory-pooled.js';
+import { redis } from './redis.js';
+import { redisSentinel } from './redis-sentinel.js';
+import { redlock } from './redlock.js';
+import { redlockNpm } from './redlock-npm.js';
+import { zookeeper } from './zookeeper.js';
+
+export const LOCK_SYSTEMS = {
+  redis,
+  redlock,
+  'redlock-npm': redlockNpm,
+  etcd,
+  zookeeper,
+  'redis-sentinel': redisSentinel,
+  'pg-advisory': pgAdvisory,
+  'pg-advisory-pooled': pgAdvisoryPooled,
+  memcached,
+  none,
+} as const satisfies Record<string, LockSystem>;
+
+/** `none`: no lock service at all; every client goes straight to the resource (the database's own concurrency control). */
+export type LockBackend = keyof typeof LOCK_SYSTEMS;
+
+export function lockSystem(backend: LockBackend): LockSystem {
+  return LOCK_SYSTEMS[backend];
+}
+
+/** The run options a lock system reads (a subset of RunOptions). */
+export type SystemRun = SystemRunOptions & { backend: LockBackend };
+
+/** The server options the run's system starts its cluster with (redis-sentinel: min-replicas); none for most. */
+export function systemClusterOptions(o: SystemRun): SystemClusterOptions {
+  return lockSystem(o.backend).clusterOptions?.(o) ?? {};
+}
+
+/** The options the run's system hands each lock client (redis-sentinel: WAIT); none for most. */
+export function systemClientOptions(o: SystemRun): { waitReplicas?: number } {
+  return lockSystem(o.backend).clientOptions?.(o) ?? {};
+}
+
+/** The cluster whose leader (or master) a `leader` target resolves to, if it has one. */
+export function leaderBackendOf(lockBackend: string): LeaderBackend | undefined {
+  return (LOCK_SYSTEMS as Record<string, LockSystem | undefined>)[lockBackend]?.leader;
+}
+
+/** The backends that read a system option (run-options.ts refuses the option for runs with none of them). */
+export function readersOf(option: SystemOption): LockBackend[] {
+  return (Object.keys(LOCK_SYSTEMS) as LockBackend[]).filter((b) => lockSystem(b).options?.includes(option) === true);
+}
