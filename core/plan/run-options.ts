@@ -57,7 +57,7 @@ export interface RunOptions {
   waitReplicas?: number;
   /** redis-sentinel: `min-replicas-to-write n` on every data node (core/systems/redis-sentinel.ts); other backends ignore it. */
   minReplicas?: number;
-  /** Where the cluster runs: network namespaces (default) or containers (src/containers). */
+  /** Where the cluster runs: network namespaces (default) or containers (runtime/cluster/containers). */
   provider?: ProviderName;
   /** PostgreSQL ends a session idle in a transaction this long, ms (0: never, PostgreSQL's default): how long a paused for-update client keeps its row lock. */
   idleTxTimeoutMs?: number;

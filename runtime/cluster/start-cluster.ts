@@ -51,7 +51,7 @@ export interface StartClusterOptions extends BackendOptions {
   busyTimeoutMs?: number;
   /** Progress lines. */
   log?: (line: string) => void;
-  /** `namespaces` (default: this machine's network namespaces, root) or `containers` (a Docker daemon; src/containers). */
+  /** `namespaces` (default: this machine's network namespaces, root) or `containers` (a Docker daemon; runtime/cluster/containers). */
   provider?: ProviderName;
 }
 

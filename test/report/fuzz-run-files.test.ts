@@ -1,5 +1,5 @@
 /**
- * Fuzzing as a test: the run-file readers (readRunDir and src/store, what
+ * Fuzzing as a test: the run-file readers (readRunDir and runtime/store, what
  * `report` and `serve` read; checkRunDir, what `check RUN_DIR` reads; the
  * summaries `report --index` and `compare` read) fed the sample run with one
  * of its files damaged. Allowed: the run is read (and its report data built),

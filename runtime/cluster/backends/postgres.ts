@@ -50,7 +50,7 @@ export async function postgresPing(node: NodePlan, timeoutMs = 1000): Promise<vo
   }
 }
 
-/** `pg-advisory`: the same server as the lock service's own node (src/cluster/backends/pg-advisory.ts). */
+/** `pg-advisory`: the same server as the lock service's own node (the pg-advisory layout of core/cluster/cluster-plan.ts). */
 /** The node's data dir made and given to the postgres user (PostgreSQL and PgBouncer both refuse root). */
 export async function postgresOwnedDir(node: NodePlan, ctx: SpecContext): Promise<string> {
   const user = await ctx.userIds(POSTGRES_USER);
