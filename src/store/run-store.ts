@@ -3,6 +3,7 @@
  *
  *   results/<name>/<timestamp>/     made by `RunStore.create`, never reused
  *     test.json                     writeTest (then markInterrupted on a signal)
+ *     plan.json                     writePlan: everything the run will do
  *     history.jsonl                 appended by the recorder (historyPath)
  *     results.json                  writeResults
  *     logs/                         every server's and client's log
@@ -21,6 +22,8 @@ import { RESULTS_FILE, type ResultsJson } from './results-json.js';
 import { RunFailedError } from './run-failed-error.js';
 import { RunFileError } from './run-file-error.js';
 import { readTestJson, TEST_FILE, type TestJson } from './test-json.js';
+import { PLAN_FILE, planText } from './plan-json.js';
+import type { RunPlan } from '../../workloads/runner/run-plan.js';
 
 export const HISTORY_FILE = 'history.jsonl';
 export const LOGS_DIR = 'logs';
@@ -99,6 +102,10 @@ export class RunStore {
     const t = this.interrupted !== undefined ? { ...test, interrupted: this.interrupted } : test;
     writeJsonAtomic(join(this.dir, TEST_FILE), t);
     this.test = t;
+  }
+
+  writePlan(plan: RunPlan): void {
+    writeFileAtomic(join(this.dir, PLAN_FILE), planText(plan));
   }
 
   writeResults(results: ResultsJson): void {

@@ -16,7 +16,7 @@ import type { Value } from '../history/op.js';
 import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type ResourceMode } from '../../workloads/vocabulary.js';
-import { expecter, isNumber, isObject, isOneOf, parseJsonFile, readRunFile } from './run-file-error.js';
+import { expecter, isNumber, isObject, isOneOf, parseJsonFile, readRunFile, type Expect } from './run-file-error.js';
 import { CLIENT_TOKEN_KINDS, type ClientTokenKind } from '../../workloads/clients/protocol.js';
 import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
 import type { ClusterRecord } from '../../workloads/runner/warm-pool.js';
@@ -71,16 +71,17 @@ export function readTestJson(dir: string): StoredTest | null {
   return file === null ? null : parseTestJson(file.text, file.path);
 }
 
-const POSITIVE = ['timeLimitS', 'clients', 'ttlMs', 'holdMs', 'rate', 'callTimeoutMs'] as const;
-const NON_NEGATIVE = ['intervalMs', 'durationMs', 'recoverMs', 'idleTxTimeoutMs'] as const;
-const STRINGS = ['startedAt', 'replay', 'nemesisTarget', 'resultsDir'] as const;
+const POSITIVE = ['timeLimitS', 'clients', 'ttlMs', 'rate', 'callTimeoutMs'] as const;
+// --hold-ms 0 is a run (RUN_RANGES): its test.json must read back.
+const NON_NEGATIVE = ['holdMs', 'intervalMs', 'durationMs', 'recoverMs', 'idleTxTimeoutMs'] as const;
+const STRINGS = ['nemesisTarget', 'resultsDir'] as const;
 
-export function parseTestJson(text: string, file: string): StoredTest {
-  const json = parseJsonFile(text, file);
-  const expect = expecter(file);
-  expect(isObject(json), '(top level)', 'an object', json);
-  const t = json as Record<string, unknown>;
-  expect(typeof t['name'] === 'string' && t['name'] !== '', 'name', 'the name of the test', t['name']);
+/**
+ * The run options' fields as test.json and plan.json hold them: which run it
+ * is (backend, resource, workload, seed) required, every other known option
+ * type-checked when present. `expect` names the field (plan.json prefixes it).
+ */
+export function expectRunOptionFields(t: Record<string, unknown>, expect: Expect): void {
   expect(isOneOf(LOCK_BACKENDS, t['backend']), 'backend', `one of ${LOCK_BACKENDS.join(', ')}`, t['backend']);
   expect(isOneOf(RESOURCE_MODES, t['resource']), 'resource', `one of ${RESOURCE_MODES.join(', ')}`, t['resource']);
   expect(isOneOf(WORKLOADS, t['workload']), 'workload', `one of ${WORKLOADS.join(', ')}`, t['workload']);
@@ -95,12 +96,23 @@ export function parseTestJson(text: string, file: string): StoredTest {
   for (const k of STRINGS) if (present(k)) expect(typeof t[k] === 'string', k, 'a string', t[k]);
   if (present('redisPersistence')) expect(isOneOf(REDIS_PERSISTENCE, t['redisPersistence']), 'redisPersistence', `one of ${REDIS_PERSISTENCE.join(', ')}`, t['redisPersistence']);
   if (present('checkHold')) expect(typeof t['checkHold'] === 'boolean', 'checkHold', 'true or false', t['checkHold']);
+  if (present('client')) expect(typeof t['client'] === 'string', 'client', 'a command line', t['client']);
+}
+
+export function parseTestJson(text: string, file: string): StoredTest {
+  const json = parseJsonFile(text, file);
+  const expect = expecter(file);
+  expect(isObject(json), '(top level)', 'an object', json);
+  const t = json as Record<string, unknown>;
+  expect(typeof t['name'] === 'string' && t['name'] !== '', 'name', 'the name of the test', t['name']);
+  expectRunOptionFields(t, expect);
+  const present = (k: string): boolean => t[k] !== undefined;
+  for (const k of ['startedAt', 'replay'] as const) if (present(k)) expect(typeof t[k] === 'string', k, 'a string', t[k]);
   if (present('versions')) expect(isObject(t['versions']), 'versions', 'an object', t['versions']);
   if (present('interrupted')) {
     const i = t['interrupted'];
     expect(isObject(i) && typeof i['signal'] === 'string' && typeof i['at'] === 'string', 'interrupted', '{ signal, at } strings', i);
   }
-  if (present('client')) expect(typeof t['client'] === 'string', 'client', 'a command line', t['client']);
   if (present('clientToken')) expect(isOneOf(CLIENT_TOKEN_KINDS, t['clientToken']), 'clientToken', `one of ${CLIENT_TOKEN_KINDS.join(', ')}`, t['clientToken']);
   if (present('clientViolations')) {
     const v = t['clientViolations'];

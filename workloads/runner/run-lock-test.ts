@@ -2,7 +2,8 @@
  * `runLockTest(options)`: one lock run from nothing to a verdict, as a few
  * composed steps:
  *
- *   plan      planRun: the options checked, phases, hosts, fault windows (pure)
+ *   plan      planRun: the options checked, phases, hosts, fault windows,
+ *             every worker's sections (pure); kept as plan.json
  *   cluster   the lock service and PostgreSQL, one namespace per node and one
  *             client host per worker (started, or taken reset from a warm
  *             pool: warm-pool.ts); the resource row and the delay proxies
@@ -75,6 +76,7 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     replay,
   };
   store.writeTest(test);
+  store.writePlan(plan);
 
   log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
   const recorder = new Recorder(store.historyPath);
