@@ -5,12 +5,10 @@
  * does (verdicts, evidence, outcome: run-results.ts, through verify-run.ts),
  * and rewrite results.json atomically through the run store.
  */
-import { join } from 'node:path';
 import type { HistoryWarning } from '../history/history-warning.js';
-import { readResultsJson, type ResultsJson } from '../store/results-json.js';
+import type { ResultsJson, StoredResults } from '../store/results-json.js';
 import { RunStore } from '../store/run-store.js';
-import { readTestJson, TEST_FILE, type StoredTest } from '../store/test-json.js';
-import { RunFileError } from '../store/run-file-error.js';
+import type { StoredTest } from '../store/test-json.js';
 import { readRunHistory, recomputeResults } from './verify-run.js';
 
 export { isRunDir } from './is-run-dir.js';
@@ -22,18 +20,18 @@ export interface RunCheck {
 }
 
 export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) => void): Promise<RunCheck> {
-  const test = readTestJson(dir);
-  if (test === null) throw new RunFileError(join(dir, TEST_FILE), 'is missing');
+  const store = RunStore.open(dir);
+  const test = store.requireTest();
   const history = readRunHistory(dir, onWarning);
-  const results = recomputeResults(history, test, readPreviousResults(dir));
-  RunStore.open(dir).writeResults(results);
+  const results = recomputeResults(history, test, readPreviousResults(store));
+  store.writeResults(results);
   return { test, results };
 }
 
 /** A results.json that cannot be read is about to be replaced: the re-check does not depend on it. */
-function readPreviousResults(dir: string): ReturnType<typeof readResultsJson> {
+function readPreviousResults(store: RunStore): StoredResults | null {
   try {
-    return readResultsJson(dir);
+    return store.readResults();
   } catch {
     return null;
   }

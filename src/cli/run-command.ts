@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
-import { readResultsJson } from '../store/results-json.js';
+import { RunStore } from '../store/run-store.js';
 import { outcomeExitCode } from '../store/stored-outcome.js';
 import { assertOptionsApply, DEFAULTS, runOptionNotes, unknownFault, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
 import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
@@ -65,7 +65,7 @@ Needs root (network namespaces). Examples:
       const result = await runLockTest(options, { log: (l) => process.stderr.write(oneLine(l) + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
-      const results = readResultsJson(result.runDir);
+      const results = RunStore.open(result.runDir).readResults();
       process.stdout.write(oneLine(results === null ? 'outcome: unknown (no results.json)' : formatStoredOutcome(results, options.workload)) + '\n');
       process.stdout.write(`run: ${oneLine(result.runDir)}\n${result.reportPath ? `report: ${oneLine(result.reportPath)}\n` : ''}replay: ${oneLine(result.replay)}\n`);
       // Untested is not safe (3): the outcome decides, as results.json records it.

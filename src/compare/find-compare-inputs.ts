@@ -15,6 +15,7 @@ import type { CompareSource } from './gather-matrix.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
 import { readRunSummary, type RunSummary } from './run-summary.js';
 import { RunFileError } from '../store/run-file-error.js';
+import { RUN_FILES } from '../store/run-files.js';
 import { readTestJson, type StoredTest } from '../store/test-json.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/vocabulary.js';
 
@@ -53,8 +54,8 @@ function visit(dir: string, depth: number, inputs: CompareInputs): void {
     inputs.sources.push({ dir, manifest: readManifest(dir)! });
     return;
   }
-  const test = entryKind(join(dir, 'test.json'));
-  if (test === 'link') inputs.warnings.push(`${join(dir, 'test.json')} is a symbolic link, not followed; skipped`);
+  const test = entryKind(join(dir, RUN_FILES.test));
+  if (test === 'link') inputs.warnings.push(`${join(dir, RUN_FILES.test)} is a symbolic link, not followed; skipped`);
   else if (test !== 'none') {
     const run = looseRun(dir, inputs.warnings);
     if (run) inputs.looseRuns.push(run);
@@ -63,7 +64,7 @@ function visit(dir: string, depth: number, inputs: CompareInputs): void {
   if (depth >= MAX_DEPTH) return;
   for (const name of readdirSync(dir).sort()) {
     const child = join(dir, name);
-    if (name !== 'logs' && isDir(child)) visit(child, depth + 1, inputs);
+    if (name !== RUN_FILES.logs && isDir(child)) visit(child, depth + 1, inputs);
   }
 }
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Value } from '../history/op.js';
 import type { Evidence, Outcome } from '../../checkers/lock/evidence.js';
 import { readResultsJson, RESULTS_FILE, type StoredResults, type StoredVerdict } from '../store/results-json.js';
-import { HISTORY_FILE } from '../store/run-store.js';
+import { RUN_FILES } from '../store/run-files.js';
 import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../store/stored-outcome.js';
 import { readTestJson } from '../store/test-json.js';
@@ -163,8 +163,8 @@ export interface RunIdentity {
 /** Summarize a run directory; a run without results.json is `unknown` with the reason. `ownRun`: as readRunDir's (report/read-run-dir.ts). */
 export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null, opts: { ownRun?: boolean } = {}): RunSummary {
   const test = readTestJson(dir);
-  const base = { ...identity, dir, log, hasReport: existsSync(join(dir, 'report.html')), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
-  const hasHistory = lstatSync(join(dir, HISTORY_FILE), { throwIfNoEntry: false }) !== undefined;
+  const base = { ...identity, dir, log, hasReport: existsSync(join(dir, RUN_FILES.report)), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
+  const hasHistory = lstatSync(join(dir, RUN_FILES.history), { throwIfNoEntry: false }) !== undefined;
   const verified = opts.ownRun ? nullOr(readResultsJson(dir)) : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
   if (verified === null) {
     return { ...base, ...NOT_FINISHED, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };

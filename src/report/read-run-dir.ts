@@ -15,11 +15,13 @@ import { join } from 'node:path';
 import { EXIT, FencecheckError, UsageError } from '../errors.js';
 import type { HistoryWarning } from '../history/history-warning.js';
 import type { History } from '../history/op.js';
-import { readResultsJson, type StoredResults } from '../store/results-json.js';
-import { readTestJson, type StoredTest } from '../store/test-json.js';
+import type { StoredResults } from '../store/results-json.js';
+import { RunStore } from '../store/run-store.js';
+import type { StoredTest } from '../store/test-json.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
+import { RUN_FILES } from '../store/run-files.js';
 
-export const RUN_FILES = { test: 'test.json', history: 'history.jsonl', results: 'results.json', report: 'report.html' } as const;
+export { RUN_FILES } from '../store/run-files.js';
 
 export interface RunDir {
   dir: string;
@@ -49,7 +51,8 @@ export async function readRunDir(dir: string, opts: { ownRun?: boolean } = {}): 
   }
   const warnings: HistoryWarning[] = [];
   const history = readRunHistory(dir, (w) => warnings.push(w));
-  const test = readTestJson(dir);
-  const results = opts.ownRun ? readResultsJson(dir) : (verifiedResults(dir, test, () => history)?.results ?? null);
+  const store = RunStore.open(dir);
+  const test = store.readTest();
+  const results = opts.ownRun ? store.readResults() : (verifiedResults(dir, test, () => history)?.results ?? null);
   return { dir, test, results, history, warnings };
 }

@@ -16,10 +16,11 @@ import { validateRunOptions, type RunOptions } from '../../workloads/runner/run-
 import type { RunPlan, WorkerPlan } from '../../workloads/runner/run-plan.js';
 import type { PlannedSection } from '../../workloads/generator/client-plan.js';
 import { formatJson } from './format-json.js';
+import { RUN_FILES } from './run-files.js';
 import { expecter, isNumber, isObject, isOneOf, isStrings, parseJsonFile, readRunFile, RunFileError, type Expect } from './run-file-error.js';
 import { expectRunOptionFields } from './test-json.js';
 
-export const PLAN_FILE = 'plan.json';
+export const PLAN_FILE = RUN_FILES.plan;
 
 /** The text of plan.json (and of `fencecheck run --plan`). */
 export function planText(plan: RunPlan): string {

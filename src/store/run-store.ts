@@ -9,6 +9,11 @@
  *     logs/                         every server's and client's log
  *   results/<name>/latest           → the newest run, replaced atomically
  *
+ * `RunStore.open(dir)` is the same owner for a directory that exists: its
+ * readers (readTest, readPlan, readResults) check each file as read, and
+ * its writers replace one file at a time (`check RUN_DIR` rewrites
+ * results.json). The file names are run-files.ts's.
+ *
  * Every file is written whole or not at all (writeFileAtomic), so a reader
  * never meets half a test.json, and the readers beside the types
  * (test-json.ts, results-json.ts) name the field a bad file gets wrong.
@@ -17,17 +22,18 @@ import { existsSync, mkdirSync, readlinkSync, renameSync, rmdirSync, rmSync, sym
 import { basename, dirname, join, resolve } from 'node:path';
 import { EXIT, FencecheckError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { RUN_FILES } from './run-files.js';
 import { ensureWritableDir } from './writable-dir.js';
-import { RESULTS_FILE, type ResultsJson } from './results-json.js';
+import { readResultsJson, RESULTS_FILE, type ResultsJson, type StoredResults } from './results-json.js';
 import { RunFailedError } from './run-failed-error.js';
 import { RunFileError } from './run-file-error.js';
-import { readTestJson, TEST_FILE, type TestJson } from './test-json.js';
-import { PLAN_FILE, planText } from './plan-json.js';
+import { readTestJson, TEST_FILE, type StoredTest, type TestJson } from './test-json.js';
+import { PLAN_FILE, planText, readPlanJson } from './plan-json.js';
 import type { RunPlan } from '../../workloads/runner/run-plan.js';
 
-export const HISTORY_FILE = 'history.jsonl';
-export const LOGS_DIR = 'logs';
-export const LATEST_LINK = 'latest';
+export const HISTORY_FILE = RUN_FILES.history;
+export const LOGS_DIR = RUN_FILES.logs;
+export const LATEST_LINK = RUN_FILES.latest;
 
 export class RunStore {
   private test: TestJson | undefined;
@@ -84,9 +90,32 @@ export class RunStore {
     if (this.madeParent) removeIfEmpty(parent);
   }
 
-  /** A run directory that exists already (`fencecheck check RUN_DIR` rewrites its results.json). */
+  /** A run directory that exists already (`fencecheck check RUN_DIR` reads it and rewrites its results.json). */
   static open(dir: string): RunStore {
-    return new RunStore(resolve(dir));
+    // As given, not resolved: a reader's error names the path the user gave.
+    return new RunStore(dir);
+  }
+
+  /** test.json, checked; null when the directory has none. */
+  readTest(): StoredTest | null {
+    return readTestJson(this.dir);
+  }
+
+  /** test.json, checked; a directory without one is a RunFileError (254). */
+  requireTest(): StoredTest {
+    const test = this.readTest();
+    if (test === null) throw new RunFileError(join(this.dir, TEST_FILE), 'is missing');
+    return test;
+  }
+
+  /** plan.json, checked; null for a run from before plans were stored. */
+  readPlan(): RunPlan | null {
+    return readPlanJson(this.dir);
+  }
+
+  /** results.json, checked; null when the run has none (yet). */
+  readResults(): StoredResults | null {
+    return readResultsJson(this.dir);
   }
 
   get historyPath(): string {
@@ -114,10 +143,7 @@ export class RunStore {
 
   /** Change fields of the test.json on disk (the scenarios stamp their replay command and rows), checked as read, written atomically. */
   amendTest(patch: Partial<Pick<TestJson, 'replay' | 'scenario'>>): void {
-    const path = join(this.dir, TEST_FILE);
-    const current = readTestJson(this.dir);
-    if (current === null) throw new RunFileError(path, 'is missing');
-    writeJsonAtomic(path, { ...current, ...patch });
+    writeJsonAtomic(join(this.dir, TEST_FILE), { ...this.requireTest(), ...patch });
   }
 
   /** Record in test.json that a signal stopped the run, so no reader takes its history for a finished run. */

@@ -17,11 +17,12 @@ import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
 import type { RunOptions } from '../../workloads/runner/run-options.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type ResourceMode } from '../../workloads/vocabulary.js';
 import { expecter, isNumber, isObject, isOneOf, parseJsonFile, readRunFile, type Expect } from './run-file-error.js';
+import { RUN_FILES } from './run-files.js';
 import { CLIENT_TOKEN_KINDS, type ClientTokenKind } from '../../workloads/clients/protocol.js';
 import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
 import type { ClusterRecord } from '../../workloads/runner/warm-pool.js';
 
-export const TEST_FILE = 'test.json';
+export const TEST_FILE = RUN_FILES.test;
 
 /** A run stopped by a signal before it finished: which, and when (ISO time). */
 export interface Interrupted {

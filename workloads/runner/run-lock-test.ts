@@ -24,6 +24,7 @@ import { prepareResource } from '../clients/resource.js';
 import type { ClientConfig } from '../clients/protocol.js';
 import { runResults } from '../../src/check/run-results.js';
 import { RunStore } from '../../src/store/run-store.js';
+import { RUN_FILES } from '../../src/store/run-files.js';
 import type { TestJson } from '../../src/store/test-json.js';
 import { ClientLauncher } from './client-command.js';
 import { realClock } from './clock.js';
@@ -169,11 +170,11 @@ async function takeRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, lo
   const opts = runClusterOptions(plan, runDir, hooks, log);
   if (hooks.warm) {
     const { cluster, record } = await hooks.warm.take(opts, log);
-    return { cluster, record: { ...record, logsDir: join(cluster.runDir, 'logs') } };
+    return { cluster, record: { ...record, logsDir: join(cluster.runDir, RUN_FILES.logs) } };
   }
   const t0 = Date.now();
   const cluster = await startCluster(opts);
-  return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, 'logs') } };
+  return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, RUN_FILES.logs) } };
 }
 
 /** What startCluster is asked for a run (the warm pool compares these, clusterKey). */
