@@ -16,7 +16,7 @@ import type { Value } from '../history/op.js';
 import type { Evidence, Outcome } from '../../checkers/lock/evidence.js';
 import { readResultsJson, RESULTS_FILE, type StoredResults, type StoredVerdict } from '../store/results-json.js';
 import { RUN_FILES } from '../store/run-files.js';
-import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
+import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../store/stored-outcome.js';
 import { readTestJson } from '../store/test-json.js';
 
@@ -79,16 +79,21 @@ export interface RunSummary {
 
 export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost'>;
 
+/** Results that say which checkers decide: what the run writes, and what verify-run.ts recomputes. */
+export type DecidedResults = StoredResults & { deciding: string[] };
+
 /**
- * Only the deciding checkers count (results.json `deciding`; every checker
- * when an older file does not say): the others are information, so a
- * mutual-exclusion verdict on a data workload never makes a run look failed.
+ * Only the deciding checkers count (results.json `deciding`): the others are
+ * information, so a mutual-exclusion verdict on a data workload never makes
+ * a run look failed. Every results.json the product writes says which decide,
+ * and the files compare reads are recomputed from the history (verify-run.ts),
+ * so an older file without `deciding` never reaches here.
  */
-export function summarizeResults(results: StoredResults): ResultsSummary {
+export function summarizeResults(results: DecidedResults): ResultsSummary {
   const access = results.checkers.find((c) => c.checker === 'access-stats');
   const stats = access?.stats ?? null;
   const writes = stats === null ? null : { accepted: num(stats['write.accepted']), rejected: num(stats['write.rejected']), unknown: num(stats['write.unknown']) };
-  const decides = (c: StoredVerdict): boolean => results.deciding === undefined || results.deciding.includes(c.checker);
+  const decides = (c: StoredVerdict): boolean => results.deciding.includes(c.checker);
   const { outcome, why } = storedOutcome(results);
   return {
     status: results.valid === true ? 'valid' : results.valid === false ? 'invalid' : 'unknown',
@@ -165,16 +170,20 @@ export function readRunSummary(dir: string, identity: RunIdentity, log: string |
   const test = readTestJson(dir);
   const base = { ...identity, dir, log, hasReport: existsSync(join(dir, RUN_FILES.report)), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
   const hasHistory = lstatSync(join(dir, RUN_FILES.history), { throwIfNoEntry: false }) !== undefined;
-  const verified = opts.ownRun ? nullOr(readResultsJson(dir)) : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
+  // A run's own file says which checkers decide; one without (never written by this version) is recomputed.
+  const own = opts.ownRun ? readResultsJson(dir) : null;
+  const verified = own !== null && own.deciding !== undefined ? { results: own, unchecked: null } : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
   if (verified === null) {
     return { ...base, ...NOT_FINISHED, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };
   }
   if (verified.results === null) return { ...base, ...NOT_FINISHED, error: `${dir}: ${verified.unchecked}`, unverified: true };
-  return { ...base, ...summarizeResults(verified.results), error: null };
+  return { ...base, ...summarizeResults(decided(verified.results)), error: null };
 }
 
-function nullOr(results: StoredResults | null): VerifiedResults | null {
-  return results === null ? null : { results, unchecked: null };
+/** Recomputed results always say which checkers decide (runResults); the type of the file's reader cannot know it. */
+function decided(results: StoredResults): DecidedResults {
+  if (results.deciding === undefined) throw new Error('results without `deciding`: recomputed results always have it');
+  return results as DecidedResults;
 }
 
 function num(v: Value | undefined): number {
