@@ -44,7 +44,7 @@ export interface ResultsServer {
   close(): Promise<void>;
 }
 
-const SERVED = new Set<string>([RUN_FILES.test, RUN_FILES.results, RUN_FILES.history, RUN_FILES.report, ...SUMMARY_PAGES]);
+const SERVED = new Set<string>([RUN_FILES.test, RUN_FILES.plan, RUN_FILES.results, RUN_FILES.history, RUN_FILES.report, ...SUMMARY_PAGES]);
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json; charset=utf-8', '.jsonl': 'text/plain; charset=utf-8', '.log': 'text/plain; charset=utf-8' };
 
 export async function serveResults(opts: ServeOptions): Promise<ResultsServer> {

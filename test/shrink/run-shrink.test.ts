@@ -4,7 +4,7 @@
  * back from its directory and shrinks, every kept candidate failing in at
  * least k of K re-runs; bad input is a 254 with a hint.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,5 +68,12 @@ describe('shrink, simulated', () => {
     RunStore.open(dir).writePlan(plan);
     const { name: _name, ...stored } = plan.options;
     expect(failedRunOptions(dir)).toEqual({ ...stored, script: plan.windows, nemesis: [script[0]!.fault] });
+  });
+
+  it('reads a run from before plans were stored (no plan.json) from its test.json, to the same options', () => {
+    const dir = temp();
+    cpSync(SAMPLE, dir, { recursive: true });
+    rmSync(join(dir, 'plan.json'));
+    expect(failedRunOptions(dir)).toEqual(failedRunOptions(SAMPLE));
   });
 });
