@@ -5,10 +5,10 @@
  * does (verdicts, evidence, outcome: run-results.ts, through verify-run.ts),
  * and rewrite results.json atomically through the run store.
  */
-import type { HistoryWarning } from '../history/history-warning.js';
-import type { ResultsJson, StoredResults } from '../store/results-json.js';
-import { RunStore } from '../store/run-store.js';
-import type { StoredTest } from '../store/test-json.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
+import type { ResultsJson, StoredResults } from '../../core/run-files/results-json.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import type { StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, recomputeResults } from './verify-run.js';
 
 export { isRunDir } from './is-run-dir.js';

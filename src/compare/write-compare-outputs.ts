@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../store/atomic-write.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { CompareReport } from './compare-report.js';
 import { renderCompareHtml } from './render-compare-html.js';
 import { renderJunit } from './render-junit.js';

@@ -12,12 +12,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXIT, FencecheckError, UsageError } from '../errors.js';
-import type { HistoryWarning } from '../history/history-warning.js';
-import type { History } from '../history/op.js';
-import type { StoredResults } from '../store/results-json.js';
-import { RunStore } from '../store/run-store.js';
-import type { StoredTest } from '../store/test-json.js';
+import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
+import type { History } from '../../core/history/op.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import type { StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 import { RUN_FILES } from '../store/run-files.js';
 

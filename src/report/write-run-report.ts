@@ -8,7 +8,7 @@
  * never sees half a report, even after a crash.
  */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../store/atomic-write.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { pageAssets } from './page-assets.js';
 import { readRunDir, RUN_FILES, type RunDir } from './read-run-dir.js';
 import { buildReportData } from './report-data.js';

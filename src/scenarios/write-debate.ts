@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../store/atomic-write.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { DebateReport } from './debate-report.js';
 import { renderDebateHtml } from './render-debate-html.js';
 import { renderDebateMd } from './render-debate-md.js';

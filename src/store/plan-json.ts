@@ -9,16 +9,17 @@
  * an older fencecheck is the faithful record of what that run did, even
  * where today's planner would plan otherwise.
  */
-import { UsageError } from '../errors.js';
-import { PHASE_NAMES, type Phase } from '../../workloads/generator/phases.js';
-import { windowOf } from '../../workloads/generator/parse-script.js';
-import { validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
-import type { RunPlan, WorkerPlan } from '../../workloads/runner/run-plan.js';
-import type { PlannedSection } from '../../workloads/generator/client-plan.js';
+import { UsageError } from '../../core/errors.js';
+import { PHASE_NAMES, type Phase } from '../../core/generator/phases.js';
+import { windowOf } from '../../core/generator/parse-script.js';
+import { validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
+import type { RunPlan, WorkerPlan } from '../../core/plan/run-plan.js';
+import type { PlannedSection } from '../../core/generator/client-plan.js';
 import { formatJson } from './format-json.js';
 import { RUN_FILES } from './run-files.js';
-import { expecter, isNumber, isObject, isOneOf, isStrings, parseJsonFile, readRunFile, RunFileError, type Expect } from './run-file-error.js';
-import { expectRunOptionFields } from './test-json.js';
+import { expecter, isNumber, isObject, isOneOf, isStrings, parseJsonFile, RunFileError, type Expect } from '../../core/run-files/run-file-error.js';
+import { readRunFile } from '../../runtime/store/read-run-files.js';
+import { expectRunOptionFields } from '../../core/run-files/test-json.js';
 
 export const PLAN_FILE = RUN_FILES.plan;
 

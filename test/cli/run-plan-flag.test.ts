@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePlanJson } from '../../src/store/plan-json.js';
-import { planRun } from '../../workloads/runner/run-plan.js';
+import { planRun } from '../../core/plan/run-plan.js';
 import { parseRun } from '../support/parse-run.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 import { runCli } from './run-cli.js';

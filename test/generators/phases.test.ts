@@ -1,7 +1,7 @@
 /** The run's phases as data: their order and times, no final read for the mutex, bad options refused. */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { planPhases } from '../../workloads/generator/phases.js';
+import { UsageError } from '../../core/errors.js';
+import { planPhases } from '../../core/generator/phases.js';
 
 describe('planPhases', () => {
   it('main, then healing, recovery, then final reads whose client connects during the recovery', () => {

@@ -3,14 +3,14 @@ import { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerRunCommand } from '../../src/cli/run-command.js';
-import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
-import { progressClock } from '../../workloads/runner/progress.js';
-import type { FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
-import { notApplicable, SCHEDULED_FAULT_KINDS } from '../../workloads/vocabulary.js';
+import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
+import { progressClock } from '../../runtime/runner/progress.js';
+import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import { notApplicable, SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
 import { runOptionsArbitrary } from '../support/arbitrary-run-options.js';
 import { parseRun, shellWords } from '../support/parse-run.js';
 import { testSeed } from '../support/seed.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../core/errors.js';
 
 const base: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' };
 

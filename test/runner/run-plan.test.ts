@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clientPlan, planPrefix } from '../../workloads/generator/client-plan.js';
-import { DEFAULTS, replayArgs, type RunOptions } from '../../workloads/runner/run-options.js';
-import { MAX_PLANNED_SECTIONS, planRun, sectionHorizonMs } from '../../workloads/runner/run-plan.js';
+import { clientPlan, planPrefix } from '../../core/generator/client-plan.js';
+import { DEFAULTS, replayArgs, type RunOptions } from '../../core/plan/run-options.js';
+import { MAX_PLANNED_SECTIONS, planRun, sectionHorizonMs } from '../../core/plan/run-plan.js';
 import { parsePlanJson, planText } from '../../src/store/plan-json.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { runOptionsArbitrary } from '../support/arbitrary-run-options.js';
 import { parseRun } from '../support/parse-run.js';
 import { testSeed } from '../support/seed.js';

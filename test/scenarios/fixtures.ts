@@ -6,10 +6,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Op } from '../../src/history/op.js';
+import type { Op } from '../../core/history/op.js';
 import { summarizeResults, type DecidedResults, type RunSummary } from '../../src/compare/run-summary.js';
-import { analyseRun } from '../../workloads/runner/analyse-run.js';
-import type { StoredResults, Validity } from '../../src/store/results-json.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
+import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { incrementsOf, splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
 import { madeTempDir } from '../support/temp-dirs.js';

@@ -8,10 +8,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FencecheckError } from '../../src/errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import { failedRunOptions, runShrink } from '../../src/shrink/run-shrink.js';
-import { RunStore } from '../../src/store/run-store.js';
-import { planRun } from '../../workloads/runner/run-plan.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import { planRun } from '../../core/plan/run-plan.js';
 import { simHuntDeps } from '../hunt/sim-hunt-deps.js';
 
 const SAMPLE = new URL('../fixtures/runs/sample-run', import.meta.url).pathname;

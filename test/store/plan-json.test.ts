@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatJson } from '../../src/store/format-json.js';
 import { parsePlanJson, planText } from '../../src/store/plan-json.js';
-import { RunFileError } from '../../src/store/run-file-error.js';
-import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
-import { planRun } from '../../workloads/runner/run-plan.js';
+import { RunFileError } from '../../core/run-files/run-file-error.js';
+import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
+import { planRun } from '../../core/plan/run-plan.js';
 import { testSeed } from '../support/seed.js';
 
 const options: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter', nemesis: ['partition'], timeLimitS: 12, clients: 2 };

@@ -5,11 +5,11 @@
  * the plan's size down where a test plans every case.
  */
 import fc from 'fast-check';
-import { EVICT_POLICIES } from '../../src/nemesis/eviction.js';
-import { REDIS_PERSISTENCE } from '../../src/cluster/backends/redis.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
-import { GRUDGE_KINDS, TRIGGER_EVENTS, type FaultWindow, type Trigger } from '../../workloads/generator/nemesis-schedule.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../workloads/vocabulary.js';
+import { EVICT_POLICIES } from '../../core/generator/eviction.js';
+import { REDIS_PERSISTENCE } from '../../core/plan/redis-persistence.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
+import { GRUDGE_KINDS, TRIGGER_EVENTS, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
 
 export interface RunOptionLimits {
   maxTimeLimitS: number;

@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { registerRunCommand, runOptionsOf, type CliFlags } from '../../src/cli/run-command.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 
 /** The words of a command line as a POSIX shell splits it (the subset shellQuote writes: bare words and '...' with '\\'' escapes). */
 export function shellWords(line: string): string[] {

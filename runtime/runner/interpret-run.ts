@@ -1,0 +1,198 @@
+/**
+ * The one interpreter of a run plan (Jepsen's interpreter): the phases the
+ * plan lists (generator/phases.ts), in its order, each through the small
+ * interfaces of ports.ts.
+ *
+ *   main         every worker follows its planned sections, the nemesis its windows
+ *   heal         heal every fault (recorded as the nemesis's heal-all)
+ *   recover      nobody acts: leases expire, the service recovers
+ *   final-reads  a fresh client reads what the resource ended up holding
+ *
+ * Production calls it with the real world (real-world.ts) and the tests with
+ * the simulated one (test/sim): the same workers, critical sections, nemesis
+ * runner and final read in both.
+ */
+import type { Phase, PhaseName } from '../../core/generator/phases.js';
+import { sleepOn, type Clock } from './clock.js';
+import { runFinalRead } from './final-read.js';
+import { Holders } from './holders.js';
+import { runNemesis } from './nemesis-runner.js';
+import type { ClientFleet, LockSession, NemesisPort } from './ports.js';
+import { progressLine } from './progress.js';
+import type { Recorder } from './recorder.js';
+import type { RunPlan } from '../../core/plan/run-plan.js';
+import { StopSignal } from './stop-signal.js';
+import { runWorker, type WorkerContext } from './worker.js';
+
+export interface World {
+  clock: Clock;
+  recorder: Recorder;
+  fleet: ClientFleet;
+  nemesis: NemesisPort;
+  log: (line: string) => void;
+  /** A progress line this often during the main phase (none: quiet). */
+  progressEveryMs?: number;
+}
+
+/** What the phases of one run share: the clients started, and what one phase leaves for a later one. */
+interface RunState {
+  plan: RunPlan;
+  world: World;
+  sessions: Set<LockSession>;
+  /** Each worker's current client, for faults aimed at one worker. */
+  current: Map<number, LockSession>;
+  spawn: (worker: number) => Promise<LockSession>;
+  /** The workers, still finishing their sections once the main phase ended. */
+  workersDone?: Promise<unknown>;
+  /** The final reader's client, started early (Phase `connectDuring`). */
+  reader?: Promise<LockSession>;
+  /** Cancelled on every way out (a throw in the main phase too), or its timer keeps the process alive. */
+  cancelTicker: () => void;
+}
+
+type PhaseOf<N extends PhaseName> = Extract<Phase, { name: N }>;
+
+const PHASES: { [N in PhaseName]: (state: RunState, phase: PhaseOf<N>) => Promise<void> } = {
+  main: mainPhase,
+  heal: healPhase,
+  recover: recoverPhase,
+  'final-reads': finalReadsPhase,
+};
+
+export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
+  const sessions = new Set<LockSession>();
+  const current = new Map<number, LockSession>();
+  const state: RunState = {
+    plan,
+    world,
+    sessions,
+    current,
+    spawn: async (worker) => {
+      const s = await world.fleet.spawn(worker);
+      sessions.add(s);
+      current.set(worker, s);
+      return s;
+    },
+    cancelTicker: () => undefined,
+  };
+  const finalReads = plan.phases.find((p): p is PhaseOf<'final-reads'> => p.name === 'final-reads');
+  try {
+    for (const phase of plan.phases) {
+      if (finalReads?.connectDuring === phase.name && phase !== finalReads) startReader(state);
+      await (PHASES[phase.name] as (state: RunState, phase: Phase) => Promise<void>)(state, phase);
+    }
+  } finally {
+    state.cancelTicker();
+    for (const s of sessions) s.close();
+  }
+}
+
+/** Every worker follows its sections and the nemesis its windows until the phase's end; then the nemesis stops. */
+async function mainPhase(state: RunState, main: PhaseOf<'main'>): Promise<void> {
+  const { plan, world } = state;
+  const { clock, recorder, log } = world;
+  const o = plan.options;
+  const first = await Promise.all(plan.workers.map((w) => state.spawn(w.worker)));
+  const stop = new StopSignal(clock);
+  // A history that cannot be written (a full disk) ends the main phase now; runLockTest raises it after teardown.
+  recorder.onFailure((err) => {
+    log(`history: ${err.message} Stopping the run.`);
+    stop.stop();
+  });
+  const holders = new Holders(clock);
+  log(`main phase: ${o.timeLimitS} s, ${plan.windows.length} fault windows`);
+  const startNs = recorder.now();
+  const lengthMs = main.endMs - main.startMs;
+  const nemesisDone = runNemesis(
+    {
+      nemesis: world.nemesis,
+      recorder,
+      holders,
+      lockNodes: plan.lockNodes,
+      resourceNode: plan.resourceNode,
+      sessionOf: (worker) => state.current.get(worker),
+      victimWaitMs: plan.victimWaitMs,
+      startNs,
+      mainEndNs: startNs + lengthMs * 1e6,
+      sleepUntilNs: (ns) => stop.sleep((ns - recorder.now()) / 1e6),
+      stopped: () => stop.stopped,
+      log,
+    },
+    plan.windows,
+  );
+  const workerCtx = workerContext(state, holders, stop);
+  state.workersDone = Promise.all(first.map((s, i) => runWorker(workerCtx, i, s)));
+  state.cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
+  await stop.sleep(lengthMs);
+  stop.stop();
+  await nemesisDone;
+  state.cancelTicker();
+}
+
+function workerContext(state: RunState, holders: Holders, stop: StopSignal): WorkerContext {
+  const { plan, world } = state;
+  const o = plan.options;
+  return {
+    section: { recorder: world.recorder, holders, workload: o.workload, resource: o.resource, ttlMs: o.ttlMs, giveUpMs: plan.giveUpMs, sleep: (ms) => sleepOn(world.clock, ms), lockless: o.backend === 'none' },
+    stop,
+    clients: o.clients,
+    sections: (worker) => plan.workers[worker]!.sections,
+    spawnClient: state.spawn,
+    retireClient: async (s) => {
+      state.sessions.delete(s);
+      s.close();
+      await s.kill().catch(() => undefined);
+    },
+    log: world.log,
+  };
+}
+
+/** Every fault healed, then the workers' open sections finished. */
+async function healPhase(state: RunState): Promise<void> {
+  const { recorder, nemesis, log } = state.world;
+  log('heal: ending every fault');
+  recorder.record('nemesis', 'invoke', 'heal-all', null);
+  await nemesis.healAll().catch((err: unknown) => log(`heal: ${err instanceof Error ? err.message : String(err)}`));
+  recorder.record('nemesis', 'info', 'heal-all', null);
+  await state.workersDone;
+}
+
+async function recoverPhase(state: RunState, recover: PhaseOf<'recover'>): Promise<void> {
+  state.world.log(`recover: ${recover.endMs - recover.startMs} ms`);
+  await sleepOn(state.world.clock, recover.endMs - recover.startMs);
+}
+
+/** The final reader's client started (it connects meanwhile); its failure is the final read's to report. */
+function startReader(state: RunState): Promise<LockSession> {
+  const reader = state.spawn(state.plan.options.clients);
+  reader.catch(() => undefined);
+  state.reader = reader;
+  return reader;
+}
+
+async function finalReadsPhase(state: RunState): Promise<void> {
+  const { recorder } = state.world;
+  const reader = state.reader ?? startReader(state);
+  // No final read into a history that can no longer be written (a full disk): the run ends with that error.
+  if (recorder.failure !== undefined) return;
+  await runFinalRead(recorder, await reader, nextProcessId(recorder), state.plan.options.callTimeoutMs);
+}
+
+/** `fn` every `ms` until cancelled, on the run's clock. */
+function every(clock: Clock, ms: number, fn: () => void): () => void {
+  let cancel = (): void => undefined;
+  const arm = (): void => {
+    cancel = clock.setTimer(ms, () => {
+      fn();
+      arm();
+    });
+  };
+  arm();
+  return () => cancel();
+}
+
+function nextProcessId(recorder: Recorder): number {
+  let max = -1;
+  for (const op of recorder.ops) if (typeof op.process === 'number' && op.process > max) max = op.process;
+  return max + 1;
+}
