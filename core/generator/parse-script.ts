@@ -29,13 +29,15 @@ export function parseScript(text: string): FaultWindow[] {
     throw new UsageError(`Expected \`${FLAG}\` to be JSON, got \`${text.slice(0, 60)}\` (${err instanceof Error ? err.message : String(err)})`, HINT);
   }
   if (!Array.isArray(json)) throw new UsageError(`Expected \`${FLAG}\` to be a JSON array of fault windows, got \`${text.slice(0, 60)}\``, HINT);
-  return json.map((w, i) => windowOf(w, i + 1));
+  return json.map((w, i) =>
+    windowOf(w, (field, expected, got) => {
+      throw new UsageError(`Expected \`${FLAG}\` window ${i + 1} \`${field}\` to be ${expected}, got \`${JSON.stringify(got)}\``, HINT);
+    }),
+  );
 }
 
-function windowOf(w: unknown, n: number): FaultWindow {
-  const bad = (field: string, expected: string, got: unknown): never => {
-    throw new UsageError(`Expected \`${FLAG}\` window ${n} \`${field}\` to be ${expected}, got \`${JSON.stringify(got)}\``, HINT);
-  };
+/** One fault window out of JSON, every field checked: `bad` names the first wrong one (and throws). */
+export function windowOf(w: unknown, bad: Bad): FaultWindow {
   if (!isObj(w)) return bad('(window)', 'an object', w);
   const ms = (field: string, v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : bad(field, 'a number of ms >= 0', v));
   const at = ms('at', w['at']);
@@ -43,7 +45,10 @@ function windowOf(w: unknown, n: number): FaultWindow {
   if (until < at) bad('until', `at least \`at\` (${at})`, until);
   const fault = oneOf(w['fault'], FAULT_KINDS) ?? bad('fault', `one of ${FAULT_KINDS.join(', ')}`, w['fault']);
   const trigger = w['trigger'] === undefined ? undefined : triggerOf(w['trigger'], bad, ms);
-  const span = { at, until, ...(trigger ? { trigger } : {}) };
+  return windowOfKind(w, fault, { at, until, ...(trigger ? { trigger } : {}) }, bad, ms);
+}
+
+function windowOfKind(w: Obj, fault: FaultWindow['fault'], span: Pick<FaultWindow, 'at' | 'until' | 'trigger'>, bad: Bad, ms: (field: string, v: unknown) => number): FaultWindow {
   const t = w['target'];
   switch (fault) {
     case 'client-pause':
@@ -72,7 +77,8 @@ function windowOf(w: unknown, n: number): FaultWindow {
   }
 }
 
-type Bad = (field: string, expected: string, got: unknown) => never;
+/** Names a window's bad field and throws. */
+export type Bad = (field: string, expected: string, got: unknown) => never;
 
 function triggerOf(t: unknown, bad: Bad, ms: (field: string, v: unknown) => number): Trigger {
   if (!isObj(t)) return bad('trigger', 'an object { on, withinMs }', t);

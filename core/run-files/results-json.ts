@@ -14,11 +14,12 @@
 import type { CheckerVerdict as LockCheckerVerdict, Validity } from '../checkers/lock/verdict.js';
 import type { Evidence, Outcome } from '../checkers/lock/evidence.js';
 import type { Value } from '../history/op.js';
+import { RUN_FILES } from './run-files.js';
 import { expecter, isCount, isIntegers, isNumber, isObject, isOneOf, isStrings, parseJsonFile, type Expect } from './run-file-error.js';
 
 export type { Validity, Evidence, Outcome };
 
-export const RESULTS_FILE = 'results.json';
+export const RESULTS_FILE = RUN_FILES.results;
 export const OUTCOMES: readonly Outcome[] = ['safe', 'unsafe', 'unknown', 'untested'];
 const VALIDITIES: readonly Validity[] = [true, false, 'unknown'];
 

@@ -10,13 +10,14 @@
 import { EXIT, FencecheckError } from '../errors.js';
 import { jsonTextProblem } from '../history/json-text-checks.js';
 import { MAX_DEPTH } from '../history/read-limits.js';
+import { RUN_FILES } from './run-files.js';
 
 /** A run file that is not what docs/run-directory.md says. Exit 254. */
 export class RunFileError extends FencecheckError {
   readonly file: string;
   constructor(file: string, detail: string, cause?: unknown) {
     super('run-file', `${file}: ${detail}`, {
-      hint: file.endsWith('test.json')
+      hint: file.endsWith(RUN_FILES.test)
         ? 'The file does not follow docs/run-directory.md; `fencecheck run` writes it: restore it, or run the replay command again.'
         : 'The file does not follow docs/run-directory.md; regenerate it with `fencecheck check RUN_DIR`, or fix the tool that wrote it.',
       exitCode: EXIT.badInput,

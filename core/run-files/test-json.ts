@@ -16,12 +16,13 @@ import type { Value } from '../history/op.js';
 import { FAULT_KINDS } from '../generator/nemesis-schedule.js';
 import type { RunOptions } from '../plan/run-options.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type ResourceMode } from '../vocabulary.js';
-import { expecter, isNumber, isObject, isOneOf, parseJsonFile } from './run-file-error.js';
+import { expecter, isNumber, isObject, isOneOf, parseJsonFile, type Expect } from './run-file-error.js';
+import { RUN_FILES } from './run-files.js';
 import { CLIENT_TOKEN_KINDS, type ClientTokenKind } from '../client-protocol.js';
 import type { ProtocolViolation } from '../client-protocol.js';
 import type { ClusterRecord } from './cluster-record.js';
 
-export const TEST_FILE = 'test.json';
+export const TEST_FILE = RUN_FILES.test;
 
 /** A run stopped by a signal before it finished: which, and when (ISO time). */
 export interface Interrupted {
@@ -65,16 +66,17 @@ export interface StoredTest {
   [field: string]: Value;
 }
 
-const POSITIVE = ['timeLimitS', 'clients', 'ttlMs', 'holdMs', 'rate', 'callTimeoutMs'] as const;
-const NON_NEGATIVE = ['intervalMs', 'durationMs', 'recoverMs', 'idleTxTimeoutMs'] as const;
-const STRINGS = ['startedAt', 'replay', 'nemesisTarget', 'resultsDir'] as const;
+const POSITIVE = ['timeLimitS', 'clients', 'ttlMs', 'rate', 'callTimeoutMs'] as const;
+// --hold-ms 0 is a run (RUN_RANGES): its test.json must read back.
+const NON_NEGATIVE = ['holdMs', 'intervalMs', 'durationMs', 'recoverMs', 'idleTxTimeoutMs'] as const;
+const STRINGS = ['nemesisTarget', 'resultsDir'] as const;
 
-export function parseTestJson(text: string, file: string): StoredTest {
-  const json = parseJsonFile(text, file);
-  const expect = expecter(file);
-  expect(isObject(json), '(top level)', 'an object', json);
-  const t = json as Record<string, unknown>;
-  expect(typeof t['name'] === 'string' && t['name'] !== '', 'name', 'the name of the test', t['name']);
+/**
+ * The run options' fields as test.json and plan.json hold them: which run it
+ * is (backend, resource, workload, seed) required, every other known option
+ * type-checked when present. `expect` names the field (plan.json prefixes it).
+ */
+export function expectRunOptionFields(t: Record<string, unknown>, expect: Expect): void {
   expect(isOneOf(LOCK_BACKENDS, t['backend']), 'backend', `one of ${LOCK_BACKENDS.join(', ')}`, t['backend']);
   expect(isOneOf(RESOURCE_MODES, t['resource']), 'resource', `one of ${RESOURCE_MODES.join(', ')}`, t['resource']);
   expect(isOneOf(WORKLOADS, t['workload']), 'workload', `one of ${WORKLOADS.join(', ')}`, t['workload']);
@@ -89,12 +91,23 @@ export function parseTestJson(text: string, file: string): StoredTest {
   for (const k of STRINGS) if (present(k)) expect(typeof t[k] === 'string', k, 'a string', t[k]);
   if (present('redisPersistence')) expect(isOneOf(REDIS_PERSISTENCE, t['redisPersistence']), 'redisPersistence', `one of ${REDIS_PERSISTENCE.join(', ')}`, t['redisPersistence']);
   if (present('checkHold')) expect(typeof t['checkHold'] === 'boolean', 'checkHold', 'true or false', t['checkHold']);
+  if (present('client')) expect(typeof t['client'] === 'string', 'client', 'a command line', t['client']);
+}
+
+export function parseTestJson(text: string, file: string): StoredTest {
+  const json = parseJsonFile(text, file);
+  const expect = expecter(file);
+  expect(isObject(json), '(top level)', 'an object', json);
+  const t = json as Record<string, unknown>;
+  expect(typeof t['name'] === 'string' && t['name'] !== '', 'name', 'the name of the test', t['name']);
+  expectRunOptionFields(t, expect);
+  const present = (k: string): boolean => t[k] !== undefined;
+  for (const k of ['startedAt', 'replay'] as const) if (present(k)) expect(typeof t[k] === 'string', k, 'a string', t[k]);
   if (present('versions')) expect(isObject(t['versions']), 'versions', 'an object', t['versions']);
   if (present('interrupted')) {
     const i = t['interrupted'];
     expect(isObject(i) && typeof i['signal'] === 'string' && typeof i['at'] === 'string', 'interrupted', '{ signal, at } strings', i);
   }
-  if (present('client')) expect(typeof t['client'] === 'string', 'client', 'a command line', t['client']);
   if (present('clientToken')) expect(isOneOf(CLIENT_TOKEN_KINDS, t['clientToken']), 'clientToken', `one of ${CLIENT_TOKEN_KINDS.join(', ')}`, t['clientToken']);
   if (present('clientViolations')) {
     const v = t['clientViolations'];

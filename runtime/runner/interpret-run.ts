@@ -1,8 +1,9 @@
 /**
- * The one interpreter of a run plan (Jepsen's interpreter): the phases in
- * order, each through the small interfaces of ports.ts.
+ * The one interpreter of a run plan (Jepsen's interpreter): the phases the
+ * plan lists (generator/phases.ts), in its order, each through the small
+ * interfaces of ports.ts.
  *
- *   main         every worker follows its seeded plan, the nemesis its windows
+ *   main         every worker follows its planned sections, the nemesis its windows
  *   heal         heal every fault (recorded as the nemesis's heal-all)
  *   recover      nobody acts: leases expire, the service recovers
  *   final-reads  a fresh client reads what the resource ended up holding
@@ -11,8 +12,7 @@
  * the simulated one (test/sim): the same workers, critical sections, nemesis
  * runner and final read in both.
  */
-import { clientPlan } from '../../core/generator/client-plan.js';
-import type { Phase } from '../../core/generator/phases.js';
+import type { Phase, PhaseName } from '../../core/generator/phases.js';
 import { sleepOn, type Clock } from './clock.js';
 import { runFinalRead } from './final-read.js';
 import { Holders } from './holders.js';
@@ -34,92 +34,148 @@ export interface World {
   progressEveryMs?: number;
 }
 
-export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
-  const { clock, recorder, fleet, nemesis, log } = world;
-  const o = plan.options;
-  const phase = (name: Phase['name']): Phase => plan.phases.find((p) => p.name === name)!;
-  const sessions = new Set<LockSession>();
+/** What the phases of one run share: the clients started, and what one phase leaves for a later one. */
+interface RunState {
+  plan: RunPlan;
+  world: World;
+  sessions: Set<LockSession>;
   /** Each worker's current client, for faults aimed at one worker. */
+  current: Map<number, LockSession>;
+  spawn: (worker: number) => Promise<LockSession>;
+  /** The workers, still finishing their sections once the main phase ended. */
+  workersDone?: Promise<unknown>;
+  /** The final reader's client, started early (Phase `connectDuring`). */
+  reader?: Promise<LockSession>;
+  /** Cancelled on every way out (a throw in the main phase too), or its timer keeps the process alive. */
+  cancelTicker: () => void;
+}
+
+type PhaseOf<N extends PhaseName> = Extract<Phase, { name: N }>;
+
+const PHASES: { [N in PhaseName]: (state: RunState, phase: PhaseOf<N>) => Promise<void> } = {
+  main: mainPhase,
+  heal: healPhase,
+  recover: recoverPhase,
+  'final-reads': finalReadsPhase,
+};
+
+export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
+  const sessions = new Set<LockSession>();
   const current = new Map<number, LockSession>();
-  const spawn = async (worker: number): Promise<LockSession> => {
-    const s = await fleet.spawn(worker);
-    sessions.add(s);
-    current.set(worker, s);
-    return s;
+  const state: RunState = {
+    plan,
+    world,
+    sessions,
+    current,
+    spawn: async (worker) => {
+      const s = await world.fleet.spawn(worker);
+      sessions.add(s);
+      current.set(worker, s);
+      return s;
+    },
+    cancelTicker: () => undefined,
   };
-  // Cancelled on every way out (a throw in the main phase too), or its timer keeps the process alive.
-  let cancelTicker = (): void => undefined;
+  const finalReads = plan.phases.find((p): p is PhaseOf<'final-reads'> => p.name === 'final-reads');
   try {
-    const first = await Promise.all(plan.workers.map((w) => spawn(w.worker)));
-    const stop = new StopSignal(clock);
-    // A history that cannot be written (a full disk) ends the main phase now; runLockTest raises it after teardown.
-    recorder.onFailure((err) => {
-      log(`history: ${err.message} Stopping the run.`);
-      stop.stop();
-    });
-    const holders = new Holders(clock);
-    const workerCtx: WorkerContext = {
-      section: { recorder, holders, workload: o.workload, resource: o.resource, ttlMs: o.ttlMs, giveUpMs: plan.giveUpMs, sleep: (ms) => sleepOn(clock, ms), lockless: o.backend === 'none' },
-      stop,
-      clients: o.clients,
-      plan: (worker) => clientPlan(o.seed, worker, plan.workers[worker]!.sections),
-      spawnClient: spawn,
-      retireClient: async (s) => {
-        sessions.delete(s);
-        s.close();
-        await s.kill().catch(() => undefined);
-      },
-      log,
-    };
-
-    const main = phase('main');
-    log(`main phase: ${o.timeLimitS} s, ${plan.windows.length} fault windows`);
-    const startNs = recorder.now();
-    const nemesisDone = runNemesis(
-      {
-        nemesis,
-        recorder,
-        holders,
-        lockNodes: plan.lockNodes,
-        resourceNode: plan.resourceNode,
-        sessionOf: (worker) => current.get(worker),
-        victimWaitMs: plan.victimWaitMs,
-        startNs,
-        mainEndNs: startNs + (main.endMs - main.startMs) * 1e6,
-        sleepUntilNs: (ns) => stop.sleep((ns - recorder.now()) / 1e6),
-        stopped: () => stop.stopped,
-        log,
-      },
-      plan.windows,
-    );
-    const workersDone = Promise.all(first.map((s, i) => runWorker(workerCtx, i, s)));
-    cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
-    await stop.sleep(main.endMs - main.startMs);
-    stop.stop();
-    await nemesisDone;
-    cancelTicker();
-
-    log('heal: ending every fault');
-    recorder.record('nemesis', 'invoke', 'heal-all', null);
-    await nemesis.healAll().catch((err: unknown) => log(`heal: ${err instanceof Error ? err.message : String(err)}`));
-    recorder.record('nemesis', 'info', 'heal-all', null);
-    await workersDone;
-
-    const recover = phase('recover');
-    log(`recover: ${recover.endMs - recover.startMs} ms`);
-    // The final reader starts while the service recovers (a process start takes a second here): it only
-    // connects meanwhile, and reads once the recovery wait is over, as it would have started then.
-    const reader = o.workload !== 'mutex' ? spawn(o.clients) : undefined;
-    reader?.catch(() => undefined);
-    await sleepOn(clock, recover.endMs - recover.startMs);
-    // No final read into a history that can no longer be written (a full disk): the run ends with that error.
-    if (reader && recorder.failure === undefined) {
-      await runFinalRead(recorder, await reader, nextProcessId(recorder), o.callTimeoutMs);
+    for (const phase of plan.phases) {
+      if (finalReads?.connectDuring === phase.name && phase !== finalReads) startReader(state);
+      await (PHASES[phase.name] as (state: RunState, phase: Phase) => Promise<void>)(state, phase);
     }
   } finally {
-    cancelTicker();
+    state.cancelTicker();
     for (const s of sessions) s.close();
   }
+}
+
+/** Every worker follows its sections and the nemesis its windows until the phase's end; then the nemesis stops. */
+async function mainPhase(state: RunState, main: PhaseOf<'main'>): Promise<void> {
+  const { plan, world } = state;
+  const { clock, recorder, log } = world;
+  const o = plan.options;
+  const first = await Promise.all(plan.workers.map((w) => state.spawn(w.worker)));
+  const stop = new StopSignal(clock);
+  // A history that cannot be written (a full disk) ends the main phase now; runLockTest raises it after teardown.
+  recorder.onFailure((err) => {
+    log(`history: ${err.message} Stopping the run.`);
+    stop.stop();
+  });
+  const holders = new Holders(clock);
+  log(`main phase: ${o.timeLimitS} s, ${plan.windows.length} fault windows`);
+  const startNs = recorder.now();
+  const lengthMs = main.endMs - main.startMs;
+  const nemesisDone = runNemesis(
+    {
+      nemesis: world.nemesis,
+      recorder,
+      holders,
+      lockNodes: plan.lockNodes,
+      resourceNode: plan.resourceNode,
+      sessionOf: (worker) => state.current.get(worker),
+      victimWaitMs: plan.victimWaitMs,
+      startNs,
+      mainEndNs: startNs + lengthMs * 1e6,
+      sleepUntilNs: (ns) => stop.sleep((ns - recorder.now()) / 1e6),
+      stopped: () => stop.stopped,
+      log,
+    },
+    plan.windows,
+  );
+  const workerCtx = workerContext(state, holders, stop);
+  state.workersDone = Promise.all(first.map((s, i) => runWorker(workerCtx, i, s)));
+  state.cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
+  await stop.sleep(lengthMs);
+  stop.stop();
+  await nemesisDone;
+  state.cancelTicker();
+}
+
+function workerContext(state: RunState, holders: Holders, stop: StopSignal): WorkerContext {
+  const { plan, world } = state;
+  const o = plan.options;
+  return {
+    section: { recorder: world.recorder, holders, workload: o.workload, resource: o.resource, ttlMs: o.ttlMs, giveUpMs: plan.giveUpMs, sleep: (ms) => sleepOn(world.clock, ms), lockless: o.backend === 'none' },
+    stop,
+    clients: o.clients,
+    sections: (worker) => plan.workers[worker]!.sections,
+    spawnClient: state.spawn,
+    retireClient: async (s) => {
+      state.sessions.delete(s);
+      s.close();
+      await s.kill().catch(() => undefined);
+    },
+    log: world.log,
+  };
+}
+
+/** Every fault healed, then the workers' open sections finished. */
+async function healPhase(state: RunState): Promise<void> {
+  const { recorder, nemesis, log } = state.world;
+  log('heal: ending every fault');
+  recorder.record('nemesis', 'invoke', 'heal-all', null);
+  await nemesis.healAll().catch((err: unknown) => log(`heal: ${err instanceof Error ? err.message : String(err)}`));
+  recorder.record('nemesis', 'info', 'heal-all', null);
+  await state.workersDone;
+}
+
+async function recoverPhase(state: RunState, recover: PhaseOf<'recover'>): Promise<void> {
+  state.world.log(`recover: ${recover.endMs - recover.startMs} ms`);
+  await sleepOn(state.world.clock, recover.endMs - recover.startMs);
+}
+
+/** The final reader's client started (it connects meanwhile); its failure is the final read's to report. */
+function startReader(state: RunState): Promise<LockSession> {
+  const reader = state.spawn(state.plan.options.clients);
+  reader.catch(() => undefined);
+  state.reader = reader;
+  return reader;
+}
+
+async function finalReadsPhase(state: RunState): Promise<void> {
+  const { recorder } = state.world;
+  const reader = state.reader ?? startReader(state);
+  // No final read into a history that can no longer be written (a full disk): the run ends with that error.
+  if (recorder.failure !== undefined) return;
+  await runFinalRead(recorder, await reader, nextProcessId(recorder), state.plan.options.callTimeoutMs);
 }
 
 /** `fn` every `ms` until cancelled, on the run's clock. */

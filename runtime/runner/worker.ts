@@ -1,6 +1,6 @@
 /**
- * One client worker: follows its seeded plan (think, then a critical section)
- * until the main phase ends, then finishes the section it is in. After an
+ * One client worker: follows its planned sections (think, then a critical
+ * section) until the main phase ends, then finishes the section it is in. After an
  * indeterminate op it retires its process: the client process is killed (its
  * lock, if any, expires by itself) and the worker goes on as a fresh process
  * id (`process + clients`) with a fresh client, as Jepsen does.
@@ -14,8 +14,8 @@ export interface WorkerContext {
   section: SectionContext;
   stop: StopSignal;
   clients: number;
-  /** Worker `i`'s seeded sections (run-plan.ts). */
-  plan: (worker: number) => Iterator<PlannedSection, never>;
+  /** Worker `i`'s planned sections (run-plan.ts), in order. */
+  sections: (worker: number) => readonly PlannedSection[];
   /** Start a fresh client process for worker `i` and wait until it is ready. */
   spawnClient: (worker: number) => Promise<LockSession>;
   /** Kill a client process (kill -9) and forget it. */
@@ -24,11 +24,16 @@ export interface WorkerContext {
 }
 
 export async function runWorker(ctx: WorkerContext, worker: number, first: LockSession): Promise<void> {
-  const plan = ctx.plan(worker);
+  const sections = ctx.sections(worker);
   let session = first;
   let process = worker;
-  while (!ctx.stop.stopped) {
-    const s = plan.next().value;
+  for (let next = 0; !ctx.stop.stopped; next++) {
+    const s = sections[next];
+    if (s === undefined) {
+      // The plan reaches past the main phase by a margin (run-plan.ts sectionHorizonMs): never seen, but said if it happens.
+      ctx.log(`worker ${worker}: its ${sections.length} planned sections are used up before the main phase ended; the worker stops`);
+      return;
+    }
     await ctx.stop.sleep(s.thinkMs);
     if (ctx.stop.stopped) break;
     const outcome = await runCriticalSection(ctx.section, session, { worker, process, holdMs: s.holdMs, value: s.value });

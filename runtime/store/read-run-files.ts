@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
 import { parseResultsJson, RESULTS_FILE, type StoredResults } from '../../core/run-files/results-json.js';
 import { parseTestJson, TEST_FILE, type StoredTest } from '../../core/run-files/test-json.js';
+import { parsePlanJson, PLAN_FILE } from '../../core/run-files/plan-json.js';
+import type { RunPlan } from '../../core/plan/run-plan.js';
 import { BoundedReadError, readBoundedFile } from './read-bounded-file.js';
 
 /**
@@ -32,4 +34,10 @@ export function readTestJson(dir: string): StoredTest | null {
 export function readResultsJson(dir: string): StoredResults | null {
   const file = readRunFile(dir, RESULTS_FILE);
   return file === null ? null : parseResultsJson(file.text, file.path);
+}
+
+/** plan.json of a run directory, checked; a missing file (a run from before plans were stored) is null. */
+export function readPlanJson(dir: string): RunPlan | null {
+  const file = readRunFile(dir, PLAN_FILE);
+  return file === null ? null : parsePlanJson(file.text, file.path);
 }

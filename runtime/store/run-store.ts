@@ -3,10 +3,16 @@
  *
  *   results/<name>/<timestamp>/     made by `RunStore.create`, never reused
  *     test.json                     writeTest (then markInterrupted on a signal)
+ *     plan.json                     writePlan: everything the run will do
  *     history.jsonl                 appended by the recorder (historyPath)
  *     results.json                  writeResults
  *     logs/                         every server's and client's log
  *   results/<name>/latest           → the newest run, replaced atomically
+ *
+ * `RunStore.open(dir)` is the same owner for a directory that exists: its
+ * readers (readTest, readPlan, readResults) check each file as read, and
+ * its writers replace one file at a time (`check RUN_DIR` rewrites
+ * results.json). The file names are run-files.ts's.
  *
  * Every file is written whole or not at all (writeFileAtomic), so a reader
  * never meets half a test.json, and the readers beside the types
@@ -16,16 +22,21 @@ import { existsSync, mkdirSync, readlinkSync, renameSync, rmdirSync, rmSync, sym
 import { basename, dirname, join, resolve } from 'node:path';
 import { EXIT, FencecheckError } from '../../core/errors.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { ensureWritableDir } from './writable-dir.js';
-import { RESULTS_FILE, type ResultsJson } from '../../core/run-files/results-json.js';
+import { readResultsJson } from './read-run-files.js';
+import { RESULTS_FILE, type ResultsJson, type StoredResults } from '../../core/run-files/results-json.js';
 import { RunFailedError } from './run-failed-error.js';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
 import { readTestJson } from './read-run-files.js';
-import { TEST_FILE, type TestJson } from '../../core/run-files/test-json.js';
+import { TEST_FILE, type StoredTest, type TestJson } from '../../core/run-files/test-json.js';
+import { PLAN_FILE, planText } from '../../core/run-files/plan-json.js';
+import { readPlanJson } from './read-run-files.js';
+import type { RunPlan } from '../../core/plan/run-plan.js';
 
-export const HISTORY_FILE = 'history.jsonl';
-export const LOGS_DIR = 'logs';
-export const LATEST_LINK = 'latest';
+export const HISTORY_FILE = RUN_FILES.history;
+export const LOGS_DIR = RUN_FILES.logs;
+export const LATEST_LINK = RUN_FILES.latest;
 
 export class RunStore {
   private test: TestJson | undefined;
@@ -82,9 +93,32 @@ export class RunStore {
     if (this.madeParent) removeIfEmpty(parent);
   }
 
-  /** A run directory that exists already (`fencecheck check RUN_DIR` rewrites its results.json). */
+  /** A run directory that exists already (`fencecheck check RUN_DIR` reads it and rewrites its results.json). */
   static open(dir: string): RunStore {
-    return new RunStore(resolve(dir));
+    // As given, not resolved: a reader's error names the path the user gave.
+    return new RunStore(dir);
+  }
+
+  /** test.json, checked; null when the directory has none. */
+  readTest(): StoredTest | null {
+    return readTestJson(this.dir);
+  }
+
+  /** test.json, checked; a directory without one is a RunFileError (254). */
+  requireTest(): StoredTest {
+    const test = this.readTest();
+    if (test === null) throw new RunFileError(join(this.dir, TEST_FILE), 'is missing');
+    return test;
+  }
+
+  /** plan.json, checked; null for a run from before plans were stored. */
+  readPlan(): RunPlan | null {
+    return readPlanJson(this.dir);
+  }
+
+  /** results.json, checked; null when the run has none (yet). */
+  readResults(): StoredResults | null {
+    return readResultsJson(this.dir);
   }
 
   get historyPath(): string {
@@ -102,16 +136,17 @@ export class RunStore {
     this.test = t;
   }
 
+  writePlan(plan: RunPlan): void {
+    writeFileAtomic(join(this.dir, PLAN_FILE), planText(plan));
+  }
+
   writeResults(results: ResultsJson): void {
     writeJsonAtomic(join(this.dir, RESULTS_FILE), results);
   }
 
   /** Change fields of the test.json on disk (the scenarios stamp their replay command and rows), checked as read, written atomically. */
   amendTest(patch: Partial<Pick<TestJson, 'replay' | 'scenario'>>): void {
-    const path = join(this.dir, TEST_FILE);
-    const current = readTestJson(this.dir);
-    if (current === null) throw new RunFileError(path, 'is missing');
-    writeJsonAtomic(path, { ...current, ...patch });
+    writeJsonAtomic(join(this.dir, TEST_FILE), { ...this.requireTest(), ...patch });
   }
 
   /** Record in test.json that a signal stopped the run, so no reader takes its history for a finished run. */

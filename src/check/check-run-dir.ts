@@ -5,14 +5,10 @@
  * does (verdicts, evidence, outcome: run-results.ts, through verify-run.ts),
  * and rewrite results.json atomically through the run store.
  */
-import { join } from 'node:path';
 import type { HistoryWarning } from '../../core/history/history-warning.js';
-import { readResultsJson } from '../../runtime/store/read-run-files.js';
-import { type ResultsJson } from '../../core/run-files/results-json.js';
+import type { ResultsJson, StoredResults } from '../../core/run-files/results-json.js';
 import { RunStore } from '../../runtime/store/run-store.js';
-import { readTestJson } from '../../runtime/store/read-run-files.js';
-import { TEST_FILE, type StoredTest } from '../../core/run-files/test-json.js';
-import { RunFileError } from '../../core/run-files/run-file-error.js';
+import type { StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, recomputeResults } from './verify-run.js';
 
 export { isRunDir } from './is-run-dir.js';
@@ -24,18 +20,18 @@ export interface RunCheck {
 }
 
 export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) => void): Promise<RunCheck> {
-  const test = readTestJson(dir);
-  if (test === null) throw new RunFileError(join(dir, TEST_FILE), 'is missing');
+  const store = RunStore.open(dir);
+  const test = store.requireTest();
   const history = readRunHistory(dir, onWarning);
-  const results = recomputeResults(history, test, readPreviousResults(dir));
-  RunStore.open(dir).writeResults(results);
+  const results = recomputeResults(history, test, readPreviousResults(store));
+  store.writeResults(results);
   return { test, results };
 }
 
 /** A results.json that cannot be read is about to be replaced: the re-check does not depend on it. */
-function readPreviousResults(dir: string): ReturnType<typeof readResultsJson> {
+function readPreviousResults(store: RunStore): StoredResults | null {
   try {
-    return readResultsJson(dir);
+    return store.readResults();
   } catch {
     return null;
   }

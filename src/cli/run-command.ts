@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
-import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { RunStore } from '../../runtime/store/run-store.js';
 import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
 import { assertOptionsApply, DEFAULTS, runOptionNotes, unknownFault, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
 import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
@@ -17,6 +17,8 @@ import { addRunFlags, sharedRunOptions } from './run-flags.js';
 import { addScriptFlags, scriptOptions } from './script-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
+import { planText } from '../../core/run-files/plan-json.js';
+import { planRun } from '../../core/plan/run-plan.js';
 import { oneLine } from '../../core/printable.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
 
@@ -31,11 +33,13 @@ export function registerRunCommand(program: Command): void {
   addScriptFlags(addRunFlags(cmd))
     .option('--seed <n>', withRange('seed of the workload and nemesis schedules', FLAG_RANGES['--seed']), seedFlag('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
+    .option('--plan', 'print the plan (options, phases, fault windows, every client\'s sections) as JSON and exit: nothing runs, no root needed')
     .option('--busy-timeout-ms <ms>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'), 0)
     .addHelpText(
       'after',
       `
-Writes results/<backend>-<resource>-<workload>/<timestamp>/ (test.json, history.jsonl, results.json, logs/).
+Writes results/<backend>-<resource>-<workload>/<timestamp>/ (test.json, plan.json, history.jsonl, results.json, logs/).
+--plan prints what plan.json would hold and runs nothing.
 Exit codes: 0 safe, 1 invalid, 2 unknown, 3 untested (valid, but no fault struck or the lock never failed),
 254 bad arguments, 255 the tool failed.
 Needs root (network namespaces). Examples:
@@ -47,6 +51,11 @@ Needs root (network namespaces). Examples:
       // Options and a results directory that cannot take the run are a 254 now, not after the cluster came up.
       validateRunOptions(options);
       assertOptionsApply(options, [options.backend]);
+      if (flags.plan === true) {
+        // What plan.json of this run will hold, nothing made or started (no cluster, no results directory).
+        process.stdout.write(planText(planRun(options)));
+        return;
+      }
       ensureWritableDir(options.resultsDir, '`--results`');
       for (const note of runOptionNotes(options, options.nemesis)) process.stderr.write(`warning: ${note}\n`);
       const busyTimeoutMs = flags.busyTimeoutMs;
@@ -56,7 +65,7 @@ Needs root (network namespaces). Examples:
       const result = await runLockTest(options, { log: (l) => process.stderr.write(oneLine(l) + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
-      const results = readResultsJson(result.runDir);
+      const results = RunStore.open(result.runDir).readResults();
       process.stdout.write(oneLine(results === null ? 'outcome: unknown (no results.json)' : formatStoredOutcome(results, options.workload)) + '\n');
       process.stdout.write(`run: ${oneLine(result.runDir)}\n${result.reportPath ? `report: ${oneLine(result.reportPath)}\n` : ''}replay: ${oneLine(result.replay)}\n`);
       // Untested is not safe (3): the outcome decides, as results.json records it.
@@ -78,7 +87,7 @@ export function runOptionsOf(flags: CliFlags): RunOptions {
   };
 }
 
-export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed'> & { results: string; busyTimeoutMs: number; [sharedFlag: string]: unknown };
+export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed'> & { results: string; busyTimeoutMs: number; plan?: boolean; [sharedFlag: string]: unknown };
 
 function faultList(text: string): FaultKind[] {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none');

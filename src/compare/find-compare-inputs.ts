@@ -15,6 +15,7 @@ import type { CompareSource } from './gather-matrix.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
 import { readRunSummary, type RunSummary } from './run-summary.js';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { type StoredTest } from '../../core/run-files/test-json.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../core/vocabulary.js';
@@ -54,8 +55,8 @@ function visit(dir: string, depth: number, inputs: CompareInputs): void {
     inputs.sources.push({ dir, manifest: readManifest(dir)! });
     return;
   }
-  const test = entryKind(join(dir, 'test.json'));
-  if (test === 'link') inputs.warnings.push(`${join(dir, 'test.json')} is a symbolic link, not followed; skipped`);
+  const test = entryKind(join(dir, RUN_FILES.test));
+  if (test === 'link') inputs.warnings.push(`${join(dir, RUN_FILES.test)} is a symbolic link, not followed; skipped`);
   else if (test !== 'none') {
     const run = looseRun(dir, inputs.warnings);
     if (run) inputs.looseRuns.push(run);
@@ -64,7 +65,7 @@ function visit(dir: string, depth: number, inputs: CompareInputs): void {
   if (depth >= MAX_DEPTH) return;
   for (const name of readdirSync(dir).sort()) {
     const child = join(dir, name);
-    if (name !== 'logs' && isDir(child)) visit(child, depth + 1, inputs);
+    if (name !== RUN_FILES.logs && isDir(child)) visit(child, depth + 1, inputs);
   }
 }
 

@@ -14,6 +14,7 @@ import { describeSpec, lockRows, planRuns, rowOfLabel, sameSpec, type LockRow } 
 import type { Manifest, ManifestRun } from './manifest.js';
 import { readRunSummary, toolFailed, type RunSummary } from './run-summary.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { formatShard, inShard } from './shard.js';
 import type { ResourceMode } from '../../core/vocabulary.js';
 
@@ -36,7 +37,7 @@ export function summarizeManifestRun(dir: string, run: ManifestRun): RunSummary 
     ...identity,
     dir: runDir,
     log,
-    hasReport: runDir !== null && existsSync(join(runDir, 'report.html')),
+    hasReport: runDir !== null && existsSync(join(runDir, RUN_FILES.report)),
     ...toolFailed(run.durationMs),
     replay: typeof test?.['replay'] === 'string' ? test['replay'] : null,
     startedAt: typeof test?.['startedAt'] === 'string' ? test['startedAt'] : null,

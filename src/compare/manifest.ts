@@ -9,7 +9,7 @@
  * Paths are relative to the compare directory, so the directory can be moved,
  * uploaded as a CI artifact and merged elsewhere.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { join } from 'node:path';
 import { EXIT, FencecheckError } from '../../core/errors.js';
 import type { Validity } from '../../core/run-files/results-json.js';
@@ -87,12 +87,9 @@ export function readManifest(dir: string): Manifest | null {
   return asManifest(json);
 }
 
-/** Written to a temporary file and renamed: a kill leaves the old manifest or the new one, never half of one. */
+/** Through the store's atomic writer: a kill or a crash leaves the old manifest or the new one, never half of one. */
 export function writeManifest(dir: string, manifest: Manifest): void {
-  const path = join(dir, MANIFEST_FILE);
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(manifest, null, 2) + '\n');
-  renameSync(temp, path);
+  writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
 }
 
 function manifestError(path: string, detail: string, cause?: unknown): FencecheckError {

@@ -25,6 +25,7 @@ import { join, relative } from 'node:path';
 import type { RunOptions } from '../../core/plan/run-options.js';
 import { BatchRunner, COMPARE_POLICY, type BatchSay } from '../batch/batch-runner.js';
 import type { Validity } from '../../core/run-files/results-json.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { formatKinds } from './cell-summary.js';
 import { plural } from './format-units.js';
 import { buildCompareReport, type CompareReport } from './compare-report.js';
@@ -122,7 +123,7 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
 async function attempt(batch: BatchRunner, p: PlannedRun, options: RunOptions, deps: CompareDeps, say: BatchSay, began: number): Promise<Omit<ManifestRun, 'log'>> {
   const base = { id: p.id, cellId: p.cellId, seed: p.seed, index: p.index };
   const writeReport = async (runDir: string): Promise<void> => {
-    if (deps.writeReport && !existsSync(join(runDir, 'report.html'))) {
+    if (deps.writeReport && !existsSync(join(runDir, RUN_FILES.report))) {
       await deps.writeReport(runDir).catch((err: unknown) => say.log(`report: not written: ${err instanceof Error ? err.message : String(err)}`));
     }
   };

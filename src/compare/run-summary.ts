@@ -16,8 +16,8 @@ import type { Value } from '../../core/history/op.js';
 import type { Evidence, Outcome } from '../../core/checkers/lock/evidence.js';
 import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { RESULTS_FILE, type StoredResults, type StoredVerdict } from '../../core/run-files/results-json.js';
-import { HISTORY_FILE } from '../../runtime/store/run-store.js';
-import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
+import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
 
@@ -80,16 +80,21 @@ export interface RunSummary {
 
 export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost'>;
 
+/** Results that say which checkers decide: what the run writes, and what verify-run.ts recomputes. */
+export type DecidedResults = StoredResults & { deciding: string[] };
+
 /**
- * Only the deciding checkers count (results.json `deciding`; every checker
- * when an older file does not say): the others are information, so a
- * mutual-exclusion verdict on a data workload never makes a run look failed.
+ * Only the deciding checkers count (results.json `deciding`): the others are
+ * information, so a mutual-exclusion verdict on a data workload never makes
+ * a run look failed. Every results.json the product writes says which decide,
+ * and the files compare reads are recomputed from the history (verify-run.ts),
+ * so an older file without `deciding` never reaches here.
  */
-export function summarizeResults(results: StoredResults): ResultsSummary {
+export function summarizeResults(results: DecidedResults): ResultsSummary {
   const access = results.checkers.find((c) => c.checker === 'access-stats');
   const stats = access?.stats ?? null;
   const writes = stats === null ? null : { accepted: num(stats['write.accepted']), rejected: num(stats['write.rejected']), unknown: num(stats['write.unknown']) };
-  const decides = (c: StoredVerdict): boolean => results.deciding === undefined || results.deciding.includes(c.checker);
+  const decides = (c: StoredVerdict): boolean => results.deciding.includes(c.checker);
   const { outcome, why } = storedOutcome(results);
   return {
     status: results.valid === true ? 'valid' : results.valid === false ? 'invalid' : 'unknown',
@@ -164,18 +169,22 @@ export interface RunIdentity {
 /** Summarize a run directory; a run without results.json is `unknown` with the reason. `ownRun`: as readRunDir's (report/read-run-dir.ts). */
 export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null, opts: { ownRun?: boolean } = {}): RunSummary {
   const test = readTestJson(dir);
-  const base = { ...identity, dir, log, hasReport: existsSync(join(dir, 'report.html')), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
-  const hasHistory = lstatSync(join(dir, HISTORY_FILE), { throwIfNoEntry: false }) !== undefined;
-  const verified = opts.ownRun ? nullOr(readResultsJson(dir)) : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
+  const base = { ...identity, dir, log, hasReport: existsSync(join(dir, RUN_FILES.report)), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
+  const hasHistory = lstatSync(join(dir, RUN_FILES.history), { throwIfNoEntry: false }) !== undefined;
+  // A run's own file says which checkers decide; one without (never written by this version) is recomputed.
+  const own = opts.ownRun ? readResultsJson(dir) : null;
+  const verified = own !== null && own.deciding !== undefined ? { results: own, unchecked: null } : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
   if (verified === null) {
     return { ...base, ...NOT_FINISHED, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };
   }
   if (verified.results === null) return { ...base, ...NOT_FINISHED, error: `${dir}: ${verified.unchecked}`, unverified: true };
-  return { ...base, ...summarizeResults(verified.results), error: null };
+  return { ...base, ...summarizeResults(decided(verified.results)), error: null };
 }
 
-function nullOr(results: StoredResults | null): VerifiedResults | null {
-  return results === null ? null : { results, unchecked: null };
+/** Recomputed results always say which checkers decide (runResults); the type of the file's reader cannot know it. */
+function decided(results: StoredResults): DecidedResults {
+  if (results.deciding === undefined) throw new Error('results without `deciding`: recomputed results always have it');
+  return results as DecidedResults;
 }
 
 function num(v: Value | undefined): number {

@@ -1,12 +1,13 @@
 /**
  * Write a comparison's four outputs into its directory: compare.json (the
  * report itself), compare.html, junit.xml and summary.md. Each goes to a
- * temporary name first and is renamed, so a browser or a CI step reading
- * while a comparison is still going sees the previous matrix or the new one.
+ * temporary name first, fsynced and renamed (the store's atomic writer), so
+ * a browser or a CI step reading while a comparison is still going sees the
+ * previous matrix or the new one, even after a crash.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FencecheckError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { CompareReport } from './compare-report.js';
 import { renderCompareHtml } from './render-compare-html.js';
 import { renderJunit } from './render-junit.js';
@@ -23,15 +24,6 @@ export function writeCompareOutputs(dir: string, report: CompareReport): string 
     [COMPARE_FILES.junit, renderJunit(report)],
     [COMPARE_FILES.summary, renderSummaryMd(report)],
   ];
-  for (const [name, text] of files) {
-    const path = join(dir, name);
-    const temp = `${path}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temp, text, 'utf8');
-      renameSync(temp, path);
-    } catch (err) {
-      throw new FencecheckError('io', `cannot write ${path}: ${(err as Error).message}`, { cause: err, hint: 'Check that the compare directory is writable and the disk is not full.' });
-    }
-  }
+  for (const [name, text] of files) writeFileAtomic(join(dir, name), text);
   return join(dir, COMPARE_FILES.html);
 }

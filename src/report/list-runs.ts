@@ -95,7 +95,7 @@ async function walk(root: string, dir: string, out: ResultsListing, seen: Set<st
     if (names.has(page)) out.pages.push({ path: relativePath(root, join(dir, page)), kind: page === 'compare.html' ? 'compare' : 'debate' });
   }
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'logs') await walk(root, join(dir, e.name), out, seen);
+    if (e.isDirectory() && !e.name.startsWith('.') && e.name !== RUN_FILES.logs) await walk(root, join(dir, e.name), out, seen);
   }
 }
 

@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
 import type { HistoryWarning } from '../../core/history/history-warning.js';
 import type { History } from '../../core/history/op.js';
-import { readResultsJson } from '../../runtime/store/read-run-files.js';
-import { type StoredResults } from '../../core/run-files/results-json.js';
-import { readTestJson } from '../../runtime/store/read-run-files.js';
-import { type StoredTest } from '../../core/run-files/test-json.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import type { StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
 
-export const RUN_FILES = { test: 'test.json', history: 'history.jsonl', results: 'results.json', report: 'report.html' } as const;
+export { RUN_FILES } from '../../core/run-files/run-files.js';
 
 export interface RunDir {
   dir: string;
@@ -51,7 +51,8 @@ export async function readRunDir(dir: string, opts: { ownRun?: boolean } = {}): 
   }
   const warnings: HistoryWarning[] = [];
   const history = readRunHistory(dir, (w) => warnings.push(w));
-  const test = readTestJson(dir);
-  const results = opts.ownRun ? readResultsJson(dir) : (verifiedResults(dir, test, () => history)?.results ?? null);
+  const store = RunStore.open(dir);
+  const test = store.readTest();
+  const results = opts.ownRun ? store.readResults() : (verifiedResults(dir, test, () => history)?.results ?? null);
   return { dir, test, results, history, warnings };
 }

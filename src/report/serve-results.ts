@@ -44,7 +44,7 @@ export interface ResultsServer {
   close(): Promise<void>;
 }
 
-const SERVED = new Set<string>([RUN_FILES.test, RUN_FILES.results, RUN_FILES.history, RUN_FILES.report, ...SUMMARY_PAGES]);
+const SERVED = new Set<string>([RUN_FILES.test, RUN_FILES.plan, RUN_FILES.results, RUN_FILES.history, RUN_FILES.report, ...SUMMARY_PAGES]);
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json; charset=utf-8', '.jsonl': 'text/plain; charset=utf-8', '.log': 'text/plain; charset=utf-8' };
 
 export async function serveResults(opts: ServeOptions): Promise<ResultsServer> {
@@ -124,13 +124,13 @@ async function servable(root: string, path: string): Promise<string | null> {
   if (path.includes('\0')) return null;
   const wanted = resolve(root, `.${path}`);
   const name = basename(wanted);
-  const inLogs = basename(dirname(wanted)) === 'logs' && extname(name) === '.log';
+  const inLogs = basename(dirname(wanted)) === RUN_FILES.logs && extname(name) === '.log';
   if (!SERVED.has(name) && !inLogs) return null;
   const runDir = inLogs ? dirname(dirname(wanted)) : dirname(wanted);
   // The run directory must really be inside the root: `latest` links are fine, `..` and links out are not.
   const real = await realpath(runDir).catch(() => null);
   if (real === null || !isInside(root, real)) return null;
-  return join(real, inLogs ? join('logs', name) : name);
+  return join(real, inLogs ? join(RUN_FILES.logs, name) : name);
 }
 
 /** The URL path of a run directory inside the root (ending in `/`) when `path` names one, else null. */

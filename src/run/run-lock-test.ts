@@ -2,7 +2,8 @@
  * `runLockTest(options)`: one lock run from nothing to a verdict, as a few
  * composed steps:
  *
- *   plan      planRun: the options checked, phases, hosts, fault windows (pure)
+ *   plan      planRun: the options checked, phases, hosts, fault windows,
+ *             every worker's sections (pure); kept as plan.json
  *   cluster   the lock service and PostgreSQL, one namespace per node and one
  *             client host per worker (started, or taken reset from a warm
  *             pool: warm-pool.ts); the resource row and the delay proxies
@@ -23,6 +24,7 @@ import { prepareResource } from '../../runtime/clients/resource.js';
 import type { ClientConfig } from '../../core/client-protocol.js';
 import { runResults } from '../../core/analyse/run-results.js';
 import { RunStore } from '../../runtime/store/run-store.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
 import type { TestJson } from '../../core/run-files/test-json.js';
 import { ClientLauncher } from '../../runtime/runner/client-command.js';
 import { realClock } from '../../runtime/runner/clock.js';
@@ -66,37 +68,17 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
   const started = Date.now();
   const name = o.name ?? `${o.backend}-${o.resource}-${o.workload}`;
   const store = RunStore.create(o.resultsDir, name, new Date(started));
-  const runDir = store.dir;
-  const replay = replayCommand(o);
-  const test: TestJson = {
-    ...o,
-    name,
-    startedAt: new Date(started).toISOString(),
-    versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions(clusterBackendsOf(o.backend))) },
-    replay,
-  };
+  const test = await testJsonOf(o, name, started);
   store.writeTest(test);
+  store.writePlan(plan);
 
   log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
   const recorder = new Recorder(store.historyPath);
   // The built-in client, or the --client command (docs/client-protocol.md).
   const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: o.resource, key: RESOURCE_KEY }, log });
   const unmark = markInterruptions(store);
-  let cluster: Cluster | undefined;
   try {
-    const taken = await takeRunCluster(plan, runDir, hooks, log);
-    cluster = taken.cluster;
-    test.cluster = taken.record;
-    store.writeTest(test);
-    // Said once the cluster is ours: a run refused as busy removes its directory, which must never have been shown.
-    log(`run directory: ${runDir}`);
-    const world = await realWorldOf(cluster, plan, launcher, (n) => join(store.logsDir, `${n}.log`), (versions) => Object.assign(test.versions, versions));
-    // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts).
-    const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode), recorder, log);
-    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 }).finally(stopWatch);
-    // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
-    if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
-    store.writeTest(test);
+    await executeOnCluster(plan, { store, test, recorder, launcher, hooks, log });
   } catch (err) {
     unmark();
     if (err instanceof ClusterBusyError) {
@@ -108,33 +90,78 @@ export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Prom
     // The run directory holds the history so far and the logs: the error says where. A history that could not
     // be written (a full disk) is the first cause: what failed after it (a log, a client's start) follows from it.
     throw store.failed(recorder.failure ?? err);
-  } finally {
-    recorder.close();
-    if (cluster && !hooks.warm) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   }
   // A full disk: the history keeps every whole line written before it; no verdict from a cut history.
   if (recorder.failure) {
     unmark();
     throw store.failed(recorder.failure);
   }
+  const result = await writeRunFiles(plan, { store, test, recorder, launcher, log }, Date.now() - started);
+  // Interrupted until here (teardown, checks and the report included): a signal before now stopped an unfinished run.
+  unmark();
+  return result;
+}
 
-  const durationMs = Date.now() - started;
+/** test.json as the run starts: every option, the name, the start, the versions, the replay command. */
+async function testJsonOf(o: RunOptions, name: string, started: number): Promise<TestJson> {
+  return {
+    ...o,
+    name,
+    startedAt: new Date(started).toISOString(),
+    versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions(clusterBackendsOf(o.backend))) },
+    replay: replayCommand(o),
+  };
+}
+
+/** What the steps of one run share: its store and test.json, the history's recorder, the client launcher. */
+interface RunParts {
+  store: RunStore;
+  test: TestJson;
+  recorder: Recorder;
+  launcher: ClientLauncher;
+  log: (line: string) => void;
+}
+
+/** The cluster taken, the plan interpreted over the real world, the cluster torn down (a warm pool's: kept). */
+async function executeOnCluster(plan: RunPlan, parts: RunParts & { hooks: RunHooks }): Promise<void> {
+  const { store, test, recorder, launcher, hooks, log } = parts;
+  let cluster: Cluster | undefined;
+  try {
+    const taken = await takeRunCluster(plan, store.dir, hooks, log);
+    cluster = taken.cluster;
+    test.cluster = taken.record;
+    store.writeTest(test);
+    // Said once the cluster is ours: a run refused as busy removes its directory, which must never have been shown.
+    log(`run directory: ${store.dir}`);
+    const world = await realWorldOf(cluster, plan, launcher, (n) => join(store.logsDir, `${n}.log`), (versions) => Object.assign(test.versions, versions));
+    // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts).
+    const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode), recorder, log);
+    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 }).finally(stopWatch);
+    // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
+    if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
+    store.writeTest(test);
+  } finally {
+    recorder.close();
+    if (cluster && !hooks.warm) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
+  }
+}
+
+/** The analysis and the files after a run: test.json's client crashes, results.json, the report. */
+async function writeRunFiles(plan: RunPlan, parts: RunParts, durationMs: number): Promise<RunResult> {
+  const { store, test, recorder, launcher, log } = parts;
   // Every client's crashes, built-in or foreign, the teardown's included, for `check RUN_DIR` (core/checkers/lock/evidence.ts).
   Object.assign(test, { clientCrashes: [...launcher.crashes] });
   store.writeTest(test);
   // A foreign client's own token kind; a client that broke the protocol, or any that crashed, makes the verdict unknown at best.
   const client = launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : { violations: [] };
-  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, { ...client, crashes: test.clientCrashes });
+  const results = runResults(recorder.ops, plan.options, plan.windows.length, durationMs, { ...client, crashes: test.clientCrashes });
   store.writeResults(results);
-  const checked = { valid: results.valid, verdicts: results.checkers, deciding: results.deciding };
-  const report = await writeRunReport(runDir).catch((err: unknown) => {
+  const report = await writeRunReport(store.dir).catch((err: unknown) => {
     // The verdict stands without its picture; say why the picture is missing.
     log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   });
-  // Interrupted until here (teardown, checks and the report included): a signal before now stopped an unfinished run.
-  unmark();
-  return { ...checked, runDir, replay, durationMs, ...(report ? { reportPath: report } : {}) };
+  return { valid: results.valid, verdicts: results.checkers, deciding: results.deciding, runDir: store.dir, replay: test.replay, durationMs, ...(report ? { reportPath: report } : {}) };
 }
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -168,11 +195,11 @@ async function takeRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, lo
   const opts = runClusterOptions(plan, runDir, hooks, log);
   if (hooks.warm) {
     const { cluster, record } = await hooks.warm.take(opts, log);
-    return { cluster, record: { ...record, logsDir: join(cluster.runDir, 'logs') } };
+    return { cluster, record: { ...record, logsDir: join(cluster.runDir, RUN_FILES.logs) } };
   }
   const t0 = Date.now();
   const cluster = await startCluster(opts);
-  return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, 'logs') } };
+  return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, RUN_FILES.logs) } };
 }
 
 /** What startCluster is asked for a run (the warm pool compares these, clusterKey). */

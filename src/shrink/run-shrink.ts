@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
 import { isRunDir } from '../check/is-run-dir.js';
-import { readResultsJson } from '../../runtime/store/read-run-files.js';
-import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { RunStore } from '../../runtime/store/run-store.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { parseScript } from '../../core/generator/parse-script.js';
 import { DEFAULTS, replayCommand, type RunOptions } from '../../core/plan/run-options.js';
@@ -47,9 +46,17 @@ export interface ShrinkReport {
 export function failedRunOptions(runDir: string): RunOptions {
   const hint = 'Give the run directory a failing `fencecheck run` or `fencecheck hunt` printed (`run: DIR`).';
   if (!isRunDir(runDir)) throw new UsageError(`${runDir}: not a run directory (no test.json and history.jsonl)`, hint);
-  const results = readResultsJson(runDir);
+  const store = RunStore.open(runDir);
+  const results = store.readResults();
   if (results === null || results.valid !== false) throw new UsageError(`${runDir}: this run did not fail (verdict ${results === null ? 'missing' : String(results.valid)}); there is nothing to shrink`, hint);
-  const t = readTestJson(runDir)! as unknown as Record<string, unknown>;
+  // The stored plan is what the run did: its options and windows as they were planned (a plan.json is checked as read).
+  const stored = store.readPlan();
+  if (stored !== null) {
+    const { name: _name, ...options } = stored.options;
+    return { ...options, script: stored.windows, nemesis: [...new Set(stored.windows.map((w) => w.fault))] };
+  }
+  // A run from before plans were stored: its options from test.json, the schedule planned again.
+  const t = store.requireTest() as unknown as Record<string, unknown>;
   const o = Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, t[k] ?? (DEFAULTS as Record<string, unknown>)[k]])) as unknown as RunOptions;
   for (const k of ['backend', 'resource', 'workload', 'client', 'proxies', 'waitReplicas', 'minReplicas', 'provider'] as const) if (t[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = t[k];
   // The script through the --script reader: a hand-edited test.json gets the same checks as the flag.

@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { describeCell, summarizeCell } from '../../src/compare/cell-summary.js';
 import { matrixCells } from '../../src/compare/compare-spec.js';
 import { anomaliesByKind, readRunSummary, summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { StoredResults } from '../../core/run-files/results-json.js';
 import { resultsJson, runOptions, tempDir, writeRunDir } from './fixture-runs.js';
 
-const results = (o: Parameters<typeof resultsJson>[0]): StoredResults => resultsJson(o) as StoredResults;
+const results = resultsJson;
 const cell = matrixCells(['redis'], ['fence'], ['client-pause'])[0]!;
 const run = (seed: number, o: Parameters<typeof resultsJson>[0]): RunSummary => ({
   id: `${cell.id}#${seed}`,
@@ -33,7 +32,7 @@ describe('run summaries', () => {
 
   it('counts capped anomaly lists in full', () => {
     expect(anomaliesByKind(results({ valid: true, anomalies: { 'double-hold': 250 } }).checkers)).toEqual({ 'double-hold': 250 });
-    const mixed: StoredResults = {
+    const mixed = {
       valid: false,
       checkers: [{ checker: 'x', valid: false, anomalyCount: 5, anomalies: [{ kind: 'a' }, { kind: 'b' }] }],
     };
@@ -80,7 +79,6 @@ describe('cells', () => {
     ['all runs valid but no fault struck is untested', [1, 2], [run(1, { valid: true, evidence: { applied: 0 } }), run(2, { valid: true, evidence: { applied: 0 } })], 'untested'],
     ['all runs valid but the lock never failed is untested', [1], [run(1, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } })], 'untested'],
     ['one tested run of two makes the cell safe', [1, 2], [run(1, { valid: true, evidence: { applied: 0 } }), run(2, { valid: true })], 'safe'],
-    ['a results.json without evidence is untested, never safe', [1], [run(1, { valid: true, evidence: 'legacy' })], 'untested'],
     ['an untested run still counts as invalid when a deciding checker failed', [1], [run(1, { valid: false, anomalies: { 'lost-update': 1 }, evidence: { applied: 0 } })], 'unsafe'],
     ['nothing planned here is not run', [], [], 'not-run'],
   ] as const)('%s', (_name, planned, runs, outcome) => {

@@ -5,13 +5,12 @@ import { matrixCells } from '../../src/compare/compare-spec.js';
 import { buildCompareReport, type MatrixInput } from '../../src/compare/compare-report.js';
 import { renderCompareHtml } from '../../src/compare/render-compare-html.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { StoredResults } from '../../core/run-files/results-json.js';
 import { resultsJson } from './fixture-runs.js';
 
 const cell = matrixCells(['redis'], ['fence'], ['client-pause'])[0]!;
 const run = (seed: number, o: Parameters<typeof resultsJson>[0]): RunSummary => ({
   id: `${cell.id}#${seed}`, cellId: cell.id, seed, dir: `/runs/${seed}`, log: null, hasReport: false, replay: null, startedAt: null, error: null,
-  ...summarizeResults(resultsJson(o) as StoredResults),
+  ...summarizeResults(resultsJson(o)),
 });
 
 describe('the weight of a safe cell', () => {

@@ -4,7 +4,7 @@ import { sectionCostChecker } from '../../core/checkers/lock/section-cost.js';
 import { evidenceOf } from '../../core/checkers/lock/evidence.js';
 import { cellCost, describeCost, summarizeCell } from '../../src/compare/cell-summary.js';
 import { matrixCells } from '../../src/compare/compare-spec.js';
-import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
+import { summarizeResults, type DecidedResults, type RunSummary } from '../../src/compare/run-summary.js';
 import type { StoredResults } from '../../core/run-files/results-json.js';
 import { call, context, lockHistory } from '../lock-checkers/lock-history.js';
 
@@ -17,8 +17,8 @@ function history(n: number) {
 }
 
 const run = (n: number): RunSummary => {
-  // As results.json holds it: written, then read back.
-  const results = JSON.parse(JSON.stringify({ valid: true, checkers: [sectionCostChecker.check(history(n), ctx)] })) as StoredResults;
+  // As results.json holds it: written, then read back (section-cost reports, it never decides).
+  const results = JSON.parse(JSON.stringify({ valid: true, deciding: [], checkers: [sectionCostChecker.check(history(n), ctx)] })) as DecidedResults;
   return { id: `x#${n}`, cellId: 'x', seed: n, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(results) };
 };
 

@@ -16,7 +16,7 @@ const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expe
 function cells(outcomes: Record<string, FixtureOutcome[]> = {}, planned = [1]): CellSummary[] {
   return matrixCells(['redis', 'redlock'], ['none', 'fence'], ['client-pause', 'clock']).map((c) => {
     const runs = (outcomes[c.id] ?? planned.map((): FixtureOutcome => ({ valid: true }))).map(
-      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o) as StoredResults) }),
+      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o)) }),
     );
     return summarizeCell(c, c.notApplicable ? [] : planned, c.notApplicable ? [] : runs);
   });

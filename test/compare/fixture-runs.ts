@@ -2,12 +2,15 @@
  * Run directories for the compare tests as runLockTest writes them
  * (docs/run-directory.md), no cluster: a lock-counter history made to show
  * the anomalies asked for, and the results.json the real checkers give for it
- * (runResults), so every verdict comes from the checkers. `fakeRunOne` stands in for runLockTest: it writes such a run
+ * (runResults: verdicts, deciding, evidence, outcome), so every verdict comes
+ * from the checkers and nothing is computed here by hand. `fakeRunOne` stands in for runLockTest: it writes such a run
  * directory where the real one would, with an outcome chosen per run.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runResults } from '../../core/analyse/run-results.js';
+import type { DecidedResults } from '../../src/compare/run-summary.js';
+import { parseResultsJson } from '../../core/run-files/results-json.js';
 import type { History } from '../../core/history/op.js';
 import { call, lockHistory, nemesis, section, type Ev } from '../lock-checkers/lock-history.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
@@ -30,10 +33,9 @@ export interface FixtureOutcome {
   /**
    * What the history shows the faults did (default: 2 of 2 windows struck, 1
    * double hold on a valid run, the rejected writes as refusals; `refusals`
-   * sets how many writes are rejected); `legacy` writes a results.json from
-   * before evidence was recorded (no deciding, outcome or evidence).
+   * sets how many writes are rejected).
    */
-  evidence?: { planned?: number; applied?: number; doubleHolds?: number; refusals?: number } | 'legacy';
+  evidence?: { planned?: number; applied?: number; doubleHolds?: number; refusals?: number };
 }
 
 /**
@@ -47,7 +49,7 @@ export interface FixtureOutcome {
  * updates cannot be counted.
  */
 export function fixtureHistory(o: FixtureOutcome): History {
-  const e = o.evidence === 'legacy' || o.evidence === undefined ? {} : o.evidence;
+  const e = o.evidence ?? {};
   const given = o.writes ?? { accepted: 10, rejected: 0 };
   const w = { ...given, rejected: e.refusals ?? given.rejected };
   const lost = o.anomalies?.['lost-update'] ?? 0;
@@ -99,15 +101,12 @@ export function fixtureHistory(o: FixtureOutcome): History {
   return lockHistory(...evs);
 }
 
-/** What the run would write for `o`'s history: runResults, or (`legacy`) the file from before evidence was recorded. */
-export function resultsJson(o: FixtureOutcome, options: Pick<RunOptions, 'workload' | 'resource' | 'backend'> = { workload: 'lock-counter', resource: 'none', backend: 'redis' }): object {
-  const planned = o.evidence === 'legacy' ? undefined : (o.evidence?.planned ?? 2);
-  const results = runResults(fixtureHistory(o), options, planned, o.durationMs ?? 1000);
+/** What the run writes for `o`'s history (runResults), read back as the store reads it. */
+export function resultsJson(o: FixtureOutcome, options: Pick<RunOptions, 'workload' | 'resource' | 'backend'> = { workload: 'lock-counter', resource: 'none', backend: 'redis' }): DecidedResults {
+  const results = runResults(fixtureHistory(o), options, o.evidence?.planned ?? 2, o.durationMs ?? 1000);
   // The fixture says what a test means; the checkers must agree, or the fixture history is wrong.
   if (results.valid !== o.valid) throw new Error(`fixture history for ${JSON.stringify(o)} checks as ${String(results.valid)}: ${JSON.stringify(results.checkers.map((c) => [c.checker, c.valid, c.summary]))}`);
-  if (o.evidence !== 'legacy') return results;
-  const { deciding: _d, outcome: _o, evidence: _e, ...legacy } = results;
-  return legacy;
+  return parseResultsJson(JSON.stringify(results), 'results.json') as DecidedResults;
 }
 
 /** A run directory with test.json and results.json; returns its path. */

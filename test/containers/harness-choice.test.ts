@@ -13,8 +13,9 @@ describe('harnessRequest', () => {
     expect(harnessRequest(['scenario', 'run', 'S3', '--provider=containers'], {}).containers).toBe(true);
     // The last --provider wins, as in commander.
     expect(harnessRequest(['compare', '--provider', 'containers', '--provider', 'namespaces'], {}).containers).toBe(false);
-    // Help and a dry run start no cluster.
+    // Help, a dry run and run --plan start no cluster.
     expect(harnessRequest([...RUN, '--help'], {}).containers).toBe(false);
+    expect(harnessRequest([...RUN, '--plan'], {}).containers).toBe(false);
     expect(harnessRequest(['scenario', 'run', 'S1', '--provider', 'containers', '--dry-run'], {}).containers).toBe(false);
   });
 

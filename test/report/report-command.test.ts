@@ -212,6 +212,9 @@ describe('fencecheck serve', () => {
     expect(report.type).toContain('text/html');
     expect(report.body).toContain('id="fencecheck-data"');
     expect((await get('/etcd-fence-lock-counter/latest/results.json')).status).toBe(200);
+    const plan = await get('/etcd-fence-lock-counter/latest/plan.json');
+    expect(plan.status).toBe(200);
+    expect(plan.type).toContain('application/json');
   });
 
   it('serves nothing but runs\' files, to nobody but localhost', async () => {
@@ -266,6 +269,9 @@ describe('fencecheck serve', () => {
     expect(index.body).toContain('is a FIFO (named pipe), not a regular file');
     for (let i = 0; i < 5; i++) expect([404, 500], `run ${i}`).toContain((await get(`/etcd-fence-lock-counter/20261129T17000${i}/report.html`)).status);
     expect((await get('/etcd-fence-lock-counter/latest/results.json')).status).toBe(200);
+    const plan = await get('/etcd-fence-lock-counter/latest/plan.json');
+    expect(plan.status).toBe(200);
+    expect(plan.type).toContain('application/json');
     for (const run of made) rmSync(run, { recursive: true });
   }, 20_000);
 

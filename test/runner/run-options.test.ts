@@ -1,14 +1,14 @@
 /** Run options: what cannot run says why; the replay command round-trips every option that matters. */
-import { EVICT_POLICIES } from '../../core/generator/eviction.js';
 import { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { registerRunCommand, runOptionsOf, type CliFlags } from '../../src/cli/run-command.js';
-import { REDIS_PERSISTENCE } from '../../core/plan/redis-persistence.js';
+import { registerRunCommand } from '../../src/cli/run-command.js';
 import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
 import { progressClock } from '../../runtime/runner/progress.js';
-import { FAULT_KINDS, GRUDGE_KINDS, TRIGGER_EVENTS, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
-import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
+import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import { notApplicable, SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
+import { runOptionsArbitrary } from '../support/arbitrary-run-options.js';
+import { parseRun, shellWords } from '../support/parse-run.js';
 import { testSeed } from '../support/seed.js';
 import { UsageError } from '../../core/errors.js';
 
@@ -81,96 +81,11 @@ describe('run options', () => {
   });
 });
 
-/** The words of a command line as a POSIX shell splits it (the subset shellQuote writes: bare words and '...' with '\\'' escapes). */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  for (const [, word] of line.matchAll(/((?:[^\s'\\]+|'[^']*'|\\.)+)/g)) {
-    words.push(word!.replace(/'([^']*)'|\\(.)|([^'\\]+)/g, (_, quoted: string | undefined, escaped: string | undefined, bare: string | undefined) => quoted ?? escaped ?? bare ?? ''));
-  }
-  return words;
-}
-
-/** Parse `fencecheck run ...` arguments with the real CLI, capturing the options instead of running. */
-function parseRun(args: string[]): RunOptions {
-  const program = new Command().exitOverride();
-  registerRunCommand(program);
-  let parsed: RunOptions | undefined;
-  program.commands.find((c) => c.name() === 'run')!.exitOverride().action((flags: CliFlags) => {
-    parsed = runOptionsOf(flags);
-  });
-  program.parse(args, { from: 'user' });
-  return parsed!;
-}
-
-/** Fault windows of every kind, some waiting for a lock event: what a hunt's tries and shrunk plans replay with. */
-const trigger: fc.Arbitrary<Trigger> = fc
-  .record({ on: fc.constantFrom(...TRIGGER_EVENTS), withinMs: fc.integer({ min: 0, max: 60_000 }), leadMs: fc.integer({ min: 0, max: 5000 }) })
-  .map(({ on, withinMs, leadMs }): Trigger => (on === 'lease-ending' ? { on, withinMs, leadMs } : { on, withinMs }));
-const clientTarget = fc.oneof(fc.constant({ kind: 'holder' as const }), fc.constant({ kind: 'acquirer' as const }), fc.nat(9).map((worker) => ({ kind: 'client' as const, worker })));
-const serverTarget = fc.oneof(fc.constant({ kind: 'leader' as const }), fc.constantFrom('n1', 'n2', 'r1').map((node) => ({ kind: 'node' as const, node })));
-const faultWindow: fc.Arbitrary<FaultWindow> = fc
-  .record({
-    at: fc.nat(60_000),
-    length: fc.nat(20_000),
-    trigger: fc.option(trigger, { nil: undefined }),
-    kind: fc.nat(6),
-    client: clientTarget,
-    server: serverTarget,
-    grudgeKind: fc.constantFrom(...GRUDGE_KINDS),
-    amount: fc.integer({ min: 1, max: 20_000 }),
-    link: fc.constantFrom('resource' as const, 'lock' as const),
-  })
-  .map((r): FaultWindow => {
-    const span = { at: r.at, until: r.at + r.length, ...(r.trigger ? { trigger: r.trigger } : {}) };
-    const shapes: FaultWindow[] = [
-      { ...span, fault: 'client-pause', target: r.client },
-      { ...span, fault: 'delay', target: r.client, link: r.link, delayMs: r.amount },
-      { ...span, fault: 'server-pause', target: r.server },
-      { ...span, fault: 'kill', target: r.server },
-      { ...span, fault: 'clock', target: r.server, offsetMs: -r.amount },
-      { ...span, fault: 'loss', target: r.server, lossPercent: 1 + (r.amount % 100) },
-      { ...span, fault: 'partition', target: { kind: 'partition', grudgeKind: r.grudgeKind, victim: r.client, grudge: { n1: ['n2', 'n3'] } } },
-    ];
-    return shapes[r.kind]!;
-  });
-
 describe('the replay command', () => {
-  const word = fc.stringMatching(/^[A-Za-z0-9_][A-Za-z0-9_ '"$.\/-]{0,12}$/);
-  const options: fc.Arbitrary<RunOptions> = fc.record({
-    backend: fc.constantFrom(...LOCK_BACKENDS),
-    resource: fc.constantFrom(...RESOURCE_MODES),
-    workload: fc.constantFrom(...WORKLOADS),
-    // The delay is driven by the scenarios only (run --nemesis refuses it).
-    nemesis: fc.subarray([...SCHEDULED_FAULT_KINDS]),
-    timeLimitS: fc.integer({ min: 1, max: 3600 }),
-    clients: fc.integer({ min: 1, max: 50 }),
-    ttlMs: fc.integer({ min: 1, max: 100_000 }),
-    seed: fc.integer({ min: 0, max: 2 ** 31 }),
-    holdMs: fc.integer({ min: 0, max: 10_000 }),
-    rate: fc.double({ min: 0.001, max: 100, noNaN: true }),
-    intervalMs: fc.integer({ min: 0, max: 60_000 }),
-    durationMs: fc.integer({ min: 1, max: 60_000 }),
-    recoverMs: fc.integer({ min: 0, max: 60_000 }),
-    callTimeoutMs: fc.integer({ min: 1, max: 60_000 }),
-    nemesisTarget: word,
-    redisPersistence: fc.constantFrom(...REDIS_PERSISTENCE),
-    resultsDir: word,
-    checkHold: fc.boolean(),
-    idleTxTimeoutMs: fc.integer({ min: 0, max: 60_000 }),
-    // A foreign client's command line (quotes are checked when parsed, so none here).
-    client: fc.option(fc.stringMatching(/^[A-Za-z0-9_.\/][A-Za-z0-9_ .\/-]{0,20}$/), { nil: undefined }),
-    // namespaces is the default and is left out of a replay (replays from before providers read the same).
-    provider: fc.option(fc.constant('containers' as const), { nil: undefined }),
-    script: fc.option(fc.array(faultWindow, { maxLength: 4 }), { nil: undefined }),
-    proxies: fc.option(fc.constantFrom('resource' as const, 'lock' as const, 'both' as const), { nil: undefined }),
-    // The evict fault's policy: a run with evict replays it (default included), others never name it.
-    evictPolicy: fc.constantFrom(...EVICT_POLICIES),
-  }).map((o) => (o.nemesis.includes('evict') ? o : { ...o, evictPolicy: undefined }));
-
   it('gives back the same options when the CLI parses it, for random options and every flag', () => {
     const seed = testSeed('replay round trip', 'test/runner/run-options.test.ts');
     fc.assert(
-      fc.property(options, (o) => {
+      fc.property(runOptionsArbitrary(), (o) => {
         const line = replayCommand(o);
         expect(line.startsWith('fencecheck ')).toBe(true);
         const args = shellWords(line.slice('fencecheck '.length));

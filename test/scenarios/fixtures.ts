@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Op } from '../../core/history/op.js';
-import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
+import { summarizeResults, type DecidedResults, type RunSummary } from '../../src/compare/run-summary.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
 import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { incrementsOf, splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
@@ -37,7 +38,7 @@ export interface FixtureOutcome {
 }
 
 /** results.json of a lock-counter run: every checker present, invalid where it has anomalies. */
-export function resultsOf(o: FixtureOutcome = {}): StoredResults {
+export function resultsOf(o: FixtureOutcome = {}): DecidedResults {
   const names = ['lost-updates', 'stale-writes', 'interleaved-sections', 'mutual-exclusion'];
   const checkers = names.map((checker) => {
     const kinds = Object.entries(o.anomalies ?? {}).filter(([k]) => CHECKER_OF[k] === checker);
@@ -48,8 +49,11 @@ export function resultsOf(o: FixtureOutcome = {}): StoredResults {
   });
   const w = o.writes ?? { accepted: 20, rejected: 0 };
   checkers.push({ checker: 'access-stats', valid: true, summary: 'writes', anomalyCount: 0, anomalies: [], stats: { 'write.accepted': w.accepted, 'write.rejected': w.rejected, 'write.unknown': 0 } } as never);
-  const valid: Validity = checkers.some((c) => c.valid === false) ? false : checkers.some((c) => c.valid === 'unknown') ? 'unknown' : true;
-  return { valid, durationMs: 15_000, checkers };
+  // Which checkers decide is the product's rule (analyseRun: the workload's checkers and their `decides`), never written here.
+  const { deciding } = analyseRun([], { workload: 'lock-counter', resource: 'fence', backend: 'redis' });
+  const decidingVerdicts = checkers.filter((c) => deciding.includes(c.checker));
+  const valid: Validity = decidingVerdicts.some((c) => c.valid === false) ? false : decidingVerdicts.some((c) => c.valid === 'unknown') ? 'unknown' : true;
+  return { valid, deciding, durationMs: 15_000, checkers };
 }
 
 /** A ScenarioRun as readScenarioRun would build it from these results and this history. */

@@ -4,12 +4,14 @@
  * back from its directory and shrinks, every kept candidate failing in at
  * least k of K re-runs; bad input is a 254 with a hint.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FencecheckError } from '../../core/errors.js';
 import { failedRunOptions, runShrink } from '../../src/shrink/run-shrink.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import { planRun } from '../../core/plan/run-plan.js';
 import { simHuntDeps } from '../hunt/sim-hunt-deps.js';
 
 const SAMPLE = new URL('../fixtures/runs/sample-run', import.meta.url).pathname;
@@ -54,5 +56,24 @@ describe('shrink, simulated', () => {
     const o = failedRunOptions(SAMPLE);
     expect(o.script!.length).toBeGreaterThan(0);
     expect(o.nemesis).toEqual([...new Set(o.script!.map((w) => w.fault))]);
+  });
+
+  it('takes the options and windows from plan.json when the run stored its plan (what the run did, not a plan made again)', () => {
+    const dir = temp();
+    cpSync(SAMPLE, dir, { recursive: true });
+    const o = failedRunOptions(SAMPLE);
+    // A plan unlike the one test.json's options make now: one window, and the evict policy test.json never passed on.
+    const script = [o.script![0]!];
+    const plan = planRun({ ...o, name: 'stored', script, nemesis: [script[0]!.fault], evictPolicy: 'volatile-lru' });
+    RunStore.open(dir).writePlan(plan);
+    const { name: _name, ...stored } = plan.options;
+    expect(failedRunOptions(dir)).toEqual({ ...stored, script: plan.windows, nemesis: [script[0]!.fault] });
+  });
+
+  it('reads a run from before plans were stored (no plan.json) from its test.json, to the same options', () => {
+    const dir = temp();
+    cpSync(SAMPLE, dir, { recursive: true });
+    rmSync(join(dir, 'plan.json'));
+    expect(failedRunOptions(dir)).toEqual(failedRunOptions(SAMPLE));
   });
 });

@@ -11,6 +11,7 @@ import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { type TestJson } from '../../core/run-files/test-json.js';
 import { DEFAULTS } from '../../core/plan/run-options.js';
 import { ClusterBusyError } from '../../runtime/hosts/cluster-errors.js';
+import { planRun } from '../../core/plan/run-plan.js';
 
 const dirs: string[] = [];
 const temp = (): string => {
@@ -123,5 +124,26 @@ describe('writeFileAtomic', () => {
     const dribble = { ...nodeIo, writeSync: (fd: number, bytes: Uint8Array) => nodeIo.writeSync(fd, bytes.subarray(0, 3)) };
     writeFileAtomic(path, '{"name": "ünïcode"}\n', dribble);
     expect(readFileSync(path, 'utf8')).toBe('{"name": "ünïcode"}\n');
+  });
+});
+
+describe('RunStore.open: the readers of an existing run directory', () => {
+  it('reads back test.json, plan.json and results.json as written; a run without them reads null, and requireTest names the file', () => {
+    const store = RunStore.create(temp(), 'etcd-fence-claim-lock-counter', NOW);
+    const opened = RunStore.open(store.dir);
+    expect(opened.readTest()).toBeNull();
+    expect(opened.readPlan()).toBeNull();
+    expect(opened.readResults()).toBeNull();
+    expect(() => opened.requireTest()).toThrow(`${join(store.dir, 'test.json')}: is missing`);
+    const test = sampleTest(store.dir);
+    const plan = planRun({ ...test, timeLimitS: 3, clients: 2 });
+    store.writeTest(test);
+    store.writePlan(plan);
+    store.writeResults(sampleResults);
+    expect(opened.readTest()).toEqual(test);
+    expect(opened.readPlan()).toEqual(plan);
+    expect(opened.readResults()).toEqual(readResultsJson(store.dir));
+    // Nothing but the files and the logs directory: every temporary file renamed away.
+    expect(readdirSync(store.dir).sort()).toEqual(['logs', 'plan.json', 'results.json', 'test.json']);
   });
 });

@@ -67,8 +67,8 @@ export function harnessRequest(argv: readonly string[], env: Readonly<Record<str
   const envValue = env[HARNESS_ENV];
   const choice = sawFlag ? asChoice(flag, '--harness') : envValue !== undefined && envValue !== '' ? asChoice(envValue, HARNESS_ENV) : 'auto';
   const provider = optionValue(args, '--provider');
-  // Help and a scenario's dry run start no cluster: nothing to probe, nowhere else to run.
-  const startsNothing = args.some((a) => a === '--help' || a === '-h' || a === '--dry-run');
+  // Help, a dry run and run --plan start no cluster: nothing to probe, nowhere else to run.
+  const startsNothing = args.some((a) => a === '--help' || a === '-h' || a === '--dry-run' || a === '--plan');
   const containers = provider === 'containers' && command !== undefined && (HARNESS_COMMANDS as readonly string[]).includes(command) && !startsNothing;
   if (sawFlag && choice === 'container' && !containers) {
     throw new UsageError(
