@@ -24,6 +24,14 @@ export class VirtualClock implements Clock {
     return this.nowMs;
   }
 
+  /** The wall clock of a process with no clock offset: the simulation starts at a fixed epoch instant. */
+  wallMs(): number {
+    return VirtualClock.EPOCH_MS + this.nowMs;
+  }
+
+  /** 2026-01-01T00:00:00Z: any fixed instant, so wall readings replay. */
+  static readonly EPOCH_MS = 1_767_225_600_000;
+
   setTimer(ms: number, fn: () => void): () => void {
     let live = true;
     this.queue.push(this.nowMs + Math.max(0, ms), () => {

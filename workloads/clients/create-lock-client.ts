@@ -9,6 +9,7 @@ import type { LockClient, LockClientOptions } from './lock-client.js';
 import { NoLockClient } from './no-lock-client.js';
 import type { ClientConfig } from './protocol.js';
 import type { LockBackend } from '../vocabulary.js';
+import type { ClientRuntime } from './client-runtime.js';
 
 type LockClientClass = new (o: LockClientOptions) => LockClient;
 
@@ -25,7 +26,8 @@ const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, () => Promise<LockClien
   'pg-advisory-pooled': async () => (await import('./pg-advisory-client.js')).PgAdvisoryPooledLockClient,
 };
 
-export async function createLockClient(config: ClientConfig, log: (line: string) => void): Promise<LockClient> {
+/** `runtime`: the client's clock, randomness and transports (client-runtime.ts); absent: the real ones. */
+export async function createLockClient(config: ClientConfig, log: (line: string) => void, runtime?: ClientRuntime): Promise<LockClient> {
   if (config.backend === 'memcached') throw new RangeError('memcached has no built-in lock client');
   const Client = await CLIENTS[config.backend]();
   return new Client({
@@ -35,5 +37,6 @@ export async function createLockClient(config: ClientConfig, log: (line: string)
     ...(config.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: config.sessionTimeoutMs } : {}),
     ...(config.waitReplicas !== undefined ? { waitReplicas: config.waitReplicas } : {}),
     log,
+    ...(runtime !== undefined ? { runtime } : {}),
   });
 }
