@@ -11,7 +11,7 @@ import type { ClientConfig } from './protocol.js';
 import type { LockBackend } from '../vocabulary.js';
 import type { ClientRuntime } from './client-runtime.js';
 
-type LockClientClass = new (o: LockClientOptions) => LockClient;
+export type LockClientClass = new (o: LockClientOptions) => LockClient;
 
 /** memcached has none (vocabulary.ts builtinClientMissing): the runner refuses such a run before anything starts. */
 const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, () => Promise<LockClientClass>> = {
@@ -26,11 +26,15 @@ const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, () => Promise<LockClien
   'pg-advisory-pooled': async () => (await import('./pg-advisory-client.js')).PgAdvisoryPooledLockClient,
 };
 
-/** `runtime`: the client's clock, randomness and transports (client-runtime.ts); absent: the real ones. */
-export async function createLockClient(config: ClientConfig, log: (line: string) => void, runtime?: ClientRuntime): Promise<LockClient> {
-  if (config.backend === 'memcached') throw new RangeError('memcached has no built-in lock client');
-  const Client = await CLIENTS[config.backend]();
-  return new Client({
+/** The class of a backend's built-in lock client, loaded on first use. */
+export async function loadLockClient(backend: LockBackend): Promise<LockClientClass> {
+  if (backend === 'memcached') throw new RangeError('memcached has no built-in lock client');
+  return CLIENTS[backend]();
+}
+
+/** A client's options from its process's configuration. */
+export function lockClientOptions(config: ClientConfig, log: (line: string) => void, runtime?: ClientRuntime): LockClientOptions {
+  return {
     endpoints: config.lockEndpoints,
     lockName: config.lockName,
     callTimeoutMs: config.callTimeoutMs,
@@ -38,5 +42,11 @@ export async function createLockClient(config: ClientConfig, log: (line: string)
     ...(config.waitReplicas !== undefined ? { waitReplicas: config.waitReplicas } : {}),
     log,
     ...(runtime !== undefined ? { runtime } : {}),
-  });
+  };
+}
+
+/** `runtime`: the client's clock, randomness and transports (client-runtime.ts); absent: the real ones. */
+export async function createLockClient(config: ClientConfig, log: (line: string) => void, runtime?: ClientRuntime): Promise<LockClient> {
+  const Client = await loadLockClient(config.backend);
+  return new Client(lockClientOptions(config, log, runtime));
 }

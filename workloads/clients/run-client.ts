@@ -6,7 +6,7 @@
  * real runtime; the simulation (test/sim) runs it over a simulated process's
  * pipes and simulated transports, so both run this code.
  */
-import { createLockClient } from './create-lock-client.js';
+import { createLockClient, lockClientOptions, type LockClientClass } from './create-lock-client.js';
 import { tokenKindOf } from '../vocabulary.js';
 import { libraryVersions } from './library-versions.js';
 import { PROTOCOL_VERSION, type ClientAnswer, type ClientConfig, type ClientReady } from './protocol.js';
@@ -28,11 +28,13 @@ export interface ClientIo {
   runtime: ClientRuntime;
   /** The versions its ready line announces (default: Node's and the installed libraries'). */
   versions?: () => Record<string, string>;
+  /** The backend's lock client class, already loaded (the simulation: a module load takes real time); default: loaded now. */
+  lockClient?: LockClientClass;
 }
 
 export async function runClient(config: ClientConfig, io: ClientIo): Promise<'shutdown' | 'end'> {
   const { log, runtime } = io;
-  const lock = await createLockClient(config, log, runtime);
+  const lock = io.lockClient ? new io.lockClient(lockClientOptions(config, log, runtime)) : await createLockClient(config, log, runtime);
   const db = (runtime.pg ?? ((pg, t, l) => new PgDb(pg, t, l)))(config.pg, config.callTimeoutMs, log);
   const resource = new Resource(db, config.resource, config.resourceKey, log);
   await lock.connect();
