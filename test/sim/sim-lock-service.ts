@@ -5,6 +5,7 @@
  * the faults that act on the service's data (memory pressure). One Redis
  * (redis), five independent Redis (redlock), an etcd cluster (etcd), a
  * ZooKeeper ensemble (zookeeper), as the real clusters.
+ * (redis-sentinel, redlock-npm, pg-advisory and memcached are not simulated.)
  */
 import type { ClientRuntime } from '../../workloads/clients/client-runtime.js';
 import type { LockBackend } from '../../workloads/vocabulary.js';
@@ -12,11 +13,13 @@ import { quorumOf } from '../../workloads/clients/redlock-algorithm.js';
 import type { SimNetwork } from './sim-network.js';
 import type { SimNode } from './sim-node.js';
 import type { SimProcess } from './sim-process.js';
+import { SimEtcdCluster, SimEtcdPort } from './sim-etcd.js';
+import { SimZkAddon, SimZkEnsemble } from './sim-zookeeper.js';
 import { SimRedisPort, SimRedisServer, type RedisHook } from './sim-redis.js';
 import type { SimTruth } from './sim-truth.js';
 
 /** The backends whose servers and transports are simulated. */
-export const SIMULATED_BACKENDS = ['redis', 'redlock'] as const satisfies readonly LockBackend[];
+export const SIMULATED_BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper'] as const satisfies readonly LockBackend[];
 export type SimulatedBackend = (typeof SIMULATED_BACKENDS)[number];
 
 export interface SimLockService {
@@ -31,6 +34,20 @@ export function simLockService(backend: LockBackend, nodes: SimNode[], net: SimN
     case 'redis':
     case 'redlock':
       return redisService(backend, nodes, net, truth, lockName);
+    case 'etcd': {
+      const cluster = new SimEtcdCluster(nodes, net, truth, lockName);
+      return {
+        transports: (proc, host, client) => ({ etcd: (o) => new SimEtcdPort(net, host, proc, cluster, client, o.callTimeoutMs) }),
+        setPressure: () => [],
+      };
+    }
+    case 'zookeeper': {
+      const ensemble = new SimZkEnsemble(nodes, net, truth, lockName);
+      return {
+        transports: (proc, host, client) => ({ zookeeper: (o) => new SimZkAddon(net, host, proc, ensemble, client, o) }),
+        setPressure: () => [],
+      };
+    }
     default:
       throw new Error(`the simulation has no ${backend} servers (simulated: ${SIMULATED_BACKENDS.join(', ')})`);
   }
