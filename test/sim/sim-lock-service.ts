@@ -29,11 +29,11 @@ export interface SimLockService {
   setPressure(node: string, on: boolean): string[];
 }
 
-export function simLockService(backend: LockBackend, nodes: SimNode[], net: SimNetwork, truth: SimTruth, lockName: string): SimLockService {
+export function simLockService(backend: LockBackend, nodes: SimNode[], net: SimNetwork, truth: SimTruth, lockName: string, observe?: RedisHook): SimLockService {
   switch (backend) {
     case 'redis':
     case 'redlock':
-      return redisService(backend, nodes, net, truth, lockName);
+      return redisService(backend, nodes, net, truth, lockName, observe);
     case 'etcd': {
       const cluster = new SimEtcdCluster(nodes, net, truth, lockName);
       return {
@@ -53,9 +53,13 @@ export function simLockService(backend: LockBackend, nodes: SimNode[], net: SimN
   }
 }
 
-function redisService(backend: 'redis' | 'redlock', nodes: SimNode[], net: SimNetwork, truth: SimTruth, lockName: string): SimLockService {
+function redisService(backend: 'redis' | 'redlock', nodes: SimNode[], net: SimNetwork, truth: SimTruth, lockName: string, observe?: RedisHook): SimLockService {
   const servers = new Map<string, SimRedisServer>();
   const hook: RedisHook = (node, command, key, value, client) => {
+    truthOf(node, command, key, value, client);
+    observe?.(node, command, key, value, client);
+  };
+  const truthOf: RedisHook = (node, command, key, value, client) => {
     const now = node.simMs;
     if (backend === 'redis') {
       // The single Redis's grant is its SET NX; the token is taken by the holder's INCR, a round trip later.

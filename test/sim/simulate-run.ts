@@ -31,6 +31,7 @@ import { Prng } from '../../src/random/prng.js';
 import { SimPgDb, SimPgServer } from './sim-db.js';
 import { startSimClient } from './sim-client-process.js';
 import { simLockService } from './sim-lock-service.js';
+import type { RedisHook } from './sim-redis.js';
 import { SimNetwork } from './sim-network.js';
 import { SimNode } from './sim-node.js';
 import { SimTruth } from './sim-truth.js';
@@ -48,6 +49,8 @@ export interface SimulatedRun {
 export interface SimHooks {
   /** Called with the world once it is built. */
   world?: (w: SimWorld) => void;
+  /** Told of every Redis command that changed a key, as the server applies it (after the truth). */
+  redisCommand?: RedisHook;
 }
 
 export interface SimWorld {
@@ -72,7 +75,7 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
   const truth = new SimTruth();
   const nodes = new Map([...plan.lockNodes, plan.resourceNode].map((n) => [n, new SimNode(n, clock)]));
   const lockName = o.backend === 'zookeeper' ? `/${LOCK_NAME}` : LOCK_NAME;
-  const service = simLockService(o.backend, plan.lockNodes.map((n) => nodes.get(n)!), net, truth, lockName);
+  const service = simLockService(o.backend, plan.lockNodes.map((n) => nodes.get(n)!), net, truth, lockName, hooks.redisCommand);
   const pg = new SimPgServer(nodes.get(plan.resourceNode)!, o.workload === 'lock-counter' ? '0' : '', truth, o.workload === 'lock-counter');
   const world: SimWorld = { clock, net, nodes, truth, clients: new Map() };
   // Loaded before the clock runs: a module load takes real time, which virtual time must not see.
