@@ -13,9 +13,13 @@
  *                             history orders (the later invoked after the
  *                             earlier completed) is reported;
  *   mutex linearizable, sound an invalid verdict needs a grant that passed on
- *                             without its release (the service's own order
- *                             linearizes a history where every grant follows
- *                             a release).
+ *                             without an ok release of its holder before the
+ *                             next grant (the service's own order linearizes
+ *                             a history where every grant follows its
+ *                             predecessor's acknowledged release; a session
+ *                             closed after a failed release lets go at the
+ *                             service, but the model rightly still sees the
+ *                             lock held).
  */
 import { lockOps, compareTokens, type LockOp } from '../../checkers/lock/lock-ops.js';
 import type { LockCheckResult } from '../../checkers/lock/verdict.js';
@@ -51,7 +55,9 @@ export function compareLockTruth(checked: LockCheckResult, ops: readonly LockOp[
   }
   if (monotonic) out.push(...compareGrantTokens(checked, ops, truth));
   const lin = verdict('mutex-linearizable');
-  if (lin?.valid === false && passedWithoutRelease(truth).length === 0) out.push(`mutex-linearizable invalid (${lin.summary}) but every grant followed its predecessor's release`);
+  const okReleased = new Set(ops.filter((op) => op.f === 'release' && op.status === 'ok').map((op) => op.token));
+  const passedOn = passedWithoutRelease(truth).length + truth.grants.filter((g) => truth.successorOf(g) !== undefined && !okReleased.has(g.token)).length;
+  if (lin?.valid === false && passedOn === 0) out.push(`mutex-linearizable invalid (${lin.summary}) but every grant followed its predecessor's acknowledged release`);
   return out;
 }
 
