@@ -39,7 +39,9 @@ export class VirtualClock implements Clock {
 
   setTimer(ms: number, fn: () => void): () => void {
     const entry = Object.assign(() => fn(), { cancelled: false });
-    this.queue.push(this.now + Math.max(0, Math.round(ms * 1e6)), entry);
+    // A positive wait takes at least 1 ns, as a real timer takes at least its resolution: a wait for a float gap of
+    // 1e-12 ms (two readings' sum rounded differently) must land past it, or its waiter waits again, forever.
+    this.queue.push(this.now + (ms > 0 ? Math.max(1, Math.round(ms * 1e6)) : 0), entry);
     return () => {
       entry.cancelled = true;
     };
