@@ -52,7 +52,14 @@ export interface SimClient {
   proc: SimProcess;
 }
 
-export function startSimClient(name: string, host: string, pid: number, clock: VirtualClock, config: ClientConfig, lockClient: LockClientClass, runtimeOf: (proc: SimProcess) => ClientRuntime): SimClient {
+/**
+ * `onGranted`: the token of each acquire the process answers ok (what it will act under), for the truth, which
+ * ties a write to the grant of that token and not merely to the process's latest grant (a late SET of an
+ * abandoned attempt can reach the servers after the process got another lock). `onServing`: the op the process
+ * is serving now (undefined between requests), so the truth counts a release at the service only when it came
+ * from a release (a delayed unlock of an earlier Redlock attempt can delete the value the process holds now).
+ */
+export function startSimClient(name: string, host: string, pid: number, clock: VirtualClock, config: ClientConfig, lockClient: LockClientClass, runtimeOf: (proc: SimProcess) => ClientRuntime, onGranted: (token: unknown) => void = () => undefined, onServing: (op: string | undefined) => void = () => undefined): SimClient {
   const proc = new SimProcess(clock);
   const stdin = new Stdin();
   const stdout = new Set<(line: string) => void>();
@@ -66,7 +73,11 @@ export function startSimClient(name: string, host: string, pid: number, clock: V
     exit(e);
   };
   // The runner reads what the process prints one hop later, whether or not the process still runs.
+  const ops = new Map<number, string>();
   const print = (line: string): Promise<void> => {
+    const a = JSON.parse(line) as { id?: number; type?: string; token?: unknown };
+    if (a.type === 'ok' && a.id !== undefined && ops.get(a.id) === 'acquire') onGranted(a.token);
+    if (a.id !== undefined && ops.has(a.id)) onServing(undefined);
     clock.setTimer(PIPE_MS, () => stdout.forEach((fn) => fn(line)));
     return Promise.resolve();
   };
@@ -86,7 +97,11 @@ export function startSimClient(name: string, host: string, pid: number, clock: V
     onStdoutLine: (fn) => void stdout.add(fn),
     onStderrLine: (fn) => void stderr.add(fn),
     log: () => undefined,
-    send: (line) => void clock.setTimer(PIPE_MS, () => proc.run(() => stdin.push(line))),
+    send: (line) => {
+      const r = JSON.parse(line) as { id: number; op: string };
+      ops.set(r.id, r.op);
+      clock.setTimer(PIPE_MS, () => proc.run(() => (onServing(r.op), stdin.push(line))));
+    },
     exited,
     stderrClosed: exited.then(() => undefined),
     end: () => void clock.setTimer(PIPE_MS, () => proc.run(() => stdin.end())),

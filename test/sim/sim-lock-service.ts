@@ -71,7 +71,13 @@ function redisService(backend: 'redis' | 'redlock', nodes: SimNode[], net: SimNe
     if (key !== lockName) return;
     // Redlock's lock passes when a value is held by a majority of the nodes (each by its own clock).
     const holding = [...servers.values()].filter((s) => s.valueOf(lockName) === value).length;
-    if (command === 'set' && holding >= quorumOf(nodes.length) && truth.byToken(value) === undefined) truth.grant(client, now, value);
+    if (command === 'set' && holding >= quorumOf(nodes.length)) {
+      const last = truth.grants.at(-1);
+      // A retry of the same value after the algorithm's own unlock (validity ran out) takes the lock back: if nobody
+      // got it in between, that is the same hold going on; else it is a new grant.
+      if (last?.token === value) delete last.releasedAtMs;
+      else truth.grant(client, now, value);
+    }
     if (command === 'del' && holding < quorumOf(nodes.length) && truth.grantOf(client)?.token === value) truth.released(client, now);
   };
   for (const n of nodes) servers.set(n.name, new SimRedisServer(n, hook));

@@ -41,6 +41,16 @@ export class SimTruth {
   /** The resource's data at the end. */
   finalData = '';
   private readonly latest = new Map<string, SimGrant>();
+  /** The token each process was told it holds (its last ok acquire). */
+  private readonly acting = new Map<string, Token>();
+
+  /** What each process is serving now (a release at the service counts only while it serves a release). */
+  readonly serving = new Map<string, string>();
+
+  /** The process answered an acquire ok with `token`: from now on it acts under that grant. */
+  actsUnder(process: string, token: Token): void {
+    this.acting.set(process, token);
+  }
 
   grant(process: string, atMs: number, token?: Token): SimGrant {
     const g: SimGrant = { seq: this.grants.length, process, token, atMs };
@@ -55,15 +65,19 @@ export class SimTruth {
     if (g !== undefined && g.token === undefined) g.token = token;
   }
 
-  /** The process's latest grant, released at the service now (if nobody else got the lock since). */
+  /** The grant the process acts under, released at the service now by its release (if nobody else got the lock since). */
   released(process: string, atMs: number): void {
-    const g = this.latest.get(process);
+    // Its own delayed unlock of an abandoned attempt, or a session it closed later, is not the holder letting go.
+    if (this.serving.get(process) !== 'release') return;
+    const g = this.grantOf(process);
     if (g !== undefined && this.successorOf(g) === undefined) g.releasedAtMs ??= atMs;
   }
 
-  /** The grant a process acts under: the latest one it got. */
+  /** The grant a process acts under: the latest one to it with the token it was told, else its latest one. */
   grantOf(process: string): SimGrant | undefined {
-    return this.latest.get(process);
+    const token = this.acting.get(process);
+    const told = token === undefined ? undefined : this.grants.findLast((g) => g.process === process && g.token === token);
+    return told ?? this.latest.get(process);
   }
 
   byToken(token: Token): SimGrant | undefined {

@@ -25,6 +25,7 @@ import { planRun, type RunPlan } from '../../workloads/runner/run-plan.js';
 import { ClientSession } from '../../workloads/runner/client-session.js';
 import { raceTimer } from '../../workloads/runner/clock.js';
 import type { ClientConfig } from '../../workloads/clients/protocol.js';
+import type { Token } from '../../workloads/clients/lock-client.js';
 import { loadLockClient } from '../../workloads/clients/create-lock-client.js';
 import type { History } from '../../src/history/op.js';
 import { Prng } from '../../src/random/prng.js';
@@ -107,7 +108,7 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
         randomHex: (bytes) => Array.from({ length: bytes }, () => rng.int(0, 255).toString(16).padStart(2, '0')).join(''),
         ...service.transports(proc, host, name),
         pg: (_endpoint, callTimeoutMs) => new SimPgDb(net, host, proc, pg, name, callTimeoutMs),
-      }));
+      }), (token) => truth.actsUnder(name, token as Token), (op) => (op === undefined ? truth.serving.delete(name) : truth.serving.set(name, op)));
       world.clients.set(name, client);
       const session = new ClientSession(client.channel, client.control, { mode: o.resource, key: RESOURCE_KEY }, {}, clock);
       sessions.add(session);
