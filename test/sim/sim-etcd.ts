@@ -23,7 +23,7 @@ import { ConnectionReset, SimConnection } from './sim-connection.js';
 import type { SimNetwork } from './sim-network.js';
 import type { SimNode } from './sim-node.js';
 import type { SimProcess } from './sim-process.js';
-import type { SimTruth } from './sim-truth.js';
+import { SimQuorumService } from './sim-quorum.js';
 
 interface Kv {
   value: string;
@@ -34,28 +34,11 @@ interface Kv {
 /** The error etcd3 gives when a call's deadline passes (etcdOpError: indeterminate timeout). */
 const DEADLINE = '4 DEADLINE_EXCEEDED: Deadline exceeded';
 
-export class SimEtcdCluster {
+export class SimEtcdCluster extends SimQuorumService {
   private revision = 1;
   private nextLease = 0x1000;
   private readonly leases = new Map<string, { ttlMs: number; expiresAtMs: number; owner: string }>();
   private readonly kvs = new Map<string, Kv>();
-
-  constructor(
-    readonly nodes: SimNode[],
-    private readonly net: SimNetwork,
-    private readonly truth: SimTruth,
-    private readonly lockName: string,
-  ) {}
-
-  private get now(): number {
-    return this.nodes[0]!.simMs;
-  }
-
-  /** Node `n` can commit: it runs and reaches a majority of the nodes (itself included). */
-  hasQuorum(n: SimNode): boolean {
-    const peers = this.nodes.filter((m) => m === n || (m.up && !m.proc.paused && this.net.canReach(n.name, m.name))).length;
-    return n.up && peers * 2 > this.nodes.length;
-  }
 
   private expire(): void {
     for (const [id, l] of this.leases) if (l.expiresAtMs <= this.now) this.dropLease(id, false);

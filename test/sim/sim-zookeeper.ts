@@ -25,7 +25,7 @@ import { ConnectionReset, SimConnection } from './sim-connection.js';
 import type { SimNetwork } from './sim-network.js';
 import type { SimNode } from './sim-node.js';
 import type { SimProcess } from './sim-process.js';
-import type { SimTruth } from './sim-truth.js';
+import { SimQuorumService } from './sim-quorum.js';
 
 const TICK_MS = 500;
 const C = ZooKeeper.constants;
@@ -45,29 +45,13 @@ interface Session {
   closed: boolean;
 }
 
-export class SimZkEnsemble {
+export class SimZkEnsemble extends SimQuorumService {
   private zxid = 0x100000000;
   private nextSession = 1;
   private readonly tree = new Map<string, ZNode>([['/', { czxid: 0, data: '', seq: 0 }]]);
   private readonly sessions = new Map<number, Session>();
   private readonly watches = new Map<string, (() => void)[]>();
   private holder: string | undefined;
-
-  constructor(
-    readonly nodes: SimNode[],
-    private readonly net: SimNetwork,
-    private readonly truth: SimTruth,
-    private readonly lockName: string,
-  ) {}
-
-  private get now(): number {
-    return this.nodes[0]!.simMs;
-  }
-
-  hasQuorum(n: SimNode): boolean {
-    const peers = this.nodes.filter((m) => m === n || (m.up && !m.proc.paused && this.net.canReach(n.name, m.name))).length;
-    return n.up && peers * 2 > this.nodes.length;
-  }
 
   /** Expire every session not heard from within its timeout (the leader's session tracker). */
   private expire(): void {
