@@ -21,8 +21,8 @@
  *                             service, but the model rightly still sees the
  *                             lock held).
  */
-import { lockOps, compareTokens, type LockOp } from '../../checkers/lock/lock-ops.js';
-import type { LockCheckResult } from '../../checkers/lock/verdict.js';
+import { lockOps, compareTokens, type LockOp } from '../../core/checkers/lock/lock-ops.js';
+import type { LockCheckResult } from '../../core/checkers/lock/verdict.js';
 import type { SimGrant, SimTruth } from './sim-truth.js';
 
 /** Grants the lock passed on from without their release (leases ran out, a node's data was lost): the truth's double holds. */

@@ -18,11 +18,11 @@
  * and, for every workload (mutex included), the lock checkers against the
  * service's grants (compare-lock-truth.ts).
  */
-import { lockOps, type LockOp } from '../../checkers/lock/lock-ops.js';
-import { analyseRun } from '../../workloads/runner/analyse-run.js';
+import { lockOps, type LockOp } from '../../core/checkers/lock/lock-ops.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
 import type { SimulatedRun } from './simulate-run.js';
 import { compareLockTruth, passedWithoutRelease } from './compare-lock-truth.js';
-import { tokenKindOf } from '../../workloads/vocabulary.js';
+import { tokenKindOf } from '../../core/vocabulary.js';
 
 export interface TruthComparison {
   disagreements: string[];

@@ -11,10 +11,10 @@
  * validateRunOptions, the product's own rule, filters it out.
  */
 import fc from 'fast-check';
-import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import { TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type Trigger } from '../../workloads/generator/nemesis-schedule.js';
-import { validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
-import type { ResourceMode } from '../../workloads/vocabulary.js';
+import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
+import { TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
+import { validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
+import type { ResourceMode } from '../../core/vocabulary.js';
 import { SIMULATED_BACKENDS } from './sim-lock-service.js';
 
 const WORKLOADS: LockWorkload[] = ['lock-counter', 'fenced-write', 'mutex'];

@@ -18,8 +18,8 @@
  * lost; a fence keyed on the INCR cannot tell this holder from a lawful one.)
  */
 import { describe, expect, it } from 'vitest';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
-import { analyseRun } from '../../workloads/runner/analyse-run.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
 import { compareWithTruth } from './compare-with-truth.js';
 import { simulateRun, type SimWorld } from './simulate-run.js';
 

@@ -7,13 +7,13 @@
  * pipes between them take a short hop each way; the runner's side is never
  * paused.
  */
-import type { ProcessExit } from '../../src/cluster/cluster-errors.js';
+import type { ProcessExit } from '../../runtime/hosts/cluster-errors.js';
 import type { ClientRuntime } from '../../workloads/clients/client-runtime.js';
-import type { ClientConfig } from '../../workloads/clients/protocol.js';
-import type { LockClientClass } from '../../workloads/clients/create-lock-client.js';
+import type { ClientConfig } from '../../core/client-protocol.js';
+import type { LockClientClass } from '../../runtime/clients/create-lock-client.js';
 import { runClient } from '../../workloads/clients/run-client.js';
 import type { ClientChannel } from '../../workloads/runner/client-channel.js';
-import type { ProcessControl } from '../../workloads/runner/client-session.js';
+import type { ProcessControl } from '../../runtime/runner/client-session.js';
 import { SimProcess } from './sim-process.js';
 import type { VirtualClock } from './virtual-clock.js';
 

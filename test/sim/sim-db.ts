@@ -13,8 +13,8 @@
  * are; for-update is not generated), statement_timeout (nothing here makes a
  * statement wait at the server).
  */
-import { pgOpError } from '../../workloads/clients/pg-errors.js';
-import { SQL, type Db, type Row } from '../../workloads/clients/resource-modes.js';
+import { pgOpError } from '../../runtime/clients/pg-errors.js';
+import { SQL, type Db, type Row } from '../../runtime/clients/resource-modes.js';
 import { ConnectionReset, SimConnection } from './sim-connection.js';
 import type { SimNetwork } from './sim-network.js';
 import type { SimNode } from './sim-node.js';

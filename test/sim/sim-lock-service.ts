@@ -8,8 +8,8 @@
  * (redis-sentinel, redlock-npm, pg-advisory and memcached are not simulated.)
  */
 import type { ClientRuntime } from '../../workloads/clients/client-runtime.js';
-import type { LockBackend } from '../../workloads/vocabulary.js';
-import { quorumOf } from '../../workloads/clients/redlock-algorithm.js';
+import type { LockBackend } from '../../core/vocabulary.js';
+import { quorumOf } from '../../runtime/clients/redlock-algorithm.js';
 import type { SimNetwork } from './sim-network.js';
 import type { SimNode } from './sim-node.js';
 import type { SimProcess } from './sim-process.js';

@@ -8,8 +8,8 @@
  * Delivery runs the receiver's handler; whether the receiver is paused or
  * dead is its own process's business (sim-node.ts, sim-process.ts).
  */
-import type { Grudge } from '../../src/nemesis/grudge.js';
-import type { Prng } from '../../src/random/prng.js';
+import type { Grudge } from '../../core/generator/grudge.js';
+import type { Prng } from '../../core/random/prng.js';
 import type { VirtualClock } from './virtual-clock.js';
 
 /** Linux's minimum TCP retransmission timeout. */

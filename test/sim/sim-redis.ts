@@ -21,7 +21,7 @@
  * resend, reconnects after 20 × attempt ms (at most 250). Its errors carry
  * ioredis's messages, so the production redisOpError maps them.
  */
-import { COMPARE_AND_DELETE } from '../../workloads/clients/redis-connection.js';
+import { COMPARE_AND_DELETE } from '../../runtime/clients/redis-connection.js';
 import type { RedisPort } from '../../workloads/clients/redis-port.js';
 import { ConnectionReset, SimConnection } from './sim-connection.js';
 import type { SimNetwork } from './sim-network.js';

@@ -9,7 +9,7 @@
  * was acting under and whether a later grant already existed when it landed
  * (a stale write) and how many increments it destroyed (lock-counter).
  */
-import type { Token } from '../../workloads/clients/lock-client.js';
+import type { Token } from '../../runtime/clients/lock-client.js';
 
 export interface SimGrant {
   /** 0, 1, 2...: the order of grants at the lock service. */

@@ -19,8 +19,8 @@
  * reconnecting after its session expired it reports `close` (expired).
  */
 import ZooKeeper from 'zookeeper';
-import type { ZkAddon, ZkAddonOptions, ZkStat } from '../../workloads/clients/zookeeper-session.js';
-import { ZK } from '../../workloads/clients/zookeeper-session.js';
+import type { ZkAddon, ZkAddonOptions, ZkStat } from '../../runtime/clients/zookeeper-session.js';
+import { ZK } from '../../runtime/clients/zookeeper-session.js';
 import { ConnectionReset, SimConnection } from './sim-connection.js';
 import type { SimNetwork } from './sim-network.js';
 import type { SimNode } from './sim-node.js';

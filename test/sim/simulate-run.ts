@@ -17,18 +17,18 @@
  * FoundationDB's simulation and TigerBeetle's VOPR are the models: the
  * production code, a simulated world, a seed.
  */
-import { type RunOptions } from '../../workloads/runner/run-options.js';
-import { interpretRun } from '../../workloads/runner/interpret-run.js';
-import type { ClientFleet, DelayLink, NemesisPort } from '../../workloads/runner/ports.js';
-import { Recorder } from '../../workloads/runner/recorder.js';
-import { planRun, type RunPlan } from '../../workloads/runner/run-plan.js';
-import { ClientSession } from '../../workloads/runner/client-session.js';
-import { raceTimer } from '../../workloads/runner/clock.js';
-import type { ClientConfig } from '../../workloads/clients/protocol.js';
-import type { Token } from '../../workloads/clients/lock-client.js';
-import { loadLockClient } from '../../workloads/clients/create-lock-client.js';
-import type { History } from '../../src/history/op.js';
-import { Prng } from '../../src/random/prng.js';
+import { type RunOptions } from '../../core/plan/run-options.js';
+import { interpretRun } from '../../runtime/runner/interpret-run.js';
+import type { ClientFleet, DelayLink, NemesisPort } from '../../runtime/runner/ports.js';
+import { Recorder } from '../../runtime/runner/recorder.js';
+import { planRun, type RunPlan } from '../../core/plan/run-plan.js';
+import { ClientSession } from '../../runtime/runner/client-session.js';
+import { raceTimer } from '../../runtime/runner/clock.js';
+import type { ClientConfig } from '../../core/client-protocol.js';
+import type { Token } from '../../runtime/clients/lock-client.js';
+import { loadLockClient } from '../../runtime/clients/create-lock-client.js';
+import type { History } from '../../core/history/op.js';
+import { Prng } from '../../core/random/prng.js';
 import { SimPgDb, SimPgServer } from './sim-db.js';
 import { startSimClient } from './sim-client-process.js';
 import { simLockService } from './sim-lock-service.js';

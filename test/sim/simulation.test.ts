@@ -10,15 +10,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { testSeed } from '../support/seed.js';
 import { compareWithTruth } from './compare-with-truth.js';
 import { runOptionsArbitrary } from './run-options-arbitrary.js';
 import { simulateRun } from './simulate-run.js';
 import { SIMULATED_BACKENDS } from './sim-lock-service.js';
-import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
-import type { History } from '../../src/history/op.js';
-import { analyseRun } from '../../workloads/runner/analyse-run.js';
+import { FAULT_KINDS } from '../../core/generator/nemesis-schedule.js';
+import type { History } from '../../core/history/op.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
 
 const RUNS = Number(process.env['FC_SIM_RUNS'] ?? 1000);
 /** Plans run twice and compared (FC_SIM_REPLAYS; default 200). */

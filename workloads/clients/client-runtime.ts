@@ -16,12 +16,12 @@
  * runs.
  */
 import { randomBytes } from 'node:crypto';
-import { realClock, type Clock } from '../clock.js';
+import { realClock, type Clock } from '../../core/clock.js';
 import type { EtcdConnectOptions, EtcdPort } from './etcd-port.js';
 import type { RedisPort } from './redis-port.js';
-import type { Db } from './resource-modes.js';
-import type { PgEndpoint } from './resource.js';
-import type { ZkAddon, ZkAddonOptions } from './zookeeper-session.js';
+import type { Db } from '../../runtime/clients/resource-modes.js';
+import type { PgEndpoint } from '../../runtime/clients/resource.js';
+import type { ZkAddon, ZkAddonOptions } from '../../runtime/clients/zookeeper-session.js';
 
 export interface ClientRuntime {
   clock: Clock;

@@ -6,14 +6,14 @@
  * real runtime; the simulation (test/sim) runs it over a simulated process's
  * pipes and simulated transports, so both run this code.
  */
-import { createLockClient, lockClientOptions, type LockClientClass } from './create-lock-client.js';
-import { tokenKindOf } from '../vocabulary.js';
-import { libraryVersions } from './library-versions.js';
-import { PROTOCOL_VERSION, type ClientAnswer, type ClientConfig, type ClientReady } from './protocol.js';
-import { RequestHandler } from './request-handler.js';
-import { PgDb, Resource } from './resource.js';
-import { serveLines } from './serve-requests.js';
-import { sleep } from './time.js';
+import { createLockClient, lockClientOptions, type LockClientClass } from '../../runtime/clients/create-lock-client.js';
+import { tokenKindOf } from '../../core/vocabulary.js';
+import { libraryVersions } from '../../runtime/clients/library-versions.js';
+import { PROTOCOL_VERSION, type ClientAnswer, type ClientConfig, type ClientReady } from '../../core/client-protocol.js';
+import { RequestHandler } from '../../runtime/clients/request-handler.js';
+import { PgDb, Resource } from '../../runtime/clients/resource.js';
+import { serveLines } from '../../runtime/clients/serve-requests.js';
+import { sleep } from '../../runtime/clients/time.js';
 import type { ClientRuntime } from './client-runtime.js';
 
 export interface ClientIo {

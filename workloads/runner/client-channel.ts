@@ -8,8 +8,8 @@
  */
 import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { ClientProcess } from '../../src/cluster/client-host.js';
-import type { ProcessExit } from '../../src/cluster/cluster-errors.js';
+import type { ClientProcess } from '../../runtime/hosts/client-host.js';
+import type { ProcessExit } from '../../runtime/hosts/cluster-errors.js';
 
 export interface ClientChannel {
   readonly name: string;
