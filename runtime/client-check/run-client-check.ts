@@ -144,7 +144,7 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
       if (s.alive) await s.call({ op: 'shutdown' }, 3000).catch(() => undefined);
       s.close();
     }
-    await Promise.all(sessions.map((s) => Promise.race([s.proc.exited, sleepOn(realClock, 3000)]).then(() => (s.alive ? cluster.nemesis.kill(s.proc).catch(() => undefined) : undefined))));
+    await Promise.all(sessions.map((s) => Promise.race([s.exited, sleepOn(realClock, 3000)]).then(() => (s.alive ? s.kill().catch(() => undefined) : undefined))));
     await sql.end().catch(() => undefined);
   }
 }

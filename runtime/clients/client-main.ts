@@ -10,16 +10,12 @@
  * exits 254 before the ready line. Logs go to stderr; stdout carries only
  * protocol lines.
  */
+import { createInterface, type Interface } from 'node:readline';
 import { UsageError } from '../../core/errors.js';
 import { parseClientConfig } from './client-config.js';
-import { createLockClient } from './create-lock-client.js';
-import { tokenKindOf } from '../../core/vocabulary.js';
-import { libraryVersions } from './library-versions.js';
-import { PROTOCOL_VERSION, type ClientConfig, type ClientReady } from '../../core/client-protocol.js';
-import { RequestHandler } from './request-handler.js';
-import { PgDb, Resource } from './resource.js';
-import { serveRequests } from './serve-requests.js';
-import { sleep } from './time.js';
+import { realRuntime } from './client-runtime.js';
+import type { ClientConfig } from '../../core/client-protocol.js';
+import { runClient } from './run-client.js';
 
 function logLine(prefix: string): (line: string) => void {
   return (line) => void process.stderr.write(`${new Date().toISOString()} ${prefix} ${line}\n`);
@@ -51,17 +47,12 @@ async function main(): Promise<number> {
     }
   }, 1000).unref();
 
-  const lock = await createLockClient(config, log);
-  const db = new PgDb(config.pg, config.callTimeoutMs, log);
-  const resource = new Resource(db, config.resource, config.resourceKey, log);
-  await lock.connect();
-  const ready: ClientReady = { ready: true, protocol: PROTOCOL_VERSION, token: tokenKindOf(config.backend), versions: libraryVersions(), features: ['transactions'] };
-  process.stdout.write(`${JSON.stringify(ready)}\n`);
-  log(`ready: ${config.lockEndpoints.join(',')} lock ${config.lockName}, resource ${config.resource} ${config.resourceKey}, call timeout ${config.callTimeoutMs} ms`);
-
-  const how = await serveRequests(process.stdin, process.stdout, new RequestHandler(lock, resource, log, config.checkHold === true), log);
-  log(`stopping (${how === 'shutdown' ? 'shutdown' : 'stdin closed'})`);
-  await Promise.race([Promise.all([lock.close(), db.close()]), sleep(2000)]);
+  // stdin is read from the moment the loop starts (right after the ready line), never before: a line read with
+  // nobody iterating would be lost.
+  let stdin: Interface | undefined;
+  const lines = { [Symbol.asyncIterator]: () => (stdin = createInterface({ input: process.stdin, crlfDelay: Infinity }))[Symbol.asyncIterator]() };
+  const print = (line: string): Promise<void> => new Promise((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
+  await runClient(config, { lines, print, log, closeInput: () => stdin?.close(), runtime: realRuntime });
   return 0;
 }
 

@@ -9,8 +9,9 @@ import type { LockClient, LockClientOptions } from './lock-client.js';
 import { NoLockClient } from './no-lock-client.js';
 import type { ClientConfig } from '../../core/client-protocol.js';
 import type { LockBackend } from '../../core/vocabulary.js';
+import type { ClientRuntime } from './client-runtime.js';
 
-type LockClientClass = new (o: LockClientOptions) => LockClient;
+export type LockClientClass = new (o: LockClientOptions) => LockClient;
 
 /** memcached has none (vocabulary.ts builtinClientMissing): the runner refuses such a run before anything starts. */
 const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, () => Promise<LockClientClass>> = {
@@ -25,15 +26,27 @@ const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, () => Promise<LockClien
   'pg-advisory-pooled': async () => (await import('./pg-advisory-client.js')).PgAdvisoryPooledLockClient,
 };
 
-export async function createLockClient(config: ClientConfig, log: (line: string) => void): Promise<LockClient> {
-  if (config.backend === 'memcached') throw new RangeError('memcached has no built-in lock client');
-  const Client = await CLIENTS[config.backend]();
-  return new Client({
+/** The class of a backend's built-in lock client, loaded on first use. */
+export async function loadLockClient(backend: LockBackend): Promise<LockClientClass> {
+  if (backend === 'memcached') throw new RangeError('memcached has no built-in lock client');
+  return CLIENTS[backend]();
+}
+
+/** A client's options from its process's configuration. */
+export function lockClientOptions(config: ClientConfig, log: (line: string) => void, runtime?: ClientRuntime): LockClientOptions {
+  return {
     endpoints: config.lockEndpoints,
     lockName: config.lockName,
     callTimeoutMs: config.callTimeoutMs,
     ...(config.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: config.sessionTimeoutMs } : {}),
     ...(config.waitReplicas !== undefined ? { waitReplicas: config.waitReplicas } : {}),
     log,
-  });
+    ...(runtime !== undefined ? { runtime } : {}),
+  };
+}
+
+/** `runtime`: the client's clock, randomness and transports (client-runtime.ts); absent: the real ones. */
+export async function createLockClient(config: ClientConfig, log: (line: string) => void, runtime?: ClientRuntime): Promise<LockClient> {
+  const Client = await loadLockClient(config.backend);
+  return new Client(lockClientOptions(config, log, runtime));
 }

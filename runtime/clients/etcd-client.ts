@@ -22,19 +22,12 @@
  * from the send is the conservative end, and it matters: a client paused with
  * an answer unread must not, on waking, read it as fresh.
  */
-import { Etcd3, type IOptions, type Lease } from 'etcd3';
 import { etcdOpError } from './etcd-errors.js';
+import { etcd3Port, type EtcdLease, type EtcdPort, type LeaseEvents } from './etcd-port.js';
 import { tokenFromDecimal, type Acquired, type LockClient, type LockClientOptions, type Token } from './lock-client.js';
 import { failed, messageOf } from './op-error.js';
 import { monotonicNow, retryDelayMs, sleep, withTimeout } from './time.js';
-
-type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
-
-// etcd3 re-sends "recoverable" failures (a deadline exceeded included) up to three times by default. We retry
-// ourselves, knowing what we sent. etcd3's connection pool uses only `execute` of this policy.
-const NO_RETRY = {
-  execute: <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => Promise.resolve().then(() => fn({ signal: new AbortController().signal })),
-} as unknown as Policy;
+import { realRuntime, type ClientRuntime } from './client-runtime.js';
 
 /** What this client knows of one lease's life, from etcd3's keep-alive events. */
 export interface LeaseLife {
@@ -49,7 +42,7 @@ export interface LeaseLife {
  * stream, each for the oldest unanswered keep-alive, so the send times queue
  * up; a new stream (after an error) starts a new queue.
  */
-export function followLease(lease: Pick<Lease, 'on'>, grantSentAt: number, leaseMs: number, now: () => number = monotonicNow): LeaseLife {
+export function followLease(lease: LeaseEvents, grantSentAt: number, leaseMs: number, now: () => number = monotonicNow): LeaseLife {
   const life: LeaseLife = { validUntil: grantSentAt + leaseMs };
   const sent: number[] = [];
   lease.on('keepaliveEstablished', () => (sent.length = 0));
@@ -65,7 +58,7 @@ export function followLease(lease: Pick<Lease, 'on'>, grantSentAt: number, lease
 }
 
 interface EtcdHold {
-  lease: Lease;
+  lease: EtcdLease;
   life: LeaseLife;
   leaseId: string;
   token: Token;
@@ -79,29 +72,27 @@ export function leaseSeconds(ttlMs: number): number {
 
 export class EtcdLockClient implements LockClient {
   readonly backend = 'etcd';
-  private readonly client: Etcd3;
+  private readonly client: EtcdPort;
+  private readonly rt: ClientRuntime;
   private hold: EtcdHold | undefined;
 
   constructor(private readonly o: LockClientOptions) {
-    this.client = new Etcd3({
-      hosts: o.endpoints.map((e) => `http://${e}`),
-      dialTimeout: o.callTimeoutMs,
-      // Streams (the keep-alive) live as long as the hold; every unary call gets its own deadline.
-      defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + o.callTimeoutMs }),
-      faultHandling: { global: NO_RETRY },
-    });
+    this.rt = o.runtime ?? realRuntime;
+    this.client = (this.rt.etcd ?? etcd3Port)({ endpoints: o.endpoints, callTimeoutMs: o.callTimeoutMs });
   }
 
   async connect(): Promise<void> {
-    await withTimeout(this.client.get(`${this.o.lockName}`).string(), 5000, 'etcd connect').catch((err: unknown) => this.o.log(`etcd: not reachable at start: ${messageOf(err)}`));
+    await withTimeout(this.client.probe(`${this.o.lockName}`), 5000, 'etcd connect', this.rt.clock).catch((err: unknown) => this.o.log(`etcd: not reachable at start: ${messageOf(err)}`));
   }
 
   async acquire(ttlMs: number): Promise<Acquired> {
     const key = this.o.lockName;
     const ttlS = leaseSeconds(ttlMs);
-    const deadline = monotonicNow() + this.o.callTimeoutMs;
-    const lease = this.client.lease(ttlS, { autoKeepAlive: true });
-    const life = followLease(lease, monotonicNow(), ttlS * 1000);
+    const clock = this.rt.clock;
+    const now = (): number => monotonicNow(clock);
+    const deadline = now() + this.o.callTimeoutMs;
+    const lease = this.client.lease(ttlS);
+    const life = followLease(lease, now(), ttlS * 1000, now);
     let leaseId: string;
     try {
       leaseId = await lease.grant();
@@ -113,9 +104,9 @@ export class EtcdLockClient implements LockClient {
     for (;;) {
       let taken: { revision: string } | undefined;
       try {
-        const res = await this.client.if(key, 'Create', '==', 0).then(this.client.put(key).value(leaseId).lease(leaseId)).else(this.client.get(key)).commit();
-        const kv = res.succeeded ? undefined : res.responses[0]?.response_range.kvs[0];
-        if (res.succeeded) taken = { revision: res.header.revision };
+        const res = await this.client.createIfAbsent(key, leaseId);
+        const kv = res.existing;
+        if (res.succeeded) taken = { revision: res.revision };
         // The key is already ours (our put under this lease): only possible if an earlier try's answer was lost.
         else if (kv && kv.lease === leaseId) taken = { revision: kv.create_revision };
       } catch (err) {
@@ -127,13 +118,13 @@ export class EtcdLockClient implements LockClient {
         this.hold = { lease, life, leaseId, token: tokenFromDecimal(taken.revision), revision: taken.revision };
         return { token: this.hold.token, lease_ms: ttlMs };
       }
-      const remaining = deadline - monotonicNow();
+      const remaining = deadline - now();
       if (remaining <= 0) {
         void lease.revoke().catch(() => undefined);
         // Every txn's compare found another client's key and applied nothing (the else branch only reads).
         throw failed('held', `${key} is held by another client`);
       }
-      await sleep(Math.min(retryDelayMs(this.o.callTimeoutMs), remaining));
+      await sleep(Math.min(retryDelayMs(this.o.callTimeoutMs, this.rt.random), remaining), clock);
     }
   }
 
@@ -145,8 +136,7 @@ export class EtcdLockClient implements LockClient {
     const key = this.o.lockName;
     let succeeded: boolean;
     try {
-      const res = await this.client.if(key, 'Lease', '==', hold.leaseId).and(key, 'Create', '==', hold.revision).then(this.client.delete().key(key)).commit();
-      succeeded = res.succeeded;
+      succeeded = await this.client.deleteIfOwned(key, hold.leaseId, hold.revision);
     } catch (err) {
       throw etcdOpError(err);
     } finally {
@@ -161,7 +151,7 @@ export class EtcdLockClient implements LockClient {
     const hold = this.hold;
     if (!hold) return undefined;
     if (hold.life.lost) return hold.life.lost;
-    if (monotonicNow() > hold.life.validUntil) return 'no keep-alive answer proves the lease alive any more';
+    if (monotonicNow(this.rt.clock) > hold.life.validUntil) return 'no keep-alive answer proves the lease alive any more';
     return undefined;
   }
 

@@ -1,4 +1,5 @@
 import type { LockBackend } from '../../core/vocabulary.js';
+import type { ClientRuntime } from './client-runtime.js';
 /**
  * The lock client API: one implementation per backend, each a faithful,
  * plain use of that lock service as its documentation describes it.
@@ -52,6 +53,8 @@ export interface LockClientOptions {
   waitReplicas?: number;
   /** A line to the client's log (stderr). */
   log: (line: string) => void;
+  /** Clock, randomness and transports (client-runtime.ts); absent: the real ones. */
+  runtime?: ClientRuntime;
 }
 
 export function parseEndpoint(endpoint: string): { host: string; port: number } {

@@ -11,27 +11,29 @@
  * expiry follows Redis's wall clock, and nothing tells a holder its key
  * expired (holdLost() never reports anything).
  */
-import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Acquired, LockClient, LockClientOptions } from './lock-client.js';
 import type { LockBackend } from '../../core/vocabulary.js';
 import { failed, indeterminate } from './op-error.js';
 import { COMPARE_AND_DELETE, connectRedis, redisConnection, redisOpError } from './redis-connection.js';
 import { monotonicNow, retryDelayMs, sleep } from './time.js';
+import { realRuntime, type ClientRuntime } from './client-runtime.js';
+import type { RedisPort } from './redis-port.js';
 
 export class RedisLockClient implements LockClient {
   readonly backend: LockBackend = 'redis';
-  protected readonly redis: Redis;
+  protected readonly redis: RedisPort;
+  protected readonly rt: ClientRuntime;
   private hold: { value: string; token: number } | undefined;
 
   /** `connection`: how to reach the master (default: the one endpoint given); the Sentinel client passes its own. */
   constructor(
     protected readonly o: LockClientOptions,
-    connection?: Redis,
+    connection?: RedisPort,
   ) {
     const [endpoint] = o.endpoints;
     if (endpoint === undefined) throw new RangeError('redis needs one endpoint');
-    this.redis = connection ?? redisConnection(endpoint, o.callTimeoutMs, o.log);
+    this.rt = o.runtime ?? realRuntime;
+    this.redis = connection ?? (this.rt.redis ?? redisConnection)(endpoint, o.callTimeoutMs, o.log);
   }
 
   /**
@@ -42,13 +44,14 @@ export class RedisLockClient implements LockClient {
   protected async confirmGrant(_value: string): Promise<void> {}
 
   async connect(): Promise<void> {
-    await connectRedis(this.redis, 5000);
+    await connectRedis(this.redis, 5000, this.rt.clock);
   }
 
   async acquire(ttlMs: number): Promise<Acquired> {
     const key = this.o.lockName;
-    const value = randomBytes(16).toString('hex');
-    const deadline = monotonicNow() + this.o.callTimeoutMs;
+    const value = this.rt.randomHex(16);
+    const clock = this.rt.clock;
+    const deadline = monotonicNow(clock) + this.o.callTimeoutMs;
     for (;;) {
       let reply: string | null;
       try {
@@ -59,10 +62,10 @@ export class RedisLockClient implements LockClient {
         throw e;
       }
       if (reply === 'OK') break;
-      const remaining = deadline - monotonicNow();
+      const remaining = deadline - monotonicNow(clock);
       // SET NX answered nil every time until the call timeout: the key existed (another holder), nothing was written.
       if (remaining <= 0) throw failed('held', `${key} is held by another client`);
-      await sleep(Math.min(retryDelayMs(this.o.callTimeoutMs), remaining));
+      await sleep(Math.min(retryDelayMs(this.o.callTimeoutMs, this.rt.random), remaining), clock);
     }
     let token: number;
     try {

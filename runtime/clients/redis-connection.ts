@@ -15,7 +15,10 @@ import { Redis } from 'ioredis';
 import { parseEndpoint } from './lock-client.js';
 import { failed, indeterminate, messageOf, OpError } from './op-error.js';
 import { CallTimeoutError, withTimeout } from './time.js';
+import type { RedisPort } from './redis-port.js';
+import type { Clock } from '../../core/clock.js';
 
+/** The production RedisPort: ioredis, configured as above. */
 export function redisConnection(endpoint: string, timeoutMs: number, log: (line: string) => void): Redis {
   const { host, port } = parseEndpoint(endpoint);
   const r = new Redis({
@@ -44,9 +47,9 @@ export function redisConnection(endpoint: string, timeoutMs: number, log: (line:
 }
 
 /** Connect, waiting at most `timeoutMs`; never throws (ioredis keeps reconnecting in the background). */
-export async function connectRedis(r: Redis, timeoutMs: number): Promise<boolean> {
+export async function connectRedis(r: RedisPort, timeoutMs: number, clock?: Clock): Promise<boolean> {
   try {
-    await withTimeout(r.connect(), timeoutMs, 'redis connect');
+    await withTimeout(r.connect(), timeoutMs, 'redis connect', clock);
     return true;
   } catch {
     return false;

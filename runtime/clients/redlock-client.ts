@@ -9,8 +9,6 @@
  * (holdLost() never reports anything): a client paused after the decision
  * goes on writing, which is what the pause scenarios show.
  */
-import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Acquired, LockClient, LockClientOptions } from './lock-client.js';
 import { failed, indeterminate } from './op-error.js';
 import {
@@ -24,27 +22,33 @@ import {
 } from './redlock-algorithm.js';
 import { COMPARE_AND_DELETE, connectRedis, redisConnection } from './redis-connection.js';
 import { CallTimeoutError, monotonicNow, sleep, withTimeout } from './time.js';
+import { realRuntime, type ClientRuntime } from './client-runtime.js';
+import type { RedisPort } from './redis-port.js';
+import type { Clock } from '../../core/clock.js';
 
-const realClock: RedlockClock = { now: monotonicNow, sleep, random: Math.random };
+/** The algorithm's clock on a runtime's: monotonic ms, its timers, its randomness. */
+function redlockClockOf(rt: ClientRuntime): RedlockClock {
+  return { now: () => monotonicNow(rt.clock), sleep: (ms) => sleep(ms, rt.clock), random: rt.random };
+}
 
 /** A call within the per-node timeout; a node that errs or stays silent is simply not a vote. */
-async function within<T>(p: Promise<T>, timeoutMs: number): Promise<T | 'timeout' | 'error'> {
+async function within<T>(p: Promise<T>, timeoutMs: number, clock?: Clock): Promise<T | 'timeout' | 'error'> {
   try {
-    return await withTimeout(p, timeoutMs, 'redlock node');
+    return await withTimeout(p, timeoutMs, 'redlock node', clock);
   } catch (err) {
     return err instanceof CallTimeoutError || (err instanceof Error && err.message === 'Command timed out') ? 'timeout' : 'error';
   }
 }
 
 /** One Redis master as a Redlock node; the per-node timeout is ours (a race), ioredis's is the call timeout. */
-export function redisNode(redis: Redis): RedlockNode {
+export function redisNode(redis: RedisPort, clock?: Clock): RedlockNode {
   return {
     async lock(key, value, ttlMs, timeoutMs): Promise<LockVote> {
-      const r = await within(redis.set(key, value, 'PX', ttlMs, 'NX'), timeoutMs);
+      const r = await within(redis.set(key, value, 'PX', ttlMs, 'NX'), timeoutMs, clock);
       return r === 'OK' ? 'locked' : r === null ? 'held' : r;
     },
     async unlock(key, value, timeoutMs): Promise<UnlockVote> {
-      const r = await within(redis.eval(COMPARE_AND_DELETE, 1, key, value), timeoutMs);
+      const r = await within(redis.eval(COMPARE_AND_DELETE, 1, key, value), timeoutMs, clock);
       return r === 1 ? 'released' : r === 0 ? 'not-ours' : r === 'timeout' ? 'timeout' : 'error';
     },
   };
@@ -52,27 +56,32 @@ export function redisNode(redis: Redis): RedlockNode {
 
 export class RedlockClient implements LockClient {
   readonly backend = 'redlock';
-  private readonly conns: Redis[];
+  private readonly conns: RedisPort[];
   private readonly nodes: RedlockNode[];
+  private readonly rt: ClientRuntime;
+  private readonly clock: RedlockClock;
   private hold: { value: string } | undefined;
 
+  /** `clock`: the algorithm's (tests); default the runtime's. */
   constructor(
     private readonly o: LockClientOptions,
-    private readonly clock: RedlockClock = realClock,
+    clock?: RedlockClock,
   ) {
     if (o.endpoints.length < 3) throw new RangeError(`redlock needs at least three independent nodes, got ${o.endpoints.length}`);
-    this.conns = o.endpoints.map((e) => redisConnection(e, o.callTimeoutMs, o.log));
-    this.nodes = this.conns.map(redisNode);
+    this.rt = o.runtime ?? realRuntime;
+    this.clock = clock ?? redlockClockOf(this.rt);
+    this.conns = o.endpoints.map((e) => (this.rt.redis ?? redisConnection)(e, o.callTimeoutMs, o.log));
+    this.nodes = this.conns.map((c) => redisNode(c, this.rt.clock));
   }
 
   async connect(): Promise<void> {
-    const ok = await Promise.all(this.conns.map((c) => connectRedis(c, 5000)));
+    const ok = await Promise.all(this.conns.map((c) => connectRedis(c, 5000, this.rt.clock)));
     const down = ok.filter((x) => !x).length;
     if (down > 0) this.o.log(`redlock: ${down} of ${ok.length} nodes not reachable at start (reconnecting in the background)`);
   }
 
   async acquire(ttlMs: number): Promise<Acquired> {
-    const value = randomBytes(16).toString('hex');
+    const value = this.rt.randomHex(16);
     const result = await redlockAcquire(this.nodes, this.o.lockName, value, ttlMs, this.clock, this.clock.now() + this.o.callTimeoutMs);
     const last = result.attempts.at(-1);
     this.o.log(`redlock acquire: ${result.attempts.length} attempt(s), last votes ${last?.votes.join(',')}, elapsed ${last?.elapsedMs.toFixed(1)} ms, validity ${last?.validityMs.toFixed(1)} ms`);

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Value } from '../../core/history/op.js';
 import type { ClientAnswer, ClientRequest, Statement } from '../../core/client-protocol.js';
+import { realClock, type Clock } from '../../core/clock.js';
 
 export interface Handler {
   handle(req: ClientRequest): Promise<ClientAnswer>;
@@ -65,21 +66,27 @@ function write(out: Writable, answer: ClientAnswer): Promise<void> {
   return new Promise((resolve) => out.write(`${JSON.stringify(answer)}\n`, () => resolve()));
 }
 
-export async function serveRequests(input: Readable, output: Writable, handler: Handler, log: (line: string) => void): Promise<'shutdown' | 'end'> {
+/** The loop over a process's stdin and stdout (readline; a line is read only once the previous answer is written). */
+export async function serveRequests(input: Readable, output: Writable, handler: Handler, log: (line: string) => void, clock: Clock = realClock): Promise<'shutdown' | 'end'> {
   const lines = createInterface({ input, crlfDelay: Infinity });
+  return serveLines(lines, (a) => write(output, a), handler, log, clock, () => lines.close());
+}
+
+/** The loop over any line source (the simulation's pipes too): `close` stops the source after a shutdown. */
+export async function serveLines(lines: AsyncIterable<string>, answer: (a: ClientAnswer) => Promise<void>, handler: Handler, log: (line: string) => void, clock: Clock, close: () => void): Promise<'shutdown' | 'end'> {
   for await (const line of lines) {
     if (line.trim() === '') continue;
     const req = parseRequest(line);
     if ('problem' in req) {
       log(`bad request (${req.problem}): ${line.slice(0, 200)}`);
-      await write(output, { id: req.id, type: 'fail', error: 'bad-request' });
+      await answer({ id: req.id, type: 'fail', error: 'bad-request' });
       continue;
     }
     // Read the monotonic clock before doing anything: the op cannot take effect before this instant.
-    const startedNs = process.hrtime.bigint();
-    await write(output, { ...(await handler.handle(req)), started_ns: String(startedNs) });
+    const startedNs = clock.nowNs();
+    await answer({ ...(await handler.handle(req)), started_ns: String(startedNs) });
     if (req.op === 'shutdown') {
-      lines.close();
+      close();
       return 'shutdown';
     }
   }

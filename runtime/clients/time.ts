@@ -1,17 +1,21 @@
 /**
  * Time inside a lock client: deadlines on the monotonic clock, a timeout
- * around any promise, and jittered retry delays.
+ * around any promise, and jittered retry delays, each on the client's Clock
+ * (../clock.ts: the real one in a client process, a simulated process's in
+ * test/sim).
  *
  * Why monotonic: every client process runs with the clock library preloaded,
  * so the nemesis can shift its wall clock (Date.now). A lease or a deadline
  * computed on a jumping wall clock is precisely the bug some lock clients
- * have; the clients' own bookkeeping must not have it. performance.now()
- * reads CLOCK_MONOTONIC, which the clock library leaves alone.
+ * have; the clients' own bookkeeping must not have it. The real clock's
+ * nowNs reads CLOCK_MONOTONIC, which the clock library leaves alone.
  */
+import { realClock, type Clock } from '../../core/clock.js';
 
-export const monotonicNow = (): number => performance.now();
+/** Monotonic ms on `clock`. */
+export const monotonicNow = (clock: Clock = realClock): number => Number(clock.nowNs()) / 1e6;
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+export const sleep = (ms: number, clock: Clock = realClock): Promise<void> => new Promise((resolve) => void clock.setTimer(Math.max(0, ms), resolve));
 
 /** A call got no answer in time: it may still take effect (the request may be on the wire). */
 export class CallTimeoutError extends Error {
@@ -25,12 +29,12 @@ export class CallTimeoutError extends Error {
 }
 
 /** `p`, or a CallTimeoutError after `ms`. A late settlement of `p` is ignored (its rejection is handled). */
-export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string, clock: Clock = realClock): Promise<T> {
+  let cancel: () => void = () => undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CallTimeoutError(what, ms)), Math.max(0, ms));
+    cancel = clock.setTimer(Math.max(0, ms), () => reject(new CallTimeoutError(what, ms)));
   });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([p, timeout]).finally(() => cancel());
 }
 
 /**

@@ -22,12 +22,12 @@
  * sessions at once: zookeeper-session.ts): a node left behind would
  * otherwise hold the lock for a live session forever.
  */
-import { randomBytes } from 'node:crypto';
 import ZooKeeper from 'zookeeper';
 import type { Acquired, LockClient, LockClientOptions } from './lock-client.js';
 import { failed, indeterminate, type OpError } from './op-error.js';
 import { monotonicNow, sleep } from './time.js';
-import { ZK, ZkError, zkOpError, ZkSession } from './zookeeper-session.js';
+import { nativeZkAddon, ZK, ZkError, zkOpError, ZkSession } from './zookeeper-session.js';
+import { realRuntime, type ClientRuntime } from './client-runtime.js';
 
 interface ZkHold {
   path: string;
@@ -45,6 +45,7 @@ export function lockQueue(children: readonly string[]): string[] {
 export class ZooKeeperLockClient implements LockClient {
   readonly backend = 'zookeeper';
   private readonly sessionTimeoutMs: number;
+  private readonly rt: ClientRuntime;
   private session: ZkSession;
   private parentReady = false;
   private hold: ZkHold | undefined;
@@ -54,6 +55,7 @@ export class ZooKeeperLockClient implements LockClient {
   constructor(private readonly o: LockClientOptions) {
     if (!o.lockName.startsWith('/')) throw new RangeError(`a ZooKeeper lock name is an absolute path, got \`${o.lockName}\``);
     this.sessionTimeoutMs = o.sessionTimeoutMs ?? 10_000;
+    this.rt = o.runtime ?? realRuntime;
     this.session = this.open();
   }
 
@@ -75,8 +77,9 @@ export class ZooKeeperLockClient implements LockClient {
     await this.ensureParent();
     const session = this.session;
     const t = this.o.callTimeoutMs;
-    const deadline = monotonicNow() + t;
-    const id = randomBytes(6).toString('hex');
+    const clock = this.rt.clock;
+    const deadline = monotonicNow(clock) + t;
+    const id = this.rt.randomHex(6);
     const path = await this.step(session, () => session.create(`${this.o.lockName}/lock-${id}-`, id, ZooKeeper.constants.ZOO_EPHEMERAL_SEQUENTIAL, t), false);
     const name = path.slice(path.lastIndexOf('/') + 1);
     const stat = await this.step(session, () => session.stat(path, t));
@@ -95,10 +98,10 @@ export class ZooKeeperLockClient implements LockClient {
         this.hold = { path, token: stat.czxid, session };
         return { token: stat.czxid, lease_ms: this.sessionTimeoutMs };
       }
-      const remaining = deadline - monotonicNow();
+      const remaining = deadline - monotonicNow(clock);
       if (remaining <= 0) break;
       const watch = await this.step(session, () => session.watchGone(`${this.o.lockName}/${queue[i - 1]}`, t));
-      if (watch) await Promise.race([watch.gone, sleep(remaining)]);
+      if (watch) await Promise.race([watch.gone, sleep(remaining, clock)]);
     }
     await this.step(session, () => session.remove(path, t));
     // Our node is deleted and we never saw it first in the queue: we never held the lock.
@@ -140,7 +143,7 @@ export class ZooKeeperLockClient implements LockClient {
   }
 
   private open(): ZkSession {
-    const s = new ZkSession(this.o.endpoints.join(','), this.sessionTimeoutMs, this.o.log);
+    const s = new ZkSession(this.o.endpoints.join(','), this.sessionTimeoutMs, this.o.log, this.rt.zookeeper ?? nativeZkAddon, this.rt.clock);
     this.parentReady = false;
     s.onState((state) => {
       this.o.log(`zookeeper: session ${state}`);
@@ -176,11 +179,11 @@ export class ZooKeeperLockClient implements LockClient {
   private discard(session: ZkSession): void {
     if (this.closing || session.state === 'closed') return;
     this.closing = new Promise((resolve) =>
-      setTimeout(() => {
+      this.rt.clock.setTimer(10, () => {
         session.close();
         this.closing = undefined;
         resolve();
-      }, 10),
+      }),
     );
   }
 

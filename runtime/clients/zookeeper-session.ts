@@ -32,6 +32,38 @@
 import ZooKeeper from 'zookeeper';
 import { failed, indeterminate, messageOf, OpError } from './op-error.js';
 import { CallTimeoutError, withTimeout } from './time.js';
+import { realClock, type Clock } from '../../core/clock.js';
+
+/**
+ * The native addon's API as ZkSession uses it: the port a ZooKeeper session
+ * runs on. Production: the `zookeeper` package's class itself; the
+ * simulation (test/sim): a simulated C client on a simulated ensemble, with
+ * the same callbacks, result codes and states.
+ */
+export interface ZkAddon {
+  on(event: 'connect' | 'connecting' | 'close', fn: (...args: unknown[]) => void): unknown;
+  init(o: object): unknown;
+  /** The negotiated session timeout, ms. */
+  readonly timeout: number;
+  /** The C client's state (ZooKeeper.constants.ZOO_CONNECTED_STATE when connected). */
+  readonly state: number;
+  a_create(path: string, data: string, flags: number, cb: (rc: number, err: unknown, created: string) => void): number;
+  a_exists(path: string, watch: boolean, cb: (rc: number, err: unknown, stat: ZkStat) => void): number;
+  a_get_children(path: string, watch: boolean, cb: (rc: number, err: unknown, children: string[]) => void): number;
+  a_delete_(path: string, version: number, cb: (rc: number) => void): number;
+  aw_exists(path: string, watcher: (...args: unknown[]) => void, cb: (rc: number) => void): number;
+  close(): void;
+}
+
+export interface ZkAddonOptions {
+  connect: string;
+  timeout: number;
+  debug_level: number;
+  host_order_deterministic: boolean;
+}
+
+/** The production ZkAddon: the native client. */
+export const nativeZkAddon = (o: ZkAddonOptions): ZkAddon => new ZooKeeper(o);
 
 export type ZkState = 'connecting' | 'connected' | 'suspended' | 'closed';
 
@@ -85,7 +117,7 @@ export interface ZkStat {
 }
 
 export class ZkSession {
-  private readonly zk: ZooKeeper;
+  private readonly zk: ZkAddon;
   private current: ZkState = 'connecting';
   private closeCalled = false;
   private readonly listeners = new Set<(s: ZkState) => void>();
@@ -94,10 +126,12 @@ export class ZkSession {
     connect: string,
     readonly sessionTimeoutMs: number,
     private readonly log: (line: string) => void,
+    addon: (o: ZkAddonOptions) => ZkAddon = nativeZkAddon,
+    private readonly clock: Clock = realClock,
   ) {
     // debug_level 0: the binding prints its own warnings with printf to STDOUT, the protocol channel, and the
     // C client's level is the same switch. This wrapper logs session changes and errors to stderr instead.
-    this.zk = new ZooKeeper({ connect, timeout: sessionTimeoutMs, debug_level: 0, host_order_deterministic: false });
+    this.zk = addon({ connect, timeout: sessionTimeoutMs, debug_level: 0, host_order_deterministic: false });
     this.zk.on('connect', deferred(() => this.set('connected')));
     this.zk.on('connecting', deferred(() => this.set(this.current === 'connecting' ? 'connecting' : 'suspended')));
     this.zk.on(
@@ -131,11 +165,11 @@ export class ZkSession {
     if (this.current === 'closed') return Promise.resolve(false);
     return new Promise((resolve) => {
       const done = (ok: boolean): void => {
-        clearTimeout(timer);
+        cancel();
         off();
         resolve(ok);
       };
-      const timer = setTimeout(() => done(false), ms);
+      const cancel = this.clock.setTimer(ms, () => done(false));
       const off = this.onState((s) => (s === 'connected' ? done(true) : s === 'closed' ? done(false) : undefined));
     });
   }
@@ -221,7 +255,7 @@ export class ZkSession {
       const ret = start(deferred((rc: number, result: T) => (rc === ZK.OK ? resolve(result) : reject(new ZkError(rc, true, what)))));
       if (ret !== ZK.OK) reject(new ZkError(ret, false, what));
     });
-    return withTimeout(answered, timeoutMs, `zookeeper ${what}`);
+    return withTimeout(answered, timeoutMs, `zookeeper ${what}`, this.clock);
   }
 }
 

@@ -20,6 +20,8 @@ import { parseClientCommand } from './client-command-line.js';
 import type { ClientConfig, ClientReady, ClientTokenKind } from '../../core/client-protocol.js';
 import { DB_CONTROL_MODES, type ResourceMode } from '../../core/vocabulary.js';
 import { ClientSession, type ProcessControl, type SessionAccess } from './client-session.js';
+import { processChannel } from './client-channel.js';
+import { raceTimer, realClock, type Clock } from './clock.js';
 import type { ProtocolViolation } from '../../core/client-protocol.js';
 import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
 
@@ -29,6 +31,8 @@ export interface ClientLauncherOptions {
   access: SessionAccess;
   readyTimeoutMs?: number;
   log?: (line: string) => void;
+  /** The ready timeout's and the sessions' time (default: the real clock). */
+  clock?: Clock;
 }
 
 export class ClientLauncher {
@@ -54,7 +58,8 @@ export class ClientLauncher {
    */
   async start(host: ClientHost, name: string, config: ClientConfig, logPath: string, control: (proc: ClientProcess) => ProcessControl): Promise<ClientSession> {
     const proc = host.spawn(this.argv, { name, env: { FC_CLIENT_CONFIG: JSON.stringify(config) }, cwd: process.cwd() });
-    const session = new ClientSession(proc, logPath, control(proc), this.o.access, {
+    const clock = this.o.clock ?? realClock;
+    const session = new ClientSession(processChannel(proc, logPath), control(proc), this.o.access, {
       onViolation: (v) => {
         this.violations.push(v);
         this.o.log?.(`client ${v.client} broke the protocol: ${v.problem}`);
@@ -63,12 +68,10 @@ export class ClientLauncher {
         this.crashes.push(c);
         this.o.log?.(`client ${c.client} crashed (${c.exit}): see its log`);
       },
-    });
+    }, clock);
     const ms = this.o.readyTimeoutMs ?? readyTimeoutMs(process.env['FC_CLIENT_READY_TIMEOUT_MS']);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
     try {
-      const ready = await Promise.race([session.ready, timeout]);
+      const ready = await raceTimer(clock, session.ready, ms, () => undefined);
       if (!ready) throw session.error('client-not-ready', `lock client ${name} (${this.argv.join(' ')}) printed no ready line within ${ms / 1000} s`);
       // A wrapper that exec'd its program (a script running `exec java …`) is known by that program from now on, so pauses and kills reach it.
       proc.reidentify();
@@ -79,8 +82,6 @@ export class ClientLauncher {
       session.close();
       await proc.stop().catch(() => undefined);
       throw err;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -19,10 +19,11 @@
  * middle of the run) commits a protocol violation: its pending op ends `info
  * protocol-error`, and `onViolation` tells the run, which cannot then call
  * its verdict valid.
+ *
+ * It runs on a ClientChannel (client-channel.ts: the process's pipes) and a
+ * Clock, so the simulation runs this very class against simulated processes.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { ClientProcess } from '../hosts/client-host.js';
+import type { ProcessExit } from '../hosts/cluster-errors.js';
 import { EXIT, FencecheckError } from '../../core/errors.js';
 import { accessStatements } from '../clients/resource-modes.js';
 import { CLIENT_TOKEN_KINDS, PROTOCOL_VERSION, type ClientAnswer, type ClientReady, type ClientRequest } from '../../core/client-protocol.js';
@@ -30,8 +31,10 @@ import type { ResourceMode } from '../../core/vocabulary.js';
 import type { LockSession, RequestBody } from './ports.js';
 import type { ProtocolViolation } from '../../core/client-protocol.js';
 import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
+import type { ClientChannel } from './client-channel.js';
+import { realClock, sleepOn, type Clock } from './clock.js';
 
-type Pending = { resolve: (a: ClientAnswer) => void; timer: NodeJS.Timeout };
+type Pending = { resolve: (a: ClientAnswer) => void; cancel: () => void };
 
 /** The process faults of one client, as the cluster's nemesis applies them. */
 export interface ProcessControl {
@@ -82,7 +85,6 @@ const STDERR_TAIL = 20;
 export class ClientSession implements LockSession {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly log: WriteStream;
   private readonly tail: string[] = [];
   readonly ready: Promise<ClientReady>;
   private dead = false;
@@ -91,34 +93,27 @@ export class ClientSession implements LockSession {
   private violated: ProtocolViolation | undefined;
 
   constructor(
-    readonly proc: ClientProcess,
-    readonly logPath: string,
+    readonly channel: ClientChannel,
     private readonly control: ProcessControl,
     private readonly access: SessionAccess,
     private readonly options: SessionOptions = {},
+    private readonly clock: Clock = realClock,
   ) {
-    this.log = createWriteStream(logPath, { flags: 'a' });
-    // A full disk must not crash the run ("Unhandled 'error' event"): a client's log is not its history; stop logging.
-    this.log.on('error', () => this.log.destroy());
-    const { stdout, stderr } = proc.child;
-    if (!stdout || !stderr || !proc.child.stdin) throw new Error('a client process needs piped stdio');
-    stderr.on('data', (chunk: Buffer) => this.log.write(chunk));
-    createInterface({ input: stderr }).on('line', (line) => {
+    channel.onStderrLine((line) => {
       this.tail.push(line);
       if (this.tail.length > STDERR_TAIL) this.tail.shift();
     });
-    proc.child.stdin.on('error', () => undefined); // EPIPE when the client died: the exit handler answers.
     let onReady: (r: ClientReady) => void = () => undefined;
     let onFailed: (e: Error) => void = () => undefined;
     this.ready = new Promise((res, rej) => ((onReady = res), (onFailed = rej)));
     // A rejection nobody awaits yet (the spawner races it with a timer) must not crash the runner.
     this.ready.catch(() => undefined);
-    createInterface({ input: stdout }).on('line', (line) => {
+    channel.onStdoutLine((line) => {
       let msg: unknown;
       try {
         msg = JSON.parse(line);
       } catch {
-        this.log.write(`[stdout, not JSON] ${line}\n`);
+        channel.log(`[stdout, not JSON] ${line}\n`);
         if (line.trim() !== '') this.reportViolation(`printed a line that is not JSON: ${JSON.stringify(line.slice(0, 200))}`, onFailed);
         return;
       }
@@ -130,23 +125,25 @@ export class ClientSession implements LockSession {
       } else if (isAnswer(msg)) this.answer(msg, line, onFailed);
       else this.reportViolation(`printed a line that is neither a ready line nor an answer: ${JSON.stringify(line.slice(0, 200))}`, onFailed);
     });
+    void channel.exited.then((exit) => this.exitedWith(exit, onFailed));
+  }
+
+  /** The process ended: a crash or a violation if nobody asked for it, and every pending op ends `info client-exited`. */
+  private async exitedWith(exit: ProcessExit, onFailed: (e: Error) => void): Promise<void> {
     // 'exit' can come before the last stderr lines are read: wait for the pipe to close (briefly) so the tail is complete.
-    const stderrClosed = new Promise<void>((resolve) => stderr.once('close', () => resolve()));
-    void proc.exited.then(async (exit) => {
-      await Promise.race([stderrClosed, new Promise((resolve) => setTimeout(resolve, 500))]);
-      this.dead = true;
-      const crash = this.isReady ? crashOf(exit, this.closing) : undefined;
-      if (crash !== undefined) {
-        this.log.write(`[crash] ${proc.name} died without being asked (${crash})\n`);
-        this.options.onCrash?.({ client: proc.name, exit: crash, stderrTail: [...this.tail] });
-      }
-      // Ours: stdin closed or shutdown (closing), kill -9 by the nemesis or a retire, SIGTERM at teardown. Anything else is the client's doing.
-      if (this.isReady && !this.closing && exit.signal !== 'SIGKILL' && exit.signal !== 'SIGTERM') {
-        this.reportViolation(`exited in the middle of the run (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`, onFailed);
-      }
-      onFailed(this.error('client-exited', `lock client ${proc.name} exited before it was ready (${JSON.stringify(exit)})`));
-      for (const [id, p] of this.pending) this.settle(id, p, { id, type: 'info', error: 'client-exited' });
-    });
+    await Promise.race([this.channel.stderrClosed, sleepOn(this.clock, 500)]);
+    this.dead = true;
+    const crash = this.isReady ? crashOf(exit, this.closing) : undefined;
+    if (crash !== undefined) {
+      this.channel.log(`[crash] ${this.name} died without being asked (${crash})\n`);
+      this.options.onCrash?.({ client: this.name, exit: crash, stderrTail: [...this.tail] });
+    }
+    // Ours: stdin closed or shutdown (closing), kill -9 by the nemesis or a retire, SIGTERM at teardown. Anything else is the client's doing.
+    if (this.isReady && !this.closing && exit.signal !== 'SIGKILL' && exit.signal !== 'SIGTERM') {
+      this.reportViolation(`exited in the middle of the run (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`, onFailed);
+    }
+    onFailed(this.error('client-exited', `lock client ${this.name} exited before it was ready (${JSON.stringify(exit)})`));
+    for (const [id, p] of this.pending) this.settle(id, p, { id, type: 'info', error: 'client-exited' });
   }
 
   get alive(): boolean {
@@ -154,15 +151,25 @@ export class ClientSession implements LockSession {
   }
 
   get name(): string {
-    return this.proc.name;
+    return this.channel.name;
   }
 
   get host(): string {
-    return this.proc.host;
+    return this.channel.host;
   }
 
   get pid(): number {
-    return this.proc.pid;
+    return this.channel.pid;
+  }
+
+  /** Where its stderr goes. */
+  get logPath(): string {
+    return this.channel.logPath;
+  }
+
+  /** Resolves when the process has ended. */
+  get exited(): Promise<ProcessExit> {
+    return this.channel.exited;
   }
 
   pause(): Promise<void> {
@@ -203,16 +210,15 @@ export class ClientSession implements LockSession {
     if (this.dead) return Promise.resolve({ id, type: 'info', error: 'client-exited' });
     if (this.violated) return Promise.resolve({ id, type: 'info', error: 'protocol-error' });
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.settle(id, this.pending.get(id)!, { id, type: 'info', error: 'gave-up' }), giveUpMs);
-      this.pending.set(id, { resolve, timer });
-      this.proc.child.stdin!.write(JSON.stringify(wireRequest(body, id, access)) + '\n');
+      const cancel = this.clock.setTimer(giveUpMs, () => this.settle(id, this.pending.get(id)!, { id, type: 'info', error: 'gave-up' }));
+      this.pending.set(id, { resolve, cancel });
+      this.channel.send(JSON.stringify(wireRequest(body, id, access)));
     });
   }
 
   close(): void {
     this.closing = true;
-    this.proc.child.stdin?.end();
-    this.log.end();
+    this.channel.end();
   }
 
   private answer(a: ClientAnswer, line: string, onFailed: (e: Error) => void): void {
@@ -225,16 +231,16 @@ export class ClientSession implements LockSession {
 
   /** A broken protocol: remembered, reported once, and every pending op ends indeterminate. */
   private reportViolation(problem: string, onFailed: (e: Error) => void): void {
-    this.log.write(`[protocol violation] ${problem}\n`);
+    this.channel.log(`[protocol violation] ${problem}\n`);
     if (this.violated) return;
-    this.violated = { client: this.proc.name, problem, stderrTail: [...this.tail] };
-    onFailed(this.error('client-protocol', `lock client ${this.proc.name} broke the protocol: ${problem}`));
+    this.violated = { client: this.name, problem, stderrTail: [...this.tail] };
+    onFailed(this.error('client-protocol', `lock client ${this.name} broke the protocol: ${problem}`));
     this.options.onViolation?.(this.violated);
     for (const [id, p] of this.pending) this.settle(id, p, { id, type: 'info', error: 'protocol-error' });
   }
 
   private settle(id: number, p: Pending, a: ClientAnswer): void {
-    clearTimeout(p.timer);
+    p.cancel();
     this.pending.delete(id);
     p.resolve(a);
   }

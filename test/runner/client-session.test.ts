@@ -14,6 +14,7 @@ import { FencecheckError } from '../../core/errors.js';
 import { SQL } from '../../runtime/clients/resource-modes.js';
 import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
 import { ClientSession, crashOf, wireRequest, type ProtocolViolation } from '../../runtime/runner/client-session.js';
+import { processChannel } from '../../runtime/runner/client-channel.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
 const READY = '{"ready":true,"protocol":1,"token":"monotonic","versions":{"x":"1"}}';
@@ -31,7 +32,7 @@ function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: st
   const crashes: ClientCrash[] = [];
   const dir = madeTempDir('fencecheck-session-');
   const control = { pause: async () => undefined, resume: async () => undefined, kill: async () => undefined };
-  const session = new ClientSession(proc, join(dir, 'client.log'), control, { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v), onCrash: (c) => crashes.push(c) });
+  const session = new ClientSession(processChannel(proc, join(dir, 'client.log')), control, { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v), onCrash: (c) => crashes.push(c) });
   // A real process's pipes close when it exits.
   const exitNow = (e: ProcessExit) => {
     stderr.end();

@@ -13,11 +13,16 @@
  *                            checker computes (acknowledged − final) is the
  *                            sum of the increments each applied write destroyed;
  *   lost updates, sound      an invalid verdict has a write that destroyed one,
- *                            and a valid one (all writes definite) has none.
+ *                            and a valid one (all writes definite) has none;
+ *
+ * and, for every workload (mutex included), the lock checkers against the
+ * service's grants (compare-lock-truth.ts).
  */
 import { lockOps, type LockOp } from '../../core/checkers/lock/lock-ops.js';
 import { analyseRun } from '../../core/analyse/analyse-run.js';
 import type { SimulatedRun } from './simulate-run.js';
+import { compareLockTruth, passedWithoutRelease } from './compare-lock-truth.js';
+import { tokenKindOf } from '../../core/vocabulary.js';
 
 export interface TruthComparison {
   disagreements: string[];
@@ -25,6 +30,12 @@ export interface TruthComparison {
   staleReported: number;
   staleTrue: number;
   lostTrue: number;
+  /** Grants the lock passed on from without a release: the service's own double holds. */
+  doubleHoldsTrue: number;
+  /** Double holds the mutual-exclusion checker reported. */
+  doubleHoldsReported: number;
+  /** Accesses the resource refused (a fence, a mark, a version: the protection acting). */
+  refusals: number;
   valid: boolean | 'unknown';
 }
 
@@ -82,5 +93,8 @@ export function compareWithTruth(run: SimulatedRun): TruthComparison {
     if (lost.valid === true && s['maybeWrites'] === 0 && s['final'] !== undefined && lostTrue > 0) out.push(`lost-updates valid but the truth lost ${lostTrue}`);
   }
 
-  return { disagreements: out, staleReported: reported.size, staleTrue: truthStale.size, lostTrue, valid: checked.valid };
+  out.push(...compareLockTruth(checked, ops, run.truth, tokenKindOf(o.backend) === 'monotonic'));
+  const doubleHoldsReported = checked.verdicts.find((v) => v.checker === 'mutual-exclusion')?.stats?.['doubleHolds'] ?? 0;
+  const refusals = ops.filter((op) => op.status === 'fail' && run.history[op.completeIndex ?? -1]?.['outcome'] === 'rejected').length;
+  return { disagreements: out, staleReported: reported.size, staleTrue: truthStale.size, lostTrue, doubleHoldsTrue: passedWithoutRelease(run.truth).length, doubleHoldsReported, refusals, valid: checked.valid };
 }

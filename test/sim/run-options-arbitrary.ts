@@ -1,16 +1,26 @@
 /**
- * Random run options for the simulation suite: every workload and resource
- * mode a backend allows, the faults the simulation models (seeded schedules
- * and scripted windows aimed at the holder, an acquirer or one worker),
- * short runs with leases, holds, rates and timeouts drawn wide enough to
- * make every race of the lock protocol happen somewhere.
+ * Random run options for the simulation suite: every simulated backend
+ * (redis, redlock, etcd, zookeeper), every workload and resource mode the
+ * backend allows, every fault kind the product has (seeded schedules of
+ * client-pause, server-pause, partition, kill, clock, loss and evict, or
+ * scripted windows of client pauses and delays aimed at the holder, an
+ * acquirer or one worker, some at lock events), short runs with leases,
+ * holds, rates and timeouts drawn wide enough to make every race of the lock
+ * protocols happen somewhere. A combination the product refuses (a clock
+ * fault on etcd, evict without Redis, a fence on Redlock) is not drawn:
+ * validateRunOptions, the product's own rule, filters it out.
  */
 import fc from 'fast-check';
 import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
 import { TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
-import type { RunOptions } from '../../core/plan/run-options.js';
+import { validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
+import type { ResourceMode } from '../../core/vocabulary.js';
+import { SIMULATED_BACKENDS } from './sim-lock-service.js';
 
 const WORKLOADS: LockWorkload[] = ['lock-counter', 'fenced-write', 'mutex'];
+const MODES: ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic', 'version'];
+/** The faults a seeded schedule draws (delay is scripted only, below). */
+export const SEEDED_FAULTS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'loss', 'evict'] as const;
 
 const victim: fc.Arbitrary<ClientVictim> = fc.oneof(
   fc.constant<ClientVictim>({ kind: 'holder' }),
@@ -24,23 +34,40 @@ const trigger: fc.Arbitrary<Trigger | undefined> = fc.option(
   { nil: undefined },
 );
 
-/** Scripted client pauses, possibly overlapping, within the main phase, some aimed at lock events. */
+/** Scripted client pauses and link delays, possibly overlapping, within the main phase, some aimed at lock events. */
 function scriptOf(timeLimitMs: number): fc.Arbitrary<FaultWindow[]> {
+  const window = fc.record({
+    at: fc.integer({ min: 0, max: timeLimitMs - 1 }),
+    length: fc.integer({ min: 50, max: 4000 }),
+    target: victim,
+    trigger,
+    delay: fc.option(fc.record({ link: fc.constantFrom('resource' as const, 'lock' as const), delayMs: fc.integer({ min: 10, max: 1500 }) }), { nil: undefined }),
+  });
   return fc.array(
-    fc.record({ at: fc.integer({ min: 0, max: timeLimitMs - 1 }), length: fc.integer({ min: 50, max: 4000 }), target: victim, trigger }).map(
-      ({ at, length, target, trigger: t }): FaultWindow => ({ at, until: Math.min(timeLimitMs, at + length), fault: 'client-pause', target, ...(t ? { trigger: t } : {}) }),
-    ),
+    window.map(({ at, length, target, trigger: t, delay }): FaultWindow => {
+      const span = { at, until: Math.min(timeLimitMs, at + length), ...(t ? { trigger: t } : {}) };
+      return delay ? { ...span, fault: 'delay', target, link: delay.link, delayMs: delay.delayMs } : { ...span, fault: 'client-pause', target };
+    }),
     { minLength: 1, maxLength: 4 },
   );
 }
 
+/** Options the product accepts, or undefined (filtered out). */
+function accepted(o: RunOptions): RunOptions | undefined {
+  try {
+    return validateRunOptions(o);
+  } catch {
+    return undefined;
+  }
+}
+
 export const runOptionsArbitrary: fc.Arbitrary<RunOptions> = fc
   .record({
-    unique: fc.boolean(),
+    backend: fc.constantFrom(...SIMULATED_BACKENDS),
     workload: fc.constantFrom(...WORKLOADS),
-    mode: fc.integer({ min: 0, max: 4 }),
-    timeLimitS: fc.integer({ min: 2, max: 8 }),
-    clients: fc.integer({ min: 2, max: 5 }),
+    mode: fc.constantFrom(...MODES),
+    timeLimitS: fc.integer({ min: 2, max: 5 }),
+    clients: fc.integer({ min: 2, max: 4 }),
     ttlMs: fc.integer({ min: 200, max: 2000 }),
     holdMs: fc.integer({ min: 0, max: 300 }),
     rate: fc.integer({ min: 1, max: 8 }),
@@ -49,14 +76,14 @@ export const runOptionsArbitrary: fc.Arbitrary<RunOptions> = fc
     recoverMs: fc.integer({ min: 100, max: 2000 }),
     callTimeoutMs: fc.integer({ min: 50, max: 800 }),
     seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-    faults: fc.subarray(['client-pause', 'server-pause', 'partition'] as const, { minLength: 0 }),
+    faults: fc.subarray([...SEEDED_FAULTS], { minLength: 0, maxLength: 3 }),
     scripted: fc.boolean(),
+    checkHold: fc.boolean(),
   })
   .chain((r) => {
-    const modes = r.unique ? (['none', 'cas-unique', 'cas-unique-nonatomic'] as const) : (['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic'] as const);
     const base: RunOptions = {
-      backend: r.unique ? 'redlock' : 'redis',
-      resource: modes[r.mode % modes.length]!,
+      backend: r.backend,
+      resource: r.mode,
       workload: r.workload,
       nemesis: [...r.faults],
       timeLimitS: r.timeLimitS,
@@ -72,7 +99,10 @@ export const runOptionsArbitrary: fc.Arbitrary<RunOptions> = fc
       nemesisTarget: 'random',
       redisPersistence: 'none',
       resultsDir: 'unused',
-      checkHold: false,
+      checkHold: r.checkHold,
     };
-    return r.scripted ? scriptOf(r.timeLimitS * 1000).map((script): RunOptions => ({ ...base, nemesis: ['client-pause'], script })) : fc.constant(base);
-  });
+    if (!r.scripted) return fc.constant(base);
+    return scriptOf(r.timeLimitS * 1000).map((script): RunOptions => ({ ...base, nemesis: [...new Set(script.map((w) => w.fault))], script, ...(script.some((w) => w.fault === 'delay') ? { proxies: 'both' as const } : {}) }));
+  })
+  .map(accepted)
+  .filter((o): o is RunOptions => o !== undefined);

@@ -1,64 +1,90 @@
 /**
- * A simulated lease lock service with Redis's single-node semantics: SET NX
- * PX (the key is free, or its lease ran out: it is granted with a new
- * lease), compare-and-delete release, and expiry by time alone. A token is
- * issued with each grant: monotonic (a counter, as INCR, an etcd revision or
- * a ZooKeeper zxid) or unique (a random string, as Redlock's value). Every
- * grant is written to the truth.
- *
- * Memory pressure (the evict fault) as a full cache does it: the key held now
- * is evicted at once, and while the pressure lasts each new key lives at most
- * `PRESSURE_KEY_LIFE_MS` (newer fillers push it out), lease or not.
+ * The simulated lock service of a run, by backend: its servers on their
+ * nodes, the transports a client process reaches them through (its
+ * ClientRuntime's ports), the truth's grants as the servers make them, and
+ * the faults that act on the service's data (memory pressure). One Redis
+ * (redis), five independent Redis (redlock), an etcd cluster (etcd), a
+ * ZooKeeper ensemble (zookeeper), as the real clusters.
+ * (redis-sentinel, redlock-npm, pg-advisory and memcached are not simulated.)
  */
-import type { Prng } from '../../core/random/prng.js';
-import type { TokenKind } from '../../core/checkers/lock/verdict.js';
-import type { SimGrant, SimTruth } from './sim-truth.js';
-import type { VirtualClock } from './virtual-clock.js';
+import type { ClientRuntime } from '../../runtime/clients/client-runtime.js';
+import type { LockBackend } from '../../core/vocabulary.js';
+import { quorumOf } from '../../runtime/clients/redlock-algorithm.js';
+import type { SimNetwork } from './sim-network.js';
+import type { SimNode } from './sim-node.js';
+import type { SimProcess } from './sim-process.js';
+import { SimEtcdCluster, SimEtcdPort } from './sim-etcd.js';
+import { SimZkAddon, SimZkEnsemble } from './sim-zookeeper.js';
+import { SimRedisPort, SimRedisServer, type RedisHook } from './sim-redis.js';
+import type { SimTruth } from './sim-truth.js';
 
-export class SimLockService {
-  private holder: { owner: string; grant: SimGrant; expiresAtMs: number } | undefined;
-  private pressure = false;
-  /** How long a key lasts on a full cache: the real fault's turnover (core/generator/eviction.ts), about 100 ms. */
-  static readonly PRESSURE_KEY_LIFE_MS = 100;
+/** The backends whose servers and transports are simulated. */
+export const SIMULATED_BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper'] as const satisfies readonly LockBackend[];
+export type SimulatedBackend = (typeof SIMULATED_BACKENDS)[number];
 
-  constructor(
-    private readonly clock: VirtualClock,
-    private readonly tokenKind: TokenKind,
-    private readonly rng: Prng,
-    private readonly truth: SimTruth,
-  ) {}
+export interface SimLockService {
+  /** A client process's transports to the service. */
+  transports(proc: SimProcess, host: string, client: string): Partial<ClientRuntime>;
+  /** Memory pressure on a node (evict); the keys evicted. */
+  setPressure(node: string, on: boolean): string[];
+}
 
-  /** SET NX PX at the server: the new grant, or undefined while another lease runs. */
-  trySet(owner: string, ttlMs: number): SimGrant | undefined {
-    const now = this.clock.ms;
-    if (this.holder !== undefined && this.holder.expiresAtMs > now) return undefined;
-    const seq = this.truth.grants.length;
-    // Monotonic tokens start above 0, as a fence column's initial 0 must not admit them twice.
-    const token = this.tokenKind === 'monotonic' ? seq + 1 : `u${seq}-${this.rng.int(0, 1e9).toString(36)}`;
-    const grant: SimGrant = { seq, token, atMs: now };
-    this.truth.grants.push(grant);
-    this.holder = { owner, grant, expiresAtMs: now + (this.pressure ? Math.min(ttlMs, SimLockService.PRESSURE_KEY_LIFE_MS) : ttlMs) };
-    return grant;
+export function simLockService(backend: LockBackend, nodes: SimNode[], net: SimNetwork, truth: SimTruth, lockName: string, observe?: RedisHook): SimLockService {
+  switch (backend) {
+    case 'redis':
+    case 'redlock':
+      return redisService(backend, nodes, net, truth, lockName, observe);
+    case 'etcd': {
+      const cluster = new SimEtcdCluster(nodes, net, truth, lockName);
+      return {
+        transports: (proc, host, client) => ({ etcd: (o) => new SimEtcdPort(net, host, proc, cluster, client, o.callTimeoutMs) }),
+        setPressure: () => [],
+      };
+    }
+    case 'zookeeper': {
+      const ensemble = new SimZkEnsemble(nodes, net, truth, lockName);
+      return {
+        transports: (proc, host, client) => ({ zookeeper: (o) => new SimZkAddon(net, host, proc, ensemble, client, o) }),
+        setPressure: () => [],
+      };
+    }
+    default:
+      throw new Error(`the simulation has no ${backend} servers (simulated: ${SIMULATED_BACKENDS.join(', ')})`);
   }
+}
 
-  /** Memory pressure on or off; on evicts the key held now. The keys evicted, as the real fault reports them. */
-  setPressure(on: boolean): string[] {
-    this.pressure = on;
-    const evicted = on && this.holder !== undefined && this.holder.expiresAtMs > this.clock.ms ? ['lock'] : [];
-    if (on) this.holder = undefined;
-    return evicted;
-  }
-
-  /** The Lua compare-and-delete: true when the key still held `owner`'s value (and its lease had not run out). */
-  compareAndDelete(owner: string): boolean {
-    const h = this.holder;
-    if (h === undefined || h.owner !== owner || h.expiresAtMs <= this.clock.ms) return false;
-    this.holder = undefined;
-    return true;
-  }
-
-  /** The grant that followed `grant`, if any: the lock had passed on. */
-  successorOf(grant: SimGrant): SimGrant | undefined {
-    return this.truth.grants[grant.seq + 1];
-  }
+function redisService(backend: 'redis' | 'redlock', nodes: SimNode[], net: SimNetwork, truth: SimTruth, lockName: string, observe?: RedisHook): SimLockService {
+  const servers = new Map<string, SimRedisServer>();
+  const hook: RedisHook = (node, command, key, value, client) => {
+    truthOf(node, command, key, value, client);
+    observe?.(node, command, key, value, client);
+  };
+  const truthOf: RedisHook = (node, command, key, value, client) => {
+    const now = node.simMs;
+    if (backend === 'redis') {
+      // The single Redis's grant is its SET NX; the token is taken by the holder's INCR, a round trip later.
+      if (key === lockName && command === 'set') truth.grant(client, now);
+      if (key === `${lockName}:fence` && command === 'incr') truth.tokenTaken(client, Number(value));
+      if (key === lockName && command === 'del') truth.released(client, now);
+      return;
+    }
+    if (key !== lockName) return;
+    // Redlock's lock passes when a value is held by a majority of the nodes (each by its own clock).
+    const holding = [...servers.values()].filter((s) => s.valueOf(lockName) === value).length;
+    if (command === 'set' && holding >= quorumOf(nodes.length)) {
+      const last = truth.grants.at(-1);
+      // A retry of the same value after the algorithm's own unlock (validity ran out) takes the lock back: if nobody
+      // got it in between, that is the same hold going on; else it is a new grant.
+      if (last?.token === value) delete last.releasedAtMs;
+      else truth.grant(client, now, value);
+    }
+    if (command === 'del' && holding < quorumOf(nodes.length) && truth.grantOf(client)?.token === value) truth.released(client, now);
+  };
+  for (const n of nodes) servers.set(n.name, new SimRedisServer(n, hook));
+  return {
+    transports: (proc, host, client) => ({
+      redis: (endpoint, timeoutMs) => new SimRedisPort(net, host, proc, servers.get(endpoint.split(':')[0]!)!, client, timeoutMs),
+    }),
+    setPressure: (node, on) => servers.get(node)?.setPressure(on) ?? [],
+  };
 }

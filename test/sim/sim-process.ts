@@ -18,6 +18,7 @@ export class SimProcess {
   /** This process's view of time: the world's reading, timers that wait while it is stopped. */
   readonly clock: Clock = {
     nowNs: () => this.world.nowNs(),
+    wallMs: () => this.world.wallMs(),
     setTimer: (ms, fn) => this.world.setTimer(ms, () => this.run(fn)),
   };
 

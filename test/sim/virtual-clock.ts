@@ -11,26 +11,39 @@ import { EventQueue } from './event-queue.js';
 
 export class VirtualClock implements Clock {
   private readonly queue = new EventQueue();
-  /** ms since the start of the simulation. */
-  private nowMs = 0;
+  /**
+   * Whole ns since the start of the simulation. Whole, so that a timer set for
+   * the gap between two readings lands exactly on the later one: with a
+   * fractional clock, a wait for "deadline − now" could land a hair before
+   * the deadline, read as the same ns, and wait again forever.
+   */
+  private now = 0;
   /** Events run so far (a runaway guard and a figure for the bench). */
   events = 0;
 
   nowNs(): bigint {
-    return BigInt(Math.round(this.nowMs * 1e6));
+    return BigInt(this.now);
   }
 
   get ms(): number {
-    return this.nowMs;
+    return this.now / 1e6;
   }
 
+  /** The wall clock of a process with no clock offset: the simulation starts at a fixed epoch instant. */
+  wallMs(): number {
+    return VirtualClock.EPOCH_MS + this.now / 1e6;
+  }
+
+  /** 2026-01-01T00:00:00Z: any fixed instant, so wall readings replay. */
+  static readonly EPOCH_MS = 1_767_225_600_000;
+
   setTimer(ms: number, fn: () => void): () => void {
-    let live = true;
-    this.queue.push(this.nowMs + Math.max(0, ms), () => {
-      if (live) fn();
-    });
+    const entry = Object.assign(() => fn(), { cancelled: false });
+    // A positive wait takes at least 1 ns, as a real timer takes at least its resolution: a wait for a float gap of
+    // 1e-12 ms (two readings' sum rounded differently) must land past it, or its waiter waits again, forever.
+    this.queue.push(this.now + (ms > 0 ? Math.max(1, Math.round(ms * 1e6)) : 0), entry);
     return () => {
-      live = false;
+      entry.cancelled = true;
     };
   }
 
@@ -44,10 +57,12 @@ export class VirtualClock implements Clock {
     for (;;) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (settled) return result;
-      const e = this.queue.pop();
-      if (e === undefined) throw new Error(`simulation stalled at ${this.nowMs} ms: nothing scheduled and the run has not ended`);
-      if (++this.events > maxEvents) throw new Error(`simulation ran ${maxEvents} events without ending (at ${this.nowMs} ms)`);
-      this.nowMs = Math.max(this.nowMs, e.t);
+      // Cancelled timers (most timeouts: the answer came first) are dropped without a turn of the loop: nothing runs for them.
+      let e = this.queue.pop();
+      while (e !== undefined && (e.fn as { cancelled?: boolean }).cancelled === true) e = this.queue.pop();
+      if (e === undefined) throw new Error(`simulation stalled at ${this.ms} ms: nothing scheduled and the run has not ended`);
+      if (++this.events > maxEvents) throw new Error(`simulation ran ${maxEvents} events without ending (at ${this.ms} ms)`);
+      this.now = Math.max(this.now, e.t);
       e.fn();
     }
   }

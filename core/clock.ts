@@ -1,0 +1,36 @@
+/**
+ * Time for every part of a run, runner and lock client alike: a monotonic
+ * reading in ns, the wall clock in ms, and one-shot timers. Production runs
+ * on the process's CLOCK_MONOTONIC, Date.now and Node's timers; the
+ * simulation (test/sim) passes a virtual clock whose timers fire in (time,
+ * sequence) order and whose wall clock a clock fault shifts, so a seed
+ * replays to the same history.
+ *
+ * Why the wall clock is here though the runner and the clients never decide
+ * on it: the servers do (Redis expires keys on its wall clock), and a
+ * simulated server needs the same clock its real counterpart reads.
+ *
+ * Why a part takes a Clock rather than calling setTimeout: a part that reads
+ * real time cannot be simulated, and a simulation that replaces the part
+ * tests a copy, not the product. (A leaf module: runner and clients both
+ * import it, neither imports the other for it.)
+ */
+
+export interface Clock {
+  /** ns on a monotonic time line (an arbitrary origin). */
+  nowNs(): bigint;
+  /** The wall clock, ms since the epoch (what a clock fault shifts). */
+  wallMs(): number;
+  /** Call `fn` once after `ms` (at least 0); returns the cancel function. */
+  setTimer(ms: number, fn: () => void): () => void;
+}
+
+/** The process's CLOCK_MONOTONIC, its wall clock and Node's timers. */
+export const realClock: Clock = {
+  nowNs: () => process.hrtime.bigint(),
+  wallMs: () => Date.now(),
+  setTimer(ms, fn) {
+    const t = setTimeout(fn, Math.max(0, ms));
+    return () => clearTimeout(t);
+  },
+};
