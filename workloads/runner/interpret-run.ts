@@ -96,6 +96,12 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
     cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
     await stop.sleep(main.endMs - main.startMs);
     stop.stop();
+    // The final reader starts now (a process start takes a second or more on a busy machine): it only
+    // connects while the faults heal, the workers finish their sections and the service recovers, and
+    // reads once the recovery wait is over, as it would have had it started then. Its host's faults
+    // end with heal-all below, before it reads.
+    const reader = o.workload !== 'mutex' ? spawn(o.clients) : undefined;
+    reader?.catch(() => undefined);
     await nemesisDone;
     cancelTicker();
 
@@ -107,10 +113,6 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
 
     const recover = phase('recover');
     log(`recover: ${recover.endMs - recover.startMs} ms`);
-    // The final reader starts while the service recovers (a process start takes a second here): it only
-    // connects meanwhile, and reads once the recovery wait is over, as it would have started then.
-    const reader = o.workload !== 'mutex' ? spawn(o.clients) : undefined;
-    reader?.catch(() => undefined);
     await sleepOn(clock, recover.endMs - recover.startMs);
     // No final read into a history that can no longer be written (a full disk): the run ends with that error.
     if (reader && recorder.failure === undefined) {
