@@ -15,6 +15,7 @@ import { planPhases, type Phase } from '../generator/phases.js';
 import { nemesisSchedule, type FaultWindow, type NemesisTargets } from '../generator/nemesis-schedule.js';
 import { clientPlan, type PlannedSection } from '../generator/client-plan.js';
 import { UsageError } from '../errors.js';
+import { aimSchedule, type Aims } from '../generator/aimed-schedule.js';
 import { validateRunOptions, type RunOptions } from './run-options.js';
 import { clusterBackendsOf } from '../vocabulary.js';
 
@@ -106,19 +107,40 @@ function tooManySections(o: RunOptions): UsageError {
   );
 }
 
+/** The seeded schedule of a run's options (the windows of `--nemesis`). */
+function seededWindows(o: RunOptions, lockNodes: string[], resourceNode: string): FaultWindow[] {
+  return nemesisSchedule(
+    { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: serverTargets(o, lockNodes, resourceNode), ...(o.evictPolicy ? { evictPolicy: o.evictPolicy } : {}) },
+    o.seed,
+    o.timeLimitS * 1000,
+  );
+}
+
+/**
+ * The script of a run whose faults are aimed at lock events (a compare column
+ * `client-pause@holder-read`): its seeded schedule, each aimed window waiting
+ * for its event (../generator/aimed-schedule.ts). Written into the options as
+ * `script`, so the run replays as a plain `--script` run.
+ */
+export function aimedScript(o: RunOptions, aims: Aims): FaultWindow[] {
+  const cluster = planCluster({ backends: clusterBackendsOf(o.backend) });
+  const lockNodes = cluster.nodes.filter((n) => n.backend !== 'postgres').map((n) => n.name);
+  const resourceNode = cluster.nodes.find((n) => n.backend === 'postgres')!.name;
+  const pauseMs = Math.max(o.durationMs, 2 * o.ttlMs);
+  return aimSchedule(seededWindows(o, lockNodes, resourceNode), aims, {
+    timeLimitMs: o.timeLimitS * 1000,
+    lengthMs: (f) => (f === 'client-pause' ? pauseMs : o.durationMs),
+    leaseMs: o.ttlMs,
+  });
+}
+
 export function planRun(input: RunOptions): RunPlan {
   const o = validateRunOptions(input);
   const cluster = planCluster({ backends: clusterBackendsOf(o.backend) });
   const lockNodes = cluster.nodes.filter((n) => n.backend !== 'postgres').map((n) => n.name);
   const resourceNode = cluster.nodes.find((n) => n.backend === 'postgres')!.name;
   const hosts = Array.from({ length: o.clients }, (_, i) => `c${i + 1}`);
-  const windows =
-    o.script ??
-    nemesisSchedule(
-      { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: serverTargets(o, lockNodes, resourceNode), ...(o.evictPolicy ? { evictPolicy: o.evictPolicy } : {}) },
-      o.seed,
-      o.timeLimitS * 1000,
-    );
+  const windows = o.script ?? seededWindows(o, lockNodes, resourceNode);
   const pauseMs = Math.max(o.durationMs, 2 * o.ttlMs);
   const sections = plannedSections(o);
   return {

@@ -13,6 +13,7 @@
  * ClusterStartError names the node, command, exit, last log lines, log path).
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { planCluster, planClientHost, type BackendName, type ClusterPlan } from '../../core/cluster/cluster-plan.js';
 import { chosenSubnet } from './chosen-subnet.js';
@@ -107,6 +108,7 @@ async function startLocked(
     logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
     execOnHost: (n, argv, o) => runCommand('ip', ['netns', 'exec', n.namespace, ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
     userIds: async (name) => lookupUser(name),
+    sharedCache: join(tmpdir(), 'fencecheck-cache'),
   };
   // Aborted when one backend fails, so the others stop starting things that teardown would miss.
   const abort = new AbortController();

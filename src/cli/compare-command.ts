@@ -13,7 +13,7 @@ import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
 import { assertOptionsApply, DEFAULTS, runOptionNotes } from '../../core/plan/run-options.js';
 import { planRun } from '../../core/plan/run-plan.js';
 import type { CompareReport } from '../compare/compare-report.js';
-import { lockRows, matrixCells, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
+import { lockRows, matrixCells, nemesisAims, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
 import { NAMED_CLIENTS, parseClientList, type ClientChoice } from '../../runtime/runner/client-registry.js';
 import { readExpectations, type Expectation } from '../compare/expectations.js';
 import { assertExpectationsMatch } from '../compare/evaluate-expectations.js';
@@ -59,7 +59,7 @@ export function registerCompareCommand(program: Command): void {
     .option('--backends <list>', `lock services: ${LOCK_BACKENDS.join(', ')}`, listOf('--backends', LOCK_BACKENDS), ['redis', 'redlock', 'etcd', 'zookeeper'])
     .option('--lock-clients <list>', `lock clients, a dimension of the matrix: builtin, ${NAMED_CLIENTS.map((c) => c.name).join(', ')}, or command lines (each runs on the backends it supports)`, (text: string) => parseClientList(text))
     .option('--resources <list>', `resource modes: ${RESOURCE_MODES.join(', ')}`, listOf('--resources', RESOURCE_MODES), ['none', 'fence', 'fence-claim'])
-    .option('--nemeses <list>', 'matrix columns: none, a fault, or faults joined by + (partition+kill)', nemesisList, ['client-pause', 'server-pause', 'partition', 'kill', 'clock'])
+    .option('--nemeses <list>', 'matrix columns: none, a fault, or faults joined by + (partition+kill); fault@event aims it at a lock event (client-pause@holder-read: a holder paused between its read and its write; events: docs/hunt.md)', nemesisList, ['client-pause', 'server-pause', 'partition', 'kill', 'clock'])
     .option('--seeds <n>', withRange('runs per cell, with seeds first-seed, first-seed+1, …', FLAG_RANGES['--seeds']), numberFlag('--seeds'), 1)
     .option('--first-seed <n>', withRange('the first seed', FLAG_RANGES['--first-seed']), seedFlag('--first-seed'), DEFAULTS.seed)
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter');
@@ -167,6 +167,8 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
     run: shared,
     ...(clients !== undefined ? { clients } : {}),
   };
+  const writeAimed = spec.workload === 'mutex' ? spec.nemeses.find((n) => Object.values(nemesisAims(n)).includes('write')) : undefined;
+  if (writeAimed !== undefined) throw new UsageError(`Cannot compare this matrix: the column \`${writeAimed}\` waits for a write, and the mutex workload writes nothing.`, 'Aim it at holder-read, or compare --workload lock-counter.');
   const cells = matrixCells(lockRows(spec), spec.resources, spec.nemeses).filter((c) => c.notApplicable === null);
   assertPlanSize(cells.length * seeds.length, `${cells.length} cells x ${seeds.length} seeds`);
   // Every cell is planned as its run will plan it (planRun validates the options, aims the faults): a dry run

@@ -11,7 +11,9 @@
  * second, …) so that a comparison cut short still covers the whole matrix.
  */
 import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
-import { FAULT_KINDS, type FaultKind } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind, type TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import { splitAim, type Aims } from '../../core/generator/aimed-schedule.js';
+import { aimedScript } from '../../core/plan/run-plan.js';
 import { type RunOptions } from '../../core/plan/run-options.js';
 import { BUILTIN_CLIENT, namedClient, type ClientChoice } from '../../runtime/runner/client-registry.js';
 import { tokenKindExcludes } from '../../runtime/runner/client-command.js';
@@ -72,19 +74,43 @@ export interface PlannedRun {
   seed: number;
 }
 
-/** A nemesis column's faults: `none` is no fault, `a+b` is both at once. */
+/**
+ * A nemesis column's faults: `none` is no fault, `a+b` is both at once, and `fault@event` is the fault
+ * aimed at a lock event (`client-pause@holder-read`: each pause waits for a holder between its read and
+ * its write; ../../workloads/generator/aimed-schedule.ts).
+ */
 export function parseNemesisLabel(label: string): FaultKind[] {
-  if (label === 'none') return [];
-  const faults = label.split('+');
-  for (const f of faults) {
-    if (!(FAULT_KINDS as readonly string[]).includes(f)) {
-      throw new UsageError(`Expected \`--nemeses\` to list none or faults among ${FAULT_KINDS.join(', ')} (joined by + to combine), got \`${label}\``);
+  return Object.keys(parseNemesisColumn(label)) as FaultKind[];
+}
+
+/** A nemesis column's aimed faults and their events (none: every fault at its seeded time). */
+export function nemesisAims(label: string): Aims {
+  const aims: Aims = {};
+  for (const [fault, on] of Object.entries(parseNemesisColumn(label))) if (on !== undefined) aims[fault as FaultKind] = on;
+  return aims;
+}
+
+/** Each fault of a column, in order, with the event it is aimed at (or undefined). */
+function parseNemesisColumn(label: string): Partial<Record<FaultKind, TriggerEvent | undefined>> {
+  if (label === 'none') return {};
+  const parts = label.split('+').map((p) => splitAim(p, label));
+  for (const { fault } of parts) {
+    if (!(FAULT_KINDS as readonly string[]).includes(fault)) {
+      throw new UsageError(`Expected \`--nemeses\` to list none or faults among ${FAULT_KINDS.join(', ')} (joined by + to combine, each optionally aimed at a lock event: client-pause@holder-read), got \`${label}\``);
     }
   }
   // `partition+partition` is one fault named twice: a column that looks like a combination and is not one.
+  const faults = parts.map((p) => p.fault);
   const repeated = faults.find((f, i) => faults.indexOf(f) !== i);
   if (repeated !== undefined) throw new UsageError(`Expected each fault at most once in a \`--nemeses\` column, got \`${label}\` (${repeated} twice)`);
-  return faults as FaultKind[];
+  return Object.fromEntries(parts.map((p) => [p.fault, p.on]));
+}
+
+/** Why a column's aims cannot strike in a cell, or undefined: a mark happens only where the resource takes marks. */
+export function aimsNotApplicable(aims: Aims, resource: ResourceMode): string | undefined {
+  const marks = resource === 'cas-unique' || resource === 'cas-unique-nonatomic';
+  if (!marks && Object.values(aims).includes('mark')) return `the mark event happens only in the cas-unique modes (a holder marks the row with its token), not with the resource mode ${resource}`;
+  return undefined;
 }
 
 export function cellId(backend: string, resource: string, nemesis: string): string {
@@ -125,7 +151,7 @@ export function matrixCells(rows: readonly (LockBackend | LockRow)[], resources:
       for (const nemesis of nemeses) {
         const faults = parseNemesisLabel(nemesis);
         const excluded = row.token === null ? undefined : tokenKindExcludes(row.token, resource);
-        const why = excluded !== undefined ? `${row.client} ${excluded}` : notApplicable(row.backend, resource, faults);
+        const why = excluded !== undefined ? `${row.client} ${excluded}` : (notApplicable(row.backend, resource, faults) ?? aimsNotApplicable(nemesisAims(nemesis), resource));
         cells.push({ id: cellId(row.label, resource, nemesis), lock: row.label, client: row.client, backend: row.backend, resource, nemesis, faults, notApplicable: why ?? null });
       }
     }
@@ -159,12 +185,15 @@ export function executionOrder<R extends PlannedRun>(runs: readonly R[], backend
 /** The options of one run; `resultsDir` is where runLockTest puts its run directory. */
 export function runOptionsFor(spec: CompareSpec, cell: Cell, seed: number, resultsDir: string): RunOptions {
   const command = cell.client == null ? null : spec.clients?.find((c) => c.name === cell.client)?.command;
-  return { ...spec.run, backend: cell.backend, resource: cell.resource, workload: spec.workload, nemesis: cell.faults, seed, resultsDir, ...(command ? { client: command } : {}) };
+  const o: RunOptions = { ...spec.run, backend: cell.backend, resource: cell.resource, workload: spec.workload, nemesis: cell.faults, seed, resultsDir, ...(command ? { client: command } : {}) };
+  // An aimed column's runs carry their windows as a script: each replays as a plain `--script` run.
+  const aims = nemesisAims(cell.nemesis);
+  return Object.keys(aims).length === 0 ? o : { ...o, script: aimedScript(o, aims) };
 }
 
-/** A run's expected wall time before any has finished: its time limit, recovery, and ~20 s of setup and teardown. */
+/** A run's expected wall time before any has finished: its time limit, recovery, and ~5 s of setup and teardown (a warm cluster's reset, the clients' start). */
 export function expectedRunMs(run: SharedRunOptions): number {
-  return run.timeLimitS * 1000 + run.recoverMs + 20_000;
+  return run.timeLimitS * 1000 + run.recoverMs + 5_000;
 }
 
 /** Whether two specs describe the same comparison (key order does not matter). */

@@ -19,7 +19,7 @@ describe('fencecheck compare', () => {
     const dir = join(tempDir('dry'), 'c');
     await compare('--backends', 'redis,redlock', '--resources', 'none,fence', '--nemeses', 'client-pause,partition+kill', '--seeds', '2', '--shard', '1/3', '--time-limit', '10', '--out', dir, '--dry-run');
     expect(io.out).toContain('compare: 8 cells (2 not applicable) x 2 seeds = 12 runs');
-    expect(io.out).toContain('shard 1/3: 4 runs here, about 2m20s at ~35s each, one at a time');
+    expect(io.out).toContain('shard 1/3: 4 runs here, about 1m20s at ~20s each, one at a time');
     expect(io.out).toContain('  redlock/fence/partition+kill: redlock issues no monotonic fencing token');
     expect(io.out).toContain('  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2');
     expect(existsSync(dir)).toBe(false);

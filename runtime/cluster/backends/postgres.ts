@@ -14,6 +14,7 @@ import pg from 'pg';
 import { asUser, type BackendSpec, type SpecContext } from '../../hosts/driver.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
+import { initFromTemplate, templateDirFor } from '../../../src/cluster/backends/postgres-template.js';
 
 export const POSTGRES_USER = 'postgres';
 
@@ -77,9 +78,19 @@ export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): 
     teardown: { signal: 'SIGINT', graceMs: 1500 },
     async prepare(node: NodePlan, ctx: SpecContext) {
       const dir = await postgresOwnedDir(node, ctx);
-      const initdb = [ctx.tools.initdb ?? 'initdb', '-D', dir, '-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
+      const program = ctx.tools.initdb ?? 'initdb';
+      const args = ['-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
       // Inside the node's namespace, so a harness killed mid-initdb leaves nothing that reclaim cannot find.
-      await ctx.execOnHost(node, asUser(POSTGRES_USER, initdb, ctx.tools.setpriv), { timeoutMs: 60_000 });
+      const initdb = (into: string) => ctx.execOnHost(node, asUser(POSTGRES_USER, [program, '-D', into, ...args], ctx.tools.setpriv), { timeoutMs: 60_000 }).then(() => undefined);
+      if (ctx.sharedCache) {
+        // Where this machine's files are the node's too (namespaces): a copy of one initdb (./postgres-template.ts).
+        const user = (await ctx.userIds(POSTGRES_USER))!;
+        await initFromTemplate(templateDirFor(program, args, ctx.sharedCache), dir, {
+          initdb,
+          chown: (d) => ctx.execOnHost(node, ['chown', `${user.uid}:${user.gid}`, d]).then(() => undefined),
+          copy: (t, d) => ctx.execOnHost(node, asUser(POSTGRES_USER, ['cp', '-a', `${t}/.`, d], ctx.tools.setpriv), { timeoutMs: 60_000 }).then(() => undefined),
+        });
+      } else await initdb(dir);
       // The file is the postgres user's: appended on the host too (see the chown above).
       await ctx.execOnHost(node, ['sh', '-c', 'printf "%s\\n" "$0" >> "$1"', `host all all ${ctx.plan.subnet}.0/24 trust`, `${dir}/pg_hba.conf`]);
     },

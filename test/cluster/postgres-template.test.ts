@@ -1,0 +1,79 @@
+/**
+ * PostgreSQL's initdb template: made once (under a temporary name, then
+ * renamed), copied for every data dir after; two nodes starting at once share
+ * one initdb; a half-made template left by a killed harness is replaced;
+ * another initdb or other arguments name another template.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { initFromTemplate, templateDirFor, type TemplateIo } from '../../src/cluster/backends/postgres-template.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const temp = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'fc-pg-template-test-'));
+  dirs.push(d);
+  return d;
+};
+
+/** An initdb that writes what a data dir's check needs, counted. */
+function fakeIo(): TemplateIo & { initdbs: string[] } {
+  const initdbs: string[] = [];
+  return {
+    initdbs,
+    initdb: async (dir) => {
+      initdbs.push(dir);
+      writeFileSync(join(dir, 'PG_VERSION'), '15\n');
+      writeFileSync(join(dir, 'postgresql.conf'), `# made in ${dir}\n`);
+    },
+    chown: async () => undefined,
+    copy: async (t, d) => cpSync(t, d, { recursive: true }),
+  };
+}
+
+describe('initFromTemplate', () => {
+  it('runs initdb once, into a temporary name renamed into place, and copies it for every data dir', async () => {
+    const root = temp();
+    const template = join(root, 'cache', 'pg-initdb-x');
+    const io = fakeIo();
+    for (const n of ['pg1', 'pg2']) {
+      mkdirSync(join(root, n));
+      await initFromTemplate(template, join(root, n), io);
+      expect(readFileSync(join(root, n, 'PG_VERSION'), 'utf8')).toBe('15\n');
+    }
+    expect(io.initdbs).toEqual([`${template}.tmp-${process.pid}`]);
+    expect(readdirSync(join(root, 'cache'))).toEqual(['pg-initdb-x']);
+  });
+
+  it('two nodes at once share one initdb', async () => {
+    const root = temp();
+    const io = fakeIo();
+    await Promise.all(['pg1', 'pgl1'].map((n) => (mkdirSync(join(root, n)), initFromTemplate(join(root, 'cache', 't'), join(root, n), io))));
+    expect(io.initdbs).toHaveLength(1);
+    expect(existsSync(join(root, 'pgl1', 'PG_VERSION'))).toBe(true);
+  });
+
+  it('a half-made template (a killed harness: no PG_VERSION, a .tmp- left) is made again and the leftover removed', async () => {
+    const root = temp();
+    const template = join(root, 'cache', 't');
+    mkdirSync(template, { recursive: true });
+    mkdirSync(`${template}.tmp-999999`);
+    writeFileSync(join(template, 'half'), '');
+    const io = fakeIo();
+    mkdirSync(join(root, 'pg1'));
+    await initFromTemplate(template, join(root, 'pg1'), io);
+    expect(io.initdbs).toHaveLength(1);
+    expect(readdirSync(join(root, 'cache'))).toEqual(['t']);
+    expect(existsSync(join(root, 'pg1', 'half'))).toBe(false);
+  });
+
+  it('names a template by the program and its arguments', () => {
+    const a = templateDirFor('/bin/sh', ['-A', 'trust'], '/c');
+    expect(a).toMatch(/^\/c\/pg-initdb-[0-9a-f]{16}$/);
+    expect(templateDirFor('/bin/sh', ['-A', 'trust'], '/c')).toBe(a);
+    expect(templateDirFor('/bin/sh', ['-A', 'md5'], '/c')).not.toBe(a);
+    expect(templateDirFor('/bin/ls', ['-A', 'trust'], '/c')).not.toBe(a);
+  });
+});
