@@ -7,8 +7,10 @@ import { UsageError } from '../errors.js';
 import { Prng } from '../random/prng.js';
 import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
 import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
-import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../../workloads/vocabulary.js';
+import { clusterBackendsOf, notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../../workloads/vocabulary.js';
 import type { HuntSpace, TryPlan } from './search.js';
+import type { PartitionShape } from './hunt-windows.js';
+import { planCluster } from '../cluster/plan.js';
 
 export interface HuntTarget {
   backend: LockBackend;
@@ -51,7 +53,22 @@ export function huntEvents(target: HuntTarget): TriggerEvent[] {
 }
 
 export function huntSpace(target: HuntTarget, faults: readonly FaultKind[], shape: TryShape): HuntSpace {
-  return { faults, events: huntEvents(target), maxWindows: 3, timeLimitMs: shape.timeLimitS * 1000, ttlMs: shape.ttlMs };
+  const nodes = huntNodes(target.backend);
+  return { faults, events: huntEvents(target), maxWindows: 3, timeLimitMs: shape.timeLimitS * 1000, ttlMs: shape.ttlMs, nodes, partitionShapes: partitionShapes(target.backend, nodes) };
+}
+
+/** The lock service's servers by name, from the pure cluster plan (what a server fault may hit). */
+export function huntNodes(backend: LockBackend): string[] {
+  if (backend === 'none') return [];
+  return planCluster({ backends: clusterBackendsOf(backend) }).nodes.filter((n) => n.backend !== 'postgres' && n.role !== 'sentinel').map((n) => n.name);
+}
+
+/** The partition shapes a target has: every one that means something for its servers (one server has no "some of them" and no one to isolate it from). */
+export function partitionShapes(backend: LockBackend, nodes: readonly string[]): PartitionShape[] {
+  const shapes: PartitionShape[] = ['client-from-servers', 'client-from-resource'];
+  if (nodes.length >= 3) shapes.push('client-from-some-servers', 'isolate-one');
+  if (backend === 'redis-sentinel') shapes.push('master-from-replicas', 'master-with-minority');
+  return shapes;
 }
 
 /** A try's run options: the target, the shape, the try's script (with delay proxies when it delays), its own workload seed. */

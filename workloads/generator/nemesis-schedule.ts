@@ -54,6 +54,8 @@ export interface PartitionTarget {
   victim?: Victim;
   /** The grudge itself, when it is known before the run (every server-only shape aimed at a named node). */
   grudge?: Grudge;
+  /** client-from-servers: the lock servers the client is cut off from (default every one; some of them: the client still sees the others, as a Redlock client may see a different majority). */
+  servers?: string[];
 }
 
 export type FaultTarget = Victim | PartitionTarget;

@@ -254,5 +254,5 @@ async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget, fired?: F
   }
   const host = fired?.session.host ?? ctx.holders.victim()?.session.host ?? ctx.nemesis.clientHosts()[0];
   if (!host) return undefined;
-  return t.grudgeKind === 'client-from-resource' ? clientFromResource(host, ctx.resourceNode) : clientFromServers(host, ctx.lockNodes);
+  return t.grudgeKind === 'client-from-resource' ? clientFromResource(host, ctx.resourceNode) : clientFromServers(host, t.servers ?? ctx.lockNodes);
 }
