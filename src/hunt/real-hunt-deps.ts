@@ -12,6 +12,8 @@ import { readResultsJson } from '../store/results-json.js';
 import { HISTORY_FILE } from '../store/run-store.js';
 import { runLockTest } from '../../workloads/runner/run-lock-test.js';
 import { WarmPool } from '../../workloads/runner/warm-pool.js';
+import { SHRUNK_FILE, writeRunReport } from '../report/write-run-report.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
 import type { HuntDeps } from './run-hunt.js';
 import { nearMissOf } from './near-miss.js';
 
@@ -32,5 +34,9 @@ export function realHuntDeps(log: (line: string) => void, stopped: () => boolean
     log,
     stopped,
     close: () => pool.close(log),
+    markShrunk: async (runDir, summary) => {
+      writeFileAtomic(join(runDir, SHRUNK_FILE), JSON.stringify(summary, null, 2) + '\n');
+      await writeRunReport(runDir);
+    },
   };
 }

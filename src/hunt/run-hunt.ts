@@ -46,6 +46,8 @@ export interface HuntDeps {
   stopped(): boolean;
   /** Ends what the tries shared (the warm cluster), once the hunt or shrink is over. */
   close?(): Promise<void>;
+  /** Marks a shrink's final failing run as the shrunk one (its report then opens on the story). */
+  markShrunk?(runDir: string, summary: Record<string, unknown>): Promise<void>;
 }
 
 export interface HuntReport extends HuntOutcome {

@@ -6,6 +6,7 @@
  * The file is written to a temporary name and renamed, so a reader (a browser
  * refreshing, `fencecheck serve`) never sees half a report.
  */
+import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FencecheckError } from '../errors.js';
@@ -19,9 +20,12 @@ export const GENERATOR = 'fencecheck 0.1.0';
 let writes = 0;
 
 /** Returns the path of the report written; `read`: the run already read (readRunDir), not read again. */
+/** A shrunk run carries this file (written by shrink): its report opens on the story (story.ts). */
+export const SHRUNK_FILE = 'shrunk.json';
+
 export async function writeRunReport(runDir: string, read?: RunDir): Promise<string> {
   const [run, assets] = await Promise.all([read ?? readRunDir(runDir), pageAssets()]);
-  const html = renderReportHtml(buildReportData(run, GENERATOR), assets);
+  const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, { story: existsSync(join(runDir, SHRUNK_FILE)) }), assets);
   const path = join(runDir, RUN_FILES.report);
   // Unique per write, not per process: two writes of one report in one process (serve) must not share a temporary file.
   const temp = `${path}.${process.pid}.${++writes}.tmp`;
