@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { Prng } from '../random/prng.js';
 import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
 import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
-import { clusterBackendsOf, notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../../workloads/vocabulary.js';
+import { clusterBackendsOf, notApplicable, renewalShareOf, type LockBackend, type LockWorkload, type ResourceMode } from '../../workloads/vocabulary.js';
 import type { HuntSpace, TryPlan } from './search.js';
 import type { PartitionShape } from './hunt-windows.js';
 import { planCluster } from '../cluster/plan.js';
@@ -49,7 +49,8 @@ export function huntFaults(target: HuntTarget, asked: readonly FaultKind[] | und
 /** The lock events this target's critical sections have. */
 export function huntEvents(target: HuntTarget): TriggerEvent[] {
   const marks = target.resource === 'cas-unique' || target.resource === 'cas-unique-nonatomic';
-  return TRIGGER_EVENTS.filter((e) => (e === 'mark' ? marks : e === 'write' ? target.workload !== 'mutex' : true));
+  const renews = renewalShareOf(target.backend) !== undefined;
+  return TRIGGER_EVENTS.filter((e) => (e === 'mark' ? marks : e === 'write' ? target.workload !== 'mutex' : e === 'renew' ? renews : true));
 }
 
 export function huntSpace(target: HuntTarget, faults: readonly FaultKind[], shape: TryShape): HuntSpace {

@@ -49,13 +49,14 @@ interface CorpusEntry {
 
 /** Which triggers make sense for each fault kind ('time': the window starts at its planned time). */
 const ARM_EVENTS: Record<FaultKind, readonly (TriggerEvent | 'time')[]> = {
-  'client-pause': ['holder-read', 'acquire', 'grant', 'mark', 'write', 'lease-ending', 'held', 'time'],
+  'client-pause': ['holder-read', 'acquire', 'grant', 'mark', 'write', 'lease-ending', 'renew', 'held', 'time'],
   // A delay begun after the read lands the write late (a write already sent has gone); one begun in an acquire lands the mark late.
-  delay: ['acquire', 'holder-read', 'write', 'mark', 'grant', 'held', 'time'],
+  delay: ['acquire', 'holder-read', 'write', 'mark', 'grant', 'renew', 'held', 'time'],
   'server-pause': ['grant', 'acquire', 'held', 'time'],
   kill: ['grant', 'held', 'time'],
   clock: ['held', 'grant', 'time'],
-  partition: ['held', 'holder-read', 'acquire', 'time'],
+  // The holder cut off while it renews: its keep-alive lost, its lease runs out while it still holds.
+  partition: ['held', 'holder-read', 'acquire', 'renew', 'time'],
   loss: ['held', 'acquire', 'time'],
   // Memory pressure takes seconds to fill a cache: aimed at a held lock, or at a planned time.
   evict: ['held', 'time'],

@@ -53,7 +53,7 @@ describe.skipIf(!HAS_CHROMIUM)('a shrunk run\'s report in a browser', () => {
     expect(await page.locator('#story').isVisible()).toBe(true);
     expect(await page.locator('#story .story-lines li').count()).toBeGreaterThanOrEqual(3);
     // The timeline follows the story, before the anomaly cards, and is focused on the story's anomaly.
-    const order = await page.evaluate(() => [...document.getElementById('report')!.children].map((e) => e.id));
+    const order = await page.evaluate(() => Array.from(document.getElementById('report')!.children, (e) => e.id));
     expect(order.indexOf('timeline-section')).toBe(order.indexOf('story') + 1);
     expect(order.indexOf('timeline-section')).toBeLessThan(order.indexOf('anomalies'));
     expect(await page.locator('.anomaly.focused').count()).toBe(1);

@@ -22,6 +22,7 @@ import { progressLine } from './progress.js';
 import type { Recorder } from './recorder.js';
 import type { RunPlan } from './run-plan.js';
 import { StopSignal } from './stop-signal.js';
+import { renewalShareOf } from '../vocabulary.js';
 import { runWorker, type WorkerContext } from './worker.js';
 
 export interface World {
@@ -84,6 +85,7 @@ export async function interpretRun(plan: RunPlan, world: World): Promise<void> {
         resourceNode: plan.resourceNode,
         sessionOf: (worker) => current.get(worker),
         victimWaitMs: plan.victimWaitMs,
+        renewal: { share: renewalShareOf(o.backend), who: `${o.backend}'s` },
         startNs,
         mainEndNs: startNs + (main.endMs - main.startMs) * 1e6,
         sleepUntilNs: (ns) => stop.sleep((ns - recorder.now()) / 1e6),
