@@ -8,7 +8,7 @@ import { Prng } from '../random/prng.js';
 import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
 import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
 import { clusterBackendsOf, notApplicable, renewalShareOf, type LockBackend, type LockWorkload, type ResourceMode } from '../../workloads/vocabulary.js';
-import type { HuntSpace, TryPlan } from './search.js';
+import { leaseOf, LONG_HOLD, type HuntSpace, type TryPlan } from './search.js';
 import type { PartitionShape } from './hunt-windows.js';
 import { planCluster } from '../cluster/plan.js';
 
@@ -87,7 +87,8 @@ export function tryOptions(target: HuntTarget, shape: TryShape, plan: TryPlan, h
     ...(kinds.includes('delay') ? { proxies: 'both' as const } : {}),
     timeLimitS: shape.timeLimitS,
     clients: shape.clients,
-    ttlMs: shape.ttlMs,
+    ttlMs: leaseOf(shape, plan.hold),
+    ...(plan.hold === 'long' ? { holdMs: Math.round(leaseOf(shape, 'long') * LONG_HOLD.holdShare) } : {}),
     rate: 3,
     recoverMs: 2000,
     intervalMs: 1000,

@@ -4,7 +4,7 @@
  * and near misses bias later tries toward the arms that came close.
  */
 import { describe, expect, it } from 'vitest';
-import { armOfWindow, armsOf, HuntSearch, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
+import { armOfWindow, armsOf, HuntSearch, leaseOf, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
 import type { NearMiss } from '../../src/hunt/near-miss.js';
 import { parseScript, scriptText } from '../../workloads/generator/parse-script.js';
 import { testSeed } from '../support/seed.js';
@@ -81,6 +81,19 @@ describe('the hunt search', () => {
     const aligned = drive(seed, 300, fakeOutcome).filter((p) => p.origin.kind === 'mutant' && p.origin.how === 'align' && p.windows.length > 1);
     expect(aligned.length).toBeGreaterThan(0);
     for (const p of aligned) expect(p.windows.some((a, i) => p.windows.some((b, j) => i !== j && a.at === b.at && JSON.stringify(a.trigger) === JSON.stringify(b.trigger)))).toBe(true);
+  });
+
+  it('tries short and long sections, sizing each plan\'s windows from its own lease, and mutants keep their parent\'s', () => {
+    const seed = testSeed('hunt search holds', 'test/hunt/search.test.ts');
+    const plans = drive(seed, 200, fakeOutcome);
+    const long = plans.filter((p) => p.hold === 'long');
+    expect(long.length).toBeGreaterThan(20);
+    expect(plans.length - long.length).toBeGreaterThan(20);
+    // A client pause is 1.5-3 leases: of the long lease in a long plan (clipped by the main phase), of the short one otherwise.
+    const pauses = (ps: TryPlan[]) => ps.filter((p) => p.origin.kind === 'swarm').flatMap((p) => p.windows.filter((w) => w.fault === 'client-pause' && w.until < space.timeLimitMs).map((w) => w.until - w.at));
+    for (const ms of pauses(plans.filter((p) => p.hold === 'short'))) expect(ms).toBeLessThanOrEqual(3 * space.ttlMs);
+    for (const ms of pauses(long)) expect(ms).toBeGreaterThanOrEqual(1.5 * leaseOf(space, 'long'));
+    for (const m of plans) if (m.origin.kind === 'mutant') expect(m.hold).toBe(plans[m.origin.of]!.hold);
   });
 
   it('never aims at a mark without a cas-unique resource (no such event)', () => {
