@@ -1,6 +1,6 @@
 /**
  * npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m]
- *                       [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--table-only]
+ *                       [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin] [--table-only]
  *
  * Runs the real `fencecheck hunt` (dist/bundle/main.js, a child process per
  * hunt) from scratch on each target of bench/hunt-targets.ts, once per hunt
@@ -29,6 +29,9 @@ interface Args {
   tableOnly: boolean;
   /** The CLI to run (default dist/bundle/main.js): a copy keeps one sitting's build while the tree is rebuilt. */
   cli: string;
+  /** What build the CLI is (a commit), recorded in each row. */
+  build: string | undefined;
+  roundRobin: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -40,7 +43,7 @@ function parseArgs(argv: readonly string[]): Args {
   const seeds = Number(get('--seeds') ?? 5);
   const firstSeed = Number(get('--first-seed') ?? 1);
   if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(firstSeed) || firstSeed < 0) throw new Error('--seeds must be an integer >= 1 and --first-seed >= 0');
-  return { targets: ids.map(benchTarget), seeds, firstSeed, budget: get('--budget') ?? '10m', queue: get('--queue'), out: get('--out') ?? join('results', 'bench-hunt', 'rows.jsonl'), tableOnly: argv.includes('--table-only'), cli: get('--cli') ?? join(process.cwd(), 'dist', 'bundle', 'main.js') };
+  return { targets: ids.map(benchTarget), seeds, firstSeed, budget: get('--budget') ?? '10m', queue: get('--queue'), out: get('--out') ?? join('results', 'bench-hunt', 'rows.jsonl'), tableOnly: argv.includes('--table-only'), cli: get('--cli') ?? join(process.cwd(), 'dist', 'bundle', 'main.js'), build: get('--build'), roundRobin: argv.includes('--round-robin') };
 }
 
 /** One hunt as a user runs it; its stderr (the tries' progress) goes to a log beside the rows. */
@@ -59,6 +62,12 @@ async function oneHunt(t: BenchTarget, seed: number, a: Args): Promise<HuntRow> 
   return huntRow(t.id, seed, a.budget, r.exitCode ?? -1, JSON.parse(readFileSync(huntJson, 'utf8')) as unknown, huntJson, wallMs);
 }
 
+/** Target by target, or with --round-robin seed by seed across the targets (a sitting cut short then has some seeds of each). */
+function huntOrder(a: Args): [BenchTarget, number][] {
+  const seeds = Array.from({ length: a.seeds }, (_, i) => a.firstSeed + i);
+  return a.roundRobin ? seeds.flatMap((s) => a.targets.map((t): [BenchTarget, number] => [t, s])) : a.targets.flatMap((t) => seeds.map((s): [BenchTarget, number] => [t, s]));
+}
+
 function readRows(file: string): HuntRow[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as HuntRow);
@@ -68,10 +77,10 @@ async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   mkdirSync(dirname(a.out), { recursive: true });
   if (!a.tableOnly) {
-    for (const t of a.targets) {
-      for (let seed = a.firstSeed; seed < a.firstSeed + a.seeds; seed++) {
+    for (const [t, seed] of huntOrder(a)) {
+      {
         process.stderr.write(`bench:hunt: ${t.id} seed ${seed} (budget ${a.budget}${a.queue ? `, queued on ${a.queue}` : ''})\n`);
-        const row = await oneHunt(t, seed, a);
+        const row = { ...(await oneHunt(t, seed, a)), ...(a.build ? { build: a.build } : {}) };
         appendFileSync(a.out, JSON.stringify(row) + '\n');
         process.stderr.write(`bench:hunt: ${t.id} seed ${seed}: exit ${row.exitCode}, ${row.found ? `found on try ${row.found.tryNumber} after ${Math.round(row.found.afterMs / 1000)} s (${row.found.arms})` : `not found in ${row.tries} tries`}${row.error ? `; ${row.error}` : ''}\n`);
       }

@@ -21,6 +21,8 @@ export interface HuntRow {
   wallMs: number;
   huntJson: string | null;
   date: string;
+  /** The build the hunt ran (a commit), when the bench was told. */
+  build?: string;
 }
 
 interface HuntJsonTry {
