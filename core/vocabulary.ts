@@ -53,6 +53,18 @@ export function clusterBackendsOf(backend: LockBackend): BackendName[] {
   return [...lockSystem(backend).servers, 'postgres'];
 }
 
+/**
+ * How often a holder's client renews its lease, as a share of the lease, or
+ * undefined when it does not: etcd's clients keep the lease alive every
+ * third of its TTL (etcd3's keep-alive, the Go client's session), ZooKeeper's
+ * client pings every third of the session timeout. Redis, Redlock and
+ * memcached locks expire unless released; a PostgreSQL advisory lock lives
+ * with its connection. (The `renew` trigger aims at these moments.)
+ */
+export function renewalShareOf(backend: LockBackend): number | undefined {
+  return backend === 'etcd' || backend === 'zookeeper' ? 1 / 3 : undefined;
+}
+
 /** Redlock gives a unique random token, no monotonic one; no lock gives none, so nothing may be ordered by it. */
 export function tokenKindOf(backend: LockBackend): TokenKind {
   return lockSystem(backend).token;

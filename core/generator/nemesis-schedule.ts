@@ -54,6 +54,8 @@ export interface PartitionTarget {
   victim?: Victim;
   /** The grudge itself, when it is known before the run (every server-only shape aimed at a named node). */
   grudge?: Grudge;
+  /** client-from-servers: the lock servers the client is cut off from (default every one; some of them: the client still sees the others, as a Redlock client may see a different majority). */
+  servers?: string[];
 }
 
 export type FaultTarget = Victim | PartitionTarget;
@@ -70,10 +72,14 @@ export type FaultTarget = Victim | PartitionTarget;
  *                 its grant or mark otherwise; before its write
  *   write         a holder sent its write to the resource
  *   held          somebody holds the lock (now, or at the next grant)
+ *   renew         a holder's lease renewal is due (grant + each third of
+ *                 the lease, by the runner's clock: etcd's keep-alive and
+ *                 ZooKeeper's session ping go out every third of it); a
+ *                 backend whose client does not renew has no such moment
  *   lease-ending  a holder's lease ends within `leadMs` (by the runner's
  *                 reckoning: its grant's time plus the TTL)
  */
-export const TRIGGER_EVENTS = ['acquire', 'grant', 'mark', 'holder-read', 'write', 'held', 'lease-ending'] as const;
+export const TRIGGER_EVENTS = ['acquire', 'grant', 'mark', 'holder-read', 'write', 'held', 'lease-ending', 'renew'] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 /**

@@ -108,7 +108,9 @@ function partitionTarget(t: unknown, bad: Bad): PartitionTarget {
   const g = t['grudge'];
   const isGrudge = isObj(g) && Object.values(g).every((drops) => Array.isArray(drops) && drops.every((d) => typeof d === 'string'));
   if (g !== undefined && !isGrudge) bad('target.grudge', 'an object of host → hosts it drops', g);
-  return { kind: 'partition', grudgeKind, ...(victim ? { victim } : {}), ...(g !== undefined ? { grudge: g as Record<string, string[]> } : {}) };
+  const servers = t['servers'];
+  if (servers !== undefined && !(Array.isArray(servers) && servers.length > 0 && servers.every((x) => typeof x === 'string' && x !== ''))) bad('target.servers', 'a non-empty array of server names', servers);
+  return { kind: 'partition', grudgeKind, ...(victim ? { victim } : {}), ...(g !== undefined ? { grudge: g as Record<string, string[]> } : {}), ...(servers !== undefined ? { servers: servers as string[] } : {}) };
 }
 
 function oneOf<T extends string>(v: unknown, words: readonly T[]): T | undefined {

@@ -10,6 +10,8 @@ export const RUN_FILES = {
   history: 'history.jsonl',
   results: 'results.json',
   report: 'report.html',
+  /** Written by shrink into the final failing run: its report opens on the story. */
+  shrunk: 'shrunk.json',
   /** A directory: every server's and client's log. */
   logs: 'logs',
   /** Beside the run directories of one test: a link to the newest. */

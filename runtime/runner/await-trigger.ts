@@ -10,6 +10,12 @@ import type { FaultTarget, Trigger } from '../../core/generator/nemesis-schedule
 import type { Holder, Holders } from './holders.js';
 import type { LockSession } from './ports.js';
 
+/** Whether and how often the run's clients renew their leases (a share of the lease; vocabulary.ts renewalShareOf), and whose they are. */
+export interface Renewal {
+  share: number | undefined;
+  who: string;
+}
+
 /** What fired a window: the event, its client, and how long the window waited for it. */
 export interface Fired {
   on: Trigger['on'];
@@ -23,7 +29,7 @@ export interface Fired {
 export type TriggerOutcome = { fired: true; by: Fired } | { fired: false; why: string };
 
 /** Wait (bounded by `withinMs` and by `capMs`, the main phase's time left) for `trigger`'s event. */
-export async function awaitTrigger(holders: Holders, trigger: Trigger, target: FaultTarget, capMs: number): Promise<TriggerOutcome> {
+export async function awaitTrigger(holders: Holders, trigger: Trigger, target: FaultTarget, capMs: number, renewal?: Renewal): Promise<TriggerOutcome> {
   const events = holders.events;
   const begin = events.nowMs();
   const waitMs = Math.max(0, Math.min(trigger.withinMs, capMs));
@@ -45,6 +51,11 @@ export async function awaitTrigger(holders: Holders, trigger: Trigger, target: F
     case 'lease-ending': {
       const h = await leaseEnding(holders, trigger.leadMs, begin + waitMs, mine);
       return h ? fired(h) : missed(`no holder's lease came within ${trigger.leadMs} ms of its end`);
+    }
+    case 'renew': {
+      if (renewal?.share === undefined) return { fired: false, why: `trigger renew: ${renewal?.who ?? 'this'} client does not renew its lease (no renewal to aim at)` };
+      const h = await renewalDue(holders, renewal.share, begin + waitMs, mine);
+      return h ? fired(h) : missed('no holder\'s renewal came due');
     }
     default: {
       const on = trigger.on;
@@ -70,5 +81,28 @@ async function leaseEnding(holders: Holders, leadMs: number, deadlineMs: number,
     if (now >= deadlineMs) return undefined;
     const next = Math.min(deadlineMs, ...held.map((h) => endOf(h) - leadMs).filter((t) => t > now));
     await events.next((e) => e.on === 'grant' && mine(e.worker), next - now);
+  }
+}
+
+/**
+ * A holder at one of its renewals (its grant + k × share × lease, k ≥ 1, by
+ * the runner's clock), still holding: the first to get there before
+ * `deadlineMs` (the wait wakes at each grant, as a new holder may renew first).
+ */
+async function renewalDue(holders: Holders, share: number, deadlineMs: number, mine: (worker: number) => boolean): Promise<Holder | undefined> {
+  const events = holders.events;
+  // Within a millisecond of the due time counts as at it (timers wake a little late).
+  const SLACK_MS = 1;
+  for (;;) {
+    const now = events.nowMs();
+    const held = holders.all().filter((h) => h.session.alive && mine(h.worker) && h.grantedAtMs !== undefined && h.leaseMs !== undefined && h.leaseMs > 0);
+    const period = (h: Holder): number => h.leaseMs! * share;
+    const since = (h: Holder): number => now - h.grantedAtMs!;
+    const due = held.find((h) => since(h) >= period(h) - SLACK_MS && (since(h) + SLACK_MS) % period(h) <= 2 * SLACK_MS);
+    if (due) return due;
+    if (now >= deadlineMs) return undefined;
+    const nextOf = (h: Holder): number => h.grantedAtMs! + Math.max(1, Math.ceil((since(h) - SLACK_MS) / period(h))) * period(h);
+    const next = Math.min(deadlineMs, ...held.map(nextOf).filter((t) => t > now));
+    await events.next((e) => e.on === 'grant' && mine(e.worker), Math.max(0, next - now));
   }
 }

@@ -22,6 +22,7 @@ import { progressLine } from './progress.js';
 import type { Recorder } from './recorder.js';
 import type { RunPlan } from '../../core/plan/run-plan.js';
 import { StopSignal } from './stop-signal.js';
+import { renewalShareOf } from '../../core/vocabulary.js';
 import { runWorker, type WorkerContext } from './worker.js';
 
 export interface World {
@@ -113,6 +114,7 @@ async function mainPhase(state: RunState, main: PhaseOf<'main'>): Promise<void> 
       resourceNode: plan.resourceNode,
       sessionOf: (worker) => state.current.get(worker),
       victimWaitMs: plan.victimWaitMs,
+      renewal: { share: renewalShareOf(o.backend), who: `${o.backend}'s` },
       startNs,
       mainEndNs: startNs + lengthMs * 1e6,
       sleepUntilNs: (ns) => stop.sleep((ns - recorder.now()) / 1e6),

@@ -15,7 +15,7 @@ import type { LockSession } from './ports.js';
 
 /** One event: who, which process, under which token, when (ms on the run's clock). */
 export interface LockEvent {
-  on: Exclude<TriggerEvent, 'held' | 'lease-ending'>;
+  on: Exclude<TriggerEvent, 'held' | 'lease-ending' | 'renew'>;
   worker: number;
   process: number;
   session: LockSession;

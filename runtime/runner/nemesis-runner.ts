@@ -18,7 +18,7 @@
 import type { Value } from '../../core/history/op.js';
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../core/generator/grudge.js';
 import type { ClientVictim, FaultWindow, PartitionTarget, ServerVictim } from '../../core/generator/nemesis-schedule.js';
-import { awaitTrigger, type Fired } from './await-trigger.js';
+import { awaitTrigger, type Fired, type Renewal } from './await-trigger.js';
 import type { Holders } from './holders.js';
 import type { DelayLink, LockSession, NemesisPort } from './ports.js';
 import type { Recorder } from './recorder.js';
@@ -33,6 +33,8 @@ export interface NemesisRunnerContext {
   resourceNode: string;
   /** A worker's current client (scripted faults aimed at one worker). */
   sessionOf: (worker: number) => LockSession | undefined;
+  /** Whether the clients renew their leases, and how often (the `renew` trigger). */
+  renewal?: Renewal;
   /** How long a fault aimed at the holder or an acquirer waits for one (bounded: the window goes on meanwhile). */
   victimWaitMs: number;
   /** Time of the main phase's start, in recorder ns. */
@@ -62,7 +64,7 @@ export async function runNemesis(ctx: NemesisRunnerContext, windows: readonly Fa
       let endNs = ctx.startNs + w.until * 1e6;
       let fired: Fired | undefined;
       if (w.trigger) {
-        const got = await awaitTrigger(ctx.holders, w.trigger, w.target, (ctx.mainEndNs - ctx.recorder.now()) / 1e6);
+        const got = await awaitTrigger(ctx.holders, w.trigger, w.target, (ctx.mainEndNs - ctx.recorder.now()) / 1e6, ctx.renewal);
         if (!got.fired) return void skipTriggered(ctx, w, got.why);
         if (ctx.stopped()) return void skipTriggered(ctx, w, `trigger ${w.trigger.on}: the main phase ended first`);
         fired = got.by;
@@ -254,5 +256,5 @@ async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget, fired?: F
   }
   const host = fired?.session.host ?? ctx.holders.victim()?.session.host ?? ctx.nemesis.clientHosts()[0];
   if (!host) return undefined;
-  return t.grudgeKind === 'client-from-resource' ? clientFromResource(host, ctx.resourceNode) : clientFromServers(host, ctx.lockNodes);
+  return t.grudgeKind === 'client-from-resource' ? clientFromResource(host, ctx.resourceNode) : clientFromServers(host, t.servers ?? ctx.lockNodes);
 }

@@ -17,8 +17,12 @@ import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type LockWo
 import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
 import { huntFaults, TRY_SHAPE, type HuntTarget } from '../hunt/hunt-target.js';
 import { UsageError } from '../../core/errors.js';
+import { mkdirSync } from 'node:fs';
+import { mergeHunts } from '../hunt/merge-hunts.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 
 interface HuntFlags {
+  merge?: string[];
   backend: LockBackend;
   client?: string;
   resource: ResourceMode;
@@ -43,8 +47,9 @@ export function registerHuntCommand(program: Command): void {
   program
     .command('hunt')
     .description('Search fault plans (faults aimed at lock events, swarm subsets, feedback from near misses) for a violation of the data or the lock.')
-    .requiredOption('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
-    .requiredOption('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')}`, oneOf('--resource', RESOURCE_MODES))
+    .option('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')} (required unless --merge)`, oneOf('--backend', LOCK_BACKENDS))
+    .option('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')} (required unless --merge)`, oneOf('--resource', RESOURCE_MODES))
+    .option('--merge <dirs...>', 'one answer from the hunt directories of a sharded hunt (--shard i/N on each CI job); no cluster')
     .option('--client <command>', CLIENT_HELP, clientCommand)
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
     .option('--faults <list>', 'fault kinds to hunt with, comma-separated (default: every kind that applies)', faultKinds)
@@ -66,14 +71,30 @@ Each try is a short run (its own run directory under the hunt's) whose faults wa
 Exit: 1 a violation (stops at the first unless --keep-going), 0 none in the budget with evidence and its
 weight, 3 nothing dangerous tested, 254 bad input. Needs root. See docs/hunt.md. Examples:
   fencecheck hunt --backend redis --resource none --faults client-pause --budget-runs 5
-  fencecheck hunt --backend etcd --resource fence-claim --budget 10m --seed 3`,
+  fencecheck hunt --backend etcd --resource fence-claim --budget 10m --seed 3
+  fencecheck hunt --merge results/hunt/etcd-fence-claim-*-shard*   # one answer from the shards of --shard i/N`,
     )
     .action(async (flags: HuntFlags) => {
+      if (flags.merge !== undefined) return void (process.exitCode = mergeNow(flags.merge, flags.results));
+      for (const f of ['backend', 'resource'] as const) if (flags[f] === undefined) throw new UsageError(`Expected \`--${f}\`, got none`, 'Name the target: fencecheck hunt --backend redis --resource none, or merge sharded hunts with --merge DIR...');
       if (flags.budget !== undefined && flags.budgetRuns !== undefined) throw new UsageError('Expected one of `--budget` and `--budget-runs`, got both', 'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).');
       const target: HuntTarget = { backend: flags.backend, resource: flags.resource, workload: flags.workload, checkHold: flags.checkHold, ...(flags.client !== undefined ? { client: flags.client } : {}) };
       const faults = huntFaults(target, flags.faults);
       process.exitCode = await huntNow(target, faults, flags);
     });
+}
+
+/** `--merge`: the shards' tries as one hunt, written to <results>/hunt/<target>-merged-<stamp>/hunt.json. */
+function mergeNow(dirs: string[], results: string): number {
+  const merged = mergeHunts(dirs);
+  const t = merged.of.target as HuntTarget;
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  const dir = join(results, 'hunt', `${t.backend}-${t.resource}-merged-${stamp}`);
+  mkdirSync(dir, { recursive: true });
+  const tries = merged.records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs }));
+  writeFileAtomic(join(dir, 'hunt.json'), JSON.stringify({ ...merged.of, mergedFrom: dirs, shards: merged.shards, interrupted: false, exitCode: merged.exitCode, lines: merged.lines, tries }, null, 2) + '\n');
+  process.stdout.write(`hunt: merged ${merged.shards.length} shard${merged.shards.length === 1 ? '' : 's'} (${merged.shards.join(', ')})\n` + merged.lines.join('\n') + `\nhunt: ${join(dir, 'hunt.json')}\n`);
+  return merged.exitCode;
 }
 
 async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags): Promise<number> {

@@ -7,8 +7,10 @@ import { UsageError } from '../../core/errors.js';
 import { Prng } from '../../core/random/prng.js';
 import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
-import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../../core/vocabulary.js';
-import type { HuntSpace, TryPlan } from './search.js';
+import { clusterBackendsOf, notApplicable, renewalShareOf, type LockBackend, type LockWorkload, type ResourceMode } from '../../core/vocabulary.js';
+import { leaseOf, LONG_HOLD, type HuntSpace, type TryPlan } from './search.js';
+import type { PartitionShape } from './hunt-windows.js';
+import { planCluster } from '../../core/cluster/cluster-plan.js';
 
 export interface HuntTarget {
   backend: LockBackend;
@@ -47,11 +49,27 @@ export function huntFaults(target: HuntTarget, asked: readonly FaultKind[] | und
 /** The lock events this target's critical sections have. */
 export function huntEvents(target: HuntTarget): TriggerEvent[] {
   const marks = target.resource === 'cas-unique' || target.resource === 'cas-unique-nonatomic';
-  return TRIGGER_EVENTS.filter((e) => (e === 'mark' ? marks : e === 'write' ? target.workload !== 'mutex' : true));
+  const renews = renewalShareOf(target.backend) !== undefined;
+  return TRIGGER_EVENTS.filter((e) => (e === 'mark' ? marks : e === 'write' ? target.workload !== 'mutex' : e === 'renew' ? renews : true));
 }
 
 export function huntSpace(target: HuntTarget, faults: readonly FaultKind[], shape: TryShape): HuntSpace {
-  return { faults, events: huntEvents(target), maxWindows: 3, timeLimitMs: shape.timeLimitS * 1000, ttlMs: shape.ttlMs };
+  const nodes = huntNodes(target.backend);
+  return { faults, events: huntEvents(target), maxWindows: 3, timeLimitMs: shape.timeLimitS * 1000, ttlMs: shape.ttlMs, nodes, partitionShapes: partitionShapes(target.backend, nodes) };
+}
+
+/** The lock service's servers by name, from the pure cluster plan (what a server fault may hit). */
+export function huntNodes(backend: LockBackend): string[] {
+  if (backend === 'none') return [];
+  return planCluster({ backends: clusterBackendsOf(backend) }).nodes.filter((n) => n.backend !== 'postgres' && n.role !== 'sentinel').map((n) => n.name);
+}
+
+/** The partition shapes a target has: every one that means something for its servers (one server has no "some of them" and no one to isolate it from). */
+export function partitionShapes(backend: LockBackend, nodes: readonly string[]): PartitionShape[] {
+  const shapes: PartitionShape[] = ['client-from-servers', 'client-from-resource'];
+  if (nodes.length >= 3) shapes.push('client-from-some-servers', 'isolate-one');
+  if (backend === 'redis-sentinel') shapes.push('master-from-replicas', 'master-with-minority');
+  return shapes;
 }
 
 /** A try's run options: the target, the shape, the try's script (with delay proxies when it delays), its own workload seed. */
@@ -69,7 +87,8 @@ export function tryOptions(target: HuntTarget, shape: TryShape, plan: TryPlan, h
     ...(kinds.includes('delay') ? { proxies: 'both' as const } : {}),
     timeLimitS: shape.timeLimitS,
     clients: shape.clients,
-    ttlMs: shape.ttlMs,
+    ttlMs: leaseOf(shape, plan.hold),
+    ...(plan.hold === 'long' ? { holdMs: Math.round(leaseOf(shape, 'long') * LONG_HOLD.holdShare) } : {}),
     rate: 3,
     recoverMs: 2000,
     intervalMs: 1000,

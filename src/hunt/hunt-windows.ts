@@ -8,18 +8,33 @@
  */
 import type { Prng } from '../../core/random/prng.js';
 import { EVICT_POLICIES } from '../../core/generator/eviction.js';
-import type { FaultKind, FaultWindow, Trigger, TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import type { ClientVictim, FaultKind, FaultWindow, PartitionTarget, ServerVictim, Trigger, TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 
 export interface Arm {
   fault: FaultKind;
   on: TriggerEvent | 'time';
 }
 
+/**
+ * How a partition cuts: the holder (or an acquirer) off from every lock
+ * server, from some of them (it still sees the rest: with independent nodes
+ * such as Redlock's, two clients then see different majorities), or from the
+ * resource; one server off from the rest; and the shapes of a replicated
+ * master (redis-sentinel: the master cut off from its replicas, or left with a
+ * minority of the clients).
+ */
+export const PARTITION_SHAPES = ['client-from-servers', 'client-from-some-servers', 'client-from-resource', 'isolate-one', 'master-from-replicas', 'master-with-minority'] as const;
+export type PartitionShape = (typeof PARTITION_SHAPES)[number];
+
 export interface WindowScale {
   /** The try's main phase, ms. */
   timeLimitMs: number;
   /** The lock's lease, ms. */
   ttlMs: number;
+  /** The lock service's servers by name: a server fault hits the leader (or first node) or one of them (default: the leader only). */
+  nodes?: readonly string[];
+  /** The partition shapes the target has (default: the holder from every server). */
+  partitionShapes?: readonly PartitionShape[];
 }
 
 export function windowOf(arm: Arm, s: WindowScale, rng: Prng): FaultWindow {
@@ -31,26 +46,48 @@ export function windowOf(arm: Arm, s: WindowScale, rng: Prng): FaultWindow {
     arm.on === 'time' ? undefined : arm.on === 'lease-ending' ? { on: arm.on, withinMs: s.timeLimitMs, leadMs: between(lease * 0.05, lease * 0.3) } : { on: arm.on, withinMs: s.timeLimitMs };
   const span = (length: number) => ({ at, until: Math.min(s.timeLimitMs, at + length), ...(trigger ? { trigger } : {}) });
   const client = arm.on === 'acquire' ? ({ kind: 'acquirer' } as const) : ({ kind: 'holder' } as const);
+  // Half the server faults hit the leader (or the first node), half a named node: without a leader (Redlock) every node is a victim.
+  const server = (): ServerVictim => (s.nodes && s.nodes.length > 1 && rng.float() < 0.5 ? { kind: 'node', node: rng.pick(s.nodes) } : { kind: 'leader' });
   switch (arm.fault) {
     case 'client-pause':
       return { ...span(between(lease * 1.5, lease * 3)), fault: 'client-pause', target: client };
     case 'delay': {
-      const link = arm.on === 'acquire' || arm.on === 'grant' ? 'lock' : arm.on === 'time' ? rng.pick(['lock', 'resource'] as const) : 'resource';
+      // Either link at any moment: the lock link in an acquire delays the grant past its validity, the resource link the mark or write after it.
+      const link = rng.pick(['lock', 'resource'] as const);
       const delayMs = between(lease * 0.5, lease * 1.5);
       return { ...span(delayMs + lease), fault: 'delay', target: client, link, delayMs };
     }
     case 'server-pause':
-      return { ...span(between(lease, lease * 3)), fault: 'server-pause', target: { kind: 'leader' } };
+      return { ...span(between(lease, lease * 3)), fault: 'server-pause', target: server() };
     case 'kill':
-      return { ...span(between(1000, 4000)), fault: 'kill', target: { kind: 'leader' } };
+      return { ...span(between(1000, 4000)), fault: 'kill', target: server() };
     case 'clock':
-      return { ...span(between(lease, lease * 3)), fault: 'clock', target: { kind: 'leader' }, offsetMs: between(lease * 1.5, lease * 3) };
+      return { ...span(between(lease, lease * 3)), fault: 'clock', target: server(), offsetMs: between(lease * 1.5, lease * 3) };
     case 'partition':
-      return { ...span(between(lease * 1.5, lease * 3)), fault: 'partition', target: { kind: 'partition', grudgeKind: 'client-from-servers', victim: client } };
+      return { ...span(between(lease * 1.5, lease * 3)), fault: 'partition', target: partitionOf(rng.pick(s.partitionShapes ?? ['client-from-servers']), client, server, s.nodes ?? [], rng) };
     case 'loss':
-      return { ...span(between(lease * 2, lease * 4)), fault: 'loss', target: { kind: 'leader' }, lossPercent: between(30, 70) };
+      return { ...span(between(lease * 2, lease * 4)), fault: 'loss', target: server(), lossPercent: between(30, 70) };
     case 'evict':
       // Long enough for the filler to push the node past maxmemory and the lock key out.
       return { ...span(between(Math.max(3000, lease * 2), Math.max(6000, lease * 4))), fault: 'evict', target: { kind: 'leader' }, policy: rng.pick(EVICT_POLICIES) };
+  }
+}
+
+/** A partition of one shape; `client-from-some-servers` cuts the client off from a minority of the servers, drawn here. */
+function partitionOf(shape: PartitionShape, client: ClientVictim, server: () => ServerVictim, nodes: readonly string[], rng: Prng): PartitionTarget {
+  switch (shape) {
+    case 'client-from-servers':
+    case 'client-from-resource':
+      return { kind: 'partition', grudgeKind: shape, victim: client };
+    case 'client-from-some-servers': {
+      const shuffled = nodes.map((n) => [rng.float(), n] as const).sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+      const count = rng.int(1, Math.max(1, Math.floor((nodes.length - 1) / 2)));
+      return { kind: 'partition', grudgeKind: 'client-from-servers', victim: client, servers: shuffled.slice(0, count) };
+    }
+    case 'isolate-one':
+      return { kind: 'partition', grudgeKind: 'isolate-one', victim: server() };
+    case 'master-from-replicas':
+    case 'master-with-minority':
+      return { kind: 'partition', grudgeKind: shape };
   }
 }

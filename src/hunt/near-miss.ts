@@ -40,7 +40,8 @@ const WEIGHTS: Record<Exclude<keyof NearMiss, 'violation' | 'applied' | 'trigger
   lostGrants: 2,
   pausedGrants: 2,
   lateWrites: 2,
-  expiredGrants: 2,
+  // A grant with no validity left is the lock failing, as a double hold is.
+  expiredGrants: 3,
   refusals: 1,
 };
 

@@ -12,6 +12,8 @@ import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { HISTORY_FILE } from '../../runtime/store/run-store.js';
 import { runLockTest } from '../run/run-lock-test.js';
 import { WarmPool } from '../../runtime/runner/warm-pool.js';
+import { SHRUNK_FILE, writeRunReport } from '../report/write-run-report.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { HuntDeps } from './run-hunt.js';
 import { nearMissOf } from './near-miss.js';
 
@@ -32,5 +34,9 @@ export function realHuntDeps(log: (line: string) => void, stopped: () => boolean
     log,
     stopped,
     close: () => pool.close(log),
+    markShrunk: async (runDir, summary) => {
+      writeFileAtomic(join(runDir, SHRUNK_FILE), JSON.stringify(summary, null, 2) + '\n');
+      await writeRunReport(runDir);
+    },
   };
 }

@@ -38,8 +38,22 @@ export interface TryPlan {
   /** The fault kinds this try's swarm enabled. */
   swarm: FaultKind[];
   windows: FaultWindow[];
+  /**
+   * The try's sections: short (the lease given, the default hold) or long (a
+   * lease LONG_HOLD.leaseFactor times longer, held most of it): a failure
+   * that takes seconds to unfold (a failover, a split brain) needs a holder
+   * still in its section when the service changes its mind.
+   */
+  hold: 'short' | 'long';
   /** How the plan was made: fresh from the swarm, or a mutant of an earlier try. */
   origin: { kind: 'swarm' } | { kind: 'mutant'; of: number; how: string };
+}
+
+export const LONG_HOLD = { leaseFactor: 4, holdShare: 0.75 } as const;
+
+/** The lease a try's windows are sized from. */
+export function leaseOf(space: Pick<HuntSpace, 'ttlMs'>, hold: TryPlan['hold']): number {
+  return hold === 'long' ? space.ttlMs * LONG_HOLD.leaseFactor : space.ttlMs;
 }
 
 interface CorpusEntry {
@@ -49,12 +63,14 @@ interface CorpusEntry {
 
 /** Which triggers make sense for each fault kind ('time': the window starts at its planned time). */
 const ARM_EVENTS: Record<FaultKind, readonly (TriggerEvent | 'time')[]> = {
-  'client-pause': ['holder-read', 'acquire', 'grant', 'mark', 'write', 'lease-ending', 'held', 'time'],
-  delay: ['acquire', 'write', 'mark', 'grant', 'time'],
+  'client-pause': ['holder-read', 'acquire', 'grant', 'mark', 'write', 'lease-ending', 'renew', 'held', 'time'],
+  // A delay begun after the read lands the write late (a write already sent has gone); one begun in an acquire lands the mark late.
+  delay: ['acquire', 'holder-read', 'write', 'mark', 'grant', 'renew', 'held', 'time'],
   'server-pause': ['grant', 'acquire', 'held', 'time'],
   kill: ['grant', 'held', 'time'],
   clock: ['held', 'grant', 'time'],
-  partition: ['held', 'holder-read', 'acquire', 'time'],
+  // The holder cut off while it renews: its keep-alive lost, its lease runs out while it still holds.
+  partition: ['held', 'holder-read', 'acquire', 'renew', 'time'],
   loss: ['held', 'acquire', 'time'],
   // Memory pressure takes seconds to fill a cache: aimed at a held lock, or at a planned time.
   evict: ['held', 'time'],
@@ -108,27 +124,36 @@ export class HuntSearch {
     if (swarm.length === 0) swarm.push(rng.pick(this.space.faults));
     const arms = armsOf({ ...this.space, faults: swarm });
     const count = rng.int(1, this.space.maxWindows);
-    const windows = Array.from({ length: count }, () => windowOf(this.weighted(arms, rng), this.space, rng));
-    return { index, swarm, windows: byTime(windows), origin: { kind: 'swarm' } };
+    const hold = rng.float() < 0.5 ? 'long' : 'short';
+    const scale = { ...this.space, ttlMs: leaseOf(this.space, hold) };
+    const windows = Array.from({ length: count }, () => windowOf(this.weighted(arms, rng), scale, rng));
+    return { index, swarm, hold, windows: byTime(windows), origin: { kind: 'swarm' } };
   }
 
   private mutant(index: number, rng: Prng): TryPlan {
-    const total = this.corpus.reduce((t, e) => t + e.score, 0);
+    // In proportion to the square of how close each came: the closest near misses are mutated most (a try with a grant past its lease over one with a refusal).
+    const total = this.corpus.reduce((t, e) => t + e.score ** 2, 0);
     let x = rng.float() * total;
-    const parent = this.corpus.find((e) => (x -= e.score) < 0) ?? this.corpus.at(-1)!;
+    const parent = this.corpus.find((e) => (x -= e.score ** 2) < 0) ?? this.corpus.at(-1)!;
     const windows = [...parent.plan.windows];
     const i = rng.int(0, windows.length - 1);
     const arms = armsOf({ ...this.space, faults: parent.plan.swarm });
+    const scale = { ...this.space, ttlMs: leaseOf(this.space, parent.plan.hold) };
     const ops: [string, () => void][] = [
       ['shift', () => void (windows[i] = shift(windows[i]!, rng.int(-1500, 1500), this.space.timeLimitMs))],
       ['stretch', () => void (windows[i] = stretch(windows[i]!, 0.5 + rng.float() * 1.5, this.space.timeLimitMs))],
-      ['retrigger', () => void (windows[i] = windowOf({ fault: windows[i]!.fault, on: rng.pick(ARM_EVENTS[windows[i]!.fault].filter((on) => on === 'time' || this.space.events.includes(on))) }, this.space, rng))],
-      ['add', () => void (windows.length < this.space.maxWindows ? windows.push(windowOf(this.weighted(arms, rng), this.space, rng)) : (windows[i] = windowOf(armOfWindow(windows[i]!), this.space, rng)))],
-      ['drop', () => void (windows.length > 1 ? windows.splice(i, 1) : (windows[i] = windowOf(armOfWindow(windows[i]!), this.space, rng)))],
+      ['retrigger', () => void (windows[i] = windowOf({ fault: windows[i]!.fault, on: rng.pick(ARM_EVENTS[windows[i]!.fault].filter((on) => on === 'time' || this.space.events.includes(on))) }, scale, rng))],
+      ['add', () => void (windows.length < this.space.maxWindows ? windows.push(windowOf(this.weighted(arms, rng), scale, rng)) : (windows[i] = windowOf(armOfWindow(windows[i]!), scale, rng)))],
+      ['drop', () => void (windows.length > 1 ? windows.splice(i, 1) : (windows[i] = windowOf(armOfWindow(windows[i]!), scale, rng)))],
+      // Two faults on one moment (a write delayed while its writer is cut off from the lock service): another window, or a new one of the swarm, takes this one's start and trigger.
+      ['align', () => void align(windows, i, rng, (on) => {
+        const same = arms.filter((a) => a.on === on);
+        return same.length > 0 ? windowOf(this.weighted(same, rng), scale, rng) : undefined;
+      }, this.space)],
     ];
     const [how, op] = rng.pick(ops);
     op();
-    return { index, swarm: parent.plan.swarm, windows: byTime(windows), origin: { kind: 'mutant', of: parent.plan.index, how } };
+    return { index, swarm: parent.plan.swarm, hold: parent.plan.hold, windows: byTime(windows), origin: { kind: 'mutant', of: parent.plan.index, how } };
   }
 
   /** An arm drawn in proportion to its weight. */
@@ -154,4 +179,25 @@ function shift(w: FaultWindow, byMs: number, limitMs: number): FaultWindow {
 
 function stretch(w: FaultWindow, factor: number, limitMs: number): FaultWindow {
   return { ...w, until: Math.min(limitMs, w.at + Math.max(1, Math.round((w.until - w.at) * factor))) };
+}
+
+/**
+ * Another window starts on window i's moment (the same planned start and
+ * trigger): one whose fault kind may wait for that event, else a new window
+ * of such an arm when there is room (`fresh`); unchanged when neither.
+ */
+function align(windows: FaultWindow[], i: number, rng: Prng, fresh: (on: Arm['on']) => FaultWindow | undefined, space: HuntSpace): void {
+  const base = windows[i]!;
+  const on = base.trigger?.on ?? 'time';
+  const moved = (w: FaultWindow): FaultWindow => {
+    const { trigger: _t, ...rest } = w;
+    return { ...rest, at: base.at, until: Math.min(space.timeLimitMs, base.at + (w.until - w.at)), ...(base.trigger ? { trigger: base.trigger } : {}) } as FaultWindow;
+  };
+  const others = windows.map((w, j) => j).filter((j) => j !== i && ARM_EVENTS[windows[j]!.fault].includes(on));
+  const made = windows.length < space.maxWindows && (others.length === 0 || rng.float() < 0.5) ? fresh(on) : undefined;
+  if (made) windows.push(moved(made));
+  else if (others.length > 0) {
+    const j = rng.pick(others);
+    windows[j] = moved(windows[j]!);
+  }
 }

@@ -30,6 +30,7 @@ export const PAGE_SCRIPTS = [
   'timeline.js',
   'charts.js',
   'anomalies.js',
+  'story.js',
   'main.js',
 ] as const;
 

@@ -24,6 +24,7 @@ export function renderReportHtml(data: ReportData, assets: PageAssets): string {
     style: assets.css,
     body: `<main id="report" data-rendered="false">
 <header id="run-header"></header>
+<section id="story" aria-label="What happened" hidden></section>
 <section id="anomalies" aria-label="Anomalies"></section>
 <section id="timeline-section" aria-label="Timeline"></section>
 <section id="charts" aria-label="Latency and throughput"></section>

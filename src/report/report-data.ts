@@ -21,6 +21,7 @@ import type { RunDir } from './read-run-dir.js';
 import type { StoredResults } from '../../core/run-files/results-json.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
 import type { StoredTest } from '../../core/run-files/test-json.js';
+import { storyOf, type Story } from './story.js';
 
 export interface ReportCaps {
   fullDetailLines: number;
@@ -78,9 +79,11 @@ export interface ReportData {
   holds: { lane: number[]; start: number[]; end: number[]; definite: number[]; endedBy: number[]; acquireLine: number[]; releaseLine: number[] };
   faults: ReportFault[];
   anomalies: AnomalyRef[];
+  /** A shrunk run's story (story.ts): the page opens on it. Absent for other runs. */
+  story?: Story;
 }
 
-export function buildReportData(run: RunDir, generator: string, caps: ReportCaps = DEFAULT_CAPS): ReportData {
+export function buildReportData(run: RunDir, generator: string, caps: ReportCaps = DEFAULT_CAPS, opts: { story?: boolean } = {}): ReportData {
   const total = run.history.length;
   const history = total > caps.maxEmbedLines ? run.history.slice(0, caps.maxEmbedLines) : run.history;
   const { pairs, pairOfLine } = pairOperations(history);
@@ -127,7 +130,13 @@ export function buildReportData(run: RunDir, generator: string, caps: ReportCaps
     },
     faults,
     anomalies,
+    ...storyField(opts.story === true, run, history, holds, faults),
   };
+}
+
+function storyField(wanted: boolean, run: RunDir, history: History, holds: ReturnType<typeof lockHolds>, faults: readonly ReportFault[]): { story?: Story } {
+  const story = wanted ? storyOf(run.results, history, holds, faults) : null;
+  return story ? { story } : {};
 }
 
 function clientLanes(pairs: readonly OpPair[]): ReportLane[] {

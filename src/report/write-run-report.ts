@@ -7,6 +7,7 @@
  * directory fsync), so a reader (a browser refreshing, `fencecheck serve`)
  * never sees half a report, even after a crash.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { pageAssets } from './page-assets.js';
@@ -16,10 +17,14 @@ import { renderReportHtml } from './render-report-html.js';
 
 export const GENERATOR = 'fencecheck 0.1.0';
 
+/** A shrunk run carries this file (written by shrink): its report opens on the story (story.ts). */
+export const SHRUNK_FILE = RUN_FILES.shrunk;
+
 /** Returns the path of the report written; `read`: the run already read (readRunDir), not read again. */
+
 export async function writeRunReport(runDir: string, read?: RunDir): Promise<string> {
   const [run, assets] = await Promise.all([read ?? readRunDir(runDir), pageAssets()]);
-  const html = renderReportHtml(buildReportData(run, GENERATOR), assets);
+  const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, { story: existsSync(join(runDir, SHRUNK_FILE)) }), assets);
   const path = join(runDir, RUN_FILES.report);
   // The temporary name is unique per write (atomic-write.ts), so two writes of one report in one process (serve) never share one.
   writeFileAtomic(path, html);

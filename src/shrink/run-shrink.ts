@@ -136,6 +136,8 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
     `steps: ${shrunk.steps.map((s) => s.step).join('; ') || 'none (already minimal)'} (${shrunk.candidates} candidates${shrunk.exhausted ? ', candidate budget spent' : ''})`,
   ];
   writeFileAtomic(join(o.shrinkDir, 'shrink.json'), JSON.stringify({ from: o.runDir, k: o.minFails, K: o.runs, original: planOf(original), shrunk: shrunk.plan, reproduced: final, steps: shrunk.steps, replay }, null, 2) + '\n');
+  if (final.failingRun) await deps.markShrunk?.(final.failingRun, { summary: lines[0], from: o.runDir, shrunk: shrunk.plan, replay });
+  if (final.failingRun) lines.push(`report: ${join(final.failingRun, 'report.html')} (opens on the story)`);
   return { exitCode: 1, lines, options, reproduced: { fails: final.fails, of: final.of }, steps: shrunk.steps };
 }
 

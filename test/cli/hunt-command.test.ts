@@ -21,6 +21,9 @@ describe('fencecheck hunt and shrink on bad input', () => {
     [['hunt', '--backend', 'etcd', '--resource', 'fence-claim', '--faults', 'clock'], /Cannot hunt with `clock` on etcd \/ fence-claim[\s\S]*Hint: Leave that fault kind out/],
     [['hunt', '--backend', 'redlock', '--resource', 'fence'], /no monotonic fencing token/],
     [['shrink', tmpdir()], /not a run directory[\s\S]*Hint: Give the run directory/],
+    [['shrink', '/nonexistent/run'], /not a run directory[\s\S]*Hint: Give the run directory/],
+    [['hunt', '--resource', 'none'], /Expected `--backend`, got none[\s\S]*Hint: Name the target/],
+    [['hunt', '--merge', tmpdir()], /not a hunt directory \(no hunt\.json\)[\s\S]*Hint: Give the hunt directories/],
     [['shrink', SAMPLE, '--runs', '2', '--min-fails', '3'], /Expected `--min-fails` to be at most `--runs` \(2\), got `3`/],
   ])('%j exits 254', (args, message) => {
     const r = runCli(args);

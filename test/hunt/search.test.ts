@@ -4,12 +4,21 @@
  * and near misses bias later tries toward the arms that came close.
  */
 import { describe, expect, it } from 'vitest';
-import { armOfWindow, armsOf, HuntSearch, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
+import { armOfWindow, armsOf, HuntSearch, leaseOf, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
 import type { NearMiss } from '../../src/hunt/near-miss.js';
 import { parseScript, scriptText } from '../../core/generator/parse-script.js';
 import { testSeed } from '../support/seed.js';
 
-const space: HuntSpace = { faults: ['client-pause', 'server-pause', 'partition', 'delay'], events: ['acquire', 'grant', 'holder-read', 'write', 'held', 'lease-ending'], maxWindows: 3, timeLimitMs: 10_000, ttlMs: 1000 };
+const NODES = ['redlock1', 'redlock2', 'redlock3', 'redlock4', 'redlock5'];
+const space: HuntSpace = {
+  faults: ['client-pause', 'server-pause', 'partition', 'delay', 'clock'],
+  events: ['acquire', 'grant', 'holder-read', 'write', 'held', 'lease-ending'],
+  maxWindows: 3,
+  timeLimitMs: 10_000,
+  ttlMs: 1000,
+  nodes: NODES,
+  partitionShapes: ['client-from-servers', 'client-from-some-servers', 'client-from-resource', 'isolate-one'],
+};
 const quiet: NearMiss = { violation: false, applied: 1, triggered: 1, doubleHolds: 0, refusals: 0, pausedGrants: 0, lateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0 };
 
 /** A fake target: each window that pauses a holder between its read and its write makes two double holds. */
@@ -48,6 +57,43 @@ describe('the hunt search', () => {
       }
       expect(parseScript(scriptText(p.windows))).toEqual(p.windows);
     }
+  });
+
+  it('aims server faults at the leader and at each named node, and cuts clients off from all servers or from a minority of them', () => {
+    const seed = testSeed('hunt search victims', 'test/hunt/search.test.ts');
+    const windows = drive(seed, 300, () => quiet).flatMap((p) => p.windows);
+    const servers = windows.flatMap((w) => (w.fault === 'server-pause' || w.fault === 'clock' ? [w.target.kind === 'node' ? w.target.node : 'leader'] : []));
+    expect(new Set(servers)).toEqual(new Set(['leader', ...NODES]));
+    const cuts = windows.flatMap((w) => (w.fault === 'partition' && w.target.grudgeKind === 'client-from-servers' ? [w.target.servers] : []));
+    expect(cuts.some((c) => c === undefined)).toBe(true);
+    const some = cuts.filter((c): c is string[] => c !== undefined);
+    expect(some.length).toBeGreaterThan(0);
+    for (const c of some) {
+      expect(c.length).toBeGreaterThanOrEqual(1);
+      expect(c.length).toBeLessThanOrEqual(2);
+      for (const n of c) expect(NODES).toContain(n);
+      expect(new Set(c).size).toBe(c.length);
+    }
+  });
+
+  it('aligns two faults on one moment among its mutations', () => {
+    const seed = testSeed('hunt search align', 'test/hunt/search.test.ts');
+    const aligned = drive(seed, 300, fakeOutcome).filter((p) => p.origin.kind === 'mutant' && p.origin.how === 'align' && p.windows.length > 1);
+    expect(aligned.length).toBeGreaterThan(0);
+    for (const p of aligned) expect(p.windows.some((a, i) => p.windows.some((b, j) => i !== j && a.at === b.at && JSON.stringify(a.trigger) === JSON.stringify(b.trigger)))).toBe(true);
+  });
+
+  it('tries short and long sections, sizing each plan\'s windows from its own lease, and mutants keep their parent\'s', () => {
+    const seed = testSeed('hunt search holds', 'test/hunt/search.test.ts');
+    const plans = drive(seed, 200, fakeOutcome);
+    const long = plans.filter((p) => p.hold === 'long');
+    expect(long.length).toBeGreaterThan(20);
+    expect(plans.length - long.length).toBeGreaterThan(20);
+    // A client pause is 1.5-3 leases: of the long lease in a long plan (clipped by the main phase), of the short one otherwise.
+    const pauses = (ps: TryPlan[]) => ps.filter((p) => p.origin.kind === 'swarm').flatMap((p) => p.windows.filter((w) => w.fault === 'client-pause' && w.until < space.timeLimitMs).map((w) => w.until - w.at));
+    for (const ms of pauses(plans.filter((p) => p.hold === 'short'))) expect(ms).toBeLessThanOrEqual(3 * space.ttlMs);
+    for (const ms of pauses(long)) expect(ms).toBeGreaterThanOrEqual(1.5 * leaseOf(space, 'long'));
+    for (const m of plans) if (m.origin.kind === 'mutant') expect(m.hold).toBe(plans[m.origin.of]!.hold);
   });
 
   it('never aims at a mark without a cas-unique resource (no such event)', () => {

@@ -72,6 +72,29 @@ describe('faults aimed at lock events, simulated', () => {
     expect(left).toBeLessThanOrEqual(100 + 1e-6);
   });
 
+  it('renew fires at a holder\'s renewal (grant + a third of its lease, then each third), while it still holds, on etcd', async () => {
+    const etcd = { ...base, backend: 'etcd', ttlMs: 600, holdMs: 450 } as const;
+    for (const fault of [{ fault: 'client-pause', target: { kind: 'holder' } }, { fault: 'partition', target: { kind: 'partition', grudgeKind: 'client-from-servers', victim: { kind: 'holder' } } }] as const) {
+      const run = await simulateRun({ ...etcd, nemesis: [fault.fault], script: [window({ on: 'renew', withinMs: 2000 }, fault as Partial<FaultWindow>)] });
+      const start = triggered(run.history, fault.fault === 'partition' ? 'start-partition' : 'pause');
+      const grant = run.history.filter((o) => o.process === by(start) && o.f === 'acquire' && o.type === 'ok' && o.time <= start.time).at(-1)!;
+      const sinceGrantMs = (start.time - grant.time) / 1e6;
+      const period = etcd.ttlMs / 3;
+      expect(sinceGrantMs).toBeGreaterThanOrEqual(period - 1);
+      expect(Math.abs(sinceGrantMs - Math.round(sinceGrantMs / period) * period)).toBeLessThanOrEqual(1);
+      const released = run.history.find((o) => o.process === by(start) && o.f === 'release' && o.type === 'invoke' && o.time > grant.time);
+      expect(released === undefined || released.time >= start.time).toBe(true);
+    }
+  });
+
+  it('renew on a client that does not renew (Redis) is a skip that says why', async () => {
+    const run = await simulateRun({ ...base, script: [window({ on: 'renew', withinMs: 2000 })] });
+    const skip = run.history.filter((o) => o.process === 'nemesis' && o.f === 'pause');
+    expect(skip).toHaveLength(1);
+    expect(skip[0]!.error).toBe("trigger renew: redis's client does not renew its lease (no renewal to aim at)");
+    expect(evidenceOf(run.history, [], 1).faults).toMatchObject({ applied: 0, skipped: [{ fault: 'client-pause', why: "trigger renew: redis's client does not renew its lease (no renewal to aim at)" }] });
+  });
+
   it('held fires on a holder, now or at the next grant', async () => {
     const run = await simulateRun({ ...base, script: [window({ on: 'held', withinMs: 2000 })] });
     const pause = triggered(run.history, 'pause');

@@ -20,8 +20,8 @@ function boot() {
   const charts = createCharts(model, view, document.getElementById('charts'));
   const anomalies = createAnomalies(model, document.getElementById('anomalies'), focusAnomaly);
 
-  /** Focus anomaly `id` (null clears), showing `domain` or the anomaly's window. */
-  function focusAnomaly(id, domain) {
+  /** Focus anomaly `id` (null clears), showing `domain` or the anomaly's window; `still` keeps the page where it is. */
+  function focusAnomaly(id, domain, still) {
     const focused = id === null || id === undefined ? null : focusFor(model, model.anomalies[id]);
     const same = focused && timeline.focus && timeline.focus.anomaly.id === focused.anomaly.id && !domain;
     timeline.focus = same ? null : focused;
@@ -31,7 +31,7 @@ function boot() {
       if (lanes.length) timeline.scrollToLane(Math.min(...lanes));
       const w = domain || timeline.focus.window;
       if (w) zoomToDomain(view, w[0], w[1]);
-      document.getElementById('timeline').scrollIntoView({ block: 'nearest' });
+      if (!still) document.getElementById('timeline').scrollIntoView({ block: 'nearest' });
     }
     requestRender(view);
   }
@@ -44,6 +44,8 @@ function boot() {
   onRender(view, timeline.render);
   onRender(view, charts.render);
   renderNow(view);
+  // A shrunk run opens on its story: the lines, then the timeline focused on the anomaly that tells it.
+  if (data.story) showStory(data.story, document.getElementById('story'), () => focusAnomaly(data.story.anomaly, undefined, true));
 
   let resizeTimer = 0;
   window.addEventListener('resize', () => {

@@ -1,0 +1,95 @@
+/**
+ * npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m]
+ *                       [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin] [--table-only]
+ *
+ * Runs the real `fencecheck hunt` (dist/bundle/main.js, a child process per
+ * hunt) from scratch on each target of bench/hunt-targets.ts, once per hunt
+ * seed, and measures runs-to-detection and time-to-detection from the hunt's
+ * own hunt.json (its clock starts when the hunt does, so time spent waiting
+ * for the machine's queue is not counted). With `--queue FILE` each hunt
+ * runs under `flock FILE`, so a shared machine's other users get the
+ * cluster between hunts. Each hunt's row is appended to --out (JSON Lines,
+ * default results/bench-hunt/rows.jsonl), so targets measured in separate
+ * sittings add up; at the end the table over every row in the file is
+ * printed (markdown, for docs/hunt.md). Starts real clusters: root only.
+ */
+import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import { BENCH_TARGETS, benchTarget, huntArgv, type BenchTarget } from './hunt-targets.js';
+import { huntRow, huntTable, type HuntRow } from './hunt-table.js';
+
+interface Args {
+  targets: BenchTarget[];
+  seeds: number;
+  firstSeed: number;
+  budget: string;
+  queue: string | undefined;
+  out: string;
+  tableOnly: boolean;
+  /** The CLI to run (default dist/bundle/main.js): a copy keeps one sitting's build while the tree is rebuilt. */
+  cli: string;
+  /** What build the CLI is (a commit), recorded in each row. */
+  build: string | undefined;
+  roundRobin: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const get = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const ids = get('--target')?.split(',') ?? BENCH_TARGETS.map((t) => t.id);
+  const seeds = Number(get('--seeds') ?? 5);
+  const firstSeed = Number(get('--first-seed') ?? 1);
+  if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(firstSeed) || firstSeed < 0) throw new Error('--seeds must be an integer >= 1 and --first-seed >= 0');
+  return { targets: ids.map(benchTarget), seeds, firstSeed, budget: get('--budget') ?? '10m', queue: get('--queue'), out: get('--out') ?? join('results', 'bench-hunt', 'rows.jsonl'), tableOnly: argv.includes('--table-only'), cli: get('--cli') ?? join(process.cwd(), 'dist', 'bundle', 'main.js'), build: get('--build'), roundRobin: argv.includes('--round-robin') };
+}
+
+/** One hunt as a user runs it; its stderr (the tries' progress) goes to a log beside the rows. */
+async function oneHunt(t: BenchTarget, seed: number, a: Args): Promise<HuntRow> {
+  const results = join(dirname(a.out), t.id);
+  const argv = [a.cli, ...huntArgv(t, seed, a.budget, results)];
+  const [file, args] = a.queue ? ['flock', [a.queue, process.execPath, ...argv]] : [process.execPath, argv];
+  const log = join(results, `seed-${seed}.log`);
+  mkdirSync(results, { recursive: true });
+  const started = Date.now();
+  const r = await execa(file, args, { reject: false, stderr: { file: log }, stdout: 'pipe' });
+  const wallMs = Date.now() - started;
+  // The hunt's last stdout line names its hunt.json.
+  const huntJson = /^hunt: (.+hunt\.json)$/m.exec(r.stdout)?.[1];
+  if (!huntJson || !existsSync(huntJson)) return { target: t.id, seed, budget: a.budget, exitCode: r.exitCode ?? -1, error: `no hunt.json (exit ${r.exitCode}; see ${log}): ${r.stdout.slice(-300)}`, tries: 0, found: null, wallMs, huntJson: null, date: new Date().toISOString() };
+  return huntRow(t.id, seed, a.budget, r.exitCode ?? -1, JSON.parse(readFileSync(huntJson, 'utf8')) as unknown, huntJson, wallMs);
+}
+
+/** Target by target, or with --round-robin seed by seed across the targets (a sitting cut short then has some seeds of each). */
+function huntOrder(a: Args): [BenchTarget, number][] {
+  const seeds = Array.from({ length: a.seeds }, (_, i) => a.firstSeed + i);
+  return a.roundRobin ? seeds.flatMap((s) => a.targets.map((t): [BenchTarget, number] => [t, s])) : a.targets.flatMap((t) => seeds.map((s): [BenchTarget, number] => [t, s]));
+}
+
+function readRows(file: string): HuntRow[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as HuntRow);
+}
+
+async function main(): Promise<void> {
+  const a = parseArgs(process.argv.slice(2));
+  mkdirSync(dirname(a.out), { recursive: true });
+  if (!a.tableOnly) {
+    for (const [t, seed] of huntOrder(a)) {
+      {
+        process.stderr.write(`bench:hunt: ${t.id} seed ${seed} (budget ${a.budget}${a.queue ? `, queued on ${a.queue}` : ''})\n`);
+        const row = { ...(await oneHunt(t, seed, a)), ...(a.build ? { build: a.build } : {}) };
+        appendFileSync(a.out, JSON.stringify(row) + '\n');
+        process.stderr.write(`bench:hunt: ${t.id} seed ${seed}: exit ${row.exitCode}, ${row.found ? `found on try ${row.found.tryNumber} after ${Math.round(row.found.afterMs / 1000)} s (${row.found.arms})` : `not found in ${row.tries} tries`}${row.error ? `; ${row.error}` : ''}\n`);
+      }
+    }
+  }
+  process.stdout.write(huntTable(readRows(a.out), BENCH_TARGETS) + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench:hunt: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,78 @@
+/**
+ * bench:hunt's rows and table (pure): one row per hunt read from its
+ * hunt.json, and per target the runs-to-detection and time-to-detection
+ * over its seeds (median and range), the fault arms of the finding tries,
+ * or for a protected target the tries, the tested tries and the bound.
+ */
+import { formatDuration } from '../src/compare/format-units.js';
+import { formatPercent, ruledOutRate } from '../core/checkers/lock/weight.js';
+import type { BenchTarget } from './hunt-targets.js';
+
+export interface HuntRow {
+  target: string;
+  seed: number;
+  budget: string;
+  exitCode: number;
+  error?: string;
+  tries: number;
+  /** Tries that put the protection to the test (outcome safe). */
+  tested?: number;
+  found: { tryNumber: number; afterMs: number; arms: string; runDir: string | null } | null;
+  wallMs: number;
+  huntJson: string | null;
+  date: string;
+  /** The build the hunt ran (a commit), when the bench was told. */
+  build?: string;
+}
+
+interface HuntJsonTry {
+  outcome: string;
+  endedAtMs: number;
+  runDir: string | null;
+  windows: { fault: string; trigger?: { on: string } }[];
+}
+
+/** A row out of a hunt's hunt.json. */
+export function huntRow(target: string, seed: number, budget: string, exitCode: number, doc: unknown, huntJson: string, wallMs: number): HuntRow {
+  const tries = ((doc as { tries?: HuntJsonTry[] }).tries ?? []) as HuntJsonTry[];
+  const i = tries.findIndex((t) => t.outcome === 'unsafe');
+  const hit = i >= 0 ? tries[i]! : undefined;
+  const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir } : null;
+  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString() };
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+const spread = (xs: readonly number[], fmt: (n: number) => string): string => (xs.length === 0 ? '—' : xs.length === 1 ? fmt(xs[0]!) : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`);
+
+/** The markdown table over every row, one line per target measured (the last row of a target × seed wins). */
+export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarget[]): string {
+  const last = new Map<string, HuntRow>();
+  for (const r of rows) last.set(`${r.target}#${r.seed}`, r);
+  const lines = ['| target | expected | seeds | found | runs-to-detection, median (range) | time-to-detection, median (range) | what found it | budget |', '|---|---|---|---|---|---|---|---|'];
+  for (const t of targets) {
+    const mine = [...last.values()].filter((r) => r.target === t.id).sort((a, b) => a.seed - b.seed);
+    if (mine.length === 0) continue;
+    const found = mine.filter((r) => r.found !== null);
+    const seeds = `${mine[0]!.seed}–${mine.at(-1)!.seed}` + (mine.length < mine.at(-1)!.seed - mine[0]!.seed + 1 ? ` (${mine.length})` : '');
+    const arms = [...new Set(found.map((r) => r.found!.arms))].join('; ');
+    const budgets = [...new Set(mine.map((r) => r.budget))].join(', ');
+    const errors = mine.filter((r) => r.error !== undefined).length;
+    const foundCell = `${found.length}/${mine.length}${errors > 0 ? ` (${errors} failed to run)` : ''}`;
+    if (t.expect === 'none') {
+      const tries = mine.reduce((n, r) => n + r.tries, 0);
+      const tested = mine.reduce((n, r) => n + (r.tested ?? 0), 0);
+      const bound = ruledOutRate(tested);
+      const note = found.length > 0 ? `FALSE ALARM: ${arms}` : `${tries} tries, ${tested} tested: ≥ ${bound === null ? '—' : formatPercent(bound)} ruled out (95 %)`;
+      lines.push(`| ${t.id} | none | ${seeds} | ${foundCell} | — | — | ${note} | ${budgets} |`);
+      continue;
+    }
+    const runs = spread(found.map((r) => r.found!.tryNumber), String);
+    const time = spread(found.map((r) => r.found!.afterMs), formatDuration);
+    lines.push(`| ${t.id} | violation | ${seeds} | ${foundCell} | ${runs} | ${time} | ${arms || '—'} | ${budgets} |`);
+  }
+  return lines.join('\n');
+}
