@@ -19,6 +19,7 @@ import { HISTORY_FILE } from '../store/run-store.js';
 import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../store/stored-outcome.js';
 import { readTestJson } from '../store/test-json.js';
+import { runJobsOf, type RunJobs } from './cell-jobs.js';
 
 export type RunStatus = 'valid' | 'invalid' | 'unknown' | 'error';
 export type RunOutcome = Outcome | 'error';
@@ -69,6 +70,8 @@ export interface RunSummary {
   useless: boolean;
   /** The section-cost checker's measure; absent or null when it measured nothing (or before it existed). */
   cost?: RunCost | null;
+  /** The jobs workload's measure (the jobs checker's stats); absent or null on other workloads. */
+  jobs?: RunJobs | null;
   replay: string | null;
   startedAt: string | null;
   /** Why the run is `error` or has no results. */
@@ -77,7 +80,7 @@ export interface RunSummary {
   unverified?: true;
 }
 
-export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost'>;
+export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost' | 'jobs'>;
 
 /**
  * Only the deciding checkers count (results.json `deciding`; every checker
@@ -102,6 +105,7 @@ export function summarizeResults(results: StoredResults): ResultsSummary {
     writes,
     useless: stats !== null && (num(stats['useless']) > 0 || (writes !== null && writes.accepted === 0 && writes.rejected > 0)),
     cost: costOf(results.checkers.find((c) => c.checker === 'section-cost')),
+    jobs: runJobsOf(results.checkers.find((c) => c.checker === 'jobs')?.stats),
   };
 }
 

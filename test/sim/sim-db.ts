@@ -20,6 +20,8 @@ export interface SimRow {
   data: string;
   fence: number;
   mark: string | null;
+  /** The version column (mode version); 0 when absent. */
+  version?: number;
 }
 
 export interface SimResource {
@@ -79,6 +81,13 @@ export class SimDb implements Db {
       case SQL.mark:
         row.mark = String(v[1]);
         return one({ fence: String(row.fence) });
+      case SQL.versionRead:
+        return one({ data: row.data, fence: String(row.fence), version: String(row.version ?? 0) });
+      case SQL.versionWrite:
+        if ((row.version ?? 0) !== Number(v[2])) return none;
+        this.apply(String(v[1]));
+        row.version = (row.version ?? 0) + 1;
+        return one({ fence: String(row.fence), version: String(row.version) });
       case SQL.casWrite:
         if (row.mark !== String(v[2])) return none;
         this.apply(String(v[1]));

@@ -29,7 +29,7 @@ import { SimProcess } from './sim-process.js';
 import { SimSession } from './sim-session.js';
 import type { SimTruth } from './sim-truth.js';
 import { VirtualClock } from './virtual-clock.js';
-import { tokenKindOf } from '../../workloads/vocabulary.js';
+import { isCounterWorkload, tokenKindOf } from '../../workloads/vocabulary.js';
 import type { DelayLink } from '../../workloads/runner/ports.js';
 
 export interface SimulatedRun {
@@ -51,9 +51,9 @@ export async function simulateRun(options: RunOptions): Promise<SimulatedRun> {
   const truth: SimTruth = { grants: [], writes: [], finalData: '' };
   const service = new SimLockService(clock, tokenKindOf(o.backend), root.fork('tokens'), truth);
   const resource: SimResource = {
-    row: { data: o.workload === 'lock-counter' ? '0' : '', fence: 0, mark: null },
+    row: { data: isCounterWorkload(o.workload) ? '0' : '', fence: 0, mark: null },
     node: plan.resourceNode,
-    counter: o.workload === 'lock-counter',
+    counter: isCounterWorkload(o.workload),
     truth,
     service,
   };

@@ -34,7 +34,7 @@ import { runHarnessParts, watchHarness } from './harness-watch.js';
 import { planRun, type RunPlan } from './run-plan.js';
 import { replayCommand, type RunOptions } from './run-options.js';
 import { fencecheckVersion, serverVersions } from './versions.js';
-import { clusterBackendsOf } from '../vocabulary.js';
+import { clusterBackendsOf, isCounterWorkload } from '../vocabulary.js';
 import { sentinelClientOptions, sentinelClusterOptions } from './sentinel-run.js';
 import type { ClusterRecord, WarmPool } from './warm-pool.js';
 
@@ -198,7 +198,7 @@ async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, 
   const backends = clusterBackendsOf(o.backend);
   const pg = c.endpoints('postgres')[0]!;
   const pgConfig = { host: pg.host, port: pg.port, user: 'postgres', database: 'postgres' };
-  await prepareResource(pgConfig, RESOURCE_KEY, o.workload === 'lock-counter' ? '0' : '', undefined, { idleInTransactionTimeoutMs: o.idleTxTimeoutMs });
+  await prepareResource(pgConfig, RESOURCE_KEY, isCounterWorkload(o.workload) ? '0' : '', undefined, { idleInTransactionTimeoutMs: o.idleTxTimeoutMs });
   const proxies = await startProxies(c, plan.hosts, o.proxies, plan.lockNodes, pg.node);
   const config = (client: number, host: string): ClientConfig => {
     const resourceProxy = proxies.get(host)?.get(pg.node);
