@@ -65,7 +65,8 @@ export function cellJobs(runs: readonly { jobs?: RunJobs | null }[]): CellJobs |
 
 /** `7.3 duplicates per 1,000 jobs (95% CI 4.1–12.9; seeds 2.0–12.6), 0 lost, 41 wasted runs refused, of 2,054 jobs over 5 runs; 45.2 per hour at 2.0 faults a minute`. */
 export function describeJobs(j: CellJobs): string {
-  const seeds = j.seeds === undefined ? '' : `; over seeds ${perThousand(j.seeds.low)}–${perThousand(j.seeds.high)}`;
+  // Every seed at 0 has no spread to show (a t interval of zeros is [0, 0], which claims more than it knows).
+  const seeds = j.seeds === undefined ? '' : j.seeds.high === 0 ? '; 0 in every seed' : `; over seeds ${perThousand(j.seeds.low)}–${perThousand(j.seeds.high)}`;
   const hourly = j.perHour === null ? '' : `; ${j.perHour.toFixed(1)} per hour at ${((60 * j.faultsApplied) / j.spanS).toFixed(1)} faults a minute`;
   return (
     `${perThousand(j.rate)} duplicates per 1,000 jobs (95% CI ${perThousand(j.interval.low)}–${perThousand(j.interval.high)}${seeds}), ` +

@@ -20,6 +20,7 @@ describe('cellJobs', () => {
   it('no run of the jobs workload: null; one run: no spread over seeds', () => {
     expect(cellJobs([{ jobs: null }, {}])).toBeNull();
     expect(cellJobs([run(100, 0)])!.seeds).toBeUndefined();
+    expect(describeJobs(cellJobs([run(100, 0), run(120, 0)])!)).toMatch(/^0\.0 duplicates per 1,000 jobs \(95% CI 0\.0–17\.2; 0 in every seed\)/);
   });
 
   it('a run\'s stats read from its jobs verdict, and nothing from another checker\'s', () => {
