@@ -6,6 +6,7 @@
  * runner, compare, the scenarios and the client protocol all read them here.
  */
 import type { LockWorkload, ResourceMode, TokenKind } from './checkers/lock/verdict.js';
+export { isCounterWorkload } from './checkers/lock/verdict.js';
 import type { BackendName } from './cluster/cluster-plan.js';
 import { FAULT_KINDS, type FaultKind } from './generator/nemesis-schedule.js';
 import { LOCK_SYSTEMS, lockSystem, type LockBackend } from './systems/registry.js';
@@ -32,7 +33,7 @@ const TOKEN_MODES: readonly ResourceMode[] = ['fence', 'fence-claim', 'cas-uniqu
 /** The modes that are the database's own concurrency control (a version column, a row lock in a transaction): they need no token. */
 export const DB_CONTROL_MODES: readonly ResourceMode[] = ['version', 'for-update'];
 
-export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write'];
+export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write', 'jobs'];
 
 /**
  * The faults a seeded schedule drives (`run --nemesis`, `compare --nemeses`): all but the delay, which
@@ -95,10 +96,10 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
 /**
  * Why a workload cannot run without a lock, or undefined: the mutex
  * workload's subject is the lock itself, and fenced-write's checkers judge
- * writes against the lock's hand-overs; lock-counter's final counter needs
- * neither.
+ * writes against the lock's hand-overs; lock-counter's final counter and the
+ * jobs' done records need neither.
  */
 export function notApplicableWithoutLock(backend: LockBackend, workload: LockWorkload): string | undefined {
-  if (backend !== 'none' || workload === 'lock-counter') return undefined;
-  return `the ${workload} workload judges ${workload === 'mutex' ? 'the lock itself' : 'writes against the lock\'s hand-overs'}, and --backend none has no lock (use lock-counter)`;
+  if (backend !== 'none' || workload === 'lock-counter' || workload === 'jobs') return undefined;
+  return `the ${workload} workload judges ${workload === 'mutex' ? 'the lock itself' : 'writes against the lock\'s hand-overs'}, and --backend none has no lock (use lock-counter or jobs)`;
 }

@@ -5,6 +5,7 @@
  *   mutex         acquire, hold, release
  *   lock-counter  acquire, [mark], read, hold, write(read + 1), release
  *   fenced-write  acquire, [mark], [read], hold, write(unique value), release
+ *   jobs          acquire, [mark], read (the stream's position n), hold (do job n + 1), write(n + 1: job done), release
  *
  * (`mark` only in the cas-unique modes; fenced-write reads only in the
  * version and for-update modes, for the version to compare and the row to
@@ -21,7 +22,7 @@ import type { ClientAnswer } from '../../core/client-protocol.js';
 import type { LockSession, RequestBody } from './ports.js';
 import type { Holders } from './holders.js';
 import type { Extra, Recorder } from './recorder.js';
-import { DB_CONTROL_MODES, type ResourceMode } from '../../core/vocabulary.js';
+import { DB_CONTROL_MODES, isCounterWorkload, type ResourceMode } from '../../core/vocabulary.js';
 
 export interface SectionContext {
   recorder: Recorder;
@@ -96,10 +97,10 @@ async function attemptBody(ctx: SectionContext, op: Perform, plan: SectionPlan, 
   let next: Value = plan.value;
   let readVersion: number | undefined;
   // The database's own control reads first in every data workload: the version to compare, the row to lock.
-  if (ctx.workload === 'lock-counter' || (ctx.workload !== 'mutex' && DB_CONTROL_MODES.includes(ctx.resource))) {
+  if (isCounterWorkload(ctx.workload) || (ctx.workload !== 'mutex' && DB_CONTROL_MODES.includes(ctx.resource))) {
     const read = await op('read', { op: 'read' }, null, token, attempt > 1 ? { attempt } : undefined);
     if (read.type !== 'ok') return read.type === 'info' ? 'retire' : 'done';
-    if (ctx.workload === 'lock-counter') next = counterValue(read.value) + 1;
+    if (isCounterWorkload(ctx.workload)) next = counterValue(read.value) + 1;
     readVersion = read.version;
   }
   ctx.holders.stage(plan.worker, 'hold');

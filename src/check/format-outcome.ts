@@ -10,14 +10,17 @@
  */
 import { untestedWhy, type Evidence, type Outcome } from '../../core/checkers/lock/evidence.js';
 import type { LockWorkload, Validity } from '../../core/checkers/lock/verdict.js';
-import type { StoredResults } from '../../core/run-files/results-json.js';
+import type { StoredResults, StoredVerdict } from '../../core/run-files/results-json.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
 import { oneLine } from '../../core/printable.js';
 import { formatWeight } from '../../core/checkers/lock/weight.js';
+import { formatJobs } from './format-jobs.js';
 
 const WORD: Record<Outcome, string> = { safe: 'safe', unsafe: 'UNSAFE', unknown: 'unknown', untested: 'UNTESTED' };
 
-export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evidence, workload: LockWorkload): string {
+/** `checkers`: the run's verdicts, for the jobs workload's rate (format-jobs.ts) at the end of the line. */
+export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evidence, workload: LockWorkload, checkers: readonly Pick<StoredVerdict, 'checker' | 'stats'>[] = []): string {
+  const jobs = workload === 'jobs' ? formatJobs(checkers.find((c) => c.checker === 'jobs')?.stats) : undefined;
   const why = untestedWhy(valid, evidence, workload);
   const f = evidence.faults;
   const struck = f.planned === 0 ? 'no fault windows planned' : `${f.applied} of ${f.planned} fault windows struck (${percent(f.applied, f.planned)})`;
@@ -33,7 +36,8 @@ export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evide
       (p.overlaps !== undefined ? `, ${p.overlaps} section(s) overlapping another with no lock` : '') +
       crashesOf(evidence) +
       // What one safe run is worth (core/checkers/lock/weight.ts): little alone, which is the point of saying it.
-      (outcome === 'safe' ? `; ${formatWeight(1, p.doubleHolds + p.refusals, 'run')}` : ''),
+      (outcome === 'safe' ? `; ${formatWeight(1, p.doubleHolds + p.refusals, 'run')}` : '') +
+      (jobs === undefined ? '' : `; ${jobs}`),
   );
 }
 
@@ -49,7 +53,7 @@ function percent(part: number, whole: number): string {
 
 /** The outcome line of a results.json as read back; one from before evidence was recorded says so (untested unless already unsafe or unknown). */
 export function formatStoredOutcome(results: StoredResults, workload: LockWorkload): string {
-  if (results.outcome !== undefined && results.evidence !== undefined) return formatOutcome(results.outcome, results.valid, results.evidence, workload);
+  if (results.outcome !== undefined && results.evidence !== undefined) return formatOutcome(results.outcome, results.valid, results.evidence, workload, results.checkers);
   const { outcome, why } = storedOutcome(results);
   return oneLine(`outcome: ${WORD[outcome]}${why === null ? '' : ` (${why})`}`);
 }

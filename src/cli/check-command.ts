@@ -126,7 +126,7 @@ async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
       if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);
     });
     if (json) documents.push({ runDir: dir, valid: result.valid, outcome: result.outcome, evidence: result.evidence, deciding: result.deciding, checkers: result.checkers, warnings });
-    else process.stdout.write(printable(`${oneLine(dir)}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload)}`) + '\n');
+    else process.stdout.write(printable(`${oneLine(dir)}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload, result.checkers)}`) + '\n');
     codes.push(outcomeExitCode(result));
   }
   if (json) process.stdout.write(printableJson(JSON.stringify(documents, null, 2)) + '\n');

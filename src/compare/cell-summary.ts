@@ -24,6 +24,7 @@ import type { Cell } from './compare-spec.js';
 import { plural } from './format-units.js';
 import type { RunCost, RunSummary, WriteCounts } from './run-summary.js';
 import { formatWeight } from '../../core/checkers/lock/weight.js';
+import { cellJobs, type CellJobs } from './cell-jobs.js';
 
 export type CellOutcome = 'safe' | 'unsafe' | 'unknown' | 'incomplete' | 'untested' | 'not-applicable' | 'not-run';
 
@@ -64,6 +65,8 @@ export interface CellSummary extends Cell {
   uselessRuns: number;
   /** The cost over the runs that measured one: sections/s averaged, counts summed, the worst p99; null when none did. */
   cost: (RunCost & { runs: number }) | null;
+  /** The jobs workload's duplicates and losses over the runs (cell-jobs.ts); null on other workloads. */
+  jobs: CellJobs | null;
   durationMs: number;
   outcome: CellOutcome;
 }
@@ -132,6 +135,7 @@ export function summarizeCell(cell: Cell, plannedSeeds: readonly number[], runs:
     writes,
     uselessRuns: count((r) => r.useless),
     cost: cellCost(sorted),
+    jobs: cellJobs(sorted),
     durationMs: sorted.reduce((t, r) => t + (r.durationMs ?? 0), 0),
   };
   return { ...summary, outcome: outcomeOf(summary) };

@@ -12,7 +12,8 @@
  * become markup or a `javascript:` URL.
  */
 import { escapeHtml } from '../report/html-text.js';
-import { cellWeight, describeEvidence, formatKinds, type CellOutcome } from './cell-summary.js';
+import { cellWeight, describeCost, describeEvidence, formatKinds, type CellOutcome } from './cell-summary.js';
+import { describeJobs } from './cell-jobs.js';
 import type { CompareReport, ReportCell, ReportRun } from './compare-report.js';
 import { formatDuration, formatRate } from './format-units.js';
 
@@ -89,6 +90,8 @@ function renderCell(c: ReportCell, noteOf: (reason: string) => number): string {
   if (c.outcome === 'safe') parts.push(`<div class="weight">${h(cellWeight(c))}</div>`);
   const info = formatKinds(c.informational);
   if (info !== '') parts.push(`<div class="info" title="reported by checkers that do not decide this workload">information: ${h(info)}</div>`);
+  if (c.jobs) parts.push(`<div class="jobs" title="the jobs workload: jobs done twice, with Wilson's 95% interval and the spread between seeds">${h(describeJobs(c.jobs))}</div>`);
+  if (c.cost) parts.push(`<div class="cost" title="sections completed per second (mean over runs), refusals, retries and timeouts summed, the worst section p99">cost: ${h(describeCost(c.cost))}</div>`);
   if (c.writes && c.writes.rejected > 0) parts.push(`<div class="writes">${c.writes.rejected} of ${c.writes.accepted + c.writes.rejected + c.writes.unknown} writes rejected</div>`);
   if (c.uselessRuns > 0) parts.push(`<div class="badge">safe but useless in ${c.uselessRuns} of ${n}</div>`);
   if (c.expectation) {
@@ -167,7 +170,7 @@ th,td{border:1px solid #ccc;padding:.3em .5em;vertical-align:top}
 .badge{display:inline-block;background:#444;color:#fff;border-radius:3px;padding:0 .3em;font-size:.8em}
 .o-safe{background:#d7f0d4}.o-unsafe{background:#f6c8c8}.o-unknown{background:#fbe7a6}.o-incomplete{background:#fdf3d0}
 .o-untested{background:#dfe6f2;background-image:repeating-linear-gradient(45deg,transparent 0 6px,#fff6 6px 12px)}
-.cell .evidence,.cell .info,.cell .untested,.cell .weight{font-size:.85em}.cell .info{color:#555}.cell .untested{font-weight:600}
+.cell .evidence,.cell .info,.cell .untested,.cell .weight,.cell .jobs,.cell .cost{font-size:.85em}.cell .cost{color:#555}.cell .info{color:#555}.cell .untested{font-weight:600}
 .o-not-applicable{background:#eee;color:#888}.o-not-run{background:#fafafa;color:#999;border-style:dashed}
 td.unmet{outline:3px solid #b00;outline-offset:-3px}
 .expect.met{color:#185c18}.expect.unmet{color:#900;font-weight:600}

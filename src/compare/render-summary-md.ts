@@ -8,6 +8,7 @@
  * or a bracket in them cannot break the table or make a link.
  */
 import { describeCost, describeEvidence, formatKinds } from './cell-summary.js';
+import { describeJobs } from './cell-jobs.js';
 import type { CompareReport, ReportCell } from './compare-report.js';
 import { formatRate } from './format-units.js';
 
@@ -45,6 +46,7 @@ export function renderSummaryMd(report: CompareReport): string {
     'Cost (sections completed per second, averaged over runs; refusals, retries, timeouts summed; worst section p99)',
     cells.filter((c) => c.cost !== null).map((c) => `**${md(c.id)}**: ${md(describeCost(c.cost!))}`),
   );
+  section('Jobs (done twice per 1,000 jobs, pooled, Wilson 95% CI; the spread over seeds; per hour at the runs\' fault rate)', cells.filter((c) => c.jobs !== null).map((c) => `**${md(c.id)}**: ${md(describeJobs(c.jobs!))}`));
   section('Safe but useless', cells.filter((c) => c.uselessRuns > 0).map((c) => `**${md(c.id)}**: the fence rejected every write in ${c.uselessRuns} of ${c.runs.length} runs`));
   section('Runs that failed to run or check', cells.flatMap((c) => c.runs.filter((r) => r.status === 'error' || r.status === 'unknown').map((r) => `**${md(c.id)}** seed ${r.seed}: ${md(r.error ?? r.failing.join('; '))}`)));
   section('Reproduce', cells.flatMap((c) => c.runs.filter((r) => r.status === 'invalid').map((r) => `**${md(c.id)}** seed ${r.seed} (${md(formatKinds(r.anomalies))}): ${code(r.replay ?? '?')}${r.runDir ? ` in ${code(r.runDir)}` : ''}`)));

@@ -20,6 +20,7 @@ import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { runJobsOf, type RunJobs } from './cell-jobs.js';
 
 export type RunStatus = 'valid' | 'invalid' | 'unknown' | 'error';
 export type RunOutcome = Outcome | 'error';
@@ -70,6 +71,8 @@ export interface RunSummary {
   useless: boolean;
   /** The section-cost checker's measure; absent or null when it measured nothing (or before it existed). */
   cost?: RunCost | null;
+  /** The jobs workload's measure (the jobs checker's stats); absent or null on other workloads. */
+  jobs?: RunJobs | null;
   replay: string | null;
   startedAt: string | null;
   /** Why the run is `error` or has no results. */
@@ -78,7 +81,7 @@ export interface RunSummary {
   unverified?: true;
 }
 
-export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost'>;
+export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost' | 'jobs'>;
 
 /** Results that say which checkers decide: what the run writes, and what verify-run.ts recomputes. */
 export type DecidedResults = StoredResults & { deciding: string[] };
@@ -108,6 +111,7 @@ export function summarizeResults(results: DecidedResults): ResultsSummary {
     writes,
     useless: stats !== null && (num(stats['useless']) > 0 || (writes !== null && writes.accepted === 0 && writes.rejected > 0)),
     cost: costOf(results.checkers.find((c) => c.checker === 'section-cost')),
+    jobs: runJobsOf(results.checkers.find((c) => c.checker === 'jobs')?.stats),
   };
 }
 

@@ -36,7 +36,7 @@ import { runHarnessParts, watchHarness } from '../../runtime/runner/harness-watc
 import { planRun, type RunPlan } from '../../core/plan/run-plan.js';
 import { replayCommand, type RunOptions } from '../../core/plan/run-options.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
-import { clusterBackendsOf } from '../../core/vocabulary.js';
+import { clusterBackendsOf, isCounterWorkload } from '../../core/vocabulary.js';
 import { systemClientOptions, systemClusterOptions } from '../../core/systems/registry.js';
 import type { ClusterRecord } from '../../core/run-files/cluster-record.js';
 import type { WarmPool } from '../../runtime/runner/warm-pool.js';
@@ -226,7 +226,7 @@ async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, 
   const backends = clusterBackendsOf(o.backend);
   const pg = c.endpoints('postgres')[0]!;
   const pgConfig = { host: pg.host, port: pg.port, user: 'postgres', database: 'postgres' };
-  await prepareResource(pgConfig, RESOURCE_KEY, o.workload === 'lock-counter' ? '0' : '', undefined, { idleInTransactionTimeoutMs: o.idleTxTimeoutMs });
+  await prepareResource(pgConfig, RESOURCE_KEY, isCounterWorkload(o.workload) ? '0' : '', undefined, { idleInTransactionTimeoutMs: o.idleTxTimeoutMs });
   const proxies = await startProxies(c, plan.hosts, o.proxies, plan.lockNodes, pg.node);
   const config = (client: number, host: string): ClientConfig => {
     const resourceProxy = proxies.get(host)?.get(pg.node);

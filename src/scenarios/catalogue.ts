@@ -1,7 +1,7 @@
 /**
  * Every named scenario, in debate order, and lookups by id and variant label.
  * The scenarios themselves are data in client-, redlock-, sentinel-,
- * service- and etcd-mutex-scenarios.ts.
+ * service-, etcd-mutex- and consensus-scenarios.ts.
  */
 import { UsageError } from '../../core/errors.js';
 import { S1, S2, S2B, S6, S6B } from './client-scenarios.js';
@@ -10,8 +10,9 @@ import type { Scenario, ScenarioVariant } from './scenario.js';
 import { S7 } from './sentinel-scenarios.js';
 import { S11 } from './etcd-mutex-scenarios.js';
 import { S8, S9 } from './service-scenarios.js';
+import { S12, S13, S14, S15, S16 } from './consensus-scenarios.js';
 
-export const SCENARIOS: readonly Scenario[] = [S1, S2, S2B, S3, S4, S5, S6, S6B, S7, S8, S9, S10, S11];
+export const SCENARIOS: readonly Scenario[] = [S1, S2, S2B, S3, S4, S5, S6, S6B, S7, S8, S9, S10, S11, S12, S13, S14, S15, S16];
 
 /** A scenario by id, case-insensitive (`s2b` is S2b). */
 export function findScenario(id: string, catalogue: readonly Scenario[] = SCENARIOS): Scenario {

@@ -6,7 +6,9 @@
  * was held twice):
  *
  *   lock  mutual-exclusion and mutex-linearizable: the lock was held twice
- *   data  lost-updates, stale-writes, interleaved-sections: the resource
+ *   data  lost-updates, jobs, stale-writes, interleaved-sections: the resource,
+ *         those of them that decide the run (a stale write the database's own
+ *         control made harmless, or one that duplicated no job, is information)
  *
  * `splitVerdicts` is pure over a parsed results.json; `readScenarioRun` reads
  * a run directory (a missing results.json makes the run `unknown`, never
@@ -20,7 +22,7 @@ import { readClientFindings, type ClientFindings } from './client-findings.js';
 import { historyFacts, type HistoryFacts } from './history-facts.js';
 
 export const LOCK_CHECKERS: readonly string[] = ['mutual-exclusion', 'mutex-linearizable'];
-export const DATA_CHECKERS: readonly string[] = ['lost-updates', 'stale-writes', 'interleaved-sections'];
+export const DATA_CHECKERS: readonly string[] = ['lost-updates', 'jobs', 'stale-writes', 'interleaved-sections'];
 
 export interface PropertyVerdict {
   /** null: no checker of this property ran (the run failed, or the workload has none). */
@@ -48,11 +50,12 @@ const NOT_CHECKED: PropertyVerdict = { valid: null, kinds: {} };
 /** A run's checkers as two verdicts, lock and data. */
 export function splitVerdicts(results: StoredResults | null): { lock: PropertyVerdict; data: PropertyVerdict } {
   if (results === null) return { lock: NOT_CHECKED, data: NOT_CHECKED };
-  const part = (names: readonly string[]): PropertyVerdict => {
-    const checkers = results.checkers.filter((c) => names.includes(c.checker));
+  const part = (names: readonly string[], decidingOnly: boolean): PropertyVerdict => {
+    const decides = (name: string): boolean => !decidingOnly || results.deciding === undefined || results.deciding.includes(name);
+    const checkers = results.checkers.filter((c) => names.includes(c.checker) && decides(c.checker));
     return { valid: checkers.length === 0 ? null : mergeVerdicts(checkers), kinds: anomaliesByKind(checkers) };
   };
-  return { lock: part(LOCK_CHECKERS), data: part(DATA_CHECKERS) };
+  return { lock: part(LOCK_CHECKERS, false), data: part(DATA_CHECKERS, true) };
 }
 
 /** A run the tool failed to make or finish: unknown on both counts, with the reason. */

@@ -7,7 +7,8 @@
  * The seeds' counts come from compare's cell aggregation (summarizeCell);
  * the lock/data split and the expectation are the scenarios' own.
  */
-import { cellWeight, formatKinds, summarizeCell, type CellSummary } from '../compare/cell-summary.js';
+import { cellWeight, describeCost, formatKinds, summarizeCell, type CellSummary } from '../compare/cell-summary.js';
+import { describeJobs } from '../compare/cell-jobs.js';
 import { plural } from '../compare/format-units.js';
 import type { Expectation, Safety, Scenario, ScenarioVariant } from './scenario.js';
 import { addFindings } from './client-findings.js';
@@ -106,6 +107,8 @@ export function summarizeProperty(verdicts: readonly PropertyVerdict[]): Propert
 
 const KIND_WORDS: Record<string, string> = {
   'lost-update': 'lost update',
+  'duplicate-job': 'job done twice',
+  'lost-job': 'lost job',
   'stale-write': 'stale write',
   'double-hold': 'double hold',
   'maybe-double-hold': 'possible double hold',
@@ -158,6 +161,9 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
   const acked = counted.reduce((t, c) => t + c.acked, 0);
   // The rate Jepsen reports ("18% of acknowledged updates lost"), over the seeds whose final read counted.
   if (lost > 0) notes.push(`${lost} of ${plural(acked, 'acknowledged increment')} lost (${percent(lost, acked)}${counted.length < runs.length ? `, over the ${counted.length} of ${runs.length} runs whose final read counted` : ''})`);
+  // The jobs workload's rate (compare's pooled measure over the seeds): duplicates per 1,000 jobs with their interval.
+  if (cell.jobs !== null) notes.push(describeJobs(cell.jobs));
+  if (cell.cost !== null && (cell.resource === 'version' || cell.resource === 'for-update' || cell.backend === 'none')) notes.push(`cost: ${describeCost(cell.cost)}`);
   const findings = addFindings(runs.map((r) => r.findings));
   const reported = Object.entries(findings).sort(([a], [b]) => (a < b ? -1 : 1));
   if (reported.length > 0) notes.push(`the client reported: ${reported.map(([kind, n]) => `${kind} ×${n}`).join(', ')}`);

@@ -126,7 +126,7 @@ describe('fencecheck compare', () => {
     [['--merge', '/tmp', '--shard', '1/2'], 'Expected `--merge` without --resume, --shard or --dry-run'],
     [['--nemeses', 'client-pause,parition', '--dry-run'], 'Expected `--nemeses` to list none or faults among'],
     [['--backends', 'redis,consul', '--dry-run'], 'Expected `--backends` to be one of redis, redlock, redlock-npm, etcd, zookeeper, redis-sentinel, pg-advisory, pg-advisory-pooled, memcached, none, got `consul`'],
-    [['--backends', 'redis,none', '--workload', 'mutex', '--dry-run'], 'Cannot run this combination: the mutex workload judges the lock itself, and --backend none has no lock (use lock-counter).'],
+    [['--backends', 'redis,none', '--workload', 'mutex', '--dry-run'], 'Cannot run this combination: the mutex workload judges the lock itself, and --backend none has no lock (use lock-counter or jobs).'],
     [['--resume', tempDir('not-compare')], 'Expected `--resume` to name a compare directory'],
     [['--expect', '/nonexistent.json', '--dry-run'], 'Expected `--expect` to name a readable file'],
     [['--clients', '99', '--dry-run'], 'Expected `--clients` to be an integer from 1 to 50, got `99`'],

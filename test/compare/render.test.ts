@@ -29,7 +29,7 @@ function report(expect: string | null = null): CompareReport {
     planned: new Map([['redis/none/client-pause', [1, 2]], ['redis/fence/client-pause', [1]], ['redlock/none/client-pause', [1]]]),
     runs: [
       run('redis/none/client-pause', 1, { status: 'invalid', outcome: 'unsafe', anomalies: { 'lost-update': 3, [`a|b ${EVIL}`]: 1 }, failing: [`lost-updates: ${EVIL}`], replay: `fencecheck run ${EVIL}\u0001`, dir: `/out/runs/${EVIL.replace(/\//g, '')}` }),
-      run('redis/none/client-pause', 2, { status: 'valid' }),
+      run('redis/none/client-pause', 2, { status: 'valid', cost: { sectionsPerSecond: 2.5, completed: 70, refusals: 1, retries: 1, timeouts: 0, sectionP99Ms: 1200 }, jobs: { jobs: 70, duplicates: 1, lost: 0, wasted: 2, spanS: 30, faultsApplied: 1 } }),
       run('redis/fence/client-pause', 1, { writes: { accepted: 0, rejected: 40, unknown: 0 }, useless: true }),
       run('redlock/none/client-pause', 1, { status: 'error', outcome: 'error', evidence: null, error: `spawn failed: ${EVIL}`, dir: null, log: '/out/runs/log' }),
     ],
@@ -71,6 +71,11 @@ describe('compare.html', () => {
     expect(html).toContain('safe but useless in 1 of 1');
     expect(html).toContain('✗ expected safe (#2)');
     expect(html).toContain('✗ #3 <code>{&quot;backend&quot;:&quot;etcd&quot;,&quot;expect&quot;:&quot;safe&quot;}</code>');
+  });
+
+  it('shows a cell\'s cost and, on the jobs workload, its jobs run twice', () => {
+    expect(html).toContain('<div class="cost" title="sections completed per second (mean over runs), refusals, retries and timeouts summed, the worst section p99">cost: 2.5 sections/s over 1 run; 1 refused, 1 retries, 0 timeouts; section p99 1200 ms</div>');
+    expect(html).toContain('14.3 duplicates per 1,000 jobs (95% CI 2.5–76.6), 1 of 70 jobs done twice, 0 lost, 2 wasted run(s) refused, over 1 run(s); 120.0 per hour at 2.0 faults a minute');
   });
 });
 

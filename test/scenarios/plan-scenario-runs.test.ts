@@ -19,15 +19,20 @@ describe('planScenarioRuns', () => {
       'S6/pause-cas-unique', 'S6/delay-cas-unique', 'S6b/redis-fence', 'S6b/redis-fence-claim',
       'S7/failover-none', 'S7/failover-fence', 'S7/failover-wait', 'S7/failover-min-replicas', 'S7/min-replicas-in-lag', 'S7/split-brain-none', 'S7/split-brain-min-replicas', 'S8/etcd-none', 'S9/short-pause', 'S9/long-pause-careful', 'S10/redlock', 'S10/redlock-npm',
       'S11/waiter-pause', 'S11/waiter-pause-fence-claim', 'S11/jepsen-client-pause', 'S11/jepsen-server-pause',
+      'S12/redis-none', 'S12/redis-fence-claim', 'S12/redis-version', 'S12/redlock-none', 'S12/etcd-none', 'S12/zookeeper-none',
+      'S13/none-none', 'S13/none-version', 'S13/none-for-update', 'S14/pause-version', 'S14/late-write-version', 'S14/redlock-pause-version',
+      'S15/direct-none', 'S15/pooled-none', 'S15/pooled-fence-claim', 'S16/redis-none', 'S16/redis-fence-claim',
     ]);
     const shared = Object.fromEntries(first.filter((p) => p.rows.length > 1).map((p) => [rowId(p.owner), p.rows.slice(1).map(rowId)]));
     expect(shared).toEqual({
-      'S1/redis-fence': ['S6/pause-fence'],
+      'S1/redis-fence': ['S6/pause-fence', 'S14/pause-fence'],
       'S1/zookeeper-none': ['S9/long-pause-none'],
       'S1/zookeeper-fence': ['S9/long-pause-fence'],
       'S2/redis-fence': ['S6/delay-fence'],
       'S2b/redis-cas-unique': ['S6/late-mark-cas-unique'],
       'S2b/redis-fence-claim': ['S6/late-mark-fence-claim'],
+      'S6b/redis-fence': ['S14/late-write-fence'],
+      'S6b/redis-fence-claim': ['S14/late-write-fence-claim'],
       'S8/etcd-none': ['S11/builtin-control'],
     });
     const unbuilt = planScenarioRuns(all, [1], '/d/runs', () => false);

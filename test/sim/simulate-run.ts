@@ -37,6 +37,7 @@ import { SimNetwork } from './sim-network.js';
 import { SimNode } from './sim-node.js';
 import { SimTruth } from './sim-truth.js';
 import { VirtualClock } from './virtual-clock.js';
+import { isCounterWorkload } from '../../core/vocabulary.js';
 
 export interface SimulatedRun {
   plan: RunPlan;
@@ -77,7 +78,7 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
   const nodes = new Map([...plan.lockNodes, plan.resourceNode].map((n) => [n, new SimNode(n, clock)]));
   const lockName = o.backend === 'zookeeper' ? `/${LOCK_NAME}` : LOCK_NAME;
   const service = simLockService(o.backend, plan.lockNodes.map((n) => nodes.get(n)!), net, truth, lockName, hooks.redisCommand);
-  const pg = new SimPgServer(nodes.get(plan.resourceNode)!, o.workload === 'lock-counter' ? '0' : '', truth, o.workload === 'lock-counter');
+  const pg = new SimPgServer(nodes.get(plan.resourceNode)!, isCounterWorkload(o.workload) ? '0' : '', truth, isCounterWorkload(o.workload));
   const world: SimWorld = { clock, net, nodes, truth, clients: new Map() };
   // Loaded before the clock runs: a module load takes real time, which virtual time must not see.
   const lockClient = await loadLockClient(o.backend);

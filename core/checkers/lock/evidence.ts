@@ -134,7 +134,8 @@ function locklessOverlaps(history: History, ops: readonly LockOp[]): number {
   return overlaps;
 }
 
-function faultsOf(history: History, planned: number | undefined): Evidence['faults'] {
+/** The fault windows a history shows planned (or attempted, when `planned` is undefined), applied, skipped and failed. */
+export function faultsOf(history: History, planned: number | undefined): Evidence['faults'] {
   const faults: Evidence['faults'] = { planned: planned ?? 0, applied: 0, skipped: [], failed: [] };
   // Faults overlap in time, so an info is paired with an open invoke of the same f and value.
   const open = new Map<string, number>();

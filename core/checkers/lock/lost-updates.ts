@@ -73,7 +73,7 @@ export const lostUpdatesChecker: LockChecker = {
  * Why the final reads failed, for the summary: their errors, and a part of the harness that died
  * (harness-watch.ts records it), which is the usual cause and says which log to read.
  */
-function finalReadFailures(history: History): string {
+export function finalReadFailures(history: History): string {
   const errors = [...new Set(history.filter((op) => op.f === 'final-read' && op.type !== 'invoke' && op.error != null).map((op) => String(op.error)))];
   const died = history.find((op) => op.process === 'nemesis' && op.f === HARNESS_DIED);
   const parts = [...(errors.length > 0 ? [`its attempts failed: ${errors.join(', ')}`] : []), ...(died ? [`${typeof died.error === 'string' ? died.error : 'a part of the harness died'}`] : [])];
@@ -92,7 +92,8 @@ function ackedWrites(ops: readonly LockOp[]): CounterWrite[] {
   return writes;
 }
 
-function counterOf(v: Value): number | undefined {
+/** A counter value: an integer, or an integer as text (the resource's column is text). */
+export function counterOf(v: Value): number | undefined {
   if (typeof v === 'number') return Number.isInteger(v) ? v : undefined;
   if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
   return undefined;

@@ -5,6 +5,7 @@
  */
 import { accessStatsChecker } from './access-stats.js';
 import { grantTokensChecker } from './grant-tokens.js';
+import { jobsChecker } from './jobs.js';
 import { interleavedSectionsChecker } from './interleaved-sections.js';
 import { lostUpdatesChecker } from './lost-updates.js';
 import { mutexLinearizableChecker } from './mutex-linearizable.js';
@@ -19,6 +20,8 @@ export function checkersFor(workload: LockWorkload): LockChecker[] {
       return [mutualExclusionChecker, mutexLinearizableChecker, accessStatsChecker, sectionCostChecker];
     case 'lock-counter':
       return [lostUpdatesChecker, staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, accessStatsChecker, sectionCostChecker];
+    case 'jobs':
+      return [jobsChecker, staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, accessStatsChecker, sectionCostChecker];
     case 'fenced-write':
       return [staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, accessStatsChecker, sectionCostChecker];
   }

@@ -17,6 +17,8 @@ export type AnomalyKind =
   | 'double-hold'
   | 'maybe-double-hold'
   | 'lost-update'
+  | 'duplicate-job'
+  | 'lost-job'
   | 'phantom-update'
   | 'stale-write'
   | 'token-regression'
@@ -51,7 +53,12 @@ export interface CheckerVerdict {
   error?: string;
 }
 
-export type LockWorkload = 'mutex' | 'lock-counter' | 'fenced-write';
+export type LockWorkload = 'mutex' | 'lock-counter' | 'fenced-write' | 'jobs';
+
+/** The workloads whose row is a counter (read n, write n + 1): lock-counter, and jobs (the stream's position). */
+export function isCounterWorkload(workload: LockWorkload): boolean {
+  return workload === 'lock-counter' || workload === 'jobs';
+}
 export type ResourceMode = 'none' | 'fence' | 'fence-claim' | 'cas-unique' | 'cas-unique-nonatomic' | 'version' | 'for-update';
 export type TokenKind = 'monotonic' | 'unique';
 
@@ -86,12 +93,14 @@ const DB_CONTROL_MODES: readonly ResourceMode[] = ['version', 'for-update'];
 /**
  * Where the final counter alone decides the data, and the checkers that
  * judge accesses by the lock's holds (stale writes, interleaved sections)
- * only report: no lock at all (`--backend none`: no holds), or lock-counter
+ * only report: no lock at all (`--backend none`: no holds), lock-counter
  * in the database's own modes, where a holder whose lock passed on may
- * still write safely (its version still current, its row lock still held).
+ * still write safely (its version still current, its row lock still held),
+ * and the jobs workload, whose question is each job done once (jobs.ts),
+ * not whether a write came late.
  */
 export function counterDecidesAlone(context: LockContext): boolean {
-  return context.backend === 'none' || (context.workload === 'lock-counter' && DB_CONTROL_MODES.includes(context.resource));
+  return context.backend === 'none' || context.workload === 'jobs' || (context.workload === 'lock-counter' && DB_CONTROL_MODES.includes(context.resource));
 }
 
 /** A history with thousands of overlaps needs the count and a sample, not a 10 MB report. */
