@@ -25,6 +25,7 @@ import { Command, CommanderError } from 'commander';
 import type { CompareReport } from '../compare/compare-report.js';
 import { LIBRARIES_PARTS, LIBRARIES_RUN_ARGS, type LibrariesPart } from '../compare/libraries-matrix.js';
 import { renderLibrariesMd } from '../compare/render-libraries-md.js';
+import { readShrinks, recordShrink, shrinkTargets } from './libraries-shrink.js';
 import { compiledEntry, projectRoot } from '../cluster/paths.js';
 import { EXIT, FencecheckError, formatError, UsageError } from '../errors.js';
 import { readTestJson } from '../store/test-json.js';
@@ -52,6 +53,7 @@ interface Flags {
   doc: string;
   from?: string;
   dryRun?: boolean;
+  shrink?: number;
 }
 
 const program = new Command()
@@ -65,6 +67,7 @@ const program = new Command()
   .option('--doc <file>', 'the document to write', 'docs/libraries.md')
   .option('--from <dir>', 'do not run: merge the parts in this directory and render the document')
   .option('--dry-run', 'print the compare commands and their plans, run nothing')
+  .option('--shrink <n>', withRange("after each part, shrink its first n unsafe cells' first invalid run (fencecheck shrink, on the real cluster)", FLAG_RANGES['--shrink']), numberFlag('--shrink'))
   .exitOverride();
 
 try {
@@ -83,7 +86,10 @@ function main(flags: Flags): void {
   const dir = resolve(flags.from ?? flags.out ?? join('results', 'compare', `libraries-${stamp()}`));
   if (flags.from === undefined) {
     const parts = selectParts(flags);
-    for (const part of parts) runPart(part, flags, dir);
+    for (const part of parts) {
+      runPart(part, flags, dir);
+      if (!flags.dryRun) shrinkPart(join(dir, part.name), flags.shrink ?? 0);
+    }
     if (flags.dryRun) return;
   }
   const present = LIBRARIES_PARTS.filter((p) => existsSync(join(dir, p.name, PART_FACTS)));
@@ -97,7 +103,7 @@ function main(flags: Flags): void {
   // The parts are different comparisons on purpose (libraries-matrix.ts); the merge's warning about that is not news here.
   const report = { ...read, warnings: read.warnings.filter((w) => !w.startsWith('the compare directories describe different comparisons')) };
   const parts = present.map((p) => ({ name: p.name, ...readJson<PartFacts>(join(dir, p.name, PART_FACTS)) }));
-  const doc = renderLibrariesMd(report, { parts, merge: commandText(mergeArgs), regenerate: 'npm run libraries', versions: versionsOf(merged, report), root: parts[0]!.root, missing: LIBRARIES_PARTS.filter((p) => !present.includes(p)).map((p) => p.name) });
+  const doc = renderLibrariesMd(report, { parts, merge: commandText(mergeArgs), regenerate: 'npm run libraries', versions: versionsOf(merged, report), root: parts[0]!.root, shrinks: present.flatMap((p) => readShrinks(join(dir, p.name))), missing: LIBRARIES_PARTS.filter((p) => !present.includes(p)).map((p) => p.name) });
   const out = resolve(projectRoot(), flags.doc);
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, doc);
@@ -122,9 +128,21 @@ function runPart(part: LibrariesPart, flags: Flags, dir: string): void {
   const startedAt = new Date();
   compare(args, flags.dryRun === true);
   if (flags.dryRun) return;
+  // A part finished earlier (now resumed with nothing to do) keeps the facts of the run that measured it.
+  if (existsSync(join(dir, part.name, PART_FACTS))) return;
   const facts: PartFacts = { startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), command: commandText(args), machine: machine(), root: projectRoot() };
   writeFileSync(join(dir, part.name, PART_FACTS), `${JSON.stringify(facts, null, 2)}\n`);
   process.stderr.write(`libraries: ${part.name} took ${Math.round(facts.durationMs / 1000)} s\n`);
+}
+
+/** Shrinks of the part's first n unsafe cells; a shrink that did not reproduce (exit 2) is said and left out. */
+function shrinkPart(partDir: string, n: number): void {
+  for (const t of shrinkTargets(partDir, n)) {
+    const started = Date.now();
+    const status = fencecheck(t.args);
+    if (status === 1) recordShrink(t.dir, t.cell, Date.now() - started);
+    else process.stderr.write(`libraries: ${t.cell} not shrunk (fencecheck shrink exited ${status})\n`);
+  }
 }
 
 function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
@@ -137,12 +155,17 @@ function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
 
 /** Runs `fencecheck ARGS` as a child; 0 valid, 1 a run invalid (expected: unfenced libraries lose data), 2 unknown are all results. */
 function compare(args: string[], dryRun: boolean): void {
-  process.stderr.write(`$ ${commandText(args)}\n`);
-  const child = spawnSync(process.execPath, [compiledEntry('cli/main.js'), ...args, ...(dryRun ? ['--dry-run'] : [])], { stdio: 'inherit' });
-  if (child.status === null || child.status > 2) {
+  const status = fencecheck([...args, ...(dryRun ? ['--dry-run'] : [])]);
+  if (status === null || status > 2) {
     const out = args[args.indexOf('--out') + 1];
-    throw new FencecheckError('libraries-compare', `\`${commandText(args)}\` exited ${child.status ?? child.signal}`, { hint: `Look at its output above; a comparison cut short resumes with: fencecheck compare --resume ${out}`, exitCode: EXIT.internal });
+    throw new FencecheckError('libraries-compare', `\`${commandText(args)}\` exited ${status ?? 'on a signal'}`, { hint: `Look at its output above; a comparison cut short resumes with: fencecheck compare --resume ${out}`, exitCode: EXIT.internal });
   }
+}
+
+/** Runs `fencecheck ARGS` as a child, its output passed through; its exit status (null: a signal ended it). */
+function fencecheck(args: string[]): number | null {
+  process.stderr.write(`$ ${commandText(args)}\n`);
+  return spawnSync(process.execPath, [compiledEntry('cli/main.js'), ...args], { stdio: 'inherit' }).status;
 }
 
 /** Every version the runs recorded (servers, Node, and each client's libraries from its ready line). */

@@ -43,6 +43,18 @@ export interface LibrariesRunFacts {
   root?: string;
   /** Parts of the matrix not run (yet). */
   missing: readonly string[];
+  /** Shrunk reproductions (fencecheck shrink) of some unsafe cells. */
+  shrinks?: readonly LibrariesShrink[];
+}
+
+/** One unsafe cell's run, shrunk and confirmed on the real cluster. */
+export interface LibrariesShrink {
+  /** The compare cell's id. */
+  cell: string;
+  /** `shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2`. */
+  line: string;
+  replay: string;
+  durationMs: number;
 }
 
 /** The table's resource columns: the modes the libraries were measured under. */
@@ -93,7 +105,7 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     'so an unprotected cell can be unsafe under a partition with no double hold at all: that is the link to',
     'the resource, whatever the library, and what a fence or a check-and-set is for.',
   ];
-  for (const { lib } of table) lines.push('', ...librarySection(lib, report, facts.root));
+  for (const { lib } of table) lines.push('', ...librarySection(lib, report, facts.root, facts.shrinks ?? []));
   lines.push('', '## Not measured', '', ...LIBRARIES_LEFT_OUT.map((l) => `- ${l}`));
   if (report.warnings.length > 0) lines.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${md(w)}`));
   return lines.join('\n') + '\n';
@@ -122,7 +134,7 @@ export function anchorOf(lib: LibraryFacts): string {
   return headingOf(lib).toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
 }
 
-function librarySection(lib: LibraryFacts, report: CompareReport, root: string | undefined): string[] {
+function librarySection(lib: LibraryFacts, report: CompareReport, root: string | undefined, shrinks: readonly LibrariesShrink[]): string[] {
   const cells = cellsOf(report, lib);
   const out = [`## ${headingOf(lib)}`, '', `${lib.library}, client ${code(lib.file)}.`, '', `Token: ${lib.token}`, '', `Lease: ${lib.lease}`];
   if (cells.every((c) => c.outcome === 'not-run')) return [...out, '', 'Not in this comparison.'];
@@ -137,6 +149,11 @@ function librarySection(lib: LibraryFacts, report: CompareReport, root: string |
   out.push('', 'Findings:', '', ...cells.filter((c) => c.outcome !== 'not-applicable' && c.outcome !== 'not-run').map((c) => `- ${finding(c)}`));
   const replays = cells.flatMap((c) => c.runs.filter((r) => r.status === 'invalid' && r.replay !== null).slice(0, 1).map((r) => `- ${md(c.id)} seed ${r.seed}: ${code(fromRoot(r.replay!, root))}`));
   if (replays.length > 0) out.push('', 'Reproduce (one invalid run per cell):', '', ...replays);
+  const shrunk = shrinks.filter((s) => cells.some((c) => c.id === s.cell));
+  if (shrunk.length > 0) {
+    out.push('', 'Shrunk (`fencecheck shrink`, every candidate confirmed on the real cluster, reproduced k of K re-runs):', '');
+    out.push(...shrunk.map((s) => `- ${md(s.cell)}: ${md(s.line)} (${formatDuration(s.durationMs)}): ${code(fromRoot(s.replay, root))}`));
+  }
   return out;
 }
 
