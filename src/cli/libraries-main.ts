@@ -135,9 +135,11 @@ function runPart(part: LibrariesPart, flags: Flags, dir: string): void {
   process.stderr.write(`libraries: ${part.name} took ${Math.round(facts.durationMs / 1000)} s\n`);
 }
 
-/** Shrinks of the part's first n unsafe cells; a shrink that did not reproduce (exit 2) is said and left out. */
+/** Shrinks of the part's first n unsafe cells not shrunk yet; a shrink that did not reproduce (exit 2) is said and left out. */
 function shrinkPart(partDir: string, n: number): void {
   for (const t of shrinkTargets(partDir, n)) {
+    // Shrunk already (an earlier invocation): the cluster time is not spent twice.
+    if (existsSync(join(t.dir, 'cell.json'))) continue;
     const started = Date.now();
     const status = fencecheck(t.args);
     if (status === 1) recordShrink(t.dir, t.cell, Date.now() - started);
