@@ -122,17 +122,27 @@ function selectParts(flags: Flags): LibrariesPart[] {
   return parts;
 }
 
-/** One cluster's comparison into DIR/<cluster>, and its facts beside it (when it ran, for how long, the command). */
+/**
+ * One cluster's comparison into DIR/<cluster>, and its facts beside it: when it ran and for how long, from
+ * the comparison's own record (its first run's start to its last run's end), so a part resumed later
+ * still reports what its runs cost.
+ */
 function runPart(part: LibrariesPart, flags: Flags, dir: string): void {
   const args = compareArgs(part, flags, join(dir, part.name));
-  const startedAt = new Date();
   compare(args, flags.dryRun === true);
   if (flags.dryRun) return;
-  // A part finished earlier (now resumed with nothing to do) keeps the facts of the run that measured it.
-  if (existsSync(join(dir, part.name, PART_FACTS))) return;
-  const facts: PartFacts = { startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), command: commandText(args), machine: machine(), root: projectRoot() };
+  const span = runSpan(readJson<CompareReport>(join(dir, part.name, 'compare.json')));
+  const facts: PartFacts = { ...span, command: commandText(args), machine: machine(), root: projectRoot() };
   writeFileSync(join(dir, part.name, PART_FACTS), `${JSON.stringify(facts, null, 2)}\n`);
-  process.stderr.write(`libraries: ${part.name} took ${Math.round(facts.durationMs / 1000)} s\n`);
+  process.stderr.write(`libraries: ${part.name}: its runs took ${Math.round(facts.durationMs / 1000)} s\n`);
+}
+
+/** From the first run's start to the last run's end (pure). */
+function runSpan(report: Pick<CompareReport, 'cells'>): { startedAt: string; durationMs: number } {
+  const runs = report.cells.flatMap((c) => c.runs).flatMap((r) => (r.startedAt === null ? [] : [{ start: Date.parse(r.startedAt), end: Date.parse(r.startedAt) + (r.durationMs ?? 0) }]));
+  if (runs.length === 0) return { startedAt: new Date().toISOString(), durationMs: 0 };
+  const start = Math.min(...runs.map((r) => r.start));
+  return { startedAt: new Date(start).toISOString(), durationMs: Math.max(...runs.map((r) => r.end)) - start };
 }
 
 /** Shrinks of the part's first n unsafe cells not shrunk yet; a shrink that did not reproduce (exit 2) is said and left out. */
@@ -155,10 +165,10 @@ function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
   ];
 }
 
-/** Runs `fencecheck ARGS` as a child; 0 valid, 1 a run invalid (expected: unfenced libraries lose data), 2 unknown are all results. */
+/** Runs `fencecheck compare ARGS` as a child; 0 valid, 1 a run invalid (expected: unfenced libraries lose data), 2 unknown, 3 untested are all results. */
 function compare(args: string[], dryRun: boolean): void {
   const status = fencecheck([...args, ...(dryRun ? ['--dry-run'] : [])]);
-  if (status === null || status > 2) {
+  if (status === null || status > 3) {
     const out = args[args.indexOf('--out') + 1];
     throw new FencecheckError('libraries-compare', `\`${commandText(args)}\` exited ${status ?? 'on a signal'}`, { hint: `Look at its output above; a comparison cut short resumes with: fencecheck compare --resume ${out}`, exitCode: EXIT.internal });
   }

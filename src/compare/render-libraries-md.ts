@@ -91,7 +91,7 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     `- Machine: ${md(facts.parts[0]?.machine ?? 'not recorded')}.`,
     `- Versions: ${md(Object.entries(facts.versions).map(([k, v]) => `${k} ${v}`).join(', ') || 'not recorded')}.`,
     `- Result: ${md(report.headline)}`,
-    `- Cost: ${formatDuration(wall)} of cluster time in all, one part per cluster (each one hold of the machine's cluster queue):`,
+    `- Cost: ${formatDuration(wall)} of runs in all, one part per cluster (each one hold of the machine's cluster queue; a part's wall time runs from its first run's start to its last run's end):`,
     '',
     '| cluster | started | wall time | runs | command |',
     '|---|---|---|---|---|',
