@@ -128,14 +128,14 @@ export const LIBRARIES: readonly LibraryFacts[] = [
     token: 'monotonic: `nextval` of a sequence drawn in the grant\'s own statement (`CASE WHEN pg_try_advisory_lock(k) THEN nextval(…) END`); an advisory lock has no token of its own.',
     lease: '**none**: a session lock lasts until unlock or until the session ends (the server notices a dead client only when its TCP connection fails): a paused holder keeps it.',
     leaseShort: 'none (the session)',
-    unreachable: 'a session lock has no lease, so no fault here hands it on under a working holder: a paused or cut-off holder keeps it (the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again',
+    unreachable: 'a session lock has no lease, so neither fault run here hands it on under a working holder: a paused holder keeps it (as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. The danger needs the session to end while its holder is paused and the server to grant again before the holder wakes (a restart of the server or pooler inside a client pause): a plan `fencecheck hunt` with triggers could aim at, not run here',
   },
   {
     client: 'psycopg2-advisory', backend: 'pg-advisory', language: PY, library: 'psycopg2 2.9.5, PostgreSQL 15 session-level advisory locks', file: 'clients/python/psycopg2_advisory_client.py',
     token: 'monotonic: the same statement and sequence as the built-in client.',
     lease: '**none**, as the built-in client; its lock connection is asynchronous and polled against the call timeout, closed (ending the session) when it passes.',
     leaseShort: 'none (the session)',
-    unreachable: 'a session lock has no lease, so no fault here hands it on under a working holder: a paused or cut-off holder keeps it (the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again',
+    unreachable: 'a session lock has no lease, so neither fault run here hands it on under a working holder: a paused holder keeps it (as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. The danger needs the session to end while its holder is paused and the server to grant again before the holder wakes (a restart of the server or pooler inside a client pause): a plan `fencecheck hunt` with triggers could aim at, not run here',
   },
   {
     client: 'builtin', backend: 'pg-advisory-pooled', language: NODE, library: 'the built-in advisory-lock client through PgBouncer 1.x (transaction pooling)', file: 'workloads/clients/pg-advisory-client.ts',
