@@ -102,7 +102,8 @@ function main(flags: Flags): void {
   const read = readJson<CompareReport>(join(merged, 'compare.json'));
   // The parts are different comparisons on purpose (libraries-matrix.ts); the merge's warning about that is not news here.
   const report = { ...read, warnings: read.warnings.filter((w) => !w.startsWith('the compare directories describe different comparisons')) };
-  const parts = present.map((p) => ({ name: p.name, ...readJson<PartFacts>(join(dir, p.name, PART_FACTS)) }));
+  // Each part's time from its comparison's own record, whichever code wrote its facts.
+  const parts = present.map((p) => ({ name: p.name, ...readJson<PartFacts>(join(dir, p.name, PART_FACTS)), ...runSpan(readJson<CompareReport>(join(dir, p.name, 'compare.json'))) }));
   const doc = renderLibrariesMd(report, { parts, merge: commandText(mergeArgs), regenerate: 'npm run libraries', versions: versionsOf(merged, report), root: parts[0]!.root, shrinks: present.flatMap((p) => readShrinks(join(dir, p.name))), missing: LIBRARIES_PARTS.filter((p) => !present.includes(p)).map((p) => p.name) });
   const out = resolve(projectRoot(), flags.doc);
   mkdirSync(join(out, '..'), { recursive: true });
