@@ -3,7 +3,7 @@
  * Each check says what it found; a failed one says what is wrong and how to
  * fix it. Checks: privileges, every program and its version, kernel features
  * (namespaces, veth, bridge, nftables; netem is reported, not required), the
- * address range, and leftovers of an earlier run.
+ * address range, the Python reference clients' libraries, and leftovers of an earlier run.
  */
 import { existsSync } from 'node:fs';
 import { findTool, lookupUser, PACKAGE_OF, type Tool } from '../hosts/binaries.js';
@@ -17,6 +17,7 @@ import { isSameProcess } from '../hosts/process-info.js';
 import { StateFile } from '../hosts/state-file.js';
 import { projectNamespaces, projectRootLinks } from './topology.js';
 import type { DoctorCheck } from './doctor-check.js';
+import { probePythonLibraries, pythonLibrariesCheck } from '../../src/cluster/doctor-python.js';
 import { containerChecks, providerLines } from './containers/doctor-containers.js';
 
 export type { DoctorCheck } from './doctor-check.js';
@@ -144,6 +145,7 @@ async function namespaceChecks(opts: { subnet?: string; stateFile?: string }): P
   ];
   const tools: Tool[] = ['ip', 'nft', 'gcc', 'setpriv', 'redis-server', 'etcd', 'etcdctl', 'java', 'zookeeper.jar', 'slf4j-simple.jar', 'postgres', 'initdb', 'pgbouncer', 'memcached'];
   checks.push(...(await Promise.all(tools.map(toolCheck))));
+  checks.push(pythonLibrariesCheck(await probePythonLibraries()));
   checks.push(lookupUser('postgres') ? { name: 'postgres user', ok: true, detail: 'present' } : { name: 'postgres user', ok: false, detail: 'missing', hint: 'Install PostgreSQL with `npm run setup` (the package creates the user).' });
   checks.push(
     clockLibraryUpToDate()

@@ -50,6 +50,7 @@ export const NAMED_CLIENTS: readonly NamedClient[] = [
   { name: 'tooz-redis', library: 'tooz 3.1.0 redis driver (redis-py 4.3.4)', backends: ['redis'], token: 'none', argv: tooz('redis'), install: 'npm run setup' },
   { name: 'tooz-zookeeper', library: 'tooz 3.1.0 zookeeper driver (kazoo 2.8)', backends: ['zookeeper'], token: 'none', argv: tooz('zookeeper'), install: 'npm run setup' },
   { name: 'tooz-etcd3gw', library: 'tooz 3.1.0 etcd3gw driver (etcd3gw 2.0.0)', backends: ['etcd'], token: 'none', argv: tooz('etcd3gw'), install: 'npm run setup' },
+  { name: 'psycopg2-advisory', library: 'psycopg2 2.9.5, PostgreSQL session-level advisory locks', backends: ['pg-advisory', 'pg-advisory-pooled'], token: 'monotonic', argv: python('psycopg2_advisory_client.py'), install: 'npm run setup' },
   { name: 'curator', library: 'Curator 5.4.0 InterProcessMutex', backends: ['zookeeper'], token: 'none', argv: (root) => [join(root, 'clients', 'java', 'curator-mutex')], install: 'npm run setup -- --java' },
 ];
 

@@ -1,27 +1,31 @@
 #!/usr/bin/env node
 /**
- * `npm run libraries`: measure the npm lock libraries (libraries-matrix.ts) with
- * `fencecheck compare --lock-clients …` and write docs/libraries.md from its
- * compare.json. A maintainer's entry point beside the CLI (as bench/ is), not a
- * fencecheck command: it runs the real compare command as a child (so the
- * document quotes the exact command that made it), then renders.
+ * `npm run libraries`: measure every reference lock client (libraries-matrix.ts)
+ * with `fencecheck compare --lock-clients …`, one comparison per cluster, and
+ * write docs/libraries.md from their merge. A maintainer's entry point beside
+ * the CLI (as bench/ is), not a fencecheck command: it runs the real compare
+ * command as a child (so the document quotes the exact commands that made it),
+ * then merges and renders.
  *
- * The matrix has parts (libraries-matrix.ts: every library under client pause and
- * partition, then a server pause for some), each its own `compare` into DIR/<part>,
- * then `compare --merge` of them into DIR/merged, which the document is made from.
+ * Each cluster is its own part (DIR/<cluster>, with DIR/<cluster>/libraries-part.json:
+ * when it ran, how long, the command), so a shared machine can run one cluster per
+ * hold of its queue; every invocation then merges the parts present into DIR/merged
+ * and renders the document from it (a part not run yet shows as not measured).
  *
- *   npm run libraries                        # the whole matrix, 2 seeds (needs root and the npm clients: setup --node)
- *   npm run libraries -- --from DIR          # only re-render docs/libraries.md from DIR/merged
- *   npm run libraries -- --seeds 1 --time-limit 10 --only simple-redis-mutex,etcd3-lock --doc /tmp/x.md   # a tiny matrix
+ *   npm run libraries                                        # every cluster in turn, then the document (root; setup --node --go --java)
+ *   npm run libraries -- --cluster redis --out DIR           # one cluster into DIR, then the document from DIR's parts
+ *   npm run libraries -- --from DIR                          # only merge and render
+ *   npm run libraries -- --cluster etcd --only etcd-mutex --seeds 1 --doc /tmp/x.md   # a tiny matrix
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import type { CompareReport } from '../compare/compare-report.js';
-import { LIBRARIES_PARTS, type LibrariesPart } from '../compare/libraries-matrix.js';
-import { renderLibrariesMd, type LibrariesRunFacts } from '../compare/render-libraries-md.js';
+import { LIBRARIES_PARTS, LIBRARIES_RUN_ARGS, type LibrariesPart } from '../compare/libraries-matrix.js';
+import { renderLibrariesMd } from '../compare/render-libraries-md.js';
+import { readShrinks, recordShrink, shrinkTargets } from './libraries-shrink.js';
 import { compiledEntry, projectRoot } from '../../runtime/hosts/paths.js';
 import { EXIT, FencecheckError, formatError, UsageError } from '../../core/errors.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
@@ -29,28 +33,41 @@ import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
 import { parseInRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
 
-const FACTS_FILE = 'libraries-run.json';
+const PART_FACTS = 'libraries-part.json';
+
+/** What one part's run recorded beside its comparison. */
+export interface PartFacts {
+  startedAt: string;
+  durationMs: number;
+  command: string;
+  machine: string;
+  root: string;
+}
 
 interface Flags {
-  seeds: number;
-  timeLimit: number;
+  cluster?: string;
+  seeds?: number;
+  timeLimit?: number;
   only?: string;
   out?: string;
   doc: string;
   from?: string;
   dryRun?: boolean;
+  shrink?: number;
 }
 
 const program = new Command()
   .name('npm run libraries --')
-  .description('Compare the npm lock libraries (fencecheck compare --lock-clients) and write docs/libraries.md from the result.')
-  .option('--seeds <n>', withRange('runs per cell', FLAG_RANGES['--seeds']), numberFlag('--seeds'), 2)
-  .option('--time-limit <s>', withRange('seconds per run', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS), 15)
+  .description('Compare every reference lock client, one comparison per cluster (fencecheck compare --lock-clients), and write docs/libraries.md from their merge.')
+  .option('--cluster <names>', `only these clusters' parts: ${LIBRARIES_PARTS.map((p) => p.name).join(', ')}`)
+  .option('--seeds <n>', withRange('runs per cell, instead of each part\'s own', FLAG_RANGES['--seeds']), numberFlag('--seeds'))
+  .option('--time-limit <s>', withRange('seconds per run, instead of 12', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS))
   .option('--only <clients>', 'only these clients (a tiny matrix to try the pipeline)')
-  .option('--out <dir>', 'the directory of the comparisons (default results/compare/libraries-<timestamp>)')
+  .option('--out <dir>', 'the directory of the comparisons (default results/compare/libraries-<timestamp>); an existing part resumes')
   .option('--doc <file>', 'the document to write', 'docs/libraries.md')
-  .option('--from <dir>', 'do not run: render the document from the comparisons in this directory')
+  .option('--from <dir>', 'do not run: merge the parts in this directory and render the document')
   .option('--dry-run', 'print the compare commands and their plans, run nothing')
+  .option('--shrink <n>', withRange("after each part, shrink its first n unsafe cells' first invalid run (fencecheck shrink, on the real cluster)", FLAG_RANGES['--shrink']), numberFlag('--shrink'))
   .exitOverride();
 
 try {
@@ -67,45 +84,101 @@ try {
 
 function main(flags: Flags): void {
   const dir = resolve(flags.from ?? flags.out ?? join('results', 'compare', `libraries-${stamp()}`));
-  const merged = join(dir, 'merged');
   if (flags.from === undefined) {
-    const only = flags.only?.split(',').map((s) => s.trim());
-    const parts = LIBRARIES_PARTS.map((p) => ({ ...p, clients: p.clients.filter((c) => only === undefined || only.includes(c)) })).filter((p) => p.clients.length > 0);
-    if (parts.length === 0) throw new UsageError(`Expected \`--only\` to name some of the libraries' clients, got \`${flags.only}\``);
-    const startedAt = new Date();
-    const commands = parts.map((p) => compareArgs(p, flags, join(dir, p.name)));
-    for (const args of commands) compare(args, flags.dryRun === true);
+    const parts = selectParts(flags);
+    for (const part of parts) {
+      runPart(part, flags, dir);
+      if (!flags.dryRun) shrinkPart(join(dir, part.name), flags.shrink ?? 0);
+    }
     if (flags.dryRun) return;
-    const mergeArgs = ['compare', '--merge', ...parts.map((p) => join(dir, p.name)), '--out', merged];
-    compare(mergeArgs, false);
-    const facts = { startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), command: [...commands, mergeArgs].map(commandText).join(' && '), machine: machine(), root: projectRoot() };
-    writeFileSync(join(dir, FACTS_FILE), `${JSON.stringify(facts, null, 2)}\n`);
   }
+  const present = LIBRARIES_PARTS.filter((p) => existsSync(join(dir, p.name, PART_FACTS)));
+  if (present.length === 0) throw new UsageError(`Expected a part of the libraries' comparison in ${dir}`, 'Run one first: npm run libraries -- --cluster redis --out DIR.');
+  const merged = join(dir, 'merged');
+  const mergeArgs = ['compare', '--merge', ...present.map((p) => join(dir, p.name)), '--out', merged];
+  // A merge writes a fresh directory: the parts present now, not those of an earlier merge.
+  rmSync(merged, { recursive: true, force: true });
+  compare(mergeArgs, false);
   const read = readJson<CompareReport>(join(merged, 'compare.json'));
   // The parts are different comparisons on purpose (libraries-matrix.ts); the merge's warning about that is not news here.
   const report = { ...read, warnings: read.warnings.filter((w) => !w.startsWith('the compare directories describe different comparisons')) };
-  const facts = readJson<Omit<LibrariesRunFacts, 'regenerate' | 'versions'>>(join(dir, FACTS_FILE));
-  // Facts written before `root` was recorded: the comparison ran in the project whose results/ holds it.
-  const root = facts.root ?? (dir.includes('/results/') ? dir.slice(0, dir.indexOf('/results/')) : undefined);
-  const doc = renderLibrariesMd(report, { ...facts, ...(root === undefined ? {} : { root }), regenerate: 'npm run libraries', versions: versionsOf(merged, report) });
+  // Each part's time from its comparison's own record, whichever code wrote its facts.
+  const parts = present.map((p) => ({ name: p.name, ...readJson<PartFacts>(join(dir, p.name, PART_FACTS)), ...runSpan(readJson<CompareReport>(join(dir, p.name, 'compare.json'))) }));
+  const doc = renderLibrariesMd(report, { parts, merge: commandText(mergeArgs), regenerate: 'npm run libraries', versions: versionsOf(merged, report), root: parts[0]!.root, shrinks: present.flatMap((p) => readShrinks(join(dir, p.name))), missing: LIBRARIES_PARTS.filter((p) => !present.includes(p)).map((p) => p.name) });
   const out = resolve(projectRoot(), flags.doc);
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, doc);
   process.stdout.write(`wrote ${out} from ${merged}\n`);
 }
 
-function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
-  return ['compare', '--lock-clients', part.clients.join(','), '--resources', part.resources.join(','), '--nemeses', part.nemeses.join(','), '--seeds', String(flags.seeds), '--time-limit', String(flags.timeLimit), '--out', out];
+function selectParts(flags: Flags): LibrariesPart[] {
+  const names = flags.cluster?.split(',').map((s) => s.trim());
+  const unknown = names?.find((n) => !LIBRARIES_PARTS.some((p) => p.name === n));
+  if (unknown !== undefined) throw new UsageError(`Expected \`--cluster\` to name parts among ${LIBRARIES_PARTS.map((p) => p.name).join(', ')}, got \`${unknown}\``);
+  const only = flags.only?.split(',').map((s) => s.trim());
+  const parts = LIBRARIES_PARTS.filter((p) => names === undefined || names.includes(p.name))
+    .map((p) => ({ ...p, clients: p.clients.filter((c) => only === undefined || only.includes(c)) }))
+    .filter((p) => p.clients.length > 0);
+  if (parts.length === 0) throw new UsageError(`Expected \`--only\` to name some of the clients of the parts chosen, got \`${flags.only}\``);
+  return parts;
 }
 
-/** Runs `fencecheck ARGS` as a child; 0 valid, 1 a run invalid (expected: unfenced libraries lose data), 2 unknown are all results. */
-function compare(args: string[], dryRun: boolean): void {
-  process.stderr.write(`$ ${commandText(args)}\n`);
-  const child = spawnSync(process.execPath, [compiledEntry('cli/main.js'), ...args, ...(dryRun ? ['--dry-run'] : [])], { stdio: 'inherit' });
-  if (child.status === null || child.status > 2) {
-    const out = args[args.indexOf('--out') + 1];
-    throw new FencecheckError('libraries-compare', `\`${commandText(args)}\` exited ${child.status ?? child.signal}`, { hint: `Look at its output above; a comparison cut short resumes with: fencecheck compare --resume ${out}`, exitCode: EXIT.internal });
+/**
+ * One cluster's comparison into DIR/<cluster>, and its facts beside it: when it ran and for how long, from
+ * the comparison's own record (its first run's start to its last run's end), so a part resumed later
+ * still reports what its runs cost.
+ */
+function runPart(part: LibrariesPart, flags: Flags, dir: string): void {
+  const args = compareArgs(part, flags, join(dir, part.name));
+  compare(args, flags.dryRun === true);
+  if (flags.dryRun) return;
+  const span = runSpan(readJson<CompareReport>(join(dir, part.name, 'compare.json')));
+  const facts: PartFacts = { ...span, command: commandText(args), machine: machine(), root: projectRoot() };
+  writeFileSync(join(dir, part.name, PART_FACTS), `${JSON.stringify(facts, null, 2)}\n`);
+  process.stderr.write(`libraries: ${part.name}: its runs took ${Math.round(facts.durationMs / 1000)} s\n`);
+}
+
+/** From the first run's start to the last run's end (pure). */
+function runSpan(report: Pick<CompareReport, 'cells'>): { startedAt: string; durationMs: number } {
+  const runs = report.cells.flatMap((c) => c.runs).flatMap((r) => (r.startedAt === null ? [] : [{ start: Date.parse(r.startedAt), end: Date.parse(r.startedAt) + (r.durationMs ?? 0) }]));
+  if (runs.length === 0) return { startedAt: new Date().toISOString(), durationMs: 0 };
+  const start = Math.min(...runs.map((r) => r.start));
+  return { startedAt: new Date(start).toISOString(), durationMs: Math.max(...runs.map((r) => r.end)) - start };
+}
+
+/** Shrinks of the part's first n unsafe cells not shrunk yet; a shrink that did not reproduce (exit 2) is said and left out. */
+function shrinkPart(partDir: string, n: number): void {
+  for (const t of shrinkTargets(partDir, n)) {
+    // Shrunk already (an earlier invocation): the cluster time is not spent twice.
+    if (existsSync(join(t.dir, 'cell.json'))) continue;
+    const started = Date.now();
+    const status = fencecheck(t.args);
+    if (status === 1) recordShrink(t.dir, t.cell, Date.now() - started);
+    else process.stderr.write(`libraries: ${t.cell} not shrunk (fencecheck shrink exited ${status})\n`);
   }
+}
+
+function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
+  const run = LIBRARIES_RUN_ARGS.map((w, i) => (flags.timeLimit !== undefined && LIBRARIES_RUN_ARGS[i - 1] === '--time-limit' ? String(flags.timeLimit) : w));
+  return [
+    'compare', '--backends', part.name, '--lock-clients', part.clients.join(','), '--resources', part.resources.join(','), '--nemeses', part.nemeses.join(','),
+    '--seeds', String(flags.seeds ?? part.seeds), ...run, ...(part.args ?? []), '--out', out,
+  ];
+}
+
+/** Runs `fencecheck compare ARGS` as a child; 0 valid, 1 a run invalid (expected: unfenced libraries lose data), 2 unknown, 3 untested are all results. */
+function compare(args: string[], dryRun: boolean): void {
+  const status = fencecheck([...args, ...(dryRun ? ['--dry-run'] : [])]);
+  if (status === null || status > 3) {
+    const out = args[args.indexOf('--out') + 1];
+    throw new FencecheckError('libraries-compare', `\`${commandText(args)}\` exited ${status ?? 'on a signal'}`, { hint: `Look at its output above; a comparison cut short resumes with: fencecheck compare --resume ${out}`, exitCode: EXIT.internal });
+  }
+}
+
+/** Runs `fencecheck ARGS` as a child, its output passed through; its exit status (null: a signal ended it). */
+function fencecheck(args: string[]): number | null {
+  process.stderr.write(`$ ${commandText(args)}\n`);
+  return spawnSync(process.execPath, [compiledEntry('cli/main.js'), ...args], { stdio: 'inherit' }).status;
 }
 
 /** Every version the runs recorded (servers, Node, and each client's libraries from its ready line). */

@@ -37,6 +37,7 @@ export const FLAG_RANGES = {
   '--runs': { min: 1, max: 100 },
   '--min-fails': { min: 1, max: 100 },
   '--max-candidates': { min: 1, max: 10_000 },
+  '--shrink': { min: 0, max: 100 },
 } as const satisfies Record<string, NumberRange>;
 
 export type RangedFlag = keyof typeof FLAG_RANGES;

@@ -40,6 +40,7 @@ function rows(): [string, string, NumberRange][] {
     ['--runs', 'shrink', FLAG_RANGES['--runs']],
     ['--min-fails', 'shrink', FLAG_RANGES['--min-fails']],
     ['--max-candidates', 'shrink', FLAG_RANGES['--max-candidates']],
+    ['--shrink', 'npm run libraries', FLAG_RANGES['--shrink']],
   ];
 }
 

@@ -1,11 +1,13 @@
 /**
- * docs/libraries.md as rendered from a comparison over --lock-clients rows: each library's
- * table from its cells, findings built from the numbers (an untested cell says why and is
- * never called safe), n/a cells as n/a, one replay per invalid cell, the run's facts quoted.
+ * docs/libraries.md as rendered from a merged comparison over --lock-clients rows: the one table
+ * (library × resource over every fault column: unsafe wins, then unknown, then safe with the weight
+ * of its tested runs, untested never safe and saying why), each library's own table, findings built
+ * from the numbers, one replay per invalid cell, each part's facts and cost quoted.
  */
 import { describe, expect, it } from 'vitest';
 import { buildCompareReport, type MatrixInput } from '../../src/compare/compare-report.js';
 import { rowOfLabel } from '../../src/compare/compare-spec.js';
+import { LIBRARIES } from '../../src/compare/libraries-matrix.js';
 import { renderLibrariesMd } from '../../src/compare/render-libraries-md.js';
 import type { RunSummary } from '../../src/compare/run-summary.js';
 
@@ -19,54 +21,97 @@ function run(cellId: string, seed: number, over: Partial<RunSummary>): RunSummar
 
 const SRM = 'simple-redis-mutex@redis';
 const ETCD = 'etcd3-lock@etcd';
+const PGA = 'pg-advisory';
+const NEVER = { outcome: 'untested' as const, untestedWhy: 'the lock never failed: no double hold and no refusal', evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } } };
 const input: MatrixInput = {
-  backends: [rowOfLabel(SRM), rowOfLabel(ETCD)],
-  resources: ['none', 'fence-claim'],
+  backends: [rowOfLabel(SRM), rowOfLabel(ETCD), rowOfLabel(PGA)],
+  resources: ['none', 'fence-claim', 'cas-unique'],
   nemeses: ['client-pause', 'partition'],
   planned: new Map([
     [`${SRM}/none/client-pause`, [1, 2]],
-    [`${SRM}/fence-claim/client-pause`, [1]],
     [`${SRM}/none/partition`, [1]],
+    [`${SRM}/fence-claim/client-pause`, [1]],
     [`${SRM}/fence-claim/partition`, [1]],
+    [`${SRM}/cas-unique/client-pause`, [1, 2]],
+    [`${SRM}/cas-unique/partition`, [1]],
     [`${ETCD}/none/client-pause`, [1]],
     [`${ETCD}/none/partition`, [1]],
+    [`${PGA}/none/client-pause`, [1]],
+    [`${PGA}/none/partition`, [1]],
   ]),
   runs: [
     run(`${SRM}/none/client-pause`, 1, { status: 'invalid', outcome: 'unsafe', anomalies: { 'lost-update': 4, 'stale-write': 2 }, replay: 'fencecheck run --backend redis --seed 1 --client x' }),
     run(`${SRM}/none/client-pause`, 2, { status: 'valid' }),
+    run(`${SRM}/none/partition`, 1, NEVER),
     run(`${SRM}/fence-claim/client-pause`, 1, {}),
-    run(`${SRM}/none/partition`, 1, { outcome: 'untested', untestedWhy: 'the lock never failed: no double hold and no refusal', evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } } }),
     run(`${SRM}/fence-claim/partition`, 1, { status: 'error', outcome: 'error', evidence: null, error: 'the cluster did not start' }),
+    run(`${SRM}/cas-unique/client-pause`, 1, {}),
+    run(`${SRM}/cas-unique/client-pause`, 2, { evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 4, refusals: 1 } } }),
+    run(`${SRM}/cas-unique/partition`, 1, NEVER),
     run(`${ETCD}/none/client-pause`, 1, { status: 'invalid', outcome: 'unsafe', anomalies: { 'lost-update': 1 } }),
+    run(`${PGA}/none/client-pause`, 1, NEVER),
+    run(`${PGA}/none/partition`, 1, NEVER),
   ],
   shards: [],
-  description: 'lock-counter, 15 s per run',
+  description: 'lock-counter, 12 s per run',
   warnings: [],
 };
-const report = buildCompareReport(input, null, { outDir: '/out', generatedAt: '2026-11-30T23:20:00Z' });
-const doc = renderLibrariesMd(report, { startedAt: '2026-11-30T23:20:00Z', durationMs: 1_500_000, command: 'fencecheck compare --lock-clients simple-redis-mutex,etcd3-lock', regenerate: 'npm run libraries', machine: '2 × CPU', versions: { redis: '7.0.15' } });
+const report = buildCompareReport(input, null, { outDir: '/out', generatedAt: '2026-12-01T12:00:00Z' });
+const part = (name: string, durationMs: number) => ({ name, startedAt: '2026-12-01T12:00:00Z', durationMs, command: `fencecheck compare --backends ${name}`, machine: '2 × CPU' });
+const doc = renderLibrariesMd(report, {
+  parts: [part('redis', 300_000), part('etcd', 200_000), part('pg-advisory', 100_000)],
+  merge: 'fencecheck compare --merge a b c --out m', regenerate: 'npm run libraries', versions: { redis: '7.0.15' }, missing: ['zookeeper'], root: '/w/fc',
+  shrinks: [{ cell: `${SRM}/none/client-pause`, line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2', replay: "fencecheck run --client '/usr/bin/node /w/fc/clients/node/simple-redis-mutex.mjs'", durationMs: 150_000 }],
+});
+const rowOf = (client: string, backend: string): string => doc.split('\n').find((l) => l.startsWith(`| [${client}](#${client}-on-${backend}) |`)) ?? '';
 
-describe('docs/libraries.md', () => {
-  it('quotes how it was made: the command, the date, the duration, the machine, the versions', () => {
-    expect(doc).toContain('Generated by `npm run libraries` from a real comparison');
-    expect(doc).toContain('- Command: `fencecheck compare --lock-clients simple-redis-mutex,etcd3-lock`');
-    expect(doc).toContain('took 25m00s for 6 runs');
-    expect(doc).toContain('- Versions: redis 7.0.15.');
+describe('docs/libraries.md: the one table', () => {
+  it('has a row for every reference client in every language, with its token kind and lease', () => {
+    for (const lib of LIBRARIES) expect(doc).toContain(`](#${lib.client}-on-${lib.backend}) | ${lib.language} | ${lib.backend} |`);
+    expect(rowOf('simple-redis-mutex', 'redis')).toContain('| Node | redis | monotonic (announced) | TTL, not refreshed |');
   });
 
-  it("gives each library its table from the cells, the etcd3 lock's fence-claim cells as n/a", () => {
+  it('makes a cell unsafe when any fault column was, linking its reproduction', () => {
+    expect(rowOf('simple-redis-mutex', 'redis')).toContain('| **unsafe** under client-pause ([reproduce](#simple-redis-mutex-on-redis)) |');
+    expect(rowOf('etcd3-lock', 'etcd')).toContain('| **unsafe** under client-pause ([reproduce](#etcd3-lock-on-etcd)) | n/a | · |');
+  });
+
+  it('weighs a safe cell by its tested runs only (the untested partition run counts for nothing), and says unknown with the error', () => {
+    // Two tested runs: 1 - 0.05^(1/2) = 78 %.
+    expect(rowOf('simple-redis-mutex', 'redis')).toMatch(/\| safe ⚡5 🛡4: 2 tested runs rule out ≥ 78 % \|$/);
+    expect(rowOf('simple-redis-mutex', 'redis')).toContain('| unknown (partition: the cluster did not start) |');
+  });
+
+  it('says why a cell is untested, never safe, and gives the reason no fault reaches the danger', () => {
+    expect(rowOf('builtin', 'pg-advisory')).toContain('| untested: the lock never failed: no double hold and no refusal ([why](#builtin-on-pg-advisory)) |');
+    expect(doc).toMatch(/## builtin on pg-advisory\n[\s\S]*Why untested: a session lock has no lease/);
+    expect(doc).toContain('Summary: 5 measured cells: 2 unsafe, 1 safe, 1 untested, 1 unknown; 1 n/a, 51 not run.');
+  });
+});
+
+describe('docs/libraries.md: facts, sections, findings', () => {
+  it('quotes how it was made: each part with its wall time and command, the merge, the versions, what was not run', () => {
+    expect(doc).toContain('Generated by `npm run libraries` from real comparisons, one per cluster, merged');
+    expect(doc).toContain('- Cost: 10m00s of runs in all');
+    expect(doc).toContain('| redis | 2026-12-01T12:00:00Z | 5m00s | 8 | `fencecheck compare --backends redis` |');
+    expect(doc).toContain('Merged with `fencecheck compare --merge a b c --out m`.');
+    expect(doc).toContain('- Versions: redis 7.0.15.');
+    expect(doc).toContain('Not run (yet): zookeeper.');
+  });
+
+  it("gives each library its table per fault, the etcd3 lock's fence-claim cells as n/a", () => {
     expect(doc).toContain(['| simple-redis-mutex@redis | client-pause | partition |', '|---|---|---|', '| none | **unsafe 1/2** | untested (2/2 faults struck) |', '| fence-claim | safe ⚡1 🛡3 | unknown 1/1 |'].join('\n'));
     expect(doc).toContain(['| etcd3-lock@etcd | client-pause | partition |', '|---|---|---|', '| none | **unsafe 1/1** | incomplete 0/1 |', '| fence-claim | n/a | n/a |'].join('\n'));
   });
 
-  it('states findings from the numbers: unsafe with its kinds, untested with why (never safe), unknown with the error', () => {
+  it('states findings from the numbers and one replay per invalid cell; a library not measured says so', () => {
     expect(doc).toContain('- **none × client-pause**: unsafe in 1 of 2 runs (50%): lost-update 4, stale-write 2; faults struck 4/4, 2 double holds, 6 refused accesses.');
     expect(doc).toContain('- **none × partition**: untested, not safe: the lock never failed: no double hold and no refusal (faults struck 2/2, 0 double holds, 0 refused accesses).');
     expect(doc).toContain('- **fence-claim × partition**: unknown in 1 of 1 runs: the cluster did not start.');
-    expect(doc).toContain('- **fence-claim × client-pause**: every run valid with the danger present (faults struck 2/2, 1 double holds, 3 refused accesses).');
     expect(doc).toContain('- simple-redis-mutex@redis/none/client-pause seed 1: `fencecheck run --backend redis --seed 1 --client x`');
-    // A library not in the comparison says so rather than showing an empty table.
-    expect(doc).toMatch(/## redis-semaphore\n\n.*\n\nToken: .*\n\nNot in this comparison\./);
+    // A shrunk reproduction, under its library, with paths from the project root.
+    expect(doc).toContain("- simple-redis-mutex@redis/none/client-pause: shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2 (2m30s): `fencecheck run --client '/usr/bin/node clients/node/simple-redis-mutex.mjs'`");
+    expect(doc).toMatch(/## redis-semaphore on redis\n\n.*\n\nToken: .*\n\nLease: .*\n\nNot in this comparison\./);
     expect(doc).toContain('`redlock-universal`: every published version');
   });
 });
