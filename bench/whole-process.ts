@@ -62,82 +62,10 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
     const harness = buildPorcupineHarness();
     if ('missing' in harness) log(`bench:check: Porcupine not run side by side: ${harness.missing}; printing reference figures\n`);
     const porc = 'binary' in harness ? harness.binary : undefined;
-    const twoOp = join(work, 'two-op.jsonl');
-    writeFileSync(twoOp, '{"index":0,"time":0,"process":0,"type":"invoke","f":"write","value":1}\n{"index":1,"time":1,"process":0,"type":"ok","f":"write","value":1}\n');
-    const long100k = join(work, 'long-100k.log');
-    const long1m = join(work, 'long-1m.log');
-    writeLongHistory(long100k, { ops: 100_000, seed: 12 });
-    writeLongHistory(long1m, { ops: 1_000_000, seed: 12 });
-    // Many partitions in one long history. No timed-out ops: Porcupine's test parser gives a call that never
-    // returns an empty output at the end, so a pending get would have to read "" there (fencecheck drops it).
-    const longKv = join(work, 'long-kv-200k.txt');
-    writeLongKvHistory(longKv, { ops: 200_000, seed: 12, keys: 64, infoRate: 0 });
-    // The million-op target on many keys, with timed-out ops (fencecheck only, like long 1M).
-    const longKv1m = join(work, 'long-kv-1m.txt');
-    writeLongKvHistory(longKv1m, { ops: 1_000_000, seed: 12, keys: 64 });
-    // The issue's "directory of 120 small Jepsen EDN histories" (the corpus has one EDN file): 100–300 ops each, seeded.
-    const edn = join(work, 'edn-120');
-    mkdirSync(edn);
-    for (let i = 0; i < 120; i++) writeLongHistory(join(edn, `h${String(i).padStart(3, '0')}.edn`), { ops: 100 + ((i * 37) % 201), seed: 1000 + i, format: 'edn' });
-    const files = (family: string) => corpus.filter((e) => e.family === family).map((e) => e.path);
-    const rows: Row[] = [
-      { name: 'node -e 0', fencecheck: [process.execPath, '-e', '0'] },
-      { name: 'fencecheck --version', fencecheck: [process.execPath, CLI, '--version'], versus: 'node -e 0' },
-      { name: 'check, 2-op history', fencecheck: [process.execPath, CLI, 'check', twoOp, '--model', 'register'], versus: 'node -e 0' },
-      { name: 'etcd', fencecheck: [process.execPath, CLI, 'check', ...files('etcd'), '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', ...files('etcd')] } : {}) },
-      { name: 'kv', fencecheck: [process.execPath, CLI, 'check', ...files('kv'), '--model', 'kv'], ...(porc ? { porcupine: [porc, 'kv', ...files('kv')] } : {}) },
-      { name: '120 EDN, 100–300 ops', fencecheck: [process.execPath, CLI, 'check', edn, '--model', 'cas-register'] },
-      { name: 'long 100k', fencecheck: [process.execPath, CLI, 'check', long100k, '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', long100k] } : {}) },
-      { name: 'long 1M', fencecheck: [process.execPath, CLI, 'check', long1m, '--model', 'etcd'] },
-      { name: 'long kv 200k, 64 keys', fencecheck: [process.execPath, CLI, 'check', longKv, '--model', 'kv'], ...(porc ? { porcupine: [porc, 'kv', longKv] } : {}) },
-      { name: 'long kv 1M, 64 keys', fencecheck: [process.execPath, CLI, 'check', longKv1m, '--model', 'kv'] },
-    ];
-    const fewerRuns = new Set(['long 1M', 'long kv 1M, 64 keys']);
-    const samples = new Map<string, Sample[]>();
-    const add = (key: string, s: Sample) => samples.set(key, [...(samples.get(key) ?? []), s]);
-    for (let r = 0; r < runs; r++) {
-      log(`bench:check: whole process, run ${r + 1}/${runs}…\n`);
-      for (const row of rows) {
-        if (fewerRuns.has(row.name) && r >= Math.min(runs, 3)) continue;
-        // A row that hit the cap once is not run again (a quadratic build would spend the whole bench there).
-        if (samples.get(`${row.name}/f`)?.some((s) => s.seconds === Infinity)) continue;
-        add(`${row.name}/f`, measure(row.fencecheck, capS));
-        if (BEFORE && row.fencecheck[1] === CLI) add(`${row.name}/b`, measure([row.fencecheck[0]!, BEFORE, ...row.fencecheck.slice(2)], capS));
-        if (row.porcupine) add(`${row.name}/p`, measure(row.porcupine, capS));
-      }
-    }
-    const header = [
-      'what',
-      ...(BEFORE ? ['before s', 'peak RSS'] : []),
-      'fencecheck s',
-      'peak RSS',
-      'binary' in harness ? `${harness.version} s` : 'Porcupine (reference) s',
-      'peak RSS',
-      'ratio',
-    ];
-    const lines = [header];
-    for (const row of rows) {
-      const f = median(samples.get(`${row.name}/f`)!);
-      const p = row.porcupine ? median(samples.get(`${row.name}/p`)!) : undefined;
-      const refS = REFERENCE.seconds[row.name];
-      const refRss = REFERENCE.rssMB[row.name];
-      const base = row.versus ? median(samples.get(`${row.versus}/f`)!) : undefined;
-      const other = p?.seconds ?? refS;
-      const ratio = f.seconds === Infinity ? '—' : base ? `${(f.seconds / base.seconds).toFixed(2)}x node -e 0` : other ? `${(f.seconds / other).toFixed(2)}x Porcupine` : '—';
-      const b = samples.get(`${row.name}/b`);
-      const before = b ? median(b) : undefined;
-      lines.push([
-        row.name,
-        ...(BEFORE ? (before ? [seconds(before.seconds, capS), mb(before.rssMB)] : ['—', '—']) : []),
-        seconds(f.seconds, capS),
-        mb(f.rssMB),
-        p ? seconds(p.seconds, capS) : refS !== undefined ? `(${refS.toFixed(2)})` : '—',
-        p ? mb(p.rssMB) : refRss !== undefined ? `(${refRss} MB)` : '—',
-        ratio,
-      ]);
-    }
-    const widths = header.map((_, c) => Math.max(...lines.map((l) => l[c]!.length)));
-    const table = lines.map((l) => l.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n');
+    const rows = benchRows(writeInputs(work), corpus, porc);
+    const samples = sampleRows(rows, runs, capS, log);
+    const versionHeader = 'binary' in harness ? `${harness.version} s` : 'Porcupine (reference) s';
+    const table = formatTable(rows, samples, versionHeader, capS);
     const note = porc
       ? `medians of ${runs} interleaved runs (the 1M rows: ${Math.min(runs, 3)}); ratio = fencecheck / Porcupine, whole process`
       : `medians of ${runs} runs; Porcupine figures in parentheses are references from ${REFERENCE.when} (set PORCUPINE_DIR to a Porcupine checkout, with Go, to measure side by side)`;
@@ -145,6 +73,99 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+interface BenchInputs {
+  twoOp: string;
+  long100k: string;
+  long1m: string;
+  longKv: string;
+  longKv1m: string;
+  edn: string;
+}
+
+/** The generated histories the rows check, seeded, under `work`. */
+function writeInputs(work: string): BenchInputs {
+  const twoOp = join(work, 'two-op.jsonl');
+  writeFileSync(twoOp, '{"index":0,"time":0,"process":0,"type":"invoke","f":"write","value":1}\n{"index":1,"time":1,"process":0,"type":"ok","f":"write","value":1}\n');
+  const long100k = join(work, 'long-100k.log');
+  const long1m = join(work, 'long-1m.log');
+  writeLongHistory(long100k, { ops: 100_000, seed: 12 });
+  writeLongHistory(long1m, { ops: 1_000_000, seed: 12 });
+  // Many partitions in one long history. No timed-out ops: Porcupine's test parser gives a call that never
+  // returns an empty output at the end, so a pending get would have to read "" there (fencecheck drops it).
+  const longKv = join(work, 'long-kv-200k.txt');
+  writeLongKvHistory(longKv, { ops: 200_000, seed: 12, keys: 64, infoRate: 0 });
+  // The million-op target on many keys, with timed-out ops (fencecheck only, like long 1M).
+  const longKv1m = join(work, 'long-kv-1m.txt');
+  writeLongKvHistory(longKv1m, { ops: 1_000_000, seed: 12, keys: 64 });
+  // The issue's "directory of 120 small Jepsen EDN histories" (the corpus has one EDN file): 100–300 ops each, seeded.
+  const edn = join(work, 'edn-120');
+  mkdirSync(edn);
+  for (let i = 0; i < 120; i++) writeLongHistory(join(edn, `h${String(i).padStart(3, '0')}.edn`), { ops: 100 + ((i * 37) % 201), seed: 1000 + i, format: 'edn' });
+  return { twoOp, long100k, long1m, longKv, longKv1m, edn };
+}
+
+function benchRows(i: BenchInputs, corpus: CorpusEntry[], porc: string | undefined): Row[] {
+  const files = (family: string) => corpus.filter((e) => e.family === family).map((e) => e.path);
+  return [
+    { name: 'node -e 0', fencecheck: [process.execPath, '-e', '0'] },
+    { name: 'fencecheck --version', fencecheck: [process.execPath, CLI, '--version'], versus: 'node -e 0' },
+    { name: 'check, 2-op history', fencecheck: [process.execPath, CLI, 'check', i.twoOp, '--model', 'register'], versus: 'node -e 0' },
+    { name: 'etcd', fencecheck: [process.execPath, CLI, 'check', ...files('etcd'), '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', ...files('etcd')] } : {}) },
+    { name: 'kv', fencecheck: [process.execPath, CLI, 'check', ...files('kv'), '--model', 'kv'], ...(porc ? { porcupine: [porc, 'kv', ...files('kv')] } : {}) },
+    { name: '120 EDN, 100–300 ops', fencecheck: [process.execPath, CLI, 'check', i.edn, '--model', 'cas-register'] },
+    { name: 'long 100k', fencecheck: [process.execPath, CLI, 'check', i.long100k, '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', i.long100k] } : {}) },
+    { name: 'long 1M', fencecheck: [process.execPath, CLI, 'check', i.long1m, '--model', 'etcd'] },
+    { name: 'long kv 200k, 64 keys', fencecheck: [process.execPath, CLI, 'check', i.longKv, '--model', 'kv'], ...(porc ? { porcupine: [porc, 'kv', i.longKv] } : {}) },
+    { name: 'long kv 1M, 64 keys', fencecheck: [process.execPath, CLI, 'check', i.longKv1m, '--model', 'kv'] },
+  ];
+}
+
+/** Every row `runs` times, interleaved (fencecheck, before, Porcupine in turn), keyed `name/f`, `name/b`, `name/p`. */
+function sampleRows(rows: readonly Row[], runs: number, capS: number, log: (s: string) => void): Map<string, Sample[]> {
+  const fewerRuns = new Set(['long 1M', 'long kv 1M, 64 keys']);
+  const samples = new Map<string, Sample[]>();
+  const add = (key: string, s: Sample) => samples.set(key, [...(samples.get(key) ?? []), s]);
+  for (let r = 0; r < runs; r++) {
+    log(`bench:check: whole process, run ${r + 1}/${runs}…\n`);
+    for (const row of rows) {
+      if (fewerRuns.has(row.name) && r >= Math.min(runs, 3)) continue;
+      // A row that hit the cap once is not run again (a quadratic build would spend the whole bench there).
+      if (samples.get(`${row.name}/f`)?.some((s) => s.seconds === Infinity)) continue;
+      add(`${row.name}/f`, measure(row.fencecheck, capS));
+      if (BEFORE && row.fencecheck[1] === CLI) add(`${row.name}/b`, measure([row.fencecheck[0]!, BEFORE, ...row.fencecheck.slice(2)], capS));
+      if (row.porcupine) add(`${row.name}/p`, measure(row.porcupine, capS));
+    }
+  }
+  return samples;
+}
+
+function formatTable(rows: readonly Row[], samples: Map<string, Sample[]>, versionHeader: string, capS: number): string {
+  const header = ['what', ...(BEFORE ? ['before s', 'peak RSS'] : []), 'fencecheck s', 'peak RSS', versionHeader, 'peak RSS', 'ratio'];
+  const lines = [header];
+  for (const row of rows) {
+    const f = median(samples.get(`${row.name}/f`)!);
+    const p = row.porcupine ? median(samples.get(`${row.name}/p`)!) : undefined;
+    const refS = REFERENCE.seconds[row.name];
+    const refRss = REFERENCE.rssMB[row.name];
+    const base = row.versus ? median(samples.get(`${row.versus}/f`)!) : undefined;
+    const other = p?.seconds ?? refS;
+    const ratio = f.seconds === Infinity ? '—' : base ? `${(f.seconds / base.seconds).toFixed(2)}x node -e 0` : other ? `${(f.seconds / other).toFixed(2)}x Porcupine` : '—';
+    const b = samples.get(`${row.name}/b`);
+    const before = b ? median(b) : undefined;
+    lines.push([
+      row.name,
+      ...(BEFORE ? (before ? [seconds(before.seconds, capS), mb(before.rssMB)] : ['—', '—']) : []),
+      seconds(f.seconds, capS),
+      mb(f.rssMB),
+      p ? seconds(p.seconds, capS) : refS !== undefined ? `(${refS.toFixed(2)})` : '—',
+      p ? mb(p.rssMB) : refRss !== undefined ? `(${refRss} MB)` : '—',
+      ratio,
+    ]);
+  }
+  const widths = header.map((_, c) => Math.max(...lines.map((l) => l[c]!.length)));
+  return lines.map((l) => l.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n');
 }
 
 /**

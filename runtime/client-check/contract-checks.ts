@@ -121,49 +121,9 @@ export async function runContractChecks(w: CheckWorld, say: (r: CheckResult) => 
     return results;
   }
 
-  // exclusion
-  const t0 = w.now();
-  const b1 = await acquire(w.b);
-  const waited = Math.round(w.now() - t0);
-  if (b1.type === 'ok') {
-    record('exclusion', 'fail', `B was granted (${show(b1)}) while A holds token ${JSON.stringify(a1.token ?? null)}: two holders at once; the client reports a lock it does not hold`);
-    await release(w.b);
-  } else if (b1.type === 'fail') record('exclusion', 'pass', `B's acquire while A holds answered fail ${b1.error ?? ''} after ${waited} ms`);
-  else record('exclusion', 'fail', `B's acquire while A holds answered info (${b1.error ?? ''}) after ${waited} ms: a held lock and a healthy service should give a definite fail`);
-
-  // release
-  const r1 = await release(w.a);
-  const r2 = await release(w.a);
-  record('release', r1.type === 'ok' && r2.type !== 'ok' ? 'pass' : 'fail', `A's release ${show(r1)}; a second release ${show(r2)}${r2.type === 'ok' ? ' (ok twice: the client does not track its hold)' : ''}`);
-
-  // hand-over
-  const b2 = await acquire(w.b);
-  if (b2.type !== 'ok') {
-    record('hand-over', 'fail', `B's acquire after A released answered ${show(b2)}`);
-  } else {
-    const why = tokenFits(kind, b2.token) ?? tokenFollows(kind, a1.token, b2.token);
-    record('hand-over', why ? 'fail' : 'pass', `A token ${JSON.stringify(a1.token ?? null)}, then B token ${JSON.stringify(b2.token ?? null)}${why ? `: ${why}` : ''}`);
-    await release(w.b);
-  }
-
-  // token-order
+  const b2 = await holdChecks(w, record, acquire, release, a1);
   const grants: Token[] = [a1.token, b2.type === 'ok' ? b2.token : undefined].filter((t): t is Token => t !== undefined);
-  let orderProblem: string | undefined;
-  for (let i = 0; i < 6 && !orderProblem; i++) {
-    const c = i % 2 === 0 ? w.a : w.b;
-    const g = await acquire(c);
-    if (g.type !== 'ok') {
-      orderProblem = `grant ${i + 1} (${c.name}) answered ${show(g)}`;
-      break;
-    }
-    if (kind === 'monotonic') orderProblem = tokenFollows(kind, grants[grants.length - 1], g.token);
-    else if (kind === 'unique' && grants.includes(g.token!)) orderProblem = `the token ${JSON.stringify(g.token)} was given before`;
-    if (g.token !== undefined) grants.push(g.token);
-    await release(c);
-  }
-  const tokensText = grants.map((t) => JSON.stringify(t)).join(', ');
-  if (kind === 'none') record('token-order', grants.length > 0 ? 'fail' : 'pass', grants.length > 0 ? `announced no token but gave ${tokensText}` : 'no tokens, as announced');
-  else record('token-order', orderProblem ? 'fail' : 'pass', `${kind === 'monotonic' ? 'strictly increasing' : 'all distinct'}: ${tokensText}${orderProblem ? `; ${orderProblem}` : ''}`);
+  await tokenOrderCheck(w, record, acquire, release, grants);
 
   // fence
   if (kind !== 'monotonic') record('fence', 'skip', `needs monotonic tokens; this client's are ${kind}`);
@@ -181,6 +141,54 @@ type Record_ = (check: string, status: CheckStatus, evidence: string) => boolean
 type Acquire = (c: CheckClient, ttlMs?: number) => Promise<ClientAnswer>;
 type Release = (c: CheckClient) => Promise<ClientAnswer>;
 type Access = (c: CheckClient, mode: SessionAccess['mode'], body: RequestBody) => Promise<ClientAnswer>;
+
+/** exclusion (B waits while A holds), release (once, not twice), hand-over (B after A, its token after A's). B's hand-over grant is returned. */
+async function holdChecks(w: CheckWorld, record: Record_, acquire: Acquire, release: Release, a1: ClientAnswer): Promise<ClientAnswer> {
+  const kind = w.ready.token;
+  const t0 = w.now();
+  const b1 = await acquire(w.b);
+  const waited = Math.round(w.now() - t0);
+  if (b1.type === 'ok') {
+    record('exclusion', 'fail', `B was granted (${show(b1)}) while A holds token ${JSON.stringify(a1.token ?? null)}: two holders at once; the client reports a lock it does not hold`);
+    await release(w.b);
+  } else if (b1.type === 'fail') record('exclusion', 'pass', `B's acquire while A holds answered fail ${b1.error ?? ''} after ${waited} ms`);
+  else record('exclusion', 'fail', `B's acquire while A holds answered info (${b1.error ?? ''}) after ${waited} ms: a held lock and a healthy service should give a definite fail`);
+
+  const r1 = await release(w.a);
+  const r2 = await release(w.a);
+  record('release', r1.type === 'ok' && r2.type !== 'ok' ? 'pass' : 'fail', `A's release ${show(r1)}; a second release ${show(r2)}${r2.type === 'ok' ? ' (ok twice: the client does not track its hold)' : ''}`);
+
+  const b2 = await acquire(w.b);
+  if (b2.type !== 'ok') {
+    record('hand-over', 'fail', `B's acquire after A released answered ${show(b2)}`);
+  } else {
+    const why = tokenFits(kind, b2.token) ?? tokenFollows(kind, a1.token, b2.token);
+    record('hand-over', why ? 'fail' : 'pass', `A token ${JSON.stringify(a1.token ?? null)}, then B token ${JSON.stringify(b2.token ?? null)}${why ? `: ${why}` : ''}`);
+    await release(w.b);
+  }
+  return b2;
+}
+
+/** Six more grants, A and B in turn: monotonic tokens strictly increase, unique ones never repeat, none gives none. */
+async function tokenOrderCheck(w: CheckWorld, record: Record_, acquire: Acquire, release: Release, grants: Token[]): Promise<void> {
+  const kind = w.ready.token;
+  let orderProblem: string | undefined;
+  for (let i = 0; i < 6 && !orderProblem; i++) {
+    const c = i % 2 === 0 ? w.a : w.b;
+    const g = await acquire(c);
+    if (g.type !== 'ok') {
+      orderProblem = `grant ${i + 1} (${c.name}) answered ${show(g)}`;
+      break;
+    }
+    if (kind === 'monotonic') orderProblem = tokenFollows(kind, grants[grants.length - 1], g.token);
+    else if (kind === 'unique' && grants.includes(g.token!)) orderProblem = `the token ${JSON.stringify(g.token)} was given before`;
+    if (g.token !== undefined) grants.push(g.token);
+    await release(c);
+  }
+  const tokensText = grants.map((t) => JSON.stringify(t)).join(', ');
+  if (kind === 'none') record('token-order', grants.length > 0 ? 'fail' : 'pass', grants.length > 0 ? `announced no token but gave ${tokensText}` : 'no tokens, as announced');
+  else record('token-order', orderProblem ? 'fail' : 'pass', `${kind === 'monotonic' ? 'strictly increasing' : 'all distinct'}: ${tokensText}${orderProblem ? `; ${orderProblem}` : ''}`);
+}
 
 /** A newer holder's fence (set in the row directly) refuses A's fenced write and claiming read; at A's own token both pass and store it. */
 async function fenceCheck(w: CheckWorld, record: Record_, acquire: Acquire, release: Release, access: Access): Promise<void> {

@@ -13,13 +13,13 @@ import pg from 'pg';
 import type { Cluster } from '../cluster/cluster.js';
 import { startCluster } from '../cluster/start-cluster.js';
 import type { ProviderName } from '../../core/plan/providers.js';
-import type { ClientConfig, ClientTokenKind } from '../../core/client-protocol.js';
+import type { ClientConfig, ClientReady, ClientTokenKind } from '../../core/client-protocol.js';
 import { clusterBackendOf, clusterBackendsOf, RESOURCE_MODES, type LockService, type ResourceMode } from '../../core/vocabulary.js';
 import { prepareResource, type PgEndpoint } from '../clients/resource.js';
 import { ClientLauncher, tokenKindExcludes } from '../runner/client-command.js';
 import type { ClientSession } from '../runner/client-session.js';
 import { realClock, sleepOn } from '../runner/clock.js';
-import { runContractChecks, type CheckClient, type CheckResult } from './contract-checks.js';
+import { runContractChecks, type CheckClient, type CheckResult, type CheckWorld } from './contract-checks.js';
 
 export interface ClientCheckOptions {
   backend: LockService;
@@ -95,36 +95,8 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
       const name = `check-${'ab'[i]}`;
       sessions.push(await launcher.start(cluster.clientHost(host), name, config(i), cluster.logPath(name), (proc) => ({ pause: () => cluster.nemesis.pause(proc), resume: () => cluster.nemesis.resume(proc), kill: () => cluster.nemesis.kill(proc) })));
     }
-    const giveUpMs = 4 * o.callTimeoutMs + 10_000;
-    const client = (s: ClientSession, name: string): CheckClient => ({
-      name,
-      call: (body, access) => s.call(body, giveUpMs, access),
-      pause: () => s.pause(),
-      resume: () => s.resume(),
-    });
     const ready = launcher.ready!;
-    const checks = await runContractChecks(
-      {
-        a: client(sessions[0]!, 'A'),
-        b: client(sessions[1]!, 'B'),
-        ready,
-        key: KEY,
-        callTimeoutMs: o.callTimeoutMs,
-        holdTtlMs: o.holdTtlMs ?? 4000,
-        pausedTtlMs,
-        pauseMs: Math.max(3500, Math.round(pausedTtlMs * 1.75)),
-        row: async () => {
-          const r = await sql.query<{ data: string; fence: string; mark: string | null }>('SELECT data, fence, mark FROM files WHERE key = $1', [KEY]);
-          const row = r.rows[0]!;
-          return { data: row.data, fence: Number(row.fence), mark: row.mark };
-        },
-        setRow: async (fence, mark) => void (await sql.query('UPDATE files SET fence = $2, mark = $3 WHERE key = $1', [KEY, fence, mark])),
-        resetRow: () => prepareResource(pgEndpoint, KEY, ''),
-        sleep: (ms) => sleepOn(realClock, ms),
-        now: () => performance.now(),
-      },
-      o.onCheck,
-    );
+    const checks = await runContractChecks(checkWorld(o, sessions, ready, sql, pgEndpoint, pausedTtlMs), o.onCheck);
     const violations = launcher.violations.map((v) => `${v.client}: ${v.problem}`);
     if (violations.length > 0) {
       const r: CheckResult = { check: 'protocol', status: 'fail', evidence: violations.join('; ') };
@@ -140,13 +112,48 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
       passed: checks.every((c) => c.status !== 'fail'),
     };
   } finally {
-    for (const s of sessions) {
-      if (s.alive) await s.call({ op: 'shutdown' }, 3000).catch(() => undefined);
-      s.close();
-    }
-    await Promise.all(sessions.map((s) => Promise.race([s.exited, sleepOn(realClock, 3000)]).then(() => (s.alive ? s.kill().catch(() => undefined) : undefined))));
+    await endSessions(sessions);
     await sql.end().catch(() => undefined);
   }
+}
+
+/** The two clients A and B, and the row of the resource as the checks see and set it. */
+function checkWorld(o: ClientCheckOptions, sessions: ClientSession[], ready: ClientReady, sql: pg.Client, pgEndpoint: PgEndpoint, pausedTtlMs: number): CheckWorld {
+  const giveUpMs = 4 * o.callTimeoutMs + 10_000;
+  const client = (s: ClientSession, name: string): CheckClient => ({
+    name,
+    call: (body, access) => s.call(body, giveUpMs, access),
+    pause: () => s.pause(),
+    resume: () => s.resume(),
+  });
+  return {
+    a: client(sessions[0]!, 'A'),
+    b: client(sessions[1]!, 'B'),
+    ready,
+    key: KEY,
+    callTimeoutMs: o.callTimeoutMs,
+    holdTtlMs: o.holdTtlMs ?? 4000,
+    pausedTtlMs,
+    pauseMs: Math.max(3500, Math.round(pausedTtlMs * 1.75)),
+    row: async () => {
+      const r = await sql.query<{ data: string; fence: string; mark: string | null }>('SELECT data, fence, mark FROM files WHERE key = $1', [KEY]);
+      const row = r.rows[0]!;
+      return { data: row.data, fence: Number(row.fence), mark: row.mark };
+    },
+    setRow: async (fence, mark) => void (await sql.query('UPDATE files SET fence = $2, mark = $3 WHERE key = $1', [KEY, fence, mark])),
+    resetRow: () => prepareResource(pgEndpoint, KEY, ''),
+    sleep: (ms) => sleepOn(realClock, ms),
+    now: () => performance.now(),
+  };
+}
+
+/** Asks each client to shut down, then kills any still alive after 3 s. */
+async function endSessions(sessions: readonly ClientSession[]): Promise<void> {
+  for (const s of sessions) {
+    if (s.alive) await s.call({ op: 'shutdown' }, 3000).catch(() => undefined);
+    s.close();
+  }
+  await Promise.all(sessions.map((s) => Promise.race([s.exited, sleepOn(realClock, 3000)]).then(() => (s.alive ? s.kill().catch(() => undefined) : undefined))));
 }
 
 /** The default place of a check's cluster logs. */

@@ -60,34 +60,20 @@ export async function checkPartsOnThreads(
   const firstInvalidRound = new SharedArrayBuffer(4);
   new Int32Array(firstInvalidRound)[0] = NO_INVALID_ROUND;
   const searchOptions = searchOptionsOf(options);
-  const job: ShareThreadJob = { kind: 'share', model, options: searchOptions, firstInvalidRound };
-  const workers = Array.from({ length: threads - 1 }, () => new Worker(new URL('./check-worker.js', import.meta.url), { workerData: job }));
-  const replies = workers.map(
-    (worker) =>
-      new Promise<ShareOutcome>((resolve, reject) => {
-        worker.once('message', resolve);
-        // A worker that dies is a bug (bad input is found by the main thread first): the check fails, exit 255.
-        worker.once('error', reject);
-        worker.once('exit', (code) => reject(new Error(`check worker exited with code ${code} before its result`)));
-      }),
-  );
-  // When the main thread returns early (bad input), nobody awaits the replies: a failing worker must not be an unhandled rejection.
-  for (const r of replies) r.catch(() => undefined);
+  const { workers, replies } = startShareWorkers({ kind: 'share', model, options: searchOptions, firstInvalidRound }, threads - 1);
   try {
     const filled = withDefaults(createModel(model.name, model.options));
     const warnings: HistoryWarning[] = [];
-    let parts: Operation[][];
-    let operations: number;
-    let parseMs: number;
+    let read: ReturnType<typeof readChecked>;
     try {
-      const read = readChecked(file, filled, options, warnings);
-      parseMs = performance.now() - t0;
-      operations = read.operations.length;
-      parts = searchOrder(filled.partition(read.operations));
+      read = readChecked(file, filled, options, warnings);
     } catch (err) {
       if (!(err instanceof FencecheckError)) throw err;
       return delivered(onFile, { file, error: err, warnings, parseMs: performance.now() - t0 });
     }
+    const parseMs = performance.now() - t0;
+    const operations = read.operations.length;
+    let parts: Operation[][] = searchOrder(filled.partition(read.operations));
     // The deadline and the time reported count from here, as on one thread (checkFile starts them after the read).
     const searchStarted = performance.now();
     const blind = nothingObserved(parts.flat(), parts.length, searchStarted);
@@ -104,11 +90,7 @@ export async function checkPartsOnThreads(
       parts.map((p) => p.length),
       used,
     );
-    workers.forEach((worker, w) => {
-      const indexes = shares[w + 1]!;
-      const message: ShareMessage = { indexes, parts: encodeParts(indexes.map((p) => parts[p]!)), startedEpochMs: performance.timeOrigin + searchStarted };
-      worker.postMessage(message, [message.parts.numbers.buffer as ArrayBuffer]);
-    });
+    sendShares(workers, shares, parts, performance.timeOrigin + searchStarted);
     const partitions = parts.length;
     const own = shares[0]!;
     const ownParts = own.map((p) => parts[p]!);
@@ -124,6 +106,32 @@ export async function checkPartsOnThreads(
       void w.terminate();
     }
   }
+}
+
+/** The workers start before the file is read (their start-up overlaps it); each reply is its share's outcome. */
+function startShareWorkers(job: ShareThreadJob, count: number): { workers: Worker[]; replies: Promise<ShareOutcome>[] } {
+  const workers = Array.from({ length: count }, () => new Worker(new URL('./check-worker.js', import.meta.url), { workerData: job }));
+  const replies = workers.map(
+    (worker) =>
+      new Promise<ShareOutcome>((resolve, reject) => {
+        worker.once('message', resolve);
+        // A worker that dies is a bug (bad input is found by the main thread first): the check fails, exit 255.
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`check worker exited with code ${code} before its result`)));
+      }),
+  );
+  // When the main thread returns early (bad input), nobody awaits the replies: a failing worker must not be an unhandled rejection.
+  for (const r of replies) r.catch(() => undefined);
+  return { workers, replies };
+}
+
+/** Worker w gets share w + 1 (share 0 is the main thread's), its parts' buffers transferred, not copied. */
+function sendShares(workers: readonly Worker[], shares: readonly number[][], parts: readonly Operation[][], startedEpochMs: number): void {
+  workers.forEach((worker, w) => {
+    const indexes = shares[w + 1]!;
+    const message: ShareMessage = { indexes, parts: encodeParts(indexes.map((p) => parts[p]!)), startedEpochMs };
+    worker.postMessage(message, [message.parts.numbers.buffer as ArrayBuffer]);
+  });
 }
 
 function delivered(onFile: CheckFilesOptions['onFile'], check: FileCheck): FileCheck {

@@ -165,6 +165,50 @@ const LOOKAHEAD_GETS = 8;
  * reason is the model's own.
  */
 function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string) => KvCell): DeadEndTest<S> | undefined {
+  const index = indexKvOps(ops);
+  if (index.gets.every((g) => g.length === 0)) return undefined;
+  const { keyOfOp, keys } = index;
+  const prefixes = new GetPrefixes(ops, index);
+  // Fixed arrays, read in the hot test (only `prefixes.hashes` grows, so it is read through the object).
+  const { hashesAt, hashCount, resetsAt, resetCount, resets } = prefixes;
+  const getsOf = index.gets.map((g) => Int32Array.from(g));
+  const isSet = (words: Uint32Array, i: number) => (words[i >> 5]! & (1 << (i & 31))) !== 0;
+  return (state, op, linearized, lo) => {
+    const k = keyOfOp[op]!;
+    const list = getsOf[k]!;
+    if (list.length === 0) return -1;
+    const cell = cellOf(state, keys[k]!);
+    const len = cell.value.length;
+    const hash = cell.hash;
+    let checked = 0;
+    for (let i = lowerBound(list, lo << 5); i < list.length && checked < LOOKAHEAD_GETS; i++) {
+      const g = list[i]!;
+      if (isSet(linearized, g)) continue;
+      checked++;
+      let at = hashesAt[g]!;
+      if (at === -1) at = prefixes.prepare(g);
+      if (len < hashCount[g]! && prefixes.hashes[at + len] === hash) continue;
+      let reachable = false;
+      for (let p = resetsAt[g]!, end = p + resetCount[g]!; p < end && !reachable; p++) reachable = !isSet(linearized, resets[p]!);
+      if (!reachable) return g;
+    }
+    return -1;
+  };
+}
+
+/** What the lookahead needs of the history, per key: its completed gets with a string value, its puts by value. */
+interface KvOpIndex {
+  keyOfOp: Int32Array;
+  keys: string[];
+  /** Per key: its completed gets (op index, ascending) with a string value. */
+  gets: number[][];
+  /** Per key: put value hash → the puts with that value. */
+  putsByHash: Map<number, number[]>[];
+  /** Per key: the lengths of its put values. */
+  putLengths: Set<number>[];
+}
+
+function indexKvOps(ops: readonly Operation[]): KvOpIndex {
   const keyIds = new Map<string, number>();
   const keyOfOp = new Int32Array(ops.length);
   ops.forEach((op, i) => {
@@ -174,9 +218,7 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
     keyOfOp[i] = id;
   });
   const keys = [...keyIds.keys()];
-  // Per key: its completed gets (op index, ascending) with a string value.
   const gets: number[][] = keys.map(() => []);
-  // Per key: put value hash → the puts with that value, and the lengths of put values.
   const putsByHash = keys.map(() => new Map<number, number[]>());
   const putLengths = keys.map(() => new Set<number>());
   ops.forEach((op, i) => {
@@ -192,64 +234,60 @@ function kvDeadEnds<S>(ops: readonly Operation[], cellOf: (state: S, key: string
       putLengths[keyOfOp[i]!]!.add(v.length);
     }
   });
-  if (gets.every((g) => g.length === 0)) return undefined;
-  // Per get, made when the get is first looked at (many never are): its value's prefix hashes, and the puts whose
-  // value is a prefix of the get's (a put not yet linearized can still lead to the get). Both live in arenas:
-  // two small typed arrays per get were a third of a long history's garbage collection.
-  const hashesAt = new Int32Array(ops.length).fill(-1);
-  const hashCount = new Int32Array(ops.length);
-  let hashes = new Int32Array(1 << 12);
-  let hashesUsed = 0;
-  const resetsAt = new Int32Array(ops.length);
-  const resetCount = new Int32Array(ops.length);
-  const resets: number[] = [];
-  const prepare = (g: number): number => {
+  return { keyOfOp, keys, gets, putsByHash, putLengths };
+}
+
+/**
+ * Per get, made when the get is first looked at (many never are): its value's prefix hashes, and the puts whose
+ * value is a prefix of the get's (a put not yet linearized can still lead to the get). Both live in arenas:
+ * two small typed arrays per get were a third of a long history's garbage collection.
+ */
+class GetPrefixes {
+  readonly hashesAt: Int32Array;
+  readonly hashCount: Int32Array;
+  hashes = new Int32Array(1 << 12);
+  private hashesUsed = 0;
+  readonly resetsAt: Int32Array;
+  readonly resetCount: Int32Array;
+  readonly resets: number[] = [];
+
+  constructor(
+    private readonly ops: readonly Operation[],
+    private readonly index: KvOpIndex,
+  ) {
+    this.hashesAt = new Int32Array(ops.length).fill(-1);
+    this.hashCount = new Int32Array(ops.length);
+    this.resetsAt = new Int32Array(ops.length);
+    this.resetCount = new Int32Array(ops.length);
+  }
+
+  /** Fills get `g`'s prefix hashes and resets; returns where its hashes start. */
+  prepare(g: number): number {
+    const { ops, resets } = this;
     const value = valueOf(ops[g]!.output) as string;
-    const at = hashesUsed;
-    if (at + value.length + 1 > hashes.length) {
-      const grown = new Int32Array(Math.max(hashes.length * 2, at + value.length + 1));
-      grown.set(hashes.subarray(0, at));
-      hashes = grown;
+    const at = this.hashesUsed;
+    if (at + value.length + 1 > this.hashes.length) {
+      const grown = new Int32Array(Math.max(this.hashes.length * 2, at + value.length + 1));
+      grown.set(this.hashes.subarray(0, at));
+      this.hashes = grown;
     }
+    const hashes = this.hashes;
     let h = FNV_OFFSET;
     hashes[at] = h;
     for (let c = 0; c < value.length; c++) hashes[at + c + 1] = h = Math.imul(h ^ value.charCodeAt(c), 0x01000193);
-    hashesUsed = at + value.length + 1;
-    hashesAt[g] = at;
-    hashCount[g] = value.length + 1;
-    const k = keyOfOp[g]!;
-    resetsAt[g] = resets.length;
+    this.hashesUsed = at + value.length + 1;
+    this.hashesAt[g] = at;
+    this.hashCount[g] = value.length + 1;
+    const k = this.index.keyOfOp[g]!;
+    this.resetsAt[g] = resets.length;
     // Only the prefixes as long as some put's value (a handful of lengths, not every prefix).
-    for (const len of putLengths[k]!) {
-      const puts = len <= value.length ? putsByHash[k]!.get(hashes[at + len]!) : undefined;
+    for (const len of this.index.putLengths[k]!) {
+      const puts = len <= value.length ? this.index.putsByHash[k]!.get(hashes[at + len]!) : undefined;
       if (puts) for (const p of puts) if (value.startsWith(String(valueOf(ops[p]!.input) ?? ''))) resets.push(p);
     }
-    resetCount[g] = resets.length - resetsAt[g]!;
+    this.resetCount[g] = resets.length - this.resetsAt[g]!;
     return at;
-  };
-  const getsOf = gets.map((g) => Int32Array.from(g));
-  const isSet = (words: Uint32Array, i: number) => (words[i >> 5]! & (1 << (i & 31))) !== 0;
-  return (state, op, linearized, lo) => {
-    const k = keyOfOp[op]!;
-    const list = getsOf[k]!;
-    if (list.length === 0) return -1;
-    const cell = cellOf(state, keys[k]!);
-    const len = cell.value.length;
-    const hash = cell.hash;
-    let checked = 0;
-    for (let i = lowerBound(list, lo << 5); i < list.length && checked < LOOKAHEAD_GETS; i++) {
-      const g = list[i]!;
-      if (isSet(linearized, g)) continue;
-      checked++;
-      let at = hashesAt[g]!;
-      if (at === -1) at = prepare(g);
-      if (len < hashCount[g]! && hashes[at + len] === hash) continue;
-      let reachable = false;
-      for (let p = resetsAt[g]!, end = p + resetCount[g]!; p < end && !reachable; p++) reachable = !isSet(linearized, resets[p]!);
-      if (!reachable) return g;
-    }
-    return -1;
-  };
+  }
 }
 
 /** The first position in ascending `xs` whose value is >= x. */
