@@ -17,7 +17,7 @@ import { isSameProcess } from '../hosts/process-info.js';
 import { StateFile } from '../hosts/state-file.js';
 import { projectNamespaces, projectRootLinks } from './topology.js';
 import type { DoctorCheck } from './doctor-check.js';
-import { probePythonLibraries, pythonLibrariesCheck } from '../../src/cluster/doctor-python.js';
+import { probePythonLibraries, pythonLibrariesCheck } from './doctor-python.js';
 import { containerChecks, providerLines } from './containers/doctor-containers.js';
 
 export type { DoctorCheck } from './doctor-check.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { registerRunCommand } from '../../src/cli/run-command.js';
 import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
 import { progressClock } from '../../runtime/runner/progress.js';
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import { TRIGGER_EVENTS, type FaultWindow } from '../../core/generator/nemesis-schedule.js';
 import { notApplicable, SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
 import { runOptionsArbitrary } from '../support/arbitrary-run-options.js';
 import { parseRun, shellWords } from '../support/parse-run.js';
@@ -102,7 +102,7 @@ describe('the replay command', () => {
     expect(replayCommand(o)).toContain(`--proxies lock --script '[{"at":1000,"until":5000,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"holder-read","withinMs":3000}}]' --seed 1`);
     expect(parseRun(replayArgs(o))).toEqual(o);
     const bad = [...replayArgs(o).slice(0, -4), '--script', '[{"at":0,"until":1,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"soon","withinMs":1}}]'];
-    expect(() => parseRun(bad)).toThrow('Expected `--script` window 1 `trigger.on` to be one of acquire, grant, mark, holder-read, write, held, lease-ending, got `"soon"`');
+    expect(() => parseRun(bad)).toThrow('Expected `--script` window 1 `trigger.on` to be one of ' + TRIGGER_EVENTS.join(', ') + ', got `"soon"`');
     expect(() => parseRun(['run', '--backend', 'redis', '--script', '[{"at":5,"until":1}]'])).toThrow('window 1 `until` to be at least `at` (5), got `1`');
   });
 

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { asUser, type BackendSpec, type SpecContext } from '../../hosts/driver.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
-import { initFromTemplate, templateDirFor } from '../../../src/cluster/backends/postgres-template.js';
+import { initFromTemplate, templateDirFor } from './postgres-template.js';
 
 export const POSTGRES_USER = 'postgres';
 
