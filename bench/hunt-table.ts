@@ -5,7 +5,7 @@
  * or for a protected target the tries, the tested tries and the bound.
  */
 import { formatDuration } from '../src/compare/format-units.js';
-import { formatPercent, ruledOutRate } from '../checkers/lock/weight.js';
+import { formatPercent, ruledOutRate } from '../core/checkers/lock/weight.js';
 import type { BenchTarget } from './hunt-targets.js';
 
 export interface HuntRow {

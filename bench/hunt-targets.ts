@@ -6,8 +6,8 @@
  * script that shows it. Beside them the protected targets on which a hunt
  * must find nothing (a violation there is a false alarm).
  */
-import type { FaultKind } from '../workloads/generator/nemesis-schedule.js';
-import type { LockBackend, ResourceMode } from '../workloads/vocabulary.js';
+import type { FaultKind } from '../core/generator/nemesis-schedule.js';
+import type { LockBackend, ResourceMode } from '../core/vocabulary.js';
 
 export interface BenchTarget {
   id: string;

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { huntOutcome, type HuntOutcome, type TryRecord } from './hunt-outcome.js';
 
 interface HuntJson {

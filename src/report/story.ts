@@ -6,8 +6,8 @@
  * with the stale access. The page opens on this anomaly, its timeline
  * zoomed to it, with these lines above it.
  */
-import type { History, Op } from '../history/op.js';
-import type { StoredResults } from '../store/results-json.js';
+import type { History, Op } from '../../core/history/op.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
 import type { FaultWindow } from './fault-windows.js';
 import type { LockHold } from './lock-holds.js';
 

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FencecheckError } from '../errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import { pageAssets } from './page-assets.js';
 import { readRunDir, RUN_FILES, type RunDir } from './read-run-dir.js';
 import { buildReportData } from './report-data.js';

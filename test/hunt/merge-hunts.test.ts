@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runHunt, type HuntOptions } from '../../src/hunt/run-hunt.js';
 import { mergeHunts } from '../../src/hunt/merge-hunts.js';
 import { huntFaults } from '../../src/hunt/hunt-target.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { testSeed } from '../support/seed.js';
 import { simHuntDeps } from './sim-hunt-deps.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { armOfWindow, armsOf, HuntSearch, leaseOf, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
 import type { NearMiss } from '../../src/hunt/near-miss.js';
-import { parseScript, scriptText } from '../../workloads/generator/parse-script.js';
+import { parseScript, scriptText } from '../../core/generator/parse-script.js';
 import { testSeed } from '../support/seed.js';
 
 const NODES = ['redlock1', 'redlock2', 'redlock3', 'redlock4', 'redlock5'];
