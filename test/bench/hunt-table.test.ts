@@ -1,0 +1,44 @@
+/**
+ * bench:hunt's rows and table: a row read from a hunt.json (the first unsafe
+ * try's number, its end time and its arms), and per target the median and
+ * range over seeds, the last row of a target and seed winning; a protected
+ * target shows its tries and bound, or FALSE ALARM when a hunt found one.
+ */
+import { describe, expect, it } from 'vitest';
+import { huntRow, huntTable } from '../../bench/hunt-table.js';
+import { BENCH_TARGETS, huntArgv, benchTarget } from '../../bench/hunt-targets.js';
+
+const doc = (outcomes: string[]) => ({
+  tries: outcomes.map((outcome, i) => ({ outcome, endedAtMs: (i + 1) * 20_000, runDir: `r${i}`, windows: [{ fault: 'client-pause', trigger: { on: 'grant' } }, { fault: 'kill' }] })),
+});
+
+describe('bench:hunt table', () => {
+  it('reads runs-to-detection and time-to-detection from a hunt.json', () => {
+    const r = huntRow('cas-unique', 3, '10m', 1, doc(['safe', 'untested', 'unsafe', 'unsafe']), 'h.json', 99_000);
+    expect(r.found).toEqual({ tryNumber: 3, afterMs: 60_000, arms: 'client-pause@grant + kill@time', runDir: 'r2' });
+    expect([r.tries, r.tested]).toEqual([4, 1]);
+    expect(huntRow('cas-unique', 4, '10m', 0, doc(['safe', 'safe']), 'h.json', 1).found).toBeNull();
+  });
+
+  it('gives per target the median and range over seeds, and the bound or a false alarm for protected ones', () => {
+    const rows = [
+      huntRow('cas-unique', 1, '10m', 1, doc(['unsafe']), 'a', 1),
+      huntRow('cas-unique', 2, '10m', 1, doc(['safe', 'safe', 'unsafe']), 'b', 1),
+      huntRow('cas-unique', 3, '10m', 0, doc(['safe']), 'c', 1),
+      huntRow('cas-unique', 3, '10m', 1, doc(['safe', 'unsafe']), 'c2', 1),
+      huntRow('etcd-fence-claim', 1, '3m', 0, doc(['safe', 'safe', 'untested']), 'd', 1),
+      huntRow('zk-fence-claim', 1, '3m', 1, doc(['unsafe']), 'e', 1),
+    ];
+    const table = huntTable(rows, BENCH_TARGETS).split('\n');
+    expect(table.find((l) => l.startsWith('| cas-unique '))).toBe('| cas-unique | violation | 1–3 | 3/3 | 2 (1–3) | 40s (20s–1m00s) | client-pause@grant + kill@time | 10m |');
+    expect(table.find((l) => l.startsWith('| etcd-fence-claim '))).toBe('| etcd-fence-claim | none | 1–1 | 0/1 | — | — | 3 tries, 2 tested: ≥ 78 % ruled out (95 %) | 3m |');
+    expect(table.find((l) => l.startsWith('| zk-fence-claim '))).toMatch(/FALSE ALARM/);
+    expect(table.some((l) => l.startsWith('| redlock-delay '))).toBe(false);
+  });
+
+  it('points the hunt at a target as a user would: lock, client, resource, fault family', () => {
+    expect(huntArgv(benchTarget('zk-careful'), 2, '10m', 'out')).toEqual(['hunt', '--backend', 'zookeeper', '--resource', 'none', '--check-hold', '--budget', '10m', '--seed', '2', '--results', 'out']);
+    expect(huntArgv(benchTarget('redlock-delay'), 1, '10m', 'out')).toContain('delay,partition,loss');
+    expect(() => benchTarget('nope')).toThrow(/unknown --target nope/);
+  });
+});
