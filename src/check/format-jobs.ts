@@ -4,8 +4,8 @@
  *
  *   jobs: 412 done, 3 done twice (7.3 per 1,000, 95% CI 2.5–21.2), 0 lost, 5 wasted runs refused; 90.0 duplicates per hour at 2.0 faults a minute
  */
-import type { Value } from '../history/op.js';
-import { perThousand } from '../../checkers/lock/rate-interval.js';
+import type { Value } from '../../core/history/op.js';
+import { perThousand } from '../../core/checkers/lock/rate-interval.js';
 
 /** Undefined when the stats are not a jobs checker's. */
 export function formatJobs(stats: { [key: string]: Value } | undefined): string | undefined {

@@ -6,8 +6,8 @@
  * when duplicates come in bursts: checkers/lock/rate-interval.ts), and
  * duplicates per hour at the faults' rate.
  */
-import type { Value } from '../history/op.js';
-import { meanInterval, perThousand, wilsonInterval, type Interval } from '../../checkers/lock/rate-interval.js';
+import type { Value } from '../../core/history/op.js';
+import { meanInterval, perThousand, wilsonInterval, type Interval } from '../../core/checkers/lock/rate-interval.js';
 
 /** One run's jobs checker stats, as compare keeps them. */
 export interface RunJobs {

@@ -5,8 +5,8 @@
  * stream back), phantoms, a missing final read, and the rates.
  */
 import { describe, expect, it } from 'vitest';
-import { jobsChecker } from '../../checkers/lock/jobs.js';
-import type { History, Value } from '../../src/history/op.js';
+import { jobsChecker } from '../../core/checkers/lock/jobs.js';
+import type { History, Value } from '../../core/history/op.js';
 import { call, context, lockHistory, section, type Ev } from './lock-history.js';
 
 const check = (h: History) => jobsChecker.check(h, context({ workload: 'jobs', resource: 'none' }));

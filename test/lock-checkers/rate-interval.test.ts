@@ -1,6 +1,6 @@
 /** Wilson's score interval and the seeds' t interval against published values. */
 import { describe, expect, it } from 'vitest';
-import { meanInterval, perThousand, wilsonInterval } from '../../checkers/lock/rate-interval.js';
+import { meanInterval, perThousand, wilsonInterval } from '../../core/checkers/lock/rate-interval.js';
 
 describe('rate intervals', () => {
   it('Wilson: 0 of 100 keeps an upper bound near the rule of three, never [0, 0]', () => {

@@ -7,8 +7,8 @@
  * version column refuse every stale record (wasted runs, no duplicate).
  */
 import { describe, expect, it } from 'vitest';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
-import { analyseRun } from '../../workloads/runner/analyse-run.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
 import { simulateRun, type SimulatedRun } from './simulate-run.js';
 
 const base: RunOptions = {
