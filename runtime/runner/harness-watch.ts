@@ -11,7 +11,10 @@
  * core/checkers/lock/evidence.ts counts it as a failed fault, and a valid run
  * with one is untested, not safe. The lock servers are not watched here:
  * the nemesis kills and restarts them, and a failed restart is recorded by
- * the nemesis itself.
+ * the nemesis itself. Nor is the resource's server when the run's faults
+ * aim at it (`--backend none`: with no lock service, `kill` and
+ * `server-pause` strike PostgreSQL): its death is then a planned fault, and
+ * watching it turned every kill into a "harness died" and the run untested.
  */
 import type { Cluster } from '../cluster/cluster.js';
 import type { DelayProxy } from '../nemesis/delay-proxy-handle.js';
@@ -49,10 +52,11 @@ export function watchHarness(parts: readonly WatchedPart[], recorder: Recorder, 
   };
 }
 
-/** What a lock run watches: every delay proxy and the resource's server. */
-export function runHarnessParts(cluster: Cluster, proxies: ReadonlyMap<string, ReadonlyMap<string, DelayProxy>>, resourceNode: string): WatchedPart[] {
+/** What a lock run watches: every delay proxy, and the resource's server unless the faults aim at it (`resourceFaulted`). */
+export function runHarnessParts(cluster: Pick<Cluster, 'node'>, proxies: ReadonlyMap<string, ReadonlyMap<string, DelayProxy>>, resourceNode: string, resourceFaulted = false): WatchedPart[] {
   const parts: WatchedPart[] = [];
   for (const [host, byNode] of proxies) for (const [node, proxy] of byNode) parts.push({ name: `proxy ${host}->${node}`, died: () => proxy.died() });
+  if (resourceFaulted) return parts;
   const server = cluster.node(resourceNode);
   parts.push({
     name: resourceNode,

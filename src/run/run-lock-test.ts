@@ -134,8 +134,9 @@ async function executeOnCluster(plan: RunPlan, parts: RunParts & { hooks: RunHoo
     // Said once the cluster is ours: a run refused as busy removes its directory, which must never have been shown.
     log(`run directory: ${store.dir}`);
     const world = await realWorldOf(cluster, plan, launcher, (n) => join(store.logsDir, `${n}.log`), (versions) => Object.assign(test.versions, versions));
-    // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts).
-    const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode), recorder, log);
+    // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts);
+    // without a lock service the server faults strike the resource's server, so its death is planned, not watched.
+    const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode, plan.options.backend === 'none'), recorder, log);
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 }).finally(stopWatch);
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { evidenceOf } from '../../core/checkers/lock/evidence.js';
 import { Recorder } from '../../runtime/runner/recorder.js';
-import { watchHarness, type WatchedPart } from '../../runtime/runner/harness-watch.js';
+import { runHarnessParts, watchHarness, type WatchedPart } from '../../runtime/runner/harness-watch.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -38,5 +38,17 @@ describe('watchHarness', () => {
       { fault: 'harness', error: proxyDead },
       { fault: 'harness', error: pgDead },
     ]);
+  });
+});
+
+describe('runHarnessParts', () => {
+  const server = { running: false, backend: 'postgres', logPath: 'logs/pg1.log' };
+  const cluster = { node: () => server } as unknown as Parameters<typeof runHarnessParts>[0];
+
+  it('watches the resource\'s server, unless the run\'s faults aim at it (no lock: kill strikes PostgreSQL)', () => {
+    expect(runHarnessParts(cluster, new Map(), 'pg1').map((p) => [p.name, p.died()])).toEqual([
+      ['pg1', "the resource's server pg1 (postgres) is no longer running mid-run; every access and the final read fail; its log: logs/pg1.log"],
+    ]);
+    expect(runHarnessParts(cluster, new Map(), 'pg1', true)).toEqual([]);
   });
 });
