@@ -7,7 +7,7 @@
  * runs the parts through `fencecheck compare`, merges them and writes
  * docs/libraries.md from the result; nothing here is a verdict.
  */
-import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
+import type { LockBackend, ResourceMode } from '../../core/vocabulary.js';
 
 export interface LibraryFacts {
   /** The registry name (workloads/runner/client-registry.ts), or `builtin` for fencecheck's own client. */

@@ -6,7 +6,7 @@
  * least one column put the protection to the test, with the weight of all
  * its tested runs (checkers/lock/weight.ts); untested otherwise, never safe.
  */
-import { ruledOutRate, formatPercent } from '../../checkers/lock/weight.js';
+import { ruledOutRate, formatPercent } from '../../core/checkers/lock/weight.js';
 import type { ReportCell } from './compare-report.js';
 import { md } from './render-summary-md.js';
 

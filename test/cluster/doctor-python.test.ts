@@ -1,6 +1,6 @@
 /** doctor's Python line: every library with its version, the missing ones named with their Debian packages, no Python at all. */
 import { describe, expect, it } from 'vitest';
-import { PYTHON_LIBRARIES, pythonLibrariesCheck } from '../../src/cluster/doctor-python.js';
+import { PYTHON_LIBRARIES, pythonLibrariesCheck } from '../../runtime/cluster/doctor-python.js';
 
 const all = Object.fromEntries(PYTHON_LIBRARIES.map((l, i) => [l.dist, `1.${i}`]));
 
