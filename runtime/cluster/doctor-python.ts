@@ -6,8 +6,8 @@
  * probe (probePythonLibraries), so the wording is tested without a Python.
  */
 import { existsSync } from 'node:fs';
-import type { DoctorCheck } from '../../runtime/cluster/doctor-check.js';
-import { runCommand } from '../../runtime/hosts/run-command.js';
+import type { DoctorCheck } from './doctor-check.js';
+import { runCommand } from '../hosts/run-command.js';
 
 export const PYTHON = '/usr/bin/python3';
 
