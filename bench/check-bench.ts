@@ -19,8 +19,8 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { check } from '../checkers/linearizability/check.js';
-import { createModel } from '../checkers/models/registry.js';
+import { check } from '../core/checkers/linearizability/check.js';
+import { createModel } from '../core/checkers/models/registry.js';
 import { corpusDir, readManifest, type CorpusEntry } from '../src/corpus/manifest.js';
 import { readHistory } from '../src/history/read-history.js';
 import { wholeProcessTable } from './whole-process.js';

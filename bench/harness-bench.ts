@@ -14,11 +14,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTestJson } from '../src/store/test-json.js';
-import { DEFAULTS, type RunOptions } from '../workloads/runner/run-options.js';
-import { runLockTest } from '../workloads/runner/run-lock-test.js';
-import { WarmPool, type ClusterRecord } from '../workloads/runner/warm-pool.js';
-import { LOCK_BACKENDS, type LockBackend } from '../workloads/vocabulary.js';
+import { readTestJson } from '../runtime/store/read-run-files.js';
+import { DEFAULTS, type RunOptions } from '../core/plan/run-options.js';
+import { runLockTest } from '../src/run/run-lock-test.js';
+import { WarmPool } from '../runtime/runner/warm-pool.js';
+import { type ClusterRecord } from '../core/run-files/cluster-record.js';
+import { LOCK_BACKENDS, type LockBackend } from '../core/vocabulary.js';
 
 type Mode = 'fresh' | 'warm';
 

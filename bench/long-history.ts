@@ -17,7 +17,7 @@
  * a value no op ever writes, so the history is not linearizable.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { Prng } from '../src/random/prng.js';
+import { Prng } from '../core/random/prng.js';
 
 export interface LongHistorySpec {
   ops: number;

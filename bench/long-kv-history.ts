@@ -14,7 +14,7 @@
  * slot continues under a fresh process id, as Jepsen does.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { Prng } from '../src/random/prng.js';
+import { Prng } from '../core/random/prng.js';
 
 export interface LongKvHistorySpec {
   ops: number;

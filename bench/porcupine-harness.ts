@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { projectRoot } from '../src/cluster/paths.js';
+import { projectRoot } from '../runtime/hosts/paths.js';
 import { join } from 'node:path';
 
 const DECLARATIONS = [

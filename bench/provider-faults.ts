@@ -9,10 +9,10 @@
  * is left (namespaces, or containers and networks by label). Run it under the
  * integration lock: it starts real clusters.
  */
-import { startCluster, type ProviderName } from '../src/cluster/start-cluster.js';
-import { tcpExchange } from '../src/cluster/probes.js';
-import { projectNamespaces } from '../src/cluster/topology.js';
-import { docker, dockerStatus } from '../src/containers/docker-cli.js';
+import { startCluster, type ProviderName } from '../runtime/cluster/start-cluster.js';
+import { tcpExchange } from '../runtime/cluster/probes.js';
+import { projectNamespaces } from '../runtime/cluster/topology.js';
+import { docker, dockerStatus } from '../runtime/cluster/containers/docker-cli.js';
 
 const PING_FROM_HOST = (ip: string, port: number): string =>
   `const s=require('net').connect(${port},'${ip}');s.setTimeout(1500);s.on('connect',()=>s.write('PING\\r\\n'));` +

@@ -19,7 +19,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'rolldown';
-import { projectRoot } from '../src/cluster/paths.js';
+import { projectRoot } from '../runtime/hosts/paths.js';
 
 const BUNDLED_PACKAGES = new Set(['commander']);
 

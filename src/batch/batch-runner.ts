@@ -11,8 +11,8 @@
  * its error is one every later run would hit too (the policy's fatal codes),
  * or too many runs failed in a row.
  */
-import { FencecheckError } from '../errors.js';
-import { RunFailedError } from '../store/run-failed-error.js';
+import { FencecheckError } from '../../core/errors.js';
+import { RunFailedError } from '../../runtime/store/run-failed-error.js';
 
 export interface BatchPolicy {
   /** FencecheckError codes every later run would hit as well: they stop the batch. */

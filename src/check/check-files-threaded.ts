@@ -12,7 +12,7 @@
  * on one thread), so N threads may use up to N times the memory.
  */
 import { Worker } from 'node:worker_threads';
-import { createModel, type ModelName, type ModelOptions } from '../../checkers/models/registry.js';
+import { createModel, type ModelName, type ModelOptions } from '../../core/checkers/models/registry.js';
 import { checkFile, type CheckFilesOptions, type FileCheck } from './check-files.js';
 import { fromMessage, type FileCheckMessage } from './file-check-transfer.js';
 

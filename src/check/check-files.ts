@@ -3,14 +3,14 @@
  * against the model, and return one result per file. A file that cannot be
  * read or parsed yields an `error` result instead of stopping the others.
  */
-import { checkOperations } from '../../checkers/linearizability/check.js';
-import type { CheckOptions, LinearizabilityResult } from '../../checkers/linearizability/result.js';
-import type { Model } from '../../checkers/model.js';
-import { EXIT, FencecheckError } from '../errors.js';
-import type { HistoryWarning } from '../history/history-warning.js';
+import { checkOperations } from '../../core/checkers/linearizability/check.js';
+import type { CheckOptions, LinearizabilityResult } from '../../core/checkers/linearizability/result.js';
+import type { Model } from '../../core/checkers/model.js';
+import { EXIT, FencecheckError } from '../../core/errors.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
-import type { ReadLimits } from '../history/read-limits.js';
-import { completionCheckFor, valueCheckFor } from '../../checkers/models/value-shapes.js';
+import type { ReadLimits } from '../../core/history/read-limits.js';
+import { completionCheckFor, valueCheckFor } from '../../core/checkers/models/value-shapes.js';
 import { readOperations, type ReadOperations } from './read-operations.js';
 
 export interface FileCheck {

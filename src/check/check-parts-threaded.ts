@@ -17,14 +17,14 @@
  * stats count what the threads searched (more steps than one thread's).
  */
 import { Worker } from 'node:worker_threads';
-import { nothingObserved, searchOrder } from '../../checkers/linearizability/check.js';
-import type { CheckOptions } from '../../checkers/linearizability/result.js';
-import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../checkers/linearizability/shares.js';
-import { withDefaults } from '../../checkers/model-defaults.js';
-import type { Operation } from '../../checkers/operation.js';
-import { createModel, type ModelName, type ModelOptions } from '../../checkers/models/registry.js';
-import { FencecheckError } from '../errors.js';
-import type { HistoryWarning } from '../history/history-warning.js';
+import { nothingObserved, searchOrder } from '../../core/checkers/linearizability/check.js';
+import type { CheckOptions } from '../../core/checkers/linearizability/result.js';
+import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../core/checkers/linearizability/shares.js';
+import { withDefaults } from '../../core/checkers/model-defaults.js';
+import type { Operation } from '../../core/checkers/operation.js';
+import { createModel, type ModelName, type ModelOptions } from '../../core/checkers/models/registry.js';
+import { FencecheckError } from '../../core/errors.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
 import { readChecked, searchOptionsOf, type CheckFilesOptions, type FileCheck } from './check-files.js';
 import { encodeParts, type EncodedParts } from './parts-transfer.js';
 

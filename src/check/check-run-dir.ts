@@ -6,11 +6,13 @@
  * and rewrite results.json atomically through the run store.
  */
 import { join } from 'node:path';
-import type { HistoryWarning } from '../history/history-warning.js';
-import { readResultsJson, type ResultsJson } from '../store/results-json.js';
-import { RunStore } from '../store/run-store.js';
-import { readTestJson, TEST_FILE, type StoredTest } from '../store/test-json.js';
-import { RunFileError } from '../store/run-file-error.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { type ResultsJson } from '../../core/run-files/results-json.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { TEST_FILE, type StoredTest } from '../../core/run-files/test-json.js';
+import { RunFileError } from '../../core/run-files/run-file-error.js';
 import { readRunHistory, recomputeResults } from './verify-run.js';
 
 export { isRunDir } from './is-run-dir.js';

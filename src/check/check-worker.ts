@@ -6,14 +6,14 @@
  * them and posts what it found. Loaded only as a worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { withDefaults } from '../../checkers/model-defaults.js';
-import { createModel } from '../../checkers/models/registry.js';
+import { withDefaults } from '../../core/checkers/model-defaults.js';
+import { createModel } from '../../core/checkers/models/registry.js';
 import { checkFile } from './check-files.js';
 import type { ThreadJob } from './check-files-threaded.js';
 import type { ShareMessage, ShareThreadJob } from './check-parts-threaded.js';
 import { toMessage } from './file-check-transfer.js';
 import { decodeParts } from './parts-transfer.js';
-import { searchShare } from '../../checkers/linearizability/shares.js';
+import { searchShare } from '../../core/checkers/linearizability/shares.js';
 
 const job = workerData as ThreadJob | ShareThreadJob;
 const model = createModel(job.model.name, job.model.options);

@@ -13,7 +13,7 @@
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 
 /** File endings that hold histories in the formats we import. */
 const HISTORY_ENDINGS = ['.jsonl', '.edn', '.log', '.txt'];

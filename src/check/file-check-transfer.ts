@@ -5,7 +5,7 @@
  * a structured clone drops, so it travels as the fields the check command
  * reads (code, message, hint, exit code) and is built again.
  */
-import { FencecheckError, type ExitCode } from '../errors.js';
+import { FencecheckError, type ExitCode } from '../../core/errors.js';
 import type { FileCheck } from './check-files.js';
 
 interface ErrorFields {

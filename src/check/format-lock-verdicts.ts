@@ -2,8 +2,8 @@
  * The lock checkers' verdicts for a person: one line per checker, then the
  * first anomalies of each invalid one (every anomaly is in results.json).
  */
-import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
-import { oneLine } from '../printable.js';
+import type { CheckerVerdict } from '../../core/checkers/lock/verdict.js';
+import { oneLine } from '../../core/printable.js';
 
 const ANOMALIES_SHOWN = 3;
 

@@ -8,12 +8,12 @@
  * Client processes that died without being asked end the line (only when there were any):
  *   ...; 0 double hold(s), 2 refusal(s); 3 client crash(es) (first: client2-8, signal SIGABRT)
  */
-import { untestedWhy, type Evidence, type Outcome } from '../../checkers/lock/evidence.js';
-import type { LockWorkload, Validity } from '../../checkers/lock/verdict.js';
-import type { StoredResults } from '../store/results-json.js';
-import { storedOutcome } from '../store/stored-outcome.js';
-import { oneLine } from '../printable.js';
-import { formatWeight } from '../../checkers/lock/weight.js';
+import { untestedWhy, type Evidence, type Outcome } from '../../core/checkers/lock/evidence.js';
+import type { LockWorkload, Validity } from '../../core/checkers/lock/verdict.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
+import { storedOutcome } from '../../core/run-files/stored-outcome.js';
+import { oneLine } from '../../core/printable.js';
+import { formatWeight } from '../../core/checkers/lock/weight.js';
 
 const WORD: Record<Outcome, string> = { safe: 'safe', unsafe: 'UNSAFE', unknown: 'unknown', untested: 'UNTESTED' };
 

@@ -4,12 +4,12 @@
  * there, the op that cannot follow and why), in the spirit of Knossos'
  * `:op`, `:previous-ok` and `:final-paths`, without enumerating paths.
  */
-import type { LinearizabilityResult } from '../../checkers/linearizability/result.js';
-import type { Model } from '../../checkers/model.js';
-import { withDefaults } from '../../checkers/model-defaults.js';
-import type { Operation } from '../../checkers/operation.js';
-import { formatError } from '../errors.js';
-import { oneLine } from '../printable.js';
+import type { LinearizabilityResult } from '../../core/checkers/linearizability/result.js';
+import type { Model } from '../../core/checkers/model.js';
+import { withDefaults } from '../../core/checkers/model-defaults.js';
+import type { Operation } from '../../core/checkers/operation.js';
+import { formatError } from '../../core/errors.js';
+import { oneLine } from '../../core/printable.js';
 import type { FileCheck } from './check-files.js';
 
 /** How many ops of the prefix to show before the failing op; the rest are summarised. */

@@ -12,9 +12,9 @@
  * compression off): an object header and 8 bytes a slot, small integers
  * inline, other numbers boxed. It errs high, never low.
  */
-import type { Value } from '../history/op.js';
-import { EXIT, FencecheckError } from '../errors.js';
-import { formatMib, LIMIT_FLAGS } from '../history/read-limits.js';
+import type { Value } from '../../core/history/op.js';
+import { EXIT, FencecheckError } from '../../core/errors.js';
+import { formatMib, LIMIT_FLAGS } from '../../core/history/read-limits.js';
 
 /** An Operation (11 fields) with its header. */
 export const OPERATION_BYTES = 120;

@@ -10,7 +10,7 @@
  * number beyond the double range, and read EDN's ##Inf and ##NaN as strings),
  * so there is no non-finite number for JSON to turn into null.
  */
-import type { Operation, OperationStatus } from '../../checkers/operation.js';
+import type { Operation, OperationStatus } from '../../core/checkers/operation.js';
 
 export interface EncodedParts {
   /** Ops per part. */

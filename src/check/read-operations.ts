@@ -8,12 +8,12 @@
  * operations keep is estimated as they are paired, and a history whose
  * operations pass --max-history-mb is refused then (operations-memory.ts).
  */
-import { pairingOptions } from '../../checkers/linearizability/check.js';
-import { OperationPairer } from '../../checkers/linearizability/to-operations.js';
-import type { Model } from '../../checkers/model.js';
-import type { Operation } from '../../checkers/operation.js';
+import { pairingOptions } from '../../core/checkers/linearizability/check.js';
+import { OperationPairer } from '../../core/checkers/linearizability/to-operations.js';
+import type { Model } from '../../core/checkers/model.js';
+import type { Operation } from '../../core/checkers/operation.js';
 import { validatedBatches, type ReadHistoryOptions } from '../history/read-history.js';
-import { readLimits } from '../history/read-limits.js';
+import { readLimits } from '../../core/history/read-limits.js';
 import { OperationsMemory, OPERATION_BYTES, valueBytes } from './operations-memory.js';
 
 export interface ReadOperations {

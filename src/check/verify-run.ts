@@ -14,18 +14,19 @@
  * the run as unknown.
  */
 import { join } from 'node:path';
-import { ParseError } from '../errors.js';
-import type { HistoryWarning } from '../history/history-warning.js';
-import type { History } from '../history/op.js';
+import { ParseError } from '../../core/errors.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
+import type { History } from '../../core/history/op.js';
 import { validatedBatches } from '../history/read-history.js';
-import { parseResultsJson, RESULTS_FILE, type ResultsJson, type StoredResults } from '../store/results-json.js';
-import { readRunFile, RunFileError } from '../store/run-file-error.js';
-import { HISTORY_FILE } from '../store/run-store.js';
-import { TEST_FILE, type StoredTest } from '../store/test-json.js';
-import { runResults, type ClientFacts } from './run-results.js';
-import type { ClientTokenKind } from '../../workloads/clients/protocol.js';
-import type { ProtocolViolation } from '../../workloads/runner/client-verdict.js';
-import type { ClientCrash } from '../../checkers/lock/evidence.js';
+import { parseResultsJson, RESULTS_FILE, type ResultsJson, type StoredResults } from '../../core/run-files/results-json.js';
+import { readRunFile } from '../../runtime/store/read-run-files.js';
+import { RunFileError } from '../../core/run-files/run-file-error.js';
+import { HISTORY_FILE } from '../../runtime/store/run-store.js';
+import { TEST_FILE, type StoredTest } from '../../core/run-files/test-json.js';
+import { runResults, type ClientFacts } from '../../core/analyse/run-results.js';
+import type { ClientTokenKind } from '../../core/client-protocol.js';
+import type { ProtocolViolation } from '../../core/client-protocol.js';
+import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
 
 /**
  * A run's history.jsonl, read synchronously (the reader is synchronous underneath: regular files only, bounded),

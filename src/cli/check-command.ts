@@ -7,22 +7,22 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { MODEL_NAMES, createModel, modelTakesInit, type ModelName } from '../../checkers/models/registry.js';
+import { MODEL_NAMES, createModel, modelTakesInit, type ModelName } from '../../core/checkers/models/registry.js';
 import type { CheckFilesOptions, FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
 import { isRunDir } from '../check/is-run-dir.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../../core/errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
-import type { Value } from '../history/op.js';
+import type { Value } from '../../core/history/op.js';
 import { FLAG_RANGES, jsonValue, numberFlag, oneOf, withRange } from './parse-options.js';
-import { rangeHelp } from '../number-range.js';
-import type { Model } from '../../checkers/model.js';
-import type { HistoryWarning } from '../history/history-warning.js';
-import { DEFAULT_READ_LIMITS, MIB } from '../history/read-limits.js';
-import { oneLine, printable, printableJson } from '../printable.js';
-import { outcomeExitCode } from '../store/stored-outcome.js';
+import { rangeHelp } from '../../core/number-range.js';
+import type { Model } from '../../core/checkers/model.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
+import { DEFAULT_READ_LIMITS, MIB } from '../../core/history/read-limits.js';
+import { oneLine, printable, printableJson } from '../../core/printable.js';
+import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
 
 interface CheckFlags {
   model?: ModelName;

@@ -5,16 +5,16 @@
  * supports. Exits 0 when no check failed, 1 when one did, 254 when the client
  * never became ready (its stderr tail is printed).
  */
-import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
+import { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
 import type { Command } from 'commander';
-import { EXIT, UsageError } from '../errors.js';
-import { ensureWritableDir } from '../store/writable-dir.js';
-import { oneLine } from '../printable.js';
-import { builtinClientMissing, LOCK_SERVICES } from '../../workloads/vocabulary.js';
-import type { CheckResult } from '../../workloads/client-check/contract-checks.js';
+import { EXIT, UsageError } from '../../core/errors.js';
+import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
+import { oneLine } from '../../core/printable.js';
+import { builtinClientMissing, LOCK_SERVICES } from '../../core/vocabulary.js';
+import type { CheckResult } from '../../runtime/client-check/contract-checks.js';
 import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
-import { parseInRange } from '../number-range.js';
-import { RUN_RANGES } from '../../workloads/runner/run-options.js';
+import { parseInRange } from '../../core/number-range.js';
+import { RUN_RANGES } from '../../core/plan/run-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 
 interface Flags {
@@ -49,7 +49,7 @@ See docs/client-protocol.md for the protocol a client speaks.`,
     .action(async (flags: Flags) => {
       const noClient = flags.client === undefined ? builtinClientMissing(flags.backend) : undefined;
       if (noClient) throw new UsageError(`Cannot check: ${noClient}.`);
-      const { runClientCheck, clientCheckDir } = await import('../../workloads/client-check/run-client-check.js');
+      const { runClientCheck, clientCheckDir } = await import('../../runtime/client-check/run-client-check.js');
       const dir = clientCheckDir(ensureWritableDir(flags.results, '`--results`'));
       process.stderr.write(oneLine(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs`) + '\n');
       const result = await runClientCheck(

@@ -4,8 +4,8 @@
  * a bad subnet or client name; here that becomes a UsageError (254) naming the
  * flag, instead of reaching the CLI as an internal error (255).
  */
-import { DEFAULT_SUBNET, parseSubnet, planClientHost, planCluster, type BackendName } from '../cluster/plan.js';
-import { UsageError } from '../errors.js';
+import { DEFAULT_SUBNET, parseSubnet, planClientHost, planCluster, type BackendName } from '../../core/cluster/cluster-plan.js';
+import { UsageError } from '../../core/errors.js';
 
 /** `--subnet a.b.c.0/24`, a private /24 (commander option parser). */
 export function subnetFlag(flag: string) {

@@ -9,12 +9,12 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import { assertOptionsApply, DEFAULTS, runOptionNotes } from '../../workloads/runner/run-options.js';
-import { planRun } from '../../workloads/runner/run-plan.js';
+import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
+import { assertOptionsApply, DEFAULTS, runOptionNotes } from '../../core/plan/run-options.js';
+import { planRun } from '../../core/plan/run-plan.js';
 import type { CompareReport } from '../compare/compare-report.js';
 import { lockRows, matrixCells, nemesisAims, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
-import { NAMED_CLIENTS, parseClientList, type ClientChoice } from '../../workloads/runner/client-registry.js';
+import { NAMED_CLIENTS, parseClientList, type ClientChoice } from '../../runtime/runner/client-registry.js';
 import { readExpectations, type Expectation } from '../compare/expectations.js';
 import { assertExpectationsMatch } from '../compare/evaluate-expectations.js';
 import { assertPlanSize, seedRange } from '../compare/plan-bounds.js';
@@ -24,12 +24,12 @@ import { openCompareDir, resumeCompareDir } from '../compare/open-compare-dir.js
 import { planText } from '../compare/plan-text.js';
 import { runCompare } from '../compare/run-compare.js';
 import { parseShard, type Shard } from '../compare/shard.js';
-import { UsageError } from '../errors.js';
-import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
-import { oneLine } from '../printable.js';
+import { UsageError } from '../../core/errors.js';
+import { assertCreatableDir, ensureWritableDir } from '../../runtime/store/writable-dir.js';
+import { oneLine } from '../../core/printable.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
-import { LOCK_BACKENDS, notApplicableWithoutLock, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../workloads/vocabulary.js';
+import { LOCK_BACKENDS, notApplicableWithoutLock, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../core/vocabulary.js';
 
 /** Flags that define the matrix: refused with --resume, whose manifest already says. */
 const MATRIX_FLAGS = ['backends', 'lockClients', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
@@ -136,11 +136,11 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
   if (flags.dryRun) return null;
   process.stderr.write(`compare directory: ${dir}\n`);
   // Loaded here, not at the top: --merge and --dry-run need neither the cluster nor the client libraries.
-  const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
+  const { runLockTest } = await import('../run/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
-  const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
+  const { clusterLockHeld } = await import('../../runtime/cluster/cluster-lock.js');
   // One warm cluster for the whole comparison: reset and clean-checked between runs, torn down at the end.
-  const pool = new (await import('../../workloads/runner/warm-pool.js')).WarmPool();
+  const pool = new (await import('../../runtime/runner/warm-pool.js')).WarmPool();
   const report = await runCompare(dir, manifest, expectations, {
     runOne: (o, hooks) => runLockTest(o, { ...hooks, warm: pool }),
     // The pool's own cluster holds the machine's lock: that is not another process's.

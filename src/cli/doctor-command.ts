@@ -3,11 +3,11 @@
  * Exit 254 when anything fails.
  */
 import type { Command } from 'commander';
-import { runDoctor } from '../cluster/doctor.js';
-import { EXIT } from '../errors.js';
+import { runDoctor } from '../../runtime/cluster/doctor.js';
+import { EXIT } from '../../core/errors.js';
 import { subnetFlag } from './cluster-flags.js';
 import { oneOf } from './parse-options.js';
-import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
+import { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
 
 export function registerDoctorCommand(program: Command): void {
   program

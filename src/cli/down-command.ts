@@ -4,11 +4,11 @@
  * A cluster whose harness still runs is refused without `--force`.
  */
 import type { Command } from 'commander';
-import { acquireClusterLock } from '../cluster/cluster-lock.js';
-import { defaultStateFile } from '../cluster/paths.js';
-import { reclaim } from '../cluster/reclaim.js';
-import { assertPrivileged, isPrivileged } from '../cluster/preflight.js';
-import { dockerStatus } from '../containers/docker-cli.js';
+import { acquireClusterLock } from '../../runtime/cluster/cluster-lock.js';
+import { defaultStateFile } from '../../runtime/hosts/paths.js';
+import { reclaim } from '../../runtime/cluster/reclaim.js';
+import { assertPrivileged, isPrivileged } from '../../runtime/cluster/preflight.js';
+import { dockerStatus } from '../../runtime/cluster/containers/docker-cli.js';
 
 export function registerDownCommand(program: Command): void {
   program

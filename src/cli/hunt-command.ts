@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { clientCommand, CLIENT_HELP } from './run-flags.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
-import { parseInRange } from '../number-range.js';
-import { RUN_RANGES } from '../../workloads/runner/run-options.js';
+import { parseInRange } from '../../core/number-range.js';
+import { RUN_RANGES } from '../../core/plan/run-options.js';
 import { budgetDuration, faultKinds } from './hunt-flags.js';
 import { parseShard, type Shard } from '../compare/shard.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type LockWorkload, type ResourceMode } from '../../workloads/vocabulary.js';
-import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type LockWorkload, type ResourceMode } from '../../core/vocabulary.js';
+import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
 import { huntFaults, TRY_SHAPE, type HuntTarget } from '../hunt/hunt-target.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 
 interface HuntFlags {
   backend: LockBackend;

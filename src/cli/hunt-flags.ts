@@ -3,8 +3,8 @@
  * exit 254, each with a hint): a budget of time (`10m`, `90s`, `1h`), fault
  * kind lists.
  */
-import { UsageError } from '../errors.js';
-import { FAULT_KINDS, type FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import { UsageError } from '../../core/errors.js';
+import { FAULT_KINDS, type FaultKind } from '../../core/generator/nemesis-schedule.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

@@ -3,9 +3,9 @@
  * (servers, client), cached by content hash; bases made locally when missing.
  */
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
-import { buildImages } from '../containers/build-images.js';
-import { IMAGE_NAMES, type ImageName } from '../containers/image-specs.js';
+import { UsageError } from '../../core/errors.js';
+import { buildImages } from '../../runtime/cluster/containers/build-images.js';
+import { IMAGE_NAMES, type ImageName } from '../../runtime/cluster/containers/image-specs.js';
 
 export function registerImagesCommand(program: Command): void {
   const images = program.command('images').description('The container provider\'s images: `images build` makes them (cached by content hash).');

@@ -22,12 +22,12 @@ import { Command, CommanderError } from 'commander';
 import type { CompareReport } from '../compare/compare-report.js';
 import { LIBRARIES_PARTS, type LibrariesPart } from '../compare/libraries-matrix.js';
 import { renderLibrariesMd, type LibrariesRunFacts } from '../compare/render-libraries-md.js';
-import { compiledEntry, projectRoot } from '../cluster/paths.js';
-import { EXIT, FencecheckError, formatError, UsageError } from '../errors.js';
-import { readTestJson } from '../store/test-json.js';
+import { compiledEntry, projectRoot } from '../../runtime/hosts/paths.js';
+import { EXIT, FencecheckError, formatError, UsageError } from '../../core/errors.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
-import { parseInRange } from '../number-range.js';
-import { RUN_RANGES } from '../../workloads/runner/run-options.js';
+import { parseInRange } from '../../core/number-range.js';
+import { RUN_RANGES } from '../../core/plan/run-options.js';
 
 const FACTS_FILE = 'libraries-run.json';
 

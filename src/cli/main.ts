@@ -11,8 +11,8 @@
  * every command so the listing and commander's suggestions stay complete.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT, FencecheckError, formatError } from '../errors.js';
-import { printable } from '../printable.js';
+import { EXIT, FencecheckError, formatError } from '../../core/errors.js';
+import { printable } from '../../core/printable.js';
 
 // A reader that stops early (`fencecheck check ... | head -1`) closes the pipe: end quietly with the
 // status a process killed by SIGPIPE has (128 + 13), as `yes | head -1` does, not a stack trace and 1 (INVALID).
@@ -60,7 +60,7 @@ program
 const CLUSTER_COMMANDS = new Set(['run', 'compare', 'client-check', 'scenario', 'hunt', 'shrink', 'up']);
 program.hook('preAction', async (_program, action) => {
   const top = action.parent === program ? action : action.parent;
-  if (top !== null && CLUSTER_COMMANDS.has(top.name())) (await import('../cluster/chosen-subnet.js')).chosenSubnet(undefined);
+  if (top !== null && CLUSTER_COMMANDS.has(top.name())) (await import('../../runtime/cluster/chosen-subnet.js')).chosenSubnet(undefined);
 });
 
 try {
@@ -80,7 +80,7 @@ try {
 async function harnessArgs(args: string[]): Promise<string[] | undefined> {
   const mayMatter = args.some((a) => a.startsWith('--harness') || a.includes('containers')) || process.env['FENCECHECK_HARNESS'] !== undefined || process.env['FENCECHECK_HARNESS_CONTAINER'] !== undefined;
   if (!mayMatter) return args;
-  const { harnessRedirect } = await import('../containers/harness-redirect.js');
+  const { harnessRedirect } = await import('../../runtime/cluster/containers/harness-redirect.js');
   const r = await harnessRedirect(args, (line) => process.stderr.write(`fencecheck: ${line}\n`));
   if ('args' in r) return r.args;
   process.exitCode = r.exitCode;

@@ -2,11 +2,11 @@
  * Option parsers shared by the commands: each turns a flag's text into a
  * value or throws a UsageError that says what was expected and what was got.
  */
-import { UsageError } from '../errors.js';
-import { jsonTextProblem } from '../history/json-text-checks.js';
-import type { Value } from '../history/op.js';
-import { parseInRange, rangeHelp, type NumberRange } from '../number-range.js';
-import { RUN_RANGES } from '../../workloads/runner/run-options.js';
+import { UsageError } from '../../core/errors.js';
+import { jsonTextProblem } from '../../core/history/json-text-checks.js';
+import type { Value } from '../../core/history/op.js';
+import { parseInRange, rangeHelp, type NumberRange } from '../../core/number-range.js';
+import { RUN_RANGES } from '../../core/plan/run-options.js';
 
 const SEED_RANGE = RUN_RANGES.seed;
 

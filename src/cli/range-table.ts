@@ -2,8 +2,8 @@
  * The numeric flags and their ranges as a Markdown table, from the ranges the parsers use
  * (RUN_RANGES, FLAG_RANGES): README.md carries this table, and a test keeps the two equal.
  */
-import { RUN_RANGES } from '../../workloads/runner/run-options.js';
-import { rangeHelp, type NumberRange } from '../number-range.js';
+import { RUN_RANGES } from '../../core/plan/run-options.js';
+import { rangeHelp, type NumberRange } from '../../core/number-range.js';
 import { FLAG_RANGES } from './parse-options.js';
 
 const RUN_AND_COMPARE = 'run, compare';

@@ -5,15 +5,15 @@
  * directory on 127.0.0.1, reports made on request, until interrupted.
  */
 import type { Command } from 'commander';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../../core/errors.js';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
 import { readRunDir, type RunDir } from '../report/read-run-dir.js';
-import { outcomeExitCode } from '../store/stored-outcome.js';
+import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
 import { serveResults } from '../report/serve-results.js';
 import { writeRunIndex } from '../report/write-run-index.js';
 import { writeRunReport } from '../report/write-run-report.js';
-import { oneLine } from '../printable.js';
+import { oneLine } from '../../core/printable.js';
 
 const VERDICT = { true: 'VALID', false: 'INVALID', unknown: 'UNKNOWN' } as const;
 

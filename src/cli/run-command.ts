@@ -6,19 +6,19 @@
  * the tool itself failed.
  */
 import type { Command } from 'commander';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../core/errors.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
-import { readResultsJson } from '../store/results-json.js';
-import { outcomeExitCode } from '../store/stored-outcome.js';
-import { assertOptionsApply, DEFAULTS, runOptionNotes, unknownFault, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
-import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
+import { assertOptionsApply, DEFAULTS, runOptionNotes, unknownFault, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
+import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, sharedRunOptions } from './run-flags.js';
 import { addScriptFlags, scriptOptions } from './script-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
-import { ensureWritableDir } from '../store/writable-dir.js';
-import { oneLine } from '../printable.js';
-import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../workloads/vocabulary.js';
+import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
+import { oneLine } from '../../core/printable.js';
+import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
 
 export function registerRunCommand(program: Command): void {
   const cmd = program
@@ -51,7 +51,7 @@ Needs root (network namespaces). Examples:
       for (const note of runOptionNotes(options, options.nemesis)) process.stderr.write(`warning: ${note}\n`);
       const busyTimeoutMs = flags.busyTimeoutMs;
       // Loaded here, not at start-up: the cluster, clients and report code is needed only when a run starts.
-      const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
+      const { runLockTest } = await import('../run/run-lock-test.js');
       // Log lines quote servers, clients and the options: each kept to its line (src/printable.ts).
       const result = await runLockTest(options, { log: (l) => process.stderr.write(oneLine(l) + '\n'), busyTimeoutMs });
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');

@@ -4,15 +4,15 @@
  */
 import { Option, type Command } from 'commander';
 import type { SharedRunOptions } from '../compare/compare-spec.js';
-import { DEFAULTS, RUN_RANGES } from '../../workloads/runner/run-options.js';
-import { REDIS_PERSISTENCE } from '../cluster/backends/redis.js';
-import { PROVIDERS } from '../cluster/providers.js';
-import { EVICT_POLICIES } from '../nemesis/eviction.js';
+import { DEFAULTS, RUN_RANGES } from '../../core/plan/run-options.js';
+import { REDIS_PERSISTENCE } from '../../core/plan/redis-persistence.js';
+import { PROVIDERS } from '../../core/plan/providers.js';
+import { EVICT_POLICIES } from '../../core/generator/eviction.js';
 import { oneOf } from './parse-options.js';
-import { parseInRange, rangeHelp } from '../number-range.js';
-import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
-import { commandLine, namedClient } from '../../workloads/runner/client-registry.js';
-import { projectRoot } from '../cluster/paths.js';
+import { parseInRange, rangeHelp } from '../../core/number-range.js';
+import { parseClientCommand } from '../../runtime/runner/client-command-line.js';
+import { commandLine, namedClient } from '../../runtime/runner/client-registry.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 
 /** A numeric flag: its parser and its help read the one range of run-options.ts. */
 function ranged(flags: string, key: keyof typeof RUN_RANGES, help: string): [string, keyof SharedRunOptions, string, (text: string) => unknown] {

@@ -11,15 +11,15 @@
  * 3 when a row is undecided (untested: no seed showed the danger), 254 on bad
  * arguments, 255 when the tool failed.
  */
-import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
+import { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
-import { assertCreatableDir, ensureWritableDir } from '../store/writable-dir.js';
-import { oneLine } from '../printable.js';
-import { knownTokenOf } from '../../workloads/runner/client-registry.js';
-import { tokenKindExcludes } from '../../workloads/runner/client-command.js';
+import { UsageError } from '../../core/errors.js';
+import { assertCreatableDir, ensureWritableDir } from '../../runtime/store/writable-dir.js';
+import { oneLine } from '../../core/printable.js';
+import { knownTokenOf } from '../../runtime/runner/client-registry.js';
+import { tokenKindExcludes } from '../../runtime/runner/client-command.js';
 import { findScenario, SCENARIOS, selectVariants } from '../scenarios/catalogue.js';
 import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/plan-scenario-runs.js';
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
@@ -27,7 +27,7 @@ import { variantNotRunnable } from '../scenarios/variant-options.js';
 import type { DebateReport } from '../scenarios/debate-report.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
-import { shellQuote } from '../cluster/shell-quote.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import { assertPlanSize, seedRange } from '../compare/plan-bounds.js';
 
 interface RunFlags {
@@ -112,12 +112,12 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   say(`debate directory: ${outDir}`);
   if (flags.client !== undefined) say(`client: ${flags.client}`);
   // Loaded here, not at the top: list and --dry-run need neither the cluster nor the client libraries.
-  const { runLockTest } = await import('../../workloads/runner/run-lock-test.js');
+  const { runLockTest } = await import('../run/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
-  const { clusterLockHeld } = await import('../cluster/cluster-lock.js');
+  const { clusterLockHeld } = await import('../../runtime/cluster/cluster-lock.js');
   const { runScenarios } = await import('../scenarios/run-scenarios.js');
   // One warm cluster for all the runs, reset and clean-checked between them (a run needing another backend starts it fresh).
-  const pool = new (await import('../../workloads/runner/warm-pool.js')).WarmPool();
+  const pool = new (await import('../../runtime/runner/warm-pool.js')).WarmPool();
   const report = await runScenarios(outDir, selection, seeds, plan, {
     // A foreign client replaces the built-in one in every run; the variant's backend names the cluster.
     runOne: (o, hooks) => runLockTest({ ...o, ...(flags.client !== undefined ? { client: flags.client } : {}), ...(flags.provider === 'containers' ? { provider: 'containers' as const } : {}) }, { ...hooks, warm: pool }),

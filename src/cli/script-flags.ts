@@ -5,8 +5,8 @@
  * replays with (run-options.ts writes them into the replay command).
  */
 import { Option, type Command } from 'commander';
-import { parseScript } from '../../workloads/generator/parse-script.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import { parseScript } from '../../core/generator/parse-script.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { oneOf } from './parse-options.js';
 
 export const PROXY_LINKS = ['resource', 'lock', 'both'] as const;

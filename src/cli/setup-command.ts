@@ -3,7 +3,7 @@
  * and build the clock library.
  */
 import type { Command } from 'commander';
-import { setup } from '../cluster/setup.js';
+import { setup } from '../../runtime/cluster/setup.js';
 
 export function registerSetupCommand(program: Command): void {
   program

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { failedRunOptions } from '../shrink/run-shrink.js';
 
 interface ShrinkFlags {

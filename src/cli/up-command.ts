@@ -4,15 +4,15 @@
  * running for `fencecheck down`.
  */
 import type { Command } from 'commander';
-import { REDIS_PERSISTENCE, type RedisPersistence } from '../cluster/backends/redis.js';
-import type { Cluster } from '../cluster/cluster.js';
-import { BACKENDS, isBackendName, type BackendName } from '../cluster/plan.js';
-import { startCluster } from '../cluster/start-cluster.js';
-import { PROVIDERS, type ProviderName } from '../cluster/providers.js';
-import { SENTINEL_MASTER_NAME } from '../cluster/backends/sentinel-probes.js';
-import { UsageError } from '../errors.js';
-import { ensureWritableDir } from '../store/writable-dir.js';
-import { oneLine } from '../printable.js';
+import { REDIS_PERSISTENCE, type RedisPersistence } from '../../core/plan/redis-persistence.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { BACKENDS, isBackendName, type BackendName } from '../../core/cluster/cluster-plan.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
+import { SENTINEL_MASTER_NAME } from '../../runtime/clients/sentinel-probes.js';
+import { UsageError } from '../../core/errors.js';
+import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
+import { oneLine } from '../../core/printable.js';
 import { assertClusterPlan, subnetFlag } from './cluster-flags.js';
 import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
 

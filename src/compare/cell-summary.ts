@@ -23,7 +23,7 @@
 import type { Cell } from './compare-spec.js';
 import { plural } from './format-units.js';
 import type { RunCost, RunSummary, WriteCounts } from './run-summary.js';
-import { formatWeight } from '../../checkers/lock/weight.js';
+import { formatWeight } from '../../core/checkers/lock/weight.js';
 
 export type CellOutcome = 'safe' | 'unsafe' | 'unknown' | 'incomplete' | 'untested' | 'not-applicable' | 'not-run';
 

@@ -10,15 +10,15 @@
  * untested cell is passed over (no expectation names it, or there are none).
  */
 import { relative, sep } from 'node:path';
-import { EXIT } from '../errors.js';
-import type { Validity } from '../store/results-json.js';
+import { EXIT } from '../../core/errors.js';
+import type { Validity } from '../../core/run-files/results-json.js';
 import { summarizeCell, type CellSummary } from './cell-summary.js';
 import { matrixCells, type LockRow } from './compare-spec.js';
 import { evaluateExpectations, type CellExpectation, type ExpectationOutcome, type ExpectationResult } from './evaluate-expectations.js';
 import type { Expectation } from './expectations.js';
 import { plural } from './format-units.js';
 import type { RunSummary } from './run-summary.js';
-import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
+import type { LockBackend, ResourceMode } from '../../core/vocabulary.js';
 
 export const REPORT_FORMAT = 'fencecheck-compare-report/1';
 

@@ -10,16 +10,16 @@
  * when it ran. It is seed-major (every cell's first seed, then every cell's
  * second, …) so that a comparison cut short still covers the whole matrix.
  */
-import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import { FAULT_KINDS, type FaultKind, type TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
-import { splitAim, type Aims } from '../../workloads/generator/aimed-schedule.js';
-import { aimedScript } from '../../workloads/runner/run-plan.js';
-import { type RunOptions } from '../../workloads/runner/run-options.js';
-import { BUILTIN_CLIENT, namedClient, type ClientChoice } from '../../workloads/runner/client-registry.js';
-import { tokenKindExcludes } from '../../workloads/runner/client-command.js';
-import type { ClientTokenKind } from '../../workloads/clients/protocol.js';
-import { UsageError } from '../errors.js';
-import { type LockBackend, type ResourceMode, notApplicable } from '../../workloads/vocabulary.js';
+import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
+import { FAULT_KINDS, type FaultKind, type TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import { splitAim, type Aims } from '../../core/generator/aimed-schedule.js';
+import { aimedScript } from '../../core/plan/run-plan.js';
+import { type RunOptions } from '../../core/plan/run-options.js';
+import { BUILTIN_CLIENT, namedClient, type ClientChoice } from '../../runtime/runner/client-registry.js';
+import { tokenKindExcludes } from '../../runtime/runner/client-command.js';
+import type { ClientTokenKind } from '../../core/client-protocol.js';
+import { UsageError } from '../../core/errors.js';
+import { type LockBackend, type ResourceMode, notApplicable } from '../../core/vocabulary.js';
 
 /** The options every run of a comparison shares. */
 export type SharedRunOptions = Omit<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed' | 'resultsDir'>;

@@ -8,7 +8,7 @@
  * mistake in the arguments (254, assertExpectationsMatch), and the cells no
  * entry names are said (uncovered), since their outcome decides nothing.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { describeCell, type CellSummary } from './cell-summary.js';
 import { matchesCell, type CellAxes, type Expect, type Expectation } from './expectations.js';
 

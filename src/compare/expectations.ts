@@ -16,10 +16,10 @@
  * `kinds`, each kind seen) or `any` (always met: to exempt cells from a broader
  * entry). Where entries overlap, the later one decides, as in .gitignore.
  */
-import { UsageError } from '../errors.js';
-import { jsonTextProblem } from '../history/json-text-checks.js';
-import { MAX_DEPTH } from '../history/read-limits.js';
-import { BoundedReadError, readBoundedFile } from '../store/read-bounded-file.js';
+import { UsageError } from '../../core/errors.js';
+import { jsonTextProblem } from '../../core/history/json-text-checks.js';
+import { MAX_DEPTH } from '../../core/history/read-limits.js';
+import { BoundedReadError, readBoundedFile } from '../../runtime/store/read-bounded-file.js';
 
 /** An expectations file is a few lines a person writes: a megabyte is far past any real one. */
 export const MAX_EXPECT_BYTES = 2 ** 20;

@@ -8,15 +8,16 @@
  */
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { FAULT_KINDS } from '../../workloads/generator/nemesis-schedule.js';
-import { UsageError } from '../errors.js';
+import { FAULT_KINDS } from '../../core/generator/nemesis-schedule.js';
+import { UsageError } from '../../core/errors.js';
 import { cellId, runId } from './compare-spec.js';
 import type { CompareSource } from './gather-matrix.js';
 import { MANIFEST_FILE, readManifest } from './manifest.js';
 import { readRunSummary, type RunSummary } from './run-summary.js';
-import { RunFileError } from '../store/run-file-error.js';
-import { readTestJson, type StoredTest } from '../store/test-json.js';
-import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/vocabulary.js';
+import { RunFileError } from '../../core/run-files/run-file-error.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { type StoredTest } from '../../core/run-files/test-json.js';
+import { LOCK_BACKENDS, RESOURCE_MODES } from '../../core/vocabulary.js';
 
 const MAX_DEPTH = 6;
 

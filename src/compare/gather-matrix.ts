@@ -13,9 +13,9 @@ import type { MatrixInput } from './compare-report.js';
 import { describeSpec, lockRows, planRuns, rowOfLabel, sameSpec, type LockRow } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
 import { readRunSummary, toolFailed, type RunSummary } from './run-summary.js';
-import { readTestJson } from '../store/test-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { formatShard, inShard } from './shard.js';
-import type { ResourceMode } from '../../workloads/vocabulary.js';
+import type { ResourceMode } from '../../core/vocabulary.js';
 
 export interface CompareSource {
   dir: string;

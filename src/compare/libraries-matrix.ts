@@ -5,7 +5,7 @@
  * written out). `npm run libraries` runs this matrix through `fencecheck compare`
  * and writes docs/libraries.md from the result; nothing here is a verdict.
  */
-import type { ResourceMode } from '../../workloads/vocabulary.js';
+import type { ResourceMode } from '../../core/vocabulary.js';
 
 export interface LibraryFacts {
   /** The registry name (workloads/runner/client-registry.ts). */

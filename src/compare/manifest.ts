@@ -11,11 +11,11 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, FencecheckError } from '../errors.js';
-import type { Validity } from '../store/results-json.js';
-import { BoundedReadError, readBoundedFile } from '../store/read-bounded-file.js';
-import { jsonTextProblem } from '../history/json-text-checks.js';
-import { MAX_DEPTH } from '../history/read-limits.js';
+import { EXIT, FencecheckError } from '../../core/errors.js';
+import type { Validity } from '../../core/run-files/results-json.js';
+import { BoundedReadError, readBoundedFile } from '../../runtime/store/read-bounded-file.js';
+import { jsonTextProblem } from '../../core/history/json-text-checks.js';
+import { MAX_DEPTH } from '../../core/history/read-limits.js';
 import type { CompareSpec } from './compare-spec.js';
 import type { Shard } from './shard.js';
 import { asManifest, manifestProblem } from './validate-manifest.js';

@@ -5,7 +5,7 @@
  * refused rather than mixed.
  */
 import { formatShard, type Shard } from './shard.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { sameSpec, type CompareSpec } from './compare-spec.js';
 import { newManifest, readManifest, type Manifest } from './manifest.js';
 

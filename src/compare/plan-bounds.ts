@@ -4,7 +4,7 @@
  * every printed replay command parses back), and the runs must be few enough
  * to hold as a plan (a million seeds made V8 run out of memory on a dry run).
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 
 /** Far past any plan a machine runs (a run takes 10 s at the least: 100,000 runs are over eleven days), far below memory trouble. */
 export const MAX_PLANNED_RUNS = 100_000;

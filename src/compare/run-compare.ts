@@ -22,9 +22,9 @@
  */
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { BatchRunner, COMPARE_POLICY, type BatchSay } from '../batch/batch-runner.js';
-import type { Validity } from '../store/results-json.js';
+import type { Validity } from '../../core/run-files/results-json.js';
 import { formatKinds } from './cell-summary.js';
 import { plural } from './format-units.js';
 import { buildCompareReport, type CompareReport } from './compare-report.js';

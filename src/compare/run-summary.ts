@@ -12,13 +12,14 @@
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Value } from '../history/op.js';
-import type { Evidence, Outcome } from '../../checkers/lock/evidence.js';
-import { readResultsJson, RESULTS_FILE, type StoredResults, type StoredVerdict } from '../store/results-json.js';
-import { HISTORY_FILE } from '../store/run-store.js';
+import type { Value } from '../../core/history/op.js';
+import type { Evidence, Outcome } from '../../core/checkers/lock/evidence.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { RESULTS_FILE, type StoredResults, type StoredVerdict } from '../../core/run-files/results-json.js';
+import { HISTORY_FILE } from '../../runtime/store/run-store.js';
 import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
-import { storedOutcome } from '../store/stored-outcome.js';
-import { readTestJson } from '../store/test-json.js';
+import { storedOutcome } from '../../core/run-files/stored-outcome.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
 
 export type RunStatus = 'valid' | 'invalid' | 'unknown' | 'error';
 export type RunOutcome = Outcome | 'error';

@@ -4,7 +4,7 @@
  * k mod N = i - 1. Round-robin over a seed-major list spreads every backend and
  * every seed across the shards, so shards take about the same time.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {

@@ -7,9 +7,9 @@
  * rather than read.
  */
 import { isAbsolute, normalize, sep } from 'node:path';
-import { CLIENT_TOKEN_KINDS } from '../../workloads/clients/protocol.js';
-import { DEFAULTS } from '../../workloads/runner/run-options.js';
-import { LOCK_BACKENDS, RESOURCE_MODES } from '../../workloads/vocabulary.js';
+import { CLIENT_TOKEN_KINDS } from '../../core/client-protocol.js';
+import { DEFAULTS } from '../../core/plan/run-options.js';
+import { LOCK_BACKENDS, RESOURCE_MODES } from '../../core/vocabulary.js';
 import { parseNemesisLabel, runId } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
 

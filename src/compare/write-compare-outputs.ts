@@ -6,7 +6,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FencecheckError } from '../errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import type { CompareReport } from './compare-report.js';
 import { renderCompareHtml } from './render-compare-html.js';
 import { renderJunit } from './render-junit.js';

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ModelName } from '../../checkers/models/registry.js';
+import type { ModelName } from '../../core/checkers/models/registry.js';
 import type { HistoryFormat } from '../history/read-history.js';
 
 export interface CorpusEntry {

@@ -3,7 +3,7 @@
  * where that is ambiguous or absent, by its extension.
  */
 import { extname } from 'node:path';
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../core/errors.js';
 
 export type HistoryFormat = 'jsonl' | 'edn' | 'porcupine-etcd' | 'porcupine-kv';
 

@@ -5,7 +5,7 @@
  * Pure functions over one token's text; the reader (edn.ts) finds the tokens
  * and reports errors at their position.
  */
-import type { Value } from './op.js';
+import type { Value } from '../../core/history/op.js';
 
 const INT = /^[+-]?\d+N?$/;
 const FLOAT = /^[+-]?\d+(\.\d*)?([eE][+-]?\d+)?M?$/;

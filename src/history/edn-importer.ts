@@ -7,11 +7,11 @@
  * `:time`: the op's position stands in for both, so index order is then
  * real-time order.
  */
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../core/errors.js';
 import { EdnReader, ednValuePosition, type EdnForm } from './edn.js';
-import type { ImportOptions, ValueCheck } from './history-warning.js';
-import type { Op, Value } from './op.js';
-import { describeValue, opFromRecord } from './op-from-record.js';
+import type { ImportOptions, ValueCheck } from '../../core/history/history-warning.js';
+import type { Op, Value } from '../../core/history/op.js';
+import { describeValue, opFromRecord } from '../../core/history/op-from-record.js';
 import type { OpParser } from './op-parser.js';
 
 /** Turns one top-level form into an op; `position` is how many ops came before it. */

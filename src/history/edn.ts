@@ -23,13 +23,13 @@
  * is ever read twice. Positions are 1-based line:column; every error is a
  * ParseError saying what was expected and what was found.
  */
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../core/errors.js';
 import { ednAtom, ednCharacter, ednSymbolicValue } from './edn-atoms.js';
-import type { Value } from './op.js';
-import { setField } from './op-from-record.js';
-import { MAX_DEPTH } from './read-limits.js';
-import { unsafeNumberProblem } from './json-text-checks.js';
-import { ednSet, SET_KEY } from './canonical-value.js';
+import type { Value } from '../../core/history/op.js';
+import { setField } from '../../core/history/op-from-record.js';
+import { MAX_DEPTH } from '../../core/history/read-limits.js';
+import { unsafeNumberProblem } from '../../core/history/json-text-checks.js';
+import { ednSet, SET_KEY } from '../../core/history/canonical-value.js';
 
 /** A top-level form (or an item of a top-level vector), where it started, and its source text. */
 export interface EdnForm {

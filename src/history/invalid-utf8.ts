@@ -10,7 +10,7 @@
  * name their line and column.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../core/errors.js';
 
 export interface Utf8Problem {
   /** 1-based line and column (in UTF-16 units, as every other column) of the first byte of the bad sequence. */

@@ -9,12 +9,12 @@
  * the caller asks to tolerate it (then it is skipped with a warning): the ops
  * before it are still a valid, checkable history.
  */
-import { ParseError } from '../errors.js';
-import type { ImportOptions, ValueCheck } from './history-warning.js';
-import { jsonTextProblem, mayHoldTinyNumber, SUSPECT, suspectNumbers } from './json-text-checks.js';
-import { MAX_DEPTH } from './read-limits.js';
-import type { Op, Value } from './op.js';
-import { describeValue, opFromRecord, type FieldFailure } from './op-from-record.js';
+import { ParseError } from '../../core/errors.js';
+import type { ImportOptions, ValueCheck } from '../../core/history/history-warning.js';
+import { jsonTextProblem, mayHoldTinyNumber, SUSPECT, suspectNumbers } from '../../core/history/json-text-checks.js';
+import { MAX_DEPTH } from '../../core/history/read-limits.js';
+import type { Op, Value } from '../../core/history/op.js';
+import { describeValue, opFromRecord, type FieldFailure } from '../../core/history/op-from-record.js';
 import { lineOpParser, opBatches, type OpParser } from './op-parser.js';
 
 /** Stream the ops of a JSON Lines history. */

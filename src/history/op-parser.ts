@@ -4,11 +4,11 @@
  * by the line-oriented formats. Parsers are synchronous so reading a history
  * never pays an `await` per op or line.
  */
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../core/errors.js';
 import { LineSplitter, type LineBatch } from './line-splitter.js';
-import type { Op } from './op.js';
+import type { Op } from '../../core/history/op.js';
 import { CHUNK_BYTES, readChunks } from './read-chunks.js';
-import { formatMib, LIMIT_FLAGS, readLimits, type ReadLimits } from './read-limits.js';
+import { formatMib, LIMIT_FLAGS, readLimits, type ReadLimits } from '../../core/history/read-limits.js';
 
 export interface OpParser {
   /** The ops completed by `chunk`. */

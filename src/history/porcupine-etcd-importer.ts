@@ -16,12 +16,12 @@
  * one `log-noise` warning. The log has no times, so an op's position is its
  * index and its time: the log was written in real-time order.
  */
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../core/errors.js';
 import { parseEdn } from './edn.js';
 import { looksLikeOpLine, opLineProblem } from './etcd-op-line-shape.js';
-import type { ImportOptions } from './history-warning.js';
-import type { Op, OpType, Process } from './op.js';
-import { describeValue } from './op-from-record.js';
+import type { ImportOptions } from '../../core/history/history-warning.js';
+import type { Op, OpType, Process } from '../../core/history/op.js';
+import { describeValue } from '../../core/history/op-from-record.js';
 import { lineOpParser, type OpParser } from './op-parser.js';
 
 // Process and type decide that a line is an op line; past them a bad field is an error, not noise.

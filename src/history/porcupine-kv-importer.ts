@@ -14,12 +14,12 @@
  * 7,500 lines). Any line not in that shape (other key order, escapes,
  * other spacing) goes through the EDN reader, which also gives the errors.
  */
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../core/errors.js';
 import { ednValuePosition, parseEdn, type EdnForm } from './edn.js';
 import { checkedValue, ednMap } from './edn-importer.js';
-import type { ImportOptions } from './history-warning.js';
-import type { Op, OpType, Value } from './op.js';
-import { describeValue, opFromRecord, type FieldFailure } from './op-from-record.js';
+import type { ImportOptions } from '../../core/history/history-warning.js';
+import type { Op, OpType, Value } from '../../core/history/op.js';
+import { describeValue, opFromRecord, type FieldFailure } from '../../core/history/op-from-record.js';
 import { lineOpParser, type OpParser } from './op-parser.js';
 import { detached, StringPool } from './detached-strings.js';
 

@@ -16,9 +16,9 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
-import { EXIT, FencecheckError } from '../errors.js';
+import { EXIT, FencecheckError } from '../../core/errors.js';
 import { invalidUtf8Error } from './invalid-utf8.js';
-import { DEFAULT_READ_LIMITS, tooLargeError } from './read-limits.js';
+import { DEFAULT_READ_LIMITS, tooLargeError } from '../../core/history/read-limits.js';
 
 /** Default chunk size: large enough that the corpus' biggest file (318 KB) is one chunk. */
 export const CHUNK_BYTES = 1 << 20;

@@ -5,17 +5,17 @@
  * detected from the file's first chunk unless given; every op is checked
  * against the structural rules (validate-history.ts) as it is read.
  */
-import { DEFAULT_PARSE_HINT, ParseError, UsageError } from '../errors.js';
+import { DEFAULT_PARSE_HINT, ParseError, UsageError } from '../../core/errors.js';
 import { DETECT_BYTES, detectFormat, HISTORY_FORMATS, type HistoryFormat } from './detect-format.js';
 import { ednParser } from './edn-importer.js';
-import type { ImportOptions } from './history-warning.js';
+import type { ImportOptions } from '../../core/history/history-warning.js';
 import { jsonlParser } from './jsonl-reader.js';
-import type { History, Op } from './op.js';
+import type { History, Op } from '../../core/history/op.js';
 import { opBatches, type OpParser } from './op-parser.js';
 import { porcupineEtcdParser } from './porcupine-etcd-importer.js';
 import { porcupineKvParser } from './porcupine-kv-importer.js';
-import type { ReadLimits } from './read-limits.js';
-import { HistoryValidator } from './validate-history.js';
+import type { ReadLimits } from '../../core/history/read-limits.js';
+import { HistoryValidator } from '../../core/history/validate-history.js';
 import { UTF8_EXPECTED } from './invalid-utf8.js';
 
 export { detectFormat, HISTORY_FORMATS, type HistoryFormat } from './detect-format.js';

@@ -8,10 +8,10 @@
  *   3  no violation, but no try tested anything (untested)
  *   2  no violation and no tested try, but tries that ended unknown or failed
  */
-import { formatWeight } from '../../checkers/lock/weight.js';
-import type { Outcome } from '../../checkers/lock/evidence.js';
+import { formatWeight } from '../../core/checkers/lock/weight.js';
+import type { Outcome } from '../../core/checkers/lock/evidence.js';
 import { formatDuration } from '../compare/format-units.js';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../core/errors.js';
 import { dangerousMoments, describeNearMiss, nearMissScore, type NearMiss } from './near-miss.js';
 import type { TryPlan } from './search.js';
 

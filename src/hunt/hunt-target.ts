@@ -3,11 +3,11 @@
  * workload), the fault kinds that apply to it, the lock events it has, and
  * each try's run options (a short run whose faults are the try's script).
  */
-import { UsageError } from '../errors.js';
-import { Prng } from '../random/prng.js';
-import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
-import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
-import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../../workloads/vocabulary.js';
+import { UsageError } from '../../core/errors.js';
+import { Prng } from '../../core/random/prng.js';
+import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
+import { notApplicable, type LockBackend, type LockWorkload, type ResourceMode } from '../../core/vocabulary.js';
 import type { HuntSpace, TryPlan } from './search.js';
 
 export interface HuntTarget {

@@ -6,9 +6,9 @@
  * answer that arrives when its validity is gone), a clock jump of a few
  * leases forward.
  */
-import type { Prng } from '../random/prng.js';
-import { EVICT_POLICIES } from '../nemesis/eviction.js';
-import type { FaultKind, FaultWindow, Trigger, TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
+import type { Prng } from '../../core/random/prng.js';
+import { EVICT_POLICIES } from '../../core/generator/eviction.js';
+import type { FaultKind, FaultWindow, Trigger, TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 
 export interface Arm {
   fault: FaultKind;

@@ -12,8 +12,8 @@
  *   tokenRegressions  granted tokens that went backwards
  *   expiredGrants     grants handed out with no validity left
  */
-import type { Evidence } from '../../checkers/lock/evidence.js';
-import type { History, Op } from '../history/op.js';
+import type { Evidence } from '../../core/checkers/lock/evidence.js';
+import type { History, Op } from '../../core/history/op.js';
 import { historyFacts } from '../scenarios/history-facts.js';
 
 export interface NearMiss {

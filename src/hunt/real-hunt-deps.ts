@@ -8,10 +8,10 @@
  */
 import { join } from 'node:path';
 import { readHistory } from '../history/read-history.js';
-import { readResultsJson } from '../store/results-json.js';
-import { HISTORY_FILE } from '../store/run-store.js';
-import { runLockTest } from '../../workloads/runner/run-lock-test.js';
-import { WarmPool } from '../../workloads/runner/warm-pool.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { HISTORY_FILE } from '../../runtime/store/run-store.js';
+import { runLockTest } from '../run/run-lock-test.js';
+import { WarmPool } from '../../runtime/runner/warm-pool.js';
 import type { HuntDeps } from './run-hunt.js';
 import { nearMissOf } from './near-miss.js';
 

@@ -12,13 +12,13 @@
  */
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import type { Outcome } from '../../checkers/lock/evidence.js';
-import { FencecheckError } from '../errors.js';
-import { Prng } from '../random/prng.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import type { RunHooks } from '../../workloads/runner/run-lock-test.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
-import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import type { Outcome } from '../../core/checkers/lock/evidence.js';
+import { FencecheckError } from '../../core/errors.js';
+import { Prng } from '../../core/random/prng.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
+import type { RunHooks } from '../run/run-lock-test.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
+import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
 import { huntOutcome, huntProgress, type HuntOutcome, type TryRecord } from './hunt-outcome.js';
 import { huntSpace, tryOptions, type HuntTarget, type TryShape } from './hunt-target.js';
 import type { NearMiss } from './near-miss.js';

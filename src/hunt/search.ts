@@ -17,8 +17,8 @@
  * k, and the state (weights, corpus) changes only through `record`. So a
  * seed and the tries' outcomes replay the same sequence of plans.
  */
-import { Prng } from '../random/prng.js';
-import type { FaultKind, FaultWindow, TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
+import { Prng } from '../../core/random/prng.js';
+import type { FaultKind, FaultWindow, TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 import { nearMissScore, type NearMiss } from './near-miss.js';
 import { windowOf, type Arm, type WindowScale } from './hunt-windows.js';
 

@@ -14,7 +14,7 @@
  * `keepDetail(line)` drops the sparse fields of the lines it rejects: the
  * report's answer to histories too large to carry whole (report-data.ts).
  */
-import type { History, OpType, Value } from '../history/op.js';
+import type { History, OpType, Value } from '../../core/history/op.js';
 
 export const OP_TYPES: readonly OpType[] = ['invoke', 'ok', 'fail', 'info'];
 

@@ -17,7 +17,7 @@
  * shows as a point; a failed stop closes nothing, since the fault may still
  * be in force.
  */
-import type { History, Op, Value } from '../history/op.js';
+import type { History, Op, Value } from '../../core/history/op.js';
 
 export type FaultKind = 'partition' | 'pause' | 'kill' | 'clock' | 'delay' | 'loss' | 'evict' | 'other';
 

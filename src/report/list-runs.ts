@@ -22,11 +22,12 @@
  */
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { RUN_FILES } from './read-run-dir.js';
-import type { StoredResults, Validity } from '../store/results-json.js';
-import { storedOutcome } from '../store/stored-outcome.js';
-import { readTestJson, type StoredTest } from '../store/test-json.js';
+import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
+import { storedOutcome } from '../../core/run-files/stored-outcome.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { type StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 
 export interface RunSummary {

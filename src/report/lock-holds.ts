@@ -7,8 +7,8 @@
  * invocation, at its last op if it retired with `info`, else at the end of
  * the history. Here they are placed on lines for the page.
  */
-import { holdsOf, type HoldEnd } from '../../checkers/lock/holds.js';
-import type { History, Value } from '../history/op.js';
+import { holdsOf, type HoldEnd } from '../../core/checkers/lock/holds.js';
+import type { History, Value } from '../../core/history/op.js';
 import { lineOfIndex } from './pair-operations.js';
 
 export interface LockHold {

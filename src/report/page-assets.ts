@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FencecheckError } from '../errors.js';
+import { FencecheckError } from '../../core/errors.js';
 
 export const PAGE_SCRIPTS = [
   'format.js',

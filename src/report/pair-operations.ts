@@ -9,8 +9,8 @@
  * An invocation with no completion is pending: the op may take effect at any
  * time after it was invoked, so its bar runs to the end of the history.
  */
-import { lockOps } from '../../checkers/lock/lock-ops.js';
-import type { History } from '../history/op.js';
+import { lockOps } from '../../core/checkers/lock/lock-ops.js';
+import type { History } from '../../core/history/op.js';
 
 export interface OpPair {
   /** Line of the invocation. */

@@ -12,11 +12,13 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXIT, FencecheckError, UsageError } from '../errors.js';
-import type { HistoryWarning } from '../history/history-warning.js';
-import type { History } from '../history/op.js';
-import { readResultsJson, type StoredResults } from '../store/results-json.js';
-import { readTestJson, type StoredTest } from '../store/test-json.js';
+import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
+import type { History } from '../../core/history/op.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { type StoredResults } from '../../core/run-files/results-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { type StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 
 export const RUN_FILES = { test: 'test.json', history: 'history.jsonl', results: 'results.json', report: 'report.html' } as const;

@@ -6,7 +6,7 @@
  */
 import { escapeHtml, htmlDocument } from './html-text.js';
 import type { RunSummary, SummaryPage } from './list-runs.js';
-import type { Validity } from '../store/results-json.js';
+import type { Validity } from '../../core/run-files/results-json.js';
 
 const STYLE = `
 body { margin: 0; font: 13px/1.45 system-ui, -apple-system, "Segoe UI", "Liberation Sans", "DejaVu Sans", sans-serif; color: #1f2328; }

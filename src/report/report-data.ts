@@ -11,16 +11,16 @@
  * which of these happened.
  */
 import { basename } from 'node:path';
-import type { HoldEnd } from '../../checkers/lock/holds.js';
-import type { History } from '../history/op.js';
+import type { HoldEnd } from '../../core/checkers/lock/holds.js';
+import type { History } from '../../core/history/op.js';
 import { encodeHistory, type HistoryColumns } from './encode-history.js';
 import { faultWindows, type FaultWindow } from './fault-windows.js';
 import { lockHolds } from './lock-holds.js';
 import { lineOfIndex, pairOperations, type OpPair } from './pair-operations.js';
 import type { RunDir } from './read-run-dir.js';
-import type { StoredResults } from '../store/results-json.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
 import { formatStoredOutcome } from '../check/format-outcome.js';
-import type { StoredTest } from '../store/test-json.js';
+import type { StoredTest } from '../../core/run-files/test-json.js';
 
 export interface ReportCaps {
   fullDetailLines: number;

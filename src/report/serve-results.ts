@@ -24,7 +24,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { EXIT, FencecheckError, UsageError } from '../errors.js';
+import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
 import { listResults, listRuns, SUMMARY_PAGES } from './list-runs.js';
 import { RUN_FILES } from './read-run-dir.js';
 import { renderIndexHtml } from './render-index-html.js';

@@ -9,7 +9,7 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { FencecheckError } from '../errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import { listResults, type RunSummary, type SummaryPage } from './list-runs.js';
 import { renderIndexHtml } from './render-index-html.js';
 import { writeRunReport } from './write-run-report.js';

@@ -8,7 +8,7 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FencecheckError } from '../errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import { pageAssets } from './page-assets.js';
 import { readRunDir, RUN_FILES, type RunDir } from './read-run-dir.js';
 import { buildReportData } from './report-data.js';

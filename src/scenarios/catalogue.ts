@@ -3,7 +3,7 @@
  * The scenarios themselves are data in client-, redlock-, sentinel-,
  * service- and etcd-mutex-scenarios.ts.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { S1, S2, S2B, S6, S6B } from './client-scenarios.js';
 import { S10, S3, S4, S5 } from './redlock-scenarios.js';
 import type { Scenario, ScenarioVariant } from './scenario.js';

@@ -11,7 +11,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOGS_DIR } from '../store/run-store.js';
+import { LOGS_DIR } from '../../runtime/store/run-store.js';
 
 /** Findings by kind, e.g. `{ 'expired-lease grant': 2 }`. */
 export type ClientFindings = Record<string, number>;

@@ -11,7 +11,7 @@
  * Rows without an agreed outcome never change it: they are the debate.
  */
 import { relative, sep } from 'node:path';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../core/errors.js';
 import type { RunStatus } from '../compare/run-summary.js';
 import { plural } from '../compare/format-units.js';
 import type { Scenario } from './scenario.js';

@@ -16,7 +16,7 @@
  * scenario table counts. The control is S8's run of fencecheck's built-in
  * etcd client (lease + txn, no Mutex), shared with S8.
  */
-import { goClientPath } from '../cluster/paths.js';
+import { goClientPath } from '../../runtime/hosts/paths.js';
 import { pauses, serverPauses } from './fault-script.js';
 import type { Scenario, ScenarioVariant } from './scenario.js';
 import { S8 } from './service-scenarios.js';

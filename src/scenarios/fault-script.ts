@@ -5,8 +5,8 @@
  * lock when the window opens and is skipped when nobody does, so scenarios
  * repeat their windows a few times rather than bet on one instant.
  */
-import type { ClientVictim, FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
-import { clientFromServers, mergeGrudges, type Grudge } from '../nemesis/grudge.js';
+import type { ClientVictim, FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import { clientFromServers, mergeGrudges, type Grudge } from '../../core/generator/grudge.js';
 
 /** SIGSTOP a client (the holder by default) for `ms`, at each start. */
 export function pauses(starts: readonly number[], ms: number, target: ClientVictim = { kind: 'holder' }): FaultWindow[] {

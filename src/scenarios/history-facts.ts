@@ -7,9 +7,9 @@
  * resource accesses rejected and why; grants a failover lost, and tokens
  * that went backwards.
  */
-import { evidenceOf } from '../../checkers/lock/evidence.js';
-import type { History, Op, Value } from '../history/op.js';
-import { replicationRefusals } from '../../checkers/lock/evidence.js';
+import { evidenceOf } from '../../core/checkers/lock/evidence.js';
+import type { History, Op, Value } from '../../core/history/op.js';
+import { replicationRefusals } from '../../core/checkers/lock/evidence.js';
 import { lostGrants, tokenRegressions } from './lost-grants.js';
 
 export interface HistoryFacts {

@@ -15,7 +15,7 @@
  * Token regressions: a granted monotonic token not above one granted before
  * (INCR on a promoted replica that never saw the last increments).
  */
-import type { History, Op } from '../history/op.js';
+import type { History, Op } from '../../core/history/op.js';
 
 export interface LostGrant {
   /** History indexes of the two grants' completions. */

@@ -5,7 +5,7 @@
  * whose options are the same (S6 asks for runs of S1, S2 and S2b) share one
  * run: it is planned once, for the first row that asks, and shown in all.
  */
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import type { Scenario, ScenarioVariant } from './scenario.js';
 import { runKey, variantNotRunnable, variantRunOptions } from './variant-options.js';
 

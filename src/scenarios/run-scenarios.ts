@@ -19,9 +19,9 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { BatchRunner, SCENARIO_POLICY } from '../batch/batch-runner.js';
-import { RunStore } from '../store/run-store.js';
+import { RunStore } from '../../runtime/store/run-store.js';
 import { formatDuration } from '../compare/format-units.js';
 import { buildDebateReport, type DebateReport } from './debate-report.js';
 import { rowId, type PlannedScenarioRun, type ScenarioSelection } from './plan-scenario-runs.js';

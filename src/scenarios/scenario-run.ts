@@ -12,10 +12,10 @@
  * a run directory (a missing results.json makes the run `unknown`, never
  * safe).
  */
-import { mergeVerdicts } from '../../checkers/lock/verdict.js';
+import { mergeVerdicts } from '../../core/checkers/lock/verdict.js';
 import { anomaliesByKind, readRunSummary, toolFailed, type RunIdentity, type RunSummary } from '../compare/run-summary.js';
 import { readRunDir } from '../report/read-run-dir.js';
-import type { StoredResults, Validity } from '../store/results-json.js';
+import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
 import { readClientFindings, type ClientFindings } from './client-findings.js';
 import { historyFacts, type HistoryFacts } from './history-facts.js';
 

@@ -8,11 +8,11 @@
  */
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { projectRoot } from '../cluster/paths.js';
-import { DEFAULTS, type RunOptions } from '../../workloads/runner/run-options.js';
-import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
+import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
 import type { Scenario, ScenarioVariant } from './scenario.js';
-import { notApplicable } from '../../workloads/vocabulary.js';
+import { notApplicable } from '../../core/vocabulary.js';
 
 /** What every scenario run shares unless its variant says otherwise. */
 export const SCENARIO_BASE = {

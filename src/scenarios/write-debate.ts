@@ -6,7 +6,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FencecheckError } from '../errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import type { DebateReport } from './debate-report.js';
 import { renderDebateHtml } from './render-debate-html.js';
 import { renderDebateMd } from './render-debate-md.js';

@@ -18,7 +18,7 @@
  * oracle re-runs it K times on the cluster (run-shrink.ts). `maxCandidates`
  * bounds the oracle calls.
  */
-import type { FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
 
 /** The choices of a plan that shrinking may change. */
 export interface ShrinkPlan {

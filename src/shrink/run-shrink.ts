@@ -9,14 +9,14 @@
  */
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { isRunDir } from '../check/is-run-dir.js';
-import { readResultsJson } from '../store/results-json.js';
-import { readTestJson } from '../store/test-json.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { parseScript } from '../../workloads/generator/parse-script.js';
-import { DEFAULTS, replayCommand, type RunOptions } from '../../workloads/runner/run-options.js';
-import { planRun } from '../../workloads/runner/run-plan.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
+import { parseScript } from '../../core/generator/parse-script.js';
+import { DEFAULTS, replayCommand, type RunOptions } from '../../core/plan/run-options.js';
+import { planRun } from '../../core/plan/run-plan.js';
 import { tryHooks, type HuntDeps } from '../hunt/run-hunt.js';
 import { describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
 

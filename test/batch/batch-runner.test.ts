@@ -1,8 +1,8 @@
 /** The batch runner's policy: fatal codes (also inside a RunFailedError), failures in a row, the run directory a failed run left. */
 import { describe, expect, it } from 'vitest';
 import { BatchRunner, COMPARE_POLICY, SCENARIO_POLICY } from '../../src/batch/batch-runner.js';
-import { FencecheckError, UsageError } from '../../src/errors.js';
-import { RunFailedError } from '../../src/store/run-failed-error.js';
+import { FencecheckError, UsageError } from '../../core/errors.js';
+import { RunFailedError } from '../../runtime/store/run-failed-error.js';
 
 const quiet = { log: () => undefined, notice: () => undefined };
 const free = async (): Promise<boolean> => false;

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkRunDir } from '../../src/check/check-run-dir.js';
-import { FencecheckError } from '../../src/errors.js';
+import { FencecheckError } from '../../core/errors.js';
 
 const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runs', 'sample-run');
 const dirs: string[] = [];

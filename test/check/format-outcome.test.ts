@@ -1,6 +1,6 @@
 /** The outcome line of `fencecheck run`, `check RUN_DIR` and `report RUN_DIR`: the word, why untested, the share of fault windows that struck. */
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../../checkers/lock/evidence.js';
+import type { Evidence } from '../../core/checkers/lock/evidence.js';
 import { formatOutcome, formatStoredOutcome } from '../../src/check/format-outcome.js';
 
 const evidence = (over: Partial<Evidence['faults']>, doubleHolds = 0, refusals = 0): Evidence => ({

@@ -11,11 +11,11 @@ import { closeSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createModel } from '../../checkers/models/registry.js';
+import { createModel } from '../../core/checkers/models/registry.js';
 import { checkFiles } from '../../src/check/check-files.js';
 import { OPERATION_BYTES, valueBytes } from '../../src/check/operations-memory.js';
-import { ParseError } from '../../src/errors.js';
-import { MIB } from '../../src/history/read-limits.js';
+import { ParseError } from '../../core/errors.js';
+import { MIB } from '../../core/history/read-limits.js';
 import { MAIN, runCli } from '../cli/run-cli.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 

@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLongHistory } from '../../bench/long-history.js';
-import { check, checkOperations } from '../../checkers/linearizability/check.js';
-import type { LinearizabilityResult } from '../../checkers/linearizability/result.js';
-import { createModel } from '../../checkers/models/registry.js';
+import { check, checkOperations } from '../../core/checkers/linearizability/check.js';
+import type { LinearizabilityResult } from '../../core/checkers/linearizability/result.js';
+import { createModel } from '../../core/checkers/models/registry.js';
 import { corpusDir, readManifest } from '../../src/corpus/manifest.js';
 import { readOperations } from '../../src/check/read-operations.js';
 import { readHistory } from '../../src/history/read-history.js';

@@ -10,11 +10,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLongKvHistory } from '../../bench/long-kv-history.js';
-import { checkOperations, searchOrder } from '../../checkers/linearizability/check.js';
-import { withDefaults } from '../../checkers/model-defaults.js';
-import { createModel } from '../../checkers/models/registry.js';
+import { checkOperations, searchOrder } from '../../core/checkers/linearizability/check.js';
+import { withDefaults } from '../../core/checkers/model-defaults.js';
+import { createModel } from '../../core/checkers/models/registry.js';
 import { readChecked } from '../../src/check/check-files.js';
-import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../checkers/linearizability/shares.js';
+import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../core/checkers/linearizability/shares.js';
 import { testSeed } from '../support/seed.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 

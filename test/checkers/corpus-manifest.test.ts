@@ -4,8 +4,8 @@
  * with a note, when the corpus is not beside the project.
  */
 import { describe, expect, it } from 'vitest';
-import { check } from '../../checkers/linearizability/check.js';
-import { createModel } from '../../checkers/models/registry.js';
+import { check } from '../../core/checkers/linearizability/check.js';
+import { createModel } from '../../core/checkers/models/registry.js';
 import { corpusDir, readManifest } from '../../src/corpus/manifest.js';
 import { readHistory } from '../../src/history/read-history.js';
 

@@ -11,13 +11,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { History, Value } from '../../src/history/op.js';
-import { check } from '../../checkers/linearizability/check.js';
-import type { LinearizabilityResult } from '../../checkers/linearizability/result.js';
-import type { Model } from '../../checkers/model.js';
-import type { KvCell, KvStore } from '../../checkers/models/kv.js';
-import { createModel, MODEL_NAMES, modelTakesInit, type ModelName } from '../../checkers/models/registry.js';
-import type { Operation } from '../../checkers/operation.js';
+import type { History, Value } from '../../core/history/op.js';
+import { check } from '../../core/checkers/linearizability/check.js';
+import type { LinearizabilityResult } from '../../core/checkers/linearizability/result.js';
+import type { Model } from '../../core/checkers/model.js';
+import type { KvCell, KvStore } from '../../core/checkers/models/kv.js';
+import { createModel, MODEL_NAMES, modelTakesInit, type ModelName } from '../../core/checkers/models/registry.js';
+import type { Operation } from '../../core/checkers/operation.js';
 import { pairOperations, referenceCheck, specFor, specOfModel, type Spec } from '../support/brute-force-checker.js';
 import { historyArbitrary, linearizableHistoryArbitrary, opShapes } from '../support/random-history.js';
 import { testSeed } from '../support/seed.js';

@@ -7,12 +7,12 @@
  * linearizability-reference.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { History, Op, OpType, Value } from '../../src/history/op.js';
-import { check } from '../../checkers/linearizability/check.js';
-import type { Model } from '../../checkers/model.js';
-import { kvModel } from '../../checkers/models/kv.js';
-import { createModel, MODEL_NAMES, type ModelName } from '../../checkers/models/registry.js';
-import type { Operation } from '../../checkers/operation.js';
+import type { History, Op, OpType, Value } from '../../core/history/op.js';
+import { check } from '../../core/checkers/linearizability/check.js';
+import type { Model } from '../../core/checkers/model.js';
+import { kvModel } from '../../core/checkers/models/kv.js';
+import { createModel, MODEL_NAMES, type ModelName } from '../../core/checkers/models/registry.js';
+import type { Operation } from '../../core/checkers/operation.js';
 import { buildHistory } from '../support/random-history.js';
 
 /** An operation as a model's step sees it. */

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/cluster/paths.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 import { clientCommand } from '../../src/cli/run-flags.js';
 
 describe('--client', () => {

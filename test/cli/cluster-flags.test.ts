@@ -1,7 +1,7 @@
 /** The cluster flags of `up` and `doctor` checked on paper: a bad subnet or client name is a 254 before anything starts. */
 import { describe, expect, it } from 'vitest';
 import { assertClusterPlan, subnetFlag } from '../../src/cli/cluster-flags.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { runCli } from './run-cli.js';
 
 describe('cluster flags', () => {

@@ -14,12 +14,12 @@ import { registerReportCommand } from '../../src/cli/report-command.js';
 import { registerRunCommand } from '../../src/cli/run-command.js';
 import { registerScenarioCommand } from '../../src/cli/scenario-command.js';
 import { registerUpCommand } from '../../src/cli/up-command.js';
-import { UsageError } from '../../src/errors.js';
-import { parseInRange } from '../../src/number-range.js';
+import { UsageError } from '../../core/errors.js';
+import { parseInRange } from '../../core/number-range.js';
 import { rangeTableMarkdown } from '../../src/cli/range-table.js';
 import { readFileSync } from 'node:fs';
-import { projectRoot } from '../../src/cluster/paths.js';
-import { DEFAULTS, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { DEFAULTS, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
 import { testSeed } from '../support/seed.js';
 
 /** A value placeholder that names a number: `<n>`, `<ms>`, `<s>`, `<i>`. */

@@ -6,11 +6,11 @@
  * passes; each lie fails the check that names it.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClientAnswer, ClientTokenKind } from '../../workloads/clients/protocol.js';
-import { SQL, type Db, type Row } from '../../workloads/clients/resource-modes.js';
-import { Resource } from '../../workloads/clients/resource.js';
-import { wireRequest } from '../../workloads/runner/client-session.js';
-import { runContractChecks, tokenFits, tokenFollows, type CheckClient, type CheckResult, type CheckWorld, type ResourceRow } from '../../workloads/client-check/contract-checks.js';
+import type { ClientAnswer, ClientTokenKind } from '../../core/client-protocol.js';
+import { SQL, type Db, type Row } from '../../runtime/clients/resource-modes.js';
+import { Resource } from '../../runtime/clients/resource.js';
+import { wireRequest } from '../../runtime/runner/client-session.js';
+import { runContractChecks, tokenFits, tokenFollows, type CheckClient, type CheckResult, type CheckWorld, type ResourceRow } from '../../runtime/client-check/contract-checks.js';
 
 type Lie = 'none' | 'fake-acquire' | 'reuse-token' | 'fake-monotonic' | 'binds-another-token' | 'ignores-statements';
 

@@ -8,11 +8,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ClientHost, ClientProcess } from '../../src/cluster/client-host.js';
-import { projectRoot } from '../../src/cluster/paths.js';
-import type { ClientAnswer, ClientConfig, ClientReady } from '../../workloads/clients/protocol.js';
-import { wireRequest, type SessionAccess } from '../../workloads/runner/client-session.js';
-import type { RequestBody } from '../../workloads/runner/ports.js';
+import type { ClientHost, ClientProcess } from '../../runtime/hosts/client-host.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import type { ClientAnswer, ClientConfig, ClientReady } from '../../core/client-protocol.js';
+import { wireRequest, type SessionAccess } from '../../runtime/runner/client-session.js';
+import type { RequestBody } from '../../runtime/runner/ports.js';
 
 export const CLIENT_MAIN = 'dist/workloads/clients/client-main.js';
 

@@ -3,14 +3,14 @@
  * tokens, lease and retry arithmetic, the ZooKeeper queue order.
  */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { parseClientConfig } from '../../workloads/clients/client-config.js';
-import { leaseSeconds } from '../../workloads/clients/etcd-client.js';
-import { parseEndpoint, tokenFromDecimal } from '../../workloads/clients/lock-client.js';
-import { redlockNpmSettings } from '../../workloads/clients/redlock-npm-client.js';
-import { statementTimeoutMs } from '../../workloads/clients/resource.js';
-import { retryDelayMs } from '../../workloads/clients/time.js';
-import { lockQueue } from '../../workloads/clients/zookeeper-client.js';
+import { UsageError } from '../../core/errors.js';
+import { parseClientConfig } from '../../runtime/clients/client-config.js';
+import { leaseSeconds } from '../../runtime/clients/etcd-client.js';
+import { parseEndpoint, tokenFromDecimal } from '../../runtime/clients/lock-client.js';
+import { redlockNpmSettings } from '../../runtime/clients/redlock-npm-client.js';
+import { statementTimeoutMs } from '../../runtime/clients/resource.js';
+import { retryDelayMs } from '../../runtime/clients/time.js';
+import { lockQueue } from '../../runtime/clients/zookeeper-client.js';
 
 const GOOD = {
   client: 0,

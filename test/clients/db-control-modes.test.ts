@@ -7,9 +7,9 @@
  * test/integration/db-control-modes.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { failed, indeterminate } from '../../workloads/clients/op-error.js';
-import { accessStatements, SQL } from '../../workloads/clients/resource-modes.js';
-import { runStatements, type Transaction } from '../../workloads/clients/run-statements.js';
+import { failed, indeterminate } from '../../runtime/clients/op-error.js';
+import { accessStatements, SQL } from '../../runtime/clients/resource-modes.js';
+import { runStatements, type Transaction } from '../../runtime/clients/run-statements.js';
 import { FakeDb } from './fake-db.js';
 
 const read = (mode: 'version' | 'for-update') => accessStatements(mode, 'read', 'k');

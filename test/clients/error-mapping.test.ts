@@ -6,12 +6,12 @@ import { GRPCDeadlineExceededError, GRPCUnavailableError } from 'etcd3';
 import { ReplyError } from 'ioredis';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { etcdOpError } from '../../workloads/clients/etcd-errors.js';
-import { failed, type OpError } from '../../workloads/clients/op-error.js';
-import { pgOpError } from '../../workloads/clients/pg-errors.js';
-import { redisOpError } from '../../workloads/clients/redis-connection.js';
-import { CallTimeoutError } from '../../workloads/clients/time.js';
-import { deferred, ZK, ZkError, zkOpError } from '../../workloads/clients/zookeeper-session.js';
+import { etcdOpError } from '../../runtime/clients/etcd-errors.js';
+import { failed, type OpError } from '../../runtime/clients/op-error.js';
+import { pgOpError } from '../../runtime/clients/pg-errors.js';
+import { redisOpError } from '../../runtime/clients/redis-connection.js';
+import { CallTimeoutError } from '../../runtime/clients/time.js';
+import { deferred, ZK, ZkError, zkOpError } from '../../runtime/clients/zookeeper-session.js';
 
 type Row = [string, () => unknown, 'fail' | 'info', string];
 

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { Lease } from 'etcd3';
-import { followLease } from '../../workloads/clients/etcd-client.js';
+import { followLease } from '../../runtime/clients/etcd-client.js';
 
 function fakeLease(): { lease: Pick<Lease, 'on'>; emit: (event: string, ...args: unknown[]) => void; at: (t: number) => void; now: () => number } {
   const e = new EventEmitter();

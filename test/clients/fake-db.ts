@@ -3,8 +3,8 @@
  * (rows, or an OpError to throw), so the resource's SQL and its outcome
  * mapping can be checked without PostgreSQL.
  */
-import type { OpError } from '../../workloads/clients/op-error.js';
-import type { Db, Row } from '../../workloads/clients/resource-modes.js';
+import type { OpError } from '../../runtime/clients/op-error.js';
+import type { Db, Row } from '../../runtime/clients/resource-modes.js';
 
 export type Reply = { rows: Row[]; rowCount?: number } | OpError;
 

@@ -4,7 +4,7 @@
  * statement, only when the lock was taken.
  */
 import { describe, expect, it } from 'vitest';
-import { advisoryKey, PG_ADVISORY_SQL, TOKEN_SEQUENCE } from '../../workloads/clients/pg-advisory-client.js';
+import { advisoryKey, PG_ADVISORY_SQL, TOKEN_SEQUENCE } from '../../runtime/clients/pg-advisory-client.js';
 
 describe('pg-advisory client', () => {
   it('derives a stable signed 64-bit key per lock name', () => {

@@ -12,7 +12,7 @@ import {
   type RedlockClock,
   type RedlockNode,
   type UnlockVote,
-} from '../../workloads/clients/redlock-algorithm.js';
+} from '../../runtime/clients/redlock-algorithm.js';
 
 /** A fake monotonic clock: sleeping advances it, random is fixed. */
 class FakeClock implements RedlockClock {

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as RedlockModule from '../../node_modules/redlock/dist/index.js';
-import { redlockAcquire, type RedlockNode } from '../../workloads/clients/redlock-algorithm.js';
+import { redlockAcquire, type RedlockNode } from '../../runtime/clients/redlock-algorithm.js';
 
 const { default: Redlock } = createRequire(import.meta.url)('redlock') as typeof RedlockModule;
 

@@ -5,13 +5,13 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Acquired, LockClient } from '../../workloads/clients/lock-client.js';
-import { failed, indeterminate } from '../../workloads/clients/op-error.js';
-import type { ClientAnswer, ClientRequest } from '../../workloads/clients/protocol.js';
-import { RequestHandler } from '../../workloads/clients/request-handler.js';
-import { Resource } from '../../workloads/clients/resource.js';
-import { accessStatements } from '../../workloads/clients/resource-modes.js';
-import { parseRequest, serveRequests, type Handler } from '../../workloads/clients/serve-requests.js';
+import type { Acquired, LockClient } from '../../runtime/clients/lock-client.js';
+import { failed, indeterminate } from '../../runtime/clients/op-error.js';
+import type { ClientAnswer, ClientRequest } from '../../core/client-protocol.js';
+import { RequestHandler } from '../../runtime/clients/request-handler.js';
+import { Resource } from '../../runtime/clients/resource.js';
+import { accessStatements } from '../../runtime/clients/resource-modes.js';
+import { parseRequest, serveRequests, type Handler } from '../../runtime/clients/serve-requests.js';
 import { FakeDb, type Reply } from './fake-db.js';
 
 /** A lock client whose acquire/release results are scripted. */

@@ -3,11 +3,11 @@
  * and what each result means: statements, parameters, outcomes, fences.
  */
 import { describe, expect, it } from 'vitest';
-import { failed, indeterminate } from '../../workloads/clients/op-error.js';
-import { dataText, dataValue, fenceParam, SQL } from '../../workloads/clients/resource-modes.js';
-import { Resource } from '../../workloads/clients/resource.js';
+import { failed, indeterminate } from '../../runtime/clients/op-error.js';
+import { dataText, dataValue, fenceParam, SQL } from '../../runtime/clients/resource-modes.js';
+import { Resource } from '../../runtime/clients/resource.js';
 import { FakeDb, type Reply } from './fake-db.js';
-import type { ResourceMode } from '../../workloads/vocabulary.js';
+import type { ResourceMode } from '../../core/vocabulary.js';
 
 function resource(mode: ResourceMode, replies: Reply[] = []): { db: FakeDb; r: Resource } {
   const db = new FakeDb(replies);

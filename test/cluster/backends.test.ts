@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { etcdArgs } from '../../src/cluster/backends/etcd.js';
-import { postgresArgs, postgresUrl } from '../../src/cluster/backends/postgres.js';
-import { redisArgs } from '../../src/cluster/backends/redis.js';
-import { backendSpec } from '../../src/cluster/backends/registry.js';
-import { zooCfg, zookeeperArgv } from '../../src/cluster/backends/zookeeper.js';
-import { planCluster, type NodePlan } from '../../src/cluster/plan.js';
+import { etcdArgs } from '../../runtime/cluster/backends/etcd.js';
+import { postgresArgs, postgresUrl } from '../../runtime/cluster/backends/postgres.js';
+import { redisArgs } from '../../runtime/cluster/backends/redis.js';
+import { backendSpec } from '../../runtime/cluster/backends/registry.js';
+import { zooCfg, zookeeperArgv } from '../../runtime/cluster/backends/zookeeper.js';
+import { planCluster, type NodePlan } from '../../core/cluster/cluster-plan.js';
 
 const plan = planCluster({ backends: ['redis', 'etcd', 'zookeeper', 'postgres'] });
 const node = (name: string): NodePlan => plan.nodes.find((n) => n.name === name) as NodePlan;

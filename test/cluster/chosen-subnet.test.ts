@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chosenSubnet } from '../../src/cluster/start-cluster.js';
-import { UsageError } from '../../src/errors.js';
+import { chosenSubnet } from '../../runtime/cluster/start-cluster.js';
+import { UsageError } from '../../core/errors.js';
 
 describe('the cluster\'s subnet: up --subnet, else FENCECHECK_SUBNET, else the default', () => {
   it('prefers the flag, then the variable; empty or unset means the default', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLOCK_FILE_BYTES, createClockFile, decodeClockOffset, encodeClockOffset, readClockOffset, writeClockOffset } from '../../src/cluster/clock-file.js';
+import { CLOCK_FILE_BYTES, createClockFile, decodeClockOffset, encodeClockOffset, readClockOffset, writeClockOffset } from '../../runtime/hosts/clock-file.js';
 
 describe('clock offset encoding', () => {
   it('round-trips positive, negative and zero offsets', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { removableDataDirs } from '../../src/cluster/data-dirs.js';
-import { sharedDataDir } from '../../src/cluster/paths.js';
+import { removableDataDirs } from '../../runtime/cluster/data-dirs.js';
+import { sharedDataDir } from '../../runtime/hosts/paths.js';
 
 describe('removableDataDirs', () => {
   const runDir = '/work/results/etcd-none-lock-counter/20260101T000000';

@@ -4,12 +4,12 @@
  * in front of it, memcached; their addresses, configuration and data dirs.
  */
 import { describe, expect, it } from 'vitest';
-import { memcachedArgs } from '../../src/cluster/backends/memcached.js';
-import { PGBOUNCER_POOL_SIZE, pgbouncerIni } from '../../src/cluster/backends/pgbouncer.js';
-import { backendSpec } from '../../src/cluster/backends/registry.js';
-import { TOOLS_OF } from '../../src/cluster/binaries.js';
-import { nodeDataDir } from '../../src/cluster/paths.js';
-import { planCluster, type NodePlan } from '../../src/cluster/plan.js';
+import { memcachedArgs } from '../../runtime/cluster/backends/memcached.js';
+import { PGBOUNCER_POOL_SIZE, pgbouncerIni } from '../../runtime/cluster/backends/pgbouncer.js';
+import { backendSpec } from '../../runtime/cluster/backends/registry.js';
+import { TOOLS_OF } from '../../runtime/hosts/binaries.js';
+import { nodeDataDir } from '../../runtime/hosts/paths.js';
+import { planCluster, type NodePlan } from '../../core/cluster/cluster-plan.js';
 
 const plan = planCluster({ backends: ['pgbouncer', 'pg-advisory', 'postgres', 'memcached'] });
 const node = (name: string): NodePlan => plan.nodes.find((n) => n.name === name) as NodePlan;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allHosts, BACKENDS, namespacesOf, parseSubnet, planClientHost, planCluster } from '../../src/cluster/plan.js';
+import { allHosts, BACKENDS, namespacesOf, parseSubnet, planClientHost, planCluster } from '../../core/cluster/cluster-plan.js';
 
 describe('planCluster', () => {
   it('names and addresses every node of every backend', () => {

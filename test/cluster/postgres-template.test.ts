@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initFromTemplate, templateDirFor, type TemplateIo } from '../../src/cluster/backends/postgres-template.js';
+import { initFromTemplate, templateDirFor, type TemplateIo } from '../../runtime/cluster/backends/postgres-template.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conflictingRoutes, isPrivileged } from '../../src/cluster/preflight.js';
+import { conflictingRoutes, isPrivileged } from '../../runtime/cluster/preflight.js';
 
 describe('conflictingRoutes', () => {
   it('finds routes of other interfaces that overlap the /24', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { identify, isSameProcess, parseProcStat } from '../../src/cluster/process-info.js';
+import { identify, isSameProcess, parseProcStat } from '../../runtime/hosts/process-info.js';
 
 // Field 22 (start time) is the 20th after the comm's closing parenthesis.
 const tail = (state: string, startTime: number): string => `${state} 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 ${startTime} 1000 10 18446744073709551615`;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { initialMaster, sentinelConf, sentinelDataArgs, sentinelId } from '../../src/cluster/backends/redis-sentinel.js';
-import { parseInfo, replicationState } from '../../src/cluster/backends/sentinel-probes.js';
-import { backendSpec } from '../../src/cluster/backends/registry.js';
-import { planCluster, type NodePlan } from '../../src/cluster/plan.js';
+import { initialMaster, sentinelConf, sentinelDataArgs, sentinelId } from '../../runtime/cluster/backends/redis-sentinel.js';
+import { parseInfo, replicationState } from '../../runtime/clients/sentinel-probes.js';
+import { backendSpec } from '../../runtime/cluster/backends/registry.js';
+import { planCluster, type NodePlan } from '../../core/cluster/cluster-plan.js';
 
 const plan = planCluster({ backends: ['redis-sentinel'] });
 const node = (name: string): NodePlan => plan.nodes.find((n) => n.name === name)!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abandonedSegments, parseSysvShm, postmasterSegment } from '../../src/cluster/shared-memory.js';
+import { abandonedSegments, parseSysvShm, postmasterSegment } from '../../runtime/cluster/shared-memory.js';
 
 // As seen on this machine after a postmaster was killed with SIGKILL (its segment stayed, nobody attached).
 const PROC_SHM = `       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime                   rss                  swap

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shellQuote } from '../../src/cluster/shell-quote.js';
+import { shellQuote } from '../../core/shell-quote.js';
 
 describe('shellQuote', () => {
   it('quotes only what a shell would split or expand', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addUnique, StateFile, type ClusterState } from '../../src/cluster/state-file.js';
+import { addUnique, StateFile, type ClusterState } from '../../runtime/hosts/state-file.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planClientHost, planCluster } from '../../src/cluster/plan.js';
-import { teardownScript, topologyScript } from '../../src/cluster/topology-script.js';
+import { planClientHost, planCluster } from '../../core/cluster/cluster-plan.js';
+import { teardownScript, topologyScript } from '../../runtime/cluster/topology-script.js';
 
 describe('topologyScript', () => {
   it('creates the switch, the control veth and one veth per host, each end in its namespace', () => {

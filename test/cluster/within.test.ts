@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { within } from '../../src/cluster/within.js';
+import { within } from '../../runtime/hosts/within.js';
 
 describe('within', () => {
   beforeEach(() => vi.useFakeTimers());

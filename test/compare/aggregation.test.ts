@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeCell, summarizeCell } from '../../src/compare/cell-summary.js';
 import { matrixCells } from '../../src/compare/compare-spec.js';
 import { anomaliesByKind, readRunSummary, summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { StoredResults } from '../../src/store/results-json.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
 import { resultsJson, runOptions, tempDir, writeRunDir } from './fixture-runs.js';
 
 const results = (o: Parameters<typeof resultsJson>[0]): StoredResults => resultsJson(o) as StoredResults;

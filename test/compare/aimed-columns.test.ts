@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { matrixCells, nemesisAims, parseNemesisLabel, runOptionsFor } from '../../src/compare/compare-spec.js';
-import { UsageError } from '../../src/errors.js';
-import { parseScript } from '../../workloads/generator/parse-script.js';
-import { planRun } from '../../workloads/runner/run-plan.js';
-import { replayArgs } from '../../workloads/runner/run-options.js';
+import { UsageError } from '../../core/errors.js';
+import { parseScript } from '../../core/generator/parse-script.js';
+import { planRun } from '../../core/plan/run-plan.js';
+import { replayArgs } from '../../core/plan/run-options.js';
 import { spec } from './fixture-runs.js';
 
 describe('aimed nemesis columns', () => {

@@ -5,7 +5,7 @@ import { matrixCells } from '../../src/compare/compare-spec.js';
 import { buildCompareReport, type MatrixInput } from '../../src/compare/compare-report.js';
 import { renderCompareHtml } from '../../src/compare/render-compare-html.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { StoredResults } from '../../src/store/results-json.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
 import { resultsJson } from './fixture-runs.js';
 
 const cell = matrixCells(['redis'], ['fence'], ['client-pause'])[0]!;

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lockRows, matrixCells, parseNemesisLabel, planRuns, rowOfLabel, runOptionsFor, sameSpec } from '../../src/compare/compare-spec.js';
-import { parseClientList } from '../../workloads/runner/client-registry.js';
+import { parseClientList } from '../../runtime/runner/client-registry.js';
 import { formatShard, inShard, parseShard } from '../../src/compare/shard.js';
 import { spec } from './fixture-runs.js';
 

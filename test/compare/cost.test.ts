@@ -1,11 +1,11 @@
 /** The cost beside safety in compare: a run's section-cost stats as its cost, a cell's runs combined, in words. */
 import { describe, expect, it } from 'vitest';
-import { sectionCostChecker } from '../../checkers/lock/section-cost.js';
-import { evidenceOf } from '../../checkers/lock/evidence.js';
+import { sectionCostChecker } from '../../core/checkers/lock/section-cost.js';
+import { evidenceOf } from '../../core/checkers/lock/evidence.js';
 import { cellCost, describeCost, summarizeCell } from '../../src/compare/cell-summary.js';
 import { matrixCells } from '../../src/compare/compare-spec.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { StoredResults } from '../../src/store/results-json.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
 import { call, context, lockHistory } from '../lock-checkers/lock-history.js';
 
 const ctx = context({ workload: 'lock-counter', resource: 'version', backend: 'none', tokenKind: 'unique' });

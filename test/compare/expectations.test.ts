@@ -7,7 +7,7 @@ import { evaluateExpectations } from '../../src/compare/evaluate-expectations.js
 import { matchesCell, parseExpectations, wildcardMatch } from '../../src/compare/expectations.js';
 import { testSeed } from '../support/seed.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { StoredResults } from '../../src/store/results-json.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
 import { resultsJson, type FixtureOutcome } from './fixture-runs.js';
 
 const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expect.json');

@@ -7,11 +7,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runResults } from '../../src/check/run-results.js';
-import type { History } from '../../src/history/op.js';
+import { runResults } from '../../core/analyse/run-results.js';
+import type { History } from '../../core/history/op.js';
 import { call, lockHistory, nemesis, section, type Ev } from '../lock-checkers/lock-history.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
-import { DEFAULTS, replayCommand } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
+import { DEFAULTS, replayCommand } from '../../core/plan/run-options.js';
 import type { CompareSpec } from '../../src/compare/compare-spec.js';
 import type { RunOne } from '../../src/compare/run-compare.js';
 import { madeTempDir } from '../support/temp-dirs.js';

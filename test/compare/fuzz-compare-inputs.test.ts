@@ -14,7 +14,7 @@ import { newManifest } from '../../src/compare/manifest.js';
 import { mergeCompare } from '../../src/compare/merge-compare.js';
 import { resumeCompareDir } from '../../src/compare/open-compare-dir.js';
 import { runCompare } from '../../src/compare/run-compare.js';
-import { FencecheckError } from '../../src/errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import { garbage, mutate, mutations } from '../support/mutate.js';
 import { testSeed } from '../support/seed.js';
 import { fakeClock, fakeRunOne, spec, tempDir } from './fixture-runs.js';

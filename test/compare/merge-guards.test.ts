@@ -12,7 +12,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, write
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareInProcess } from './compare-in-process.js';
-import { EXIT, FencecheckError } from '../../src/errors.js';
+import { EXIT, FencecheckError } from '../../core/errors.js';
 import { mergeCompare } from '../../src/compare/merge-compare.js';
 import { newManifest } from '../../src/compare/manifest.js';
 import { runCompare } from '../../src/compare/run-compare.js';

@@ -11,7 +11,7 @@ import { findCompareInputs } from '../../src/compare/find-compare-inputs.js';
 import { newManifest } from '../../src/compare/manifest.js';
 import { mergeCompare } from '../../src/compare/merge-compare.js';
 import { runCompare, type CompareDeps } from '../../src/compare/run-compare.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { fakeClock, fakeRunOne, runOptions, spec, tempDir, writeRunDir, type FixtureOutcome } from './fixture-runs.js';
 
 const outcome = (o: RunOptions): FixtureOutcome =>

@@ -10,9 +10,9 @@ import type { CompareReport } from '../../src/compare/compare-report.js';
 import { newManifest, readManifest } from '../../src/compare/manifest.js';
 import { openCompareDir, resumeCompareDir } from '../../src/compare/open-compare-dir.js';
 import { runCompare, type CompareDeps, type RunOne } from '../../src/compare/run-compare.js';
-import { FencecheckError, UsageError } from '../../src/errors.js';
-import { RunFailedError } from '../../src/store/run-failed-error.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import { FencecheckError, UsageError } from '../../core/errors.js';
+import { RunFailedError } from '../../runtime/store/run-failed-error.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { fakeClock, fakeRunOne, spec, tempDir, writeRunDir, type FixtureOutcome } from './fixture-runs.js';
 
 /** none under client-pause loses updates; everything else is valid. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { debianMirror } from '../../src/containers/bootstrap-bases.js';
+import { debianMirror } from '../../runtime/cluster/containers/bootstrap-bases.js';
 
 describe('debianMirror', () => {
   it('takes the URIs of the first deb822 stanza whose suites include bookworm', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { imageArgv } from '../../src/containers/container-client-host.js';
-import { CLIENT_IMAGE_ROOT, IMAGE_NODE, IMAGE_PYTHON } from '../../src/containers/image-specs.js';
+import { imageArgv } from '../../runtime/cluster/containers/container-client-host.js';
+import { CLIENT_IMAGE_ROOT, IMAGE_NODE, IMAGE_PYTHON } from '../../runtime/cluster/containers/image-specs.js';
 
 describe('imageArgv', () => {
   it("maps this Node and this checkout's files to where the client image has them", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientContainerName, hostContainerName, labelsFor, PROJECT_LABEL, RUN_LABEL, runIdOf, serverContainerName } from '../../src/containers/container-labels.js';
-import { planClientHost, planCluster } from '../../src/cluster/plan.js';
+import { clientContainerName, hostContainerName, labelsFor, PROJECT_LABEL, RUN_LABEL, runIdOf, serverContainerName } from '../../runtime/cluster/containers/container-labels.js';
+import { planClientHost, planCluster } from '../../core/cluster/cluster-plan.js';
 
 describe('container names and labels', () => {
   const plan = planCluster({ backends: ['etcd'] });

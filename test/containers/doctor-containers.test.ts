@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { providerLines } from '../../src/containers/doctor-containers.js';
+import { providerLines } from '../../runtime/cluster/containers/doctor-containers.js';
 
 describe('providerLines', () => {
   it('a provider is usable when its checks pass; leftovers do not make it unusable', () => {

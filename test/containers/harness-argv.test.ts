@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CLOCK_VOLUME_DIR, clockVolumeName, harnessContainerArgv, harnessContainerName, passedEnvNames, sameDirMounts } from '../../src/containers/harness-argv.js';
-import { clockFileIn, clockVolumeMounts, harnessSelf } from '../../src/containers/harness-self.js';
-import { CLIENT_IMAGE_ROOT, IMAGE_NODE } from '../../src/containers/image-specs.js';
+import { CLOCK_VOLUME_DIR, clockVolumeName, harnessContainerArgv, harnessContainerName, passedEnvNames, sameDirMounts } from '../../runtime/cluster/containers/harness-argv.js';
+import { clockFileIn, clockVolumeMounts, harnessSelf } from '../../runtime/cluster/containers/harness-self.js';
+import { CLIENT_IMAGE_ROOT, IMAGE_NODE } from '../../runtime/cluster/containers/image-specs.js';
 
 const images = { servers: 'fencecheck/servers:aaa', client: 'fencecheck/client:bbb' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideHarness, harnessRequest } from '../../src/containers/harness-choice.js';
-import { UsageError } from '../../src/errors.js';
+import { decideHarness, harnessRequest } from '../../runtime/cluster/containers/harness-choice.js';
+import { UsageError } from '../../core/errors.js';
 import { testSeed } from '../support/seed.js';
 
 const RUN = ['run', '--backend', 'redis', '--provider', 'containers', '--seed', '3'];

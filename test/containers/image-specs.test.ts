@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTag, IMAGE_SPECS } from '../../src/containers/image-specs.js';
+import { contentTag, IMAGE_SPECS } from '../../runtime/cluster/containers/image-specs.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 

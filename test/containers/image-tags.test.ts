@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { imageRef } from '../../src/containers/image-tags.js';
+import { imageRef } from '../../runtime/cluster/containers/image-tags.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
 function put(root: string, rel: string, text: string): void {

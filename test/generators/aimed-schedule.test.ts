@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { aimSchedule, splitAim } from '../../workloads/generator/aimed-schedule.js';
-import { nemesisSchedule, type FaultKind, type NemesisOptions } from '../../workloads/generator/nemesis-schedule.js';
+import { UsageError } from '../../core/errors.js';
+import { aimSchedule, splitAim } from '../../core/generator/aimed-schedule.js';
+import { nemesisSchedule, type FaultKind, type NemesisOptions } from '../../core/generator/nemesis-schedule.js';
 import { testSeed } from '../support/seed.js';
 
 const options = (o: Partial<NemesisOptions> = {}): NemesisOptions => ({ faults: ['client-pause', 'kill'], intervalMs: 1000, durationMs: 2000, leaseMs: 1000, targets: { nodes: ['n1', 'n2', 'n3'] }, ...o });

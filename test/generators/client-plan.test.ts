@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { clientPlan, planPrefix, type ClientPlanOptions } from '../../workloads/generator/client-plan.js';
+import { UsageError } from '../../core/errors.js';
+import { clientPlan, planPrefix, type ClientPlanOptions } from '../../core/generator/client-plan.js';
 import { testSeed } from '../support/seed.js';
 
 const fenced: ClientPlanOptions = { workload: 'fenced-write', rate: 2, hold: { min: 100, max: 300 } };

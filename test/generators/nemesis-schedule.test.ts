@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { blockedPairs } from '../../src/nemesis/grudge.js';
-import { FAULT_KINDS, GRUDGE_KINDS, nemesisSchedule, type FaultKind, type NemesisOptions } from '../../workloads/generator/nemesis-schedule.js';
+import { UsageError } from '../../core/errors.js';
+import { blockedPairs } from '../../core/generator/grudge.js';
+import { FAULT_KINDS, GRUDGE_KINDS, nemesisSchedule, type FaultKind, type NemesisOptions } from '../../core/generator/nemesis-schedule.js';
 import { testSeed } from '../support/seed.js';
 
 const three = ['n1', 'n2', 'n3'];

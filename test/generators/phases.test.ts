@@ -1,7 +1,7 @@
 /** The run's phases as data, and which phase a virtual instant is in, at every boundary. */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { phaseAt, planPhases } from '../../workloads/generator/phases.js';
+import { UsageError } from '../../core/errors.js';
+import { phaseAt, planPhases } from '../../core/generator/phases.js';
 
 describe('planPhases', () => {
   it('main, an instant of healing, recovery, then final reads', () => {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Prng } from '../../src/random/prng.js';
+import { Prng } from '../../core/random/prng.js';
 import { testSeed } from '../support/seed.js';
 
 const draw = (p: Prng, n: number): number[] => Array.from({ length: n }, () => p.next());

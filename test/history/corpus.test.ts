@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { HistoryWarning } from '../../src/history/history-warning.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
 import { detectFormat, readHistory, type HistoryFormat } from '../../src/history/read-history.js';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

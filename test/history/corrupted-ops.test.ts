@@ -7,13 +7,13 @@
  * handed to check() directly).
  */
 import { describe, expect, it } from 'vitest';
-import { check } from '../../checkers/linearizability/check.js';
-import { createModel } from '../../checkers/models/registry.js';
+import { check } from '../../core/checkers/linearizability/check.js';
+import { createModel } from '../../core/checkers/models/registry.js';
 import { checkFiles } from '../../src/check/check-files.js';
-import { ParseError } from '../../src/errors.js';
+import { ParseError } from '../../core/errors.js';
 import { looksLikeOpLine } from '../../src/history/etcd-op-line-shape.js';
-import type { History, Op } from '../../src/history/op.js';
-import { HistoryError } from '../../src/history/validate-history.js';
+import type { History, Op } from '../../core/history/op.js';
+import { HistoryError } from '../../core/history/validate-history.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { tempFile } from './temp-files.js';
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { HistoryWarning } from '../../src/history/history-warning.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
 import { readJsonl } from '../../src/history/jsonl-reader.js';
-import { formatJsonlLine, JsonlWriter } from '../../src/history/jsonl-writer.js';
-import type { Op, Value } from '../../src/history/op.js';
-import { setField } from '../../src/history/op-from-record.js';
+import { formatJsonlLine, JsonlWriter } from '../../runtime/store/jsonl-writer.js';
+import type { Op, Value } from '../../core/history/op.js';
+import { setField } from '../../core/history/op-from-record.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { expectParseError, tempFile } from './temp-files.js';
 import { testSeed } from '../support/seed.js';

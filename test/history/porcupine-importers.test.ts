@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseEdn } from '../../src/history/edn.js';
-import type { HistoryWarning } from '../../src/history/history-warning.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
 import { opFromKvForm, porcupineKvParser } from '../../src/history/porcupine-kv-importer.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { tempFile } from './temp-files.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FencecheckError, ParseError, UsageError } from '../../src/errors.js';
-import type { HistoryWarning } from '../../src/history/history-warning.js';
-import type { History, Op } from '../../src/history/op.js';
+import { FencecheckError, ParseError, UsageError } from '../../core/errors.js';
+import type { HistoryWarning } from '../../core/history/history-warning.js';
+import type { History, Op } from '../../core/history/op.js';
 import { detectFormat, readHistory, readOps, type HistoryFormat } from '../../src/history/read-history.js';
-import { HistoryError, validateHistory } from '../../src/history/validate-history.js';
+import { HistoryError, validateHistory } from '../../core/history/validate-history.js';
 import { tempFile } from './temp-files.js';
 
 describe('detectFormat', () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { ParseError } from '../../src/errors.js';
+import { ParseError } from '../../core/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fencecheck-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

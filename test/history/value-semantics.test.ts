@@ -7,12 +7,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { valueEquals, valueHash } from '../../checkers/models/value-equality.js';
-import { ParseError } from '../../src/errors.js';
-import { canonicalKey, SET_KEY } from '../../src/history/canonical-value.js';
+import { valueEquals, valueHash } from '../../core/checkers/models/value-equality.js';
+import { ParseError } from '../../core/errors.js';
+import { canonicalKey, SET_KEY } from '../../core/history/canonical-value.js';
 import { parseEdn } from '../../src/history/edn.js';
 import { parseJsonlLine } from '../../src/history/jsonl-reader.js';
-import type { Value } from '../../src/history/op.js';
+import type { Value } from '../../core/history/op.js';
 import { testSeed } from '../support/seed.js';
 
 const jsonlWith = (literal: string) => `{"index":0,"time":0,"process":0,"type":"invoke","f":"write","value":${literal}}`;

@@ -1,8 +1,8 @@
 /** Near misses read from a simulated history: the signs counted, scored, and said in words. */
 import { describe, expect, it } from 'vitest';
 import { describeNearMiss, nearMissOf, nearMissScore } from '../../src/hunt/near-miss.js';
-import { runResults } from '../../src/check/run-results.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import { runResults } from '../../core/analyse/run-results.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { simulateRun } from '../sim/simulate-run.js';
 
 const base: RunOptions = {

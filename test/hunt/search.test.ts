@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { armOfWindow, armsOf, HuntSearch, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
 import type { NearMiss } from '../../src/hunt/near-miss.js';
-import { parseScript, scriptText } from '../../workloads/generator/parse-script.js';
+import { parseScript, scriptText } from '../../core/generator/parse-script.js';
 import { testSeed } from '../support/seed.js';
 
 const space: HuntSpace = { faults: ['client-pause', 'server-pause', 'partition', 'delay'], events: ['acquire', 'grant', 'holder-read', 'write', 'held', 'lease-ending'], maxWindows: 3, timeLimitMs: 10_000, ttlMs: 1000 };

@@ -4,11 +4,11 @@
  * checkers (runResults), read back as the real hunt reads a run directory.
  * The simulation proposes; only the real cluster decides (test/integration).
  */
-import { runResults } from '../../src/check/run-results.js';
+import { runResults } from '../../core/analyse/run-results.js';
 import type { HuntDeps } from '../../src/hunt/run-hunt.js';
 import { nearMissOf } from '../../src/hunt/near-miss.js';
-import type { ResultsJson } from '../../src/store/results-json.js';
-import type { History } from '../../src/history/op.js';
+import type { ResultsJson } from '../../core/run-files/results-json.js';
+import type { History } from '../../core/history/op.js';
 import { simulateRun } from '../sim/simulate-run.js';
 
 export function simHuntDeps(opts: { stopAfter?: number } = {}): HuntDeps & { runs: number } {

@@ -20,10 +20,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultStateFile } from '../../src/cluster/paths.js';
-import { reclaim } from '../../src/cluster/reclaim.js';
-import { runCommand, type CommandResult } from '../../src/cluster/run-command.js';
-import { StateFile, type ProcessRecord } from '../../src/cluster/state-file.js';
+import { defaultStateFile } from '../../runtime/hosts/paths.js';
+import { reclaim } from '../../runtime/cluster/reclaim.js';
+import { runCommand, type CommandResult } from '../../runtime/hosts/run-command.js';
+import { StateFile, type ProcessRecord } from '../../runtime/hosts/state-file.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 import { cliPath, leftovers, NOTHING_LEFT, sleep, withClusterLock, type Census } from './helpers.js';
 

@@ -7,10 +7,10 @@
 import { createInterface } from 'node:readline';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientProcess } from '../../src/cluster/client-host.js';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
-import { clientFromServers } from '../../src/nemesis/grudge.js';
+import type { ClientProcess } from '../../runtime/hosts/client-host.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { clientFromServers } from '../../core/generator/grudge.js';
 import { SHARED_MACHINE, cliPath, redisClient, sleep, waitFor } from './helpers.js';
 
 let cluster: Cluster;

@@ -19,16 +19,16 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { projectRoot } from '../../src/cluster/paths.js';
-import type { BackendName } from '../../src/cluster/plan.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
-import { type ClientConfig } from '../../workloads/clients/protocol.js';
-import { prepareResource, type PgEndpoint } from '../../workloads/clients/resource.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import type { BackendName } from '../../core/cluster/cluster-plan.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { type ClientConfig } from '../../core/client-protocol.js';
+import { prepareResource, type PgEndpoint } from '../../runtime/clients/resource.js';
 import { ClientDriver } from '../clients/client-driver.js';
-import { isolateOne } from '../../src/nemesis/grudge.js';
+import { isolateOne } from '../../core/generator/grudge.js';
 import { SHARED_MACHINE, redisClient, sleep, waitFor } from './helpers.js';
-import { LOCK_SERVICES as LOCK_BACKENDS, type LockService as LockBackend, type ResourceMode } from '../../workloads/vocabulary.js';
+import { LOCK_SERVICES as LOCK_BACKENDS, type LockService as LockBackend, type ResourceMode } from '../../core/vocabulary.js';
 
 const SERVERS: Record<LockBackend, BackendName> = { redis: 'redis', redlock: 'redlock', 'redlock-npm': 'redlock', etcd: 'etcd', zookeeper: 'zookeeper', 'redis-sentinel': 'redis-sentinel', 'pg-advisory': 'pg-advisory', 'pg-advisory-pooled': 'pgbouncer', memcached: 'memcached' };
 /** The advisory locks have no lease (and the pooled one breaks exclusion): their own file, pg-advisory.test.ts; memcached has no built-in client. */

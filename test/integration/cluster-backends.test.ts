@@ -7,9 +7,9 @@ import { Etcd3 } from 'etcd3';
 import pg from 'pg';
 import ZooKeeper from 'zookeeper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { BACKENDS } from '../../src/cluster/plan.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { BACKENDS } from '../../core/cluster/cluster-plan.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
 import { NOTHING_LEFT, SHARED_MACHINE, leftovers, redisClient, withClusterLock } from './helpers.js';
 
 let cluster: Cluster;

@@ -19,13 +19,13 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { projectRoot } from '../../src/cluster/paths.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
-import { accessStatements } from '../../workloads/clients/resource-modes.js';
-import { PgDb, prepareResource, type PgEndpoint } from '../../workloads/clients/resource.js';
-import { runStatements, type Transaction } from '../../workloads/clients/run-statements.js';
-import { OpError } from '../../workloads/clients/op-error.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { accessStatements } from '../../runtime/clients/resource-modes.js';
+import { PgDb, prepareResource, type PgEndpoint } from '../../runtime/clients/resource.js';
+import { runStatements, type Transaction } from '../../runtime/clients/run-statements.js';
+import { OpError } from '../../runtime/clients/op-error.js';
 import { SHARED_MACHINE, sleep } from './helpers.js';
 
 const KEY = 'db-control';

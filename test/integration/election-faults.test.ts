@@ -4,10 +4,10 @@
  * leader yields a new leader, and the old one follows after resume.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
-import { UnsupportedFaultError } from '../../src/cluster/cluster-errors.js';
-import { zookeeperMode } from '../../src/cluster/backends/zookeeper.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { UnsupportedFaultError } from '../../runtime/hosts/cluster-errors.js';
+import { zookeeperMode } from '../../runtime/cluster/backends/zookeeper.js';
 import { SHARED_MACHINE, waitFor } from './helpers.js';
 
 let cluster: Cluster;

@@ -13,13 +13,13 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/cluster/paths.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { variantRunOptions } from '../../src/scenarios/variant-options.js';
-import { readResultsJson } from '../../src/store/results-json.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { readHistory } from '../../src/history/read-history.js';
-import { runLockTest } from '../../workloads/runner/run-lock-test.js';
-import { DEFAULTS } from '../../workloads/runner/run-options.js';
+import { runLockTest } from '../../src/run/run-lock-test.js';
+import { DEFAULTS } from '../../core/plan/run-options.js';
 import { leftovers, NOTHING_LEFT, SHARED_MACHINE, sleep, withClusterLock } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-harness-death-'));

@@ -6,13 +6,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { acquireClusterLock } from '../../src/cluster/cluster-lock.js';
-import { defaultStateFile, projectRoot, sharedDataDir } from '../../src/cluster/paths.js';
-import { pidsInNamespaces } from '../../src/cluster/namespace-pids.js';
-import { isSameProcess, readProcessInfo } from '../../src/cluster/process-info.js';
-import { parseSysvShm } from '../../src/cluster/shared-memory.js';
-import { runCommand } from '../../src/cluster/run-command.js';
-import type { ClusterState } from '../../src/cluster/state-file.js';
+import { acquireClusterLock } from '../../runtime/cluster/cluster-lock.js';
+import { defaultStateFile, projectRoot, sharedDataDir } from '../../runtime/hosts/paths.js';
+import { pidsInNamespaces } from '../../runtime/cluster/namespace-pids.js';
+import { isSameProcess, readProcessInfo } from '../../runtime/hosts/process-info.js';
+import { parseSysvShm } from '../../runtime/cluster/shared-memory.js';
+import { runCommand } from '../../runtime/hosts/run-command.js';
+import type { ClusterState } from '../../runtime/hosts/state-file.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

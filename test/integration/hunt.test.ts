@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/cluster/paths.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 import { realHuntDeps } from '../../src/hunt/real-hunt-deps.js';
 import { runHunt, type HuntReport } from '../../src/hunt/run-hunt.js';
 import { failedRunOptions, runShrink } from '../../src/shrink/run-shrink.js';

@@ -4,11 +4,11 @@
  * Hosts: five Redis (redlock), PostgreSQL (the resource), two client hosts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
-import { blockedPairs, bridgeOf, clientFromResource, clientFromServers, isolateOne, majoritiesRingOf, mergeGrudges, randomHalves, type Grudge } from '../../src/nemesis/grudge.js';
-import { Prng } from '../../src/random/prng.js';
-import { runCommand } from '../../src/cluster/run-command.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { blockedPairs, bridgeOf, clientFromResource, clientFromServers, isolateOne, majoritiesRingOf, mergeGrudges, randomHalves, type Grudge } from '../../core/generator/grudge.js';
+import { Prng } from '../../core/random/prng.js';
+import { runCommand } from '../../runtime/hosts/run-command.js';
 import { SHARED_MACHINE, tcpReachable } from './helpers.js';
 
 let cluster: Cluster;

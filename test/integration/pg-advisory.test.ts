@@ -8,12 +8,12 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
-import { StateFile } from '../../src/cluster/state-file.js';
-import { advisoryKey, PgAdvisoryLockClient, PgAdvisoryPooledLockClient } from '../../workloads/clients/pg-advisory-client.js';
-import type { LockClient } from '../../workloads/clients/lock-client.js';
-import { OpError } from '../../workloads/clients/op-error.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { StateFile } from '../../runtime/hosts/state-file.js';
+import { advisoryKey, PgAdvisoryLockClient, PgAdvisoryPooledLockClient } from '../../runtime/clients/pg-advisory-client.js';
+import type { LockClient } from '../../runtime/clients/lock-client.js';
+import { OpError } from '../../runtime/clients/op-error.js';
 import { NOTHING_LEFT, SHARED_MACHINE, leftovers, withClusterLock } from './helpers.js';
 
 let cluster: Cluster;

@@ -5,8 +5,8 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
 import { SHARED_MACHINE, redisClient, sleep } from './helpers.js';
 
 let cluster: Cluster;

@@ -7,10 +7,10 @@
  * once the master dies. Teardown leaves nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replicationOf } from '../../src/cluster/backends/sentinel-probes.js';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { isolateOne } from '../../src/nemesis/grudge.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
+import { replicationOf } from '../../runtime/clients/sentinel-probes.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { isolateOne } from '../../core/generator/grudge.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
 import { NOTHING_LEFT, SHARED_MACHINE, leftovers, redisClient, waitFor, withClusterLock } from './helpers.js';
 
 let cluster: Cluster;

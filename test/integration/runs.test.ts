@@ -18,18 +18,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
-import { projectRoot } from '../../src/cluster/paths.js';
-import { runLockTest } from '../../workloads/runner/run-lock-test.js';
-import { DEFAULTS } from '../../workloads/runner/run-options.js';
-import { lockOps } from '../../checkers/lock/lock-ops.js';
-import type { History } from '../../src/history/op.js';
+import type { CheckerVerdict } from '../../core/checkers/lock/verdict.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { runLockTest } from '../../src/run/run-lock-test.js';
+import { DEFAULTS } from '../../core/plan/run-options.js';
+import { lockOps } from '../../core/checkers/lock/lock-ops.js';
+import type { History } from '../../core/history/op.js';
 import { readHistory } from '../../src/history/read-history.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { lostGrants, tokenRegressions } from '../../src/scenarios/lost-grants.js';
 import { variantRunOptions } from '../../src/scenarios/variant-options.js';
 import { SHARED_MACHINE } from './helpers.js';
-import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
+import type { LockBackend, ResourceMode } from '../../core/vocabulary.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-runs-'));
 afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));

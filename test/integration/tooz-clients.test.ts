@@ -9,13 +9,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../src/cluster/cluster.js';
-import { projectRoot } from '../../src/cluster/paths.js';
-import { startCluster } from '../../src/cluster/start-cluster.js';
-import { StateFile } from '../../src/cluster/state-file.js';
-import { checkClientOn } from '../../workloads/client-check/run-client-check.js';
-import { commandLine, namedClient } from '../../workloads/runner/client-registry.js';
-import type { LockService } from '../../workloads/vocabulary.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { StateFile } from '../../runtime/hosts/state-file.js';
+import { checkClientOn } from '../../runtime/client-check/run-client-check.js';
+import { commandLine, namedClient } from '../../runtime/runner/client-registry.js';
+import type { LockService } from '../../core/vocabulary.js';
 import { leftovers, NOTHING_LEFT, SHARED_MACHINE, withClusterLock } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-tooz-'));

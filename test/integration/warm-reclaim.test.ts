@@ -10,10 +10,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultStateFile, projectRoot } from '../../src/cluster/paths.js';
-import { reclaim } from '../../src/cluster/reclaim.js';
-import { runCommand } from '../../src/cluster/run-command.js';
-import { StateFile, type ClusterState } from '../../src/cluster/state-file.js';
+import { defaultStateFile, projectRoot } from '../../runtime/hosts/paths.js';
+import { reclaim } from '../../runtime/cluster/reclaim.js';
+import { runCommand } from '../../runtime/hosts/run-command.js';
+import { StateFile, type ClusterState } from '../../runtime/hosts/state-file.js';
 import { cliPath, leftovers, NOTHING_LEFT, withClusterLock } from './helpers.js';
 
 const harnessPath = join(projectRoot(), 'test', 'integration', 'fixtures', 'warm-harness.mjs');

@@ -15,12 +15,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/cluster/paths.js';
-import { readResultsJson } from '../../src/store/results-json.js';
-import { readTestJson } from '../../src/store/test-json.js';
-import { runLockTest } from '../../workloads/runner/run-lock-test.js';
-import { DEFAULTS } from '../../workloads/runner/run-options.js';
-import type { FaultKind } from '../../workloads/generator/nemesis-schedule.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { runLockTest } from '../../src/run/run-lock-test.js';
+import { DEFAULTS } from '../../core/plan/run-options.js';
+import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
 import { SHARED_MACHINE } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-zk-faults-'));

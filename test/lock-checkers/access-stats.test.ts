@@ -4,8 +4,8 @@
  * "safe but useless" flag, and 'unknown' for a history without acquires.
  */
 import { describe, expect, it } from 'vitest';
-import { accessStatsChecker } from '../../checkers/lock/access-stats.js';
-import type { History } from '../../src/history/op.js';
+import { accessStatsChecker } from '../../core/checkers/lock/access-stats.js';
+import type { History } from '../../core/history/op.js';
 import { call, context, lockHistory, section } from './lock-history.js';
 
 const check = (h: History) => accessStatsChecker.check(h, context());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceOf, outcomeOf, untestedWhy, type Evidence } from '../../checkers/lock/evidence.js';
-import { mutualExclusionChecker } from '../../checkers/lock/mutual-exclusion.js';
+import { evidenceOf, outcomeOf, untestedWhy, type Evidence } from '../../core/checkers/lock/evidence.js';
+import { mutualExclusionChecker } from '../../core/checkers/lock/mutual-exclusion.js';
 import type { Ev } from './lock-history.js';
 import { call, lockHistory, section } from './lock-history.js';
 

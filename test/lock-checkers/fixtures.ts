@@ -3,8 +3,8 @@
  * exist for: the manifest behind registry.test.ts. Add every bug a checker
  * finds here, with the verdicts it should have had.
  */
-import type { History } from '../../src/history/op.js';
-import type { LockContext, Validity } from '../../checkers/lock/verdict.js';
+import type { History } from '../../core/history/op.js';
+import type { LockContext, Validity } from '../../core/checkers/lock/verdict.js';
 import { call, context, lockHistory, nemesis, section } from './lock-history.js';
 
 export interface Fixture {

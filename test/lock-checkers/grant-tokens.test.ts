@@ -5,9 +5,9 @@
  * letting the run pass silently.
  */
 import { describe, expect, it } from 'vitest';
-import { grantTokensChecker } from '../../checkers/lock/grant-tokens.js';
-import { checkersFor } from '../../checkers/lock/registry.js';
-import { runCheckers } from '../../checkers/lock/verdict.js';
+import { grantTokensChecker } from '../../core/checkers/lock/grant-tokens.js';
+import { checkersFor } from '../../core/checkers/lock/registry.js';
+import { runCheckers } from '../../core/checkers/lock/verdict.js';
 import { call, context, lockHistory, section } from './lock-history.js';
 
 const check = grantTokensChecker.check.bind(grantTokensChecker);

@@ -4,8 +4,8 @@
  * indeterminate ones only counted.
  */
 import { describe, expect, it } from 'vitest';
-import { interleavedSectionsChecker } from '../../checkers/lock/interleaved-sections.js';
-import type { History } from '../../src/history/op.js';
+import { interleavedSectionsChecker } from '../../core/checkers/lock/interleaved-sections.js';
+import type { History } from '../../core/history/op.js';
 import { call, context, lockHistory, ns, section } from './lock-history.js';
 
 const check = (h: History) => interleavedSectionsChecker.check(h, context({ workload: 'lock-counter', resource: 'none' }));

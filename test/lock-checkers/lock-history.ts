@@ -6,8 +6,8 @@
  * order (stable, so a process's own events keep their order), numbers them
  * and turns ms into the history's nanoseconds.
  */
-import type { History, OpType, Process, Value } from '../../src/history/op.js';
-import type { LockContext } from '../../checkers/lock/verdict.js';
+import type { History, OpType, Process, Value } from '../../core/history/op.js';
+import type { LockContext } from '../../core/checkers/lock/verdict.js';
 
 /** One event: [ms since start, process, type, f, value, extra fields]. */
 export type Ev = [ms: number, process: Process, type: OpType, f: string, value: Value, extra: Record<string, Value>];

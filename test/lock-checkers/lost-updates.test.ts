@@ -4,8 +4,8 @@
  * indeterminate writes, phantoms, and a missing final read.
  */
 import { describe, expect, it } from 'vitest';
-import { lostUpdatesChecker } from '../../checkers/lock/lost-updates.js';
-import type { History, Value } from '../../src/history/op.js';
+import { lostUpdatesChecker } from '../../core/checkers/lock/lost-updates.js';
+import type { History, Value } from '../../core/history/op.js';
 import { call, context, lockHistory, ns, section, type Ev } from './lock-history.js';
 
 const check = (h: History) => lostUpdatesChecker.check(h, context({ workload: 'lock-counter', resource: 'none' }));

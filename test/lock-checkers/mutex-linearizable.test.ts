@@ -4,7 +4,7 @@
  * the blocked op and the holder it ran into; a deadline is 'unknown'.
  */
 import { describe, expect, it } from 'vitest';
-import { mutexLinearizableChecker } from '../../checkers/lock/mutex-linearizable.js';
+import { mutexLinearizableChecker } from '../../core/checkers/lock/mutex-linearizable.js';
 import { call, context, lockHistory, ns, section } from './lock-history.js';
 
 describe('mutex-linearizable', () => {

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mutualExclusionChecker } from '../../checkers/lock/mutual-exclusion.js';
-import type { History } from '../../src/history/op.js';
+import { mutualExclusionChecker } from '../../core/checkers/lock/mutual-exclusion.js';
+import type { History } from '../../core/history/op.js';
 import { call, context, lockHistory, ns, section, type Ev } from './lock-history.js';
 import { testSeed } from '../support/seed.js';
 

@@ -3,8 +3,8 @@
  * its checkers in order, and each scenario gets its known verdicts.
  */
 import { describe, expect, it } from 'vitest';
-import { checkersFor } from '../../checkers/lock/registry.js';
-import { runCheckers, type LockContext } from '../../checkers/lock/verdict.js';
+import { checkersFor } from '../../core/checkers/lock/registry.js';
+import { runCheckers, type LockContext } from '../../core/checkers/lock/verdict.js';
 import { FIXTURES } from './fixtures.js';
 import { context } from './lock-history.js';
 

@@ -4,7 +4,7 @@
  * with a lock and without one; a measurement that never decides a run.
  */
 import { describe, expect, it } from 'vitest';
-import { sectionCostChecker } from '../../checkers/lock/section-cost.js';
+import { sectionCostChecker } from '../../core/checkers/lock/section-cost.js';
 import { call, context, lockHistory, section } from './lock-history.js';
 
 const counter = context({ workload: 'lock-counter', resource: 'version', backend: 'none', tokenKind: 'unique' });

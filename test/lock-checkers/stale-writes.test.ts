@@ -4,8 +4,8 @@
  * fence that rejects it is not; token regressions only with monotonic tokens.
  */
 import { describe, expect, it } from 'vitest';
-import { staleWritesChecker } from '../../checkers/lock/stale-writes.js';
-import type { History } from '../../src/history/op.js';
+import { staleWritesChecker } from '../../core/checkers/lock/stale-writes.js';
+import type { History } from '../../core/history/op.js';
 import { call, context, lockHistory, nemesis, ns, section } from './lock-history.js';
 
 const check = (h: History, tokenKind: 'monotonic' | 'unique' = 'monotonic') => staleWritesChecker.check(h, context({ tokenKind }));

@@ -11,7 +11,7 @@ import {
   verdict,
   type Anomaly,
   type LockChecker,
-} from '../../checkers/lock/verdict.js';
+} from '../../core/checkers/lock/verdict.js';
 import { call, context, lockHistory } from './lock-history.js';
 
 const anomaly = (i: number): Anomaly => ({

@@ -1,6 +1,6 @@
 /** The weight of a silence: the exact rule of three, and its wording. */
 import { describe, expect, it } from 'vitest';
-import { formatPercent, formatWeight, ruledOutRate } from '../../checkers/lock/weight.js';
+import { formatPercent, formatWeight, ruledOutRate } from '../../core/checkers/lock/weight.js';
 
 describe('the weight of no violation', () => {
   it('is 1 - 0.05^(1/N): 95 % for one try, about 3/N for many', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DelayLine, type Clock } from '../../src/nemesis/delay-line.js';
+import { DelayLine, type Clock } from '../../runtime/nemesis/delay-line.js';
 
 /** Virtual time: timers run when the test advances the clock. */
 function virtualClock(): Clock & { advance(ms: number): void } {

@@ -4,8 +4,8 @@
  * (never replacing) what the server had.
  */
 import { describe, expect, it } from 'vitest';
-import { EVICT_POLICIES, FILLER_PREFIX, isFiller, pressurePlan } from '../../src/nemesis/eviction.js';
-import { withFlags } from '../../src/nemesis/redis-pressure.js';
+import { EVICT_POLICIES, FILLER_PREFIX, isFiller, pressurePlan } from '../../core/generator/eviction.js';
+import { withFlags } from '../../runtime/nemesis/redis-pressure.js';
 
 describe('eviction', () => {
   it('sets the limit just above the memory in use, with fillers that turn it over fast', () => {

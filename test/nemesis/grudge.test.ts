@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as nemesis from '../../src/nemesis/index.js';
-import { Prng } from '../../src/random/prng.js';
+import * as nemesis from '../../runtime/nemesis/index.js';
+import { Prng } from '../../core/random/prng.js';
 
 // The project's one seeded PRNG, as the `() => number` the grudge functions take.
 const rngOf = (seed: number): (() => number) => new Prng(seed).asRng();

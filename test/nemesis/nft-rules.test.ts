@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deleteTableScript, lossScript, partitionScript } from '../../src/nemesis/nft-rules.js';
+import { deleteTableScript, lossScript, partitionScript } from '../../runtime/nemesis/nft-rules.js';
 
 describe('nft scripts', () => {
   it('partition: one input rule dropping every grudged address, replacing the table atomically', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shuffle } from '../../src/nemesis/rng.js';
-import { Prng } from '../../src/random/prng.js';
+import { shuffle } from '../../core/generator/rng.js';
+import { Prng } from '../../core/random/prng.js';
 
 describe('shuffle', () => {
   it('is a permutation and does not touch its input', () => {

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { History, Op } from '../../src/history/op.js';
-import { setField } from '../../src/history/op-from-record.js';
+import type { History, Op } from '../../core/history/op.js';
+import { setField } from '../../core/history/op-from-record.js';
 import { encodeHistory, type HistoryColumns } from '../../src/report/encode-history.js';
 import { testSeed } from '../support/seed.js';
 import { loadPageScripts } from './page-script.js';

@@ -21,7 +21,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkRunDir } from '../../src/check/check-run-dir.js';
 import { readRunSummary } from '../../src/compare/run-summary.js';
-import { FencecheckError } from '../../src/errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import { listRuns } from '../../src/report/list-runs.js';
 import { readRunDir, RUN_FILES } from '../../src/report/read-run-dir.js';
 import { buildReportData } from '../../src/report/report-data.js';

@@ -7,11 +7,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT, FencecheckError, UsageError } from '../../src/errors.js';
+import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
 import { escapeHtml, jsonForScript } from '../../src/report/html-text.js';
 import { readRunDir } from '../../src/report/read-run-dir.js';
-import { parseResultsJson } from '../../src/store/results-json.js';
-import { RunFileError } from '../../src/store/run-file-error.js';
+import { parseResultsJson } from '../../core/run-files/results-json.js';
+import { RunFileError } from '../../core/run-files/run-file-error.js';
 import { tempDir } from './temp-run.js';
 
 const OP = '{"index":0,"time":5,"process":0,"type":"invoke","f":"acquire","value":null}';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerReportCommand } from '../../src/cli/report-command.js';
-import { EXIT, FencecheckError } from '../../src/errors.js';
+import { EXIT, FencecheckError } from '../../core/errors.js';
 import { serveResults, type ResultsServer } from '../../src/report/serve-results.js';
 import { copySampleRun, tempDir } from './temp-run.js';
 import { SAMPLE_OPTIONS, simulatedRunFiles } from '../fixtures/make-sample-run.js';

@@ -4,7 +4,7 @@
  * to bars, and the size caps for histories too large to carry whole.
  */
 import { describe, expect, it } from 'vitest';
-import type { History, Op } from '../../src/history/op.js';
+import type { History, Op } from '../../core/history/op.js';
 import { faultWindows, partitionSides } from '../../src/report/fault-windows.js';
 import { lockHolds } from '../../src/report/lock-holds.js';
 import { lineOfIndex, pairOperations } from '../../src/report/pair-operations.js';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StoredResults as RunResults } from '../../src/store/results-json.js';
+import type { StoredResults as RunResults } from '../../core/run-files/results-json.js';
 import { writeRunIndex } from '../../src/report/write-run-index.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 import { HAS_CHROMIUM, NO_CHROMIUM, openReport, recordingPage, screenshotPath, sharedBrowser, type ReportHooks } from './chromium.js';

@@ -12,7 +12,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CheckerVerdict } from '../../checkers/lock/verdict.js';
+import type { CheckerVerdict } from '../../core/checkers/lock/verdict.js';
 import { checkRunDir } from '../../src/check/check-run-dir.js';
 import { writeRunReport } from '../../src/report/write-run-report.js';
 import { HAS_CHROMIUM, NO_CHROMIUM, openReport, screenshotPath, sharedBrowser } from './chromium.js';

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Op } from '../../src/history/op.js';
+import type { Op } from '../../core/history/op.js';
 import { readHistory } from '../../src/history/read-history.js';
-import type { StoredAnomaly as Anomaly, StoredResults as RunResults } from '../../src/store/results-json.js';
+import type { StoredAnomaly as Anomaly, StoredResults as RunResults } from '../../core/run-files/results-json.js';
 import { SAMPLE_MUTEX_OPTIONS, SAMPLE_MUTEX_RUN_DIR, SAMPLE_OPTIONS, SAMPLE_RUN_DIR, sampleMutexRunFiles, sampleRunFiles, writeRunFiles } from '../fixtures/make-sample-run.js';
 import { compareWithTruth } from '../sim/compare-with-truth.js';
 import { simulateRun } from '../sim/simulate-run.js';

@@ -3,12 +3,12 @@
  * client-protocol and client-crashes verdicts merged into a run's result.
  */
 import { describe, expect, it } from 'vitest';
-import { verdict } from '../../checkers/lock/verdict.js';
-import { UsageError } from '../../src/errors.js';
-import { featureMissing, tokenKindExcludes } from '../../workloads/runner/client-command.js';
-import { readyProblem } from '../../workloads/runner/client-session.js';
-import { addClientVerdict, clientCrashVerdict } from '../../workloads/runner/client-verdict.js';
-import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
+import { verdict } from '../../core/checkers/lock/verdict.js';
+import { UsageError } from '../../core/errors.js';
+import { featureMissing, tokenKindExcludes } from '../../runtime/runner/client-command.js';
+import { readyProblem } from '../../runtime/runner/client-session.js';
+import { addClientVerdict, clientCrashVerdict } from '../../core/analyse/client-verdict.js';
+import { parseClientCommand } from '../../runtime/runner/client-command-line.js';
 
 describe('parseClientCommand', () => {
   it.each<[string, string[]]>([

@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/cluster/paths.js';
-import { UsageError } from '../../src/errors.js';
-import { parseClientCommand } from '../../workloads/runner/client-command-line.js';
-import { commandLine, NAMED_CLIENTS, parseClientList } from '../../workloads/runner/client-registry.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { UsageError } from '../../core/errors.js';
+import { parseClientCommand } from '../../runtime/runner/client-command-line.js';
+import { commandLine, NAMED_CLIENTS, parseClientList } from '../../runtime/runner/client-registry.js';
 
 describe('client registry', () => {
   it('names the built-in client, the reference clients and command lines, in the order given', () => {

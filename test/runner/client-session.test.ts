@@ -8,12 +8,12 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ClientProcess } from '../../src/cluster/client-host.js';
-import type { ProcessExit } from '../../src/cluster/cluster-errors.js';
-import { FencecheckError } from '../../src/errors.js';
-import { SQL } from '../../workloads/clients/resource-modes.js';
-import type { ClientCrash } from '../../checkers/lock/evidence.js';
-import { ClientSession, crashOf, wireRequest, type ProtocolViolation } from '../../workloads/runner/client-session.js';
+import type { ClientProcess } from '../../runtime/hosts/client-host.js';
+import type { ProcessExit } from '../../runtime/hosts/cluster-errors.js';
+import { FencecheckError } from '../../core/errors.js';
+import { SQL } from '../../runtime/clients/resource-modes.js';
+import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
+import { ClientSession, crashOf, wireRequest, type ProtocolViolation } from '../../runtime/runner/client-session.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
 const READY = '{"ready":true,"protocol":1,"token":"monotonic","versions":{"x":"1"}}';

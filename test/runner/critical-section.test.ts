@@ -4,12 +4,12 @@
  * scripted fake client: no cluster, no real time.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClientAnswer } from '../../workloads/clients/protocol.js';
-import { realClock } from '../../workloads/runner/clock.js';
-import type { LockSession, RequestBody } from '../../workloads/runner/ports.js';
-import { runCriticalSection, VERSION_RETRIES, type SectionContext } from '../../workloads/runner/critical-section.js';
-import { Holders } from '../../workloads/runner/holders.js';
-import { Recorder } from '../../workloads/runner/recorder.js';
+import type { ClientAnswer } from '../../core/client-protocol.js';
+import { realClock } from '../../runtime/runner/clock.js';
+import type { LockSession, RequestBody } from '../../runtime/runner/ports.js';
+import { runCriticalSection, VERSION_RETRIES, type SectionContext } from '../../runtime/runner/critical-section.js';
+import { Holders } from '../../runtime/runner/holders.js';
+import { Recorder } from '../../runtime/runner/recorder.js';
 
 /** A client that answers each request from a script, keyed by op. */
 function fakeSession(script: Partial<Record<RequestBody['op'], Omit<ClientAnswer, 'id'>>>, seen: RequestBody[]): LockSession {

@@ -4,9 +4,9 @@
  * timers: no cluster, no real time.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { evidenceOf } from '../../checkers/lock/evidence.js';
-import { Recorder } from '../../workloads/runner/recorder.js';
-import { watchHarness, type WatchedPart } from '../../workloads/runner/harness-watch.js';
+import { evidenceOf } from '../../core/checkers/lock/evidence.js';
+import { Recorder } from '../../runtime/runner/recorder.js';
+import { watchHarness, type WatchedPart } from '../../runtime/runner/harness-watch.js';
 
 afterEach(() => vi.useRealTimers());
 

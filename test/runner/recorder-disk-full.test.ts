@@ -11,8 +11,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FencecheckError } from '../../src/errors.js';
-import { Recorder } from '../../workloads/runner/recorder.js';
+import { FencecheckError } from '../../core/errors.js';
+import { Recorder } from '../../runtime/runner/recorder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fencecheck-recorder-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

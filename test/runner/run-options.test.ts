@@ -1,16 +1,16 @@
 /** Run options: what cannot run says why; the replay command round-trips every option that matters. */
-import { EVICT_POLICIES } from '../../src/nemesis/eviction.js';
+import { EVICT_POLICIES } from '../../core/generator/eviction.js';
 import { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerRunCommand, runOptionsOf, type CliFlags } from '../../src/cli/run-command.js';
-import { REDIS_PERSISTENCE } from '../../src/cluster/backends/redis.js';
-import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../workloads/runner/run-options.js';
-import { progressClock } from '../../workloads/runner/progress.js';
-import { FAULT_KINDS, GRUDGE_KINDS, TRIGGER_EVENTS, type FaultWindow, type Trigger } from '../../workloads/generator/nemesis-schedule.js';
-import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../workloads/vocabulary.js';
+import { REDIS_PERSISTENCE } from '../../core/plan/redis-persistence.js';
+import { assertOptionsApply, DEFAULTS, replayArgs, replayCommand, runOptionNotes, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
+import { progressClock } from '../../runtime/runner/progress.js';
+import { FAULT_KINDS, GRUDGE_KINDS, TRIGGER_EVENTS, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
+import { LOCK_BACKENDS, notApplicable, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
 import { testSeed } from '../support/seed.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../core/errors.js';
 
 const base: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { nemesisSchedule } from '../../workloads/generator/nemesis-schedule.js';
-import { DEFAULTS, replayCommand, type RunOptions } from '../../workloads/runner/run-options.js';
-import { sentinelGrudge } from '../../workloads/runner/sentinel-faults.js';
-import { leaderBackendOf, sentinelClientOptions, sentinelClusterOptions } from '../../workloads/runner/sentinel-run.js';
+import { nemesisSchedule } from '../../core/generator/nemesis-schedule.js';
+import { DEFAULTS, replayCommand, type RunOptions } from '../../core/plan/run-options.js';
+import { sentinelGrudge } from '../../runtime/runner/sentinel-faults.js';
+import { leaderBackendOf, systemClientOptions as sentinelClientOptions, systemClusterOptions as sentinelClusterOptions } from '../../core/systems/registry.js';
 
 const DATA = ['rs1', 'rs2', 'rs3'];
 const SENTINELS = ['sentinel1', 'sentinel2', 'sentinel3'];

@@ -6,9 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Op } from '../../src/history/op.js';
+import type { Op } from '../../core/history/op.js';
 import { summarizeResults, type RunSummary } from '../../src/compare/run-summary.js';
-import type { StoredResults, Validity } from '../../src/store/results-json.js';
+import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { incrementsOf, splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
 import { madeTempDir } from '../support/temp-dirs.js';

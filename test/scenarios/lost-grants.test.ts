@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Op } from '../../src/history/op.js';
-import { replicationRefusals } from '../../checkers/lock/evidence.js';
+import type { Op } from '../../core/history/op.js';
+import { replicationRefusals } from '../../core/checkers/lock/evidence.js';
 import { lostGrants, tokenRegressions } from '../../src/scenarios/lost-grants.js';
 
 let index = 0;

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FencecheckError, UsageError } from '../../src/errors.js';
-import { RunFailedError } from '../../src/store/run-failed-error.js';
+import { FencecheckError, UsageError } from '../../core/errors.js';
+import { RunFailedError } from '../../runtime/store/run-failed-error.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { planScenarioRuns, type ScenarioSelection } from '../../src/scenarios/plan-scenario-runs.js';
 import { runScenarios, type ScenarioDeps } from '../../src/scenarios/run-scenarios.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { clientOp, nemesisOps, resultsOf, tempDir, writeRunDir, type FixtureOutcome } from './fixtures.js';
 
 const s1 = findScenario('S1');

@@ -7,9 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BatchRunner, COMPARE_POLICY, SCENARIO_POLICY } from '../../src/batch/batch-runner.js';
-import { ClientNotApplicableError, tokenKindExcludes } from '../../workloads/runner/client-command.js';
-import { knownTokenOf, NAMED_CLIENTS, commandLine } from '../../workloads/runner/client-registry.js';
-import { projectRoot } from '../../src/cluster/paths.js';
+import { ClientNotApplicableError, tokenKindExcludes } from '../../runtime/runner/client-command.js';
+import { knownTokenOf, NAMED_CLIENTS, commandLine } from '../../runtime/runner/client-registry.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 import { MAIN } from '../cli/run-cli.js';
 
 const quiet = { log: () => undefined, notice: () => undefined };

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerScenarioCommand, listText, skippedLines } from '../../src/cli/scenario-command.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { SCENARIOS } from '../../src/scenarios/catalogue.js';
 
 /** `fencecheck scenario …` in process: what it wrote to stdout and stderr. */

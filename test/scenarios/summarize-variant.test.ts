@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Op } from '../../src/history/op.js';
+import type { Op } from '../../core/history/op.js';
 import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { splitVerdicts } from '../../src/scenarios/scenario-run.js';

@@ -5,8 +5,8 @@ import { CLOCK_JUMP_SCRIPT, DELAYED_RESTART_SCRIPT, QUICK_RESTART_SCRIPT, RING_S
 import { JEPSEN_CLIENT_PAUSE_SCRIPT, JEPSEN_SERVER_PAUSE_SCRIPT } from '../../src/scenarios/etcd-mutex-scenarios.js';
 import { WAITER_PAUSE_SCRIPT } from '../../src/scenarios/service-scenarios.js';
 import { runKey, runName, SCENARIO_BASE, variantNotRunnable, variantRunOptions } from '../../src/scenarios/variant-options.js';
-import { validateRunOptions } from '../../workloads/runner/run-options.js';
-import { UsageError } from '../../src/errors.js';
+import { validateRunOptions } from '../../core/plan/run-options.js';
+import { UsageError } from '../../core/errors.js';
 
 const c1Split = { c1: ['redlock4', 'redlock5'], c2: ['redlock1', 'redlock2'], redlock1: ['c2'], redlock2: ['c2'], redlock4: ['c1'], redlock5: ['c1'] };
 const split = { kind: 'partition', grudgeKind: 'client-from-servers', grudge: c1Split } as const;

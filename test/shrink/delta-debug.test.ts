@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ddmin, describeShrunk, shrinkPlan, type ShrinkPlan } from '../../src/shrink/delta-debug.js';
-import type { FaultWindow } from '../../workloads/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
 import { testSeed } from '../support/seed.js';
 
 const pause = (at: number, on?: 'holder-read' | 'acquire'): FaultWindow => ({ at, until: at + 2400, fault: 'client-pause', target: { kind: 'holder' }, ...(on ? { trigger: { on, withinMs: 10_000 } } : {}) });

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FencecheckError } from '../../src/errors.js';
+import { FencecheckError } from '../../core/errors.js';
 import { failedRunOptions, runShrink } from '../../src/shrink/run-shrink.js';
 import { simHuntDeps } from '../hunt/sim-hunt-deps.js';
 

@@ -15,8 +15,8 @@
  *   lost updates, sound      an invalid verdict has a write that destroyed one,
  *                            and a valid one (all writes definite) has none.
  */
-import { lockOps, type LockOp } from '../../checkers/lock/lock-ops.js';
-import { analyseRun } from '../../workloads/runner/analyse-run.js';
+import { lockOps, type LockOp } from '../../core/checkers/lock/lock-ops.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
 import type { SimulatedRun } from './simulate-run.js';
 
 export interface TruthComparison {

@@ -9,13 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { evidenceOf, outcomeOf } from '../../checkers/lock/evidence.js';
+import { evidenceOf, outcomeOf } from '../../core/checkers/lock/evidence.js';
 import { matrixCells, runOptionsFor, type CompareSpec } from '../../src/compare/compare-spec.js';
 import { RUN_FLAGS } from '../../src/cli/run-flags.js';
-import { projectRoot } from '../../src/cluster/paths.js';
-import { analyseRun } from '../../workloads/runner/analyse-run.js';
-import { DEFAULTS } from '../../workloads/runner/run-options.js';
-import type { LockBackend, ResourceMode } from '../../workloads/vocabulary.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
+import { DEFAULTS } from '../../core/plan/run-options.js';
+import type { LockBackend, ResourceMode } from '../../core/vocabulary.js';
 import { simulateRun } from './simulate-run.js';
 
 /** The compare script's flags, parsed by the run flags' own parsers. */

@@ -6,9 +6,9 @@
  * make every race of the lock protocol happen somewhere.
  */
 import fc from 'fast-check';
-import type { LockWorkload } from '../../checkers/lock/verdict.js';
-import { TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type Trigger } from '../../workloads/generator/nemesis-schedule.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
+import { TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 
 const WORKLOADS: LockWorkload[] = ['lock-counter', 'fenced-write', 'mutex'];
 

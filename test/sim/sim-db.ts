@@ -6,9 +6,9 @@
  * instant it reaches the server. Data-changing writes are written to the
  * truth with the grant their client was acting under.
  */
-import { SQL, type Db, type Row } from '../../workloads/clients/resource-modes.js';
-import { indeterminate } from '../../workloads/clients/op-error.js';
-import { raceTimer } from '../../workloads/runner/clock.js';
+import { SQL, type Db, type Row } from '../../runtime/clients/resource-modes.js';
+import { indeterminate } from '../../runtime/clients/op-error.js';
+import { raceTimer } from '../../runtime/runner/clock.js';
 import type { SimLockClient } from './sim-lock-client.js';
 import type { SimLockService } from './sim-lock-service.js';
 import type { SimNetwork } from './sim-network.js';

@@ -5,11 +5,11 @@
  * compare-and-delete) with its error mapping. Its timers are the process's,
  * so a paused client's retries, timeouts and answers wait for it.
  */
-import type { Acquired, LockClient } from '../../workloads/clients/lock-client.js';
-import { failed, indeterminate } from '../../workloads/clients/op-error.js';
-import { retryDelayMs } from '../../workloads/clients/time.js';
-import { raceTimer, sleepOn } from '../../workloads/runner/clock.js';
-import type { Prng } from '../../src/random/prng.js';
+import type { Acquired, LockClient } from '../../runtime/clients/lock-client.js';
+import { failed, indeterminate } from '../../runtime/clients/op-error.js';
+import { retryDelayMs } from '../../runtime/clients/time.js';
+import { raceTimer, sleepOn } from '../../runtime/runner/clock.js';
+import type { Prng } from '../../core/random/prng.js';
 import type { SimLockService } from './sim-lock-service.js';
 import type { SimNetwork } from './sim-network.js';
 import type { SimProcess } from './sim-process.js';

@@ -10,8 +10,8 @@
  * is evicted at once, and while the pressure lasts each new key lives at most
  * `PRESSURE_KEY_LIFE_MS` (newer fillers push it out), lease or not.
  */
-import type { Prng } from '../../src/random/prng.js';
-import type { TokenKind } from '../../checkers/lock/verdict.js';
+import type { Prng } from '../../core/random/prng.js';
+import type { TokenKind } from '../../core/checkers/lock/verdict.js';
 import type { SimGrant, SimTruth } from './sim-truth.js';
 import type { VirtualClock } from './virtual-clock.js';
 

@@ -5,8 +5,8 @@
  * get through waits until it can (TCP retransmits after a heal; a stopped
  * server reads its socket at resume) unless its sender gives up first.
  */
-import type { Grudge } from '../../src/nemesis/grudge.js';
-import type { Prng } from '../../src/random/prng.js';
+import type { Grudge } from '../../core/generator/grudge.js';
+import type { Prng } from '../../core/random/prng.js';
 import type { VirtualClock } from './virtual-clock.js';
 
 export class SimNetwork {

@@ -5,7 +5,7 @@
  * for good. Whatever the process sent before it stopped is already on the
  * wire: the servers (not owned by a process) act on it meanwhile.
  */
-import type { Clock } from '../../workloads/runner/clock.js';
+import type { Clock } from '../../runtime/runner/clock.js';
 
 export class SimProcess {
   paused = false;

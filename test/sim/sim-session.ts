@@ -5,12 +5,12 @@
  * in order as client-main does. Requests wait in its "pipe" while it is
  * stopped; `started_ns` is stamped when it actually begins one.
  */
-import { RequestHandler } from '../../workloads/clients/request-handler.js';
-import type { ClientAnswer, ClientReady, ClientRequest } from '../../workloads/clients/protocol.js';
-import { Resource } from '../../workloads/clients/resource.js';
-import { raceTimer } from '../../workloads/runner/clock.js';
-import { wireRequest } from '../../workloads/runner/client-session.js';
-import type { LockSession, RequestBody } from '../../workloads/runner/ports.js';
+import { RequestHandler } from '../../runtime/clients/request-handler.js';
+import type { ClientAnswer, ClientReady, ClientRequest } from '../../core/client-protocol.js';
+import { Resource } from '../../runtime/clients/resource.js';
+import { raceTimer } from '../../runtime/runner/clock.js';
+import { wireRequest } from '../../runtime/runner/client-session.js';
+import type { LockSession, RequestBody } from '../../runtime/runner/ports.js';
 import type { SimLockClient } from './sim-lock-client.js';
 import type { SimDb } from './sim-db.js';
 import type { SimNetwork } from './sim-network.js';

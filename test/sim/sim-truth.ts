@@ -6,7 +6,7 @@
  * and how many increments the write destroyed (lock-counter: the counter it
  * overwrote minus the value it had read).
  */
-import type { Token } from '../../workloads/clients/lock-client.js';
+import type { Token } from '../../runtime/clients/lock-client.js';
 
 export interface SimGrant {
   /** 0, 1, 2...: the order of grants at the lock service. */

@@ -14,13 +14,13 @@
  * FoundationDB's simulation and TigerBeetle's VOPR are the models: the
  * production code, a simulated world, a seed.
  */
-import { type RunOptions } from '../../workloads/runner/run-options.js';
-import { interpretRun } from '../../workloads/runner/interpret-run.js';
-import type { ClientFleet, NemesisPort } from '../../workloads/runner/ports.js';
-import { Recorder } from '../../workloads/runner/recorder.js';
-import { planRun, type RunPlan } from '../../workloads/runner/run-plan.js';
-import type { History } from '../../src/history/op.js';
-import { Prng } from '../../src/random/prng.js';
+import { type RunOptions } from '../../core/plan/run-options.js';
+import { interpretRun } from '../../runtime/runner/interpret-run.js';
+import type { ClientFleet, NemesisPort } from '../../runtime/runner/ports.js';
+import { Recorder } from '../../runtime/runner/recorder.js';
+import { planRun, type RunPlan } from '../../core/plan/run-plan.js';
+import type { History } from '../../core/history/op.js';
+import { Prng } from '../../core/random/prng.js';
 import { SimDb, type SimResource } from './sim-db.js';
 import { SimLockClient } from './sim-lock-client.js';
 import { SimLockService } from './sim-lock-service.js';
@@ -29,8 +29,8 @@ import { SimProcess } from './sim-process.js';
 import { SimSession } from './sim-session.js';
 import type { SimTruth } from './sim-truth.js';
 import { VirtualClock } from './virtual-clock.js';
-import { tokenKindOf } from '../../workloads/vocabulary.js';
-import type { DelayLink } from '../../workloads/runner/ports.js';
+import { tokenKindOf } from '../../core/vocabulary.js';
+import type { DelayLink } from '../../runtime/runner/ports.js';
 
 export interface SimulatedRun {
   plan: RunPlan;

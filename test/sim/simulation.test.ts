@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
 import { testSeed } from '../support/seed.js';
 import { compareWithTruth } from './compare-with-truth.js';
 import { runOptionsArbitrary } from './run-options-arbitrary.js';

@@ -12,9 +12,9 @@
  * growing in each.
  */
 import { describe, expect, it } from 'vitest';
-import { analyseRun } from '../../workloads/runner/analyse-run.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
-import type { TriggerEvent } from '../../workloads/generator/nemesis-schedule.js';
+import { analyseRun } from '../../core/analyse/analyse-run.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
+import type { TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 import { simulateRun } from './simulate-run.js';
 
 const base: RunOptions = {

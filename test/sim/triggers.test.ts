@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { History, Op } from '../../src/history/op.js';
-import type { FaultWindow, Trigger } from '../../workloads/generator/nemesis-schedule.js';
-import type { RunOptions } from '../../workloads/runner/run-options.js';
-import { evidenceOf } from '../../checkers/lock/evidence.js';
+import type { History, Op } from '../../core/history/op.js';
+import type { FaultWindow, Trigger } from '../../core/generator/nemesis-schedule.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
+import { evidenceOf } from '../../core/checkers/lock/evidence.js';
 import { testSeed } from '../support/seed.js';
 import { simulateRun } from './simulate-run.js';
 

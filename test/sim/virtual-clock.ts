@@ -6,8 +6,8 @@
  * advances exactly as far as the current instant allows; then virtual time
  * jumps to the next event. One seed, one order of events, one history.
  */
-import type { Clock } from '../../workloads/runner/clock.js';
-import { EventQueue } from '../fixtures/event-queue.js';
+import type { Clock } from '../../runtime/runner/clock.js';
+import { EventQueue } from './event-queue.js';
 
 export class VirtualClock implements Clock {
   private readonly queue = new EventQueue();

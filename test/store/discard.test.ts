@@ -2,7 +2,7 @@
 import { existsSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunStore } from '../../src/store/run-store.js';
+import { RunStore } from '../../runtime/store/run-store.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
 describe('RunStore.discard', () => {

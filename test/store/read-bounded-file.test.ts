@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BoundedReadError, readBoundedFile } from '../../src/store/read-bounded-file.js';
+import { BoundedReadError, readBoundedFile } from '../../runtime/store/read-bounded-file.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
 const dir = madeTempDir('fencecheck-bounded-');

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseResultsJson, readResultsJson } from '../../src/store/results-json.js';
-import { RunFileError } from '../../src/store/run-file-error.js';
-import { parseTestJson, readTestJson } from '../../src/store/test-json.js';
+import { parseResultsJson } from '../../core/run-files/results-json.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { RunFileError } from '../../core/run-files/run-file-error.js';
+import { parseTestJson } from '../../core/run-files/test-json.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fencecheck-readers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,14 +2,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DiskFullError, nodeIo, writeFileAtomic } from '../../src/store/atomic-write.js';
-import type { ResultsJson } from '../../src/store/results-json.js';
-import { readResultsJson } from '../../src/store/results-json.js';
-import { RunFailedError } from '../../src/store/run-failed-error.js';
-import { RunStore } from '../../src/store/run-store.js';
-import { readTestJson, type TestJson } from '../../src/store/test-json.js';
-import { DEFAULTS } from '../../workloads/runner/run-options.js';
-import { ClusterBusyError } from '../../src/cluster/cluster-errors.js';
+import { DiskFullError, nodeIo, writeFileAtomic } from '../../runtime/store/atomic-write.js';
+import type { ResultsJson } from '../../core/run-files/results-json.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { RunFailedError } from '../../runtime/store/run-failed-error.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { type TestJson } from '../../core/run-files/test-json.js';
+import { DEFAULTS } from '../../core/plan/run-options.js';
+import { ClusterBusyError } from '../../runtime/hosts/cluster-errors.js';
 
 const dirs: string[] = [];
 const temp = (): string => {

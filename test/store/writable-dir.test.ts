@@ -7,9 +7,9 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { RunStore } from '../../src/store/run-store.js';
-import { assertCreatableDir, ensureWritableDir } from '../../src/store/writable-dir.js';
+import { UsageError } from '../../core/errors.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import { assertCreatableDir, ensureWritableDir } from '../../runtime/store/writable-dir.js';
 import { runCli } from '../cli/run-cli.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 

@@ -25,10 +25,10 @@
  * agree with the registry's models step by step, and run the reference on
  * them, so that nothing of the fast checker's code is on the reference side.
  */
-import type { History, Op, Value } from '../../src/history/op.js';
-import type { Model } from '../../checkers/model.js';
-import type { Operation } from '../../checkers/operation.js';
-import type { ModelName } from '../../checkers/models/registry.js';
+import type { History, Op, Value } from '../../core/history/op.js';
+import type { Model } from '../../core/checkers/model.js';
+import type { Operation } from '../../core/checkers/operation.js';
+import type { ModelName } from '../../core/checkers/models/registry.js';
 
 /** How the reference reads a `fail` completion of an op with this `f`. */
 export type RefFailPolicy = 'dropped' | 'observation' | 'pending';

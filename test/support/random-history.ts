@@ -16,8 +16,8 @@
  * construction, a one-sided oracle beyond the brute force's reach.
  */
 import fc from 'fast-check';
-import type { History, Op, OpType, Process, Value } from '../../src/history/op.js';
-import type { ModelName } from '../../checkers/models/registry.js';
+import type { History, Op, OpType, Process, Value } from '../../core/history/op.js';
+import type { ModelName } from '../../core/checkers/models/registry.js';
 
 /** One event of a hand-written or generated history; `time` defaults to the index. */
 export interface EventSpec {

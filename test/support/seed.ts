@@ -11,7 +11,7 @@
  * nothing to do with it (the manifest fuzz test did, with seed 788202669).
  * Searching is `test:fuzz`'s job; its finds are fixed and pinned as cases.
  */
-import { stringHash } from '../../checkers/linearizability/state-interner.js';
+import { stringHash } from '../../core/checkers/string-hash.js';
 
 export function testSeed(name: string, replay: string): number {
   const raw = process.env.FC_SEED;

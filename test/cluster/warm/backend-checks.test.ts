@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { keyCount, leaseIds } from '../../../src/cluster/warm/etcd-reset.js';
-import { replicationProblems } from '../../../src/cluster/warm/sentinel-reset.js';
-import { parseZkDump, zkDumpProblems } from '../../../src/cluster/warm/zookeeper-reset.js';
-import { nodesOf, planCluster } from '../../../src/cluster/plan.js';
+import { keyCount, leaseIds } from '../../../runtime/cluster/warm/etcd-reset.js';
+import { replicationProblems } from '../../../runtime/cluster/warm/sentinel-reset.js';
+import { parseZkDump, zkDumpProblems } from '../../../runtime/cluster/warm/zookeeper-reset.js';
+import { nodesOf, planCluster } from '../../../core/cluster/cluster-plan.js';
 
 // `dump` as ZooKeeper 3.8 (Debian) answered it on the leader of a fencecheck ensemble: no session; one
 // session holding a lock znode; the same session just closed (captured from a real cluster).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FENCECHECK_TABLES, observationProblems, parseNftTables, planReset, type ClusterObservation, type ResetStep } from '../../../src/cluster/warm/reset-plan.js';
-import { Prng } from '../../../src/random/prng.js';
+import { FENCECHECK_TABLES, observationProblems, parseNftTables, planReset, type ClusterObservation, type ResetStep } from '../../../runtime/cluster/warm/reset-plan.js';
+import { Prng } from '../../../core/random/prng.js';
 import { testSeed } from '../../support/seed.js';
 
 const clean: ClusterObservation = {

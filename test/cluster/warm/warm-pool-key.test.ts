@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterKey } from '../../../workloads/runner/warm-pool.js';
+import { clusterKey } from '../../../runtime/runner/warm-pool.js';
 import { executionOrder, type PlannedRun } from '../../../src/compare/compare-spec.js';
 
 describe('clusterKey', () => {

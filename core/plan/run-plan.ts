@@ -1,0 +1,105 @@
+/**
+ * A lock run as one pure, serialisable value: the checked options, the
+ * phases, the hosts, every fault window and each worker's seeded plan (as the
+ * arguments that regenerate it). Printing a plan shows everything a run will
+ * do; the interpreter (interpret-run.ts) only executes it, on real time
+ * against a cluster or on virtual time against the simulation.
+ *
+ * Why the servers' names are planned here and not asked of the cluster: they
+ * come from the pure cluster plan (src/cluster/plan.ts), so a plan can be made,
+ * printed and simulated without root or a cluster.
+ */
+import { planCluster } from '../cluster/cluster-plan.js';
+import { planPhases, type Phase } from '../generator/phases.js';
+import { nemesisSchedule, type FaultWindow, type NemesisTargets } from '../generator/nemesis-schedule.js';
+import type { ClientPlanOptions } from '../generator/client-plan.js';
+import { aimSchedule, type Aims } from '../generator/aimed-schedule.js';
+import { validateRunOptions, type RunOptions } from './run-options.js';
+import { clusterBackendsOf } from '../vocabulary.js';
+
+export interface WorkerPlan {
+  worker: number;
+  /** The client host (namespace) its client processes run in. */
+  host: string;
+  /** `clientPlan(seed, worker, sections)` regenerates its sections. */
+  sections: ClientPlanOptions;
+}
+
+export interface RunPlan {
+  options: RunOptions;
+  phases: Phase[];
+  /** The lock service's nodes and the resource's node, by name. */
+  lockNodes: string[];
+  resourceNode: string;
+  /** One client host per worker; the final reader runs on the first. */
+  hosts: string[];
+  workers: WorkerPlan[];
+  windows: FaultWindow[];
+  /**
+   * How long the runner waits for a client's answer before calling the op
+   * indeterminate: longer than any pause the nemesis imposes (a paused client
+   * answers late, and late is the truth), plus room for its own timeouts.
+   */
+  giveUpMs: number;
+  /** How long a fault aimed at the holder (or an acquirer) waits for one. */
+  victimWaitMs: number;
+}
+
+/**
+ * What server faults aim at: the lock service's nodes; without a lock,
+ * PostgreSQL itself (a kill or pause of the database is then the server
+ * fault), and a partition cuts a client off from it.
+ */
+function serverTargets(o: RunOptions, lockNodes: string[], resourceNode: string): NemesisTargets {
+  if (o.backend !== 'none') return { nodes: lockNodes, server: o.nemesisTarget };
+  return { nodes: [resourceNode], server: o.nemesisTarget === 'leader' ? 'random' : o.nemesisTarget, partitions: ['client-from-resource'] };
+}
+
+/** The seeded schedule of a run's options (the windows of `--nemesis`). */
+function seededWindows(o: RunOptions, lockNodes: string[], resourceNode: string): FaultWindow[] {
+  return nemesisSchedule(
+    { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: serverTargets(o, lockNodes, resourceNode), ...(o.evictPolicy ? { evictPolicy: o.evictPolicy } : {}) },
+    o.seed,
+    o.timeLimitS * 1000,
+  );
+}
+
+/**
+ * The script of a run whose faults are aimed at lock events (a compare column
+ * `client-pause@holder-read`): its seeded schedule, each aimed window waiting
+ * for its event (../generator/aimed-schedule.ts). Written into the options as
+ * `script`, so the run replays as a plain `--script` run.
+ */
+export function aimedScript(o: RunOptions, aims: Aims): FaultWindow[] {
+  const cluster = planCluster({ backends: clusterBackendsOf(o.backend) });
+  const lockNodes = cluster.nodes.filter((n) => n.backend !== 'postgres').map((n) => n.name);
+  const resourceNode = cluster.nodes.find((n) => n.backend === 'postgres')!.name;
+  const pauseMs = Math.max(o.durationMs, 2 * o.ttlMs);
+  return aimSchedule(seededWindows(o, lockNodes, resourceNode), aims, {
+    timeLimitMs: o.timeLimitS * 1000,
+    lengthMs: (f) => (f === 'client-pause' ? pauseMs : o.durationMs),
+    leaseMs: o.ttlMs,
+  });
+}
+
+export function planRun(input: RunOptions): RunPlan {
+  const o = validateRunOptions(input);
+  const cluster = planCluster({ backends: clusterBackendsOf(o.backend) });
+  const lockNodes = cluster.nodes.filter((n) => n.backend !== 'postgres').map((n) => n.name);
+  const resourceNode = cluster.nodes.find((n) => n.backend === 'postgres')!.name;
+  const hosts = Array.from({ length: o.clients }, (_, i) => `c${i + 1}`);
+  const windows = o.script ?? seededWindows(o, lockNodes, resourceNode);
+  const pauseMs = Math.max(o.durationMs, 2 * o.ttlMs);
+  return {
+    options: o,
+    phases: planPhases({ timeLimitMs: o.timeLimitS * 1000, recoverMs: o.recoverMs }),
+    lockNodes,
+    resourceNode,
+    hosts,
+    workers: hosts.map((host, worker) => ({ worker, host, sections: { workload: o.workload, rate: o.rate, hold: o.holdMs } })),
+    windows,
+    giveUpMs: 4 * o.callTimeoutMs + pauseMs + 10_000,
+    // Sections start about every 1/rate s per client: a holder shows up well within a few section lengths.
+    victimWaitMs: Math.min(o.intervalMs, 5000),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The backends registry: a backend's name and options give its spec. Adding a
+ * backend is one file here plus one line below and one layout line in plan.ts.
+ */
+import type { BackendSpec } from '../../hosts/driver.js';
+import type { BackendName } from '../../../core/cluster/cluster-plan.js';
+import { etcdSpec } from './etcd.js';
+import { memcachedSpec } from './memcached.js';
+import { pgbouncerSpec } from './pgbouncer.js';
+import { postgresSpec } from './postgres.js';
+import { redisSpec, type RedisOptions } from './redis.js';
+import { redisSentinelSpec, type RedisSentinelOptions } from './redis-sentinel.js';
+import { redlockSpec } from './redlock.js';
+import { zookeeperSpec, type ZookeeperOptions } from './zookeeper.js';
+
+export interface BackendOptions {
+  redis?: RedisOptions;
+  redlock?: RedisOptions;
+  zookeeper?: ZookeeperOptions;
+  redisSentinel?: RedisSentinelOptions;
+}
+
+const REGISTRY: Record<BackendName, (opts: BackendOptions) => BackendSpec> = {
+  redis: (o) => redisSpec('redis', o.redis),
+  redlock: (o) => redlockSpec(o.redlock),
+  etcd: () => etcdSpec(),
+  zookeeper: (o) => zookeeperSpec(o.zookeeper),
+  postgres: () => postgresSpec(),
+  'redis-sentinel': (o) => redisSentinelSpec(o.redisSentinel),
+  'pg-advisory': () => postgresSpec('pg-advisory'),
+  pgbouncer: () => pgbouncerSpec(),
+  memcached: () => memcachedSpec(),
+};
+
+export function backendSpec(name: BackendName, opts: BackendOptions = {}): BackendSpec {
+  return REGISTRY[name](opts);
+}

@@ -1,0 +1,224 @@
+/**
+ * A running cluster: its plan, its server nodes (driver handles), its client
+ * hosts, its nemesis, and its teardown. Made by `startCluster`.
+ */
+import { join } from 'node:path';
+import { Nemesis } from '../nemesis/nemesis.js';
+import { ClientHost, type ClientRuntime } from '../hosts/client-host.js';
+import { etcdStatus } from './backends/etcd.js';
+import { postgresUrl } from './backends/postgres.js';
+import { agreedMaster } from '../clients/sentinel-probes.js';
+import { zookeeperMode } from './backends/zookeeper.js';
+import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan, type NodeRole } from '../../core/cluster/cluster-plan.js';
+import { reclaim, type ReclaimReport } from './reclaim.js';
+import type { ServerHandle } from '../hosts/driver.js';
+import type { StateFile } from '../hosts/state-file.js';
+import type { ClusterLock } from './cluster-lock.js';
+import type { TeardownHooks } from './teardown-hooks.js';
+import { applyHost } from './topology.js';
+import { within } from '../hosts/within.js';
+
+/** Where a client reaches one server. */
+export interface Endpoint {
+  backend: BackendName;
+  node: string;
+  host: string;
+  port: number;
+  namespace: string;
+  /** e.g. `redis://10.77.0.11:6379`, `http://10.77.0.31:2379`, `postgres://postgres@10.77.0.51:5432/postgres` */
+  url: string;
+  /** `sentinel` for a Redis Sentinel; `data` for every other node. */
+  role: NodeRole;
+}
+
+/** The backends with a leader (or master) that faults can aim at. */
+export type LeaderBackend = 'etcd' | 'zookeeper' | 'redis-sentinel';
+
+const SCHEME: Record<BackendName, string> = { redis: 'redis', redlock: 'redis', etcd: 'http', zookeeper: 'zk', postgres: 'postgres', 'redis-sentinel': 'redis', 'pg-advisory': 'postgres', pgbouncer: 'postgres', memcached: 'memcached' };
+
+export interface ClusterParts {
+  plan: ClusterPlan;
+  runDir: string;
+  state: StateFile;
+  nodes: ServerHandle[];
+  clientRuntime: ClientRuntime;
+  /** The containers provider's hosts, firewall and teardown; absent for namespaces (the default). */
+  provider?: ProviderHooks;
+  nft: string | undefined;
+  hooks: TeardownHooks | undefined;
+  /** The machine-wide cluster lock, released after teardown. */
+  lock: ClusterLock;
+  /** Progress lines (teardown's beginning and end: the moments a person, or the chaos tests, may interrupt). */
+  log?: (line: string) => void;
+}
+
+/** What a provider other than namespaces does in place of namespaces and `ip netns exec`. */
+export interface ProviderHooks {
+  name: 'containers';
+  /** The ClientHost of a planned client host (its host container exists). */
+  clientHost(plan: HostPlan): ClientHost;
+  /** Create a client host after start (addClientHost). */
+  addHost(plan: HostPlan): Promise<void>;
+  /** `nft -f -` with `script` on the host whose namespace name is `namespace`. */
+  nftExec(namespace: string, script: string): Promise<void>;
+  /** Remove everything of the run; then the state file is reclaimed as usual. */
+  teardown(opts: { keepData?: boolean }): Promise<void>;
+}
+
+export class Cluster {
+  readonly plan: ClusterPlan;
+  readonly runDir: string;
+  readonly nodes: readonly ServerHandle[];
+  readonly nemesis: Nemesis;
+  private readonly clients = new Map<string, ClientHost>();
+  private tornDown: Promise<ReclaimReport> | undefined;
+  private starting: { work: Promise<unknown>; abort: () => void } | undefined;
+
+  constructor(private readonly parts: ClusterParts) {
+    this.plan = parts.plan;
+    this.runDir = parts.runDir;
+    this.nodes = parts.nodes;
+    for (const h of parts.plan.clients) this.clients.set(h.name, this.makeClientHost(h));
+    this.nemesis = new Nemesis({
+      state: parts.state,
+      nft: parts.nft,
+      clockLibrary: parts.clientRuntime.clockLibrary,
+      host: (n) => allHosts(this.plan).find((h) => h.name === n),
+      node: (n) => this.nodes.find((s) => s.name === n),
+      client: (n) => this.clients.get(n),
+      hostNames: () => allHosts(this.plan).map((h) => h.name),
+      ...(parts.provider ? { nftExec: parts.provider.nftExec } : {}),
+    });
+  }
+
+  /** `namespaces` (the default) or `containers`. */
+  get provider(): 'namespaces' | 'containers' {
+    return this.parts.provider?.name ?? 'namespaces';
+  }
+
+  private makeClientHost(h: HostPlan): ClientHost {
+    return this.parts.provider ? this.parts.provider.clientHost(h) : new ClientHost(h, this.parts.clientRuntime);
+  }
+
+  /**
+   * The start-up work in flight (data dirs, config files, initdb, servers):
+   * a teardown that begins meanwhile (an interrupt) aborts it and waits for it
+   * to settle before it removes anything, or a data dir written after the
+   * removal would be left behind.
+   */
+  trackStart(work: Promise<unknown>, abort: () => void): void {
+    this.starting = { work, abort };
+  }
+
+  get stateFile(): string {
+    return this.parts.state.path;
+  }
+
+  /** The server node called `name` (`redis1`, `redlock3`, `etcd2`, `zk1`, `pg1`). */
+  node(name: string): ServerHandle {
+    const n = this.nodes.find((s) => s.name === name);
+    if (!n) throw new RangeError(`There is no node \`${name}\`; nodes: ${this.nodes.map((s) => s.name).join(', ')}`);
+    return n;
+  }
+
+  nodesOf(backend: BackendName): ServerHandle[] {
+    return this.nodes.filter((n) => n.backend === backend);
+  }
+
+  endpoints(backend?: BackendName): Endpoint[] {
+    return this.plan.nodes
+      .filter((n) => backend === undefined || n.backend === backend)
+      .map((n) => ({
+        backend: n.backend,
+        node: n.name,
+        host: n.ip,
+        port: n.port,
+        namespace: n.namespace,
+        url: SCHEME[n.backend] === 'postgres' ? postgresUrl(n) : `${SCHEME[n.backend]}://${n.ip}:${n.port}`,
+        role: n.role,
+      }));
+  }
+
+  /**
+   * Where a lock client connects: every node, except for redis-sentinel,
+   * whose clients ask the Sentinels for the master and never name a data node.
+   */
+  clientEndpoints(backend: BackendName): Endpoint[] {
+    const all = this.endpoints(backend);
+    return backend === 'redis-sentinel' ? all.filter((e) => e.role === 'sentinel') : all;
+  }
+
+  /** Add a client host (its own namespace on the switch) to the running cluster. */
+  async addClientHost(name: string): Promise<ClientHost> {
+    const host: HostPlan = planClientHost(this.plan, name);
+    this.plan.clients.push(host);
+    if (this.parts.provider) await this.parts.provider.addHost(host);
+    else await applyHost(this.plan, host, this.parts.state);
+    const client = this.makeClientHost(host);
+    this.clients.set(name, client);
+    return client;
+  }
+
+  clientHost(name: string): ClientHost {
+    const c = this.clients.get(name);
+    if (!c) throw new RangeError(`There is no client host \`${name}\`; add it with addClientHost(name)`);
+    return c;
+  }
+
+  clientHosts(): ClientHost[] {
+    return [...this.clients.values()];
+  }
+
+  /**
+   * The current leader's node name as the members report it (etcd: status;
+   * ZooKeeper: srvr; redis-sentinel: the master a majority of the Sentinels
+   * name, by get-master-addr-by-name), if any.
+   */
+  async leader(backend: LeaderBackend): Promise<string | undefined> {
+    const members = this.plan.nodes.filter((n) => n.backend === backend);
+    if (backend === 'redis-sentinel') {
+      const sentinels = members.filter((m) => m.role === 'sentinel').map((m) => ({ host: m.ip, port: m.port }));
+      const addr = await agreedMaster(sentinels);
+      return members.find((m) => m.role === 'data' && `${m.ip}:${m.port}` === addr)?.name;
+    }
+    if (backend === 'zookeeper') {
+      const modes = await Promise.all(members.map((m) => zookeeperMode(m, 500).catch(() => undefined)));
+      return members.find((_, i) => modes[i] === 'leader')?.name;
+    }
+    const statuses = await Promise.all(members.map((m) => etcdStatus(m, 500).catch(() => undefined)));
+    const leaderId = statuses.find((s) => s && s.leader !== '' && s.leader !== '0')?.leader;
+    return members.find((_, i) => statuses[i]?.memberId === leaderId)?.name;
+  }
+
+  /** Where a node's or a client process's logs go. */
+  logPath(name: string): string {
+    return join(this.runDir, 'logs', `${name}.log`);
+  }
+
+  /**
+   * Stop everything, delete every namespace and the data dirs (logs stay;
+   * `keepData` keeps the data too), remove the state file. Idempotent; also
+   * runs on SIGINT/SIGTERM/SIGHUP while the cluster is up.
+   */
+  teardown(opts: { keepData?: boolean } = {}): Promise<ReclaimReport> {
+    this.tornDown ??= (async () => {
+      // First, synchronously: from here on nothing new may be created (see StateFile.assertOpen).
+      this.parts.state.close();
+      const log = this.parts.log ?? (() => undefined);
+      log(`teardown: stopping every process, deleting the ${this.parts.provider ? 'containers and their network' : 'namespaces'}`);
+      if (this.starting) {
+        this.starting.abort();
+        await within(this.starting.work, 60_000);
+      }
+      await this.nemesis.close().catch(() => undefined);
+      if (this.parts.provider) await this.parts.provider.teardown(opts);
+      const report = await reclaim({ stateFile: this.parts.state.path, ...opts });
+      log(`torn down in ${report.elapsedMs} ms`);
+      // Only now: a signal that arrives during teardown must wait for it, not end the process halfway.
+      this.parts.hooks?.uninstall();
+      await this.parts.lock.release();
+      return report;
+    })();
+    return this.tornDown;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Which recorded data dirs a reclaim may delete (pure), and deleting them.
+ * An all-backend run leaves ~250 MB (etcd preallocates its WAL), PostgreSQL's
+ * sits under the system temp dir: both must go whenever a run ends, however
+ * it ends. Only `<runDir>/data/<name>` and `<sharedDataDir(runDir)>/<name>`
+ * are ever touched, whatever else a (damaged or edited) state file says; logs
+ * are always kept.
+ */
+import { existsSync, rmSync, rmdirSync } from 'node:fs';
+import { rm, rmdir } from 'node:fs/promises';
+import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { sharedDataDir } from '../hosts/paths.js';
+import type { ClusterState } from '../hosts/state-file.js';
+
+/** The recorded data dirs that lie where a run puts them (pure). */
+export function removableDataDirs(state: Pick<ClusterState, 'runDir' | 'dataDirs'>): string[] {
+  if (!isAbsolute(state.runDir)) return [];
+  const allowed = [join(state.runDir, 'data'), sharedDataDir(state.runDir)];
+  return state.dataDirs.filter((d) => isAbsolute(d) && normalize(d) === d && allowed.includes(dirname(d)));
+}
+
+export async function removeDataDirs(state: ClusterState | undefined): Promise<string[]> {
+  if (!state) return [];
+  const dirs = removableDataDirs(state).filter((d) => existsSync(d));
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  if (isAbsolute(state.runDir)) await rmdir(sharedDataDir(state.runDir)).catch(() => undefined);
+  return dirs;
+}
+
+export function removeDataDirsSync(state: ClusterState | undefined): string[] {
+  if (!state) return [];
+  const dirs = removableDataDirs(state).filter((d) => existsSync(d));
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  try {
+    if (isAbsolute(state.runDir)) rmdirSync(sharedDataDir(state.runDir));
+  } catch {
+    // Not empty or already gone.
+  }
+  return dirs;
+}

@@ -1,0 +1,178 @@
+/**
+ * `ServerNode`: the one implementation of the driver interface, for any
+ * backend. It spawns the spec's command in the node's namespace, records the
+ * pid (with comm and start time) in the state file, probes until ready, and
+ * stops, kills, restarts, pauses and resumes by pid, process group included.
+ *
+ * Every server except Go ones (etcd) runs with the project's clock library
+ * preloaded and its own offset file, so the nemesis can shift its wall clock
+ * at run time; the offset survives a restart.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createClockFile } from '../hosts/clock-file.js';
+import { ClusterStartError, describeExit, type ProcessExit } from '../hosts/cluster-errors.js';
+import type { BackendNode, BackendSpec, SpecContext } from '../hosts/driver.js';
+import type { NodePlan } from '../../core/cluster/cluster-plan.js';
+import { identify, isSameProcess, signalProcess, type ProcessIdentity } from '../hosts/process-info.js';
+import { spawnInNamespace, type SpawnedProcess } from '../hosts/spawn-in-namespace.js';
+import type { StateFile } from '../hosts/state-file.js';
+import { stopProcesses } from '../hosts/stop-processes.js';
+import { within } from '../hosts/within.js';
+import { probeUntilReady } from './probe-until-ready.js';
+
+export interface NodeRuntime {
+  ctx: SpecContext;
+  state: StateFile;
+  /** The built LD_PRELOAD library, or undefined (then clock faults are unavailable). */
+  clockLibrary: string | undefined;
+  clockFile(name: string): string;
+  readyTimeoutMs: number;
+  /** Aborted when the cluster gives up starting: start() and ready() then stop at once. */
+  signal?: AbortSignal;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class ServerNode implements BackendNode {
+  private proc: SpawnedProcess | undefined;
+  private identity: ProcessIdentity | undefined;
+  private exit: ProcessExit | undefined;
+
+  constructor(
+    readonly plan: NodePlan,
+    readonly spec: BackendSpec,
+    private readonly rt: NodeRuntime,
+  ) {}
+
+  get name(): string {
+    return this.plan.name;
+  }
+  get backend(): NodePlan['backend'] {
+    return this.plan.backend;
+  }
+  get logPath(): string {
+    return this.rt.ctx.logPath(this.plan);
+  }
+  get pid(): number | undefined {
+    return this.identity && this.exit === undefined ? this.identity.pid : undefined;
+  }
+  /** The clock offset file when the clock library applies to this server. */
+  get clockFile(): string | undefined {
+    return this.spec.wallClockPreload && this.rt.clockLibrary ? this.rt.clockFile(this.name) : undefined;
+  }
+  get running(): boolean {
+    return this.identity !== undefined && this.exit === undefined && isSameProcess(this.identity);
+  }
+
+  /**
+   * Record the data dir of a server that makes a SysV segment before anything
+   * can create one (initdb's bootstrap backend does too), so a reclaim after
+   * any crash can find and remove it. Idempotent.
+   */
+  recordSharedMemory(): void {
+    if (!this.spec.sysvSharedMemory) return;
+    const dataDir = this.rt.ctx.dataDir(this.plan);
+    this.rt.state.update((s) => (s.shmDataDirs = [...new Set([...(s.shmDataDirs ?? []), dataDir])]));
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.rt.signal?.throwIfAborted();
+    this.rt.state.assertOpen(`server ${this.name}`);
+    this.recordSharedMemory();
+    const cmd = this.spec.command(this.plan, this.rt.ctx);
+    const clockFile = this.clockFile;
+    if (clockFile && !existsSync(clockFile)) createClockFile(clockFile);
+    const env = { ...cmd.env, ...(clockFile && this.rt.clockLibrary ? { LD_PRELOAD: this.rt.clockLibrary, FC_CLOCK_FILE: clockFile } : {}) };
+    this.exit = undefined;
+    const proc = spawnInNamespace({
+      namespace: this.plan.namespace,
+      argv: cmd.argv,
+      env,
+      logPath: this.logPath,
+      ...(cmd.user ? { user: cmd.user, setpriv: this.rt.ctx.tools.setpriv ?? 'setpriv' } : {}),
+    });
+    this.proc = proc;
+    const id = identify(proc.pid, this.spec.comm);
+    this.identity = id;
+    if (id) {
+      this.rt.state.update((s) => {
+        s.processes = s.processes.filter((p) => p.name !== this.name);
+        s.processes.push({ ...id, name: this.name, namespace: this.plan.namespace, stopSignal: this.spec.teardown.signal, graceMs: this.spec.teardown.graceMs });
+      });
+    }
+    void proc.exited.then((exit) => {
+      if (this.proc !== proc) return;
+      this.exit = exit;
+      this.rt.state.update((s) => (s.processes = s.processes.filter((p) => p.pid !== proc.pid)));
+    });
+  }
+
+  ready(timeoutMs = this.rt.readyTimeoutMs): Promise<void> {
+    return probeUntilReady({
+      timeoutMs,
+      signal: this.rt.signal,
+      gone: async () => (this.exit !== undefined ? `${describeExit(this.exit)} while starting` : this.proc === undefined ? 'was not started' : undefined),
+      probe: () => this.spec.probe(this.plan),
+      failure: (what, cause) => this.startError(what, cause),
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.end(this.spec.stop.signal, this.spec.stop.graceMs);
+  }
+
+  async kill(): Promise<void> {
+    await this.end('SIGKILL', 0);
+  }
+
+  async restart(opts: { delayMs?: number } = {}): Promise<void> {
+    if (this.running) await this.kill();
+    if (opts.delayMs) await sleep(opts.delayMs);
+    await this.start();
+    await this.ready();
+  }
+
+  pause(): void {
+    if (this.identity && this.running) signalProcess(this.identity.pid, 'SIGSTOP');
+  }
+
+  resume(): void {
+    if (this.identity && this.running) signalProcess(this.identity.pid, 'SIGCONT');
+  }
+
+  async logs(lines = 20): Promise<string[]> {
+    try {
+      const text = await readFile(this.logPath, 'utf8');
+      return text.trimEnd().split('\n').slice(-lines);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Stop with `signal`, SIGKILL after `graceMs`, and wait until the exit is seen. */
+  private async end(signal: NodeJS.Signals, graceMs: number): Promise<void> {
+    const id = this.identity;
+    const proc = this.proc;
+    if (!id || !proc || !this.running) return;
+    await stopProcesses([{ ...id, name: this.name, stopSignal: signal, graceMs }]);
+    // The child's exit event (our own child: libuv reaps it) updates the state file.
+    await within(proc.exited, 2000);
+    this.exit ??= { code: null, signal };
+  }
+
+  private async startError(what: string, cause?: unknown): Promise<ClusterStartError> {
+    const hint = cause instanceof Error ? `The last probe said: ${cause.message}. Read the log above; \`fencecheck doctor\` checks the machine.` : undefined;
+    return new ClusterStartError({
+      node: `${this.name} (${this.backend})`,
+      what,
+      command: this.proc?.command ?? [],
+      ...(this.exit ? { exit: this.exit } : {}),
+      logPath: this.logPath,
+      lastLogLines: await this.logs(12),
+      ...(hint ? { hint } : {}),
+      cause,
+    });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * PostgreSQL: no client connection of an earlier run left (a statement of a
+ * dead client still running would write into the next run). The resource row
+ * itself is reset by every run (prepareResource), warm or fresh.
+ */
+import pg from 'pg';
+import { postgresUrl } from '../backends/postgres.js';
+import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
+import { messageOf, type BackendReset } from './backend-reset.js';
+
+const OTHERS = "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";
+
+/** One statement on a node, on a connection of its own (pg-advisory-reset.ts asks through it too). */
+export async function query<T extends pg.QueryResultRow>(node: NodePlan, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: postgresUrl(node), connectionTimeoutMillis: 2000, query_timeout: 2000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export const postgresReset: BackendReset = {
+  async reset({ nodes }) {
+    await Promise.all(nodes.map((n) => query(n, `SELECT pg_terminate_backend(pid) ${OTHERS}`)));
+  },
+  async check({ nodes }) {
+    const problems = await Promise.all(
+      nodes.map(async (n) => {
+        try {
+          const [row] = await query<{ n: string }>(n, `SELECT count(*) AS n ${OTHERS}`);
+          return Number(row?.n) === 0 ? undefined : `${n.name}: ${row?.n} client connections left`;
+        } catch (err) {
+          return `${n.name}: not answering (${messageOf(err)})`;
+        }
+      }),
+    );
+    return problems.filter((p): p is string => p !== undefined);
+  },
+};

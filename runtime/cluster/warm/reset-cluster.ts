@@ -1,0 +1,104 @@
+/**
+ * The I/O of a warm cluster's reset and clean check over a running Cluster:
+ * observe (processes, /proc states, clock files, nft tables), act on the
+ * planned steps (reset-plan.ts), then each backend's own reset and check
+ * (backend-reset.ts). Pure decisions live in reset-plan.ts.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Cluster } from '../cluster.js';
+import { readClockOffset, writeClockOffset } from '../../hosts/clock-file.js';
+import { allHosts, type BackendName } from '../../../core/cluster/cluster-plan.js';
+import { readProcessInfo, waitForExit } from '../../hosts/process-info.js';
+import { runCommand } from '../../hosts/run-command.js';
+import { deleteTableScript } from '../../nemesis/nft-rules.js';
+import { backendReset, messageOf, type ResetContext } from './backend-reset.js';
+import { observationProblems, parseNftTables, planReset, type ClusterObservation, type ResetStep } from './reset-plan.js';
+
+/** The clean check's verdict: what is left (nothing: clean) and how long asking took. */
+export interface CleanCheck {
+  ok: boolean;
+  problems: string[];
+  ms: number;
+}
+
+/** How long a client that ended its input gets to exit (and close its sessions) before kill -9. */
+const CLIENT_EXIT_MS = 1000;
+
+export async function observeCluster(c: Cluster): Promise<ClusterObservation> {
+  const nodes = c.nodes.map((n) => {
+    const info = n.pid === undefined ? undefined : readProcessInfo(n.pid);
+    return { name: n.name, running: info !== undefined && info.state !== 'Z', stopped: info?.state === 'T' };
+  });
+  const clockDir = join(c.runDir, 'clock');
+  let files: string[] = [];
+  try {
+    files = readdirSync(clockDir).filter((f) => f.endsWith('.offset'));
+  } catch {
+    // No clock directory (no clock library, or a provider that keeps them elsewhere): nothing to reset.
+  }
+  const clocks = files.map((f) => ({ file: join(clockDir, f), offsetMs: readClockOffset(join(clockDir, f)) }));
+  // Asked of nft itself in each namespace; the containers provider's hosts are not namespaces here (its tables die with its containers).
+  const nftTables =
+    c.provider === 'namespaces'
+      ? await Promise.all(
+          allHosts(c.plan).map(async (h) => ({
+            namespace: h.namespace,
+            tables: await runCommand('ip', ['netns', 'exec', h.namespace, 'nft', 'list', 'tables'], { timeoutMs: 5000 }).then((r) => parseNftTables(r.stdout), () => undefined),
+          })),
+        )
+      : [];
+  const clientProcesses = c.clientHosts().flatMap((h) => h.processes().map((p) => p.name));
+  return { nodes, clocks, nftTables, clientProcesses };
+}
+
+async function applyStep(c: Cluster, step: ResetStep): Promise<void> {
+  switch (step.kind) {
+    case 'end-clients': {
+      const procs = c.clientHosts().flatMap((h) => h.processes());
+      await waitForExit(procs.map((p) => p.identity), CLIENT_EXIT_MS);
+      await Promise.all(procs.filter((p) => p.running()).map((p) => p.kill()));
+      return;
+    }
+    case 'resume':
+      return void (await c.node(step.node).resume());
+    case 'restart':
+      return c.node(step.node).restart();
+    case 'clock-zero':
+      return writeClockOffset(step.file, 0);
+    case 'nft-delete':
+      await runCommand('ip', ['netns', 'exec', step.namespace, 'nft', '-f', '-'], { input: deleteTableScript(step.table), timeoutMs: 5000 });
+  }
+}
+
+function contexts(c: Cluster, log: (line: string) => void): { backend: BackendName; ctx: ResetContext }[] {
+  const backends = [...new Set(c.plan.nodes.map((n) => n.backend))];
+  return backends.map((backend) => ({ backend, ctx: { plan: c.plan, nodes: c.plan.nodes.filter((n) => n.backend === backend), log } }));
+}
+
+/**
+ * Every fault healed (the nemesis's own record first, then whatever is still
+ * observed), the delay proxies closed, client processes ended, killed nodes
+ * restarted, paused ones resumed, clocks at 0, then each backend's lock state
+ * cleared. Returns the steps taken beyond the nemesis's healing.
+ */
+export async function resetCluster(c: Cluster, log: (line: string) => void): Promise<ResetStep[]> {
+  await c.nemesis.healAll().catch((err: unknown) => log(`reset: heal: ${messageOf(err)}`));
+  await c.nemesis.close();
+  const steps = planReset(await observeCluster(c));
+  // Clients first (a live one could take the lock again), then the network, then servers and clocks.
+  for (const kind of ['end-clients', 'nft-delete', 'restart', 'resume', 'clock-zero'] as const) {
+    await Promise.all(steps.filter((s) => s.kind === kind).map((s) => applyStep(c, s)));
+  }
+  await Promise.all(contexts(c, log).map(({ backend, ctx }) => backendReset(backend).reset(ctx)));
+  return steps;
+}
+
+/** The clean check: nothing of an earlier run left, every node answering, roles as planned, clocks at 0. */
+export async function cleanCheck(c: Cluster, log: (line: string) => void): Promise<CleanCheck> {
+  const t0 = Date.now();
+  const general = observationProblems(await observeCluster(c));
+  const perBackend = await Promise.all(contexts(c, log).map(({ backend, ctx }) => backendReset(backend).check(ctx).catch((err: unknown) => [`${backend}: check failed: ${messageOf(err)}`])));
+  const problems = [...general, ...perBackend.flat()];
+  return { ok: problems.length === 0, problems, ms: Date.now() - t0 };
+}

@@ -1,0 +1,102 @@
+/**
+ * The driver interface. Every server node of every backend is a `BackendNode`
+ * (start, ready, stop, kill, restart, pause, resume, logs), implemented once by
+ * `ServerNode` for any program; what differs per backend (configuration,
+ * command line, readiness probe, how to stop it) is a `BackendSpec`, one file
+ * per backend in `backends/`.
+ */
+import type { Tool } from './binaries.js';
+import type { BackendName, ClusterPlan, NodePlan } from '../../core/cluster/cluster-plan.js';
+
+export interface BackendNode {
+  readonly name: string;
+  readonly backend: BackendName;
+  readonly plan: NodePlan;
+  /** The server's pid while it runs (the pid `ip netns exec` started: it execs the server). */
+  readonly pid: number | undefined;
+  readonly logPath: string;
+  /** The server's process runs (started, not stopped or killed, not exited on its own). */
+  readonly running: boolean;
+  /** Spawn the server in its namespace; does not wait for readiness. */
+  start(): Promise<void>;
+  /** Resolve once the node answers its backend's probe; ClusterStartError if it exits or times out. */
+  ready(timeoutMs?: number): Promise<void>;
+  /** Graceful stop: the backend's stop signal, then SIGKILL after its grace time. */
+  stop(): Promise<void>;
+  /** SIGKILL (the whole process group), and wait until it has ended. */
+  kill(): Promise<void>;
+  /** Kill -9 if running, wait `delayMs`, start with the same configuration (the full member list), wait ready. */
+  restart(opts?: { delayMs?: number }): Promise<void>;
+  /** SIGSTOP / SIGCONT to the process group (namespaces), or the container frozen and thawed (containers). */
+  pause(): void | Promise<void>;
+  resume(): void | Promise<void>;
+  /** The last lines of the node's log. */
+  logs(lines?: number): Promise<string[]>;
+}
+
+/**
+ * A server node as the cluster, the nemesis and the delay proxy use it,
+ * whatever provider runs it (ServerNode in a namespace, ContainerServerNode
+ * in a container).
+ */
+export interface ServerHandle extends BackendNode {
+  readonly spec: BackendSpec;
+  /** The clock offset file when the clock library applies to this server. */
+  readonly clockFile: string | undefined;
+}
+
+export interface NodeCommand {
+  argv: string[];
+  /** Run as this user (PostgreSQL refuses root). */
+  user?: string;
+  env?: Record<string, string>;
+}
+
+/** How to stop a server: send `signal`, then SIGKILL after `graceMs`. */
+export interface StopPolicy {
+  signal: NodeJS.Signals;
+  graceMs: number;
+}
+
+export interface SpecContext {
+  runDir: string;
+  plan: ClusterPlan;
+  tools: Partial<Record<Tool, string>>;
+  dataDir(node: NodePlan): string;
+  logPath(node: NodePlan): string;
+  /** Run a short command on the node's host (its namespace, or its host container), e.g. initdb. */
+  execOnHost(node: NodePlan, argv: readonly string[], opts?: { timeoutMs?: number }): Promise<unknown>;
+  /** A user's ids where the node runs (the machine's, or the image's), or undefined if there is no such user. */
+  userIds(name: string): Promise<{ uid: number; gid: number } | undefined>;
+  /**
+   * A machine-wide folder for what a backend may make once and reuse (PostgreSQL's initdb template), when the
+   * nodes see this machine's files at the same paths (namespaces); absent where they do not (containers).
+   */
+  sharedCache?: string;
+}
+
+export interface BackendSpec {
+  backend: BackendName;
+  /** The server's /proc/PID/comm once it runs. */
+  comm: string;
+  /** False for Go programs (etcd): Go reads the clock through the vDSO itself and ignores LD_PRELOAD. */
+  wallClockPreload: boolean;
+  /** `stop()` mid-run. */
+  stop: StopPolicy;
+  /** The server creates a System V shared-memory segment named in its data dir's postmaster.pid (PostgreSQL). */
+  sysvSharedMemory?: boolean;
+  /** Teardown at the end of a run, when the data will not be used again. */
+  teardown: StopPolicy;
+  /** Once per cluster (not on restart): data dir, configuration files, initdb. */
+  prepare(node: NodePlan, ctx: SpecContext): Promise<void>;
+  command(node: NodePlan, ctx: SpecContext): NodeCommand;
+  /** One readiness attempt; rejects while not ready. */
+  probe(node: NodePlan): Promise<void>;
+  /** One line for `fencecheck up`, e.g. `persistence aof-always`. */
+  describe(): string;
+}
+
+/** Prefix a command so it runs as `user` (setpriv execs, so the pid stays the program's). */
+export function asUser(user: string, argv: readonly string[], setpriv = 'setpriv'): string[] {
+  return [setpriv, `--reuid=${user}`, `--regid=${user}`, '--init-groups', '--', ...argv];
+}

@@ -1,0 +1,244 @@
+/**
+ * `runLockTest(options)`: one lock run from nothing to a verdict, as a few
+ * composed steps:
+ *
+ *   plan      planRun: the options checked, phases, hosts, fault windows (pure)
+ *   cluster   the lock service and PostgreSQL, one namespace per node and one
+ *             client host per worker (started, or taken reset from a warm
+ *             pool: warm-pool.ts); the resource row and the delay proxies
+ *   interpret interpretRun over the real world's ports (real-world.ts): the
+ *             same interpreter the simulation tests run on virtual time
+ *   teardown  always, also on error (a warm pool's cluster: by the pool)
+ *   analysis  the workload's checkers over the recorded history
+ *   files     results.json and the report
+ */
+import type { LockCheckResult } from '../../core/checkers/lock/verdict.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { ClusterBusyError } from '../../runtime/hosts/cluster-errors.js';
+import type { DelayProxy } from '../../runtime/nemesis/delay-proxy-handle.js';
+import { join } from 'node:path';
+import { startCluster, type StartClusterOptions } from '../../runtime/cluster/start-cluster.js';
+import { writeRunReport } from '../../src/report/write-run-report.js';
+import { prepareResource } from '../../runtime/clients/resource.js';
+import type { ClientConfig } from '../../core/client-protocol.js';
+import { runResults } from '../../core/analyse/run-results.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import type { TestJson } from '../../core/run-files/test-json.js';
+import { ClientLauncher } from '../../runtime/runner/client-command.js';
+import { realClock } from '../../runtime/runner/clock.js';
+import { interpretRun } from '../../runtime/runner/interpret-run.js';
+import type { ClientFleet, NemesisPort } from '../../runtime/runner/ports.js';
+import { realFleet, realNemesis } from '../../runtime/runner/real-world.js';
+import { Recorder } from '../../runtime/runner/recorder.js';
+import { runHarnessParts, watchHarness } from '../../runtime/runner/harness-watch.js';
+import { planRun, type RunPlan } from '../../core/plan/run-plan.js';
+import { replayCommand, type RunOptions } from '../../core/plan/run-options.js';
+import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
+import { clusterBackendsOf } from '../../core/vocabulary.js';
+import { systemClientOptions as sentinelClientOptions, systemClusterOptions as sentinelClusterOptions } from '../../core/systems/registry.js';
+import type { ClusterRecord } from '../../core/run-files/cluster-record.js';
+import type { WarmPool } from '../../runtime/runner/warm-pool.js';
+
+export interface RunResult extends LockCheckResult {
+  runDir: string;
+  /** report.html, when it could be written. */
+  reportPath?: string;
+  replay: string;
+  durationMs: number;
+}
+
+export interface RunHooks {
+  /** Progress and log lines for a person. */
+  log?: (line: string) => void;
+  /** Wait this long for another fencecheck cluster on the machine to end (default: fail at once). */
+  busyTimeoutMs?: number;
+  /** Take the cluster from this pool (reset and checked) and leave it there after the run; default: a fresh cluster, torn down after. */
+  warm?: WarmPool;
+}
+
+const RESOURCE_KEY = 'counter';
+const LOCK_NAME = 'fencecheck-lock';
+
+export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Promise<RunResult> {
+  const plan = planRun(input);
+  const o = plan.options;
+  const log = hooks.log ?? (() => undefined);
+  const started = Date.now();
+  const name = o.name ?? `${o.backend}-${o.resource}-${o.workload}`;
+  const store = RunStore.create(o.resultsDir, name, new Date(started));
+  const runDir = store.dir;
+  const replay = replayCommand(o);
+  const test: TestJson = {
+    ...o,
+    name,
+    startedAt: new Date(started).toISOString(),
+    versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions(clusterBackendsOf(o.backend))) },
+    replay,
+  };
+  store.writeTest(test);
+
+  log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.clients} clients, nemesis ${o.nemesis.join(',') || 'none'}`);
+  const recorder = new Recorder(store.historyPath);
+  // The built-in client, or the --client command (docs/client-protocol.md).
+  const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: o.resource, key: RESOURCE_KEY }, log });
+  const unmark = markInterruptions(store);
+  let cluster: Cluster | undefined;
+  try {
+    const taken = await takeRunCluster(plan, runDir, hooks, log);
+    cluster = taken.cluster;
+    test.cluster = taken.record;
+    store.writeTest(test);
+    // Said once the cluster is ours: a run refused as busy removes its directory, which must never have been shown.
+    log(`run directory: ${runDir}`);
+    const world = await realWorldOf(cluster, plan, launcher, (n) => join(store.logsDir, `${n}.log`), (versions) => Object.assign(test.versions, versions));
+    // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts).
+    const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode), recorder, log);
+    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 }).finally(stopWatch);
+    // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
+    if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
+    store.writeTest(test);
+  } catch (err) {
+    unmark();
+    if (err instanceof ClusterBusyError) {
+      // Refused before it began: it leaves nothing behind, not even its directory.
+      recorder.close();
+      store.discard();
+      throw err;
+    }
+    // The run directory holds the history so far and the logs: the error says where. A history that could not
+    // be written (a full disk) is the first cause: what failed after it (a log, a client's start) follows from it.
+    throw store.failed(recorder.failure ?? err);
+  } finally {
+    recorder.close();
+    if (cluster && !hooks.warm) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
+  }
+  // A full disk: the history keeps every whole line written before it; no verdict from a cut history.
+  if (recorder.failure) {
+    unmark();
+    throw store.failed(recorder.failure);
+  }
+
+  const durationMs = Date.now() - started;
+  // Every client's crashes, built-in or foreign, the teardown's included, for `check RUN_DIR` (checkers/lock/evidence.ts).
+  Object.assign(test, { clientCrashes: [...launcher.crashes] });
+  store.writeTest(test);
+  // A foreign client's own token kind; a client that broke the protocol, or any that crashed, makes the verdict unknown at best.
+  const client = launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : { violations: [] };
+  const results = runResults(recorder.ops, o, plan.windows.length, durationMs, { ...client, crashes: test.clientCrashes });
+  store.writeResults(results);
+  const checked = { valid: results.valid, verdicts: results.checkers, deciding: results.deciding };
+  const report = await writeRunReport(runDir).catch((err: unknown) => {
+    // The verdict stands without its picture; say why the picture is missing.
+    log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  });
+  // Interrupted until here (teardown, checks and the report included): a signal before now stopped an unfinished run.
+  unmark();
+  return { ...checked, runDir, replay, durationMs, ...(report ? { reportPath: report } : {}) };
+}
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * A signal before the run has written its files (teardown, checks and the
+ * report included) marks test.json `interrupted` at once (the cluster's teardown
+ * hooks then tear down and end the process), so the history is never taken
+ * for a finished run's. When nothing else handles the
+ * signal (before the cluster exists), it is raised again to take its course.
+ */
+function markInterruptions(store: RunStore): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    stop();
+    try {
+      store.markInterrupted(signal, new Date());
+    } catch {
+      // The mark is best effort on the way out (a full disk, say); the teardown matters more.
+    }
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const stop = (): void => {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  return stop;
+}
+
+/** The lock service and PostgreSQL (PostgreSQL alone with --backend none), one namespace per node and one client host per worker: from the warm pool, or started. */
+async function takeRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): Promise<{ cluster: Cluster; record: ClusterRecord }> {
+  const opts = runClusterOptions(plan, runDir, hooks, log);
+  if (hooks.warm) {
+    const { cluster, record } = await hooks.warm.take(opts, log);
+    return { cluster, record: { ...record, logsDir: join(cluster.runDir, 'logs') } };
+  }
+  const t0 = Date.now();
+  const cluster = await startCluster(opts);
+  return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, 'logs') } };
+}
+
+/** What startCluster is asked for a run (the warm pool compares these, clusterKey). */
+export function runClusterOptions(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): StartClusterOptions {
+  const o = plan.options;
+  const backends = clusterBackendsOf(o.backend);
+  const backend = backends[0];
+  return {
+    backends,
+    clientHosts: plan.hosts,
+    runDir,
+    ...(backend === 'redis' ? { redis: { persistence: o.redisPersistence } } : {}),
+    ...(backend === 'redlock' ? { redlock: { persistence: o.redisPersistence } } : {}),
+    ...sentinelClusterOptions(o),
+    log: (l) => log(`cluster: ${l}`),
+    ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
+    ...(o.provider ? { provider: o.provider } : {}),
+  };
+}
+
+/** The resource row prepared, the delay proxies started, and the interpreter's ports over the cluster. */
+async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, logPath: (name: string) => string, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: ClientFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
+  const o = plan.options;
+  const backends = clusterBackendsOf(o.backend);
+  const pg = c.endpoints('postgres')[0]!;
+  const pgConfig = { host: pg.host, port: pg.port, user: 'postgres', database: 'postgres' };
+  await prepareResource(pgConfig, RESOURCE_KEY, o.workload === 'lock-counter' ? '0' : '', undefined, { idleInTransactionTimeoutMs: o.idleTxTimeoutMs });
+  const proxies = await startProxies(c, plan.hosts, o.proxies, plan.lockNodes, pg.node);
+  const config = (client: number, host: string): ClientConfig => {
+    const resourceProxy = proxies.get(host)?.get(pg.node);
+    return {
+      client,
+      backend: o.backend,
+      // Without a lock service (--backend none), no endpoints: the only server is the resource.
+      lockEndpoints: (backends.length > 1 ? c.clientEndpoints(backends[0]!) : []).map((e) => {
+        const p = proxies.get(host)?.get(e.node);
+        return p ? `${p.host}:${p.port}` : `${e.host}:${e.port}`;
+      }),
+      lockName: o.backend === 'zookeeper' ? `/${LOCK_NAME}` : LOCK_NAME,
+      resource: o.resource,
+      pg: resourceProxy ? { ...pgConfig, host: resourceProxy.host, port: resourceProxy.port } : pgConfig,
+      resourceKey: RESOURCE_KEY,
+      callTimeoutMs: o.callTimeoutMs,
+      sessionTimeoutMs: o.ttlMs,
+      checkHold: o.checkHold,
+      ...sentinelClientOptions(o),
+    };
+  };
+  return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, launcher, logPath, onVersions }), nemesis: realNemesis(c, o.backend, proxies), proxies };
+}
+
+/**
+ * Delay proxies, one per client host and server it should slow, with no delay
+ * until a scripted `delay` fault: `host → node → proxy`. Each runs inside its
+ * client's namespace, so that client's partitions still apply to the link.
+ */
+async function startProxies(c: Cluster, hosts: readonly string[], which: RunOptions['proxies'], lockNodes: readonly string[], resourceNode: string): Promise<Map<string, Map<string, DelayProxy>>> {
+  const out = new Map<string, Map<string, DelayProxy>>();
+  if (which === undefined) return out;
+  const targets = [...(which !== 'lock' ? [resourceNode] : []), ...(which !== 'resource' ? lockNodes : [])];
+  for (const host of hosts) {
+    const byNode = new Map<string, DelayProxy>();
+    for (const node of targets) byNode.set(node, await c.nemesis.delayProxy({ on: host, to: node, delayMs: 0, direction: 'both', logPath: c.logPath(`proxy-${host}-${node}`) }));
+    out.set(host, byNode);
+  }
+  return out;
+}
+
+
