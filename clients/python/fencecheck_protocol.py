@@ -75,11 +75,7 @@ class Resource:
         return self.conn
 
     def _drop(self):
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except psycopg2.Error:
-                pass
+        close_quietly(self.conn)
         self.conn = None
 
     def run(self, statements, token):
@@ -147,6 +143,15 @@ class Resource:
 
     def close(self):
         self._drop()
+
+
+def close_quietly(conn):
+    """Closes a psycopg2 connection that may already be broken (a lost connection is what got us here)."""
+    if conn is not None:
+        try:
+            conn.close()
+        except psycopg2.Error:
+            pass
 
 
 def to_pyformat(sql):

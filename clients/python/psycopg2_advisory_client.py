@@ -28,7 +28,7 @@ import psycopg2
 import psycopg2.extensions as ext
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
-from fencecheck_protocol import Fail, Info, serve  # noqa: E402
+from fencecheck_protocol import Fail, Info, close_quietly, serve  # noqa: E402
 
 SEQUENCE = "fencecheck_lock_token"
 TRY_LOCK = f"SELECT CASE WHEN pg_try_advisory_lock(%s::bigint) THEN nextval('{SEQUENCE}') END"
@@ -120,11 +120,7 @@ class AdvisoryLock:
             raise Info("connection-lost", str(e).strip())
 
     def _drop(self):
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except psycopg2.Error:
-                pass
+        close_quietly(self.conn)
         self.conn = None
 
     def acquire(self, ttl_ms):
