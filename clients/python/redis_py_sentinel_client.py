@@ -17,7 +17,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from fencecheck_protocol import serve  # noqa: E402
 from redis_py_client import RedisPyLock, library_versions  # noqa: E402
 
-# The name every Sentinel monitors in fencecheck's redis-sentinel cluster (src/cluster/backends/sentinel-probes.ts).
+# The name every Sentinel monitors in fencecheck's redis-sentinel cluster (runtime/clients/sentinel-probes.ts).
 MASTER_NAME = "fencecheck"
 
 

@@ -1,5 +1,5 @@
 /**
- * plan.json: the run's whole plan (workloads/runner/run-plan.ts) as the run
+ * plan.json: the run's whole plan (core/plan/run-plan.ts) as the run
  * was going to execute it: options, phases, hosts, fault windows and every
  * worker's sections (docs/run-directory.md). `fencecheck run --plan` prints
  * the same text without running anything.

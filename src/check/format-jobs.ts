@@ -1,6 +1,6 @@
 /**
  * The jobs workload's measure in words (the jobs checker's stats,
- * checkers/lock/jobs.ts), for the outcome line of run, check and report:
+ * core/checkers/lock/jobs.ts), for the outcome line of run, check and report:
  *
  *   jobs: 412 done, 3 done twice (7.3 per 1,000, 95% CI 2.5–21.2), 0 lost, 5 wasted runs refused; 90.0 duplicates per hour at 2.0 faults a minute
  */

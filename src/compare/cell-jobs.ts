@@ -3,7 +3,7 @@
  * done twice (the "double run"), lost, wasted runs the resource refused,
  * pooled into duplicates per 1,000 jobs with Wilson's 95 % interval, the
  * spread between seeds (Student's t over the per-seed rates, which is wider
- * when duplicates come in bursts: checkers/lock/rate-interval.ts), and
+ * when duplicates come in bursts: core/checkers/lock/rate-interval.ts), and
  * duplicates per hour at the faults' rate.
  */
 import type { Value } from '../../core/history/op.js';

@@ -124,7 +124,7 @@ export const LIBRARIES: readonly LibraryFacts[] = [
     leaseShort: 'expiry, heartbeat touch; evictable',
   },
   {
-    client: 'builtin', backend: 'pg-advisory', language: NODE, library: 'PostgreSQL 15 session-level advisory locks (node-postgres, fencecheck\'s built-in client)', file: 'workloads/clients/pg-advisory-client.ts',
+    client: 'builtin', backend: 'pg-advisory', language: NODE, library: 'PostgreSQL 15 session-level advisory locks (node-postgres, fencecheck\'s built-in client)', file: 'runtime/clients/pg-advisory-client.ts',
     token: 'monotonic: `nextval` of a sequence drawn in the grant\'s own statement (`CASE WHEN pg_try_advisory_lock(k) THEN nextval(…) END`); an advisory lock has no token of its own.',
     lease: '**none**: a session lock lasts until unlock or until the session ends (the server notices a dead client only when its TCP connection fails): a paused holder keeps it.',
     leaseShort: 'none (the session)',
@@ -138,7 +138,7 @@ export const LIBRARIES: readonly LibraryFacts[] = [
     unreachable: 'a session lock has no lease, so neither fault run here hands it on under a working holder: a paused holder keeps it (as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. The danger needs the session to end while its holder is paused and the server to grant again before the holder wakes (a restart of the server or pooler inside a client pause): a plan `fencecheck hunt` with triggers could aim at, not run here',
   },
   {
-    client: 'builtin', backend: 'pg-advisory-pooled', language: NODE, library: 'the built-in advisory-lock client through PgBouncer 1.x (transaction pooling)', file: 'workloads/clients/pg-advisory-client.ts',
+    client: 'builtin', backend: 'pg-advisory-pooled', language: NODE, library: 'the built-in advisory-lock client through PgBouncer 1.x (transaction pooling)', file: 'runtime/clients/pg-advisory-client.ts',
     token: 'monotonic: the same sequence (it stays ordered behind the pooler: what breaks is the lock).',
     lease: 'none; the session lock belongs to whichever server connection PgBouncer gave the statement, which it then gives to other clients (docs/lock-clients.md).',
     leaseShort: 'none (a pooled server session)',

@@ -4,7 +4,7 @@
  * The order is the compare cell's (cell-summary.ts): one unsafe column makes
  * the cell unsafe whatever the others say; then unknown; then safe when at
  * least one column put the protection to the test, with the weight of all
- * its tested runs (checkers/lock/weight.ts); untested otherwise, never safe.
+ * its tested runs (core/checkers/lock/weight.ts); untested otherwise, never safe.
  */
 import { ruledOutRate, formatPercent } from '../../core/checkers/lock/weight.js';
 import type { ReportCell } from './compare-report.js';

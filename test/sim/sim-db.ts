@@ -2,7 +2,7 @@
  * A simulated PostgreSQL holding the `files` row, and each client process's
  * connection to it (the Db port the real resource modes run through; PgDb is
  * its production adapter). The server executes the resource modes'
- * statements (workloads/clients/resource-modes.ts SQL) on the row, each
+ * statements (runtime/clients/resource-modes.ts SQL) on the row, each
  * atomically at the instant it arrives; a statement it does not know is an
  * error of the simulation, never a guess. The connection fails as
  * node-postgres does (its query timeout is the call timeout; a reset

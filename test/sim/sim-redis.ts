@@ -43,7 +43,7 @@ interface Entry {
 export class SimRedisServer {
   private data = new Map<string, Entry>();
   private pressure = false;
-  /** How long a key lasts on a full cache: the real fault's turnover (src/nemesis/eviction.ts), about 100 ms. */
+  /** How long a key lasts on a full cache: the real fault's turnover (core/generator/eviction.ts), about 100 ms. */
   static readonly PRESSURE_KEY_LIFE_MS = 100;
 
   constructor(

@@ -8,7 +8,7 @@
  * the parent's 10-digit counter; an ephemeral belongs to its session and
  * goes with it. A session expires when the ensemble has heard nothing of it
  * (a request or a ping) for its timeout, clamped as the server clamps it to
- * 2..20 ticks of 500 ms (src/cluster/backends/zookeeper.ts); expiry deletes
+ * 2..20 ticks of 500 ms (runtime/cluster/backends/zookeeper.ts); expiry deletes
  * its ephemerals and fires their watches. Data survives a restart. ZooKeeper
  * keeps session time on its monotonic clock, so clock faults do not touch it.
  *
