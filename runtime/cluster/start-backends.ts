@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Cluster } from './cluster.js';
 import { TeardownStartedError } from '../hosts/cluster-errors.js';
 import type { ServerHandle, SpecContext } from '../hosts/driver.js';
-import { nodeDataDir } from '../hosts/paths.js';
+import { nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
 import { nodeCount, type BackendName, type ClusterPlan } from '../../core/cluster/cluster-plan.js';
 import { identify } from '../hosts/process-info.js';
 import { StateFile, type ClusterState } from '../hosts/state-file.js';
@@ -78,7 +78,8 @@ export function createClusterState(stateFile: string, runDir: string, plan: Clus
     rootLinks: [],
     processes: [],
     nftTables: [],
-    dataDirs: plan.nodes.map((n) => nodeDataDir(runDir, n)),
+    // The PostgreSQL template too (made by the first PostgreSQL node; a path never made is skipped by reclaim).
+    dataDirs: [...plan.nodes.map((n) => nodeDataDir(runDir, n)), pgTemplateDir(runDir)],
     ...provider,
   });
 }

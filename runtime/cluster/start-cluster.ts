@@ -13,7 +13,6 @@
  * ClusterStartError names the node, command, exit, last log lines, log path).
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { planCluster, planClientHost, type BackendName, type ClusterPlan } from '../../core/cluster/cluster-plan.js';
 import { chosenSubnet } from './chosen-subnet.js';
@@ -24,7 +23,7 @@ import { lookupUser, requireTools, TOOLS_OF, which, type Tool } from '../hosts/b
 import { runCommand } from '../hosts/run-command.js';
 import { Cluster } from './cluster.js';
 import type { SpecContext } from '../hosts/driver.js';
-import { clockLibraryPath, defaultRunDir, defaultStateFile, nodeDataDir } from '../hosts/paths.js';
+import { clockLibraryPath, defaultRunDir, defaultStateFile, nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
 import { assertPrivileged, assertRangeFree } from './preflight.js';
 import { reclaim } from './reclaim.js';
 import { startHoldingClusterLock, type ClusterLock } from './cluster-lock.js';
@@ -108,7 +107,7 @@ async function startLocked(
     logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
     execOnHost: (n, argv, o) => runCommand('ip', ['netns', 'exec', n.namespace, ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
     userIds: async (name) => lookupUser(name),
-    sharedCache: join(tmpdir(), 'fencecheck-cache'),
+    pgTemplate: pgTemplateDir(runDir),
   };
   // Aborted when one backend fails, so the others stop starting things that teardown would miss.
   const abort = new AbortController();

@@ -69,10 +69,10 @@ export interface SpecContext {
   /** A user's ids where the node runs (the machine's, or the image's), or undefined if there is no such user. */
   userIds(name: string): Promise<{ uid: number; gid: number } | undefined>;
   /**
-   * A machine-wide folder for what a backend may make once and reuse (PostgreSQL's initdb template), when the
-   * nodes see this machine's files at the same paths (namespaces); absent where they do not (containers).
+   * Where PostgreSQL's initdb template of this cluster goes (paths.ts pgTemplateDir), when the nodes see this
+   * machine's files at the same paths (namespaces); absent where they do not (containers).
    */
-  sharedCache?: string;
+  pgTemplate?: string;
 }
 
 export interface BackendSpec {

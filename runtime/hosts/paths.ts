@@ -86,6 +86,15 @@ export function nodeDataDir(runDir: string, node: { name: string; backend: strin
   return RUN_AS_POSTGRES.includes(node.backend) ? join(sharedDataDir(runDir), node.name) : join(runDir, 'data', node.name);
 }
 
+/**
+ * Where a cluster's PostgreSQL nodes copy their data dir from (one initdb a cluster, see
+ * backends/postgres-template.ts): beside their data dirs, recorded with them in the state file, so teardown and
+ * reclaim remove it however the run ends. Why not machine-wide: a cache that outlives the run is a leftover.
+ */
+export function pgTemplateDir(runDir: string): string {
+  return join(sharedDataDir(runDir), 'pg-initdb-template');
+}
+
 /** The Go reference client (clients/go/etcd-mutex), built by `setup --go` next to its source (ignored by git). */
 export function goClientPath(): string {
   return join(projectRoot(), 'clients', 'go', 'etcd-mutex', 'etcd-mutex');

@@ -1,14 +1,15 @@
 /**
  * PostgreSQL's initdb template: made once (under a temporary name, then
  * renamed), copied for every data dir after; two nodes starting at once share
- * one initdb; a half-made template left by a killed harness is replaced;
- * another initdb or other arguments name another template.
+ * one initdb; a half-made template left by a killed harness is replaced.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initFromTemplate, templateDirFor, type TemplateIo } from '../../runtime/cluster/backends/postgres-template.js';
+import { initFromTemplate, type TemplateIo } from '../../runtime/cluster/backends/postgres-template.js';
+import { removableDataDirs } from '../../runtime/cluster/data-dirs.js';
+import { pgTemplateDir, sharedDataDir } from '../../runtime/hosts/paths.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -69,11 +70,10 @@ describe('initFromTemplate', () => {
     expect(existsSync(join(root, 'pg1', 'half'))).toBe(false);
   });
 
-  it('names a template by the program and its arguments', () => {
-    const a = templateDirFor('/bin/sh', ['-A', 'trust'], '/c');
-    expect(a).toMatch(/^\/c\/pg-initdb-[0-9a-f]{16}$/);
-    expect(templateDirFor('/bin/sh', ['-A', 'trust'], '/c')).toBe(a);
-    expect(templateDirFor('/bin/sh', ['-A', 'md5'], '/c')).not.toBe(a);
-    expect(templateDirFor('/bin/ls', ['-A', 'trust'], '/c')).not.toBe(a);
+  it('lives beside the PostgreSQL data dirs, where reclaim and teardown remove recorded dirs (nothing kept between runs)', () => {
+    const runDir = '/work/results/x/20261201T000000';
+    const template = pgTemplateDir(runDir);
+    expect(dirname(template)).toBe(sharedDataDir(runDir));
+    expect(removableDataDirs({ runDir, dataDirs: [template] })).toEqual([template]);
   });
 });

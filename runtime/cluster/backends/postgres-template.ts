@@ -1,37 +1,21 @@
 /**
- * A fresh PostgreSQL data dir without running initdb every time: initdb once
- * into a machine-wide template (namespaces provider), then a copy of it for
- * each cluster. initdb took 1-2.5 s of every fresh cluster's start on this
- * 2-core machine (a comparison starts four); a copy takes a tenth of that.
- * The copy is what initdb would write again (the same program, arguments,
- * locale and encoding: the template's name is a hash of them and of the
- * program's size and time), so a cluster from it is as fresh as one from
- * initdb; only the system identifier is shared, which nothing here reads.
+ * A fresh PostgreSQL data dir without running initdb for every node: initdb
+ * once into the cluster's template (paths.ts pgTemplateDir, namespaces
+ * provider), then a copy of it for each PostgreSQL node. initdb took 1-2.5 s
+ * of a fresh start on this 2-core machine; a copy takes a tenth of that. The
+ * copy is what initdb would write again (the same program and arguments), so a
+ * node from it is as fresh as one from initdb; only the system identifier is
+ * shared, which nothing here reads.
  *
- * The template is made under a temporary name and renamed into place, so a
- * harness killed mid-initdb leaves no half template that a later copy would
- * take (a leftover `.tmp-*` is replaced the next time). It lives in the
- * system temp dir (the postgres user must read it), outside every run's
- * recorded data dirs, so no teardown or reclaim removes it.
+ * The template is a recorded data dir of the cluster: teardown and reclaim
+ * remove it with the others, however the run ends (a machine-wide cache kept
+ * between runs was a leftover). It is made under a temporary name and renamed
+ * into place, so a half-made one is never copied (a leftover `.tmp-*` is
+ * replaced).
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-
-/** The template's directory for this initdb and these arguments (pure but for the program's stat). */
-export function templateDirFor(initdb: string, args: readonly string[], root = join(tmpdir(), 'fencecheck-cache')): string {
-  let stamp = 'unknown';
-  try {
-    const s = statSync(initdb);
-    stamp = `${s.size}-${s.mtimeMs}`;
-  } catch {
-    // A bare name resolved on the PATH: its arguments still key the template.
-  }
-  const key = createHash('sha1').update(JSON.stringify([initdb, stamp, ...args])).digest('hex').slice(0, 16);
-  return join(root, `pg-initdb-${key}`);
-}
 
 export interface TemplateIo {
   /** initdb into `dir` (as the postgres user, on the node's host). */

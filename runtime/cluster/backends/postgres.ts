@@ -14,7 +14,7 @@ import pg from 'pg';
 import { asUser, type BackendSpec, type SpecContext } from '../../hosts/driver.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
-import { initFromTemplate, templateDirFor } from './postgres-template.js';
+import { initFromTemplate } from './postgres-template.js';
 
 export const POSTGRES_USER = 'postgres';
 
@@ -82,10 +82,10 @@ export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): 
       const args = ['-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
       // Inside the node's namespace, so a harness killed mid-initdb leaves nothing that reclaim cannot find.
       const initdb = (into: string) => ctx.execOnHost(node, asUser(POSTGRES_USER, [program, '-D', into, ...args], ctx.tools.setpriv), { timeoutMs: 60_000 }).then(() => undefined);
-      if (ctx.sharedCache) {
-        // Where this machine's files are the node's too (namespaces): a copy of one initdb (./postgres-template.ts).
+      if (ctx.pgTemplate) {
+        // Where this machine's files are the node's too (namespaces): a copy of the cluster's one initdb (./postgres-template.ts).
         const user = (await ctx.userIds(POSTGRES_USER))!;
-        await initFromTemplate(templateDirFor(program, args, ctx.sharedCache), dir, {
+        await initFromTemplate(ctx.pgTemplate, dir, {
           initdb,
           chown: (d) => ctx.execOnHost(node, ['chown', `${user.uid}:${user.gid}`, d]).then(() => undefined),
           copy: (t, d) => ctx.execOnHost(node, asUser(POSTGRES_USER, ['cp', '-a', `${t}/.`, d], ctx.tools.setpriv), { timeoutMs: 60_000 }).then(() => undefined),
