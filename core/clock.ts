@@ -1,7 +1,8 @@
 /**
  * Time for every part of a run, runner and lock client alike: a monotonic
  * reading in ns, the wall clock in ms, and one-shot timers. Production runs
- * on the process's CLOCK_MONOTONIC, Date.now and Node's timers; the
+ * on the process's CLOCK_MONOTONIC, Date.now and Node's timers (realClock,
+ * runtime/hosts/real-clock.ts: the process's own time is I/O, so not here); the
  * simulation (test/sim) passes a virtual clock whose timers fire in (time,
  * sequence) order and whose wall clock a clock fault shifts, so a seed
  * replays to the same history.
@@ -24,13 +25,3 @@ export interface Clock {
   /** Call `fn` once after `ms` (at least 0); returns the cancel function. */
   setTimer(ms: number, fn: () => void): () => void;
 }
-
-/** The process's CLOCK_MONOTONIC, its wall clock and Node's timers. */
-export const realClock: Clock = {
-  nowNs: () => process.hrtime.bigint(),
-  wallMs: () => Date.now(),
-  setTimer(ms, fn) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    return () => clearTimeout(t);
-  },
-};

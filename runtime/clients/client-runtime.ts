@@ -16,7 +16,8 @@
  * runs.
  */
 import { randomBytes } from 'node:crypto';
-import { realClock, type Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
+import { realClock } from '../hosts/real-clock.js';
 import type { EtcdConnectOptions, EtcdPort } from './etcd-port.js';
 import type { RedisPort } from './redis-port.js';
 import type { Db } from '../../runtime/clients/resource-modes.js';

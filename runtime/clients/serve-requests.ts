@@ -11,7 +11,8 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Value } from '../../core/history/op.js';
 import type { ClientAnswer, ClientRequest, Statement } from '../../core/client-protocol.js';
-import { realClock, type Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
+import { realClock } from '../hosts/real-clock.js';
 
 export interface Handler {
   handle(req: ClientRequest): Promise<ClientAnswer>;

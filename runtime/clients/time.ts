@@ -10,7 +10,8 @@
  * have; the clients' own bookkeeping must not have it. The real clock's
  * nowNs reads CLOCK_MONOTONIC, which the clock library leaves alone.
  */
-import { realClock, type Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
+import { realClock } from '../hosts/real-clock.js';
 
 /** Monotonic ms on `clock`. */
 export const monotonicNow = (clock: Clock = realClock): number => Number(clock.nowNs()) / 1e6;

@@ -32,7 +32,8 @@
 import ZooKeeper from 'zookeeper';
 import { failed, indeterminate, messageOf, OpError } from './op-error.js';
 import { CallTimeoutError, withTimeout } from './time.js';
-import { realClock, type Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
+import { realClock } from '../hosts/real-clock.js';
 
 /**
  * The native addon's API as ZkSession uses it: the port a ZooKeeper session

@@ -6,7 +6,8 @@
  */
 import type { Clock } from '../../core/clock.js';
 
-export { realClock, type Clock } from '../../core/clock.js';
+export { type Clock } from '../../core/clock.js';
+export { realClock } from '../hosts/real-clock.js';
 
 export function sleepOn(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => void clock.setTimer(ms, resolve));
