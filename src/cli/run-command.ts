@@ -18,7 +18,10 @@ import { addScriptFlags, scriptOptions } from './script-flags.js';
 import { formatVerdicts } from '../check/format-lock-verdicts.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
 import { planText } from '../../core/run-files/plan-json.js';
-import { planRun } from '../../core/plan/run-plan.js';
+import { aimedScript, planRun } from '../../core/plan/run-plan.js';
+import { splitAim, type Aims } from '../../core/generator/aimed-schedule.js';
+import { aimsNotApplicable } from '../compare/compare-spec.js';
+import { UsageError } from '../../core/errors.js';
 import { oneLine } from '../../core/printable.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
 
@@ -29,7 +32,7 @@ export function registerRunCommand(program: Command): void {
     .requiredOption('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
     .option('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')}`, oneOf('--resource', RESOURCE_MODES), 'none')
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
-    .option('--nemesis <list>', `faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')} (the delay: \`fencecheck scenario\`, or a --script)`, faultList, []);
+    .option('--nemesis <list>', `faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')}; fault@event aims it at a lock event (client-pause@holder-read: a holder paused between its read and its write; events: docs/hunt.md) (the delay: \`fencecheck scenario\`, or a --script)`, faultList, []);
   addScriptFlags(addRunFlags(cmd))
     .option('--seed <n>', withRange('seed of the workload and nemesis schedules', FLAG_RANGES['--seed']), seedFlag('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
@@ -75,22 +78,36 @@ Needs root (network namespaces). Examples:
 
 /** RunOptions out of the parsed flags (what a replay command must give back). */
 export function runOptionsOf(flags: CliFlags): RunOptions {
-  return {
+  const aimed = flags.nemesis.map((part) => splitAim(part, '--nemesis'));
+  const aims: Aims = Object.fromEntries(aimed.filter((a) => a.on !== undefined).map((a) => [a.fault, a.on]));
+  const options: RunOptions = {
     backend: flags.backend,
     resource: flags.resource,
     workload: flags.workload,
-    nemesis: flags.nemesis,
+    nemesis: aimed.map((a) => a.fault as FaultKind),
     seed: flags.seed,
     resultsDir: flags.results,
     ...sharedRunOptions(flags),
     ...scriptOptions(flags),
   };
+  if (Object.keys(aims).length === 0) return options;
+  // An aimed fault is its seeded window waiting for the event: the run becomes the --script run compare's
+  // `fault@event` columns make, so its replay command and plan.json show each window's trigger.
+  if (options.script !== undefined) throw new UsageError(`Expected either \`--script\` or faults aimed with \`@\` in \`--nemesis\`, got both (\`--nemesis ${flags.nemesis.join(',')}\`)`, 'A script says itself when each window strikes (a window\'s "trigger": docs/hunt.md); drop the @event from --nemesis, or drop --script.');
+  const why = aimsNotApplicable(aims, options.resource);
+  if (why !== undefined) throw new UsageError(`Cannot aim \`--nemesis ${flags.nemesis.join(',')}\`: ${why}.`, 'Aim the fault at another lock event (docs/hunt.md#triggers), or run a cas-unique resource mode.');
+  validateRunOptions(options);
+  return { ...options, script: aimedScript(options, aims) };
 }
 
-export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'nemesis' | 'seed'> & { results: string; busyTimeoutMs: number; plan?: boolean; [sharedFlag: string]: unknown };
+/** The raw `--nemesis` items: `fault` or `fault@event`. */
+export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'seed'> & { nemesis: string[]; results: string; busyTimeoutMs: number; plan?: boolean; [sharedFlag: string]: unknown };
 
-function faultList(text: string): FaultKind[] {
+function faultList(text: string): string[] {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none');
-  for (const f of items) if (!(SCHEDULED_FAULT_KINDS as readonly string[]).includes(f)) throw unknownFault(f);
-  return items as FaultKind[];
+  const faults = items.map((part) => splitAim(part, '--nemesis').fault);
+  const repeated = faults.find((f, i) => faults.indexOf(f) !== i);
+  if (repeated !== undefined) throw new UsageError(`Expected each fault at most once in \`--nemesis\`, got \`${text}\` (${repeated} twice)`, 'Name each fault once: its seeded schedule already strikes it again and again (every --interval-ms).');
+  for (const f of faults) if (!(SCHEDULED_FAULT_KINDS as readonly string[]).includes(f)) throw unknownFault(f);
+  return items;
 }

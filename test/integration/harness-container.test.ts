@@ -143,7 +143,7 @@ afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
 // Short runs with the parameters that make a client pause bite (those of runs.test.ts), 10 s of workload.
 const runArgs = (resource: string): string[] => [
-  'run', '--backend', 'redis', '--resource', resource, '--nemesis', 'client-pause', '--time-limit', '10', '--clients', '3', '--ttl-ms', '1000', '--rate', '4',
+  'run', '--backend', 'redis', '--resource', resource, '--nemesis', 'client-pause@holder-read', '--time-limit', '10', '--clients', '3', '--ttl-ms', '1000', '--rate', '4',
   '--interval-ms', '2000', '--duration-ms', '3000', '--recover-ms', '2000', '--seed', '1', '--provider', 'containers', '--results', resultsDir, '--busy-timeout-ms', '90000',
 ];
 
