@@ -15,7 +15,7 @@ import { WarmPool } from '../../runtime/runner/warm-pool.js';
 import { SHRUNK_FILE, writeRunReport } from '../report/write-run-report.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { HuntDeps } from './run-hunt.js';
-import { nearMissOf } from './near-miss.js';
+import { readTryOf } from './hunt-verdict.js';
 
 export function realHuntDeps(log: (line: string) => void, stopped: () => boolean): HuntDeps {
   const pool = new WarmPool();
@@ -28,7 +28,7 @@ export function realHuntDeps(log: (line: string) => void, stopped: () => boolean
       const results = readResultsJson(runDir);
       if (results === null) throw new Error(`${runDir}: no results.json after the run`);
       const history = await readHistory(join(runDir, HISTORY_FILE));
-      return { outcome: results.outcome ?? 'untested', miss: nearMissOf(history, results, options.script?.length ?? 0, options.ttlMs) };
+      return readTryOf(history, results, options, log);
     },
     now: () => Date.now(),
     log,

@@ -6,13 +6,13 @@
  */
 import { runResults } from '../../core/analyse/run-results.js';
 import type { HuntDeps } from '../../src/hunt/run-hunt.js';
-import { nearMissOf } from '../../src/hunt/near-miss.js';
-import type { ResultsJson } from '../../core/run-files/results-json.js';
+import { readTryOf } from '../../src/hunt/hunt-verdict.js';
+import { parseResultsJson, type StoredResults } from '../../core/run-files/results-json.js';
 import type { History } from '../../core/history/op.js';
 import { simulateRun } from '../sim/simulate-run.js';
 
 export function simHuntDeps(opts: { stopAfter?: number } = {}): HuntDeps & { runs: number } {
-  const done = new Map<string, { history: History; results: ResultsJson }>();
+  const done = new Map<string, { history: History; results: StoredResults }>();
   let clock = 0;
   const deps = {
     runs: 0,
@@ -22,15 +22,16 @@ export function simHuntDeps(opts: { stopAfter?: number } = {}): HuntDeps & { run
       // Each try "takes" its time limit plus its recovery, as a real one would.
       clock += options.timeLimitS * 1000 + options.recoverMs;
       const runDir = `sim://${options.name}`;
-      done.set(runDir, { history: run.history, results: runResults(run.history, options, options.script?.length, null) });
+      // Stored and read back as a real run's results.json is.
+      done.set(runDir, { history: run.history, results: parseResultsJson(JSON.stringify(runResults(run.history, options, options.script?.length, null)), 'results.json') });
       return { runDir, replay: `fencecheck run --seed ${options.seed}` };
     },
     readTry: async (runDir: string, options: Parameters<HuntDeps['readTry']>[1]) => {
       const { history, results } = done.get(runDir)!;
-      return { outcome: results.outcome, miss: nearMissOf(history, results, options.script?.length ?? 0, options.ttlMs) };
+      return readTryOf(history, results, options, deps.log);
     },
     now: () => clock,
-    log: () => undefined,
+    log: (_line: string): void => undefined,
     stopped: () => opts.stopAfter !== undefined && deps.runs >= opts.stopAfter,
   };
   return deps;

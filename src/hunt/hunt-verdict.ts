@@ -1,0 +1,44 @@
+/**
+ * What a hunt (and a shrink) counts as the violation it looks for: the data
+ * broken, that is a deciding data checker invalid (lost-updates, jobs,
+ * stale-writes, interleaved-sections), or with the mutex workload the lock
+ * itself. A run that is INVALID only by a lock checker (grant-tokens: a
+ * non-persistent Redis restarted empty and gave token 1 again; mutual
+ * exclusion: two holders at once) while the fence kept the data intact is
+ * what a fence is for: the lock failed and the resource refused. The run's
+ * own verdict stays as its checkers gave it; the hunt reads it as a near
+ * miss, tested evidence, not a find (issue #18: "a violation of the data, or
+ * of the lock with the mutex workload").
+ */
+import { outcomeOf, type Outcome } from '../../core/checkers/lock/evidence.js';
+import { storedOutcome } from '../../core/run-files/stored-outcome.js';
+import type { StoredResults } from '../../core/run-files/results-json.js';
+import type { LockWorkload } from '../../core/vocabulary.js';
+import { splitVerdicts } from '../scenarios/scenario-run.js';
+import type { History } from '../../core/history/op.js';
+import type { RunOptions } from '../../core/plan/run-options.js';
+import { nearMissOf, type NearMiss } from './near-miss.js';
+
+export interface HuntVerdict {
+  outcome: Outcome;
+  /** The checkers that found the run invalid though its data is intact (empty when none). */
+  lockOnly: string[];
+}
+
+export function huntVerdict(results: StoredResults, workload: LockWorkload): HuntVerdict {
+  const stored = storedOutcome(results).outcome;
+  if (workload === 'mutex' || stored !== 'unsafe' || results.evidence === undefined) return { outcome: stored, lockOnly: [] };
+  const data = splitVerdicts(results).data;
+  if (data.valid === false) return { outcome: 'unsafe', lockOnly: [] };
+  const lockOnly = results.checkers.filter((c) => c.valid === false && (results.deciding === undefined || results.deciding.includes(c.checker))).map((c) => c.checker);
+  // No data checker decided (none ran): nothing says the data is intact, so the run stays as it is.
+  if (data.valid === null) return { outcome: stored, lockOnly: [] };
+  return { outcome: outcomeOf(data.valid, results.evidence, workload), lockOnly };
+}
+
+/** A finished try as the hunt reads it, the real cluster's and the simulation's alike: its verdict and its near miss. */
+export function readTryOf(history: History, results: StoredResults, options: RunOptions, log: (line: string) => void): { outcome: Outcome; miss: NearMiss } {
+  const verdict = huntVerdict(results, options.workload);
+  if (verdict.lockOnly.length > 0) log(`  the run is INVALID by ${verdict.lockOnly.join(', ')} only: the lock broke, the data did not (${options.workload} intact); a near miss, not the data violation the hunt looks for`);
+  return { outcome: verdict.outcome, miss: nearMissOf(history, results, options.script?.length ?? 0, options.ttlMs) };
+}
