@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
 import { builtinClientMissing, notApplicable, notApplicableWithoutLock, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
 import { assertInRange, type NumberRange } from '../number-range.js';
-import { readersOf } from '../systems/registry.js';
+import { lockSystem, readersOf } from '../systems/registry.js';
 import { scriptText } from '../generator/parse-script.js';
 
 export interface RunOptions {
@@ -126,6 +126,10 @@ export function validateRunOptions(o: RunOptions): RunOptions {
   for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f) || (!scripted && !seeded.includes(f))) throw unknownFault(f);
   const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted) ?? notApplicableWithoutLock(o.backend, o.workload);
   if (why) throw new UsageError(`Cannot run this combination: ${why}.`, o.backend === 'none' ? 'Without a lock, the database protects the data itself: --resource version or for-update (or none, to see it unprotected).' : undefined);
+  const policies = [...new Set([...(o.nemesis.includes('evict') && !scripted ? [o.evictPolicy ?? 'allkeys-lru'] : []), ...(o.script ?? []).flatMap((w) => (w.fault === 'evict' ? [w.policy] : []))])];
+  const has = lockSystem(o.backend).evictPolicies;
+  const missing = has === undefined ? undefined : policies.find((p) => !has.includes(p));
+  if (missing !== undefined) throw new UsageError(`Cannot run this combination: ${o.backend} has no ${missing} eviction (it evicts by ${has!.join(', ')}).`, `Give \`--evict-policy ${has![0]}\` (the default), or run the evict fault on redis or redlock.`);
   if (o.backend === 'none' && o.client !== undefined) {
     throw new UsageError('Cannot run this combination: --client runs a foreign lock client, and --backend none has no lock service for it to use.', 'Drop --client (the built-in client goes straight to the resource), or name the lock service the client speaks with --backend.');
   }

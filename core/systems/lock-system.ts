@@ -7,6 +7,7 @@
  * reset) is registered on the runtime side (runtime/systems/), so core stays
  * pure. Jepsen's db/client protocols are the model.
  */
+import type { EvictPolicy } from '../generator/eviction.js';
 import type { TokenKind } from '../checkers/lock/verdict.js';
 import type { FaultKind } from '../generator/nemesis-schedule.js';
 import type { BackendName } from '../cluster/cluster-plan.js';
@@ -37,6 +38,8 @@ export interface LockSystem {
   token: TokenKind;
   /** A cache with an eviction policy (the evict fault applies). */
   evictable?: boolean;
+  /** The eviction policies the cache has, when not every one (memcached: LRU over every item). */
+  evictPolicies?: readonly EvictPolicy[];
   /** Its cluster has a leader (or master) that a `leader` fault target resolves to. */
   leader?: LeaderBackend;
   /** Why it has no built-in lock client (only a --client runs on it); absent when it has one. */

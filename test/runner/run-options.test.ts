@@ -65,6 +65,20 @@ describe('run options', () => {
     expect(validateRunOptions({ ...base, backend: 'memcached', resource: 'none', client: 'tooz-memcached' }).backend).toBe('memcached');
   });
 
+  it('puts memcached under evict with its one policy (LRU over every item), and refuses volatile-lru there with a hint', () => {
+    const mc = { ...base, backend: 'memcached' as const, resource: 'none' as const, client: 'tooz-memcached', nemesis: ['evict' as const] };
+    expect(notApplicable('memcached', 'none', ['evict'])).toBeUndefined();
+    expect(validateRunOptions(mc).nemesis).toEqual(['evict']);
+    expect(validateRunOptions({ ...mc, evictPolicy: 'allkeys-lru' }).evictPolicy).toBe('allkeys-lru');
+    const err = (() => { try { validateRunOptions({ ...mc, evictPolicy: 'volatile-lru' }); } catch (e) { return e; } return undefined; })();
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toMatch(/memcached has no volatile-lru eviction \(it evicts by allkeys-lru\)/);
+    expect((err as UsageError).hint).toMatch(/--evict-policy allkeys-lru/);
+    const scripted: FaultWindow = { at: 0, until: 1000, fault: 'evict', target: { kind: 'node', node: 'memcached1' }, policy: 'volatile-lru' };
+    expect(() => validateRunOptions({ ...mc, script: [scripted] })).toThrow(/no volatile-lru eviction/);
+    expect(validateRunOptions({ ...base, backend: 'redis', resource: 'none', nemesis: ['evict'], evictPolicy: 'volatile-lru' }).evictPolicy).toBe('volatile-lru');
+  });
+
   it('checks numbers with the flag name', () => {
     expect(() => validateRunOptions({ ...base, clients: 0 })).toThrow('Expected `--clients` to be an integer from 1 to 50, got `0`');
     expect(() => validateRunOptions({ ...base, ttlMs: -1 })).toThrow('Expected `--ttl-ms` to be an integer from 1 to 3600000 (ms), got `-1`');
