@@ -10,7 +10,7 @@
  * had passed on)? Without both, the honest word is *untested*.
  *
  * The nemesis records every fault as an invoke and then an info
- * (runtime/runner/nemesis-runner.ts); the info carries `error` when the
+ * (runtime/runner/faults/); the info carries `error` when the
  * fault failed. A fault that found no victim is recorded as an info with an
  * error and no invoke before it ("no client to pause ..."): that is a skip.
  * A part of the harness that died mid-run (a delay proxy, the resource's

@@ -1,0 +1,42 @@
+/**
+ * evict: memory pressure on a cache node. `start-evict` once the node evicts
+ * (the fault is then in force), each lock-service key it evicts as an
+ * `evicted` op at that moment, and `stop-evict` carrying the window's counts
+ * (evicted keys, the lock keys among them, fillers written): the run's fault
+ * record.
+ */
+import { NO_NODE, type FaultModule } from './strike.js';
+import { victimNode } from './victims.js';
+
+export const evict: FaultModule<'evict'> = {
+  startOp: 'start-evict',
+  async strike(w, s) {
+    const { ctx } = s;
+    const node = await victimNode(ctx, w.target);
+    if (!node) {
+      s.done('start-evict', { target: w.target.kind }, NO_NODE);
+      return undefined;
+    }
+    const value = { target: node, policy: w.policy };
+    ctx.recorder.record('nemesis', 'invoke', 'start-evict', value);
+    const onKey = (key: string): void => void ctx.recorder.record('nemesis', 'info', 'evicted', { target: node, key });
+    try {
+      const started = await ctx.nemesis.evict(node, w.policy, onKey);
+      ctx.recorder.record('nemesis', 'info', 'start-evict', value, { maxmemory: started.maxmemoryBytes, used_memory: started.usedMemoryBytes });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      s.done('start-evict', value, message);
+      ctx.log(`nemesis: start-evict failed: ${message}`);
+      return undefined;
+    }
+    return async () => {
+      ctx.recorder.record('nemesis', 'invoke', 'stop-evict', value);
+      try {
+        const summary = await ctx.nemesis.stopEvict(node);
+        ctx.recorder.record('nemesis', 'info', 'stop-evict', { ...value, evicted_keys: summary.evictedKeys, lock_keys_evicted: summary.lockKeysEvicted, fillers: summary.fillersWritten });
+      } catch (err) {
+        s.done('stop-evict', value, err instanceof Error ? err.message : String(err));
+      }
+    };
+  },
+};

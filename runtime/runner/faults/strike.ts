@@ -1,0 +1,63 @@
+/**
+ * What every fault kind's module (this folder) is given to strike one window:
+ * the runner's context, the event that fired it (a triggered window), and
+ * the record helpers, so that every fault is recorded alike (an invoke, then
+ * an info with what was done or the error; a window that found nothing to
+ * strike recorded as skipped, since a skipped fault tested nothing). A
+ * fault's module returns how to undo it, or undefined when it did not strike.
+ */
+import type { Value } from '../../../core/history/op.js';
+import type { FaultKind, FaultWindow } from '../../../core/generator/nemesis-schedule.js';
+import type { Fired } from '../await-trigger.js';
+import type { NemesisRunnerContext } from '../nemesis-runner.js';
+
+/** What a started fault needs to be undone. */
+export type Undo = () => Promise<void>;
+
+export interface Strike {
+  ctx: NemesisRunnerContext;
+  fired: Fired | undefined;
+  /** An info with what was done (or the error), stamped with the trigger. */
+  done(f: string, value: Value, error?: string): void;
+  /** The window found nothing to strike: recorded so, undefined returned. */
+  skipped(f: string, why: string): undefined;
+  /** invoke f, act, then info (the error too, logged); whether it worked. */
+  attempt(f: string, value: Value, act: () => Promise<void>): Promise<boolean>;
+}
+
+export interface FaultModule<K extends FaultKind> {
+  /** The op that starts it, as the evidence reads faults (core/checkers/lock/evidence.ts). */
+  startOp: string;
+  strike(w: FaultWindow & { fault: K }, s: Strike): Promise<Undo | undefined>;
+}
+
+export const NO_NODE = 'no server node to aim at';
+
+/** The record helpers of one window, stamped with what fired it: the event, whose it was, how long after `at`. */
+export function strikeOf(ctx: NemesisRunnerContext, w: FaultWindow, fired: Fired | undefined): Strike {
+  const stamp = fired === undefined ? {} : { trigger: fired.on, by: fired.process, waited_ms: Math.round(fired.waitedMs) };
+  const begin = (f: string, value: Value): void => void ctx.recorder.record('nemesis', 'invoke', f, value, stamp);
+  const done = (f: string, value: Value, error?: string): void => void ctx.recorder.record('nemesis', 'info', f, value, error ? { ...stamp, error } : stamp);
+  return {
+    ctx,
+    fired,
+    done,
+    skipped: (f, why) => {
+      done(f, { target: w.target.kind }, why);
+      return undefined;
+    },
+    attempt: async (f, value, act) => {
+      begin(f, value);
+      try {
+        await act();
+        done(f, value);
+        return true;
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        done(f, value, message);
+        ctx.log(`nemesis: ${f} failed: ${message}`);
+        return false;
+      }
+    },
+  };
+}
