@@ -1,21 +1,20 @@
 /**
- * `startCluster`: from nothing to every requested backend ready.
+ * `startCluster`: from nothing to every requested backend ready, on the
+ * provider the options name (start-on-provider.ts is the one start-up). This
+ * file is the namespaces provider, the default: every host a network
+ * namespace of this machine (root), every server a process in it.
  *
- * 1. Preflight: root, the programs each backend needs.
- * 2. Take the machine's cluster lock (waiting `busyTimeoutMs` for another
- *    fencecheck process), reclaim what an earlier run left, check the
- *    address range is free.
- * 3. Write the state file, install teardown on signals and exit.
- * 4. Create the topology, then for every backend in parallel: prepare each
- *    node (data dir, config, initdb), start them all, wait until each is ready.
+ * - preflight: root, the programs each backend needs;
+ * - holding the lock: what an earlier run left reclaimed, the address range
+ *   checked free;
+ * - hosts: the topology (namespaces, veth links, the control bridge);
+ *   nodes: ServerNode, commands run through `ip netns exec`.
  *
- * Any failure tears everything down and rethrows the first error (a
- * ClusterStartError names the node, command, exit, last log lines, log path).
+ * A ClusterStartError names the node, command, exit, last log lines, log path.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { planCluster, planClientHost, type BackendName, type ClusterPlan } from '../../core/cluster/cluster-plan.js';
-import { chosenSubnet } from './chosen-subnet.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BackendName } from '../../core/cluster/cluster-plan.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
 import type { ProviderName } from '../../core/plan/providers.js';
@@ -23,16 +22,14 @@ import { lookupUser, requireTools, TOOLS_OF, which, type Tool } from '../hosts/b
 import { runCommand } from '../hosts/run-command.js';
 import { Cluster } from './cluster.js';
 import type { SpecContext } from '../hosts/driver.js';
-import { clockLibraryPath, defaultRunDir, defaultStateFile, nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
+import { clockLibraryPath, nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
 import { assertPrivileged, assertRangeFree } from './preflight.js';
 import { reclaim } from './reclaim.js';
-import { startHoldingClusterLock, type ClusterLock } from './cluster-lock.js';
-import { reclaimSync } from './reclaim-sync.js';
 import { ServerNode } from './server-node.js';
 import { StateFile } from '../hosts/state-file.js';
-import { installTeardownHooks } from './teardown-hooks.js';
-import { createClusterState, startBackends } from './start-backends.js';
 import { applyTopology, projectNamespaces, projectRootLinks } from './topology.js';
+import { chosenSubnet } from './chosen-subnet.js';
+import { startOnProvider, type Provider } from './start-on-provider.js';
 
 export interface StartClusterOptions extends BackendOptions {
   backends: readonly BackendName[];
@@ -59,78 +56,56 @@ export { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
 
 export async function startCluster(opts: StartClusterOptions): Promise<Cluster> {
   if (opts.provider === 'containers') return (await import('./containers/start-container-cluster.js')).startContainerCluster(opts);
-  const log = opts.log ?? (() => undefined);
-  const backends = [...new Set(opts.backends)];
-  const subnet = chosenSubnet(opts.subnet);
-  const plan = planCluster({ backends, ...(subnet ? { subnet } : {}) });
-  for (const name of opts.clientHosts ?? []) plan.clients.push(planClientHost(plan, name));
-
-  assertPrivileged();
-  const tools = requireTools(['ip', ...backends.flatMap((b) => TOOLS_OF[b])] as Tool[]);
-  const stateFile = opts.stateFile ?? defaultStateFile();
-  return startHoldingClusterLock(stateFile, opts.busyTimeoutMs ?? 0, (lock) => startLocked(opts, plan, tools, stateFile, lock, log));
+  return startOnProvider(opts, namespacesProvider());
 }
 
-async function startLocked(
-  opts: StartClusterOptions,
-  plan: ClusterPlan,
-  tools: Partial<Record<Tool, string>>,
-  stateFile: string,
-  lock: ClusterLock,
-  log: (line: string) => void,
-): Promise<Cluster> {
-  const backends = [...new Set(opts.backends)];
-  // Holding the lock, whatever is left belongs to no live fencecheck process.
-  if (StateFile.read(stateFile) || projectNamespaces().length > 0 || projectRootLinks().length > 0) {
-    const r = await reclaim({ stateFile });
-    log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces`);
-  }
-  await assertRangeFree(plan.subnet);
-
-  const runDir = resolve(opts.runDir ?? defaultRunDir());
-  for (const d of ['logs', 'data', 'clock']) mkdirSync(join(runDir, d), { recursive: true });
-  const state = createClusterState(stateFile, runDir, plan);
-
-  let cluster: Cluster | undefined;
-  const hooks = installTeardownHooks(
-    () => (cluster ? cluster.teardown() : reclaim({ stateFile })),
-    () => reclaimSync(stateFile),
-  );
-  const clockLibrary = existsSync(clockLibraryPath()) ? clockLibraryPath() : undefined;
-  if (!clockLibrary) log('clock library not built (run `npm run setup`): clock faults are unavailable');
-  const clockFile = (name: string): string => join(runDir, 'clock', `${name}.offset`);
-  const ctx: SpecContext = {
-    runDir,
-    plan,
-    tools,
-    dataDir: (n) => nodeDataDir(runDir, n),
-    logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
-    execOnHost: (n, argv, o) => runCommand('ip', ['netns', 'exec', n.namespace, ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
-    userIds: async (name) => lookupUser(name),
-    pgTemplate: pgTemplateDir(runDir),
+/** Network namespaces of this machine (root), a server process in each server's. */
+function namespacesProvider(): Provider<ServerNode> {
+  let tools: Partial<Record<Tool, string>> = {};
+  return {
+    runDirs: ['logs', 'data', 'clock'],
+    stateOf: () => ({}),
+    async preflight(_plan, backends) {
+      assertPrivileged();
+      tools = requireTools(['ip', ...backends.flatMap((b) => TOOLS_OF[b])] as Tool[]);
+    },
+    async claimMachine(stateFile, plan, log) {
+      if (StateFile.read(stateFile) || projectNamespaces().length > 0 || projectRootLinks().length > 0) {
+        const r = await reclaim({ stateFile });
+        log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces`);
+      }
+      await assertRangeFree(plan.subnet);
+    },
+    async assemble({ opts, plan, runDir, state, hooks, lock, signal, log }) {
+      const clockLibrary = existsSync(clockLibraryPath()) ? clockLibraryPath() : undefined;
+      if (!clockLibrary) log('clock library not built (run `npm run setup`): clock faults are unavailable');
+      const clockFile = (name: string): string => join(runDir, 'clock', `${name}.offset`);
+      const ctx: SpecContext = {
+        runDir,
+        plan,
+        tools,
+        dataDir: (n) => nodeDataDir(runDir, n),
+        logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
+        execOnHost: (n, argv, o) => runCommand('ip', ['netns', 'exec', n.namespace, ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
+        userIds: async (name) => lookupUser(name),
+        pgTemplate: pgTemplateDir(runDir),
+      };
+      const runtime = { ctx, state, clockLibrary, clockFile, readyTimeoutMs: opts.readyTimeoutMs ?? 30_000, signal };
+      const nodes = plan.nodes.map((n) => new ServerNode(n, backendSpec(n.backend, opts), runtime));
+      const cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks, lock, log });
+      return {
+        cluster,
+        nodes,
+        ctx,
+        bringUp: async () => {
+          const t0 = Date.now();
+          await applyTopology(plan, state);
+          log(`topology: ${plan.nodes.length + plan.clients.length} hosts in ${Date.now() - t0} ms`);
+        },
+        beforePrepare: (n) => n.recordSharedMemory(),
+      };
+    },
   };
-  // Aborted when one backend fails, so the others stop starting things that teardown would miss.
-  const abort = new AbortController();
-  const runtime = { ctx, state, clockLibrary, clockFile, readyTimeoutMs: opts.readyTimeoutMs ?? 30_000, signal: abort.signal };
-  const nodes = plan.nodes.map((n) => new ServerNode(n, backendSpec(n.backend, opts), runtime));
-  cluster = new Cluster({ plan, runDir, state, nodes, clientRuntime: { state, clockLibrary, clockFile }, nft: which('nft'), hooks, lock, log });
-
-  try {
-    const t0 = Date.now();
-    await applyTopology(plan, state);
-    log(`topology: ${plan.nodes.length + plan.clients.length} hosts in ${Date.now() - t0} ms`);
-    await startBackends({ cluster, nodes, backends, ctx, abort, log, beforePrepare: (n) => n.recordSharedMemory() });
-  } catch (err) {
-    await cluster.teardown().catch(() => undefined);
-    throw err;
-  }
-  if (opts.detach) {
-    hooks.uninstall();
-    state.update((s) => (s.owner.detached = true));
-    // Left running for `fencecheck down`; the next start may reclaim it.
-    await lock.release();
-  }
-  return cluster;
 }
 
 export { chosenSubnet };

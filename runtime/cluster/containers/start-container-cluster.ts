@@ -17,24 +17,21 @@
  *    probed until ready.
  *
  * Everything is labelled with the run id and removed by label on teardown.
+ * The steps every provider shares are start-on-provider.ts.
  */
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { StartedTestContainer } from 'testcontainers';
+import { join } from 'node:path';
 import { backendSpec } from '../backends/registry.js';
 import { ClientHost } from '../../hosts/client-host.js';
-import { Cluster } from '../cluster.js';
+import { Cluster, type ProviderHooks } from '../cluster.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
-import { startHoldingClusterLock, type ClusterLock } from '../cluster-lock.js';
 import type { SpecContext } from '../../hosts/driver.js';
-import { defaultRunDir, defaultStateFile, nodeDataDir, sharedDataDir } from '../../hosts/paths.js';
-import { allHosts, planClientHost, planCluster, type ClusterPlan, type HostPlan } from '../../../core/cluster/cluster-plan.js';
+import { nodeDataDir, sharedDataDir } from '../../hosts/paths.js';
+import { allHosts, type ClusterPlan, type HostPlan } from '../../../core/cluster/cluster-plan.js';
 import { reclaim } from '../reclaim.js';
-import { reclaimSync } from '../reclaim-sync.js';
-import { chosenSubnet, type StartClusterOptions } from '../start-cluster.js';
+import type { StartClusterOptions } from '../start-cluster.js';
+import { startOnProvider, type Assembled, type Assembly, type Provider } from '../start-on-provider.js';
 import { StateFile } from '../../hosts/state-file.js';
-import { installTeardownHooks } from '../teardown-hooks.js';
-import { createClusterState, startBackends } from '../start-backends.js';
 import { projectNamespaces } from '../topology.js';
 import { ContainerClientHost, type ContainerClientRuntime } from './container-client-host.js';
 import { hostContainerName, labelsFor, NETWORK_NAME, runIdOf, runLabels } from './container-labels.js';
@@ -48,48 +45,40 @@ import { tcpReach } from './reachability.js';
 import { reclaimContainers } from './reclaim-containers.js';
 import { runtimeClient } from './runtime.js';
 
-export async function startContainerCluster(opts: StartClusterOptions): Promise<Cluster> {
-  const log = opts.log ?? (() => undefined);
-  const backends = [...new Set(opts.backends)];
-  const subnet = chosenSubnet(opts.subnet);
-  const plan = planCluster({ backends, ...(subnet ? { subnet } : {}) });
-  for (const name of opts.clientHosts ?? []) plan.clients.push(planClientHost(plan, name));
-  const status = await dockerStatus();
-  if (!status.usable) throw new PreflightError(`The containers provider needs a Docker daemon: ${status.reason ?? 'none answers'}.`, 'Run `npm run setup -- --docker` (Debian: installs docker.io, starts dockerd) or start Docker Desktop; `fencecheck doctor` says more.');
-  // Inside a harness container the outer process named them (harness-self.ts): the image holds no Dockerfile to hash.
-  const images = harnessSelf()?.images ?? { servers: imageRef('servers'), client: imageRef('client') };
-  for (const ref of Object.values(images)) {
-    if (!(await imageExists(ref))) throw new PreflightError(`The image ${ref} (this checkout's content hash) is missing.`, 'Run `fencecheck images build` (after `npm run build`).');
-  }
-  const stateFile = opts.stateFile ?? defaultStateFile();
-  return startHoldingClusterLock(stateFile, opts.busyTimeoutMs ?? 0, (lock) => startLocked(opts, plan, images, stateFile, lock, log));
+export function startContainerCluster(opts: StartClusterOptions): Promise<Cluster> {
+  return startOnProvider(opts, containersProvider());
 }
 
-async function startLocked(
-  opts: StartClusterOptions,
-  plan: ClusterPlan,
-  images: { servers: string; client: string },
-  stateFile: string,
-  lock: ClusterLock,
-  log: (line: string) => void,
-): Promise<Cluster> {
-  const backends = [...new Set(opts.backends)];
-  if (StateFile.read(stateFile) || projectNamespaces().length > 0) {
-    const r = await reclaim({ stateFile });
-    log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces, ${r.containers.containers.length} containers`);
-  } else {
-    const r = await reclaimContainers();
-    if (r.containers.length + r.networks.length > 0) log(`reclaimed an earlier run: ${r.containers.length} containers, ${r.networks.length} networks`);
-  }
-  const runDir = resolve(opts.runDir ?? defaultRunDir());
-  for (const d of ['logs', 'data', 'clock', 'nft']) mkdirSync(join(runDir, d), { recursive: true });
-  const runId = runIdOf(runDir, new Date());
-  const state = createClusterState(stateFile, runDir, plan, { provider: 'containers', runId });
-  let cluster: Cluster | undefined;
-  const hooks = installTeardownHooks(
-    () => (cluster ? cluster.teardown() : reclaim({ stateFile })),
-    () => reclaimSync(stateFile),
-  );
+/** Containers of a Docker daemon on one bridge network, a host container per host, a server container in each server's. */
+function containersProvider(): Provider<ContainerServerNode> {
+  let images = { servers: '', client: '' };
+  return {
+    runDirs: ['logs', 'data', 'clock', 'nft'],
+    stateOf: (runDir) => ({ provider: 'containers', runId: runIdOf(runDir, new Date()) }),
+    async preflight() {
+      const status = await dockerStatus();
+      if (!status.usable) throw new PreflightError(`The containers provider needs a Docker daemon: ${status.reason ?? 'none answers'}.`, 'Run `npm run setup -- --docker` (Debian: installs docker.io, starts dockerd) or start Docker Desktop; `fencecheck doctor` says more.');
+      // Inside a harness container the outer process named them (harness-self.ts): the image holds no Dockerfile to hash.
+      images = harnessSelf()?.images ?? { servers: imageRef('servers'), client: imageRef('client') };
+      for (const ref of Object.values(images)) {
+        if (!(await imageExists(ref))) throw new PreflightError(`The image ${ref} (this checkout's content hash) is missing.`, 'Run `fencecheck images build` (after `npm run build`).');
+      }
+    },
+    async claimMachine(stateFile, _plan, log) {
+      if (StateFile.read(stateFile) || projectNamespaces().length > 0) {
+        const r = await reclaim({ stateFile });
+        log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces, ${r.containers.containers.length} containers`);
+      } else {
+        const r = await reclaimContainers();
+        if (r.containers.length + r.networks.length > 0) log(`reclaimed an earlier run: ${r.containers.length} containers, ${r.networks.length} networks`);
+      }
+    },
+    assemble: (a) => assembleContainers(a, images),
+  };
+}
+
+async function assembleContainers({ opts, plan, runDir, state, recorded, hooks, lock, signal, log }: Assembly, images: { servers: string; client: string }): Promise<Assembled<ContainerServerNode>> {
+  const runId = recorded.runId!;
   // A harness in a container (harness-self.ts) keeps the clock files in a volume of the daemon's, not in the run dir.
   const self = harnessSelf();
   const clockFile = clockFileIn(runDir, self);
@@ -98,11 +87,10 @@ async function startLocked(
   mkdirSync(shared, { recursive: true, mode: 0o755 });
   const mounts = [...[runDir, shared].map((d) => ({ source: d, target: d, mode: 'rw' as const })), ...clockVolumeMounts(self)];
   const client = await runtimeClient();
-  const hostContainers = new Map<string, StartedTestContainer>();
   const startHost = async (h: HostPlan): Promise<void> => {
     state.assertOpen(`host container ${h.name}`);
     const { HostContainer } = await import('./host-container.js');
-    const started = await new HostContainer(h.kind === 'server' ? images.servers : images.client, NETWORK_NAME, h.ip)
+    await new HostContainer(h.kind === 'server' ? images.servers : images.client, NETWORK_NAME, h.ip)
       .withName(hostContainerName(h))
       .withHostname(h.name)
       .withAddedCapabilities('NET_ADMIN')
@@ -111,7 +99,6 @@ async function startLocked(
       .withCommand(['sleep', 'infinity'])
       .withAutoCleanup(false)
       .start();
-    hostContainers.set(h.name, started);
   };
   const ctx: SpecContext = {
     runDir,
@@ -120,19 +107,12 @@ async function startLocked(
     dataDir: (n) => nodeDataDir(runDir, n),
     logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
     execOnHost: (n, argv, o) => docker(['exec', hostContainerName(n), ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
-    userIds: async (name) => {
-      const host = plan.nodes[0];
-      if (!host) return undefined;
-      const r = await docker(['exec', hostContainerName(host), 'sh', '-c', `id -u "$0" && id -g "$0"`, name], { reject: false });
-      const [uid, gid] = r.stdout.split('\n').map(Number);
-      return r.exitCode === 0 && uid !== undefined && gid !== undefined && !Number.isNaN(uid) && !Number.isNaN(gid) ? { uid, gid } : undefined;
-    },
+    userIds: (name) => userIdsIn(plan, name),
   };
-  const abort = new AbortController();
-  const nodeRuntime = { ctx, runId, image: images.servers, clockFile, mounts, readyTimeoutMs: opts.readyTimeoutMs ?? 60_000, signal: abort.signal };
+  const nodeRuntime = { ctx, runId, image: images.servers, clockFile, mounts, readyTimeoutMs: opts.readyTimeoutMs ?? 60_000, signal };
   const nodes = plan.nodes.map((n) => new ContainerServerNode(n, backendSpec(n.backend, opts), nodeRuntime));
   const clientRuntime: ContainerClientRuntime = { state, clockLibrary: IMAGE_CLOCK_LIBRARY, clockFile, runId, mounts, image: images.client };
-  cluster = new Cluster({
+  const cluster = new Cluster({
     plan,
     runDir,
     state,
@@ -142,25 +122,9 @@ async function startLocked(
     hooks,
     lock,
     log,
-    provider: {
-      name: 'containers',
-      clientHost: (h): ClientHost => new ContainerClientHost(h, clientRuntime),
-      addHost: startHost,
-      nftExec: async (namespace, script) => {
-        await docker(['exec', '-i', namespace, 'nft', '-f', '-'], { input: script });
-      },
-      teardown: async ({ keepData }) => {
-        // Data the servers wrote as their own users (PostgreSQL's) is removed from inside, as root there,
-        // while the host containers still run: a harness that is not root could not remove it afterwards.
-        if (!keepData) {
-          await Promise.all(plan.nodes.map((n) => docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n)], { reject: false }).catch(() => undefined)));
-        }
-        await reclaimContainers(runId);
-      },
-    },
+    provider: containerHooks(plan, runDir, runId, clientRuntime, startHost),
   });
-
-  try {
+  const bringUp = async (): Promise<void> => {
     const t0 = Date.now();
     // The harness holds the control address: this machine's bridge (the gateway), or its own container on the network.
     const gateway = self ? `${plan.subnet}.${HARNESS_GATEWAY_OCTET}` : plan.control.ip;
@@ -169,19 +133,38 @@ async function startLocked(
     await Promise.all(allHosts(plan).map(startHost));
     log(`topology: network ${NETWORK_NAME} and ${allHosts(plan).length} host containers in ${Date.now() - t0} ms`);
     await assertReachable(plan, allHosts(plan)[0]);
-    await startBackends({ cluster, nodes, backends, ctx, abort, log });
-  } catch (err) {
-    await cluster.teardown().catch(() => undefined);
-    throw err;
-  }
-  if (opts.detach) {
-    hooks.uninstall();
-    state.update((s) => (s.owner.detached = true));
-    await lock.release();
-  }
-  return cluster;
+  };
+  return { cluster, nodes, ctx, bringUp };
 }
 
+/** What the cluster does through Docker in place of namespaces: its host containers, their firewalls, their removal. */
+function containerHooks(plan: ClusterPlan, runDir: string, runId: string, clientRuntime: ContainerClientRuntime, startHost: (h: HostPlan) => Promise<void>): ProviderHooks {
+  return {
+    name: 'containers',
+    clientHost: (h): ClientHost => new ContainerClientHost(h, clientRuntime),
+    addHost: startHost,
+    nftExec: async (namespace, script) => {
+      await docker(['exec', '-i', namespace, 'nft', '-f', '-'], { input: script });
+    },
+    teardown: async ({ keepData }) => {
+      // Data the servers wrote as their own users (PostgreSQL's) is removed from inside, as root there,
+      // while the host containers still run: a harness that is not root could not remove it afterwards.
+      if (!keepData) {
+        await Promise.all(plan.nodes.map((n) => docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n)], { reject: false }).catch(() => undefined)));
+      }
+      await reclaimContainers(runId);
+    },
+  };
+}
+
+/** A user's uid and gid as the server image knows them (PostgreSQL's data dir is made as its user). */
+async function userIdsIn(plan: ClusterPlan, name: string): Promise<{ uid: number; gid: number } | undefined> {
+  const host = plan.nodes[0];
+  if (!host) return undefined;
+  const r = await docker(['exec', hostContainerName(host), 'sh', '-c', `id -u "$0" && id -g "$0"`, name], { reject: false });
+  const [uid, gid] = r.stdout.split('\n').map(Number);
+  return r.exitCode === 0 && uid !== undefined && gid !== undefined && !Number.isNaN(uid) && !Number.isNaN(gid) ? { uid, gid } : undefined;
+}
 
 /**
  * Fail in seconds, with what to do, when this process cannot reach the host containers (Docker Desktop,
