@@ -182,8 +182,8 @@ const RESOURCES: readonly ResourceMode[] = ['none', 'fence-claim', 'cas-unique']
  * (a session or lease lost while its holder still works; for etcd, ZooKeeper, Redlock), a kill of the Sentinels' master
  * (replication is asynchronous), a kill of the advisory lock's
  * server or pooler (the session ends under a working holder). One seed where the part is big, two where
- * it is small. memcached's own danger, eviction, is not measured here: the evict fault runs on Redis only
- * in this build (vocabulary.ts, EVICTABLE), so it gets a partition like the other clusters.
+ * it is small. memcached gets its own danger beside a partition: eviction (the evict fault lowers its memory
+ * limit at run time and fills the lock key's slab class: runtime/nemesis/memcached-pressure.ts).
  */
 export const LIBRARIES_PARTS: readonly LibrariesPart[] = [
   { name: 'redis', clients: ['redis-py', 'tooz-redis', 'redis-semaphore', 'simple-redis-mutex'], resources: RESOURCES, nemeses: ['client-pause', 'kill'], seeds: 1 },
@@ -191,7 +191,7 @@ export const LIBRARIES_PARTS: readonly LibrariesPart[] = [
   { name: 'redis-sentinel', clients: ['redis-py-sentinel'], resources: RESOURCES, nemeses: ['client-pause', 'kill'], seeds: 2, args: ['--nemesis-target', 'master'] },
   { name: 'etcd', clients: ['python-etcd3', 'etcd-mutex', 'etcd3-lock', 'tooz-etcd3gw'], resources: RESOURCES, nemeses: ['client-pause', 'partition'], seeds: 1 },
   { name: 'zookeeper', clients: ['kazoo', 'curator', 'tooz-zookeeper'], resources: RESOURCES, nemeses: ['client-pause', 'partition'], seeds: 1 },
-  { name: 'memcached', clients: ['tooz-memcached'], resources: RESOURCES, nemeses: ['client-pause', 'partition'], seeds: 2 },
+  { name: 'memcached', clients: ['tooz-memcached'], resources: RESOURCES, nemeses: ['client-pause', 'partition', 'evict'], seeds: 2 },
   { name: 'pg-advisory', clients: ['builtin', 'psycopg2-advisory'], resources: RESOURCES, nemeses: ['client-pause', 'kill'], seeds: 1 },
   { name: 'pg-advisory-pooled', clients: ['builtin', 'psycopg2-advisory'], resources: RESOURCES, nemeses: ['client-pause', 'kill'], seeds: 1 },
 ];
