@@ -27,7 +27,7 @@ describe('a 100,000-op run', () => {
   let writeMs: number;
   beforeAll(async () => {
     const dir = join(tempDir(), 'large-run');
-    writeLargeRun(dir, OPS);
+    await writeLargeRun(dir, OPS);
     const started = performance.now();
     report = await writeRunReport(dir);
     writeMs = performance.now() - started;
