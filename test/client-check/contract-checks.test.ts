@@ -1,52 +1,38 @@
 /**
  * The client contract checks on a simulated world, no servers: a lease lock
- * in memory on a virtual clock, the resource row behind a fake Db that runs
- * the real statements' semantics, and clients that run the real
+ * in memory on a virtual clock, the resource row behind the simulation's
+ * PostgreSQL (the one simulated executor of the real statements), and clients that run the real
  * runStatements with their token bound. An honest client of each token kind
  * passes; each lie fails the check that names it.
  */
 import { describe, expect, it } from 'vitest';
 import type { ClientAnswer, ClientTokenKind } from '../../core/client-protocol.js';
-import { SQL, type Db, type Row } from '../../runtime/clients/resource-modes.js';
+import type { Db, Row } from '../../runtime/clients/resource-modes.js';
+import { SimPgServer } from '../sim/sim-db.js';
+import { SimNode } from '../sim/sim-node.js';
+import { SimTruth } from '../sim/sim-truth.js';
+import { VirtualClock } from '../sim/virtual-clock.js';
 import { Resource } from '../../runtime/clients/resource.js';
 import { wireRequest } from '../../runtime/runner/client-session.js';
 import { runContractChecks, tokenFits, tokenFollows, type CheckClient, type CheckResult, type CheckWorld, type ResourceRow } from '../../runtime/client-check/contract-checks.js';
 
 type Lie = 'none' | 'fake-acquire' | 'reuse-token' | 'fake-monotonic' | 'binds-another-token' | 'ignores-statements';
 
-/** The row and the SQL the runner sends, executed in memory. */
+/**
+ * The row behind the simulation's PostgreSQL (test/sim/sim-db.ts), the one place the tests execute the
+ * resource modes' statements, reached directly: the checks need its answers, not its network.
+ */
 class RowDb implements Db {
-  row: ResourceRow = { data: '', fence: 0, mark: null };
+  private readonly server = new SimPgServer(new SimNode('pg1', new VirtualClock()), '', new SimTruth(), false);
+  get row(): ResourceRow {
+    const { data, fence, mark } = this.server.row;
+    return { data, fence, mark };
+  }
+  set row(r: ResourceRow) {
+    Object.assign(this.server.row, r);
+  }
   async query(text: string, v: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }> {
-    const r = this.row;
-    const hit = (ok: boolean, row: Row = { fence: String(r.fence) }) => (ok ? { rows: [row], rowCount: 1 } : { rows: [], rowCount: 0 });
-    const t = (i: number) => Number(v[i]);
-    switch (text) {
-      case SQL.read:
-        return hit(true, { data: r.data, fence: String(r.fence) });
-      case SQL.write:
-        r.data = String(v[1]);
-        return hit(true);
-      case SQL.fencedWrite:
-        if (r.fence > t(2)) return hit(false);
-        Object.assign(r, { data: String(v[1]), fence: t(2) });
-        return hit(true);
-      case SQL.claimRead:
-        if (r.fence > t(1)) return hit(false);
-        r.fence = t(1);
-        return hit(true, { data: r.data, fence: String(r.fence) });
-      case SQL.mark:
-        r.mark = String(v[1]);
-        return hit(true);
-      case SQL.casWrite:
-        if (r.mark !== v[2]) return hit(false);
-        r.data = String(v[1]);
-        return hit(true);
-      case SQL.readMark:
-        return hit(r.mark === v[1], { mark: r.mark });
-      default:
-        throw new Error(`unexpected SQL ${text}`);
-    }
+    return this.server.execute(text, v, 'client');
   }
 }
 
@@ -88,7 +74,7 @@ function world(kind: ClientTokenKind, lie: Lie = 'none'): CheckWorld {
             return answer({ type: 'ok' });
           default: {
             if (lie === 'ignores-statements' && req.op === 'write') {
-              db.row.data = String(req.value);
+              db.row = { ...db.row, data: String(req.value) };
               return answer({ type: 'ok', outcome: 'accepted' });
             }
             const bound = lie === 'binds-another-token' && typeof token === 'number' ? token + 1000 : token;
@@ -110,8 +96,8 @@ function world(kind: ClientTokenKind, lie: Lie = 'none'): CheckWorld {
     holdTtlMs: 4000,
     pausedTtlMs: 2000,
     pauseMs: 3500,
-    row: async () => ({ ...db.row }),
-    setRow: async (fence, mark) => void Object.assign(db.row, { fence, mark }),
+    row: async () => db.row,
+    setRow: async (fence, mark) => void (db.row = { ...db.row, fence, mark }),
     resetRow: async () => void (db.row = { data: '', fence: 0, mark: null }),
     sleep: async (ms) => void (now += ms),
     now: () => now,
