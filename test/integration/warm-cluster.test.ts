@@ -4,7 +4,8 @@
  * after a reset and a clean check) and get the same verdicts: an unprotected
  * counter under a holder's pause past its lease, aimed between its read and
  * its write as `npm run compare` aims it (lost updates, certain), and the
- * same with fence-claim (none, with evidence). Then the clean check on real servers: a leftover key
+ * same with fence-claim (none, with evidence: two holders at once, the
+ * stale holder refused by the resource, no stale write accepted). Then the clean check on real servers: a leftover key
  * (Redis) and a leftover lease (etcd) are found, and the reset removes them;
  * a Sentinel failover (the master moved) fails the check and the pool starts
  * the next run's cluster fresh, saying so in test.json. Needs `npm run build`
@@ -95,6 +96,14 @@ describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as con
       // update), and the fence held with evidence; fresh and warm alike.
       expect(verdictOf(freshNone)).toEqual({ outcome: 'unsafe', 'lost-updates': false });
       expect(verdictOf(freshFence)).toEqual({ outcome: 'safe', 'lost-updates': true });
+      // What test/integration/runs.test.ts once asserted of its own runs of the same matrix: the pause took effect
+      // (two holders at once) both times, and in the fenced run the resource, not luck, kept the data right.
+      const by = (r: RunResult, name: string) => r.verdicts.find((v) => v.checker === name)!;
+      expect(by(freshNone, 'mutual-exclusion').valid).toBe(false);
+      expect(by(freshFence, 'mutual-exclusion').valid).toBe(false);
+      expect(by(freshFence, 'stale-writes').valid).toBe(true);
+      const stats = by(freshFence, 'access-stats').stats ?? {};
+      expect((stats['write.rejected'] ?? 0) + (stats['read.rejected'] ?? 0)).toBeGreaterThan(0);
       expect(verdictOf(warmNone)).toEqual(verdictOf(freshNone));
       expect(verdictOf(warmFence)).toEqual(verdictOf(freshFence));
     } finally {
