@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // runs both; each can run alone with `--project`.
 export default defineConfig({
   test: {
+    // Every core: vitest's default leaves one of the two cores of a CI machine idle (measured: the checkers'
+    // unit files 42 s with the default, 29 s with both cores). Integration files still run one at a time.
+    maxWorkers: '100%',
     projects: [
       {
         test: {
