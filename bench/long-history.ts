@@ -32,34 +32,61 @@ export interface LongHistorySpec {
 const VALUES = 5;
 const CHUNK_CHARS = 1 << 20;
 
+type Arg = number | null | [number, number];
+type Value = Arg | 'timed-out';
+interface PendingOp {
+  f: 'read' | 'write' | 'cas';
+  arg: Arg;
+}
+
+/** One history line in the format asked for (pure). */
+export function historyLine(format: NonNullable<LongHistorySpec['format']>, index: number, process: number, type: string, f: string, value: Value): string {
+  if (format === 'porcupine-etcd') {
+    const v = value === null ? 'nil' : value === 'timed-out' ? ':timed-out' : Array.isArray(value) ? `[${value[0]} ${value[1]}]` : String(value);
+    return `INFO  jepsen.util - ${process}\t:${type}\t:${f}\t${v}\n`;
+  }
+  if (format === 'edn') {
+    const v = value === null || value === 'timed-out' ? 'nil' : Array.isArray(value) ? `[${value[0]} ${value[1]}]` : String(value);
+    return `{:index ${index}, :time ${index}, :process ${process}, :type :${type}, :f :${f}, :value ${v}}\n`;
+  }
+  return `${JSON.stringify({ index, time: index, process, type, f, value })}\n`;
+}
+
+/** Lines written in chunks of about a MB: a million ops never sit in memory as one string. */
+class ChunkedFile {
+  private buf = '';
+  constructor(private readonly fd: number) {}
+  write(line: string): void {
+    this.buf += line;
+    if (this.buf.length >= CHUNK_CHARS) this.flush();
+  }
+  flush(): void {
+    if (this.buf.length > 0) writeSync(this.fd, this.buf);
+    this.buf = '';
+  }
+}
+
+/** The next op a free slot invokes: half reads, a quarter writes, a quarter cas, over VALUES values. */
+function drawOp(rng: Prng): PendingOp {
+  const roll = rng.float();
+  if (roll < 0.5) return { f: 'read', arg: null };
+  if (roll < 0.75) return { f: 'write', arg: rng.int(0, VALUES - 1) };
+  return { f: 'cas', arg: [rng.int(0, VALUES - 1), rng.int(0, VALUES - 1)] };
+}
+
 export function writeLongHistory(path: string, spec: LongHistorySpec): void {
   const rng = new Prng(spec.seed);
   const slots = spec.processes ?? 5;
   const infoRate = spec.infoRate ?? 0.002;
   const format = spec.format ?? 'porcupine-etcd';
   const fd = openSync(path, 'w');
-  let buf = '';
+  const out = new ChunkedFile(fd);
   let index = 0;
-  const emit = (process: number, type: string, f: string, value: number | null | [number, number] | 'timed-out'): void => {
-    if (format === 'porcupine-etcd') {
-      const v = value === null ? 'nil' : value === 'timed-out' ? ':timed-out' : Array.isArray(value) ? `[${value[0]} ${value[1]}]` : String(value);
-      buf += `INFO  jepsen.util - ${process}\t:${type}\t:${f}\t${v}\n`;
-    } else if (format === 'edn') {
-      const v = value === null || value === 'timed-out' ? 'nil' : Array.isArray(value) ? `[${value[0]} ${value[1]}]` : String(value);
-      buf += `{:index ${index}, :time ${index}, :process ${process}, :type :${type}, :f :${f}, :value ${v}}\n`;
-    } else {
-      buf += `${JSON.stringify({ index, time: index, process, type, f, value })}\n`;
-    }
-    index++;
-    if (buf.length >= CHUNK_CHARS) {
-      writeSync(fd, buf);
-      buf = '';
-    }
-  };
+  const emit = (process: number, type: string, f: string, value: Value): void => out.write(historyLine(format, index++, process, type, f, value));
 
   let register: number | null = null;
   const proc = Array.from({ length: slots }, (_, i) => i);
-  const inFlight: ({ f: 'read' | 'write' | 'cas'; arg: number | null | [number, number] } | null)[] = new Array(slots).fill(null);
+  const inFlight: (PendingOp | null)[] = new Array(slots).fill(null);
   let invoked = 0;
   let open = 0;
   const corruptAt = spec.invalid ? Math.floor(spec.ops * 0.9) : -1;
@@ -70,13 +97,7 @@ export function writeLongHistory(path: string, spec: LongHistorySpec): void {
     const op = inFlight[s]!;
     if (op === null) {
       if (invoked >= spec.ops) continue;
-      const roll = rng.float();
-      const next =
-        roll < 0.5
-          ? { f: 'read' as const, arg: null }
-          : roll < 0.75
-            ? { f: 'write' as const, arg: rng.int(0, VALUES - 1) }
-            : { f: 'cas' as const, arg: [rng.int(0, VALUES - 1), rng.int(0, VALUES - 1)] as [number, number] };
+      const next = drawOp(rng);
       inFlight[s] = next;
       emit(proc[s]!, 'invoke', next.f, next.arg);
       invoked++;
@@ -93,24 +114,22 @@ export function writeLongHistory(path: string, spec: LongHistorySpec): void {
       proc[s]! += slots;
       continue;
     }
-    if (op.f === 'read') {
-      const corrupt = !corrupted && corruptAt !== -1 && completed >= corruptAt;
-      if (corrupt) corrupted = true;
-      const seen = corrupt ? VALUES : register;
-      emit(proc[s]!, 'ok', 'read', seen);
-    } else if (op.f === 'write') {
-      register = op.arg as number;
-      emit(proc[s]!, 'ok', 'write', op.arg);
-    } else {
-      const [from, to] = op.arg as [number, number];
-      if (register === from) {
-        register = to;
-        emit(proc[s]!, 'ok', 'cas', op.arg);
-      } else emit(proc[s]!, 'fail', 'cas', op.arg);
-    }
+    const corrupt = op.f === 'read' && !corrupted && corruptAt !== -1 && completed >= corruptAt;
+    if (corrupt) corrupted = true;
+    const done = complete(register, op, corrupt);
+    register = done.register;
+    emit(proc[s]!, done.type, op.f, done.value);
   }
-  if (buf.length > 0) writeSync(fd, buf);
+  out.flush();
   closeSync(fd);
+}
+
+/** An op that completes now, taking effect at this moment (a corrupt read sees a value nobody wrote). */
+function complete(register: number | null, op: PendingOp, corrupt: boolean): { register: number | null; type: 'ok' | 'fail'; value: Arg } {
+  if (op.f === 'read') return { register, type: 'ok', value: corrupt ? VALUES : register };
+  if (op.f === 'write') return { register: op.arg as number, type: 'ok', value: op.arg };
+  const [from, to] = op.arg as [number, number];
+  return register === from ? { register: to, type: 'ok', value: op.arg } : { register, type: 'fail', value: op.arg };
 }
 
 function applied(register: number | null, f: 'write' | 'cas', arg: number | null | [number, number]): number | null {

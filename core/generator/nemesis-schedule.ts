@@ -146,28 +146,34 @@ export interface NemesisOptions {
   evictPolicy?: EvictPolicy;
 }
 
-/** The fault windows of a run of `timeLimitMs`, from the seed. */
-export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimitMs: number): FaultWindow[] {
-  const interval = expectNonNegative('intervalMs', options.intervalMs);
+/** The schedule's lengths and amounts, each checked (a UsageError names the bad one), defaults filled. */
+function scheduleScale(options: NemesisOptions, timeLimitMs: number) {
   const duration = expectPositive('durationMs', options.durationMs);
-  const limit = expectNonNegative('timeLimitMs', timeLimitMs);
   const lease = options.leaseMs === undefined ? undefined : expectPositive('leaseMs', options.leaseMs);
-  const pause = expectPositive('pauseMs', options.pauseMs ?? Math.max(duration, 2 * (lease ?? 0)));
-  const aim = aimOf(options.targets);
-  const shapes = shapesOf(options.targets);
-  const amounts = {
-    offsetMs: expectPositive('clockOffsetMs', options.clockOffsetMs ?? (lease === undefined ? 10_000 : 2 * lease)),
-    delayMs: expectPositive('delayMs', options.delayMs ?? 500),
-    lossPercent: expectPositive('lossPercent', options.lossPercent ?? 20),
-  };
   for (const f of options.faults) {
     if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected a fault among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
   }
-  if (options.faults.length === 0) return [];
   const serverFaults = options.faults.filter((f) => f !== 'client-pause' && f !== 'partition');
   if (options.targets.nodes.length === 0 && serverFaults.length > 0) {
     throw new UsageError(`Expected at least one server node to aim ${[...new Set(serverFaults)].join(', ')} at, got none`);
   }
+  return {
+    interval: expectNonNegative('intervalMs', options.intervalMs),
+    duration,
+    limit: expectNonNegative('timeLimitMs', timeLimitMs),
+    pause: expectPositive('pauseMs', options.pauseMs ?? Math.max(duration, 2 * (lease ?? 0))),
+    offsetMs: expectPositive('clockOffsetMs', options.clockOffsetMs ?? (lease === undefined ? 10_000 : 2 * lease)),
+    delayMs: expectPositive('delayMs', options.delayMs ?? 500),
+    lossPercent: expectPositive('lossPercent', options.lossPercent ?? 20),
+  };
+}
+
+/** The fault windows of a run of `timeLimitMs`, from the seed. */
+export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimitMs: number): FaultWindow[] {
+  const { interval, duration, limit, pause, ...amounts } = scheduleScale(options, timeLimitMs);
+  const aim = aimOf(options.targets);
+  const shapes = shapesOf(options.targets);
+  if (options.faults.length === 0) return [];
 
   const root = new Prng(seed).fork('nemesis');
   const faults = root.fork('fault');

@@ -15,7 +15,7 @@
  * libraries; a `--client` command of another language (Go, Java) would need
  * an image of its own, which this provider does not build.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ClientHost, type ClientProcess, type ClientRuntime, type ClientSpawnOptions } from '../../hosts/client-host.js';
@@ -80,7 +80,15 @@ export class ContainerClientHost extends ClientHost {
     if (clockFile && !existsSync(clockFile)) createClockFile(clockFile);
     const env: Record<string, string> = { ...opts.env, ...(clockFile ? { LD_PRELOAD: IMAGE_CLOCK_LIBRARY, FC_CLOCK_FILE: clockFile } : {}) };
     const container = clientContainerName(this.plan, name);
-    const command = [
+    const child = startLogged(this.runCommand(container, env, inImage), env, opts.logPath);
+    const proc = containerProcess({ name, host: this.name, clockFile, child, container });
+    this.started.push(proc);
+    return proc;
+  }
+
+  /** `docker run` of a client container in its host container's network namespace, the run dir and clock volume mounted. */
+  private runCommand(container: string, env: Record<string, string>, inImage: readonly string[]): string[] {
+    return [
       'docker', 'run', '-i', '--rm', '--name', container, '--network', `container:${hostContainerName(this.plan)}`,
       ...this.crt.mounts.flatMap((m) => ['-v', `${m.source}:${m.target}`]), '-w', CLIENT_IMAGE_ROOT,
       ...labelFlags(labelsFor(this.crt.runId, 'client')),
@@ -88,65 +96,73 @@ export class ContainerClientHost extends ClientHost {
       ...Object.keys(env).flatMap((k) => ['-e', k]),
       this.crt.image, ...inImage,
     ];
-    let logFd: number | undefined;
-    if (opts.logPath) {
-      mkdirSync(dirname(opts.logPath), { recursive: true });
-      logFd = openSync(opts.logPath, 'a');
-      writeSync(logFd, `=== fencecheck ${new Date().toISOString()}: ${shellQuote(command)}\n`);
-    }
-    const [file = 'docker', ...args] = command;
-    const child = spawn(file, args, { stdio: logFd === undefined ? ['pipe', 'pipe', 'pipe'] : ['ignore', logFd, logFd], env: { ...process.env, ...env } });
-    if (logFd !== undefined) closeSync(logFd);
-    child.on('error', () => undefined);
-    if (child.pid === undefined) throw new Error(`could not spawn ${shellQuote(command)}`);
-    let ended = false;
-    const exited = new Promise<ProcessExit>((resolve) =>
-      child.once('exit', (code, signal) => {
-        ended = true;
-        resolve({ code, signal });
-      }),
-    );
-    let paused = false;
-    const quietly = (args: string[]): Promise<unknown> => docker(args, { reject: false }).catch(() => undefined);
-    const proc: ClientProcess = {
-      name,
-      host: this.name,
-      pid: child.pid,
-      identity: { pid: child.pid, comm: 'docker', startTime: -1 },
-      clockFile,
-      child,
-      exited,
-      running: () => !ended,
-      stop: async () => {
-        if (ended) return;
-        if (paused) await quietly(['unpause', container]);
-        await quietly(['stop', '-t', '1', container]);
-        await within(exited, 5000);
-      },
-      pause: async () => {
-        if (ended || paused) return;
-        await docker(['pause', container]);
-        paused = true;
-      },
-      resume: async () => {
-        if (!paused) return;
-        paused = false;
-        await quietly(['unpause', container]);
-      },
-      kill: async () => {
-        if (ended) return;
-        await quietly(['kill', container]);
-        if (paused) await quietly(['unpause', container]);
-        paused = false;
-        await within(exited, 10_000);
-      },
-      reidentify: () => 'docker',
-    };
-    this.started.push(proc);
-    return proc;
   }
 
   override exec(argv: readonly string[], opts: { input?: string; timeoutMs?: number; reject?: boolean } = {}): Promise<CommandResult> {
     return docker(['exec', ...(opts.input !== undefined ? ['-i'] : []), hostContainerName(this.plan), ...argv], opts);
   }
+}
+
+/** The command started, its output to the log (headed by the command line) or to pipes. */
+function startLogged(command: readonly string[], env: Record<string, string>, logPath: string | undefined): ChildProcess {
+  let logFd: number | undefined;
+  if (logPath) {
+    mkdirSync(dirname(logPath), { recursive: true });
+    logFd = openSync(logPath, 'a');
+    writeSync(logFd, `=== fencecheck ${new Date().toISOString()}: ${shellQuote(command)}\n`);
+  }
+  const [file = 'docker', ...args] = command;
+  const child = spawn(file, args, { stdio: logFd === undefined ? ['pipe', 'pipe', 'pipe'] : ['ignore', logFd, logFd], env: { ...process.env, ...env } });
+  if (logFd !== undefined) closeSync(logFd);
+  child.on('error', () => undefined);
+  if (child.pid === undefined) throw new Error(`could not spawn ${shellQuote(command)}`);
+  return child;
+}
+
+/** A client container as a ClientProcess: a pause is `docker pause` (the cgroup freezer), a kill `docker kill`. */
+function containerProcess(c: { name: string; host: string; clockFile: string | undefined; child: ChildProcess; container: string }): ClientProcess {
+  const { child, container } = c;
+  let ended = false;
+  const exited = new Promise<ProcessExit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      ended = true;
+      resolve({ code, signal });
+    }),
+  );
+  let paused = false;
+  const quietly = (args: string[]): Promise<unknown> => docker(args, { reject: false }).catch(() => undefined);
+  return {
+    name: c.name,
+    host: c.host,
+    pid: child.pid!,
+    identity: { pid: child.pid!, comm: 'docker', startTime: -1 },
+    clockFile: c.clockFile,
+    child,
+    exited,
+    running: () => !ended,
+    stop: async () => {
+      if (ended) return;
+      if (paused) await quietly(['unpause', container]);
+      await quietly(['stop', '-t', '1', container]);
+      await within(exited, 5000);
+    },
+    pause: async () => {
+      if (ended || paused) return;
+      await docker(['pause', container]);
+      paused = true;
+    },
+    resume: async () => {
+      if (!paused) return;
+      paused = false;
+      await quietly(['unpause', container]);
+    },
+    kill: async () => {
+      if (ended) return;
+      await quietly(['kill', container]);
+      if (paused) await quietly(['unpause', container]);
+      paused = false;
+      await within(exited, 10_000);
+    },
+    reidentify: () => 'docker',
+  };
 }
