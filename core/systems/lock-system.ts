@@ -40,6 +40,8 @@ export interface LockSystem {
   evictable?: boolean;
   /** The eviction policies the cache has, when not every one (memcached: LRU over every item). */
   evictPolicies?: readonly EvictPolicy[];
+  /** A master with asynchronously replicated replicas that a failover replaces: partitions may cut the master from its replicas, or leave it a minority of the clients (the hunt's master shapes). */
+  replicatedMaster?: boolean;
   /** Its cluster has a leader (or master) that a `leader` fault target resolves to. */
   leader?: LeaderBackend;
   /** Why it has no built-in lock client (only a --client runs on it); absent when it has one. */

@@ -10,6 +10,7 @@ export const redisSentinel: LockSystem = {
   connectsTo: 'redis-sentinel',
   token: 'monotonic',
   leader: 'redis-sentinel',
+  replicatedMaster: true,
   faultsNotApplicable: (nemesis, scripted) =>
     nemesis.includes('delay') && scripted
       ? 'redis-sentinel clients connect to whichever master the Sentinels name, so a delay proxy cannot sit on their link to the lock service'

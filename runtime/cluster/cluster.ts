@@ -137,12 +137,14 @@ export class Cluster {
   }
 
   /**
-   * Where a lock client connects: every node, except for redis-sentinel,
-   * whose clients ask the Sentinels for the master and never name a data node.
+   * Where a lock client connects: every node, or those of the role its spec
+   * names (redis-sentinel's clients ask the Sentinels for the master and never
+   * name a data node).
    */
   clientEndpoints(backend: BackendName): Endpoint[] {
     const all = this.endpoints(backend);
-    return backend === 'redis-sentinel' ? all.filter((e) => e.role === 'sentinel') : all;
+    const role = this.parts.nodes.find((n) => n.backend === backend)?.spec.clientRole;
+    return role === undefined ? all : all.filter((e) => e.role === role);
   }
 
   /** Add a client host (its own namespace on the switch) to the running cluster. */

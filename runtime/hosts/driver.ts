@@ -94,6 +94,8 @@ export interface BackendSpec {
   probe(node: NodePlan): Promise<void>;
   /** One line for `fencecheck up`, e.g. `persistence aof-always`. */
   describe(): string;
+  /** The role of the nodes a lock client connects to, when not every node (redis-sentinel: the Sentinels, which name the master). */
+  clientRole?: string;
 }
 
 /** Prefix a command so it runs as `user` (setpriv execs, so the pid stays the program's). */

@@ -11,6 +11,7 @@ import { clusterBackendsOf, notApplicable, renewalShareOf, type LockBackend, typ
 import { leaseOf, LONG_HOLD, type HuntSpace, type TryPlan } from './search.js';
 import type { PartitionShape } from './hunt-windows.js';
 import { planCluster } from '../../core/cluster/cluster-plan.js';
+import { lockSystem } from '../../core/systems/registry.js';
 
 export interface HuntTarget {
   backend: LockBackend;
@@ -68,7 +69,7 @@ export function huntNodes(backend: LockBackend): string[] {
 export function partitionShapes(backend: LockBackend, nodes: readonly string[]): PartitionShape[] {
   const shapes: PartitionShape[] = ['client-from-servers', 'client-from-resource'];
   if (nodes.length >= 3) shapes.push('client-from-some-servers', 'isolate-one');
-  if (backend === 'redis-sentinel') shapes.push('master-from-replicas', 'master-with-minority');
+  if (lockSystem(backend).replicatedMaster === true) shapes.push('master-from-replicas', 'master-with-minority');
   return shapes;
 }
 

@@ -121,6 +121,8 @@ export function redisSentinelSpec(opts: RedisSentinelOptions = {}): BackendSpec 
     backend: 'redis-sentinel',
     comm: 'redis-server',
     wallClockPreload: true,
+    // Clients ask the Sentinels for the master, as applications do (redis-py's Sentinel.master_for).
+    clientRole: 'sentinel',
     stop: { signal: 'SIGTERM', graceMs: 3000 },
     // Nothing is persisted: SIGKILL at once.
     teardown: { signal: 'SIGKILL', graceMs: 0 },
