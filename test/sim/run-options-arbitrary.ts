@@ -1,6 +1,6 @@
 /**
  * Random run options for the simulation suite: every simulated backend
- * (redis, redlock, etcd, zookeeper), every workload and resource mode the
+ * (redis, redlock, etcd, zookeeper, and none: no lock at all), every workload and resource mode the
  * backend allows, every fault kind the product has (seeded schedules of
  * client-pause, server-pause, partition, kill, clock, loss and evict, or
  * scripted windows of client pauses and delays aimed at the holder, an
@@ -18,7 +18,7 @@ import type { ResourceMode } from '../../core/vocabulary.js';
 import { SIMULATED_BACKENDS } from './sim-lock-service.js';
 
 const WORKLOADS: LockWorkload[] = ['lock-counter', 'fenced-write', 'mutex'];
-const MODES: ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic', 'version'];
+const MODES: ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic', 'version', 'for-update'];
 /** The faults a seeded schedule draws (delay is scripted only, below). */
 export const SEEDED_FAULTS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'loss', 'evict'] as const;
 
@@ -79,6 +79,8 @@ export const runOptionsArbitrary: fc.Arbitrary<RunOptions> = fc
     faults: fc.subarray([...SEEDED_FAULTS], { minLength: 0, maxLength: 3 }),
     scripted: fc.boolean(),
     checkHold: fc.boolean(),
+    // for-update: PostgreSQL ends a session idle in its transaction after this long (0: never).
+    idleTxTimeoutMs: fc.oneof(fc.constant(0), fc.integer({ min: 100, max: 2000 })),
   })
   .chain((r) => {
     const base: RunOptions = {
@@ -100,6 +102,7 @@ export const runOptionsArbitrary: fc.Arbitrary<RunOptions> = fc
       redisPersistence: 'none',
       resultsDir: 'unused',
       checkHold: r.checkHold,
+      ...(r.mode === 'for-update' ? { idleTxTimeoutMs: r.idleTxTimeoutMs } : {}),
     };
     if (!r.scripted) return fc.constant(base);
     return scriptOf(r.timeLimitS * 1000).map((script): RunOptions => ({ ...base, nemesis: [...new Set(script.map((w) => w.fault))], script, ...(script.some((w) => w.fault === 'delay') ? { proxies: 'both' as const } : {}) }));

@@ -36,32 +36,46 @@ export class SimConnection {
     return !this.closed;
   }
 
-  /** One request: `atServer` runs as the server at arrival; its result comes back, or a ConnectionReset. */
-  request<T>(atServer: () => T): Promise<T> {
+  /**
+   * One request: `atServer` runs as the server at arrival; its result comes back, or a ConnectionReset. A
+   * server may answer later (a statement waiting for a row lock): its promise's outcome travels back when
+   * it settles, unless the server process died meanwhile.
+   */
+  request<T>(atServer: () => T | Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new ConnectionReset('closed'));
     return new Promise<T>((resolve, reject) => {
       const fail = (err: Error): void => reject(err);
       this.waiting.add(fail);
+      // The server's error answer (a Redis error reply, an etcd error status) travels back like any answer.
+      const reply = (answer: { ok: true; value: T } | { ok: false; err: unknown }): void => {
+        if (this.node.proc !== this.server || this.server.dead) return;
+        this.net.send(this.node.name, this.host, () =>
+          this.client.run(() => {
+            if (!this.waiting.delete(fail)) return;
+            if (answer.ok) resolve(answer.value);
+            else reject(answer.err);
+          }),
+        );
+      };
       this.net.send(this.host, this.node.name, () => {
         if (this.node.proc !== this.server) return;
         this.server.run(() => {
-          // The server's error answer (a Redis error reply, an etcd error status) travels back like any answer.
-          let answer: { ok: true; value: T } | { ok: false; err: unknown };
+          let result: T | Promise<T>;
           try {
-            answer = { ok: true, value: atServer() };
+            result = atServer();
           } catch (err) {
-            answer = { ok: false, err };
+            return reply({ ok: false, err });
           }
-          this.net.send(this.node.name, this.host, () =>
-            this.client.run(() => {
-              if (!this.waiting.delete(fail)) return;
-              if (answer.ok) resolve(answer.value);
-              else reject(answer.err);
-            }),
-          );
+          if (result instanceof Promise) result.then((value) => reply({ ok: true, value }), (err: unknown) => reply({ ok: false, err }));
+          else reply({ ok: true, value: result });
         });
       });
     });
+  }
+
+  /** The server ends this connection (PostgreSQL terminating an idle session): the reset travels to the client. */
+  resetFromServer(): void {
+    this.net.send(this.node.name, this.host, () => this.client.run(() => this.close()));
   }
 
   /** A one-way message to the server (no answer awaited). */

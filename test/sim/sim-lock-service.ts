@@ -19,7 +19,7 @@ import { SimRedisPort, SimRedisServer, type RedisHook } from './sim-redis.js';
 import type { SimTruth } from './sim-truth.js';
 
 /** The backends whose servers and transports are simulated. */
-export const SIMULATED_BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper'] as const satisfies readonly LockBackend[];
+export const SIMULATED_BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'none'] as const satisfies readonly LockBackend[];
 export type SimulatedBackend = (typeof SIMULATED_BACKENDS)[number];
 
 export interface SimLockService {
@@ -48,6 +48,9 @@ export function simLockService(backend: LockBackend, nodes: SimNode[], net: SimN
         setPressure: () => [],
       };
     }
+    case 'none':
+      // No lock service: every client goes straight to the resource (NoLockClient).
+      return { transports: () => ({}), setPressure: () => [] };
     default:
       throw new Error(`the simulation has no ${backend} servers (simulated: ${SIMULATED_BACKENDS.join(', ')})`);
   }

@@ -79,6 +79,8 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
   const lockName = o.backend === 'zookeeper' ? `/${LOCK_NAME}` : LOCK_NAME;
   const service = simLockService(o.backend, plan.lockNodes.map((n) => nodes.get(n)!), net, truth, lockName, hooks.redisCommand);
   const pg = new SimPgServer(nodes.get(plan.resourceNode)!, isCounterWorkload(o.workload) ? '0' : '', truth, isCounterWorkload(o.workload));
+  // As prepareResource sets it for the run (ALTER DATABASE … SET idle_in_transaction_session_timeout).
+  pg.idleTxTimeoutMs = o.idleTxTimeoutMs ?? 0;
   const world: SimWorld = { clock, net, nodes, truth, clients: new Map() };
   // Loaded before the clock runs: a module load takes real time, which virtual time must not see.
   const lockClient = await loadLockClient(o.backend);
