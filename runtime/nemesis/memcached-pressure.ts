@@ -21,7 +21,7 @@ import {
 import { UnsupportedFaultError } from '../hosts/cluster-errors.js';
 import type { PressureStarted, PressureSummary } from './redis-pressure.js';
 
-const END = /(?:^|\r\n)(?:END|OK|ERROR|CLIENT_ERROR [^\r]*|SERVER_ERROR [^\r]*|MEMLIMIT_TOO_SMALL[^\r]*|VERSION [^\r]*)\r\n$/;
+const END = /(?:^|\n)(?:END|OK|ERROR|CLIENT_ERROR [^\r]*|SERVER_ERROR [^\r]*|MEMLIMIT_TOO_SMALL[^\r]*|VERSION [^\r]*)\r\n$/;
 
 export class MemcachedPressure {
   private saved: { memlimitMb: number; automove: string; verbosity: string } | undefined;
@@ -50,7 +50,7 @@ export class MemcachedPressure {
     this.saved = { memlimitMb: Math.round(Number(settings['maxbytes']) / PAGE_BYTES), automove: settings['slab_automove'] ?? '1', verbosity: settings['verbosity'] ?? '0' };
     this.evictionsAtStart = Number(parseStats(await this.ask('stats\r\n'))['evictions'] ?? 0);
     await this.ask(`set ${PROBE_KEY} 0 3600 ${PROBE_VALUE_BYTES}\r\n${'p'.repeat(PROBE_VALUE_BYTES)}\r\n`, /STORED\r\n$|ERROR[^\r]*\r\n$/);
-    const items = (await this.ask('lru_crawler metadump all\r\n')).split('\r\n').map(parseMetadumpLine).filter((i) => i !== null);
+    const items = (await this.ask('lru_crawler metadump all\r\n')).split(/\r?\n/).map(parseMetadumpLine).filter((i) => i !== null);
     const probe = items.find((i) => i.key === PROBE_KEY);
     if (probe === undefined) throw new Error(`${this.host}:${this.port}: the probe item ${PROBE_KEY} is missing from lru_crawler metadump`);
     const malloced = Number(parseStats(await this.ask('stats slabs\r\n'))['total_malloced'] ?? 0);
@@ -161,12 +161,13 @@ export class MemcachedPressure {
     try {
       await this.flushFiller();
       const evicted = Number(parseStats(await this.ask('stats\r\n'))['evictions'] ?? 0) - this.evictionsAtStart;
+      // Deleted while the verbosity is still 0: thousands of deletes would bury the -vv log too.
+      await this.deleteFillers();
       if (this.saved !== undefined) {
         await this.ask(`cache_memlimit ${this.saved.memlimitMb}\r\n`);
         await this.ask(`slabs automove ${this.saved.automove}\r\n`);
         await this.ask(`verbosity ${this.saved.verbosity}\r\n`);
       }
-      await this.deleteFillers();
       return { evictedKeys: evicted, lockKeysEvicted: { ...this.lockKeys }, fillersWritten: this.written };
     } finally {
       this.close();
@@ -184,7 +185,7 @@ export class MemcachedPressure {
   }
 
   private async deleteFillers(): Promise<void> {
-    const keys = (await this.ask('lru_crawler metadump all\r\n')).split('\r\n').map(parseMetadumpLine).filter((i) => i !== null && isFiller(i.key)).map((i) => i!.key);
+    const keys = (await this.ask('lru_crawler metadump all\r\n')).split(/\r?\n/).map(parseMetadumpLine).filter((i) => i !== null && isFiller(i.key)).map((i) => i!.key);
     if (keys.length > 0) await this.ask(`${keys.map((k) => `delete ${k} noreply\r\n`).join('')}version\r\n`, /VERSION [^\r]*\r\n$/);
   }
 

@@ -70,12 +70,12 @@ describe('the evict fault on each cache', () => {
   });
 
   it('memcached: a lock key is evicted under pressure, a new one within a hold; the memory limit comes back, the fillers go', async () => {
-    const { ip, port } = cluster.node('memcached1').plan;
+    const { ip, port } = cluster.node('mc1').plan;
     const ask = (cmd: string, end = /(END|STORED|OK)\r\n$/): Promise<string> => tcpExchange(ip, port, cmd, { timeoutMs: 2000, done: (a) => end.test(a) });
     const limitBefore = parseStats(await ask('stats settings\r\n'))['maxbytes'];
     await ask('set _tooz_fencecheck-lock 0 10 8\r\nclient-1\r\n');
     const evicted: { key: string; at: number }[] = [];
-    await cluster.nemesis.evict('memcached1', 'allkeys-lru', (key) => evicted.push({ key, at: Date.now() }));
+    await cluster.nemesis.evict('mc1', 'allkeys-lru', (key) => evicted.push({ key, at: Date.now() }));
     await waitFor('the first lock key evicted', async () => (evicted.some((e) => e.key === '_tooz_fencecheck-lock') ? true : undefined), 3000, 20);
     const setAt = Date.now();
     await ask('set _tooz_fencecheck-lock 0 10 8\r\nclient-2\r\n');
@@ -83,11 +83,11 @@ describe('the evict fault on each cache', () => {
     const within = evicted.filter((e) => e.key === '_tooz_fencecheck-lock')[1]!.at - setAt;
     console.log(`memcached: lock key set under pressure evicted after ${within} ms`);
     expect(within).toBeLessThan(1000);
-    const summary = await cluster.nemesis.stopEvict('memcached1');
+    const summary = await cluster.nemesis.stopEvict('mc1');
     expect(summary.evictedKeys).toBeGreaterThan(0);
     expect(summary.lockKeysEvicted['_tooz_fencecheck-lock']).toBeGreaterThanOrEqual(2);
     expect(parseStats(await ask('stats settings\r\n'))['maxbytes']).toBe(limitBefore);
-    const left = (await ask('lru_crawler metadump all\r\n')).split('\r\n').map(parseMetadumpLine).filter((i) => i !== null && isFiller(i.key));
+    const left = (await ask('lru_crawler metadump all\r\n')).split(/\r?\n/).map(parseMetadumpLine).filter((i) => i !== null && isFiller(i.key));
     expect(left).toEqual([]);
     // Still a working cache.
     expect(await ask('set after 0 10 1\r\nx\r\n')).toBe('STORED\r\n');
@@ -103,7 +103,7 @@ const runOptions = (o: Partial<RunOptions>): RunOptions => ({
   // The pressure while a grant is held: the holder's key goes, the next client's SET NX wins. volatile-lru on
   // Redis: the lock key has a TTL and is evicted, the INCR fence counter has none and stays (under allkeys-lru it
   // can go too, and the next grant's token starts again at 1: grant-tokens' finding, not this test's).
-  script: [2000, 6000].map((at) => ({ at, until: at + 2500, fault: 'evict' as const, target: { kind: 'node' as const, node: o.backend === 'memcached' ? 'memcached1' : 'redis1' }, policy: o.backend === 'memcached' ? ('allkeys-lru' as const) : ('volatile-lru' as const), trigger: { on: 'held' as const, withinMs: 1500 } })),
+  script: [2000, 6000].map((at) => ({ at, until: at + 2500, fault: 'evict' as const, target: { kind: 'node' as const, node: o.backend === 'memcached' ? 'mc1' : 'redis1' }, policy: o.backend === 'memcached' ? ('allkeys-lru' as const) : ('volatile-lru' as const), trigger: { on: 'held' as const, withinMs: 1500 } })),
   timeLimitS: 10,
   clients: 3,
   ttlMs: 3000,
