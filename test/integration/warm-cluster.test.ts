@@ -8,7 +8,12 @@
  * stale holder refused by the resource, no stale write accepted). Then the clean check on real servers: a leftover key
  * (Redis) and a leftover lease (etcd) are found, and the reset removes them;
  * a Sentinel failover (the master moved) fails the check and the pool starts
- * the next run's cluster fresh, saying so in test.json. Needs `npm run build`
+ * the next run's cluster fresh, saying so in test.json; a kill of Redis with
+ * AOF persistence (its keys replayed at restart) is reset and the cluster
+ * reused, the flush itself surviving the next kill. ZooKeeper's session
+ * expiry is in every zookeeper pair above: the holder paused 4 s past its
+ * 1 s session, the server expires it, and the next run's clean check (no
+ * session, no ephemeral znode left) passes. Needs `npm run build`
  * first (clients run from dist/).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -133,6 +138,29 @@ describe('the clean check on real servers', () => {
       }
     }
   }, 120_000);
+
+  it('a kill of Redis with AOF persistence: the restarted node replays its keys, the reset flushes them, the next run reuses the cluster', async () => {
+    const pool = new WarmPool();
+    try {
+      const killed: RunOptions = { ...plan('redis', 'fence-claim'), nemesis: ['kill'], script: [{ at: 1000, until: 2000, fault: 'kill', target: { kind: 'node', node: 'redis1' } }], redisPersistence: 'aof-always' };
+      const first = await runLockTest(killed, { ...hooks, warm: pool });
+      const next = await runLockTest(killed, { ...hooks, warm: pool });
+      const results = readResultsJson(first.runDir)!;
+      // The kill struck (applied, the node restarted from its AOF) and the next run's cluster was the same one, reset and clean.
+      expect(results.evidence!.faults.applied).toBe(1);
+      expect(clusterOf(first)).toMatchObject({ fresh: true });
+      expect(clusterOf(next)).toMatchObject({ fresh: false, reusedAfterRuns: 1, cleanCheck: { ok: true, problems: [] } });
+      // What the reset cleared: the AOF-replayed lock key or fence counter survived the kill, and the flush is in the AOF too.
+      const { cluster } = await pool.take(runClusterOptions(planRun(killed), join(resultsDir, 'aof-check'), hooks, log), log);
+      const node = cluster.plan.nodes.find((n) => n.backend === 'redis')!;
+      expect(await askRedis(node.ip, node.port, (r) => r.keys('*'))).toEqual([]);
+      await cluster.nemesis.kill('redis1');
+      await cluster.nemesis.restart('redis1');
+      expect(await askRedis(node.ip, node.port, (r) => r.keys('*'))).toEqual([]);
+    } finally {
+      await pool.close(log);
+    }
+  }, 180_000);
 
   it('a Sentinel failover fails the check: the next run starts fresh and says why', async () => {
     const pool = new WarmPool();
