@@ -37,7 +37,11 @@ export function renderSummaryMd(report: CompareReport): string {
       e.matchedNoCell ? [`#${e.index} ${code(e.text)} names no cell of the matrix`] : e.unmet.map((u) => `#${e.index} ${code(e.text)}: **${md(u.cellId)}**: ${md(u.reason)}`),
     ),
   );
-  section('Untested', cells.filter((c) => c.outcome === 'untested').map((c) => `**${md(c.id)}**: ${md(c.untestedWhy ?? 'no evidence that the faults struck')} (${md(describeEvidence(c.evidence))})`));
+  section('Untested', [
+    ...cells.filter((c) => c.outcome === 'untested').map((c) => `**${md(c.id)}**: ${md(c.untestedWhy ?? 'no evidence that the faults struck')} (${md(describeEvidence(c.evidence))})`),
+    // A safe cell's weight counts only its tested runs: the seeds that showed nothing are said, not hidden in the mark.
+    ...cells.filter((c) => c.outcome === 'safe' && c.untestedRuns > 0).map((c) => `**${md(c.id)}**: safe, but ${c.untestedRuns} of ${c.runs.length} runs untested: ${md(c.untestedWhy ?? 'no evidence that the faults struck')}`),
+  ]);
   section(
     'Information (checkers that do not decide)',
     cells.filter((c) => Object.keys(c.informational).length > 0).map((c) => `**${md(c.id)}**: ${md(formatKinds(c.informational))}`),

@@ -169,6 +169,16 @@ describe('untested cells', () => {
     expect(text).toContain('### Untested\n\n- **redis/fence/none**: no fault applied (0 of 0 fault windows struck; 0 double holds, 0 refusals)');
   });
 
+  it('a safe cell with untested seeds is listed there too, with how many and why', () => {
+    const mixed = buildCompareReport(
+      { ...input, nemeses: ['client-pause'], planned: new Map([['redis/fence/client-pause', [1, 2]]]), runs: [run('redis/fence/client-pause', 1, { writes: { accepted: 8, rejected: 2, unknown: 0 } }), untested('redis/fence/client-pause', 2)] },
+      null,
+      { outDir: '/out', generatedAt: '2026-11-29T12:00:00Z' },
+    );
+    expect(mixed.cells[0]!.outcome).toBe('safe');
+    expect(renderSummaryMd(mixed)).toContain('### Untested\n\n- **redis/fence/client-pause**: safe, but 1 of 2 runs untested: no fault applied');
+  });
+
   it('are skipped with why in junit.xml without expectations, failures with them', () => {
     expect(renderJunit(plain)).toContain('<skipped message="untested: no fault applied"/>');
     expect(renderJunit(expected)).toContain('<failure type="expectation" message="expected safe (expectation #1): untested: 1 run valid, none showing the danger (no fault applied)"');
