@@ -13,6 +13,7 @@
  * (the fault is in force) or rejects after `startTimeoutMs`.
  */
 import net from 'node:net';
+import { EvictionTally } from './eviction-tally.js';
 import { isFiller, type EvictPolicy } from '../../core/generator/eviction.js';
 import {
   BALLAST_VALUE_BYTES, ballastKey, evictedKeyOf, fillerKey, memcachedPressurePlan, PAGE_BYTES, parseMetadumpLine, parseStats, PROBE_KEY, PROBE_VALUE_BYTES,
@@ -30,17 +31,17 @@ export class MemcachedPressure {
   private filler: net.Socket | undefined;
   private watch: net.Socket | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private readonly lockKeys: Record<string, number> = {};
-  private firstEviction: (() => void) | undefined;
   private stopped = false;
+  private readonly tally: EvictionTally;
 
   constructor(
     private readonly host: string,
     private readonly port: number,
     policy: EvictPolicy,
-    private readonly onLockKeyEvicted: (key: string) => void,
+    onLockKeyEvicted: (key: string) => void,
     private readonly timeoutMs = 1000,
   ) {
+    this.tally = new EvictionTally(onLockKeyEvicted);
     // memcached has one policy: LRU over every item, whatever its expiry (the plan refuses volatile-lru first).
     if (policy !== 'allkeys-lru') throw new UnsupportedFaultError(`memcached evicts by LRU over every item; it has no ${policy}.`, 'Run the evict fault on memcached with `--evict-policy allkeys-lru` (the default).');
   }
@@ -61,10 +62,9 @@ export class MemcachedPressure {
     if (!limit.startsWith('OK')) throw new Error(`${this.host}:${this.port} refused cache_memlimit ${plan.memlimitMb}: ${limit.trim()}`);
     await this.writeBallast(plan.ballastItems);
     await this.follow();
-    const full = new Promise<void>((resolve) => (this.firstEviction = resolve));
     this.fill(plan);
     const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), startTimeoutMs).unref());
-    if ((await Promise.race([full, deadline])) === 'timeout') {
+    if ((await Promise.race([this.tally.full, deadline])) === 'timeout') {
       throw new Error(`${this.host}:${this.port} evicted nothing within ${startTimeoutMs} ms of filling (cache_memlimit ${plan.memlimitMb} MB, ${plan.ballastItems} ballast items, ${this.written} fillers written)`);
     }
     return { maxmemoryBytes: plan.memlimitMb * PAGE_BYTES, usedMemoryBytes: malloced };
@@ -123,7 +123,7 @@ export class MemcachedPressure {
             continue;
           }
           const key = evictedKeyOf(line);
-          if (key !== null) this.evicted(key);
+          if (key !== null) this.tally.evicted(key);
         }
       });
     });
@@ -146,14 +146,6 @@ export class MemcachedPressure {
     socket.on('connect', tick);
   }
 
-  private evicted(key: string): void {
-    this.firstEviction?.();
-    this.firstEviction = undefined;
-    if (isFiller(key)) return;
-    this.lockKeys[key] = (this.lockKeys[key] ?? 0) + 1;
-    this.onLockKeyEvicted(key);
-  }
-
   /** Fillers stopped, settings restored, fillers and ballast deleted; the counts of the window. */
   async stop(): Promise<PressureSummary> {
     this.stopped = true;
@@ -168,7 +160,7 @@ export class MemcachedPressure {
         await this.ask(`slabs automove ${this.saved.automove}\r\n`);
         await this.ask(`verbosity ${this.saved.verbosity}\r\n`);
       }
-      return { evictedKeys: evicted, lockKeysEvicted: { ...this.lockKeys }, fillersWritten: this.written };
+      return { evictedKeys: evicted, lockKeysEvicted: this.tally.counts(), fillersWritten: this.written };
     } finally {
       this.close();
     }

@@ -10,9 +10,10 @@
  * never does (a paused or unreachable node): a fault that did nothing must
  * not be recorded as applied.
  */
+import { EvictionTally } from './eviction-tally.js';
 import { Redis } from 'ioredis';
 import { parseInfo } from '../clients/sentinel-probes.js';
-import { FILLER_PREFIX, isFiller, pressurePlan, type EvictPolicy, type PressurePlan } from '../../core/generator/eviction.js';
+import { FILLER_PREFIX, pressurePlan, type EvictPolicy, type PressurePlan } from '../../core/generator/eviction.js';
 
 const EVICTED_CHANNEL = '__keyevent@0__:evicted';
 const SAVED = ['maxmemory', 'maxmemory-policy', 'notify-keyspace-events'] as const;
@@ -43,18 +44,18 @@ export class RedisPressure {
   private written = 0;
   private timer: NodeJS.Timeout | undefined;
   private filling: Promise<unknown> = Promise.resolve();
-  private readonly lockKeys: Record<string, number> = {};
-  private firstEviction: (() => void) | undefined;
   private stopped = false;
+  private readonly tally: EvictionTally;
 
   constructor(
     private readonly host: string,
     private readonly port: number,
     private readonly policy: EvictPolicy,
     /** Called as each lock-service key is evicted (the runner records it in the history at that moment). */
-    private readonly onLockKeyEvicted: (key: string) => void,
+    onLockKeyEvicted: (key: string) => void,
     private readonly timeoutMs = 1000,
   ) {
+    this.tally = new EvictionTally(onLockKeyEvicted);
     this.cmd = connect(host, port, timeoutMs);
     this.sub = connect(host, port, timeoutMs);
   }
@@ -65,16 +66,15 @@ export class RedisPressure {
     this.evictedAtStart = evictedKeys(parseInfo(await this.cmd.info('stats')));
     const used = Number(parseInfo(await this.cmd.info('memory'))['used_memory']);
     const plan = pressurePlan(used);
-    this.sub.on('message', (_channel: string, key: string) => this.evicted(key));
+    this.sub.on('message', (_channel: string, key: string) => this.tally.evicted(key));
     await this.sub.subscribe(EVICTED_CHANNEL);
     // E: keyevent notifications; e: evictions (Redis 7). Added to what was set, not replacing it.
     await this.cmd.config('SET', 'notify-keyspace-events', withFlags(this.saved['notify-keyspace-events'] ?? '', 'Ee'));
     await this.cmd.config('SET', 'maxmemory-policy', this.policy);
     await this.cmd.config('SET', 'maxmemory', String(plan.maxmemoryBytes));
-    const full = new Promise<void>((resolve) => (this.firstEviction = resolve));
     this.fill(plan);
     const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), startTimeoutMs).unref());
-    if ((await Promise.race([full, deadline])) === 'timeout') {
+    if ((await Promise.race([this.tally.full, deadline])) === 'timeout') {
       throw new Error(`${this.host}:${this.port} evicted nothing within ${startTimeoutMs} ms of filling (maxmemory ${plan.maxmemoryBytes} bytes, ${this.written} fillers written)`);
     }
     return { maxmemoryBytes: plan.maxmemoryBytes, usedMemoryBytes: used };
@@ -93,14 +93,6 @@ export class RedisPressure {
     tick();
   }
 
-  private evicted(key: string): void {
-    this.firstEviction?.();
-    this.firstEviction = undefined;
-    if (isFiller(key)) return;
-    this.lockKeys[key] = (this.lockKeys[key] ?? 0) + 1;
-    this.onLockKeyEvicted(key);
-  }
-
   /** Fillers stopped, settings restored, fillers deleted; the counts of the window. */
   async stop(): Promise<PressureSummary> {
     this.stopped = true;
@@ -111,7 +103,7 @@ export class RedisPressure {
       const evicted = evictedKeys(parseInfo(await this.cmd.info('stats'))) - this.evictedAtStart;
       for (const k of SAVED) await this.cmd.config('SET', k, this.saved[k] ?? '');
       await this.deleteFillers();
-      return { evictedKeys: evicted, lockKeysEvicted: { ...this.lockKeys }, fillersWritten: this.written };
+      return { evictedKeys: evicted, lockKeysEvicted: this.tally.counts(), fillersWritten: this.written };
     } finally {
       this.close();
     }
