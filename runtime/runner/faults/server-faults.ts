@@ -2,53 +2,54 @@
  * The faults on one server node: server-pause (SIGSTOP / SIGCONT), kill
  * (kill -9, restarted at the window's end), clock (an offset through the
  * clock library, back to 0 at the end) and loss (packet loss on its links).
+ * Each is the same shape: find the node the window aims at, do the fault,
+ * undo it at the end; `onNode` is that shape once.
  */
+import type { Value } from '../../../core/history/op.js';
+import type { FaultKind, FaultWindow } from '../../../core/generator/nemesis-schedule.js';
+import type { NemesisPort } from '../ports.js';
+import type { NemesisRunnerContext } from '../nemesis-runner.js';
 import { NO_NODE, type FaultModule } from './strike.js';
 import { victimNode } from './victims.js';
 
-export const serverPause: FaultModule<'server-pause'> = {
-  startOp: 'pause',
-  async strike(w, s) {
-    const node = await victimNode(s.ctx, w.target);
-    if (!node) return s.skipped('pause', NO_NODE);
-    const n = s.ctx.nemesis;
-    if (!(await s.attempt('pause', { target: node }, () => n.pause(node)))) return undefined;
-    return async () => void (await s.attempt('resume', { target: node }, () => n.resume(node)));
-  },
-};
+/** What a node fault records and does, and how it is undone. */
+interface NodeFault {
+  value: Value;
+  act: () => Promise<void>;
+  undoOp: string;
+  undoValue: Value;
+  undo: () => Promise<void>;
+}
 
-export const kill: FaultModule<'kill'> = {
-  startOp: 'kill',
-  async strike(w, s) {
-    const node = await victimNode(s.ctx, w.target);
-    if (!node) return s.skipped('kill', NO_NODE);
-    const n = s.ctx.nemesis;
-    if (!(await s.attempt('kill', node, () => n.kill(node)))) return undefined;
-    return async () => void (await s.attempt('restart', node, () => n.restart(node)));
-  },
-};
+type ServerWindow<K extends FaultKind> = FaultWindow & { fault: K; target: Parameters<typeof victimNode>[1] };
 
-export const clock: FaultModule<'clock'> = {
-  startOp: 'clock-offset',
-  async strike(w, s) {
-    const node = await victimNode(s.ctx, w.target);
-    if (!node) return s.skipped('clock-offset', NO_NODE);
-    const n = s.ctx.nemesis;
-    const value = { target: node, ms: w.offsetMs };
-    if (!(await s.attempt('clock-offset', value, () => n.clockOffset(node, w.offsetMs)))) return undefined;
-    return async () => void (await s.attempt('clock-offset', { target: node, ms: 0 }, () => n.clockOffset(node, 0)));
-  },
-};
+function onNode<K extends 'server-pause' | 'kill' | 'clock' | 'loss'>(startOp: string, fault: (node: string, n: NemesisPort, w: ServerWindow<K>, ctx: NemesisRunnerContext) => NodeFault): FaultModule<K> {
+  return {
+    startOp,
+    async strike(w, s) {
+      const node = await victimNode(s.ctx, w.target);
+      if (!node) return s.skipped(startOp, NO_NODE);
+      const f = fault(node, s.ctx.nemesis, w as ServerWindow<K>, s.ctx);
+      if (!(await s.attempt(startOp, f.value, f.act))) return undefined;
+      return async () => void (await s.attempt(f.undoOp, f.undoValue, f.undo));
+    },
+  };
+}
 
-export const loss: FaultModule<'loss'> = {
-  startOp: 'start-loss',
-  async strike(w, s) {
-    const node = await victimNode(s.ctx, w.target);
-    if (!node) return s.skipped('start-loss', NO_NODE);
-    const n = s.ctx.nemesis;
-    const others = n.clientHosts().concat(s.ctx.lockNodes.filter((x) => x !== node));
-    const value = { target: node, percent: w.lossPercent };
-    if (!(await s.attempt('start-loss', value, () => n.loss(node, others, w.lossPercent)))) return undefined;
-    return async () => void (await s.attempt('stop-loss', value, () => n.loss(node, others, 0)));
-  },
-};
+export const serverPause = onNode<'server-pause'>('pause', (node, n) => ({ value: { target: node }, act: () => n.pause(node), undoOp: 'resume', undoValue: { target: node }, undo: () => n.resume(node) }));
+
+export const kill = onNode<'kill'>('kill', (node, n) => ({ value: node, act: () => n.kill(node), undoOp: 'restart', undoValue: node, undo: () => n.restart(node) }));
+
+export const clock = onNode<'clock'>('clock-offset', (node, n, w) => ({
+  value: { target: node, ms: w.offsetMs },
+  act: () => n.clockOffset(node, w.offsetMs),
+  undoOp: 'clock-offset',
+  undoValue: { target: node, ms: 0 },
+  undo: () => n.clockOffset(node, 0),
+}));
+
+export const loss = onNode<'loss'>('start-loss', (node, n, w, ctx) => {
+  const others = n.clientHosts().concat(ctx.lockNodes.filter((x) => x !== node));
+  const value = { target: node, percent: w.lossPercent };
+  return { value, act: () => n.loss(node, others, w.lossPercent), undoOp: 'stop-loss', undoValue: value, undo: () => n.loss(node, others, 0) };
+});
