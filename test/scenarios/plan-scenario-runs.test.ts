@@ -19,7 +19,7 @@ describe('planScenarioRuns', () => {
       'S6/pause-cas-unique', 'S6/delay-cas-unique', 'S6b/redis-fence', 'S6b/redis-fence-claim',
       'S7/failover-none', 'S7/failover-fence', 'S7/failover-wait', 'S7/failover-min-replicas', 'S7/min-replicas-in-lag', 'S7/split-brain-none', 'S7/split-brain-min-replicas', 'S8/etcd-none', 'S9/short-pause', 'S9/long-pause-careful', 'S10/redlock', 'S10/redlock-npm',
       'S11/waiter-pause', 'S11/waiter-pause-fence-claim', 'S11/jepsen-client-pause', 'S11/jepsen-server-pause',
-      'S12/redis-none', 'S12/redis-fence-claim', 'S12/redis-version', 'S12/redlock-none', 'S12/etcd-none', 'S12/zookeeper-none',
+      'S12/redis-none', 'S12/redis-fence-claim', 'S12/redis-version', 'S12/redlock-none', 'S12/etcd-none', 'S12/zookeeper-none', 'S12/redlock-cas-unique', 'S12/etcd-fence-claim', 'S12/zookeeper-fence-claim',
       'S13/none-none', 'S13/none-version', 'S13/none-for-update', 'S14/pause-version', 'S14/late-write-version', 'S14/redlock-pause-version',
       'S15/direct-none', 'S15/pooled-none', 'S15/pooled-fence-claim', 'S16/redis-none', 'S16/redis-fence-claim',
     ]);
