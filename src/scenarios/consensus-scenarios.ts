@@ -12,6 +12,7 @@
  * scenarios' 12 s; S16 holds 1 s so the filler traffic evicts a held key.
  */
 import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { EvictPolicy } from '../../core/generator/eviction.js';
 import { PAUSE_SCRIPT, SHORT_WRITE_DELAY_SCRIPT } from './client-scenarios.js';
 import { kills, pauses, timeline } from './fault-script.js';
 import type { Scenario, ScenarioVariant, VariantOptions } from './scenario.js';
@@ -27,8 +28,9 @@ export const DB_FAULTS_SCRIPT: FaultWindow[] = timeline(
   kills([9000], 1000, 'pg1'),
 );
 
-/** S16: Redis as a cache (maxmemory + allkeys-lru) under filler pressure twice, while a holder holds. */
-export const EVICT_SCRIPT: FaultWindow[] = [2000, 7000].map((at): FaultWindow => ({ at, until: at + 3000, fault: 'evict', target: { kind: 'node', node: 'redis1' }, policy: 'allkeys-lru' }));
+/** S16: Redis as a cache (maxmemory + an eviction policy) under filler pressure twice, while a holder holds. */
+export const evictScript = (policy: EvictPolicy): FaultWindow[] => [2000, 7000].map((at): FaultWindow => ({ at, until: at + 3000, fault: 'evict', target: { kind: 'node', node: 'redis1' }, policy }));
+export const EVICT_SCRIPT: FaultWindow[] = evictScript('allkeys-lru');
 
 function variant(label: string, text: string, options: VariantOptions, expected?: ScenarioVariant['expected']): ScenarioVariant {
   return expected === undefined ? { label, text, options } : { label, text, options, expected };
@@ -130,11 +132,15 @@ export const S16: Scenario = {
     kleppmann: 'Not in the 2016 debate. Implied: a lock lost without its holder knowing is a double hold, unsafe without a fence, safe with one.',
     antirez: 'Not in the 2016 debate (Redis as a lock server is assumed not to evict its keys).',
   },
-  setup: 'lock-counter on single Redis, 2 clients, TTL 1 s, hold 1 s, 3 sections a second each. From 2 to 5 s and from 7 to 10 s the evict fault sets maxmemory just above Redis\'s use with allkeys-lru and writes filler keys until stopped; the fault record (stop-evict, evicted) counts every evicted lock key. Resource none vs fence-claim.',
-  recipe: 'to see memory pressure evict a held lock key on a Redis run as a cache (a double hold), and a fence keep the data, run `sudo npx fencecheck scenario run S16` (`--seeds 5` for the measured rows)',
+  setup: 'lock-counter on single Redis, 2 clients, TTL 1 s, hold 1 s, 3 sections a second each. From 2 to 5 s and from 7 to 10 s the evict fault sets maxmemory just above Redis\'s use with an eviction policy and writes filler keys until stopped; the fault record (stop-evict, evicted) counts every evicted lock key. Resource none (allkeys-lru) vs fence-claim under volatile-lru (only keys with a TTL go: the lock key, not the INCR counter) and under allkeys-lru (the counter can go too).',
+  recipe: 'to see memory pressure evict a held lock key on a Redis run as a cache (a double hold), and a fence keep the data only while its token counter survives, run `sudo npx fencecheck scenario run S16` (`--seeds 5` for the measured rows)',
   variants: [
     variant('redis-none', 'single Redis as a cache (allkeys-lru), no fence', { backend: 'redis', resource: 'none', ...EVICT }, { lock: 'unsafe', data: 'unsafe', why: 'the evicted key lets the next client acquire while the holder still holds' }),
-    variant('redis-fence-claim', 'single Redis as a cache, INCR token claimed and fenced', { backend: 'redis', resource: 'fence-claim', ...EVICT }, { lock: 'unsafe', data: 'safe', why: 'the INCR counter key may be evicted too, but the fence already holds the highest token' }),
+    // Measured 2026-12-01 (5 seeds): under allkeys-lru the INCR counter is evicted too, more than once in a run, so the
+    // same token is handed to two holders, and a fence that must admit its own holder's equal token (fence <= token)
+    // admits the other's too. The fence keeps the data only where the counter survives: volatile-lru (it has no TTL).
+    variant('redis-fence-claim', 'single Redis as a cache (volatile-lru: the lock key has a TTL and goes, the INCR counter has none and stays), INCR token claimed and fenced', { backend: 'redis', resource: 'fence-claim', ...EVICT, script: evictScript('volatile-lru') }, { lock: 'unsafe', data: 'safe', why: 'the evicted lock key lets a second holder in, and its claim raises the fence above the first\'s token' }),
+    variant('redis-fence-claim-allkeys', 'single Redis as a cache (allkeys-lru: the INCR counter can go too), INCR token claimed and fenced', { backend: 'redis', resource: 'fence-claim', ...EVICT }, { lock: 'unsafe', data: 'unsafe', why: 'the evicted counter starts again at 1 and hands out tokens already given: two holders with the same token both pass a fence that admits an equal one' }),
   ],
 };
 
