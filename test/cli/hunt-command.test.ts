@@ -3,6 +3,7 @@
  * (the built CLI): 254 with the flag or directory and a hint, before any
  * cluster is started. Needs `npm run build`.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ describe('fencecheck hunt and shrink on bad input', () => {
   });
 
   it('shrink refuses a run that did not fail', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fc-shrink-cli-'));
+    const dir = madeTempDir('fc-shrink-cli-');
     cpSync(SAMPLE, dir, { recursive: true });
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     writeFileSync(join(dir, 'results.json'), JSON.stringify({ ...results, valid: true, outcome: 'safe' }));

@@ -4,6 +4,7 @@
  * violation the earliest of any shard, the weight over every tested try);
  * hunt directories that are not shards of one hunt are a 254 with a hint.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { UsageError } from '../../core/errors.js';
 import { testSeed } from '../support/seed.js';
 import { simHuntDeps } from './sim-hunt-deps.js';
 
-const dir = (): string => mkdtempSync(join(tmpdir(), 'fc-hunt-merge-'));
+const dir = (): string => madeTempDir('fc-hunt-merge-');
 const fenced = { backend: 'redis' as const, resource: 'fence-claim' as const, workload: 'lock-counter' as const };
 const options = (over: Partial<HuntOptions>): HuntOptions => ({
   target: fenced,

@@ -6,6 +6,7 @@
  * stops at the first violation unless asked not to, and ends cleanly when
  * stopped.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import { huntFaults } from '../../src/hunt/hunt-target.js';
 import { testSeed } from '../support/seed.js';
 import { simHuntDeps } from './sim-hunt-deps.js';
 
-const huntDir = (): string => mkdtempSync(join(tmpdir(), 'fc-hunt-'));
+const huntDir = (): string => madeTempDir('fc-hunt-');
 const options = (over: Partial<HuntOptions>): HuntOptions => ({
   target: { backend: 'redis', resource: 'none', workload: 'lock-counter' },
   faults: ['client-pause'],

@@ -4,6 +4,7 @@
  * back from its directory and shrinks, every kept candidate failing in at
  * least k of K re-runs; bad input is a 254 with a hint.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { planRun } from '../../core/plan/run-plan.js';
 import { simHuntDeps } from '../hunt/sim-hunt-deps.js';
 
 const SAMPLE = new URL('../fixtures/runs/sample-run', import.meta.url).pathname;
-const temp = (): string => mkdtempSync(join(tmpdir(), 'fc-shrink-'));
+const temp = (): string => madeTempDir('fc-shrink-');
 
 describe('shrink, simulated', () => {
   it('shrinks a failing run and says so in the line scripts read', async () => {
