@@ -5,33 +5,8 @@
  * answer within a deadline proves it is alive.
  */
 import http from 'node:http';
-import net from 'node:net';
 
-/** Send `payload`, collect the answer until `done(answer)` or the server closes. */
-export function tcpExchange(
-  host: string,
-  port: number,
-  payload: string,
-  opts: { timeoutMs?: number; done?: (answer: string) => boolean } = {},
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
-    let answer = '';
-    const finish = (err?: Error): void => {
-      socket.destroy();
-      if (err) reject(err);
-      else resolve(answer);
-    };
-    socket.setTimeout(opts.timeoutMs ?? 1000, () => finish(new Error(`no answer from ${host}:${port} within ${opts.timeoutMs ?? 1000} ms`)));
-    socket.on('connect', () => socket.write(payload));
-    socket.on('data', (chunk) => {
-      answer += chunk.toString('utf8');
-      if (opts.done?.(answer)) finish();
-    });
-    socket.on('end', () => finish());
-    socket.on('error', (err) => finish(err));
-  });
-}
+export { tcpExchange } from '../hosts/tcp-exchange.js';
 
 /**
  * GET a JSON document. Uses node:http with no keep-alive agent: a pooled

@@ -20,6 +20,7 @@ import {
   type MemcachedPressurePlan,
 } from '../../core/generator/memcached-eviction.js';
 import { UnsupportedFaultError } from '../hosts/cluster-errors.js';
+import { tcpExchange } from '../hosts/tcp-exchange.js';
 import type { PressureStarted, PressureSummary } from './redis-pressure.js';
 
 const END = /(?:^|\n)(?:END|OK|ERROR|CLIENT_ERROR [^\r]*|SERVER_ERROR [^\r]*|MEMLIMIT_TOO_SMALL[^\r]*|VERSION [^\r]*)\r\n$/;
@@ -70,25 +71,13 @@ export class MemcachedPressure {
     return { maxmemoryBytes: plan.memlimitMb * PAGE_BYTES, usedMemoryBytes: malloced };
   }
 
-  /** One command on its own connection, its answer once it ends (`END`, `OK`, an error line). */
-  private ask(command: string, end: RegExp = END): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect({ host: this.host, port: this.port });
-      let answer = '';
-      const finish = (err?: Error): void => {
-        socket.destroy();
-        if (err) reject(err);
-        else resolve(answer);
-      };
-      socket.setTimeout(this.timeoutMs, () => finish(new Error(`memcached at ${this.host}:${this.port}: no answer to \`${command.split('\r\n')[0]}\` within ${this.timeoutMs} ms`)));
-      socket.on('connect', () => socket.write(command));
-      socket.on('data', (chunk) => {
-        answer += chunk.toString('utf8');
-        if (end.test(answer)) finish();
-      });
-      socket.on('error', (err) => finish(err));
-      socket.on('end', () => finish());
-    });
+  /** One command on its own connection (tcpExchange), its answer once it ends (`END`, `OK`, an error line). */
+  private async ask(command: string, end: RegExp = END): Promise<string> {
+    try {
+      return await tcpExchange(this.host, this.port, command, { timeoutMs: this.timeoutMs, done: (a) => end.test(a) });
+    } catch (err) {
+      throw new Error(`memcached at ${this.host}:${this.port}, \`${command.split('\r\n')[0]}\`: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   private async writeBallast(count: number): Promise<void> {
