@@ -91,7 +91,7 @@ function mergeNow(dirs: string[], results: string): number {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   const dir = join(results, 'hunt', `${t.backend}-${t.resource}-merged-${stamp}`);
   mkdirSync(dir, { recursive: true });
-  const tries = merged.records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs }));
+  const tries = merged.records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs }));
   writeFileAtomic(join(dir, 'hunt.json'), JSON.stringify({ ...merged.of, mergedFrom: dirs, shards: merged.shards, interrupted: false, exitCode: merged.exitCode, lines: merged.lines, tries }, null, 2) + '\n');
   process.stdout.write(`hunt: merged ${merged.shards.length} shard${merged.shards.length === 1 ? '' : 's'} (${merged.shards.join(', ')})\n` + merged.lines.join('\n') + `\nhunt: ${join(dir, 'hunt.json')}\n`);
   return merged.exitCode;

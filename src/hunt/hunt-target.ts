@@ -8,7 +8,7 @@ import { Prng } from '../../core/random/prng.js';
 import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
 import { clusterBackendsOf, notApplicable, renewalShareOf, type LockBackend, type LockWorkload, type ResourceMode } from '../../core/vocabulary.js';
-import { leaseOf, LONG_HOLD, type HuntSpace, type TryPlan } from './search.js';
+import { leaseOf, LONG_HOLD, patienceMsOf, type HuntSpace, type TryPlan } from './search.js';
 import type { PartitionShape } from './hunt-windows.js';
 import { planCluster } from '../../core/cluster/cluster-plan.js';
 import { lockSystem } from '../../core/systems/registry.js';
@@ -90,6 +90,7 @@ export function tryOptions(target: HuntTarget, shape: TryShape, plan: TryPlan, h
     clients: shape.clients,
     ttlMs: leaseOf(shape, plan.hold),
     ...(plan.hold === 'long' ? { holdMs: Math.round(leaseOf(shape, 'long') * LONG_HOLD.holdShare) } : {}),
+    ...(plan.patience === 'long' ? { callTimeoutMs: patienceMsOf(plan, shape) } : {}),
     rate: 3,
     recoverMs: 2000,
     intervalMs: 1000,

@@ -75,7 +75,7 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
   while (more()) {
     const plan = search.next();
     const options = tryOptions(o.target, o.shape, plan, seed, o.huntDir);
-    deps.log(`hunt: try ${plan.index + 1}: ${plan.windows.map((w) => `${w.fault}@${w.trigger?.on ?? `${w.at}ms`}`).join(', ')}${plan.hold === 'long' ? `, long holds (lease ${options.ttlMs} ms, hold ${options.holdMs} ms)` : ''} (${plan.origin.kind === 'swarm' ? `swarm ${plan.swarm.join(',')}` : `${plan.origin.how} of try ${plan.origin.of + 1}`})`);
+    deps.log(`hunt: try ${plan.index + 1}: ${plan.windows.map((w) => `${w.fault}@${w.trigger?.on ?? `${w.at}ms`}`).join(', ')}${plan.hold === 'long' ? `, long holds (lease ${options.ttlMs} ms, hold ${options.holdMs} ms)` : ''}${plan.patience === 'long' ? `, patient calls (${options.callTimeoutMs} ms)` : ''} (${plan.origin.kind === 'swarm' ? `swarm ${plan.swarm.join(',')}` : `${plan.origin.how} of try ${plan.origin.of + 1}`})`);
     const record = await oneTry(options, plan, deps, started);
     // A try cut short by Ctrl-C says nothing either way.
     if (deps.stopped()) break;
@@ -120,7 +120,7 @@ function writeHuntJson(o: HuntOptions, records: readonly TryRecord[], interrupte
     interrupted,
     exitCode: out.exitCode,
     lines: out.lines,
-    tries: records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs })),
+    tries: records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs })),
   };
   writeFileAtomic(join(o.huntDir, 'hunt.json'), JSON.stringify(doc, null, 2) + '\n');
 }

@@ -45,11 +45,25 @@ export interface TryPlan {
    * still in its section when the service changes its mind.
    */
   hold: 'short' | 'long';
+  /**
+   * How long a client waits for one call: short (the run's default) or long
+   * (longer than the try's longest fault plus two leases, patienceMsOf): a
+   * waiter paused in its acquire that gives up when it wakes shows nothing,
+   * one that keeps waiting is told whatever its lock says then (etcd's
+   * concurrency.Mutex granting on a lease that expired while it waited).
+   */
+  patience: 'short' | 'long';
   /** How the plan was made: fresh from the swarm, or a mutant of an earlier try. */
   origin: { kind: 'swarm' } | { kind: 'mutant'; of: number; how: string };
 }
 
 export const LONG_HOLD = { leaseFactor: 4, holdShare: 0.75 } as const;
+
+/** A long-patience try's call timeout: the longest window plus two of its leases, so a client woken from any of its faults still waits for its call. */
+export function patienceMsOf(plan: Pick<TryPlan, 'windows' | 'hold'>, space: Pick<HuntSpace, 'ttlMs'>): number {
+  const longest = Math.max(0, ...plan.windows.map((w) => w.until - w.at));
+  return longest + 2 * leaseOf(space, plan.hold);
+}
 
 /** The lease a try's windows are sized from. */
 export function leaseOf(space: Pick<HuntSpace, 'ttlMs'>, hold: TryPlan['hold']): number {
@@ -125,9 +139,11 @@ export class HuntSearch {
     const arms = armsOf({ ...this.space, faults: swarm });
     const count = rng.int(1, this.space.maxWindows);
     const hold = rng.float() < 0.5 ? 'long' : 'short';
+    // From its own stream, so adding this choice left every other draw of a seed as it was.
+    const patience = rng.fork('patience').float() < 0.5 ? 'long' : 'short';
     const scale = { ...this.space, ttlMs: leaseOf(this.space, hold) };
     const windows = Array.from({ length: count }, () => windowOf(this.weighted(arms, rng), scale, rng));
-    return { index, swarm, hold, windows: byTime(windows), origin: { kind: 'swarm' } };
+    return { index, swarm, hold, patience, windows: byTime(windows), origin: { kind: 'swarm' } };
   }
 
   private mutant(index: number, rng: Prng): TryPlan {
@@ -153,7 +169,10 @@ export class HuntSearch {
     ];
     const [how, op] = rng.pick(ops);
     op();
-    return { index, swarm: parent.plan.swarm, hold: parent.plan.hold, windows: byTime(windows), origin: { kind: 'mutant', of: parent.plan.index, how } };
+    // A mutant keeps its parent's patience, except now and then (its own stream: the other draws stay as they were).
+    const flip = rng.fork('patience').float() < 0.2;
+    const patience = flip ? (parent.plan.patience === 'long' ? 'short' : 'long') : parent.plan.patience;
+    return { index, swarm: parent.plan.swarm, hold: parent.plan.hold, patience, windows: byTime(windows), origin: { kind: 'mutant', of: parent.plan.index, how: flip ? `${how}, ${patience} patience` : how } };
   }
 
   /** An arm drawn in proportion to its weight. */

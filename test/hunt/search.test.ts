@@ -4,7 +4,7 @@
  * and near misses bias later tries toward the arms that came close.
  */
 import { describe, expect, it } from 'vitest';
-import { armOfWindow, armsOf, HuntSearch, leaseOf, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
+import { armOfWindow, armsOf, HuntSearch, leaseOf, patienceMsOf, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
 import type { NearMiss } from '../../src/hunt/near-miss.js';
 import { parseScript, scriptText } from '../../core/generator/parse-script.js';
 import { testSeed } from '../support/seed.js';
@@ -94,6 +94,26 @@ describe('the hunt search', () => {
     for (const ms of pauses(plans.filter((p) => p.hold === 'short'))) expect(ms).toBeLessThanOrEqual(3 * space.ttlMs);
     for (const ms of pauses(long)) expect(ms).toBeGreaterThanOrEqual(1.5 * leaseOf(space, 'long'));
     for (const m of plans) if (m.origin.kind === 'mutant') expect(m.hold).toBe(plans[m.origin.of]!.hold);
+  });
+
+  it('tries short and long patience; a patient try waits for a call longer than its longest fault plus two leases; mutants keep their parent\'s unless they say otherwise', () => {
+    const seed = testSeed('hunt search patience', 'test/hunt/search.test.ts');
+    const plans = drive(seed, 200, fakeOutcome);
+    const patient = plans.filter((p) => p.patience === 'long');
+    expect(patient.length).toBeGreaterThan(20);
+    expect(plans.length - patient.length).toBeGreaterThan(20);
+    for (const p of patient) {
+      const ms = patienceMsOf(p, space);
+      for (const w of p.windows) expect(ms).toBeGreaterThanOrEqual(w.until - w.at + 2 * leaseOf(space, p.hold));
+    }
+    const mutants = plans.filter((p) => p.origin.kind === 'mutant');
+    const flipped = mutants.filter((m) => m.origin.kind === 'mutant' && m.origin.how.endsWith('patience'));
+    expect(flipped.length).toBeGreaterThan(0);
+    for (const m of mutants) {
+      if (m.origin.kind !== 'mutant') continue;
+      const parent = plans[m.origin.of]!.patience;
+      expect(m.patience === parent).toBe(!m.origin.how.endsWith('patience'));
+    }
   });
 
   it('never aims at a mark without a cas-unique resource (no such event)', () => {
