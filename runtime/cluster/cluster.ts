@@ -9,7 +9,7 @@ import { postgresUrl } from './backends/postgres.js';
 import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan, type NodeRole } from '../../core/cluster/cluster-plan.js';
 import { reclaim, type ReclaimReport } from './reclaim.js';
 import type { ServerHandle } from '../hosts/driver.js';
-import type { StateFile } from '../hosts/state-file.js';
+import type { ClusterState, StateFile } from '../hosts/state-file.js';
 import type { ClusterLock } from './cluster-lock.js';
 import type { TeardownHooks } from './teardown-hooks.js';
 import { applyHost } from './topology.js';
@@ -180,6 +180,21 @@ export class Cluster {
   /** Where a node's or a client process's logs go. */
   logPath(name: string): string {
     return join(this.runDir, 'logs', `${name}.log`);
+  }
+
+  /**
+   * Leave the cluster running for the next command (`fencecheck up --keep`,
+   * or a command that adopted such a cluster): recorded as kept, owned by no
+   * process, this process's teardown hooks and the machine's lock let go.
+   * The next command adopts it (adopt-cluster.ts), or reclaims it.
+   */
+  async keep(kept: NonNullable<ClusterState['kept']>): Promise<void> {
+    this.parts.state.update((s) => {
+      s.kept = kept;
+      s.owner.detached = true;
+    });
+    this.parts.hooks?.uninstall();
+    await this.parts.lock.release();
   }
 
   /**

@@ -76,6 +76,17 @@ export class ServerNode implements BackendNode {
     this.rt.state.update((s) => (s.shmDataDirs = [...new Set([...(s.shmDataDirs ?? []), dataDir])]));
   }
 
+  /**
+   * Take over a server another fencecheck process started and left running
+   * (`fencecheck up --keep`): its pid, comm and start time from the state
+   * file. It is not our child, so its end is seen by polling /proc.
+   */
+  adopt(id: ProcessIdentity): void {
+    this.proc = undefined;
+    this.identity = id;
+    this.exit = undefined;
+  }
+
   async start(): Promise<void> {
     if (this.running) return;
     this.rt.signal?.throwIfAborted();
@@ -155,10 +166,15 @@ export class ServerNode implements BackendNode {
   private async end(signal: NodeJS.Signals, graceMs: number): Promise<void> {
     const id = this.identity;
     const proc = this.proc;
-    if (!id || !proc || !this.running) return;
+    if (!id || !this.running) return;
     await stopProcesses([{ ...id, name: this.name, stopSignal: signal, graceMs }]);
-    // The child's exit event (our own child: libuv reaps it) updates the state file.
-    await within(proc.exited, 2000);
+    if (proc) {
+      // The child's exit event (our own child: libuv reaps it) updates the state file.
+      await within(proc.exited, 2000);
+    } else {
+      // An adopted server (stopProcesses waited for it to go): no exit event will come, so the record goes here.
+      this.rt.state.update((s) => (s.processes = s.processes.filter((p) => p.pid !== id.pid)));
+    }
     this.exit ??= { code: null, signal };
   }
 

@@ -60,7 +60,7 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
 }
 
 /** Network namespaces of this machine (root), a server process in each server's. */
-function namespacesProvider(): Provider<ServerNode> {
+export function namespacesProvider(): Provider<ServerNode> {
   let tools: Partial<Record<Tool, string>> = {};
   return {
     runDirs: ['logs', 'data', 'clock'],

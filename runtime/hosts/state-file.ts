@@ -51,6 +51,13 @@ export interface ClusterState {
   provider?: 'containers';
   /** The containers provider's run id (the `org.fencecheck.run` label). */
   runId?: string;
+  /**
+   * Left by `fencecheck up --keep` for the next commands to adopt: the options
+   * its servers were started with (read by runtime/cluster/kept-cluster.ts,
+   * which knows their type; this folder does not import the cluster's), the
+   * runs it served, when it was kept.
+   */
+  kept?: { options: unknown; runs: number; keptAt: string };
 }
 
 export class StateFile {
@@ -63,6 +70,11 @@ export class StateFile {
     const file = new StateFile(path, initial);
     file.write();
     return file;
+  }
+
+  /** Go on writing a state file another process wrote (a cluster kept by `fencecheck up --keep`, adopted). */
+  static adopt(path: string, current: ClusterState): StateFile {
+    return new StateFile(path, current);
   }
 
   /** The recorded state, or undefined when there is none (or it is unreadable: reclaim then sweeps by name). */

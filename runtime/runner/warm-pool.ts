@@ -18,6 +18,8 @@ import { startCluster, type StartClusterOptions } from '../cluster/start-cluster
 import type { CleanCheck, ClusterRecord } from '../../core/run-files/cluster-record.js';
 import { cleanCheck, resetCluster } from '../cluster/warm/reset-cluster.js';
 import { messageOf } from '../cluster/warm/backend-reset.js';
+import { adoptKeptCluster, type Adoption } from '../cluster/adopt-cluster.js';
+import { keptMismatch, keptOptionsOf } from '../cluster/kept-cluster.js';
 
 
 /** The cluster options that decide whether a pool's cluster fits a run (pure): everything but where and how it logs. */
@@ -27,12 +29,19 @@ export function clusterKey(o: StartClusterOptions): string {
 }
 
 export type StartFn = (o: StartClusterOptions) => Promise<Cluster>;
+export type AdoptFn = (o: StartClusterOptions, log: (line: string) => void) => Promise<Adoption>;
 
 export class WarmPool {
-  private current: { key: string; cluster: Cluster; runs: number } | undefined;
+  private current: { key: string; cluster: Cluster; runs: number; opts: StartClusterOptions } | undefined;
+  private askedForKept = false;
+  /** A kept cluster was adopted: the pool's cluster at the end is kept in its place (`fencecheck up --keep` asked for one). */
+  private keeping = false;
 
-  /** `start`: startCluster, or a stand-in in tests. */
-  constructor(private readonly start: StartFn = startCluster) {}
+  /** `start`: startCluster; `adopt`: the cluster `fencecheck up --keep` left, if it fits (stand-ins in tests). */
+  constructor(
+    private readonly start: StartFn = startCluster,
+    private readonly adopt: AdoptFn = adoptKeptCluster,
+  ) {}
 
   /** The cluster for a run: the pool's, reset and checked, when it fits and is clean; else a fresh one. */
   async take(o: StartClusterOptions, log: (line: string) => void): Promise<{ cluster: Cluster; record: Omit<ClusterRecord, 'logsDir'> }> {
@@ -40,8 +49,18 @@ export class WarmPool {
     const t0 = Date.now();
     let because: string | undefined;
     let failedCheck: CleanCheck | null = null;
+    // The first run of a command takes the kept cluster when one fits: reset and checked below like any warm one.
+    if (!this.current && !this.askedForKept) {
+      this.askedForKept = true;
+      const adopted = await this.adopt(o, log);
+      // A kept cluster that does not fit is replaced (one cluster per machine), and the replacement kept in its place.
+      if (adopted) this.keeping = true;
+      if (adopted && 'cluster' in adopted) this.current = { key, cluster: adopted.cluster, runs: adopted.runs, opts: o };
+      else if (adopted) because = adopted.because;
+    }
     const cur = this.current;
-    if (cur && cur.key === key && cur.cluster.provider === 'namespaces') {
+    if (cur && this.fits(cur, o) && cur.cluster.provider === 'namespaces') {
+      for (const name of o.clientHosts ?? []) if (!cur.cluster.clientHosts().some((c) => c.name === name)) await cur.cluster.addClientHost(name);
       try {
         log(`warm cluster: resetting after ${cur.runs} runs`);
         const steps = await resetCluster(cur.cluster, log);
@@ -63,8 +82,13 @@ export class WarmPool {
     if (because) log(`warm cluster: starting fresh: ${because}`);
     await this.dropCurrent(log);
     const cluster = await this.start(o);
-    this.current = { key, cluster, runs: 1 };
+    this.current = { key, cluster, runs: 1, opts: o };
     return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: failedCheck, ...(because ? { freshBecause: because } : {}) } };
+  }
+
+  /** The same cluster options; a kept cluster also serves runs that only need other client hosts (they are added). */
+  private fits(cur: NonNullable<WarmPool['current']>, o: StartClusterOptions): boolean {
+    return cur.key === clusterKey(o) || (this.keeping && keptMismatch(keptOptionsOf(cur.opts), o) === undefined);
   }
 
   /** Whether the pool keeps a cluster (then this process holds the machine's cluster lock: not a busy machine). */
@@ -72,8 +96,20 @@ export class WarmPool {
     return this.current !== undefined;
   }
 
-  /** Tear the pool's cluster down (idempotent). */
+  /**
+   * Tear the pool's cluster down (idempotent); a cluster adopted from
+   * `fencecheck up --keep` is kept for the next command instead, with the runs
+   * it served (or the cluster that replaced it, when its check failed or a run
+   * needed another one: the user asked for a cluster to be kept).
+   */
   async close(log: (line: string) => void = () => undefined): Promise<void> {
+    const cur = this.current;
+    if (cur && this.keeping) {
+      this.current = undefined;
+      await cur.cluster.keep({ options: keptOptionsOf({ ...cur.opts, clientHosts: cur.cluster.clientHosts().map((c) => c.name) }), runs: cur.runs, keptAt: new Date().toISOString() });
+      log(`warm cluster: kept for the next command after ${cur.runs} runs (\`fencecheck down\` ends it)`);
+      return;
+    }
     await this.dropCurrent(log);
   }
 

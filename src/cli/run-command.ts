@@ -65,7 +65,10 @@ Needs root (network namespaces). Examples:
       // Loaded here, not at start-up: the cluster, clients and report code is needed only when a run starts.
       const { runLockTest } = await import('../run/run-lock-test.js');
       // Log lines quote servers, clients and the options: each kept to its line (core/printable.ts).
-      const result = await runLockTest(options, { log: (l) => process.stderr.write(oneLine(l) + '\n'), busyTimeoutMs });
+      const log = (l: string): void => void process.stderr.write(oneLine(l) + '\n');
+      // A cluster `fencecheck up --keep` left is adopted (reset and checked) and kept again; else the run starts its own.
+      const pool = (await import('../../runtime/cluster/kept-cluster.js')).keptClusterRecorded() ? new (await import('../../runtime/runner/warm-pool.js')).WarmPool() : undefined;
+      const result = await runLockTest(options, { log, busyTimeoutMs, ...(pool ? { warm: pool } : {}) }).finally(() => pool?.close(log));
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
       const results = RunStore.open(result.runDir).readResults();

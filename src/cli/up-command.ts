@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { REDIS_PERSISTENCE, type RedisPersistence } from '../../core/plan/redis-persistence.js';
 import type { Cluster } from '../../runtime/cluster/cluster.js';
 import { BACKENDS, isBackendName, type BackendName } from '../../core/cluster/cluster-plan.js';
-import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { startCluster, type StartClusterOptions } from '../../runtime/cluster/start-cluster.js';
+import { keptOptionsOf } from '../../runtime/cluster/kept-cluster.js';
 import { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
 import { SENTINEL_MASTER_NAME } from '../../runtime/clients/sentinel-probes.js';
 import { UsageError } from '../../core/errors.js';
@@ -29,6 +30,7 @@ interface UpFlags {
   busyTimeoutMs?: number;
   json?: boolean;
   provider: ProviderName;
+  keep?: boolean;
 }
 
 /** `--backend a,b --backend c` or `all`, collected across repeats. */
@@ -61,6 +63,7 @@ export function registerUpCommand(program: Command): void {
     .option('--client <names>', 'client hosts to create too (comma-separated or repeated)', clientList, [])
     .option('--ready-timeout-ms <n>', withRange('give up on a node after N ms (default 30000)', FLAG_RANGES['--ready-timeout-ms']), numberFlag('--ready-timeout-ms'))
     .option('--busy-timeout-ms <n>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'))
+    .option('--keep', 'keep it warm for the next commands: run, compare, scenario, hunt and shrink adopt it when it fits (reset and checked like any warm cluster) and leave it running; PostgreSQL (the resource) is added')
     .option('--json', 'print the endpoints as JSON')
     .option('--provider <name>', `where the hosts run: ${PROVIDERS.join(' (root), ')} (a Docker daemon; \`fencecheck images build\` first)`, oneOf('--provider', PROVIDERS), 'namespaces')
     .addHelpText(
@@ -71,14 +74,18 @@ Examples:
   fencecheck up --backend all
   fencecheck up --backend redis --redis-persistence aof-always
   fencecheck up --backend etcd,postgres --client c1,c2
-  fencecheck up --backend redis-sentinel`,
+  fencecheck up --backend redis-sentinel
+  fencecheck up --keep --backend redis --client c1,c2,c3   # then: fencecheck run --backend redis ... (adopts it)`,
     )
     .action(async (flags: UpFlags) => {
+      if (flags.keep && flags.provider !== 'namespaces') throw new UsageError(`Cannot keep a cluster on the ${flags.provider} provider: it has no warm reset`, 'Leave out --keep, or use --provider namespaces.');
+      // Every run needs the resource: a kept cluster without PostgreSQL would fit none.
+      if (flags.keep && !flags.backend.includes('postgres')) flags.backend = [...flags.backend, 'postgres'];
       assertClusterPlan(flags.backend, flags.subnet, flags.client);
       if (flags.runDir !== undefined) ensureWritableDir(flags.runDir, '`--run-dir`');
       const started = Date.now();
       const log = flags.json ? undefined : (line: string): void => void process.stdout.write(`  ${oneLine(line)}\n`);
-      const cluster: Cluster = await startCluster({
+      const options: StartClusterOptions = {
         backends: flags.backend,
         ...(flags.runDir ? { runDir: flags.runDir } : {}),
         ...(flags.subnet ? { subnet: flags.subnet } : {}),
@@ -92,10 +99,12 @@ Examples:
         detach: true,
         provider: flags.provider,
         ...(log ? { log } : {}),
-      });
+      };
+      const cluster: Cluster = await startCluster(options);
+      if (flags.keep) await cluster.keep({ options: keptOptionsOf(options), runs: 0, keptAt: new Date().toISOString() });
       const elapsed = Date.now() - started;
       const master = flags.backend.includes('redis-sentinel') ? await sentinelMaster(cluster) : undefined;
-      process.stdout.write(flags.json ? JSON.stringify({ ...describe(cluster, elapsed), ...(master ? { sentinelMaster: master } : {}) }, null, 2) + '\n' : formatUp(cluster, elapsed, master));
+      process.stdout.write(flags.json ? JSON.stringify({ ...describe(cluster, elapsed), ...(master ? { sentinelMaster: master } : {}), kept: flags.keep ?? false }, null, 2) + '\n' : formatUp(cluster, elapsed, master, flags.keep ?? false));
     });
 }
 
@@ -116,11 +125,11 @@ async function sentinelMaster(cluster: Cluster): Promise<{ name: string; node: s
   return { name: SENTINEL_MASTER_NAME, node: node ?? null, sentinels: cluster.clientEndpoints('redis-sentinel').map((e) => `${e.host}:${e.port}`) };
 }
 
-function formatUp(cluster: Cluster, elapsedMs: number, master?: { name: string; node: string | null; sentinels: string[] }): string {
+function formatUp(cluster: Cluster, elapsedMs: number, master: { name: string; node: string | null; sentinels: string[] } | undefined, kept: boolean): string {
   const rows = cluster.endpoints().map((e) => [e.backend, e.role === 'sentinel' ? `${e.node} (sentinel)` : e.node === master?.node ? `${e.node} (master)` : e.node, e.url, e.namespace]);
   rows.push(...cluster.clientHosts().map((c) => ['client', c.name, c.ip, c.namespace]));
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const table = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ')).join('\n');
   const sentinel = master ? `\nredis-sentinel: master \`${master.name}\` is ${master.node ?? '(no agreement)'}; clients ask the Sentinels ${master.sentinels.join(', ')}` : '';
-  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\ntear down: fencecheck down\n`.replace('ip netns exec fc-<node>', cluster.provider === 'containers' ? 'docker exec fc-<node>' : 'ip netns exec fc-<node>');
+  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\n${kept ? 'kept warm: the next run, compare, scenario, hunt or shrink whose cluster options fit adopts it (reset and checked first) and leaves it running\n' : ''}tear down: fencecheck down\n`.replace('ip netns exec fc-<node>', cluster.provider === 'containers' ? 'docker exec fc-<node>' : 'ip netns exec fc-<node>');
 }

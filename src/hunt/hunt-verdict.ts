@@ -13,7 +13,7 @@
 import { outcomeOf, type Outcome } from '../../core/checkers/lock/evidence.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
 import type { StoredResults } from '../../core/run-files/results-json.js';
-import type { LockWorkload } from '../../core/vocabulary.js';
+import { renewalShareOf, type LockWorkload } from '../../core/vocabulary.js';
 import { splitVerdicts } from '../scenarios/scenario-run.js';
 import type { History } from '../../core/history/op.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
@@ -40,5 +40,5 @@ export function huntVerdict(results: StoredResults, workload: LockWorkload): Hun
 export function readTryOf(history: History, results: StoredResults, options: RunOptions, log: (line: string) => void): { outcome: Outcome; miss: NearMiss } {
   const verdict = huntVerdict(results, options.workload);
   if (verdict.lockOnly.length > 0) log(`  the run is INVALID by ${verdict.lockOnly.join(', ')} only: the lock broke, the data did not (${options.workload} intact); a near miss, not the data violation the hunt looks for`);
-  return { outcome: verdict.outcome, miss: nearMissOf(history, results, options.script?.length ?? 0, options.ttlMs) };
+  return { outcome: verdict.outcome, miss: nearMissOf(history, results, options.script?.length ?? 0, options.ttlMs, renewalShareOf(options.backend) !== undefined) };
 }

@@ -11,6 +11,10 @@
  *   lostGrants        acknowledged grants another client got over (failover)
  *   tokenRegressions  granted tokens that went backwards
  *   expiredGrants     grants handed out with no validity left
+ *   sleptGrants       grants to a client that was paused, while its acquire
+ *                     was in flight, for longer than its lease: whatever
+ *                     it waited on should have expired (etcd's
+ *                     concurrency.Mutex tells such a waiter it holds)
  */
 import type { Evidence } from '../../core/checkers/lock/evidence.js';
 import type { History, Op } from '../../core/history/op.js';
@@ -28,6 +32,7 @@ export interface NearMiss {
   lostGrants: number;
   tokenRegressions: number;
   expiredGrants: number;
+  sleptGrants: number;
 }
 
 /** The nemesis ops that start a fault (their undoing carries the same trigger stamp; a clock set back to 0 is an undoing). */
@@ -42,10 +47,18 @@ const WEIGHTS: Record<Exclude<keyof NearMiss, 'violation' | 'applied' | 'trigger
   lateWrites: 2,
   // A grant with no validity left is the lock failing, as a double hold is.
   expiredGrants: 3,
+  // A waiter told it holds after sleeping past its lease: the lock failing, unless the service refused it.
+  sleptGrants: 3,
   refusals: 1,
 };
 
-export function nearMissOf(history: History, results: { valid: boolean | 'unknown'; evidence?: Evidence | undefined }, plannedWindows: number, ttlMs: number): NearMiss {
+/**
+ * `waitsUnderLease`: the target's waiters hold a lease or session while they
+ * wait (etcd, ZooKeeper: their client renews it), so a waiter that slept past
+ * it should not be told it holds; elsewhere (Redis: a waiter has no lease
+ * until its SET wins) a grant after a long sleep is an ordinary grant.
+ */
+export function nearMissOf(history: History, results: { valid: boolean | 'unknown'; evidence?: Evidence | undefined }, plannedWindows: number, ttlMs: number, waitsUnderLease = false): NearMiss {
   const facts = historyFacts(history, plannedWindows);
   return {
     violation: results.valid === false,
@@ -58,6 +71,7 @@ export function nearMissOf(history: History, results: { valid: boolean | 'unknow
     lostGrants: facts.lostGrants,
     tokenRegressions: facts.tokenRegressions,
     expiredGrants: facts.expiredGrants,
+    sleptGrants: waitsUnderLease ? sleptGrants(pauses(history), history, ttlMs) : 0,
   };
 }
 
@@ -78,6 +92,7 @@ export function describeNearMiss(m: NearMiss): string {
     [m.pausedGrants, 'grant while a holder was paused', 'grants while a holder was paused'],
     [m.lateWrites, 'write after the lease ended', 'writes after the lease ended'],
     [m.expiredGrants, 'grant with no validity left', 'grants with no validity left'],
+    [m.sleptGrants, 'grant to a waiter paused past its lease', 'grants to waiters paused past their lease'],
     [m.refusals, 'refusal', 'refusals'],
   ];
   const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
@@ -89,9 +104,15 @@ export function dangerousMoments(m: NearMiss): number {
   return m.doubleHolds + m.refusals;
 }
 
-/** Grants (acquire ok) that completed while a client pause held another process. */
-function pausedGrants(history: History): number {
-  const paused: { process: unknown; from: number; to: number }[] = [];
+interface Pause {
+  process: unknown;
+  from: number;
+  to: number;
+}
+
+/** Every client pause: whom it held, from when to when (ns); one still on at the end lasts to the end. */
+function pauses(history: History): Pause[] {
+  const paused: Pause[] = [];
   const open = new Map<string, Op>();
   for (const op of history) {
     if (op.process !== 'nemesis' || op.type !== 'info' || op.error !== undefined || !isObject(op.value) || op.value['pid'] === undefined) continue;
@@ -105,7 +126,29 @@ function pausedGrants(history: History): number {
   }
   const end = history.at(-1)?.time ?? 0;
   for (const p of open.values()) paused.push({ process: victimOf(p), from: p.time, to: end });
+  return paused;
+}
+
+/** Grants (acquire ok) that completed while a client pause held another process. */
+function pausedGrants(history: History): number {
+  const paused = pauses(history);
   return history.filter((op) => op.f === 'acquire' && op.type === 'ok' && paused.some((p) => p.process !== op.process && op.time > p.from && op.time < p.to)).length;
+}
+
+/** Grants whose own client was paused, between sending the acquire and its answer, for longer than its lease. */
+function sleptGrants(paused: readonly Pause[], history: History, ttlMs: number): number {
+  const sent = new Map<unknown, number>();
+  let slept = 0;
+  for (const op of history) {
+    if (op.f !== 'acquire') continue;
+    if (op.type === 'invoke') sent.set(op.process, op.time);
+    else if (op.type === 'ok' && sent.has(op.process)) {
+      const from = sent.get(op.process)!;
+      const asleep = paused.filter((p) => p.process === op.process).reduce((t, p) => t + Math.max(0, Math.min(p.to, op.time) - Math.max(p.from, from)), 0);
+      if (asleep > ttlMs * 1e6) slept++;
+    }
+  }
+  return slept;
 }
 
 /** The process a client pause hit: the event's (a triggered pause), else the holder the value names. */

@@ -4,6 +4,7 @@ import { describeNearMiss, nearMissOf, nearMissScore } from '../../src/hunt/near
 import { runResults } from '../../core/analyse/run-results.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
 import { simulateRun } from '../sim/simulate-run.js';
+import { call, lockHistory, nemesis } from '../lock-checkers/lock-history.js';
 
 const base: RunOptions = {
   backend: 'redis', resource: 'none', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 4, clients: 3, ttlMs: 500, seed: 7, holdMs: 200, rate: 4,
@@ -29,5 +30,24 @@ describe('near misses', () => {
     expect(describeNearMiss(m)).toBe('nothing dangerous');
     expect(nearMissScore(m)).toBe(0);
     expect(nearMissScore({ ...m, violation: true })).toBe(Infinity);
+  });
+
+  it('a waiter paused past its lease while its acquire was in flight, then granted: a slept grant where waiters hold a lease', () => {
+    /** p0 sends its acquire at 100 ms, is paused from 200 ms for `pauseMs`, and is granted at 3000 ms. */
+    const waiter = (pauseMs: number) =>
+      lockHistory(
+        call(0, 'acquire', 100, 3000, 'ok', { token: 5 }),
+        nemesis(200, 'pause', { pid: 11, process: 0 }),
+        nemesis(200 + pauseMs, 'resume', { pid: 11, process: 0 }),
+      );
+    const results = { valid: true as const };
+    const slept = nearMissOf(waiter(2600), results, 1, 2000, true);
+    expect(slept.sleptGrants).toBe(1);
+    expect(describeNearMiss(slept)).toBe('1 grant to a waiter paused past its lease');
+    expect(nearMissScore(slept)).toBeGreaterThan(0);
+    // Shorter than the lease: its session lived through it.
+    expect(nearMissOf(waiter(1500), results, 1, 2000, true).sleptGrants).toBe(0);
+    // Where a waiter holds no lease (Redis), a grant after a long sleep is an ordinary one.
+    expect(nearMissOf(waiter(2600), results, 1, 2000, false).sleptGrants).toBe(0);
   });
 });
