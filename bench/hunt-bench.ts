@@ -68,9 +68,15 @@ function huntOrder(a: Args): [BenchTarget, number][] {
   return a.roundRobin ? seeds.flatMap((s) => a.targets.map((t): [BenchTarget, number] => [t, s])) : a.targets.flatMap((t) => seeds.map((s): [BenchTarget, number] => [t, s]));
 }
 
+/** The rows, each read again from its hunt.json when that is still there (rows written before a field existed get it). */
 function readRows(file: string): HuntRow[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as HuntRow);
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => {
+    const row = JSON.parse(l) as HuntRow;
+    if (row.huntJson === null || !existsSync(row.huntJson)) return row;
+    const again = huntRow(row.target, row.seed, row.budget, row.exitCode, JSON.parse(readFileSync(row.huntJson, 'utf8')) as unknown, row.huntJson, row.wallMs);
+    return { ...again, date: row.date, ...(row.build ? { build: row.build } : {}), ...(row.error !== undefined ? { error: row.error } : {}) };
+  });
 }
 
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { formatDuration } from '../src/compare/format-units.js';
 import { formatPercent, ruledOutRate } from '../core/checkers/lock/weight.js';
-import type { BenchTarget } from './hunt-targets.js';
+import type { BenchTarget, FindFacts } from './hunt-targets.js';
 
 export interface HuntRow {
   target: string;
@@ -17,12 +17,15 @@ export interface HuntRow {
   tries: number;
   /** Tries that put the protection to the test (outcome safe). */
   tested?: number;
-  found: { tryNumber: number; afterMs: number; arms: string; runDir: string | null } | null;
+  found: { tryNumber: number; afterMs: number; arms: string; runDir: string | null; miss?: FindFacts['miss'] } | null;
   wallMs: number;
   huntJson: string | null;
   date: string;
   /** The build the hunt ran (a commit), when the bench was told. */
   build?: string;
+  /** What the hunt searched (its hunt.json): a row of an earlier definition of the target is left out of the table. */
+  resource?: string;
+  faults?: string[];
 }
 
 interface HuntJsonTry {
@@ -30,6 +33,7 @@ interface HuntJsonTry {
   endedAtMs: number;
   runDir: string | null;
   windows: { fault: string; trigger?: { on: string } }[];
+  nearMiss?: FindFacts['miss'];
 }
 
 /** A row out of a hunt's hunt.json. */
@@ -37,8 +41,9 @@ export function huntRow(target: string, seed: number, budget: string, exitCode: 
   const tries = ((doc as { tries?: HuntJsonTry[] }).tries ?? []) as HuntJsonTry[];
   const i = tries.findIndex((t) => t.outcome === 'unsafe');
   const hit = i >= 0 ? tries[i]! : undefined;
-  const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir } : null;
-  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString() };
+  const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir, miss: hit.nearMiss ?? null } : null;
+  const d = doc as { target?: { resource?: string }; faults?: string[] };
+  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}) };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -51,10 +56,10 @@ const spread = (xs: readonly number[], fmt: (n: number) => string): string => (x
 /** The markdown table over every row, one line per target measured (the last row of a target × seed wins). */
 export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarget[]): string {
   const last = new Map<string, HuntRow>();
-  for (const r of rows) last.set(`${r.target}#${r.seed}`, r);
-  const lines = ['| target | expected | seeds | found | runs-to-detection, median (range) | time-to-detection, median (range) | what found it | budget |', '|---|---|---|---|---|---|---|---|'];
+  for (const r of rows) if (sameDefinition(targets.find((t) => t.id === r.target) ?? ({} as BenchTarget), r)) last.set(`${r.target}#${r.seed}`, r);
+  const lines = ['| target | expected | seeds | found | the debate\'s failure | runs-to-detection, median (range) | time-to-detection, median (range) | what found it | budget |', '|---|---|---|---|---|---|---|---|---|'];
   for (const t of targets) {
-    const mine = [...last.values()].filter((r) => r.target === t.id).sort((a, b) => a.seed - b.seed);
+    const mine = [...last.values()].filter((r) => r.target === t.id && sameDefinition(t, r)).sort((a, b) => a.seed - b.seed);
     if (mine.length === 0) continue;
     const found = mine.filter((r) => r.found !== null);
     const seeds = `${mine[0]!.seed}–${mine.at(-1)!.seed}` + (mine.length < mine.at(-1)!.seed - mine[0]!.seed + 1 ? ` (${mine.length})` : '');
@@ -67,12 +72,26 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
       const tested = mine.reduce((n, r) => n + (r.tested ?? 0), 0);
       const bound = ruledOutRate(tested);
       const note = found.length > 0 ? `FALSE ALARM: ${arms}` : `${tries} tries, ${tested} tested: ≥ ${bound === null ? '—' : formatPercent(bound)} ruled out (95 %)`;
-      lines.push(`| ${t.id} | none | ${seeds} | ${foundCell} | — | — | ${note} | ${budgets} |`);
+      lines.push(`| ${t.id} | none | ${seeds} | ${foundCell} | — | — | — | ${note} | ${budgets} |`);
       continue;
     }
     const runs = spread(found.map((r) => r.found!.tryNumber), String);
     const time = spread(found.map((r) => r.found!.afterMs), formatDuration);
-    lines.push(`| ${t.id} | violation | ${seeds} | ${foundCell} | ${runs} | ${time} | ${arms || '—'} | ${budgets} |`);
+    lines.push(`| ${t.id} | violation | ${seeds} | ${foundCell} | ${failureCell(t, found)} | ${runs} | ${time} | ${arms || '—'} | ${budgets} |`);
   }
   return lines.join('\n');
+}
+
+/** The row hunted what the target says now (rows that do not say are taken as they are). */
+function sameDefinition(t: BenchTarget, r: HuntRow): boolean {
+  if (r.resource !== undefined && r.resource !== t.resource) return false;
+  return t.faults === undefined || r.faults === undefined || [...t.faults].sort().join(',') === [...r.faults].sort().join(',');
+}
+
+/** How many finds show the target's own failure (its sign), or that every find is it. */
+function failureCell(t: BenchTarget, found: readonly HuntRow[]): string {
+  if (found.length === 0) return '—';
+  if (!t.failure) return 'every find';
+  const shown = found.filter((r) => t.failure!.shown({ arms: r.found!.arms.split(' + '), miss: r.found!.miss ?? null })).length;
+  return `${shown} of ${found.length} finds (${t.failure.sign})`;
 }

@@ -8,14 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { huntRow, huntTable } from '../../bench/hunt-table.js';
 import { BENCH_TARGETS, huntArgv, benchTarget } from '../../bench/hunt-targets.js';
 
-const doc = (outcomes: string[]) => ({
-  tries: outcomes.map((outcome, i) => ({ outcome, endedAtMs: (i + 1) * 20_000, runDir: `r${i}`, windows: [{ fault: 'client-pause', trigger: { on: 'grant' } }, { fault: 'kill' }] })),
+const doc = (outcomes: string[], over: { windows?: { fault: string; trigger?: { on: string } }[]; nearMiss?: object; target?: object; faults?: string[] } = {}) => ({
+  ...(over.target ? { target: over.target } : {}),
+  ...(over.faults ? { faults: over.faults } : {}),
+  tries: outcomes.map((outcome, i) => ({ outcome, endedAtMs: (i + 1) * 20_000, runDir: `r${i}`, windows: over.windows ?? [{ fault: 'client-pause', trigger: { on: 'grant' } }, { fault: 'kill' }], nearMiss: over.nearMiss ?? { doubleHolds: 2 } })),
 });
 
 describe('bench:hunt table', () => {
   it('reads runs-to-detection and time-to-detection from a hunt.json', () => {
     const r = huntRow('cas-unique', 3, '10m', 1, doc(['safe', 'untested', 'unsafe', 'unsafe']), 'h.json', 99_000);
-    expect(r.found).toEqual({ tryNumber: 3, afterMs: 60_000, arms: 'client-pause@grant + kill@time', runDir: 'r2' });
+    expect(r.found).toEqual({ tryNumber: 3, afterMs: 60_000, arms: 'client-pause@grant + kill@time', runDir: 'r2', miss: { doubleHolds: 2 } });
     expect([r.tries, r.tested]).toEqual([4, 1]);
     expect(huntRow('cas-unique', 4, '10m', 0, doc(['safe', 'safe']), 'h.json', 1).found).toBeNull();
   });
@@ -30,10 +32,25 @@ describe('bench:hunt table', () => {
       huntRow('zk-fence-claim', 1, '3m', 1, doc(['unsafe']), 'e', 1),
     ];
     const table = huntTable(rows, BENCH_TARGETS).split('\n');
-    expect(table.find((l) => l.startsWith('| cas-unique '))).toBe('| cas-unique | violation | 1–3 | 3/3 | 2 (1–3) | 40s (20s–1m00s) | client-pause@grant + kill@time | 10m |');
-    expect(table.find((l) => l.startsWith('| etcd-fence-claim '))).toBe('| etcd-fence-claim | none | 1–1 | 0/1 | — | — | 3 tries, 2 tested: ≥ 78 % ruled out (95 %) | 3m |');
+    expect(table.find((l) => l.startsWith('| cas-unique '))).toBe('| cas-unique | violation | 1–3 | 3/3 | every find | 2 (1–3) | 40s (20s–1m00s) | client-pause@grant + kill@time | 10m |');
+    expect(table.find((l) => l.startsWith('| etcd-fence-claim '))).toBe('| etcd-fence-claim | none | 1–1 | 0/1 | — | — | — | 3 tries, 2 tested: ≥ 78 % ruled out (95 %) | 3m |');
     expect(table.find((l) => l.startsWith('| zk-fence-claim '))).toMatch(/FALSE ALARM/);
     expect(table.some((l) => l.startsWith('| redlock-delay '))).toBe(false);
+  });
+
+  it('counts the finds that show the target\'s own failure, and leaves out rows of an earlier definition of a target', () => {
+    const delay = { windows: [{ fault: 'delay', trigger: { on: 'holder-read' } }] };
+    const rows = [
+      huntRow('redlock-delay', 1, '10m', 1, doc(['unsafe'], { ...delay, nearMiss: { expiredGrants: 2 } }), 'a', 1),
+      // A late write on the unfenced resource: a violation, but not the library's expired grant.
+      huntRow('redlock-delay', 2, '10m', 1, doc(['unsafe'], { ...delay, nearMiss: { expiredGrants: 0, doubleHolds: 3 } }), 'b', 1),
+      // sentinel-fence hunted the write-only fence once; the target now claims its token.
+      huntRow('sentinel-fence', 1, '10m', 1, doc(['unsafe'], { target: { backend: 'redis-sentinel', resource: 'fence' } }), 'c', 1),
+      huntRow('sentinel-fence', 2, '10m', 1, doc(['safe', 'unsafe'], { target: { backend: 'redis-sentinel', resource: 'fence-claim' } }), 'd', 1),
+    ];
+    const table = huntTable(rows, BENCH_TARGETS).split('\n');
+    expect(table.find((l) => l.startsWith('| redlock-delay '))).toContain('| 2/2 | 1 of 2 finds (a grant with no validity left) |');
+    expect(table.find((l) => l.startsWith('| sentinel-fence '))).toContain('| 2–2 | 1/1 | every find | 2 |');
   });
 
   it('points the hunt at a target as a user would: lock, client, resource, fault family', () => {
