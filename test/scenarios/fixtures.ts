@@ -1,15 +1,15 @@
 /**
- * Hand-written scenario runs for the tests: results.json as the lock checkers
- * write it, histories with nemesis and client ops, and ScenarioRuns built
- * from them, so the aggregation and the renderers are tested without any
- * cluster.
+ * Scenario runs for the tests, without any cluster: histories of client
+ * episodes (episode-runs.ts) and nemesis ops, the results the product's
+ * analysis makes of them, and the ScenarioRuns built from both, so the
+ * aggregation and the renderers are tested on verdicts the checkers computed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Op } from '../../core/history/op.js';
 import { summarizeResults, type DecidedResults, type RunSummary } from '../../src/compare/run-summary.js';
-import { analyseRun } from '../../core/analyse/analyse-run.js';
-import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
+import { parseResultsJson, type StoredResults } from '../../core/run-files/results-json.js';
+import { episodeHistory, episodeResults, type Episodes } from './episode-runs.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { incrementsOf, splitVerdicts, type ScenarioRun } from '../../src/scenarios/scenario-run.js';
 import { madeTempDir } from '../support/temp-dirs.js';
@@ -19,46 +19,21 @@ export function tempDir(label: string): string {
   return madeTempDir(`fencecheck-scenarios-${label}-`);
 }
 
-const CHECKER_OF: Record<string, string> = {
-  'lost-update': 'lost-updates',
-  'phantom-update': 'lost-updates',
-  'stale-write': 'stale-writes',
-  'token-regression': 'stale-writes',
-  'interleaved-sections': 'interleaved-sections',
-  'double-hold': 'mutual-exclusion',
-  'maybe-double-hold': 'mutual-exclusion',
-};
+/** A quiet run: four sections, one holder at a time, every write accepted. */
+export const QUIET: Episodes = { clean: 4 };
 
-export interface FixtureOutcome {
-  /** Anomalies by kind. */
-  anomalies?: Record<string, number>;
-  /** Make this checker unknown. */
-  unknownChecker?: string;
-  writes?: { accepted: number; rejected: number };
+/** results.json as the product writes it for a lock-counter run of these episodes beside `extra` ops (episode-runs.ts), read back as the store reads it. */
+export function resultsOf(e: Episodes = QUIET, extra: readonly Op[] = nemesisOps(1), planned = 1): DecidedResults {
+  const stored = parseResultsJson(JSON.stringify(episodeResults(e, extra, planned)), 'results.json');
+  // The product's results always say which checkers decide (runResults).
+  if (stored.deciding === undefined) throw new Error('runResults wrote no `deciding`');
+  return { ...stored, deciding: stored.deciding };
 }
 
-/** results.json of a lock-counter run: every checker present, invalid where it has anomalies. */
-export function resultsOf(o: FixtureOutcome = {}): DecidedResults {
-  const names = ['lost-updates', 'stale-writes', 'interleaved-sections', 'mutual-exclusion'];
-  const checkers = names.map((checker) => {
-    const kinds = Object.entries(o.anomalies ?? {}).filter(([k]) => CHECKER_OF[k] === checker);
-    const count = kinds.reduce((t, [, n]) => t + n, 0);
-    const valid: Validity = checker === o.unknownChecker ? 'unknown' : count > 0 ? false : true;
-    const anomalies = kinds.flatMap(([kind, n]) => Array.from({ length: n }, (_, i) => ({ kind, message: `${kind} ${i}`, processes: [0, 1], tokens: [1, 2], window: { start: 0, end: 1 }, opIndexes: [i] })));
-    return { checker, valid, summary: `${count} anomalies`, anomalyCount: count, anomalies };
-  });
-  const w = o.writes ?? { accepted: 20, rejected: 0 };
-  checkers.push({ checker: 'access-stats', valid: true, summary: 'writes', anomalyCount: 0, anomalies: [], stats: { 'write.accepted': w.accepted, 'write.rejected': w.rejected, 'write.unknown': 0 } } as never);
-  // Which checkers decide is the product's rule (analyseRun: the workload's checkers and their `decides`), never written here.
-  const { deciding } = analyseRun([], { workload: 'lock-counter', resource: 'fence', backend: 'redis' });
-  const decidingVerdicts = checkers.filter((c) => deciding.includes(c.checker));
-  const valid: Validity = decidingVerdicts.some((c) => c.valid === false) ? false : decidingVerdicts.some((c) => c.valid === 'unknown') ? 'unknown' : true;
-  return { valid, deciding, durationMs: 15_000, checkers };
-}
-
-/** A ScenarioRun as readScenarioRun would build it from these results and this history. */
-export function scenarioRunOf(seed: number, o: FixtureOutcome = {}, history: Op[] = nemesisOps(1), planned = 1, dir = `/runs/S1/S1-redis-none-s${seed}/20261129T120000`): ScenarioRun {
-  const results = resultsOf(o);
+/** A ScenarioRun as readScenarioRun would build it from a run of these episodes: results, facts and increments all from one history. */
+export function scenarioRunOf(seed: number, e: Episodes = QUIET, extra: readonly Op[] = nemesisOps(1), planned = 1, dir = `/runs/S1/S1-redis-none-s${seed}/20261129T120000`): ScenarioRun {
+  const history = episodeHistory(e, extra);
+  const results = resultsOf(e, extra, planned);
   const summary: RunSummary = {
     id: `S1/redis-none#${seed}`,
     cellId: 'S1/redis-none',

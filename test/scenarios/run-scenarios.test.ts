@@ -7,7 +7,8 @@ import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { planScenarioRuns, type ScenarioSelection } from '../../src/scenarios/plan-scenario-runs.js';
 import { runScenarios, type ScenarioDeps } from '../../src/scenarios/run-scenarios.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
-import { clientOp, nemesisOps, resultsOf, tempDir, writeRunDir, type FixtureOutcome } from './fixtures.js';
+import { nemesisOps, QUIET, resultsOf, tempDir, writeRunDir } from './fixtures.js';
+import { episodeHistory, type Episodes } from './episode-runs.js';
 
 const s1 = findScenario('S1');
 const s6 = findScenario('S6');
@@ -17,17 +18,17 @@ const selection: ScenarioSelection[] = [
 ];
 
 /** A stand-in for runLockTest: a run directory per call, its outcome by run name. */
-function fakeRunOne(outcomes: Record<string, FixtureOutcome | Error>, calls: RunOptions[]): ScenarioDeps['runOne'] {
+function fakeRunOne(outcomes: Record<string, Episodes | Error>, calls: RunOptions[]): ScenarioDeps['runOne'] {
   let clock = 0;
   return async (options) => {
     calls.push(options);
     const runDir = join(options.resultsDir, options.name!, `20261129T1200${String(clock++).padStart(2, '0')}`);
     mkdirSync(runDir, { recursive: true });
-    const outcome = outcomes[options.name!] ?? {};
+    const outcome = outcomes[options.name!] ?? QUIET;
     // As runLockTest: bad options fail before the directory is made; anything later carries it.
     if (outcome instanceof UsageError) throw outcome;
     if (outcome instanceof Error) throw new RunFailedError(runDir, outcome);
-    writeRunDir(runDir, [...nemesisOps(2), clientOp({ type: 'invoke', f: 'write', value: 1 }), clientOp({ type: 'fail', f: 'write', value: 1, error: 'fenced' })], resultsOf(outcome), { name: options.name, replay: 'fencecheck run --backend redis' });
+    writeRunDir(runDir, episodeHistory(outcome, nemesisOps(2)), resultsOf(outcome, nemesisOps(2), 2), { name: options.name, replay: 'fencecheck run --backend redis' });
     writeFileSync(join(runDir, 'report.html'), '<p>report</p>');
     return { runDir };
   };
@@ -57,7 +58,7 @@ describe('runScenarios', () => {
     const out = tempDir('run');
     const plan = planScenarioRuns(selection, [1], `${out}/runs`);
     const calls: RunOptions[] = [];
-    const d = deps(fakeRunOne({ 'S1-redis-none-s1': { anomalies: { 'lost-update': 3, 'double-hold': 2 } }, 'S1-redis-fence-s1': { anomalies: { 'double-hold': 1 }, writes: { accepted: 9, rejected: 2 } } }, calls));
+    const d = deps(fakeRunOne({ 'S1-redis-none-s1': { lostUpdates: 2, resource: 'none' }, 'S1-redis-fence-s1': { fenced: 1, clean: 8 } }, calls));
     const report = await runScenarios(out, selection, [1], plan, d);
     expect(calls.map((c) => c.name)).toEqual(['S1-redis-none-s1', 'S1-redis-fence-s1']);
     expect(report.exitCode).toBe(0);
@@ -68,7 +69,8 @@ describe('runScenarios', () => {
       ['S6', 'pause-fence', 'as-expected'],
     ]);
     expect(rows[2]!.runs[0]).toMatchObject({ sharedFrom: 'S1/redis-fence', link: 'runs/S1/S1-redis-fence-s1/20261129T120001/report.html' });
-    expect(rows[0]!.notes).toEqual(['faults applied: 2 of 3 windows', 'accesses refused: fenced 1']);
+    expect(rows[0]!.notes).toEqual(['faults applied: 2 of 3 windows', '2 of 4 acknowledged increments lost (50%)']);
+    expect(rows[1]!.notes).toContain('accesses refused: fenced 1');
     const test = JSON.parse(readFileSync(join(out, 'runs/S1/S1-redis-fence-s1/20261129T120001/test.json'), 'utf8'));
     expect(test.replay).toBe('sudo npx fencecheck scenario run S1 --variant redis-fence --first-seed 1');
     expect(test.scenario).toEqual({ run: 'S1/redis-fence', rows: ['S1/redis-fence', 'S6/pause-fence'], seed: 1 });
@@ -97,7 +99,7 @@ describe('runScenarios', () => {
   it('records a failed run as an error row and goes on; a usage error stops everything', async () => {
     const out = tempDir('fail');
     const plan = planScenarioRuns([selection[0]!], [1], `${out}/runs`);
-    const report = await runScenarios(out, [selection[0]!], [1], plan, deps(fakeRunOne({ 'S1-redis-none-s1': new Error('lock client client1-1 was not ready within 30 s'), 'S1-redis-fence-s1': { anomalies: { 'double-hold': 1 } } }, [])));
+    const report = await runScenarios(out, [selection[0]!], [1], plan, deps(fakeRunOne({ 'S1-redis-none-s1': new Error('lock client client1-1 was not ready within 30 s'), 'S1-redis-fence-s1': { fenced: 1 } }, [])));
     const [failed, ok] = report.scenarios[0]!.rows;
     expect(failed!.runs[0]).toMatchObject({ status: 'error', error: 'lock client client1-1 was not ready within 30 s', runDir: 'runs/S1/S1-redis-none-s1/20261129T120000' });
     expect(failed!.match).toBe('undecided');

@@ -4,7 +4,7 @@ import { findScenario, selectVariants } from '../../src/scenarios/catalogue.js';
 import { historyFacts } from '../../src/scenarios/history-facts.js';
 import { splitVerdicts } from '../../src/scenarios/scenario-run.js';
 import { kindPhrase, summarizeProperty, summarizeVariant } from '../../src/scenarios/summarize-variant.js';
-import { clientOp, nemesisOps, resultsOf, scenarioRunOf } from './fixtures.js';
+import { clientOp, nemesisOps, QUIET, resultsOf, scenarioRunOf } from './fixtures.js';
 
 const s1 = findScenario('S1');
 const [redisNone] = selectVariants(s1, ['redis-none']);
@@ -13,11 +13,12 @@ const [redlockFence] = selectVariants(s1, ['redlock-fence']);
 
 describe('splitVerdicts', () => {
   it('judges the lock by mutual exclusion and the data by the resource checkers', () => {
-    const split = splitVerdicts(resultsOf({ anomalies: { 'double-hold': 3 }, writes: { accepted: 10, rejected: 4 } }));
+    const split = splitVerdicts(resultsOf({ fenced: 3, refusals: 1, clean: 6 }));
     expect(split.lock).toEqual({ valid: false, kinds: { 'double-hold': 3 } });
     expect(split.data).toEqual({ valid: true, kinds: {} });
-    expect(splitVerdicts(resultsOf({ anomalies: { 'lost-update': 2, 'stale-write': 1 } })).data).toEqual({ valid: false, kinds: { 'lost-update': 2, 'stale-write': 1 } });
-    expect(splitVerdicts(resultsOf({ unknownChecker: 'lost-updates' })).data.valid).toBe('unknown');
+    // One lost increment: the counter's shortfall and the pair that lost it (two lost-update anomalies), the late write stale and under an older token, the sections interleaved.
+    expect(splitVerdicts(resultsOf({ lostUpdates: 1, resource: 'none' })).data).toEqual({ valid: false, kinds: { 'lost-update': 2, 'stale-write': 1, 'token-regression': 1, 'interleaved-sections': 1 } });
+    expect(splitVerdicts(resultsOf({ clean: 2, finalRead: false })).data.valid).toBe('unknown');
     expect(splitVerdicts(null)).toEqual({ lock: { valid: null, kinds: {} }, data: { valid: null, kinds: {} } });
   });
 });
@@ -70,18 +71,23 @@ describe('summarizeProperty', () => {
 
 describe('summarizeVariant', () => {
   it('a fenced row: lock held twice, data safe, as the debate agrees; rejected writes noted', () => {
-    const runs = [1, 2, 3].map((seed) => scenarioRunOf(seed, { anomalies: { 'double-hold': 2 }, writes: { accepted: 20, rejected: 3 } }, nemesisOps(2), 2));
+    const runs = [1, 2, 3].map((seed) => scenarioRunOf(seed, { fenced: 2, refusals: 1, clean: 16 }, nemesisOps(2), 2));
     const row = summarizeVariant(s1, redisFence!, [1, 2, 3], runs);
     expect(row.status).toBe('measured');
     expect(row.verdict).toBe('data safe in 3/3 seeds; lock unsafe in 3/3 seeds: 6 double holds');
     expect(row.match).toBe('as-expected');
     expect(row.matchReason).toBe('expected lock unsafe, measured unsafe; expected data safe, measured safe');
-    expect(row.notes).toEqual(['faults applied: 6 of 6 windows', '9 of 69 writes rejected by the resource']);
+    expect(row.notes).toEqual([
+      'faults applied: 6 of 6 windows',
+      'accesses refused: fenced 9',
+      '9 of 63 writes rejected by the resource',
+      'no violation in 3 runs, 15 dangerous moments tested: a failure that shows in at least 63 % of runs would have been found with 95 % confidence',
+    ]);
     expect(row.cell.missingSeeds).toEqual([]);
   });
 
   it('notes the share of acknowledged increments lost, over the runs that counted them, and what the client reported', () => {
-    const lossy = (seed: number, increments: { acked: number; lost: number } | null, findings: Record<string, number>) => ({ ...scenarioRunOf(seed, { anomalies: { 'lost-update': 1 } }, nemesisOps(2), 2), increments, findings });
+    const lossy = (seed: number, increments: { acked: number; lost: number } | null, findings: Record<string, number>) => ({ ...scenarioRunOf(seed, { lostUpdates: 1, resource: 'none' }, nemesisOps(2), 2), increments, findings });
     const row = summarizeVariant(s1, redisNone!, [1, 2, 3], [lossy(1, { acked: 12, lost: 4 }, { 'expired-lease grant': 2 }), lossy(2, { acked: 13, lost: 2 }, {}), lossy(3, null, { 'expired-lease grant': 1, 'other thing': 1 })]);
     expect(row.notes).toContain('6 of 25 acknowledged increments lost (24%, over the 2 of 3 runs whose final read counted)');
     expect(row.notes).toContain('the client reported: expired-lease grant ×3, other thing ×1');
@@ -90,20 +96,20 @@ describe('summarizeVariant', () => {
   });
 
   it('a row that breaks the agreed outcome differs, and says how', () => {
-    const row = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, {}, nemesisOps(2), 2)]);
+    const row = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, QUIET, nemesisOps(2), 2)]);
     expect(row.match).toBe('differs');
     expect(row.matchReason).toBe('expected lock unsafe, measured safe; expected data unsafe, measured safe');
   });
 
   it('a row whose fault never struck is undecided, not a contradiction', () => {
-    const row = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, {}, nemesisOps(0, 2), 2)]);
+    const row = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, QUIET, nemesisOps(0, 2), 2)]);
     expect(row.match).toBe('undecided');
     expect(row.matchReason).toBe('expected lock unsafe, measured safe; expected data unsafe, measured safe, but the fault struck in none of 1 run');
     expect(row.notes[0]).toBe('faults applied: 0 of 2 windows (skipped: client-pause: no client to pause (nobody held the lock or was acquiring))');
   });
 
   it('unknown verdicts leave it undecided; not-applicable and not-run rows say why', () => {
-    const unknown = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, { anomalies: { 'double-hold': 1 }, unknownChecker: 'lost-updates' })]);
+    const unknown = summarizeVariant(s1, redisNone!, [1], [scenarioRunOf(1, { fenced: 1, finalRead: false })]);
     expect(unknown.match).toBe('undecided');
     const na = summarizeVariant(s1, redlockFence!, [1], []);
     expect(na).toMatchObject({ status: 'not-applicable', match: 'no-expectation' });
@@ -117,7 +123,7 @@ describe('summarizeVariant', () => {
 
   it('a disputed row has no expectation; shared runs and tool errors are noted', () => {
     const s2b = findScenario('S2b');
-    const shared = { ...scenarioRunOf(1, { anomalies: { 'stale-write': 2 } }), sharedFrom: 'S2b/redis-cas-unique' };
+    const shared = { ...scenarioRunOf(1, { lostUpdates: 1, resource: 'none' }), sharedFrom: 'S2b/redis-cas-unique' };
     const failed = scenarioRunOf(2);
     failed.summary = { ...failed.summary, status: 'error', error: 'lock client client1-1 was not ready within 30 s' };
     const row = summarizeVariant(s2b, s2b.variants[0]!, [1, 2], [failed, shared]);
@@ -135,16 +141,19 @@ describe('S7: a row must show a lost grant or a refusal', () => {
   // Ops take their times as they are made: each history makes its own, in order.
   const killOps = (): Op[] => [clientOp({ process: 'nemesis' as never, type: 'invoke', f: 'kill', value: 'rs1' }), clientOp({ process: 'nemesis' as never, type: 'info', f: 'kill', value: 'rs1' })];
   const kill = killOps();
+  // After the episodes (theirs are tokens 1 and 2, from 1 s): p6 granted token 10, the master killed, p5 granted 10 again.
+  const at = (ms: number) => ({ time: ms * 1e6 });
   const lost = [
-    clientOp({ process: 1, type: 'invoke', f: 'acquire' }),
-    clientOp({ process: 1, type: 'ok', f: 'acquire', token: 2, lease_ms: 10_000 }),
-    ...killOps(),
-    clientOp({ process: 0, type: 'invoke', f: 'acquire' }),
-    clientOp({ process: 0, type: 'ok', f: 'acquire', token: 2, lease_ms: 10_000 }),
+    clientOp({ process: 6, type: 'invoke', f: 'acquire', ...at(60_000) }),
+    clientOp({ process: 6, type: 'ok', f: 'acquire', token: 10, lease_ms: 10_000, ...at(60_001) }),
+    { ...killOps()[0]!, ...at(60_002) },
+    { ...killOps()[1]!, ...at(60_003) },
+    clientOp({ process: 5, type: 'invoke', f: 'acquire', ...at(61_000) }),
+    clientOp({ process: 5, type: 'ok', f: 'acquire', token: 10, lease_ms: 10_000, ...at(61_001) }),
   ];
 
   it('a seed that lost no grant and refused none is unknown, not safe: the row is undecided', () => {
-    const quiet = [1, 2].map((seed) => scenarioRunOf(seed, {}, kill, 1));
+    const quiet = [1, 2].map((seed) => scenarioRunOf(seed, QUIET, kill, 1));
     const row = summarizeVariant(s7, failoverNone!, [1, 2], quiet);
     expect(row.lock.text).toBe('unknown in 2/2 seeds');
     expect(row.match).toBe('undecided');
@@ -152,7 +161,7 @@ describe('S7: a row must show a lost grant or a refusal', () => {
   });
 
   it('a lost grant decides the seed, and the notes count lost grants and tokens that went backwards', () => {
-    const row = summarizeVariant(s7, failoverNone!, [1], [scenarioRunOf(1, { anomalies: { 'double-hold': 1, 'lost-update': 1 } }, lost, 1)]);
+    const row = summarizeVariant(s7, failoverNone!, [1], [scenarioRunOf(1, { lostUpdates: 1, resource: 'none' }, lost, 1)]);
     expect(row.match).toBe('as-expected');
     expect(row.notes).toContain('acknowledged grants lost in the failover (another client granted the lock while the holder held it, within its TTL): 1 in 1/1 seeds');
     expect(row.notes).toContain('fencing tokens that went backwards: 1 in 1/1 seeds');
@@ -160,7 +169,7 @@ describe('S7: a row must show a lost grant or a refusal', () => {
 
   it('a double hold without a failover between the grants (split brain) also decides the seed', () => {
     const [split] = selectVariants(s7, ['split-brain-none']);
-    const row = summarizeVariant(s7, split!, [1], [scenarioRunOf(1, { anomalies: { 'double-hold': 3 } }, killOps(), 1)]);
+    const row = summarizeVariant(s7, split!, [1], [scenarioRunOf(1, { fenced: 3 }, killOps(), 1)]);
     expect(row.lock.text).toBe('unsafe in 1/1 seeds: 3 double holds');
     expect(row.data.text).toBe('safe in 1/1 seeds');
     expect(row.notes.some((n) => n.includes('undecided'))).toBe(false);
@@ -168,7 +177,7 @@ describe('S7: a row must show a lost grant or a refusal', () => {
 
   it('grants refused by WAIT make a safe seed count as safe', () => {
     const refused = [...killOps(), clientOp({ process: 0, type: 'fail', f: 'acquire', error: 'not-replicated' })];
-    const row = summarizeVariant(s7, failoverWait!, [1], [scenarioRunOf(1, {}, refused, 1)]);
+    const row = summarizeVariant(s7, failoverWait!, [1], [scenarioRunOf(1, QUIET, refused, 1)]);
     expect(row.lock.text).toBe('safe in 1/1 seeds');
     expect(row.data.text).toBe('safe in 1/1 seeds');
   });
