@@ -16,6 +16,9 @@ import { applyHost } from './topology.js';
 import { within } from '../hosts/within.js';
 import type { LeaderBackend } from '../../core/systems/lock-system.js';
 import { LEADER_PROBES } from './leader-probes.js';
+import { backendSpec } from './backends/registry.js';
+
+const schemeOf = (b: BackendName): string => backendSpec(b).scheme;
 
 /** Where a client reaches one server. */
 export interface Endpoint {
@@ -29,9 +32,6 @@ export interface Endpoint {
   /** `sentinel` for a Redis Sentinel; `data` for every other node. */
   role: NodeRole;
 }
-
-
-const SCHEME: Record<BackendName, string> = { redis: 'redis', redlock: 'redis', etcd: 'http', zookeeper: 'zk', postgres: 'postgres', 'redis-sentinel': 'redis', 'pg-advisory': 'postgres', pgbouncer: 'postgres', memcached: 'memcached' };
 
 export interface ClusterParts {
   plan: ClusterPlan;
@@ -131,7 +131,7 @@ export class Cluster {
         host: n.ip,
         port: n.port,
         namespace: n.namespace,
-        url: SCHEME[n.backend] === 'postgres' ? postgresUrl(n) : `${SCHEME[n.backend]}://${n.ip}:${n.port}`,
+        url: schemeOf(n.backend) === 'postgres' ? postgresUrl(n) : `${schemeOf(n.backend)}://${n.ip}:${n.port}`,
         role: n.role,
       }));
   }

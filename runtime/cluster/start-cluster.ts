@@ -18,7 +18,7 @@ import type { BackendName } from '../../core/cluster/cluster-plan.js';
 import type { BackendOptions } from './backends/registry.js';
 import { backendSpec } from './backends/registry.js';
 import type { ProviderName } from '../../core/plan/providers.js';
-import { lookupUser, requireTools, TOOLS_OF, which, type Tool } from '../hosts/binaries.js';
+import { lookupUser, requireTools, which, type Tool } from '../hosts/binaries.js';
 import { runCommand } from '../hosts/run-command.js';
 import { Cluster } from './cluster.js';
 import type { SpecContext } from '../hosts/driver.js';
@@ -67,7 +67,7 @@ export function namespacesProvider(): Provider<ServerNode> {
     stateOf: () => ({}),
     async preflight(_plan, backends) {
       assertPrivileged();
-      tools = requireTools(['ip', ...backends.flatMap((b) => TOOLS_OF[b])] as Tool[]);
+      tools = requireTools(['ip', ...backends.flatMap((b) => backendSpec(b).tools)] as Tool[]);
     },
     async claimMachine(stateFile, plan, log) {
       if (StateFile.read(stateFile) || projectNamespaces().length > 0 || projectRootLinks().length > 0) {

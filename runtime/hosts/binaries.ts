@@ -30,19 +30,6 @@ export const PACKAGE_OF: Record<Tool, string> = {
 };
 
 /** What each backend needs on the machine. */
-export const TOOLS_OF: Record<BackendName, Tool[]> = {
-  redis: ['redis-server'],
-  redlock: ['redis-server'],
-  etcd: ['etcd'],
-  zookeeper: ['java', 'zookeeper.jar', 'slf4j-simple.jar'],
-  postgres: ['postgres', 'initdb', 'setpriv'],
-  // Sentinels run as `redis-server --sentinel` (the program Debian's redis-sentinel links to).
-  'redis-sentinel': ['redis-server'],
-  'pg-advisory': ['postgres', 'initdb', 'setpriv'],
-  // PgBouncer refuses to run as root: setpriv runs it as postgres.
-  pgbouncer: ['pgbouncer', 'setpriv'],
-  memcached: ['memcached'],
-};
 
 const JAR_DIR = '/usr/share/java';
 

@@ -79,6 +79,12 @@ export interface BackendSpec {
   backend: BackendName;
   /** The server's /proc/PID/comm once it runs. */
   comm: string;
+  /** The programs (and jars) its servers need: the preflight asks for them. */
+  tools: readonly Tool[];
+  /** The Debian package whose version test.json records for it. */
+  debianPackage: string;
+  /** The scheme of its endpoints' URLs (`fencecheck up` prints them). */
+  scheme: string;
   /** False for Go programs (etcd): Go reads the clock through the vDSO itself and ignores LD_PRELOAD. */
   wallClockPreload: boolean;
   /** `stop()` mid-run. */

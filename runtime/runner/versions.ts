@@ -8,18 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackendName } from '../../core/cluster/cluster-plan.js';
 import { projectRoot } from '../hosts/paths.js';
+import { backendSpec } from '../cluster/backends/registry.js';
 
-const PACKAGES: Record<BackendName, string> = {
-  redis: 'redis-server',
-  redlock: 'redis-server',
-  etcd: 'etcd-server',
-  zookeeper: 'zookeeper',
-  postgres: 'postgresql',
-  'redis-sentinel': 'redis-server',
-  'pg-advisory': 'postgresql',
-  pgbouncer: 'pgbouncer',
-  memcached: 'memcached',
-};
 
 /** Asked of dpkg once per process: a command's many runs (compare, a warm pool) share the answer. */
 const asked = new Map<string, Promise<string>>();
@@ -36,7 +26,7 @@ function packageVersion(pkg: string): Promise<string> {
 export async function serverVersions(backends: readonly BackendName[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   await Promise.all(
-    [...new Set(backends.map((b) => PACKAGES[b]))].map(async (pkg) => {
+    [...new Set(backends.map((b) => backendSpec(b).debianPackage))].map(async (pkg) => {
       out[pkg] = (await packageVersion(pkg)) || 'unknown (not a Debian package here)';
     }),
   );

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { memcachedArgs } from '../../runtime/cluster/backends/memcached.js';
 import { PGBOUNCER_POOL_SIZE, pgbouncerIni } from '../../runtime/cluster/backends/pgbouncer.js';
 import { backendSpec } from '../../runtime/cluster/backends/registry.js';
-import { TOOLS_OF } from '../../runtime/hosts/binaries.js';
 import { nodeDataDir } from '../../runtime/hosts/paths.js';
 import { planCluster, type NodePlan } from '../../core/cluster/cluster-plan.js';
 
@@ -36,7 +35,7 @@ describe('pg-advisory and pgbouncer', () => {
   it('runs PgBouncer as postgres (it refuses root), its data with the other non-root servers', () => {
     const spec = backendSpec('pgbouncer');
     expect(spec.comm).toBe('pgbouncer');
-    expect(TOOLS_OF.pgbouncer).toEqual(['pgbouncer', 'setpriv']);
+    expect(backendSpec('pgbouncer').tools).toEqual(['pgbouncer', 'setpriv']);
     expect(nodeDataDir('/run', node('pgb1'))).toMatch(/fencecheck-data-[0-9a-f]{12}\/pgb1$/);
     expect(nodeDataDir('/run', node('pgl1'))).toMatch(/fencecheck-data-[0-9a-f]{12}\/pgl1$/);
     expect(nodeDataDir('/run', node('mc1'))).toBe('/run/data/mc1');

@@ -53,6 +53,9 @@ export function etcdSpec(): BackendSpec {
   return {
     backend: 'etcd',
     comm: 'etcd',
+    tools: ['etcd'],
+    debianPackage: 'etcd-server',
+    scheme: 'http',
     wallClockPreload: false,
     // A leader hands over leadership on SIGTERM, which can take an election timeout.
     stop: { signal: 'SIGTERM', graceMs: 5000 },

@@ -38,6 +38,9 @@ export function memcachedSpec(): BackendSpec {
   return {
     backend: 'memcached',
     comm: 'memcached',
+    tools: ['memcached'],
+    debianPackage: 'memcached',
+    scheme: 'memcached',
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 2000 },
     // Nothing is persisted.

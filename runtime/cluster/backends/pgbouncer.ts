@@ -65,6 +65,10 @@ export function pgbouncerSpec(): BackendSpec {
   return {
     backend: 'pgbouncer',
     comm: 'pgbouncer',
+    // PgBouncer refuses to run as root: setpriv runs it as postgres.
+    tools: ['pgbouncer', 'setpriv'],
+    debianPackage: 'pgbouncer',
+    scheme: 'postgres',
     wallClockPreload: true,
     // SIGTERM is PgBouncer 1.18's immediate shutdown (SIGINT waits for every client to leave).
     stop: { signal: 'SIGTERM', graceMs: 2000 },

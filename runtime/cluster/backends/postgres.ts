@@ -70,6 +70,9 @@ export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): 
   return {
     backend,
     comm: 'postgres',
+    tools: ['postgres', 'initdb', 'setpriv'],
+    debianPackage: 'postgresql',
+    scheme: 'postgres',
     wallClockPreload: true,
     sysvSharedMemory: true,
     // SIGINT is "fast shutdown" (SIGTERM would wait for every client to leave).

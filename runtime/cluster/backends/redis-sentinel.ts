@@ -120,6 +120,10 @@ export function redisSentinelSpec(opts: RedisSentinelOptions = {}): BackendSpec 
   return {
     backend: 'redis-sentinel',
     comm: 'redis-server',
+    // Sentinels run as `redis-server --sentinel` (the program Debian's redis-sentinel links to).
+    tools: ['redis-server'],
+    debianPackage: 'redis-server',
+    scheme: 'redis',
     wallClockPreload: true,
     // Clients ask the Sentinels for the master, as applications do (redis-py's Sentinel.master_for).
     clientRole: 'sentinel',

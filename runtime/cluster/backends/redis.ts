@@ -44,6 +44,9 @@ export function redisSpec(backend: 'redis' | 'redlock', opts: RedisOptions = {})
   return {
     backend,
     comm: 'redis-server',
+    tools: ['redis-server'],
+    debianPackage: 'redis-server',
+    scheme: 'redis',
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 3000 },
     // Without persistence nothing on disk can be lost, so SIGKILL at once; with AOF,

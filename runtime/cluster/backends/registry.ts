@@ -1,6 +1,11 @@
 /**
- * The backends registry: a backend's name and options give its spec. Adding a
- * backend is one file here plus one line below and one layout line in plan.ts.
+ * The backends registry: a backend's name and options give its spec, which
+ * says everything fencecheck knows of its servers (command, readiness, stop,
+ * the programs it needs, its Debian package, its URL scheme, whom clients
+ * connect to). Adding a backend is one file here plus one line below, its
+ * layout line in core/cluster/cluster-plan.ts and its warm reset line in
+ * warm/backend-reset.ts (each a Record over the backend names: the compiler
+ * asks for every one).
  */
 import type { BackendSpec } from '../../hosts/driver.js';
 import type { BackendName } from '../../../core/cluster/cluster-plan.js';

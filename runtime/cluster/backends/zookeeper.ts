@@ -79,6 +79,9 @@ export function zookeeperSpec(opts: ZookeeperOptions = {}): BackendSpec {
   return {
     backend: 'zookeeper',
     comm: 'java',
+    tools: ['java', 'zookeeper.jar', 'slf4j-simple.jar'],
+    debianPackage: 'zookeeper',
+    scheme: 'zk',
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 5000 },
     // The transaction log is fsynced before each ack and the data is not used again.
