@@ -20,34 +20,40 @@ export interface Story {
 /** Which anomaly tells the story best: the data's own damage first, then the lock's. */
 const STORY_KINDS = ['stale-write', 'lost-update', 'interleaving', 'token-regression', 'not-linearizable', 'double-hold'];
 
-const seconds = (ns: number, t0: number): string => `${((ns - t0) / 1e9).toFixed(3)} s`;
+// On the history's own clock, as the checkers' messages and the timeline's axis count it.
+const seconds = (ns: number): string => `${(ns / 1e9).toFixed(3)} s`;
 
 export function storyOf(results: StoredResults | null, history: History, holds: readonly LockHold[], faults: readonly FaultWindow[]): Story | null {
   const all = (results?.checkers ?? []).flatMap((c) => c.anomalies ?? []);
   const rank = (kind: string): number => (STORY_KINDS.includes(kind) ? STORY_KINDS.indexOf(kind) : STORY_KINDS.length);
+  // Of the best kind, the narrowest: the pair of holders that lost an update tells more than the counter's shortfall over the whole run.
+  const t0 = history[0]?.time ?? 0;
+  const width = (i: number): number => {
+    const w = all[i]!.window;
+    return w ? w.end - w.start : (history.at(-1)?.time ?? t0) - t0;
+  };
   let best = -1;
   all.forEach((a, i) => {
-    if (best === -1 || rank(a.kind) < rank(all[best]!.kind)) best = i;
+    if (best === -1 || rank(a.kind) < rank(all[best]!.kind) || (rank(a.kind) === rank(all[best]!.kind) && width(i) < width(best))) best = i;
   });
   if (best === -1) return null;
   const a = all[best]!;
-  const t0 = history[0]?.time ?? 0;
   const window = a.window ?? { start: t0, end: history.at(-1)?.time ?? t0 };
   const processes = new Set(a.processes ?? []);
   const lines = [`${a.kind}: ${a.message}`];
   // Holds of the anomaly's processes that overlap its window, in time order.
   for (const h of holds.filter((x) => processes.has(x.process) && x.end >= window.start && x.start <= window.end).sort((x, y) => x.start - y.start)) {
-    lines.push(`p${h.process} ${h.definite ? 'held' : 'may have held'} the lock${h.token === null ? '' : ` with token ${String(h.token)}`} from ${seconds(h.start, t0)} to ${seconds(h.end, t0)} (${h.endedBy.replace(/-/g, ' ')})`);
+    lines.push(`p${h.process} ${h.definite ? 'held' : 'may have held'} the lock${h.token === null ? '' : ` with token ${String(h.token)}`} from ${seconds(h.start)} to ${seconds(h.end)} (${h.endedBy.replace(/-/g, ' ')})`);
   }
   // Faults in force during the window: on these processes, or on a server or link (no process named).
   for (const f of faults.filter((x) => x.start <= window.end && (x.end ?? Infinity) >= window.start - 5e9 && (x.processes.length === 0 || x.processes.some((p) => processes.has(p))))) {
     const who = f.processes.length > 0 ? f.processes.map((p) => `p${p}`).join(', ') : f.target ?? 'the cluster';
-    lines.push(`${f.kind} (${f.label}) on ${who} from ${seconds(f.start, t0)}${f.end === null ? ' to the end' : ` to ${seconds(f.end, t0)}`}`);
+    lines.push(`${f.kind} (${f.label}) on ${who} from ${seconds(f.start)}${f.end === null ? ' to the end' : ` to ${seconds(f.end)}`}`);
   }
   // What the resource did with the accesses the anomaly names.
   for (const op of (a.opIndexes ?? []).map((i) => history.find((o) => o.index === i)).filter((o): o is Op => o !== undefined && o.type !== 'invoke' && (o.f === 'write' || o.f === 'mark'))) {
     const outcome = typeof op['outcome'] === 'string' ? op['outcome'] : op.type;
-    lines.push(`p${op.process}'s ${op.f} of ${JSON.stringify(op.value)}${op['token'] !== undefined ? ` under token ${String(op['token'])}` : ''} at ${seconds(op.time, t0)}: ${outcome} by the resource`);
+    lines.push(`p${op.process}'s ${op.f} of ${JSON.stringify(op.value)}${op['token'] !== undefined ? ` under token ${String(op['token'])}` : ''} at ${seconds(op.time)}: ${outcome} by the resource`);
   }
   return { anomaly: best, lines };
 }
