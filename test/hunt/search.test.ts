@@ -24,6 +24,14 @@ const quiet: NearMiss = { violation: false, applied: 1, triggered: 1, doubleHold
 /** A fake target: each window that pauses a holder between its read and its write makes two double holds. */
 const fakeOutcome = (p: TryPlan): NearMiss => ({ ...quiet, doubleHolds: 2 * p.windows.filter((w) => w.fault === 'client-pause' && w.trigger?.on === 'holder-read').length });
 
+/** The plans with `yes`, after checking that well over a tenth of the plans are drawn each way. */
+function drawnBothWays(plans: readonly TryPlan[], yes: (p: TryPlan) => boolean): TryPlan[] {
+  const chosen = plans.filter(yes);
+  expect(chosen.length).toBeGreaterThan(20);
+  expect(plans.length - chosen.length).toBeGreaterThan(20);
+  return chosen;
+}
+
 function drive(seed: number, tries: number, outcome: (p: TryPlan) => NearMiss): TryPlan[] {
   const s = new HuntSearch(space, seed);
   const plans: TryPlan[] = [];
@@ -84,11 +92,8 @@ describe('the hunt search', () => {
   });
 
   it('tries short and long sections, sizing each plan\'s windows from its own lease, and mutants keep their parent\'s', () => {
-    const seed = testSeed('hunt search holds', 'test/hunt/search.test.ts');
-    const plans = drive(seed, 200, fakeOutcome);
-    const long = plans.filter((p) => p.hold === 'long');
-    expect(long.length).toBeGreaterThan(20);
-    expect(plans.length - long.length).toBeGreaterThan(20);
+    const plans = drive(testSeed('hunt search holds', 'test/hunt/search.test.ts'), 200, fakeOutcome);
+    const long = drawnBothWays(plans, (p) => p.hold === 'long');
     // A client pause is 1.5-3 leases: of the long lease in a long plan (clipped by the main phase), of the short one otherwise.
     const pauses = (ps: TryPlan[]) => ps.filter((p) => p.origin.kind === 'swarm').flatMap((p) => p.windows.filter((w) => w.fault === 'client-pause' && w.until < space.timeLimitMs).map((w) => w.until - w.at));
     for (const ms of pauses(plans.filter((p) => p.hold === 'short'))) expect(ms).toBeLessThanOrEqual(3 * space.ttlMs);
@@ -97,11 +102,8 @@ describe('the hunt search', () => {
   });
 
   it('tries short and long patience; a patient try waits for a call longer than its longest fault plus two leases; mutants keep their parent\'s unless they say otherwise', () => {
-    const seed = testSeed('hunt search patience', 'test/hunt/search.test.ts');
-    const plans = drive(seed, 200, fakeOutcome);
-    const patient = plans.filter((p) => p.patience === 'long');
-    expect(patient.length).toBeGreaterThan(20);
-    expect(plans.length - patient.length).toBeGreaterThan(20);
+    const plans = drive(testSeed('hunt search patience', 'test/hunt/search.test.ts'), 200, fakeOutcome);
+    const patient = drawnBothWays(plans, (p) => p.patience === 'long');
     for (const p of patient) {
       const ms = patienceMsOf(p, space);
       for (const w of p.windows) expect(ms).toBeGreaterThanOrEqual(w.until - w.at + 2 * leaseOf(space, p.hold));
