@@ -16,13 +16,15 @@
  *                            and a valid one (all writes definite) has none;
  *
  * and, for every workload (mutex included), the lock checkers against the
- * service's grants (compare-lock-truth.ts).
+ * service's grants (compare-lock-truth.ts), and interleaved sections against
+ * the accesses that took effect (compare-interleavings.ts).
  */
 import { lockOps, type LockOp } from '../../core/checkers/lock/lock-ops.js';
 import { analyseRun } from '../../core/analyse/analyse-run.js';
 import type { SimulatedRun } from './simulate-run.js';
 import { compareLockTruth, passedWithoutRelease } from './compare-lock-truth.js';
 import { tokenKindOf } from '../../core/vocabulary.js';
+import { interleavingDisagreements } from './compare-interleavings.js';
 
 export interface TruthComparison {
   disagreements: string[];
@@ -34,6 +36,8 @@ export interface TruthComparison {
   doubleHoldsTrue: number;
   /** Double holds the mutual-exclusion checker reported. */
   doubleHoldsReported: number;
+  /** Definite interleavings of once-granted sections the truth showed (compare-interleavings.ts). */
+  interleavingsTrue: number;
   /** Accesses the resource refused (a fence, a mark, a version: the protection acting). */
   refusals: number;
   valid: boolean | 'unknown';
@@ -94,7 +98,10 @@ export function compareWithTruth(run: SimulatedRun): TruthComparison {
   }
 
   out.push(...compareLockTruth(checked, ops, run.truth, tokenKindOf(o.backend) === 'monotonic'));
+  // Transactions' writes take effect at COMMIT, which the truth does not count as an access; without a lock there are no tokens.
+  const interleaved = o.resource !== 'for-update' && o.backend !== 'none' ? interleavingDisagreements(checked.verdicts.find((v) => v.checker === 'interleaved-sections'), ops, run.truth) : { disagreements: [], definitePairs: 0 };
+  out.push(...interleaved.disagreements);
   const doubleHoldsReported = checked.verdicts.find((v) => v.checker === 'mutual-exclusion')?.stats?.['doubleHolds'] ?? 0;
   const refusals = ops.filter((op) => op.status === 'fail' && run.history[op.completeIndex ?? -1]?.['outcome'] === 'rejected').length;
-  return { disagreements: out, staleReported: reported.size, staleTrue: truthStale.size, lostTrue, doubleHoldsTrue: passedWithoutRelease(run.truth).length, doubleHoldsReported, refusals, valid: checked.valid };
+  return { disagreements: out, interleavingsTrue: interleaved.definitePairs, staleReported: reported.size, staleTrue: truthStale.size, lostTrue, doubleHoldsTrue: passedWithoutRelease(run.truth).length, doubleHoldsReported, refusals, valid: checked.valid };
 }

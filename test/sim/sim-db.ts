@@ -171,7 +171,7 @@ export class SimPgServer {
         return tx !== null && (tx.locked || tx.data !== undefined) ? { rows: [{ in_transaction: 1 }], rowCount: 1 } : { rows: [], rowCount: 0 };
       case SQL.commit:
         // COMMIT of an aborted transaction is a ROLLBACK.
-        if (tx !== null && tx.data !== undefined && tx.aborted !== true) this.apply(tx.data, client);
+        if (tx !== null && tx.data !== undefined && tx.aborted !== true) this.apply(tx.data, client, true);
         return this.endTx(session);
       case SQL.rollback:
         return this.endTx(session);
@@ -204,8 +204,10 @@ export class SimPgServer {
     const fence = { fence: String(row.fence) };
     switch (text) {
       case SQL.read:
+        this.accessed(client);
         return one({ data: row.data, fence: String(row.fence) });
       case SQL.versionRead:
+        this.accessed(client);
         return one({ data: row.data, fence: String(row.fence), version: String(row.version) });
       case SQL.readMark:
         return row.mark === v[1] ? one({ mark: row.mark }) : none;
@@ -220,9 +222,11 @@ export class SimPgServer {
       case SQL.claimRead:
         if (row.fence > Number(v[1])) return none;
         row.fence = Number(v[1]);
+        this.accessed(client);
         return one({ data: row.data, fence: String(row.fence) });
       case SQL.mark:
         row.mark = String(v[1]);
+        this.accessed(client);
         return one(fence);
       case SQL.casWrite:
         if (row.mark !== String(v[2])) return none;
@@ -238,8 +242,14 @@ export class SimPgServer {
     }
   }
 
+  /** An access outside a transaction took effect now, under the grant its client acts under. */
+  private accessed(client: string): void {
+    this.truth.accesses.push({ token: this.truth.grantOf(client)?.token, atMs: this.node.simMs });
+  }
+
   /** A write lands: the truth learns whether its writer's lock had passed on, and what it overwrote. */
-  private apply(value: string, client: string): void {
+  private apply(value: string, client: string, inTransaction = false): void {
+    if (!inTransaction) this.accessed(client);
     const grant = this.truth.grantOf(client);
     const successor = grant === undefined ? undefined : this.truth.successorOf(grant);
     this.truth.writes.push({

@@ -35,9 +35,18 @@ export interface AppliedWrite {
   lostIncrements: number;
 }
 
+/** A resource access that took effect (a read answered, a write or mark applied, a claim that raised the fence), outside a transaction. */
+export interface AppliedAccess {
+  /** The token of the grant its client acted under then. */
+  token: Token | undefined;
+  atMs: number;
+}
+
 export class SimTruth {
   readonly grants: SimGrant[] = [];
   readonly writes: AppliedWrite[] = [];
+  /** Every access that took effect at the resource, in the order it did (interleaved sections are held against it). */
+  readonly accesses: AppliedAccess[] = [];
   /** The resource's data at the end. */
   finalData = '';
   private readonly latest = new Map<string, SimGrant>();

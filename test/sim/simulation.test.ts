@@ -85,7 +85,7 @@ describe('the evict fault, simulated', () => {
 describe('the run interpreter, simulated', () => {
   it(`the real checkers report what the simulation knows happened (${RUNS} runs)`, async () => {
     const seed = testSeed('simulation', 'test/sim/simulation.test.ts');
-    const totals = { runs: 0, ops: 0, events: 0, staleTrue: 0, staleReported: 0, lostTrue: 0, doubleHoldsTrue: 0, doubleHoldsReported: 0, refusals: 0, invalid: 0 };
+    const totals = { runs: 0, ops: 0, events: 0, staleTrue: 0, staleReported: 0, lostTrue: 0, doubleHoldsTrue: 0, doubleHoldsReported: 0, refusals: 0, invalid: 0, interleavingsTrue: 0 };
     const backends = new Map<string, number>();
     const struck = new Map<string, number>();
     const started = Date.now();
@@ -102,6 +102,7 @@ describe('the run interpreter, simulated', () => {
         totals.doubleHoldsTrue += c.doubleHoldsTrue;
         totals.doubleHoldsReported += c.doubleHoldsReported;
         totals.refusals += c.refusals;
+        totals.interleavingsTrue += c.interleavingsTrue;
         if (c.valid === false) totals.invalid++;
         backends.set(options.backend, (backends.get(options.backend) ?? 0) + 1);
         for (const kind of faultsStruck(run.history)) struck.set(kind, (struck.get(kind) ?? 0) + 1);
@@ -116,6 +117,7 @@ describe('the run interpreter, simulated', () => {
     expect(totals.doubleHoldsTrue, 'no run had the lock pass on without a release (a double hold)').toBeGreaterThan(0);
     expect(totals.doubleHoldsReported, 'no run had a double hold reported').toBeGreaterThan(0);
     expect(totals.refusals, 'no run had the resource refuse an access').toBeGreaterThan(0);
+    expect(totals.interleavingsTrue, 'no run had two sections interleave at the resource').toBeGreaterThan(0);
     expect(totals.invalid, 'no run was judged invalid').toBeGreaterThan(0);
     // Every simulated backend ran and every fault kind struck (applied without error) somewhere in the batch.
     expect([...backends.keys()].sort()).toEqual([...SIMULATED_BACKENDS].sort());
