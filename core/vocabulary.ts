@@ -10,6 +10,7 @@ export { isCounterWorkload } from './checkers/lock/verdict.js';
 import type { BackendName } from './cluster/cluster-plan.js';
 import { FAULT_KINDS, type FaultKind } from './generator/nemesis-schedule.js';
 import { LOCK_SYSTEMS, lockSystem, type LockBackend } from './systems/registry.js';
+import { workloadOf, WORKLOADS } from './workloads/registry.js';
 
 export type { LockBackend, LockWorkload, ResourceMode, TokenKind };
 
@@ -33,7 +34,7 @@ const TOKEN_MODES: readonly ResourceMode[] = ['fence', 'fence-claim', 'cas-uniqu
 /** The modes that are the database's own concurrency control (a version column, a row lock in a transaction): they need no token. */
 export const DB_CONTROL_MODES: readonly ResourceMode[] = ['version', 'for-update'];
 
-export const WORKLOADS: readonly LockWorkload[] = ['mutex', 'lock-counter', 'fenced-write', 'jobs'];
+export { WORKLOADS } from './workloads/registry.js';
 
 /**
  * The faults a seeded schedule drives (`run --nemesis`, `compare --nemeses`): all but the delay, which
@@ -100,6 +101,8 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
  * jobs' done records need neither.
  */
 export function notApplicableWithoutLock(backend: LockBackend, workload: LockWorkload): string | undefined {
-  if (backend !== 'none' || workload === 'lock-counter' || workload === 'jobs') return undefined;
-  return `the ${workload} workload judges ${workload === 'mutex' ? 'the lock itself' : 'writes against the lock\'s hand-overs'}, and --backend none has no lock (use lock-counter or jobs)`;
+  const why = workloadOf(workload).withoutLock;
+  if (backend !== 'none' || why === undefined) return undefined;
+  const can = WORKLOADS.filter((w) => workloadOf(w).withoutLock === undefined).join(' or ');
+  return `${why}, and --backend none has no lock (use ${can})`;
 }

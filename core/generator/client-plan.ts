@@ -14,6 +14,7 @@ import type { LockWorkload } from '../checkers/lock/verdict.js';
 import { UsageError } from '../errors.js';
 import { Prng } from '../random/prng.js';
 import { expectNonNegative, expectPositive } from './expect-option.js';
+import { workloadOf } from '../workloads/registry.js';
 
 /** A fixed hold in ms, or uniform in [min, max] ms. */
 export type HoldTime = number | { min: number; max: number };
@@ -63,7 +64,7 @@ function* sections(
       seq,
       thinkMs: micros(think.exponential(meanThinkMs)),
       holdMs: micros(holdMs(hold)),
-      value: workload === 'fenced-write' ? `p${client}-${seq}` : null,
+      value: workloadOf(workload).writeValue(client, seq),
     };
   }
 }

@@ -18,6 +18,7 @@ import { UsageError } from '../errors.js';
 import { aimSchedule, type Aims } from '../generator/aimed-schedule.js';
 import { validateRunOptions, type RunOptions } from './run-options.js';
 import { clusterBackendsOf } from '../vocabulary.js';
+import { workloadOf } from '../workloads/registry.js';
 
 export interface WorkerPlan {
   worker: number;
@@ -145,7 +146,7 @@ export function planRun(input: RunOptions): RunPlan {
   const sections = plannedSections(o);
   return {
     options: o,
-    phases: planPhases({ timeLimitMs: o.timeLimitS * 1000, recoverMs: o.recoverMs, finalReads: o.workload !== 'mutex' }),
+    phases: planPhases({ timeLimitMs: o.timeLimitS * 1000, recoverMs: o.recoverMs, finalReads: workloadOf(o.workload).accessesResource }),
     lockNodes,
     resourceNode,
     hosts,

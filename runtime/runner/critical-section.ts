@@ -22,7 +22,8 @@ import type { ClientAnswer } from '../../core/client-protocol.js';
 import type { LockSession, RequestBody } from './ports.js';
 import type { Holders } from './holders.js';
 import type { Extra, Recorder } from './recorder.js';
-import { DB_CONTROL_MODES, isCounterWorkload, type ResourceMode } from '../../core/vocabulary.js';
+import { DB_CONTROL_MODES, type ResourceMode } from '../../core/vocabulary.js';
+import { workloadOf } from '../../core/workloads/registry.js';
 
 export interface SectionContext {
   recorder: Recorder;
@@ -97,15 +98,16 @@ async function attemptBody(ctx: SectionContext, op: Perform, plan: SectionPlan, 
   let next: Value = plan.value;
   let readVersion: number | undefined;
   // The database's own control reads first in every data workload: the version to compare, the row to lock.
-  if (isCounterWorkload(ctx.workload) || (ctx.workload !== 'mutex' && DB_CONTROL_MODES.includes(ctx.resource))) {
+  const workload = workloadOf(ctx.workload);
+  if (workload.counter || (workload.accessesResource && DB_CONTROL_MODES.includes(ctx.resource))) {
     const read = await op('read', { op: 'read' }, null, token, attempt > 1 ? { attempt } : undefined);
     if (read.type !== 'ok') return read.type === 'info' ? 'retire' : 'done';
-    if (isCounterWorkload(ctx.workload)) next = counterValue(read.value) + 1;
+    if (workload.counter) next = counterValue(read.value) + 1;
     readVersion = read.version;
   }
   ctx.holders.stage(plan.worker, 'hold');
   await ctx.sleep(plan.holdMs);
-  if (ctx.workload === 'mutex') return 'done';
+  if (!workload.accessesResource) return 'done';
   ctx.holders.stage(plan.worker, 'writing');
   const written = await op('write', { op: 'write', value: next, ...(readVersion !== undefined ? { readVersion } : {}) }, next, token);
   if (written.type === 'info') return 'retire';

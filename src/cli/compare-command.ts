@@ -30,6 +30,7 @@ import { oneLine } from '../../core/printable.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, runFlagAttributes, sharedRunOptions } from './run-flags.js';
 import { LOCK_BACKENDS, notApplicableWithoutLock, RESOURCE_MODES, type LockBackend, type ResourceMode, WORKLOADS } from '../../core/vocabulary.js';
+import { workloadOf } from '../../core/workloads/registry.js';
 
 /** Flags that define the matrix: refused with --resume, whose manifest already says. */
 const MATRIX_FLAGS = ['backends', 'lockClients', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
@@ -167,7 +168,7 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
     run: shared,
     ...(clients !== undefined ? { clients } : {}),
   };
-  const writeAimed = spec.workload === 'mutex' ? spec.nemeses.find((n) => Object.values(nemesisAims(n)).includes('write')) : undefined;
+  const writeAimed = !workloadOf(spec.workload).accessesResource ? spec.nemeses.find((n) => Object.values(nemesisAims(n)).includes('write')) : undefined;
   if (writeAimed !== undefined) throw new UsageError(`Cannot compare this matrix: the column \`${writeAimed}\` waits for a write, and the mutex workload writes nothing.`, 'Aim it at holder-read, or compare --workload lock-counter.');
   const cells = matrixCells(lockRows(spec), spec.resources, spec.nemeses).filter((c) => c.notApplicable === null);
   assertPlanSize(cells.length * seeds.length, `${cells.length} cells x ${seeds.length} seeds`);

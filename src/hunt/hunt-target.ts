@@ -12,6 +12,7 @@ import { leaseOf, LONG_HOLD, patienceMsOf, type HuntSpace, type TryPlan } from '
 import type { PartitionShape } from './hunt-windows.js';
 import { planCluster } from '../../core/cluster/cluster-plan.js';
 import { lockSystem } from '../../core/systems/registry.js';
+import { workloadOf } from '../../core/workloads/registry.js';
 
 export interface HuntTarget {
   backend: LockBackend;
@@ -51,7 +52,7 @@ export function huntFaults(target: HuntTarget, asked: readonly FaultKind[] | und
 export function huntEvents(target: HuntTarget): TriggerEvent[] {
   const marks = target.resource === 'cas-unique' || target.resource === 'cas-unique-nonatomic';
   const renews = renewalShareOf(target.backend) !== undefined;
-  return TRIGGER_EVENTS.filter((e) => (e === 'mark' ? marks : e === 'write' ? target.workload !== 'mutex' : e === 'renew' ? renews : true));
+  return TRIGGER_EVENTS.filter((e) => (e === 'mark' ? marks : e === 'write' ? workloadOf(target.workload).accessesResource : e === 'renew' ? renews : true));
 }
 
 export function huntSpace(target: HuntTarget, faults: readonly FaultKind[], shape: TryShape): HuntSpace {

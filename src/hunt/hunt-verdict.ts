@@ -18,6 +18,7 @@ import { splitVerdicts } from '../scenarios/scenario-run.js';
 import type { History } from '../../core/history/op.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
 import { nearMissOf, type NearMiss } from './near-miss.js';
+import { workloadOf } from '../../core/workloads/registry.js';
 
 export interface HuntVerdict {
   outcome: Outcome;
@@ -27,7 +28,7 @@ export interface HuntVerdict {
 
 export function huntVerdict(results: StoredResults, workload: LockWorkload): HuntVerdict {
   const stored = storedOutcome(results).outcome;
-  if (workload === 'mutex' || stored !== 'unsafe' || results.evidence === undefined) return { outcome: stored, lockOnly: [] };
+  if (workloadOf(workload).lockIsTheSubject || stored !== 'unsafe' || results.evidence === undefined) return { outcome: stored, lockOnly: [] };
   const data = splitVerdicts(results).data;
   if (data.valid === false) return { outcome: 'unsafe', lockOnly: [] };
   const lockOnly = results.checkers.filter((c) => c.valid === false && (results.deciding === undefined || results.deciding.includes(c.checker))).map((c) => c.checker);

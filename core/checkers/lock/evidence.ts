@@ -27,6 +27,7 @@ import type { History, Op, Value } from '../../history/op.js';
 import { ACCESS_FS, lockOps, type LockOp } from './lock-ops.js';
 import { sectionsOf } from './section-cost.js';
 import type { CheckerVerdict, LockWorkload, Validity } from './verdict.js';
+import { workloadOf } from '../../workloads/registry.js';
 
 /** The nemesis op of a harness death (runtime/runner/harness-watch.ts writes it; checkers do no I/O, so the name lives here). */
 export const HARNESS_DIED = 'harness-died';
@@ -221,7 +222,8 @@ export function untestedWhy(valid: Validity, evidence: Evidence, workload: LockW
   const overlaps = evidence.protection.overlaps;
   if (overlaps !== undefined) return overlaps === 0 && evidence.protection.refusals === 0 ? 'no lock, and no two sections overlapped: the database never had to keep writers apart' : undefined;
   if (evidence.faults.applied === 0) return 'no fault applied';
-  if (workload === 'mutex') return undefined;
+  // The lock is the subject: every tested grant is evidence, a double hold is the failure itself.
+  if (!workloadOf(workload).accessesResource) return undefined;
   const p = evidence.protection;
   if (p.doubleHolds === 0 && p.refusals === 0) return 'the lock never failed: no double hold, no refusal';
   return undefined;

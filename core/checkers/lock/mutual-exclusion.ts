@@ -18,13 +18,14 @@ import type { Hold, HoldEnd } from './holds.js';
 import { holdsOf } from './holds.js';
 import { describeToken, indexesOf } from './lock-ops.js';
 import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker } from './verdict.js';
+import { workloadOf } from '../../workloads/registry.js';
 
 const NAME = 'mutual-exclusion';
 
 export const mutualExclusionChecker: LockChecker = {
   name: NAME,
   // Reported for every workload; it decides only where the lock itself is the subject.
-  decides: (context) => context.workload === 'mutex',
+  decides: (context) => workloadOf(context.workload).lockIsTheSubject,
   check(history: History): CheckerVerdict {
     const { holds } = holdsOf(history);
     const acting = holds.filter((h) => h.definite || h.accesses.length > 0 || h.release !== undefined);

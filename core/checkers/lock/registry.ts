@@ -1,7 +1,8 @@
 /**
- * Which checkers judge which lock workload (docs/lock-workloads.md). The
- * order is the order of the report: the data-safety checkers first, the
- * counts last. Run them with `runCheckers` (verdict.ts).
+ * The lock checkers by name, and which judge a workload: the ones its module
+ * names (core/workloads/), in its order, the order of the report (the
+ * data-safety checkers first, the counts last). Run them with `runCheckers`
+ * (verdict.ts).
  */
 import { accessStatsChecker } from './access-stats.js';
 import { grantTokensChecker } from './grant-tokens.js';
@@ -13,16 +14,17 @@ import { mutualExclusionChecker } from './mutual-exclusion.js';
 import { sectionCostChecker } from './section-cost.js';
 import { staleWritesChecker } from './stale-writes.js';
 import type { LockChecker, LockWorkload } from './verdict.js';
+import { workloadOf } from '../../workloads/registry.js';
 
+const BY_NAME: Record<string, LockChecker> = Object.fromEntries(
+  [lostUpdatesChecker, jobsChecker, staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, mutexLinearizableChecker, accessStatsChecker, sectionCostChecker].map((c) => [c.name, c]),
+);
+
+/** The checkers the workload names (core/workloads/), in its order. */
 export function checkersFor(workload: LockWorkload): LockChecker[] {
-  switch (workload) {
-    case 'mutex':
-      return [mutualExclusionChecker, mutexLinearizableChecker, accessStatsChecker, sectionCostChecker];
-    case 'lock-counter':
-      return [lostUpdatesChecker, staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, accessStatsChecker, sectionCostChecker];
-    case 'jobs':
-      return [jobsChecker, staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, accessStatsChecker, sectionCostChecker];
-    case 'fenced-write':
-      return [staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, accessStatsChecker, sectionCostChecker];
-  }
+  return workloadOf(workload).checkers.map((name) => {
+    const c = BY_NAME[name];
+    if (c === undefined) throw new RangeError(`workload ${workload} names the checker ${name}, which does not exist`);
+    return c;
+  });
 }

@@ -19,6 +19,7 @@
 import type { History } from '../../history/op.js';
 import { ACCESS_FS, lockOps, type LockOp } from './lock-ops.js';
 import { verdict, type CheckerVerdict, type LockChecker, type LockContext } from './verdict.js';
+import { workloadOf } from '../../workloads/registry.js';
 
 const NAME = 'section-cost';
 
@@ -40,7 +41,7 @@ export const sectionCostChecker: LockChecker = {
     const attemptOf = (o: LockOp): number => Number(history[o.invokeIndex]?.['attempt'] ?? 1);
     const errorOf = (o: LockOp): string => (o.completeIndex === undefined ? '' : String(history[o.completeIndex]?.error ?? ''));
     const lockless = !ops.some((o) => o.f === 'acquire');
-    const sections = sectionsOf(ops, lockless, context.workload === 'mutex', attemptOf, errorOf);
+    const sections = sectionsOf(ops, lockless, !workloadOf(context.workload).accessesResource, attemptOf, errorOf);
     const completed = sections.filter((s) => s.completed !== undefined);
     const accesses = ops.filter((o) => ACCESS_FS.includes(o.f));
     const stats: Record<string, number> = {

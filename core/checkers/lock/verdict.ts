@@ -9,6 +9,8 @@
  * zoom in and highlight. Verdicts merge false > unknown > true, and a checker
  * that throws becomes 'unknown' with its error: a crash is never "valid".
  */
+import { workloadOf } from '../../workloads/registry.js';
+import type { LockWorkload } from '../../workloads/workload.js';
 import type { History } from '../../history/op.js';
 
 export type Validity = true | false | 'unknown';
@@ -53,11 +55,11 @@ export interface CheckerVerdict {
   error?: string;
 }
 
-export type LockWorkload = 'mutex' | 'lock-counter' | 'fenced-write' | 'jobs';
+export type { LockWorkload } from '../../workloads/workload.js';
 
 /** The workloads whose row is a counter (read n, write n + 1): lock-counter, and jobs (the stream's position). */
 export function isCounterWorkload(workload: LockWorkload): boolean {
-  return workload === 'lock-counter' || workload === 'jobs';
+  return workloadOf(workload).counter;
 }
 export type ResourceMode = 'none' | 'fence' | 'fence-claim' | 'cas-unique' | 'cas-unique-nonatomic' | 'version' | 'for-update';
 export type TokenKind = 'monotonic' | 'unique';
@@ -100,7 +102,9 @@ const DB_CONTROL_MODES: readonly ResourceMode[] = ['version', 'for-update'];
  * not whether a write came late.
  */
 export function counterDecidesAlone(context: LockContext): boolean {
-  return context.backend === 'none' || context.workload === 'jobs' || (context.workload === 'lock-counter' && DB_CONTROL_MODES.includes(context.resource));
+  const w = workloadOf(context.workload);
+  // (The mutex workload runs none of the checkers that ask: it has no accesses.)
+  return context.backend === 'none' || !w.lateWritesDecide || (w.counter && DB_CONTROL_MODES.includes(context.resource));
 }
 
 /** A history with thousands of overlaps needs the count and a sample, not a 10 MB report. */
