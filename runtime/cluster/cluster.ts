@@ -15,7 +15,6 @@ import type { TeardownHooks } from './teardown-hooks.js';
 import { applyHost } from './topology.js';
 import { within } from '../hosts/within.js';
 import type { LeaderBackend } from '../../core/systems/lock-system.js';
-import { LEADER_PROBES } from './leader-probes.js';
 import { backendSpec } from './backends/registry.js';
 
 const schemeOf = (b: BackendName): string => backendSpec(b).scheme;
@@ -174,7 +173,9 @@ export class Cluster {
    * name, by get-master-addr-by-name), if any.
    */
   async leader(backend: LeaderBackend): Promise<string | undefined> {
-    return LEADER_PROBES[backend](this.plan.nodes.filter((n) => n.backend === backend));
+    const probe = backendSpec(backend).leader;
+    if (probe === undefined) throw new RangeError(`${backend} has no leader probe`);
+    return probe(this.plan.nodes.filter((n) => n.backend === backend));
   }
 
   /** Where a node's or a client process's logs go. */

@@ -102,6 +102,37 @@ export interface BackendSpec {
   describe(): string;
   /** The role of the nodes a lock client connects to, when not every node (redis-sentinel: the Sentinels, which name the master). */
   clientRole?: string;
+  /** Its half of a warm cluster's reset and clean check (runtime/cluster/warm/reset-cluster.ts does the general half). */
+  reset: BackendReset;
+  /** How it names its current leader or master, asked of the real servers (backends with one: core/systems LockSystem.leader). */
+  leader?: LeaderProbe;
+}
+
+export interface ResetContext {
+  plan: ClusterPlan;
+  /** This backend's nodes. */
+  nodes: readonly NodePlan[];
+  log: (line: string) => void;
+}
+
+/**
+ * A backend's part of a warm reset: `reset` clears the lock state and brings
+ * roles back as planned, `check` says what is left. Both are asked over the
+ * network, of the real servers.
+ */
+export interface BackendReset {
+  /** Clear the lock state, roles back as planned; WarmResetError when it cannot (the pool then starts fresh). */
+  reset(ctx: ResetContext): Promise<void>;
+  /** The clean check: lock state left, nodes not answering, roles not as planned (each a line; none: clean). */
+  check(ctx: ResetContext): Promise<string[]>;
+}
+
+/** A backend's leader probe: its nodes in, the leader's node name out (undefined: none agreed or none answered). */
+export type LeaderProbe = (members: readonly NodePlan[]) => Promise<string | undefined>;
+
+/** A failure message as one line. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Prefix a command so it runs as `user` (setpriv execs, so the pid stays the program's). */

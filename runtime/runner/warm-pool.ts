@@ -17,7 +17,7 @@ import type { Cluster } from '../cluster/cluster.js';
 import { startCluster, type StartClusterOptions } from '../cluster/start-cluster.js';
 import type { CleanCheck, ClusterRecord } from '../../core/run-files/cluster-record.js';
 import { cleanCheck, resetCluster } from '../cluster/warm/reset-cluster.js';
-import { messageOf } from '../cluster/warm/backend-reset.js';
+import { messageOf } from '../hosts/driver.js';
 import { adoptKeptCluster, type Adoption } from '../cluster/adopt-cluster.js';
 import { keptMismatch, keptOptionsOf } from '../cluster/kept-cluster.js';
 

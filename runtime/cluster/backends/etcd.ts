@@ -14,6 +14,8 @@ import { basename } from 'node:path';
 import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { httpJson } from '../probes.js';
+import { etcdReset } from './etcd-reset.js';
+import type { LeaderProbe } from '../../hosts/driver.js';
 
 const url = (ip: string, port: number | undefined): string => `http://${ip}:${port}`;
 
@@ -56,6 +58,8 @@ export function etcdSpec(): BackendSpec {
     tools: ['etcd'],
     debianPackage: 'etcd-server',
     scheme: 'http',
+    reset: etcdReset,
+    leader: etcdLeader,
     wallClockPreload: false,
     // A leader hands over leadership on SIGTERM, which can take an election timeout.
     stop: { signal: 'SIGTERM', graceMs: 5000 },
@@ -72,3 +76,10 @@ export function etcdSpec(): BackendSpec {
     describe: () => 'etcd 3.4, 3 members',
   };
 }
+
+/** The member whose id the members' status names as leader. */
+const etcdLeader: LeaderProbe = async (members) => {
+  const statuses = await Promise.all(members.map((m) => etcdStatus(m, 500).catch(() => undefined)));
+  const leaderId = statuses.find((s) => s && s.leader !== '' && s.leader !== '0')?.leader;
+  return members.find((_, i) => statuses[i]?.memberId === leaderId)?.name;
+};

@@ -9,6 +9,7 @@
 import type { BackendSpec } from '../../hosts/driver.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
+import { memcachedReset } from './memcached-reset.js';
 
 export const MEMCACHED_MEMORY_MB = 64;
 
@@ -41,6 +42,7 @@ export function memcachedSpec(): BackendSpec {
     tools: ['memcached'],
     debianPackage: 'memcached',
     scheme: 'memcached',
+    reset: memcachedReset,
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 2000 },
     // Nothing is persisted.

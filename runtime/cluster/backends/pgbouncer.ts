@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { type BackendSpec, type SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { POSTGRES_USER, postgresOwnedDir, postgresPing } from './postgres.js';
+import { pgbouncerReset } from './pg-advisory-reset.js';
 
 export const PGBOUNCER_POOL_SIZE = 2;
 
@@ -69,6 +70,7 @@ export function pgbouncerSpec(): BackendSpec {
     tools: ['pgbouncer', 'setpriv'],
     debianPackage: 'pgbouncer',
     scheme: 'postgres',
+    reset: pgbouncerReset,
     wallClockPreload: true,
     // SIGTERM is PgBouncer 1.18's immediate shutdown (SIGINT waits for every client to leave).
     stop: { signal: 'SIGTERM', graceMs: 2000 },

@@ -15,6 +15,8 @@ import { asUser, type BackendSpec, type SpecContext } from '../../hosts/driver.j
 import { PreflightError } from '../../hosts/cluster-errors.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { initFromTemplate } from './postgres-template.js';
+import { postgresReset } from './postgres-reset.js';
+import { pgAdvisoryReset } from './pg-advisory-reset.js';
 
 export const POSTGRES_USER = 'postgres';
 
@@ -73,6 +75,7 @@ export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): 
     tools: ['postgres', 'initdb', 'setpriv'],
     debianPackage: 'postgresql',
     scheme: 'postgres',
+    reset: backend === 'pg-advisory' ? pgAdvisoryReset : postgresReset,
     wallClockPreload: true,
     sysvSharedMemory: true,
     // SIGINT is "fast shutdown" (SIGTERM would wait for every client to leave).

@@ -27,6 +27,8 @@ import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { redisArgs } from './redis.js';
 import { agreedMaster, replicationOf, sentinelMasterAddr, sentinelMasterInfo, SENTINEL_MASTER_NAME } from '../../clients/sentinel-probes.js';
+import { sentinelReset } from './sentinel-reset.js';
+import type { LeaderProbe } from '../../hosts/driver.js';
 
 export interface RedisSentinelOptions {
   /** `min-replicas-to-write` on every data node (0, the default, turns it off). */
@@ -124,6 +126,8 @@ export function redisSentinelSpec(opts: RedisSentinelOptions = {}): BackendSpec 
     tools: ['redis-server'],
     debianPackage: 'redis-server',
     scheme: 'redis',
+    reset: sentinelReset,
+    leader: sentinelLeader,
     wallClockPreload: true,
     // Clients ask the Sentinels for the master, as applications do (redis-py's Sentinel.master_for).
     clientRole: 'sentinel',
@@ -147,3 +151,10 @@ export function redisSentinelSpec(opts: RedisSentinelOptions = {}): BackendSpec 
       ((opts.minReplicas ?? 0) > 0 ? `, min-replicas-to-write ${opts.minReplicas} max-lag ${opts.minReplicasMaxLagS ?? 1} s` : ''),
   };
 }
+
+/** The master a majority of the Sentinels name (get-master-addr-by-name). */
+const sentinelLeader: LeaderProbe = async (members) => {
+  const sentinels = members.filter((m) => m.role === 'sentinel').map((m) => ({ host: m.ip, port: m.port }));
+  const addr = await agreedMaster(sentinels);
+  return members.find((m) => m.role === 'data' && `${m.ip}:${m.port}` === addr)?.name;
+};

@@ -12,6 +12,7 @@ import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
 import type { RedisPersistence } from '../../../core/plan/redis-persistence.js';
+import { redisReset } from './redis-reset.js';
 
 export interface RedisOptions {
   persistence?: RedisPersistence;
@@ -47,6 +48,7 @@ export function redisSpec(backend: 'redis' | 'redlock', opts: RedisOptions = {})
     tools: ['redis-server'],
     debianPackage: 'redis-server',
     scheme: 'redis',
+    reset: redisReset,
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 3000 },
     // Without persistence nothing on disk can be lost, so SIGKILL at once; with AOF,

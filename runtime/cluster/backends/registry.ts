@@ -1,11 +1,12 @@
 /**
  * The backends registry: a backend's name and options give its spec, which
- * says everything fencecheck knows of its servers (command, readiness, stop,
+ * says everything fencecheck does with its servers (command, readiness, stop,
  * the programs it needs, its Debian package, its URL scheme, whom clients
- * connect to). Adding a backend is one file here plus one line below, its
- * layout line in core/cluster/cluster-plan.ts and its warm reset line in
- * warm/backend-reset.ts (each a Record over the backend names: the compiler
- * asks for every one).
+ * connect to, its half of a warm reset and clean check, how to name its
+ * leader). Adding a backend is its file here (and its reset's) plus one line
+ * below and its layout line in core/cluster/cluster-plan.ts (each a Record
+ * over the backend names: the compiler asks for every one), beside its
+ * LockSystem in core/systems/ and its lock client.
  */
 import type { BackendSpec } from '../../hosts/driver.js';
 import type { BackendName } from '../../../core/cluster/cluster-plan.js';

@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
+import { zookeeperReset } from './zookeeper-reset.js';
+import type { LeaderProbe } from '../../hosts/driver.js';
 
 export interface ZookeeperOptions {
   tickTimeMs?: number;
@@ -82,6 +84,8 @@ export function zookeeperSpec(opts: ZookeeperOptions = {}): BackendSpec {
     tools: ['java', 'zookeeper.jar', 'slf4j-simple.jar'],
     debianPackage: 'zookeeper',
     scheme: 'zk',
+    reset: zookeeperReset,
+    leader: zookeeperLeader,
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 5000 },
     // The transaction log is fsynced before each ack and the data is not used again.
@@ -103,3 +107,9 @@ export function zookeeperSpec(opts: ZookeeperOptions = {}): BackendSpec {
     describe: () => `tickTime ${tickTimeMs} ms`,
   };
 }
+
+/** The server whose srvr says `Mode: leader`. */
+const zookeeperLeader: LeaderProbe = async (members) => {
+  const modes = await Promise.all(members.map((m) => zookeeperMode(m, 500).catch(() => undefined)));
+  return members.find((_, i) => modes[i] === 'leader')?.name;
+};

@@ -2,7 +2,7 @@
  * The I/O of a warm cluster's reset and clean check over a running Cluster:
  * observe (processes, /proc states, clock files, nft tables), act on the
  * planned steps (reset-plan.ts), then each backend's own reset and check
- * (backend-reset.ts). Pure decisions live in reset-plan.ts.
+ * (each backend spec's `reset`, runtime/cluster/backends/*-reset.ts). Pure decisions live in reset-plan.ts.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ import { readProcessInfo, waitForExit } from '../../hosts/process-info.js';
 import { runCommand } from '../../hosts/run-command.js';
 import type { CleanCheck } from '../../../core/run-files/cluster-record.js';
 import { deleteTableScript } from '../../nemesis/nft-rules.js';
-import { backendReset, messageOf, type ResetContext } from './backend-reset.js';
+import { messageOf, type ResetContext } from '../../hosts/driver.js';
+import { backendSpec } from '../backends/registry.js';
 import { observationProblems, parseNftTables, planReset, type ClusterObservation, type ResetStep } from './reset-plan.js';
 
 /** How long a client that ended its input gets to exit (and close its sessions) before kill -9. */
@@ -84,7 +85,7 @@ export async function resetCluster(c: Cluster, log: (line: string) => void): Pro
   for (const kind of ['end-clients', 'nft-delete', 'restart', 'resume', 'clock-zero'] as const) {
     await Promise.all(steps.filter((s) => s.kind === kind).map((s) => applyStep(c, s)));
   }
-  await Promise.all(contexts(c, log).map(({ backend, ctx }) => backendReset(backend).reset(ctx)));
+  await Promise.all(contexts(c, log).map(({ backend, ctx }) => backendSpec(backend).reset.reset(ctx)));
   return steps;
 }
 
@@ -92,7 +93,7 @@ export async function resetCluster(c: Cluster, log: (line: string) => void): Pro
 export async function cleanCheck(c: Cluster, log: (line: string) => void): Promise<CleanCheck> {
   const t0 = Date.now();
   const general = observationProblems(await observeCluster(c));
-  const perBackend = await Promise.all(contexts(c, log).map(({ backend, ctx }) => backendReset(backend).check(ctx).catch((err: unknown) => [`${backend}: check failed: ${messageOf(err)}`])));
+  const perBackend = await Promise.all(contexts(c, log).map(({ backend, ctx }) => backendSpec(backend).reset.check(ctx).catch((err: unknown) => [`${backend}: check failed: ${messageOf(err)}`])));
   const problems = [...general, ...perBackend.flat()];
   return { ok: problems.length === 0, problems, ms: Date.now() - t0 };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { keyCount, leaseIds } from '../../../runtime/cluster/warm/etcd-reset.js';
-import { replicationProblems } from '../../../runtime/cluster/warm/sentinel-reset.js';
-import { parseZkDump, zkDumpProblems } from '../../../runtime/cluster/warm/zookeeper-reset.js';
+import { keyCount, leaseIds } from '../../../runtime/cluster/backends/etcd-reset.js';
+import { replicationProblems } from '../../../runtime/cluster/backends/sentinel-reset.js';
+import { parseZkDump, zkDumpProblems } from '../../../runtime/cluster/backends/zookeeper-reset.js';
 import { nodesOf, planCluster } from '../../../core/cluster/cluster-plan.js';
 
 // `dump` as ZooKeeper 3.8 (Debian) answered it on the leader of a fencecheck ensemble: no session; one

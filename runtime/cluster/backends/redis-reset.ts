@@ -9,7 +9,7 @@
  */
 import { askRedis } from '../../clients/sentinel-probes.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
-import { messageOf, type BackendReset } from './backend-reset.js';
+import { messageOf, type BackendReset } from '../../hosts/driver.js';
 
 /** What one Redis node holds: the problem line, or undefined when it answers and is empty. */
 export async function redisKeysProblem(n: NodePlan): Promise<string | undefined> {

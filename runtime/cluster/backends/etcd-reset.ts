@@ -4,10 +4,10 @@
  * answers. The check asks each member for its status (all answer, one
  * leader) and counts keys and leases.
  */
-import { etcdStatus } from '../backends/etcd.js';
+import { etcdStatus } from './etcd.js';
 import { httpJson } from '../probes.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
-import { messageOf, type BackendReset } from './backend-reset.js';
+import { messageOf, type BackendReset } from '../../hosts/driver.js';
 
 /** The whole key space: key and range_end both "\0" (base64 `AA==`). */
 const ALL_KEYS = { key: 'AA==', range_end: 'AA==' };

@@ -8,7 +8,7 @@
  * reopens on demand); its check is that it still answers a query through
  * its pool.
  */
-import { messageOf, type BackendReset } from './backend-reset.js';
+import { messageOf, type BackendReset } from '../../hosts/driver.js';
 import { postgresReset, query } from './postgres-reset.js';
 
 export const pgAdvisoryReset: BackendReset = {

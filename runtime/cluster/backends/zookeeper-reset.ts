@@ -7,9 +7,9 @@
  * asks it again and asks every member for its mode (all answer, one leader).
  */
 import { tcpExchange } from '../probes.js';
-import { DEFAULT_TICK_TIME_MS, zookeeperMode } from '../backends/zookeeper.js';
+import { DEFAULT_TICK_TIME_MS, zookeeperMode } from './zookeeper.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
-import { messageOf, type BackendReset } from './backend-reset.js';
+import { messageOf, type BackendReset } from '../../hosts/driver.js';
 
 /** ZooKeeper's maxSessionTimeout default (20 ticks) and a tick of slack: no session can outlive it. */
 export const ZK_SESSION_WAIT_MS = 21 * DEFAULT_TICK_TIME_MS;

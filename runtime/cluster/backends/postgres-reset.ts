@@ -4,9 +4,9 @@
  * itself is reset by every run (prepareResource), warm or fresh.
  */
 import pg from 'pg';
-import { postgresUrl } from '../backends/postgres.js';
+import { postgresUrl } from './postgres.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
-import { messageOf, type BackendReset } from './backend-reset.js';
+import { messageOf, type BackendReset } from '../../hosts/driver.js';
 
 const OTHERS = "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";
 

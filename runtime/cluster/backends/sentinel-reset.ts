@@ -10,10 +10,10 @@
  * old master reconverted), a longer and riskier reset than a fresh start, so
  * the check fails and the pool starts the cluster fresh.
  */
-import { initialMaster } from '../backends/redis-sentinel.js';
+import { initialMaster } from './redis-sentinel.js';
 import { agreedMaster, askRedis, replicationOf, sentinelMasterInfo } from '../../clients/sentinel-probes.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
-import { messageOf, type BackendReset, type ResetContext } from './backend-reset.js';
+import { messageOf, type BackendReset, type ResetContext } from '../../hosts/driver.js';
 import { redisKeysProblem } from './redis-reset.js';
 
 const CATCH_UP_MS = 5000;

@@ -9,8 +9,8 @@
  */
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
-import { messageOf, type BackendReset } from './backend-reset.js';
-import { MEMCACHED_MEMORY_MB } from '../backends/memcached.js';
+import { messageOf, type BackendReset } from '../../hosts/driver.js';
+import { MEMCACHED_MEMORY_MB } from './memcached.js';
 import { parseStats } from '../../../core/generator/memcached-eviction.js';
 
 /** The settings the evict fault changes, as memcachedArgs starts the node: `stats settings` names and the command that sets each. */
