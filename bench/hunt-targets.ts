@@ -94,5 +94,7 @@ export function huntArgv(t: BenchTarget, seed: number, budget: string, results: 
     '--budget', budget,
     '--seed', String(seed),
     '--results', results,
+    // Runs-to-detection and time-to-detection are the hunt's own; the bench shrinks what it wants separately.
+    '--no-shrink',
   ];
 }

@@ -38,6 +38,11 @@ interface HuntFlags {
   clients: number;
   ttlMs?: number;
   checkHold: boolean;
+  /** Shrink the first violation on the same cluster (default); `--no-shrink` only prints the command. */
+  shrink: boolean;
+  shrinkRuns: number;
+  shrinkMinFails: number;
+  shrinkMaxCandidates: number;
 }
 
 /** etcd raises a lease below its minimum (about 2 s here), so the windows sized from a 1 s lease would be too short. */
@@ -63,13 +68,18 @@ export function registerHuntCommand(program: Command): void {
     .option('--clients <n>', withRange('clients per try', RUN_RANGES.clients), parseInRange('--clients', RUN_RANGES.clients), TRY_SHAPE.clients)
     .option('--ttl-ms <ms>', `lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, parseInRange('--ttl-ms', RUN_RANGES.ttlMs))
     .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', false)
+    .option('--no-shrink', 'after a violation, print the shrink command instead of shrinking the failing try')
+    .option('--shrink-runs <K>', withRange('the shrink\'s re-runs of each candidate', FLAG_RANGES['--shrink-runs']), numberFlag('--shrink-runs'), 5)
+    .option('--shrink-min-fails <k>', withRange('failures among them to keep a candidate', FLAG_RANGES['--shrink-min-fails']), numberFlag('--shrink-min-fails'), 4)
+    .option('--shrink-max-candidates <n>', withRange('at most this many shrink candidates', FLAG_RANGES['--shrink-max-candidates']), numberFlag('--shrink-max-candidates'), 40)
     .addHelpText(
       'after',
       `
 Each try is a short run (its own run directory under the hunt's) whose faults wait for lock events
 (a holder between its read and its write, an acquire in flight, a lease about to end, right after a grant).
-Exit: 1 a violation (stops at the first unless --keep-going), 0 none in the budget with evidence and its
-weight, 3 nothing dangerous tested, 254 bad input. Needs root. See docs/hunt.md. Examples:
+Exit: 1 a violation (stops at the first unless --keep-going, then shrinks it on the same cluster unless
+--no-shrink), 0 none in the budget with evidence and its weight, 3 nothing dangerous tested, 254 bad
+input. Needs root. See docs/hunt.md. Examples:
   fencecheck hunt --backend redis --resource none --faults client-pause --budget-runs 5
   fencecheck hunt --backend etcd --resource fence-claim --budget 10m --seed 3
   fencecheck hunt --merge results/hunt/etcd-fence-claim-*-shard*   # one answer from the shards of --shard i/N`,
@@ -78,6 +88,7 @@ weight, 3 nothing dangerous tested, 254 bad input. Needs root. See docs/hunt.md.
       if (flags.merge !== undefined) return void (process.exitCode = mergeNow(flags.merge, flags.results));
       for (const f of ['backend', 'resource'] as const) if (flags[f] === undefined) throw new UsageError(`Expected \`--${f}\`, got none`, 'Name the target: fencecheck hunt --backend redis --resource none, or merge sharded hunts with --merge DIR...');
       if (flags.budget !== undefined && flags.budgetRuns !== undefined) throw new UsageError('Expected one of `--budget` and `--budget-runs`, got both', 'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).');
+      if (flags.shrinkMinFails > flags.shrinkRuns) throw new UsageError(`Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${flags.shrinkRuns}), got \`${flags.shrinkMinFails}\``, 'k failures of K re-runs: k <= K, e.g. --shrink-runs 5 --shrink-min-fails 4.');
       const target: HuntTarget = { backend: flags.backend, resource: flags.resource, workload: flags.workload, checkHold: flags.checkHold, ...(flags.client !== undefined ? { client: flags.client } : {}) };
       const faults = huntFaults(target, flags.faults);
       process.exitCode = await huntNow(target, faults, flags);
@@ -113,10 +124,21 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   const budget = flags.budgetRuns !== undefined ? { runs: flags.budgetRuns } : { ms: flags.budget ?? 600_000 };
   log(`hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}; ${huntDir}`);
   const deps = realHuntDeps(log, () => stopped);
-  const report = await runHunt(
-    { target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape: { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) }, ...(flags.shard ? { shard: flags.shard } : {}) },
-    deps,
-  ).finally(() => deps.close?.());
-  process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);
-  return report.exitCode;
+  const shape = { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) };
+  try {
+    const report = await runHunt({ target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape, ...(flags.shard ? { shard: flags.shard } : {}) }, deps);
+    process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);
+    const failing = report.found?.record.runDir;
+    // The failing try shrunk on the same warm cluster; the hunt's exit code stays its own (a violation was found either way).
+    if (flags.shrink && failing && !stopped) {
+      log(`hunt: shrinking try ${report.found!.tryNumber} (${flags.shrinkMinFails} of ${flags.shrinkRuns} re-runs must fail; --no-shrink skips this)`);
+      const { runShrink } = await import('../shrink/run-shrink.js');
+      const shrinkDir = join(report.huntDir, 'shrink');
+      const shrunk = await runShrink({ runDir: failing, runs: flags.shrinkRuns, minFails: flags.shrinkMinFails, maxCandidates: flags.shrinkMaxCandidates, shrinkDir }, deps);
+      process.stdout.write(shrunk.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
+    }
+    return report.exitCode;
+  } finally {
+    await deps.close?.();
+  }
 }

@@ -37,6 +37,10 @@ export const FLAG_RANGES = {
   '--runs': { min: 1, max: 100 },
   '--min-fails': { min: 1, max: 100 },
   '--max-candidates': { min: 1, max: 10_000 },
+  // hunt's own names for the shrink it runs after a violation.
+  '--shrink-runs': { min: 1, max: 100 },
+  '--shrink-min-fails': { min: 1, max: 100 },
+  '--shrink-max-candidates': { min: 1, max: 10_000 },
   '--shrink': { min: 0, max: 100 },
 } as const satisfies Record<string, NumberRange>;
 

@@ -40,6 +40,9 @@ function rows(): [string, string, NumberRange][] {
     ['--runs', 'shrink', FLAG_RANGES['--runs']],
     ['--min-fails', 'shrink', FLAG_RANGES['--min-fails']],
     ['--max-candidates', 'shrink', FLAG_RANGES['--max-candidates']],
+    ['--shrink-runs', 'hunt', FLAG_RANGES['--shrink-runs']],
+    ['--shrink-min-fails', 'hunt', FLAG_RANGES['--shrink-min-fails']],
+    ['--shrink-max-candidates', 'hunt', FLAG_RANGES['--shrink-max-candidates']],
     ['--shrink', 'npm run libraries', FLAG_RANGES['--shrink']],
   ];
 }

@@ -54,7 +54,7 @@ describe('bench:hunt table', () => {
   });
 
   it('points the hunt at a target as a user would: lock, client, resource, fault family', () => {
-    expect(huntArgv(benchTarget('zk-careful'), 2, '10m', 'out')).toEqual(['hunt', '--backend', 'zookeeper', '--resource', 'none', '--check-hold', '--budget', '10m', '--seed', '2', '--results', 'out']);
+    expect(huntArgv(benchTarget('zk-careful'), 2, '10m', 'out')).toEqual(['hunt', '--backend', 'zookeeper', '--resource', 'none', '--check-hold', '--budget', '10m', '--seed', '2', '--results', 'out', '--no-shrink']);
     expect(huntArgv(benchTarget('redlock-delay'), 1, '10m', 'out')).toContain('delay,partition,loss');
     expect(() => benchTarget('nope')).toThrow(/unknown --target nope/);
   });

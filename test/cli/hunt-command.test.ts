@@ -26,6 +26,7 @@ describe('fencecheck hunt and shrink on bad input', () => {
     [['hunt', '--resource', 'none'], /Expected `--backend`, got none[\s\S]*Hint: Name the target/],
     [['hunt', '--merge', tmpdir()], /not a hunt directory \(no hunt\.json\)[\s\S]*Hint: Give the hunt directories/],
     [['shrink', SAMPLE, '--runs', '2', '--min-fails', '3'], /Expected `--min-fails` to be at most `--runs` \(2\), got `3`/],
+    [['hunt', '--backend', 'redis', '--resource', 'none', '--shrink-runs', '2', '--shrink-min-fails', '3'], /Expected `--shrink-min-fails` to be at most `--shrink-runs` \(2\), got `3`/],
   ])('%j exits 254', (args, message) => {
     const r = runCli(args);
     expect(r.code).toBe(254);
