@@ -44,11 +44,13 @@ export async function adoptKeptCluster(want: StartClusterOptions, log: (line: st
     if (state.provider === 'containers') return release({ because: 'the kept cluster runs on the containers provider, which has no warm reset' });
     const misfit = keptMismatch(k.options, want);
     if (misfit) return release({ because: `the cluster kept by \`fencecheck up --keep\` does not fit this run (${misfit})` });
-    const gone = state.processes.filter((p) => !isSameProcess(p)).map((p) => p.name);
-    if (gone.length > 0) return release({ because: `the kept cluster's ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} gone` });
-
     const backends = [...new Set(k.options.backends)] as BackendName[];
     const plan = planCluster({ backends, subnet: state.subnet });
+    // Its servers must all be there, as recorded (a client process left over is the reset's to end, not a reason to start afresh).
+    const alive = (name: string): boolean => state.processes.some((p) => p.name === name && isSameProcess(p));
+    const gone = plan.nodes.filter((n) => !alive(n.name)).map((n) => n.name);
+    if (gone.length > 0) return release({ because: `the kept cluster's ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} gone` });
+
     for (const name of k.options.clientHosts) plan.clients.push(planClientHost(plan, name));
     const provider = namespacesProvider();
     await provider.preflight(plan, backends);

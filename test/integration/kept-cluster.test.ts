@@ -1,7 +1,8 @@
 /**
  * Integration (real servers, root): `fencecheck up --keep` leaves a warm
  * cluster, the next `fencecheck run` adopts it (the same Redis server, reset
- * and checked first, test.json says not fresh) and keeps it again; a run whose
+ * and checked first, test.json says not fresh) and keeps it again, and so does
+ * the one after; a run whose
  * cluster options differ replaces it (test.json says why) and keeps the
  * replacement; `fencecheck down` ends it and nothing is left. Needs `npm run
  * build` first (the CLI runs from dist/).
@@ -54,6 +55,13 @@ describe('a kept cluster', () => {
     expect(kept?.owner.detached).toBe(true);
     expect(keptOf(kept)?.runs).toBe(1);
 
+    // Again: the next command adopts it after the first one's run (its clients ended, its faults healed by the reset).
+    const second = await cli([...RUN, '--results', join(resultsDir, 'second')]);
+    expect(second.stderr, second.all).toContain('adopted the cluster kept by `fencecheck up --keep` (');
+    expect(clusterRecordOf(second.stdout)).toMatchObject({ fresh: false, reusedAfterRuns: 1, cleanCheck: { ok: true } });
+    expect(redisServer()?.pid).toBe(server!.pid);
+    expect(keptOf(StateFile.read(defaultStateFile()))?.runs).toBe(2);
+
     const other = await cli([...RUN, '--redis-persistence', 'aof-always', '--results', join(resultsDir, 'other')]);
     expect([0, 1, 3], other.all).toContain(other.exitCode);
     const record = clusterRecordOf(other.stdout);
@@ -68,6 +76,6 @@ describe('a kept cluster', () => {
     expect(down.exitCode, down.all).toBe(0);
     expect(StateFile.read(defaultStateFile())).toBeUndefined();
     expect(await leftovers(recorded)).toEqual(NOTHING_LEFT);
-    expect(readdirSync(resultsDir).sort()).toEqual(['first', 'other', 'up']);
+    expect(readdirSync(resultsDir).sort()).toEqual(['first', 'other', 'second', 'up']);
   }, 420_000);
 });
