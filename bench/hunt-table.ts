@@ -26,6 +26,8 @@ export interface HuntRow {
   /** What the hunt searched (its hunt.json): a row of an earlier definition of the target is left out of the table. */
   resource?: string;
   faults?: string[];
+  /** The hunt's --redis-persistence, when it named one. */
+  redisPersistence?: string;
 }
 
 interface HuntJsonTry {
@@ -42,8 +44,8 @@ export function huntRow(target: string, seed: number, budget: string, exitCode: 
   const i = tries.findIndex((t) => t.outcome === 'unsafe');
   const hit = i >= 0 ? tries[i]! : undefined;
   const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir, miss: hit.nearMiss ?? null } : null;
-  const d = doc as { target?: { resource?: string }; faults?: string[] };
-  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}) };
+  const d = doc as { target?: { resource?: string; redisPersistence?: string }; faults?: string[] };
+  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}), ...(d.target?.redisPersistence ? { redisPersistence: d.target.redisPersistence } : {}) };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -71,7 +73,8 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
       const tries = mine.reduce((n, r) => n + r.tries, 0);
       const tested = mine.reduce((n, r) => n + (r.tested ?? 0), 0);
       const bound = ruledOutRate(tested);
-      const note = found.length > 0 ? `FALSE ALARM: ${arms}` : `${tries} tries, ${tested} tested: ≥ ${bound === null ? '—' : formatPercent(bound)} ruled out (95 %)`;
+      // A violation where the target claims none: a real one (the find's run shows it) refutes the claim; a spurious one is a checker's defect. Either way it is shown, never hidden.
+      const note = found.length > 0 ? `VIOLATION where none was expected: ${arms}` : `${tries} tries, ${tested} tested: ≥ ${bound === null ? '—' : formatPercent(bound)} ruled out (95 %)`;
       lines.push(`| ${t.id} | none | ${seeds} | ${foundCell} | — | — | — | ${note} | ${budgets} |`);
       continue;
     }
@@ -85,6 +88,8 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
 /** The row hunted what the target says now (rows that do not say are taken as they are). */
 function sameDefinition(t: BenchTarget, r: HuntRow): boolean {
   if (r.resource !== undefined && r.resource !== t.resource) return false;
+  // A row read from its hunt.json knows its persistence (none unless named).
+  if (r.resource !== undefined && (r.redisPersistence ?? 'none') !== (t.redisPersistence ?? 'none')) return false;
   return t.faults === undefined || r.faults === undefined || [...t.faults].sort().join(',') === [...r.faults].sort().join(',');
 }
 

@@ -18,6 +18,8 @@ export interface BenchTarget {
   /** A client of clients/ by name or path (the hunt's --client), relative to the project. */
   client?: string;
   checkHold?: boolean;
+  /** The hunt's --redis-persistence (Redis targets). */
+  redisPersistence?: 'aof-always';
   /** The fault family of the question; absent: every kind that applies (the hunt's default). */
   faults?: FaultKind[];
   /** A violation expected (the debate's failure) or none (a protected target: a violation is a false alarm). */
@@ -73,7 +75,9 @@ export const BENCH_TARGETS: readonly BenchTarget[] = [
   { id: 'zk-careful', what: 'ZooKeeper with the careful client (--check-hold) acting past its session', backend: 'zookeeper', resource: 'none', checkHold: true, expect: 'violation' },
   { id: 'etcd-fence-claim', what: 'etcd (built-in client) with fence-claim: protected', backend: 'etcd', resource: 'fence-claim', expect: 'none' },
   { id: 'zk-fence-claim', what: 'ZooKeeper with fence-claim: protected', backend: 'zookeeper', resource: 'fence-claim', expect: 'none' },
-  { id: 'redis-fence-claim', what: 'single-instance Redis with fence-claim: protected', backend: 'redis', resource: 'fence-claim', expect: 'none' },
+  // Without persistence a kill restarts Redis empty, its INCR counter too, and the same token goes to two holders: found so (2026-12-01, seed 1, two kills right after grants). With every write fsynced the counter survives a kill.
+  { id: 'redis-fence-claim', what: 'single-instance Redis with fence-claim, the AOF fsynced on every write: protected', backend: 'redis', resource: 'fence-claim', redisPersistence: 'aof-always', expect: 'none' },
+  { id: 'redis-fence-claim-volatile', what: 'single-instance Redis with fence-claim and no persistence: a kill hands its INCR tokens out again', backend: 'redis', resource: 'fence-claim', expect: 'violation' },
 ];
 
 export function benchTarget(id: string): BenchTarget {
@@ -90,6 +94,7 @@ export function huntArgv(t: BenchTarget, seed: number, budget: string, results: 
     '--resource', t.resource,
     ...(t.client !== undefined ? ['--client', t.client] : []),
     ...(t.checkHold ? ['--check-hold'] : []),
+    ...(t.redisPersistence ? ['--redis-persistence', t.redisPersistence] : []),
     ...(t.faults ? ['--faults', t.faults.join(',')] : []),
     '--budget', budget,
     '--seed', String(seed),

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { clientCommand, CLIENT_HELP } from './run-flags.js';
+import { REDIS_PERSISTENCE, type RedisPersistence } from '../../core/plan/redis-persistence.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { parseInRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
@@ -38,6 +39,7 @@ interface HuntFlags {
   clients: number;
   ttlMs?: number;
   checkHold: boolean;
+  redisPersistence: RedisPersistence;
   /** Shrink the first violation on the same cluster (default); `--no-shrink` only prints the command. */
   shrink: boolean;
   shrinkRuns: number;
@@ -68,6 +70,7 @@ export function registerHuntCommand(program: Command): void {
     .option('--clients <n>', withRange('clients per try', RUN_RANGES.clients), parseInRange('--clients', RUN_RANGES.clients), TRY_SHAPE.clients)
     .option('--ttl-ms <ms>', `lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, parseInRange('--ttl-ms', RUN_RANGES.ttlMs))
     .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', false)
+    .option('--redis-persistence <mode>', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')} (a kill without persistence restarts a server empty, its INCR counter too)`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
     .option('--no-shrink', 'after a violation, print the shrink command instead of shrinking the failing try')
     .option('--shrink-runs <K>', withRange('the shrink\'s re-runs of each candidate', FLAG_RANGES['--shrink-runs']), numberFlag('--shrink-runs'), 5)
     .option('--shrink-min-fails <k>', withRange('failures among them to keep a candidate', FLAG_RANGES['--shrink-min-fails']), numberFlag('--shrink-min-fails'), 4)
@@ -89,7 +92,7 @@ input. Needs root. See docs/hunt.md. Examples:
       for (const f of ['backend', 'resource'] as const) if (flags[f] === undefined) throw new UsageError(`Expected \`--${f}\`, got none`, 'Name the target: fencecheck hunt --backend redis --resource none, or merge sharded hunts with --merge DIR...');
       if (flags.budget !== undefined && flags.budgetRuns !== undefined) throw new UsageError('Expected one of `--budget` and `--budget-runs`, got both', 'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).');
       if (flags.shrinkMinFails > flags.shrinkRuns) throw new UsageError(`Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${flags.shrinkRuns}), got \`${flags.shrinkMinFails}\``, 'k failures of K re-runs: k <= K, e.g. --shrink-runs 5 --shrink-min-fails 4.');
-      const target: HuntTarget = { backend: flags.backend, resource: flags.resource, workload: flags.workload, checkHold: flags.checkHold, ...(flags.client !== undefined ? { client: flags.client } : {}) };
+      const target: HuntTarget = { backend: flags.backend, resource: flags.resource, workload: flags.workload, checkHold: flags.checkHold, ...(flags.redisPersistence !== 'none' ? { redisPersistence: flags.redisPersistence } : {}), ...(flags.client !== undefined ? { client: flags.client } : {}) };
       const faults = huntFaults(target, flags.faults);
       process.exitCode = await huntNow(target, faults, flags);
     });

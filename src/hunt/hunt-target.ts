@@ -4,6 +4,7 @@
  * each try's run options (a short run whose faults are the try's script).
  */
 import { UsageError } from '../../core/errors.js';
+import type { RedisPersistence } from '../../core/plan/redis-persistence.js';
 import { Prng } from '../../core/random/prng.js';
 import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
@@ -20,6 +21,8 @@ export interface HuntTarget {
   resource: ResourceMode;
   workload: LockWorkload;
   checkHold?: boolean;
+  /** Redis and Redlock: how the servers persist (a kill of a server without persistence restarts it empty: its INCR counter too). */
+  redisPersistence?: RedisPersistence;
 }
 
 /** The shape of every try: short runs, few clients. */
@@ -84,6 +87,7 @@ export function tryOptions(target: HuntTarget, shape: TryShape, plan: TryPlan, h
     workload: target.workload,
     ...(target.client !== undefined ? { client: target.client } : {}),
     checkHold: target.checkHold ?? false,
+    ...(target.redisPersistence !== undefined ? { redisPersistence: target.redisPersistence } : {}),
     nemesis: kinds,
     script: plan.windows,
     ...(kinds.includes('delay') ? { proxies: 'both' as const } : {}),

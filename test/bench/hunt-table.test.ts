@@ -2,7 +2,7 @@
  * bench:hunt's rows and table: a row read from a hunt.json (the first unsafe
  * try's number, its end time and its arms), and per target the median and
  * range over seeds, the last row of a target and seed winning; a protected
- * target shows its tries and bound, or FALSE ALARM when a hunt found one.
+ * target shows its tries and bound, or the violation a hunt found where none was expected.
  */
 import { describe, expect, it } from 'vitest';
 import { huntRow, huntTable } from '../../bench/hunt-table.js';
@@ -34,7 +34,7 @@ describe('bench:hunt table', () => {
     const table = huntTable(rows, BENCH_TARGETS).split('\n');
     expect(table.find((l) => l.startsWith('| cas-unique '))).toBe('| cas-unique | violation | 1–3 | 3/3 | every find | 2 (1–3) | 40s (20s–1m00s) | client-pause@grant + kill@time | 10m |');
     expect(table.find((l) => l.startsWith('| etcd-fence-claim '))).toBe('| etcd-fence-claim | none | 1–1 | 0/1 | — | — | — | 3 tries, 2 tested: ≥ 78 % ruled out (95 %) | 3m |');
-    expect(table.find((l) => l.startsWith('| zk-fence-claim '))).toMatch(/FALSE ALARM/);
+    expect(table.find((l) => l.startsWith('| zk-fence-claim '))).toMatch(/VIOLATION where none was expected: client-pause@grant/);
     expect(table.some((l) => l.startsWith('| redlock-delay '))).toBe(false);
   });
 
@@ -47,15 +47,22 @@ describe('bench:hunt table', () => {
       // sentinel-fence hunted the write-only fence once; the target now claims its token.
       huntRow('sentinel-fence', 1, '10m', 1, doc(['unsafe'], { target: { backend: 'redis-sentinel', resource: 'fence' } }), 'c', 1),
       huntRow('sentinel-fence', 2, '10m', 1, doc(['safe', 'unsafe'], { target: { backend: 'redis-sentinel', resource: 'fence-claim' } }), 'd', 1),
+      // The protected Redis was hunted once without persistence; the target now fsyncs every write.
+      huntRow('redis-fence-claim', 1, '5m', 1, doc(['unsafe'], { target: { backend: 'redis', resource: 'fence-claim' } }), 'e', 1),
+      huntRow('redis-fence-claim', 2, '5m', 0, doc(['safe'], { target: { backend: 'redis', resource: 'fence-claim', redisPersistence: 'aof-always' } }), 'f', 1),
     ];
     const table = huntTable(rows, BENCH_TARGETS).split('\n');
     expect(table.find((l) => l.startsWith('| redlock-delay '))).toContain('| 2/2 | 1 of 2 finds (a grant with no validity left) |');
     expect(table.find((l) => l.startsWith('| sentinel-fence '))).toContain('| 2–2 | 1/1 | every find | 2 |');
+    expect(table.find((l) => l.startsWith('| redis-fence-claim '))).toContain('| 2–2 | 0/1 |');
   });
 
   it('points the hunt at a target as a user would: lock, client, resource, fault family', () => {
     expect(huntArgv(benchTarget('zk-careful'), 2, '10m', 'out')).toEqual(['hunt', '--backend', 'zookeeper', '--resource', 'none', '--check-hold', '--budget', '10m', '--seed', '2', '--results', 'out', '--no-shrink']);
     expect(huntArgv(benchTarget('redlock-delay'), 1, '10m', 'out')).toContain('delay,partition,loss');
+    // The protected Redis fsyncs every write: its INCR counter survives a kill (the volatile one is the finding).
+    expect(huntArgv(benchTarget('redis-fence-claim'), 1, '10m', 'out').join(' ')).toContain('--redis-persistence aof-always');
+    expect(huntArgv(benchTarget('redis-fence-claim-volatile'), 1, '10m', 'out')).not.toContain('--redis-persistence');
     expect(() => benchTarget('nope')).toThrow(/unknown --target nope/);
   });
 });
