@@ -3,16 +3,16 @@
  * import and validate, every file. Skipped, with a note, where it is absent.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusDir } from '../../src/corpus/manifest.js';
 import type { HistoryWarning } from '../../core/history/history-warning.js';
 import { detectFormat, readHistory, type HistoryFormat } from '../../src/history/read-history.js';
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const DATA = resolve(projectRoot, '../shared/data');
+// The same folder every corpus test reads: FENCECHECK_DATA, else ../shared/data beside the project root.
+const DATA = corpusDir();
 const present = existsSync(join(DATA, 'MANIFEST.tsv'));
-if (!present) console.warn(`[corpus] skipped: the public corpus is not at ${DATA} (expected ../shared/data from the project root)`);
+if (!present) console.warn(`[corpus] skipped: the public corpus is not at ${DATA} (set FENCECHECK_DATA to its folder; default ../shared/data beside the project root)`);
 
 // MANIFEST.tsv's format column, in our format names.
 const FORMATS: { [manifest: string]: HistoryFormat } = {
