@@ -130,6 +130,9 @@ export interface BackendReset {
 /** A backend's leader probe: its nodes in, the leader's node name out (undefined: none agreed or none answered). */
 export type LeaderProbe = (members: readonly NodePlan[]) => Promise<string | undefined>;
 
+/** What a backend's file says of its servers; the registry adds its warm reset (runtime/cluster/backends/registry.ts: the reset modules import the spec modules, so the specs cannot import them back). */
+export type ServerSpec = Omit<BackendSpec, 'reset'>;
+
 /** A failure message as one line. */
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { madeTempDir } from '../support/temp-dirs.js';
 import { runCli } from './run-cli.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 
 const COMMANDS = ['run', 'check', 'compare', 'scenario', 'up', 'down', 'doctor', 'setup', 'report', 'serve'];
 
@@ -22,6 +23,17 @@ describe('fencecheck entry point', () => {
       const { code, stdout } = runCli(args);
       expect(code).toBe(0);
       for (const name of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    }
+  });
+
+  it('loads every command, from the bundle and from the compiled modules (the integration tests and the clients run those): a module cycle that reads a binding before it is set fails here', () => {
+    const listed = runCli(['--help']).stdout.match(/^  ([a-z-]+)\b/gm)!.map((l) => l.trim()).filter((n) => n !== 'help' && !n.startsWith('-'));
+    expect(listed).toEqual(expect.arrayContaining(COMMANDS));
+    for (const name of listed) {
+      for (const main of [undefined, join(projectRoot(), 'dist', 'src', 'cli', 'main.js')]) {
+        const r = runCli([name, '--help'], main ? { main } : {});
+        expect(r.code, `${main ?? 'bundle'} ${name} --help: ${r.stderr}`).toBe(0);
+      }
     }
   });
 

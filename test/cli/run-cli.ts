@@ -13,9 +13,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { cwd?: string; timeout?: number; env?: NodeJS.ProcessEnv } = {}): CliResult {
+export function runCli(args: string[], opts: { cwd?: string; timeout?: number; env?: NodeJS.ProcessEnv; main?: string } = {}): CliResult {
+  const { main = MAIN, ...rest } = opts;
   try {
-    const stdout = execFileSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    const stdout = execFileSync(process.execPath, [main, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...rest });
     return { code: 0, stdout, stderr: '' };
   } catch (err) {
     const e = err as { status: number | null; stdout: string; stderr: string };

@@ -11,10 +11,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
+import type { ServerSpec, SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { httpJson } from '../probes.js';
-import { etcdReset } from './etcd-reset.js';
 import type { LeaderProbe } from '../../hosts/driver.js';
 
 const url = (ip: string, port: number | undefined): string => `http://${ip}:${port}`;
@@ -51,14 +50,13 @@ export async function etcdStatus(node: NodePlan, timeoutMs = 1000): Promise<{ me
   return { memberId: body.header?.member_id ?? '', leader: body.leader ?? '' };
 }
 
-export function etcdSpec(): BackendSpec {
+export function etcdSpec(): ServerSpec {
   return {
     backend: 'etcd',
     comm: 'etcd',
     tools: ['etcd'],
     debianPackage: 'etcd-server',
     scheme: 'http',
-    reset: etcdReset,
     leader: etcdLeader,
     wallClockPreload: false,
     // A leader hands over leadership on SIGTERM, which can take an election timeout.

@@ -6,10 +6,9 @@
  * no files). `-m` is its memory limit in MB, fixed at start: a cache that
  * fills evicts by LRU, which is what tooz's users met (the issue).
  */
-import type { BackendSpec } from '../../hosts/driver.js';
+import type { ServerSpec } from '../../hosts/driver.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
-import { memcachedReset } from './memcached-reset.js';
 
 export const MEMCACHED_MEMORY_MB = 64;
 
@@ -35,14 +34,13 @@ export async function memcachedPing(node: NodePlan, timeoutMs = 500): Promise<vo
   if (!answer.startsWith('VERSION ')) throw new Error(`memcached at ${node.ip}:${node.port} answered ${JSON.stringify(answer.trim())}`);
 }
 
-export function memcachedSpec(): BackendSpec {
+export function memcachedSpec(): ServerSpec {
   return {
     backend: 'memcached',
     comm: 'memcached',
     tools: ['memcached'],
     debianPackage: 'memcached',
     scheme: 'memcached',
-    reset: memcachedReset,
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 2000 },
     // Nothing is persisted.

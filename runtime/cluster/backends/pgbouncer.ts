@@ -16,10 +16,9 @@
  * (the user must still be listed in its auth_file).
  */
 import { join } from 'node:path';
-import { type BackendSpec, type SpecContext } from '../../hosts/driver.js';
+import { type ServerSpec, type SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { POSTGRES_USER, postgresOwnedDir, postgresPing } from './postgres.js';
-import { pgbouncerReset } from './pg-advisory-reset.js';
 
 export const PGBOUNCER_POOL_SIZE = 2;
 
@@ -61,7 +60,7 @@ export function pgbouncerIni(node: NodePlan, plan: ClusterPlan, dataDir: string)
 
 const write = (ctx: SpecContext, node: NodePlan, path: string, text: string) => ctx.execOnHost(node, ['sh', '-c', 'printf "%s" "$0" > "$1"', text, path]);
 
-export function pgbouncerSpec(): BackendSpec {
+export function pgbouncerSpec(): ServerSpec {
   const ini = (node: NodePlan, ctx: SpecContext): string => join(ctx.dataDir(node), 'pgbouncer.ini');
   return {
     backend: 'pgbouncer',
@@ -70,7 +69,6 @@ export function pgbouncerSpec(): BackendSpec {
     tools: ['pgbouncer', 'setpriv'],
     debianPackage: 'pgbouncer',
     scheme: 'postgres',
-    reset: pgbouncerReset,
     wallClockPreload: true,
     // SIGTERM is PgBouncer 1.18's immediate shutdown (SIGINT waits for every client to leave).
     stop: { signal: 'SIGTERM', graceMs: 2000 },

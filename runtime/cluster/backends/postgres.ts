@@ -11,12 +11,10 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import { asUser, type BackendSpec, type SpecContext } from '../../hosts/driver.js';
+import { asUser, type ServerSpec, type SpecContext } from '../../hosts/driver.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { initFromTemplate } from './postgres-template.js';
-import { postgresReset } from './postgres-reset.js';
-import { pgAdvisoryReset } from './pg-advisory-reset.js';
 
 export const POSTGRES_USER = 'postgres';
 
@@ -68,14 +66,13 @@ export async function postgresOwnedDir(node: NodePlan, ctx: SpecContext): Promis
   return dir;
 }
 
-export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): BackendSpec {
+export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): ServerSpec {
   return {
     backend,
     comm: 'postgres',
     tools: ['postgres', 'initdb', 'setpriv'],
     debianPackage: 'postgresql',
     scheme: 'postgres',
-    reset: backend === 'pg-advisory' ? pgAdvisoryReset : postgresReset,
     wallClockPreload: true,
     sysvSharedMemory: true,
     // SIGINT is "fast shutdown" (SIGTERM would wait for every client to leave).

@@ -23,11 +23,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
+import type { ServerSpec, SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { redisArgs } from './redis.js';
 import { agreedMaster, replicationOf, sentinelMasterAddr, sentinelMasterInfo, SENTINEL_MASTER_NAME } from '../../clients/sentinel-probes.js';
-import { sentinelReset } from './sentinel-reset.js';
 import type { LeaderProbe } from '../../hosts/driver.js';
 
 export interface RedisSentinelOptions {
@@ -113,7 +112,7 @@ async function sentinelReady(node: NodePlan, plan: ClusterPlan): Promise<void> {
   if (agreed !== mine) throw new Error(`sentinel ${node.name} says the master is ${mine}, the Sentinels agree on ${agreed ?? 'nothing'}`);
 }
 
-export function redisSentinelSpec(opts: RedisSentinelOptions = {}): BackendSpec {
+export function redisSentinelSpec(opts: RedisSentinelOptions = {}): ServerSpec {
   let plan: ClusterPlan | undefined;
   const planOf = (): ClusterPlan => {
     if (!plan) throw new Error('redis-sentinel: probe before prepare');
@@ -126,7 +125,6 @@ export function redisSentinelSpec(opts: RedisSentinelOptions = {}): BackendSpec 
     tools: ['redis-server'],
     debianPackage: 'redis-server',
     scheme: 'redis',
-    reset: sentinelReset,
     leader: sentinelLeader,
     wallClockPreload: true,
     // Clients ask the Sentinels for the master, as applications do (redis-py's Sentinel.master_for).

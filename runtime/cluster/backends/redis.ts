@@ -8,11 +8,10 @@
  * layer has none.
  */
 import { mkdir } from 'node:fs/promises';
-import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
+import type { ServerSpec, SpecContext } from '../../hosts/driver.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
 import type { RedisPersistence } from '../../../core/plan/redis-persistence.js';
-import { redisReset } from './redis-reset.js';
 
 export interface RedisOptions {
   persistence?: RedisPersistence;
@@ -40,7 +39,7 @@ export async function redisPing(host: string, port: number, timeoutMs = 500): Pr
   if (!answer.startsWith('+PONG')) throw new Error(`redis at ${host}:${port} answered ${JSON.stringify(answer.trim())}`);
 }
 
-export function redisSpec(backend: 'redis' | 'redlock', opts: RedisOptions = {}): BackendSpec {
+export function redisSpec(backend: 'redis' | 'redlock', opts: RedisOptions = {}): ServerSpec {
   const persistence = opts.persistence ?? 'none';
   return {
     backend,
@@ -48,7 +47,6 @@ export function redisSpec(backend: 'redis' | 'redlock', opts: RedisOptions = {})
     tools: ['redis-server'],
     debianPackage: 'redis-server',
     scheme: 'redis',
-    reset: redisReset,
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 3000 },
     // Without persistence nothing on disk can be lost, so SIGKILL at once; with AOF,

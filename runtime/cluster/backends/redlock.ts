@@ -3,9 +3,9 @@
  * algorithm's own assumption: a lock is held when a majority of independent
  * nodes granted it). Each node is an ordinary Redis node of this driver.
  */
-import type { BackendSpec } from '../../hosts/driver.js';
+import type { ServerSpec } from '../../hosts/driver.js';
 import { redisSpec, type RedisOptions } from './redis.js';
 
-export function redlockSpec(opts: RedisOptions = {}): BackendSpec {
+export function redlockSpec(opts: RedisOptions = {}): ServerSpec {
   return redisSpec('redlock', opts);
 }

@@ -3,12 +3,19 @@
  * says everything fencecheck does with its servers (command, readiness, stop,
  * the programs it needs, its Debian package, its URL scheme, whom clients
  * connect to, its half of a warm reset and clean check, how to name its
- * leader). Adding a backend is its file here (and its reset's) plus one line
- * below and its layout line in core/cluster/cluster-plan.ts (each a Record
+ * leader). Adding a backend is its file here and its reset's, plus a line in
+ * each table below and its layout line in core/cluster/cluster-plan.ts (each a Record
  * over the backend names: the compiler asks for every one), beside its
  * LockSystem in core/systems/ and its lock client.
  */
-import type { BackendSpec } from '../../hosts/driver.js';
+import type { BackendReset, BackendSpec, ServerSpec } from '../../hosts/driver.js';
+import { etcdReset } from './etcd-reset.js';
+import { memcachedReset } from './memcached-reset.js';
+import { pgAdvisoryReset, pgbouncerReset } from './pg-advisory-reset.js';
+import { postgresReset } from './postgres-reset.js';
+import { redisReset } from './redis-reset.js';
+import { sentinelReset } from './sentinel-reset.js';
+import { zookeeperReset } from './zookeeper-reset.js';
 import type { BackendName } from '../../../core/cluster/cluster-plan.js';
 import { etcdSpec } from './etcd.js';
 import { memcachedSpec } from './memcached.js';
@@ -26,7 +33,7 @@ export interface BackendOptions {
   redisSentinel?: RedisSentinelOptions;
 }
 
-const REGISTRY: Record<BackendName, (opts: BackendOptions) => BackendSpec> = {
+const REGISTRY: Record<BackendName, (opts: BackendOptions) => ServerSpec> = {
   redis: (o) => redisSpec('redis', o.redis),
   redlock: (o) => redlockSpec(o.redlock),
   etcd: () => etcdSpec(),
@@ -38,6 +45,19 @@ const REGISTRY: Record<BackendName, (opts: BackendOptions) => BackendSpec> = {
   memcached: () => memcachedSpec(),
 };
 
+/** Each backend's half of a warm reset, beside its spec here: a reset module reads its spec module's constants at load, so the spec cannot import it. */
+const RESETS: Record<BackendName, BackendReset> = {
+  redis: redisReset,
+  redlock: redisReset,
+  etcd: etcdReset,
+  zookeeper: zookeeperReset,
+  postgres: postgresReset,
+  'redis-sentinel': sentinelReset,
+  'pg-advisory': pgAdvisoryReset,
+  pgbouncer: pgbouncerReset,
+  memcached: memcachedReset,
+};
+
 export function backendSpec(name: BackendName, opts: BackendOptions = {}): BackendSpec {
-  return REGISTRY[name](opts);
+  return { ...REGISTRY[name](opts), reset: RESETS[name] };
 }

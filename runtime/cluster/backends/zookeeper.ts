@@ -13,10 +13,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BackendSpec, SpecContext } from '../../hosts/driver.js';
+import type { ServerSpec, SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { tcpExchange } from '../probes.js';
-import { zookeeperReset } from './zookeeper-reset.js';
 import type { LeaderProbe } from '../../hosts/driver.js';
 
 export interface ZookeeperOptions {
@@ -75,7 +74,7 @@ export async function zookeeperMode(node: NodePlan, timeoutMs = 1000): Promise<Z
   throw new Error(`zookeeper ${node.name} is not serving: ${JSON.stringify(answer.trim().slice(0, 200))}`);
 }
 
-export function zookeeperSpec(opts: ZookeeperOptions = {}): BackendSpec {
+export function zookeeperSpec(opts: ZookeeperOptions = {}): ServerSpec {
   const tickTimeMs = opts.tickTimeMs ?? DEFAULT_TICK_TIME_MS;
   const cfgPath = (node: NodePlan, ctx: SpecContext): string => join(ctx.dataDir(node), 'zoo.cfg');
   return {
@@ -84,7 +83,6 @@ export function zookeeperSpec(opts: ZookeeperOptions = {}): BackendSpec {
     tools: ['java', 'zookeeper.jar', 'slf4j-simple.jar'],
     debianPackage: 'zookeeper',
     scheme: 'zk',
-    reset: zookeeperReset,
     leader: zookeeperLeader,
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 5000 },
