@@ -11,13 +11,17 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
 import { isRunDir } from '../check/is-run-dir.js';
-import { RunStore } from '../../runtime/store/run-store.js';
+import { HISTORY_FILE, RunStore } from '../../runtime/store/run-store.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { parseScript } from '../../core/generator/parse-script.js';
 import { DEFAULTS, replayCommand, type RunOptions } from '../../core/plan/run-options.js';
 import { planRun } from '../../core/plan/run-plan.js';
 import { tryHooks, type HuntDeps } from '../hunt/run-hunt.js';
 import { describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
+import type { NearMiss } from '../hunt/near-miss.js';
+import { readTryOf } from '../hunt/hunt-verdict.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
+import { readHistory } from '../history/read-history.js';
 
 export interface ShrinkOptions {
   runDir: string;
@@ -67,10 +71,31 @@ export function failedRunOptions(runDir: string): RunOptions {
 type Reproduced = { fails: number; of: number; failingRun: string | null };
 
 /**
+ * The signs of *how* the lock failed that a near miss records (near-miss.ts):
+ * a grant handed out with no validity left, an acknowledged grant a failover
+ * lost, tokens going backwards, a waiter told it holds after sleeping past
+ * its lease. A re-run fails the same way only with each sign the original
+ * showed: else a shrink of npm redlock's expired grant could end on a delayed
+ * write, a failure every lease has, and tell the wrong story.
+ */
+const FAILURE_SIGNS = ['expiredGrants', 'lostGrants', 'tokenRegressions', 'sleptGrants'] as const satisfies readonly (keyof NearMiss)[];
+
+/** The original run's near miss, from its own files (the same reading as a try's: readTryOf). */
+async function originalMiss(runDir: string, options: RunOptions): Promise<NearMiss | null> {
+  const results = readResultsJson(runDir);
+  if (results === null) return null;
+  return readTryOf(await readHistory(join(runDir, HISTORY_FILE)), results, options, () => undefined).miss;
+}
+
+export function failureSigns(miss: NearMiss | null): (typeof FAILURE_SIGNS)[number][] {
+  return miss === null ? [] : FAILURE_SIGNS.filter((k) => miss[k] > 0);
+}
+
+/**
  * Re-runs a plan up to K times, stopping once k failures are in or k can no
  * longer be reached; each result kept by plan. Ctrl-C: ShrinkInterrupted.
  */
-function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps): { reproduce: (plan: ShrinkPlan) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
+function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, signs: readonly (typeof FAILURE_SIGNS)[number][]): { reproduce: (plan: ShrinkPlan) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
   let attempt = 0;
   const counts = new Map<string, Reproduced>();
   const reproduce = async (plan: ShrinkPlan): Promise<Reproduced> => {
@@ -83,7 +108,8 @@ function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps): { r
         throw deps.stopped() ? new ShrinkInterrupted() : err;
       });
       if (deps.stopped()) throw new ShrinkInterrupted();
-      if ((await deps.readTry(runDir, options)).outcome === 'unsafe') {
+      const { outcome, miss } = await deps.readTry(runDir, options);
+      if (outcome === 'unsafe' && signs.every((k) => (miss?.[k] ?? 0) > 0)) {
         result.fails++;
         result.failingRun ??= runDir;
       }
@@ -98,7 +124,10 @@ function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps): { r
 export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<ShrinkReport> {
   const original = failedRunOptions(o.runDir);
   mkdirSync(o.shrinkDir, { recursive: true });
-  const { reproduce, counts, attempts } = reproducer(o, original, deps);
+  // How the original failed, read from its own directory: every re-run must fail that way.
+  const signs = failureSigns(await originalMiss(o.runDir, original));
+  if (signs.length > 0) deps.log(`shrink: a re-run counts as failing only with ${signs.join(', ')}, as the original showed`);
+  const { reproduce, counts, attempts } = reproducer(o, original, deps, signs);
   const start = planOf(original);
   let first: Reproduced;
   try {

@@ -35,6 +35,39 @@ describe('shrink, simulated', () => {
     expect(json.shrunk).toEqual({ script: r.options.script, clients: r.options.clients, timeLimitS: r.options.timeLimitS, rate: r.options.rate });
   }, 120_000);
 
+  it('counts a re-run as failing only the way the original failed: with each sign it showed (a grant with no validity left)', async () => {
+    // The sample run, plus one grant handed out with no validity left (what npm redlock does after a slow acquire).
+    const dir = temp();
+    cpSync(SAMPLE, dir, { recursive: true });
+    const lines = readFileSync(join(dir, 'history.jsonl'), 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { index: number; time: number };
+    lines.push(JSON.stringify({ index: last.index + 1, time: last.time + 1, process: 7, type: 'invoke', f: 'acquire', value: null }));
+    lines.push(JSON.stringify({ index: last.index + 2, time: last.time + 2, process: 7, type: 'ok', f: 'acquire', value: null, token: 99, validity_ms: -40 }));
+    writeFileSync(join(dir, 'history.jsonl'), lines.join('\n') + '\n');
+    const quiet = { violation: false, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0 };
+    const stub = (expiredGrants: number) => {
+      const logged: string[] = [];
+      let n = 0;
+      const deps = {
+        runTry: async () => ({ runDir: `/virtual/${n++}`, replay: 'r' }),
+        readTry: async () => ({ outcome: 'unsafe' as const, miss: { ...quiet, expiredGrants } }),
+        now: () => 0,
+        log: (l: string) => void logged.push(l),
+        stopped: () => false,
+      };
+      return { deps, logged };
+    };
+    // Every re-run fails, but as a late write with no expired grant: not the original's failure, so nothing reproduces it.
+    const late = stub(0);
+    const r1 = await runShrink({ runDir: dir, runs: 3, minFails: 2, maxCandidates: 5, shrinkDir: temp() }, late.deps);
+    expect(r1.exitCode).toBe(2);
+    expect(late.logged).toContain('shrink: a re-run counts as failing only with expiredGrants, as the original showed');
+    // With the expired grant in every re-run, it shrinks.
+    const same = stub(1);
+    const r2 = await runShrink({ runDir: dir, runs: 3, minFails: 2, maxCandidates: 5, shrinkDir: temp() }, same.deps);
+    expect(r2.exitCode).toBe(1);
+  });
+
   it('refuses a directory that is not a run, and a run that did not fail, with 254 and a hint', () => {
     const notRun = temp();
     expect(() => failedRunOptions(notRun)).toThrow(FencecheckError);
