@@ -46,7 +46,9 @@ export function storyOf(results: StoredResults | null, history: History, holds: 
     lines.push(`p${h.process} ${h.definite ? 'held' : 'may have held'} the lock${h.token === null ? '' : ` with token ${String(h.token)}`} from ${seconds(h.start)} to ${seconds(h.end)} (${h.endedBy.replace(/-/g, ' ')})`);
   }
   // Faults in force during the window: on these processes, or on a server or link (no process named).
-  for (const f of faults.filter((x) => x.start <= window.end && (x.end ?? Infinity) >= window.start - 5e9 && (x.processes.length === 0 || x.processes.some((p) => processes.has(p))))) {
+  // A point of the nemesis's own bookkeeping (heal-all: kind `other`, no length) is not a fault on anyone.
+  const isFault = (x: FaultWindow): boolean => !(x.kind === 'other' && x.end !== null && x.end <= x.start);
+  for (const f of faults.filter((x) => isFault(x) && x.start <= window.end && (x.end ?? Infinity) >= window.start - 5e9 && (x.processes.length === 0 || x.processes.some((p) => processes.has(p))))) {
     const who = f.processes.length > 0 ? f.processes.map((p) => `p${p}`).join(', ') : f.target ?? 'the cluster';
     lines.push(`${f.kind} (${f.label}) on ${who} from ${seconds(f.start)}${f.end === null ? ' to the end' : ` to ${seconds(f.end)}`}`);
   }
