@@ -58,10 +58,13 @@ const spread = (xs: readonly number[], fmt: (n: number) => string): string => (x
 /** The markdown table over every row, one line per target measured (the last row of a target × seed wins). */
 export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarget[]): string {
   const last = new Map<string, HuntRow>();
-  for (const r of rows) if (sameDefinition(targets.find((t) => t.id === r.target) ?? ({} as BenchTarget), r)) last.set(`${r.target}#${r.seed}`, r);
+  for (const r of rows) {
+    const t = targets.find((x) => x.id === r.target);
+    if (t !== undefined && sameDefinition(t, r)) last.set(`${r.target}#${r.seed}`, r);
+  }
   const lines = ['| target | expected | seeds | found | the debate\'s failure | runs-to-detection, median (range) | time-to-detection, median (range) | what found it | budget |', '|---|---|---|---|---|---|---|---|---|'];
   for (const t of targets) {
-    const mine = [...last.values()].filter((r) => r.target === t.id && sameDefinition(t, r)).sort((a, b) => a.seed - b.seed);
+    const mine = [...last.values()].filter((r) => r.target === t.id).sort((a, b) => a.seed - b.seed);
     if (mine.length === 0) continue;
     const found = mine.filter((r) => r.found !== null);
     const seeds = `${mine[0]!.seed}–${mine.at(-1)!.seed}` + (mine.length < mine.at(-1)!.seed - mine[0]!.seed + 1 ? ` (${mine.length})` : '');

@@ -15,7 +15,7 @@
  */
 import { planClientHost, planCluster, type BackendName } from '../../core/cluster/cluster-plan.js';
 import { defaultStateFile } from '../hosts/paths.js';
-import { identify, isSameProcess } from '../hosts/process-info.js';
+import { isSameProcess, ownIdentity } from '../hosts/process-info.js';
 import { StateFile } from '../hosts/state-file.js';
 import type { Cluster } from './cluster.js';
 import { acquireClusterLock } from './cluster-lock.js';
@@ -24,7 +24,6 @@ import { reclaim } from './reclaim.js';
 import { reclaimSync } from './reclaim-sync.js';
 import { namespacesProvider, type StartClusterOptions } from './start-cluster.js';
 import { installTeardownHooks } from './teardown-hooks.js';
-import { readFileSync } from 'node:fs';
 
 export type Adoption = { cluster: Cluster; runs: number } | { because: string } | undefined;
 
@@ -60,8 +59,7 @@ export async function adoptKeptCluster(want: StartClusterOptions, log: (line: st
       () => (cluster ? cluster.teardown() : reclaim({ stateFile })),
       () => reclaimSync(stateFile),
     );
-    const me = identify(process.pid, readFileSync('/proc/self/comm', 'utf8').trim()) ?? { pid: process.pid, comm: 'node', startTime: 0 };
-    file.update((s) => (s.owner = { ...me, detached: false }));
+    file.update((s) => (s.owner = { ...ownIdentity(), detached: false }));
     const assembled = await provider.assemble({ opts: { ...k.options, stateFile }, plan, runDir: state.runDir, state: file, recorded: {}, hooks, lock, signal: new AbortController().signal, log });
     cluster = assembled.cluster;
     for (const node of assembled.nodes) {

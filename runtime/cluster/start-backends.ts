@@ -5,13 +5,12 @@
  * is rethrown. The work is registered with the cluster, so a teardown that
  * begins meanwhile (an interrupt) waits for it.
  */
-import { readFileSync } from 'node:fs';
 import type { Cluster } from './cluster.js';
 import { TeardownStartedError } from '../hosts/cluster-errors.js';
 import type { ServerHandle, SpecContext } from '../hosts/driver.js';
 import { nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
 import { nodeCount, type BackendName, type ClusterPlan } from '../../core/cluster/cluster-plan.js';
-import { identify } from '../hosts/process-info.js';
+import { ownIdentity } from '../hosts/process-info.js';
 import { StateFile, type ClusterState } from '../hosts/state-file.js';
 
 export interface StartBackendsOptions<N extends ServerHandle> {
@@ -67,13 +66,12 @@ async function settleAll(work: Promise<unknown>[]): Promise<void> {
  * provider adds what it makes as it makes it.
  */
 export function createClusterState(stateFile: string, runDir: string, plan: ClusterPlan, provider: Pick<ClusterState, 'provider' | 'runId'> = {}): StateFile {
-  const me = identify(process.pid, readFileSync('/proc/self/comm', 'utf8').trim());
   return StateFile.create(stateFile, {
     version: 1,
     createdAt: new Date().toISOString(),
     runDir,
     subnet: `${plan.subnet}.0/24`,
-    owner: { ...(me ?? { pid: process.pid, comm: 'node', startTime: 0 }), detached: false },
+    owner: { ...ownIdentity(), detached: false },
     namespaces: [],
     rootLinks: [],
     processes: [],

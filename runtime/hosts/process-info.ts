@@ -67,6 +67,11 @@ export function identify(pid: number, expectedComm: string): ProcessIdentity | u
   return info === undefined ? undefined : { pid, comm: expectedComm.slice(0, 15), startTime: info.startTime };
 }
 
+/** This process as a cluster's state file records its owner (the fallback: /proc unreadable, which a reclaim then treats as gone). */
+export function ownIdentity(): ProcessIdentity {
+  return identify(process.pid, readFileSync('/proc/self/comm', 'utf8').trim()) ?? { pid: process.pid, comm: 'node', startTime: 0 };
+}
+
 /**
  * Signal a process and, if it leads its own process group (every process we
  * spawn does: it is started detached), the whole group, so that PostgreSQL's

@@ -7,15 +7,12 @@
  * by close() at the end; a try's test.json says which it was.
  */
 import { join } from 'node:path';
-import { readHistory } from '../history/read-history.js';
-import { readResultsJson } from '../../runtime/store/read-run-files.js';
-import { HISTORY_FILE } from '../../runtime/store/run-store.js';
 import { runLockTest } from '../run/run-lock-test.js';
 import { WarmPool } from '../../runtime/runner/warm-pool.js';
 import { SHRUNK_FILE, writeRunReport } from '../report/write-run-report.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { HuntDeps } from './run-hunt.js';
-import { readTryOf } from './hunt-verdict.js';
+import { readTryDir } from './read-try-dir.js';
 
 export function realHuntDeps(log: (line: string) => void, stopped: () => boolean): HuntDeps {
   const pool = new WarmPool();
@@ -25,10 +22,9 @@ export function realHuntDeps(log: (line: string) => void, stopped: () => boolean
       return { runDir: r.runDir, replay: r.replay };
     },
     readTry: async (runDir, options) => {
-      const results = readResultsJson(runDir);
-      if (results === null) throw new Error(`${runDir}: no results.json after the run`);
-      const history = await readHistory(join(runDir, HISTORY_FILE));
-      return readTryOf(history, results, options, log);
+      const read = await readTryDir(runDir, options, log);
+      if (read === null) throw new Error(`${runDir}: no results.json after the run`);
+      return read;
     },
     now: () => Date.now(),
     log,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
 import { isRunDir } from '../check/is-run-dir.js';
-import { HISTORY_FILE, RunStore } from '../../runtime/store/run-store.js';
+import { RunStore } from '../../runtime/store/run-store.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { parseScript } from '../../core/generator/parse-script.js';
 import { DEFAULTS, replayCommand, type RunOptions } from '../../core/plan/run-options.js';
@@ -19,9 +19,7 @@ import { planRun } from '../../core/plan/run-plan.js';
 import { tryHooks, type HuntDeps } from '../hunt/run-hunt.js';
 import { describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
 import type { NearMiss } from '../hunt/near-miss.js';
-import { readTryOf } from '../hunt/hunt-verdict.js';
-import { readResultsJson } from '../../runtime/store/read-run-files.js';
-import { readHistory } from '../history/read-history.js';
+import { readTryDir } from '../hunt/read-try-dir.js';
 
 export interface ShrinkOptions {
   runDir: string;
@@ -80,13 +78,6 @@ type Reproduced = { fails: number; of: number; failingRun: string | null };
  */
 const FAILURE_SIGNS = ['expiredGrants', 'lostGrants', 'tokenRegressions', 'sleptGrants'] as const satisfies readonly (keyof NearMiss)[];
 
-/** The original run's near miss, from its own files (the same reading as a try's: readTryOf). */
-async function originalMiss(runDir: string, options: RunOptions): Promise<NearMiss | null> {
-  const results = readResultsJson(runDir);
-  if (results === null) return null;
-  return readTryOf(await readHistory(join(runDir, HISTORY_FILE)), results, options, () => undefined).miss;
-}
-
 export function failureSigns(miss: NearMiss | null): (typeof FAILURE_SIGNS)[number][] {
   return miss === null ? [] : FAILURE_SIGNS.filter((k) => miss[k] > 0);
 }
@@ -125,7 +116,7 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   const original = failedRunOptions(o.runDir);
   mkdirSync(o.shrinkDir, { recursive: true });
   // How the original failed, read from its own directory: every re-run must fail that way.
-  const signs = failureSigns(await originalMiss(o.runDir, original));
+  const signs = failureSigns((await readTryDir(o.runDir, original, () => undefined))?.miss ?? null);
   if (signs.length > 0) deps.log(`shrink: a re-run counts as failing only with ${signs.join(', ')}, as the original showed`);
   const { reproduce, counts, attempts } = reproducer(o, original, deps, signs);
   const start = planOf(original);
