@@ -20,11 +20,12 @@
  * holder wakes up and writes; that is the scenario fencing exists for.
  */
 import type { Grudge } from './grudge.js';
-import { isolateOne, majoritiesRing, randomHalves } from './grudge.js';
 import { UsageError } from '../errors.js';
 import type { EvictPolicy } from './eviction.js';
 import { Prng } from '../random/prng.js';
 import { expectNonNegative, expectPositive } from './expect-option.js';
+import { faultSpec } from './faults/registry.js';
+import type { SeededDraws } from './faults/fault-kind.js';
 
 /** New kinds go at the end, and draw only when chosen: a fault list without them keeps every seed's schedule. */
 export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'delay', 'loss', 'evict'] as const;
@@ -92,7 +93,7 @@ export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 export type Trigger = { on: Exclude<TriggerEvent, 'lease-ending'>; withinMs: number } | { on: 'lease-ending'; withinMs: number; leadMs: number };
 
 /** When a fault starts and stops, in ms since the start of the main phase; with a trigger, `at` is when it begins to wait. */
-interface Span {
+export interface Span {
   at: number;
   until: number;
   trigger?: Trigger;
@@ -153,7 +154,7 @@ function scheduleScale(options: NemesisOptions, timeLimitMs: number) {
   for (const f of options.faults) {
     if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected a fault among ${FAULT_KINDS.join(', ')}, got \`${f}\``);
   }
-  const serverFaults = options.faults.filter((f) => f !== 'client-pause' && f !== 'partition');
+  const serverFaults = options.faults.filter((f) => faultSpec(f).seededDrawsNode);
   if (options.targets.nodes.length === 0 && serverFaults.length > 0) {
     throw new UsageError(`Expected at least one server node to aim ${[...new Set(serverFaults)].join(', ')} at, got none`);
   }
@@ -183,56 +184,19 @@ export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimit
   const nodes = options.targets.nodes;
   const serverVictim = (): ServerVictim => (aim === 'leader' ? { kind: 'leader' } : { kind: 'node', node: aim === 'random' ? targets.pick(nodes) : aim });
 
-  const windowOf = (fault: FaultKind, span: Span): FaultWindow => {
-    switch (fault) {
-      case 'client-pause':
-        return { ...span, fault, target: { kind: 'holder' } };
-      case 'server-pause':
-      case 'kill':
-        return { ...span, fault, target: serverVictim() };
-      case 'clock':
-        return { ...span, fault, target: serverVictim(), offsetMs: signs.pick([1, -1]) * amounts.offsetMs };
-      case 'loss':
-        return { ...span, fault, target: serverVictim(), lossPercent: amounts.lossPercent };
-      case 'partition':
-        return { ...span, fault, target: partitionTarget(shapeRng.pick(shapes), nodes, serverVictim, shapeRng) };
-      case 'delay':
-        // Drawn once per window as before, so the other streams keep their sequence.
-        serverVictim();
-        return { ...span, fault, target: { kind: 'holder' }, link: 'resource', delayMs: amounts.delayMs };
-      case 'evict':
-        return { ...span, fault, target: serverVictim(), policy: options.evictPolicy ?? 'allkeys-lru' };
-    }
-  };
+  const draws: SeededDraws = { serverVictim, signs, shapeRng, shapes, nodes, amounts, evictPolicy: options.evictPolicy };
 
   const windows: FaultWindow[] = [];
   for (let at = interval; at < limit; ) {
     const fault = faults.pick(options.faults);
-    const until = Math.min(at + (fault === 'client-pause' ? pause : duration), limit);
-    windows.push(windowOf(fault, { at, until }));
+    const spec = faultSpec(fault);
+    const until = Math.min(at + (spec.seededLength === 'pause' ? pause : duration), limit);
+    windows.push(spec.seeded({ at, until }, draws));
     at = until + interval;
   }
   return windows;
 }
 
-function partitionTarget(kind: GrudgeKind, nodes: readonly string[], serverVictim: () => ServerVictim, rng: Prng): PartitionTarget {
-  switch (kind) {
-    case 'isolate-one': {
-      const victim = serverVictim();
-      return victim.kind === 'node' ? { kind: 'partition', grudgeKind: kind, victim, grudge: isolateOne(nodes, victim.node) } : { kind: 'partition', grudgeKind: kind, victim };
-    }
-    case 'halves':
-      return { kind: 'partition', grudgeKind: kind, grudge: randomHalves(nodes, rng.asRng()) };
-    case 'majorities-ring':
-      return { kind: 'partition', grudgeKind: kind, grudge: majoritiesRing(nodes, rng.asRng()) };
-    case 'client-from-servers':
-    case 'client-from-resource':
-      return { kind: 'partition', grudgeKind: kind, victim: { kind: 'holder' } };
-    case 'master-from-replicas':
-    case 'master-with-minority':
-      return { kind: 'partition', grudgeKind: kind };
-  }
-}
 
 function aimOf(t: NemesisTargets): string {
   // A replicated Redis has a master where etcd and ZooKeeper have a leader: the same target.

@@ -8,8 +8,9 @@
  * replay command gives the plan back.
  */
 import { UsageError } from '../errors.js';
-import { EVICT_POLICIES } from './eviction.js';
-import { FAULT_KINDS, GRUDGE_KINDS, SCRIPTED_GRUDGE_KINDS, TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type PartitionTarget, type ServerVictim, type Trigger } from './nemesis-schedule.js';
+import { FAULT_KINDS, GRUDGE_KINDS, SCRIPTED_GRUDGE_KINDS, TRIGGER_EVENTS, type ClientVictim, type FaultKind, type FaultWindow, type PartitionTarget, type ServerVictim, type Trigger } from './nemesis-schedule.js';
+import { faultSpec } from './faults/registry.js';
+import type { ScriptFields } from './faults/fault-kind.js';
 
 const FLAG = '--script';
 const HINT = 'Give a JSON array of fault windows, e.g. [{"at":1000,"until":5000,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"holder-read","withinMs":3000}}] (docs/hunt.md).';
@@ -45,36 +46,8 @@ export function windowOf(w: unknown, bad: Bad): FaultWindow {
   if (until < at) bad('until', `at least \`at\` (${at})`, until);
   const fault = oneOf(w['fault'], FAULT_KINDS) ?? bad('fault', `one of ${FAULT_KINDS.join(', ')}`, w['fault']);
   const trigger = w['trigger'] === undefined ? undefined : triggerOf(w['trigger'], bad, ms);
-  return windowOfKind(w, fault, { at, until, ...(trigger ? { trigger } : {}) }, bad, ms);
-}
-
-function windowOfKind(w: Obj, fault: FaultWindow['fault'], span: Pick<FaultWindow, 'at' | 'until' | 'trigger'>, bad: Bad, ms: (field: string, v: unknown) => number): FaultWindow {
-  const t = w['target'];
-  switch (fault) {
-    case 'client-pause':
-      return { ...span, fault, target: clientVictim(t, bad) };
-    case 'delay': {
-      const link = oneOf(w['link'], ['resource', 'lock'] as const) ?? bad('link', 'resource or lock', w['link']);
-      return { ...span, fault, target: clientVictim(t, bad), link, delayMs: ms('delayMs', w['delayMs']) };
-    }
-    case 'server-pause':
-    case 'kill':
-      return { ...span, fault, target: serverVictim(t, bad) };
-    case 'clock': {
-      const offsetMs = typeof w['offsetMs'] === 'number' && Number.isFinite(w['offsetMs']) ? w['offsetMs'] : bad('offsetMs', 'a number of ms', w['offsetMs']);
-      return { ...span, fault, target: serverVictim(t, bad), offsetMs };
-    }
-    case 'loss': {
-      const p = w['lossPercent'];
-      return { ...span, fault, target: serverVictim(t, bad), lossPercent: typeof p === 'number' && p > 0 && p <= 100 ? p : bad('lossPercent', 'a percentage in (0, 100]', p) };
-    }
-    case 'partition':
-      return { ...span, fault, target: partitionTarget(t, bad) };
-    case 'evict': {
-      const policy = oneOf(w['policy'], EVICT_POLICIES) ?? bad('policy', EVICT_POLICIES.join(' or '), w['policy']);
-      return { ...span, fault, target: serverVictim(t, bad), policy };
-    }
-  }
+  const fields: ScriptFields = { bad, ms, clientVictim: (t) => clientVictim(t, bad), serverVictim: (t) => serverVictim(t, bad), partitionTarget: (t) => partitionTarget(t, bad) };
+  return faultSpec(fault).scripted(w, { at, until, ...(trigger ? { trigger } : {}) }, fields);
 }
 
 /** Names a window's bad field and throws. */

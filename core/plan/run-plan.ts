@@ -11,6 +11,7 @@
  * printed and simulated without root or a cluster.
  */
 import { planCluster } from '../cluster/cluster-plan.js';
+import { FAULT_SPECS } from '../generator/faults/registry.js';
 import { planPhases, type Phase } from '../generator/phases.js';
 import { nemesisSchedule, type FaultWindow, type NemesisTargets } from '../generator/nemesis-schedule.js';
 import { clientPlan, type PlannedSection } from '../generator/client-plan.js';
@@ -130,7 +131,7 @@ export function aimedScript(o: RunOptions, aims: Aims): FaultWindow[] {
   const pauseMs = Math.max(o.durationMs, 2 * o.ttlMs);
   return aimSchedule(seededWindows(o, lockNodes, resourceNode), aims, {
     timeLimitMs: o.timeLimitS * 1000,
-    lengthMs: (f) => (f === 'client-pause' ? pauseMs : o.durationMs),
+    lengthMs: (f) => (FAULT_SPECS[f].seededLength === 'pause' ? pauseMs : o.durationMs),
     leaseMs: o.ttlMs,
   });
 }

@@ -7,7 +7,8 @@
  * leases forward.
  */
 import type { Prng } from '../../core/random/prng.js';
-import { EVICT_POLICIES } from '../../core/generator/eviction.js';
+import { faultSpec } from '../../core/generator/faults/registry.js';
+import type { HuntDraws } from '../../core/generator/faults/fault-kind.js';
 import type { ClientVictim, FaultKind, FaultWindow, PartitionTarget, ServerVictim, Trigger, TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 
 export interface Arm {
@@ -48,29 +49,16 @@ export function windowOf(arm: Arm, s: WindowScale, rng: Prng): FaultWindow {
   const client = arm.on === 'acquire' ? ({ kind: 'acquirer' } as const) : ({ kind: 'holder' } as const);
   // Half the server faults hit the leader (or the first node), half a named node: without a leader (Redlock) every node is a victim.
   const server = (): ServerVictim => (s.nodes && s.nodes.length > 1 && rng.float() < 0.5 ? { kind: 'node', node: rng.pick(s.nodes) } : { kind: 'leader' });
-  switch (arm.fault) {
-    case 'client-pause':
-      return { ...span(between(lease * 1.5, lease * 3)), fault: 'client-pause', target: client };
-    case 'delay': {
-      // Either link at any moment: the lock link in an acquire delays the grant past its validity, the resource link the mark or write after it.
-      const link = rng.pick(['lock', 'resource'] as const);
-      const delayMs = between(lease * 0.5, lease * 1.5);
-      return { ...span(delayMs + lease), fault: 'delay', target: client, link, delayMs };
-    }
-    case 'server-pause':
-      return { ...span(between(lease, lease * 3)), fault: 'server-pause', target: server() };
-    case 'kill':
-      return { ...span(between(1000, 4000)), fault: 'kill', target: server() };
-    case 'clock':
-      return { ...span(between(lease, lease * 3)), fault: 'clock', target: server(), offsetMs: between(lease * 1.5, lease * 3) };
-    case 'partition':
-      return { ...span(between(lease * 1.5, lease * 3)), fault: 'partition', target: partitionOf(rng.pick(s.partitionShapes ?? ['client-from-servers']), client, server, s.nodes ?? [], rng) };
-    case 'loss':
-      return { ...span(between(lease * 2, lease * 4)), fault: 'loss', target: server(), lossPercent: between(30, 70) };
-    case 'evict':
-      // Long enough for the filler to push the node past maxmemory and the lock key out.
-      return { ...span(between(Math.max(3000, lease * 2), Math.max(6000, lease * 4))), fault: 'evict', target: { kind: 'leader' }, policy: rng.pick(EVICT_POLICIES) };
-  }
+  const draws: HuntDraws = {
+    lease,
+    between,
+    span,
+    client,
+    server,
+    partition: () => partitionOf(rng.pick(s.partitionShapes ?? ['client-from-servers']), client, server, s.nodes ?? [], rng),
+    rng,
+  };
+  return faultSpec(arm.fault).hunted(draws);
 }
 
 /** A partition of one shape; `client-from-some-servers` cuts the client off from a minority of the servers, drawn here. */

@@ -21,6 +21,7 @@ import { Prng } from '../../core/random/prng.js';
 import type { FaultKind, FaultWindow, TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 import { nearMissScore, type NearMiss } from './near-miss.js';
 import { windowOf, type Arm, type WindowScale } from './hunt-windows.js';
+import { FAULT_SPECS } from '../../core/generator/faults/registry.js';
 
 export type { Arm } from './hunt-windows.js';
 
@@ -75,23 +76,8 @@ interface CorpusEntry {
   score: number;
 }
 
-/** Which triggers make sense for each fault kind ('time': the window starts at its planned time). */
-const ARM_EVENTS: Record<FaultKind, readonly (TriggerEvent | 'time')[]> = {
-  'client-pause': ['holder-read', 'acquire', 'grant', 'mark', 'write', 'lease-ending', 'renew', 'held', 'time'],
-  // A delay begun after the read lands the write late (a write already sent has gone); one begun in an acquire lands the mark late.
-  delay: ['acquire', 'holder-read', 'write', 'mark', 'grant', 'renew', 'held', 'time'],
-  'server-pause': ['grant', 'acquire', 'held', 'time'],
-  kill: ['grant', 'held', 'time'],
-  clock: ['held', 'grant', 'time'],
-  // The holder cut off while it renews: its keep-alive lost, its lease runs out while it still holds.
-  partition: ['held', 'holder-read', 'acquire', 'renew', 'time'],
-  loss: ['held', 'acquire', 'time'],
-  // Memory pressure takes seconds to fill a cache: aimed at a held lock, or at a planned time.
-  evict: ['held', 'time'],
-};
-
 export function armsOf(space: Pick<HuntSpace, 'faults' | 'events'>): Arm[] {
-  return space.faults.flatMap((fault) => ARM_EVENTS[fault].filter((on) => on === 'time' || space.events.includes(on)).map((on) => ({ fault, on })));
+  return space.faults.flatMap((fault) => FAULT_SPECS[fault].huntEvents.filter((on) => on === 'time' || space.events.includes(on)).map((on) => ({ fault, on })));
 }
 
 const armKey = (a: Arm): string => `${a.fault}@${a.on}`;
@@ -158,7 +144,7 @@ export class HuntSearch {
     const ops: [string, () => void][] = [
       ['shift', () => void (windows[i] = shift(windows[i]!, rng.int(-1500, 1500), this.space.timeLimitMs))],
       ['stretch', () => void (windows[i] = stretch(windows[i]!, 0.5 + rng.float() * 1.5, this.space.timeLimitMs))],
-      ['retrigger', () => void (windows[i] = windowOf({ fault: windows[i]!.fault, on: rng.pick(ARM_EVENTS[windows[i]!.fault].filter((on) => on === 'time' || this.space.events.includes(on))) }, scale, rng))],
+      ['retrigger', () => void (windows[i] = windowOf({ fault: windows[i]!.fault, on: rng.pick(FAULT_SPECS[windows[i]!.fault].huntEvents.filter((on) => on === 'time' || this.space.events.includes(on))) }, scale, rng))],
       ['add', () => void (windows.length < this.space.maxWindows ? windows.push(windowOf(this.weighted(arms, rng), scale, rng)) : (windows[i] = windowOf(armOfWindow(windows[i]!), scale, rng)))],
       ['drop', () => void (windows.length > 1 ? windows.splice(i, 1) : (windows[i] = windowOf(armOfWindow(windows[i]!), scale, rng)))],
       // Two faults on one moment (a write delayed while its writer is cut off from the lock service): another window, or a new one of the swarm, takes this one's start and trigger.
@@ -212,7 +198,7 @@ function align(windows: FaultWindow[], i: number, rng: Prng, fresh: (on: Arm['on
     const { trigger: _t, ...rest } = w;
     return { ...rest, at: base.at, until: Math.min(space.timeLimitMs, base.at + (w.until - w.at)), ...(base.trigger ? { trigger: base.trigger } : {}) } as FaultWindow;
   };
-  const others = windows.map((w, j) => j).filter((j) => j !== i && ARM_EVENTS[windows[j]!.fault].includes(on));
+  const others = windows.map((w, j) => j).filter((j) => j !== i && FAULT_SPECS[windows[j]!.fault].huntEvents.includes(on));
   const made = windows.length < space.maxWindows && (others.length === 0 || rng.float() < 0.5) ? fresh(on) : undefined;
   if (made) windows.push(moved(made));
   else if (others.length > 0) {

@@ -1,0 +1,26 @@
+/** delay: a client's link to the resource or to the lock service slowed by a delay proxy. */
+import type { FaultKindSpec } from './fault-kind.js';
+
+export const delay: FaultKindSpec<'delay'> = {
+  kind: 'delay',
+  what: "a client's link to the resource or the lock service delayed",
+  seededLength: 'duration',
+  // The seeded window draws a server victim it does not use (kept: the other streams keep their sequence).
+  seededDrawsNode: true,
+  seeded: (span, d) => {
+    d.serverVictim();
+    return { ...span, fault: 'delay', target: { kind: 'holder' }, link: 'resource', delayMs: d.amounts.delayMs };
+  },
+  scripted: (w, span, f) => {
+    const link = w['link'] === 'resource' || w['link'] === 'lock' ? w['link'] : f.bad('link', 'resource or lock', w['link']);
+    return { ...span, fault: 'delay', target: f.clientVictim(w['target']), link, delayMs: f.ms('delayMs', w['delayMs']) };
+  },
+  // A delay begun after the read lands the write late (a write already sent has gone); one begun in an acquire lands the mark late.
+  huntEvents: ['acquire', 'holder-read', 'write', 'mark', 'grant', 'renew', 'held', 'time'],
+  hunted: (d) => {
+    // Either link at any moment: the lock link in an acquire delays the grant past its validity, the resource link the mark or write after it.
+    const link = d.rng.pick(['lock', 'resource'] as const);
+    const delayMs = d.between(d.lease * 0.5, d.lease * 1.5);
+    return { ...d.span(delayMs + d.lease), fault: 'delay', target: d.client, link, delayMs };
+  },
+};

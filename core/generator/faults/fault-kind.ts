@@ -1,0 +1,73 @@
+/**
+ * What fencecheck knows of one fault kind, in its pure half (the other half,
+ * how it strikes the live cluster and is undone, is its module in
+ * runtime/runner/faults/; the simulation runs that same module over a
+ * simulated nemesis port). Jepsen's nemesis packages are the model: one
+ * place per kind for how it is drawn from a seed, read from `--script`, and
+ * aimed and sized by a hunt.
+ *
+ * Every draw a kind makes is made in the order the schedules always made it:
+ * a seed's schedule and a hunt seed's windows must not move when a kind is
+ * added or rewritten (test/generators pins them).
+ */
+import type { Prng } from '../../random/prng.js';
+import type { EvictPolicy } from '../eviction.js';
+import type { ClientVictim, FaultKind, FaultWindow, GrudgeKind, PartitionTarget, ServerVictim, Span, TriggerEvent } from '../nemesis-schedule.js';
+
+export type WindowOf<K extends FaultKind> = FaultWindow & { fault: K };
+type Obj = Record<string, unknown>;
+
+/** The seeded schedule's streams and amounts (nemesis-schedule.ts), shared by every kind. */
+export interface SeededDraws {
+  /** The server a fault hits: the leader, the configured node or one drawn from the target stream. */
+  serverVictim(): ServerVictim;
+  /** The sign of a clock jump. */
+  signs: Prng;
+  /** The partition shape and its halves. */
+  shapeRng: Prng;
+  shapes: readonly GrudgeKind[];
+  nodes: readonly string[];
+  amounts: { offsetMs: number; delayMs: number; lossPercent: number };
+  evictPolicy: EvictPolicy | undefined;
+}
+
+/** A `--script` window's field readers (parse-script.ts): each names the bad field and throws. */
+export interface ScriptFields {
+  bad(field: string, expected: string, got: unknown): never;
+  ms(field: string, v: unknown): number;
+  clientVictim(t: unknown): ClientVictim;
+  serverVictim(t: unknown): ServerVictim;
+  partitionTarget(t: unknown): PartitionTarget;
+}
+
+/** A hunt's window draws (src/hunt/hunt-windows.ts), sized from the lease. */
+export interface HuntDraws {
+  lease: number;
+  /** A whole number of ms in [lo, hi], drawn. */
+  between(lo: number, hi: number): number;
+  /** The window starting at the drawn time (and trigger), lasting `lengthMs` (cut at the time limit). */
+  span(lengthMs: number): Span;
+  /** The event's client: the acquirer for an acquire, else the holder. */
+  client: ClientVictim;
+  /** A server victim, drawn: the leader or one named node. */
+  server(): ServerVictim;
+  /** A partition of one of the target's shapes, drawn. */
+  partition(): PartitionTarget;
+  rng: Prng;
+}
+
+export interface FaultKindSpec<K extends FaultKind> {
+  kind: K;
+  /** Whom it strikes, in words for docs and errors. */
+  what: string;
+  /** A seeded window lasts the client pause (`pause`) or the fault duration. */
+  seededLength: 'pause' | 'duration';
+  /** Whether its seeded window draws a server node (a run without server nodes cannot schedule it). */
+  seededDrawsNode: boolean;
+  seeded(span: Span, d: SeededDraws): WindowOf<K>;
+  /** Its own fields of a `--script` window (target and amounts), each checked. */
+  scripted(w: Obj, span: Span, f: ScriptFields): WindowOf<K>;
+  /** The lock events a hunt aims it at ('time': its planned time), in the order the hunt's arms list them. */
+  huntEvents: readonly (TriggerEvent | 'time')[];
+  hunted(d: HuntDraws): WindowOf<K>;
+}

@@ -1,0 +1,14 @@
+/** kill: SIGKILL of a server's process group, restarted with the same command line and data at the window's end. */
+import type { FaultKindSpec } from './fault-kind.js';
+
+export const kill: FaultKindSpec<'kill'> = {
+  kind: 'kill',
+  what: 'a lock server killed (SIGKILL) and restarted',
+  seededLength: 'duration',
+  seededDrawsNode: true,
+  seeded: (span, d) => ({ ...span, fault: 'kill', target: d.serverVictim() }),
+  scripted: (w, span, f) => ({ ...span, fault: 'kill', target: f.serverVictim(w['target']) }),
+  // Right after a grant: the lock not yet replicated or written to disk.
+  huntEvents: ['grant', 'held', 'time'],
+  hunted: (d) => ({ ...d.span(d.between(1000, 4000)), fault: 'kill', target: d.server() }),
+};

@@ -1,0 +1,13 @@
+/** server-pause: SIGSTOP of a server's process group (the leader or a named node), SIGCONT at the window's end. */
+import type { FaultKindSpec } from './fault-kind.js';
+
+export const serverPause: FaultKindSpec<'server-pause'> = {
+  kind: 'server-pause',
+  what: 'a lock server stopped (SIGSTOP) and resumed',
+  seededLength: 'duration',
+  seededDrawsNode: true,
+  seeded: (span, d) => ({ ...span, fault: 'server-pause', target: d.serverVictim() }),
+  scripted: (w, span, f) => ({ ...span, fault: 'server-pause', target: f.serverVictim(w['target']) }),
+  huntEvents: ['grant', 'acquire', 'held', 'time'],
+  hunted: (d) => ({ ...d.span(d.between(d.lease, d.lease * 3)), fault: 'server-pause', target: d.server() }),
+};

@@ -1,0 +1,53 @@
+/**
+ * The fault kinds' pure halves (core/generator/faults/): each kind's spec is
+ * filed under its own name, aims only at lock events the runner knows, and
+ * every window it makes (seeded, hunted) is one `--script` reads back to the
+ * same window, for every kind, with the seed printed.
+ */
+import { describe, expect, it } from 'vitest';
+import { FAULT_SPECS, faultSpec } from '../../core/generator/faults/registry.js';
+import { FAULT_KINDS, TRIGGER_EVENTS, nemesisSchedule } from '../../core/generator/nemesis-schedule.js';
+import { parseScript, scriptText } from '../../core/generator/parse-script.js';
+import { PARTITION_SHAPES, windowOf } from '../../src/hunt/hunt-windows.js';
+import { Prng } from '../../core/random/prng.js';
+import { testSeed } from '../support/seed.js';
+
+describe('the fault kinds registry', () => {
+  it('holds every kind under its own name, aimed only at known events', () => {
+    expect(Object.keys(FAULT_SPECS).sort()).toEqual([...FAULT_KINDS].sort());
+    for (const kind of FAULT_KINDS) {
+      const spec = faultSpec(kind);
+      expect(spec.kind).toBe(kind);
+      expect(spec.what.length).toBeGreaterThan(10);
+      expect(spec.huntEvents).toContain('time');
+      for (const on of spec.huntEvents) expect(['time', ...TRIGGER_EVENTS]).toContain(on);
+    }
+  });
+
+  it('makes windows of its own kind that --script reads back unchanged (seeded and hunted)', () => {
+    const seed = testSeed('fault-specs round trip', 'test/generators/fault-specs.test.ts');
+    const rng = new Prng(seed).fork('cases');
+    for (const kind of FAULT_KINDS) {
+      for (let i = 0; i < 20; i++) {
+        const nodes = rng.pick([['n1'], ['n1', 'n2', 'n3'], ['r1', 'r2', 'r3', 'r4', 'r5']]);
+        const seeded = nemesisSchedule({ faults: [kind], intervalMs: 500, durationMs: 1500, targets: { nodes }, leaseMs: 1000 }, rng.int(0, 1e6), 10_000);
+        expect(seeded.length, `${kind} seed ${seed}`).toBeGreaterThan(0);
+        for (const w of seeded) expect(w.fault).toBe(kind);
+        const on = rng.pick(faultSpec(kind).huntEvents);
+        const hunted = windowOf({ fault: kind, on }, { timeLimitMs: 8000, ttlMs: 1000, nodes, partitionShapes: PARTITION_SHAPES }, new Prng(rng.int(0, 1e6)));
+        expect(hunted.fault).toBe(kind);
+        expect(hunted.trigger?.on ?? 'time').toBe(on);
+        const windows = [...seeded, hunted];
+        expect(parseScript(scriptText(windows)), `${kind} seed ${seed}`).toEqual(windows);
+      }
+    }
+  });
+
+  it("refuses a window without its kind's own field, naming the field", () => {
+    const without: Record<string, string> = { clock: 'offsetMs', loss: 'lossPercent', delay: 'link', evict: 'policy' };
+    for (const [kind, field] of Object.entries(without)) {
+      const text = JSON.stringify([{ at: 0, until: 10, fault: kind, target: kind === 'delay' ? { kind: 'holder' } : { kind: 'leader' } }]);
+      expect(() => parseScript(text)).toThrow(new RegExp(`window 1 \`${field}\``));
+    }
+  });
+});
