@@ -11,7 +11,7 @@
  * not count: a run adds the ones it lacks.
  */
 import { DEFAULT_SUBNET } from '../../core/cluster/cluster-plan.js';
-import { DEFAULT_TICK_TIME_MS } from './backends/zookeeper.js';
+import { backendSpec } from './backends/registry.js';
 import { chosenSubnet } from './chosen-subnet.js';
 import type { StartClusterOptions } from './start-cluster.js';
 import { StateFile, type ClusterState } from '../hosts/state-file.js';
@@ -44,16 +44,10 @@ export function keptOptionsOf(o: StartClusterOptions): KeptOptions {
 
 /** The facts that decide a fit, each spelled as a person would read it. */
 function shapeOf(o: Omit<StartClusterOptions, 'clientHosts'>): Record<string, string> {
-  const has = (b: string): boolean => o.backends.includes(b as never);
-  const shape: Record<string, string> = {
-    provider: o.provider ?? 'namespaces',
-    subnet: chosenSubnet(o.subnet) ?? DEFAULT_SUBNET,
-    backends: [...new Set(o.backends)].sort().join(', '),
-  };
-  if (has('redis')) shape['redis persistence'] = o.redis?.persistence ?? 'none';
-  if (has('redlock')) shape['redlock persistence'] = o.redlock?.persistence ?? 'none';
-  if (has('zookeeper')) shape['zookeeper tickTime'] = `${o.zookeeper?.tickTimeMs ?? DEFAULT_TICK_TIME_MS} ms`;
-  if (has('redis-sentinel')) shape['redis-sentinel min-replicas-to-write'] = String(o.redisSentinel?.minReplicas ?? 0);
+  const backends = [...new Set(o.backends)].sort();
+  const shape: Record<string, string> = { provider: o.provider ?? 'namespaces', subnet: chosenSubnet(o.subnet) ?? DEFAULT_SUBNET, backends: backends.join(', ') };
+  // Each backend's spec says which of its options make its servers what they are.
+  for (const b of backends) Object.assign(shape, backendSpec(b, o).shape);
   return shape;
 }
 

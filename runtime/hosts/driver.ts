@@ -85,6 +85,12 @@ export interface BackendSpec {
   debianPackage: string;
   /** The scheme of its endpoints' URLs (`fencecheck up` prints them). */
   scheme: string;
+  /**
+   * The options its servers were started with, defaults filled, as a person
+   * reads them (`redis persistence: none`): a kept cluster fits a run only
+   * where these agree (runtime/cluster/kept-cluster.ts). Empty when it has none.
+   */
+  shape: Readonly<Record<string, string>>;
   /** False for Go programs (etcd): Go reads the clock through the vDSO itself and ignores LD_PRELOAD. */
   wallClockPreload: boolean;
   /** `stop()` mid-run. */

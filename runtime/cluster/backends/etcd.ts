@@ -57,6 +57,7 @@ export function etcdSpec(): ServerSpec {
     tools: ['etcd'],
     debianPackage: 'etcd-server',
     scheme: 'http',
+    shape: {},
     leader: etcdLeader,
     wallClockPreload: false,
     // A leader hands over leadership on SIGTERM, which can take an election timeout.

@@ -41,6 +41,7 @@ export function memcachedSpec(): ServerSpec {
     tools: ['memcached'],
     debianPackage: 'memcached',
     scheme: 'memcached',
+    shape: {},
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 2000 },
     // Nothing is persisted.

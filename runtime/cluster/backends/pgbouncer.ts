@@ -69,6 +69,7 @@ export function pgbouncerSpec(): ServerSpec {
     tools: ['pgbouncer', 'setpriv'],
     debianPackage: 'pgbouncer',
     scheme: 'postgres',
+    shape: {},
     wallClockPreload: true,
     // SIGTERM is PgBouncer 1.18's immediate shutdown (SIGINT waits for every client to leave).
     stop: { signal: 'SIGTERM', graceMs: 2000 },

@@ -73,6 +73,7 @@ export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): 
     tools: ['postgres', 'initdb', 'setpriv'],
     debianPackage: 'postgresql',
     scheme: 'postgres',
+    shape: {},
     wallClockPreload: true,
     sysvSharedMemory: true,
     // SIGINT is "fast shutdown" (SIGTERM would wait for every client to leave).

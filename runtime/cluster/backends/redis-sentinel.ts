@@ -125,6 +125,7 @@ export function redisSentinelSpec(opts: RedisSentinelOptions = {}): ServerSpec {
     tools: ['redis-server'],
     debianPackage: 'redis-server',
     scheme: 'redis',
+    shape: { 'redis-sentinel min-replicas-to-write': String(opts.minReplicas ?? 0) },
     leader: sentinelLeader,
     wallClockPreload: true,
     // Clients ask the Sentinels for the master, as applications do (redis-py's Sentinel.master_for).

@@ -47,6 +47,7 @@ export function redisSpec(backend: 'redis' | 'redlock', opts: RedisOptions = {})
     tools: ['redis-server'],
     debianPackage: 'redis-server',
     scheme: 'redis',
+    shape: { [`${backend} persistence`]: persistence },
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 3000 },
     // Without persistence nothing on disk can be lost, so SIGKILL at once; with AOF,

@@ -83,6 +83,7 @@ export function zookeeperSpec(opts: ZookeeperOptions = {}): ServerSpec {
     tools: ['java', 'zookeeper.jar', 'slf4j-simple.jar'],
     debianPackage: 'zookeeper',
     scheme: 'zk',
+    shape: { 'zookeeper tickTime': `${tickTimeMs} ms` },
     leader: zookeeperLeader,
     wallClockPreload: true,
     stop: { signal: 'SIGTERM', graceMs: 5000 },
