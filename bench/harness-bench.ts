@@ -1,5 +1,5 @@
 /**
- * npm run bench:harness -- [--runs N] [--seconds S] [--backends a,b] [--modes fresh,warm]:
+ * npm run bench:harness -- [--runs N] [--seconds S] [--backends a,b] [--modes fresh,warm] [--trace]:
  * per backend, N consecutive short lock runs on a fresh cluster each (started
  * and torn down per run, as `fencecheck run` does), then N on one warm
  * cluster (a WarmPool: reset and clean-checked between runs), side by side in
@@ -12,6 +12,7 @@
  * clusters: run it under the machine's cluster lock (flock).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { parseArgs as parseCliArgs } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTestJson } from '../runtime/store/read-run-files.js';
@@ -28,16 +29,28 @@ interface Args {
   seconds: number;
   backends: LockBackend[];
   modes: Mode[];
+  /** Print each run's log lines with their times (ms since the run began), to see where a run's overhead goes. */
+  trace: boolean;
 }
 
-function parseArgs(argv: readonly string[]): Args {
-  const get = (flag: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const backends = (get('--backends') ?? 'redis,redlock,etcd,zookeeper,redis-sentinel').split(',') as LockBackend[];
+const USAGE = 'npm run bench:harness -- [--runs N] [--seconds S] [--backends a,b] [--modes fresh,warm] [--trace]';
+
+/** The options, strictly: an unknown flag or --help prints the usage instead of starting real clusters. */
+function parseArgs(argv: readonly string[]): Args | undefined {
+  const { values: v } = parseCliArgs({
+    args: [...argv],
+    strict: true,
+    options: { runs: { type: 'string' }, seconds: { type: 'string' }, backends: { type: 'string' }, modes: { type: 'string' }, trace: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (v.help) return undefined;
+  const backends = (v.backends ?? 'redis,redlock,etcd,zookeeper,redis-sentinel').split(',') as LockBackend[];
   for (const b of backends) if (!(LOCK_BACKENDS as readonly string[]).includes(b)) throw new Error(`unknown backend ${b}; one of ${LOCK_BACKENDS.join(', ')}`);
-  return { runs: Number(get('--runs') ?? 20), seconds: Number(get('--seconds') ?? 3), backends, modes: (get('--modes') ?? 'fresh,warm').split(',') as Mode[] };
+  const modes = (v.modes ?? 'fresh,warm').split(',') as Mode[];
+  for (const m of modes) if (m !== 'fresh' && m !== 'warm') throw new Error(`unknown mode ${m}; fresh or warm`);
+  const runs = Number(v.runs ?? 20);
+  const seconds = Number(v.seconds ?? 3);
+  if (!Number.isInteger(runs) || runs < 1 || !(seconds > 0)) throw new Error('--runs must be an integer >= 1 and --seconds > 0');
+  return { runs, seconds, backends, modes, trace: v.trace ?? false };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -114,6 +127,7 @@ async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: st
       try {
         const r = await runLockTest(o, { log, ...(pool ? { warm: pool } : {}) });
         const ph = phasesOf(lines, Date.now() - began);
+        if (a.trace) process.stderr.write(`${backend} ${mode} run ${i + 1}:\n${lines.map((l) => `  ${String(l.at).padStart(6)} ms  ${l.line}`).join('\n')}\n  ${String(Date.now() - began).padStart(6)} ms  (returned)\n`);
         for (const k of ['setup', 'drain', 'tail', 'teardown'] as const) if (ph[k] !== undefined) row.phases[k].push(ph[k]);
         const rec = readTestJson(r.runDir)?.['cluster'] as unknown as ClusterRecord | undefined;
         const overhead = Date.now() - began - o.timeLimitS * 1000 - o.recoverMs;
@@ -149,6 +163,7 @@ function line(r: Row): string {
 
 async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
+  if (!a) return void process.stdout.write(`${USAGE}\n`);
   const resultsDir = mkdtempSync(join(tmpdir(), 'fc-harness-bench-'));
   process.stdout.write(`harness bench: ${a.runs} runs of ${a.seconds} s per backend and mode (lock-counter, fence or cas-unique, 3 clients, client-pause + partition, recover 1 s)\n`);
   try {
@@ -160,4 +175,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+main().catch((err: unknown) => {
+  // A bad flag is the user's: said in one line with the usage, not as a stack trace.
+  process.stderr.write(`bench:harness: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+  process.exitCode = 1;
+});

@@ -15,6 +15,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parseArgs as parseCliArgs } from 'node:util';
 import { execa } from 'execa';
 import { BENCH_TARGETS, benchTarget, huntArgv, type BenchTarget } from './hunt-targets.js';
 import { huntRow, huntTable, type HuntRow } from './hunt-table.js';
@@ -34,16 +35,35 @@ interface Args {
   roundRobin: boolean;
 }
 
-function parseArgs(argv: readonly string[]): Args {
-  const get = (flag: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const ids = get('--target')?.split(',') ?? BENCH_TARGETS.map((t) => t.id);
-  const seeds = Number(get('--seeds') ?? 5);
-  const firstSeed = Number(get('--first-seed') ?? 1);
+const USAGE = `npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m]
+                      [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin] [--table-only]
+targets: ${BENCH_TARGETS.map((t) => t.id).join(', ')}`;
+
+/** The options, strictly: an unknown flag or --help prints the usage instead of starting real hunts. */
+function parseArgs(argv: readonly string[]): Args | undefined {
+  const { values: v } = parseCliArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      target: { type: 'string' },
+      seeds: { type: 'string' },
+      'first-seed': { type: 'string' },
+      budget: { type: 'string' },
+      queue: { type: 'string' },
+      out: { type: 'string' },
+      cli: { type: 'string' },
+      build: { type: 'string' },
+      'round-robin': { type: 'boolean' },
+      'table-only': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (v.help) return undefined;
+  const ids = v.target?.split(',') ?? BENCH_TARGETS.map((t) => t.id);
+  const seeds = Number(v.seeds ?? 5);
+  const firstSeed = Number(v['first-seed'] ?? 1);
   if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(firstSeed) || firstSeed < 0) throw new Error('--seeds must be an integer >= 1 and --first-seed >= 0');
-  return { targets: ids.map(benchTarget), seeds, firstSeed, budget: get('--budget') ?? '10m', queue: get('--queue'), out: get('--out') ?? join('results', 'bench-hunt', 'rows.jsonl'), tableOnly: argv.includes('--table-only'), cli: get('--cli') ?? join(process.cwd(), 'dist', 'bundle', 'main.js'), build: get('--build'), roundRobin: argv.includes('--round-robin') };
+  return { targets: ids.map(benchTarget), seeds, firstSeed, budget: v.budget ?? '10m', queue: v.queue, out: v.out ?? join('results', 'bench-hunt', 'rows.jsonl'), tableOnly: v['table-only'] ?? false, cli: v.cli ?? join(process.cwd(), 'dist', 'bundle', 'main.js'), build: v.build, roundRobin: v['round-robin'] ?? false };
 }
 
 /** One hunt as a user runs it; its stderr (the tries' progress) goes to a log beside the rows. */
@@ -81,6 +101,7 @@ function readRows(file: string): HuntRow[] {
 
 async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
+  if (!a) return void process.stdout.write(`${USAGE}\n`);
   mkdirSync(dirname(a.out), { recursive: true });
   if (!a.tableOnly) {
     for (const [t, seed] of huntOrder(a)) {
@@ -96,6 +117,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench:hunt: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`bench:hunt: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
   process.exitCode = 1;
 });

@@ -18,6 +18,13 @@ export interface ClusterRecord {
   freshBecause?: string;
   /** Where the servers' logs are: the run directory of the run that started the cluster. */
   logsDir: string;
+  /**
+   * The run's clients that were spares: fresh processes the previous run on
+   * this warm cluster started during its recovery wait, which had loaded
+   * their code and connected to nothing until this run configured them
+   * (runtime/hosts/spare-clients.ts). Absent: none (a fresh cluster, or a foreign client).
+   */
+  clientsFromSpares?: number;
 }
 
 /** The clean check's verdict: what is left (nothing: clean) and how long asking took. */

@@ -9,6 +9,12 @@
  * until `shutdown` or the end of stdin, and exits 0. A bad configuration
  * exits 254 before the ready line. Logs go to stderr; stdout carries only
  * protocol lines.
+ *
+ * A spare (runtime/hosts/spare-clients.ts: a warm cluster starts the next
+ * run's clients while this run waits for recovery) has FC_CLIENT_SPARE=BACKEND
+ * instead of FC_CLIENT_CONFIG: it loads that backend's lock client library,
+ * then reads its configuration as the first line of stdin and goes on as
+ * any client. It connects to nothing before it has its configuration.
  */
 import { createInterface, type Interface } from 'node:readline';
 import { UsageError } from '../../core/errors.js';
@@ -16,9 +22,45 @@ import { parseClientConfig } from './client-config.js';
 import { realRuntime } from './client-runtime.js';
 import type { ClientConfig } from '../../core/client-protocol.js';
 import { runClient } from './run-client.js';
+import { loadLockClient } from './create-lock-client.js';
+import { LOCK_BACKENDS, type LockBackend } from '../../core/vocabulary.js';
 
 function logLine(prefix: string): (line: string) => void {
   return (line) => void process.stderr.write(`${new Date().toISOString()} ${prefix} ${line}\n`);
+}
+
+/** A spare's configuration: its backend's library loaded first (the point of starting early), then stdin's first line. */
+async function spareConfig(backend: string | undefined): Promise<string | undefined> {
+  if (backend === undefined) return undefined;
+  if ((LOCK_BACKENDS as readonly string[]).includes(backend) && backend !== 'memcached') await loadLockClient(backend as LockBackend);
+  return firstLine(process.stdin);
+}
+
+/** The first line of a stream; whatever came after it is put back, unread, for the request loop. */
+function firstLine(input: NodeJS.ReadStream): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let text = '';
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString('utf8');
+      const nl = text.indexOf('\n');
+      if (nl < 0) return;
+      done();
+      const rest = text.slice(nl + 1);
+      if (rest !== '') input.unshift(Buffer.from(rest, 'utf8'));
+      resolve(text.slice(0, nl));
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(text === '' ? undefined : text);
+    };
+    const done = (): void => {
+      input.off('data', onData);
+      input.off('end', onEnd);
+      input.pause();
+    };
+    input.on('data', onData);
+    input.on('end', onEnd);
+  });
 }
 
 async function main(): Promise<number> {
@@ -26,7 +68,7 @@ async function main(): Promise<number> {
   console.log = console.info = console.debug = console.error.bind(console);
   let config: ClientConfig;
   try {
-    config = parseClientConfig(process.env['FC_CLIENT_CONFIG']);
+    config = parseClientConfig(process.env['FC_CLIENT_CONFIG'] ?? (await spareConfig(process.env['FC_CLIENT_SPARE'])));
   } catch (err) {
     const e = err as UsageError;
     process.stderr.write(`${e.message}\n${e instanceof UsageError && e.hint ? `Hint: ${e.hint}\n` : ''}`);

@@ -3,6 +3,7 @@
  * hosts, its nemesis, and its teardown. Made by `startCluster`.
  */
 import { join } from 'node:path';
+import { SpareClients } from '../hosts/spare-clients.js';
 import { Nemesis } from '../nemesis/nemesis.js';
 import { ClientHost, type ClientRuntime } from '../hosts/client-host.js';
 import { postgresUrl } from './backends/postgres.js';
@@ -66,6 +67,8 @@ export class Cluster {
   readonly runDir: string;
   readonly nodes: readonly ServerHandle[];
   readonly nemesis: Nemesis;
+  /** The next run's client processes, started early on a warm cluster (runtime/hosts/spare-clients.ts); teardown reclaims them with every process. */
+  readonly spares = new SpareClients();
   private readonly clients = new Map<string, ClientHost>();
   private tornDown: Promise<ReclaimReport> | undefined;
   private starting: { work: Promise<unknown>; abort: () => void } | undefined;

@@ -51,13 +51,20 @@ export class ClientLauncher {
     return this.o.command !== undefined;
   }
 
+  /** The built-in client's command line, which a spare is started with; undefined for a foreign client (it has no spare mode). */
+  get spareArgv(): readonly string[] | undefined {
+    return this.foreign ? undefined : this.argv;
+  }
+
   /**
    * Start one client and wait for its ready line. A typed error (exit 254) with
    * its stderr tail when it is not ready in time, breaks the protocol first,
    * or (a foreign client) announces tokens the run's resource mode cannot use.
    */
-  async start(host: ClientHost, name: string, config: ClientConfig, logPath: string, control: (proc: ClientProcess) => ProcessControl): Promise<ClientSession> {
-    const proc = host.spawn(this.argv, { name, env: { FC_CLIENT_CONFIG: JSON.stringify(config) }, cwd: process.cwd() });
+  async start(host: ClientHost, name: string, config: ClientConfig, logPath: string, control: (proc: ClientProcess) => ProcessControl, spare?: ClientProcess): Promise<ClientSession> {
+    // A spare (runtime/hosts/spare-clients.ts) has loaded its code and waits for its configuration on stdin.
+    if (spare) spare.child.stdin?.write(`${JSON.stringify(config)}\n`);
+    const proc = spare ?? host.spawn(this.argv, { name, env: { FC_CLIENT_CONFIG: JSON.stringify(config) }, cwd: process.cwd() });
     const clock = this.o.clock ?? realClock;
     const session = new ClientSession(processChannel(proc, logPath), control(proc), this.o.access, {
       onViolation: (v) => {

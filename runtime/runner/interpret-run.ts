@@ -162,6 +162,8 @@ async function healPhase(state: RunState): Promise<void> {
 
 async function recoverPhase(state: RunState, recover: PhaseOf<'recover'>): Promise<void> {
   state.world.log(`recover: ${recover.endMs - recover.startMs} ms`);
+  // The workers are done and every fault healed: the next run's clients (a warm cluster's) load their code while this one waits.
+  state.world.fleet.prestartNext?.();
   await sleepOn(state.world.clock, recover.endMs - recover.startMs);
 }
 

@@ -46,6 +46,13 @@ export interface LockSession {
 export interface ClientFleet {
   /** A fresh client for worker `worker` (the final reader is worker `clients`), ready to take requests. */
   spawn(worker: number): Promise<LockSession>;
+  /**
+   * Start the next run's clients now, where a next run on this cluster is
+   * coming (a warm cluster): called once the workers are done, as the
+   * recovery wait begins, so their start overlaps it. Fresh processes that
+   * only load their code; the next run's `spawn` hands each its configuration.
+   */
+  prestartNext?(): void;
 }
 
 /** A delay proxy on one link, as a scripted `delay` fault sets it. */

@@ -21,19 +21,41 @@ export interface RealFleetOptions {
   logPath: (name: string) => string;
   /** The first ready line's library versions, as they arrive. */
   onVersions: (versions: Record<string, string>) => void;
+  /**
+   * On a warm cluster that serves another run after this one: the workers'
+   * spare clients (runtime/hosts/spare-clients.ts), taken when a worker
+   * starts and started for the next run during this one's recovery.
+   */
+  spares?: { backend: string; workers: number };
 }
 
-export function realFleet(o: RealFleetOptions): ClientFleet {
+/** The real fleet, and how many of its clients were spares started during the previous run. */
+export type RealFleet = ClientFleet & { readonly sparesTaken: number };
+
+export function realFleet(o: RealFleetOptions): RealFleet {
   let spawned = 0;
+  let sparesTaken = 0;
+  const workersStarted = new Map<number, string>();
   return {
+    get sparesTaken() {
+      return sparesTaken;
+    },
     async spawn(worker) {
       const hostName = o.hosts[worker % o.hosts.length]!;
       const host = o.cluster.clientHost(hostName);
       const procName = `client${worker + 1}-${++spawned}`;
       const n = o.cluster.nemesis;
-      const session = await o.launcher.start(host, procName, o.config(worker, hostName), o.logPath(procName), (proc) => ({ pause: () => n.pause(proc), resume: () => n.resume(proc), kill: () => n.kill(proc) }));
+      const spare = o.spares && o.launcher.spareArgv ? o.cluster.spares.take(hostName, worker) : undefined;
+      if (spare) sparesTaken++;
+      if (o.spares && worker < o.spares.workers) workersStarted.set(worker, hostName);
+      const session = await o.launcher.start(host, procName, o.config(worker, hostName), o.logPath(procName), (proc) => ({ pause: () => n.pause(proc), resume: () => n.resume(proc), kill: () => n.kill(proc) }), spare);
       o.onVersions((await session.ready).versions);
       return session;
+    },
+    prestartNext() {
+      const argv = o.launcher.spareArgv;
+      if (!o.spares || !argv) return;
+      for (const [worker, hostName] of workersStarted) o.cluster.spares.prestart(o.cluster.clientHost(hostName), worker, argv, o.spares.backend, process.cwd());
     },
   };
 }

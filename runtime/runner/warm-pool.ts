@@ -106,6 +106,8 @@ export class WarmPool {
     const cur = this.current;
     if (cur && this.keeping) {
       this.current = undefined;
+      // Spares are this process's children, for a next run of this command: none is left to the next command.
+      await cur.cluster.spares.stopAll();
       await cur.cluster.keep({ options: keptOptionsOf({ ...cur.opts, clientHosts: cur.cluster.clientHosts().map((c) => c.name) }), runs: cur.runs, keptAt: new Date().toISOString() });
       log(`warm cluster: kept for the next command after ${cur.runs} runs (\`fencecheck down\` ends it)`);
       return;

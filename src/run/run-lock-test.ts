@@ -29,8 +29,8 @@ import type { TestJson } from '../../core/run-files/test-json.js';
 import { ClientLauncher } from '../../runtime/runner/client-command.js';
 import { realClock } from '../../runtime/runner/clock.js';
 import { interpretRun } from '../../runtime/runner/interpret-run.js';
-import type { ClientFleet, NemesisPort } from '../../runtime/runner/ports.js';
-import { realFleet, realNemesis } from '../../runtime/runner/real-world.js';
+import type { NemesisPort } from '../../runtime/runner/ports.js';
+import { realFleet, realNemesis, type RealFleet, type RealFleetOptions } from '../../runtime/runner/real-world.js';
 import { Recorder } from '../../runtime/runner/recorder.js';
 import { runHarnessParts, watchHarness } from '../../runtime/runner/harness-watch.js';
 import { planRun, type RunPlan } from '../../core/plan/run-plan.js';
@@ -133,13 +133,16 @@ async function executeOnCluster(plan: RunPlan, parts: RunParts & { hooks: RunHoo
     store.writeTest(test);
     // Said once the cluster is ours: a run refused as busy removes its directory, which must never have been shown.
     log(`run directory: ${store.dir}`);
-    const world = await realWorldOf(cluster, plan, launcher, (n) => join(store.logsDir, `${n}.log`), (versions) => Object.assign(test.versions, versions));
+    // On a warm pool's cluster another run follows: its clients start during this one's recovery (spares).
+    const spares = hooks.warm ? { backend: plan.options.backend, workers: plan.options.clients } : undefined;
+    const world = await realWorldOf(cluster, plan, { launcher, spares }, (n) => join(store.logsDir, `${n}.log`), (versions) => Object.assign(test.versions, versions));
     // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts);
     // without a lock service the server faults strike the resource's server, so its death is planned, not watched.
     const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode, plan.options.backend === 'none'), recorder, log);
     await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 }).finally(stopWatch);
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
+    if (world.fleet.sparesTaken > 0 && test.cluster) test.cluster.clientsFromSpares = world.fleet.sparesTaken;
     store.writeTest(test);
   } finally {
     recorder.close();
@@ -222,7 +225,7 @@ export function runClusterOptions(plan: RunPlan, runDir: string, hooks: RunHooks
 }
 
 /** The resource row prepared, the delay proxies started, and the interpreter's ports over the cluster. */
-async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, logPath: (name: string) => string, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: ClientFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
+async function realWorldOf(c: Cluster, plan: RunPlan, clients: Pick<RealFleetOptions, 'launcher' | 'spares'>, logPath: (name: string) => string, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: RealFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
   const o = plan.options;
   const backends = clusterBackendsOf(o.backend);
   const pg = c.endpoints('postgres')[0]!;
@@ -249,7 +252,7 @@ async function realWorldOf(c: Cluster, plan: RunPlan, launcher: ClientLauncher, 
       ...systemClientOptions(o),
     };
   };
-  return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, launcher, logPath, onVersions }), nemesis: realNemesis(c, o.backend, proxies), proxies };
+  return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, ...clients, logPath, onVersions }), nemesis: realNemesis(c, o.backend, proxies), proxies };
 }
 
 /**

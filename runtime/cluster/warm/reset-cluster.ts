@@ -43,14 +43,15 @@ export async function observeCluster(c: Cluster): Promise<ClusterObservation> {
           })),
         )
       : [];
-  const clientProcesses = c.clientHosts().flatMap((h) => h.processes().map((p) => p.name));
+  // Spares (the next run's clients, started during this one's recovery) are not left over: they have connected to nothing.
+  const clientProcesses = c.clientHosts().flatMap((h) => h.processes().filter((p) => !c.spares.holds(p)).map((p) => p.name));
   return { nodes, clocks, nftTables, clientProcesses };
 }
 
 async function applyStep(c: Cluster, step: ResetStep): Promise<void> {
   switch (step.kind) {
     case 'end-clients': {
-      const procs = c.clientHosts().flatMap((h) => h.processes());
+      const procs = c.clientHosts().flatMap((h) => h.processes()).filter((p) => !c.spares.holds(p));
       await waitForExit(procs.map((p) => p.identity), CLIENT_EXIT_MS);
       await Promise.all(procs.filter((p) => p.running()).map((p) => p.kill()));
       return;

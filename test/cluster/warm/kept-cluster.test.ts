@@ -50,6 +50,7 @@ function fakeCluster(hosts: string[]) {
       names.push(name);
       done.push(`add ${name}`);
     },
+    spares: { stopAll: async () => void done.push('stop spares') },
     keep: async (k: { runs: number; options: { clientHosts: string[] } }) => void done.push(`keep after ${k.runs} runs with ${k.options.clientHosts.join(',')}`),
     teardown: async () => void done.push('teardown'),
   };
@@ -70,7 +71,8 @@ describe('WarmPool and a kept cluster', () => {
     expect(second.record).toMatchObject({ fresh: false, reusedAfterRuns: 5 });
     await pool.close();
     expect(started).toEqual([]);
-    expect(kept.done).toEqual(['add c2', 'add c3', 'keep after 6 runs with c1,c2,c3']);
+    // Its spares (children of this process) stopped first: the next command gets none.
+    expect(kept.done).toEqual(['add c2', 'add c3', 'stop spares', 'keep after 6 runs with c1,c2,c3']);
     expect(lines).toContain('warm cluster: resetting after 4 runs');
   });
 
@@ -81,7 +83,7 @@ describe('WarmPool and a kept cluster', () => {
     expect(record.fresh).toBe(true);
     expect(record.freshBecause).toContain('does not fit this run (redis persistence');
     await pool.close();
-    expect(fresh.done).toEqual(['keep after 1 runs with c1,c2,c3']);
+    expect(fresh.done).toEqual(['stop spares', 'keep after 1 runs with c1,c2,c3']);
   });
 
   it('asks for a kept cluster once per command, and without one behaves as before', async () => {
