@@ -28,6 +28,8 @@ export interface HuntRow {
   faults?: string[];
   /** The hunt's --redis-persistence, when it named one. */
   redisPersistence?: string;
+  /** The hunt's --want, when it named one. */
+  want?: string;
 }
 
 interface HuntJsonTry {
@@ -44,8 +46,8 @@ export function huntRow(target: string, seed: number, budget: string, exitCode: 
   const i = tries.findIndex((t) => t.outcome === 'unsafe');
   const hit = i >= 0 ? tries[i]! : undefined;
   const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir, miss: hit.nearMiss ?? null } : null;
-  const d = doc as { target?: { resource?: string; redisPersistence?: string }; faults?: string[] };
-  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}), ...(d.target?.redisPersistence ? { redisPersistence: d.target.redisPersistence } : {}) };
+  const d = doc as { target?: { resource?: string; redisPersistence?: string }; faults?: string[]; want?: string };
+  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}), ...(d.target?.redisPersistence ? { redisPersistence: d.target.redisPersistence } : {}), ...(d.want ? { want: d.want } : {}) };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -93,6 +95,8 @@ function sameDefinition(t: BenchTarget, r: HuntRow): boolean {
   if (r.resource !== undefined && r.resource !== t.resource) return false;
   // A row read from its hunt.json knows its persistence (none unless named).
   if (r.resource !== undefined && (r.redisPersistence ?? 'none') !== (t.redisPersistence ?? 'none')) return false;
+  // A hunt asked for a sign finds another thing than one that was not.
+  if (r.resource !== undefined && (r.want ?? '') !== (t.want ?? '')) return false;
   return t.faults === undefined || r.faults === undefined || [...t.faults].sort().join(',') === [...r.faults].sort().join(',');
 }
 

@@ -119,7 +119,7 @@ export function parseTestJson(text: string, file: string): StoredTest {
     const isCrash = (x: unknown): boolean => isObject(x) && typeof x['client'] === 'string' && typeof x['exit'] === 'string' && Array.isArray(x['stderrTail']) && x['stderrTail'].every((l) => typeof l === 'string');
     expect(Array.isArray(v) && v.every(isCrash), 'clientCrashes', 'a list of { client, exit, stderrTail }', v);
   }
-  if (present('cluster')) expect(isClusterRecord(t['cluster']), 'cluster', '{ fresh, reusedAfterRuns, startMs, resetMs, cleanCheck: { ok, problems, ms } | null, logsDir }', t['cluster']);
+  if (present('cluster')) expect(isClusterRecord(t['cluster']), 'cluster', '{ fresh, reusedAfterRuns, startMs, resetMs, cleanCheck: { ok, problems, ms } | null, logsDir, clientsFromSpares? }', t['cluster']);
   if (present('scenario')) {
     const x = t['scenario'];
     expect(isObject(x) && typeof x['run'] === 'string' && Array.isArray(x['rows']) && x['rows'].every((r) => typeof r === 'string') && Number.isSafeInteger(x['seed']), 'scenario', '{ run, rows, seed }', x);
@@ -139,6 +139,7 @@ function isClusterRecord(x: unknown): boolean {
     isNumber(x['resetMs']) &&
     checkOk &&
     typeof x['logsDir'] === 'string' &&
-    (x['freshBecause'] === undefined || typeof x['freshBecause'] === 'string')
+    (x['freshBecause'] === undefined || typeof x['freshBecause'] === 'string') &&
+    (x['clientsFromSpares'] === undefined || (Number.isSafeInteger(x['clientsFromSpares']) && (x['clientsFromSpares'] as number) > 0))
   );
 }

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { clientCommand, CLIENT_HELP } from './run-flags.js';
 import { REDIS_PERSISTENCE, type RedisPersistence } from '../../core/plan/redis-persistence.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
+import { WANTED_SIGNS, type WantedSign } from '../hunt/near-miss.js';
 import { parseInRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
 import { budgetDuration, faultKinds } from './hunt-flags.js';
@@ -45,6 +46,7 @@ interface HuntFlags {
   shrinkRuns: number;
   shrinkMinFails: number;
   shrinkMaxCandidates: number;
+  want?: WantedSign;
 }
 
 /** etcd raises a lease below its minimum (about 2 s here), so the windows sized from a 1 s lease would be too short. */
@@ -65,6 +67,7 @@ export function registerHuntCommand(program: Command): void {
     .option('--seed <n>', withRange('seed of the search (a seed and the tries\' outcomes replay the same plans)', FLAG_RANGES['--seed']), seedFlag('--seed'), 1)
     .option('--results <dir>', 'where the hunt directory goes (<dir>/hunt/<timestamp>/)', 'results')
     .option('--keep-going', 'go on after a violation until the budget is spent', false)
+    .option('--want <sign>', `count as the find only a violation whose try shows this sign, and go on past the others: ${Object.keys(WANTED_SIGNS).join(', ')} (valid-double-hold: two holders both within their grants' validity, the lock's own failure, not a late write)`, oneOf('--want', Object.keys(WANTED_SIGNS) as WantedSign[]))
     .option('--shard <i/N>', 'this machine\'s share of a sharded hunt (an independent search per shard)', parseShard)
     .option('--time-limit <s>', withRange('seconds of workload per try', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS), TRY_SHAPE.timeLimitS)
     .option('--clients <n>', withRange('clients per try', RUN_RANGES.clients), parseInRange('--clients', RUN_RANGES.clients), TRY_SHAPE.clients)
@@ -106,7 +109,7 @@ function mergeNow(dirs: string[], results: string): number {
   const dir = join(results, 'hunt', `${t.backend}-${t.resource}-merged-${stamp}`);
   mkdirSync(dir, { recursive: true });
   const tries = merged.records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs }));
-  writeFileAtomic(join(dir, 'hunt.json'), JSON.stringify({ ...merged.of, mergedFrom: dirs, shards: merged.shards, interrupted: false, exitCode: merged.exitCode, lines: merged.lines, tries }, null, 2) + '\n');
+  writeFileAtomic(join(dir, 'hunt.json'), JSON.stringify({ ...merged.of, ...(merged.want ? { want: merged.want } : {}), mergedFrom: dirs, shards: merged.shards, interrupted: false, exitCode: merged.exitCode, lines: merged.lines, tries }, null, 2) + '\n');
   process.stdout.write(`hunt: merged ${merged.shards.length} shard${merged.shards.length === 1 ? '' : 's'} (${merged.shards.join(', ')})\n` + merged.lines.join('\n') + `\nhunt: ${join(dir, 'hunt.json')}\n`);
   return merged.exitCode;
 }
@@ -129,7 +132,7 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   const deps = realHuntDeps(log, () => stopped);
   const shape = { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) };
   try {
-    const report = await runHunt({ target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape, ...(flags.shard ? { shard: flags.shard } : {}) }, deps);
+    const report = await runHunt({ target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape, ...(flags.shard ? { shard: flags.shard } : {}), ...(flags.want ? { want: flags.want } : {}) }, deps);
     process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);
     const failing = report.found?.record.runDir;
     // The failing try shrunk on the same warm cluster; the hunt's exit code stays its own (a violation was found either way).

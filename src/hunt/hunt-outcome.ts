@@ -12,7 +12,7 @@ import { formatWeight } from '../../core/checkers/lock/weight.js';
 import type { Outcome } from '../../core/checkers/lock/evidence.js';
 import { formatDuration } from '../compare/format-units.js';
 import { EXIT } from '../../core/errors.js';
-import { dangerousMoments, describeNearMiss, nearMissScore, type NearMiss } from './near-miss.js';
+import { dangerousMoments, describeNearMiss, nearMissScore, type NearMiss, type WantedSign } from './near-miss.js';
 import type { TryPlan } from './search.js';
 
 /**
@@ -26,8 +26,8 @@ export interface TryRecord {
   plan: TryPlan;
   runDir: string | null;
   replay: string | null;
-  /** The run's outcome; `error` when the tool failed. */
-  outcome: Outcome | 'error';
+  /** The run's outcome; `error` when the tool failed; `other-violation` when it broke the data without the sign the hunt was asked to find (`--want`). */
+  outcome: Outcome | 'error' | 'other-violation';
   miss: NearMiss | null;
   error: string | null;
   /** ms since the hunt started, when the try ended. */
@@ -46,8 +46,9 @@ export interface HuntOutcome {
   lines: string[];
 }
 
-export function huntOutcome(records: readonly TryRecord[], interrupted: boolean): HuntOutcome {
+export function huntOutcome(records: readonly TryRecord[], interrupted: boolean, want?: WantedSign): HuntOutcome {
   const violating = records.filter((r) => r.outcome === 'unsafe');
+  const others = records.filter((r) => r.outcome === 'other-violation');
   const tested = records.filter((r) => r.outcome === 'safe');
   const moments = tested.reduce((t, r) => t + (r.miss ? dangerousMoments(r.miss) : 0), 0);
   const best = bestNearMiss(records);
@@ -58,8 +59,14 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean)
   let exitCode: number;
   if (found) {
     exitCode = EXIT.invalid;
-    lines.push(`VIOLATION: ${violating.length} of ${head} violated; the first on try ${found.tryNumber} after ${formatDuration(found.afterMs)} (runs-to-detection ${found.tryNumber}, time-to-detection ${formatDuration(found.afterMs)})`);
+    lines.push(`VIOLATION: ${violating.length} of ${head} violated${want ? ` with a ${want}` : ''}${others.length > 0 ? ` (${others.length} more broke the data another way)` : ''}; the first on try ${found.tryNumber} after ${formatDuration(found.afterMs)} (runs-to-detection ${found.tryNumber}, time-to-detection ${formatDuration(found.afterMs)})`);
     lines.push(`  ${describeNearMiss(first!.miss!)}`, `run: ${first!.runDir}`, `replay: ${first!.replay}`, `shrink: fencecheck shrink ${first!.runDir}`);
+  } else if (others.length > 0) {
+    // The data broke, only not the way asked for: still a violation (exit 1), said as such, and not shrunk.
+    const other = others[0]!;
+    exitCode = EXIT.invalid;
+    lines.push(`VIOLATION of another kind: ${others.length} of ${head} broke the data without a ${want ?? 'wanted sign'} (--want); the first on try ${records.indexOf(other) + 1}`);
+    lines.push(`  ${describeNearMiss(other.miss!)}`, `run: ${other.runDir}`, `replay: ${other.replay}`, `the failure asked for was not found: no try showed a ${want ?? 'wanted sign'}`);
   } else if (tested.length > 0) {
     exitCode = EXIT.valid;
     lines.push(`no violation: ${head}, ${tested.length} of them tested`, formatWeight(tested.length, moments));
@@ -74,7 +81,7 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean)
 
 export function bestNearMiss(records: readonly TryRecord[]): TryRecord | null {
   let best: TryRecord | null = null;
-  for (const r of records) if (r.miss && r.outcome !== 'unsafe' && nearMissScore(r.miss) > 0 && (best === null || nearMissScore(r.miss) > nearMissScore(best.miss!))) best = r;
+  for (const r of records) if (r.miss && r.outcome !== 'unsafe' && r.outcome !== 'other-violation' && nearMissScore(r.miss) > 0 && (best === null || nearMissScore(r.miss) > nearMissScore(best.miss!))) best = r;
   return best;
 }
 
@@ -85,8 +92,10 @@ export function huntProgress(records: readonly TryRecord[], elapsedMs: number, b
   const leftMs = budget.ms !== undefined ? Math.max(0, budget.ms - elapsedMs) : mean === undefined ? undefined : Math.max(0, budget.runs! - done) * mean;
   const best = bestNearMiss(records);
   const violations = records.filter((r) => r.outcome === 'unsafe').length;
+  const others = records.filter((r) => r.outcome === 'other-violation').length;
+  const otherText = others > 0 ? `${others} violation${others === 1 ? '' : 's'} of another kind · ` : '';
   const bestText =
-    violations > 0 ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.findIndex((r) => r.outcome === 'unsafe') + 1})` : best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet';
+    violations > 0 ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.findIndex((r) => r.outcome === 'unsafe') + 1})` : `${otherText}${best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet'}`;
   const total = budget.runs !== undefined ? `/${budget.runs}` : '';
   return `hunt: try ${done}${total} done · ${records.filter((r) => r.outcome === 'safe').length} tested · ${bestText} · ${formatDuration(elapsedMs)} elapsed · ETA ${leftMs === undefined ? '?' : formatDuration(leftMs)}`;
 }

@@ -10,10 +10,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { huntOutcome, type HuntOutcome, type TryRecord } from './hunt-outcome.js';
+import type { WantedSign } from './near-miss.js';
 
 interface HuntJson {
   target: unknown;
   faults: unknown;
+  /** The sign the hunt was asked to find (`--want`), if any. */
+  want?: WantedSign;
   seed: unknown;
   shape: unknown;
   shard?: { index: number; count: number };
@@ -26,6 +29,7 @@ export interface MergedHunt extends HuntOutcome {
   shards: string[];
   /** What the shards share: the target, fault kinds, seed, shape. */
   of: Pick<HuntJson, 'target' | 'faults' | 'seed' | 'shape'>;
+  want?: WantedSign;
 }
 
 const HINT = 'Give the hunt directories (or their hunt.json files) that `fencecheck hunt --shard i/N` printed, one per shard of one hunt.';
@@ -47,10 +51,10 @@ export function readHuntJson(path: string): HuntJson {
 export function mergeHunts(paths: readonly string[]): MergedHunt {
   if (paths.length === 0) throw new UsageError('Expected `--merge` to name at least one hunt directory, got none', HINT);
   const docs = paths.map((p) => ({ path: p, doc: readHuntJson(p) }));
-  const key = (d: HuntJson): string => JSON.stringify({ target: d.target, faults: d.faults, seed: d.seed, shape: d.shape, count: d.shard?.count ?? 1 });
+  const key = (d: HuntJson): string => JSON.stringify({ target: d.target, faults: d.faults, want: d.want, seed: d.seed, shape: d.shape, count: d.shard?.count ?? 1 });
   const first = docs[0]!;
   for (const d of docs.slice(1)) {
-    if (key(d.doc) !== key(first.doc)) throw new UsageError(`${d.path}: not a shard of the same hunt as ${first.path} (target, fault kinds, seed, shape or shard count differ)`, HINT);
+    if (key(d.doc) !== key(first.doc)) throw new UsageError(`${d.path}: not a shard of the same hunt as ${first.path} (target, fault kinds, wanted sign, seed, shape or shard count differ)`, HINT);
   }
   const seen = new Map<string, string>();
   for (const d of docs) {
@@ -63,5 +67,5 @@ export function mergeHunts(paths: readonly string[]): MergedHunt {
     .sort((a, b) => a.endedAtMs - b.endedAtMs);
   const interrupted = docs.some((d) => d.doc.interrupted === true);
   const { target, faults, seed, shape } = first.doc;
-  return { ...huntOutcome(records, interrupted), records, shards: [...seen.keys()], of: { target, faults, seed, shape } };
+  return { ...huntOutcome(records, interrupted, first.doc.want), records, shards: [...seen.keys()], of: { target, faults, seed, shape }, ...(first.doc.want ? { want: first.doc.want } : {}) };
 }

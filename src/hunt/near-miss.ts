@@ -15,10 +15,15 @@
  *                     was in flight, for longer than its lease: whatever
  *                     it waited on should have expired (etcd's
  *                     concurrency.Mutex tells such a waiter it holds)
+ *   validDoubleHolds  two holders at once, both within the validity their
+ *                     grants promised: the lock breaking its own promise
+ *                     (Redlock under a clock jump), not a holder acting
+ *                     late (../scenarios/valid-double-holds.ts)
  */
 import type { Evidence } from '../../core/checkers/lock/evidence.js';
 import type { History, Op } from '../../core/history/op.js';
 import { historyFacts } from '../scenarios/history-facts.js';
+import { validDoubleHolds } from '../scenarios/valid-double-holds.js';
 
 export interface NearMiss {
   violation: boolean;
@@ -33,6 +38,27 @@ export interface NearMiss {
   tokenRegressions: number;
   expiredGrants: number;
   sleptGrants: number;
+  validDoubleHolds: number;
+}
+
+/**
+ * The signs a hunt can be asked to find (`--want`): a violation counts as the
+ * find only when its try shows the sign, so a hunt for the lock's own
+ * failure goes on past the failure every lease has (a write landed late on
+ * an unfenced resource). Words as the flag takes them.
+ */
+export const WANTED_SIGNS = {
+  'valid-double-hold': 'validDoubleHolds',
+  'expired-grant': 'expiredGrants',
+  'lost-grant': 'lostGrants',
+  'token-regression': 'tokenRegressions',
+  'slept-grant': 'sleptGrants',
+} as const satisfies Record<string, keyof NearMiss>;
+export type WantedSign = keyof typeof WANTED_SIGNS;
+
+/** Whether a try's near miss shows the wanted sign (no sign wanted: every violation is the find). */
+export function showsWanted(m: NearMiss | null, want: WantedSign | undefined): boolean {
+  return want === undefined || (m !== null && m[WANTED_SIGNS[want]] > 0);
 }
 
 /** The nemesis ops that start a fault (their undoing carries the same trigger stamp; a clock set back to 0 is an undoing). */
@@ -49,6 +75,8 @@ const WEIGHTS: Record<Exclude<keyof NearMiss, 'violation' | 'applied' | 'trigger
   expiredGrants: 3,
   // A waiter told it holds after sleeping past its lease: the lock failing, unless the service refused it.
   sleptGrants: 3,
+  // Both holders within their validity: the lock's own promise broken, the strongest sign there is.
+  validDoubleHolds: 4,
   refusals: 1,
 };
 
@@ -72,6 +100,7 @@ export function nearMissOf(history: History, results: { valid: boolean | 'unknow
     tokenRegressions: facts.tokenRegressions,
     expiredGrants: facts.expiredGrants,
     sleptGrants: waitsUnderLease ? sleptGrants(pauses(history), history, ttlMs) : 0,
+    validDoubleHolds: validDoubleHolds(history),
   };
 }
 
@@ -86,6 +115,7 @@ export function nearMissScore(m: NearMiss): number {
 /** The signs of a near miss in words, most telling first: `2 double holds, 1 grant while a holder was paused`. */
 export function describeNearMiss(m: NearMiss): string {
   const parts: [number, string, string][] = [
+    [m.validDoubleHolds, 'double hold within both grants\' validity', 'double holds within both grants\' validity'],
     [m.doubleHolds, 'double hold', 'double holds'],
     [m.tokenRegressions, 'token regression', 'token regressions'],
     [m.lostGrants, 'lost grant', 'lost grants'],

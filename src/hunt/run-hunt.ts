@@ -21,7 +21,7 @@ import type { RunOptions } from '../../core/plan/run-options.js';
 import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
 import { huntOutcome, huntProgress, type HuntOutcome, type TryRecord } from './hunt-outcome.js';
 import { huntSpace, tryOptions, type HuntTarget, type TryShape } from './hunt-target.js';
-import type { NearMiss } from './near-miss.js';
+import { showsWanted, type NearMiss, type WantedSign } from './near-miss.js';
 import { HuntSearch } from './search.js';
 
 export interface HuntOptions {
@@ -35,6 +35,8 @@ export interface HuntOptions {
   /** This machine's share of a sharded hunt: an independent search from the seed's shard stream. */
   shard?: { index: number; count: number };
   shape: TryShape;
+  /** Only a violation showing this sign is the find (`--want`); others are recorded as `other-violation` and the hunt goes on. */
+  want?: WantedSign;
 }
 
 /** The I/O of a hunt, injected: the real ones run tries on the cluster (real-hunt-deps.ts). */
@@ -79,8 +81,10 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
     const record = await oneTry(options, plan, deps, started);
     // A try cut short by Ctrl-C says nothing either way.
     if (deps.stopped()) break;
+    if (record.outcome === 'unsafe' && !showsWanted(record.miss, o.want)) record.outcome = 'other-violation';
     records.push(record);
-    if (record.miss) search.record(plan, record.miss);
+    // A violation of another kind feeds the search as the near miss it is for the wanted failure (its signs, not a find).
+    if (record.miss) search.record(plan, record.outcome === 'other-violation' ? { ...record.miss, violation: false } : record.miss);
     failures = record.outcome === 'error' ? failures + 1 : 0;
     writeHuntJson(o, records, false);
     deps.log(huntProgress(records, deps.now() - started, o.budget));
@@ -92,7 +96,7 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
   }
   const interrupted = deps.stopped();
   writeHuntJson(o, records, interrupted);
-  return { ...huntOutcome(records, interrupted), records, interrupted, huntDir: o.huntDir };
+  return { ...huntOutcome(records, interrupted, o.want), records, interrupted, huntDir: o.huntDir };
 }
 
 async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDeps, started: number): Promise<TryRecord> {
@@ -109,10 +113,11 @@ async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDe
 }
 
 function writeHuntJson(o: HuntOptions, records: readonly TryRecord[], interrupted: boolean): void {
-  const out = huntOutcome(records, interrupted);
+  const out = huntOutcome(records, interrupted, o.want);
   const doc = {
     target: o.target,
     faults: o.faults,
+    ...(o.want ? { want: o.want } : {}),
     budget: o.budget,
     seed: o.seed,
     ...(o.shard ? { shard: o.shard } : {}),

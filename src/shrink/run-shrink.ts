@@ -76,7 +76,7 @@ type Reproduced = { fails: number; of: number; failingRun: string | null };
  * showed: else a shrink of npm redlock's expired grant could end on a delayed
  * write, a failure every lease has, and tell the wrong story.
  */
-const FAILURE_SIGNS = ['expiredGrants', 'lostGrants', 'tokenRegressions', 'sleptGrants'] as const satisfies readonly (keyof NearMiss)[];
+const FAILURE_SIGNS = ['expiredGrants', 'lostGrants', 'tokenRegressions', 'sleptGrants', 'validDoubleHolds'] as const satisfies readonly (keyof NearMiss)[];
 
 export function failureSigns(miss: NearMiss | null): (typeof FAILURE_SIGNS)[number][] {
   return miss === null ? [] : FAILURE_SIGNS.filter((k) => miss[k] > 0);

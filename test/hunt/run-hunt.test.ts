@@ -54,6 +54,33 @@ describe('the hunt, simulated', () => {
     expect(r.exitCode).toBe(1);
   }, 60_000);
 
+  it('asked for a sign (--want) no violation shows, goes on past the others and says so', async () => {
+    const o = options({ budget: { runs: 5 }, want: 'valid-double-hold' });
+    const r = await runHunt(o, simHuntDeps());
+    // A paused holder's late write breaks the data, but no two holders were ever both within their validity.
+    expect(r.records).toHaveLength(5);
+    expect(r.found).toBeNull();
+    expect(r.records.filter((t) => t.outcome === 'other-violation').length).toBeGreaterThan(0);
+    expect(r.records.every((t) => t.outcome !== 'unsafe')).toBe(true);
+    expect(r.exitCode).toBe(1);
+    expect(r.lines[0]).toMatch(/^VIOLATION of another kind: \d+ of 5 tries broke the data without a valid-double-hold \(--want\)/);
+    expect(r.lines).toContain('the failure asked for was not found: no try showed a valid-double-hold');
+    const json = JSON.parse(readFileSync(join(o.huntDir, 'hunt.json'), 'utf8'));
+    expect(json.want).toBe('valid-double-hold');
+  }, 60_000);
+
+  it('asked for a sign a violation shows, stops there (Redlock, a clock jump where two majorities meet)', async () => {
+    const target = { backend: 'redlock' as const, resource: 'none' as const, workload: 'lock-counter' as const };
+    const o = options({ target, faults: ['clock', 'partition'], budget: { runs: 40 }, want: 'valid-double-hold', shape: { timeLimitS: 6, clients: 3, ttlMs: 1000 } });
+    const r = await runHunt(o, simHuntDeps());
+    console.log(`[hunt --want] ${r.lines.join(' | ')}`);
+    // Seed 1 of the simulation finds it on its fourth try; a search that stops finding it is a regression.
+    expect(r.found).not.toBeNull();
+    expect(r.found!.record.miss!.validDoubleHolds).toBeGreaterThan(0);
+    expect(r.found!.record.plan.windows.some((w) => w.fault === 'clock')).toBe(true);
+    expect(r.lines[0]).toMatch(/^VIOLATION: 1 of \d+ tr(y|ies) violated with a valid-double-hold/);
+  }, 120_000);
+
   it('on a fenced resource finds no violation and weighs the silence', async () => {
     const target = { backend: 'redis' as const, resource: 'fence-claim' as const, workload: 'lock-counter' as const };
     const r = await runHunt(options({ target, faults: huntFaults(target, ['client-pause', 'server-pause', 'partition']), budget: { runs: 12 } }), simHuntDeps());

@@ -25,6 +25,8 @@ export interface CallFields {
   error?: string;
   /** A version conflict's retry: the section's attempt, on the invocation and the completion. */
   attempt?: number;
+  /** A grant's validity as a Redlock client reports it (`validity_ms`). */
+  validityMs?: number;
 }
 
 /** One op; `completeMs` null leaves it pending (never answered). */
@@ -42,6 +44,7 @@ export function call(
   if (fields.startedMs !== undefined) extra.started = ns(fields.startedMs);
   if (fields.error !== undefined) extra.error = fields.error;
   if (fields.attempt !== undefined) extra.attempt = fields.attempt;
+  if (fields.validityMs !== undefined) extra.validity_ms = fields.validityMs;
   const invoke: Ev = [invokeMs, process, 'invoke', f, fields.value ?? null, fields.attempt !== undefined ? { attempt: fields.attempt } : {}];
   return completeMs === null ? [invoke] : [invoke, [completeMs, process, type, f, type === 'ok' ? (fields.result ?? null) : null, extra]];
 }

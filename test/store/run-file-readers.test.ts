@@ -57,6 +57,10 @@ describe('readTestJson', () => {
     expect(parseTestJson(JSON.stringify(IDENTITY), 'test.json')).toEqual(IDENTITY);
     expect(message(() => parseTestJson(JSON.stringify({ ...IDENTITY, cluster: { ...cluster, reusedAfterRuns: -1 } }), 'test.json'))).toMatch(/^test\.json: expected `cluster` to be \{ fresh, reusedAfterRuns/);
     expect(message(() => parseTestJson(JSON.stringify({ ...IDENTITY, cluster: { ...cluster, cleanCheck: { ok: 'yes' } } }), 'test.json'))).toMatch(/^test\.json: expected `cluster`/);
+    // A run whose clients were spares says how many.
+    const spared = { ...cluster, clientsFromSpares: 3 };
+    expect(parseTestJson(JSON.stringify({ ...IDENTITY, cluster: spared }), 'test.json')).toEqual({ ...IDENTITY, cluster: spared });
+    expect(message(() => parseTestJson(JSON.stringify({ ...IDENTITY, cluster: { ...cluster, clientsFromSpares: 'all' } }), 'test.json'))).toMatch(/^test\.json: expected `cluster`/);
   });
 
   it('keeps fields it does not know, for the report', () => {
