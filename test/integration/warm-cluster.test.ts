@@ -93,6 +93,9 @@ describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as con
       expect(clusterOf(freshNone)).toMatchObject({ fresh: true, reusedAfterRuns: 0 });
       expect(clusterOf(warmFence)).toMatchObject({ fresh: false, reusedAfterRuns: 1, cleanCheck: { ok: true, problems: [] } });
       expect(clusterOf(warmNone)).toMatchObject({ fresh: false, reusedAfterRuns: 2, cleanCheck: { ok: true, problems: [] } });
+      // Every worker's client of a reused run was a spare the run before started during its recovery (none on a fresh cluster).
+      expect(clusterOf(freshNone).clientsFromSpares).toBeUndefined();
+      for (const r of [warmFence, warmNone]) expect(clusterOf(r).clientsFromSpares).toBe(plan(backend, 'none').clients);
       await pool.close(log);
       const freshFence = await runLockTest(plan(backend, fenced(backend)), hooks);
       expect(clusterOf(freshFence)).toMatchObject({ fresh: true });
