@@ -30,6 +30,8 @@ export interface HuntRow {
   redisPersistence?: string;
   /** The hunt's --want, when it named one. */
   want?: string;
+  /** Tries that broke the data without the wanted sign (a hunt with --want). */
+  otherViolations?: number;
 }
 
 interface HuntJsonTry {
@@ -47,7 +49,7 @@ export function huntRow(target: string, seed: number, budget: string, exitCode: 
   const hit = i >= 0 ? tries[i]! : undefined;
   const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir, miss: hit.nearMiss ?? null } : null;
   const d = doc as { target?: { resource?: string; redisPersistence?: string }; faults?: string[]; want?: string };
-  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}), ...(d.target?.redisPersistence ? { redisPersistence: d.target.redisPersistence } : {}), ...(d.want ? { want: d.want } : {}) };
+  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}), ...(d.target?.redisPersistence ? { redisPersistence: d.target.redisPersistence } : {}), ...(d.want ? { want: d.want, otherViolations: tries.filter((t) => t.outcome === 'other-violation').length } : {}) };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -85,7 +87,10 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
     }
     const runs = spread(found.map((r) => r.found!.tryNumber), String);
     const time = spread(found.map((r) => r.found!.afterMs), formatDuration);
-    lines.push(`| ${t.id} | violation | ${seeds} | ${foundCell} | ${failureCell(t, found)} | ${runs} | ${time} | ${arms || '—'} | ${budgets} |`);
+    // A hunt asked for a sign (--want) says what else broke the data on its way.
+    const others = mine.reduce((n, r) => n + (r.otherViolations ?? 0), 0);
+    const othersNote = t.want ? `${arms ? '; ' : ''}${others} tries over ${mine.length} seeds broke the data without a ${t.want}` : '';
+    lines.push(`| ${t.id} | violation | ${seeds} | ${foundCell} | ${failureCell(t, found)} | ${runs} | ${time} | ${arms || (othersNote ? '' : '—')}${othersNote} | ${budgets} |`);
   }
   return lines.join('\n');
 }

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { huntRow, huntTable } from '../../bench/hunt-table.js';
 import { BENCH_TARGETS, huntArgv, benchTarget } from '../../bench/hunt-targets.js';
 
-const doc = (outcomes: string[], over: { windows?: { fault: string; trigger?: { on: string } }[]; nearMiss?: object; target?: object; faults?: string[] } = {}) => ({
+const doc = (outcomes: string[], over: { windows?: { fault: string; trigger?: { on: string } }[]; nearMiss?: object; target?: object; faults?: string[]; want?: string } = {}) => ({
   ...(over.target ? { target: over.target } : {}),
+  ...(over.want ? { want: over.want } : {}),
   ...(over.faults ? { faults: over.faults } : {}),
   tries: outcomes.map((outcome, i) => ({ outcome, endedAtMs: (i + 1) * 20_000, runDir: `r${i}`, windows: over.windows ?? [{ fault: 'client-pause', trigger: { on: 'grant' } }, { fault: 'kill' }], nearMiss: over.nearMiss ?? { doubleHolds: 2 } })),
 });
@@ -55,6 +56,20 @@ describe('bench:hunt table', () => {
     expect(table.find((l) => l.startsWith('| redlock-delay '))).toContain('| 2/2 | 1 of 2 finds (a grant with no validity left) |');
     expect(table.find((l) => l.startsWith('| sentinel-fence '))).toContain('| 2–2 | 1/1 | every find | 2 |');
     expect(table.find((l) => l.startsWith('| redis-fence-claim '))).toContain('| 2–2 | 0/1 |');
+  });
+
+  it('a hunt asked for a sign: only rows that asked for it count, and what else broke the data is said', () => {
+    const clock = { target: { backend: 'redlock', resource: 'none' }, faults: ['clock', 'partition'] };
+    const rows = [
+      // Before the target asked for the sign: a late write found first, left out now.
+      huntRow('redlock-clock', 1, '10m', 1, doc(['unsafe'], clock), 'a', 1),
+      huntRow('redlock-clock', 1, '10m', 1, doc(['other-violation', 'safe', 'other-violation'], { ...clock, want: 'valid-double-hold' }), 'b', 1),
+      huntRow('redlock-clock', 2, '10m', 1, doc(['other-violation', 'unsafe'], { ...clock, want: 'valid-double-hold', windows: [{ fault: 'clock', trigger: { on: 'held' } }], nearMiss: { validDoubleHolds: 1 } }), 'c', 1),
+    ];
+    const line = huntTable(rows, BENCH_TARGETS).split('\n').find((l) => l.startsWith('| redlock-clock '))!;
+    expect(line).toContain('| 1–2 | 1/2 | 1 of 1 finds (two holders both within their grants\' validity, with a clock jump in the try) | 2 |');
+    expect(line).toContain('clock@held; 3 tries over 2 seeds broke the data without a valid-double-hold |');
+    expect(huntArgv(benchTarget('redlock-clock'), 1, '10m', 'out').join(' ')).toContain('--faults clock,partition --want valid-double-hold');
   });
 
   it('points the hunt at a target as a user would: lock, client, resource, fault family', () => {
