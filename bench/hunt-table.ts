@@ -97,11 +97,12 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
 
 /** The row hunted what the target says now (rows that do not say are taken as they are). */
 function sameDefinition(t: BenchTarget, r: HuntRow): boolean {
-  if (r.resource !== undefined && r.resource !== t.resource) return false;
-  // A row read from its hunt.json knows its persistence (none unless named).
-  if (r.resource !== undefined && (r.redisPersistence ?? 'none') !== (t.redisPersistence ?? 'none')) return false;
-  // A hunt asked for a sign finds another thing than one that was not.
-  if (r.resource !== undefined && (r.want ?? '') !== (t.want ?? '')) return false;
+  // A row read from its hunt.json knows its resource, its persistence (none unless named) and the sign it asked for.
+  if (r.resource !== undefined) {
+    if (r.resource !== t.resource || (r.redisPersistence ?? 'none') !== (t.redisPersistence ?? 'none')) return false;
+    // A hunt asked for a sign finds another thing than one that was not.
+    if ((r.want ?? '') !== (t.want ?? '')) return false;
+  }
   return t.faults === undefined || r.faults === undefined || [...t.faults].sort().join(',') === [...r.faults].sort().join(',');
 }
 

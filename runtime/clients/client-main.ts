@@ -23,7 +23,7 @@ import { realRuntime } from './client-runtime.js';
 import type { ClientConfig } from '../../core/client-protocol.js';
 import { runClient } from './run-client.js';
 import { loadLockClient } from './create-lock-client.js';
-import { LOCK_BACKENDS, type LockBackend } from '../../core/vocabulary.js';
+import type { LockBackend } from '../../core/vocabulary.js';
 
 function logLine(prefix: string): (line: string) => void {
   return (line) => void process.stderr.write(`${new Date().toISOString()} ${prefix} ${line}\n`);
@@ -32,7 +32,8 @@ function logLine(prefix: string): (line: string) => void {
 /** A spare's configuration: its backend's library loaded first (the point of starting early), then stdin's first line. */
 async function spareConfig(backend: string | undefined): Promise<string | undefined> {
   if (backend === undefined) return undefined;
-  if ((LOCK_BACKENDS as readonly string[]).includes(backend) && backend !== 'memcached') await loadLockClient(backend as LockBackend);
+  // Best effort: a backend with no built-in client fails on its configuration, as any client's would.
+  await loadLockClient(backend as LockBackend).catch(() => undefined);
   return firstLine(process.stdin);
 }
 

@@ -10,6 +10,7 @@ import type { Cluster } from '../cluster.js';
 import { readClockOffset, writeClockOffset } from '../../hosts/clock-file.js';
 import { allHosts, type BackendName } from '../../../core/cluster/cluster-plan.js';
 import { readProcessInfo, waitForExit } from '../../hosts/process-info.js';
+import type { ClientProcess } from '../../hosts/client-host.js';
 import { runCommand } from '../../hosts/run-command.js';
 import type { CleanCheck } from '../../../core/run-files/cluster-record.js';
 import { deleteTableScript } from '../../nemesis/nft-rules.js';
@@ -43,15 +44,19 @@ export async function observeCluster(c: Cluster): Promise<ClusterObservation> {
           })),
         )
       : [];
-  // Spares (the next run's clients, started during this one's recovery) are not left over: they have connected to nothing.
-  const clientProcesses = c.clientHosts().flatMap((h) => h.processes().filter((p) => !c.spares.holds(p)).map((p) => p.name));
+  const clientProcesses = runClients(c).map((p) => p.name);
   return { nodes, clocks, nftTables, clientProcesses };
+}
+
+/** The runs' client processes still running; spares (the next run's, started during this one's recovery) are not left over: they have connected to nothing. */
+function runClients(c: Cluster): ClientProcess[] {
+  return c.clientHosts().flatMap((h) => h.processes()).filter((p) => !c.spares.holds(p));
 }
 
 async function applyStep(c: Cluster, step: ResetStep): Promise<void> {
   switch (step.kind) {
     case 'end-clients': {
-      const procs = c.clientHosts().flatMap((h) => h.processes()).filter((p) => !c.spares.holds(p));
+      const procs = runClients(c);
       await waitForExit(procs.map((p) => p.identity), CLIENT_EXIT_MS);
       await Promise.all(procs.filter((p) => p.running()).map((p) => p.kill()));
       return;
