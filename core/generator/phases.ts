@@ -5,7 +5,9 @@
  *   main         [0, T)         clients run the workload, the nemesis its windows
  *   heal         from T         heal every fault; ends when the healing and the
  *                               sections still open are done
- *   recover      [T, T + R)     nobody acts: leases expire, the service recovers
+ *   recover      [T, T + R)     leases expire, the service recovers; the workers'
+ *                               open sections finish inside it, and it lasts at
+ *                               least until they have
  *   final-reads  from T + R     one client reads the resource's final state
  *                               (lock-counter and fenced-write; a mutex run has
  *                               no resource to read, so no such phase)

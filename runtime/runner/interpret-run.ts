@@ -4,8 +4,8 @@
  * interfaces of ports.ts.
  *
  *   main         every worker follows its planned sections, the nemesis its windows
- *   heal         heal every fault (recorded as the nemesis's heal-all)
- *   recover      nobody acts: leases expire, the service recovers
+ *   heal         heal every fault (recorded as the nemesis's heal-all), then the workers finish their open sections
+ *   recover      until R ms after the heal began: leases expire, the service recovers
  *   final-reads  a worker's live client (a fresh one if none) reads what the resource ended up holding
  *
  * Production calls it with the real world (real-world.ts) and the tests with
@@ -47,6 +47,8 @@ interface RunState {
   workersDone?: Promise<unknown>;
   /** The final reader's client, started early (Phase `connectDuring`). */
   reader?: Promise<LockSession>;
+  /** When the heal began, on the run's clock: the recovery is counted from it. */
+  healStartNs?: bigint;
   /** Cancelled on every way out (a throw in the main phase too), or its timer keeps the process alive. */
   cancelTicker: () => void;
 }
@@ -154,17 +156,29 @@ function workerContext(state: RunState, holders: Holders, stop: StopSignal): Wor
 async function healPhase(state: RunState): Promise<void> {
   const { recorder, nemesis, log } = state.world;
   log('heal: ending every fault');
+  state.healStartNs = state.world.clock.nowNs();
   recorder.record('nemesis', 'invoke', 'heal-all', null);
   await nemesis.healAll().catch((err: unknown) => log(`heal: ${err instanceof Error ? err.message : String(err)}`));
   recorder.record('nemesis', 'info', 'heal-all', null);
   await state.workersDone;
 }
 
+/**
+ * The recovery lasts the plan's R ms from the heal (phases.ts: [T, T + R)), the workers' last sections
+ * inside it: what it waits for (faults' held-back packets delivered, paused clients' late writes landed,
+ * a partitioned leader replaced) starts with the heal, not with the slowest worker's release. It was
+ * counted from the workers' end, which added their drain (0.2-0.6 s: a waiter's grant, a 200 ms hold,
+ * a release through raft) to every run. It never ends before the workers do: no final read beside a write.
+ */
 async function recoverPhase(state: RunState, recover: PhaseOf<'recover'>): Promise<void> {
-  state.world.log(`recover: ${recover.endMs - recover.startMs} ms`);
+  const { clock, log, fleet } = state.world;
+  const lengthMs = recover.endMs - recover.startMs;
+  const sinceHealMs = state.healStartNs === undefined ? 0 : Number(clock.nowNs() - state.healStartNs) / 1e6;
+  const leftMs = Math.max(0, Math.round(lengthMs - sinceHealMs));
+  log(`recover: ${leftMs} ms left of ${lengthMs} ms from the heal`);
   // The workers are done and every fault healed: the next run's clients (a warm cluster's) load their code while this one waits.
-  state.world.fleet.prestartNext?.();
-  await sleepOn(state.world.clock, recover.endMs - recover.startMs);
+  fleet.prestartNext?.();
+  await sleepOn(clock, leftMs);
 }
 
 /** The final reader's client started (it connects meanwhile); its failure is the final read's to report. */
