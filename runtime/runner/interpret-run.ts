@@ -160,6 +160,10 @@ async function healPhase(state: RunState): Promise<void> {
   recorder.record('nemesis', 'invoke', 'heal-all', null);
   await nemesis.healAll().catch((err: unknown) => log(`heal: ${err instanceof Error ? err.message : String(err)}`));
   recorder.record('nemesis', 'info', 'heal-all', null);
+  // Every fault healed: the next run's clients (a warm cluster's) load their code while the last sections finish and
+  // the service recovers. Not later: the recovery is counted from the heal, and an etcd client's gRPC stack takes
+  // most of a second of CPU to load, which, started after the drain, ran into the next run's reset.
+  state.world.fleet.prestartNext?.();
   await state.workersDone;
 }
 
@@ -171,13 +175,11 @@ async function healPhase(state: RunState): Promise<void> {
  * a release through raft) to every run. It never ends before the workers do: no final read beside a write.
  */
 async function recoverPhase(state: RunState, recover: PhaseOf<'recover'>): Promise<void> {
-  const { clock, log, fleet } = state.world;
+  const { clock, log } = state.world;
   const lengthMs = recover.endMs - recover.startMs;
   const sinceHealMs = state.healStartNs === undefined ? 0 : Number(clock.nowNs() - state.healStartNs) / 1e6;
   const leftMs = Math.max(0, Math.round(lengthMs - sinceHealMs));
   log(`recover: ${leftMs} ms left of ${lengthMs} ms from the heal`);
-  // The workers are done and every fault healed: the next run's clients (a warm cluster's) load their code while this one waits.
-  fleet.prestartNext?.();
   await sleepOn(clock, leftMs);
 }
 

@@ -48,8 +48,8 @@ export interface ClientFleet {
   spawn(worker: number): Promise<LockSession>;
   /**
    * Start the next run's clients now, where a next run on this cluster is
-   * coming (a warm cluster): called once the workers are done, as the
-   * recovery wait begins, so their start overlaps it. Fresh processes that
+   * coming (a warm cluster): called once every fault is healed, so their
+   * start overlaps the last sections and the recovery. Fresh processes that
    * only load their code; the next run's `spawn` hands each its configuration.
    */
   prestartNext?(): void;
