@@ -48,6 +48,13 @@ export type ServerVictim = { kind: 'leader' } | { kind: 'node'; node: string };
 
 export type Victim = ClientVictim | ServerVictim;
 
+/**
+ * Several named servers struck at once (clock: Jepsen's clock nemesis bumps a
+ * random subset of the nodes: one bad time source that several of them
+ * follow). Each node is its own fault event: a shrunk plan counts them so.
+ */
+export type NodeSet = { kind: 'nodes'; nodes: string[] };
+
 export interface PartitionTarget {
   kind: 'partition';
   grudgeKind: GrudgeKind;
@@ -59,7 +66,7 @@ export interface PartitionTarget {
   servers?: string[];
 }
 
-export type FaultTarget = Victim | PartitionTarget;
+export type FaultTarget = Victim | NodeSet | PartitionTarget;
 
 /**
  * Lock events a fault can wait for (faults aimed at the moments that matter,
@@ -108,7 +115,7 @@ export type FaultWindow =
   | (Span & { fault: 'client-pause'; target: ClientVictim })
   | (Span & { fault: 'server-pause' | 'kill'; target: ServerVictim })
   /** The wall-clock offset to apply, ms, forward or back. */
-  | (Span & { fault: 'clock'; target: ServerVictim; offsetMs: number })
+  | (Span & { fault: 'clock'; target: ServerVictim | NodeSet; offsetMs: number })
   /** The percentage of packets dropped to and from the target. */
   | (Span & { fault: 'loss'; target: ServerVictim; lossPercent: number })
   | (Span & { fault: 'partition'; target: PartitionTarget })

@@ -8,7 +8,7 @@
  * replay command gives the plan back.
  */
 import { UsageError } from '../errors.js';
-import { FAULT_KINDS, GRUDGE_KINDS, SCRIPTED_GRUDGE_KINDS, TRIGGER_EVENTS, type ClientVictim, type FaultKind, type FaultWindow, type PartitionTarget, type ServerVictim, type Trigger } from './nemesis-schedule.js';
+import { FAULT_KINDS, GRUDGE_KINDS, SCRIPTED_GRUDGE_KINDS, TRIGGER_EVENTS, type ClientVictim, type FaultKind, type FaultWindow, type NodeSet, type PartitionTarget, type ServerVictim, type Trigger } from './nemesis-schedule.js';
 import { faultSpec } from './faults/registry.js';
 import type { ScriptFields } from './faults/fault-kind.js';
 
@@ -46,7 +46,7 @@ export function windowOf(w: unknown, bad: Bad): FaultWindow {
   if (until < at) bad('until', `at least \`at\` (${at})`, until);
   const fault = oneOf(w['fault'], FAULT_KINDS) ?? bad('fault', `one of ${FAULT_KINDS.join(', ')}`, w['fault']);
   const trigger = w['trigger'] === undefined ? undefined : triggerOf(w['trigger'], bad, ms);
-  const fields: ScriptFields = { bad, ms, clientVictim: (t) => clientVictim(t, bad), serverVictim: (t) => serverVictim(t, bad), partitionTarget: (t) => partitionTarget(t, bad) };
+  const fields: ScriptFields = { bad, ms, clientVictim: (t) => clientVictim(t, bad), serverVictim: (t) => serverVictim(t, bad), serversVictim: (t) => serversVictim(t, bad), partitionTarget: (t) => partitionTarget(t, bad) };
   return faultSpec(fault).scripted(w, { at, until, ...(trigger ? { trigger } : {}) }, fields);
 }
 
@@ -70,6 +70,14 @@ function serverVictim(t: unknown, bad: Bad): ServerVictim {
   if (isObj(t) && t['kind'] === 'leader') return { kind: 'leader' };
   if (isObj(t) && t['kind'] === 'node' && typeof t['node'] === 'string' && t['node'] !== '') return { kind: 'node', node: t['node'] };
   return bad('target', '{"kind":"leader"} or {"kind":"node","node":NAME}', t);
+}
+
+function serversVictim(t: unknown, bad: Bad): ServerVictim | NodeSet {
+  if (!isObj(t) || t['kind'] !== 'nodes') return serverVictim(t, bad);
+  const nodes = t['nodes'];
+  const names = Array.isArray(nodes) && nodes.length > 0 && nodes.every((x) => typeof x === 'string' && x !== '') ? (nodes as string[]) : bad('target.nodes', 'a non-empty array of server names', nodes);
+  if (new Set(names).size !== names.length) bad('target.nodes', 'server names without repeats', nodes);
+  return { kind: 'nodes', nodes: [...names] };
 }
 
 function partitionTarget(t: unknown, bad: Bad): PartitionTarget {

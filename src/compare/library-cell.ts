@@ -24,6 +24,39 @@ export interface LibraryCell {
   ruledOut: number | null;
   /** Why untested, unknown or n/a, from the cells. */
   why: string | null;
+  /** The hunt that decided an untested cell (huntedCell). */
+  hunt?: LibraryHunt;
+}
+
+/** A hunt (`fencecheck hunt`) of a cell the seeded runs left untested (src/cli/libraries-hunt.ts). */
+export interface LibraryHunt {
+  library: string;
+  backend: string;
+  resource: string;
+  /** The hunt's exit: 1 a violation, 0 none with evidence, 3 nothing dangerous tested, 2 unknown. */
+  exitCode: number;
+  tries: number;
+  /** Tries that put the protection to the test. */
+  tested: number;
+  /** The hunt's own answer, line by line (its verdict, its weight or why untested). */
+  lines: string[];
+  durationMs: number;
+  found: { tryNumber: number; replay: string } | null;
+  /** The find shrunk on the real cluster. */
+  shrink: { line: string; replay: string } | null;
+}
+
+/**
+ * An untested cell after its hunt: unsafe when the hunt found a violation, safe with the hunt's weight when
+ * its tried plans put the protection to the test and none broke it, still untested (now saying that a
+ * hunt of N tries did not reach the danger either) otherwise. Only an untested cell takes a hunt's word.
+ */
+export function huntedCell(c: LibraryCell, hunt: LibraryHunt | undefined): LibraryCell {
+  if (hunt === undefined || c.outcome !== 'untested') return c;
+  const columns = [`hunt (${hunt.tries} tries)`];
+  if (hunt.exitCode === 1 && hunt.found !== null) return { ...c, outcome: 'unsafe', columns: [`a hunt's try ${hunt.found.tryNumber}`], hunt };
+  if (hunt.exitCode === 0 && hunt.tested > 0) return { ...c, outcome: 'safe', columns, runs: hunt.tested, doubleHolds: 0, refusals: 0, ruledOut: ruledOutRate(hunt.tested), hunt };
+  return { ...c, why: `${c.why ?? 'no evidence that the danger occurred'}; a hunt of ${hunt.tries} tries with faults aimed at the lock's events did not reach it either`, hunt };
 }
 
 export function libraryCell(cells: readonly ReportCell[]): LibraryCell {
@@ -61,6 +94,7 @@ export function libraryCellText(c: LibraryCell, anchor: string): string {
     case 'unsafe':
       return `**unsafe** under ${c.columns.join(', ')} ([reproduce](#${anchor}))`;
     case 'safe':
+      if (c.hunt !== undefined) return `safe after a hunt: no violation in ${c.hunt.tries} tries, ${c.runs} tested, ruling out ≥ ${formatPercent(c.ruledOut ?? 1)} ([hunt](#${anchor}))`;
       return `safe ⚡${c.doubleHolds} 🛡${c.refusals}: ${c.runs === 1 ? '1 tested run rules' : `${c.runs} tested runs rule`} out ≥ ${formatPercent(c.ruledOut ?? 1)}`;
     case 'untested':
       return `untested: ${md(c.why ?? '')} ([why](#${anchor}))`;

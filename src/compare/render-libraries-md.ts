@@ -13,7 +13,7 @@ import { formatKinds } from './cell-summary.js';
 import type { CompareReport, ReportCell } from './compare-report.js';
 import { formatDuration, formatRate } from './format-units.js';
 import { LIBRARIES, LIBRARIES_LEFT_OUT, type LibraryFacts } from './libraries-matrix.js';
-import { libraryCell, libraryCellText, type LibraryOutcome } from './library-cell.js';
+import { huntedCell, libraryCell, libraryCellText, type LibraryHunt, type LibraryOutcome } from './library-cell.js';
 import { code, md } from './render-summary-md.js';
 
 /** One part (a cluster's comparison) as it ran. */
@@ -45,6 +45,8 @@ export interface LibrariesRunFacts {
   missing: readonly string[];
   /** Shrunk reproductions (fencecheck shrink) of some unsafe cells. */
   shrinks?: readonly LibrariesShrink[];
+  /** Hunts (fencecheck hunt) of the cells the seeded runs left untested. */
+  hunts?: readonly LibraryHunt[];
 }
 
 /** One unsafe cell's run, shrunk and confirmed on the real cluster. */
@@ -64,7 +66,9 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
   const runs = report.cells.reduce((n, c) => n + c.runs.length, 0);
   const wall = facts.parts.reduce((t, p) => t + p.durationMs, 0);
   const resources = RESOURCES.filter((r) => report.axes.resources.includes(r));
-  const table = LIBRARIES.map((lib) => ({ lib, cells: resources.map((r) => libraryCell(cellsOf(report, lib).filter((c) => c.resource === r))) }));
+  const hunts = facts.hunts ?? [];
+  const huntOf = (lib: LibraryFacts, resource: string): LibraryHunt | undefined => hunts.find((h) => h.library === lib.client && h.backend === lib.backend && h.resource === resource);
+  const table = LIBRARIES.map((lib) => ({ lib, cells: resources.map((r) => huntedCell(libraryCell(cellsOf(report, lib).filter((c) => c.resource === r)), huntOf(lib, r))) }));
   const lines = [
     '# Every reference lock client, measured',
     '',
@@ -75,7 +79,10 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     'the library was run under: **unsafe** when a run lost updates or wrote stale data (its replay below); **safe**',
     'only when every run was valid *and* in some run the faults struck and the lock failed (double holds ⚡) or the',
     'resource refused a stale access (🛡), weighed by what its tested runs rule out (a failure showing in at least',
-    'that share of runs would have been seen, 95 % confidence); **untested** otherwise, never safe, saying why;',
+    'that share of runs would have been seen, 95 % confidence); a cell those runs left untested is then hunted',
+    '(`fencecheck hunt`: short tries whose faults wait for the lock\'s events, steered by near misses), and takes the',
+    'hunt\'s answer: unsafe with the try that broke it, safe with the weight of its tested tries, or still',
+    '**untested**, never safe, saying why;',
     '**n/a** where the library\'s token cannot serve the mode (a fence needs a monotonic token, a check-and-set any).',
     'Token kinds: docs/client-protocol.md#tokens; resource modes: docs/lock-workloads.md.',
     '',
@@ -105,7 +112,7 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     'so an unprotected cell can be unsafe under a partition with no double hold at all: that is the link to',
     'the resource, whatever the library, and what a fence or a check-and-set is for.',
   ];
-  for (const { lib } of table) lines.push('', ...librarySection(lib, report, facts.root, facts.shrinks ?? []));
+  for (const { lib } of table) lines.push('', ...librarySection(lib, report, facts.root, facts.shrinks ?? [], hunts.filter((h) => h.library === lib.client && h.backend === lib.backend)));
   lines.push('', '## Not measured', '', ...LIBRARIES_LEFT_OUT.map((l) => `- ${l}`));
   if (report.warnings.length > 0) lines.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${md(w)}`));
   return lines.join('\n') + '\n';
@@ -134,11 +141,11 @@ export function anchorOf(lib: LibraryFacts): string {
   return headingOf(lib).toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
 }
 
-function librarySection(lib: LibraryFacts, report: CompareReport, root: string | undefined, shrinks: readonly LibrariesShrink[]): string[] {
+function librarySection(lib: LibraryFacts, report: CompareReport, root: string | undefined, shrinks: readonly LibrariesShrink[], hunts: readonly LibraryHunt[]): string[] {
   const cells = cellsOf(report, lib);
   const out = [`## ${headingOf(lib)}`, '', `${lib.library}, client ${code(lib.file)}.`, '', `Token: ${lib.token}`, '', `Lease: ${lib.lease}`];
   if (cells.every((c) => c.outcome === 'not-run')) return [...out, '', 'Not in this comparison.'];
-  const untested = RESOURCES.some((r) => libraryCell(cells.filter((c) => c.resource === r)).outcome === 'untested');
+  const untested = RESOURCES.some((r) => huntedCell(libraryCell(cells.filter((c) => c.resource === r)), hunts.find((h) => h.resource === r)).outcome === 'untested');
   if (untested && lib.unreachable !== undefined) out.push('', `Why untested: ${lib.unreachable}.`);
   const nemeses = report.axes.nemeses.filter((n) => cells.some((c) => c.nemesis === n && c.outcome !== 'not-run'));
   out.push('', `| ${md(lib.client)}@${md(lib.backend)} | ${nemeses.map(md).join(' | ')} |`, `|---|${nemeses.map(() => '---|').join('')}`);
@@ -154,7 +161,17 @@ function librarySection(lib: LibraryFacts, report: CompareReport, root: string |
     out.push('', 'Shrunk (`fencecheck shrink`, every candidate confirmed on the real cluster, reproduced k of K re-runs):', '');
     out.push(...shrunk.map((s) => `- ${md(s.cell)}: ${md(s.line)} (${formatDuration(s.durationMs)}): ${code(fromRoot(s.replay, root))}`));
   }
+  if (hunts.length > 0) out.push('', 'Hunted (`fencecheck hunt`, the cells the seeded runs left untested; its answer as it printed it):', '', ...hunts.flatMap((h) => huntLines(h, root)));
   return out;
+}
+
+/** One hunt: its cell, its answer's lines, the try that broke it (and its shrink). */
+function huntLines(h: LibraryHunt, root: string | undefined): string[] {
+  const head = `- **${md(h.resource)}**, ${h.tries} tries (${formatDuration(h.durationMs)}): ${md(h.lines[0] ?? `exit ${h.exitCode}`)}`;
+  const weight = h.exitCode === 0 && h.lines[1] !== undefined ? [`  ${md(h.lines[1])}`] : [];
+  const found = h.found === null ? [] : [`  the try: ${code(fromRoot(h.found.replay, root))}`];
+  const shrunk = h.shrink === null ? [] : [`  ${md(h.shrink.line)}: ${code(fromRoot(h.shrink.replay, root))}`];
+  return [head, ...weight, ...found, ...shrunk];
 }
 
 /** The cell as a table entry. */

@@ -55,6 +55,7 @@ export function windowOf(arm: Arm, s: WindowScale, rng: Prng): FaultWindow {
     span,
     client,
     server,
+    nodes: s.nodes ?? [],
     partition: () => partitionOf(rng.pick(s.partitionShapes ?? ['client-from-servers']), client, server, s.nodes ?? [], rng),
     rng,
   };

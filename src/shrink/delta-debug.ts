@@ -9,6 +9,7 @@
  *   windows   delta debugging (Zeller's ddmin) over the fault windows
  *   triggers  drop a window's trigger (it then starts at its planned time)
  *   lengths   halve a window (a pause, a partition) or a delay's amount
+ *   nodes     a clock jump on several nodes: one node fewer
  *   clients   down to two, then one fewer at a time
  *   time      end a second after the last window; halve the time limit
  *             (windows past it dropped, cut at it)
@@ -18,7 +19,7 @@
  * oracle re-runs it K times on the cluster (run-shrink.ts). `maxCandidates`
  * bounds the oracle calls.
  */
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow, NodeSet, ServerVictim } from '../../core/generator/nemesis-schedule.js';
 
 /** The choices of a plan that shrinking may change. */
 export interface ShrinkPlan {
@@ -119,6 +120,8 @@ function transforms(): [string, Transform][] {
   return [
     ...eachWindow('drop the trigger', (w) => (w.trigger === undefined ? undefined : withoutTrigger(w))),
     ...eachWindow('halve the length', (w) => (w.until - w.at >= 2 * FLOOR.windowMs ? { ...w, until: w.at + Math.round((w.until - w.at) / 2) } : undefined)),
+    // A clock jump on several nodes: one node fewer (the last drawn), down to the one it was drawn from.
+    ...eachWindow('one node fewer', (w) => (w.fault === 'clock' && w.target.kind === 'nodes' && w.target.nodes.length > 1 ? { ...w, target: fewerNodes(w.target.nodes) } : undefined)),
     ...eachWindow('halve the delay', (w) => (w.fault === 'delay' && w.delayMs >= 2 * FLOOR.windowMs ? { ...w, delayMs: Math.round(w.delayMs / 2) } : undefined)),
     ['two clients', (p) => (p.clients > 2 ? { ...p, clients: 2 } : undefined)],
     ['one client fewer', (p) => (p.clients > 2 ? { ...p, clients: p.clients - 1 } : undefined)],
@@ -126,6 +129,16 @@ function transforms(): [string, Transform][] {
     ['halve the time limit', halveTime],
     ['halve the rate', (p) => (p.rate / 2 >= FLOOR.rate ? { ...p, rate: p.rate / 2 } : undefined)],
   ];
+}
+
+function fewerNodes(nodes: readonly string[]): NodeSet | ServerVictim {
+  const kept = nodes.slice(0, -1);
+  return kept.length === 1 ? { kind: 'node', node: kept[0]! } : { kind: 'nodes', nodes: kept };
+}
+
+/** The plan's fault events: a window on a set of nodes is one event on each (a jump on three clocks is three faults). */
+export function faultEvents(script: readonly FaultWindow[]): number {
+  return script.reduce((n, w) => n + (w.fault === 'clock' && w.target.kind === 'nodes' ? w.target.nodes.length : 1), 0);
 }
 
 function withoutTrigger(w: FaultWindow): FaultWindow {
@@ -154,5 +167,6 @@ function key(p: ShrinkPlan): string {
 
 /** `shrunk to 1 fault event, 2 clients, 5 s`: the summary line's plan half (scripts read it). */
 export function describeShrunk(p: ShrinkPlan): string {
-  return `${p.script.length} fault event${p.script.length === 1 ? '' : 's'}, ${p.clients} client${p.clients === 1 ? '' : 's'}, ${p.timeLimitS} s`;
+  const events = faultEvents(p.script);
+  return `${events} fault event${events === 1 ? '' : 's'}, ${p.clients} client${p.clients === 1 ? '' : 's'}, ${p.timeLimitS} s`;
 }

@@ -43,6 +43,34 @@ describe('the fault kinds registry', () => {
     }
   });
 
+  it('a hunt jumps the clocks of several servers at once about half the time, each set without repeats, the drawn node first', () => {
+    const nodes = ['r1', 'r2', 'r3', 'r4', 'r5'];
+    const seed = testSeed('clock node sets', 'test/generators/fault-specs.test.ts');
+    const rng = new Prng(seed).fork('clock');
+    const targets = Array.from({ length: 400 }, () => windowOf({ fault: 'clock', on: 'held' }, { timeLimitMs: 8000, ttlMs: 1000, nodes }, new Prng(rng.int(0, 1e6))).target);
+    const sets = targets.flatMap((t) => (t.kind === 'nodes' ? [t.nodes] : []));
+    expect(sets.length, `seed ${seed}`).toBeGreaterThan(150);
+    expect(sets.length, `seed ${seed}`).toBeLessThan(250);
+    for (const s of sets) {
+      expect(new Set(s).size).toBe(s.length);
+      expect(s.length).toBeGreaterThanOrEqual(2);
+      expect(s.every((n) => nodes.includes(n))).toBe(true);
+    }
+    // Every size from two to all five is drawn; a single server never gets a set.
+    expect(new Set(sets.map((s) => s.length))).toEqual(new Set([2, 3, 4, 5]));
+    const single = windowOf({ fault: 'clock', on: 'held' }, { timeLimitMs: 8000, ttlMs: 1000, nodes: ['n1'] }, new Prng(seed));
+    expect(single.target.kind).not.toBe('nodes');
+  });
+
+  it('reads a script\'s set of nodes, and refuses an empty one or a repeat, naming the field', () => {
+    const jump = (target: unknown) => JSON.stringify([{ at: 0, until: 10, fault: 'clock', offsetMs: 500, target }]);
+    expect(parseScript(jump({ kind: 'nodes', nodes: ['a', 'b'] }))[0]!.target).toEqual({ kind: 'nodes', nodes: ['a', 'b'] });
+    expect(() => parseScript(jump({ kind: 'nodes', nodes: [] }))).toThrow(/window 1 `target.nodes` to be a non-empty array of server names/);
+    expect(() => parseScript(jump({ kind: 'nodes', nodes: ['a', 'a'] }))).toThrow(/window 1 `target.nodes` to be server names without repeats/);
+    // Only a clock jump takes a set: a kill names one server.
+    expect(() => parseScript(JSON.stringify([{ at: 0, until: 10, fault: 'kill', target: { kind: 'nodes', nodes: ['a'] } }]))).toThrow(/window 1 `target`/);
+  });
+
   it("refuses a window without its kind's own field, naming the field", () => {
     const without: Record<string, string> = { clock: 'offsetMs', loss: 'lossPercent', delay: 'link', evict: 'policy' };
     for (const [kind, field] of Object.entries(without)) {

@@ -4,7 +4,8 @@
  * holders both inside the validity their grants promised; the same split
  * with clocks untouched (S10) makes none; a holder paused past its lease
  * makes double holds, but the paused one is past its validity, so none of
- * them counts. And on built histories: the window ends at the release, a
+ * them counts. One jump on a majority of the nodes at once needs no split;
+ * on a minority it cannot make a second majority. And on built histories: the window ends at the release, a
  * grant without validity has none, one process never overlaps itself.
  */
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,27 @@ describe('double holds within validity', () => {
   it('a clock jump on the node two majorities share: two holders both within their validity', async () => {
     const run = await simulateRun({ ...S3_LIKE, script: CLOCK_JUMP_SCRIPT });
     expect(validDoubleHolds(run.history)).toBeGreaterThan(0);
+  });
+
+  it('one jump on a majority of the nodes at once, no partition: two holders within their validity; on a minority: none', async () => {
+    // The jump strikes when someone holds (trigger held), on three, then two, of the five nodes; seeds printed by their index.
+    const jump = (nodes: string[]) => [{ at: 1000, until: 3000, fault: 'clock' as const, target: { kind: 'nodes' as const, nodes }, offsetMs: 4000, trigger: { on: 'held' as const, withinMs: 8000 } }];
+    const o = { ...S3_LIKE, clients: 3 };
+    const valid = async (nodes: string[], seed: number) => validDoubleHolds((await simulateRun({ ...o, seed, script: jump(nodes) })).history);
+    const seeds = [1, 2, 3, 4, 5, 6];
+    const majority = await Promise.all(seeds.map((seed) => valid(['redlock1', 'redlock3', 'redlock5'], seed)));
+    const minority = await Promise.all(seeds.map((seed) => valid(['redlock2', 'redlock4'], seed)));
+    console.log(`[clock on a node set] seeds ${seeds.join(',')}: majority ${majority.join(',')}, minority ${minority.join(',')}`);
+    // The holder keeps the other two (three) nodes: a second client reaches a majority only when three forget it.
+    expect(majority.filter((n) => n > 0).length).toBeGreaterThan(seeds.length / 2);
+    expect(minority.every((n) => n === 0)).toBe(true);
+  });
+
+  it('a jump on a set of nodes is recorded as one offset on each, and undone on each', async () => {
+    const script = [{ at: 1000, until: 2000, fault: 'clock' as const, target: { kind: 'nodes' as const, nodes: ['redlock2', 'redlock4', 'redlock5'] }, offsetMs: 4000 }];
+    const { history } = await simulateRun({ ...S3_LIKE, script });
+    const offsets = history.filter((op) => op.process === 'nemesis' && op.f === 'clock-offset' && op.type === 'info' && op.error === undefined).map((op) => JSON.stringify(op.value));
+    expect(offsets.sort()).toEqual(['redlock2', 'redlock4', 'redlock5'].flatMap((n) => [{ target: n, ms: 0 }, { target: n, ms: 4000 }]).map((v) => JSON.stringify(v)).sort());
   });
 
   it('the same split with clocks untouched: none', async () => {

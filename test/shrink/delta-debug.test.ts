@@ -1,7 +1,8 @@
 /**
  * Shrinking with fake oracles: ddmin finds the smallest failing subset, and
  * the plan shrinks to the choices the failure needs (and no further), within
- * the candidate budget; a failure that needs everything keeps everything.
+ * the candidate budget; a failure that needs everything keeps everything; a
+ * clock jump on several nodes loses the nodes it does not need.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +63,22 @@ describe('shrinking a plan', () => {
     }, 5);
     expect(r.candidates).toBe(5);
     expect(r.exhausted).toBe(true);
+  });
+
+  it('takes nodes off a clock jump on several, down to what the failure needs, and counts each node as a fault event', async () => {
+    const jump: FaultWindow = { at: 1000, until: 3000, fault: 'clock', target: { kind: 'nodes', nodes: ['n1', 'n2', 'n3', 'n4', 'n5'] }, offsetMs: 3000 };
+    const plan: ShrinkPlan = { script: [jump], clients: 3, timeLimitS: 6, rate: 2 };
+    expect(describeShrunk(plan)).toBe('5 fault events, 3 clients, 6 s');
+    // Fails while a majority (three of five) jumps: Redlock's quorum.
+    const majority = async (p: ShrinkPlan): Promise<boolean> => p.script.some((w) => w.fault === 'clock' && w.target.kind === 'nodes' && w.target.nodes.length >= 3);
+    const r = await shrinkPlan(plan, majority, 200);
+    // The oracle does not need the length either: halved down to the floor.
+    expect(r.plan.script).toHaveLength(1);
+    expect(r.plan.script[0]!.target).toEqual({ kind: 'nodes', nodes: ['n1', 'n2', 'n3'] });
+    expect(describeShrunk(r.plan)).toMatch(/^3 fault events, 2 clients, \d+ s$/);
+    // Down to one node it is a node victim again, as a script of one node says it.
+    const any = await shrinkPlan(plan, async (p) => p.script.some((w) => w.fault === 'clock'), 200);
+    expect(any.plan.script[0]!.target).toEqual({ kind: 'node', node: 'n1' });
   });
 
   it('keeps a plan whose every choice is needed', async () => {

@@ -12,7 +12,7 @@
  */
 import type { Prng } from '../../random/prng.js';
 import type { EvictPolicy } from '../eviction.js';
-import type { ClientVictim, FaultKind, FaultWindow, GrudgeKind, PartitionTarget, ServerVictim, Span, TriggerEvent } from '../nemesis-schedule.js';
+import type { ClientVictim, FaultKind, FaultWindow, GrudgeKind, NodeSet, PartitionTarget, ServerVictim, Span, TriggerEvent } from '../nemesis-schedule.js';
 
 export type WindowOf<K extends FaultKind> = FaultWindow & { fault: K };
 type Obj = Record<string, unknown>;
@@ -37,6 +37,8 @@ export interface ScriptFields {
   ms(field: string, v: unknown): number;
   clientVictim(t: unknown): ClientVictim;
   serverVictim(t: unknown): ServerVictim;
+  /** A server victim, or several named servers (`{"kind":"nodes","nodes":[…]}`). */
+  serversVictim(t: unknown): ServerVictim | NodeSet;
   partitionTarget(t: unknown): PartitionTarget;
 }
 
@@ -51,6 +53,8 @@ export interface HuntDraws {
   client: ClientVictim;
   /** A server victim, drawn: the leader or one named node. */
   server(): ServerVictim;
+  /** The target's server names (empty: a single server, or none). */
+  nodes: readonly string[];
   /** A partition of one of the target's shapes, drawn. */
   partition(): PartitionTarget;
   rng: Prng;

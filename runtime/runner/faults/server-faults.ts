@@ -23,7 +23,7 @@ interface NodeFault {
 
 type ServerWindow<K extends FaultKind> = FaultWindow & { fault: K; target: Parameters<typeof victimNode>[1] };
 
-function onNode<K extends 'server-pause' | 'kill' | 'clock' | 'loss'>(startOp: string, fault: (node: string, n: NemesisPort, w: ServerWindow<K>, ctx: NemesisRunnerContext) => NodeFault): FaultModule<K> {
+function onNode<K extends 'server-pause' | 'kill' | 'loss'>(startOp: string, fault: (node: string, n: NemesisPort, w: ServerWindow<K>, ctx: NemesisRunnerContext) => NodeFault): FaultModule<K> {
   return {
     startOp,
     async strike(w, s) {
@@ -40,13 +40,23 @@ export const serverPause = onNode<'server-pause'>('pause', (node, n) => ({ value
 
 export const kill = onNode<'kill'>('kill', (node, n) => ({ value: node, act: () => n.kill(node), undoOp: 'restart', undoValue: node, undo: () => n.restart(node) }));
 
-export const clock = onNode<'clock'>('clock-offset', (node, n, w) => ({
-  value: { target: node, ms: w.offsetMs },
-  act: () => n.clockOffset(node, w.offsetMs),
-  undoOp: 'clock-offset',
-  undoValue: { target: node, ms: 0 },
-  undo: () => n.clockOffset(node, 0),
-}));
+/**
+ * clock: the offset on its node, or on each node of a set at once (each its own recorded
+ * clock-offset, as the report and the evidence read them); undone on the nodes it reached.
+ */
+export const clock: FaultModule<'clock'> = {
+  startOp: 'clock-offset',
+  async strike(w, s) {
+    const n = s.ctx.nemesis;
+    const nodes = w.target.kind === 'nodes' ? w.target.nodes : [await victimNode(s.ctx, w.target)].filter((x): x is string => x !== undefined);
+    if (nodes.length === 0) return s.skipped('clock-offset', NO_NODE);
+    const offset = (node: string, ms: number) => s.attempt('clock-offset', { target: node, ms }, () => n.clockOffset(node, ms));
+    const struck = await Promise.all(nodes.map((node) => offset(node, w.offsetMs)));
+    const reached = nodes.filter((_, i) => struck[i]);
+    if (reached.length === 0) return undefined;
+    return async () => void (await Promise.all(reached.map((node) => offset(node, 0))));
+  },
+};
 
 export const loss = onNode<'loss'>('start-loss', (node, n, w, ctx) => {
   const others = n.clientHosts().concat(ctx.lockNodes.filter((x) => x !== node));

@@ -1,0 +1,101 @@
+/**
+ * The finder in docs/libraries.md: `fencecheck hunt` (a child, on the real
+ * cluster) for every cell of a part that its seeded comparison left
+ * untested, so that "untested" stays only where a search with faults aimed
+ * at the lock's events could not reach the danger either; and reading back
+ * what the hunts found (their hunt.json, and the shrink of a find), for the
+ * document. Each hunt lives in DIR/<part>/hunts/<n>/ beside a cell.json
+ * naming its library, resource and how long it took.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CompareReport } from '../compare/compare-report.js';
+import { LIBRARIES, type LibraryFacts } from '../compare/libraries-matrix.js';
+import { libraryCell, type LibraryHunt } from '../compare/library-cell.js';
+import { describeShrunk, type ShrinkPlan } from '../shrink/delta-debug.js';
+
+/** A find is shrunk with few re-runs (as the part's own shrinks: libraries-shrink.ts), so a part stays one short hold of the queue. */
+export const HUNT_SHRINK_ARGS = ['--shrink-runs', '2', '--shrink-min-fails', '2', '--shrink-max-candidates', '3'] as const;
+
+interface HuntCellFacts {
+  library: string;
+  backend: string;
+  resource: string;
+  budgetRuns: number;
+  durationMs: number;
+}
+
+/** The hunt commands for a part's untested library × resource cells, each with its output directory. */
+export function huntTargets(partDir: string, budgetRuns: number): { facts: Omit<HuntCellFacts, 'durationMs'>; dir: string; args: string[] }[] {
+  const report = JSON.parse(readFileSync(join(partDir, 'compare.json'), 'utf8')) as CompareReport;
+  const cells = LIBRARIES.flatMap((lib) =>
+    report.axes.resources.map((resource) => ({ lib, resource, cell: libraryCell(report.cells.filter((c) => c.backend === lib.backend && (c.client ?? 'builtin') === lib.client && c.resource === resource)) })),
+  );
+  return cells
+    .filter((c) => c.cell.outcome === 'untested')
+    .map(({ lib, resource }, i) => {
+      const dir = join(partDir, 'hunts', String(i + 1));
+      const args = ['hunt', '--backend', lib.backend, ...clientArgs(lib), '--resource', resource, '--budget-runs', String(budgetRuns), ...HUNT_SHRINK_ARGS, '--results', dir];
+      return { facts: { library: lib.client, backend: lib.backend, resource, budgetRuns }, dir, args };
+    });
+}
+
+/** The built-in client needs no `--client`; every other library is named as `--lock-clients` names it. */
+function clientArgs(lib: LibraryFacts): string[] {
+  return lib.client === 'builtin' ? [] : ['--client', lib.client];
+}
+
+export function recordHunt(dir: string, facts: Omit<HuntCellFacts, 'durationMs'>, durationMs: number): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'cell.json'), `${JSON.stringify({ ...facts, durationMs })}\n`);
+}
+
+/** What the part's hunts found: each cell's newest hunt, its answer and (a find) its shrink. */
+export function readHunts(partDir: string): LibraryHunt[] {
+  const root = join(partDir, 'hunts');
+  if (!existsSync(root)) return [];
+  return readdirSync(root).flatMap((n) => {
+    const dir = join(root, n);
+    const cellFile = join(dir, 'cell.json');
+    const huntDir = newest(join(dir, 'hunt'));
+    if (!existsSync(cellFile) || huntDir === undefined || !existsSync(join(huntDir, 'hunt.json'))) return [];
+    const facts = JSON.parse(readFileSync(cellFile, 'utf8')) as HuntCellFacts;
+    const hunt = JSON.parse(readFileSync(join(huntDir, 'hunt.json'), 'utf8')) as HuntJson;
+    const shrinkFile = join(huntDir, 'shrink', 'shrink.json');
+    const shrink = existsSync(shrinkFile) ? (JSON.parse(readFileSync(shrinkFile, 'utf8')) as ShrinkJson) : undefined;
+    const found = hunt.tries.findIndex((t) => t.outcome === 'unsafe');
+    return [
+      {
+        library: facts.library,
+        backend: facts.backend,
+        resource: facts.resource,
+        exitCode: hunt.exitCode,
+        tries: hunt.tries.length,
+        tested: hunt.tries.filter((t) => t.outcome === 'safe').length,
+        lines: hunt.lines,
+        durationMs: facts.durationMs,
+        found: found < 0 ? null : { tryNumber: found + 1, replay: hunt.tries[found]!.replay ?? '' },
+        shrink: shrink === undefined ? null : { line: `shrunk to ${describeShrunk(shrink.shrunk)}; reproduced ${shrink.reproduced.fails}/${shrink.reproduced.of}`, replay: shrink.replay },
+      },
+    ];
+  });
+}
+
+interface HuntJson {
+  exitCode: number;
+  lines: string[];
+  tries: { outcome: string; replay: string | null }[];
+}
+
+interface ShrinkJson {
+  shrunk: ShrinkPlan;
+  reproduced: { fails: number; of: number };
+  replay: string;
+}
+
+/** The newest timestamped directory under `dir` (a hunt writes <results>/hunt/<timestamp>/). */
+function newest(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  const stamps = readdirSync(dir).filter((s) => s !== 'latest').sort();
+  return stamps.length === 0 ? undefined : join(dir, stamps.at(-1)!);
+}
