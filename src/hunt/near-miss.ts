@@ -65,7 +65,7 @@ export function showsWanted(m: NearMiss | null, want: WantedSign | undefined): b
 const STARTS = new Set(['pause', 'kill', 'clock-offset', 'start-partition', 'start-loss', 'start-delay']);
 
 /** How much each sign counts toward a near miss: the lock failing counts most, the protection saying no least. */
-const WEIGHTS: Record<Exclude<keyof NearMiss, 'violation' | 'applied' | 'triggered'>, number> = {
+const WEIGHTS: Record<NearMissSign, number> = {
   doubleHolds: 3,
   tokenRegressions: 3,
   lostGrants: 2,
@@ -105,6 +105,11 @@ export function nearMissOf(history: History, results: { valid: boolean | 'unknow
 }
 
 /** One number for "how close": each sign counted with its weight, squashed so one try with 40 refusals does not drown the rest. */
+export type NearMissSign = Exclude<keyof NearMiss, 'violation' | 'applied' | 'triggered'>;
+
+/** Every sign a near miss counts, in WEIGHTS' order. */
+export const NEAR_MISS_SIGNS = Object.keys(WEIGHTS) as NearMissSign[];
+
 export function nearMissScore(m: NearMiss): number {
   if (m.violation) return Infinity;
   let raw = 0;
