@@ -139,6 +139,23 @@ describe('the hunt search', () => {
     for (const w of p.windows) expect(s.weightOf(armOfWindow(w))).toBeGreaterThan(1);
   });
 
+  it('a near miss counts less each time the same signs show again, and a new sign counts in full', () => {
+    const s = new HuntSearch(space, 1);
+    const p = s.next();
+    const arm = armOfWindow(p.windows[0]!);
+    const gain = (miss: NearMiss): number => {
+      const before = s.weightOf(arm);
+      s.record(p, miss);
+      return (s.weightOf(arm) - before) * new Set(p.windows.map((w) => `${armOfWindow(w).fault}@${armOfWindow(w).on}`)).size;
+    };
+    const same = { ...quiet, doubleHolds: 4, refusals: 2 };
+    const first = gain(same);
+    expect(gain(same)).toBeCloseTo(first / 2);
+    expect(gain({ ...same, doubleHolds: 9 })).toBeLessThan(first / 2);
+    // Grants to paused waiters: a sign not seen yet, counted in full beside the same double holds and refusals.
+    expect(gain({ ...same, sleptGrants: 1 })).toBeGreaterThan(first);
+  });
+
   it('mutates near misses once there are some, and only then', () => {
     const seed = testSeed('hunt search mutants', 'test/hunt/search.test.ts');
     const blind = drive(seed, 50, () => quiet);
