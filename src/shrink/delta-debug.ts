@@ -8,8 +8,8 @@
  *
  *   windows   delta debugging (Zeller's ddmin) over the fault windows
  *   triggers  drop a window's trigger (it then starts at its planned time)
- *   lengths   halve a window (a pause, a partition) or a delay's amount
  *   nodes     a clock jump on several nodes: one node fewer
+ *   lengths   halve a window (a pause, a partition) or a delay's amount
  *   clients   down to two, then one fewer at a time
  *   time      end a second after the last window; halve the time limit
  *             (windows past it dropped, cut at it)
@@ -119,9 +119,10 @@ function transforms(): [string, Transform][] {
     ]);
   return [
     ...eachWindow('drop the trigger', (w) => (w.trigger === undefined ? undefined : withoutTrigger(w))),
-    ...eachWindow('halve the length', (w) => (w.until - w.at >= 2 * FLOOR.windowMs ? { ...w, until: w.at + Math.round((w.until - w.at) / 2) } : undefined)),
-    // A clock jump on several nodes: one node fewer (the last drawn), down to the one it was drawn from.
+    // A clock jump on several nodes: one node fewer (the last drawn), down to the one it was drawn from; before the
+    // lengths, since each node is a fault event and a shrink's candidates are few.
     ...eachWindow('one node fewer', (w) => (w.fault === 'clock' && w.target.kind === 'nodes' && w.target.nodes.length > 1 ? { ...w, target: fewerNodes(w.target.nodes) } : undefined)),
+    ...eachWindow('halve the length', (w) => (w.until - w.at >= 2 * FLOOR.windowMs ? { ...w, until: w.at + Math.round((w.until - w.at) / 2) } : undefined)),
     ...eachWindow('halve the delay', (w) => (w.fault === 'delay' && w.delayMs >= 2 * FLOOR.windowMs ? { ...w, delayMs: Math.round(w.delayMs / 2) } : undefined)),
     ['two clients', (p) => (p.clients > 2 ? { ...p, clients: 2 } : undefined)],
     ['one client fewer', (p) => (p.clients > 2 ? { ...p, clients: p.clients - 1 } : undefined)],
