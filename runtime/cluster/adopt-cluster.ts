@@ -40,7 +40,7 @@ export async function adoptKeptCluster(want: StartClusterOptions, log: (line: st
     const state = StateFile.read(stateFile);
     const k = keptOf(state);
     if (!state || !k || !state.owner.detached) return release(undefined);
-    if (state.provider === 'containers') return release({ because: 'the kept cluster runs on the containers provider, which has no warm reset' });
+    if (state.provider === 'containers') return release({ because: 'the kept cluster runs on the containers provider, whose clusters are reused within one command, not adopted by the next' });
     const misfit = keptMismatch(k.options, want);
     if (misfit) return release({ because: `the cluster kept by \`fencecheck up --keep\` does not fit this run (${misfit})` });
     const backends = [...new Set(k.options.backends)] as BackendName[];

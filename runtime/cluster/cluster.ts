@@ -17,6 +17,7 @@ import { applyHost } from './topology.js';
 import { within } from '../hosts/within.js';
 import type { LeaderBackend } from '../../core/systems/lock-system.js';
 import { backendSpec } from './backends/registry.js';
+import { runCommand } from '../hosts/run-command.js';
 
 const schemeOf = (b: BackendName): string => backendSpec(b).scheme;
 
@@ -58,6 +59,8 @@ export interface ProviderHooks {
   addHost(plan: HostPlan): Promise<void>;
   /** `nft -f -` with `script` on the host whose namespace name is `namespace`. */
   nftExec(namespace: string, script: string): Promise<void>;
+  /** `nft list tables` on that host (a warm cluster's reset looks for tables a fault left). */
+  nftList(namespace: string): Promise<string>;
   /** Remove everything of the run; then the state file is reclaimed as usual. */
   teardown(opts: { keepData?: boolean }): Promise<void>;
 }
@@ -93,6 +96,18 @@ export class Cluster {
   /** `namespaces` (the default) or `containers`. */
   get provider(): 'namespaces' | 'containers' {
     return this.parts.provider?.name ?? 'namespaces';
+  }
+
+  /** `nft list tables` on a host: in its namespace, or in its host container. */
+  async nftList(namespace: string): Promise<string> {
+    if (this.parts.provider) return this.parts.provider.nftList(namespace);
+    return (await runCommand('ip', ['netns', 'exec', namespace, this.parts.nft ?? 'nft', 'list', 'tables'], { timeoutMs: 5000 })).stdout;
+  }
+
+  /** `nft -f -` with `script` on a host: in its namespace, or in its host container. */
+  async nftRun(namespace: string, script: string): Promise<void> {
+    if (this.parts.provider) return this.parts.provider.nftExec(namespace, script);
+    await runCommand('ip', ['netns', 'exec', namespace, this.parts.nft ?? 'nft', '-f', '-'], { input: script, timeoutMs: 5000 });
   }
 
   private makeClientHost(h: HostPlan): ClientHost {

@@ -14,7 +14,7 @@ import { createClockFile } from '../hosts/clock-file.js';
 import { ClusterStartError, describeExit, type ProcessExit } from '../hosts/cluster-errors.js';
 import type { BackendNode, BackendSpec, SpecContext } from '../hosts/driver.js';
 import type { NodePlan } from '../../core/cluster/cluster-plan.js';
-import { identify, isSameProcess, signalProcess, type ProcessIdentity } from '../hosts/process-info.js';
+import { identify, isSameProcess, readProcessInfo, signalProcess, type ProcessIdentity } from '../hosts/process-info.js';
 import { spawnInNamespace, type SpawnedProcess } from '../hosts/spawn-in-namespace.js';
 import type { StateFile } from '../hosts/state-file.js';
 import { stopProcesses } from '../hosts/stop-processes.js';
@@ -63,6 +63,12 @@ export class ServerNode implements BackendNode {
   }
   get running(): boolean {
     return this.identity !== undefined && this.exit === undefined && isSameProcess(this.identity);
+  }
+
+  /** Its /proc state: a zombie is not running, a SIGSTOPped one (`T`) is stopped. */
+  async observe(): Promise<{ running: boolean; stopped: boolean }> {
+    const info = this.pid === undefined ? undefined : readProcessInfo(this.pid);
+    return { running: info !== undefined && info.state !== 'Z', stopped: info?.state === 'T' };
   }
 
   /**

@@ -32,6 +32,11 @@ export interface BackendNode {
   resume(): void | Promise<void>;
   /** The last lines of the node's log. */
   logs(lines?: number): Promise<string[]>;
+  /**
+   * What the server's process is doing now, asked of the system (a warm cluster's reset reads every node so,
+   * runtime/cluster/warm): its /proc state by pid (namespaces), or the container's state from the daemon.
+   */
+  observe(): Promise<{ running: boolean; stopped: boolean }>;
 }
 
 /**

@@ -59,7 +59,7 @@ export class WarmPool {
       else if (adopted) because = adopted.because;
     }
     const cur = this.current;
-    if (cur && this.fits(cur, o) && cur.cluster.provider === 'namespaces') {
+    if (cur && this.fits(cur, o)) {
       for (const name of o.clientHosts ?? []) if (!cur.cluster.clientHosts().some((c) => c.name === name)) await cur.cluster.addClientHost(name);
       try {
         log(`warm cluster: resetting after ${cur.runs} runs`);
@@ -77,7 +77,7 @@ export class WarmPool {
         because = `the reset failed: ${messageOf(err)}`;
       }
     } else if (cur) {
-      because = cur.cluster.provider !== 'namespaces' ? `the ${cur.cluster.provider} provider has no warm reset` : 'the run needs another cluster (backend, options or clients)';
+      because = 'the run needs another cluster (backend, options or clients)';
     }
     if (because) log(`warm cluster: starting fresh: ${because}`);
     await this.dropCurrent(log);

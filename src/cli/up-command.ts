@@ -78,7 +78,7 @@ Examples:
   fencecheck up --keep --backend redis --client c1,c2,c3   # then: fencecheck run --backend redis ... (adopts it)`,
     )
     .action(async (flags: UpFlags) => {
-      if (flags.keep && flags.provider !== 'namespaces') throw new UsageError(`Cannot keep a cluster on the ${flags.provider} provider: it has no warm reset`, 'Leave out --keep, or use --provider namespaces.');
+      if (flags.keep && flags.provider !== 'namespaces') throw new UsageError(`Cannot keep a cluster on the ${flags.provider} provider: its clusters are reused within one command, not kept for the next`, 'Leave out --keep, or use --provider namespaces.');
       // Every run needs the resource: a kept cluster without PostgreSQL would fit none.
       if (flags.keep && !flags.backend.includes('postgres')) flags.backend = [...flags.backend, 'postgres'];
       assertClusterPlan(flags.backend, flags.subnet, flags.client);

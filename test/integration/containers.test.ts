@@ -10,6 +10,9 @@
  *   check as on namespaces: the built-in client, and a Python reference
  *   client (the client image has Python 3 and Debian's client libraries).
  * - Each fault on containers, checked for its effect, not only applied.
+ * - A warm pool on containers: faults left behind outside the nemesis (an nft
+ *   table, a frozen and a killed server container, a clock offset) are found
+ *   by the clean check and reset, and the reused run gets the fresh verdict.
  * - A SIGKILL of the harness leaves containers that the next command
  *   reclaims by label.
  * After every test nothing with the project's label is left (containers,
@@ -33,8 +36,15 @@ import { docker, dockerStatus, imageExists } from '../../runtime/cluster/contain
 import { IMAGE_NAMES } from '../../runtime/cluster/containers/image-specs.js';
 import { imageRef } from '../../runtime/cluster/containers/image-tags.js';
 import { runClientCheck } from '../../runtime/client-check/run-client-check.js';
-import { runLockTest } from '../../src/run/run-lock-test.js';
-import { DEFAULTS } from '../../core/plan/run-options.js';
+import { runClusterOptions, runLockTest, type RunResult } from '../../src/run/run-lock-test.js';
+import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
+import { planRun } from '../../core/plan/run-plan.js';
+import { WarmPool } from '../../runtime/runner/warm-pool.js';
+import { cleanCheck, resetCluster } from '../../runtime/cluster/warm/reset-cluster.js';
+import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { writeClockOffset } from '../../runtime/hosts/clock-file.js';
+import { partitionScript } from '../../runtime/nemesis/nft-rules.js';
+import { serverContainerName } from '../../runtime/cluster/containers/container-labels.js';
 import type { ResourceMode } from '../../core/vocabulary.js';
 import { SHARED_MACHINE, sleep, waitFor } from './helpers.js';
 
@@ -137,6 +147,40 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
       await cluster.teardown();
     }
   }, 120_000);
+
+  it('a warm pool on containers: faults left behind outside the nemesis are found and reset, the clean check passes, the reused run gets the fresh verdict', async () => {
+    const pool = new WarmPool();
+    const log = (l: string): void => console.log(`  containers warm: ${l}`);
+    const o: RunOptions = { ...DEFAULTS, backend: 'redis', resource: 'none', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 16, clients: 3, ttlMs: 1000, rate: 4, intervalMs: 2000, durationMs: 3000, recoverMs: 2000, seed: 1, resultsDir, provider: 'containers' };
+    const hooks = { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs, warm: pool };
+    try {
+      const fresh = await runLockTest(o, hooks);
+      expect(readTestJson(fresh.runDir)!['cluster']).toMatchObject({ fresh: true });
+      const { cluster } = await pool.take(runClusterOptions(planRun(o), join(resultsDir, 'containers-dirty'), hooks, log), log);
+      const redis = cluster.nodes.find((n) => n.backend === 'redis')!;
+      const pg = cluster.nodes.find((n) => n.backend === 'postgres')!;
+      // What a fault whose heal failed would leave, done behind the nemesis's back: a partition table in the Redis
+      // host's container, the PostgreSQL container frozen, the Redis container killed, Redis's clock 5 s ahead.
+      await docker(['exec', '-i', redis.plan.namespace, 'nft', '-f', '-'], { input: partitionScript([pg.plan.ip]) });
+      await docker(['pause', serverContainerName(pg.plan)]);
+      await docker(['kill', serverContainerName(redis.plan)]);
+      writeClockOffset(redis.clockFile!, 5000);
+      const dirty = await cleanCheck(cluster, log);
+      expect(dirty.ok).toBe(false);
+      expect(dirty.problems).toEqual(expect.arrayContaining([`${redis.plan.namespace}: nft table fc-part left`]));
+      const steps = await resetCluster(cluster, log);
+      expect(steps.map((x) => x.kind).sort()).toEqual(['clock-zero', 'nft-delete', 'restart', 'resume']);
+      expect(await cleanCheck(cluster, log)).toMatchObject({ ok: true, problems: [] });
+      const warm = await runLockTest(o, hooks);
+      expect(readTestJson(warm.runDir)!['cluster']).toMatchObject({ fresh: false, cleanCheck: { ok: true, problems: [] } });
+      const outcome = (r: RunResult): string => readRunSummary(r.runDir, { id: 'x', cellId: 'redis/none/client-pause', seed: 1 }).outcome;
+      console.log(`containers redis/none/client-pause seed 1: fresh ${outcome(fresh)}, warm ${outcome(warm)}`);
+      expect(outcome(warm)).toBe(outcome(fresh));
+      expect(outcome(fresh)).toBe('unsafe');
+    } finally {
+      await pool.close(log);
+    }
+  }, 300_000);
 
   it('after a SIGKILL of the harness, the containers stay until the next command reclaims them by label', async () => {
     const child = spawn(process.execPath, [compiledEntry('cli/main.js'), 'run', '--backend', 'redis', '--resource', 'none', '--nemesis', 'none', '--time-limit', '30', '--provider', 'containers', '--results', resultsDir, '--busy-timeout-ms', String(SHARED_MACHINE.busyTimeoutMs)], { stdio: 'ignore' });

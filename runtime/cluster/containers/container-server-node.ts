@@ -81,6 +81,12 @@ export class ContainerServerNode implements ServerHandle {
     return this.started && this.exit === undefined;
   }
 
+  /** The container's state from the daemon: running, and frozen (`docker pause`). */
+  async observe(): Promise<{ running: boolean; stopped: boolean }> {
+    const s = this.container === undefined ? undefined : (await this.container.inspect().catch(() => undefined))?.State;
+    return { running: s?.Running === true, stopped: s?.Paused === true };
+  }
+
   async start(): Promise<void> {
     if (this.running) return;
     this.rt.signal?.throwIfAborted();
@@ -170,7 +176,9 @@ export class ContainerServerNode implements ServerHandle {
   }
 
   async resume(): Promise<void> {
-    if (!this.container || !this.paused) return;
+    if (!this.container) return;
+    // Thawed whoever froze it: the nemesis (`paused`), or anything a warm reset found frozen (it asked the daemon).
+    if (!this.paused && !(await this.observe()).stopped) return;
     await this.container.unpause();
     this.paused = false;
   }

@@ -146,6 +146,7 @@ function containerHooks(plan: ClusterPlan, runDir: string, runId: string, client
     nftExec: async (namespace, script) => {
       await docker(['exec', '-i', namespace, 'nft', '-f', '-'], { input: script });
     },
+    nftList: async (namespace) => (await docker(['exec', namespace, 'nft', 'list', 'tables'], { timeoutMs: 5000 })).stdout,
     teardown: async ({ keepData }) => {
       // Data the servers wrote as their own users (PostgreSQL's) is removed from inside, as root there,
       // while the host containers still run: a harness that is not root could not remove it afterwards.

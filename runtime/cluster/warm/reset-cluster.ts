@@ -1,17 +1,17 @@
 /**
  * The I/O of a warm cluster's reset and clean check over a running Cluster:
- * observe (processes, /proc states, clock files, nft tables), act on the
+ * observe (the nodes' states, clock files, nft tables, client processes; each asked of its provider:
+ * /proc and `ip netns exec` for namespaces, the Docker daemon and `docker exec` for containers), act on the
  * planned steps (reset-plan.ts), then each backend's own reset and check
  * (each backend spec's `reset`, runtime/cluster/backends/*-reset.ts). Pure decisions live in reset-plan.ts.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Cluster } from '../cluster.js';
 import { readClockOffset, writeClockOffset } from '../../hosts/clock-file.js';
 import { allHosts, type BackendName } from '../../../core/cluster/cluster-plan.js';
-import { readProcessInfo, waitForExit } from '../../hosts/process-info.js';
+import { waitForExit } from '../../hosts/process-info.js';
 import type { ClientProcess } from '../../hosts/client-host.js';
-import { runCommand } from '../../hosts/run-command.js';
 import type { CleanCheck } from '../../../core/run-files/cluster-record.js';
 import { deleteTableScript } from '../../nemesis/nft-rules.js';
 import { messageOf, type ResetContext } from '../../hosts/driver.js';
@@ -21,31 +21,30 @@ import { observationProblems, parseNftTables, planReset, type ClusterObservation
 /** How long a client that ended its input gets to exit (and close its sessions) before kill -9. */
 const CLIENT_EXIT_MS = 1000;
 
+/** Each part asked of the system, whichever provider runs it: the nodes' states, the clock files, nft in every host, the client processes. */
 export async function observeCluster(c: Cluster): Promise<ClusterObservation> {
-  const nodes = c.nodes.map((n) => {
-    const info = n.pid === undefined ? undefined : readProcessInfo(n.pid);
-    return { name: n.name, running: info !== undefined && info.state !== 'Z', stopped: info?.state === 'T' };
-  });
-  const clockDir = join(c.runDir, 'clock');
-  let files: string[] = [];
-  try {
-    files = readdirSync(clockDir).filter((f) => f.endsWith('.offset'));
-  } catch {
-    // No clock directory (no clock library, or a provider that keeps them elsewhere): nothing to reset.
-  }
-  const clocks = files.map((f) => ({ file: join(clockDir, f), offsetMs: readClockOffset(join(clockDir, f)) }));
-  // Asked of nft itself in each namespace; the containers provider's hosts are not namespaces here (its tables die with its containers).
-  const nftTables =
-    c.provider === 'namespaces'
-      ? await Promise.all(
-          allHosts(c.plan).map(async (h) => ({
-            namespace: h.namespace,
-            tables: await runCommand('ip', ['netns', 'exec', h.namespace, 'nft', 'list', 'tables'], { timeoutMs: 5000 }).then((r) => parseNftTables(r.stdout), () => undefined),
-          })),
-        )
-      : [];
+  const nodes = await Promise.all(c.nodes.map(async (n) => ({ name: n.name, ...(await n.observe()) })));
+  const clocks = clockFiles(c).map((file) => ({ file, offsetMs: readClockOffset(file) }));
+  const nftTables = await Promise.all(allHosts(c.plan).map(async (h) => ({ namespace: h.namespace, tables: await c.nftList(h.namespace).then(parseNftTables, () => undefined) })));
   const clientProcesses = runClients(c).map((p) => p.name);
   return { nodes, clocks, nftTables, clientProcesses };
+}
+
+/**
+ * Every clock offset file of the run: the run's clock directory (servers' and clients'), and each server's own
+ * file where a provider keeps them elsewhere (the containers provider's clock volume when the harness itself
+ * runs in a container).
+ */
+function clockFiles(c: Cluster): string[] {
+  const dir = join(c.runDir, 'clock');
+  let inDir: string[] = [];
+  try {
+    inDir = readdirSync(dir).filter((f) => f.endsWith('.offset')).map((f) => join(dir, f));
+  } catch {
+    // No clock directory (no clock library): only the servers' own files, if any.
+  }
+  const own = c.nodes.flatMap((n) => (n.clockFile !== undefined && existsSync(n.clockFile) ? [n.clockFile] : []));
+  return [...new Set([...inDir, ...own])];
 }
 
 /** The runs' client processes still running; spares (the next run's, started during this one's recovery) are not left over: they have connected to nothing. */
@@ -68,7 +67,7 @@ async function applyStep(c: Cluster, step: ResetStep): Promise<void> {
     case 'clock-zero':
       return writeClockOffset(step.file, 0);
     case 'nft-delete':
-      await runCommand('ip', ['netns', 'exec', step.namespace, 'nft', '-f', '-'], { input: deleteTableScript(step.table), timeoutMs: 5000 });
+      await c.nftRun(step.namespace, deleteTableScript(step.table));
   }
 }
 
