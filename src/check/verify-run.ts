@@ -13,6 +13,8 @@
  * file would otherwise pass): the caller gets the reason instead and counts
  * the run as unknown.
  */
+import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import { faultEvents } from '../../core/generator/fault-events.js';
 import { join } from 'node:path';
 import { ParseError } from '../../core/errors.js';
 import type { HistoryWarning } from '../../core/history/history-warning.js';
@@ -48,7 +50,7 @@ export function readRunHistory(dir: string, onWarning?: (w: HistoryWarning) => v
 export function recomputeResults(history: History, test: StoredTest, previous: StoredResults | null): ResultsJson {
   const script = test['script'];
   // The planned count only feeds the "N of M windows struck" line, never the outcome (core/checkers/lock/evidence.ts).
-  const planned = Array.isArray(script) ? script.length : previous?.evidence?.faults.planned;
+  const planned = Array.isArray(script) ? script.reduce<number>((n, w) => n + (typeof w === 'object' && w !== null && !Array.isArray(w) ? faultEvents([w as unknown as FaultWindow]) : 1), 0) : previous?.evidence?.faults.planned;
   const durationMs = typeof previous?.durationMs === 'number' ? previous.durationMs : null;
   return runResults(history, test, planned, durationMs, clientFactsOf(test));
 }

@@ -10,6 +10,7 @@
  * miss, tested evidence, not a find (issue #18: "a violation of the data, or
  * of the lock with the mutex workload").
  */
+import { faultEvents } from '../../core/generator/fault-events.js';
 import { outcomeOf, type Outcome } from '../../core/checkers/lock/evidence.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
 import type { StoredResults } from '../../core/run-files/results-json.js';
@@ -41,5 +42,5 @@ export function huntVerdict(results: StoredResults, workload: LockWorkload): Hun
 export function readTryOf(history: History, results: StoredResults, options: RunOptions, log: (line: string) => void): { outcome: Outcome; miss: NearMiss } {
   const verdict = huntVerdict(results, options.workload);
   if (verdict.lockOnly.length > 0) log(`  the run is INVALID by ${verdict.lockOnly.join(', ')} only: the lock broke, the data did not (${options.workload} intact); a near miss, not the data violation the hunt looks for`);
-  return { outcome: verdict.outcome, miss: nearMissOf(history, results, options.script?.length ?? 0, options.ttlMs, renewalShareOf(options.backend) !== undefined) };
+  return { outcome: verdict.outcome, miss: nearMissOf(history, results, faultEvents(options.script ?? []), options.ttlMs, renewalShareOf(options.backend) !== undefined) };
 }

@@ -92,24 +92,32 @@ export function faultWindows(history: History): FaultWindow[] {
   return windows.sort((a, b) => a.start - b.start);
 }
 
-/** Pair each nemesis invocation with the next nemesis completion of the same f; a lone info is its own action. */
+/**
+ * Pair each nemesis invocation with a later completion of the same f: the one naming the same target when
+ * several are in flight at once (a clock jump on three nodes, two aligned windows of one kind), else the
+ * oldest; a lone info is its own action.
+ */
 function nemesisActions(history: History): NemesisAction[] {
   const actions: NemesisAction[] = [];
-  const pending = new Map<string, NemesisAction>();
+  const pending = new Map<string, NemesisAction[]>();
   history.forEach((op: Op, line) => {
     if (op.process !== 'nemesis') return;
-    const invoked = pending.get(op.f);
+    const inFlight = pending.get(op.f) ?? [];
     if (op.type === 'invoke') {
       const action: NemesisAction = { f: op.f, value: op.value, error: undefined, start: op.time, end: op.time, line, endLine: line };
-      pending.set(op.f, action);
+      pending.set(op.f, [...inFlight, action]);
       actions.push(action);
-    } else if (invoked !== undefined) {
+      return;
+    }
+    const target = targetOf(op.value);
+    const invoked = (target === null ? undefined : inFlight.find((a) => targetOf(a.value) === target)) ?? inFlight[0];
+    if (invoked !== undefined) {
       invoked.end = op.time;
       invoked.endLine = line;
       // The completion says what was done; prefer its value when it has one.
       if (op.value !== null) invoked.value = op.value;
       invoked.error = op.error ?? undefined;
-      pending.delete(op.f);
+      pending.set(op.f, inFlight.filter((a) => a !== invoked));
     } else {
       actions.push({ f: op.f, value: op.value, error: op.error ?? undefined, start: op.time, end: op.time, line, endLine: line });
     }

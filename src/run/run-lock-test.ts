@@ -13,6 +13,7 @@
  *   analysis  the workload's checkers over the recorded history
  *   files     results.json and the report
  */
+import { faultEvents } from '../../core/generator/fault-events.js';
 import type { LockCheckResult } from '../../core/checkers/lock/verdict.js';
 import type { Cluster } from '../../runtime/cluster/cluster.js';
 import { ClusterBusyError } from '../../runtime/hosts/cluster-errors.js';
@@ -158,7 +159,7 @@ async function writeRunFiles(plan: RunPlan, parts: RunParts, durationMs: number)
   store.writeTest(test);
   // A foreign client's own token kind; a client that broke the protocol, or any that crashed, makes the verdict unknown at best.
   const client = launcher.foreign ? { token: launcher.ready?.token, violations: launcher.violations } : { violations: [] };
-  const results = runResults(recorder.ops, plan.options, plan.windows.length, durationMs, { ...client, crashes: test.clientCrashes });
+  const results = runResults(recorder.ops, plan.options, faultEvents(plan.windows), durationMs, { ...client, crashes: test.clientCrashes });
   store.writeResults(results);
   const report = await writeRunReport(store.dir).catch((err: unknown) => {
     // The verdict stands without its picture; say why the picture is missing.

@@ -17,6 +17,7 @@
  * (the rows say so) with the directory it left, and the others go on; errors
  * every later run would hit too (bad options, not root, a full disk) stop it.
  */
+import { faultEvents } from '../../core/generator/fault-events.js';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunOptions } from '../../core/plan/run-options.js';
@@ -86,7 +87,7 @@ async function runOnce(batch: BatchRunner, p: PlannedScenarioRun, deps: Scenario
   const { runDir } = got.value;
   stampScenario(runDir, p);
   if (deps.writeReport) await deps.writeReport(runDir).catch((err: unknown) => log(`report: not rewritten: ${messageOf(err)}`));
-  return await readScenarioRun(runDir, identity, p.options.script?.length ?? 0);
+  return await readScenarioRun(runDir, identity, faultEvents(p.options.script ?? []));
 }
 
 /** test.json gets the scenario's replay command and rows (runLockTest's replay cannot express a script), written through the store. */

@@ -20,6 +20,7 @@
  * bounds the oracle calls.
  */
 import type { FaultWindow, NodeSet, ServerVictim } from '../../core/generator/nemesis-schedule.js';
+import { faultEvents } from '../../core/generator/fault-events.js';
 
 /** The choices of a plan that shrinking may change. */
 export interface ShrinkPlan {
@@ -135,11 +136,6 @@ function transforms(): [string, Transform][] {
 function fewerNodes(nodes: readonly string[]): NodeSet | ServerVictim {
   const kept = nodes.slice(0, -1);
   return kept.length === 1 ? { kind: 'node', node: kept[0]! } : { kind: 'nodes', nodes: kept };
-}
-
-/** The plan's fault events: a window on a set of nodes is one event on each (a jump on three clocks is three faults). */
-export function faultEvents(script: readonly FaultWindow[]): number {
-  return script.reduce((n, w) => n + (w.fault === 'clock' && w.target.kind === 'nodes' ? w.target.nodes.length : 1), 0);
 }
 
 function withoutTrigger(w: FaultWindow): FaultWindow {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULT_SPECS, faultSpec } from '../../core/generator/faults/registry.js';
 import { FAULT_KINDS, TRIGGER_EVENTS, nemesisSchedule } from '../../core/generator/nemesis-schedule.js';
+import { faultEvents } from '../../core/generator/fault-events.js';
 import { parseScript, scriptText } from '../../core/generator/parse-script.js';
 import { PARTITION_SHAPES, windowOf } from '../../src/hunt/hunt-windows.js';
 import { Prng } from '../../core/random/prng.js';
@@ -69,6 +70,12 @@ describe('the fault kinds registry', () => {
     expect(() => parseScript(jump({ kind: 'nodes', nodes: ['a', 'a'] }))).toThrow(/window 1 `target.nodes` to be server names without repeats/);
     // Only a clock jump takes a set: a kill names one server.
     expect(() => parseScript(JSON.stringify([{ at: 0, until: 10, fault: 'kill', target: { kind: 'nodes', nodes: ['a'] } }]))).toThrow(/window 1 `target`/);
+  });
+
+  it('counts a jump on a set of nodes as a fault event on each (what "M planned" counts beside the offsets struck)', () => {
+    const jump = { at: 0, until: 10, fault: 'clock' as const, offsetMs: 500 };
+    expect(faultEvents([{ ...jump, target: { kind: 'nodes', nodes: ['a', 'b', 'c'] } }, { ...jump, target: { kind: 'leader' } }, { at: 0, until: 5, fault: 'kill', target: { kind: 'node', node: 'a' } }])).toBe(5);
+    expect(faultEvents([])).toBe(0);
   });
 
   it("refuses a window without its kind's own field, naming the field", () => {

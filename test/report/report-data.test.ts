@@ -74,6 +74,22 @@ describe('faultWindows', () => {
     ]);
   });
 
+  it('pairs offsets in flight at once by their node (a clock jump on three nodes), each window its own', () => {
+    const at = (node: string, ms: number) => ({ value: { target: node, ms } });
+    const h = history(
+      ...['n1', 'n2', 'n3'].map((n) => op('nemesis', 'invoke', 'clock-offset', at(n, 3000))),
+      // Completed in another order than invoked.
+      ...['n3', 'n1', 'n2'].map((n) => op('nemesis', 'info', 'clock-offset', at(n, 3000))),
+      ...['n2', 'n1', 'n3'].map((n) => op('nemesis', 'invoke', 'clock-offset', at(n, 0))),
+      ...['n1', 'n2', 'n3'].map((n) => op('nemesis', 'info', 'clock-offset', at(n, 0))),
+    );
+    expect(faultWindows(h).map((w) => [w.label, w.start, w.end])).toEqual([
+      ['clock n1 +3000 ms', 0, 9000],
+      ['clock n2 +3000 ms', 1000, 10000],
+      ['clock n3 +3000 ms', 2000, 11000],
+    ]);
+  });
+
   it('opens no window for a fault the nemesis could not apply, and keeps one open whose stop failed', () => {
     const pause = { target: 'c1', process: 1 };
     const h = history(
