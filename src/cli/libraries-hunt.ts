@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { CompareReport } from '../compare/compare-report.js';
 import { LIBRARIES, type LibraryFacts } from '../compare/libraries-matrix.js';
-import { libraryCell, type LibraryHunt } from '../compare/library-cell.js';
-import { describeShrunk, type ShrinkPlan } from '../shrink/delta-debug.js';
+import { cellsOfLibrary, libraryCell, type LibraryHunt } from '../compare/library-cell.js';
+import { readShrunk } from './libraries-shrink.js';
 
 /** A find is shrunk with few re-runs (as the part's own shrinks: libraries-shrink.ts), so a part stays one short hold of the queue. */
 export const HUNT_SHRINK_ARGS = ['--shrink-runs', '2', '--shrink-min-fails', '2', '--shrink-max-candidates', '3'] as const;
@@ -29,7 +29,7 @@ interface HuntCellFacts {
 export function huntTargets(partDir: string, budgetRuns: number): { facts: Omit<HuntCellFacts, 'durationMs'>; dir: string; args: string[] }[] {
   const report = JSON.parse(readFileSync(join(partDir, 'compare.json'), 'utf8')) as CompareReport;
   const cells = LIBRARIES.flatMap((lib) =>
-    report.axes.resources.map((resource) => ({ lib, resource, cell: libraryCell(report.cells.filter((c) => c.backend === lib.backend && (c.client ?? 'builtin') === lib.client && c.resource === resource)) })),
+    report.axes.resources.map((resource) => ({ lib, resource, cell: libraryCell(cellsOfLibrary(report, lib).filter((c) => c.resource === resource)) })),
   );
   return cells
     .filter((c) => c.cell.outcome === 'untested')
@@ -62,7 +62,6 @@ export function readHunts(partDir: string): LibraryHunt[] {
     const facts = JSON.parse(readFileSync(cellFile, 'utf8')) as HuntCellFacts;
     const hunt = JSON.parse(readFileSync(join(huntDir, 'hunt.json'), 'utf8')) as HuntJson;
     const shrinkFile = join(huntDir, 'shrink', 'shrink.json');
-    const shrink = existsSync(shrinkFile) ? (JSON.parse(readFileSync(shrinkFile, 'utf8')) as ShrinkJson) : undefined;
     const found = hunt.tries.findIndex((t) => t.outcome === 'unsafe');
     return [
       {
@@ -75,7 +74,7 @@ export function readHunts(partDir: string): LibraryHunt[] {
         lines: hunt.lines,
         durationMs: facts.durationMs,
         found: found < 0 ? null : { tryNumber: found + 1, replay: hunt.tries[found]!.replay ?? '' },
-        shrink: shrink === undefined ? null : { line: `shrunk to ${describeShrunk(shrink.shrunk)}; reproduced ${shrink.reproduced.fails}/${shrink.reproduced.of}`, replay: shrink.replay },
+        shrink: existsSync(shrinkFile) ? readShrunk(shrinkFile) : null,
       },
     ];
   });
@@ -85,12 +84,6 @@ interface HuntJson {
   exitCode: number;
   lines: string[];
   tries: { outcome: string; replay: string | null }[];
-}
-
-interface ShrinkJson {
-  shrunk: ShrinkPlan;
-  reproduced: { fails: number; of: number };
-  replay: string;
 }
 
 /** The newest timestamped directory under `dir` (a hunt writes <results>/hunt/<timestamp>/). */

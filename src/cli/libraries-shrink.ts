@@ -42,7 +42,12 @@ export function readShrinks(partDir: string): LibrariesShrink[] {
     const file = stamps.map((s) => join(dir, 'shrink', s, 'shrink.json')).filter(existsSync).at(-1);
     if (!existsSync(cellFile) || file === undefined) return [];
     const { cell, durationMs } = JSON.parse(readFileSync(cellFile, 'utf8')) as { cell: string; durationMs: number };
-    const s = JSON.parse(readFileSync(file, 'utf8')) as { shrunk: ShrinkPlan; reproduced: { fails: number; of: number }; replay: string };
-    return [{ cell, line: `shrunk to ${describeShrunk(s.shrunk)}; reproduced ${s.reproduced.fails}/${s.reproduced.of}`, replay: s.replay, durationMs }];
+    return [{ cell, ...readShrunk(file), durationMs }];
   });
+}
+
+/** A shrink.json as the document quotes it: its summary line (`shrunk to …; reproduced k/K`) and replay command. */
+export function readShrunk(file: string): { line: string; replay: string } {
+  const s = JSON.parse(readFileSync(file, 'utf8')) as { shrunk: ShrinkPlan; reproduced: { fails: number; of: number }; replay: string };
+  return { line: `shrunk to ${describeShrunk(s.shrunk)}; reproduced ${s.reproduced.fails}/${s.reproduced.of}`, replay: s.replay };
 }

@@ -7,7 +7,8 @@
  * its tested runs (core/checkers/lock/weight.ts); untested otherwise, never safe.
  */
 import { ruledOutRate, formatPercent } from '../../core/checkers/lock/weight.js';
-import type { ReportCell } from './compare-report.js';
+import type { CompareReport, ReportCell } from './compare-report.js';
+import type { LibraryFacts } from './libraries-matrix.js';
 import { md } from './render-summary-md.js';
 
 export type LibraryOutcome = 'unsafe' | 'unknown' | 'safe' | 'untested' | 'n/a' | 'not-run';
@@ -57,6 +58,11 @@ export function huntedCell(c: LibraryCell, hunt: LibraryHunt | undefined): Libra
   if (hunt.exitCode === 1 && hunt.found !== null) return { ...c, outcome: 'unsafe', columns: [`a hunt's try ${hunt.found.tryNumber}`], hunt };
   if (hunt.exitCode === 0 && hunt.tested > 0) return { ...c, outcome: 'safe', columns, runs: hunt.tested, doubleHolds: 0, refusals: 0, ruledOut: ruledOutRate(hunt.tested), hunt };
   return { ...c, why: `${c.why ?? 'no evidence that the danger occurred'}; a hunt of ${hunt.tries} tries with faults aimed at the lock's events did not reach it either`, hunt };
+}
+
+/** The compare cells of a library's row: its client on its cluster. */
+export function cellsOfLibrary(report: Pick<CompareReport, 'cells'>, lib: Pick<LibraryFacts, 'backend' | 'client'>): ReportCell[] {
+  return report.cells.filter((c) => c.backend === lib.backend && (c.client ?? 'builtin') === lib.client);
 }
 
 export function libraryCell(cells: readonly ReportCell[]): LibraryCell {

@@ -13,7 +13,7 @@ import { formatKinds } from './cell-summary.js';
 import type { CompareReport, ReportCell } from './compare-report.js';
 import { formatDuration, formatRate } from './format-units.js';
 import { LIBRARIES, LIBRARIES_LEFT_OUT, type LibraryFacts } from './libraries-matrix.js';
-import { huntedCell, libraryCell, libraryCellText, type LibraryHunt, type LibraryOutcome } from './library-cell.js';
+import { cellsOfLibrary, huntedCell, libraryCell, libraryCellText, type LibraryCell, type LibraryHunt, type LibraryOutcome } from './library-cell.js';
 import { code, md } from './render-summary-md.js';
 
 /** One part (a cluster's comparison) as it ran. */
@@ -68,7 +68,7 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
   const resources = RESOURCES.filter((r) => report.axes.resources.includes(r));
   const hunts = facts.hunts ?? [];
   const huntOf = (lib: LibraryFacts, resource: string): LibraryHunt | undefined => hunts.find((h) => h.library === lib.client && h.backend === lib.backend && h.resource === resource);
-  const table = LIBRARIES.map((lib) => ({ lib, cells: resources.map((r) => huntedCell(libraryCell(cellsOf(report, lib).filter((c) => c.resource === r)), huntOf(lib, r))) }));
+  const table = LIBRARIES.map((lib) => ({ lib, cells: resources.map((r) => huntedCell(libraryCell(cellsOfLibrary(report, lib).filter((c) => c.resource === r)), huntOf(lib, r))) }));
   const lines = [
     '# Every reference lock client, measured',
     '',
@@ -112,15 +112,10 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     'so an unprotected cell can be unsafe under a partition with no double hold at all: that is the link to',
     'the resource, whatever the library, and what a fence or a check-and-set is for.',
   ];
-  for (const { lib } of table) lines.push('', ...librarySection(lib, report, facts.root, facts.shrinks ?? [], hunts.filter((h) => h.library === lib.client && h.backend === lib.backend)));
+  for (const row of table) lines.push('', ...librarySection(row, report, facts.root, facts.shrinks ?? [], hunts.filter((h) => h.library === row.lib.client && h.backend === row.lib.backend)));
   lines.push('', '## Not measured', '', ...LIBRARIES_LEFT_OUT.map((l) => `- ${l}`));
   if (report.warnings.length > 0) lines.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${md(w)}`));
   return lines.join('\n') + '\n';
-}
-
-/** The compare cells of a library's row: its client on its cluster. */
-function cellsOf(report: CompareReport, lib: LibraryFacts): ReportCell[] {
-  return report.cells.filter((c) => c.backend === lib.backend && (c.client ?? 'builtin') === lib.client);
 }
 
 /** `35 measured cells: 12 unsafe, 20 safe, 3 untested; 22 n/a`: the table in one line. */
@@ -141,11 +136,13 @@ export function anchorOf(lib: LibraryFacts): string {
   return headingOf(lib).toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
 }
 
-function librarySection(lib: LibraryFacts, report: CompareReport, root: string | undefined, shrinks: readonly LibrariesShrink[], hunts: readonly LibraryHunt[]): string[] {
-  const cells = cellsOf(report, lib);
+/** A library's section; `row` is its table row (the cells as the table decided them, hunts included). */
+function librarySection(row: { lib: LibraryFacts; cells: readonly LibraryCell[] }, report: CompareReport, root: string | undefined, shrinks: readonly LibrariesShrink[], hunts: readonly LibraryHunt[]): string[] {
+  const { lib } = row;
+  const cells = cellsOfLibrary(report, lib);
   const out = [`## ${headingOf(lib)}`, '', `${lib.library}, client ${code(lib.file)}.`, '', `Token: ${lib.token}`, '', `Lease: ${lib.lease}`];
   if (cells.every((c) => c.outcome === 'not-run')) return [...out, '', 'Not in this comparison.'];
-  const untested = RESOURCES.some((r) => huntedCell(libraryCell(cells.filter((c) => c.resource === r)), hunts.find((h) => h.resource === r)).outcome === 'untested');
+  const untested = row.cells.some((c) => c.outcome === 'untested');
   if (untested && lib.unreachable !== undefined) out.push('', `Why untested: ${lib.unreachable}.`);
   const nemeses = report.axes.nemeses.filter((n) => cells.some((c) => c.nemesis === n && c.outcome !== 'not-run'));
   out.push('', `| ${md(lib.client)}@${md(lib.backend)} | ${nemeses.map(md).join(' | ')} |`, `|---|${nemeses.map(() => '---|').join('')}`);
