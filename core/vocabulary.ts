@@ -75,6 +75,9 @@ export function tokenKindOf(backend: LockBackend): TokenKind {
 /** The backends whose servers are caches with an eviction policy (the evict fault). */
 const EVICTABLE: readonly LockBackend[] = LOCK_BACKENDS.filter((b) => lockSystem(b).evictable === true);
 
+/** The backends whose lock lives in a server session (the session-end fault). */
+const SESSION_LOCKED: readonly LockBackend[] = LOCK_BACKENDS.filter((b) => lockSystem(b).sessionLock !== undefined);
+
 /** Why a combination cannot run, or undefined when it can. */
 export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {
   if (backend === 'none' && TOKEN_MODES.includes(resource)) {
@@ -87,6 +90,9 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   if (own !== undefined) return own;
   if (nemesis.includes('evict') && !EVICTABLE.includes(backend)) {
     return `the evict fault fills a cache server's memory until it evicts keys; ${backend} is not a cache (use it on ${EVICTABLE.join(', ')})`;
+  }
+  if (nemesis.includes('session-end') && !SESSION_LOCKED.includes(backend)) {
+    return `the session-end fault ends the server session a lock lives in; ${backend}'s lock is a key or a lease, not a session (use it on ${SESSION_LOCKED.join(', ')})`;
   }
   if (!scripted && nemesis.some((f) => !SCHEDULED_FAULT_KINDS.includes(f))) {
     return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';

@@ -28,7 +28,7 @@ import { faultSpec } from './faults/registry.js';
 import type { SeededDraws } from './faults/fault-kind.js';
 
 /** New kinds go at the end, and draw only when chosen: a fault list without them keeps every seed's schedule. */
-export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'delay', 'loss', 'evict'] as const;
+export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'delay', 'loss', 'evict', 'session-end'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const GRUDGE_KINDS = ['isolate-one', 'halves', 'majorities-ring', 'client-from-servers', 'client-from-resource'] as const;
@@ -122,7 +122,9 @@ export type FaultWindow =
   /** ms added to each packet on one of the client's links, to the resource or to the lock service. */
   | (Span & { fault: 'delay'; target: ClientVictim; link: 'resource' | 'lock'; delayMs: number })
   /** Memory pressure on a cache node under this eviction policy (core/generator/eviction.ts). */
-  | (Span & { fault: 'evict'; target: ServerVictim; policy: EvictPolicy });
+  | (Span & { fault: 'evict'; target: ServerVictim; policy: EvictPolicy })
+  /** The lock server ends the holder's session (PostgreSQL: pg_terminate_backend); the holder's process lives on, not told. */
+  | (Span & { fault: 'session-end'; target: ClientVictim });
 
 export interface NemesisTargets {
   /** The lock service's server nodes, in plan order. */

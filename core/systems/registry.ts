@@ -3,6 +3,7 @@
  * is one file in this folder and one line here (plus its client and server
  * code on the runtime side: runtime/systems/).
  */
+import type { BackendName } from '../cluster/cluster-plan.js';
 import { etcd } from './etcd.js';
 import type { LeaderBackend, LockSystem, SystemClusterOptions, SystemOption, SystemRunOptions } from './lock-system.js';
 import { memcached } from './memcached.js';
@@ -51,6 +52,11 @@ export function systemClientOptions(o: SystemRun): { waitReplicas?: number } {
 /** The cluster whose leader (or master) a `leader` target resolves to, if it has one. */
 export function leaderBackendOf(lockBackend: string): LeaderBackend | undefined {
   return (LOCK_SYSTEMS as Record<string, LockSystem | undefined>)[lockBackend]?.leader;
+}
+
+/** The server whose sessions hold the lock (the session-end fault ends one), if the lock is a session's. */
+export function sessionServerOf(lockBackend: string): BackendName | undefined {
+  return (LOCK_SYSTEMS as Record<string, LockSystem | undefined>)[lockBackend]?.sessionLock?.server;
 }
 
 /** The backends that read a system option (run-options.ts refuses the option for runs with none of them). */

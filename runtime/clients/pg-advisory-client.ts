@@ -20,9 +20,12 @@
  *
  * There is no lease: a session lock lasts until it is unlocked or its
  * session ends (the server notices a dead client only when its TCP
- * connection fails). `lease_ms` records the TTL asked for, which the server
- * never applies. holdLost() reports the connection's end: the server has
- * then released, or will release, the session's locks.
+ * connection fails; the server or an operator may end it: the session-end
+ * fault). `lease_ms` records the TTL asked for, which the server never
+ * applies. holdLost() reports the connection's end: the server has then
+ * released, or will release, the session's locks. The next acquire opens a
+ * new session (as an application's pool reconnects; psycopg2's client does
+ * the same); a release on an ended session fails, since the lock went with it.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -52,7 +55,8 @@ export function advisoryKey(lockName: string): string {
 
 export class PgAdvisoryLockClient implements LockClient {
   readonly backend: LockBackend;
-  private readonly client: pg.Client;
+  private client: pg.Client;
+  private readonly endpoint: { host: string; port: number };
   private readonly key: string;
   private held = false;
   private ended: string | undefined;
@@ -64,16 +68,24 @@ export class PgAdvisoryLockClient implements LockClient {
     this.backend = backend;
     const [endpoint] = o.endpoints;
     if (endpoint === undefined) throw new RangeError(`${backend} needs one endpoint`);
-    const { host, port } = parseEndpoint(endpoint);
+    this.endpoint = parseEndpoint(endpoint);
     this.key = advisoryKey(o.lockName);
-    this.client = new pg.Client({ host, port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: o.callTimeoutMs, query_timeout: o.callTimeoutMs });
-    // The session is the lock's owner: once its connection is gone it never comes back (no reconnect).
+    this.client = this.newSession();
+  }
+
+  /** A connection, and with it a session of its own: its locks are its alone, and end with it. */
+  private newSession(): pg.Client {
+    const { host, port } = this.endpoint;
+    const client = new pg.Client({ host, port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: this.o.callTimeoutMs, query_timeout: this.o.callTimeoutMs });
+    // The session is the lock's owner: once its connection is gone that session never comes back.
     const end = (why: string) => {
-      if (this.ended === undefined) o.log(`postgres ${endpoint}: ${why}`);
+      if (client !== this.client) return;
+      if (this.ended === undefined) this.o.log(`postgres ${host}:${port}: ${why}`);
       this.ended ??= why;
     };
-    this.client.on('error', (err) => end(`connection error: ${err.message}`));
-    this.client.on('end', () => end('connection ended'));
+    client.on('error', (err) => end(`connection error: ${err.message}`));
+    client.on('end', () => end('connection ended'));
+    return client;
   }
 
   async connect(): Promise<void> {
@@ -85,8 +97,28 @@ export class PgAdvisoryLockClient implements LockClient {
     }
   }
 
+  /**
+   * A new session when the last one ended and held nothing (as an application's
+   * pool reconnects): never while a lock is held, since that lock was the old
+   * session's and went with it.
+   */
+  private async reconnect(): Promise<void> {
+    if (this.ended === undefined || this.held) return;
+    const old = this.client;
+    this.client = this.newSession();
+    this.ended = undefined;
+    void old.end().catch(() => undefined);
+    try {
+      await this.client.connect();
+    } catch (err) {
+      this.ended ??= `reconnect failed: ${err instanceof Error ? err.message : String(err)}`;
+      throw pgOpError(err);
+    }
+  }
+
   async acquire(ttlMs: number): Promise<Acquired> {
     const deadline = monotonicNow() + this.o.callTimeoutMs;
+    await this.reconnect();
     for (;;) {
       this.notEnded();
       let token: string | null;

@@ -9,6 +9,7 @@
  *   clockOffset(target, ms)         shift a process's wall clock (LD_PRELOAD library)
  *   delayProxy({ on, to, delayMs }) a userspace TCP proxy that delays one link
  *   evict(node, policy) / stopEvict memory pressure on a cache node until it evicts keys (./eviction.ts)
+ *   endLockSessions(node)           end the sessions holding an advisory lock (./session-end.ts)
  *   healAll()                       the final healing step: network, pauses, clocks, delays
  *
  * A target is a server node name (`redis1`, `zk2`), a client host name (every
@@ -25,6 +26,7 @@ import type { StateFile } from '../hosts/state-file.js';
 import { writeClockOffset } from '../hosts/clock-file.js';
 import type { EvictPolicy } from '../../core/generator/eviction.js';
 import { pressureOn, type Pressure } from './pressure.js';
+import { endLockSessions, type SessionsEnded } from './session-end.js';
 import type { PressureStarted, PressureSummary } from './redis-pressure.js';
 import { startDelayProxy, type DelayProxy, type DelayProxyOptions } from './delay-proxy-handle.js';
 import { Firewall } from './firewall.js';
@@ -190,6 +192,11 @@ export class Nemesis {
       this.pressures.delete(node);
       throw err;
     }
+  }
+
+  /** End the sessions that hold an advisory lock on a PostgreSQL lock node: the pids ended. Nothing to undo. */
+  endLockSessions(node: string): Promise<SessionsEnded> {
+    return endLockSessions(this.serverNode(node));
   }
 
   /** The pressure off: settings restored, fillers deleted, what the window evicted. */

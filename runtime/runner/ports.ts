@@ -73,6 +73,11 @@ export interface NemesisPort {
   evict(node: string, policy: EvictPolicy, onLockKeyEvicted: (key: string) => void): Promise<PressureStarted>;
   /** Pressure off, settings restored: what the window evicted. */
   stopEvict(node: string): Promise<PressureSummary>;
+  /**
+   * End the lock server's sessions that hold the lock (the session-end fault):
+   * the node it ran on and the sessions ended (none: nobody held it then).
+   */
+  endLockSessions(): Promise<{ node: string; pids: number[] }>;
   heal(): Promise<void>;
   /** Heal the network, resume every paused process (clients too), clocks back, delays off. */
   healAll(): Promise<void>;

@@ -8,7 +8,8 @@ import type { DelayProxy } from '../nemesis/delay-proxy-handle.js';
 import type { ClientConfig } from '../../core/client-protocol.js';
 import type { ClientLauncher } from './client-command.js';
 import type { ClientFleet, NemesisPort } from './ports.js';
-import { leaderBackendOf } from '../../core/systems/registry.js';
+import { leaderBackendOf, sessionServerOf } from '../../core/systems/registry.js';
+import { UnsupportedFaultError } from '../hosts/cluster-errors.js';
 
 export interface RealFleetOptions {
   cluster: Cluster;
@@ -73,6 +74,12 @@ export function realNemesis(cluster: Cluster, lockBackend: string, proxies: Read
     partition: (grudge) => n.partition(grudge),
     evict: (node, policy, onLockKeyEvicted) => n.evict(node, policy, onLockKeyEvicted),
     stopEvict: (node) => n.stopEvict(node),
+    async endLockSessions() {
+      const server = sessionServerOf(lockBackend);
+      const node = server === undefined ? undefined : cluster.nodesOf(server)[0]?.name;
+      if (node === undefined) throw new UnsupportedFaultError(`No session-end fault on ${lockBackend}: its lock is not a server session.`, 'Run session-end on pg-advisory or pg-advisory-pooled.');
+      return { node, ...(await n.endLockSessions(node)) };
+    },
     heal: () => n.heal(),
     healAll: () => n.healAll(),
     leader: async () => (leaderBackend ? cluster.leader(leaderBackend) : undefined),

@@ -128,14 +128,14 @@ export const LIBRARIES: readonly LibraryFacts[] = [
     token: 'monotonic: `nextval` of a sequence drawn in the grant\'s own statement (`CASE WHEN pg_try_advisory_lock(k) THEN nextval(…) END`); an advisory lock has no token of its own.',
     lease: '**none**: a session lock lasts until unlock or until the session ends (the server notices a dead client only when its TCP connection fails): a paused holder keeps it.',
     leaseShort: 'none (the session)',
-    unreachable: 'a session lock has no lease, so neither fault run here hands it on under a working holder: a paused holder keeps it (as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. The danger needs the session to end while its holder is paused and the server to grant again before the holder wakes (a restart of the server or pooler inside a client pause): a plan `fencecheck hunt` with triggers could aim at, not run here',
+    unreachable: 'a session lock has no lease, so a client pause does not hand it on (a paused holder keeps it, as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. What reaches the danger is the end of the holder\'s session while the holder works on (the session-end fault: `pg_terminate_backend`, as `idle_session_timeout` or an operator would); these runs did not catch a holder writing after its session ended',
   },
   {
     client: 'psycopg2-advisory', backend: 'pg-advisory', language: PY, library: 'psycopg2 2.9.5, PostgreSQL 15 session-level advisory locks', file: 'clients/python/psycopg2_advisory_client.py',
     token: 'monotonic: the same statement and sequence as the built-in client.',
     lease: '**none**, as the built-in client; its lock connection is asynchronous and polled against the call timeout, closed (ending the session) when it passes.',
     leaseShort: 'none (the session)',
-    unreachable: 'a session lock has no lease, so neither fault run here hands it on under a working holder: a paused holder keeps it (as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. The danger needs the session to end while its holder is paused and the server to grant again before the holder wakes (a restart of the server or pooler inside a client pause): a plan `fencecheck hunt` with triggers could aim at, not run here',
+    unreachable: 'a session lock has no lease, so a client pause does not hand it on (a paused holder keeps it, as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. What reaches the danger is the end of the holder\'s session while the holder works on (the session-end fault: `pg_terminate_backend`, as `idle_session_timeout` or an operator would); these runs did not catch a holder writing after its session ended',
   },
   {
     client: 'builtin', backend: 'pg-advisory-pooled', language: NODE, library: 'the built-in advisory-lock client through PgBouncer 1.x (transaction pooling)', file: 'runtime/clients/pg-advisory-client.ts',
@@ -180,8 +180,8 @@ const RESOURCES: readonly ResourceMode[] = ['none', 'fence-claim', 'cas-unique']
  * client pause (a holder paused past its lease: the danger of every leased lock); beside it the fault that
  * reaches the cluster's own danger: kill -9 of a Redis without persistence (the key is gone), a partition
  * (a session or lease lost while its holder still works; for etcd, ZooKeeper, Redlock), a kill of the Sentinels' master
- * (replication is asynchronous), a kill of the advisory lock's
- * server or pooler (the session ends under a working holder). One seed where the part is big, two where
+ * (replication is asynchronous), for the advisory lock a kill of its
+ * server or pooler and the end of the holder's session (session-end: the server ends it under a working holder). One seed where the part is big, two where
  * it is small. memcached gets its own danger beside a partition: eviction (the evict fault lowers its memory
  * limit at run time and fills the lock key's slab class: runtime/nemesis/memcached-pressure.ts).
  */
@@ -192,6 +192,6 @@ export const LIBRARIES_PARTS: readonly LibrariesPart[] = [
   { name: 'etcd', clients: ['python-etcd3', 'etcd-mutex', 'etcd3-lock', 'tooz-etcd3gw'], resources: RESOURCES, nemeses: ['client-pause', 'partition'], seeds: 1 },
   { name: 'zookeeper', clients: ['kazoo', 'curator', 'tooz-zookeeper'], resources: RESOURCES, nemeses: ['client-pause', 'partition'], seeds: 1 },
   { name: 'memcached', clients: ['tooz-memcached'], resources: RESOURCES, nemeses: ['client-pause', 'partition', 'evict'], seeds: 2 },
-  { name: 'pg-advisory', clients: ['builtin', 'psycopg2-advisory'], resources: RESOURCES, nemeses: ['client-pause', 'kill'], seeds: 1 },
-  { name: 'pg-advisory-pooled', clients: ['builtin', 'psycopg2-advisory'], resources: RESOURCES, nemeses: ['client-pause', 'kill'], seeds: 1 },
+  { name: 'pg-advisory', clients: ['builtin', 'psycopg2-advisory'], resources: RESOURCES, nemeses: ['client-pause', 'kill', 'session-end'], seeds: 1 },
+  { name: 'pg-advisory-pooled', clients: ['builtin', 'psycopg2-advisory'], resources: RESOURCES, nemeses: ['client-pause', 'kill', 'session-end'], seeds: 1 },
 ];

@@ -19,6 +19,7 @@ import { splitVerdicts } from '../scenarios/scenario-run.js';
 import type { History } from '../../core/history/op.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
 import { nearMissOf, type NearMiss } from './near-miss.js';
+import { sessionServerOf } from '../../core/systems/registry.js';
 import { workloadOf } from '../../core/workloads/registry.js';
 
 export interface HuntVerdict {
@@ -42,5 +43,5 @@ export function huntVerdict(results: StoredResults, workload: LockWorkload): Hun
 export function readTryOf(history: History, results: StoredResults, options: RunOptions, log: (line: string) => void): { outcome: Outcome; miss: NearMiss } {
   const verdict = huntVerdict(results, options.workload);
   if (verdict.lockOnly.length > 0) log(`  the run is INVALID by ${verdict.lockOnly.join(', ')} only: the lock broke, the data did not (${options.workload} intact); a near miss, not the data violation the hunt looks for`);
-  return { outcome: verdict.outcome, miss: nearMissOf(history, results, faultEvents(options.script ?? []), options.ttlMs, renewalShareOf(options.backend) !== undefined) };
+  return { outcome: verdict.outcome, miss: nearMissOf(history, results, faultEvents(options.script ?? []), options.ttlMs, renewalShareOf(options.backend) !== undefined, sessionServerOf(options.backend) !== undefined) };
 }

@@ -8,6 +8,9 @@
  *   refusals          the resource (or WAIT) said no: the protection at work
  *   pausedGrants      a grant while another holder was paused
  *   lateWrites        a write a client began after its lease had run out
+ *   sessionLateWrites a write a holder began after the server ended the
+ *                     session its lock lived in (a session lock has no
+ *                     lease: PostgreSQL's advisory locks)
  *   lostGrants        acknowledged grants another client got over (failover)
  *   tokenRegressions  granted tokens that went backwards
  *   expiredGrants     grants handed out with no validity left
@@ -34,6 +37,7 @@ export interface NearMiss {
   refusals: number;
   pausedGrants: number;
   lateWrites: number;
+  sessionLateWrites: number;
   lostGrants: number;
   tokenRegressions: number;
   expiredGrants: number;
@@ -62,7 +66,7 @@ export function showsWanted(m: NearMiss | null, want: WantedSign | undefined): b
 }
 
 /** The nemesis ops that start a fault (their undoing carries the same trigger stamp; a clock set back to 0 is an undoing). */
-const STARTS = new Set(['pause', 'kill', 'clock-offset', 'start-partition', 'start-loss', 'start-delay']);
+const STARTS = new Set(['pause', 'kill', 'clock-offset', 'start-partition', 'start-loss', 'start-delay', 'start-evict', 'end-session']);
 
 /** How much each sign counts toward a near miss: the lock failing counts most, the protection saying no least. */
 const WEIGHTS: Record<NearMissSign, number> = {
@@ -71,6 +75,7 @@ const WEIGHTS: Record<NearMissSign, number> = {
   lostGrants: 2,
   pausedGrants: 2,
   lateWrites: 2,
+  sessionLateWrites: 2,
   // A grant with no validity left is the lock failing, as a double hold is.
   expiredGrants: 3,
   // A waiter told it holds after sleeping past its lease: the lock failing, unless the service refused it.
@@ -85,8 +90,11 @@ const WEIGHTS: Record<NearMissSign, number> = {
  * wait (etcd, ZooKeeper: their client renews it), so a waiter that slept past
  * it should not be told it holds; elsewhere (Redis: a waiter has no lease
  * until its SET wins) a grant after a long sleep is an ordinary grant.
+ * `sessionLock`: the lock lives in a server session and has no lease
+ * (PostgreSQL's advisory locks), so a write is late once that session ended,
+ * not once a TTL passed that nothing applies.
  */
-export function nearMissOf(history: History, results: { valid: boolean | 'unknown'; evidence?: Evidence | undefined }, plannedWindows: number, ttlMs: number, waitsUnderLease = false): NearMiss {
+export function nearMissOf(history: History, results: { valid: boolean | 'unknown'; evidence?: Evidence | undefined }, plannedWindows: number, ttlMs: number, waitsUnderLease = false, sessionLock = false): NearMiss {
   const facts = historyFacts(history, plannedWindows);
   return {
     violation: results.valid === false,
@@ -95,7 +103,8 @@ export function nearMissOf(history: History, results: { valid: boolean | 'unknow
     doubleHolds: results.evidence?.protection.doubleHolds ?? 0,
     refusals: results.evidence?.protection.refusals ?? 0,
     pausedGrants: pausedGrants(history),
-    lateWrites: lateWrites(history, ttlMs),
+    lateWrites: sessionLock ? 0 : lateWrites(history, ttlMs),
+    sessionLateWrites: writesAfterSessionEnd(history),
     lostGrants: facts.lostGrants,
     tokenRegressions: facts.tokenRegressions,
     expiredGrants: facts.expiredGrants,
@@ -126,6 +135,7 @@ export function describeNearMiss(m: NearMiss): string {
     [m.lostGrants, 'lost grant', 'lost grants'],
     [m.pausedGrants, 'grant while a holder was paused', 'grants while a holder was paused'],
     [m.lateWrites, 'write after the lease ended', 'writes after the lease ended'],
+    [m.sessionLateWrites, 'write after its session ended', 'writes after their session ended'],
     [m.expiredGrants, 'grant with no validity left', 'grants with no validity left'],
     [m.sleptGrants, 'grant to a waiter paused past its lease', 'grants to waiters paused past their lease'],
     [m.refusals, 'refusal', 'refusals'],
@@ -200,6 +210,21 @@ function lateWrites(history: History, ttlMs: number): number {
     if (op.f === 'write' && op.type !== 'invoke' && typeof op['started'] === 'number') {
       const g = grantedAt.get(op.process);
       if (g && op['started'] - g.time > g.leaseMs * 1e6) late++;
+    }
+  }
+  return late;
+}
+
+/** Writes a holder began after the server ended its session (an end-session that struck it), before its next grant. */
+function writesAfterSessionEnd(history: History): number {
+  const endedAt = new Map<unknown, number>();
+  let late = 0;
+  for (const op of history) {
+    if (op.process === 'nemesis' && op.f === 'end-session' && op.type === 'info' && op.error == null && isObject(op.value)) endedAt.set(op['by'] ?? op.value['process'], op.time);
+    if (op.f === 'acquire' && op.type === 'ok') endedAt.delete(op.process);
+    if (op.f === 'write' && op.type !== 'invoke' && typeof op['started'] === 'number') {
+      const t = endedAt.get(op.process);
+      if (t !== undefined && op['started'] > t) late++;
     }
   }
   return late;

@@ -148,7 +148,7 @@ describe('nemesisSchedule', () => {
     [{ targets: { nodes: [] } }, 1000, 'Expected at least one server node to aim server-pause, kill, clock at, got none'],
     [{ targets: { nodes: three, server: 'n9' } }, 1000, 'Expected the server target to be leader, random or one of n1, n2, n3, got `n9`'],
     [{ targets: { nodes: ['a', 'b'], partitions: ['majorities-ring'] } }, 1000, 'Expected at least 3 server nodes for a `majorities-ring` partition, got 2'],
-    [{ faults: ['flood' as FaultKind] }, 1000, 'Expected a fault among client-pause, server-pause, partition, kill, clock, delay, loss, evict, got `flood`'],
+    [{ faults: ['flood' as FaultKind] }, 1000, 'Expected a fault among client-pause, server-pause, partition, kill, clock, delay, loss, evict, session-end, got `flood`'],
     [{ faults: ['evict'], targets: { nodes: [] } }, 1000, 'Expected at least one server node to aim evict at, got none'],
   ])('rejects %j over %i ms', (o, limit, message) => {
     expect(() => nemesisSchedule(options(o), 1, limit)).toThrow(new UsageError(message));

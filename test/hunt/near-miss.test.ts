@@ -50,4 +50,31 @@ describe('near misses', () => {
     // Where a waiter holds no lease (Redis), a grant after a long sleep is an ordinary one.
     expect(nearMissOf(waiter(2600), results, 1, 2000, false).sleptGrants).toBe(0);
   });
+
+  it('on a session lock, a write begun after the server ended its holder\'s session is late; the lease (which nothing applies) is not', () => {
+    // p0 granted at 100 ms with a 500 ms "lease", its session ended at 300 ms, its write begun at 400 and at 900 ms (both after the end);
+    // p1 granted at 1000 ms and writing at 1200 ms: its session was never ended.
+    const history = lockHistory(
+      call(0, 'acquire', 90, 100, 'ok', { token: 1 }),
+      [[300, 'nemesis', 'invoke', 'end-session', { target: 'c1', pid: 9, process: 0, token: 1 }, {}], [303, 'nemesis', 'info', 'end-session', { target: 'c1', pid: 9, process: 0, token: 1 }, { node: 'pgl1', backends: [77] }]],
+      call(0, 'write', 400, 410, 'ok', { startedMs: 400 }),
+      call(0, 'write', 900, 910, 'ok', { startedMs: 900 }),
+      call(1, 'acquire', 950, 1000, 'ok', { token: 2 }),
+      call(1, 'write', 1200, 1210, 'ok', { startedMs: 1200 }),
+      // p0's next grant opens a new session: its writes after it are not late.
+      call(0, 'acquire', 1300, 1400, 'ok', { token: 3 }),
+      call(0, 'write', 1500, 1510, 'ok', { startedMs: 1500 }),
+    );
+    const results = { valid: true as const };
+    const session = nearMissOf(history, results, 1, 500, false, true);
+    expect(session.sessionLateWrites).toBe(2);
+    expect(session.lateWrites).toBe(0);
+    expect(describeNearMiss(session)).toContain('2 writes after their session ended');
+    // As a leased lock, the same history's late writes are measured against the lease instead (p0's 900 ms write, 800 ms after its grant).
+    const leased = nearMissOf(history, results, 1, 500, false, false);
+    expect(leased.lateWrites).toBe(1);
+    // An end-session that ended nothing (an error) makes nobody's writes late.
+    const none = history.map((op) => (op.process === 'nemesis' && op.type === 'info' ? { ...op, error: 'no session held the lock on pgl1 any more' } : op));
+    expect(nearMissOf(none, results, 1, 500, false, true).sessionLateWrites).toBe(0);
+  });
 });

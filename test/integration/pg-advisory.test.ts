@@ -4,7 +4,13 @@
  * order; through the real PgBouncer in transaction pooling mode (pgb1) the
  * same client lets a second client in while the first holds the lock, and
  * pg_locks on pgl1 shows why: the lock belongs to a server connection of
- * the pooler, not to the client that asked. Teardown leaves nothing.
+ * the pooler, not to the client that asked. The session-end fault's I/O
+ * (pg_terminate_backend of the session holding the lock) ends exactly the
+ * holder's session, on the server and behind the pooler: the next client is
+ * granted, the holder is told only at its next statement, and its next
+ * acquire opens a new session. Runs under session-end (each its own
+ * cluster): no fence loses updates, fence-claim refuses the stale holder.
+ * Teardown leaves nothing.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +20,14 @@ import { StateFile } from '../../runtime/hosts/state-file.js';
 import { advisoryKey, PgAdvisoryLockClient, PgAdvisoryPooledLockClient } from '../../runtime/clients/pg-advisory-client.js';
 import type { LockClient } from '../../runtime/clients/lock-client.js';
 import { OpError } from '../../runtime/clients/op-error.js';
-import { NOTHING_LEFT, SHARED_MACHINE, leftovers, withClusterLock } from './helpers.js';
+import { NOTHING_LEFT, SHARED_MACHINE, leftovers, waitFor, withClusterLock } from './helpers.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { runLockTest } from '../../src/run/run-lock-test.js';
+import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
+import { readHistory } from '../../src/history/read-history.js';
+import { readResultsJson } from '../../runtime/store/read-run-files.js';
 
 let cluster: Cluster;
 const clients: LockClient[] = [];
@@ -98,11 +111,95 @@ describe('pg-advisory-pooled through PgBouncer (transaction pooling)', () => {
   });
 });
 
+describe('the session-end fault (pg_terminate_backend of the session holding the lock)', () => {
+  it('on its own PostgreSQL: ends the holder\'s session only; the next client is granted; the holder opens a new session at its next acquire', async () => {
+    const a = await client('direct', 'ended-lock');
+    const b = await client('direct', 'ended-lock');
+    const first = await a.acquire(2000);
+    const [holder] = await holdersOnServer('ended-lock');
+    const ended = await cluster.nemesis.endLockSessions('pgl1');
+    expect(ended.pids).toEqual([holder!.pid]);
+    // The server released it at once; the holder is not told until it uses its session (node-postgres hears the FATAL soon after).
+    const second = await b.acquire(2000);
+    expect(Number(second.token)).toBeGreaterThan(Number(first.token));
+    expect((await holdersOnServer('ended-lock')).map((h) => h.pid)).not.toContain(holder!.pid);
+    expect(await waitFor("the holder's client told of its session's end", async () => a.holdLost?.(), 2000, 20)).toMatch(/session's connection ended/);
+    const release = await a.release().catch((e: unknown) => e);
+    expect(release).toBeInstanceOf(OpError);
+    expect((release as OpError).code).toBe('not-connected');
+    await b.release();
+    // A new session: granted, with a token after b's.
+    const third = await a.acquire(2000);
+    expect(Number(third.token)).toBeGreaterThan(Number(second.token));
+    await a.release();
+    // Nobody holds it now: a strike ends nothing.
+    expect((await cluster.nemesis.endLockSessions('pgl1')).pids).toEqual([]);
+  });
+
+  it('behind PgBouncer: ends the pooled server connection that took the lock; another client is granted', async () => {
+    const a = await client('pooled', 'ended-pooled-lock');
+    await a.acquire(2000);
+    const [holder] = await holdersOnServer('ended-pooled-lock');
+    expect(holder!.client_addr).toBe(cluster.endpoints('pgbouncer')[0]!.host);
+    expect((await cluster.nemesis.endLockSessions('pgl1')).pids).toEqual([holder!.pid]);
+    const direct = await client('direct', 'ended-pooled-lock');
+    await direct.acquire(2000);
+    await direct.release();
+  });
+
+  it('is refused on a node that is not a session lock\'s server', async () => {
+    await expect(cluster.nemesis.endLockSessions('pgb1')).rejects.toThrow(/No session-end fault on pgb1: it is a pgbouncer node/);
+  });
+});
+
 describe('teardown', () => {
   it('leaves no PgBouncer or PostgreSQL process, namespace or data dir', async () => {
     expect(cluster.nodes.map((n) => n.name).sort()).toEqual(['pgb1', 'pgl1']);
     const processes = StateFile.read(cluster.stateFile)!.processes;
     await cluster.teardown();
     expect(await withClusterLock(() => leftovers(processes))).toEqual(NOTHING_LEFT);
+  });
+});
+
+describe('runs under session-end (each on its own cluster)', () => {
+  const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-session-end-'));
+  afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
+  const options = (resource: RunOptions['resource']): RunOptions => ({
+    ...DEFAULTS,
+    backend: 'pg-advisory',
+    resource,
+    workload: 'lock-counter',
+    nemesis: ['session-end'],
+    // Between a holder's read and its write: the waiter's retry (every 25-75 ms) takes the lock inside the 200 ms hold.
+    script: [1500, 3500, 5500].map((at) => ({ at, until: at + 1000, fault: 'session-end' as const, target: { kind: 'holder' as const }, trigger: { on: 'holder-read' as const, withinMs: 1500 } })),
+    timeLimitS: 8,
+    clients: 3,
+    rate: 4,
+    recoverMs: 1000,
+    seed: 1,
+    resultsDir,
+  });
+  const run = async (resource: RunOptions['resource']) => {
+    const r = await runLockTest(options(resource), { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+    const history = await readHistory(join(r.runDir, 'history.jsonl'));
+    const ended = history.filter((op) => op.process === 'nemesis' && op.f === 'end-session' && op.type === 'info' && op['error'] == null);
+    const results = readResultsJson(r.runDir)!;
+    console.log(`pg-advisory/${resource} under session-end: outcome ${results.outcome}, ${ended.length} session(s) ended, ${results.evidence?.protection.doubleHolds} double hold(s), ${results.evidence?.protection.refusals} refusal(s) (${r.runDir})`);
+    return { results, ended };
+  };
+
+  it('no fence: the holder writes on after its session ended, the next holder too: updates lost', async () => {
+    const { results, ended } = await run('none');
+    expect(ended.length).toBeGreaterThan(0);
+    expect(results.evidence!.protection.doubleHolds).toBeGreaterThan(0);
+    expect(results.outcome).toBe('unsafe');
+  });
+
+  it('fence-claim: the same ended sessions and double holds, the fence refuses the stale holder: safe', async () => {
+    const { results, ended } = await run('fence-claim');
+    expect(ended.length).toBeGreaterThan(0);
+    expect(results.evidence!.protection.doubleHolds).toBeGreaterThan(0);
+    expect(results.evidence!.protection.refusals).toBeGreaterThan(0);
+    expect(results.outcome).toBe('safe');
   });
 });

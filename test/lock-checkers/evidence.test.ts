@@ -46,6 +46,21 @@ describe('evidenceOf', () => {
     });
   });
 
+  it("counts a session-end by its invoke and info (what it ended is beside the value, so the two pair), and one that ended nothing as failed", () => {
+    const holder = { target: 'c2', pid: 31, process: 4, token: 7 };
+    const history = lockHistory(
+      [[100, 'nemesis', 'invoke', 'end-session', holder, {}], [104, 'nemesis', 'info', 'end-session', holder, { node: 'pgl1', backends: [4711] }]],
+      [[900, 'nemesis', 'invoke', 'end-session', holder, {}], [903, 'nemesis', 'info', 'end-session', holder, { node: 'pgl1', error: 'no session held the lock on pgl1 any more' }]],
+      nem(2000, 'info', 'end-session', { target: 'holder' }, 'no session to end: nobody held the lock within 2000 ms'),
+    );
+    expect(evidenceOf(history, [], 3).faults).toEqual({
+      planned: 3,
+      applied: 1,
+      skipped: [{ fault: 'session-end', why: 'no session to end: nobody held the lock within 2000 ms' }],
+      failed: [{ fault: 'session-end', error: 'no session held the lock on pgl1 any more' }],
+    });
+  });
+
   it('a part of the harness that died is a failed fault, named, outside the planned windows; a valid run with one is untested', () => {
     const died = 'the delay proxy on c3 to pg1 (10.77.0.51:5432, pid 7) was killed by SIGKILL mid-run; its log: /r/logs/proxy-c3-pg1.log';
     const history = lockHistory(

@@ -65,6 +65,15 @@ describe('run options', () => {
     expect(validateRunOptions({ ...base, backend: 'memcached', resource: 'none', client: 'tooz-memcached' }).backend).toBe('memcached');
   });
 
+  it('aims session-end at session locks only (PostgreSQL advisory locks, pooled or not), saying why elsewhere', () => {
+    for (const b of ['pg-advisory', 'pg-advisory-pooled'] as const) expect(notApplicable(b, 'fence-claim', ['session-end'])).toBeUndefined();
+    for (const b of ['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel', 'memcached', 'none'] as const) {
+      expect(notApplicable(b, 'none', ['client-pause', 'session-end'])).toMatch(/session-end fault ends the server session a lock lives in; .* not a session \(use it on pg-advisory, pg-advisory-pooled\)/);
+    }
+    expect(validateRunOptions({ ...base, backend: 'pg-advisory', resource: 'none', nemesis: ['session-end'] }).nemesis).toEqual(['session-end']);
+    expect(() => validateRunOptions({ ...base, backend: 'etcd', resource: 'none', nemesis: ['session-end'] })).toThrow(/session-end/);
+  });
+
   it('puts memcached under evict with its one policy (LRU over every item), and refuses volatile-lru there with a hint', () => {
     const mc = { ...base, backend: 'memcached' as const, resource: 'none' as const, client: 'tooz-memcached', nemesis: ['evict' as const] };
     expect(notApplicable('memcached', 'none', ['evict'])).toBeUndefined();

@@ -44,7 +44,7 @@ describe('shrink, simulated', () => {
     lines.push(JSON.stringify({ index: last.index + 1, time: last.time + 1, process: 7, type: 'invoke', f: 'acquire', value: null }));
     lines.push(JSON.stringify({ index: last.index + 2, time: last.time + 2, process: 7, type: 'ok', f: 'acquire', value: null, token: 99, validity_ms: -40 }));
     writeFileSync(join(dir, 'history.jsonl'), lines.join('\n') + '\n');
-    const quiet = { violation: false, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0 };
+    const quiet = { violation: false, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0 };
     const stub = (expiredGrants: number) => {
       const logged: string[] = [];
       let n = 0;

@@ -156,6 +156,10 @@ function simNemesis(w: SimWorld, plan: RunPlan, setPressure: (node: string, on: 
       const evicted = pressured.get(n) ?? [];
       return { evictedKeys: evicted.length, lockKeysEvicted: Object.fromEntries(evicted.map((k) => [k, 1])), fillersWritten: 0 };
     },
+    // The simulation models no session lock (PostgreSQL's advisory locks): the fault does not apply to its backends (core/vocabulary.ts).
+    endLockSessions: async () => {
+      throw new Error('the simulation has no session lock for session-end');
+    },
     healAll: async () => {
       w.net.grudge = {};
       w.net.loss.clear();

@@ -19,6 +19,7 @@ import { SIMULATED_BACKENDS } from './sim-lock-service.js';
 import { FAULT_KINDS } from '../../core/generator/nemesis-schedule.js';
 import type { History } from '../../core/history/op.js';
 import { analyseRun } from '../../core/analyse/analyse-run.js';
+import { notApplicable } from '../../core/vocabulary.js';
 
 const RUNS = Number(process.env['FC_SIM_RUNS'] ?? 1000);
 /** Plans run twice and compared (FC_SIM_REPLAYS; default 200). */
@@ -121,7 +122,11 @@ describe('the run interpreter, simulated', () => {
     expect(totals.invalid, 'no run was judged invalid').toBeGreaterThan(0);
     // Every simulated backend ran and every fault kind struck (applied without error) somewhere in the batch.
     expect([...backends.keys()].sort()).toEqual([...SIMULATED_BACKENDS].sort());
-    for (const kind of FAULT_KINDS) expect(struck.get(kind) ?? 0, `no ${kind} struck`).toBeGreaterThan(0);
+    // Every kind some simulated backend takes; the one it cannot is named, so the exemption cannot grow unseen
+    // (session-end needs a lock in a server session, PostgreSQL's advisory locks, which the simulation does not model).
+    const simulable = FAULT_KINDS.filter((k) => SIMULATED_BACKENDS.some((b) => notApplicable(b, 'none', [k], true) === undefined));
+    expect(FAULT_KINDS.filter((k) => !simulable.includes(k))).toEqual(['session-end']);
+    for (const kind of simulable) expect(struck.get(kind) ?? 0, `no ${kind} struck`).toBeGreaterThan(0);
   }, 600_000);
 
   // Runs the suite once caught the checkers out on, kept as regressions (each names the bug).

@@ -98,6 +98,7 @@ const FAULT_OF_START: Record<string, (value: Value, skipped: boolean) => string>
   'start-loss': () => 'loss',
   'start-delay': () => 'delay',
   'start-evict': () => 'evict',
+  'end-session': () => 'session-end',
 };
 
 /**

@@ -13,6 +13,7 @@ import { kill } from './kill.js';
 import { loss } from './loss.js';
 import { partition } from './partition.js';
 import { serverPause } from './server-pause.js';
+import { sessionEnd } from './session-end.js';
 
 export const FAULT_SPECS: { [K in FaultKind]: FaultKindSpec<K> } = {
   'client-pause': clientPause,
@@ -23,6 +24,7 @@ export const FAULT_SPECS: { [K in FaultKind]: FaultKindSpec<K> } = {
   delay,
   loss,
   evict,
+  'session-end': sessionEnd,
 };
 
 /** One kind's spec, for a caller holding any kind (its window is then any window). */

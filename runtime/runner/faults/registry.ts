@@ -9,6 +9,7 @@ import { delay } from './delay.js';
 import { evict } from './evict.js';
 import { partition } from './partition.js';
 import { clock, kill, loss, serverPause } from './server-faults.js';
+import { sessionEnd } from './session-end.js';
 import type { FaultModule } from './strike.js';
 
 export const FAULT_MODULES: { [K in FaultKind]: FaultModule<K> } = {
@@ -20,4 +21,5 @@ export const FAULT_MODULES: { [K in FaultKind]: FaultModule<K> } = {
   partition,
   delay,
   evict,
+  'session-end': sessionEnd,
 };

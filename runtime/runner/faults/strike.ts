@@ -17,8 +17,10 @@ export type Undo = () => Promise<void>;
 export interface Strike {
   ctx: NemesisRunnerContext;
   fired: Fired | undefined;
-  /** An info with what was done (or the error), stamped with the trigger. */
-  done(f: string, value: Value, error?: string): void;
+  /** The invoke of f, stamped with the trigger (attempt's first half, for a kind whose info carries what the act found). */
+  begin(f: string, value: Value): void;
+  /** An info with what was done (or the error), stamped with the trigger; `found`: what the act found, beside the value the invoke had (so the two pair). */
+  done(f: string, value: Value, error?: string, found?: Record<string, Value>): void;
   /** The window found nothing to strike: recorded so, undefined returned. */
   skipped(f: string, why: string): undefined;
   /** invoke f, act, then info (the error too, logged); whether it worked. */
@@ -37,10 +39,12 @@ export const NO_NODE = 'no server node to aim at';
 export function strikeOf(ctx: NemesisRunnerContext, w: FaultWindow, fired: Fired | undefined): Strike {
   const stamp = fired === undefined ? {} : { trigger: fired.on, by: fired.process, waited_ms: Math.round(fired.waitedMs) };
   const begin = (f: string, value: Value): void => void ctx.recorder.record('nemesis', 'invoke', f, value, stamp);
-  const done = (f: string, value: Value, error?: string): void => void ctx.recorder.record('nemesis', 'info', f, value, error ? { ...stamp, error } : stamp);
+  const done = (f: string, value: Value, error?: string, found: Record<string, Value> = {}): void =>
+    void ctx.recorder.record('nemesis', 'info', f, value, error ? { ...stamp, ...found, error } : { ...stamp, ...found });
   return {
     ctx,
     fired,
+    begin,
     done,
     skipped: (f, why) => {
       done(f, { target: w.target.kind }, why);
