@@ -4,7 +4,9 @@
  * with its counterpart on the same target (`pause`/`resume`, `kill`/`restart`,
  * `start-partition`/`stop-partition`, `start-delay`/`stop-delay`,
  * `start-loss`/`stop-loss`, `start-evict`/`stop-evict`); `clock-offset` opens a window that the next
- * offset of the same target (or an offset of 0) closes; `heal` closes all.
+ * offset of the same target (or an offset of 0) closes; `heal` closes all;
+ * `end-session` is a moment of its own kind (a session ends and nothing is
+ * undone), drawn from its invocation to its completion.
  *
  * Why the window runs from the starting op's *invocation* to the stopping
  * op's *completion*: the nemesis records when it asked and when it was told
@@ -19,7 +21,7 @@
  */
 import type { History, Op, Value } from '../../core/history/op.js';
 
-export type FaultKind = 'partition' | 'pause' | 'kill' | 'clock' | 'delay' | 'loss' | 'evict' | 'other';
+export type FaultKind = 'partition' | 'pause' | 'kill' | 'clock' | 'delay' | 'loss' | 'evict' | 'session' | 'other';
 
 export interface FaultWindow {
   kind: FaultKind;
@@ -83,6 +85,9 @@ export function faultWindows(history: History): FaultWindow[] {
       const key = faultKey('clock', action.value);
       if (clockMs(action.value) === 0) close(key, action);
       else begin(key, 'clock', action);
+    } else if (action.f === 'end-session') {
+      const target = targetOf(action.value);
+      windows.push({ kind: 'session', start: action.start, end: action.end, label: target === null ? 'session ended' : `session of ${target} ended`, target, processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
     } else if (action.f === 'heal') {
       for (const key of [...open.keys()]) close(key, action);
     } else {

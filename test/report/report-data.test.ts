@@ -90,6 +90,20 @@ describe('faultWindows', () => {
     ]);
   });
 
+  it("draws a session's end as a moment of its own, on the holder it hit; one that ended nothing as a failure", () => {
+    const holder = { target: 'c2', pid: 31, process: 1, token: 7 };
+    const h = history(
+      op('nemesis', 'invoke', 'end-session', { value: holder }),
+      op('nemesis', 'info', 'end-session', { value: holder, node: 'pgl1', backends: [4711] }),
+      op('nemesis', 'invoke', 'end-session', { value: holder }),
+      op('nemesis', 'info', 'end-session', { value: holder, error: 'no session held the lock on pgl1 any more' }),
+    );
+    expect(faultWindows(h).map((w) => [w.kind, w.label, w.start, w.end, w.processes])).toEqual([
+      ['session', 'session of c2 ended', 0, 1000, [1]],
+      ['other', 'end-session failed', 2000, 3000, [1]],
+    ]);
+  });
+
   it('opens no window for a fault the nemesis could not apply, and keeps one open whose stop failed', () => {
     const pause = { target: 'c1', process: 1 };
     const h = history(
