@@ -83,6 +83,9 @@ export const BENCH_TARGETS: readonly BenchTarget[] = [
   { id: 'zk-fence-claim', what: 'ZooKeeper with fence-claim: protected', backend: 'zookeeper', resource: 'fence-claim', expect: 'none' },
   // Without persistence a kill restarts Redis empty, its INCR counter too, and the same token goes to two holders: found so (2026-12-01, seed 1, two kills right after grants). With every write fsynced the counter survives a kill.
   { id: 'redis-fence-claim', what: 'single-instance Redis with fence-claim, the AOF fsynced on every write: protected', backend: 'redis', resource: 'fence-claim', redisPersistence: 'aof-always', expect: 'none' },
+  // A session lock has no lease to outlast: only the end of its session under a working holder (session-end) hands it on.
+  { id: 'pg-advisory-none', what: "PostgreSQL's session advisory lock, no fence: the holder writes on after the server ended its session", backend: 'pg-advisory', resource: 'none', expect: 'violation' },
+  { id: 'pg-advisory-fence-claim', what: "PostgreSQL's session advisory lock with fence-claim (its sequence token): protected", backend: 'pg-advisory', resource: 'fence-claim', expect: 'none' },
   { id: 'redis-fence-claim-volatile', what: 'single-instance Redis with fence-claim and no persistence: a kill hands its INCR tokens out again', backend: 'redis', resource: 'fence-claim', expect: 'violation' },
 ];
 
