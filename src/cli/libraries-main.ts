@@ -26,7 +26,7 @@ import { Command, CommanderError } from 'commander';
 import type { CompareReport } from '../compare/compare-report.js';
 import { LIBRARIES_PARTS, LIBRARIES_RUN_ARGS, type LibrariesPart } from '../compare/libraries-matrix.js';
 import { renderLibrariesMd } from '../compare/render-libraries-md.js';
-import { readShrinks, recordShrink, shrinkTargets } from './libraries-shrink.js';
+import { NOT_REPRODUCED, readShrinks, recordShrink, shrinkTargets } from './libraries-shrink.js';
 import { huntTargets, readHunts, recordHunt } from './libraries-hunt.js';
 import { compiledEntry, projectRoot } from '../../runtime/hosts/paths.js';
 import { EXIT, FencecheckError, formatError, UsageError } from '../../core/errors.js';
@@ -159,7 +159,9 @@ function shrinkPart(partDir: string, n: number): void {
     const started = Date.now();
     const status = fencecheck(t.args);
     if (status === 1) recordShrink(t.dir, t.cell, Date.now() - started);
-    else process.stderr.write(`libraries: ${t.cell} not shrunk (fencecheck shrink exited ${status})\n`);
+    // 2: the run did not fail again often enough to shrink: an answer the document gives. Anything else (a signal, a bug) is retried on resume.
+    else if (status === 2) recordShrink(t.dir, t.cell, Date.now() - started, NOT_REPRODUCED);
+    else process.stderr.write(`libraries: ${t.cell} not shrunk (fencecheck shrink exited ${status ?? 'on a signal'})\n`);
   }
 }
 

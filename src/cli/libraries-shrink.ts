@@ -26,10 +26,14 @@ export function shrinkTargets(partDir: string, n: number): { cell: string; dir: 
   });
 }
 
-export function recordShrink(dir: string, cell: string, durationMs: number): void {
+/** A shrink done (its shrink.json beside), or one that could not shrink, with why (`notShrunk`): either way an answer, not retried on resume. */
+export function recordShrink(dir: string, cell: string, durationMs: number, notShrunk?: string): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'cell.json'), `${JSON.stringify({ cell, durationMs })}\n`);
+  writeFileSync(join(dir, 'cell.json'), `${JSON.stringify({ cell, durationMs, ...(notShrunk === undefined ? {} : { notShrunk }) })}\n`);
 }
+
+/** Why a shrink that exited 2 did not shrink (docs/hunt.md, "Shrinking": the original did not fail often enough). */
+export const NOT_REPRODUCED = `not shrunk: its invalid run did not fail again in enough of its re-runs (${SHRINK_ARGS[3]} of ${SHRINK_ARGS[1]} needed), so no smaller plan could be confirmed; its replay above is the run as it failed`;
 
 /** What the part's shrinks found: for each, its cell, summary line and replay command (the newest shrink of each). */
 export function readShrinks(partDir: string): LibrariesShrink[] {
@@ -40,9 +44,10 @@ export function readShrinks(partDir: string): LibrariesShrink[] {
     const cellFile = join(dir, 'cell.json');
     const stamps = existsSync(join(dir, 'shrink')) ? readdirSync(join(dir, 'shrink')).sort() : [];
     const file = stamps.map((s) => join(dir, 'shrink', s, 'shrink.json')).filter(existsSync).at(-1);
-    if (!existsSync(cellFile) || file === undefined) return [];
-    const { cell, durationMs } = JSON.parse(readFileSync(cellFile, 'utf8')) as { cell: string; durationMs: number };
-    return [{ cell, ...readShrunk(file), durationMs }];
+    if (!existsSync(cellFile)) return [];
+    const { cell, durationMs, notShrunk } = JSON.parse(readFileSync(cellFile, 'utf8')) as { cell: string; durationMs: number; notShrunk?: string };
+    if (notShrunk !== undefined) return [{ cell, line: notShrunk, durationMs }];
+    return file === undefined ? [] : [{ cell, ...readShrunk(file), durationMs }];
   });
 }
 

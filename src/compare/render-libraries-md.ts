@@ -49,13 +49,14 @@ export interface LibrariesRunFacts {
   hunts?: readonly LibraryHunt[];
 }
 
-/** One unsafe cell's run, shrunk and confirmed on the real cluster. */
+/** One unsafe cell's run, shrunk and confirmed on the real cluster, or why it could not be. */
 export interface LibrariesShrink {
   /** The compare cell's id. */
   cell: string;
-  /** `shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2`. */
+  /** `shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2`, or `not shrunk: …`. */
   line: string;
-  replay: string;
+  /** The shrunk plan's replay; absent when the run did not fail again (nothing was shrunk). */
+  replay?: string;
   durationMs: number;
 }
 
@@ -156,7 +157,7 @@ function librarySection(row: { lib: LibraryFacts; cells: readonly LibraryCell[] 
   const shrunk = shrinks.filter((s) => cells.some((c) => c.id === s.cell));
   if (shrunk.length > 0) {
     out.push('', 'Shrunk (`fencecheck shrink`, every candidate confirmed on the real cluster, reproduced k of K re-runs):', '');
-    out.push(...shrunk.map((s) => `- ${md(s.cell)}: ${md(s.line)} (${formatDuration(s.durationMs)}): ${code(fromRoot(s.replay, root))}`));
+    out.push(...shrunk.map((s) => `- ${md(s.cell)}: ${md(s.line)} (${formatDuration(s.durationMs)})${s.replay === undefined ? '' : `: ${code(fromRoot(s.replay, root))}`}`));
   }
   if (hunts.length > 0) out.push('', 'Hunted (`fencecheck hunt`, the cells the seeded runs left untested; its answer as it printed it):', '', ...hunts.flatMap((h) => huntLines(h, root)));
   return out;

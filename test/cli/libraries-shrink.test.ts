@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readShrinks, recordShrink, SHRINK_ARGS, shrinkTargets } from '../../src/cli/libraries-shrink.js';
+import { NOT_REPRODUCED, readShrinks, recordShrink, SHRINK_ARGS, shrinkTargets } from '../../src/cli/libraries-shrink.js';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,5 +40,12 @@ describe('libraries shrinks', () => {
     }
     recordShrink(join(dir, 'shrinks', '2'), 'b@redis/none/kill', 60_000);
     expect(readShrinks(dir)).toEqual([{ cell: 'a@redis/none/client-pause', line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2', replay: 'fencecheck run --clients 2', durationMs: 150_000 }]);
+  });
+
+  it('reads back a shrink whose run did not fail again as its answer, with no replay of its own', () => {
+    dir = mkdtempSync(join(tmpdir(), 'fc-libshrink-'));
+    recordShrink(join(dir, 'shrinks', '1'), 'a@redis/fence-claim/kill', 40_000, NOT_REPRODUCED);
+    expect(readShrinks(dir)).toEqual([{ cell: 'a@redis/fence-claim/kill', line: NOT_REPRODUCED, durationMs: 40_000 }]);
+    expect(NOT_REPRODUCED).toMatch(/^not shrunk: .*\(2 of 2 needed\)/);
   });
 });

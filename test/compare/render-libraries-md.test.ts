@@ -61,7 +61,10 @@ const part = (name: string, durationMs: number) => ({ name, startedAt: '2026-12-
 const doc = renderLibrariesMd(report, {
   parts: [part('redis', 300_000), part('etcd', 200_000), part('pg-advisory', 100_000)],
   merge: 'fencecheck compare --merge a b c --out m', regenerate: 'npm run libraries', versions: { redis: '7.0.15' }, missing: ['zookeeper'], root: '/w/fc',
-  shrinks: [{ cell: `${SRM}/none/client-pause`, line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2', replay: "fencecheck run --client '/usr/bin/node /w/fc/clients/node/simple-redis-mutex.mjs'", durationMs: 150_000 }],
+  shrinks: [
+    { cell: `${SRM}/none/client-pause`, line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2', replay: "fencecheck run --client '/usr/bin/node /w/fc/clients/node/simple-redis-mutex.mjs'", durationMs: 150_000 },
+    { cell: `${SRM}/none/partition`, line: 'not shrunk: its invalid run did not fail again', durationMs: 30_000 },
+  ],
 });
 const rowOf = (client: string, backend: string): string => doc.split('\n').find((l) => l.startsWith(`| [${client}](#${client}-on-${backend}) |`)) ?? '';
 
@@ -111,6 +114,8 @@ describe('docs/libraries.md: facts, sections, findings', () => {
     expect(doc).toContain('- simple-redis-mutex@redis/none/client-pause seed 1: `fencecheck run --backend redis --seed 1 --client x`');
     // A shrunk reproduction, under its library, with paths from the project root.
     expect(doc).toContain("- simple-redis-mutex@redis/none/client-pause: shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2 (2m30s): `fencecheck run --client '/usr/bin/node clients/node/simple-redis-mutex.mjs'`");
+    // A run that did not fail again: said so, and no replay of its own (the cell's replay above is the run as it failed).
+    expect(doc).toContain('- simple-redis-mutex@redis/none/partition: not shrunk: its invalid run did not fail again (30s)\n');
     expect(doc).toMatch(/## redis-semaphore on redis\n\n.*\n\nToken: .*\n\nLease: .*\n\nNot in this comparison\./);
     expect(doc).toContain('`redlock-universal`: every published version');
   });
