@@ -126,14 +126,14 @@ export const LIBRARIES: readonly LibraryFacts[] = [
   {
     client: 'builtin', backend: 'pg-advisory', language: NODE, library: 'PostgreSQL 15 session-level advisory locks (node-postgres, fencecheck\'s built-in client)', file: 'runtime/clients/pg-advisory-client.ts',
     token: 'monotonic: `nextval` of a sequence drawn in the grant\'s own statement (`CASE WHEN pg_try_advisory_lock(k) THEN nextval(…) END`); an advisory lock has no token of its own.',
-    lease: '**none**: a session lock lasts until unlock or until the session ends (the server notices a dead client only when its TCP connection fails): a paused holder keeps it.',
+    lease: '**none**: a session lock lasts until unlock or until the session ends (the server notices a dead client only when its TCP connection fails): a paused holder keeps it, but a session the server ends under a working holder (`idle_session_timeout`, `pg_terminate_backend`: the session-end fault) takes the lock from a holder that writes on, told only at its next statement on that session; its next acquire opens a new session.',
     leaseShort: 'none (the session)',
     unreachable: 'a session lock has no lease, so a client pause does not hand it on (a paused holder keeps it, as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. What reaches the danger is the end of the holder\'s session while the holder works on (the session-end fault: `pg_terminate_backend`, as `idle_session_timeout` or an operator would); these runs did not catch a holder writing after its session ended',
   },
   {
     client: 'psycopg2-advisory', backend: 'pg-advisory', language: PY, library: 'psycopg2 2.9.5, PostgreSQL 15 session-level advisory locks', file: 'clients/python/psycopg2_advisory_client.py',
     token: 'monotonic: the same statement and sequence as the built-in client.',
-    lease: '**none**, as the built-in client; its lock connection is asynchronous and polled against the call timeout, closed (ending the session) when it passes.',
+    lease: '**none**, as the built-in client; its lock connection is asynchronous and polled against the call timeout, closed (ending the session) when it passes; a session the server ended is noticed at the next statement on it (the release), and the next acquire opens a new one.',
     leaseShort: 'none (the session)',
     unreachable: 'a session lock has no lease, so a client pause does not hand it on (a paused holder keeps it, as would a cut-off one: the server keeps a silent session until its TCP connection fails), and a kill of the lock server ends every session at once, the holder\'s section (200 ms) ending long before the restarted server grants the lock again. What reaches the danger is the end of the holder\'s session while the holder works on (the session-end fault: `pg_terminate_backend`, as `idle_session_timeout` or an operator would); these runs did not catch a holder writing after its session ended',
   },
