@@ -8,6 +8,7 @@
  * state file (so an interrupted reclaim is resumed by the next one). Idempotent, and safe with no state file at
  * all: everything is also found by the project prefix.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { removableDataDirs, removeDataDirs } from './data-dirs.js';
 import { defaultStateFile } from '../hosts/paths.js';
 import { removeAbandonedSegments } from './shared-memory.js';
@@ -57,7 +58,7 @@ export async function reclaim(opts: { stateFile?: string; keepData?: boolean } =
   // Containers by label before the data dirs (bind-mounted into them) go.
   const containers = await reclaimContainers(undefined, state?.provider === 'containers' && !opts.keepData ? removableDataDirs(state) : []);
   const namespaces = projectNamespaces();
-  const strayPids = await killPids([...pidsInNamespaces(namespaces).keys()]);
+  const strayPids = await killStrays(namespaces, state ? removableDataDirs(state) : []);
   const links = projectRootLinks();
   const rootTables = await rootProjectTables();
   // After the servers have ended (nobody attached any more), before their data dirs (which name the segments) go.
@@ -81,4 +82,38 @@ export async function reclaim(opts: { stateFile?: string; keepData?: boolean } =
     containers,
     elapsedMs: Date.now() - started,
   };
+}
+
+/**
+ * Every process still inside our namespaces, or naming one of the run's data
+ * dirs anywhere (an `ip netns exec … cp -a` still between its fork and its
+ * setns), killed until none is left: one scan misses a child forked after it
+ * (initdb forks its bootstrap server), which then lives on and writes into a
+ * data dir the reclaim has just removed (seen once in the chaos test: a
+ * PostgreSQL data dir back after `down`). A few rounds at most; each waits
+ * for its kills.
+ */
+async function killStrays(namespaces: readonly string[], dataDirs: readonly string[]): Promise<number[]> {
+  const killed: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const pids = [...new Set([...pidsInNamespaces(namespaces).keys(), ...pidsNaming(dataDirs)])].filter((p) => !killed.includes(p));
+    if (pids.length === 0) break;
+    killed.push(...(await killPids(pids)));
+  }
+  return killed;
+}
+
+/** Live processes (not this one) whose command line names one of `needles`. */
+function pidsNaming(needles: readonly string[]): number[] {
+  if (needles.length === 0) return [];
+  return readdirSync('/proc').flatMap((d) => {
+    const pid = Number(d);
+    if (!Number.isInteger(pid) || pid === process.pid) return [];
+    try {
+      const cmdline = readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      return needles.some((n) => cmdline.includes(n)) ? [pid] : [];
+    } catch {
+      return [];
+    }
+  });
 }
