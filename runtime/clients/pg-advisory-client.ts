@@ -1,7 +1,7 @@
 /**
  * A lock on PostgreSQL's session-level advisory locks: `pg_try_advisory_lock`
  * (retried until the call timeout, as SET NX is) and `pg_advisory_unlock`,
- * on one connection kept for the process's life (the session the lock
+ * on one connection kept while its session lasts (the session the lock
  * belongs to). Used directly on its own server (`pg-advisory`, pgl1) and
  * through PgBouncer in transaction pooling mode (`pg-advisory-pooled`, pgb1),
  * with the same code: the pooled backend differs only in where it connects,
