@@ -6,9 +6,9 @@
  * are ever touched, whatever else a (damaged or edited) state file says; logs
  * are always kept.
  */
-import { existsSync, rmSync, rmdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
 import { rm, rmdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize } from 'node:path';
 import { sharedDataDir } from '../hosts/paths.js';
 import type { ClusterState } from '../hosts/state-file.js';
 
@@ -19,9 +19,25 @@ export function removableDataDirs(state: Pick<ClusterState, 'runDir' | 'dataDirs
   return state.dataDirs.filter((d) => isAbsolute(d) && normalize(d) === d && allowed.includes(dirname(d)));
 }
 
+/**
+ * The recorded dirs that exist, and beside each the partial copies its maker
+ * writes before renaming into place (`<dir>.tmp-<pid>`, postgres-template.ts):
+ * a harness killed mid-initdb leaves one, which no record names (seen: the
+ * shared data dir left behind by `down` after a SIGKILL at start-up).
+ */
+function presentDataDirs(state: ClusterState): string[] {
+  const recorded = removableDataDirs(state);
+  const partials = [...new Set(recorded.map(dirname))].filter(existsSync).flatMap((parent) =>
+    readdirSync(parent)
+      .filter((f) => recorded.some((d) => dirname(d) === parent && f.startsWith(`${basename(d)}.tmp-`)))
+      .map((f) => join(parent, f)),
+  );
+  return [...recorded.filter((d) => existsSync(d)), ...partials];
+}
+
 export async function removeDataDirs(state: ClusterState | undefined): Promise<string[]> {
   if (!state) return [];
-  const dirs = removableDataDirs(state).filter((d) => existsSync(d));
+  const dirs = presentDataDirs(state);
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   if (isAbsolute(state.runDir)) await rmdir(sharedDataDir(state.runDir)).catch(() => undefined);
   return dirs;
@@ -29,7 +45,7 @@ export async function removeDataDirs(state: ClusterState | undefined): Promise<s
 
 export function removeDataDirsSync(state: ClusterState | undefined): string[] {
   if (!state) return [];
-  const dirs = removableDataDirs(state).filter((d) => existsSync(d));
+  const dirs = presentDataDirs(state);
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   try {
     if (isAbsolute(state.runDir)) rmdirSync(sharedDataDir(state.runDir));

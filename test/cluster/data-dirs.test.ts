@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { removableDataDirs } from '../../runtime/cluster/data-dirs.js';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { removableDataDirs, removeDataDirs, removeDataDirsSync } from '../../runtime/cluster/data-dirs.js';
+import type { ClusterState } from '../../runtime/hosts/state-file.js';
 import { sharedDataDir } from '../../runtime/hosts/paths.js';
 
 describe('removableDataDirs', () => {
@@ -15,3 +19,32 @@ describe('removableDataDirs', () => {
     expect(removableDataDirs({ runDir: 'relative/run', dataDirs: ['relative/run/data/etcd1'] })).toEqual([]);
   });
 });
+
+describe('removeDataDirs', () => {
+  it.each([['async', removeDataDirs], ['sync', async (st: ClusterState) => removeDataDirsSync(st)]] as const)(
+    '(%s) removes the recorded dirs and the partial copies a killed maker left beside them (`<dir>.tmp-<pid>`), then the shared dir; nothing else',
+    async (_how, remove) => {
+      const runDir = mkdtempSync(join(tmpdir(), 'fc-datadirs-run-'));
+      const shared = sharedDataDir(runDir);
+      const template = join(shared, 'pg-initdb-template');
+      const partial = `${template}.tmp-26602`;
+      const other = join(shared, 'not-ours');
+      for (const d of [join(runDir, 'data', 'etcd1'), partial, other]) mkdirSync(d, { recursive: true });
+      writeFileSync(join(partial, 'PG_VERSION'), '15\n');
+      try {
+        const state = { runDir, dataDirs: [join(runDir, 'data', 'etcd1'), join(shared, 'pg1'), template] } as unknown as ClusterState;
+        expect((await remove(state)).sort()).toEqual([join(runDir, 'data', 'etcd1'), partial].sort());
+        expect(existsSync(partial)).toBe(false);
+        // A dir no record names and that is no record's partial copy stays (and so does the shared dir holding it).
+        expect(existsSync(other)).toBe(true);
+        rmSync(other, { recursive: true });
+        expect(await remove(state)).toEqual([]);
+        expect(existsSync(shared)).toBe(false);
+      } finally {
+        rmSync(runDir, { recursive: true, force: true });
+        rmSync(shared, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
