@@ -42,11 +42,11 @@ export interface LockSystem {
   evictPolicies?: readonly EvictPolicy[];
   /**
    * Its lock lives in a session of this lock server, which the server ends
-   * under a live holder (the session-end fault): the server, and how it ends
-   * the session. Absent where a lock is a key or a lease (no server session
-   * to end; a lease's loss is what a client pause tests).
+   * under a live holder (the session-end fault; how, per server: runtime/nemesis/session-end.ts).
+   * Absent where a lock is a key or a lease (no server session to end; a
+   * lease's loss is what a client pause tests).
    */
-  sessionLock?: { server: BackendName; ends: string };
+  sessionLock?: { server: BackendName };
   /** A master with asynchronously replicated replicas that a failover replaces: partitions may cut the master from its replicas, or leave it a minority of the clients (the hunt's master shapes). */
   replicatedMaster?: boolean;
   /** Its cluster has a leader (or master) that a `leader` fault target resolves to. */

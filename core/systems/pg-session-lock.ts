@@ -3,4 +3,4 @@
  * the lock is the session's, so ending the backend that holds it releases it
  * (behind PgBouncer too: the pooled server connection is that backend).
  */
-export const PG_SESSION_LOCK = { server: 'pg-advisory', ends: 'pg_terminate_backend of the backend holding the advisory lock' } as const;
+export const PG_SESSION_LOCK = { server: 'pg-advisory' } as const;

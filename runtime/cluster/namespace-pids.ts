@@ -5,7 +5,7 @@
  * the project (nothing else enters these namespaces), so it may be ended even
  * if no state file recorded it (the harness died between spawn and record).
  */
-import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 
 export function namespaceInode(name: string): number | undefined {
   try {
@@ -34,4 +34,23 @@ export function pidsInNamespaces(namespaces: readonly string[]): Map<number, str
     }
   }
   return found;
+}
+
+/**
+ * Live processes (not this one) whose command line names one of `needles`:
+ * the run's own data dirs, which only the project's processes name, so they
+ * too may be ended (one still outside a namespace, between its fork and its
+ * setns).
+ */
+export function pidsNaming(needles: readonly string[]): number[] {
+  if (needles.length === 0) return [];
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return [];
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      return needles.some((n) => cmdline.includes(n)) ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -8,11 +8,10 @@
  * state file (so an interrupted reclaim is resumed by the next one). Idempotent, and safe with no state file at
  * all: everything is also found by the project prefix.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { removableDataDirs, removeDataDirs } from './data-dirs.js';
 import { defaultStateFile } from '../hosts/paths.js';
 import { removeAbandonedSegments } from './shared-memory.js';
-import { pidsInNamespaces } from './namespace-pids.js';
+import { pidsInNamespaces, pidsNaming } from './namespace-pids.js';
 import { PREFIX } from '../../core/cluster/cluster-plan.js';
 import { runCommand } from '../hosts/run-command.js';
 import { StateFile } from '../hosts/state-file.js';
@@ -88,10 +87,9 @@ export async function reclaim(opts: { stateFile?: string; keepData?: boolean } =
  * Every process still inside our namespaces, or naming one of the run's data
  * dirs anywhere (an `ip netns exec … cp -a` still between its fork and its
  * setns), killed until none is left: one scan misses a child forked after it
- * (initdb forks its bootstrap server), which then lives on and writes into a
- * data dir the reclaim has just removed (seen once in the chaos test: a
- * PostgreSQL data dir back after `down`). A few rounds at most; each waits
- * for its kills.
+ * (initdb forks its bootstrap server), which would live on and write into a
+ * data dir the reclaim has just removed. A few rounds at most; each waits for
+ * its kills.
  */
 async function killStrays(namespaces: readonly string[], dataDirs: readonly string[]): Promise<number[]> {
   const killed: number[] = [];
@@ -101,19 +99,4 @@ async function killStrays(namespaces: readonly string[], dataDirs: readonly stri
     killed.push(...(await killPids(pids)));
   }
   return killed;
-}
-
-/** Live processes (not this one) whose command line names one of `needles`. */
-function pidsNaming(needles: readonly string[]): number[] {
-  if (needles.length === 0) return [];
-  return readdirSync('/proc').flatMap((d) => {
-    const pid = Number(d);
-    if (!Number.isInteger(pid) || pid === process.pid) return [];
-    try {
-      const cmdline = readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      return needles.some((n) => cmdline.includes(n)) ? [pid] : [];
-    } catch {
-      return [];
-    }
-  });
 }

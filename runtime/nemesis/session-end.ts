@@ -6,11 +6,12 @@
  * that took it), never a waiter's, the harness's or the resource's (another
  * server).
  */
-import pg from 'pg';
 import { UnsupportedFaultError } from '../hosts/cluster-errors.js';
 import type { ServerHandle } from '../hosts/driver.js';
+import { query } from '../hosts/postgres-session.js';
+import { PG_SESSION_LOCK } from '../../core/systems/pg-session-lock.js';
 
-/** The statement (pure; docs/faults.md quotes it). */
+/** The statement (docs/cluster.md quotes it). */
 export const END_LOCK_SESSIONS_SQL =
   "SELECT pid, pg_terminate_backend(pid) AS ended FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()";
 
@@ -19,20 +20,10 @@ export interface SessionsEnded {
   pids: number[];
 }
 
-const SESSION_SERVERS: readonly string[] = ['pg-advisory'];
-
-export async function endLockSessions(node: ServerHandle, timeoutMs = 2000): Promise<SessionsEnded> {
-  if (!SESSION_SERVERS.includes(node.backend)) {
+export async function endLockSessions(node: ServerHandle): Promise<SessionsEnded> {
+  if (node.backend !== PG_SESSION_LOCK.server) {
     throw new UnsupportedFaultError(`No session-end fault on ${node.name}: it is a ${node.backend} node, whose locks are not sessions.`, 'Run session-end on pg-advisory or pg-advisory-pooled.');
   }
-  // The harness's own session, as the warm reset's queries: user postgres, trusted on the cluster's network.
-  const client = new pg.Client({ host: node.plan.ip, port: node.plan.port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    const rows = (await client.query<{ pid: number; ended: boolean }>(END_LOCK_SESSIONS_SQL)).rows;
-    return { pids: rows.filter((r) => r.ended).map((r) => r.pid) };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  const rows = await query<{ pid: number; ended: boolean }>(node.plan, END_LOCK_SESSIONS_SQL);
+  return { pids: rows.filter((r) => r.ended).map((r) => r.pid) };
 }

@@ -9,7 +9,8 @@
  * its pool.
  */
 import { messageOf, type BackendReset } from '../../hosts/driver.js';
-import { postgresReset, query } from './postgres-reset.js';
+import { postgresReset } from './postgres-reset.js';
+import { query } from '../../hosts/postgres-session.js';
 
 export const pgAdvisoryReset: BackendReset = {
   reset: (ctx) => postgresReset.reset(ctx),

@@ -3,24 +3,10 @@
  * dead client still running would write into the next run). The resource row
  * itself is reset by every run (prepareResource), warm or fresh.
  */
-import pg from 'pg';
-import { postgresUrl } from './postgres.js';
-import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
+import { query } from '../../hosts/postgres-session.js';
 import { messageOf, type BackendReset } from '../../hosts/driver.js';
 
 const OTHERS = "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";
-
-/** One statement on a node, on a connection of its own (pg-advisory-reset.ts asks through it too). */
-export async function query<T extends pg.QueryResultRow>(node: NodePlan, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: postgresUrl(node), connectionTimeoutMillis: 2000, query_timeout: 2000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 export const postgresReset: BackendReset = {
   async reset({ nodes }) {

@@ -16,7 +16,9 @@ import { PreflightError } from '../../hosts/cluster-errors.js';
 import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { initFromTemplate } from './postgres-template.js';
 
-export const POSTGRES_USER = 'postgres';
+import { POSTGRES_USER, postgresUrl } from '../../hosts/postgres-session.js';
+
+export { POSTGRES_USER, postgresUrl };
 
 /** The server's arguments (pure): everything on the command line, nothing edited in postgresql.conf. */
 export function postgresArgs(node: NodePlan, dataDir: string): string[] {
@@ -33,11 +35,6 @@ export function postgresArgs(node: NodePlan, dataDir: string): string[] {
     dynamic_shared_memory_type: 'mmap',
   };
   return ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-}
-
-/** `postgres://postgres@IP:5432/postgres` */
-export function postgresUrl(node: NodePlan): string {
-  return `postgres://${POSTGRES_USER}@${node.ip}:${node.port}/postgres`;
 }
 
 export async function postgresPing(node: NodePlan, timeoutMs = 1000): Promise<void> {
