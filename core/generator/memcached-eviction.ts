@@ -14,7 +14,9 @@
  *   few large items that take all but one of the limit's 1-MB pages into a
  *   class of their own (with the slab mover off, `slabs automove 0`, so no
  *   page wanders back), and the fillers then turn the lock key's class over
- *   within one page: ~11,000 items, about 0.1 s at 100,000 a second.
+ *   within one page: ~11,000 items, about 0.1 s at 100,000 a second (at
+ *   most: the rate is what memcached's eviction log can carry,
+ *   ./log-paced-fill.ts says why).
  *
  * What was evicted is read from memcached's own log stream (`watch
  * evictions`: one line per evicted item, with its key), as Redis's keyspace
@@ -75,9 +77,13 @@ export interface MemcachedPressurePlan {
   ballastItems: number;
   /** One filler's value length: its item then has the lock key's size. */
   fillerValueBytes: number;
-  /** Fillers per tick, and the tick: 100,000 a second. */
+  /** Most fillers per tick, and the tick: 100,000 a second at most (./log-paced-fill.ts paces them to what the log delivers). */
   batch: number;
   everyMs: number;
+  /** Fillers since the cache filled not yet answered by an eviction line, at most (./log-paced-fill.ts). */
+  window: number;
+  /** A used-up window with no line for this long is opened again, ms. */
+  stallMs: number;
   /** A filler's expiry, s: a cache entry's, long against any run. */
   fillerTtlS: number;
 }
@@ -97,7 +103,15 @@ export function memcachedPressurePlan(s: { pagesInUse: number; probeSize: number
   const lockSize = sizes.length === 0 ? headerBytes + 1 : mode(sizes);
   // Every page but one for the ballast; the fillers' class keeps the one it has (a lock key is in it) or gets the last.
   const ballastPages = Math.max(0, MIN_MEMLIMIT_MB - s.pagesInUse - (s.lockItems.length > 0 ? 0 : 1));
-  return { memlimitMb: MIN_MEMLIMIT_MB, ballastItems: ballastPages * BALLAST_PER_PAGE, fillerValueBytes: Math.max(1, lockSize - headerBytes), batch: 1000, everyMs: 10, fillerTtlS: 3600 };
+  return {
+    memlimitMb: MIN_MEMLIMIT_MB, ballastItems: ballastPages * BALLAST_PER_PAGE, fillerValueBytes: Math.max(1, lockSize - headerBytes),
+    // 200 every 2 ms, of which at most 400 unanswered: an eviction entry takes about 80 bytes of a worker's 64-KB
+    // log buffer, and the bipbuf wants 512 free for the next one, so 400 in flight fit with room for the lock
+    // clients' own evictions. The stall is longer than memcached's logger thread sleeps when it found nothing (1 s,
+    // MAX_LOGGER_SLEEP): a line owed that long is not coming (a filler that took a freed chunk evicted nothing).
+    batch: 200, everyMs: 2, window: 400, stallMs: 1100,
+    fillerTtlS: 3600,
+  };
 }
 
 function mode(xs: readonly number[]): number {

@@ -3,8 +3,10 @@
  * says why and how): the harness connects from the control namespace, saves
  * the settings it changes (the memory limit, the slab mover, the verbosity),
  * lowers the limit to 8 MB, writes the ballast, follows `watch evictions`,
- * and writes fillers of the lock key's size until `stop()`, which puts every
- * setting back and deletes the fillers and the ballast still there.
+ * and writes fillers of the lock key's size, paced by that stream, until
+ * `stop()`, which puts every setting back and deletes the fillers and the
+ * ballast still there, and says how many eviction lines memcached dropped
+ * (`logLinesLost`: then the lock keys evicted may be more than it names).
  *
  * The verbosity goes to 0 for the window: memcached runs with -vv (its log
  * tells a lock run's story), and 100,000 fillers a second would bury it; the
@@ -19,15 +21,21 @@ import {
   BALLAST_VALUE_BYTES, ballastKey, evictedKeyOf, fillerKey, memcachedPressurePlan, PAGE_BYTES, parseMetadumpLine, parseStats, PROBE_KEY, PROBE_VALUE_BYTES,
   type MemcachedPressurePlan,
 } from '../../core/generator/memcached-eviction.js';
+import { LogPacedFill } from '../../core/generator/log-paced-fill.js';
 import { UnsupportedFaultError } from '../hosts/cluster-errors.js';
 import { tcpExchange } from '../hosts/tcp-exchange.js';
 import type { PressureStarted, PressureSummary } from './redis-pressure.js';
 
 const END = /(?:^|\n)(?:END|OK|ERROR|CLIENT_ERROR [^\r]*|SERVER_ERROR [^\r]*|MEMLIMIT_TOO_SMALL[^\r]*|VERSION [^\r]*)\r\n$/;
 
+/** Eviction log lines memcached dropped so far (a worker's buffer full, or a watcher's): the lock keys evicted may be more than the stream named. */
+const logLinesLost = (stats: Record<string, string>): number => Number(stats['log_worker_dropped'] ?? 0) + Number(stats['log_watcher_skipped'] ?? 0);
+
 export class MemcachedPressure {
   private saved: { memlimitMb: number; automove: string; verbosity: string } | undefined;
   private evictionsAtStart = 0;
+  private logLostAtStart = 0;
+  private pacer: LogPacedFill | undefined;
   private written = 0;
   private filler: net.Socket | undefined;
   private watch: net.Socket | undefined;
@@ -50,7 +58,9 @@ export class MemcachedPressure {
   async start(startTimeoutMs = 3000): Promise<PressureStarted> {
     const settings = parseStats(await this.ask('stats settings\r\n'));
     this.saved = { memlimitMb: Math.round(Number(settings['maxbytes']) / PAGE_BYTES), automove: settings['slab_automove'] ?? '1', verbosity: settings['verbosity'] ?? '0' };
-    this.evictionsAtStart = Number(parseStats(await this.ask('stats\r\n'))['evictions'] ?? 0);
+    const stats = parseStats(await this.ask('stats\r\n'));
+    this.evictionsAtStart = Number(stats['evictions'] ?? 0);
+    this.logLostAtStart = logLinesLost(stats);
     await this.ask(`set ${PROBE_KEY} 0 3600 ${PROBE_VALUE_BYTES}\r\n${'p'.repeat(PROBE_VALUE_BYTES)}\r\n`, /STORED\r\n$|ERROR[^\r]*\r\n$/);
     const items = (await this.ask('lru_crawler metadump all\r\n')).split(/\r?\n/).map(parseMetadumpLine).filter((i) => i !== null);
     const probe = items.find((i) => i.key === PROBE_KEY);
@@ -62,8 +72,10 @@ export class MemcachedPressure {
     const limit = await this.ask(`cache_memlimit ${plan.memlimitMb}\r\n`);
     if (!limit.startsWith('OK')) throw new Error(`${this.host}:${this.port} refused cache_memlimit ${plan.memlimitMb}: ${limit.trim()}`);
     await this.writeBallast(plan.ballastItems);
+    const pacer = new LogPacedFill(plan, Date.now());
+    this.pacer = pacer;
     await this.follow();
-    this.fill(plan);
+    this.fill(plan, pacer);
     const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), startTimeoutMs).unref());
     if ((await Promise.race([this.tally.full, deadline])) === 'timeout') {
       throw new Error(`${this.host}:${this.port} evicted nothing within ${startTimeoutMs} ms of filling (cache_memlimit ${plan.memlimitMb} MB, ${plan.ballastItems} ballast items, ${this.written} fillers written)`);
@@ -112,24 +124,47 @@ export class MemcachedPressure {
             continue;
           }
           const key = evictedKeyOf(line);
-          if (key !== null) this.tally.evicted(key);
+          if (key === null) continue;
+          this.pacer?.line(Date.now());
+          this.tally.evicted(key);
         }
       });
     });
   }
 
-  /** Fillers at a steady rate on one connection; a node that stops reading (paused) holds the next tick until it drains. */
-  private fill(plan: MemcachedPressurePlan): void {
+  /**
+   * Fillers on one connection, paced by the eviction lines (../../core/generator/log-paced-fill.ts: faster, and
+   * memcached drops the lines that would name the lock key); a node that stops reading (paused) holds the next tick
+   * until it drains.
+   */
+  private fill(plan: MemcachedPressurePlan, pacer: LogPacedFill): void {
     const socket = net.connect({ host: this.host, port: this.port });
     this.filler = socket;
     socket.on('error', () => undefined);
+    // The fillers are noreply: the only answers on this connection are the probes' `stats`.
+    let answers = '';
+    socket.on('data', (chunk) => {
+      answers += chunk.toString('utf8');
+      let end: number;
+      while ((end = answers.indexOf('END\r\n')) >= 0) {
+        const evicted = Number(parseStats(answers.slice(0, end))['evictions'] ?? 0) - this.evictionsAtStart;
+        answers = answers.slice(end + 5);
+        pacer.probed(evicted, Date.now());
+      }
+    });
     const value = 'x'.repeat(plan.fillerValueBytes);
     const tick = (): void => {
       if (this.stopped || socket.destroyed) return;
-      let batch = '';
-      for (let i = 0; i < plan.batch; i++) batch += `set ${fillerKey(this.written++)} 0 ${plan.fillerTtlS} ${plan.fillerValueBytes} noreply\r\n${value}\r\n`;
       const next = (): void => void (this.timer = setTimeout(tick, plan.everyMs));
-      if (socket.write(batch)) next();
+      const n = pacer.allowance(Date.now());
+      let batch = '';
+      for (let i = 0; i < n; i++) batch += `set ${fillerKey(this.written++)} 0 ${plan.fillerTtlS} ${plan.fillerValueBytes} noreply\r\n${value}\r\n`;
+      pacer.wrote(n);
+      if (pacer.wantsProbe()) {
+        batch += 'stats\r\n';
+        pacer.probeSent();
+      }
+      if (batch === '' || socket.write(batch)) next();
       else socket.once('drain', next);
     };
     socket.on('connect', tick);
@@ -141,7 +176,8 @@ export class MemcachedPressure {
     clearTimeout(this.timer);
     try {
       await this.flushFiller();
-      const evicted = Number(parseStats(await this.ask('stats\r\n'))['evictions'] ?? 0) - this.evictionsAtStart;
+      const stats = parseStats(await this.ask('stats\r\n'));
+      const evicted = Number(stats['evictions'] ?? 0) - this.evictionsAtStart;
       // Deleted while the verbosity is still 0: thousands of deletes would bury the -vv log too.
       await this.deleteFillers();
       if (this.saved !== undefined) {
@@ -149,7 +185,7 @@ export class MemcachedPressure {
         await this.ask(`slabs automove ${this.saved.automove}\r\n`);
         await this.ask(`verbosity ${this.saved.verbosity}\r\n`);
       }
-      return { evictedKeys: evicted, lockKeysEvicted: this.tally.counts(), fillersWritten: this.written };
+      return { evictedKeys: evicted, lockKeysEvicted: this.tally.counts(), fillersWritten: this.written, logLinesLost: logLinesLost(stats) - this.logLostAtStart };
     } finally {
       this.close();
     }

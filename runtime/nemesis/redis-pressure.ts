@@ -28,6 +28,8 @@ export interface PressureSummary {
   /** Evicted keys that were not fillers (the lock service's own), each with how often (the `evicted` ops give the order). */
   lockKeysEvicted: Record<string, number>;
   fillersWritten: number;
+  /** memcached: eviction log lines the cache dropped in the window (its `stats`); the lock keys evicted may then be more than counted. Redis's notifications drop none. */
+  logLinesLost?: number;
 }
 
 const connect = (host: string, port: number, timeoutMs: number): Redis => {

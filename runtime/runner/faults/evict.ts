@@ -33,7 +33,8 @@ export const evict: FaultModule<'evict'> = {
       ctx.recorder.record('nemesis', 'invoke', 'stop-evict', value);
       try {
         const summary = await ctx.nemesis.stopEvict(node);
-        ctx.recorder.record('nemesis', 'info', 'stop-evict', { ...value, evicted_keys: summary.evictedKeys, lock_keys_evicted: summary.lockKeysEvicted, fillers: summary.fillersWritten });
+        ctx.recorder.record('nemesis', 'info', 'stop-evict', { ...value, evicted_keys: summary.evictedKeys, lock_keys_evicted: summary.lockKeysEvicted, fillers: summary.fillersWritten, ...(summary.logLinesLost === undefined ? {} : { eviction_lines_lost: summary.logLinesLost }) });
+        if ((summary.logLinesLost ?? 0) > 0) ctx.log(`nemesis: ${node} dropped ${summary.logLinesLost} eviction log line(s) in this window: the lock keys it evicted may be more than the history records`);
       } catch (err) {
         s.done('stop-evict', value, err instanceof Error ? err.message : String(err));
       }
