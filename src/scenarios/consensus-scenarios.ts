@@ -105,6 +105,13 @@ export const S14: Scenario = {
 /** S15: the holder paused 3 s twice, so the pooled lock is also tested across a pause. */
 const ADVISORY_PAUSES: FaultWindow[] = pauses([2000, 7000], 3000);
 
+/**
+ * S15's session-end rows: the server ends the holder's session twice (as `idle_session_timeout`, an operator's
+ * `pg_terminate_backend` or a pooler dropping the connection would), each time between the holder's read and its
+ * write, so that its write still follows: the one danger a session lock has (a pause only makes the others wait).
+ */
+export const SESSION_END_SCRIPT: FaultWindow[] = [2000, 7000].map((at): FaultWindow => ({ at, until: at + 1000, fault: 'session-end', target: { kind: 'holder' }, trigger: { on: 'holder-read', withinMs: 2000 } }));
+
 export const S15: Scenario = {
   id: 'S15',
   title: 'PostgreSQL advisory locks behind PgBouncer',
@@ -113,12 +120,14 @@ export const S15: Scenario = {
     kleppmann: 'Not in the 2016 debate. Implied by his argument: a lock whose holder cannot tell it lost it is unsafe without a fence.',
     antirez: 'Not in the 2016 debate.',
   },
-  setup: 'lock-counter, 2 clients, hold 300 ms, the holder paused 3 s at 2 and 7 s. pg-advisory: the built-in client on its own PostgreSQL (pgl1), one session per process; pg-advisory-pooled: the same client through PgBouncer 1.18 (pgb1) in transaction pooling with 2 server connections. Resource none, and fence-claim with the nextval token drawn in the grant\'s statement.',
-  recipe: 'to see a session-level advisory lock fail mutual exclusion behind PgBouncer\'s transaction pooling (and hold without it), run `sudo npx fencecheck scenario run S15` (`--seeds 5` for the measured rows)',
+  setup: 'lock-counter, 2 clients, hold 300 ms, the holder paused 3 s at 2 and 7 s. pg-advisory: the built-in client on its own PostgreSQL (pgl1), one session per process; pg-advisory-pooled: the same client through PgBouncer 1.18 (pgb1) in transaction pooling with 2 server connections. Resource none, and fence-claim with the nextval token drawn in the grant\'s statement. The session-end rows: instead of the pauses, the lock server ends the holder\'s session (pg_terminate_backend of the backend holding the advisory lock) from 2 s and from 7 s, each time once a holder has read and before it writes; its process lives on, and learns of it only at its next statement on that session.',
+  recipe: 'to see a session-level advisory lock fail mutual exclusion behind PgBouncer\'s transaction pooling (and hold without it, until the server ends the holder\'s session), run `sudo npx fencecheck scenario run S15` (`--seeds 5` for the measured rows)',
   variants: [
     variant('direct-none', 'pg-advisory on its own server, no fence', { backend: 'pg-advisory', resource: 'none', script: ADVISORY_PAUSES }, { lock: 'safe', data: 'safe', why: 'a session lock has no lease: a paused holder keeps it, and the others wait' }),
     variant('pooled-none', 'pg-advisory behind PgBouncer (transaction pooling), no fence', { backend: 'pg-advisory-pooled', resource: 'none', script: ADVISORY_PAUSES }),
     variant('pooled-fence-claim', 'pg-advisory behind PgBouncer, nextval token claimed and fenced', { backend: 'pg-advisory-pooled', resource: 'fence-claim', script: ADVISORY_PAUSES }),
+    variant('direct-session-end-none', 'pg-advisory on its own server, the holder\'s session ended by the server, no fence', { backend: 'pg-advisory', resource: 'none', script: SESSION_END_SCRIPT }, { lock: 'unsafe', data: 'unsafe', why: 'the lock goes with its session: the waiter is granted at once, and the holder, not told, writes its stale count over the new holder\'s' }),
+    variant('direct-session-end-fence-claim', 'pg-advisory on its own server, the holder\'s session ended, nextval token claimed and fenced', { backend: 'pg-advisory', resource: 'fence-claim', script: SESSION_END_SCRIPT }, { lock: 'unsafe', data: 'safe', why: 'the new holder\'s claim raises the fence above the old session\'s token, so the untold holder\'s write is refused' }),
   ],
 };
 

@@ -21,7 +21,7 @@ describe('planScenarioRuns', () => {
       'S11/waiter-pause', 'S11/waiter-pause-fence-claim', 'S11/jepsen-client-pause', 'S11/jepsen-server-pause',
       'S12/redis-none', 'S12/redis-fence-claim', 'S12/redis-version', 'S12/redlock-none', 'S12/etcd-none', 'S12/zookeeper-none', 'S12/redlock-cas-unique', 'S12/etcd-fence-claim', 'S12/zookeeper-fence-claim',
       'S13/none-none', 'S13/none-version', 'S13/none-for-update', 'S14/pause-version', 'S14/late-write-version', 'S14/redlock-pause-version',
-      'S15/direct-none', 'S15/pooled-none', 'S15/pooled-fence-claim', 'S16/redis-none', 'S16/redis-fence-claim', 'S16/redis-fence-claim-allkeys',
+      'S15/direct-none', 'S15/pooled-none', 'S15/pooled-fence-claim', 'S15/direct-session-end-none', 'S15/direct-session-end-fence-claim', 'S16/redis-none', 'S16/redis-fence-claim', 'S16/redis-fence-claim-allkeys',
     ]);
     const shared = Object.fromEntries(first.filter((p) => p.rows.length > 1).map((p) => [rowId(p.owner), p.rows.slice(1).map(rowId)]));
     expect(shared).toEqual({
