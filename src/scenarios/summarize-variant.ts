@@ -170,6 +170,9 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
   const w = cell.writes;
   if (w && w.rejected > 0) notes.push(`${w.rejected} of ${plural(w.accepted + w.rejected + w.unknown, 'write')} rejected by the resource`);
   if (cell.outcome === 'safe') notes.push(cellWeight(cell));
+  // Untested is not safe: a seed whose data held but where the danger never came (no double hold, no refusal) says so.
+  const untested = runs.filter((r) => r.summary.outcome === 'untested' && r.data.valid === true).length;
+  if (untested > 0) notes.push(`${plural(untested, 'seed')} of ${runs.length} never met the danger (no double hold, no refusal): ${untested === 1 ? 'its' : 'their'} data safe is untested`);
   if (cell.uselessRuns > 0) notes.push(`safe but useless in ${cell.uselessRuns} of ${plural(runs.length, 'run')}: every write rejected`);
   const errors = runs.filter((r) => r.summary.status === 'error').map((r) => `seed ${r.summary.seed}: ${r.summary.error ?? '?'}`);
   if (errors.length > 0) notes.push(`failed to run: ${errors.join('; ')}`);

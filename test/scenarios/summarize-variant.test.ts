@@ -86,6 +86,15 @@ describe('summarizeVariant', () => {
     expect(row.cell.missingSeeds).toEqual([]);
   });
 
+  it('a seed whose data held but that never met the danger says its safe is untested', () => {
+    const tested = [1, 2].map((seed) => scenarioRunOf(seed, { fenced: 2, refusals: 1, clean: 16 }, nemesisOps(2), 2));
+    const quiet = scenarioRunOf(3, QUIET, nemesisOps(2), 2);
+    expect(quiet.summary.outcome).toBe('untested');
+    const row = summarizeVariant(s1, redisFence!, [1, 2, 3], [...tested, quiet]);
+    expect(row.notes).toContain('1 seed of 3 never met the danger (no double hold, no refusal): its data safe is untested');
+    expect(summarizeVariant(s1, redisFence!, [1, 2], tested).notes.some((n) => n.includes('untested'))).toBe(false);
+  });
+
   it('notes the share of acknowledged increments lost, over the runs that counted them, and what the client reported', () => {
     const lossy = (seed: number, increments: { acked: number; lost: number } | null, findings: Record<string, number>) => ({ ...scenarioRunOf(seed, { lostUpdates: 1, resource: 'none' }, nemesisOps(2), 2), increments, findings });
     const row = summarizeVariant(s1, redisNone!, [1, 2, 3], [lossy(1, { acked: 12, lost: 4 }, { 'expired-lease grant': 2 }), lossy(2, { acked: 13, lost: 2 }, {}), lossy(3, null, { 'expired-lease grant': 1, 'other thing': 1 })]);
