@@ -125,9 +125,13 @@ export interface ClientAnswer {
   error?: string;
   /** The fencing token (number for etcd / ZooKeeper / redis INCR) or unique token (redlock) of the hold this op ran under. */
   token?: number | string;
-  /** Resource accesses: what the resource did. */
+  /**
+   * Resource accesses: what the resource did. `rejected` only for its refusal (a statement matched no row);
+   * `unknown` for an info and for a fail caused by an error. Absent, the runner records ok as accepted, fail
+   * as rejected (a refusal) and info as unknown (docs/client-protocol.md, "outcome on an access").
+   */
   outcome?: AccessOutcome;
-  /** The resource's fence after the access, when known. */
+  /** The resource's fence after the access, when known: a JSON integer, informative (no checker decides by it). */
   fence?: number;
   /** The row's version column after the access, when the last statement returns it (mode version). */
   version?: number;

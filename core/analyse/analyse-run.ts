@@ -7,10 +7,15 @@
 import { checkersFor } from '../checkers/lock/registry.js';
 import { runCheckers, type LockCheckResult } from '../checkers/lock/verdict.js';
 import type { History } from '../history/op.js';
-import { tokenKindOf, type TokenKind } from '../vocabulary.js';
+import { tokenKindOf } from '../vocabulary.js';
 import type { RunOptions } from '../plan/run-options.js';
+import type { ClientTokenKind } from '../client-protocol.js';
 
-/** `tokenKind`: a foreign client's own (its ready line), else the backend's built-in client's. */
-export function analyseRun(history: History, o: Pick<RunOptions, 'workload' | 'resource' | 'backend'>, tokenKind: TokenKind = tokenKindOf(o.backend)): LockCheckResult {
-  return runCheckers(checkersFor(o.workload), history, { workload: o.workload, resource: o.resource, backend: o.backend, tokenKind });
+/**
+ * `clientToken`: a foreign client's own kind (its ready line; 'none' has no order to check, as 'unique'),
+ * else the backend's built-in client's.
+ */
+export function analyseRun(history: History, o: Pick<RunOptions, 'workload' | 'resource' | 'backend'>, clientToken?: ClientTokenKind): LockCheckResult {
+  const tokenKind = clientToken === undefined ? tokenKindOf(o.backend) : clientToken === 'monotonic' ? 'monotonic' : 'unique';
+  return runCheckers(checkersFor(o.workload), history, { workload: o.workload, resource: o.resource, backend: o.backend, tokenKind, ...(clientToken !== undefined ? { clientToken } : {}) });
 }

@@ -14,7 +14,6 @@ import { addClientVerdict, clientCrashVerdict, clientProtocolVerdict } from './c
 import { type ProtocolViolation } from '../client-protocol.js';
 import type { RunOptions } from '../plan/run-options.js';
 import type { ClientTokenKind } from '../client-protocol.js';
-import { tokenKindOf } from '../vocabulary.js';
 
 /**
  * What the run knew of its client processes: a foreign client's (`--client`) token kind and protocol violations
@@ -33,10 +32,8 @@ export interface ClientFacts {
  * processes a deciding `client-crashes` verdict of unknown, counted in the evidence.
  */
 export function runResults(history: History, o: Pick<RunOptions, 'workload' | 'resource' | 'backend'>, plannedWindows: number | undefined, durationMs: number | null, client?: ClientFacts): ResultsJson {
-  const token = client?.token;
-  const tokenKind = token === undefined ? tokenKindOf(o.backend) : token === 'monotonic' ? 'monotonic' : 'unique';
   const crashes = client?.crashes ?? [];
-  const checked = addClientVerdict(analyseRun(history, o, tokenKind), clientProtocolVerdict(client?.violations ?? []), clientCrashVerdict(crashes));
+  const checked = addClientVerdict(analyseRun(history, o, client?.token), clientProtocolVerdict(client?.violations ?? []), clientCrashVerdict(crashes));
   const evidence = evidenceOf(history, checked.verdicts, plannedWindows, crashes);
   return {
     valid: checked.valid,

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { FAULT_KINDS, GRUDGE_KINDS, SCRIPTED_GRUDGE_KINDS, TRIGGER_EVENTS, type ClientVictim, type FaultKind, type FaultWindow, type NodeSet, type PartitionTarget, type ServerVictim, type Trigger } from './nemesis-schedule.js';
 import { faultSpec } from './faults/registry.js';
 import type { ScriptFields } from './faults/fault-kind.js';
+import { parseStrictJson } from '../history/strict-json.js';
 
 const FLAG = '--script';
 const HINT = 'Give a JSON array of fault windows, e.g. [{"at":1000,"until":5000,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"holder-read","withinMs":3000}}] (docs/hunt.md).';
@@ -25,7 +26,7 @@ export function scriptText(windows: readonly FaultWindow[]): string {
 export function parseScript(text: string): FaultWindow[] {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseStrictJson(text);
   } catch (err) {
     throw new UsageError(`Expected \`${FLAG}\` to be JSON, got \`${text.slice(0, 60)}\` (${err instanceof Error ? err.message : String(err)})`, HINT);
   }

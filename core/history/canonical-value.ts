@@ -3,18 +3,18 @@
  *
  * A map (a JSON object) is equal to another with the same entries in any
  * order; a vector (an array) only to one with the same items in the same
- * order; a set only to a set with the same members, in any order, and never to
- * a vector. `canonicalKey` spells a value so that equal values, and only they,
+ * order. `canonicalKey` spells a value so that equal values, and only they,
  * have the same spelling: objects with their keys sorted, everything else as
  * JSON. Equality and hashing both go through it, so they always agree.
  *
- * How a set is held: JSON has no sets, so the EDN reader reads `#{...}` as an
- * object with the one key `SET_KEY` and its members sorted by their canonical
- * key (`ednSet`). That keeps every history value a JSON value (values cross to
- * worker threads as JSON), makes sets order-free by construction, and keeps a
- * set apart from a vector of the same members. The reader refuses a set with a
- * duplicate member (EDN forbids it) and an EDN map with the key `SET_KEY`
- * itself, the one map that could otherwise pass for a set.
+ * Equality is structural and nothing else, for every format: JSON means a
+ * number by its value (`1` and `1.0` are one number) and an object by its
+ * entries. The EDN types JSON lacks (keywords, symbols, characters, doubles
+ * without a fraction, ratios, BigDecimals, tagged literals, sets, maps with
+ * keys that are not strings) are read as one-key objects with a canonical
+ * payload (edn-value.ts), so that two EDN values are structurally equal
+ * exactly when Clojure's `=` holds them equal, with no type tests here: the
+ * JSON paths compare as fast as before.
  */
 import type { Value } from './op.js';
 
@@ -57,15 +57,4 @@ export function canonicalEquals(a: Value, b: Value): boolean {
   }
   for (const k in b) if (Object.hasOwn(b, k)) keys--;
   return keys === 0;
-}
-
-/**
- * A set of `members` as a history value, or the index of a member equal to an
- * earlier one (a set must not hold duplicates).
- */
-export function ednSet(members: Value[]): { value: Value } | { duplicate: number } {
-  const keyed = members.map((m, i) => ({ key: canonicalKey(m), m, i }));
-  keyed.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : x.i - y.i));
-  for (let i = 1; i < keyed.length; i++) if (keyed[i]!.key === keyed[i - 1]!.key) return { duplicate: keyed[i]!.i };
-  return { value: { [SET_KEY]: keyed.map((k) => k.m) } };
 }

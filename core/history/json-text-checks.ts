@@ -10,9 +10,9 @@
  * literal as written (the parsed value has already lost it) and gives the
  * column for the error. The scan runs only on lines that could hold such a
  * thing: long enough to nest that deep, or whose parsed value holds a number
- * that is zero, tiny, beyond 2^53 or infinite (suspectNumbers, a
- * walk of the few fields of an op: a regular expression over every line cost
- * as much as the parsing itself).
+ * that is zero, tiny, beyond 2^53 or infinite (valueFacts, a walk of the few
+ * fields of an op, which also counts keys for duplicate-keys.ts: a regular
+ * expression over every line cost as much as the parsing itself).
  */
 import { MAX_DEPTH } from './read-limits.js';
 
@@ -57,22 +57,43 @@ export function unsafeNumberProblem(literal: string, value: number): string | nu
 /** How suspect the numbers of a parsed value are: NONE, TINY (zero or below the smallest normal double) or BIG. */
 export const SUSPECT = { none: 0, tiny: 1, big: 2 } as const;
 
-/**
- * Whether a parsed value (no deeper than its text is long) holds a number its
- * text may have written unsafely: BIG, beyond 2^53 or infinite (the text must
- * be scanned), or TINY, zero (an underflow reads as 0) or below the smallest
- * normal double (scanned only if the text could spell one: mayHoldTinyNumber).
- */
-export function suspectNumbers(v: unknown): number {
-  if (typeof v === 'number') return !(Math.abs(v) < 2 ** 53) ? SUSPECT.big : Math.abs(v) < MIN_NORMAL ? SUSPECT.tiny : SUSPECT.none;
-  if (typeof v !== 'object' || v === null) return SUSPECT.none;
-  let worst: number = SUSPECT.none;
-  if (Array.isArray(v)) {
-    for (const x of v) if ((worst = Math.max(worst, suspectNumbers(x))) === SUSPECT.big) return worst;
-    return worst;
+/** What one walk of a parsed value found, for the checks of its text that may then be skipped. */
+export interface ValueFacts {
+  /**
+   * How suspect its numbers are (SUSPECT): BIG, beyond 2^53 or infinite (the
+   * text must be scanned), or TINY, zero (an underflow reads as 0) or below the
+   * smallest normal double (scanned only if the text could spell one:
+   * mayHoldTinyNumber).
+   */
+  suspect: number;
+  /** How many keys its objects hold, all together (duplicate-keys.ts compares it with the text's colons). */
+  keys: number;
+  /** Whether a string of it, a key or a value, holds a colon. */
+  colonInString: boolean;
+}
+
+/** One walk of a parsed value (no deeper than MAX_DEPTH: its text is checked for depth first when it could be deeper). */
+export function valueFacts(v: unknown): ValueFacts {
+  const facts: ValueFacts = { suspect: SUSPECT.none, keys: 0, colonInString: false };
+  walk(v, facts);
+  return facts;
+}
+
+function walk(v: unknown, facts: ValueFacts): void {
+  if (typeof v === 'number') {
+    const suspect = !(Math.abs(v) < 2 ** 53) ? SUSPECT.big : Math.abs(v) < MIN_NORMAL ? SUSPECT.tiny : SUSPECT.none;
+    if (suspect > facts.suspect) facts.suspect = suspect;
+  } else if (typeof v === 'string') {
+    if (!facts.colonInString && v.indexOf(':') >= 0) facts.colonInString = true;
+  } else if (Array.isArray(v)) {
+    for (const x of v) walk(x, facts);
+  } else if (typeof v === 'object' && v !== null) {
+    for (const k in v) {
+      facts.keys++;
+      if (!facts.colonInString && k.indexOf(':') >= 0) facts.colonInString = true;
+      walk((v as Record<string, unknown>)[k], facts);
+    }
   }
-  for (const k in v) if ((worst = Math.max(worst, suspectNumbers((v as Record<string, unknown>)[k]))) === SUSPECT.big) return worst;
-  return worst;
 }
 
 /**

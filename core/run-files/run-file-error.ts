@@ -11,6 +11,7 @@ import { EXIT, FencecheckError } from '../errors.js';
 import { jsonTextProblem } from '../history/json-text-checks.js';
 import { MAX_DEPTH } from '../history/read-limits.js';
 import { RUN_FILES } from './run-files.js';
+import { parseStrictJson } from '../history/strict-json.js';
 
 /** A run file that is not what docs/run-directory.md says. Exit 254. */
 export class RunFileError extends FencecheckError {
@@ -30,7 +31,7 @@ export class RunFileError extends FencecheckError {
 export function parseJsonFile(text: string, file: string): unknown {
   let json: unknown;
   try {
-    json = JSON.parse(text) as unknown;
+    json = parseStrictJson(text) as unknown;
   } catch (err) {
     throw new RunFileError(file, `expected JSON, found a syntax error (${(err as Error).message})`, err);
   }

@@ -9,5 +9,6 @@ export const JOBS: Workload = {
   counter: true,
   lockIsTheSubject: false,
   lateWritesDecide: false,
+  writeField: 'job',
   writeValue: () => null,
 };

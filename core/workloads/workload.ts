@@ -24,6 +24,11 @@ export interface Workload {
   lateWritesDecide: boolean;
   /** Why it cannot run without a lock (`--backend none`), or undefined when it can. */
   withoutLock?: string;
+  /**
+   * The field each write records what it is under (jobs: `job`, the job its done record is for, equal to its
+   * value), so a history says which of two workloads with the same ops it is (core/analyse/declared-facts.ts).
+   */
+  writeField?: string;
   /** What section `seq` of `client` writes, when the workload fixes it in the plan (fenced-write); null: computed from the read, or no write. */
   writeValue(client: number, seq: number): string | null;
 }

@@ -14,9 +14,10 @@ import type { Cluster } from '../cluster/cluster.js';
 import { startCluster } from '../cluster/start-cluster.js';
 import type { ProviderName } from '../../core/plan/providers.js';
 import type { ClientConfig, ClientReady, ClientTokenKind } from '../../core/client-protocol.js';
-import { clusterBackendOf, clusterBackendsOf, RESOURCE_MODES, type LockService, type ResourceMode } from '../../core/vocabulary.js';
+import { clusterBackendOf, clusterBackendsOf, type LockService, type ResourceMode } from '../../core/vocabulary.js';
 import { prepareResource, type PgEndpoint } from '../clients/resource.js';
-import { ClientLauncher, tokenKindExcludes } from '../runner/client-command.js';
+import { ClientLauncher } from '../runner/client-command.js';
+import { clientModes } from '../../core/client-modes.js';
 import type { ClientSession } from '../runner/client-session.js';
 import { realClock, sleepOn } from '../runner/clock.js';
 import { runContractChecks, type CheckClient, type CheckResult, type CheckWorld } from './contract-checks.js';
@@ -41,7 +42,7 @@ export interface ClientCheckResult {
   checks: CheckResult[];
   token: ClientTokenKind;
   versions: Record<string, string>;
-  /** The resource modes the client's tokens can serve. */
+  /** The resource modes the client serves, from its token kind and features (core/client-modes.ts). */
   modes: ResourceMode[];
   /** Protocol violations during the checks (each also fails a check). */
   violations: string[];
@@ -107,7 +108,7 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
       checks,
       token: ready.token,
       versions: ready.versions,
-      modes: RESOURCE_MODES.filter((m) => tokenKindExcludes(ready.token, m) === undefined),
+      modes: clientModes(ready),
       violations,
       passed: checks.every((c) => c.status !== 'fail'),
     };

@@ -4,14 +4,15 @@
  * data dirs whose servers hold a shared-memory segment).
  *
  * It is written before each thing is created, synchronously and atomically
- * (write a temporary file, then rename), so a harness killed with SIGKILL at
+ * (runtime/store/atomic-write.ts: a new temporary file, then rename), so a harness killed with SIGKILL at
  * any instant leaves a file that names at least everything that exists. The
  * next `fencecheck up` or `fencecheck down` reads it and reclaims all of it.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ProcessIdentity } from './process-info.js';
 import { TeardownStartedError } from './cluster-errors.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
 
 export interface ProcessRecord extends ProcessIdentity {
   /** Node or client process name. */
@@ -134,9 +135,9 @@ export class StateFile {
 
   private write(): void {
     mkdirSync(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.current, null, 2) + '\n');
-    renameSync(tmp, this.path);
+    // The store's writer: a temporary file nobody can plant a link at, renamed over. Not fsynced: a killed
+    // harness is what the file is for; a machine that crashed lost its namespaces and processes too.
+    writeFileAtomic(this.path, JSON.stringify(this.current, null, 2) + '\n', { durable: false });
   }
 }
 

@@ -17,8 +17,8 @@ import type { ClientHost, ClientProcess } from '../hosts/client-host.js';
 import { compiledEntry } from '../hosts/paths.js';
 import { EXIT, FencecheckError } from '../../core/errors.js';
 import { parseClientCommand } from './client-command-line.js';
-import type { ClientConfig, ClientReady, ClientTokenKind } from '../../core/client-protocol.js';
-import { DB_CONTROL_MODES, type ResourceMode } from '../../core/vocabulary.js';
+import type { ClientConfig, ClientReady } from '../../core/client-protocol.js';
+import { clientModes, featureMissing, modeList, tokenKindExcludes } from '../../core/client-modes.js';
 import { ClientSession, type ProcessControl, type SessionAccess } from './client-session.js';
 import { processChannel } from './client-channel.js';
 import { raceTimer, realClock, type Clock } from './clock.js';
@@ -93,16 +93,20 @@ export class ClientLauncher {
   }
 
   /**
-   * A foreign client's token kind is known only from its ready line: refuse a
-   * resource mode it cannot serve (fences need monotonic tokens, the cas modes
-   * a token at all). `access.mode` is the run's mode (client-check's is `none`).
+   * A foreign client's token kind and features are known only from its ready
+   * line: refuse a resource mode it cannot serve (core/client-modes.ts: fences
+   * need monotonic tokens, the cas modes a token at all, version and
+   * for-update the `transactions` feature), naming the modes it can serve.
+   * `access.mode` is the run's mode (client-check's is `none`).
    */
   private assertApplicable(ready: ClientReady): void {
-    const why = this.foreign ? tokenKindExcludes(ready.token, this.o.access.mode) : undefined;
-    if (why) throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${why}.`);
-    const missing = this.foreign ? featureMissing(ready, this.o.access.mode) : undefined;
+    if (!this.foreign) return;
+    const modes = modeList(clientModes(ready));
+    const why = tokenKindExcludes(ready, this.o.access.mode);
+    if (why) throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${why}.`, `Pick a resource mode its tokens can serve: ${modes} (\`fencecheck client-check\` lists them).`);
+    const missing = featureMissing(ready, this.o.access.mode);
     if (missing) {
-      throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${missing}.`, 'Serve the transactions feature (docs/client-protocol.md, "Transactions"; the Python and Node protocol helpers do), or pick a resource mode without it.');
+      throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${missing}.`, `Serve the transactions feature (docs/client-protocol.md, "Transactions"; the Python and Node protocol helpers do), or pick a mode this client serves: ${modes}.`);
     }
   }
 
@@ -118,22 +122,9 @@ export class ClientLauncher {
  * with this client marks that run so and goes on with the others (src/batch/batch-runner.ts).
  */
 export class ClientNotApplicableError extends FencecheckError {
-  constructor(message: string, hint = 'Pick a resource mode its tokens can serve (see `fencecheck client-check` for what the client supports).') {
+  constructor(message: string, hint = 'Pick a resource mode the client can serve (`fencecheck client-check` lists them).') {
     super('client-not-applicable', message, { hint, exitCode: EXIT.badInput });
   }
-}
-
-/** Why a token kind cannot serve a resource mode, or undefined (the database's own modes need no token). */
-export function tokenKindExcludes(kind: ClientTokenKind, resource: ResourceMode): string | undefined {
-  if (kind !== 'monotonic' && (resource === 'fence' || resource === 'fence-claim')) return `announces ${kind} tokens, and the resource mode ${resource} needs a monotonic fencing token (use none${kind === 'unique' ? ', cas-unique or cas-unique-nonatomic' : ''})`;
-  if (kind === 'none' && resource !== 'none' && !DB_CONTROL_MODES.includes(resource)) return `announces no token, and the resource mode ${resource} needs one (use none, ${DB_CONTROL_MODES.join(' or ')})`;
-  return undefined;
-}
-
-/** Why a client's features cannot serve a resource mode, or undefined: version and for-update need `transactions`. */
-export function featureMissing(ready: Pick<ClientReady, 'features'>, resource: ResourceMode): string | undefined {
-  if (!DB_CONTROL_MODES.includes(resource) || (ready.features ?? []).includes('transactions')) return undefined;
-  return `does not announce the feature \`transactions\` in its ready line, and the resource mode ${resource} needs it (transaction statements, rollback on failure, the version column in answers)`;
 }
 
 /** How long a client may take to print its ready line: 30 s, or FC_CLIENT_READY_TIMEOUT_MS (tests shorten it). */

@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { projectRoot } from '../hosts/paths.js';
 import { UsageError } from '../../core/errors.js';
-import type { ClientTokenKind } from '../../core/client-protocol.js';
+import type { ClientFeature, ClientTokenKind } from '../../core/client-protocol.js';
 import type { LockBackend } from '../../core/vocabulary.js';
 import { parseClientCommand } from './client-command-line.js';
 
@@ -23,6 +23,11 @@ export interface NamedClient {
   /** The backends (clusters) it runs on. */
   backends: readonly LockBackend[];
   token: ClientTokenKind;
+  /**
+   * The features its ready line announces (core/client-modes.ts: version and for-update need `transactions`): the
+   * Python and Node protocol helpers announce it, the Go and Java clients write their own ready line without it.
+   */
+  features: readonly ClientFeature[];
   /** Its program and arguments, relative to the project root (`node` is the running Node). */
   argv: (root: string) => string[];
   /** What must be installed first. */
@@ -31,27 +36,29 @@ export interface NamedClient {
 
 const node = (file: string) => (root: string) => [process.execPath, join(root, 'clients', 'node', file)];
 const python = (file: string) => (root: string) => ['/usr/bin/python3', join(root, 'clients', 'python', file)];
+/** The protocol helpers' one feature (clients/python/fencecheck_protocol.py, clients/node/fencecheck-protocol.mjs). */
+const TX: readonly ClientFeature[] = ['transactions'];
 const NPM = 'npm run setup -- --node (installs clients/node/package.json)';
 /** tooz_client.py with its driver: one program, four drivers (tooz's Lock API offers no token on any: docs/lock-clients.md). */
 const tooz = (driver: string) => (root: string) => [...python('tooz_client.py')(root), driver];
 
 export const NAMED_CLIENTS: readonly NamedClient[] = [
-  { name: 'redis-semaphore', library: 'redis-semaphore 5.8.0 Mutex', backends: ['redis'], token: 'unique', argv: node('redis-semaphore-mutex.mjs'), install: NPM },
-  { name: 'redis-semaphore-redlock', library: 'redis-semaphore 5.8.0 RedlockMutex', backends: ['redlock'], token: 'unique', argv: node('redis-semaphore-redlock.mjs'), install: NPM },
-  { name: 'sesamecare-redlock', library: '@sesamecare-oss/redlock 1.4.0', backends: ['redlock'], token: 'unique', argv: node('sesamecare-redlock.mjs'), install: NPM },
-  { name: 'simple-redis-mutex', library: 'simple-redis-mutex 3.0.0', backends: ['redis'], token: 'monotonic', argv: node('simple-redis-mutex.mjs'), install: NPM },
-  { name: 'etcd3-lock', library: 'etcd3 1.1.2 Lock', backends: ['etcd'], token: 'unique', argv: node('etcd3-lock.mjs'), install: NPM },
-  { name: 'redis-py', library: 'redis-py 4.3.4 Lock', backends: ['redis'], token: 'unique', argv: python('redis_py_client.py'), install: 'npm run setup' },
-  { name: 'redis-py-sentinel', library: 'redis-py 4.3.4 Lock over Sentinel.master_for', backends: ['redis-sentinel'], token: 'unique', argv: python('redis_py_sentinel_client.py'), install: 'npm run setup' },
-  { name: 'kazoo', library: 'kazoo 2.8 Lock', backends: ['zookeeper'], token: 'monotonic', argv: python('kazoo_client.py'), install: 'npm run setup' },
-  { name: 'python-etcd3', library: 'python-etcd3 0.12.0 Lock', backends: ['etcd'], token: 'unique', argv: python('etcd3_client.py'), install: 'npm run setup' },
-  { name: 'etcd-mutex', library: 'etcd clientv3/concurrency Mutex 3.4.23', backends: ['etcd'], token: 'monotonic', argv: (root) => [join(root, 'clients', 'go', 'etcd-mutex', 'etcd-mutex')], install: 'npm run setup -- --go' },
-  { name: 'tooz-memcached', library: 'tooz 3.1.0 memcached driver (pymemcache 3.5.2)', backends: ['memcached'], token: 'none', argv: tooz('memcached'), install: 'npm run setup' },
-  { name: 'tooz-redis', library: 'tooz 3.1.0 redis driver (redis-py 4.3.4)', backends: ['redis'], token: 'none', argv: tooz('redis'), install: 'npm run setup' },
-  { name: 'tooz-zookeeper', library: 'tooz 3.1.0 zookeeper driver (kazoo 2.8)', backends: ['zookeeper'], token: 'none', argv: tooz('zookeeper'), install: 'npm run setup' },
-  { name: 'tooz-etcd3gw', library: 'tooz 3.1.0 etcd3gw driver (etcd3gw 2.0.0)', backends: ['etcd'], token: 'none', argv: tooz('etcd3gw'), install: 'npm run setup' },
-  { name: 'psycopg2-advisory', library: 'psycopg2 2.9.5, PostgreSQL session-level advisory locks', backends: ['pg-advisory', 'pg-advisory-pooled'], token: 'monotonic', argv: python('psycopg2_advisory_client.py'), install: 'npm run setup' },
-  { name: 'curator', library: 'Curator 5.4.0 InterProcessMutex', backends: ['zookeeper'], token: 'none', argv: (root) => [join(root, 'clients', 'java', 'curator-mutex')], install: 'npm run setup -- --java' },
+  { name: 'redis-semaphore', library: 'redis-semaphore 5.8.0 Mutex', backends: ['redis'], token: 'unique', features: TX, argv: node('redis-semaphore-mutex.mjs'), install: NPM },
+  { name: 'redis-semaphore-redlock', library: 'redis-semaphore 5.8.0 RedlockMutex', backends: ['redlock'], token: 'unique', features: TX, argv: node('redis-semaphore-redlock.mjs'), install: NPM },
+  { name: 'sesamecare-redlock', library: '@sesamecare-oss/redlock 1.4.0', backends: ['redlock'], token: 'unique', features: TX, argv: node('sesamecare-redlock.mjs'), install: NPM },
+  { name: 'simple-redis-mutex', library: 'simple-redis-mutex 3.0.0', backends: ['redis'], token: 'monotonic', features: TX, argv: node('simple-redis-mutex.mjs'), install: NPM },
+  { name: 'etcd3-lock', library: 'etcd3 1.1.2 Lock', backends: ['etcd'], token: 'unique', features: TX, argv: node('etcd3-lock.mjs'), install: NPM },
+  { name: 'redis-py', library: 'redis-py 4.3.4 Lock', backends: ['redis'], token: 'unique', features: TX, argv: python('redis_py_client.py'), install: 'npm run setup' },
+  { name: 'redis-py-sentinel', library: 'redis-py 4.3.4 Lock over Sentinel.master_for', backends: ['redis-sentinel'], token: 'unique', features: TX, argv: python('redis_py_sentinel_client.py'), install: 'npm run setup' },
+  { name: 'kazoo', library: 'kazoo 2.8 Lock', backends: ['zookeeper'], token: 'monotonic', features: TX, argv: python('kazoo_client.py'), install: 'npm run setup' },
+  { name: 'python-etcd3', library: 'python-etcd3 0.12.0 Lock', backends: ['etcd'], token: 'unique', features: TX, argv: python('etcd3_client.py'), install: 'npm run setup' },
+  { name: 'etcd-mutex', library: 'etcd clientv3/concurrency Mutex 3.4.23', backends: ['etcd'], token: 'monotonic', features: [], argv: (root) => [join(root, 'clients', 'go', 'etcd-mutex', 'etcd-mutex')], install: 'npm run setup -- --go' },
+  { name: 'tooz-memcached', library: 'tooz 3.1.0 memcached driver (pymemcache 3.5.2)', backends: ['memcached'], token: 'none', features: TX, argv: tooz('memcached'), install: 'npm run setup' },
+  { name: 'tooz-redis', library: 'tooz 3.1.0 redis driver (redis-py 4.3.4)', backends: ['redis'], token: 'none', features: TX, argv: tooz('redis'), install: 'npm run setup' },
+  { name: 'tooz-zookeeper', library: 'tooz 3.1.0 zookeeper driver (kazoo 2.8)', backends: ['zookeeper'], token: 'none', features: TX, argv: tooz('zookeeper'), install: 'npm run setup' },
+  { name: 'tooz-etcd3gw', library: 'tooz 3.1.0 etcd3gw driver (etcd3gw 2.0.0)', backends: ['etcd'], token: 'none', features: TX, argv: tooz('etcd3gw'), install: 'npm run setup' },
+  { name: 'psycopg2-advisory', library: 'psycopg2 2.9.5, PostgreSQL session-level advisory locks', backends: ['pg-advisory', 'pg-advisory-pooled'], token: 'monotonic', features: TX, argv: python('psycopg2_advisory_client.py'), install: 'npm run setup' },
+  { name: 'curator', library: 'Curator 5.4.0 InterProcessMutex', backends: ['zookeeper'], token: 'none', features: [], argv: (root) => [join(root, 'clients', 'java', 'curator-mutex')], install: 'npm run setup -- --java' },
 ];
 
 /** One entry of `--lock-clients`: the built-in client, a named one, or a command line. */
@@ -66,9 +73,14 @@ export interface ClientChoice {
   token: ClientTokenKind | null;
 }
 
-/** The token kind of a --client command line that is a known client's (its name was given, or its command line), else undefined. */
+/** The named client a --client command line is (its name was given, or its command line), else undefined. */
+export function knownClientOf(command: string, root: string = projectRoot()): NamedClient | undefined {
+  return NAMED_CLIENTS.find((c) => commandLine(c.argv(root)) === command.trim());
+}
+
+/** The token kind of a --client command line that is a known client's, else undefined. */
 export function knownTokenOf(command: string, root: string = projectRoot()): ClientTokenKind | undefined {
-  return NAMED_CLIENTS.find((c) => commandLine(c.argv(root)) === command.trim())?.token;
+  return knownClientOf(command, root)?.token;
 }
 
 export function namedClient(name: string): NamedClient | undefined {

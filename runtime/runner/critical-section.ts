@@ -109,7 +109,9 @@ async function attemptBody(ctx: SectionContext, op: Perform, plan: SectionPlan, 
   await ctx.sleep(plan.holdMs);
   if (!workload.accessesResource) return 'done';
   ctx.holders.stage(plan.worker, 'writing');
-  const written = await op('write', { op: 'write', value: next, ...(readVersion !== undefined ? { readVersion } : {}) }, next, token);
+  // A workload whose writes record something (a job's done record) says so on the op: the history then tells it from lock-counter.
+  const recorded = workload.writeField !== undefined ? { [workload.writeField]: next } : undefined;
+  const written = await op('write', { op: 'write', value: next, ...(readVersion !== undefined ? { readVersion } : {}) }, next, token, recorded);
   if (written.type === 'info') return 'retire';
   return written.type === 'fail' && written.error === 'version-changed' ? 'conflict' : 'done';
 }

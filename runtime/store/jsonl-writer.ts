@@ -16,7 +16,7 @@
  * (ENOSPC, a file-size limit) is cut back off, so a full disk leaves the
  * history as it was before that op, still checkable, and the error says so.
  */
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { EXIT, FencecheckError } from '../../core/errors.js';
 import type { Op } from '../../core/history/op.js';
 import { CORE_FIELDS } from '../../core/history/op-from-record.js';
@@ -43,7 +43,8 @@ export class JsonlWriter {
   /** Open (creating it if needed) `path` for appending ops. */
   static open(path: string, opts: JsonlWriterOptions = {}): JsonlWriter {
     try {
-      return new JsonlWriter(path, openSync(path, opts.truncate ? 'w' : 'a'));
+      // O_NOFOLLOW: a link planted at history.jsonl is refused (ELOOP), never written through.
+      return new JsonlWriter(path, openSync(path, (opts.truncate ? constants.O_TRUNC : constants.O_APPEND) | constants.O_CREAT | constants.O_WRONLY | constants.O_NOFOLLOW, 0o644));
     } catch (err) {
       throw writeError(path, 'open', err);
     }
@@ -107,10 +108,11 @@ function isCount(n: number): boolean {
 function writeError(path: string, what: string, err: unknown, kept = ''): FencecheckError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? String(err);
   const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
-  return new FencecheckError(full ? 'disk-full' : 'io', `Cannot ${what} history ${path}: ${code}${full ? ' (no space left for it)' : ''}. ${kept}`.trim(), {
+  const link = code === 'ELOOP';
+  return new FencecheckError(full ? 'disk-full' : 'io', `Cannot ${what} history ${path}: ${code}${full ? ' (no space left for it)' : link ? ' (a symbolic link is there; not followed)' : ''}. ${kept}`.trim(), {
     hint: full ? 'Free space on that file system (or pass --results on another one) and run again.' : 'Check that the results directory exists, is writable and has free space.',
-    // A full disk is the machine's state, not a bug of fencecheck: 254 as the run store's DiskFullError.
-    ...(full ? { exitCode: EXIT.badInput } : {}),
+    // A full disk, or a link someone planted, is the machine's state, not a bug of fencecheck: 254 as the run store's DiskFullError.
+    ...(full || link ? { exitCode: EXIT.badInput } : {}),
     cause: err,
   });
 }

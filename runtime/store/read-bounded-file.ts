@@ -10,9 +10,12 @@
  * a swap could outrun) says what was opened. A regular file never blocks a
  * read indefinitely, so no timer is needed once the kind is checked; the
  * size bound holds while reading too (a file that grows, or /proc, whose
- * sizes read 0).
+ * sizes read 0). A run's files are confined to their run directory too
+ * (`inside`, confined-path.ts): a link out of it is refused before it is
+ * opened, and the opened descriptor is checked again.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { LinkedOutsideError, openInside } from './confined-path.js';
 
 /** Run files, manifests: far above what a run writes (results.json caps its anomaly lists), far below a crash. */
 export const MAX_RUN_FILE_BYTES = 64 * 2 ** 20;
@@ -29,12 +32,16 @@ export class BoundedReadError extends Error {
   }
 }
 
-/** The file's text; throws BoundedReadError (code ENOENT when it does not exist). */
-export function readBoundedFile(path: string, maxBytes: number = MAX_RUN_FILE_BYTES): string {
+/**
+ * The file's text; throws BoundedReadError (code ENOENT when it does not exist). `inside`: the real directory
+ * the file must really be in (a run's files, confined-path.ts), else LinkedOutsideError before a byte is read.
+ */
+export function readBoundedFile(path: string, maxBytes: number = MAX_RUN_FILE_BYTES, inside?: { root: string; what?: string }): string {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = inside === undefined ? openSync(path, constants.O_RDONLY | constants.O_NONBLOCK) : openInside(path, inside.root, inside.what);
   } catch (err) {
+    if (err instanceof LinkedOutsideError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new BoundedReadError(path, code === 'ENOENT' ? 'does not exist' : `cannot be opened (${code ?? (err as Error).message})`, code === 'ENOENT' ? 'ENOENT' : 'io', err);
   }

@@ -1,6 +1,9 @@
 /**
- * Reading test.json and results.json from a run directory: the file I/O
- * around the formats' pure parsers (core/run-files/), so core reads no files.
+ * Reading test.json, plan.json and results.json from a run directory: the
+ * file I/O around the formats' pure parsers (core/run-files/), so core reads
+ * no files. Every reader of a run reads through here (or, for the history,
+ * through src/check/verify-run.ts), so the rule of confined-path.ts holds for
+ * all of them: nothing is read from outside the run directory.
  */
 import { join } from 'node:path';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
@@ -8,17 +11,22 @@ import { parseResultsJson, RESULTS_FILE, type StoredResults } from '../../core/r
 import { parseTestJson, TEST_FILE, type StoredTest } from '../../core/run-files/test-json.js';
 import { parsePlanJson, PLAN_FILE } from '../../core/run-files/plan-json.js';
 import type { RunPlan } from '../../core/plan/run-plan.js';
-import { BoundedReadError, readBoundedFile } from './read-bounded-file.js';
+import { BoundedReadError, MAX_RUN_FILE_BYTES, readBoundedFile } from './read-bounded-file.js';
+import { assertInside, LinkedOutsideError, realDir } from './confined-path.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
 
 /**
  * A run file's text and path, or null when the run has none (ENOENT); any other failure names the file.
  * Regular files only, bounded (read-bounded-file.ts): a FIFO or /dev/zero in a run directory is a 254, not a hang.
+ * Only from inside the run directory (confined-path.ts): a file linked out of it is a LinkedOutsideError (254)
+ * naming the link and its target, raised before the file is opened, so nothing of it is parsed or quoted.
  */
 export function readRunFile(dir: string, name: string): { text: string; path: string } | null {
   const path = join(dir, name);
   try {
-    return { text: readBoundedFile(path), path };
+    return { text: readBoundedFile(path, MAX_RUN_FILE_BYTES, { root: realDir(dir) }), path };
   } catch (err) {
+    if (err instanceof LinkedOutsideError) throw err;
     if (err instanceof BoundedReadError && err.code === 'ENOENT') return null;
     throw new RunFileError(path, err instanceof BoundedReadError ? err.why : `cannot be read: ${(err as Error).message}`, err);
   }
@@ -40,4 +48,16 @@ export function readResultsJson(dir: string): StoredResults | null {
 export function readPlanJson(dir: string): RunPlan | null {
   const file = readRunFile(dir, PLAN_FILE);
   return file === null ? null : parsePlanJson(file.text, file.path);
+}
+
+/** The files a reader of a run reads (the report, the index, serve, check, compare): each must really be in the run directory. */
+const READ_FILES = [TEST_FILE, PLAN_FILE, RESULTS_FILE, RUN_FILES.history] as const;
+
+/**
+ * Throws LinkedOutsideError for the first of a run's files that leads outside its directory, without reading any:
+ * for a caller that says so before reading (the index lists the run's problem, serve answers 404 for its report).
+ */
+export function assertRunFilesInside(dir: string): void {
+  const root = realDir(dir);
+  for (const name of READ_FILES) assertInside(join(dir, name), root);
 }

@@ -15,13 +15,15 @@
  * results.json). The file names are run-files.ts's.
  *
  * Every file is written whole or not at all (writeFileAtomic), so a reader
- * never meets half a test.json, and the readers beside the types
- * (test-json.ts, results-json.ts) name the field a bad file gets wrong.
+ * never meets half a test.json, and never through a link planted in the
+ * directory (pinned-dir.ts); the readers beside the types (test-json.ts,
+ * results-json.ts) name the field a bad file gets wrong, and read nothing
+ * linked out of the run directory (confined-path.ts).
  */
-import { existsSync, mkdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EXIT, FencecheckError } from '../../core/errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { replaceLink, writeFileAtomic } from './atomic-write.js';
 import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { ensureWritableDir } from './writable-dir.js';
 import { readResultsJson } from './read-run-files.js';
@@ -185,8 +187,6 @@ function currentLatest(parent: string): string | undefined {
 }
 
 function linkLatest(parent: string, dir: string): void {
-  const temp = join(parent, `.${LATEST_LINK}.${process.pid}.tmp`);
-  rmSync(temp, { force: true });
-  symlinkSync(basename(dir), temp);
-  renameSync(temp, join(parent, LATEST_LINK));
+  // Through the store's writer: a new link under a random name, renamed over `latest` (atomic-write.ts).
+  replaceLink(join(parent, LATEST_LINK), basename(dir));
 }

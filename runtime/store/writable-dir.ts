@@ -9,24 +9,36 @@
  * ENOENT from a parent it just found present, so under /proc (where mkdir
  * always says ENOENT) it loops forever at full CPU. A probe file written and
  * removed then shows the directory takes files (a read-only mount, /sys, a
- * directory without write permission for this user).
+ * directory without write permission for this user); it is created as every
+ * file is (pinned-dir.ts), so a link planted at its name is never followed.
  */
-import { mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { closeSync, mkdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { createExclusive, openPinnedDir } from './pinned-dir.js';
 
 /** The absolute directory, made if missing; a UsageError (254) naming `what` (the flag, quoted: "`--results`") when it cannot hold files. */
 export function ensureWritableDir(path: string, what: string): string {
   const dir = resolve(path);
   for (const missing of missingDirs(dir, path, what)) makeOne(missing, path, what);
-  const probe = join(dir, `.fencecheck-probe.${process.pid}`);
   try {
-    writeFileSync(probe, '');
-    rmSync(probe, { force: true });
+    probeFiles(dir);
   } catch (err) {
     throw refusal(path, what, `a writable directory`, `${dir} takes no files (${codeOf(err)})`);
   }
   return dir;
+}
+
+/** A probe file created (exclusively, under a random name: pinned-dir.ts, never through a planted link) and removed. */
+function probeFiles(dir: string): void {
+  const pinned = openPinnedDir(dir);
+  try {
+    const { fd, name } = createExclusive(pinned, 'fencecheck-probe');
+    closeSync(fd);
+    rmSync(pinned.entry(name), { force: true });
+  } finally {
+    pinned.close();
+  }
 }
 
 /**

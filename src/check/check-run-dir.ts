@@ -10,6 +10,8 @@ import type { ResultsJson, StoredResults } from '../../core/run-files/results-js
 import { RunStore } from '../../runtime/store/run-store.js';
 import type { StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, recomputeResults } from './verify-run.js';
+import { join } from 'node:path';
+import { TEST_FILE } from '../../core/run-files/test-json.js';
 
 export { isRunDir } from './is-run-dir.js';
 
@@ -23,7 +25,7 @@ export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) =
   const store = RunStore.open(dir);
   const test = store.requireTest();
   const history = readRunHistory(dir, onWarning);
-  const results = recomputeResults(history, test, readPreviousResults(store));
+  const results = recomputeResults(history, test, readPreviousResults(store), join(dir, TEST_FILE));
   store.writeResults(results);
   return { test, results };
 }

@@ -22,7 +22,9 @@ import type { History } from '../../core/history/op.js';
 import { validatedBatches } from '../history/read-history.js';
 import { parseResultsJson, RESULTS_FILE, type ResultsJson, type StoredResults } from '../../core/run-files/results-json.js';
 import { readRunFile } from '../../runtime/store/read-run-files.js';
+import { assertInside, assertOpenedInside, realDir } from '../../runtime/store/confined-path.js';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
+import { describeContradiction, firstContradiction, type DeclaredFacts } from '../../core/analyse/declared-facts.js';
 import { HISTORY_FILE } from '../../runtime/store/run-store.js';
 import { TEST_FILE, type StoredTest } from '../../core/run-files/test-json.js';
 import { runResults, type ClientFacts } from '../../core/analyse/run-results.js';
@@ -33,12 +35,17 @@ import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
 /**
  * A run's history.jsonl, read synchronously (the reader is synchronous underneath: regular files only, bounded),
  * tolerating a last line cut by a kill. A parse error says a run's history is JSON Lines, not "as --format said".
+ * Only from inside the run directory, as every run file (runtime/store/confined-path.ts): a history linked out of
+ * it is refused before it is opened and, should a link be swapped in meanwhile, on the descriptor opened.
  */
 export function readRunHistory(dir: string, onWarning?: (w: HistoryWarning) => void): History {
   const path = join(dir, HISTORY_FILE);
+  const root = realDir(dir);
+  assertInside(path, root);
   const history: History = [];
+  const onOpen = (fd: number): void => assertOpenedInside(fd, path, root);
   try {
-    for (const batch of validatedBatches(path, { format: 'jsonl', tolerateTruncatedTail: true, ...(onWarning ? { onWarning } : {}) })) for (const op of batch) history.push(op);
+    for (const batch of validatedBatches(path, { format: 'jsonl', tolerateTruncatedTail: true, onOpen, ...(onWarning ? { onWarning } : {}) })) for (const op of batch) history.push(op);
   } catch (err) {
     if (!(err instanceof ParseError) || err.hint === undefined) throw err;
     throw new ParseError({ file: err.file, line: err.line, column: err.column }, err.expected, err.found, err.hint.replace('(as --format said)', "(a run directory's history is always JSON Lines)"));
@@ -47,12 +54,30 @@ export function readRunHistory(dir: string, onWarning?: (w: HistoryWarning) => v
 }
 
 /** results.json as the run would write it for this history: runResults with what test.json and the earlier file recorded. */
-export function recomputeResults(history: History, test: StoredTest, previous: StoredResults | null): ResultsJson {
+export function recomputeResults(history: History, test: StoredTest, previous: StoredResults | null, testPath: string = TEST_FILE): ResultsJson {
+  assertFactsFit(history, test, testPath);
   const script = test['script'];
   // The planned count only feeds the "N of M windows struck" line, never the outcome (core/checkers/lock/evidence.ts).
   const planned = Array.isArray(script) ? script.reduce<number>((n, w) => n + (typeof w === 'object' && w !== null && !Array.isArray(w) ? faultEvents([w as unknown as FaultWindow]) : 1), 0) : previous?.evidence?.faults.planned;
   const durationMs = typeof previous?.durationMs === 'number' ? previous.durationMs : null;
   return runResults(history, test, planned, durationMs, clientFactsOf(test));
+}
+
+/**
+ * test.json's facts that choose the checkers (workload, resource, backend's token kind, lock client) held
+ * against the history (core/analyse/declared-facts.ts): a contradiction is a RunFileError (254) naming the fact,
+ * never a verdict computed under the wrong checkers.
+ */
+export function assertFactsFit(history: History, test: StoredTest, testPath: string = TEST_FILE): void {
+  const facts: DeclaredFacts = {
+    workload: test.workload,
+    resource: test.resource,
+    backend: test.backend,
+    clientToken: test['clientToken'] as ClientTokenKind | undefined,
+    foreignClient: test['client'] !== undefined,
+  };
+  const contradiction = firstContradiction(history, facts);
+  if (contradiction !== null) throw new RunFileError(testPath, `\`${contradiction.fact}\` does not fit the history: ${describeContradiction(contradiction)}`);
 }
 
 /** A --client run's token kind and protocol violations, and any run's client crashes, as test.json recorded them (checked by its reader), so the re-check judges as the run did. */
@@ -110,7 +135,7 @@ export function verifiedResults(dir: string, test: StoredTest | null, history: (
   const ops = history();
   if (ops === null) return { results: null, unchecked: NO_HISTORY };
   if (test === null) throw new RunFileError(file.path, `cannot be checked against the history: ${join(dir, TEST_FILE)} is missing`);
-  const fresh = recomputeResults(ops, test, stored);
+  const fresh = recomputeResults(ops, test, stored, join(dir, TEST_FILE));
   const difference = resultsDifference(stored, fresh);
   if (difference !== null) throw new RunFileError(file.path, `does not match the run's history: ${difference}; the file was edited or written by another tool`);
   // Through JSON and the reader, so callers get exactly what reading the file the run would write gives.

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { clientCommand, CLIENT_HELP } from './run-flags.js';
 import { REDIS_PERSISTENCE, type RedisPersistence } from '../../core/plan/redis-persistence.js';
+import { huntDirName } from '../hunt/hunt-dir.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { WANTED_SIGNS, type WantedSign } from '../hunt/near-miss.js';
 import { parseInRange } from '../../core/number-range.js';
@@ -62,16 +63,16 @@ export function registerHuntCommand(program: Command): void {
     .option('--client <command>', CLIENT_HELP, clientCommand)
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
     .option('--faults <list>', 'fault kinds to hunt with, comma-separated (default: every kind that applies)', faultKinds)
-    .option('--budget <duration>', 'stop starting tries after this long: 10m, 90s, 1h (default 10m unless --budget-runs)', budgetDuration)
+    .option('--budget <duration>', 'stop starting tries after this long: 10m, 90s, 1h; 1s..168h (default 10m unless --budget-runs)', budgetDuration)
     .option('--budget-runs <n>', withRange('stop after this many tries', FLAG_RANGES['--budget-runs']), numberFlag('--budget-runs'))
     .option('--seed <n>', withRange('seed of the search (a seed and the tries\' outcomes replay the same plans)', FLAG_RANGES['--seed']), seedFlag('--seed'), 1)
-    .option('--results <dir>', 'where the hunt directory goes (<dir>/hunt/<timestamp>/)', 'results')
+    .option('--results <dir>', 'where the hunt directory goes (<dir>/hunt/<backend>-<resource>-<stamp>/)', 'results')
     .option('--keep-going', 'go on after a violation until the budget is spent', false)
     .option('--want <sign>', `count as the find only a violation whose try shows this sign, and go on past the others: ${Object.keys(WANTED_SIGNS).join(', ')} (valid-double-hold: two holders both within their grants' validity, the lock's own failure, not a late write)`, oneOf('--want', Object.keys(WANTED_SIGNS) as WantedSign[]))
     .option('--shard <i/N>', 'this machine\'s share of a sharded hunt (an independent search per shard)', parseShard)
     .option('--time-limit <s>', withRange('seconds of workload per try', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS), TRY_SHAPE.timeLimitS)
     .option('--clients <n>', withRange('clients per try', RUN_RANGES.clients), parseInRange('--clients', RUN_RANGES.clients), TRY_SHAPE.clients)
-    .option('--ttl-ms <ms>', `lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, parseInRange('--ttl-ms', RUN_RANGES.ttlMs))
+    .option('--ttl-ms <ms>', withRange(`lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, RUN_RANGES.ttlMs), parseInRange('--ttl-ms', RUN_RANGES.ttlMs))
     .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', false)
     .option('--redis-persistence <mode>', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')} (a kill without persistence restarts a server empty, its INCR counter too)`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
     .option('--no-shrink', 'after a violation, print the shrink command instead of shrinking the failing try')
@@ -118,7 +119,7 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   const { runHunt } = await import('../hunt/run-hunt.js');
   const { realHuntDeps } = await import('../hunt/real-hunt-deps.js');
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  const huntDir = join(flags.results, 'hunt', `${target.backend}-${target.resource}-${stamp}${flags.shard ? `-shard${flags.shard.index}of${flags.shard.count}` : ''}`);
+  const huntDir = join(flags.results, 'hunt', huntDirName(target, stamp, flags.shard));
   const log = (l: string): void => void process.stderr.write(l + '\n');
   // Ctrl-C: the try under way tears its cluster down (its own hooks), then the hunt ends with what it found.
   let stopped = false;

@@ -8,11 +8,20 @@ import { FAULT_KINDS, type FaultKind } from '../../core/generator/nemesis-schedu
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** `--budget 10m`: a positive duration; a bare number is seconds. */
+/** `--budget`'s range: at least one second (a try takes seconds), at most a week (a timer's limit is 24.8 days). */
+export const BUDGET_RANGE_MS = { min: 1000, max: 7 * 24 * 3_600_000 } as const;
+
+/**
+ * `--budget 10m`: a duration, a number and a unit (ms, s, m, h; a bare number
+ * is seconds), nothing around it, a whole number of milliseconds within
+ * BUDGET_RANGE_MS.
+ */
 export function budgetDuration(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  const m = /^(\d{1,15}(?:\.\d{1,6})?)(ms|s|m|h)?$/.exec(text);
   const ms = m ? Number(m[1]) * UNIT_MS[m[2] ?? 's']! : NaN;
-  if (!(Number.isFinite(ms) && ms > 0)) throw new UsageError(`Expected \`--budget\` to be a positive duration such as 10m, 90s or 1h, got \`${text}\``, 'A hunt needs time to try anything: give --budget 10m, or --budget-runs N for a number of tries.');
+  const hint = 'Give a duration from 1s to 168h (a week), such as 10m, 90s or 1.5h, with no spaces; or --budget-runs N for a number of tries.';
+  if (!Number.isFinite(ms)) throw new UsageError(`Expected \`--budget\` to be a duration such as 10m, 90s or 1h, got \`${text}\``, hint);
+  if (!Number.isInteger(ms) || ms < BUDGET_RANGE_MS.min || ms > BUDGET_RANGE_MS.max) throw new UsageError(`Expected \`--budget\` to be a whole number of milliseconds from 1s to 168h, got \`${text}\``, hint);
   return ms;
 }
 

@@ -13,6 +13,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, FencecheckError, formatError } from '../../core/errors.js';
 import { printable } from '../../core/printable.js';
+import { refuseRepeatedFlags } from './repeated-flags.js';
 
 // A reader that stops early (`fencecheck check ... | head -1`) closes the pipe: end quietly with the
 // status a process killed by SIGPIPE has (128 + 13), as `yes | head -1` does, not a stack trace and 1 (INVALID).
@@ -59,13 +60,17 @@ program
 // The commands that start a cluster refuse a bad FENCECHECK_SUBNET before they make anything (a run directory).
 const CLUSTER_COMMANDS = new Set(['run', 'compare', 'client-check', 'scenario', 'hunt', 'shrink', 'up']);
 program.hook('preAction', async (_program, action) => {
+  // The words after the command's own name (a subcommand's after its parent's): where its flags are.
+  refuseRepeatedFlags(action, userArgs);
   const top = action.parent === program ? action : action.parent;
   if (top !== null && CLUSTER_COMMANDS.has(top.name())) (await import('../../runtime/cluster/chosen-subnet.js')).chosenSubnet(undefined);
 });
 
+let userArgs: readonly string[] = [];
 try {
   const args = await harnessArgs(process.argv.slice(2));
   if (args !== undefined) {
+    userArgs = args;
     for (const register of await registrationsFor(args)) register(program);
     await program.parseAsync(args, { from: 'user' });
   }

@@ -7,6 +7,7 @@ import { jsonTextProblem } from '../../core/history/json-text-checks.js';
 import type { Value } from '../../core/history/op.js';
 import { parseInRange, rangeHelp, type NumberRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
+import { parseStrictJson } from '../../core/history/strict-json.js';
 
 const SEED_RANGE = RUN_RANGES.seed;
 
@@ -73,9 +74,10 @@ export function jsonValue(flag: string) {
     const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
     let value: Value;
     try {
-      value = JSON.parse(text) as Value;
-    } catch {
-      throw new UsageError(`Expected \`${flag}\` to be JSON (e.g. 0, null, "x"), got \`${shown}\``, 'Quote strings twice in the shell: --init \'"x"\'.');
+      value = parseStrictJson(text) as Value;
+    } catch (err) {
+      const duplicate = err instanceof SyntaxError && err.message.startsWith('Duplicate key') ? ` (${err.message})` : '';
+      throw new UsageError(`Expected \`${flag}\` to be JSON (e.g. 0, null, "x"), got \`${shown}\`${duplicate}`, duplicate ? 'Give each key of an object once.' : 'Quote strings twice in the shell: --init \'"x"\'.');
     }
     // The same bounds as a history's values: no rounded integers, no Infinity, no nesting that overflows the stack.
     const problem = jsonTextProblem(text);

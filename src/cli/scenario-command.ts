@@ -18,8 +18,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { assertCreatableDir, ensureWritableDir } from '../../runtime/store/writable-dir.js';
 import { oneLine } from '../../core/printable.js';
-import { knownTokenOf } from '../../runtime/runner/client-registry.js';
-import { tokenKindExcludes } from '../../runtime/runner/client-command.js';
+import { knownClientOf } from '../../runtime/runner/client-registry.js';
+import { featureMissing, tokenKindExcludes } from '../../core/client-modes.js';
 import { findScenario, SCENARIOS, selectVariants } from '../scenarios/catalogue.js';
 import { planScenarioRuns, rowId, type ScenarioSelection } from '../scenarios/plan-scenario-runs.js';
 import type { Scenario, ScenarioVariant } from '../scenarios/scenario.js';
@@ -168,13 +168,13 @@ export function skippedLines(selection: readonly ScenarioSelection[], exists: (p
  * kind only its ready line says is refused run by run (ClientNotApplicableError), and the rest run too.
  */
 function clientApplicable(selection: ScenarioSelection[], client: string | undefined): { selection: ScenarioSelection[]; excluded: string[] } {
-  const kind = client === undefined ? undefined : knownTokenOf(client);
-  if (kind === undefined) return { selection, excluded: [] };
+  const known = client === undefined ? undefined : knownClientOf(client);
+  if (known === undefined) return { selection, excluded: [] };
   const excluded: string[] = [];
   const kept = selection.map(({ scenario, variants }) => ({
     scenario,
     variants: variants.filter((v) => {
-      const why = tokenKindExcludes(kind, v.options.resource);
+      const why = tokenKindExcludes(known, v.options.resource) ?? featureMissing(known, v.options.resource);
       if (why !== undefined) excluded.push(`${scenario.id}/${v.label}: not applicable with this client, which ${why}`);
       return why === undefined;
     }),

@@ -16,7 +16,7 @@ import { splitAim, type Aims } from '../../core/generator/aimed-schedule.js';
 import { aimedScript } from '../../core/plan/run-plan.js';
 import { type RunOptions } from '../../core/plan/run-options.js';
 import { BUILTIN_CLIENT, namedClient, type ClientChoice } from '../../runtime/runner/client-registry.js';
-import { tokenKindExcludes } from '../../runtime/runner/client-command.js';
+import { featureMissing, tokenKindExcludes } from '../../core/client-modes.js';
 import type { ClientTokenKind } from '../../core/client-protocol.js';
 import { UsageError } from '../../core/errors.js';
 import { type LockBackend, type ResourceMode, notApplicable } from '../../core/vocabulary.js';
@@ -150,7 +150,9 @@ export function matrixCells(rows: readonly (LockBackend | LockRow)[], resources:
     for (const resource of resources) {
       for (const nemesis of nemeses) {
         const faults = parseNemesisLabel(nemesis);
-        const excluded = row.token === null ? undefined : tokenKindExcludes(row.token, resource);
+        // A client whose facts the registry knows: its modes from its token kind and features (core/client-modes.ts).
+        const known = row.token === null ? undefined : { token: row.token, features: namedClient(row.client ?? '')?.features };
+        const excluded = known === undefined ? undefined : (tokenKindExcludes(known, resource) ?? (known.features === undefined ? undefined : featureMissing(known, resource)));
         const why = excluded !== undefined ? `${row.client} ${excluded}` : (notApplicable(row.backend, resource, faults) ?? aimsNotApplicable(nemesisAims(nemesis), resource));
         cells.push({ id: cellId(row.label, resource, nemesis), lock: row.label, client: row.client, backend: row.backend, resource, nemesis, faults, notApplicable: why ?? null });
       }

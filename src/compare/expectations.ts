@@ -20,6 +20,7 @@ import { UsageError } from '../../core/errors.js';
 import { jsonTextProblem } from '../../core/history/json-text-checks.js';
 import { MAX_DEPTH } from '../../core/history/read-limits.js';
 import { BoundedReadError, readBoundedFile } from '../../runtime/store/read-bounded-file.js';
+import { parseStrictJson } from '../../core/history/strict-json.js';
 
 /** An expectations file is a few lines a person writes: a megabyte is far past any real one. */
 export const MAX_EXPECT_BYTES = 2 ** 20;
@@ -66,7 +67,7 @@ export interface CellAxes {
 export function parseExpectations(text: string, file: string): Expectation[] {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseStrictJson(text);
   } catch (err) {
     throw new UsageError(`Expected \`--expect\` ${file} to be JSON, found a syntax error (${(err as Error).message})`, HINT);
   }

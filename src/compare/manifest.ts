@@ -19,6 +19,7 @@ import { MAX_DEPTH } from '../../core/history/read-limits.js';
 import type { CompareSpec } from './compare-spec.js';
 import type { Shard } from './shard.js';
 import { asManifest, manifestProblem } from './validate-manifest.js';
+import { parseStrictJson } from '../../core/history/strict-json.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'fencecheck-compare/1';
@@ -76,7 +77,7 @@ export function readManifest(dir: string): Manifest | null {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseStrictJson(text);
   } catch (err) {
     throw manifestError(path, `expected JSON, found a syntax error (${(err as Error).message})`, err);
   }

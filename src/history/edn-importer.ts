@@ -13,6 +13,25 @@ import type { ImportOptions, ValueCheck } from '../../core/history/history-warni
 import type { Op, Value } from '../../core/history/op.js';
 import { describeValue, opFromRecord } from '../../core/history/op-from-record.js';
 import type { OpParser } from './op-parser.js';
+import { EDN_TAG, ednTagOf, isTaggedLiteralKey, keywordName } from '../../core/history/edn-value.js';
+
+/** The op fields whose keyword value is read as its name. */
+const NAME_FIELDS = ['type', 'f', 'process', 'error'] as const;
+
+// A keyword-keyed map's entries by name (a string-keyed one as it is), names unwrapped; undefined for any other value.
+function opRecordOf(v: Value): { [key: string]: Value } | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const tagged = ednTagOf(v);
+  let record: { [key: string]: Value };
+  if (tagged === undefined) record = v;
+  else if (tagged.tag === EDN_TAG.keywordMap && typeof tagged.payload === 'object' && tagged.payload !== null && !Array.isArray(tagged.payload)) record = tagged.payload; // the reader made it for this op alone: named in place, not copied (the hot path of an EDN read)
+  else return undefined;
+  for (const field of NAME_FIELDS) {
+    const name = keywordName(record[field]);
+    if (name !== undefined) record[field] = name;
+  }
+  return record;
+}
 
 /** Turns one top-level form into an op; `position` is how many ops came before it. */
 export type FormToOp = (form: EdnForm, position: number, file: string) => Op;
@@ -48,10 +67,21 @@ export function opFromEdnForm(form: EdnForm, position: number, file: string): Op
   });
 }
 
-/** The form's map, or a ParseError at the form when it is not a map. */
+/**
+ * The form's op map by its keys' names, or a ParseError at the form when it is
+ * not a map. The reader keeps keyword-keyed maps and keyword values apart from
+ * strings (edn-value.ts); an op's own fields are names, not compared values, so
+ * here `{:type :invoke, :f :read, :process :nemesis}` reads as the JSON op
+ * `{"type": "invoke", "f": "read", "process": "nemesis"}`. Its `:value` and
+ * every extra field stay as read. A tagged op (`#jepsen.history.Op{...}`)
+ * is its map.
+ */
 export function ednMap(form: EdnForm, file: string): { [key: string]: Value } {
-  const v = form.value;
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v;
+  let v = form.value;
+  const tagged = ednTagOf(v);
+  if (tagged !== undefined && isTaggedLiteralKey(tagged.tag)) v = tagged.payload;
+  const record = opRecordOf(v);
+  if (record !== undefined) return record;
   throw new ParseError(
     { file, line: form.line, column: form.column },
     'an op map like {:type :invoke, :f :read, :process 0}',

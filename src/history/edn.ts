@@ -1,19 +1,30 @@
 /**
  * A small streaming EDN reader, enough for Jepsen histories.
  *
- * EDN is read into JSON values (docs/history.md): keywords become strings
- * without the colon (`:invoke` -> "invoke"), symbols become strings, nil ->
- * null, integers (with or without the BigInt `N` suffix) and floats (with or
- * without `M`) -> number (a literal a double cannot hold exactly enough to
- * keep it apart from another is refused, never rounded: json-text-checks.ts),
- * vectors and lists -> arrays, sets -> `{"#{}": [members, sorted]}`
- * (canonical-value.ts: order-free, and never equal to a vector), maps ->
- * objects whose keys are strings (a key that is neither a keyword nor a
- * string is spelled as JSON; a duplicate key is refused). A tagged literal
- * (`#jepsen.history.Op{...}`, `#inst "..."`) reads as its value; the tag is
- * dropped. `#_` discards a form, `^meta` is skipped, `;` starts a comment and
- * commas are whitespace. `##Inf`, `##-Inf` and `##NaN` read as the strings
- * "Infinity", "-Infinity" and "NaN", which JSON cannot hold as numbers.
+ * EDN is read into history values (docs/history.md) that keep apart what
+ * Clojure's `=` keeps apart: what JSON has the same of stays plain (nil ->
+ * null, booleans, strings, integers with or without `N`, doubles with a
+ * fraction, vectors and lists -> arrays, maps whose keys are all strings ->
+ * objects), and every other type is a one-key object with a canonical
+ * payload (core/history/edn-value.ts): keywords, symbols, characters,
+ * doubles without a fraction and `##Inf`, ratios, BigDecimals
+ * (edn-numbers.ts), tagged literals (edn-tagged.ts: `#inst` as its
+ * millisecond, `#uuid` in lower case, any other tag kept), sets (members
+ * sorted) and maps whose keys are keywords (by name) or anything else
+ * (entries sorted). A duplicate map key or set member is refused, as EDN
+ * forbids them, and so is what no history value can hold faithfully: an
+ * integer or double a double cannot keep apart from its neighbours
+ * (json-text-checks.ts), a ratio with a term beyond 2^53, `##NaN` (equal to
+ * nothing, itself included). `#_` discards a form, `^meta` is skipped,
+ * commas are whitespace.
+ *
+ * Whitespace and tokens are Clojure's: whitespace is Java's (U+2028 and
+ * U+2029 included), a token ends at whitespace or at one of `"` `;` `^` `\`
+ * and the brackets. A `;` comment ends at `\n` or `\r`, as in Clojure; one
+ * that holds another line terminator (VT, FF, U+0085, U+2028, U+2029), after
+ * which an editor shows a new line but Clojure reads on as the comment, is
+ * refused, as is U+0085 outside a string (to Clojure a part of a token): an
+ * op after one must never be hidden or joined to another silently.
  *
  * Streaming: `push` feeds text as it arrives and returns each top-level form
  * completed so far. A top-level vector or list is unwrapped (Jepsen writes a
@@ -25,11 +36,13 @@
  */
 import { ParseError } from '../../core/errors.js';
 import { ednAtom, ednCharacter, ednSymbolicValue } from './edn-atoms.js';
+import { ednNumberProblem } from './edn-numbers.js';
+import { ednTagged, ednTaggedProblem } from './edn-tagged.js';
 import type { Value } from '../../core/history/op.js';
 import { setField } from '../../core/history/op-from-record.js';
 import { MAX_DEPTH } from '../../core/history/read-limits.js';
-import { unsafeNumberProblem } from '../../core/history/json-text-checks.js';
-import { ednSet, SET_KEY } from '../../core/history/canonical-value.js';
+import { EDN_TAG, ednCharacterValue, ednEntryMap, ednKeyword, ednSet, ednTagOf, keywordName } from '../../core/history/edn-value.js';
+import { showValue } from '../../core/history/show-value.js';
 
 /** A top-level form (or an item of a top-level vector), where it started, and its source text. */
 export interface EdnForm {
@@ -51,6 +64,20 @@ const INCOMPLETE: unique symbol = Symbol('incomplete');
 const ESCAPES = new Map(Object.entries({ '"': '"', '\\': '\\', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '/': '/' }));
 const CLOSERS: { [open: string]: string } = { '[': ']', '(': ')', '{': '}' };
 const KINDS: { [open: string]: string } = { '[': 'vector', '(': 'list', '{': 'set' };
+/** The kinds of a map's keys so far: none yet, all keywords, all strings, or mixed (held as entries). */
+const NO_KEYS = 0;
+const KEYWORD_KEYS = 1;
+const STRING_KEYS = 2;
+const OTHER_KEY = 3;
+const NAN_REFUSED =
+  'a value other than ##NaN: Clojure\'s = finds NaN equal to nothing, itself included, so no read of it can match a write; write it as a keyword or a string';
+
+/** A key of a map read as entries, with where it was (to point at a duplicate). */
+interface MapEntry {
+  key: Value;
+  value: Value;
+  at: { line: number; column: number; start: number; end: number } | null;
+}
 
 export class EdnReader {
   readonly file: string;
@@ -197,11 +224,14 @@ export class EdnReader {
     }
   }
 
-  private readMap(depth: number): { [key: string]: Value } {
+  private readMap(depth: number): Value {
     const line = this.line;
     const column = this.column();
     this.pos++;
-    const map: { [key: string]: Value } = {};
+    // Entries by name while the keys are all keywords or all strings (op maps, the common case); entries once mixed.
+    const byName: { [key: string]: Value } = {};
+    let kind = NO_KEYS;
+    let entries: MapEntry[] | null = null;
     const outermost = this.mapsOpen++ === 0;
     for (;;) {
       this.skipSpace(depth + 1);
@@ -210,24 +240,52 @@ export class EdnReader {
       if (c === '}') {
         this.pos++;
         this.mapsOpen--;
-        return map;
+        return entries !== null ? this.entryMap(entries) : namedMap(byName, kind);
       }
       if (c === ')' || c === ']') throw this.error(closing({ close: '}', kind: 'map', line, column }), `\`${c}\``);
       const keyStart = this.pos;
-      const key = this.readForm(depth + 1, 'a key');
-      const name = typeof key === 'string' ? key : JSON.stringify(key);
-      // Refused: a key spelled like another (`:a` and `"a"`, a key equal to a set's spelling) would merge two entries.
-      if (Object.hasOwn(map, name) || name === SET_KEY) this.badKey(keyStart, name);
+      const keyLine = this.line;
+      const keyColumn = this.column();
+      let name: string | undefined;
+      let key: Value = null;
+      let keyKind: number;
+      if (c === ':') {
+        name = this.readKeywordName();
+        keyKind = KEYWORD_KEYS;
+      } else {
+        key = this.readForm(depth + 1, 'a key');
+        // A keyword behind `^meta` is the keyword still (the metadata is skipped): keyed by name as `:k` is.
+        const keyword = typeof key === 'string' ? undefined : keywordName(key);
+        name = typeof key === 'string' ? key : keyword;
+        keyKind = typeof key === 'string' ? STRING_KEYS : keyword !== undefined ? KEYWORD_KEYS : OTHER_KEY;
+      }
+      const keyEnd = this.pos;
+      const byItsName = entries === null && name !== undefined && (kind === NO_KEYS || kind === keyKind);
+      if (byItsName && Object.hasOwn(byName, name as string)) this.duplicateKey({ line: keyLine, column: keyColumn, start: keyStart, end: keyEnd });
       this.skipSpace(depth + 1);
       if (this.pos >= this.buf.length || this.buf.charAt(this.pos) === '}') {
         // Built only here: most maps are well formed and this is the hot loop.
-        const expected = `a value for the key \`${this.buf.slice(keyStart, this.pos).trim()}\``;
+        const expected = `a value for the key \`${this.buf.slice(keyStart, keyEnd).trim()}\``;
         if (this.pos >= this.buf.length) this.endOfInput(expected);
         throw this.error(expected, '`}`');
       }
-      if (this.keyPositions !== null && outermost) this.keyPositions.set(name, { file: this.file, line: this.line, column: this.column() });
-      setField(map, name, this.readForm(depth + 1, 'a value'));
+      if (this.keyPositions !== null && outermost && name !== undefined) this.keyPositions.set(name, { file: this.file, line: this.line, column: this.column() });
+      const value = this.readForm(depth + 1, 'a value');
+      if (byItsName) {
+        kind = keyKind;
+        setField(byName, name as string, value);
+        continue;
+      }
+      entries ??= entriesOf(byName, kind);
+      entries.push({ key: keyKind === KEYWORD_KEYS ? ednKeyword(name as string) : key, value, at: { line: keyLine, column: keyColumn, start: keyStart, end: keyEnd } });
     }
+  }
+
+  // A map whose keys are not all keywords or all strings: its entries sorted, a duplicate key refused where it is.
+  private entryMap(entries: MapEntry[]): Value {
+    const map = ednEntryMap(entries.map((e) => [e.key, e.value]));
+    if ('value' in map) return map.value;
+    this.duplicateKey(entries[map.duplicate]!.at!);
   }
 
   // `#{...}` set, `#_` discard (handled as whitespace), `##Inf`, or a tag before a value.
@@ -244,17 +302,22 @@ export class EdnReader {
       this.pos += 2;
       const name = this.token();
       const v = ednSymbolicValue(name);
-      if (v === undefined) throw this.error('##Inf, ##-Inf or ##NaN', `\`##${name}\``);
+      if (v === undefined) throw this.error(name === 'NaN' ? NAN_REFUSED : '##Inf or ##-Inf', `\`##${name}\``);
       return v;
     }
     const at = this.pos;
+    const tagAt = { file: this.file, line: this.line, column: this.column() };
     this.pos++;
     const tag = this.token();
     if (tag === '' || !/^[A-Za-z]/.test(tag)) {
       this.pos = at;
       throw this.error('a tag, `{` or `_` after `#`', this.foundAt(at + 1));
     }
-    return this.readForm(depth + 1, `a value after the tag \`#${tag}\``);
+    const form = this.readForm(depth + 1, `a value after the tag \`#${tag}\``);
+    const v = ednTagged(tag, form);
+    if (v !== undefined) return v;
+    const shown = showValue(form);
+    throw new ParseError(tagAt, ednTaggedProblem(tag), `\`#${tag} ${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown}\``);
   }
 
   private readString(): string {
@@ -301,7 +364,11 @@ export class EdnReader {
     throw this.error('an escape: \\" \\\\ \\n \\t \\r \\b \\f or \\uXXXX', `\`\\${c}\``);
   }
 
-  private readKeyword(): string {
+  private readKeyword(): Value {
+    return ednKeyword(this.readKeywordName());
+  }
+
+  private readKeywordName(): string {
     const at = this.pos;
     this.pos++;
     const name = this.token();
@@ -312,13 +379,13 @@ export class EdnReader {
     return name;
   }
 
-  private readChar(): string {
+  private readChar(): Value {
     const at = this.pos;
     if (at + 1 >= this.buf.length) this.endAt(at, 'a character after `\\`');
     this.pos = at + 2;
     const name = this.buf.charAt(at + 1) + this.token();
     const c = ednCharacter(name);
-    if (c !== undefined) return c;
+    if (c !== undefined) return ednCharacterValue(c);
     this.pos = at;
     throw this.error('a character literal (\\c, \\newline, \\space, \\tab, \\uXXXX)', `\`\\${name}\``);
   }
@@ -327,13 +394,9 @@ export class EdnReader {
     const at = this.pos;
     const text = this.token();
     const v = ednAtom(text);
-    this.pos = at;
-    const problem = typeof v === 'number' ? unsafeNumberProblem(text.replace(/[NM]$/, ''), v) : null;
-    if (problem !== null) throw this.error(problem, `\`${text.length > 40 ? `${text.slice(0, 40)}...` : text}\``);
-    this.pos = at + text.length;
     if (v !== undefined) return v;
     this.pos = at;
-    throw this.error('a number', `\`${text}\``);
+    throw this.error(ednNumberProblem(text), `\`${text.length > 40 ? `${text.slice(0, 40)}...` : text}\``);
   }
 
   // A symbol-like token from `pos`: up to whitespace or a delimiter.
@@ -341,7 +404,12 @@ export class EdnReader {
     const buf = this.buf;
     const start = this.pos;
     let i = start;
-    while (i < buf.length && !isDelimiter(buf.charCodeAt(i))) i++;
+    for (let c = buf.charCodeAt(i); i < buf.length && !isDelimiter(c); c = buf.charCodeAt(++i)) {
+      if (c === 0x85) {
+        this.pos = i;
+        throw this.error('a token without U+0085 (NEL): Clojure reads it as part of the token, an editor shows a new line', '`U+0085`');
+      }
+    }
     if (i >= buf.length && !this.final) throw INCOMPLETE;
     this.pos = i;
     return buf.slice(start, i);
@@ -357,13 +425,10 @@ export class EdnReader {
         this.line++;
         this.lineStart = i + 1;
         i++;
-      } else if (c === 0x20 || c === 0x2c || c === 0x09 || c === 0x0d || c === 0x0c || c === 0x0b || c === 0xfeff) {
+      } else if (isSpace(c)) {
         i++;
       } else if (c === 0x3b) {
-        const nl = buf.indexOf('\n', i);
-        if (nl >= 0) i = nl;
-        else if (this.final) i = buf.length;
-        else throw INCOMPLETE;
+        i = this.commentEnd(i);
       } else if (c === 0x23 && i + 1 >= buf.length && !this.final) {
         throw INCOMPLETE;
       } else if (c === 0x23 && buf.charCodeAt(i + 1) === 0x5f) {
@@ -375,6 +440,22 @@ export class EdnReader {
       } else break;
     }
     this.pos = i;
+  }
+
+  // Where the comment at `i` ends: at `\n` or `\r`, as Clojure's reader ends it; another line terminator inside is refused.
+  private commentEnd(i: number): number {
+    const buf = this.buf;
+    for (let j = i + 1; j < buf.length; j++) {
+      const c = buf.charCodeAt(j);
+      if (c === 0x0a || c === 0x0d) return j;
+      if (c === 0x0b || c === 0x0c || c === 0x85 || c === 0x2028 || c === 0x2029) {
+        this.pos = j;
+        const name = `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+        throw this.error(`a comment ended by a newline: Clojure reads on past ${name} as the comment, where an editor shows a new line`, `\`${name}\``);
+      }
+    }
+    if (!this.final) throw INCOMPLETE;
+    return buf.length;
   }
 
   private peek(ahead: number): string {
@@ -403,11 +484,9 @@ export class EdnReader {
     return c === '\n' || c === '\r' ? 'end of line' : c === ' ' || c === '\t' || c === ',' ? 'whitespace' : `\`${c}\``;
   }
 
-  private badKey(keyStart: number, name: string): never {
-    const text = this.buf.slice(keyStart, this.pos).trim();
-    this.pos = keyStart;
-    if (name === SET_KEY) throw this.error(`a map key other than "${SET_KEY}" (how fencecheck spells a set)`, `\`${text}\``);
-    throw this.error('a map without duplicate keys (EDN forbids them; a keyword and a string of the same name count as one here)', `\`${text}\` again`);
+  private duplicateKey(at: { line: number; column: number; start: number; end: number }): never {
+    const text = this.buf.slice(at.start, at.end).trim();
+    throw new ParseError({ file: this.file, line: at.line, column: at.column }, 'a map without duplicate keys (EDN forbids them)', `\`${text.length > 40 ? `${text.slice(0, 40)}...` : text}\` again`);
   }
 
   private tooDeep(): ParseError {
@@ -432,14 +511,35 @@ export function ednValuePosition(form: EdnForm, file: string, key: string): EdnP
   return reader.keyPositions.get(key) ?? { file, line: form.line, column: form.column };
 }
 
-// Whitespace, commas and the characters that end a token: " ; ( ) [ ] { }
 function closing(open: { close: string; kind: string; line: number; column: number }): string {
   return `\`${open.close}\` to close the ${open.kind} opened at ${open.line}:${open.column}`;
 }
 
+/** A map read by its keys' names: keyword keys tagged, string keys as an object (unless that object would pass for a tagged value). */
+function namedMap(byName: { [key: string]: Value }, kind: number): Value {
+  if (kind === KEYWORD_KEYS) return { [EDN_TAG.keywordMap]: byName };
+  if (kind === STRING_KEYS && ednTagOf(byName) !== undefined) {
+    // The names are an object's keys, so none repeats: the entry map cannot report a duplicate.
+    const read = ednEntryMap(entriesOf(byName, kind).map((e) => [e.key, e.value]));
+    if ('value' in read) return read.value;
+  }
+  return byName;
+}
+
+function entriesOf(byName: { [key: string]: Value }, kind: number): MapEntry[] {
+  const entries: MapEntry[] = [];
+  for (const name in byName) entries.push({ key: kind === KEYWORD_KEYS ? ednKeyword(name) : name, value: byName[name] as Value, at: null });
+  return entries;
+}
+
+// Java's Character.isWhitespace, and the comma: what Clojure's reader skips between forms.
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+  if (c === 0x2c) return true;
+  return c >= 0x1680 && (c === 0x1680 || (c >= 0x2000 && c <= 0x2006) || (c >= 0x2008 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x205f || c === 0x3000);
+}
+
+// Whitespace and the characters that end a token: " ; ^ \ ( ) [ ] { }
 function isDelimiter(c: number): boolean {
-  return (
-    c === 0x20 || c === 0x0a || c === 0x2c || c === 0x09 || c === 0x0d || c === 0x0c || c === 0x0b ||
-    c === 0x22 || c === 0x3b || c === 0x28 || c === 0x29 || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d
-  );
+  return c === 0x22 || c === 0x3b || c === 0x5e || c === 0x5c || c === 0x28 || c === 0x29 || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || isSpace(c);
 }

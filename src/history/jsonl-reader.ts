@@ -11,7 +11,8 @@
  */
 import { ParseError } from '../../core/errors.js';
 import type { ImportOptions, ValueCheck } from '../../core/history/history-warning.js';
-import { jsonTextProblem, mayHoldTinyNumber, SUSPECT, suspectNumbers } from '../../core/history/json-text-checks.js';
+import { jsonTextProblem, mayHoldTinyNumber, SUSPECT, valueFacts } from '../../core/history/json-text-checks.js';
+import { duplicateKey } from '../../core/history/duplicate-keys.js';
 import { MAX_DEPTH } from '../../core/history/read-limits.js';
 import type { Op, Value } from '../../core/history/op.js';
 import { describeValue, opFromRecord, type FieldFailure } from '../../core/history/op-from-record.js';
@@ -24,7 +25,7 @@ export async function* readJsonl(path: string, opts: ImportOptions = {}): AsyncG
 
 /** A push parser of JSON Lines; `file` is named in errors. */
 export function jsonlParser(file: string, opts: ImportOptions = {}): OpParser {
-  return lineOpParser((text, line, cutShort) => {
+  return lineOpParser(file, (text, line, cutShort) => {
     try {
       return parseJsonlLine(text, file, line, opts.checkValue);
     } catch (err) {
@@ -56,11 +57,15 @@ export function parseJsonlLine(text: string, file: string, line: number, checkVa
     const found = Array.isArray(rec) ? 'an array' : JSON.stringify(rec);
     throw new ParseError({ file, line, column: firstNonBlank(text) }, 'a JSON object (one op per line)', found);
   }
-  // A line shorter than the depth limit cannot nest past it; the text is scanned only when it could.
-  const suspect = text.length > MAX_DEPTH ? SUSPECT.big : suspectNumbers(rec);
-  if (suspect === SUSPECT.big || (suspect === SUSPECT.tiny && mayHoldTinyNumber(text))) {
-    const problem = jsonTextProblem(text);
-    if (problem !== null) throw new ParseError({ file, line, column: problem.offset + 1 }, problem.expected, problem.found);
+  // A line shorter than the depth limit cannot nest past it; the text is scanned only when it could (before the walk,
+  // which recurses as deep as the value nests).
+  if (text.length > MAX_DEPTH) throwTextProblem(text, file, line);
+  const facts = valueFacts(rec);
+  if (text.length <= MAX_DEPTH && (facts.suspect === SUSPECT.big || (facts.suspect === SUSPECT.tiny && mayHoldTinyNumber(text)))) throwTextProblem(text, file, line);
+  // JSON.parse keeps the last of two equal keys: a line that says two things is refused, not read as its last.
+  const dup = duplicateKey(text, facts);
+  if (dup !== null) {
+    throw new ParseError({ file, line, column: dup.offset + 1 }, `each key once in an object (\`${dup.key}\` first at column ${dup.firstOffset + 1})`, `\`${dup.key}\` again`);
   }
   const fail: FieldFailure = (key, expected, found) => {
     throw new ParseError({ file, line, column: jsonValueColumn(text, key) }, `\`${key}\` to be ${expected}`, found);
@@ -69,6 +74,11 @@ export function parseJsonlLine(text: string, file: string, line: number, checkVa
   const expected = checkValue?.(op);
   if (expected) fail('value', `${expected} (${op.type} ${op.f})`, describeValue(op.value));
   return op;
+}
+
+function throwTextProblem(text: string, file: string, line: number): void {
+  const problem = jsonTextProblem(text);
+  if (problem !== null) throw new ParseError({ file, line, column: problem.offset + 1 }, problem.expected, problem.found);
 }
 
 // JSON.parse says where it stopped only in its message ("... in JSON at position 7").

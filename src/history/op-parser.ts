@@ -25,11 +25,11 @@ export type ParserFactory = (firstChunk: string) => OpParser;
  * The file's size and its longest line are bounded by `limits` before a
  * parser ever buffers them.
  */
-export function* opBatches(path: string, makeParser: ParserFactory, limits?: Partial<ReadLimits>): Generator<Op[]> {
+export function* opBatches(path: string, makeParser: ParserFactory, limits?: Partial<ReadLimits>, onOpen?: (fd: number) => void): Generator<Op[]> {
   const { maxHistoryBytes, maxLineChars } = readLimits(limits);
   const lines = new LineLengthGuard(path, maxLineChars);
   let parser: OpParser | null = null;
-  for (const chunk of readChunks(path, CHUNK_BYTES, maxHistoryBytes)) {
+  for (const chunk of readChunks(path, CHUNK_BYTES, maxHistoryBytes, onOpen)) {
     lines.check(chunk);
     parser ??= makeParser(chunk);
     const ops = parser.push(chunk);
@@ -42,10 +42,13 @@ export function* opBatches(path: string, makeParser: ParserFactory, limits?: Par
 /**
  * A push parser for a line-oriented format: `parseLine` turns one line into an
  * op, or null to skip it; `cutShort` is set on a last line with no newline.
- * `atEnd` runs once the input is over (to report what was skipped).
+ * `atEnd` runs once the input is over (to report what was skipped). Lines are
+ * framed by the splitter's rule (line-splitter.ts): a stray line terminator is
+ * an error at its line, after the lines before it are parsed (so the first
+ * error in the file is the one reported).
  */
-export function lineOpParser(parseLine: (text: string, line: number, cutShort: boolean) => Op | null, atEnd?: () => void): OpParser {
-  const lines = new LineSplitter();
+export function lineOpParser(file: string, parseLine: (text: string, line: number, cutShort: boolean) => Op | null, atEnd?: () => void): OpParser {
+  const lines = new LineSplitter(file);
   const parse = (batch: LineBatch | null): Op[] => {
     const ops: Op[] = [];
     if (batch === null) return ops;
@@ -54,6 +57,7 @@ export function lineOpParser(parseLine: (text: string, line: number, cutShort: b
       const op = parseLine(batch.lines[i] as string, batch.firstLine + i, batch.unterminatedTail && i === last);
       if (op !== null) ops.push(op);
     }
+    if (batch.refused !== undefined) throw batch.refused;
     return ops;
   };
   return {

@@ -15,6 +15,13 @@
  * at its line. Any other line is log noise: skipped, counted, and reported in
  * one `log-noise` warning. The log has no times, so an op's position is its
  * index and its time: the log was written in real-time order.
+ *
+ * One op a line, and nothing after it: the op pattern runs to the line's end
+ * (its value is read whole, so trailing text is an error of the value), the
+ * text before `INFO` may not itself look like an op (a corrupted first op with
+ * a good one after it would otherwise be skipped), and a keyword that says why
+ * an op failed is one keyword. Lines are framed by line-splitter.ts: a bare CR
+ * or another line terminator inside a line is refused before this sees it.
  */
 import { ParseError } from '../../core/errors.js';
 import { parseEdn } from './edn.js';
@@ -25,10 +32,13 @@ import { describeValue } from '../../core/history/op-from-record.js';
 import { lineOpParser, type OpParser } from './op-parser.js';
 
 // Process and type decide that a line is an op line; past them a bad field is an error, not noise.
-// The value is taken greedily and trimmed in code: a lazy `(.*?)\s*$` costs a backtrack per character.
-const OP_LINE = /INFO\s+jepsen\.util\s+-\s+(\d+|:nemesis)\s+:(invoke|ok|fail|info)(?:\s+(\S+))?(?:\s+(.*))?$/;
-const OP_LINE_WITH_INDICES = new RegExp(OP_LINE.source, 'd');
+// The value is taken greedily and trimmed in code: a lazy `(.*?)\s*$` costs a backtrack per character. `s`: the value
+// runs to the line's end even through a line terminator the splitter let stand (one inside a string).
+const OP_LINE = /INFO\s+jepsen\.util\s+-\s+(\d+|:nemesis)\s+:(invoke|ok|fail|info)(?:\s+(\S+))?(?:\s+(.*))?$/s;
+const OP_LINE_WITH_INDICES = new RegExp(OP_LINE.source, 'sd');
 const INTEGER = /^-?\d+$/;
+// The reason on a failed or indeterminate op (`:timed-out`): one keyword, nothing after it.
+const KEYWORD = /^:[^\s,;"()[\]{}\\]+$/;
 // A cas value `[from to]`: most values that are not a bare integer, so it skips the general EDN reader.
 const PAIR = /^\[(-?\d+)\s+(-?\d+)\]$/;
 
@@ -40,19 +50,20 @@ export function porcupineEtcdParser(file: string, opts: ImportOptions = {}): OpP
   let firstNoiseText = '';
   const parseLine = (text: string, line: number): Op | null => {
     const m = OP_LINE.exec(text);
-    if (m !== null) return checked(opFromMatch(m, text, { file, line }, index++), text, { file, line }, opts);
-    // Meant as an op but not one: an error, as skipping a corrupted op can turn an invalid history valid.
-    if (looksLikeOpLine(text)) {
-      const problem = opLineProblem(text);
-      throw new ParseError({ file, line, column: problem.offset + 1 }, problem.expected, problem.found);
+    if (m !== null) {
+      // Text before the op (a timestamp) must not be an op of its own that did not parse.
+      if (m.index > 0 && looksLikeOpLine(text.slice(0, m.index))) throw opLineError(text.slice(0, m.index), { file, line });
+      return checked(opFromMatch(m, text, { file, line }, index++), text, { file, line }, opts);
     }
+    // Meant as an op but not one: an error, as skipping a corrupted op can turn an invalid history valid.
+    if (looksLikeOpLine(text)) throw opLineError(text, { file, line });
     if (text.trim() !== '' && noise++ === 0) {
       firstNoise = line;
       firstNoiseText = text.trim();
     }
     return null;
   };
-  return lineOpParser(parseLine, () => {
+  return lineOpParser(file, parseLine, () => {
     if (noise === 0) return;
     // Mostly noise is not a log with some noise in it: it is another format (or forced with the wrong --format).
     if (noise > index) {
@@ -70,6 +81,11 @@ export function porcupineEtcdParser(file: string, opts: ImportOptions = {}): OpP
       count: noise,
     });
   });
+}
+
+function opLineError(text: string, at: { file: string; line: number }): ParseError {
+  const problem = opLineProblem(text);
+  return new ParseError({ ...at, column: problem.offset + 1 }, problem.expected, problem.found);
 }
 
 // The model's declaration of values, checked at the value's column.
@@ -91,7 +107,7 @@ function opFromMatch(m: RegExpExecArray, text: string, at: { file: string; line:
   }
   const op: Op = { index, time: index, process, type, f: f.slice(1), value: null };
   if (valueText === undefined || valueText === '' || valueText === 'nil') return op;
-  if (valueText.charCodeAt(0) === 0x3a && type !== 'invoke' && type !== 'ok') {
+  if (valueText.charCodeAt(0) === 0x3a && type !== 'invoke' && type !== 'ok' && KEYWORD.test(valueText)) {
     // `:timed-out` and its kin: the op failed or its outcome is unknown, and this keyword says why.
     op.error = valueText.slice(1);
     return op;
@@ -101,7 +117,24 @@ function opFromMatch(m: RegExpExecArray, text: string, at: { file: string; line:
     return op;
   }
   const pair = PAIR.exec(valueText);
+  if (pair !== null) {
+    op.value = [Number(pair[1]), Number(pair[2])];
+    return op;
+  }
   // The value group ends where the trimmed line ends, which gives its column without indices.
-  op.value = pair !== null ? [Number(pair[1]), Number(pair[2])] : parseEdn(valueText, { ...at, column: text.trimEnd().length - valueText.length + 1 });
+  const column = text.trimEnd().length - valueText.length + 1;
+  try {
+    op.value = parseEdn(valueText, { ...at, column });
+  } catch (err) {
+    throw secondOp(err, valueText, at, column);
+  }
   return op;
+}
+
+// A value that does not parse because a second op follows it is said to be that: two ops on one line.
+function secondOp(err: unknown, valueText: string, at: { file: string; line: number }, column: number): unknown {
+  const second = /INFO\s+jepsen\.util\b/.exec(valueText);
+  if (!(err instanceof ParseError) || second === null) return err;
+  const rest = valueText.slice(second.index);
+  return new ParseError({ ...at, column: column + second.index }, 'one op per line', `a second op \`${rest.length > 40 ? `${rest.slice(0, 40)}...` : rest}\``);
 }

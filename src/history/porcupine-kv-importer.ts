@@ -33,7 +33,7 @@ export function porcupineKvParser(file: string, opts: ImportOptions = {}): OpPar
   // long history's memory is its ops, not its file too. The first ops keep what they hold alive (the first read
   // chunk or two, at most about 2 MiB), and a short history (the corpus) pays nothing for it.
   const strings = new StringPool();
-  return lineOpParser((text, line) => {
+  return lineOpParser(file, (text, line) => {
     const m = KV_LINE.exec(text);
     // The fast path's values are [key, string or nil] by construction: the shape any value check wants of a kv op.
     if (m !== null) return position < DETACH_AFTER_OPS ? opFromMatch(m, position++) : detachedOpFromMatch(m, position++, strings);

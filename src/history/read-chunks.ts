@@ -31,7 +31,7 @@ export const CHUNK_BYTES = 1 << 20;
  * reads every bad sequence as the same U+FFFD, so different bytes compare
  * equal; invalid-utf8.ts).
  */
-export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES, maxBytes: number = DEFAULT_READ_LIMITS.maxHistoryBytes): Generator<string> {
+export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES, maxBytes: number = DEFAULT_READ_LIMITS.maxHistoryBytes, onOpen?: (fd: number) => void): Generator<string> {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -39,6 +39,8 @@ export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES, maxB
     throw ioError(path, err);
   }
   try {
+    // Before fstat and any read: a caller that refuses what was opened (a link out of a run directory) sees nothing of it.
+    onOpen?.(fd);
     const size = assertRegularFile(fd, path);
     // By its size first: a file over the bound is refused before a byte of it is read.
     if (size > maxBytes) throw tooLargeError(path, maxBytes);

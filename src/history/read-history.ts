@@ -17,6 +17,7 @@ import { porcupineKvParser } from './porcupine-kv-importer.js';
 import type { ReadLimits } from '../../core/history/read-limits.js';
 import { HistoryValidator } from '../../core/history/validate-history.js';
 import { UTF8_EXPECTED } from './invalid-utf8.js';
+import { LINE_END_EXPECTED } from './line-splitter.js';
 
 export { detectFormat, HISTORY_FORMATS, type HistoryFormat } from './detect-format.js';
 
@@ -29,6 +30,8 @@ export interface ReadHistoryOptions extends ImportOptions {
   limits?: Partial<ReadLimits>;
   /** Told the format the file is read as, once it is known (detected or given). */
   onFormat?: (format: HistoryFormat) => void;
+  /** Given the file's descriptor once opened, before a byte is read; may throw (a run's history must really be in its run directory). */
+  onOpen?: (fd: number) => void;
 }
 
 /** Read a whole history into memory. */
@@ -72,13 +75,13 @@ export function* validatedBatches(path: string, opts: ReadHistoryOptions): Gener
   };
   const validator = opts.validate === false ? null : new HistoryValidator({ file: path, onWarning: opts.onWarning, checkCompletion: opts.checkCompletion });
   try {
-    for (const batch of opBatches(path, makeParser, opts.limits)) {
+    for (const batch of opBatches(path, makeParser, opts.limits, opts.onOpen)) {
       if (validator !== null) for (const op of batch) validator.check(op);
       yield batch;
     }
   } catch (err) {
-    // Bytes that are not UTF-8 are that in any format: no format hint for them.
-    throw format !== undefined && err instanceof ParseError && err.expected !== UTF8_EXPECTED ? withFormat(err, format, opts.format !== undefined) : err;
+    // Bytes that are not UTF-8, or a stray line terminator, are that in any format: no format hint for them.
+    throw format !== undefined && err instanceof ParseError && err.expected !== UTF8_EXPECTED && err.expected !== LINE_END_EXPECTED ? withFormat(err, format, opts.format !== undefined) : err;
   }
 }
 

@@ -14,6 +14,7 @@ import { formatDuration } from '../compare/format-units.js';
 import { EXIT } from '../../core/errors.js';
 import { dangerousMoments, describeNearMiss, nearMissScore, type NearMiss, type WantedSign } from './near-miss.js';
 import type { TryPlan } from './search.js';
+import type { DataVerdicts } from './hunt-verdict.js';
 
 /**
  * The exit code of "valid, but nothing dangerous was tested". Another change
@@ -29,6 +30,8 @@ export interface TryRecord {
   /** The run's outcome; `error` when the tool failed; `other-violation` when it broke the data without the sign the hunt was asked to find (`--want`). */
   outcome: Outcome | 'error' | 'other-violation';
   miss: NearMiss | null;
+  /** The data checkers that broke and held, where the try's results were read. */
+  data?: DataVerdicts;
   error: string | null;
   /** ms since the hunt started, when the try ended. */
   endedAtMs: number;
@@ -60,7 +63,7 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
   if (found) {
     exitCode = EXIT.invalid;
     lines.push(`VIOLATION: ${violating.length} of ${head} violated${want ? ` with a ${want}` : ''}${others.length > 0 ? ` (${others.length} more broke the data another way)` : ''}; the first on try ${found.tryNumber} after ${formatDuration(found.afterMs)} (runs-to-detection ${found.tryNumber}, time-to-detection ${formatDuration(found.afterMs)})`);
-    lines.push(`  ${describeNearMiss(first!.miss!)}`, `run: ${first!.runDir}`, `replay: ${first!.replay}`, `shrink: fencecheck shrink ${first!.runDir}`);
+    lines.push(`  ${describeNearMiss(first!.miss!)}`, ...dataLine(first!.data), `run: ${first!.runDir}`, `replay: ${first!.replay}`, `shrink: fencecheck shrink ${first!.runDir}`);
   } else if (others.length > 0) {
     // The data broke, only not the way asked for: still a violation (exit 1), said as such, and not shrunk.
     const other = others[0]!;
@@ -79,14 +82,31 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
   return { exitCode, found, violations: violating.length, tested: tested.length, moments, best, lines };
 }
 
+/**
+ * Which data checkers broke it, and which held: a stale write a fence let
+ * through leaves the counter whole (lost-updates valid), which a reader of
+ * `VIOLATION` would otherwise take for lost increments.
+ */
+function dataLine(data: DataVerdicts | undefined): string[] {
+  if (data === undefined || data.broken.length === 0) return [];
+  const only = data.held.length > 0 ? ' only' : '';
+  const held = data.held.length > 0 ? `; ${data.held.join(', ')} held` : '';
+  const counter = data.held.includes('lost-updates') ? ' (the counter survived: every acknowledged increment is in it)' : '';
+  return [`  the data: broken by ${data.broken.join(', ')}${only}${held}${counter}`];
+}
+
 export function bestNearMiss(records: readonly TryRecord[]): TryRecord | null {
   let best: TryRecord | null = null;
   for (const r of records) if (r.miss && r.outcome !== 'unsafe' && r.outcome !== 'other-violation' && nearMissScore(r.miss) > 0 && (best === null || nearMissScore(r.miss) > nearMissScore(best.miss!))) best = r;
   return best;
 }
 
-/** `hunt: try 4 · 2 tested · best: 3 double holds (try 2) · 1m10s elapsed · ETA 8m50s`. */
-export function huntProgress(records: readonly TryRecord[], elapsedMs: number, budget: { ms?: number; runs?: number }): string {
+/**
+ * `hunt: try 4 · 2 tested · best: 3 double holds (try 2) · 1m10s elapsed · ETA 8m50s`. Tested counts every
+ * try that put the protection to the test: the safe ones and the violations. `stopped`: why the hunt ends
+ * here, said in place of an estimate of what is left.
+ */
+export function huntProgress(records: readonly TryRecord[], elapsedMs: number, budget: { ms?: number; runs?: number }, stopped?: string): string {
   const done = records.length;
   const mean = done === 0 ? undefined : elapsedMs / done;
   const leftMs = budget.ms !== undefined ? Math.max(0, budget.ms - elapsedMs) : mean === undefined ? undefined : Math.max(0, budget.runs! - done) * mean;
@@ -97,5 +117,7 @@ export function huntProgress(records: readonly TryRecord[], elapsedMs: number, b
   const bestText =
     violations > 0 ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.findIndex((r) => r.outcome === 'unsafe') + 1})` : `${otherText}${best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet'}`;
   const total = budget.runs !== undefined ? `/${budget.runs}` : '';
-  return `hunt: try ${done}${total} done · ${records.filter((r) => r.outcome === 'safe').length} tested · ${bestText} · ${formatDuration(elapsedMs)} elapsed · ETA ${leftMs === undefined ? '?' : formatDuration(leftMs)}`;
+  const tested = records.filter((r) => r.outcome === 'safe' || r.outcome === 'unsafe' || r.outcome === 'other-violation').length;
+  const rest = stopped !== undefined ? stopped : `ETA ${leftMs === undefined ? '?' : formatDuration(leftMs)}`;
+  return `hunt: try ${done}${total} done · ${tested} tested · ${bestText} · ${formatDuration(elapsedMs)} elapsed · ${rest}`;
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { huntOutcome, type HuntOutcome, type TryRecord } from './hunt-outcome.js';
 import type { WantedSign } from './near-miss.js';
+import { parseStrictJson } from '../../core/history/strict-json.js';
 
 interface HuntJson {
   target: unknown;
@@ -40,7 +41,7 @@ export function readHuntJson(path: string): HuntJson {
   if (!existsSync(file)) throw new UsageError(`${path}: not a hunt directory (no hunt.json)`, HINT);
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc = parseStrictJson(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new UsageError(`${file}: not a hunt.json (${(err as Error).message})`, HINT);
   }

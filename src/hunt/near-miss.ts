@@ -22,11 +22,16 @@
  *                     grants promised: the lock breaking its own promise
  *                     (Redlock under a clock jump), not a holder acting
  *                     late (../scenarios/valid-double-holds.ts)
+ *   foreignReleases   releases that removed another holder's lock: the next
+ *                     waiter granted at once, within that holder's lease
+ *                     (a release gated by the client's clock alone:
+ *                     core/checkers/lock/foreign-releases.ts)
  */
 import type { Evidence } from '../../core/checkers/lock/evidence.js';
 import type { History, Op } from '../../core/history/op.js';
 import { historyFacts } from '../scenarios/history-facts.js';
 import { validDoubleHolds } from '../scenarios/valid-double-holds.js';
+import { foreignReleases } from '../../core/checkers/lock/foreign-releases.js';
 
 export interface NearMiss {
   violation: boolean;
@@ -43,6 +48,7 @@ export interface NearMiss {
   expiredGrants: number;
   sleptGrants: number;
   validDoubleHolds: number;
+  foreignReleases: number;
 }
 
 /**
@@ -57,6 +63,7 @@ export const WANTED_SIGNS = {
   'lost-grant': 'lostGrants',
   'token-regression': 'tokenRegressions',
   'slept-grant': 'sleptGrants',
+  'foreign-release': 'foreignReleases',
 } as const satisfies Record<string, keyof NearMiss>;
 export type WantedSign = keyof typeof WANTED_SIGNS;
 
@@ -82,6 +89,7 @@ const WEIGHTS: Record<NearMissSign, number> = {
   sleptGrants: 3,
   // Both holders within their validity: the lock's own promise broken, the strongest sign there is.
   validDoubleHolds: 4,
+  foreignReleases: 3,
   refusals: 1,
 };
 
@@ -110,6 +118,7 @@ export function nearMissOf(history: History, results: { valid: boolean | 'unknow
     expiredGrants: facts.expiredGrants,
     sleptGrants: waitsUnderLease ? sleptGrants(pauses(history), history, ttlMs) : 0,
     validDoubleHolds: validDoubleHolds(history),
+    foreignReleases: foreignReleases(history).length,
   };
 }
 
@@ -122,7 +131,8 @@ export const NEAR_MISS_SIGNS = Object.keys(WEIGHTS) as NearMissSign[];
 export function nearMissScore(m: NearMiss): number {
   if (m.violation) return Infinity;
   let raw = 0;
-  for (const [k, w] of Object.entries(WEIGHTS)) raw += w * Math.log2(1 + m[k as keyof typeof WEIGHTS]);
+  // A sign an older hunt.json did not record counts as none.
+  for (const [k, w] of Object.entries(WEIGHTS)) raw += w * Math.log2(1 + (m[k as keyof typeof WEIGHTS] ?? 0));
   return raw;
 }
 
@@ -138,6 +148,7 @@ export function describeNearMiss(m: NearMiss): string {
     [m.sessionLateWrites, 'write after its session ended', 'writes after their session ended'],
     [m.expiredGrants, 'grant with no validity left', 'grants with no validity left'],
     [m.sleptGrants, 'grant to a waiter paused past its lease', 'grants to waiters paused past their lease'],
+    [m.foreignReleases ?? 0, 'release that removed another holder\'s lock', 'releases that removed another holder\'s lock'],
     [m.refusals, 'refusal', 'refusals'],
   ];
   const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);

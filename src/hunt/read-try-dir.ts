@@ -8,12 +8,12 @@ import type { RunOptions } from '../../core/plan/run-options.js';
 import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { HISTORY_FILE } from '../../runtime/store/run-store.js';
 import { readHistory } from '../history/read-history.js';
-import { readTryOf } from './hunt-verdict.js';
+import { readTryOf, type DataVerdicts } from './hunt-verdict.js';
 import type { Outcome } from '../../core/checkers/lock/evidence.js';
 import type { NearMiss } from './near-miss.js';
 
 /** Null when the run wrote no results.json. */
-export async function readTryDir(runDir: string, options: RunOptions, log: (line: string) => void): Promise<{ outcome: Outcome; miss: NearMiss } | null> {
+export async function readTryDir(runDir: string, options: RunOptions, log: (line: string) => void): Promise<{ outcome: Outcome; miss: NearMiss; data: DataVerdicts } | null> {
   const results = readResultsJson(runDir);
   if (results === null) return null;
   return readTryOf(await readHistory(join(runDir, HISTORY_FILE)), results, options, log);

@@ -23,6 +23,7 @@ import { huntOutcome, huntProgress, type HuntOutcome, type TryRecord } from './h
 import { huntSpace, tryOptions, type HuntTarget, type TryShape } from './hunt-target.js';
 import { showsWanted, type NearMiss, type WantedSign } from './near-miss.js';
 import { HuntSearch } from './search.js';
+import type { DataVerdicts } from './hunt-verdict.js';
 
 export interface HuntOptions {
   target: HuntTarget;
@@ -42,7 +43,8 @@ export interface HuntOptions {
 /** The I/O of a hunt, injected: the real ones run tries on the cluster (real-hunt-deps.ts). */
 export interface HuntDeps {
   runTry(options: RunOptions, hooks: RunHooks): Promise<{ runDir: string; replay: string }>;
-  readTry(runDir: string, options: RunOptions): Promise<{ outcome: Outcome; miss: NearMiss }>;
+  /** `data`: which data checkers broke and which held (absent where the reader cannot tell, as in a simulated world's tests). */
+  readTry(runDir: string, options: RunOptions): Promise<{ outcome: Outcome; miss: NearMiss; data?: DataVerdicts }>;
   now(): number;
   log(line: string): void;
   stopped(): boolean;
@@ -87,8 +89,9 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
     if (record.miss) search.record(plan, record.outcome === 'other-violation' ? { ...record.miss, violation: false } : record.miss);
     failures = record.outcome === 'error' ? failures + 1 : 0;
     writeHuntJson(o, records, false);
-    deps.log(huntProgress(records, deps.now() - started, o.budget));
-    if (record.outcome === 'unsafe' && !o.keepGoing) break;
+    const found = record.outcome === 'unsafe' && !o.keepGoing;
+    deps.log(huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
+    if (found) break;
     if (failures >= MAX_FAILURES_IN_A_ROW) {
       deps.log(`hunt: ${failures} tries in a row failed to run; stopping (last: ${record.error})`);
       break;
@@ -102,8 +105,8 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
 async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDeps, started: number): Promise<TryRecord> {
   try {
     const { runDir, replay } = await deps.runTry(options, tryHooks(deps.log));
-    const { outcome, miss } = await deps.readTry(runDir, options);
-    return { plan, runDir, replay, outcome, miss, error: null, endedAtMs: deps.now() - started };
+    const { outcome, miss, data } = await deps.readTry(runDir, options);
+    return { plan, runDir, replay, outcome, miss, ...(data ? { data } : {}), error: null, endedAtMs: deps.now() - started };
   } catch (err) {
     // Bad input (a target the cluster refuses, a busy machine) ends the hunt: every try would fail the same way.
     if (err instanceof FencecheckError && err.exitCode === 254) throw err;
@@ -125,7 +128,7 @@ function writeHuntJson(o: HuntOptions, records: readonly TryRecord[], interrupte
     interrupted,
     exitCode: out.exitCode,
     lines: out.lines,
-    tries: records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs })),
+    tries: records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, ...(r.data ? { data: r.data } : {}), nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs })),
   };
   writeFileAtomic(join(o.huntDir, 'hunt.json'), JSON.stringify(doc, null, 2) + '\n');
 }

@@ -18,15 +18,17 @@
  * claim. The history is read only when a run's files changed since the last
  * listing (a cache keyed by their sizes and times), so `serve` stays quick.
  * Run files are read as regular files with a size bound: a FIFO or a device
- * under the results directory is a listed problem, never a hang.
+ * under the results directory is a listed problem, never a hang; a run file
+ * linked out of its run directory is a listed problem too, and is not read
+ * (runtime/store/confined-path.ts, the rule of every reader of a run).
  */
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { RUN_FILES } from './read-run-dir.js';
 import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
-import { readTestJson } from '../../runtime/store/read-run-files.js';
+import { assertRunFilesInside, readTestJson } from '../../runtime/store/read-run-files.js';
 import { type StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 
@@ -107,7 +109,8 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
   const path = relativePath(root, dir);
   const summary: RunSummary = { path, dir, name: path, test: null, valid: null, untested: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), hasReport: names.has(RUN_FILES.report), reportFresh: false };
   try {
-    await assertInside(await realpath(root), dir, names);
+    // Said before anything is read: a run file linked out of the run directory is the run's problem (confined-path.ts).
+    assertRunFilesInside(dir);
     if (names.has(RUN_FILES.test)) summary.test = readTestJson(dir);
     if (typeof summary.test?.name === 'string') summary.name = summary.test.name;
     if (names.has(RUN_FILES.results)) {
@@ -119,17 +122,10 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
   } catch (err) {
     summary.problem = (err as Error).message;
   }
-  summary.reportFresh = names.has(RUN_FILES.report) && (await isNewer(join(dir, RUN_FILES.report), [RUN_FILES.history, RUN_FILES.results].filter((n) => names.has(n)).map((n) => join(dir, n))));
+  // A report.html that is a link is not one fencecheck wrote (its writer replaces it with a file): never fresh, so it is rewritten.
+  const report = names.has(RUN_FILES.report) ? await lstat(join(dir, RUN_FILES.report)).catch(() => null) : null;
+  summary.reportFresh = report?.isFile() === true && (await isNewer(join(dir, RUN_FILES.report), [RUN_FILES.history, RUN_FILES.results].filter((n) => names.has(n)).map((n) => join(dir, n))));
   return summary;
-}
-
-/** Nothing outside the results directory is read for it: a run file linked out of it (test.json -> /etc/…) is a problem. */
-async function assertInside(realRoot: string, dir: string, names: Set<string>): Promise<void> {
-  for (const name of [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history]) {
-    if (!names.has(name)) continue;
-    const real = await realpath(join(dir, name)).catch(() => null);
-    if (real !== null && real !== realRoot && !real.startsWith(realRoot + sep)) throw new Error(`${join(dir, name)} leads outside the results directory (to ${real}); not read`);
-  }
 }
 
 const verifications = new Map<string, { stamp: string; value: VerifiedResults | null }>();

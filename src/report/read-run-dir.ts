@@ -6,7 +6,9 @@
  * The history is read tolerantly where a run's own accidents are concerned (a
  * last line cut by a kill) and strictly otherwise; tolerated problems become
  * warnings the page shows. Every file is read as a regular file with a size
- * bound (a FIFO or /dev/zero is refused, never waited on), and the verdict is
+ * bound (a FIFO or /dev/zero is refused, never waited on), only from inside
+ * the run directory (a file linked out of it is refused before it is opened:
+ * runtime/store/confined-path.ts), and the verdict is
  * recomputed from the history: a results.json that disagrees is refused
  * (verify-run.ts), so a report never shows an edited verdict.
  */
@@ -20,6 +22,7 @@ import { RunStore } from '../../runtime/store/run-store.js';
 import type { StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 import { RUN_FILES } from '../../core/run-files/run-files.js';
+import { assertInside, realDir } from '../../runtime/store/confined-path.js';
 
 export { RUN_FILES } from '../../core/run-files/run-files.js';
 
@@ -36,12 +39,14 @@ export interface RunDir {
  * `ownRun`: the caller made this run moments ago (a scenario reading the run it just ran, whose results.json
  * runLockTest wrote from this very history): the file is taken as written, not recomputed. Every reader of a
  * directory someone else may have touched (report, serve, the index, compare) leaves it false.
+ * `within`: the results directory the run was found in (the index, serve): the run directory must really be in it.
  */
-export async function readRunDir(dir: string, opts: { ownRun?: boolean } = {}): Promise<RunDir> {
+export async function readRunDir(dir: string, opts: { ownRun?: boolean; within?: string } = {}): Promise<RunDir> {
   const info = await stat(dir).catch(() => null);
   if (info === null || !info.isDirectory()) {
     throw new UsageError(`Expected \`RUN_DIR\` to be a run directory, got \`${dir}\``, 'Pass a directory that `fencecheck run` wrote, e.g. results/<test>/latest.');
   }
+  if (opts.within !== undefined) assertInside(dir, realDir(opts.within), 'the results directory');
   const historyPath = join(dir, RUN_FILES.history);
   if ((await stat(historyPath).catch(() => null)) === null) {
     throw new FencecheckError('run-dir', `${dir} has no ${RUN_FILES.history}`, {

@@ -9,8 +9,12 @@
  * no other method than GET and HEAD.
  *
  * Every path is resolved to the real file (links followed) and served only
- * when that file is a regular file inside the results directory: a run's
- * `logs/a.log` linked to /etc/shadow is a 404. Reports asked for while they
+ * when that file is a regular file inside the results directory, checked on
+ * the descriptor it is served from (runtime/store/confined-path.ts): a run's
+ * `logs/a.log` linked to /etc/shadow is a 404. A report is made only from
+ * files inside its run directory, the rule of every reader of a run, and is
+ * written by the store's writer (never through a link at report.html or at a
+ * temporary name). Reports asked for while they
  * are being written wait for that one write (single flight), so parallel
  * requests neither race on a temporary file nor see an empty body.
  *
@@ -19,16 +23,18 @@
  * name rebound to 127.0.0.1; such a request carries that name as its Host, so
  * only requests addressed to 127.0.0.1 or localhost are answered.
  */
-import { createReadStream } from 'node:fs';
-import { lstat, realpath, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, fstatSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
 import { listResults, listRuns, SUMMARY_PAGES } from './list-runs.js';
 import { RUN_FILES } from './read-run-dir.js';
 import { renderIndexHtml } from './render-index-html.js';
 import { writeRunReport } from './write-run-report.js';
+import { isInside, LinkedOutsideError, openInside } from '../../runtime/store/confined-path.js';
+import { assertRunFilesInside } from '../../runtime/store/read-run-files.js';
 
 export const SERVE_HOST = '127.0.0.1';
 
@@ -55,7 +61,12 @@ export async function serveResults(opts: ServeOptions): Promise<ResultsServer> {
   }
   const reports = new SingleFlight<string>();
   const server = createServer((req, res) => {
-    handle(root, reports, req, res).catch((err: unknown) => send(res, 500, `fencecheck serve: ${(err as Error).message}\n`));
+    // A run the tool refuses (its results.json disagrees with its history, a test.json the history contradicts)
+    // is bad input, answered 422 with the reason; 500 is left for fencecheck's own failures.
+    handle(root, reports, req, res).catch((err: unknown) => {
+      const badInput = err instanceof FencecheckError && err.exitCode === EXIT.badInput;
+      send(res, badInput ? 422 : 500, `fencecheck serve: ${(err as Error).message}\n`);
+    });
   });
   await listen(server, opts.port);
   const port = (server.address() as AddressInfo).port;
@@ -105,18 +116,46 @@ async function handle(root: string, reports: SingleFlight<string>, req: Incoming
     return send(res, 404, 'not found\n');
   }
   if (basename(wanted) === RUN_FILES.report) {
-    // A report embeds the run's files: each must really be inside the root, as a file served alone must.
-    const outside = await fileOutside(root, dirname(wanted));
-    if (outside !== null) return send(res, 404, `not found: ${outside} of this run leads outside the results directory\n`);
+    // A report embeds the run's files: the rule of every reader of a run (confined-path.ts), said before writing.
+    const outside = linkedOutside(dirname(wanted));
+    if (outside !== null) return send(res, 404, `not found: ${outside}\n`);
     const run = (await listRuns(dirname(wanted))).find((r) => r.path === '.');
-    if (run?.hasHistory && !run.reportFresh) await reports.run(run.dir, () => writeRunReport(run.dir));
+    if (run?.hasHistory && !run.reportFresh) await reports.run(run.dir, () => writeRunReport(run.dir, undefined, { within: root }));
   }
-  const file = await insideRoot(root, wanted);
-  const info = file === null ? null : await stat(file).catch(() => null);
-  if (file === null || info === null || !info.isFile()) return send(res, 404, 'not found\n');
-  res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'text/plain; charset=utf-8', 'Content-Length': info.size, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
+  const fd = openServed(root, wanted);
+  if (fd === null) return send(res, 404, 'not found\n');
+  const info = fstatSync(fd);
+  res.writeHead(200, { 'Content-Type': TYPES[extname(wanted)] ?? 'text/plain; charset=utf-8', 'Content-Length': info.size, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+  if (req.method === 'HEAD') return void (closeSync(fd), res.end());
+  // From the descriptor checked (the path is ignored when `fd` is given), closed when the stream ends.
+  createReadStream(wanted, { fd }).pipe(res);
+}
+
+/**
+ * The file opened if it is a regular file really inside the root (checked on the descriptor opened, so a link
+ * swapped in after the check is caught too: confined-path.ts), else null.
+ */
+function openServed(root: string, file: string): number | null {
+  let fd: number;
+  try {
+    fd = openInside(file, root, 'the results directory');
+  } catch {
+    return null;
+  }
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  return null;
+}
+
+/** Why a run's report cannot be made (one of its files leads outside its directory), or null. */
+function linkedOutside(runDir: string): string | null {
+  try {
+    assertRunFilesInside(runDir);
+    return null;
+  } catch (err) {
+    if (err instanceof LinkedOutsideError) return err.message;
+    throw err;
+  }
 }
 
 /** The file a path names if it is a run's file (or a compare/debate page) whose directory is inside the root, else null. */
@@ -142,26 +181,6 @@ async function runDirInside(root: string, path: string): Promise<string | null> 
   const test = await stat(join(real, RUN_FILES.test)).catch(() => null);
   if (history === null && test === null) return null;
   return path.endsWith('/') ? path : `${path}/`;
-}
-
-/** The file itself resolved (a link in a run directory may point anywhere): its real path if inside the root, else null. */
-async function insideRoot(root: string, file: string): Promise<string | null> {
-  const real = await realpath(file).catch(() => null);
-  return real !== null && isInside(root, real) ? real : null;
-}
-
-/** The name of the first run file (test.json, results.json, history.jsonl) whose real path is outside the root, or null. */
-async function fileOutside(root: string, runDir: string): Promise<string | null> {
-  for (const name of [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history]) {
-    const path = join(runDir, name);
-    if ((await lstat(path).catch(() => null)) === null) continue;
-    if ((await insideRoot(root, path)) === null) return name;
-  }
-  return null;
-}
-
-function isInside(root: string, path: string): boolean {
-  return path === root || path.startsWith(root + sep);
 }
 
 /** One promise per key while it runs: callers asking for the same key meanwhile share it. */

@@ -10,6 +10,7 @@ import type { History, Op } from '../../core/history/op.js';
 import type { StoredResults } from '../../core/run-files/results-json.js';
 import type { FaultWindow } from './fault-windows.js';
 import type { LockHold } from './lock-holds.js';
+import { describeForeignRelease, foreignReleases } from '../../core/checkers/lock/foreign-releases.js';
 
 export interface Story {
   /** Index into the report's anomaly list (every checker's anomalies in order). */
@@ -42,12 +43,17 @@ export function storyOf(results: StoredResults | null, history: History, holds: 
   const processes = new Set(a.processes ?? []);
   const lines = [`${a.kind}: ${a.message}`];
   // Holds of the anomaly's processes that overlap its window, in time order.
+  // With the moment its lease ran out (grant + lease_ms): the one fact that makes a write after it stale.
   for (const h of holds.filter((x) => processes.has(x.process) && x.end >= window.start && x.start <= window.end).sort((x, y) => x.start - y.start)) {
-    lines.push(`p${h.process} ${h.definite ? 'held' : 'may have held'} the lock${h.token === null ? '' : ` with token ${String(h.token)}`} from ${seconds(h.start)} to ${seconds(h.end)} (${h.endedBy.replace(/-/g, ' ')})`);
+    const lease = h.definite ? leaseOf(history, h) : undefined;
+    const leaseEnd = lease === undefined ? '' : `; its lease of ${lease} ms ran out at ${seconds(h.start + lease * 1e6)}`;
+    lines.push(`p${h.process} ${h.definite ? 'held' : 'may have held'} the lock${h.token === null ? '' : ` with token ${String(h.token)}`} from ${seconds(h.start)} to ${seconds(h.end)} (${h.endedBy.replace(/-/g, ' ')})${leaseEnd}`);
   }
+  // A release that removed another holder's lock, in the window: why a second holder was granted at once.
+  for (const f of foreignReleases(history).filter((x) => x.releaseAt <= window.end && x.grantedAt >= window.start)) lines.push(`${describeForeignRelease(f)} (at ${seconds(f.releaseAt)})`);
   // Faults in force during the window: on these processes, or on a server or link (no process named).
-  // A point of the nemesis's own bookkeeping (heal-all: kind `other`, no length) is not a fault on anyone.
-  const isFault = (x: FaultWindow): boolean => !(x.kind === 'other' && x.end !== null && x.end <= x.start);
+  // The nemesis's own bookkeeping (heal-all and the like: kind `other`) is not a fault on anyone.
+  const isFault = (x: FaultWindow): boolean => x.kind !== 'other';
   for (const f of faults.filter((x) => isFault(x) && x.start <= window.end && (x.end ?? Infinity) >= window.start - 5e9 && (x.processes.length === 0 || x.processes.some((p) => processes.has(p))))) {
     const who = f.processes.length > 0 ? f.processes.map((p) => `p${p}`).join(', ') : f.target ?? 'the cluster';
     lines.push(`${f.kind} (${f.label}) on ${who} from ${seconds(f.start)}${f.end === null ? ' to the end' : ` to ${seconds(f.end)}`}`);
@@ -58,4 +64,11 @@ export function storyOf(results: StoredResults | null, history: History, holds: 
     lines.push(`p${op.process}'s ${op.f} of ${JSON.stringify(op.value)}${op['token'] !== undefined ? ` under token ${String(op['token'])}` : ''} at ${seconds(op.time)}: ${outcome} by the resource`);
   }
   return { anomaly: best, lines };
+}
+
+/** The lease (ms) the grant that began hold `h` came with, when its acquire recorded one. */
+function leaseOf(history: History, h: LockHold): number | undefined {
+  const grant = history.find((o) => o.process === h.process && o.f === 'acquire' && o.type === 'ok' && o.time === h.start);
+  const lease = grant?.['lease_ms'];
+  return typeof lease === 'number' ? lease : undefined;
 }

@@ -5,14 +5,16 @@
  * with `writeReports` it first writes the reports that are missing or older
  * than their run's history or results, so that every link works from file://
  * too; without, a run with no report is listed with the command that makes one
- * (a directory found below DIR is not ours to write into unasked).
+ * (a directory found below DIR is not ours to write into unasked). A run is
+ * read as every reader reads one (nothing linked out of its directory), so a
+ * report written here never holds a file the index lists as not read.
  */
-import { rename, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { FencecheckError } from '../../core/errors.js';
 import { listResults, type RunSummary, type SummaryPage } from './list-runs.js';
 import { renderIndexHtml } from './render-index-html.js';
 import { writeRunReport } from './write-run-report.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 
 export interface RunIndex {
   path: string;
@@ -31,7 +33,7 @@ export async function writeRunIndex(resultsDir: string, opts: { writeReports?: b
   for (const run of runs) {
     if (opts.writeReports !== true || !run.hasHistory || run.reportFresh) continue;
     try {
-      written.push(await writeRunReport(run.dir));
+      written.push(await writeRunReport(run.dir, undefined, { within: resultsDir }));
       run.reportFresh = true;
       run.hasReport = true;
     } catch (err) {
@@ -42,8 +44,7 @@ export async function writeRunIndex(resultsDir: string, opts: { writeReports?: b
     }
   }
   const path = join(resultsDir, 'index.html');
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, renderIndexHtml(runs, basename(resolve(resultsDir)), { pages, reportsOnRequest: false }), 'utf8');
-  await rename(temp, path);
+  // The store's one writer: a random temporary name made exclusively, renamed over (a link at index.html is replaced).
+  writeFileAtomic(path, renderIndexHtml(runs, basename(resolve(resultsDir)), { pages, reportsOnRequest: false }));
   return { path, runs, pages, written, failed };
 }

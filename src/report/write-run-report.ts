@@ -5,7 +5,8 @@
  *
  * The file goes through the store's atomic writer (temp, fsync, rename,
  * directory fsync), so a reader (a browser refreshing, `fencecheck serve`)
- * never sees half a report, even after a crash.
+ * never sees half a report, even after a crash, and a link at report.html's
+ * name is replaced, never written through.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,13 +21,17 @@ export const GENERATOR = 'fencecheck 0.1.0';
 /** A shrunk run carries this file (written by shrink): its report opens on the story (story.ts). */
 export const SHRUNK_FILE = RUN_FILES.shrunk;
 
-/** Returns the path of the report written; `read`: the run already read (readRunDir), not read again. */
-
-export async function writeRunReport(runDir: string, read?: RunDir): Promise<string> {
-  const [run, assets] = await Promise.all([read ?? readRunDir(runDir), pageAssets()]);
+/**
+ * Returns the path of the report written; `read`: the run already read (readRunDir), not read again.
+ * `within`: the results directory the run was found in (the index, serve): the run is read and the report
+ * written only if the run directory really is in it.
+ */
+export async function writeRunReport(runDir: string, read?: RunDir, opts: { within?: string } = {}): Promise<string> {
+  const [run, assets] = await Promise.all([read ?? readRunDir(runDir, opts.within === undefined ? {} : { within: opts.within }), pageAssets()]);
   const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, { story: existsSync(join(runDir, SHRUNK_FILE)) }), assets);
   const path = join(runDir, RUN_FILES.report);
-  // The temporary name is unique per write (atomic-write.ts), so two writes of one report in one process (serve) never share one.
-  writeFileAtomic(path, html);
+  // The temporary name is random and made exclusively (atomic-write.ts), so two writes of one report in one process
+  // (serve) never share one, and a link planted in the run directory is never written through.
+  writeFileAtomic(path, html, opts.within === undefined ? {} : { inside: opts.within });
   return path;
 }

@@ -76,7 +76,7 @@ type Reproduced = { fails: number; of: number; failingRun: string | null };
  * showed: else a shrink of npm redlock's expired grant could end on a delayed
  * write, a failure every lease has, and tell the wrong story.
  */
-const FAILURE_SIGNS = ['expiredGrants', 'lostGrants', 'tokenRegressions', 'sleptGrants', 'validDoubleHolds'] as const satisfies readonly (keyof NearMiss)[];
+const FAILURE_SIGNS = ['expiredGrants', 'lostGrants', 'tokenRegressions', 'sleptGrants', 'validDoubleHolds', 'foreignReleases'] as const satisfies readonly (keyof NearMiss)[];
 
 export function failureSigns(miss: NearMiss | null): (typeof FAILURE_SIGNS)[number][] {
   return miss === null ? [] : FAILURE_SIGNS.filter((k) => miss[k] > 0);
@@ -87,7 +87,8 @@ export function failureSigns(miss: NearMiss | null): (typeof FAILURE_SIGNS)[numb
  * longer be reached; each result kept by plan. Ctrl-C: ShrinkInterrupted.
  */
 function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, signs: readonly (typeof FAILURE_SIGNS)[number][]): { reproduce: (plan: ShrinkPlan) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
-  let attempt = 0;
+  // The original's re-run is attempt 0 and no candidate: `--max-candidates N` logs candidates 1..N.
+  let attempt = -1;
   const counts = new Map<string, Reproduced>();
   const reproduce = async (plan: ShrinkPlan): Promise<Reproduced> => {
     if (deps.stopped()) throw new ShrinkInterrupted();
@@ -105,7 +106,7 @@ function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, sign
         result.failingRun ??= runDir;
       }
     }
-    deps.log(`shrink: candidate ${attempt}: ${describeShrunk(plan)}: failed ${result.fails}/${result.of}`);
+    deps.log(`shrink: ${attempt === 0 ? 'the original plan' : `candidate ${attempt}`}: ${describeShrunk(plan)}: failed ${result.fails}/${result.of}`);
     counts.set(JSON.stringify(plan), result);
     return result;
   };
@@ -142,12 +143,13 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   ).catch((err: unknown) => {
     if (!(err instanceof ShrinkInterrupted)) throw err;
     interrupted = true;
-    return { plan: confirmed.plan, candidates: attempts() - 1, steps: [], exhausted: false };
+    return { plan: confirmed.plan, candidates: attempts(), steps: [], exhausted: false };
   });
   const final = counts.get(JSON.stringify(shrunk.plan)) ?? first;
   const options = withPlan(original, shrunk.plan, o.shrinkDir, 0);
   const { resultsDir: _dir, name: _name, ...replayable } = options;
-  const replay = replayCommand({ ...replayable, resultsDir: DEFAULTS.resultsDir });
+  // The replay writes where the failing run was written (a hunt's try: the hunt's directory), as its own replay does.
+  const replay = replayCommand({ ...replayable, resultsDir: original.resultsDir ?? DEFAULTS.resultsDir });
   const lines = [
     `shrunk to ${describeShrunk(shrunk.plan)}; reproduced ${final.fails}/${final.of}${interrupted ? ' (interrupted: the smallest plan confirmed so far)' : ''}`,
     `plan: ${JSON.stringify(shrunk.plan.script)}`,

@@ -43,7 +43,7 @@ describe('checkRunDir with a foreign client', () => {
   });
 
   it('a unique-token client: no token order is checked', async () => {
-    const { results: r } = await checkRunDir(runDir({ clientToken: 'unique', clientViolations: [] }));
+    const { results: r } = await checkRunDir(runDir({ client: 'python3 c.py', clientToken: 'unique', clientViolations: [] }));
     expect(r.checkers.find((x) => x.checker === 'grant-tokens')?.summary).toContain('unique tokens');
   });
 
@@ -68,5 +68,11 @@ describe('checkRunDir with a foreign client', () => {
     const e = await checkRunDir(runDir({ clientViolations: [{ client: 1 }] })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(FencecheckError);
     expect((e as Error).message).toContain('clientViolations');
+  });
+});
+
+describe('a clientToken with no client: test.json contradicts itself', () => {
+  it('is refused with 254 naming clientToken, not judged as a foreign client', async () => {
+    await expect(checkRunDir(runDir({ clientToken: 'unique' }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('`clientToken` does not fit the history') });
   });
 });

@@ -96,9 +96,19 @@ describe('fencecheck check RUN_DIR: flags, exit codes, messages (issue 20)', () 
       const a = runCli([command, fifo], { timeout: 10_000 });
       expect(a.code).toBe(254);
       expect(a.stderr).toMatch(/history\.jsonl: it is a FIFO \(named pipe\), not a regular file/);
+      // A link out of the run directory is refused before it is opened (a device's open can have effects), naming where it leads.
       const b = runCli([command, zero], { timeout: 10_000 });
       expect(b.code).toBe(254);
-      expect(b.stderr).toContain(`${join(zero, 'test.json')}: is a character device, not a regular file`);
+      expect(b.stderr).toContain(`${join(zero, 'test.json')} is a link to /dev/zero, outside its run directory`);
+    }
+    // A device inside the directory itself (only root can make one): refused as what it is, at once.
+    if (process.getuid?.() === 0) {
+      const dev = sampleCopy('device');
+      rmSync(join(dev, 'test.json'));
+      execFileSync('mknod', [join(dev, 'test.json'), 'c', '1', '5']);
+      const c = runCli(['check', dev], { timeout: 10_000 });
+      expect(c.code).toBe(254);
+      expect(c.stderr).toContain(`${join(dev, 'test.json')}: is a character device, not a regular file`);
     }
   });
 });
@@ -116,5 +126,33 @@ describe('fencecheck check DIR: special files are reported, never skipped', () =
     expect(r.stdout).toContain('4 files:');
     expect(r.stdout).toContain('4 files: 0 valid, 1 invalid, 0 unknown, 3 unreadable');
     for (const name of ['b.jsonl', 'pipe', 'zero']) expect(r.stdout).toContain(join(dir, name));
+  });
+});
+
+describe('declared facts the history contradicts (issue 32 item 4): no verdict, 254 naming the fact', () => {
+  // The sample run (redis, fence, lock-counter) with one fact of its test.json changed each time.
+  const edits: { fact: string; to: unknown; says: RegExp }[] = [
+    { fact: 'workload', to: 'fenced-write', says: /`workload` does not fit the history: test\.json says workload fenced-write, but p\d+'s write of \d+ \(op #\d+\)/ },
+    { fact: 'workload', to: 'mutex', says: /`workload` does not fit the history: test\.json says workload mutex, but p\d+'s (read|write)/ },
+    { fact: 'workload', to: 'jobs', says: /`workload` does not fit the history: test\.json says workload jobs, but p\d+'s write of \d+ with no `job` field/ },
+    { fact: 'resource', to: 'version', says: /`resource` does not fit the history: test\.json says resource version, but p\d+'s read recorded no row version/ },
+    { fact: 'backend', to: 'redlock', says: /`backend` does not fit the history: test\.json says backend redlock \(its built-in client's tokens are unique\), but p\d+'s acquire granted token \d+/ },
+    { fact: 'backend', to: 'none', says: /`backend` does not fit the history: test\.json says backend none, but p\d+'s acquire/ },
+  ];
+  it.each(edits)('test.json with $fact changed to $to: check, report and compare --merge --expect are 254 naming it', ({ fact, to, says }) => {
+    const root = join(parent, `facts-${fact}-${String(to)}`);
+    const dir = join(root, 'run');
+    mkdirSync(root, { recursive: true });
+    cpSync(SAMPLE_RUN_DIR, dir, { recursive: true });
+    const test = JSON.parse(readFileSync(join(dir, 'test.json'), 'utf8')) as Record<string, unknown>;
+    test[fact] = to;
+    writeFileSync(join(dir, 'test.json'), JSON.stringify(test, null, 2));
+    writeFileSync(join(root, 'expect.json'), JSON.stringify([{ expect: 'safe' }]));
+    for (const args of [['check', dir], ['report', dir], ['compare', '--merge', dir, '--out', join(root, 'out'), '--expect', join(root, 'expect.json')]]) {
+      const r = runCli(args);
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(254);
+      expect(r.stderr, args[0]).toContain(join(dir, 'test.json'));
+      expect(r.stderr, args[0]).toMatch(says);
+    }
   });
 });

@@ -15,7 +15,7 @@ const SAMPLE = new URL('../fixtures/runs/sample-run', import.meta.url).pathname;
 describe('fencecheck hunt and shrink on bad input', () => {
   it.each([
     [['hunt', '--backend', 'nope', '--resource', 'none'], /Expected `--backend` to be one of redis/],
-    [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '0'], /Expected `--budget` to be a positive duration[\s\S]*Hint: A hunt needs time/],
+    [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '0'], /Expected `--budget` to be a whole number of milliseconds from 1s to 168h, got `0`[\s\S]*Hint: Give a duration from 1s to 168h/],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--budget-runs', '0'], /Expected `--budget-runs` to be an integer from 1 to 100000, got `0`/],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '1m', '--budget-runs', '2'], /Expected one of `--budget` and `--budget-runs`, got both/],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--faults', 'gremlins'], /Expected `--faults` to list fault kinds among client-pause/],

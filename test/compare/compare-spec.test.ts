@@ -23,7 +23,7 @@ describe('compare spec', () => {
     const cells = matrixCells(lockRows(s), s.resources, s.nemeses);
     const na = Object.fromEntries(cells.filter((c) => c.notApplicable).map((c) => [c.id, c.notApplicable]));
     // etcd3-lock announces unique tokens (its lease id); a command line is planned by the backend's own kind.
-    expect(na).toEqual({ 'etcd3-lock@etcd/fence-claim/client-pause': 'etcd3-lock announces unique tokens, and the resource mode fence-claim needs a monotonic fencing token (use none, cas-unique or cas-unique-nonatomic)' });
+    expect(na).toEqual({ 'etcd3-lock@etcd/fence-claim/client-pause': 'etcd3-lock announces unique tokens, and the resource mode fence-claim needs a monotonic fencing token (use none, cas-unique, cas-unique-nonatomic, version or for-update)' });
     expect(planRuns(s).map((r) => r.id)).toContain('simple-redis-mutex@redis/fence-claim/client-pause#1');
     const byId = new Map(cells.map((c) => [c.id, c]));
     expect(runOptionsFor(s, byId.get('redis/none/client-pause')!, 1, '/r').client).toBeUndefined();

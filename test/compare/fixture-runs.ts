@@ -18,6 +18,7 @@ import { DEFAULTS, replayCommand } from '../../core/plan/run-options.js';
 import type { CompareSpec } from '../../src/compare/compare-spec.js';
 import type { RunOne } from '../../src/compare/run-compare.js';
 import { madeTempDir } from '../support/temp-dirs.js';
+import { tokenKindOf } from '../../core/vocabulary.js';
 
 /** A temporary directory removed when the test (or, made during collection, the file) ends. */
 export function tempDir(label: string): string {
@@ -102,8 +103,18 @@ export function fixtureHistory(o: FixtureOutcome): History {
 }
 
 /** What the run writes for `o`'s history (runResults), read back as the store reads it. */
+/**
+ * The fixture history as `backend`'s built-in client records it: a backend whose tokens are unique (Redlock's
+ * random value) grants strings, never numbers (the history must fit test.json: core/analyse/declared-facts.ts).
+ */
+export function fixtureHistoryOn(o: FixtureOutcome, backend: RunOptions['backend']): History {
+  const history = fixtureHistory(o);
+  if (tokenKindOf(backend) !== 'unique') return history;
+  return history.map((op) => (typeof op['token'] === 'number' ? { ...op, token: `r${op['token']}` } : op));
+}
+
 export function resultsJson(o: FixtureOutcome, options: Pick<RunOptions, 'workload' | 'resource' | 'backend'> = { workload: 'lock-counter', resource: 'none', backend: 'redis' }): DecidedResults {
-  const results = runResults(fixtureHistory(o), options, o.evidence?.planned ?? 2, o.durationMs ?? 1000);
+  const results = runResults(fixtureHistoryOn(o, options.backend), options, o.evidence?.planned ?? 2, o.durationMs ?? 1000);
   // The fixture says what a test means; the checkers must agree, or the fixture history is wrong.
   if (results.valid !== o.valid) throw new Error(`fixture history for ${JSON.stringify(o)} checks as ${String(results.valid)}: ${JSON.stringify(results.checkers.map((c) => [c.checker, c.valid, c.summary]))}`);
   return parseResultsJson(JSON.stringify(results), 'results.json') as DecidedResults;
@@ -115,7 +126,7 @@ export function writeRunDir(runDir: string, options: RunOptions, outcome: Fixtur
   const test = { name: `${options.backend}-${options.resource}-${options.workload}`, ...options, startedAt, replay: replayCommand(options) };
   writeFileSync(join(runDir, 'test.json'), JSON.stringify(test, null, 2) + '\n');
   if (outcome === null) return runDir;
-  writeFileSync(join(runDir, 'history.jsonl'), fixtureHistory(outcome).map((op) => JSON.stringify(op)).join('\n') + '\n');
+  writeFileSync(join(runDir, 'history.jsonl'), fixtureHistoryOn(outcome, options.backend).map((op) => JSON.stringify(op)).join('\n') + '\n');
   writeFileSync(join(runDir, 'results.json'), JSON.stringify(resultsJson(outcome, options), null, 2) + '\n');
   return runDir;
 }

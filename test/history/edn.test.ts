@@ -11,43 +11,58 @@ describe('EDN values', () => {
     ['nil', null],
     ['true', true],
     ['false', false],
-    [':invoke', 'invoke'],
-    [':jepsen.history/op', 'jepsen.history/op'],
-    ['some-symbol', 'some-symbol'],
+    [':invoke', { '#:': 'invoke' }],
+    [':jepsen.history/op', { '#:': 'jepsen.history/op' }],
+    ['some-symbol', { "#'": 'some-symbol' }],
     ['42', 42],
     ['-7', -7],
     ['+3', 3],
     ['-0', 0],
     ['-2.5', -2.5],
-    ['1.5e3', 1500],
-    ['1.25M', 1.25],
+    ['1.5e3', { '#.': 1500 }],
+    ['1.5e-1', 0.15],
+    ['1.25M', { '#.M': '1.25' }],
+    ['1.2500e1M', { '#.M': '12.5' }],
     ['9007199254740991N', 9007199254740991],
-    ['1/4', 0.25],
+    ['1/4', { '#/': '1/4' }],
+    ['-6/8', { '#/': '-3/4' }],
+    ['6/3', 2],
     ['"plain"', 'plain'],
     ['"tab\\there \\"quoted\\" back\\\\slash\\nnew \\u00e9"', 'tab\there "quoted" back\\slash\nnew é'],
     ['"multi\nline"', 'multi\nline'],
-    ['\\a', 'a'],
-    ['\\newline', '\n'],
-    ['##Inf', 'Infinity'],
+    ['\\a', { '#\\': 'a' }],
+    ['\\newline', { '#\\': '\n' }],
+    ['##Inf', { '#.': 'Infinity' }],
+    ['##-Inf', { '#.': '-Infinity' }],
     ['[1 2 3]', [1, 2, 3]],
     ['(1 -2)', [1, -2]],
-    ['#{:a}', { '#{}': ['a'] }],
+    ['#{:a}', { '#{}': [{ '#:': 'a' }] }],
+    ['{:a 1}', { '#{:}': { a: 1 } }],
+    ['{"a" 1}', { a: 1 }],
     ['[]', []],
     ['{}', {}],
   ])('%s', (text, value) => {
     expect(parseEdn(text)).toEqual(value);
   });
 
-  it.each(['9007199254740993N', '12345678901234567890', '-9007199254740992', '1e400', '-1e400M'])('refuses %s, which a double cannot hold exactly', (text) => {
+  it.each(['9007199254740993N', '12345678901234567890', '-9007199254740992', '1e400', '-1e400'])('refuses %s, which a double cannot hold exactly', (text) => {
     expect(() => parseEdn(`[1 ${text}]`, at('big.edn'))).toThrow(/big\.edn:1:4: expected (an integer within ±\(2\^53 - 1\)|a number within the range of a double)/);
   });
 
-  it('reads nested maps, vectors and sets, with commas as whitespace and keys as strings', () => {
+  it('reads a BigDecimal exactly, beyond the range of a double too', () => {
+    expect(parseEdn('-1e400M')).toEqual({ '#.M': '-1E400' });
+    expect(parseEdn('[1.50M 15e-1M 0.00M]')).toEqual([{ '#.M': '1.5' }, { '#.M': '1.5' }, { '#.M': '0' }]);
+  });
+
+  it('reads nested maps, vectors and sets, with commas as whitespace, and keys of any kind kept apart', () => {
+    // Keys not all keywords or all strings: [key, value] entries, sorted by key (a string, an integer, a vector, a keyword).
     expect(parseEdn('{:a [1, {:b #{2}}], "s" (nil), 3 :three, [1 2] :v}')).toEqual({
-      a: [1, { b: { '#{}': [2] } }],
-      s: [null],
-      '3': 'three',
-      '[1,2]': 'v',
+      '#{[]}': [
+        ['s', [null]],
+        [3, { '#:': 'three' }],
+        [[1, 2], { '#:': 'v' }],
+        [{ '#:': 'a' }, [1, { '#{:}': { b: { '#{}': [2] } } }]],
+      ],
     });
   });
 
@@ -55,9 +70,14 @@ describe('EDN values', () => {
     expect(parseEdn('; a comment\n[1 ; inline\n #_ 2 #_{:x 1} 3 ^:meta 4 ^{:m 1} 5] ; end')).toEqual([1, 3, 4, 5]);
   });
 
-  it('reads a tagged literal as its value', () => {
-    expect(parseEdn('#jepsen.history.Op{:type :ok, :f :read}')).toEqual({ type: 'ok', f: 'read' });
-    expect(parseEdn('[#inst "2015-04-22T12:00:00Z" #uuid "f81d4fae"]')).toEqual(['2015-04-22T12:00:00Z', 'f81d4fae']);
+  it('reads a tagged literal as its tag and value; #inst as its millisecond in UTC, #uuid in lower case', () => {
+    expect(parseEdn('#jepsen.history.Op{:type :ok, :f :read}')).toEqual({ '#jepsen.history.Op': { '#{:}': { type: { '#:': 'ok' }, f: { '#:': 'read' } } } });
+    expect(parseEdn('[#inst "2015-04-22T14:00:00.0009+02:00" #uuid "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"]')).toEqual([
+      { '#inst': '2015-04-22T12:00:00.000Z' },
+      { '#uuid': 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6' },
+    ]);
+    // Clojure's reader throws on a #uuid that is not 8-4-4-4-12 hex digits.
+    expect(() => parseEdn('#uuid "f81d4fae"')).toThrow(/a #uuid string of 8-4-4-4-12 hex digits/);
   });
 
   it('keeps a __proto__ key as data', () => {
@@ -76,7 +96,7 @@ describe('malformed EDN', () => {
 
   it('reports an unclosed top-level vector at the end of a stream', async () => {
     const reader = new EdnReader(file);
-    expect(reader.push('[{:a 1}\n{:b 2}').map((f) => f.value)).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(reader.push('[{:a 1}\n{:b 2}').map((f) => f.value)).toEqual([{ '#{:}': { a: 1 } }, { '#{:}': { b: 2 } }]);
     await expectParseError(() => reader.end(), file, {
       line: 2,
       column: 7,
@@ -107,8 +127,9 @@ describe('EDN streaming', () => {
   it('unwraps a top-level vector and reads the maps after it, with positions', () => {
     const forms = readAll([text]);
     expect(forms.map((f) => [f.line, f.column])).toEqual([[1, 2], [3, 2], [5, 2], [6, 1]]);
-    expect(forms[2]?.value).toEqual({ type: 'info', f: 'start', process: 'nemesis', value: { '#{}': [1, 2] }, index: 2, n: 123456789 });
-    expect(forms[3]?.value).toEqual({ after: 'vector', x: -0.0015 });
+    const kw = (name: string) => ({ '#:': name });
+    expect(forms[2]?.value).toEqual({ '#{:}': { type: kw('info'), f: kw('start'), process: kw('nemesis'), value: { '#{}': [1, 2] }, index: 2, n: 123456789 } });
+    expect(forms[3]?.value).toEqual({ '#{:}': { after: kw('vector'), x: -0.0015 } });
   });
 
   it('gives the same forms however the text is cut into chunks', () => {

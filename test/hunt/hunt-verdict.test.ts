@@ -44,13 +44,39 @@ describe('the hunt\'s verdict of a try', () => {
   it('an unprotected holder paused between its read and its write: the data broken, a find', async () => {
     const o: RunOptions = { ...base, resource: 'none', nemesis: ['client-pause'], script: pause };
     const { results } = await judged(o);
-    expect(huntVerdict(results, o.workload)).toEqual({ outcome: 'unsafe', lockOnly: [] });
+    expect(huntVerdict(results, o.workload)).toMatchObject({ outcome: 'unsafe', lockOnly: [] });
   });
 
   it('with the mutex workload the lock is what the hunt looks for: a double hold is a find', async () => {
     const o: RunOptions = { ...base, resource: 'none', workload: 'mutex', nemesis: ['client-pause'], script: pause };
     const { results } = await judged(o);
     expect(results.valid).toBe(false);
-    expect(huntVerdict(results, o.workload)).toEqual({ outcome: 'unsafe', lockOnly: [] });
+    expect(huntVerdict(results, o.workload)).toMatchObject({ outcome: 'unsafe', lockOnly: [] });
+  });
+});
+
+describe('a violation says which data checkers broke it', () => {
+  it('fence mode, a paused holder\'s write accepted before the next holder read: stale-writes INVALID, the counter intact, and the VIOLATION says so', async () => {
+    const { call, lockHistory, nemesis, section } = await import('../lock-checkers/lock-history.js');
+    const { huntOutcome } = await import('../../src/hunt/hunt-outcome.js');
+    // p0 granted token 1, reads 0, is paused past its 500 ms lease; p1 is granted token 2; p0 wakes and its write of 1
+    // lands first (the fence is still 1), then p1 reads 1 and writes 2: every acknowledged increment is in the counter.
+    const history = lockHistory(
+      section(0, 1, 10, 3300, call(0, 'read', 11, 12, 'ok', { result: 0, token: 1, outcome: 'accepted' }), call(0, 'write', 20, 3100, 'ok', { value: 1, token: 1, outcome: 'accepted', startedMs: 3090 })),
+      nemesis(15, 'pause', { target: 'c1', pid: 101, process: 0 }),
+      nemesis(3080, 'resume', { target: 'c1', pid: 101, process: 0 }),
+      section(1, 2, 1000, 3400, call(1, 'read', 3200, 3201, 'ok', { result: 1, token: 2, outcome: 'accepted' }), call(1, 'write', 3210, 3211, 'ok', { value: 2, token: 2, outcome: 'accepted' })),
+      call(2, 'final-read', 4000, 4001, 'ok', { result: 2 }),
+    );
+    const o: RunOptions = { ...base, resource: 'fence', nemesis: ['client-pause'], script: pause };
+    const results = parseResultsJson(JSON.stringify(runResults(history, o, 1, null)), 'results.json');
+    const verdictOf = (name: string) => results.checkers.find((c) => c.checker === name)!.valid;
+    expect([verdictOf('stale-writes'), verdictOf('lost-updates')]).toEqual([false, true]);
+    const read = readTryOf(history, results, o, () => undefined);
+    expect(read.outcome).toBe('unsafe');
+    const plan = { index: 0, swarm: ['client-pause' as const], hold: 'short' as const, patience: 'short' as const, windows: pause, origin: { kind: 'swarm' as const } };
+    const out = huntOutcome([{ plan, runDir: '/r', replay: 'fencecheck run …', ...read, error: null, endedAtMs: 1000 }], false);
+    expect(out.lines[0]).toMatch(/^VIOLATION: 1 of 1 try violated/);
+    expect(out.lines).toContain('  the data: broken by stale-writes only; lost-updates, interleaved-sections held (the counter survived: every acknowledged increment is in it)');
   });
 });

@@ -126,3 +126,21 @@ describe('the hunt, simulated', () => {
     expect(huntFaults({ backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' }, undefined)).not.toContain('clock');
   });
 });
+
+describe('the hunt\'s progress lines', () => {
+  it('count a violating try as tested, and give no ETA once the hunt stops', async () => {
+    const deps = simHuntDeps();
+    const logged: string[] = [];
+    deps.log = (l) => void logged.push(l);
+    const r = await runHunt(options({ seed: 1 }), deps);
+    expect(r.found).not.toBeNull();
+    const progress = logged.filter((l) => l.startsWith('hunt: try ') && l.includes(' done · '));
+    expect(progress).toHaveLength(r.records.length);
+    const tested = r.records.filter((t) => t.outcome === 'safe' || t.outcome === 'unsafe' || t.outcome === 'other-violation').length;
+    expect(progress.at(-1)).toContain(` · ${tested} tested · `);
+    // The hunt stopped at the violation: nothing is left to estimate.
+    expect(progress.at(-1)).not.toMatch(/ETA/);
+    expect(progress.at(-1)).toMatch(/ · stopped at the violation$/);
+    for (const line of progress.slice(0, -1)) expect(line).toMatch(/ · ETA /);
+  }, 60_000);
+});

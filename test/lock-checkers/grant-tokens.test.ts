@@ -9,6 +9,7 @@ import { grantTokensChecker } from '../../core/checkers/lock/grant-tokens.js';
 import { checkersFor } from '../../core/checkers/lock/registry.js';
 import { runCheckers } from '../../core/checkers/lock/verdict.js';
 import { call, context, lockHistory, section } from './lock-history.js';
+import { runResults } from '../../core/analyse/run-results.js';
 
 const check = grantTokensChecker.check.bind(grantTokensChecker);
 
@@ -67,5 +68,27 @@ describe('grant-tokens', () => {
     expect(run.deciding).not.toContain('grant-tokens');
     expect(run.verdicts.find((v) => v.checker === 'grant-tokens')!.valid).toBe('unknown');
     expect(run.valid).toBe(true);
+  });
+});
+
+describe('grant-tokens speaks of the token the run had', () => {
+  // A run's files as the runner writes them, through runResults: a --client run carries the kind its ready line announced.
+  const h = lockHistory(section(0, 'a', 10, 20), section(1, 'b', 30, 40));
+  const summary = (backend: 'redis' | 'redlock' | 'none', token?: 'monotonic' | 'unique' | 'none') =>
+    runResults(h, { workload: 'fenced-write', resource: 'none', backend }, 0, null, token === undefined ? undefined : { token, violations: [] }).checkers.find((c) => c.checker === 'grant-tokens')!;
+
+  it('a foreign client that announces no token on redis: the client, not redis (whose built-in client is INCR, monotonic)', () => {
+    const v = summary('redis', 'none');
+    expect(v.valid).toBe('unknown');
+    expect(v.summary).toBe('the client announces no token: nothing to check');
+  });
+
+  it('a foreign client that announces unique tokens: the client\'s tokens', () => {
+    expect(summary('redis', 'unique').summary).toBe('the client announces unique tokens, not ordered ones: nothing to check');
+  });
+
+  it('the built-in Redlock client: the backend\'s tokens; no lock at all: no token', () => {
+    expect(summary('redlock').summary).toBe('redlock issues unique tokens, not ordered ones: nothing to check');
+    expect(summary('none').summary).toBe('no lock (--backend none), so no token: nothing to check');
   });
 });

@@ -205,7 +205,7 @@ describe('fencecheck serve', () => {
     expect(index.status).toBe(200);
     // The two runs, and outside-link/ listed with its problem (its test.json leads out), not read.
     expect(index.body.match(/<tr data-run=/g)).toHaveLength(3);
-    expect(index.body).toContain('leads outside the results directory');
+    expect(index.body).toContain('test.json is a link to /etc/passwd, outside its run directory');
     expect(index.body).not.toContain('root:x:0');
     const report = await get('/etcd-fence-lock-counter/latest/report.html');
     expect(report.status).toBe(200);
@@ -267,7 +267,7 @@ describe('fencecheck serve', () => {
     const index = await get('/');
     expect(index.status).toBe(200);
     expect(index.body).toContain('is a FIFO (named pipe), not a regular file');
-    for (let i = 0; i < 5; i++) expect([404, 500], `run ${i}`).toContain((await get(`/etcd-fence-lock-counter/20261129T17000${i}/report.html`)).status);
+    for (let i = 0; i < 5; i++) expect([404, 422], `run ${i}`).toContain((await get(`/etcd-fence-lock-counter/20261129T17000${i}/report.html`)).status);
     expect((await get('/etcd-fence-lock-counter/latest/results.json')).status).toBe(200);
     const plan = await get('/etcd-fence-lock-counter/latest/plan.json');
     expect(plan.status).toBe(200);
@@ -311,5 +311,31 @@ describe('fencecheck serve', () => {
     writeFileSync(file, 'x');
     await expect(serveResults({ dir: file, port: 0 })).rejects.toThrow(expect.objectContaining({ exitCode: EXIT.badInput, message: expect.stringContaining('which is a file') }));
     rmSync(parent, { recursive: true, force: true });
+  });
+});
+
+describe('fencecheck serve: a run that is bad input', () => {
+  it('a results.json that disagrees with its history: 422 with the reason, never 500', async () => {
+    const root = tempDir('fencecheck-results-');
+    const run = copySampleRun(root, 'tampered');
+    const results = JSON.parse(readFileSync(join(run, 'results.json'), 'utf8')) as Record<string, unknown>;
+    results['valid'] = !results['valid'];
+    writeFileSync(join(run, 'results.json'), JSON.stringify(results));
+    const server = await serveResults({ dir: root, port: 0 });
+    try {
+      const status = await new Promise<{ status: number; body: string }>((done, fail) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path: '/tampered/report.html', headers: { host: `127.0.0.1:${server.port}` } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => done({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+        });
+        req.on('error', fail);
+        req.end();
+      });
+      expect(status.status).toBe(422);
+      expect(status.body).toContain("does not match the run's history: `valid`");
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -38,3 +38,18 @@ describe('storyOf', () => {
     expect(story.lines.filter((l) => / held the lock /.test(l))).toEqual(['p0 held the lock with token 7 from 5.000 s to 5.300 s (release)', 'p1 held the lock with token 7 from 5.001 s to 5.301 s (release)']);
   });
 });
+
+describe('storyOf: when the holder\'s lease ran out', () => {
+  it('each hold line says grant + lease_ms, the moment after which its write is stale', () => {
+    // p0 granted at 1 s with a 500 ms lease, paused; p1 granted at 2 s; p0's write at 3 s lands on an unfenced row.
+    const raw = lockHistory(
+      section(0, 1, 1000, 3100, call(0, 'read', 1010, 1012, 'ok', { result: 0, token: 1 }), call(0, 'write', 3000, 3002, 'ok', { value: 1, token: 1, outcome: 'accepted' })),
+      section(1, 2, 2000, 2300, call(1, 'read', 2010, 2012, 'ok', { result: 0, token: 2 }), call(1, 'write', 2200, 2202, 'ok', { value: 1, token: 2, outcome: 'accepted' })),
+      call(9, 'final-read', 9000, 9001, 'ok', { result: 1 }),
+    );
+    const history = raw.map((op) => (op.f === 'acquire' && op.type === 'ok' ? { ...op, lease_ms: 500 } : op));
+    const results = parseResultsJson(JSON.stringify(runResults(history, { workload: 'lock-counter', resource: 'none', backend: 'redis' }, 1, 10_000)), 'results.json');
+    const story = storyOf(results, history, lockHolds(history), faultWindows(history))!;
+    expect(story.lines).toContain('p0 held the lock with token 1 from 1.000 s to 3.100 s (release); its lease of 500 ms ran out at 1.500 s');
+  });
+});

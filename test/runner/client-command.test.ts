@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { verdict } from '../../core/checkers/lock/verdict.js';
 import { UsageError } from '../../core/errors.js';
-import { featureMissing, tokenKindExcludes } from '../../runtime/runner/client-command.js';
+import { featureMissing, tokenKindExcludes } from '../../core/client-modes.js';
 import { readyProblem } from '../../runtime/runner/client-session.js';
 import { addClientVerdict, clientCrashVerdict } from '../../core/analyse/client-verdict.js';
 import { parseClientCommand } from '../../runtime/runner/client-command-line.js';
@@ -28,26 +28,26 @@ describe('parseClientCommand', () => {
 
 describe('tokenKindExcludes', () => {
   it('fences need monotonic tokens, cas modes any token, none fits all', () => {
-    expect(tokenKindExcludes('monotonic', 'fence-claim')).toBeUndefined();
-    expect(tokenKindExcludes('unique', 'cas-unique')).toBeUndefined();
-    expect(tokenKindExcludes('unique', 'fence')).toContain('needs a monotonic fencing token');
-    expect(tokenKindExcludes('none', 'cas-unique')).toContain('needs one');
-    expect(tokenKindExcludes('none', 'none')).toBeUndefined();
+    expect(tokenKindExcludes({ token: 'monotonic' }, 'fence-claim')).toBeUndefined();
+    expect(tokenKindExcludes({ token: 'unique' }, 'cas-unique')).toBeUndefined();
+    expect(tokenKindExcludes({ token: 'unique' }, 'fence')).toContain('needs a monotonic fencing token');
+    expect(tokenKindExcludes({ token: 'none' }, 'cas-unique')).toContain('needs one');
+    expect(tokenKindExcludes({ token: 'none' }, 'none')).toBeUndefined();
   });
 
   it('the own concurrency control of the database needs no token', () => {
-    expect(tokenKindExcludes('none', 'version')).toBeUndefined();
-    expect(tokenKindExcludes('none', 'for-update')).toBeUndefined();
-    expect(tokenKindExcludes('unique', 'for-update')).toBeUndefined();
+    expect(tokenKindExcludes({ token: 'none' }, 'version')).toBeUndefined();
+    expect(tokenKindExcludes({ token: 'none' }, 'for-update')).toBeUndefined();
+    expect(tokenKindExcludes({ token: 'unique' }, 'for-update')).toBeUndefined();
   });
 });
 
 describe('featureMissing', () => {
   it('version and for-update need a client that announces transactions; other modes do not', () => {
-    expect(featureMissing({}, 'for-update')).toMatch(/does not announce the feature `transactions`.*for-update needs it/);
-    expect(featureMissing({ features: [] }, 'version')).toMatch(/version needs it/);
-    expect(featureMissing({ features: ['transactions'] }, 'for-update')).toBeUndefined();
-    expect(featureMissing({}, 'fence')).toBeUndefined();
+    expect(featureMissing({ token: 'none' }, 'for-update')).toMatch(/does not announce the feature `transactions`.*for-update needs it/);
+    expect(featureMissing({ token: 'none', features: [] }, 'version')).toMatch(/version needs it/);
+    expect(featureMissing({ token: 'none', features: ['transactions'] }, 'for-update')).toBeUndefined();
+    expect(featureMissing({ token: 'monotonic' }, 'fence')).toBeUndefined();
   });
 
   it('a ready line whose features are not a list of names is a protocol problem', () => {

@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BatchRunner, COMPARE_POLICY, SCENARIO_POLICY } from '../../src/batch/batch-runner.js';
-import { ClientNotApplicableError, tokenKindExcludes } from '../../runtime/runner/client-command.js';
+import { ClientNotApplicableError } from '../../runtime/runner/client-command.js';
+import { tokenKindExcludes } from '../../core/client-modes.js';
 import { knownTokenOf, NAMED_CLIENTS, commandLine } from '../../runtime/runner/client-registry.js';
 import { projectRoot } from '../../runtime/hosts/paths.js';
 import { MAIN } from '../cli/run-cli.js';
@@ -30,7 +31,7 @@ describe('scenario run --client and token kinds', () => {
   });
 
   it('a refusal from the ready line is 254 for that run and not fatal to a scenario or a comparison', async () => {
-    const err = new ClientNotApplicableError(`Cannot run this combination: the client x ${tokenKindExcludes('unique', 'fence')!}.`);
+    const err = new ClientNotApplicableError(`Cannot run this combination: the client x ${tokenKindExcludes({ token: 'unique' }, 'fence')!}.`);
     expect(err.exitCode).toBe(254);
     for (const policy of [SCENARIO_POLICY, COMPARE_POLICY]) {
       const got = await new BatchRunner(policy, async () => false).attempt(async () => {

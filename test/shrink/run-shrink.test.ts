@@ -111,3 +111,42 @@ describe('shrink, simulated', () => {
     expect(failedRunOptions(dir)).toEqual(failedRunOptions(SAMPLE));
   });
 });
+
+describe('shrink\'s lines count what they say', () => {
+  /** Deps whose every re-run fails the same way; the log kept. */
+  const alwaysFails = () => {
+    const logged: string[] = [];
+    let n = 0;
+    const miss = { violation: true, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
+    const deps = {
+      runTry: async () => ({ runDir: `/virtual/${n++}`, replay: 'r' }),
+      readTry: async () => ({ outcome: 'unsafe' as const, miss }),
+      now: () => 0,
+      log: (l: string) => void logged.push(l),
+      stopped: () => false,
+    };
+    return { deps, logged };
+  };
+
+  it('--max-candidates 6: at most 6 candidates, the original\'s re-run not among them, and the steps line counts the ones logged', async () => {
+    const { deps, logged } = alwaysFails();
+    const r = await runShrink({ runDir: SAMPLE, runs: 2, minFails: 1, maxCandidates: 6, shrinkDir: temp() }, deps);
+    const candidates = logged.filter((l) => /^shrink: candidate \d+:/.test(l)).map((l) => Number(/candidate (\d+):/.exec(l)![1]));
+    expect(logged.filter((l) => l.startsWith('shrink: the original plan:'))).toHaveLength(1);
+    expect(candidates).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(r.lines.find((l) => l.startsWith('steps: '))).toMatch(/\(6 candidates, candidate budget spent\)$/);
+  });
+
+  it('the replay writes where the shrunk run came from (a hunt\'s try: the hunt\'s directory), not `--results results`', async () => {
+    const dir = temp();
+    cpSync(SAMPLE, dir, { recursive: true });
+    const huntDir = join(temp(), 'hunt', 'redis-none-20261203T084211');
+    const o = failedRunOptions(SAMPLE);
+    RunStore.open(dir).writePlan(planRun({ ...o, resultsDir: huntDir, name: 'try-003' }));
+    const { deps } = alwaysFails();
+    const r = await runShrink({ runDir: dir, runs: 2, minFails: 1, maxCandidates: 2, shrinkDir: temp() }, deps);
+    const replay = r.lines.find((l) => l.startsWith('replay: '))!;
+    expect(replay).toContain(`--results ${huntDir}`);
+    expect(replay).not.toContain('--results results');
+  });
+});

@@ -107,7 +107,7 @@ describe('writeFileAtomic', () => {
     const full = { ...nodeIo, writeSync: () => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); } };
     let caught: unknown;
     try {
-      writeFileAtomic(path, '{"valid": true}\n', full);
+      writeFileAtomic(path, '{"valid": true}\n', { io: full });
     } catch (err) {
       caught = err;
     }
@@ -122,7 +122,7 @@ describe('writeFileAtomic', () => {
     const dir = temp();
     const path = join(dir, 'test.json');
     const dribble = { ...nodeIo, writeSync: (fd: number, bytes: Uint8Array) => nodeIo.writeSync(fd, bytes.subarray(0, 3)) };
-    writeFileAtomic(path, '{"name": "ünïcode"}\n', dribble);
+    writeFileAtomic(path, '{"name": "ünïcode"}\n', { io: dribble });
     expect(readFileSync(path, 'utf8')).toBe('{"name": "ünïcode"}\n');
   });
 });

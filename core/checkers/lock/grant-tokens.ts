@@ -18,7 +18,9 @@
  *
  * Unique tokens (Redlock) make no order promise: the check does not apply,
  * so its verdict is 'unknown' ("nothing to check") and it does not decide:
- * a passing verdict would claim something was checked.
+ * a passing verdict would claim something was checked. Its summary names
+ * whose tokens they are: a `--client`'s as its ready line announced them
+ * (unique, or none at all), else the backend's built-in client's.
  */
 import type { History } from '../../history/op.js';
 import { ACCESS_FS, compareTokens, describeToken, indexesOf, lockOps, tokenKey, type LockOp } from './lock-ops.js';
@@ -30,7 +32,7 @@ export const grantTokensChecker: LockChecker = {
   name: NAME,
   decides: (context) => context.tokenKind === 'monotonic',
   check(history: History, context: LockContext): CheckerVerdict {
-    if (context.tokenKind !== 'monotonic') return verdict(NAME, 'unknown', `${context.backend} issues unique tokens, not ordered ones: nothing to check`, []);
+    if (context.tokenKind !== 'monotonic') return verdict(NAME, 'unknown', `${unorderedTokens(context)}: nothing to check`, []);
     const ops = lockOps(history);
     const grants = ops.filter((o) => o.f === 'acquire' && o.status === 'ok' && o.token !== undefined && o.completeTime !== undefined);
     const regressions = findRegressions(grants);
@@ -51,6 +53,12 @@ export const grantTokensChecker: LockChecker = {
     return verdict(NAME, false, `${regressions.length} token regression(s) at the lock service${twice}; ${progress}`, [...regressions.map(anomaly), ...reuses.map(reuseAnomaly)], stats);
   },
 };
+
+/** Whose tokens these are and why they have no order: the client's as its ready line announced them, else the backend's built-in client's. */
+function unorderedTokens(context: LockContext): string {
+  if (context.clientToken !== undefined) return context.clientToken === 'none' ? 'the client announces no token' : 'the client announces unique tokens, not ordered ones';
+  return context.backend === 'none' ? 'no lock (--backend none), so no token' : `${context.backend} issues unique tokens, not ordered ones`;
+}
 
 interface Regression {
   earlier: LockOp;

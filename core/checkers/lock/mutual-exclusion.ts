@@ -19,6 +19,7 @@ import { holdsOf } from './holds.js';
 import { describeToken, indexesOf } from './lock-ops.js';
 import { ms, verdict, type Anomaly, type CheckerVerdict, type LockChecker } from './verdict.js';
 import { workloadOf } from '../../workloads/registry.js';
+import { foreignReleases } from './foreign-releases.js';
 
 const NAME = 'mutual-exclusion';
 
@@ -36,6 +37,8 @@ export const mutualExclusionChecker: LockChecker = {
       idleMaybeHolds: holds.length - acting.length,
       doubleHolds: 0,
       maybeDoubleHolds: 0,
+      // Releases that removed another holder's lock (foreign-releases.ts): the cause of a double hold that no expiry explains.
+      foreignReleases: foreignReleases(history).length,
     };
     const definite: Anomaly[] = [];
     const maybe: Anomaly[] = [];
@@ -46,7 +49,8 @@ export const mutualExclusionChecker: LockChecker = {
     stats.doubleHolds = definite.length;
     stats.maybeDoubleHolds = maybe.length;
     if (definite.length > 0) {
-      return verdict(NAME, false, `${definite.length} double hold(s): two processes held the lock at once`, [...definite, ...maybe], stats);
+      const foreign = stats.foreignReleases > 0 ? `; ${stats.foreignReleases} release(s) removed another holder's lock (the next waiter was granted at once)` : '';
+      return verdict(NAME, false, `${definite.length} double hold(s): two processes held the lock at once${foreign}`, [...definite, ...maybe], stats);
     }
     if (maybe.length > 0) {
       return verdict(

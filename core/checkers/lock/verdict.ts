@@ -70,6 +70,12 @@ export interface LockContext {
   resource: ResourceMode;
   backend: string;
   tokenKind: TokenKind;
+  /**
+   * The token kind a foreign client announced in its ready line (`--client`), when the run had one;
+   * `tokenKind` is then what the checkers may rely on ('none' has no order, as 'unique'), and a
+   * message speaks of the client's tokens, not of the backend's built-in client's.
+   */
+  clientToken?: 'monotonic' | 'unique' | 'none';
   /** Budget for searches that can blow up (the linearizability check); default 10 s. */
   timeoutMs?: number;
 }
