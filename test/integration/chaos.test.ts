@@ -49,8 +49,10 @@ interface Moment {
   perBackend?: true;
 }
 
-const QUICK = ['--clients', '3', '--rate', '5', '--ttl-ms', '1000', '--hold-ms', '100', '--recover-ms', '0'];
-const FAULTS = ['--interval-ms', '200', '--duration-ms', '2000', '--time-limit', '4'];
+const QUICK = ['--clients', '3', '--rate', '5', '--ttl-ms', '1000', '--recover-ms', '0'];
+/** Short holds, unless a moment asks for its own (a flag is given once: a repeated one is refused). */
+const holdOf = (flags: readonly string[]): string[] => (flags.includes('--hold-ms') ? [] : ['--hold-ms', '100']);
+const FAULTS = ['--interval-ms', '200', '--duration-ms', '2000'];
 const op = (p: Progress, f: string, type: string): boolean => p.history.some((o) => o.f === f && o.type === type && o.error === undefined);
 
 const MOMENTS: Moment[] = [
@@ -60,7 +62,7 @@ const MOMENTS: Moment[] = [
   // Long holds so that a pause window finds a holder (a window with nobody holding or acquiring is skipped).
   { name: 'main, client paused', perBackend: true, flags: ['--nemesis', 'client-pause', ...FAULTS, '--hold-ms', '500', '--time-limit', '6'], reached: (p) => op(p, 'pause', 'info') },
   // nft tables dropping traffic inside the namespaces.
-  { name: 'partition in place', perBackend: true, flags: ['--nemesis', 'partition', ...FAULTS], reached: (p) => op(p, 'start-partition', 'info') },
+  { name: 'partition in place', perBackend: true, flags: ['--nemesis', 'partition', ...FAULTS, '--time-limit', '4'], reached: (p) => op(p, 'start-partition', 'info') },
   { name: 'final read', flags: ['--time-limit', '1'], reached: (p) => op(p, 'final-read', 'invoke') },
   { name: 'teardown', flags: ['--time-limit', '1'], reached: (p) => /cluster: teardown:/.test(p.stderr) },
   // The cluster is gone; the run is checking the history and writing results and report.
@@ -118,7 +120,7 @@ interface Interrupted {
 
 /** Start a run, wait for `moment`, send `signal`; resolves with how the run ended, its directory and its processes. */
 async function interruptRun(backend: string, moment: Moment, signal: Signal): Promise<Interrupted> {
-  const args = [cliPath(), 'run', '--backend', backend, '--results', results, '--seed', '1', '--busy-timeout-ms', '90000', ...QUICK, ...moment.flags];
+  const args = [cliPath(), 'run', '--backend', backend, '--results', results, '--seed', '1', '--busy-timeout-ms', '90000', ...QUICK, ...holdOf(moment.flags), ...moment.flags];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
@@ -229,7 +231,7 @@ describe('full disk', () => {
     // 700 MB: room for three etcd members' preallocated WALs, then filled up once the run is under way.
     await runCommand('mount', ['-t', 'tmpfs', '-o', 'size=700m', 'fencecheck-full', mount]);
     mounted = true;
-    const child = spawn(process.execPath, [cliPath(), 'run', '--backend', 'etcd', '--results', join(mount, 'results'), '--seed', '1', '--busy-timeout-ms', '90000', ...QUICK, '--time-limit', '8'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath(), 'run', '--backend', 'etcd', '--results', join(mount, 'results'), '--seed', '1', '--busy-timeout-ms', '90000', ...QUICK, '--hold-ms', '100', '--time-limit', '8'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));

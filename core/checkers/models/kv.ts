@@ -17,6 +17,7 @@ import type { Value } from '../../history/op.js';
 import { illegal, type DeadEndTest, type Model, type StateParts } from '../model.js';
 import type { Operation } from '../operation.js';
 import { FNV_OFFSET, fnvContinue } from '../string-hash.js';
+import { showValue } from './value-equality.js';
 
 /** One key's value with its FNV-1a hash. */
 export interface KvCell {
@@ -54,7 +55,7 @@ function kvCellModel(): Model<KvCell> {
     sizeOf: () => 96,
     partition: partitionByKey,
     deadEnds: (ops) => kvDeadEnds<KvCell>(ops, cellItself),
-    describeState: (c) => JSON.stringify(c.value),
+    describeState: (c) => showValue(c.value),
   };
 }
 
@@ -88,7 +89,7 @@ function kvStoreModel(): Model<KvStore> {
       [...s.cells]
         .filter(([, c]) => c.value !== '')
         .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, c]) => `${k}=${JSON.stringify(c.value)}`)
+        .map(([k, c]) => `${k}=${showValue(c.value)}`)
         .join(', ') || 'all keys ""',
   };
 }
@@ -100,8 +101,8 @@ const shared = {
   isReadOnly: (op: Operation) => op.f === 'get',
   partitionLabel: (op: Operation) => `key ${JSON.stringify(keyOf(op))}`,
   describeOperation(op: Operation): string {
-    if (op.f === 'get') return `get ${keyOf(op)} → ${op.output === null ? '?' : JSON.stringify(valueOf(op.output))}`;
-    return `${op.f} ${keyOf(op)} ${JSON.stringify(valueOf(op.input))}`;
+    if (op.f === 'get') return `get ${keyOf(op)} → ${op.output === null ? '?' : showValue(valueOf(op.output))}`;
+    return `${op.f} ${keyOf(op)} ${showValue(valueOf(op.input))}`;
   },
 };
 
@@ -112,7 +113,7 @@ function stepCell(cell: KvCell, op: Operation): KvCell | (() => string) {
       const seen = op.output === null ? null : valueOf(op.output);
       // Compare hashes first: comparing with a long appended (rope) string would flatten it.
       if (seen === null || (getHash(op, seen) === cell.hash && seen === cell.value)) return cell;
-      return () => `get ${keyOf(op)} returned ${JSON.stringify(seen)}, but the key holds ${JSON.stringify(cell.value)}`;
+      return () => `get ${keyOf(op)} returned ${showValue(seen)}, but the key holds ${showValue(cell.value)}`;
     }
     case 'put': {
       const v = String(valueOf(op.input) ?? '');

@@ -8,6 +8,7 @@
 import { canonicalEquals, canonicalKey } from '../../history/canonical-value.js';
 import type { Value } from '../../history/op.js';
 import { stringHash } from '../string-hash.js';
+import { showValue as showHistoryValue } from '../../history/show-value.js';
 
 export function valueEquals(a: Value | undefined, b: Value | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
@@ -21,6 +22,7 @@ export function valueHash(v: Value | undefined): number {
   return stringHash(canonicalKey(v));
 }
 
+/** A value in a witness: nil for none, an EDN type as EDN writes it (`:a`, `1.0`), anything else as JSON. */
 export function showValue(v: Value | undefined): string {
-  return v === null || v === undefined ? 'nil' : JSON.stringify(v);
+  return v === null || v === undefined ? 'nil' : showHistoryValue(v);
 }

@@ -112,7 +112,8 @@ function drawHolds(tl, first, last) {
         ctx.fillRect(xa + w - Math.min(w, 12), y, Math.min(w, 12), HOLD_H);
         ctx.globalAlpha = dim;
       }
-      const label = `token ${fmtShort(hold.token, 16)}`;
+      // A client without tokens (a lock that gives none) holds with no token: the bar says only that it held.
+      const label = hold.token === null || hold.token === undefined ? 'held' : `token ${fmtShort(hold.token, 16)}`;
       if (w > ctx.measureText(label).width + 8) {
         ctx.fillStyle = hold.definite ? '#ffffff' : HOLD_COLOR;
         ctx.fillText(label, Math.max(xa, 0) + 3, y + HOLD_H / 2 + 0.5);
