@@ -18,7 +18,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { nothingObserved, searchOrder } from '../../core/checkers/linearizability/check.js';
-import type { CheckOptions } from '../../core/checkers/linearizability/result.js';
+import { performanceNow, type CheckOptions } from '../../core/checkers/linearizability/result.js';
 import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../core/checkers/linearizability/shares.js';
 import { withDefaults } from '../../core/checkers/model-defaults.js';
 import type { Operation } from '../../core/checkers/operation.js';
@@ -32,7 +32,8 @@ import { encodeParts, type EncodedParts } from './parts-transfer.js';
 export interface ShareThreadJob {
   kind: 'share';
   model: { name: ModelName; options: ModelOptions };
-  options: CheckOptions;
+  /** Without a clock: a function does not cross to a worker, which reads its own performance.now. */
+  options: Omit<CheckOptions, 'now'>;
   firstInvalidRound: SharedArrayBuffer;
 }
 
@@ -76,7 +77,7 @@ export async function checkPartsOnThreads(
     let parts: Operation[][] = searchOrder(filled.partition(read.operations));
     // The deadline and the time reported count from here, as on one thread (checkFile starts them after the read).
     const searchStarted = performance.now();
-    const blind = nothingObserved(parts.flat(), parts.length, searchStarted);
+    const blind = nothingObserved(parts.flat(), parts.length, searchStarted, performanceNow);
     if (blind !== null) return delivered(onFile, { file, result: blind, warnings, parseMs });
     const used = Math.max(1, Math.min(threads, parts.length));
     onThreads?.(used, parts.length);
@@ -96,7 +97,7 @@ export async function checkPartsOnThreads(
     const ownParts = own.map((p) => parts[p]!);
     // The workers' parts are theirs now: let this thread's copies go.
     parts = [];
-    const mine = searchShare(filled, ownParts, own, searchOptions, searchStarted, firstInvalidRound);
+    const mine = searchShare(filled, ownParts, own, searchOptions, searchStarted, performanceNow, firstInvalidRound);
     const outcomes = [mine, ...(await Promise.all(replies))];
     const result = combine(outcomes, operations, partitions, searchOptions.timeoutMs, performance.now() - searchStarted);
     return delivered(onFile, { file, result, warnings, parseMs });

@@ -14,6 +14,7 @@ import type { ShareMessage, ShareThreadJob } from './check-parts-threaded.js';
 import { toMessage } from './file-check-transfer.js';
 import { decodeParts } from './parts-transfer.js';
 import { searchShare } from '../../core/checkers/linearizability/shares.js';
+import { performanceNow } from '../../core/checkers/linearizability/result.js';
 
 const job = workerData as ThreadJob | ShareThreadJob;
 const model = createModel(job.model.name, job.model.options);
@@ -21,7 +22,7 @@ if ('kind' in job) {
   // once: after its one share the worker has nothing to wait for, and exits.
   parentPort!.once('message', (m: ShareMessage) => {
     const started = m.startedEpochMs - performance.timeOrigin;
-    parentPort!.postMessage(searchShare(withDefaults(model), decodeParts(m.parts), m.indexes, job.options, started, job.firstInvalidRound));
+    parentPort!.postMessage(searchShare(withDefaults(model), decodeParts(m.parts), m.indexes, job.options, started, performanceNow, job.firstInvalidRound));
   });
 } else {
   const next = new Int32Array(job.next);

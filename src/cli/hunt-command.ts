@@ -44,8 +44,8 @@ interface HuntFlags {
   redisPersistence: RedisPersistence;
   /** Shrink the first violation on the same cluster (default); `--no-shrink` only prints the command. */
   shrink: boolean;
-  shrinkRuns: number;
-  shrinkMinFails: number;
+  shrinkRuns?: number;
+  shrinkMinFails?: number;
   shrinkMaxCandidates: number;
   want?: WantedSign;
 }
@@ -76,8 +76,8 @@ export function registerHuntCommand(program: Command): void {
     .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', false)
     .option('--redis-persistence <mode>', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')} (a kill without persistence restarts a server empty, its INCR counter too)`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
     .option('--no-shrink', 'after a violation, print the shrink command instead of shrinking the failing try')
-    .option('--shrink-runs <K>', withRange('the shrink\'s re-runs of each candidate', FLAG_RANGES['--shrink-runs']), numberFlag('--shrink-runs'), 5)
-    .option('--shrink-min-fails <k>', withRange('failures among them to keep a candidate', FLAG_RANGES['--shrink-min-fails']), numberFlag('--shrink-min-fails'), 4)
+    .option('--shrink-runs <K>', withRange('the shrink\'s fixed rule: re-runs of each candidate (default: its sequential test decides)', FLAG_RANGES['--shrink-runs']), numberFlag('--shrink-runs'))
+    .option('--shrink-min-fails <k>', withRange('the shrink\'s fixed rule: failures among them to keep a candidate', FLAG_RANGES['--shrink-min-fails']), numberFlag('--shrink-min-fails'))
     .option('--shrink-max-candidates <n>', withRange('at most this many shrink candidates', FLAG_RANGES['--shrink-max-candidates']), numberFlag('--shrink-max-candidates'), 40)
     .addHelpText(
       'after',
@@ -95,7 +95,7 @@ input. Needs root. See docs/hunt.md. Examples:
       if (flags.merge !== undefined) return void (process.exitCode = mergeNow(flags.merge, flags.results));
       for (const f of ['backend', 'resource'] as const) if (flags[f] === undefined) throw new UsageError(`Expected \`--${f}\`, got none`, 'Name the target: fencecheck hunt --backend redis --resource none, or merge sharded hunts with --merge DIR...');
       if (flags.budget !== undefined && flags.budgetRuns !== undefined) throw new UsageError('Expected one of `--budget` and `--budget-runs`, got both', 'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).');
-      if (flags.shrinkMinFails > flags.shrinkRuns) throw new UsageError(`Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${flags.shrinkRuns}), got \`${flags.shrinkMinFails}\``, 'k failures of K re-runs: k <= K, e.g. --shrink-runs 5 --shrink-min-fails 4.');
+      if (flags.shrinkMinFails !== undefined && flags.shrinkMinFails > (flags.shrinkRuns ?? 5)) throw new UsageError(`Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${flags.shrinkRuns ?? '5, its default'}), got \`${flags.shrinkMinFails}\``, 'k failures of K re-runs: k <= K, e.g. --shrink-runs 5 --shrink-min-fails 4.');
       const target: HuntTarget = { backend: flags.backend, resource: flags.resource, workload: flags.workload, checkHold: flags.checkHold, ...(flags.redisPersistence !== 'none' ? { redisPersistence: flags.redisPersistence } : {}), ...(flags.client !== undefined ? { client: flags.client } : {}) };
       const faults = huntFaults(target, flags.faults);
       process.exitCode = await huntNow(target, faults, flags);
@@ -138,10 +138,12 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
     const failing = report.found?.record.runDir;
     // The failing try shrunk on the same warm cluster; the hunt's exit code stays its own (a violation was found either way).
     if (flags.shrink && failing && !stopped) {
-      log(`hunt: shrinking try ${report.found!.tryNumber} (${flags.shrinkMinFails} of ${flags.shrinkRuns} re-runs must fail; --no-shrink skips this)`);
+      const rule = flags.shrinkRuns === undefined && flags.shrinkMinFails === undefined ? 'each candidate re-run until a sequential test keeps or drops it' : `${flags.shrinkMinFails ?? Math.min(4, flags.shrinkRuns ?? 5)} of ${flags.shrinkRuns ?? 5} re-runs must fail`;
+      log(`hunt: shrinking try ${report.found!.tryNumber} (${rule}; --no-shrink skips this)`);
       const { runShrink } = await import('../shrink/run-shrink.js');
       const shrinkDir = join(report.huntDir, 'shrink');
-      const shrunk = await runShrink({ runDir: failing, runs: flags.shrinkRuns, minFails: flags.shrinkMinFails, maxCandidates: flags.shrinkMaxCandidates, shrinkDir }, deps);
+      const fixed = { ...(flags.shrinkRuns !== undefined ? { runs: flags.shrinkRuns } : {}), ...(flags.shrinkMinFails !== undefined ? { minFails: flags.shrinkMinFails } : {}) };
+      const shrunk = await runShrink({ runDir: failing, ...fixed, maxCandidates: flags.shrinkMaxCandidates, shrinkDir }, deps);
       process.stdout.write(shrunk.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
     }
     return report.exitCode;

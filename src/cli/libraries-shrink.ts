@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { CompareReport } from '../compare/compare-report.js';
 import type { LibrariesShrink } from '../compare/render-libraries-md.js';
 import { describeShrunk, type ShrinkPlan } from '../shrink/delta-debug.js';
+import { formatRate } from '../shrink/reproduce-rule.js';
 
 /** Few re-runs: a candidate is kept when it fails in both (the document says so). */
 export const SHRINK_ARGS = ['--runs', '2', '--min-fails', '2', '--max-candidates', '3'] as const;
@@ -51,8 +52,8 @@ export function readShrinks(partDir: string): LibrariesShrink[] {
   });
 }
 
-/** A shrink.json as the document quotes it: its summary line (`shrunk to …; reproduced k/K`) and replay command. */
+/** A shrink.json as the document quotes it: its summary line (`shrunk to …; reproduced k/K (95% CI a–b%)`) and replay command. */
 export function readShrunk(file: string): { line: string; replay: string } {
   const s = JSON.parse(readFileSync(file, 'utf8')) as { shrunk: ShrinkPlan; reproduced: { fails: number; of: number }; replay: string };
-  return { line: `shrunk to ${describeShrunk(s.shrunk)}; reproduced ${s.reproduced.fails}/${s.reproduced.of}`, replay: s.replay };
+  return { line: `shrunk to ${describeShrunk(s.shrunk)}; reproduced ${formatRate(s.reproduced)}`, replay: s.replay };
 }

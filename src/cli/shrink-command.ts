@@ -13,8 +13,9 @@ import { UsageError } from '../../core/errors.js';
 import { failedRunOptions } from '../shrink/run-shrink.js';
 
 interface ShrinkFlags {
-  runs: number;
-  minFails: number;
+  /** Given only to ask for the fixed rule (K re-runs, kept at k failures); absent, the sequential test decides. */
+  runs?: number;
+  minFails?: number;
   maxCandidates: number;
   results: string;
 }
@@ -24,19 +25,24 @@ export function registerShrinkCommand(program: Command): void {
     .command('shrink')
     .description('Shrink a failing run to the smallest plan that still fails, every candidate confirmed on the real cluster.')
     .argument('<run-dir>', 'the run directory of a failing run (fencecheck run or hunt prints it)')
-    .option('--runs <K>', withRange('re-runs of each candidate', FLAG_RANGES['--runs']), numberFlag('--runs'), 5)
-    .option('--min-fails <k>', withRange('failures among the K re-runs to keep a candidate', FLAG_RANGES['--min-fails']), numberFlag('--min-fails'), 4)
+    .option('--runs <K>', withRange('the fixed rule: re-runs of each candidate (default: the sequential test decides; with --min-fails alone, 5)', FLAG_RANGES['--runs']), numberFlag('--runs'))
+    .option('--min-fails <k>', withRange('the fixed rule: failures among the K re-runs to keep a candidate (with --runs alone, 4, at most K)', FLAG_RANGES['--min-fails']), numberFlag('--min-fails'))
     .option('--max-candidates <n>', withRange('at most this many candidates', FLAG_RANGES['--max-candidates']), numberFlag('--max-candidates'), 40)
     .option('--results <dir>', 'where the shrink directory goes (<dir>/shrink/<timestamp>/)', 'results')
     .addHelpText(
       'after',
       `
 Drops fault windows and triggers, shortens pauses and delays, takes fewer clients, a shorter time limit
-and a lower rate, keeping a candidate only when it fails in at least k of K re-runs. Needs root. See docs/hunt.md.
+and a lower rate. The original is re-run until its failure rate is known (up to 16 re-runs); each
+candidate is then re-run until a sequential test says it fails about as often (kept) or clearly less
+(dropped), at most 12 times, so a failure seen in a third of the runs still shrinks; the result's rate
+is printed with its 95 % interval. --runs/--min-fails ask for the fixed k-of-K rule instead.
+Needs root. See docs/hunt.md.
+  fencecheck shrink results/hunt/redis-none-.../try-001/20261201T092415
   fencecheck shrink results/hunt/redis-none-.../try-001/20261201T092415 --runs 5 --min-fails 4`,
     )
     .action(async (runDir: string, flags: ShrinkFlags) => {
-      if (flags.minFails > flags.runs) throw new UsageError(`Expected \`--min-fails\` to be at most \`--runs\` (${flags.runs}), got \`${flags.minFails}\``, 'k failures of K re-runs: k <= K, e.g. --runs 5 --min-fails 4.');
+      if (flags.minFails !== undefined && flags.minFails > (flags.runs ?? 5)) throw new UsageError(`Expected \`--min-fails\` to be at most \`--runs\` (${flags.runs ?? '5, its default'}), got \`${flags.minFails}\``, 'k failures of K re-runs: k <= K, e.g. --runs 5 --min-fails 4.');
       // Bad input before any cluster: not a run directory, or a run that did not fail.
       failedRunOptions(runDir);
       const { runShrink } = await import('../shrink/run-shrink.js');
@@ -47,7 +53,8 @@ and a lower rate, keeping a candidate only when it fails in at least k of K re-r
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
       const shrinkDir = join(flags.results, 'shrink', stamp);
       const deps = realHuntDeps(log, () => stopped);
-      const report = await runShrink({ runDir, runs: flags.runs, minFails: flags.minFails, maxCandidates: flags.maxCandidates, shrinkDir }, deps).finally(() => deps.close?.());
+      const fixed = { ...(flags.runs !== undefined ? { runs: flags.runs } : {}), ...(flags.minFails !== undefined ? { minFails: flags.minFails } : {}) };
+      const report = await runShrink({ runDir, ...fixed, maxCandidates: flags.maxCandidates, shrinkDir }, deps).finally(() => deps.close?.());
       process.stdout.write(report.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
       process.exitCode = report.exitCode;
     });

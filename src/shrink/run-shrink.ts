@@ -2,10 +2,12 @@
  * `runShrink`: a failing run's plan shrunk on the real cluster. The run's
  * options come back from its test.json (a seeded schedule is resolved into
  * the script it ran, so every plan is a script); the original is first
- * re-run K times, and shrinking starts only if it fails in at least k of
- * them; then each candidate of the pure core (delta-debug.ts) is re-run K
- * times and kept only when it fails in at least k (stopping early once the
- * answer is certain). The simulation may propose; only the cluster decides.
+ * re-run until its rate is known (shrinking starts only if it is not too
+ * rare), then each candidate of the pure core (delta-debug.ts) is re-run
+ * until it is clearly as reproducible as the original or clearly less
+ * (sequential-decision.ts); `runs`/`minFails` ask for the fixed rule, k
+ * failures of K (reproduce-rule.ts). Every rate is printed with Wilson's
+ * 95 % interval. The simulation may propose; only the cluster decides.
  */
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -20,13 +22,15 @@ import { tryHooks, type HuntDeps } from '../hunt/run-hunt.js';
 import { describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
 import type { NearMiss } from '../hunt/near-miss.js';
 import { readTryDir } from '../hunt/read-try-dir.js';
+import { formatRate, rateJson, reproduceRule } from './reproduce-rule.js';
+import type { Tally, Verdict } from './sequential-decision.js';
 
 export interface ShrinkOptions {
   runDir: string;
-  /** K: re-runs per candidate. */
-  runs: number;
-  /** k: failures among them to keep a candidate. */
-  minFails: number;
+  /** K: re-runs per candidate, by the fixed rule. Without `runs` and `minFails`: the sequential test. */
+  runs?: number;
+  /** k: failures among the K re-runs to keep a candidate, by the fixed rule. */
+  minFails?: number;
   maxCandidates: number;
   /** Where the re-runs go (shrink.json and one run directory per re-run). */
   shrinkDir: string;
@@ -40,7 +44,8 @@ export interface ShrinkReport {
   lines: string[];
   /** The shrunk plan's options (the original's when it did not reproduce). */
   options: RunOptions;
-  reproduced: { fails: number; of: number };
+  /** The shrunk plan's re-runs (the original's when it did not reproduce). */
+  reproduced: Tally;
   steps: ShrinkStep[];
 }
 
@@ -66,7 +71,7 @@ export function failedRunOptions(runDir: string): RunOptions {
   return { ...o, script, nemesis: [...new Set(script.map((w) => w.fault))] };
 }
 
-type Reproduced = { fails: number; of: number; failingRun: string | null };
+type Reproduced = Tally & { verdict: Verdict; failingRun: string | null };
 
 /**
  * The signs of *how* the lock failed that a near miss records (near-miss.ts):
@@ -83,18 +88,18 @@ export function failureSigns(miss: NearMiss | null): (typeof FAILURE_SIGNS)[numb
 }
 
 /**
- * Re-runs a plan up to K times, stopping once k failures are in or k can no
- * longer be reached; each result kept by plan. Ctrl-C: ShrinkInterrupted.
+ * Re-runs a plan until `decide` keeps or drops it; each result kept by plan.
+ * Ctrl-C: ShrinkInterrupted.
  */
-function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, signs: readonly (typeof FAILURE_SIGNS)[number][]): { reproduce: (plan: ShrinkPlan) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
+function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, signs: readonly (typeof FAILURE_SIGNS)[number][]): { reproduce: (plan: ShrinkPlan, decide: (t: Tally) => Verdict) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
   // The original's re-run is attempt 0 and no candidate: `--max-candidates N` logs candidates 1..N.
   let attempt = -1;
   const counts = new Map<string, Reproduced>();
-  const reproduce = async (plan: ShrinkPlan): Promise<Reproduced> => {
+  const reproduce = async (plan: ShrinkPlan, decide: (t: Tally) => Verdict): Promise<Reproduced> => {
     if (deps.stopped()) throw new ShrinkInterrupted();
     const options = withPlan(original, plan, o.shrinkDir, ++attempt);
-    const result: Reproduced = { fails: 0, of: 0, failingRun: null };
-    while (result.of < o.runs && result.fails < o.minFails && result.fails + (o.runs - result.of) >= o.minFails) {
+    const result: Reproduced = { fails: 0, of: 0, verdict: 'undecided', failingRun: null };
+    while ((result.verdict = decide(result)) === 'undecided') {
       result.of++;
       const { runDir } = await deps.runTry({ ...options, name: `${options.name}-r${result.of}` }, tryHooks(deps.log)).catch((err: unknown) => {
         throw deps.stopped() ? new ShrinkInterrupted() : err;
@@ -106,7 +111,7 @@ function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, sign
         result.failingRun ??= runDir;
       }
     }
-    deps.log(`shrink: ${attempt === 0 ? 'the original plan' : `candidate ${attempt}`}: ${describeShrunk(plan)}: failed ${result.fails}/${result.of}`);
+    deps.log(`shrink: ${attempt === 0 ? 'the original plan' : `candidate ${attempt}`}: ${describeShrunk(plan)}: failed ${formatRate(result)}: ${attempt === 0 ? (result.verdict === 'keep' ? 'shrinking' : 'too rare to shrink') : result.verdict === 'keep' ? 'kept' : 'dropped'}`);
     counts.set(JSON.stringify(plan), result);
     return result;
   };
@@ -119,23 +124,26 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   // How the original failed, read from its own directory: every re-run must fail that way.
   const signs = failureSigns((await readTryDir(o.runDir, original, () => undefined))?.miss ?? null);
   if (signs.length > 0) deps.log(`shrink: a re-run counts as failing only with ${signs.join(', ')}, as the original showed`);
+  const rule = reproduceRule(o);
   const { reproduce, counts, attempts } = reproducer(o, original, deps, signs);
   const start = planOf(original);
   let first: Reproduced;
   try {
-    first = await reproduce(start);
+    first = await reproduce(start, rule.original);
   } catch (err) {
-    if (err instanceof ShrinkInterrupted) return notReproduced(o, original, { fails: 0, of: 0 }, true);
+    if (err instanceof ShrinkInterrupted) return notReproduced(original, ['not shrunk: interrupted while re-running the original plan'], { fails: 0, of: 0 });
     throw err;
   }
-  if (first.fails < o.minFails) return notReproduced(o, original, first, false);
+  if (first.verdict !== 'keep') return notReproduced(original, rule.notShrunk(first), first);
+  const candidates = rule.candidates(first);
+  if (candidates.said !== null) deps.log(candidates.said);
   // The smallest plan confirmed so far, for an interrupted shrink.
   let confirmed = { plan: start, steps: 0 };
   let interrupted = false;
   const shrunk = await shrinkPlan(
     start,
     async (p) => {
-      const ok = (await reproduce(p)).fails >= o.minFails;
+      const ok = (await reproduce(p, candidates.decide)).verdict === 'keep';
       if (ok) confirmed = { plan: p, steps: confirmed.steps + 1 };
       return ok;
     },
@@ -151,28 +159,22 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   // The replay writes where the failing run was written (a hunt's try: the hunt's directory), as its own replay does.
   const replay = replayCommand({ ...replayable, resultsDir: original.resultsDir ?? DEFAULTS.resultsDir });
   const lines = [
-    `shrunk to ${describeShrunk(shrunk.plan)}; reproduced ${final.fails}/${final.of}${interrupted ? ' (interrupted: the smallest plan confirmed so far)' : ''}`,
+    `shrunk to ${describeShrunk(shrunk.plan)}; reproduced ${formatRate(final)}${interrupted ? ' (interrupted: the smallest plan confirmed so far)' : ''}`,
     `plan: ${JSON.stringify(shrunk.plan.script)}`,
     `replay: ${replay}`,
     `run: ${final.failingRun}`,
     `steps: ${shrunk.steps.map((s) => s.step).join('; ') || 'none (already minimal)'} (${shrunk.candidates} candidates${shrunk.exhausted ? ', candidate budget spent' : ''})`,
   ];
-  writeFileAtomic(join(o.shrinkDir, 'shrink.json'), JSON.stringify({ from: o.runDir, k: o.minFails, K: o.runs, original: planOf(original), shrunk: shrunk.plan, reproduced: final, steps: shrunk.steps, replay }, null, 2) + '\n');
+  // The rates with their intervals: the original's re-runs (what candidates were held to) and the shrunk plan's.
+  const json = { from: o.runDir, rule: rule.json, original: planOf(original), originalReproduced: rateJson(first), shrunk: shrunk.plan, reproduced: { ...rateJson(final), failingRun: final.failingRun }, steps: shrunk.steps, replay };
+  writeFileAtomic(join(o.shrinkDir, 'shrink.json'), JSON.stringify(json, null, 2) + '\n');
   if (final.failingRun) await deps.markShrunk?.(final.failingRun, { summary: lines[0], from: o.runDir, shrunk: shrunk.plan, replay });
   if (final.failingRun) lines.push(`report: ${join(final.failingRun, 'report.html')} (opens on the story)`);
   return { exitCode: 1, lines, options, reproduced: { fails: final.fails, of: final.of }, steps: shrunk.steps };
 }
 
-function notReproduced(o: ShrinkOptions, original: RunOptions, got: { fails: number; of: number }, interrupted: boolean): ShrinkReport {
-  return {
-    exitCode: 2,
-    lines: interrupted
-      ? ['not shrunk: interrupted while re-running the original plan']
-      : [`not shrunk: the run failed again in only ${got.fails} of ${got.of} re-runs (at least ${o.minFails} of ${o.runs} needed)`, `Hint: a failure this rare needs more re-runs to confirm a smaller plan: try --runs 10 --min-fails 3, or hunt again.`],
-    options: original,
-    reproduced: got,
-    steps: [],
-  };
+function notReproduced(original: RunOptions, lines: string[], got: Tally): ShrinkReport {
+  return { exitCode: 2, lines, options: original, reproduced: { fails: got.fails, of: got.of }, steps: [] };
 }
 
 function planOf(o: RunOptions): ShrinkPlan {

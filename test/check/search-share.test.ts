@@ -15,6 +15,7 @@ import { withDefaults } from '../../core/checkers/model-defaults.js';
 import { createModel } from '../../core/checkers/models/registry.js';
 import { readChecked } from '../../src/check/check-files.js';
 import { combine, NO_INVALID_ROUND, searchShare, type ShareOutcome } from '../../core/checkers/linearizability/shares.js';
+import { performanceNow } from '../../core/checkers/linearizability/result.js';
 import { testSeed } from '../support/seed.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
@@ -49,7 +50,7 @@ describe('shares searched in either order', () => {
       for (const s of order) {
         // Fresh part objects per run: a search keeps state in nothing it is given, but be sure.
         const own = shares[s]!.map((p) => parts[p]!.map((o) => ({ ...o })));
-        outcomes[s] = searchShare(model, own, shares[s]!, {}, performance.now(), first);
+        outcomes[s] = searchShare(model, own, shares[s]!, {}, performance.now(), performanceNow, first);
       }
       return { outcomes, rounds: outcomes.flatMap((o) => (o.invalid ? [o.invalid.round] : [])) };
     };

@@ -39,7 +39,7 @@ describe('libraries shrinks', () => {
       writeFileSync(join(one, 'shrink', stamp, 'shrink.json'), JSON.stringify({ shrunk, reproduced: { fails: 2, of: 2 }, replay: `fencecheck run --clients ${clients}` }));
     }
     recordShrink(join(dir, 'shrinks', '2'), 'b@redis/none/kill', 60_000);
-    expect(readShrinks(dir)).toEqual([{ cell: 'a@redis/none/client-pause', line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2', replay: 'fencecheck run --clients 2', durationMs: 150_000 }]);
+    expect(readShrinks(dir)).toEqual([{ cell: 'a@redis/none/client-pause', line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2 (95% CI 34–100%)', replay: 'fencecheck run --clients 2', durationMs: 150_000 }]);
   });
 
   it('reads back a shrink whose run did not fail again as its answer, with no replay of its own', () => {

@@ -19,7 +19,7 @@ const space: HuntSpace = {
   nodes: NODES,
   partitionShapes: ['client-from-servers', 'client-from-some-servers', 'client-from-resource', 'isolate-one'],
 };
-const quiet: NearMiss = { violation: false, applied: 1, triggered: 1, doubleHolds: 0, refusals: 0, pausedGrants: 0, lateWrites: 0, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0 };
+const quiet: NearMiss = { violation: false, applied: 1, triggered: 1, doubleHolds: 0, refusals: 0, pausedGrants: 0, lateWrites: 0, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
 
 /** A fake target: each window that pauses a holder between its read and its write makes two double holds. */
 const fakeOutcome = (p: TryPlan): NearMiss => ({ ...quiet, doubleHolds: 2 * p.windows.filter((w) => w.fault === 'client-pause' && w.trigger?.on === 'holder-read').length });

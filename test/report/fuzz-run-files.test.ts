@@ -87,10 +87,19 @@ describe('run-file readers under fuzzing: read, or refused with 254', () => {
     console.log(`[fuzz run files] ${runs} run directories in ${Math.round(performance.now() - t0)} ms: ${tally.read} reads, ${tally.refused} refusals (254)`);
   });
 
-  it('the sample run itself reads every way (the property is not passing by refusing everything)', async () => {
+  it('the sample run itself reads every way, to its own verdict (the property is not passing by refusing everything)', async () => {
     const dir = runDirWith(RUN_FILES.test, original[RUN_FILES.test]);
-    await expect(readRunDir(dir).then((r) => buildReportData(r, 'x'))).resolves.toBeDefined();
-    await expect(checkRunDir(dir)).resolves.toBeDefined();
+    const stored = JSON.parse(original[RUN_FILES.results]) as { valid: unknown; outcome: unknown; checkers: { checker: string; valid: unknown }[] };
+    // The sample failed: a reader that dropped the verdict (or read it as safe) cannot pass by agreeing with a default.
+    expect(stored).toMatchObject({ valid: false, outcome: 'unsafe' });
+    const verdicts = stored.checkers.map((c) => [c.checker, c.valid]);
+    const data = buildReportData(await readRunDir(dir), 'x');
+    expect({ valid: data.results?.valid, ops: data.historyOps, warnings: data.warnings }).toEqual({ valid: false, ops: original[RUN_FILES.history].trimEnd().split('\n').length, warnings: [] });
+    expect(data.outcome).toMatch(/^outcome: UNSAFE; /);
+    const checked = await checkRunDir(dir);
+    expect({ valid: checked.results.valid, outcome: checked.results.outcome, verdicts: checked.results.checkers.map((c) => [c.checker, c.valid]) }).toEqual({ valid: false, outcome: 'unsafe', verdicts });
+    expect(readRunSummary(dir, { id: 'x', cellId: 'redis/none/none', seed: 1 })).toMatchObject({ status: 'invalid', outcome: 'unsafe', error: null });
+    expect(await listRuns(dir)).toHaveLength(1);
   });
 });
 

@@ -4,25 +4,35 @@
  * history file keeps only whole lines (everything written before). Real
  * errors, no root: /dev/full answers every write with ENOSPC, and a lowered
  * file-size limit (RLIMIT_FSIZE, soft limit only) makes a write stop half-way
- * and then fail with EFBIG, as a nearly full disk does.
+ * and then fail with EFBIG, as a nearly full disk does. A machine without
+ * /dev/full or prlimit(1) skips the test that needs it, and says why: on
+ * stderr (the default reporter lists no skipped test) and as the skip's note.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { FencecheckError } from '../../core/errors.js';
 import { Recorder } from '../../runtime/runner/recorder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fencecheck-recorder-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Skip the running test when `missing`, saying why where every reporter shows it. */
+function skipUnless(ctx: TestContext, missing: boolean, why: string): void {
+  if (!missing) return;
+  console.warn(`[recorder-disk-full] skipped "${ctx.task.name}": ${why}`);
+  ctx.skip(why);
+}
+
 function recordMany(recorder: Recorder, n: number): void {
   for (let i = 0; i < n; i++) recorder.record(i % 5, i % 2 === 0 ? 'invoke' : 'ok', 'acquire', { token: i, note: 'x'.repeat(40) });
 }
 
 describe('Recorder on a full disk', () => {
-  it.skipIf(!existsSync('/dev/full'))('keeps recording in memory, does not throw, and reports ENOSPC once', () => {
+  it('keeps recording in memory, does not throw, and reports ENOSPC once', (ctx) => {
+    skipUnless(ctx, !existsSync('/dev/full'), 'this machine has no /dev/full, the device that answers every write with ENOSPC');
     const recorder = new Recorder('/dev/full');
     const failures: Error[] = [];
     recorder.onFailure((e) => failures.push(e));
@@ -36,8 +46,8 @@ describe('Recorder on a full disk', () => {
     recorder.close();
   });
 
-  const prlimit = spawnSync('prlimit', ['--version']).status === 0;
-  it.skipIf(!prlimit)('cuts a half-written line back off: the file ends with the last whole op', () => {
+  it('cuts a half-written line back off: the file ends with the last whole op', (ctx) => {
+    skipUnless(ctx, spawnSync('prlimit', ['--version']).status !== 0, 'prlimit(1) (util-linux) is not installed: nothing here can lower the file-size limit that makes a write stop half-way');
     const path = join(dir, 'history.jsonl');
     const recorder = new Recorder(path);
     const limit = 2000;

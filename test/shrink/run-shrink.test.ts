@@ -24,15 +24,20 @@ describe('shrink, simulated', () => {
     const shrinkDir = temp();
     const r = await runShrink({ runDir: SAMPLE, runs: 3, minFails: 2, maxCandidates: 25, shrinkDir }, simHuntDeps());
     expect(r.exitCode).toBe(1);
-    expect(r.lines[0]).toMatch(/^shrunk to \d+ fault events?, \d+ clients?, \d+ s; reproduced \d+\/\d+$/);
+    // The rate with Wilson's 95 % interval (issue 33): `reproduced 2/2 (95% CI 34–100%)`.
+    expect(r.lines[0]).toMatch(/^shrunk to \d+ fault events?, \d+ clients?, \d+ s; reproduced \d+\/\d+ \(95% CI \d+–\d+%\)$/);
     expect(r.reproduced.fails).toBeGreaterThanOrEqual(2);
-    expect(r.options.script!.length).toBeLessThanOrEqual(before.script!.length);
-    expect(r.options.clients).toBeLessThanOrEqual(before.clients);
-    expect(r.steps.length).toBeGreaterThan(0);
     console.log(`[shrink simulated] ${r.lines[0]} (from ${before.script!.length} windows, ${before.clients} clients, ${before.timeLimitS} s): ${r.lines[4]}`);
+    // The sample's 4 windows, 5 clients and 15 s shrink on every axis (simulated: 1 window, 3 clients, 7 s), and the line says so.
+    expect(r.options.script!.length).toBeLessThan(before.script!.length);
+    expect(r.options.clients).toBeLessThan(before.clients);
+    expect(r.options.timeLimitS).toBeLessThan(before.timeLimitS);
+    expect(r.lines[0]).toContain(`shrunk to ${r.options.script!.length} fault event${r.options.script!.length === 1 ? '' : 's'}, ${r.options.clients} client${r.options.clients === 1 ? '' : 's'}, ${r.options.timeLimitS} s;`);
+    expect(r.steps.length).toBeGreaterThan(0);
     expect(r.lines[2]).toMatch(/^replay: fencecheck run .* --script '\[.*\]' --seed \d+$/);
     const json = JSON.parse(readFileSync(join(shrinkDir, 'shrink.json'), 'utf8'));
     expect(json.shrunk).toEqual({ script: r.options.script, clients: r.options.clients, timeLimitS: r.options.timeLimitS, rate: r.options.rate });
+    expect(json.rule).toEqual({ kind: 'fixed', K: 3, k: 2 });
   }, 120_000);
 
   it('counts a re-run as failing only the way the original failed: with each sign it showed (a grant with no validity left)', async () => {
@@ -44,7 +49,7 @@ describe('shrink, simulated', () => {
     lines.push(JSON.stringify({ index: last.index + 1, time: last.time + 1, process: 7, type: 'invoke', f: 'acquire', value: null }));
     lines.push(JSON.stringify({ index: last.index + 2, time: last.time + 2, process: 7, type: 'ok', f: 'acquire', value: null, token: 99, validity_ms: -40 }));
     writeFileSync(join(dir, 'history.jsonl'), lines.join('\n') + '\n');
-    const quiet = { violation: false, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0 };
+    const quiet = { violation: false, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
     const stub = (expiredGrants: number) => {
       const logged: string[] = [];
       let n = 0;
@@ -148,5 +153,63 @@ describe('shrink\'s lines count what they say', () => {
     const replay = r.lines.find((l) => l.startsWith('replay: '))!;
     expect(replay).toContain(`--results ${huntDir}`);
     expect(replay).not.toContain('--results results');
+  });
+});
+
+describe('shrink\'s sequential decision (no --runs, no --min-fails)', () => {
+  /** Deps whose re-runs fail as `fails(n)` says for the n-th re-run (0-based); the log kept. */
+  const deps = (fails: (n: number) => boolean) => {
+    const logged: string[] = [];
+    let n = 0;
+    const miss = { violation: true, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
+    const unsafe = new Set<string>();
+    return {
+      logged,
+      deps: {
+        runTry: async () => {
+          const runDir = `/virtual/${n}`;
+          if (fails(n++)) unsafe.add(runDir);
+          return { runDir, replay: 'r' };
+        },
+        readTry: async (runDir: string) => ({ outcome: unsafe.has(runDir) ? ('unsafe' as const) : ('safe' as const), miss }),
+        now: () => 0,
+        log: (l: string) => void logged.push(l),
+        stopped: () => false,
+      },
+    };
+  };
+
+  it('a plan that always fails: the original settled in 4 re-runs, each candidate in 2, the rate and its interval in the line and shrink.json', async () => {
+    const { deps: d, logged } = deps(() => true);
+    const shrinkDir = temp();
+    const r = await runShrink({ runDir: SAMPLE, maxCandidates: 3, shrinkDir }, d);
+    expect(r.exitCode).toBe(1);
+    expect(r.lines[0]).toMatch(/; reproduced 2\/2 \(95% CI 34–100%\)$/);
+    expect(logged.find((l) => l.startsWith('shrink: the original plan:'))).toMatch(/: failed 4\/4 \(95% CI 51–100%\): shrinking$/);
+    expect(logged).toContain('shrink: each candidate is re-run until it clearly fails about as often as the original (90%) or clearly less (23%), at most 12 times');
+    expect(logged.filter((l) => /^shrink: candidate \d+:/.test(l)).every((l) => l.endsWith(': failed 2/2 (95% CI 34–100%): kept'))).toBe(true);
+    const json = JSON.parse(readFileSync(join(shrinkDir, 'shrink.json'), 'utf8'));
+    expect(json.rule).toMatchObject({ kind: 'sequential', ratio: 4, maxRuns: 12 });
+    expect(json.originalReproduced).toMatchObject({ fails: 4, of: 4, rate: 1 });
+    expect(json.reproduced).toMatchObject({ fails: 2, of: 2, rate: 1, failingRun: expect.stringMatching(/^\/virtual\//) });
+    expect(json.reproduced.interval.low).toBeCloseTo(0.342, 3);
+  });
+
+  it('a failure that shows in a third of the runs is shrunk, its rate said', async () => {
+    // Every third re-run fails: the original 4 of 10, then candidates held to 1 in 3.
+    const { deps: d, logged } = deps((n) => n % 3 === 2);
+    const r = await runShrink({ runDir: SAMPLE, maxCandidates: 2, shrinkDir: temp() }, d);
+    expect(logged.find((l) => l.startsWith('shrink: the original plan:'))).toMatch(/: failed 4\/12 \(95% CI 14–61%\): shrinking$/);
+    expect(r.exitCode).toBe(1);
+    expect(r.lines[0]).toMatch(/; reproduced \d+\/\d+ \(95% CI \d+–\d+%\)$/);
+  });
+
+  it('an original that never fails again is not shrunk, said with its rate 0/N (exit 2)', async () => {
+    const { deps: d } = deps(() => false);
+    const r = await runShrink({ runDir: SAMPLE, maxCandidates: 3, shrinkDir: temp() }, d);
+    expect(r.exitCode).toBe(2);
+    expect(r.reproduced).toEqual({ fails: 0, of: 15 });
+    expect(r.lines[0]).toBe('not shrunk: the original plan reproduced 0/15 (95% CI 0–20%): too rare to confirm a smaller plan (at least 2 of 16 needed)');
+    expect(r.lines[1]).toMatch(/^Hint: /);
   });
 });

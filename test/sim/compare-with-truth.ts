@@ -14,17 +14,25 @@
  *                            sum of the increments each applied write destroyed;
  *   lost updates, sound      an invalid verdict has a write that destroyed one,
  *                            and a valid one (all writes definite) has none;
+ *   jobs, sound              a job counted done twice had two of its done
+ *                            records applied at the resource;
+ *   jobs, exact              with no indeterminate run, the jobs counted done
+ *                            twice are the jobs the resource recorded twice
+ *                            (an indeterminate record may have landed, so then
+ *                            only the bound holds);
  *
  * and, for every workload (mutex included), the lock checkers against the
- * service's grants (compare-lock-truth.ts), and interleaved sections against
- * the accesses that took effect (compare-interleavings.ts).
+ * service's grants, sound and complete (compare-lock-truth.ts), and
+ * interleaved sections against the accesses that took effect
+ * (compare-interleavings.ts).
  */
-import { lockOps, type LockOp } from '../../core/checkers/lock/lock-ops.js';
+import { historyEnd, lockOps, type LockOp } from '../../core/checkers/lock/lock-ops.js';
 import { analyseRun } from '../../core/analyse/analyse-run.js';
 import type { SimulatedRun } from './simulate-run.js';
 import { compareLockTruth, passedWithoutRelease } from './compare-lock-truth.js';
 import { tokenKindOf } from '../../core/vocabulary.js';
 import { interleavingDisagreements } from './compare-interleavings.js';
+import type { CheckerVerdict } from '../../core/checkers/lock/verdict.js';
 
 export interface TruthComparison {
   disagreements: string[];
@@ -36,10 +44,14 @@ export interface TruthComparison {
   doubleHoldsTrue: number;
   /** Double holds the mutual-exclusion checker reported. */
   doubleHoldsReported: number;
+  /** Of the truth's double holds, the pairs the history shows definitely (each one must be reported: compare-lock-truth.ts). */
+  doubleHoldsVisible: number;
   /** Definite interleavings of once-granted sections the truth showed (compare-interleavings.ts). */
   interleavingsTrue: number;
   /** Accesses the resource refused (a fence, a mark, a version: the protection acting). */
   refusals: number;
+  /** jobs: the jobs whose done record the resource applied twice or more. */
+  duplicateJobsTrue: number;
   valid: boolean | 'unknown';
 }
 
@@ -47,7 +59,8 @@ const key = (token: unknown, value: unknown): string => `${String(token)}|${Stri
 
 export function compareWithTruth(run: SimulatedRun): TruthComparison {
   const o = run.plan.options;
-  const checked = analyseRun(run.history, o);
+  // A clock standing still: the searches' deadlines never pass, so the verdicts are the plan's alone, not the machine's load's.
+  const checked = analyseRun(run.history, o, undefined, () => 0);
   const out: string[] = [];
   const ops = lockOps(run.history);
   const okWrites = new Map<string, LockOp>();
@@ -97,11 +110,29 @@ export function compareWithTruth(run: SimulatedRun): TruthComparison {
     if (lost.valid === true && s['maybeWrites'] === 0 && s['final'] !== undefined && lostTrue > 0) out.push(`lost-updates valid but the truth lost ${lostTrue}`);
   }
 
-  out.push(...compareLockTruth(checked, ops, run.truth, tokenKindOf(o.backend) === 'monotonic'));
+  const jobs = o.workload === 'jobs' ? compareJobs(checked.verdicts.find((v) => v.checker === 'jobs'), run.truth) : { disagreements: [], duplicated: 0 };
+  out.push(...jobs.disagreements);
+
+  const lock = compareLockTruth(checked, ops, historyEnd(run.history), run.truth, tokenKindOf(o.backend) === 'monotonic');
+  out.push(...lock.disagreements);
   // Transactions' writes take effect at COMMIT, which the truth does not count as an access; without a lock there are no tokens.
   const interleaved = o.resource !== 'for-update' && o.backend !== 'none' ? interleavingDisagreements(checked.verdicts.find((v) => v.checker === 'interleaved-sections'), ops, run.truth) : { disagreements: [], definitePairs: 0 };
   out.push(...interleaved.disagreements);
   const doubleHoldsReported = checked.verdicts.find((v) => v.checker === 'mutual-exclusion')?.stats?.['doubleHolds'] ?? 0;
   const refusals = ops.filter((op) => op.status === 'fail' && run.history[op.completeIndex ?? -1]?.['outcome'] === 'rejected').length;
-  return { disagreements: out, interleavingsTrue: interleaved.definitePairs, staleReported: reported.size, staleTrue: truthStale.size, lostTrue, doubleHoldsTrue: passedWithoutRelease(run.truth).length, doubleHoldsReported, refusals, valid: checked.valid };
+  return { disagreements: out, interleavingsTrue: interleaved.definitePairs, staleReported: reported.size, staleTrue: truthStale.size, lostTrue, doubleHoldsTrue: passedWithoutRelease(run.truth).length, doubleHoldsReported, doubleHoldsVisible: lock.visibleDoubleHolds, refusals, duplicateJobsTrue: jobs.duplicated, valid: checked.valid };
+}
+
+/** The jobs checker's duplicates against the done records the resource applied (the module comment's jobs claims). */
+function compareJobs(v: CheckerVerdict | undefined, truth: SimulatedRun['truth']): { disagreements: string[]; duplicated: number } {
+  const applied = new Map<string, number>();
+  for (const w of truth.writes) applied.set(w.value, (applied.get(w.value) ?? 0) + 1);
+  const duplicated = [...applied.values()].filter((n) => n > 1).length;
+  if (v === undefined) return { disagreements: ['the jobs workload ran without its checker'], duplicated };
+  const counted = v.stats?.['duplicates'] ?? NaN;
+  const maybe = v.stats?.['maybeRuns'] ?? NaN;
+  const out: string[] = [];
+  if (!(counted <= duplicated)) out.push(`jobs counts ${counted} job(s) done twice (${v.summary}), but the resource recorded only ${duplicated} twice`);
+  if (maybe === 0 && counted < duplicated) out.push(`jobs counts ${counted} job(s) done twice with no indeterminate run (${v.summary}), but the resource recorded ${duplicated} twice`);
+  return { disagreements: out, duplicated };
 }

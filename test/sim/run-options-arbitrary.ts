@@ -11,13 +11,12 @@
  * validateRunOptions, the product's own rule, filters it out.
  */
 import fc from 'fast-check';
-import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
+import { WORKLOADS } from '../../core/workloads/registry.js';
 import { TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
 import { validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
 import type { ResourceMode } from '../../core/vocabulary.js';
 import { SIMULATED_BACKENDS } from './sim-lock-service.js';
 
-const WORKLOADS: LockWorkload[] = ['lock-counter', 'fenced-write', 'mutex'];
 const MODES: ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic', 'version', 'for-update'];
 /** The faults a seeded schedule draws (delay is scripted only, below). */
 export const SEEDED_FAULTS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'loss', 'evict'] as const;

@@ -15,13 +15,13 @@ import type { History } from '../../history/op.js';
 import type { Model } from '../model.js';
 import { withDefaults } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
-import type { CheckOptions, LinearizabilityResult } from './result.js';
+import { performanceNow, type CheckOptions, type LinearizabilityResult, type Now } from './result.js';
 import { combine, searchShare } from './shares.js';
 import { completionCheckFor } from '../models/value-shapes.js';
 import { toOperations, type OperationsOptions } from './to-operations.js';
 
 export function check<S>(model: Model<S>, history: History, options: CheckOptions = {}): LinearizabilityResult {
-  const started = performance.now();
+  const started = (options.now ?? performanceNow)();
   return checkOperations(model, toOperations(history, pairingOptions(model)), options, started);
 }
 
@@ -33,16 +33,19 @@ export function pairingOptions<S>(model: Model<S>): OperationsOptions {
 }
 
 /**
- * check() on operations already paired (`started`: when the caller's clock for the deadline started): the
- * parts searched as one share, whose findings read as the verdict as several threads' do (shares.ts).
+ * check() on operations already paired (`started`: when the deadline started, on `options.now`, which is
+ * performance.now unless given): the parts searched as one share, whose findings read as the verdict as
+ * several threads' do (shares.ts).
  */
-export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options: CheckOptions = {}, started = performance.now()): LinearizabilityResult {
+export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options: CheckOptions = {}, started?: number): LinearizabilityResult {
+  const now = options.now ?? performanceNow;
+  const from = started ?? now();
   const model = withDefaults(unfilled);
   const parts = searchOrder(model.partition(ops));
-  const blind = nothingObserved(ops, parts.length, started);
+  const blind = nothingObserved(ops, parts.length, from, now);
   if (blind !== null) return blind;
-  const found = searchShare(model, parts, parts.map((_, i) => i), options, started);
-  return combine([found], ops.length, parts.length, options.timeoutMs, performance.now() - started);
+  const found = searchShare(model, parts, parts.map((_, i) => i), options, from, now);
+  return combine([found], ops.length, parts.length, options.timeoutMs, now() - from);
 }
 
 /**
@@ -51,13 +54,13 @@ export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options
  * pending operation may be left out, so "valid" would claim what nothing
  * showed. Null when something was observed.
  */
-export function nothingObserved(ops: readonly Operation[], partitions: number, started: number): LinearizabilityResult | null {
+export function nothingObserved(ops: readonly Operation[], partitions: number, started: number, now: Now): LinearizabilityResult | null {
   if (ops.some((o) => o.ret !== Infinity)) return null;
   const what = ops.length === 0 ? 'no operation is left to check (every one failed, or was a read with no result)' : `${ops.length === 1 ? 'its one operation is' : `all ${ops.length} operations are`} pending (invoked, never completed)`;
   return {
     valid: 'unknown',
     reason: `nothing was observed: ${what}; any system would pass, so there is no verdict`,
-    stats: { operations: ops.length, partitions, steps: 0, cacheEntries: 0, elapsedMs: performance.now() - started },
+    stats: { operations: ops.length, partitions, steps: 0, cacheEntries: 0, elapsedMs: now() - started },
   };
 }
 

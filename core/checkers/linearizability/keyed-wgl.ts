@@ -49,6 +49,7 @@ import { CacheLimitError, type MemoryBudget } from './config-cache.js';
 import { LinearizedSet } from './linearized-set.js';
 import { doubled } from './open-addressing.js';
 import { CLOCK_EVERY, DEADLINE, INVALID, invalidOutcome, PAUSED, relink, searchFrame, unlink, VALID, type PartitionOutcome, type Stop } from './wgl.js';
+import type { Now } from './result.js';
 
 /** Bytes a nogood costs beyond its op list: its columns, its hash slot, the part's state it keeps alive. */
 const NOGOOD_OVERHEAD_BYTES = 64;
@@ -141,10 +142,10 @@ export class KeyedSearch<S> {
     this.budget.releaseAll();
   }
 
-  run(budget: number, deadline: number): PartitionOutcome | undefined {
+  run(budget: number, deadline: number, now: Now): PartitionOutcome | undefined {
     if (this.outcome) return this.outcome;
     try {
-      const stopped = this.loop(budget, deadline);
+      const stopped = this.loop(budget, deadline, now);
       this.outcome = stopped === PAUSED ? undefined : this.outcomeOf(stopped);
     } catch (err) {
       if (!(err instanceof CacheLimitError)) throw err;
@@ -197,7 +198,7 @@ export class KeyedSearch<S> {
     this.nogoods.add(p, this.partNames[p]!, state, this.partHash[p]!, this.opsOfPart[p]!, this.linearized);
   }
 
-  private loop(budget: number, deadline: number): Stop {
+  private loop(budget: number, deadline: number, now: Now): Stop {
     const { next, prev, sameBefore, stackOp, stackState, pending, readOnly, partOfOp } = this;
     const HEAD = 2 * this.n;
     let { state, depth, remaining, entry, steps, readPass } = this;
@@ -206,7 +207,7 @@ export class KeyedSearch<S> {
     let stopped: Stop = PAUSED;
     outer: while (remaining > 0) {
       if ((++steps & (CLOCK_EVERY - 1)) === 0) {
-        if (performance.now() > deadline) {
+        if (now() > deadline) {
           stopped = DEADLINE;
           break;
         }

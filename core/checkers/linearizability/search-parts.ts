@@ -7,7 +7,7 @@ import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
 import { CacheLimitError, MemoryBudget } from './config-cache.js';
 import { KeyedSearch } from './keyed-wgl.js';
-import type { CheckOptions } from './result.js';
+import type { CheckOptions, Now } from './result.js';
 import { memoStatesFor } from './step-memo.js';
 import { PartitionSearch, type PartitionOutcome } from './wgl.js';
 
@@ -50,9 +50,10 @@ export interface PartsRun {
  * The parts' searches, interleaved: each round gives every undecided part
  * twice the step budget of the last, under one deadline and one memory
  * ceiling. The first part found invalid ends the search. Budgets are steps,
- * not time, so which part that is does not depend on the machine.
+ * not time, so which part that is does not depend on the machine. The
+ * deadline is `started + timeoutMs` on `now` (result.ts: why a clock is passed in).
  */
-export function searchParts<S>(model: FilledModel<S>, parts: Operation[][], options: CheckOptions, started: number, control?: RoundControl): PartsRun {
+export function searchParts<S>(model: FilledModel<S>, parts: Operation[][], options: Omit<CheckOptions, 'now'>, started: number, now: Now, control?: RoundControl): PartsRun {
   const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
   const searches: (PartitionSearch<S> | KeyedSearch<S>)[] = [];
@@ -64,7 +65,7 @@ export function searchParts<S>(model: FilledModel<S>, parts: Operation[][], opti
     for (const p of parts) {
       searches.push(stateParts ? new KeyedSearch(model, p, budget.child(), stateParts) : new PartitionSearch(model, p, budget.child(), memoStates));
       // Setting up is linear in the ops: 64 parts of a 200,000-op history took 230 ms, past a 50 ms deadline.
-      if (performance.now() > deadline) return { deadlineWith: parts.length - searches.filter((s) => s.outcome !== undefined).length, steps: 0, cacheEntries: 0 };
+      if (now() > deadline) return { deadlineWith: parts.length - searches.filter((s) => s.outcome !== undefined).length, steps: 0, cacheEntries: 0 };
     }
   } catch (err) {
     if (!(err instanceof CacheLimitError)) throw err;
@@ -78,7 +79,7 @@ export function searchParts<S>(model: FilledModel<S>, parts: Operation[][], opti
     for (let p = 0; p < searches.length; p++) {
       if (outcomes[p] !== undefined) continue;
       const search = searches[p]!;
-      const outcome = search.run(budgetSteps, deadline);
+      const outcome = search.run(budgetSteps, deadline, now);
       if (outcome === undefined) continue;
       outcomes[p] = outcome;
       // A decided part's cache is garbage now: give its memory to the others.
@@ -87,7 +88,7 @@ export function searchParts<S>(model: FilledModel<S>, parts: Operation[][], opti
         control?.invalidIn(round);
         return { invalid: { round, part: p, deepest: outcome.deepest }, ...totals() };
       }
-      if (outcome.valid === 'unknown' && performance.now() > deadline) {
+      if (outcome.valid === 'unknown' && now() > deadline) {
         return { deadlineWith: outcomes.filter((o) => o === undefined || o.valid === 'unknown').length, ...totals() };
       }
     }

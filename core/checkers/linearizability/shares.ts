@@ -8,7 +8,7 @@
  */
 import type { FilledModel } from '../model-defaults.js';
 import type { Operation } from '../operation.js';
-import type { CheckOptions, LinearizabilityResult, LinearizabilityWitness } from './result.js';
+import type { CheckOptions, LinearizabilityResult, LinearizabilityWitness, Now } from './result.js';
 import { searchParts, type RoundControl } from './search-parts.js';
 import type { PartitionOutcome } from './wgl.js';
 
@@ -28,11 +28,12 @@ export const NO_INVALID_ROUND = 0x7fffffff;
 
 /**
  * `parts` in search order, `indexes` their places among all parts (ascending, so the share's own order is one
- * thread's order); `started`: this thread's clock at the check's start (the deadline is the same instant on
- * every thread); `firstInvalidRound`: one Int32 shared by all shares, when there are several.
+ * thread's order); `started`: `now` at the check's start (the deadline is the same instant on every thread);
+ * `now`: the clock the deadline is read on (the caller's: options.now is not read here, as a function does not
+ * cross to a worker); `firstInvalidRound`: one Int32 shared by all shares, when there are several.
  */
-export function searchShare<S>(model: FilledModel<S>, parts: Operation[][], indexes: readonly number[], options: CheckOptions, started: number, firstInvalidRound?: SharedArrayBuffer): ShareOutcome {
-  const run = searchParts(model, parts, options, started, firstInvalidRound && roundControl(firstInvalidRound));
+export function searchShare<S>(model: FilledModel<S>, parts: Operation[][], indexes: readonly number[], options: Omit<CheckOptions, 'now'>, started: number, now: Now, firstInvalidRound?: SharedArrayBuffer): ShareOutcome {
+  const run = searchParts(model, parts, options, started, now, firstInvalidRound && roundControl(firstInvalidRound));
   const { invalid, unknown } = run;
   return {
     steps: run.steps,

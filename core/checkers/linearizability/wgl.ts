@@ -34,6 +34,7 @@ import type { Operation } from '../operation.js';
 import { CacheLimitError, ConfigCache, type MemoryBudget } from './config-cache.js';
 import { LinearizedSet } from './linearized-set.js';
 import { ILLEGAL, StateInterner } from './state-interner.js';
+import type { Now } from './result.js';
 
 export interface PartitionOutcome {
   valid: boolean | 'unknown';
@@ -129,11 +130,11 @@ export class PartitionSearch<S> {
     this.budget.releaseAll();
   }
 
-  /** Search for up to `budget` steps or until `deadline` (performance.now()); the outcome once decided. */
-  run(budget: number, deadline: number): PartitionOutcome | undefined {
+  /** Search for up to `budget` steps or until `deadline` (on `now`); the outcome once decided. */
+  run(budget: number, deadline: number, now: Now): PartitionOutcome | undefined {
     if (this.outcome) return this.outcome;
     try {
-      const stopped = this.loop(budget, deadline);
+      const stopped = this.loop(budget, deadline, now);
       this.outcome = stopped === PAUSED ? undefined : this.outcomeOf(stopped);
     } catch (err) {
       if (!(err instanceof CacheLimitError)) throw err;
@@ -156,7 +157,7 @@ export class PartitionSearch<S> {
   }
 
   // The hot loop keeps its state in locals (faster than fields in V8) and writes it back when it pauses.
-  private loop(budget: number, deadline: number): Stop {
+  private loop(budget: number, deadline: number, now: Now): Stop {
     const { next, prev, states, sameBefore, linearized, cache, stackOp, stackState, pending, readOnly } = this;
     const HEAD = 2 * this.n;
     let { state, depth, remaining, entry, steps, readPass } = this;
@@ -166,7 +167,7 @@ export class PartitionSearch<S> {
     outer: while (remaining > 0) {
       let failed = false;
       if ((++steps & (CLOCK_EVERY - 1)) === 0) {
-        if (performance.now() > deadline) {
+        if (now() > deadline) {
           stopped = DEADLINE;
           break;
         }

@@ -9,7 +9,8 @@
  * has not released yet: the next acquire succeeds while the model still sees
  * the lock held. That is the point: a lease is not a mutex. The search runs
  * under a deadline (`context.timeoutMs`, default 10 s); running out of it is
- * 'unknown', never true.
+ * 'unknown', never true. The deadline is read on `context.now` when given
+ * (a simulation's virtual clock), else on the machine's.
  */
 import type { History, Op } from '../../history/op.js';
 import { check } from '../linearizability/check.js';
@@ -25,7 +26,7 @@ export const mutexLinearizableChecker: LockChecker = {
   name: NAME,
   check(history: History, context: LockContext): CheckerVerdict {
     const lockOps = history.filter((h) => h.process !== 'nemesis' && (h.f === 'acquire' || h.f === 'release'));
-    const result = check(createModel('mutex'), lockOps, { timeoutMs: context.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    const result = check(createModel('mutex'), lockOps, { timeoutMs: context.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(context.now ? { now: context.now } : {}) });
     const { elapsedMs: _elapsed, ...counts } = result.stats;
     // Elapsed time is left out so that the verdict of one history is the same on every machine.
     const stats: Record<string, number> = counts;

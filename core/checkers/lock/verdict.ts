@@ -78,6 +78,8 @@ export interface LockContext {
   clientToken?: 'monotonic' | 'unique' | 'none';
   /** Budget for searches that can blow up (the linearizability check); default 10 s. */
   timeoutMs?: number;
+  /** The clock that budget is read on, in ms (default performance.now; a simulation passes its virtual one: linearizability/result.ts). */
+  now?: () => number;
 }
 
 export interface LockChecker {

@@ -1,0 +1,82 @@
+/**
+ * How a shrink decides that a plan still fails (pure), and the rate as its
+ * lines say it. By default the sequential test (sequential-decision.ts): the
+ * original re-run until its rate is known well enough, each candidate until
+ * it is clearly as reproducible or clearly less. `--runs K` / `--min-fails k`
+ * ask for the fixed rule instead, with the meaning they always had: K re-runs,
+ * kept at k failures. Giving a number of re-runs is asking for that many, so
+ * the flags keep their word and the better rule needs no flag at all.
+ */
+import { wilsonInterval, type Interval } from '../../core/checkers/lock/rate-interval.js';
+import { decideCandidate, decideFixed, decideOriginal, originalRate, sequentialTest, SEQUENTIAL, type Tally, type Verdict } from './sequential-decision.js';
+
+export interface ReproduceRule {
+  /** The rule as shrink.json records it. */
+  json: Record<string, unknown>;
+  /** The original's re-runs so far: keep = shrink it, drop = not shrunk. */
+  original(t: Tally): Verdict;
+  /** The candidates' decision, once the original's re-runs are in; `said`: the log line that states it. */
+  candidates(original: Tally): { decide: (t: Tally) => Verdict; said: string | null };
+  /** Why the original is not shrunk (the original's verdict was drop), a Hint line last. */
+  notShrunk(original: Tally): string[];
+}
+
+/** The fixed rule's numbers when only one of `--runs` / `--min-fails` is given. */
+export const FIXED_DEFAULT = Object.freeze({ runs: 5, minFails: 4 });
+
+/** Fixed when either number is given, else sequential. */
+export function reproduceRule(o: { runs?: number | undefined; minFails?: number | undefined }): ReproduceRule {
+  if (o.runs === undefined && o.minFails === undefined) return sequentialRule();
+  const runs = o.runs ?? FIXED_DEFAULT.runs;
+  return fixedRule(runs, o.minFails ?? Math.min(FIXED_DEFAULT.minFails, runs));
+}
+
+export function fixedRule(runs: number, minFails: number): ReproduceRule {
+  const decide = (t: Tally): Verdict => decideFixed(runs, minFails, t);
+  return {
+    json: { kind: 'fixed', K: runs, k: minFails },
+    original: decide,
+    candidates: () => ({ decide, said: null }),
+    notShrunk: (t) => [
+      `not shrunk: the original plan reproduced ${formatRate(t)}, at least ${minFails} of ${runs} needed`,
+      'Hint: a failure this rare needs more re-runs to confirm a smaller plan: try --runs 10 --min-fails 3, or hunt again.',
+    ],
+  };
+}
+
+export function sequentialRule(): ReproduceRule {
+  const s = SEQUENTIAL;
+  return {
+    json: { kind: 'sequential', ...s },
+    original: decideOriginal,
+    candidates: (original) => {
+      const test = sequentialTest(originalRate(original));
+      return {
+        decide: (t) => decideCandidate(test, t),
+        said: `shrink: each candidate is re-run until it clearly fails about as often as the original (${percent(test.asGood)}) or clearly less (${percent(test.clearlyLess)}), at most ${test.maxRuns} times`,
+      };
+    },
+    notShrunk: (t) => [
+      `not shrunk: the original plan reproduced ${formatRate(t)}: too rare to confirm a smaller plan (at least ${s.originalMinFails} of ${s.originalMaxRuns} needed)`,
+      `Hint: hunt again for a plan that fails more often, or confirm candidates by a fixed rule: --runs 20 --min-fails ${s.originalMinFails}.`,
+    ],
+  };
+}
+
+/** A tally as the shrink's lines say it: `4/5 (95% CI 38–96%)`. */
+export function formatRate(t: Tally): string {
+  return `${t.fails}/${t.of} (95% CI ${intervalText(wilsonInterval(t.fails, t.of))})`;
+}
+
+/** A tally as shrink.json records it: the counts, the rate and Wilson's 95 % interval. */
+export function rateJson(t: Tally): Tally & { rate: number | null; interval: Interval } {
+  return { fails: t.fails, of: t.of, rate: t.of === 0 ? null : t.fails / t.of, interval: wilsonInterval(t.fails, t.of) };
+}
+
+function intervalText(i: Interval): string {
+  return `${Math.round(i.low * 100)}–${Math.round(i.high * 100)}%`;
+}
+
+function percent(p: number): string {
+  return `${Math.round(p * 100)}%`;
+}
