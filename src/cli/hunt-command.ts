@@ -36,6 +36,7 @@ interface HuntFlags {
   seed: number;
   results: string;
   keepGoing: boolean;
+  first: boolean;
   shard?: Shard;
   timeLimit: number;
   clients: number;
@@ -68,6 +69,7 @@ export function registerHuntCommand(program: Command): void {
     .option('--seed <n>', withRange('seed of the search (a seed and the tries\' outcomes replay the same plans)', FLAG_RANGES['--seed']), seedFlag('--seed'), 1)
     .option('--results <dir>', 'where the hunt directory goes (<dir>/hunt/<backend>-<resource>-<stamp>/)', 'results')
     .option('--keep-going', 'go on after a violation until the budget is spent', false)
+    .option('--first', 'stop at the first violation whatever its reproduction rate (by default a rare one, below 4 of 5 re-runs, is kept and the hunt goes on for a more reproducible one)', false)
     .option('--want <sign>', `count as the find only a violation whose try shows this sign, and go on past the others: ${Object.keys(WANTED_SIGNS).join(', ')} (valid-double-hold: two holders both within their grants' validity, the lock's own failure, not a late write)`, oneOf('--want', Object.keys(WANTED_SIGNS) as WantedSign[]))
     .option('--shard <i/N>', 'this machine\'s share of a sharded hunt (an independent search per shard)', parseShard)
     .option('--time-limit <s>', withRange('seconds of workload per try', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS), TRY_SHAPE.timeLimitS)
@@ -84,8 +86,10 @@ export function registerHuntCommand(program: Command): void {
       `
 Each try is a short run (its own run directory under the hunt's) whose faults wait for lock events
 (a holder between its read and its write, an acquire in flight, a lease about to end, right after a grant).
-Exit: 1 a violation (stops at the first unless --keep-going, then shrinks it on the same cluster unless
---no-shrink), 0 none in the budget with evidence and its weight, 3 nothing dangerous tested, 254 bad
+A violating try's plan is re-run at once until 4 of 5 re-runs fail as it did, or cannot: a reproducible
+find ends the hunt; a rare one is reported with its rate and the hunt goes on for a more reproducible one
+(--first stops at it). Exit: 1 a violation (the most reproducible find is shrunk on the same cluster
+unless --no-shrink; --keep-going spends the whole budget on tries, re-running none), 0 none in the budget with evidence and its weight, 3 nothing dangerous tested, 254 bad
 input. Needs root. See docs/hunt.md. Examples:
   fencecheck hunt --backend redis --resource none --faults client-pause --budget-runs 5
   fencecheck hunt --backend etcd --resource fence-claim --budget 10m --seed 3
@@ -133,7 +137,7 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   const deps = realHuntDeps(log, () => stopped);
   const shape = { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) };
   try {
-    const report = await runHunt({ target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, shape, ...(flags.shard ? { shard: flags.shard } : {}), ...(flags.want ? { want: flags.want } : {}) }, deps);
+    const report = await runHunt({ target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, first: flags.first, shape, ...(flags.shard ? { shard: flags.shard } : {}), ...(flags.want ? { want: flags.want } : {}) }, deps);
     process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);
     const failing = report.found?.record.runDir;
     // The failing try shrunk on the same warm cluster; the hunt's exit code stays its own (a violation was found either way).
@@ -143,7 +147,11 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
       const { runShrink } = await import('../shrink/run-shrink.js');
       const shrinkDir = join(report.huntDir, 'shrink');
       const fixed = { ...(flags.shrinkRuns !== undefined ? { runs: flags.shrinkRuns } : {}), ...(flags.shrinkMinFails !== undefined ? { minFails: flags.shrinkMinFails } : {}) };
-      const shrunk = await runShrink({ runDir: failing, ...fixed, maxCandidates: flags.shrinkMaxCandidates, shrinkDir }, deps);
+      // The hunt's re-runs of the find are the shrink's first measurements of it (the find itself not counted: it was
+      // chosen for failing), so they are not made again.
+      const confirmed = report.found!.record.reproduced;
+      const originalRuns = confirmed === undefined ? {} : { originalRuns: { fails: confirmed.fails, of: confirmed.of, failingRun: confirmed.failingRun } };
+      const shrunk = await runShrink({ runDir: failing, ...fixed, maxCandidates: flags.shrinkMaxCandidates, shrinkDir, ...originalRuns }, deps);
       process.stdout.write(shrunk.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
     }
     return report.exitCode;

@@ -15,6 +15,8 @@ import { EXIT } from '../../core/errors.js';
 import { dangerousMoments, describeNearMiss, nearMissScore, type NearMiss, type WantedSign } from './near-miss.js';
 import type { TryPlan } from './search.js';
 import type { DataVerdicts } from './hunt-verdict.js';
+import { CONFIRM, isReproducible, type Confirmation } from './confirm-find.js';
+import { formatRate } from '../shrink/reproduce-rule.js';
 
 /**
  * The exit code of "valid, but nothing dangerous was tested". Another change
@@ -32,6 +34,8 @@ export interface TryRecord {
   miss: NearMiss | null;
   /** The data checkers that broke and held, where the try's results were read. */
   data?: DataVerdicts;
+  /** A violating try's re-runs (confirm-find.ts): how often its plan fails again. */
+  reproduced?: Confirmation;
   error: string | null;
   /** ms since the hunt started, when the try ended. */
   endedAtMs: number;
@@ -39,8 +43,12 @@ export interface TryRecord {
 
 export interface HuntOutcome {
   exitCode: number;
-  /** The first violation, its try number (1-based) and when it was found. */
-  found: { record: TryRecord; tryNumber: number; afterMs: number } | null;
+  /**
+   * The find: of the violations, the most reproducible, then the simplest (fewest fault windows), then the
+   * earliest; its try number (1-based) and when it was found. `first`: the first violation, for runs- and
+   * time-to-detection.
+   */
+  found: { record: TryRecord; tryNumber: number; afterMs: number; first: { tryNumber: number; afterMs: number } } | null;
   violations: number;
   tested: number;
   moments: number;
@@ -54,16 +62,19 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
   const others = records.filter((r) => r.outcome === 'other-violation');
   const tested = records.filter((r) => r.outcome === 'safe');
   const moments = tested.reduce((t, r) => t + (r.miss ? dangerousMoments(r.miss) : 0), 0);
-  const best = bestNearMiss(records);
+  const nearest = bestNearMiss(records);
   const first = violating[0];
-  const found = first ? { record: first, tryNumber: records.indexOf(first) + 1, afterMs: first.endedAtMs } : null;
+  const best = bestFind(violating);
+  const found = first && best ? { record: best, tryNumber: records.indexOf(best) + 1, afterMs: best.endedAtMs, first: { tryNumber: records.indexOf(first) + 1, afterMs: first.endedAtMs } } : null;
   const head = `${records.length} ${records.length === 1 ? 'try' : 'tries'}${interrupted ? ' (interrupted)' : ''}`;
   const lines: string[] = [];
   let exitCode: number;
   if (found) {
     exitCode = EXIT.invalid;
-    lines.push(`VIOLATION: ${violating.length} of ${head} violated${want ? ` with a ${want}` : ''}${others.length > 0 ? ` (${others.length} more broke the data another way)` : ''}; the first on try ${found.tryNumber} after ${formatDuration(found.afterMs)} (runs-to-detection ${found.tryNumber}, time-to-detection ${formatDuration(found.afterMs)})`);
-    lines.push(`  ${describeNearMiss(first!.miss!)}`, ...dataLine(first!.data), `run: ${first!.runDir}`, `replay: ${first!.replay}`, `shrink: fencecheck shrink ${first!.runDir}`);
+    lines.push(`VIOLATION: ${violating.length} of ${head} violated${want ? ` with a ${want}` : ''}${others.length > 0 ? ` (${others.length} more broke the data another way)` : ''}; the first on try ${found.first.tryNumber} after ${formatDuration(found.first.afterMs)} (runs-to-detection ${found.first.tryNumber}, time-to-detection ${formatDuration(found.first.afterMs)})`);
+    const f = found.record;
+    if (found.tryNumber !== found.first.tryNumber) lines.push(`  the find: try ${found.tryNumber}, the most reproducible of them`);
+    lines.push(`  ${describeNearMiss(f.miss!)}`, ...dataLine(f.data), ...rateLines(f.reproduced), `run: ${f.runDir}`, `replay: ${f.replay}`, `shrink: fencecheck shrink ${f.runDir}`);
   } else if (others.length > 0) {
     // The data broke, only not the way asked for: still a violation (exit 1), said as such, and not shrunk.
     const other = others[0]!;
@@ -78,8 +89,25 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
     exitCode = failed > 0 ? EXIT.unknown : EXIT_UNTESTED;
     lines.push(`UNTESTED: ${head}, none put the protection to the test (no fault struck, or no double hold and no refusal)${failed > 0 ? `; ${failed} unknown or failed` : ''}`);
   }
-  if (best && !found) lines.push(`best near miss: try ${records.indexOf(best) + 1}: ${describeNearMiss(best.miss!)} (${best.runDir})`);
-  return { exitCode, found, violations: violating.length, tested: tested.length, moments, best, lines };
+  if (nearest && !found) lines.push(`best near miss: try ${records.indexOf(nearest) + 1}: ${describeNearMiss(nearest.miss!)} (${nearest.runDir})`);
+  return { exitCode, found, violations: violating.length, tested: tested.length, moments, best: nearest, lines };
+}
+
+/** The most reproducible violation (its re-runs' rate; unmeasured counts as unknown, below any measured), then the fewest windows, then the earliest. */
+export function bestFind(violating: readonly TryRecord[]): TryRecord | undefined {
+  const rate = (r: TryRecord): number => (r.reproduced === undefined || r.reproduced.of === 0 ? -1 : r.reproduced.fails / r.reproduced.of);
+  let best: TryRecord | undefined;
+  for (const r of violating) {
+    if (best === undefined || rate(r) > rate(best) || (rate(r) === rate(best) && r.plan.windows.length < best.plan.windows.length)) best = r;
+  }
+  return best;
+}
+
+/** How often the find's plan failed again, and what that makes it. */
+function rateLines(t: Confirmation | undefined): string[] {
+  if (t === undefined) return [];
+  if (isReproducible(t)) return [`  reproduced ${formatRate(t)} re-runs: a reproducible find`];
+  return [`  reproduced ${formatRate(t)} re-runs: a RARE failure (below ${CONFIRM.minFails} of ${CONFIRM.runs}); still a violation its history proves: its failing run and replay are kept below; hunt longer (--budget) for a more reproducible one`];
 }
 
 /**

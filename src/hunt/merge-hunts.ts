@@ -64,7 +64,7 @@ export function mergeHunts(paths: readonly string[]): MergedHunt {
     seen.set(s, d.path);
   }
   const records = docs
-    .flatMap((d) => d.doc.tries.map((t): TryRecord => ({ plan: { index: t.index, swarm: t.swarm, hold: t.hold ?? 'short', patience: t.patience ?? 'short', windows: t.windows, origin: t.origin }, runDir: t.runDir, replay: t.replay, outcome: t.outcome, miss: t.nearMiss, error: t.error, endedAtMs: t.endedAtMs })))
+    .flatMap((d) => d.doc.tries.map((t): TryRecord => ({ plan: { index: t.index, swarm: t.swarm, hold: t.hold ?? 'short', patience: t.patience ?? 'short', windows: t.windows, origin: t.origin }, runDir: t.runDir, replay: t.replay, outcome: t.outcome, miss: t.nearMiss, ...(t.reproduced ? { reproduced: t.reproduced } : {}), error: t.error, endedAtMs: t.endedAtMs })))
     .sort((a, b) => a.endedAtMs - b.endedAtMs);
   const interrupted = docs.some((d) => d.doc.interrupted === true);
   const { target, faults, seed, shape } = first.doc;

@@ -24,6 +24,8 @@ import { huntSpace, tryOptions, type HuntTarget, type TryShape } from './hunt-ta
 import { showsWanted, type NearMiss, type WantedSign } from './near-miss.js';
 import { HuntSearch } from './search.js';
 import type { DataVerdicts } from './hunt-verdict.js';
+import { CONFIRM, confirmFind, isReproducible } from './confirm-find.js';
+import { formatRate } from '../shrink/reproduce-rule.js';
 
 export interface HuntOptions {
   target: HuntTarget;
@@ -38,6 +40,13 @@ export interface HuntOptions {
   shape: TryShape;
   /** Only a violation showing this sign is the find (`--want`); others are recorded as `other-violation` and the hunt goes on. */
   want?: WantedSign;
+  /**
+   * Stop at the first find whatever its reproduction rate (`--first`); by default a rare find (below 4 of 5
+   * re-runs) is kept and the hunt goes on for a more reproducible one (confirm-find.ts).
+   */
+  first?: boolean;
+  /** Re-run each find to measure its rate (default true, but never with keepGoing); false: the single try is the find. */
+  confirm?: boolean;
 }
 
 /** The I/O of a hunt, injected: the real ones run tries on the cluster (real-hunt-deps.ts). */
@@ -88,8 +97,15 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
     // A violation of another kind feeds the search as the near miss it is for the wanted failure (its signs, not a find).
     if (record.miss) search.record(plan, record.outcome === 'other-violation' ? { ...record.miss, violation: false } : record.miss);
     failures = record.outcome === 'error' ? failures + 1 : 0;
+    // --keep-going spends the budget on tries, counting violations: no find is re-run there.
+    if (record.outcome === 'unsafe' && o.confirm !== false && !o.keepGoing && !deps.stopped()) {
+      deps.log(`hunt: try ${plan.index + 1} violated; re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`);
+      record.reproduced = await confirmFind(options, record.miss, deps, tryHooks(deps.log), options.name ?? `try-${plan.index + 1}`);
+      const reproducible = isReproducible(record.reproduced);
+      deps.log(`hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${reproducible ? 'a reproducible find' : o.first || o.keepGoing ? 'a rare failure' : 'a rare failure; looking on for a more reproducible one'}`);
+    }
     writeHuntJson(o, records, false);
-    const found = record.outcome === 'unsafe' && !o.keepGoing;
+    const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));
     deps.log(huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
     if (found) break;
     if (failures >= MAX_FAILURES_IN_A_ROW) {
@@ -128,7 +144,7 @@ function writeHuntJson(o: HuntOptions, records: readonly TryRecord[], interrupte
     interrupted,
     exitCode: out.exitCode,
     lines: out.lines,
-    tries: records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, ...(r.data ? { data: r.data } : {}), nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs })),
+    tries: records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, ...(r.data ? { data: r.data } : {}), ...(r.reproduced ? { reproduced: r.reproduced } : {}), nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs })),
   };
   writeFileAtomic(join(o.huntDir, 'hunt.json'), JSON.stringify(doc, null, 2) + '\n');
 }

@@ -22,6 +22,7 @@ import { tryHooks, type HuntDeps } from '../hunt/run-hunt.js';
 import { describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
 import type { NearMiss } from '../hunt/near-miss.js';
 import { readTryDir } from '../hunt/read-try-dir.js';
+import { failsLikeOriginal, failureSigns, type FailureSign } from '../hunt/failure-signs.js';
 import { formatRate, rateJson, reproduceRule } from './reproduce-rule.js';
 import type { Tally, Verdict } from './sequential-decision.js';
 
@@ -34,6 +35,11 @@ export interface ShrinkOptions {
   maxCandidates: number;
   /** Where the re-runs go (shrink.json and one run directory per re-run). */
   shrinkDir: string;
+  /**
+   * Re-runs of the original plan already made (the hunt confirming its find): the rule goes on from them
+   * instead of starting again.
+   */
+  originalRuns?: Tally & { failingRun: string | null };
 }
 
 /** Ctrl-C during a shrink: it ends with the smallest plan confirmed so far. */
@@ -73,32 +79,20 @@ export function failedRunOptions(runDir: string): RunOptions {
 
 type Reproduced = Tally & { verdict: Verdict; failingRun: string | null };
 
-/**
- * The signs of *how* the lock failed that a near miss records (near-miss.ts):
- * a grant handed out with no validity left, an acknowledged grant a failover
- * lost, tokens going backwards, a waiter told it holds after sleeping past
- * its lease. A re-run fails the same way only with each sign the original
- * showed: else a shrink of npm redlock's expired grant could end on a delayed
- * write, a failure every lease has, and tell the wrong story.
- */
-const FAILURE_SIGNS = ['expiredGrants', 'lostGrants', 'tokenRegressions', 'sleptGrants', 'validDoubleHolds', 'foreignReleases'] as const satisfies readonly (keyof NearMiss)[];
-
-export function failureSigns(miss: NearMiss | null): (typeof FAILURE_SIGNS)[number][] {
-  return miss === null ? [] : FAILURE_SIGNS.filter((k) => miss[k] > 0);
-}
+export { failureSigns } from '../hunt/failure-signs.js';
 
 /**
  * Re-runs a plan until `decide` keeps or drops it; each result kept by plan.
  * Ctrl-C: ShrinkInterrupted.
  */
-function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, signs: readonly (typeof FAILURE_SIGNS)[number][]): { reproduce: (plan: ShrinkPlan, decide: (t: Tally) => Verdict) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
+function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, signs: readonly FailureSign[]): { reproduce: (plan: ShrinkPlan, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
   // The original's re-run is attempt 0 and no candidate: `--max-candidates N` logs candidates 1..N.
   let attempt = -1;
   const counts = new Map<string, Reproduced>();
-  const reproduce = async (plan: ShrinkPlan, decide: (t: Tally) => Verdict): Promise<Reproduced> => {
+  const reproduce = async (plan: ShrinkPlan, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }): Promise<Reproduced> => {
     if (deps.stopped()) throw new ShrinkInterrupted();
     const options = withPlan(original, plan, o.shrinkDir, ++attempt);
-    const result: Reproduced = { fails: 0, of: 0, verdict: 'undecided', failingRun: null };
+    const result: Reproduced = { fails: from?.fails ?? 0, of: from?.of ?? 0, verdict: 'undecided', failingRun: from?.failingRun ?? null };
     while ((result.verdict = decide(result)) === 'undecided') {
       result.of++;
       const { runDir } = await deps.runTry({ ...options, name: `${options.name}-r${result.of}` }, tryHooks(deps.log)).catch((err: unknown) => {
@@ -106,7 +100,7 @@ function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, sign
       });
       if (deps.stopped()) throw new ShrinkInterrupted();
       const { outcome, miss } = await deps.readTry(runDir, options);
-      if (outcome === 'unsafe' && signs.every((k) => (miss?.[k] ?? 0) > 0)) {
+      if (failsLikeOriginal(outcome, miss, signs)) {
         result.fails++;
         result.failingRun ??= runDir;
       }
@@ -129,7 +123,8 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   const start = planOf(original);
   let first: Reproduced;
   try {
-    first = await reproduce(start, rule.original);
+    if (o.originalRuns !== undefined) deps.log(`shrink: the original plan's ${o.originalRuns.of} re-runs by the hunt count (failed ${formatRate(o.originalRuns)})`);
+    first = await reproduce(start, rule.original, o.originalRuns);
   } catch (err) {
     if (err instanceof ShrinkInterrupted) return notReproduced(original, ['not shrunk: interrupted while re-running the original plan'], { fails: 0, of: 0 });
     throw err;
