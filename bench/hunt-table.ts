@@ -17,7 +17,7 @@ export interface HuntRow {
   tries: number;
   /** Tries that put the protection to the test (outcome safe). */
   tested?: number;
-  found: { tryNumber: number; afterMs: number; arms: string; runDir: string | null; miss?: FindFacts['miss'] } | null;
+  found: { tryNumber: number; afterMs: number; arms: string; runDir: string | null; miss?: FindFacts['miss']; reproduced?: { fails: number; of: number } } | null;
   wallMs: number;
   huntJson: string | null;
   date: string;
@@ -40,6 +40,8 @@ interface HuntJsonTry {
   runDir: string | null;
   windows: { fault: string; trigger?: { on: string } }[];
   nearMiss?: FindFacts['miss'];
+  /** The find's re-runs (src/hunt/confirm-find.ts), in hunts that confirm their finds. */
+  reproduced?: { fails: number; of: number };
 }
 
 /** A row out of a hunt's hunt.json. */
@@ -47,7 +49,10 @@ export function huntRow(target: string, seed: number, budget: string, exitCode: 
   const tries = ((doc as { tries?: HuntJsonTry[] }).tries ?? []) as HuntJsonTry[];
   const i = tries.findIndex((t) => t.outcome === 'unsafe');
   const hit = i >= 0 ? tries[i]! : undefined;
-  const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir, miss: hit.nearMiss ?? null } : null;
+  // The find's rate: the most reproducible violation's re-runs (the hunt reports that one), when it measured any.
+  const rates = tries.filter((t) => t.outcome === 'unsafe' && t.reproduced !== undefined && t.reproduced.of > 0).map((t) => t.reproduced!);
+  const best = rates.reduce<{ fails: number; of: number } | undefined>((b, r) => (b === undefined || r.fails / r.of > b.fails / b.of ? r : b), undefined);
+  const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir, miss: hit.nearMiss ?? null, ...(best ? { reproduced: { fails: best.fails, of: best.of } } : {}) } : null;
   const d = doc as { target?: { resource?: string; redisPersistence?: string }; faults?: string[]; want?: string };
   return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}), ...(d.target?.redisPersistence ? { redisPersistence: d.target.redisPersistence } : {}), ...(d.want ? { want: d.want, otherViolations: tries.filter((t) => t.outcome === 'other-violation').length } : {}) };
 }
@@ -66,7 +71,7 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
     const t = targets.find((x) => x.id === r.target);
     if (t !== undefined && sameDefinition(t, r)) last.set(`${r.target}#${r.seed}`, r);
   }
-  const lines = ['| target | expected | seeds | found | the debate\'s failure | runs-to-detection, median (range) | time-to-detection, median (range) | what found it | budget |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = ['| target | expected | seeds | found | the debate\'s failure | runs-to-detection, median (range) | time-to-detection, median (range) | find reproduced (4 of 5 re-runs) | what found it | budget |', '|---|---|---|---|---|---|---|---|---|---|'];
   for (const t of targets) {
     const mine = [...last.values()].filter((r) => r.target === t.id).sort((a, b) => a.seed - b.seed);
     if (mine.length === 0) continue;
@@ -82,7 +87,7 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
       const bound = ruledOutRate(tested);
       // A violation where the target claims none: a real one (the find's run shows it) refutes the claim; a spurious one is a checker's defect. Either way it is shown, never hidden.
       const note = found.length > 0 ? `VIOLATION where none was expected: ${arms}` : `${tries} tries, ${tested} tested: ≥ ${bound === null ? '—' : formatPercent(bound)} ruled out (95 %)`;
-      lines.push(`| ${t.id} | none | ${seeds} | ${foundCell} | — | — | — | ${note} | ${budgets} |`);
+      lines.push(`| ${t.id} | none | ${seeds} | ${foundCell} | — | — | — | — | ${note} | ${budgets} |`);
       continue;
     }
     const runs = spread(found.map((r) => r.found!.tryNumber), String);
@@ -90,9 +95,17 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
     // A hunt asked for a sign (--want) says what else broke the data on its way.
     const others = mine.reduce((n, r) => n + (r.otherViolations ?? 0), 0);
     const othersNote = t.want ? `${arms ? '; ' : ''}${others} tries over ${mine.length} seeds broke the data without a ${t.want}` : '';
-    lines.push(`| ${t.id} | violation | ${seeds} | ${foundCell} | ${failureCell(t, found)} | ${runs} | ${time} | ${arms || (othersNote ? '' : '—')}${othersNote} | ${budgets} |`);
+    lines.push(`| ${t.id} | violation | ${seeds} | ${foundCell} | ${failureCell(t, found)} | ${runs} | ${time} | ${reproducedCell(found)} | ${arms || (othersNote ? '' : '—')}${othersNote} | ${budgets} |`);
   }
   return lines.join('\n');
+}
+
+/** How many finds were reproducible (4 of 5 re-runs failed as they did), and the rates: `2 of 3 (4/4, 4/5, 1/3)`; — before hunts confirmed their finds. */
+function reproducedCell(found: readonly HuntRow[]): string {
+  const rates = found.flatMap((r) => (r.found?.reproduced ? [r.found.reproduced] : []));
+  if (rates.length === 0) return '—';
+  const good = rates.filter((t) => t.fails >= 4).length;
+  return `${good} of ${rates.length} (${rates.map((t) => `${t.fails}/${t.of}`).join(', ')})`;
 }
 
 /** The row hunted what the target says now (rows that do not say are taken as they are). */

@@ -33,8 +33,8 @@ describe('bench:hunt table', () => {
       huntRow('zk-fence-claim', 1, '3m', 1, doc(['unsafe']), 'e', 1),
     ];
     const table = huntTable(rows, BENCH_TARGETS).split('\n');
-    expect(table.find((l) => l.startsWith('| cas-unique '))).toBe('| cas-unique | violation | 1–3 | 3/3 | every find | 2 (1–3) | 40s (20s–1m00s) | client-pause@grant + kill@time | 10m |');
-    expect(table.find((l) => l.startsWith('| etcd-fence-claim '))).toBe('| etcd-fence-claim | none | 1–1 | 0/1 | — | — | — | 3 tries, 2 tested: ≥ 78 % ruled out (95 %) | 3m |');
+    expect(table.find((l) => l.startsWith('| cas-unique '))).toBe('| cas-unique | violation | 1–3 | 3/3 | every find | 2 (1–3) | 40s (20s–1m00s) | — | client-pause@grant + kill@time | 10m |');
+    expect(table.find((l) => l.startsWith('| etcd-fence-claim '))).toBe('| etcd-fence-claim | none | 1–1 | 0/1 | — | — | — | — | 3 tries, 2 tested: ≥ 78 % ruled out (95 %) | 3m |');
     expect(table.find((l) => l.startsWith('| zk-fence-claim '))).toMatch(/VIOLATION where none was expected: client-pause@grant/);
     expect(table.some((l) => l.startsWith('| redlock-delay '))).toBe(false);
   });
@@ -70,6 +70,16 @@ describe('bench:hunt table', () => {
     expect(line).toContain('| 1–2 | 1/2 | 1 of 1 finds (two holders both within their grants\' validity, with a clock jump in the try) | 2 |');
     expect(line).toContain('clock@held; 3 tries over 2 seeds broke the data without a valid-double-hold |');
     expect(huntArgv(benchTarget('redlock-clock'), 1, '10m', 'out').join(' ')).toContain('--faults clock,partition --want valid-double-hold');
+  });
+
+  it('says how reproducible each seed\'s find was (its most reproducible violation\'s re-runs)', () => {
+    const confirmed = (rates: ({ fails: number; of: number } | undefined)[]) => ({ tries: rates.map((reproduced, i) => ({ outcome: 'unsafe', endedAtMs: (i + 1) * 20_000, runDir: `r${i}`, windows: [{ fault: 'client-pause', trigger: { on: 'grant' } }], nearMiss: { doubleHolds: 1 }, ...(reproduced ? { reproduced } : {}) })) });
+    const rows = [
+      huntRow('cas-unique', 1, '10m', 1, confirmed([{ fails: 1, of: 3 }, { fails: 4, of: 4 }]), 'a', 1),
+      huntRow('cas-unique', 2, '10m', 1, confirmed([{ fails: 2, of: 4 }]), 'b', 1),
+    ];
+    expect(rows[0]!.found!.reproduced).toEqual({ fails: 4, of: 4 });
+    expect(huntTable(rows, BENCH_TARGETS).split('\n').find((l) => l.startsWith('| cas-unique '))).toContain('| 1 of 2 (4/4, 2/4) |');
   });
 
   it('points the hunt at a target as a user would: lock, client, resource, fault family', () => {
