@@ -48,6 +48,8 @@ export type TestJson = RunOptions & {
   clientCrashes?: ClientCrash[];
   /** The cluster it ran on: fresh or reused from a warm pool, after how many runs, the reset and its clean check (absent in files before it). */
   cluster?: ClusterRecord;
+  /** The history's time (ns) at which the main phase began: the plan's time 0, where its windows' `at` count from (absent in files before it). */
+  mainStartNs?: number;
 };
 
 export interface ScenarioStamp {
@@ -119,6 +121,7 @@ export function parseTestJson(text: string, file: string): StoredTest {
     const isCrash = (x: unknown): boolean => isObject(x) && typeof x['client'] === 'string' && typeof x['exit'] === 'string' && Array.isArray(x['stderrTail']) && x['stderrTail'].every((l) => typeof l === 'string');
     expect(Array.isArray(v) && v.every(isCrash), 'clientCrashes', 'a list of { client, exit, stderrTail }', v);
   }
+  if (present('mainStartNs')) expect(Number.isSafeInteger(t['mainStartNs']) && (t['mainStartNs'] as number) >= 0, 'mainStartNs', 'a non-negative integer (ns on the history\'s clock)', t['mainStartNs']);
   if (present('cluster')) expect(isClusterRecord(t['cluster']), 'cluster', '{ fresh, reusedAfterRuns, startMs, resetMs, cleanCheck: { ok, problems, ms } | null, logsDir, clientsFromSpares? }', t['cluster']);
   if (present('scenario')) {
     const x = t['scenario'];

@@ -33,6 +33,8 @@ export interface World {
   log: (line: string) => void;
   /** A progress line this often during the main phase (none: quiet). */
   progressEveryMs?: number;
+  /** Told the history's time (ns) at which the main phase began: the plan's time 0, where its windows' `at` count from. */
+  onMainStart?: (ns: number) => void;
 }
 
 /** What the phases of one run share: the clients started, and what one phase leaves for a later one. */
@@ -106,6 +108,7 @@ async function mainPhase(state: RunState, main: PhaseOf<'main'>): Promise<void> 
   const holders = new Holders(clock);
   log(`main phase: ${o.timeLimitS} s, ${plan.windows.length} fault windows`);
   const startNs = recorder.now();
+  world.onMainStart?.(startNs);
   const lengthMs = main.endMs - main.startMs;
   const nemesisDone = runNemesis(
     {

@@ -135,7 +135,8 @@ export function buildReportData(run: RunDir, generator: string, caps: ReportCaps
 }
 
 function storyField(wanted: boolean, run: RunDir, history: History, holds: ReturnType<typeof lockHolds>, faults: readonly ReportFault[]): { story?: Story } {
-  const story = wanted ? storyOf(run.results, history, holds, faults) : null;
+  const planZero = run.test?.['mainStartNs'];
+  const story = wanted ? storyOf(run.results, history, holds, faults, typeof planZero === 'number' ? planZero : undefined) : null;
   return story ? { story } : {};
 }
 

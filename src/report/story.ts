@@ -24,7 +24,12 @@ const STORY_KINDS = ['stale-write', 'lost-update', 'interleaving', 'token-regres
 // On the history's own clock, as the checkers' messages and the timeline's axis count it.
 const seconds = (ns: number): string => `${(ns / 1e9).toFixed(3)} s`;
 
-export function storyOf(results: StoredResults | null, history: History, holds: readonly LockHold[], faults: readonly FaultWindow[]): Story | null {
+/**
+ * `planZeroNs`: the history's time at which the main phase began (test.json's `mainStartNs`), the plan's time 0:
+ * the story's times are the history's (as the timeline's and the checkers' messages are), so it says how far the
+ * plan's clock is from them, where a reader compares them with the plan's windows and the replay's `--script`.
+ */
+export function storyOf(results: StoredResults | null, history: History, holds: readonly LockHold[], faults: readonly FaultWindow[], planZeroNs?: number): Story | null {
   const all = (results?.checkers ?? []).flatMap((c) => c.anomalies ?? []);
   const rank = (kind: string): number => (STORY_KINDS.includes(kind) ? STORY_KINDS.indexOf(kind) : STORY_KINDS.length);
   // Of the best kind, the narrowest: the pair of holders that lost an update tells more than the counter's shortfall over the whole run.
@@ -42,6 +47,7 @@ export function storyOf(results: StoredResults | null, history: History, holds: 
   const window = a.window ?? { start: t0, end: history.at(-1)?.time ?? t0 };
   const processes = new Set(a.processes ?? []);
   const lines = [`${a.kind}: ${a.message}`];
+  if (planZeroNs !== undefined) lines.push(`(times on the history's clock; the plan's 0, from which its windows' "at" count, is at ${seconds(planZeroNs)})`);
   // Holds of the anomaly's processes that overlap its window, in time order.
   // With the moment its lease ran out (grant + lease_ms): the one fact that makes a write after it stale.
   for (const h of holds.filter((x) => processes.has(x.process) && x.end >= window.start && x.start <= window.end).sort((x, y) => x.start - y.start)) {

@@ -140,7 +140,9 @@ async function executeOnCluster(plan: RunPlan, parts: RunParts & { hooks: RunHoo
     // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts);
     // without a lock service the server faults strike the resource's server, so its death is planned, not watched.
     const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode, plan.options.backend === 'none'), recorder, log);
-    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000 }).finally(stopWatch);
+    // The plan's time 0 on the history's clock: the report's story says how far apart the two are.
+    const onMainStart = (ns: number): void => void (test.mainStartNs = Math.round(ns));
+    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000, onMainStart }).finally(stopWatch);
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
     if (world.fleet.sparesTaken > 0 && test.cluster) test.cluster.clientsFromSpares = world.fleet.sparesTaken;

@@ -65,6 +65,8 @@ describe('checkRunDir with a foreign client', () => {
   it('a damaged record is refused with 254', async () => {
     await expect(checkRunDir(runDir({ clientCrashes: [{ client: 'client1-1', exit: 6 }] }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('clientCrashes') });
     await expect(checkRunDir(runDir({ clientToken: 'fencing' }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('clientToken') });
+    await expect(checkRunDir(runDir({ mainStartNs: -1 }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('mainStartNs') });
+    await expect(checkRunDir(runDir({ mainStartNs: 412_000_000 }))).resolves.toMatchObject({ test: { mainStartNs: 412_000_000 } });
     const e = await checkRunDir(runDir({ clientViolations: [{ client: 1 }] })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(FencecheckError);
     expect((e as Error).message).toContain('clientViolations');

@@ -53,3 +53,18 @@ describe('storyOf: when the holder\'s lease ran out', () => {
     expect(story.lines).toContain('p0 held the lock with token 1 from 1.000 s to 3.100 s (release); its lease of 500 ms ran out at 1.500 s');
   });
 });
+
+describe('storyOf: the plan\'s clock beside the history\'s', () => {
+  it('says where the plan\'s time 0 is when the run recorded it (test.json mainStartNs), and nothing when not', () => {
+    const history = lockHistory(
+      section(0, 1, 1000, 1400, call(0, 'read', 1010, 1012, 'ok', { result: 0, token: 1 }), call(0, 'write', 1300, 1302, 'ok', { value: 1, token: 1, outcome: 'accepted' })),
+      section(1, 2, 1100, 1500, call(1, 'read', 1110, 1112, 'ok', { result: 0, token: 2 }), call(1, 'write', 1200, 1202, 'ok', { value: 1, token: 2, outcome: 'accepted' })),
+      call(9, 'final-read', 9000, 9001, 'ok', { result: 1 }),
+    );
+    const results = parseResultsJson(JSON.stringify(runResults(history, { workload: 'lock-counter', resource: 'none', backend: 'redis' }, 1, 10_000)), 'results.json');
+    const withZero = storyOf(results, history, lockHolds(history), faultWindows(history), 412_000_000)!;
+    expect(withZero.lines[1]).toBe('(times on the history\'s clock; the plan\'s 0, from which its windows\' "at" count, is at 0.412 s)');
+    const without = storyOf(results, history, lockHolds(history), faultWindows(history))!;
+    expect(without.lines.some((l) => l.includes("plan's 0"))).toBe(false);
+  });
+});
