@@ -141,7 +141,11 @@ function drawBarsDetail(tl, first, last) {
       ctx.globalAlpha = tl.focus && !tl.focus.pairs.has(p) ? 0.28 : 1;
       ctx.fillStyle = OUTCOME_COLORS[pairs.outcome[p]];
       ctx.fillRect(xa, y, w, BAR_H);
-      if (w >= 34) barLabel(ctx, model, p, xa, y, w);
+      // An op that sat in a paused client's pipe took effect only once the client began it (`started`): its label
+      // goes there, not inside the pause, so a stale write reads where it landed.
+      const began = startedAt(model, p);
+      const xl = began === undefined ? xa : Math.min(Math.max(xa, view.x(began)), xa + w);
+      if (xa + w - xl >= 34) barLabel(ctx, model, p, xl, y, xa + w - xl);
     }
   }
   ctx.globalAlpha = 1;
@@ -159,6 +163,14 @@ function barLabel(ctx, model, p, xa, y, w) {
   ctx.clip();
   ctx.fillText(text, left, y + BAR_H / 2 + 0.5);
   ctx.restore();
+}
+
+/** When the client actually began the op (its completion's `started`, ns), when later than its invocation. */
+function startedAt(model, p) {
+  const { h, pairs } = model;
+  const done = pairs.done[p];
+  const started = done === -1 ? undefined : field(h, 'started', done);
+  return typeof started === 'number' && started > pairs.start[p] ? started : undefined;
 }
 
 /** "write 33 t65": the op's f, its value (the result for reads) and its token. */
