@@ -37,6 +37,7 @@ interface HuntFlags {
   results: string;
   keepGoing: boolean;
   first: boolean;
+  untilRuledOut?: number;
   shard?: Shard;
   timeLimit: number;
   clients: number;
@@ -69,6 +70,7 @@ export function registerHuntCommand(program: Command): void {
     .option('--seed <n>', withRange('seed of the search (a seed and the tries\' outcomes replay the same plans)', FLAG_RANGES['--seed']), seedFlag('--seed'), 1)
     .option('--results <dir>', 'where the hunt directory goes (<dir>/hunt/<backend>-<resource>-<stamp>/)', 'results')
     .option('--keep-going', 'go on after a violation until the budget is spent', false)
+    .option('--until-ruled-out <percent>', withRange('go on until the clean tested tries rule out any failure that shows in at least this share of tries (95 % confidence; 5: 59 tested tries), or the budget ends, saying how far it got', FLAG_RANGES['--until-ruled-out']), numberFlag('--until-ruled-out'))
     .option('--first', 'stop at the first violation whatever its reproduction rate (by default a rare one, below 4 of 5 re-runs, is kept and the hunt goes on for a more reproducible one)', false)
     .option('--want <sign>', `count as the find only a violation whose try shows this sign, and go on past the others: ${Object.keys(WANTED_SIGNS).join(', ')} (valid-double-hold: two holders both within their grants' validity, the lock's own failure, not a late write)`, oneOf('--want', Object.keys(WANTED_SIGNS) as WantedSign[]))
     .option('--shard <i/N>', 'this machine\'s share of a sharded hunt (an independent search per shard)', parseShard)
@@ -137,7 +139,7 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   const deps = realHuntDeps(log, () => stopped);
   const shape = { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) };
   try {
-    const report = await runHunt({ target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, first: flags.first, shape, ...(flags.shard ? { shard: flags.shard } : {}), ...(flags.want ? { want: flags.want } : {}) }, deps);
+    const report = await runHunt({ target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, first: flags.first, ...(flags.untilRuledOut !== undefined ? { untilRuledOut: flags.untilRuledOut / 100 } : {}), shape, ...(flags.shard ? { shard: flags.shard } : {}), ...(flags.want ? { want: flags.want } : {}) }, deps);
     process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);
     const failing = report.found?.record.runDir;
     // The failing try shrunk on the same warm cluster; the hunt's exit code stays its own (a violation was found either way).

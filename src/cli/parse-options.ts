@@ -43,6 +43,8 @@ export const FLAG_RANGES = {
   '--shrink-min-fails': { min: 1, max: 100 },
   '--shrink-max-candidates': { min: 1, max: 10_000 },
   '--shrink': { min: 0, max: 100 },
+  // hunt: the failure rate, in percent, that its clean tested tries must rule out (0.1 %: about 3,000 of them).
+  '--until-ruled-out': { min: 0.1, max: 95, integer: false, unit: '%' },
 } as const satisfies Record<string, NumberRange>;
 
 export type RangedFlag = keyof typeof FLAG_RANGES;

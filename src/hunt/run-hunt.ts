@@ -26,6 +26,7 @@ import { HuntSearch } from './search.js';
 import type { DataVerdicts } from './hunt-verdict.js';
 import { CONFIRM, confirmFind, isReproducible } from './confirm-find.js';
 import { formatRate } from '../shrink/reproduce-rule.js';
+import { formatPercent, ruledOutRate, triesToRuleOut } from '../../core/checkers/lock/weight.js';
 
 export interface HuntOptions {
   target: HuntTarget;
@@ -47,6 +48,11 @@ export interface HuntOptions {
   first?: boolean;
   /** Re-run each find to measure its rate (default true, but never with keepGoing); false: the single try is the find. */
   confirm?: boolean;
+  /**
+   * `--until-ruled-out P`: stop as soon as the clean tested tries rule out every failure that shows in at least
+   * this share of tries (0.05: 59 tested tries), or when the budget ends (the outcome says how far it got).
+   */
+  untilRuledOut?: number;
 }
 
 /** The I/O of a hunt, injected: the real ones run tries on the cluster (real-hunt-deps.ts). */
@@ -108,6 +114,10 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
     const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));
     deps.log(huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
     if (found) break;
+    if (o.untilRuledOut !== undefined && ruledOut(records, o.untilRuledOut)) {
+      deps.log(`hunt: ${testedClean(records)} clean tested tries rule out any failure that shows in at least ${formatPercent(o.untilRuledOut)} of tries; stopping (--until-ruled-out)`);
+      break;
+    }
     if (failures >= MAX_FAILURES_IN_A_ROW) {
       deps.log(`hunt: ${failures} tries in a row failed to run; stopping (last: ${record.error})`);
       break;
@@ -115,7 +125,31 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
   }
   const interrupted = deps.stopped();
   writeHuntJson(o, records, interrupted);
-  return { ...huntOutcome(records, interrupted, o.want), records, interrupted, huntDir: o.huntDir };
+  const outcome = huntOutcome(records, interrupted, o.want);
+  if (o.untilRuledOut !== undefined && outcome.found === null) outcome.lines.push(untilRuledOutLine(records, o.untilRuledOut));
+  return { ...outcome, records, interrupted, huntDir: o.huntDir };
+}
+
+/** How far `--until-ruled-out` got: reached, or the tested tries it still lacked when the budget ended. */
+function untilRuledOutLine(records: readonly TryRecord[], rate: number): string {
+  const tested = testedClean(records);
+  const needed = triesToRuleOut(rate);
+  if (ruledOut(records, rate)) return `until-ruled-out ${formatPercent(rate)}: reached with ${tested} tested tries`;
+  const per = records.length === 0 ? 0 : tested / records.length;
+  const more = needed - tested;
+  return `until-ruled-out ${formatPercent(rate)}: NOT reached: ${tested} of the ${needed} tested tries it takes (${records.length} tries, ${Math.round(per * 100)} % of them tested); about ${per > 0 ? Math.ceil(more / per) : '?'} more tries at this rate`;
+}
+
+/** Tries that put the protection to the test and did not violate: what a silence's weight counts. */
+function testedClean(records: readonly TryRecord[]): number {
+  return records.filter((r) => r.outcome === 'safe').length;
+}
+
+/** Whether the clean tested tries so far rule out every failure rate of at least `rate` (and no violation was found). */
+function ruledOut(records: readonly TryRecord[], rate: number): boolean {
+  if (records.some((r) => r.outcome === 'unsafe' || r.outcome === 'other-violation')) return false;
+  const bound = ruledOutRate(testedClean(records));
+  return bound !== null && bound <= rate;
 }
 
 async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDeps, started: number): Promise<TryRecord> {

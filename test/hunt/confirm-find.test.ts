@@ -105,3 +105,28 @@ describe('the shrink goes on from the hunt\'s re-runs of the find', () => {
     expect(r.exitCode).toBe(1);
   });
 });
+
+describe('hunt --until-ruled-out P', () => {
+  it('stops once the clean tested tries rule out P (5 %: 59 of them), and says so', async () => {
+    const { deps, logged } = scripted('.'.repeat(200));
+    const r = await runHunt(options({ budget: { runs: 100 }, untilRuledOut: 0.05 }), deps);
+    expect(r.records).toHaveLength(59);
+    expect(logged).toContain('hunt: 59 clean tested tries rule out any failure that shows in at least 5.0 % of tries; stopping (--until-ruled-out)');
+    expect(r.lines).toContain('until-ruled-out 5.0 %: reached with 59 tested tries');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('a budget that ends first: says how far it got and how many more tries it would take', async () => {
+    const { deps } = scripted('.'.repeat(200));
+    const r = await runHunt(options({ budget: { runs: 20 }, untilRuledOut: 0.05 }), deps);
+    expect(r.records).toHaveLength(20);
+    expect(r.lines).toContain('until-ruled-out 5.0 %: NOT reached: 20 of the 59 tested tries it takes (20 tries, 100 % of them tested); about 39 more tries at this rate');
+  });
+
+  it('a violation is never "ruled out"', async () => {
+    const { deps } = scripted('x' + 'xxxx' + '.'.repeat(200));
+    const r = await runHunt(options({ budget: { runs: 100 }, untilRuledOut: 0.05 }), deps);
+    expect(r.exitCode).toBe(1);
+    expect(r.lines.some((l) => l.startsWith('until-ruled-out'))).toBe(false);
+  });
+});

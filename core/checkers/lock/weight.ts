@@ -39,3 +39,9 @@ export function formatWeight(tries: number, moments: number, unit = 'try'): stri
     `a failure that shows in at least ${formatPercent(rate)} of ${units} would have been found with ${Math.round(CONFIDENCE * 100)} % confidence`
   );
 }
+
+/** How many clean tested tries rule out every failure rate of at least `rate` (the inverse of ruledOutRate): 59 for 5 %. */
+export function triesToRuleOut(rate: number, confidence = CONFIDENCE): number {
+  if (!(rate > 0 && rate < 1)) throw new RangeError(`Expected a rate in (0, 1), got \`${rate}\``);
+  return Math.ceil(Math.log(1 - confidence) / Math.log(1 - rate));
+}
