@@ -17,7 +17,7 @@
  * the original plan goes on from them (runShrink's `originalRuns`).
  */
 import type { RunOptions } from '../../core/plan/run-options.js';
-import { decideFixed, type Tally, type Verdict } from '../shrink/sequential-decision.js';
+import { decideFixed, type Tally, type Verdict } from './sequential-decision.js';
 import { failsLikeOriginal, failureSigns } from './failure-signs.js';
 import type { NearMiss } from './near-miss.js';
 import type { RunHooks } from '../run/run-lock-test.js';

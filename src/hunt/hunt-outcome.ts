@@ -16,7 +16,7 @@ import { dangerousMoments, describeNearMiss, nearMissScore, type NearMiss, type 
 import type { TryPlan } from './search.js';
 import type { DataVerdicts } from './hunt-verdict.js';
 import { CONFIRM, isReproducible, type Confirmation } from './confirm-find.js';
-import { formatRate } from '../shrink/reproduce-rule.js';
+import { formatRate } from './reproduction-rate.js';
 
 /**
  * The exit code of "valid, but nothing dangerous was tested". Another change

@@ -25,7 +25,7 @@ import { showsWanted, type NearMiss, type WantedSign } from './near-miss.js';
 import { HuntSearch } from './search.js';
 import type { DataVerdicts } from './hunt-verdict.js';
 import { CONFIRM, confirmFind, isReproducible } from './confirm-find.js';
-import { formatRate } from '../shrink/reproduce-rule.js';
+import { formatRate } from './reproduction-rate.js';
 import { formatPercent, ruledOutRate, triesToRuleOut } from '../../core/checkers/lock/weight.js';
 
 export interface HuntOptions {

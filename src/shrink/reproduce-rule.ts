@@ -7,8 +7,10 @@
  * kept at k failures. Giving a number of re-runs is asking for that many, so
  * the flags keep their word and the better rule needs no flag at all.
  */
-import { wilsonInterval, type Interval } from '../../core/checkers/lock/rate-interval.js';
-import { decideCandidate, decideFixed, decideOriginal, originalRate, sequentialTest, SEQUENTIAL, type Tally, type Verdict } from './sequential-decision.js';
+import { decideCandidate, decideFixed, decideOriginal, originalRate, sequentialTest, SEQUENTIAL, type Tally, type Verdict } from '../hunt/sequential-decision.js';
+import { formatRate, rateJson } from '../hunt/reproduction-rate.js';
+
+export { formatRate, rateJson };
 
 export interface ReproduceRule {
   /** The rule as shrink.json records it. */
@@ -61,20 +63,6 @@ export function sequentialRule(): ReproduceRule {
       `Hint: hunt again for a plan that fails more often, or confirm candidates by a fixed rule: --runs 20 --min-fails ${s.originalMinFails}.`,
     ],
   };
-}
-
-/** A tally as the shrink's lines say it: `4/5 (95% CI 38–96%)`. */
-export function formatRate(t: Tally): string {
-  return `${t.fails}/${t.of} (95% CI ${intervalText(wilsonInterval(t.fails, t.of))})`;
-}
-
-/** A tally as shrink.json records it: the counts, the rate and Wilson's 95 % interval. */
-export function rateJson(t: Tally): Tally & { rate: number | null; interval: Interval } {
-  return { fails: t.fails, of: t.of, rate: t.of === 0 ? null : t.fails / t.of, interval: wilsonInterval(t.fails, t.of) };
-}
-
-function intervalText(i: Interval): string {
-  return `${Math.round(i.low * 100)}–${Math.round(i.high * 100)}%`;
 }
 
 function percent(p: number): string {

@@ -24,7 +24,7 @@ import type { NearMiss } from '../hunt/near-miss.js';
 import { readTryDir } from '../hunt/read-try-dir.js';
 import { failsLikeOriginal, failureSigns, type FailureSign } from '../hunt/failure-signs.js';
 import { formatRate, rateJson, reproduceRule } from './reproduce-rule.js';
-import type { Tally, Verdict } from './sequential-decision.js';
+import type { Tally, Verdict } from '../hunt/sequential-decision.js';
 
 export interface ShrinkOptions {
   runDir: string;

@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../core/random/prng.js';
-import { decideCandidate, decideFixed, decideOriginal, originalRate, sequentialTest, SEQUENTIAL, type Tally, type Verdict } from '../../src/shrink/sequential-decision.js';
+import { decideCandidate, decideFixed, decideOriginal, originalRate, sequentialTest, SEQUENTIAL, type Tally, type Verdict } from '../../src/hunt/sequential-decision.js';
 import { formatRate, reproduceRule } from '../../src/shrink/reproduce-rule.js';
 import { testSeed } from '../support/seed.js';
 
-const FILE = 'test/shrink/sequential-decision.test.ts';
+const FILE = 'test/hunt/sequential-decision.test.ts';
 const TRIALS = 4000;
 
 /** Re-runs drawn at failure rate `p` until `decide` settles; the tally and verdict. */

@@ -30,7 +30,7 @@
  * overstated r drops candidates as good as the original. Fewer than 2
  * failures in 16 (under 1 in 8) is too rare to shrink: no 12-run test tells
  * such a rate from a quarter of it. The keep and drop rates and the runs this
- * takes are measured in test/shrink/sequential-decision.test.ts.
+ * takes are measured in test/hunt/sequential-decision.test.ts.
  */
 
 /** `fails` of `of` re-runs failed the way the original did. */
