@@ -210,7 +210,7 @@ describe('every writer, with links planted at its temporary names and at its tar
         const base = tempDir('fencecheck-planted-');
         const scene: Scene = { outside: new Map(), plant: p, n: n++ };
         try {
-          const t0 = performance.now(); await WRITERS[writer]!(scene, base); console.log("TIME", writer, Math.round(performance.now() - t0));
+          await WRITERS[writer]!(scene, base);
           assertOutsideUntouched(scene);
         } finally {
           rmSync(base, { recursive: true, force: true });
