@@ -10,7 +10,7 @@
  * exponential with mean 1000/rate ms. Times are rounded to the microsecond
  * so that a plan prints, and compares in tests, exactly.
  */
-import type { LockWorkload } from '../checkers/lock/verdict.js';
+import type { LockWorkload } from '../workloads/workload.js';
 import { UsageError } from '../errors.js';
 import { Prng } from '../random/prng.js';
 import { expectNonNegative, expectPositive } from './expect-option.js';

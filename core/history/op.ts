@@ -11,6 +11,11 @@
 /** A JSON value: what `value`, `error` and extra fields may hold. EDN keywords import as strings. */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
 
+/** A value that is a JSON object (a nemesis op's `{target, ms}`, say). */
+export function isValueRecord(v: Value | undefined): v is { [key: string]: Value } {
+  return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
+}
+
 export type OpType = 'invoke' | 'ok' | 'fail' | 'info';
 
 /** A client process is an integer; the fault injector is `"nemesis"`. */

@@ -21,6 +21,7 @@ import type { Holders } from './holders.js';
 import type { LockSession, NemesisPort } from './ports.js';
 import type { Recorder } from './recorder.js';
 import { FAULT_MODULES } from './faults/registry.js';
+import { FAULT_SPECS } from '../../core/generator/faults/registry.js';
 import { strikeOf, type FaultModule, type Undo } from './faults/strike.js';
 
 export interface NemesisRunnerContext {
@@ -73,7 +74,7 @@ export async function runNemesis(ctx: NemesisRunnerContext, windows: readonly Fa
 
 /** A triggered window whose event never came: a skip (no invoke), with the fault kind so a server pause is not taken for a client's. */
 function skipTriggered(ctx: NemesisRunnerContext, w: FaultWindow, why: string): void {
-  ctx.recorder.record('nemesis', 'info', FAULT_MODULES[w.fault].startOp, { fault: w.fault, target: w.target.kind }, { trigger: w.trigger!.on, error: why });
+  ctx.recorder.record('nemesis', 'info', FAULT_SPECS[w.fault].ops.start, { fault: w.fault, target: w.target.kind }, { trigger: w.trigger!.on, error: why });
 }
 
 /** One window struck by its fault kind's module (./faults/). */

@@ -32,6 +32,7 @@ import type { History, Op } from '../../core/history/op.js';
 import { historyFacts } from '../scenarios/history-facts.js';
 import { validDoubleHolds } from '../scenarios/valid-double-holds.js';
 import { foreignReleases } from '../../core/checkers/lock/foreign-releases.js';
+import { faultOfStart, isFaultStart, shadeOfStop } from '../../core/generator/faults/fault-of-op.js';
 
 export interface NearMiss {
   violation: boolean;
@@ -72,9 +73,6 @@ export function showsWanted(m: NearMiss | null, want: WantedSign | undefined): b
   return want === undefined || (m !== null && m[WANTED_SIGNS[want]] > 0);
 }
 
-/** The nemesis ops that start a fault (their undoing carries the same trigger stamp; a clock set back to 0 is an undoing). */
-const STARTS = new Set(['pause', 'kill', 'clock-offset', 'start-partition', 'start-loss', 'start-delay', 'start-evict', 'end-session']);
-
 /** How much each sign counts toward a near miss: the lock failing counts most, the protection saying no least. */
 const WEIGHTS: Record<NearMissSign, number> = {
   doubleHolds: 3,
@@ -107,7 +105,7 @@ export function nearMissOf(history: History, results: { valid: boolean | 'unknow
   return {
     violation: results.valid === false,
     applied: results.evidence?.faults.applied ?? facts.faults.applied,
-    triggered: history.filter((op) => op.process === 'nemesis' && op.type === 'invoke' && STARTS.has(op.f) && typeof op['trigger'] === 'string' && !(isObject(op.value) && op.value['ms'] === 0)).length,
+    triggered: history.filter((op) => op.process === 'nemesis' && op.type === 'invoke' && isFaultStart(op.f, op.value) && typeof op['trigger'] === 'string').length,
     doubleHolds: results.evidence?.protection.doubleHolds ?? 0,
     refusals: results.evidence?.protection.refusals ?? 0,
     pausedGrants: pausedGrants(history),
@@ -173,8 +171,8 @@ function pauses(history: History): Pause[] {
   for (const op of history) {
     if (op.process !== 'nemesis' || op.type !== 'info' || op.error !== undefined || !isObject(op.value) || op.value['pid'] === undefined) continue;
     const key = String(op.value['pid']);
-    if (op.f === 'pause') open.set(key, op);
-    else if (op.f === 'resume' && open.has(key)) {
+    if (faultOfStart(op.f, op.value) === 'client-pause') open.set(key, op);
+    else if (shadeOfStop(op.f, op.value) === 'pause' && open.has(key)) {
       const p = open.get(key)!;
       paused.push({ process: victimOf(p), from: p.time, to: op.time });
       open.delete(key);
@@ -231,7 +229,7 @@ function writesAfterSessionEnd(history: History): number {
   const endedAt = new Map<unknown, number>();
   let late = 0;
   for (const op of history) {
-    if (op.process === 'nemesis' && op.f === 'end-session' && op.type === 'info' && op.error == null && isObject(op.value)) endedAt.set(op['by'] ?? op.value['process'], op.time);
+    if (op.process === 'nemesis' && faultOfStart(op.f, op.value) === 'session-end' && op.type === 'info' && op.error == null && isObject(op.value)) endedAt.set(op['by'] ?? op.value['process'], op.time);
     if (op.f === 'acquire' && op.type === 'ok') endedAt.delete(op.process);
     if (op.f === 'write' && op.type !== 'invoke' && typeof op['started'] === 'number') {
       const t = endedAt.get(op.process);

@@ -1,12 +1,12 @@
 /**
  * Fault windows: the nemesis ops of a history (docs/lock-workloads.md) folded
- * into intervals a timeline can shade. A fault starts with one op and stops
- * with its counterpart on the same target (`pause`/`resume`, `kill`/`restart`,
- * `start-partition`/`stop-partition`, `start-delay`/`stop-delay`,
- * `start-loss`/`stop-loss`, `start-evict`/`stop-evict`); `clock-offset` opens a window that the next
- * offset of the same target (or an offset of 0) closes; `heal` closes all;
- * `end-session` is a moment of its own kind (a session ends and nothing is
- * undone), drawn from its invocation to its completion.
+ * into intervals a timeline can shade. Which op starts and which stops each
+ * kind is the kind's own `ops` (core/generator/faults, read through
+ * fault-of-op.ts): a fault starts with one op and stops with its counterpart
+ * on the same target (`pause`/`resume`, `kill`/`restart`, ...); a clock
+ * offset opens a window that the next offset of the same target (or an
+ * offset of 0) closes; `heal` closes all; a kind with nothing to undo (a
+ * session's end) is a moment, drawn from its invocation to its completion.
  *
  * Why the window runs from the starting op's *invocation* to the stopping
  * op's *completion*: the nemesis records when it asked and when it was told
@@ -20,8 +20,11 @@
  * be in force.
  */
 import type { History, Op, Value } from '../../core/history/op.js';
+import type { FaultShade } from '../../core/generator/faults/fault-kind.js';
+import { faultOfStart, isMoment, shadeOf, shadeOfStop } from '../../core/generator/faults/fault-of-op.js';
 
-export type FaultKind = 'partition' | 'pause' | 'kill' | 'clock' | 'delay' | 'loss' | 'evict' | 'session' | 'other';
+/** A window's shade on the timeline: its fault kind's (core/generator/faults), or `other` for a point. */
+export type FaultKind = FaultShade | 'other';
 
 export interface FaultWindow {
   kind: FaultKind;
@@ -50,9 +53,6 @@ interface NemesisAction {
   endLine: number;
 }
 
-const STARTS: Record<string, FaultKind> = { 'start-partition': 'partition', pause: 'pause', kill: 'kill', 'start-delay': 'delay', 'start-loss': 'loss', 'start-evict': 'evict' };
-const STOPS: Record<string, FaultKind> = { 'stop-partition': 'partition', resume: 'pause', restart: 'kill', start: 'kill', 'stop-delay': 'delay', 'stop-loss': 'loss', 'stop-evict': 'evict' };
-
 export function faultWindows(history: History): FaultWindow[] {
   const windows: FaultWindow[] = [];
   const open = new Map<string, FaultWindow>();
@@ -73,22 +73,18 @@ export function faultWindows(history: History): FaultWindow[] {
     windows.push({ kind: 'other', start: action.start, end: action.end, label, target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
   };
   for (const action of nemesisActions(history)) {
-    const startKind = STARTS[action.f];
-    const stopKind = STOPS[action.f];
     if (action.error !== undefined) {
       point(action, `${action.f} failed`);
       continue;
     }
-    if (startKind !== undefined) begin(faultKey(startKind, action.value), startKind, action);
-    else if (stopKind !== undefined) close(faultKey(stopKind, action.value), action);
-    else if (action.f === 'clock-offset') {
-      const key = faultKey('clock', action.value);
-      if (clockMs(action.value) === 0) close(key, action);
-      else begin(key, 'clock', action);
-    } else if (action.f === 'end-session') {
-      const target = targetOf(action.value);
-      windows.push({ kind: 'session', start: action.start, end: action.end, label: target === null ? 'session ended' : `session of ${target} ended`, target, processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
-    } else if (action.f === 'heal') {
+    const kind = faultOfStart(action.f, action.value);
+    const stopped = shadeOfStop(action.f, action.value);
+    if (kind !== undefined && isMoment(kind)) {
+      const shade = shadeOf(kind);
+      windows.push({ kind: shade, start: action.start, end: action.end, label: faultLabel(shade, action), target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
+    } else if (kind !== undefined) begin(faultKey(shadeOf(kind), action.value), shadeOf(kind), action);
+    else if (stopped !== undefined) close(faultKey(stopped, action.value), action);
+    else if (action.f === 'heal') {
       for (const key of [...open.keys()]) close(key, action);
     } else {
       point(action, action.f);
@@ -160,6 +156,7 @@ function faultLabel(kind: FaultKind, action: NemesisAction): string {
   const target = targetOf(action.value);
   if (kind === 'partition') return `partition ${partitionSides(action.value)}`.trim();
   if (kind === 'clock') return `clock ${target ?? ''} ${signed(clockMs(action.value))}`.replace(/\s+/g, ' ').trim();
+  if (kind === 'session') return target === null ? 'session ended' : `session of ${target} ended`;
   return target === null ? kind : `${kind} ${target}`;
 }
 

@@ -39,21 +39,19 @@ import type { History } from '../../core/history/op.js';
 import { analyseRun } from '../../core/analyse/analyse-run.js';
 import { LOCK_BACKENDS, notApplicable } from '../../core/vocabulary.js';
 import { WORKLOADS } from '../../core/workloads/registry.js';
+import { faultOfStart } from '../../core/generator/faults/fault-of-op.js';
 
 const RUNS = Number(process.env['FC_SIM_RUNS'] ?? 1000);
 /** Plans run twice and compared (FC_SIM_REPLAYS; default 200). */
 const REPLAYS = Number(process.env['FC_SIM_REPLAYS'] ?? 200);
 
-/** The fault kinds a run's nemesis applied without error (its start op's info), client and server pauses told apart. */
+/** The fault kinds a run's nemesis applied without error (its start op's info), read as the evidence reads them. */
 function faultsStruck(history: History): Set<string> {
   const kinds = new Set<string>();
-  const START: Record<string, string> = { kill: 'kill', 'clock-offset': 'clock', 'start-loss': 'loss', 'start-partition': 'partition', 'start-delay': 'delay', 'start-evict': 'evict' };
   for (const op of history) {
     if (op.process !== 'nemesis' || op.type !== 'info' || op['error'] !== undefined) continue;
-    const v = op.value as Record<string, unknown> | null;
-    if (op.f === 'pause') kinds.add(v !== null && typeof v === 'object' && 'pid' in v ? 'client-pause' : 'server-pause');
-    else if (op.f === 'clock-offset' && v !== null && typeof v === 'object' && v['ms'] === 0) continue;
-    else if (START[op.f] !== undefined) kinds.add(START[op.f]!);
+    const kind = faultOfStart(op.f, op.value);
+    if (kind !== undefined) kinds.add(kind);
   }
   return kinds;
 }

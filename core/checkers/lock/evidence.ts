@@ -23,7 +23,8 @@
  * makes such a run unknown at best, never safe: the run tested a client that
  * kept dying instead of one that rode out the faults (docs/lock-workloads.md).
  */
-import type { History, Op, Value } from '../../history/op.js';
+import type { History } from '../../history/op.js';
+import { faultOfStart, isFaultStart } from '../../generator/faults/fault-of-op.js';
 import { ACCESS_FS, lockOps, type LockOp } from './lock-ops.js';
 import { sectionsOf } from './section-cost.js';
 import type { CheckerVerdict, LockWorkload, Validity } from './verdict.js';
@@ -85,23 +86,6 @@ export interface ClientCrash {
 export type Outcome = 'safe' | 'unsafe' | 'unknown' | 'untested';
 
 /**
- * The nemesis ops that start a fault, as the fault kind they belong to. A
- * `pause` is a client pause when it names a pid or found no client (only
- * client faults are skipped for want of a victim), else a server pause.
- */
-const FAULT_OF_START: Record<string, (value: Value, skipped: boolean) => string> = {
-  // A triggered window skipped for want of its event names its fault kind (runtime/runner/nemesis-runner.ts).
-  pause: (value, skipped) => (isRecord(value) && value['fault'] === 'server-pause' ? 'server-pause' : skipped || (isRecord(value) && value['pid'] !== undefined) ? 'client-pause' : 'server-pause'),
-  kill: () => 'kill',
-  'clock-offset': () => 'clock',
-  'start-partition': () => 'partition',
-  'start-loss': () => 'loss',
-  'start-delay': () => 'delay',
-  'start-evict': () => 'evict',
-  'end-session': () => 'session-end',
-};
-
-/**
  * `plannedWindows` undefined (a run re-checked without its plan) counts the
  * faults the history shows attempted, a lower bound of what was planned.
  */
@@ -146,7 +130,7 @@ export function faultsOf(history: History, planned: number | undefined): Evidenc
       faults.failed.push({ fault: 'harness', error: typeof op.error === 'string' ? op.error : JSON.stringify(op.error ?? 'a part of the harness died') });
       continue;
     }
-    if (op.process !== 'nemesis' || FAULT_OF_START[op.f] === undefined || isClockReset(op)) continue;
+    if (op.process !== 'nemesis' || !isFaultStart(op.f, op.value)) continue;
     const key = `${op.f} ${JSON.stringify(op.value)}`;
     if (op.type === 'invoke') {
       open.set(key, (open.get(key) ?? 0) + 1);
@@ -161,7 +145,7 @@ export function faultsOf(history: History, planned: number | undefined): Evidenc
       continue;
     }
     const text = typeof error === 'string' ? error : JSON.stringify(error);
-    const fault = FAULT_OF_START[op.f]!(op.value, !invoked);
+    const fault = faultOfStart(op.f, op.value, !invoked) ?? op.f;
     if (invoked) faults.failed.push({ fault, error: text });
     else faults.skipped.push({ fault, why: text });
   }
@@ -188,15 +172,6 @@ function refusalsOf(history: History, ops: readonly LockOp[]): number {
  */
 export function replicationRefusals(history: History): number {
   return history.filter((op) => op.f === 'acquire' && (op.type === 'fail' || op.type === 'info') && typeof op.error === 'string' && (op.error.startsWith('not-replicated') || op.error.includes('NOREPLICAS'))).length;
-}
-
-/** The clock fault ends by setting the offset back to 0: that is a heal, not a fault. */
-function isClockReset(op: Op): boolean {
-  return op.f === 'clock-offset' && isRecord(op.value) && op.value['ms'] === 0;
-}
-
-function isRecord(v: Value | undefined): v is { [key: string]: Value } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

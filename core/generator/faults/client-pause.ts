@@ -1,9 +1,12 @@
 /** client-pause: SIGSTOP of a client process (the holder, an acquirer, one worker's), SIGCONT at the window's end. */
 import type { FaultKindSpec } from './fault-kind.js';
+import { isValueRecord } from '../../history/op.js';
 
 export const clientPause: FaultKindSpec<'client-pause'> = {
   kind: 'client-pause',
   what: 'a client process stopped (SIGSTOP) and resumed',
+  // A client pause names the pid it stopped; a skipped pause is a client's, since only client faults wait for a victim.
+  ops: { start: 'pause', stops: ['resume'], claims: (value, skipped) => skipped || (isValueRecord(value) && value['pid'] !== undefined), shade: 'pause' },
   seededLength: 'pause',
   seededDrawsNode: false,
   seeded: (span) => ({ ...span, fault: 'client-pause', target: { kind: 'holder' } }),

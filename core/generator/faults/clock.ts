@@ -11,10 +11,13 @@
 import type { Prng } from '../../random/prng.js';
 import type { NodeSet, ServerVictim } from '../nemesis-schedule.js';
 import type { FaultKindSpec } from './fault-kind.js';
+import { isValueRecord } from '../../history/op.js';
 
 export const clock: FaultKindSpec<'clock'> = {
   kind: 'clock',
   what: "lock servers' wall clocks jumped forward or back",
+  // The offset set back to 0 at the window's end is the same op.
+  ops: { start: 'clock-offset', stops: [], undoes: (value) => isValueRecord(value) && value['ms'] === 0, shade: 'clock' },
   seededLength: 'duration',
   seededDrawsNode: true,
   seeded: (span, d) => ({ ...span, fault: 'clock', target: d.serverVictim(), offsetMs: d.signs.pick([1, -1]) * d.amounts.offsetMs }),

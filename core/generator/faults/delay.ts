@@ -4,6 +4,7 @@ import type { FaultKindSpec } from './fault-kind.js';
 export const delay: FaultKindSpec<'delay'> = {
   kind: 'delay',
   what: "a client's link to the resource or the lock service delayed",
+  ops: { start: 'start-delay', stops: ['stop-delay'], shade: 'delay' },
   seededLength: 'duration',
   // The seeded window draws a server victim it does not use (kept: the other streams keep their sequence).
   seededDrawsNode: true,

@@ -5,6 +5,7 @@ import type { FaultKindSpec } from './fault-kind.js';
 export const evict: FaultKindSpec<'evict'> = {
   kind: 'evict',
   what: 'a cache node filled until it evicts keys',
+  ops: { start: 'start-evict', stops: ['stop-evict'], shade: 'evict' },
   seededLength: 'duration',
   seededDrawsNode: true,
   seeded: (span, d) => ({ ...span, fault: 'evict', target: d.serverVictim(), policy: d.evictPolicy ?? 'allkeys-lru' }),

@@ -10,6 +10,7 @@
  * a seed's schedule and a hunt seed's windows must not move when a kind is
  * added or rewritten (test/generators pins them).
  */
+import type { Value } from '../../history/op.js';
 import type { Prng } from '../../random/prng.js';
 import type { EvictPolicy } from '../eviction.js';
 import type { ClientVictim, FaultKind, FaultWindow, GrudgeKind, NodeSet, PartitionTarget, ServerVictim, Span, TriggerEvent } from '../nemesis-schedule.js';
@@ -60,10 +61,37 @@ export interface HuntDraws {
   rng: Prng;
 }
 
+/** How a timeline shades a fault: both pauses look alike there, a session's end is a moment. */
+export type FaultShade = 'partition' | 'pause' | 'kill' | 'clock' | 'delay' | 'loss' | 'evict' | 'session';
+
+/**
+ * How a history names a kind's nemesis ops (docs/lock-workloads.md), read
+ * by everything that looks at faults in a history (the evidence, the near
+ * misses, the report's windows, the simulation) through fault-of-op.ts, and
+ * recorded by its live half through the strike (runtime/runner/faults/strike.ts),
+ * so that what is recorded and what is read cannot drift apart.
+ */
+export interface FaultOps {
+  /** The op that strikes it: an invoke, then an info (an info alone when a triggered window was skipped). */
+  start: string;
+  /** The ops that undo it: its window ends at their completion (`heal` ends every window too). None, and no `undoes`: a moment, nothing is undone. */
+  stops: readonly string[];
+  /** Whether a start op with this value undoes a strike instead (a clock offset back to 0). */
+  undoes?: (value: Value) => boolean;
+  /**
+   * Among kinds that share a start op (a client and a server pause are both
+   * `pause`), whether this kind made this one; the kind without `claims` is
+   * the rest. A value naming its `fault` decides before this is asked.
+   */
+  claims?: (value: Value, skipped: boolean) => boolean;
+  shade: FaultShade;
+}
+
 export interface FaultKindSpec<K extends FaultKind> {
   kind: K;
   /** Whom it strikes, in words for docs and errors. */
   what: string;
+  ops: FaultOps;
   /** A seeded window lasts the client pause (`pause`) or the fault duration. */
   seededLength: 'pause' | 'duration';
   /** Whether its seeded window draws a server node (a run without server nodes cannot schedule it). */

@@ -4,6 +4,8 @@ import type { FaultKindSpec } from './fault-kind.js';
 export const kill: FaultKindSpec<'kill'> = {
   kind: 'kill',
   what: 'a lock server killed (SIGKILL) and restarted',
+  // `start` is what histories recorded before `restart` named the node's restart.
+  ops: { start: 'kill', stops: ['restart', 'start'], shade: 'kill' },
   seededLength: 'duration',
   seededDrawsNode: true,
   seeded: (span, d) => ({ ...span, fault: 'kill', target: d.serverVictim() }),

@@ -4,6 +4,7 @@ import type { FaultKindSpec } from './fault-kind.js';
 export const loss: FaultKindSpec<'loss'> = {
   kind: 'loss',
   what: "packets to and from a lock server dropped at random",
+  ops: { start: 'start-loss', stops: ['stop-loss'], shade: 'loss' },
   seededLength: 'duration',
   seededDrawsNode: true,
   seeded: (span, d) => ({ ...span, fault: 'loss', target: d.serverVictim(), lossPercent: d.amounts.lossPercent }),

@@ -12,6 +12,7 @@ import type { FaultKindSpec } from './fault-kind.js';
 export const partition: FaultKindSpec<'partition'> = {
   kind: 'partition',
   what: 'the network cut between hosts',
+  ops: { start: 'start-partition', stops: ['stop-partition'], shade: 'partition' },
   seededLength: 'duration',
   seededDrawsNode: false,
   seeded: (span, d) => ({ ...span, fault: 'partition', target: seededPartition(d.shapeRng.pick(d.shapes), d.nodes, () => d.serverVictim(), d.shapeRng) }),

@@ -4,6 +4,7 @@ import type { FaultKindSpec } from './fault-kind.js';
 export const serverPause: FaultKindSpec<'server-pause'> = {
   kind: 'server-pause',
   what: 'a lock server stopped (SIGSTOP) and resumed',
+  ops: { start: 'pause', stops: ['resume'], shade: 'pause' },
   seededLength: 'duration',
   seededDrawsNode: true,
   seeded: (span, d) => ({ ...span, fault: 'server-pause', target: d.serverVictim() }),

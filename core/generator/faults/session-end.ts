@@ -13,6 +13,8 @@ import type { FaultKindSpec } from './fault-kind.js';
 export const sessionEnd: FaultKindSpec<'session-end'> = {
   kind: 'session-end',
   what: "the holder's lock session ended by the server (its process lives on)",
+  // A moment: the session ends and nothing is undone.
+  ops: { start: 'end-session', stops: [], shade: 'session' },
   seededLength: 'duration',
   seededDrawsNode: false,
   seeded: (span) => ({ ...span, fault: 'session-end', target: { kind: 'holder' } }),

@@ -4,7 +4,6 @@ import type { FaultModule } from './strike.js';
 import { victimClient } from './victims.js';
 
 export const delay: FaultModule<'delay'> = {
-  startOp: 'start-delay',
   async strike(w, s) {
     const v = await victimClient(s.ctx, w.target, s.fired);
     const host = v?.session.host;
@@ -14,11 +13,11 @@ export const delay: FaultModule<'delay'> = {
     const value = { target: host ?? null, link, ms: w.delayMs };
     if (chosen.length === 0) {
       const why = !v ? `no client to delay: nobody held the lock or was acquiring within ${s.ctx.victimWaitMs} ms` : 'no delay proxy on that link (the run must be started with proxies)';
-      s.done('start-delay', value, why);
+      s.done(s.start, value, why);
       return undefined;
     }
     const set = (ms: number) => async () => void (await Promise.all(chosen.map(([, p]) => p.setDelay(ms))));
-    if (!(await s.attempt('start-delay', value, set(w.delayMs)))) return undefined;
-    return async () => void (await s.attempt('stop-delay', value, set(0)));
+    if (!(await s.attempt(s.start, value, set(w.delayMs)))) return undefined;
+    return async () => void (await s.attempt(s.stop, value, set(0)));
   },
 };

@@ -9,34 +9,33 @@ import { NO_NODE, type FaultModule } from './strike.js';
 import { victimNode } from './victims.js';
 
 export const evict: FaultModule<'evict'> = {
-  startOp: 'start-evict',
   async strike(w, s) {
     const { ctx } = s;
     const node = await victimNode(ctx, w.target);
     if (!node) {
-      s.done('start-evict', { target: w.target.kind }, NO_NODE);
+      s.done(s.start, { target: w.target.kind }, NO_NODE);
       return undefined;
     }
     const value = { target: node, policy: w.policy };
-    ctx.recorder.record('nemesis', 'invoke', 'start-evict', value);
+    ctx.recorder.record('nemesis', 'invoke', s.start, value);
     const onKey = (key: string): void => void ctx.recorder.record('nemesis', 'info', 'evicted', { target: node, key });
     try {
       const started = await ctx.nemesis.evict(node, w.policy, onKey);
-      ctx.recorder.record('nemesis', 'info', 'start-evict', value, { maxmemory: started.maxmemoryBytes, used_memory: started.usedMemoryBytes });
+      ctx.recorder.record('nemesis', 'info', s.start, value, { maxmemory: started.maxmemoryBytes, used_memory: started.usedMemoryBytes });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      s.done('start-evict', value, message);
-      ctx.log(`nemesis: start-evict failed: ${message}`);
+      s.done(s.start, value, message);
+      ctx.log(`nemesis: ${s.start} failed: ${message}`);
       return undefined;
     }
     return async () => {
-      ctx.recorder.record('nemesis', 'invoke', 'stop-evict', value);
+      ctx.recorder.record('nemesis', 'invoke', s.stop, value);
       try {
         const summary = await ctx.nemesis.stopEvict(node);
-        ctx.recorder.record('nemesis', 'info', 'stop-evict', { ...value, evicted_keys: summary.evictedKeys, lock_keys_evicted: summary.lockKeysEvicted, fillers: summary.fillersWritten, ...(summary.logLinesLost === undefined ? {} : { eviction_lines_lost: summary.logLinesLost }) });
+        ctx.recorder.record('nemesis', 'info', s.stop, { ...value, evicted_keys: summary.evictedKeys, lock_keys_evicted: summary.lockKeysEvicted, fillers: summary.fillersWritten, ...(summary.logLinesLost === undefined ? {} : { eviction_lines_lost: summary.logLinesLost }) });
         if ((summary.logLinesLost ?? 0) > 0) ctx.log(`nemesis: ${node} dropped ${summary.logLinesLost} eviction log line(s) in this window: the lock keys it evicted may be more than the history records`);
       } catch (err) {
-        s.done('stop-evict', value, err instanceof Error ? err.message : String(err));
+        s.done(s.stop, value, err instanceof Error ? err.message : String(err));
       }
     };
   },

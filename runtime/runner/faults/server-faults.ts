@@ -16,41 +16,38 @@ import { victimNode } from './victims.js';
 interface NodeFault {
   value: Value;
   act: () => Promise<void>;
-  undoOp: string;
   undoValue: Value;
   undo: () => Promise<void>;
 }
 
 type ServerWindow<K extends FaultKind> = FaultWindow & { fault: K; target: Parameters<typeof victimNode>[1] };
 
-function onNode<K extends 'server-pause' | 'kill' | 'loss'>(startOp: string, fault: (node: string, n: NemesisPort, w: ServerWindow<K>, ctx: NemesisRunnerContext) => NodeFault): FaultModule<K> {
+function onNode<K extends 'server-pause' | 'kill' | 'loss'>(fault: (node: string, n: NemesisPort, w: ServerWindow<K>, ctx: NemesisRunnerContext) => NodeFault): FaultModule<K> {
   return {
-    startOp,
     async strike(w, s) {
       const node = await victimNode(s.ctx, w.target);
-      if (!node) return s.skipped(startOp, NO_NODE);
+      if (!node) return s.skipped(s.start, NO_NODE);
       const f = fault(node, s.ctx.nemesis, w as ServerWindow<K>, s.ctx);
-      if (!(await s.attempt(startOp, f.value, f.act))) return undefined;
-      return async () => void (await s.attempt(f.undoOp, f.undoValue, f.undo));
+      if (!(await s.attempt(s.start, f.value, f.act))) return undefined;
+      return async () => void (await s.attempt(s.stop, f.undoValue, f.undo));
     },
   };
 }
 
-export const serverPause = onNode<'server-pause'>('pause', (node, n) => ({ value: { target: node }, act: () => n.pause(node), undoOp: 'resume', undoValue: { target: node }, undo: () => n.resume(node) }));
+export const serverPause = onNode<'server-pause'>((node, n) => ({ value: { target: node }, act: () => n.pause(node), undoValue: { target: node }, undo: () => n.resume(node) }));
 
-export const kill = onNode<'kill'>('kill', (node, n) => ({ value: node, act: () => n.kill(node), undoOp: 'restart', undoValue: node, undo: () => n.restart(node) }));
+export const kill = onNode<'kill'>((node, n) => ({ value: node, act: () => n.kill(node), undoValue: node, undo: () => n.restart(node) }));
 
 /**
  * clock: the offset on its node, or on each node of a set at once (each its own recorded
  * clock-offset, as the report and the evidence read them); undone on the nodes it reached.
  */
 export const clock: FaultModule<'clock'> = {
-  startOp: 'clock-offset',
   async strike(w, s) {
     const n = s.ctx.nemesis;
     const nodes = w.target.kind === 'nodes' ? w.target.nodes : [await victimNode(s.ctx, w.target)].filter((x): x is string => x !== undefined);
-    if (nodes.length === 0) return s.skipped('clock-offset', NO_NODE);
-    const offset = (node: string, ms: number) => s.attempt('clock-offset', { target: node, ms }, () => n.clockOffset(node, ms));
+    if (nodes.length === 0) return s.skipped(s.start, NO_NODE);
+    const offset = (node: string, ms: number) => s.attempt(s.start, { target: node, ms }, () => n.clockOffset(node, ms));
     const struck = await Promise.all(nodes.map((node) => offset(node, w.offsetMs)));
     const reached = nodes.filter((_, i) => struck[i]);
     if (reached.length === 0) return undefined;
@@ -58,8 +55,8 @@ export const clock: FaultModule<'clock'> = {
   },
 };
 
-export const loss = onNode<'loss'>('start-loss', (node, n, w, ctx) => {
+export const loss = onNode<'loss'>((node, n, w, ctx) => {
   const others = n.clientHosts().concat(ctx.lockNodes.filter((x) => x !== node));
   const value = { target: node, percent: w.lossPercent };
-  return { value, act: () => n.loss(node, others, w.lossPercent), undoOp: 'stop-loss', undoValue: value, undo: () => n.loss(node, others, 0) };
+  return { value, act: () => n.loss(node, others, w.lossPercent), undoValue: value, undo: () => n.loss(node, others, 0) };
 });

@@ -11,26 +11,25 @@ import type { FaultModule } from './strike.js';
 import { victimClient } from './victims.js';
 
 export const sessionEnd: FaultModule<'session-end'> = {
-  startOp: 'end-session',
   async strike(w, s) {
     const v = await victimClient(s.ctx, w.target, s.fired);
     if (!v) {
-      s.done('end-session', { target: w.target.kind }, `no session to end: nobody held the lock within ${s.ctx.victimWaitMs} ms`);
+      s.done(s.start, { target: w.target.kind }, `no session to end: nobody held the lock within ${s.ctx.victimWaitMs} ms`);
       return undefined;
     }
     const value = { target: v.session.host, pid: v.session.pid, ...v.about };
-    s.begin('end-session', value);
+    s.begin(s.start, value);
     try {
       const ended = await s.ctx.nemesis.endLockSessions();
       if (ended.pids.length === 0) {
-        s.done('end-session', value, `no session held the lock on ${ended.node} any more`, { node: ended.node });
+        s.done(s.start, value, `no session held the lock on ${ended.node} any more`, { node: ended.node });
         return undefined;
       }
-      s.done('end-session', value, undefined, { node: ended.node, backends: ended.pids });
+      s.done(s.start, value, undefined, { node: ended.node, backends: ended.pids });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      s.done('end-session', value, message);
-      s.ctx.log(`nemesis: end-session failed: ${message}`);
+      s.done(s.start, value, message);
+      s.ctx.log(`nemesis: ${s.start} failed: ${message}`);
       return undefined;
     }
     return async () => undefined;

@@ -8,6 +8,7 @@
  */
 import type { Value } from '../../../core/history/op.js';
 import type { FaultKind, FaultWindow } from '../../../core/generator/nemesis-schedule.js';
+import { FAULT_SPECS } from '../../../core/generator/faults/registry.js';
 import type { Fired } from '../await-trigger.js';
 import type { NemesisRunnerContext } from '../nemesis-runner.js';
 
@@ -16,6 +17,9 @@ export type Undo = () => Promise<void>;
 
 export interface Strike {
   ctx: NemesisRunnerContext;
+  /** The kind's start op and the op that undoes it, from its pure half's `ops` (core/generator/faults): what is recorded is what is read back. */
+  start: string;
+  stop: string;
   fired: Fired | undefined;
   /** The invoke of f, stamped with the trigger (attempt's first half, for a kind whose info carries what the act found). */
   begin(f: string, value: Value): void;
@@ -28,8 +32,6 @@ export interface Strike {
 }
 
 export interface FaultModule<K extends FaultKind> {
-  /** The op that starts it, as the evidence reads faults (core/checkers/lock/evidence.ts). */
-  startOp: string;
   strike(w: FaultWindow & { fault: K }, s: Strike): Promise<Undo | undefined>;
 }
 
@@ -41,8 +43,12 @@ export function strikeOf(ctx: NemesisRunnerContext, w: FaultWindow, fired: Fired
   const begin = (f: string, value: Value): void => void ctx.recorder.record('nemesis', 'invoke', f, value, stamp);
   const done = (f: string, value: Value, error?: string, found: Record<string, Value> = {}): void =>
     void ctx.recorder.record('nemesis', 'info', f, value, error ? { ...stamp, ...found, error } : { ...stamp, ...found });
+  const ops = FAULT_SPECS[w.fault].ops;
   return {
     ctx,
+    // A clock is undone by its own op (an offset of 0); a moment has nothing to undo.
+    start: ops.start,
+    stop: ops.stops[0] ?? ops.start,
     fired,
     begin,
     done,
