@@ -21,7 +21,13 @@ export function showValue(v: Value): string {
     const text = showTagged(tagged.tag, tagged.payload);
     if (text !== undefined) return text;
   }
-  return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${showValue(v[k] as Value)}`).join(',')}}`;
+  const keys = Object.keys(v);
+  const shown = keys.map((k) => showValue(v[k] as Value));
+  // A map with string keys and an EDN value ({"1" :x}, read from EDN) is written as EDN: `{"1"::x}` reads as neither.
+  const edn = keys.some((k, i) => shown[i] !== JSON.stringify(v[k]));
+  return edn
+    ? `{${keys.map((k, i) => `${JSON.stringify(k)} ${shown[i]}`).join(', ')}}`
+    : `{${keys.map((k, i) => `${JSON.stringify(k)}:${shown[i]}`).join(',')}}`;
 }
 
 // A tagged value in EDN; undefined when the payload is not one the tag's reader makes (a JSON object that looks tagged).
