@@ -59,6 +59,8 @@ export interface LockSystem {
   options?: readonly SystemOption[];
   /** The server options it starts its cluster with, from the run options. */
   clusterOptions?(o: SystemRunOptions): SystemClusterOptions;
+  /** Its lock's name from the run's base name, where its namespace needs another spelling (ZooKeeper: the lock is a parent znode, an absolute path); the base name otherwise. */
+  lockName?(base: string): string;
   /** The options it hands each lock client, from the run options. */
   clientOptions?(o: SystemRunOptions): { waitReplicas?: number };
 }

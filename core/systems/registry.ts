@@ -44,6 +44,11 @@ export function systemClusterOptions(o: SystemRun): SystemClusterOptions {
   return lockSystem(o.backend).clusterOptions?.(o) ?? {};
 }
 
+/** The lock's name on this backend for a base name (ZooKeeper: `/base`, the lock's parent znode). */
+export function lockNameOf(backend: LockBackend, base: string): string {
+  return lockSystem(backend).lockName?.(base) ?? base;
+}
+
 /** The options the run's system hands each lock client (redis-sentinel: WAIT); none for most. */
 export function systemClientOptions(o: SystemRun): { waitReplicas?: number } {
   return lockSystem(o.backend).clientOptions?.(o) ?? {};

@@ -14,6 +14,7 @@ import type { Cluster } from '../cluster/cluster.js';
 import { startCluster } from '../cluster/start-cluster.js';
 import type { ProviderName } from '../../core/plan/providers.js';
 import type { ClientConfig, ClientReady, ClientTokenKind } from '../../core/client-protocol.js';
+import { clientConfigOf } from '../../core/client-config.js';
 import { clusterBackendOf, clusterBackendsOf, type LockService, type ResourceMode } from '../../core/vocabulary.js';
 import { prepareResource, type PgEndpoint } from '../clients/resource.js';
 import { ClientLauncher } from '../runner/client-command.js';
@@ -74,18 +75,19 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
   const pgEndpoint: PgEndpoint = { host: pgNode.host, port: pgNode.port, user: 'postgres', database: 'postgres' };
   await prepareResource(pgEndpoint, KEY, '');
   const pausedTtlMs = o.pausedTtlMs ?? 2000;
-  const config = (client: number): ClientConfig => ({
-    client,
-    backend: o.backend,
-    lockEndpoints: cluster.clientEndpoints(backend).map((e) => `${e.host}:${e.port}`),
-    lockName: backend === 'zookeeper' ? '/fencecheck-check-lock' : 'fencecheck-check-lock',
-    resource: 'none',
-    pg: pgEndpoint,
-    resourceKey: KEY,
-    callTimeoutMs: o.callTimeoutMs,
-    // ZooKeeper's lease is the session: the paused holder's TTL.
-    sessionTimeoutMs: pausedTtlMs,
-  });
+  const config = (client: number): ClientConfig =>
+    clientConfigOf({
+      client,
+      system: { backend: o.backend },
+      lockEndpoints: cluster.clientEndpoints(backend).map((e) => `${e.host}:${e.port}`),
+      lockBase: 'fencecheck-check-lock',
+      resource: 'none',
+      pg: pgEndpoint,
+      resourceKey: KEY,
+      callTimeoutMs: o.callTimeoutMs,
+      // ZooKeeper's lease is the session: the paused holder's TTL.
+      sessionTimeoutMs: pausedTtlMs,
+    });
   const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: 'none', key: KEY }, ...(o.log ? { log: o.log } : {}) });
   const sql = new pg.Client({ ...pgEndpoint, connectionTimeoutMillis: 5000, query_timeout: 5000 });
   sql.on('error', () => undefined);

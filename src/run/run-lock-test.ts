@@ -38,7 +38,8 @@ import { planRun, type RunPlan } from '../../core/plan/run-plan.js';
 import { replayCommand, type RunOptions } from '../../core/plan/run-options.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
 import { clusterBackendsOf, isCounterWorkload } from '../../core/vocabulary.js';
-import { systemClientOptions, systemClusterOptions } from '../../core/systems/registry.js';
+import { systemClusterOptions } from '../../core/systems/registry.js';
+import { clientConfigOf, RUN_LOCK_NAME } from '../../core/client-config.js';
 import type { ClusterRecord } from '../../core/run-files/cluster-record.js';
 import type { WarmPool } from '../../runtime/runner/warm-pool.js';
 
@@ -60,7 +61,6 @@ export interface RunHooks {
 }
 
 const RESOURCE_KEY = 'counter';
-const LOCK_NAME = 'fencecheck-lock';
 
 export async function runLockTest(input: RunOptions, hooks: RunHooks = {}): Promise<RunResult> {
   const plan = planRun(input);
@@ -237,23 +237,22 @@ async function realWorldOf(c: Cluster, plan: RunPlan, clients: Pick<RealFleetOpt
   const proxies = await startProxies(c, plan.hosts, o.proxies, plan.lockNodes, pg.node);
   const config = (client: number, host: string): ClientConfig => {
     const resourceProxy = proxies.get(host)?.get(pg.node);
-    return {
+    return clientConfigOf({
       client,
-      backend: o.backend,
+      system: o,
       // Without a lock service (--backend none), no endpoints: the only server is the resource.
       lockEndpoints: (backends.length > 1 ? c.clientEndpoints(backends[0]!) : []).map((e) => {
         const p = proxies.get(host)?.get(e.node);
         return p ? `${p.host}:${p.port}` : `${e.host}:${e.port}`;
       }),
-      lockName: o.backend === 'zookeeper' ? `/${LOCK_NAME}` : LOCK_NAME,
+      lockBase: RUN_LOCK_NAME,
       resource: o.resource,
       pg: resourceProxy ? { ...pgConfig, host: resourceProxy.host, port: resourceProxy.port } : pgConfig,
       resourceKey: RESOURCE_KEY,
       callTimeoutMs: o.callTimeoutMs,
       sessionTimeoutMs: o.ttlMs,
       checkHold: o.checkHold,
-      ...systemClientOptions(o),
-    };
+    });
   };
   return { fleet: realFleet({ cluster: c, hosts: plan.hosts, config, ...clients, logPath, onVersions }), nemesis: realNemesis(c, o.backend, proxies), proxies };
 }

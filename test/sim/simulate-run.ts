@@ -25,6 +25,8 @@ import { planRun, type RunPlan } from '../../core/plan/run-plan.js';
 import { ClientSession } from '../../runtime/runner/client-session.js';
 import { raceTimer } from '../../runtime/runner/clock.js';
 import type { ClientConfig } from '../../core/client-protocol.js';
+import { clientConfigOf, RUN_LOCK_NAME } from '../../core/client-config.js';
+import { lockNameOf } from '../../core/systems/registry.js';
 import type { Token } from '../../runtime/clients/lock-client.js';
 import { loadLockClient } from '../../runtime/clients/create-lock-client.js';
 import type { History } from '../../core/history/op.js';
@@ -65,7 +67,6 @@ export interface SimWorld {
 }
 
 const RESOURCE_KEY = 'counter';
-const LOCK_NAME = 'fencecheck-lock';
 const PORTS: Record<string, number> = { redis: 6379, redlock: 6379, etcd: 2379, zookeeper: 2181 };
 
 export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Promise<SimulatedRun> {
@@ -76,7 +77,7 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
   const net = new SimNetwork(clock, root.fork('network'));
   const truth = new SimTruth();
   const nodes = new Map([...plan.lockNodes, plan.resourceNode].map((n) => [n, new SimNode(n, clock)]));
-  const lockName = o.backend === 'zookeeper' ? `/${LOCK_NAME}` : LOCK_NAME;
+  const lockName = lockNameOf(o.backend, RUN_LOCK_NAME);
   const service = simLockService(o.backend, plan.lockNodes.map((n) => nodes.get(n)!), net, truth, lockName, hooks.redisCommand);
   const pg = new SimPgServer(nodes.get(plan.resourceNode)!, isCounterWorkload(o.workload) ? '0' : '', truth, isCounterWorkload(o.workload));
   // As prepareResource sets it for the run (ALTER DATABASE … SET idle_in_transaction_session_timeout).
@@ -93,18 +94,19 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
       const host = plan.hosts[worker % plan.hosts.length]!;
       const name = `client${worker + 1}-${++pids}`;
       const rng = root.fork(name);
-      const config: ClientConfig = {
+      // The production builder (core/client-config.ts): the simulation's clients get the run's configuration.
+      const config: ClientConfig = clientConfigOf({
         client: worker,
-        backend: o.backend,
+        system: o,
         lockEndpoints: plan.lockNodes.map((n) => `${n}:${PORTS[o.backend] ?? 1}`),
-        lockName,
+        lockBase: RUN_LOCK_NAME,
         resource: o.resource,
         pg: { host: plan.resourceNode, port: 5432, user: 'postgres', database: 'postgres' },
         resourceKey: RESOURCE_KEY,
         callTimeoutMs: o.callTimeoutMs,
         sessionTimeoutMs: o.ttlMs,
         checkHold: o.checkHold,
-      };
+      });
       const client = startSimClient(name, host, pids, clock, config, lockClient, (proc) => ({
         clock: proc.clock,
         random: () => rng.float(),
