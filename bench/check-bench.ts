@@ -97,7 +97,17 @@ function table(all: FamilyFigures[]): string {
   for (const f of all) {
     const spec = FAMILIES.find((s) => s.name === f.name)!;
     const ratio = spec.porcupineTotalS ? `${(spec.porcupineTotalS / (f.checkMs / 1000)).toFixed(1)}x` : '—';
-    rows.push([f.name, String(f.files), `${f.right}/${f.files}`, (f.checkMs / 1000).toFixed(3), f.worst.file.split('/').pop()!, (f.worst.ms / 1000).toFixed(3), `${Math.round(f.peakRssMB)} MB`, spec.porcupineNote, ratio]);
+    rows.push([
+      f.name,
+      String(f.files),
+      `${f.right}/${f.files}`,
+      (f.checkMs / 1000).toFixed(3),
+      f.worst.file.split('/').pop()!,
+      (f.worst.ms / 1000).toFixed(3),
+      `${Math.round(f.peakRssMB)} MB`,
+      spec.porcupineNote,
+      ratio,
+    ]);
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n');
@@ -119,7 +129,11 @@ async function main(): Promise<void> {
   const child = flag('--child');
   if (child !== undefined) {
     const spec = FAMILIES.find((s) => s.name === child)!;
-    const figures = await runFamily(spec, manifest.filter((e) => e.family === spec.family), timeoutMs);
+    const figures = await runFamily(
+      spec,
+      manifest.filter((e) => e.family === spec.family),
+      timeoutMs,
+    );
     process.send!(figures);
     return;
   }
@@ -133,7 +147,12 @@ async function main(): Promise<void> {
   if (args.includes('--json')) process.stdout.write(JSON.stringify(all, null, 2) + '\n');
   else {
     process.stdout.write(table(all) + '\n');
-    for (const f of all) for (const file of f.perFile) if (file.got !== file.expected) process.stdout.write(`  ${f.name}: ${file.file} expected ${file.expected}, got ${file.got}${file.reason ? ` (${file.reason})` : ''} in ${(file.checkMs / 1000).toFixed(1)} s\n`);
+    for (const f of all)
+      for (const file of f.perFile)
+        if (file.got !== file.expected)
+          process.stdout.write(
+            `  ${f.name}: ${file.file} expected ${file.expected}, got ${file.got}${file.reason ? ` (${file.reason})` : ''} in ${(file.checkMs / 1000).toFixed(1)} s\n`,
+          );
   }
   if (!args.includes('--no-whole-process') && !args.includes('--json')) {
     const log = (s: string) => process.stderr.write(s);

@@ -40,7 +40,14 @@ function parseArgs(argv: readonly string[]): Args | undefined {
   const { values: v } = parseCliArgs({
     args: [...argv],
     strict: true,
-    options: { runs: { type: 'string' }, seconds: { type: 'string' }, backends: { type: 'string' }, modes: { type: 'string' }, trace: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      runs: { type: 'string' },
+      seconds: { type: 'string' },
+      backends: { type: 'string' },
+      modes: { type: 'string' },
+      trace: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (v.help) return undefined;
   const backends = (v.backends ?? 'redis,redlock,etcd,zookeeper,redis-sentinel').split(',') as LockBackend[];
@@ -116,7 +123,18 @@ function phasesOf(lines: readonly { at: number; line: string }[], endAt: number)
 
 async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: string): Promise<Row> {
   const pool = mode === 'warm' ? new WarmPool() : undefined;
-  const row: Row = { backend, mode, runs: a.runs, wallMs: 0, overheadMs: [], reusedOverheadMs: [], clusterMs: [], phases: { setup: [], drain: [], tail: [], teardown: [] }, fresh: 0, errors: [] };
+  const row: Row = {
+    backend,
+    mode,
+    runs: a.runs,
+    wallMs: 0,
+    overheadMs: [],
+    reusedOverheadMs: [],
+    clusterMs: [],
+    phases: { setup: [], drain: [], tail: [], teardown: [] },
+    fresh: 0,
+    errors: [],
+  };
   const t0 = Date.now();
   try {
     for (let i = 0; i < a.runs; i++) {
@@ -127,7 +145,10 @@ async function measure(backend: LockBackend, mode: Mode, a: Args, resultsDir: st
       try {
         const r = await runLockTest(o, { log, ...(pool ? { warm: pool } : {}) });
         const ph = phasesOf(lines, Date.now() - began);
-        if (a.trace) process.stderr.write(`${backend} ${mode} run ${i + 1}:\n${lines.map((l) => `  ${String(l.at).padStart(6)} ms  ${l.line}`).join('\n')}\n  ${String(Date.now() - began).padStart(6)} ms  (returned)\n`);
+        if (a.trace)
+          process.stderr.write(
+            `${backend} ${mode} run ${i + 1}:\n${lines.map((l) => `  ${String(l.at).padStart(6)} ms  ${l.line}`).join('\n')}\n  ${String(Date.now() - began).padStart(6)} ms  (returned)\n`,
+          );
         for (const k of ['setup', 'drain', 'tail', 'teardown'] as const) if (ph[k] !== undefined) row.phases[k].push(ph[k]);
         const rec = readTestJson(r.runDir)?.['cluster'] as unknown as ClusterRecord | undefined;
         const overhead = Date.now() - began - o.timeLimitS * 1000 - o.recoverMs;
@@ -165,7 +186,9 @@ async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   if (!a) return void process.stdout.write(`${USAGE}\n`);
   const resultsDir = mkdtempSync(join(tmpdir(), 'fc-harness-bench-'));
-  process.stdout.write(`harness bench: ${a.runs} runs of ${a.seconds} s per backend and mode (lock-counter, fence or cas-unique, 3 clients, client-pause + partition, recover 1 s)\n`);
+  process.stdout.write(
+    `harness bench: ${a.runs} runs of ${a.seconds} s per backend and mode (lock-counter, fence or cas-unique, 3 clients, client-pause + partition, recover 1 s)\n`,
+  );
   try {
     for (const b of a.backends) {
       for (const m of a.modes) process.stdout.write(`${line(await measure(b, m, a, resultsDir))}\n`);

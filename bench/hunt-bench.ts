@@ -62,8 +62,20 @@ function parseArgs(argv: readonly string[]): Args | undefined {
   const ids = v.target?.split(',') ?? BENCH_TARGETS.map((t) => t.id);
   const seeds = Number(v.seeds ?? 5);
   const firstSeed = Number(v['first-seed'] ?? 1);
-  if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(firstSeed) || firstSeed < 0) throw new Error('--seeds must be an integer >= 1 and --first-seed >= 0');
-  return { targets: ids.map(benchTarget), seeds, firstSeed, budget: v.budget ?? '10m', queue: v.queue, out: v.out ?? join('results', 'bench-hunt', 'rows.jsonl'), tableOnly: v['table-only'] ?? false, cli: v.cli ?? join(process.cwd(), 'dist', 'bundle', 'main.js'), build: v.build, roundRobin: v['round-robin'] ?? false };
+  if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(firstSeed) || firstSeed < 0)
+    throw new Error('--seeds must be an integer >= 1 and --first-seed >= 0');
+  return {
+    targets: ids.map(benchTarget),
+    seeds,
+    firstSeed,
+    budget: v.budget ?? '10m',
+    queue: v.queue,
+    out: v.out ?? join('results', 'bench-hunt', 'rows.jsonl'),
+    tableOnly: v['table-only'] ?? false,
+    cli: v.cli ?? join(process.cwd(), 'dist', 'bundle', 'main.js'),
+    build: v.build,
+    roundRobin: v['round-robin'] ?? false,
+  };
 }
 
 /** One hunt as a user runs it; its stderr (the tries' progress) goes to a log beside the rows. */
@@ -78,25 +90,50 @@ async function oneHunt(t: BenchTarget, seed: number, a: Args): Promise<HuntRow> 
   const wallMs = Date.now() - started;
   // The hunt's last stdout line names its hunt.json.
   const huntJson = /^hunt: (.+hunt\.json)$/m.exec(r.stdout)?.[1];
-  if (!huntJson || !existsSync(huntJson)) return { target: t.id, seed, budget: a.budget, exitCode: r.exitCode ?? -1, error: `no hunt.json (exit ${r.exitCode}; see ${log}): ${r.stdout.slice(-300)}`, tries: 0, found: null, wallMs, huntJson: null, date: new Date().toISOString() };
+  if (!huntJson || !existsSync(huntJson))
+    return {
+      target: t.id,
+      seed,
+      budget: a.budget,
+      exitCode: r.exitCode ?? -1,
+      error: `no hunt.json (exit ${r.exitCode}; see ${log}): ${r.stdout.slice(-300)}`,
+      tries: 0,
+      found: null,
+      wallMs,
+      huntJson: null,
+      date: new Date().toISOString(),
+    };
   return huntRow(t.id, seed, a.budget, r.exitCode ?? -1, JSON.parse(readFileSync(huntJson, 'utf8')) as unknown, huntJson, wallMs);
 }
 
 /** Target by target, or with --round-robin seed by seed across the targets (a sitting cut short then has some seeds of each). */
 function huntOrder(a: Args): [BenchTarget, number][] {
   const seeds = Array.from({ length: a.seeds }, (_, i) => a.firstSeed + i);
-  return a.roundRobin ? seeds.flatMap((s) => a.targets.map((t): [BenchTarget, number] => [t, s])) : a.targets.flatMap((t) => seeds.map((s): [BenchTarget, number] => [t, s]));
+  return a.roundRobin
+    ? seeds.flatMap((s) => a.targets.map((t): [BenchTarget, number] => [t, s]))
+    : a.targets.flatMap((t) => seeds.map((s): [BenchTarget, number] => [t, s]));
 }
 
 /** The rows, each read again from its hunt.json when that is still there (rows written before a field existed get it). */
 function readRows(file: string): HuntRow[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => {
-    const row = JSON.parse(l) as HuntRow;
-    if (row.huntJson === null || !existsSync(row.huntJson)) return row;
-    const again = huntRow(row.target, row.seed, row.budget, row.exitCode, JSON.parse(readFileSync(row.huntJson, 'utf8')) as unknown, row.huntJson, row.wallMs);
-    return { ...again, date: row.date, ...(row.build ? { build: row.build } : {}), ...(row.error !== undefined ? { error: row.error } : {}) };
-  });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const row = JSON.parse(l) as HuntRow;
+      if (row.huntJson === null || !existsSync(row.huntJson)) return row;
+      const again = huntRow(
+        row.target,
+        row.seed,
+        row.budget,
+        row.exitCode,
+        JSON.parse(readFileSync(row.huntJson, 'utf8')) as unknown,
+        row.huntJson,
+        row.wallMs,
+      );
+      return { ...again, date: row.date, ...(row.build ? { build: row.build } : {}), ...(row.error !== undefined ? { error: row.error } : {}) };
+    });
 }
 
 async function main(): Promise<void> {
@@ -109,7 +146,9 @@ async function main(): Promise<void> {
         process.stderr.write(`bench:hunt: ${t.id} seed ${seed} (budget ${a.budget}${a.queue ? `, queued on ${a.queue}` : ''})\n`);
         const row = { ...(await oneHunt(t, seed, a)), ...(a.build ? { build: a.build } : {}) };
         appendFileSync(a.out, JSON.stringify(row) + '\n');
-        process.stderr.write(`bench:hunt: ${t.id} seed ${seed}: exit ${row.exitCode}, ${row.found ? `found on try ${row.found.tryNumber} after ${Math.round(row.found.afterMs / 1000)} s (${row.found.arms})` : `not found in ${row.tries} tries`}${row.error ? `; ${row.error}` : ''}\n`);
+        process.stderr.write(
+          `bench:hunt: ${t.id} seed ${seed}: exit ${row.exitCode}, ${row.found ? `found on try ${row.found.tryNumber} after ${Math.round(row.found.afterMs / 1000)} s (${row.found.arms})` : `not found in ${row.tries} tries`}${row.error ? `; ${row.error}` : ''}\n`,
+        );
       }
     }
   }

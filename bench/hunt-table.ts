@@ -17,7 +17,14 @@ export interface HuntRow {
   tries: number;
   /** Tries that put the protection to the test (outcome safe). */
   tested?: number;
-  found: { tryNumber: number; afterMs: number; arms: string; runDir: string | null; miss?: FindFacts['miss']; reproduced?: { fails: number; of: number } } | null;
+  found: {
+    tryNumber: number;
+    afterMs: number;
+    arms: string;
+    runDir: string | null;
+    miss?: FindFacts['miss'];
+    reproduced?: { fails: number; of: number };
+  } | null;
   wallMs: number;
   huntJson: string | null;
   date: string;
@@ -52,9 +59,33 @@ export function huntRow(target: string, seed: number, budget: string, exitCode: 
   // The find's rate: the most reproducible violation's re-runs (the hunt reports that one), when it measured any.
   const rates = tries.filter((t) => t.outcome === 'unsafe' && t.reproduced !== undefined && t.reproduced.of > 0).map((t) => t.reproduced!);
   const best = rates.reduce<{ fails: number; of: number } | undefined>((b, r) => (b === undefined || r.fails / r.of > b.fails / b.of ? r : b), undefined);
-  const found = hit ? { tryNumber: i + 1, afterMs: hit.endedAtMs, arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '), runDir: hit.runDir, miss: hit.nearMiss ?? null, ...(best ? { reproduced: { fails: best.fails, of: best.of } } : {}) } : null;
+  const found = hit
+    ? {
+        tryNumber: i + 1,
+        afterMs: hit.endedAtMs,
+        arms: hit.windows.map((w) => `${w.fault}@${w.trigger?.on ?? 'time'}`).join(' + '),
+        runDir: hit.runDir,
+        miss: hit.nearMiss ?? null,
+        ...(best ? { reproduced: { fails: best.fails, of: best.of } } : {}),
+      }
+    : null;
   const d = doc as { target?: { resource?: string; redisPersistence?: string }; faults?: string[]; want?: string };
-  return { target, seed, budget, exitCode, tries: tries.length, tested: tries.filter((t) => t.outcome === 'safe').length, found, wallMs, huntJson, date: new Date().toISOString(), ...(d.target?.resource ? { resource: d.target.resource } : {}), ...(d.faults ? { faults: d.faults } : {}), ...(d.target?.redisPersistence ? { redisPersistence: d.target.redisPersistence } : {}), ...(d.want ? { want: d.want, otherViolations: tries.filter((t) => t.outcome === 'other-violation').length } : {}) };
+  return {
+    target,
+    seed,
+    budget,
+    exitCode,
+    tries: tries.length,
+    tested: tries.filter((t) => t.outcome === 'safe').length,
+    found,
+    wallMs,
+    huntJson,
+    date: new Date().toISOString(),
+    ...(d.target?.resource ? { resource: d.target.resource } : {}),
+    ...(d.faults ? { faults: d.faults } : {}),
+    ...(d.target?.redisPersistence ? { redisPersistence: d.target.redisPersistence } : {}),
+    ...(d.want ? { want: d.want, otherViolations: tries.filter((t) => t.outcome === 'other-violation').length } : {}),
+  };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -62,7 +93,8 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-const spread = (xs: readonly number[], fmt: (n: number) => string): string => (xs.length === 0 ? '—' : xs.length === 1 ? fmt(xs[0]!) : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`);
+const spread = (xs: readonly number[], fmt: (n: number) => string): string =>
+  xs.length === 0 ? '—' : xs.length === 1 ? fmt(xs[0]!) : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
 
 /** The markdown table over every row, one line per target measured (the last row of a target × seed wins). */
 export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarget[]): string {
@@ -71,7 +103,10 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
     const t = targets.find((x) => x.id === r.target);
     if (t !== undefined && sameDefinition(t, r)) last.set(`${r.target}#${r.seed}`, r);
   }
-  const lines = ['| target | expected | seeds | found | the debate\'s failure | runs-to-detection, median (range) | time-to-detection, median (range) | find reproduced (4 of 5 re-runs) | what found it | budget |', '|---|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    "| target | expected | seeds | found | the debate's failure | runs-to-detection, median (range) | time-to-detection, median (range) | find reproduced (4 of 5 re-runs) | what found it | budget |",
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const t of targets) {
     const mine = [...last.values()].filter((r) => r.target === t.id).sort((a, b) => a.seed - b.seed);
     if (mine.length === 0) continue;
@@ -86,16 +121,27 @@ export function huntTable(rows: readonly HuntRow[], targets: readonly BenchTarge
       const tested = mine.reduce((n, r) => n + (r.tested ?? 0), 0);
       const bound = ruledOutRate(tested);
       // A violation where the target claims none: a real one (the find's run shows it) refutes the claim; a spurious one is a checker's defect. Either way it is shown, never hidden.
-      const note = found.length > 0 ? `VIOLATION where none was expected: ${arms}` : `${tries} tries, ${tested} tested: ≥ ${bound === null ? '—' : formatPercent(bound)} ruled out (95 %)`;
+      const note =
+        found.length > 0
+          ? `VIOLATION where none was expected: ${arms}`
+          : `${tries} tries, ${tested} tested: ≥ ${bound === null ? '—' : formatPercent(bound)} ruled out (95 %)`;
       lines.push(`| ${t.id} | none | ${seeds} | ${foundCell} | — | — | — | — | ${note} | ${budgets} |`);
       continue;
     }
-    const runs = spread(found.map((r) => r.found!.tryNumber), String);
-    const time = spread(found.map((r) => r.found!.afterMs), formatDuration);
+    const runs = spread(
+      found.map((r) => r.found!.tryNumber),
+      String,
+    );
+    const time = spread(
+      found.map((r) => r.found!.afterMs),
+      formatDuration,
+    );
     // A hunt asked for a sign (--want) says what else broke the data on its way.
     const others = mine.reduce((n, r) => n + (r.otherViolations ?? 0), 0);
     const othersNote = t.want ? `${arms ? '; ' : ''}${others} tries over ${mine.length} seeds broke the data without a ${t.want}` : '';
-    lines.push(`| ${t.id} | violation | ${seeds} | ${foundCell} | ${failureCell(t, found)} | ${runs} | ${time} | ${reproducedCell(found)} | ${arms || (othersNote ? '' : '—')}${othersNote} | ${budgets} |`);
+    lines.push(
+      `| ${t.id} | violation | ${seeds} | ${foundCell} | ${failureCell(t, found)} | ${runs} | ${time} | ${reproducedCell(found)} | ${arms || (othersNote ? '' : '—')}${othersNote} | ${budgets} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -39,7 +39,14 @@ export interface BenchTarget {
 /** What the table knows of a finding try: its fault arms and its near miss. */
 export interface FindFacts {
   arms: readonly string[];
-  miss: { expiredGrants?: number; lostGrants?: number; tokenRegressions?: number; sleptGrants?: number; doubleHolds?: number; validDoubleHolds?: number } | null;
+  miss: {
+    expiredGrants?: number;
+    lostGrants?: number;
+    tokenRegressions?: number;
+    sleptGrants?: number;
+    doubleHolds?: number;
+    validDoubleHolds?: number;
+  } | null;
 }
 
 export const BENCH_TARGETS: readonly BenchTarget[] = [
@@ -53,7 +60,13 @@ export const BENCH_TARGETS: readonly BenchTarget[] = [
     // A delayed write on an unfenced resource breaks the data under any lease; the library's own failure is the grant it hands out with no validity left.
     failure: { sign: 'a grant with no validity left', shown: (f) => (f.miss?.expiredGrants ?? 0) > 0 },
   },
-  { id: 'cas-unique', what: 'the unique-token check-and-set lets a late mark through (single Redis)', backend: 'redis', resource: 'cas-unique', expect: 'violation' },
+  {
+    id: 'cas-unique',
+    what: 'the unique-token check-and-set lets a late mark through (single Redis)',
+    backend: 'redis',
+    resource: 'cas-unique',
+    expect: 'violation',
+  },
   {
     id: 'etcd-go-mutex',
     what: "etcd's Go concurrency.Mutex grants on an expired lease (its revision claimed as a fence)",
@@ -63,7 +76,13 @@ export const BENCH_TARGETS: readonly BenchTarget[] = [
     expect: 'violation',
   },
   // fence-claim, not fence: a write-only fence lets a paused holder's read-modify-write through on any lock (found so on seed 1); with the claim only a token the failover hands out twice breaks the data.
-  { id: 'sentinel-fence', what: 'redis-sentinel with the INCR fence (claimed) loses an acknowledged lock in a failover', backend: 'redis-sentinel', resource: 'fence-claim', expect: 'violation' },
+  {
+    id: 'sentinel-fence',
+    what: 'redis-sentinel with the INCR fence (claimed) loses an acknowledged lock in a failover',
+    backend: 'redis-sentinel',
+    resource: 'fence-claim',
+    expect: 'violation',
+  },
   {
     id: 'redlock-clock',
     what: 'Redlock (ours) under a clock jump',
@@ -76,17 +95,52 @@ export const BENCH_TARGETS: readonly BenchTarget[] = [
     // lease's failure, found first on 5 of 5 seeds): Redlock's own is two holders both inside their validity.
     want: 'valid-double-hold',
     expect: 'violation',
-    failure: { sign: "two holders both within their grants' validity, with a clock jump in the try", shown: (f) => (f.miss?.validDoubleHolds ?? 0) > 0 && f.arms.some((a) => a.startsWith('clock@')) },
+    failure: {
+      sign: "two holders both within their grants' validity, with a clock jump in the try",
+      shown: (f) => (f.miss?.validDoubleHolds ?? 0) > 0 && f.arms.some((a) => a.startsWith('clock@')),
+    },
   },
-  { id: 'zk-careful', what: 'ZooKeeper with the careful client (--check-hold) acting past its session', backend: 'zookeeper', resource: 'none', checkHold: true, expect: 'violation' },
+  {
+    id: 'zk-careful',
+    what: 'ZooKeeper with the careful client (--check-hold) acting past its session',
+    backend: 'zookeeper',
+    resource: 'none',
+    checkHold: true,
+    expect: 'violation',
+  },
   { id: 'etcd-fence-claim', what: 'etcd (built-in client) with fence-claim: protected', backend: 'etcd', resource: 'fence-claim', expect: 'none' },
   { id: 'zk-fence-claim', what: 'ZooKeeper with fence-claim: protected', backend: 'zookeeper', resource: 'fence-claim', expect: 'none' },
   // Without persistence a kill restarts Redis empty, its INCR counter too, and the same token goes to two holders: found so (2026-12-01, seed 1, two kills right after grants). With every write fsynced the counter survives a kill.
-  { id: 'redis-fence-claim', what: 'single-instance Redis with fence-claim, the AOF fsynced on every write: protected', backend: 'redis', resource: 'fence-claim', redisPersistence: 'aof-always', expect: 'none' },
+  {
+    id: 'redis-fence-claim',
+    what: 'single-instance Redis with fence-claim, the AOF fsynced on every write: protected',
+    backend: 'redis',
+    resource: 'fence-claim',
+    redisPersistence: 'aof-always',
+    expect: 'none',
+  },
   // A session lock has no lease to outlast: only the end of its session under a working holder (session-end) hands it on.
-  { id: 'pg-advisory-none', what: "PostgreSQL's session advisory lock, no fence: the holder writes on after the server ended its session", backend: 'pg-advisory', resource: 'none', expect: 'violation' },
-  { id: 'pg-advisory-fence-claim', what: "PostgreSQL's session advisory lock with fence-claim (its sequence token): protected", backend: 'pg-advisory', resource: 'fence-claim', expect: 'none' },
-  { id: 'redis-fence-claim-volatile', what: 'single-instance Redis with fence-claim and no persistence: a kill hands its INCR tokens out again', backend: 'redis', resource: 'fence-claim', expect: 'violation' },
+  {
+    id: 'pg-advisory-none',
+    what: "PostgreSQL's session advisory lock, no fence: the holder writes on after the server ended its session",
+    backend: 'pg-advisory',
+    resource: 'none',
+    expect: 'violation',
+  },
+  {
+    id: 'pg-advisory-fence-claim',
+    what: "PostgreSQL's session advisory lock with fence-claim (its sequence token): protected",
+    backend: 'pg-advisory',
+    resource: 'fence-claim',
+    expect: 'none',
+  },
+  {
+    id: 'redis-fence-claim-volatile',
+    what: 'single-instance Redis with fence-claim and no persistence: a kill hands its INCR tokens out again',
+    backend: 'redis',
+    resource: 'fence-claim',
+    expect: 'violation',
+  },
 ];
 
 export function benchTarget(id: string): BenchTarget {
@@ -99,16 +153,21 @@ export function benchTarget(id: string): BenchTarget {
 export function huntArgv(t: BenchTarget, seed: number, budget: string, results: string): string[] {
   return [
     'hunt',
-    '--backend', t.backend,
-    '--resource', t.resource,
+    '--backend',
+    t.backend,
+    '--resource',
+    t.resource,
     ...(t.client !== undefined ? ['--client', t.client] : []),
     ...(t.checkHold ? ['--check-hold'] : []),
     ...(t.redisPersistence ? ['--redis-persistence', t.redisPersistence] : []),
     ...(t.faults ? ['--faults', t.faults.join(',')] : []),
     ...(t.want ? ['--want', t.want] : []),
-    '--budget', budget,
-    '--seed', String(seed),
-    '--results', results,
+    '--budget',
+    budget,
+    '--seed',
+    String(seed),
+    '--results',
+    results,
     // Runs-to-detection and time-to-detection are the hunt's own; the bench shrinks what it wants separately.
     '--no-shrink',
   ];

@@ -58,7 +58,8 @@ export function writeLongKvHistory(path: string, spec: LongKvHistorySpec): void 
       const roll = rng.float();
       const value = `x ${proc[s]!} ${invoked} y`;
       const current = store.get(key) ?? '';
-      const next: KvOp = roll < 0.5 ? { f: 'get', key } : roll < 0.85 || current.length > MAX_APPEND_TO ? { f: 'put', key, value } : { f: 'append', key, value };
+      const next: KvOp =
+        roll < 0.5 ? { f: 'get', key } : roll < 0.85 || current.length > MAX_APPEND_TO ? { f: 'put', key, value } : { f: 'append', key, value };
       inFlight[s] = next;
       emit(proc[s]!, 'invoke', next, next.f === 'get' ? null : next.value);
       invoked++;

@@ -95,7 +95,10 @@ export function buildPorcupineHarness(env: NodeJS.ProcessEnv = process.env): Har
   const work = join(projectRoot(), 'node_modules', '.cache', 'fencecheck', `porcupine-harness-${version.replace(/[^\w.-]/g, '_')}`);
   mkdirSync(work, { recursive: true });
   writeFileSync(join(work, 'main.go'), MAIN + '\n' + parts.join('\n\n') + '\n');
-  writeFileSync(join(work, 'go.mod'), `module porcupineharness\n\ngo 1.16\n\nrequire github.com/anishathalye/porcupine v1.3.0\n\nreplace github.com/anishathalye/porcupine => ${dir}\n`);
+  writeFileSync(
+    join(work, 'go.mod'),
+    `module porcupineharness\n\ngo 1.16\n\nrequire github.com/anishathalye/porcupine v1.3.0\n\nreplace github.com/anishathalye/porcupine => ${dir}\n`,
+  );
   const binary = join(work, 'porcupine-harness');
   try {
     execFileSync('go', ['build', '-o', binary, '.'], {
@@ -105,7 +108,16 @@ export function buildPorcupineHarness(env: NodeJS.ProcessEnv = process.env): Har
     });
   } catch (err) {
     const e = err as { code?: string; stderr?: Buffer };
-    return { missing: e.code === 'ENOENT' ? 'go is not on the PATH' : `go build failed: ${String(e.stderr ?? err).trim().split('\n').slice(0, 3).join(' / ')}` };
+    return {
+      missing:
+        e.code === 'ENOENT'
+          ? 'go is not on the PATH'
+          : `go build failed: ${String(e.stderr ?? err)
+              .trim()
+              .split('\n')
+              .slice(0, 3)
+              .join(' / ')}`,
+    };
   }
   return { binary, version: `Porcupine ${version}` };
 }

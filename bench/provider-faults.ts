@@ -27,20 +27,26 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
 async function leftovers(): Promise<string> {
   const ns = projectNamespaces().length;
   if (!(await dockerStatus()).usable) return `namespaces ${ns}`;
-  const count = async (args: string[]): Promise<number> => (await docker([...args, '--filter', 'label=org.fencecheck.project=fencecheck', '-q'])).stdout.split('\n').filter(Boolean).length;
+  const count = async (args: string[]): Promise<number> =>
+    (await docker([...args, '--filter', 'label=org.fencecheck.project=fencecheck', '-q'])).stdout.split('\n').filter(Boolean).length;
   return `namespaces ${ns}, containers ${await count(['ps', '-a'])}, networks ${await count(['network', 'ls'])}, volumes ${await count(['volume', 'ls'])}`;
 }
 
 async function measure(provider: ProviderName): Promise<void> {
-  const row = (what: string, ms: number, seen: string): void => void process.stdout.write(`${provider.padEnd(10)}  ${what.padEnd(22)} ${ms.toFixed(0).padStart(6)} ms  ${seen}\n`);
-  const [cluster, upMs] = await timed(() => startCluster({ provider, backends: ['redis', 'etcd', 'zookeeper', 'postgres'], clientHosts: ['c1'], redis: { persistence: 'aof-everysec' } }));
+  const row = (what: string, ms: number, seen: string): void =>
+    void process.stdout.write(`${provider.padEnd(10)}  ${what.padEnd(22)} ${ms.toFixed(0).padStart(6)} ms  ${seen}\n`);
+  const [cluster, upMs] = await timed(() =>
+    startCluster({ provider, backends: ['redis', 'etcd', 'zookeeper', 'postgres'], clientHosts: ['c1'], redis: { persistence: 'aof-everysec' } }),
+  );
   try {
     row('up (redis,etcd,zk,pg)', upMs, `${cluster.nodes.length} nodes, 1 client host`);
     const n = cluster.nemesis;
     const redis = cluster.endpoints('redis')[0]!;
     const c1 = cluster.clientHost('c1');
-    const ping = async (): Promise<string> => (await c1.exec(['node', '-e', PING_FROM_HOST(redis.host, redis.port)], { reject: false, timeoutMs: 10_000 })).stdout;
-    const ask = (cmd: string): Promise<string> => tcpExchange(redis.host, redis.port, cmd, { timeoutMs: 1500, done: (a) => a.includes('\r\n') && !a.startsWith('*') || /\r\n.*\r\n.*\r\n/s.test(a) });
+    const ping = async (): Promise<string> =>
+      (await c1.exec(['node', '-e', PING_FROM_HOST(redis.host, redis.port)], { reject: false, timeoutMs: 10_000 })).stdout;
+    const ask = (cmd: string): Promise<string> =>
+      tcpExchange(redis.host, redis.port, cmd, { timeoutMs: 1500, done: (a) => (a.includes('\r\n') && !a.startsWith('*')) || /\r\n.*\r\n.*\r\n/s.test(a) });
     row('ping from c1', 0, await ping());
     const [, partMs] = await timed(() => n.partition({ c1: ['redis1'], redis1: ['c1'] }));
     row('partition c1|redis1', partMs, `ping from c1: ${await ping()}`);

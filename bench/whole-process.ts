@@ -87,7 +87,10 @@ interface BenchInputs {
 /** The generated histories the rows check, seeded, under `work`. */
 function writeInputs(work: string): BenchInputs {
   const twoOp = join(work, 'two-op.jsonl');
-  writeFileSync(twoOp, '{"index":0,"time":0,"process":0,"type":"invoke","f":"write","value":1}\n{"index":1,"time":1,"process":0,"type":"ok","f":"write","value":1}\n');
+  writeFileSync(
+    twoOp,
+    '{"index":0,"time":0,"process":0,"type":"invoke","f":"write","value":1}\n{"index":1,"time":1,"process":0,"type":"ok","f":"write","value":1}\n',
+  );
   const long100k = join(work, 'long-100k.log');
   const long1m = join(work, 'long-1m.log');
   writeLongHistory(long100k, { ops: 100_000, seed: 12 });
@@ -102,7 +105,8 @@ function writeInputs(work: string): BenchInputs {
   // The issue's "directory of 120 small Jepsen EDN histories" (the corpus has one EDN file): 100–300 ops each, seeded.
   const edn = join(work, 'edn-120');
   mkdirSync(edn);
-  for (let i = 0; i < 120; i++) writeLongHistory(join(edn, `h${String(i).padStart(3, '0')}.edn`), { ops: 100 + ((i * 37) % 201), seed: 1000 + i, format: 'edn' });
+  for (let i = 0; i < 120; i++)
+    writeLongHistory(join(edn, `h${String(i).padStart(3, '0')}.edn`), { ops: 100 + ((i * 37) % 201), seed: 1000 + i, format: 'edn' });
   return { twoOp, long100k, long1m, longKv, longKv1m, edn };
 }
 
@@ -112,12 +116,24 @@ function benchRows(i: BenchInputs, corpus: CorpusEntry[], porc: string | undefin
     { name: 'node -e 0', fencecheck: [process.execPath, '-e', '0'] },
     { name: 'fencecheck --version', fencecheck: [process.execPath, CLI, '--version'], versus: 'node -e 0' },
     { name: 'check, 2-op history', fencecheck: [process.execPath, CLI, 'check', i.twoOp, '--model', 'register'], versus: 'node -e 0' },
-    { name: 'etcd', fencecheck: [process.execPath, CLI, 'check', ...files('etcd'), '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', ...files('etcd')] } : {}) },
+    {
+      name: 'etcd',
+      fencecheck: [process.execPath, CLI, 'check', ...files('etcd'), '--model', 'etcd'],
+      ...(porc ? { porcupine: [porc, 'etcd', ...files('etcd')] } : {}),
+    },
     { name: 'kv', fencecheck: [process.execPath, CLI, 'check', ...files('kv'), '--model', 'kv'], ...(porc ? { porcupine: [porc, 'kv', ...files('kv')] } : {}) },
     { name: '120 EDN, 100–300 ops', fencecheck: [process.execPath, CLI, 'check', i.edn, '--model', 'cas-register'] },
-    { name: 'long 100k', fencecheck: [process.execPath, CLI, 'check', i.long100k, '--model', 'etcd'], ...(porc ? { porcupine: [porc, 'etcd', i.long100k] } : {}) },
+    {
+      name: 'long 100k',
+      fencecheck: [process.execPath, CLI, 'check', i.long100k, '--model', 'etcd'],
+      ...(porc ? { porcupine: [porc, 'etcd', i.long100k] } : {}),
+    },
     { name: 'long 1M', fencecheck: [process.execPath, CLI, 'check', i.long1m, '--model', 'etcd'] },
-    { name: 'long kv 200k, 64 keys', fencecheck: [process.execPath, CLI, 'check', i.longKv, '--model', 'kv'], ...(porc ? { porcupine: [porc, 'kv', i.longKv] } : {}) },
+    {
+      name: 'long kv 200k, 64 keys',
+      fencecheck: [process.execPath, CLI, 'check', i.longKv, '--model', 'kv'],
+      ...(porc ? { porcupine: [porc, 'kv', i.longKv] } : {}),
+    },
     { name: 'long kv 1M, 64 keys', fencecheck: [process.execPath, CLI, 'check', i.longKv1m, '--model', 'kv'] },
   ];
 }
@@ -151,7 +167,14 @@ function formatTable(rows: readonly Row[], samples: Map<string, Sample[]>, versi
     const refRss = REFERENCE.rssMB[row.name];
     const base = row.versus ? median(samples.get(`${row.versus}/f`)!) : undefined;
     const other = p?.seconds ?? refS;
-    const ratio = f.seconds === Infinity ? '—' : base ? `${(f.seconds / base.seconds).toFixed(2)}x node -e 0` : other ? `${(f.seconds / other).toFixed(2)}x Porcupine` : '—';
+    const ratio =
+      f.seconds === Infinity
+        ? '—'
+        : base
+          ? `${(f.seconds / base.seconds).toFixed(2)}x node -e 0`
+          : other
+            ? `${(f.seconds / other).toFixed(2)}x Porcupine`
+            : '—';
     const b = samples.get(`${row.name}/b`);
     const before = b ? median(b) : undefined;
     lines.push([
@@ -191,7 +214,11 @@ function measure(argv: string[], capS: number): Sample {
 }
 
 function median(samples: Sample[]): Sample {
-  const by = <K extends keyof Sample>(k: K) => samples.map((s) => s[k]).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  const by = <K extends keyof Sample>(k: K) =>
+    samples
+      .map((s) => s[k])
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
   const mid = <T>(xs: T[]) => xs[(xs.length - 1) >> 1];
   const rss = mid(by('rssMB'));
   return { seconds: mid(by('seconds'))!, ...(rss !== undefined ? { rssMB: rss } : {}) };

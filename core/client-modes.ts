@@ -19,7 +19,8 @@ export interface Announced {
 
 /** Why this token kind cannot serve the mode, or undefined. */
 function tokenReason(kind: ClientTokenKind, resource: ResourceMode): string | undefined {
-  if (kind !== 'monotonic' && (resource === 'fence' || resource === 'fence-claim')) return `announces ${kind === 'none' ? 'no token' : `${kind} tokens`}, and the resource mode ${resource} needs a monotonic fencing token`;
+  if (kind !== 'monotonic' && (resource === 'fence' || resource === 'fence-claim'))
+    return `announces ${kind === 'none' ? 'no token' : `${kind} tokens`}, and the resource mode ${resource} needs a monotonic fencing token`;
   if (kind === 'none' && resource !== 'none' && !DB_CONTROL_MODES.includes(resource)) return `announces no token, and the resource mode ${resource} needs one`;
   return undefined;
 }

@@ -24,7 +24,6 @@ import type { Value } from './history/op.js';
 
 import type { LockBackend, ResourceMode } from './vocabulary.js';
 
-
 /** How a client process is configured: passed as JSON in the FC_CLIENT_CONFIG environment variable. */
 export interface ClientConfig {
   /** The worker index (0-based); used in logs and unique values. */

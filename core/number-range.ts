@@ -41,7 +41,8 @@ export function rangeHelp(r: NumberRange): string {
 export function parseInRange(flag: string, r: NumberRange): (text: string) => number {
   return (text: string): number => {
     const syntax = r.integer === false ? DECIMAL_TEXT : INTEGER_TEXT;
-    if (!syntax.test(text)) throw outOfRange(flag, r, text, `Write it as a plain decimal${r.integer === false ? '' : ' integer'}: no exponent, sign, blanks or hex.`);
+    if (!syntax.test(text))
+      throw outOfRange(flag, r, text, `Write it as a plain decimal${r.integer === false ? '' : ' integer'}: no exponent, sign, blanks or hex.`);
     return assertInRange(flag, r, Number(text), text);
   };
 }

@@ -18,7 +18,6 @@
 import { Etcd3, EtcdLockFailedError } from 'etcd3';
 import { Fail, Info, log, packageVersion, serve, sleep } from './fencecheck-protocol.mjs';
 
-
 class Etcd3Lock {
   constructor(config) {
     this.config = config;

@@ -157,7 +157,8 @@ class Resource {
 function bind(param, token) {
   if (param === null || typeof param === 'string') return param;
   if (param.token === 'fence') {
-    if (!(typeof token === 'number' && Number.isSafeInteger(token) && token >= 0)) throw new Fail('no-fencing-token', `token ${JSON.stringify(token)} is not a fencing token`);
+    if (!(typeof token === 'number' && Number.isSafeInteger(token) && token >= 0))
+      throw new Fail('no-fencing-token', `token ${JSON.stringify(token)} is not a fencing token`);
     return String(token);
   }
   if (token === undefined || token === null) throw new Fail('no-token', 'no hold to mark under');

@@ -34,7 +34,9 @@ export function ioredisConnection(endpoint, timeoutMs) {
 
 /** Best effort, as the built-in clients: a server not reachable yet makes ops fail, not the start. */
 export async function connectAll(conns, timeoutMs) {
-  await Promise.all(conns.map((c) => withTimeout(c.connect(), timeoutMs, () => new Error('connect timeout')).catch((e) => log(`redis not reachable yet: ${e.message}`))));
+  await Promise.all(
+    conns.map((c) => withTimeout(c.connect(), timeoutMs, () => new Error('connect timeout')).catch((e) => log(`redis not reachable yet: ${e.message}`))),
+  );
 }
 
 /**

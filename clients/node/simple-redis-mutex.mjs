@@ -49,7 +49,11 @@ class SimpleRedisMutex {
     for (;;) {
       let got;
       try {
-        got = await withTimeout(tryLock(this.redis, this.config.lockName, { timeout: Math.round(ttlMs) }), this.config.callTimeoutMs, () => new Info('timeout', 'tryLock took over a call timeout'));
+        got = await withTimeout(
+          tryLock(this.redis, this.config.lockName, { timeout: Math.round(ttlMs) }),
+          this.config.callTimeoutMs,
+          () => new Info('timeout', 'tryLock took over a call timeout'),
+        );
       } catch (e) {
         if (e instanceof Info) throw e;
         // "The client is closed" / offline: node-redis refused the command before sending it.

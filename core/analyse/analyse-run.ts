@@ -16,7 +16,19 @@ import type { ClientTokenKind } from '../client-protocol.js';
  * else the backend's built-in client's. `now`: the clock the searches' deadlines read (a simulation passes its
  * own, so a run of it decides the same way however loaded the machine is); by default the process's.
  */
-export function analyseRun(history: History, o: Pick<RunOptions, 'workload' | 'resource' | 'backend'>, clientToken?: ClientTokenKind, now?: () => number): LockCheckResult {
+export function analyseRun(
+  history: History,
+  o: Pick<RunOptions, 'workload' | 'resource' | 'backend'>,
+  clientToken?: ClientTokenKind,
+  now?: () => number,
+): LockCheckResult {
   const tokenKind = clientToken === undefined ? tokenKindOf(o.backend) : clientToken === 'monotonic' ? 'monotonic' : 'unique';
-  return runCheckers(checkersFor(o.workload), history, { workload: o.workload, resource: o.resource, backend: o.backend, tokenKind, ...(clientToken !== undefined ? { clientToken } : {}), ...(now !== undefined ? { now } : {}) });
+  return runCheckers(checkersFor(o.workload), history, {
+    workload: o.workload,
+    resource: o.resource,
+    backend: o.backend,
+    tokenKind,
+    ...(clientToken !== undefined ? { clientToken } : {}),
+    ...(now !== undefined ? { now } : {}),
+  });
 }

@@ -14,7 +14,9 @@ import type { ProtocolViolation } from '../client-protocol.js';
 /** An `unknown` verdict when a client broke the protocol, else undefined. */
 export function clientProtocolVerdict(violations: readonly ProtocolViolation[]): CheckerVerdict | undefined {
   const first = violations[0];
-  return first && unknownVerdict('client-protocol', `${violations.length} protocol violation(s); first: client ${first.client} ${first.problem}`, first.stderrTail);
+  return (
+    first && unknownVerdict('client-protocol', `${violations.length} protocol violation(s); first: client ${first.client} ${first.problem}`, first.stderrTail)
+  );
 }
 
 /**
@@ -25,7 +27,10 @@ export function clientProtocolVerdict(violations: readonly ProtocolViolation[]):
  */
 export function clientCrashVerdict(crashes: readonly ClientCrash[]): CheckerVerdict | undefined {
   const first = crashes[0];
-  return first && unknownVerdict('client-crashes', `${crashes.length} client process(es) died without being asked; first: ${first.client} (${first.exit})`, first.stderrTail);
+  return (
+    first &&
+    unknownVerdict('client-crashes', `${crashes.length} client process(es) died without being asked; first: ${first.client} (${first.exit})`, first.stderrTail)
+  );
 }
 
 /** A deciding verdict of unknown about a client, quoting the end of its stderr. */

@@ -69,11 +69,19 @@ function lockFact(steps: Step[], facts: DeclaredFacts): FactContradiction | null
   const declared = `backend ${facts.backend}`;
   if (facts.backend === 'none') {
     const lock = steps.find((s) => s.invoke.f === 'acquire' || s.invoke.f === 'release');
-    return lock === undefined ? null : { fact: 'backend', declared, op: lock.invoke, found: who(lock), why: 'with no lock (--backend none) no client takes or releases one' };
+    return lock === undefined
+      ? null
+      : { fact: 'backend', declared, op: lock.invoke, found: who(lock), why: 'with no lock (--backend none) no client takes or releases one' };
   }
   const access = steps.find((s) => SECTION_ACCESSES.includes(s.invoke.f));
   if (access !== undefined && !steps.some((s) => s.invoke.f === 'acquire')) {
-    return { fact: 'backend', declared, op: access.invoke, found: `${who(access)}, and no client ever asked for the lock`, why: `on ${facts.backend} every section takes the lock first (only --backend none runs without one)` };
+    return {
+      fact: 'backend',
+      declared,
+      op: access.invoke,
+      found: `${who(access)}, and no client ever asked for the lock`,
+      why: `on ${facts.backend} every section takes the lock first (only --backend none runs without one)`,
+    };
   }
   return null;
 }
@@ -86,7 +94,13 @@ export function describeContradiction(c: FactContradiction): string {
 
 function clientFact(facts: DeclaredFacts): FactContradiction | null {
   if (facts.clientToken === undefined || facts.foreignClient) return null;
-  return { fact: 'clientToken', declared: `clientToken ${facts.clientToken}`, op: null, found: 'no `client` ran', why: 'only a run with a foreign lock client (`client`) records the token kind it announced' };
+  return {
+    fact: 'clientToken',
+    declared: `clientToken ${facts.clientToken}`,
+    op: null,
+    found: 'no `client` ran',
+    why: 'only a run with a foreign lock client (`client`) records the token kind it announced',
+  };
 }
 
 function workloadFact(steps: Step[], facts: DeclaredFacts): FactContradiction | null {
@@ -95,27 +109,65 @@ function workloadFact(steps: Step[], facts: DeclaredFacts): FactContradiction | 
     const f = step.invoke.f;
     if (facts.workload === 'mutex') {
       // (In the cas-unique modes every section marks the row with its token first, the mutex workload's too.)
-      if (f === 'read' || f === 'write' || f === 'final-read') return { fact: 'workload', declared, op: step.invoke, found: who(step), why: 'the mutex workload only takes and releases the lock; it never reads or writes the resource' };
+      if (f === 'read' || f === 'write' || f === 'final-read')
+        return {
+          fact: 'workload',
+          declared,
+          op: step.invoke,
+          found: who(step),
+          why: 'the mutex workload only takes and releases the lock; it never reads or writes the resource',
+        };
       continue;
     }
     if (f !== 'write') continue;
     const v = step.invoke.value;
     if (facts.workload === 'fenced-write' && typeof v !== 'string') {
-      return { fact: 'workload', declared, op: step.invoke, found: `${who(step)} of ${quote(v)}`, why: 'fenced-write writes the plan\'s strings (p<client>-<seq>), never a number' };
+      return {
+        fact: 'workload',
+        declared,
+        op: step.invoke,
+        found: `${who(step)} of ${quote(v)}`,
+        why: "fenced-write writes the plan's strings (p<client>-<seq>), never a number",
+      };
     }
     if (COUNTER_WORKLOADS.has(facts.workload) && !(typeof v === 'number' && Number.isSafeInteger(v))) {
-      return { fact: 'workload', declared, op: step.invoke, found: `${who(step)} of ${quote(v)}`, why: `${facts.workload} writes the counter's next integer (what it read, plus one)` };
+      return {
+        fact: 'workload',
+        declared,
+        op: step.invoke,
+        found: `${who(step)} of ${quote(v)}`,
+        why: `${facts.workload} writes the counter's next integer (what it read, plus one)`,
+      };
     }
     const own = workloadOf(facts.workload).writeField;
     if (own !== undefined && step.invoke[own] !== v) {
-      return { fact: 'workload', declared, op: step.invoke, found: `${who(step)} of ${quote(v)} with no \`${own}\` field`, why: `each ${facts.workload} write records its ${own} (\`${own}\` equal to its value)` };
+      return {
+        fact: 'workload',
+        declared,
+        op: step.invoke,
+        found: `${who(step)} of ${quote(v)} with no \`${own}\` field`,
+        why: `each ${facts.workload} write records its ${own} (\`${own}\` equal to its value)`,
+      };
     }
     const other = WRITE_FIELDS.find((w) => w.field !== own && step.invoke[w.field] !== undefined);
-    if (other !== undefined) return { fact: 'workload', declared, op: step.invoke, found: `${who(step)} recording \`${other.field}\``, why: `only ${other.workload} writes record a ${other.field}` };
+    if (other !== undefined)
+      return {
+        fact: 'workload',
+        declared,
+        op: step.invoke,
+        found: `${who(step)} recording \`${other.field}\``,
+        why: `only ${other.workload} writes record a ${other.field}`,
+      };
   }
   const granted = steps.find((s) => s.invoke.f === 'acquire' && s.done?.type === 'ok');
   if (facts.workload !== 'mutex' && granted !== undefined && !steps.some((s) => s.invoke.f === 'read' || s.invoke.f === 'write')) {
-    return { fact: 'workload', declared, op: granted.done!, found: `${who(granted)} granted, and no section ever read or wrote the resource`, why: `a ${facts.workload} section touches the resource once it holds the lock (only mutex never does)` };
+    return {
+      fact: 'workload',
+      declared,
+      op: granted.done!,
+      found: `${who(granted)} granted, and no section ever read or wrote the resource`,
+      why: `a ${facts.workload} section touches the resource once it holds the lock (only mutex never does)`,
+    };
   }
   return null;
 }
@@ -124,25 +176,59 @@ function resourceFact(steps: Step[], facts: DeclaredFacts): FactContradiction | 
   const declared = `resource ${facts.resource}`;
   const cas = CAS_MODES.has(facts.resource);
   for (const step of steps) {
-    if (step.invoke.f === 'mark' && !cas) return { fact: 'resource', declared, op: step.invoke, found: who(step), why: 'only the cas-unique modes mark the row with the holder\'s token' };
+    if (step.invoke.f === 'mark' && !cas)
+      return { fact: 'resource', declared, op: step.invoke, found: who(step), why: "only the cas-unique modes mark the row with the holder's token" };
     if (SECTION_ACCESSES.includes(step.invoke.f) && facts.resource !== 'version' && numberField(step.done, 'version') !== undefined) {
-      return { fact: 'resource', declared, op: step.done ?? step.invoke, found: `${who(step)} recorded row version ${quote(step.done?.['version'])}`, why: 'only the version mode reads and checks a row version' };
+      return {
+        fact: 'resource',
+        declared,
+        op: step.done ?? step.invoke,
+        found: `${who(step)} recorded row version ${quote(step.done?.['version'])}`,
+        why: 'only the version mode reads and checks a row version',
+      };
     }
     if (facts.resource === 'none' && SECTION_ACCESSES.includes(step.invoke.f) && step.done?.type === 'fail' && step.done['outcome'] === 'rejected') {
-      return { fact: 'resource', declared, op: step.done, found: `${who(step)} refused by the resource`, why: 'under `none` the resource accepts every access: nothing can refuse one' };
+      return {
+        fact: 'resource',
+        declared,
+        op: step.done,
+        found: `${who(step)} refused by the resource`,
+        why: 'under `none` the resource accepts every access: nothing can refuse one',
+      };
     }
   }
   if (facts.resource === 'version') {
     const read = steps.find((s) => s.invoke.f === 'read' && s.done?.type === 'ok' && numberField(s.done, 'version') === undefined);
-    if (read !== undefined) return { fact: 'resource', declared, op: read.done!, found: `${who(read)} recorded no row version`, why: 'the version mode reads the row\'s version with its data, to compare at the write' };
+    if (read !== undefined)
+      return {
+        fact: 'resource',
+        declared,
+        op: read.done!,
+        found: `${who(read)} recorded no row version`,
+        why: "the version mode reads the row's version with its data, to compare at the write",
+      };
   }
   if (facts.resource === 'for-update') {
     const overlap = rowLockOverlap(steps);
-    if (overlap !== null) return { fact: 'resource', declared, op: overlap.read.done!, found: `${who(overlap.read)} read the row while p${overlap.holder.process}'s transaction held it (op #${overlap.holder.invoke.index})`, why: 'under for-update a read takes the row lock, which its holder keeps until its write commits' };
+    if (overlap !== null)
+      return {
+        fact: 'resource',
+        declared,
+        op: overlap.read.done!,
+        found: `${who(overlap.read)} read the row while p${overlap.holder.process}'s transaction held it (op #${overlap.holder.invoke.index})`,
+        why: 'under for-update a read takes the row lock, which its holder keeps until its write commits',
+      };
   }
   if (cas && facts.workload !== 'mutex') {
     const write = steps.find((s) => s.invoke.f === 'write' && s.done?.type === 'ok');
-    if (write !== undefined && !steps.some((s) => s.invoke.f === 'mark')) return { fact: 'resource', declared, op: write.invoke, found: `${who(write)} accepted, and no section ever marked the row`, why: `${facts.resource} marks the row with the holder's token before it writes` };
+    if (write !== undefined && !steps.some((s) => s.invoke.f === 'mark'))
+      return {
+        fact: 'resource',
+        declared,
+        op: write.invoke,
+        found: `${who(write)} accepted, and no section ever marked the row`,
+        why: `${facts.resource} marks the row with the holder's token before it writes`,
+      };
   }
   return null;
 }

@@ -31,7 +31,13 @@ export interface ClientFacts {
  * that broke the protocol adds a deciding `client-protocol` verdict of unknown, and crashed client
  * processes a deciding `client-crashes` verdict of unknown, counted in the evidence.
  */
-export function runResults(history: History, o: Pick<RunOptions, 'workload' | 'resource' | 'backend'>, plannedWindows: number | undefined, durationMs: number | null, client?: ClientFacts): ResultsJson {
+export function runResults(
+  history: History,
+  o: Pick<RunOptions, 'workload' | 'resource' | 'backend'>,
+  plannedWindows: number | undefined,
+  durationMs: number | null,
+  client?: ClientFacts,
+): ResultsJson {
   const crashes = client?.crashes ?? [];
   const checked = addClientVerdict(analyseRun(history, o, client?.token), clientProtocolVerdict(client?.violations ?? []), clientCrashVerdict(crashes));
   const evidence = evidenceOf(history, checked.verdicts, plannedWindows, crashes);

@@ -10,10 +10,13 @@ import type { Operation } from './operation.js';
 /** Bytes a new state is assumed to keep alive when the model does not say (see Model.sizeOf). */
 export const DEFAULT_STATE_BYTES = 64;
 
-export type FilledModel<S> = Model<S> & Required<Pick<Model<S>, 'hash' | 'equal' | 'partition' | 'partitionLabel' | 'onFail' | 'isInert' | 'isReadOnly' | 'sizeOf' | 'describeState' | 'describeOperation'>> & {
-  /** Whether the model splits histories (P-compositionality): a witness then names the part. */
-  partitioned: boolean;
-};
+export type FilledModel<S> = Model<S> &
+  Required<
+    Pick<Model<S>, 'hash' | 'equal' | 'partition' | 'partitionLabel' | 'onFail' | 'isInert' | 'isReadOnly' | 'sizeOf' | 'describeState' | 'describeOperation'>
+  > & {
+    /** Whether the model splits histories (P-compositionality): a witness then names the part. */
+    partitioned: boolean;
+  };
 
 /**
  * One filled model per model: checking many files with one model reuses the same object and the same closures,

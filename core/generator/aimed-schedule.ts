@@ -49,7 +49,10 @@ export function splitAim(part: string, flag: string): { fault: string; on?: Trig
   if (at < 0) return { fault: part };
   const on = part.slice(at + 1);
   if (!(TRIGGER_EVENTS as readonly string[]).includes(on)) {
-    throw new UsageError(`Expected the lock event after \`@\` in \`${flag}\` to be one of ${TRIGGER_EVENTS.join(', ')}, got \`${part}\``, 'docs/hunt.md#triggers says what each event is: client-pause@holder-read pauses a holder between its read and its write.');
+    throw new UsageError(
+      `Expected the lock event after \`@\` in \`${flag}\` to be one of ${TRIGGER_EVENTS.join(', ')}, got \`${part}\``,
+      'docs/hunt.md#triggers says what each event is: client-pause@holder-read pauses a holder between its read and its write.',
+    );
   }
   return { fault: part.slice(0, at), on: on as TriggerEvent };
 }

@@ -80,7 +80,11 @@ export function bridgeOf(ordered: readonly string[]): Grudge {
   const [left, right] = halvesOf(ordered);
   const bridge = right[0];
   const g = completeGrudge([left, right]);
-  return canonical(Object.entries(g).filter(([h]) => h !== bridge).map(([h, drops]): [string, string[]] => [h, drops.filter((d) => d !== bridge)]));
+  return canonical(
+    Object.entries(g)
+      .filter(([h]) => h !== bridge)
+      .map(([h, drops]): [string, string[]] => [h, drops.filter((d) => d !== bridge)]),
+  );
 }
 
 export function bridge(hosts: readonly string[], rng: Rng): Grudge {

@@ -48,7 +48,12 @@ export interface MetadumpItem {
 
 /** One line of `lru_crawler metadump all` (`key=… exp=… la=… cas=… fetch=… cls=1 size=70`), or null. */
 export function parseMetadumpLine(line: string): MetadumpItem | null {
-  const fields = Object.fromEntries(line.trim().split(' ').map((f) => [f.slice(0, f.indexOf('=')), f.slice(f.indexOf('=') + 1)]));
+  const fields = Object.fromEntries(
+    line
+      .trim()
+      .split(' ')
+      .map((f) => [f.slice(0, f.indexOf('=')), f.slice(f.indexOf('=') + 1)]),
+  );
   const size = Number(fields['size']);
   const cls = Number(fields['cls']);
   if (fields['key'] === undefined || !Number.isSafeInteger(size) || !Number.isSafeInteger(cls)) return null;
@@ -96,7 +101,8 @@ export interface MemcachedPressurePlan {
  */
 export function memcachedPressurePlan(s: { pagesInUse: number; probeSize: number; lockItems: readonly MetadumpItem[] }): MemcachedPressurePlan {
   if (!(Number.isSafeInteger(s.pagesInUse) && s.pagesInUse >= 0)) throw new RangeError(`Expected the pages in use as a count, got ${s.pagesInUse}`);
-  if (!(Number.isSafeInteger(s.probeSize) && s.probeSize > PROBE_VALUE_BYTES)) throw new RangeError(`Expected the probe item's size in bytes, got ${s.probeSize}`);
+  if (!(Number.isSafeInteger(s.probeSize) && s.probeSize > PROBE_VALUE_BYTES))
+    throw new RangeError(`Expected the probe item's size in bytes, got ${s.probeSize}`);
   const headerBytes = s.probeSize - PROBE_VALUE_BYTES;
   // The most common size among the lock service's items: a lock key, not a stray fence counter.
   const sizes = s.lockItems.map((i) => i.size);
@@ -104,12 +110,17 @@ export function memcachedPressurePlan(s: { pagesInUse: number; probeSize: number
   // Every page but one for the ballast; the fillers' class keeps the one it has (a lock key is in it) or gets the last.
   const ballastPages = Math.max(0, MIN_MEMLIMIT_MB - s.pagesInUse - (s.lockItems.length > 0 ? 0 : 1));
   return {
-    memlimitMb: MIN_MEMLIMIT_MB, ballastItems: ballastPages * BALLAST_PER_PAGE, fillerValueBytes: Math.max(1, lockSize - headerBytes),
+    memlimitMb: MIN_MEMLIMIT_MB,
+    ballastItems: ballastPages * BALLAST_PER_PAGE,
+    fillerValueBytes: Math.max(1, lockSize - headerBytes),
     // 200 every 2 ms, of which at most 400 unanswered: an eviction entry takes about 80 bytes of a worker's 64-KB
     // log buffer, and the bipbuf wants 512 free for the next one, so 400 in flight fit with room for the lock
     // clients' own evictions. The stall is longer than memcached's logger thread sleeps when it found nothing (1 s,
     // MAX_LOGGER_SLEEP): a line owed that long is not coming (a filler that took a freed chunk evicted nothing).
-    batch: 200, everyMs: 2, window: 400, stallMs: 1100,
+    batch: 200,
+    everyMs: 2,
+    window: 400,
+    stallMs: 1100,
     fillerTtlS: 3600,
   };
 }

@@ -196,7 +196,7 @@ export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimit
   const draws: SeededDraws = { serverVictim, signs, shapeRng, shapes, nodes, amounts, evictPolicy: options.evictPolicy };
 
   const windows: FaultWindow[] = [];
-  for (let at = interval; at < limit; ) {
+  for (let at = interval; at < limit;) {
     const fault = faults.pick(options.faults);
     const spec = faultSpec(fault);
     const until = Math.min(at + (spec.seededLength === 'pause' ? pause : duration), limit);
@@ -205,7 +205,6 @@ export function nemesisSchedule(options: NemesisOptions, seed: number, timeLimit
   }
   return windows;
 }
-
 
 function aimOf(t: NemesisTargets): string {
   // A replicated Redis has a master where etcd and ZooKeeper have a leader: the same target.

@@ -8,13 +8,26 @@
  * replay command gives the plan back.
  */
 import { UsageError } from '../errors.js';
-import { FAULT_KINDS, GRUDGE_KINDS, SCRIPTED_GRUDGE_KINDS, TRIGGER_EVENTS, type ClientVictim, type FaultKind, type FaultWindow, type NodeSet, type PartitionTarget, type ServerVictim, type Trigger } from './nemesis-schedule.js';
+import {
+  FAULT_KINDS,
+  GRUDGE_KINDS,
+  SCRIPTED_GRUDGE_KINDS,
+  TRIGGER_EVENTS,
+  type ClientVictim,
+  type FaultKind,
+  type FaultWindow,
+  type NodeSet,
+  type PartitionTarget,
+  type ServerVictim,
+  type Trigger,
+} from './nemesis-schedule.js';
 import { faultSpec } from './faults/registry.js';
 import type { ScriptFields } from './faults/fault-kind.js';
 import { parseStrictJson } from '../history/strict-json.js';
 
 const FLAG = '--script';
-const HINT = 'Give a JSON array of fault windows, e.g. [{"at":1000,"until":5000,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"holder-read","withinMs":3000}}] (docs/hunt.md).';
+const HINT =
+  'Give a JSON array of fault windows, e.g. [{"at":1000,"until":5000,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"holder-read","withinMs":3000}}] (docs/hunt.md).';
 
 type Obj = Record<string, unknown>;
 
@@ -47,7 +60,14 @@ export function windowOf(w: unknown, bad: Bad): FaultWindow {
   if (until < at) bad('until', `at least \`at\` (${at})`, until);
   const fault = oneOf(w['fault'], FAULT_KINDS) ?? bad('fault', `one of ${FAULT_KINDS.join(', ')}`, w['fault']);
   const trigger = w['trigger'] === undefined ? undefined : triggerOf(w['trigger'], bad, ms);
-  const fields: ScriptFields = { bad, ms, clientVictim: (t) => clientVictim(t, bad), serverVictim: (t) => serverVictim(t, bad), serversVictim: (t) => serversVictim(t, bad), partitionTarget: (t) => partitionTarget(t, bad) };
+  const fields: ScriptFields = {
+    bad,
+    ms,
+    clientVictim: (t) => clientVictim(t, bad),
+    serverVictim: (t) => serverVictim(t, bad),
+    serversVictim: (t) => serversVictim(t, bad),
+    partitionTarget: (t) => partitionTarget(t, bad),
+  };
   return faultSpec(fault).scripted(w, { at, until, ...(trigger ? { trigger } : {}) }, fields);
 }
 
@@ -63,7 +83,8 @@ function triggerOf(t: unknown, bad: Bad, ms: (field: string, v: unknown) => numb
 
 function clientVictim(t: unknown, bad: Bad): ClientVictim {
   if (isObj(t) && (t['kind'] === 'holder' || t['kind'] === 'acquirer')) return { kind: t['kind'] };
-  if (isObj(t) && t['kind'] === 'client' && Number.isInteger(t['worker']) && (t['worker'] as number) >= 0) return { kind: 'client', worker: t['worker'] as number };
+  if (isObj(t) && t['kind'] === 'client' && Number.isInteger(t['worker']) && (t['worker'] as number) >= 0)
+    return { kind: 'client', worker: t['worker'] as number };
   return bad('target', '{"kind":"holder"}, {"kind":"acquirer"} or {"kind":"client","worker":N}', t);
 }
 
@@ -76,7 +97,10 @@ function serverVictim(t: unknown, bad: Bad): ServerVictim {
 function serversVictim(t: unknown, bad: Bad): ServerVictim | NodeSet {
   if (!isObj(t) || t['kind'] !== 'nodes') return serverVictim(t, bad);
   const nodes = t['nodes'];
-  const names = Array.isArray(nodes) && nodes.length > 0 && nodes.every((x) => typeof x === 'string' && x !== '') ? (nodes as string[]) : bad('target.nodes', 'a non-empty array of server names', nodes);
+  const names =
+    Array.isArray(nodes) && nodes.length > 0 && nodes.every((x) => typeof x === 'string' && x !== '')
+      ? (nodes as string[])
+      : bad('target.nodes', 'a non-empty array of server names', nodes);
   if (new Set(names).size !== names.length) bad('target.nodes', 'server names without repeats', nodes);
   return { kind: 'nodes', nodes: [...names] };
 }
@@ -91,8 +115,15 @@ function partitionTarget(t: unknown, bad: Bad): PartitionTarget {
   const isGrudge = isObj(g) && Object.values(g).every((drops) => Array.isArray(drops) && drops.every((d) => typeof d === 'string'));
   if (g !== undefined && !isGrudge) bad('target.grudge', 'an object of host → hosts it drops', g);
   const servers = t['servers'];
-  if (servers !== undefined && !(Array.isArray(servers) && servers.length > 0 && servers.every((x) => typeof x === 'string' && x !== ''))) bad('target.servers', 'a non-empty array of server names', servers);
-  return { kind: 'partition', grudgeKind, ...(victim ? { victim } : {}), ...(g !== undefined ? { grudge: g as Record<string, string[]> } : {}), ...(servers !== undefined ? { servers: servers as string[] } : {}) };
+  if (servers !== undefined && !(Array.isArray(servers) && servers.length > 0 && servers.every((x) => typeof x === 'string' && x !== '')))
+    bad('target.servers', 'a non-empty array of server names', servers);
+  return {
+    kind: 'partition',
+    grudgeKind,
+    ...(victim ? { victim } : {}),
+    ...(g !== undefined ? { grudge: g as Record<string, string[]> } : {}),
+    ...(servers !== undefined ? { servers: servers as string[] } : {}),
+  };
 }
 
 function oneOf<T extends string>(v: unknown, words: readonly T[]): T | undefined {

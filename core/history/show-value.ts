@@ -51,7 +51,9 @@ function showTagged(tag: string, p: Value): string | undefined {
       return Array.isArray(p) ? `#{${p.map(showValue).join(' ')}}` : undefined;
     case EDN_TAG.keywordMap:
       if (typeof p !== 'object' || p === null || Array.isArray(p)) return undefined;
-      return `{${Object.keys(p).map((k) => `:${k} ${showValue(p[k] as Value)}`).join(', ')}}`;
+      return `{${Object.keys(p)
+        .map((k) => `:${k} ${showValue(p[k] as Value)}`)
+        .join(', ')}}`;
     case EDN_TAG.entryMap:
       if (!Array.isArray(p) || !p.every((e) => Array.isArray(e) && e.length === 2)) return undefined;
       return `{${(p as Value[][]).map(([k, x]) => `${showValue(k as Value)} ${showValue(x as Value)}`).join(', ')}}`;

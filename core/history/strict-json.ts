@@ -14,7 +14,8 @@ export function parseStrictJson(text: string): unknown {
   // Only an object can repeat a key; the scan is skipped for scalars (most --init values).
   if (typeof value === 'object' && value !== null) {
     const dup = firstDuplicateKey(text);
-    if (dup !== null) throw new SyntaxError(`Duplicate key ${JSON.stringify(dup.key)} (first at position ${dup.firstOffset}) in JSON at position ${dup.offset}`);
+    if (dup !== null)
+      throw new SyntaxError(`Duplicate key ${JSON.stringify(dup.key)} (first at position ${dup.firstOffset}) in JSON at position ${dup.offset}`);
   }
   return value;
 }

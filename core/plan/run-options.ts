@@ -8,7 +8,15 @@ import type { EvictPolicy } from '../generator/eviction.js';
 import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
-import { builtinClientMissing, notApplicable, notApplicableWithoutLock, SCHEDULED_FAULT_KINDS, type LockBackend, type LockWorkload, type ResourceMode } from '../vocabulary.js';
+import {
+  builtinClientMissing,
+  notApplicable,
+  notApplicableWithoutLock,
+  SCHEDULED_FAULT_KINDS,
+  type LockBackend,
+  type LockWorkload,
+  type ResourceMode,
+} from '../vocabulary.js';
 import { assertInRange, type NumberRange } from '../number-range.js';
 import { lockSystem, readersOf } from '../systems/registry.js';
 import { scriptText } from '../generator/parse-script.js';
@@ -110,8 +118,19 @@ export const RUN_RANGES = {
 
 /** Each ranged option's flag. */
 const RANGED_FLAGS: Record<keyof typeof RUN_RANGES, string> = {
-  timeLimitS: '--time-limit', clients: '--clients', ttlMs: '--ttl-ms', holdMs: '--hold-ms', rate: '--rate', intervalMs: '--interval-ms',
-  durationMs: '--duration-ms', recoverMs: '--recover-ms', callTimeoutMs: '--call-timeout-ms', waitReplicas: '--wait-replicas', minReplicas: '--min-replicas', idleTxTimeoutMs: '--idle-tx-timeout-ms', seed: '--seed',
+  timeLimitS: '--time-limit',
+  clients: '--clients',
+  ttlMs: '--ttl-ms',
+  holdMs: '--hold-ms',
+  rate: '--rate',
+  intervalMs: '--interval-ms',
+  durationMs: '--duration-ms',
+  recoverMs: '--recover-ms',
+  callTimeoutMs: '--call-timeout-ms',
+  waitReplicas: '--wait-replicas',
+  minReplicas: '--min-replicas',
+  idleTxTimeoutMs: '--idle-tx-timeout-ms',
+  seed: '--seed',
 };
 
 export function validateRunOptions(o: RunOptions): RunOptions {
@@ -124,14 +143,33 @@ export function validateRunOptions(o: RunOptions): RunOptions {
   const scripted = o.script !== undefined;
   const seeded = SCHEDULED_FAULT_KINDS as readonly string[];
   for (const f of o.nemesis) if (!(FAULT_KINDS as readonly string[]).includes(f) || (!scripted && !seeded.includes(f))) throw unknownFault(f);
-  const why = notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted) ?? notApplicableWithoutLock(o.backend, o.workload);
-  if (why) throw new UsageError(`Cannot run this combination: ${why}.`, o.backend === 'none' ? 'Without a lock, the database protects the data itself: --resource version or for-update (or none, to see it unprotected).' : undefined);
-  const policies = [...new Set([...(o.nemesis.includes('evict') && !scripted ? [o.evictPolicy ?? 'allkeys-lru'] : []), ...(o.script ?? []).flatMap((w) => (w.fault === 'evict' ? [w.policy] : []))])];
+  const why =
+    notApplicable(o.backend, o.resource, scripted ? o.script!.map((w) => w.fault) : o.nemesis, scripted) ?? notApplicableWithoutLock(o.backend, o.workload);
+  if (why)
+    throw new UsageError(
+      `Cannot run this combination: ${why}.`,
+      o.backend === 'none'
+        ? 'Without a lock, the database protects the data itself: --resource version or for-update (or none, to see it unprotected).'
+        : undefined,
+    );
+  const policies = [
+    ...new Set([
+      ...(o.nemesis.includes('evict') && !scripted ? [o.evictPolicy ?? 'allkeys-lru'] : []),
+      ...(o.script ?? []).flatMap((w) => (w.fault === 'evict' ? [w.policy] : [])),
+    ]),
+  ];
   const has = lockSystem(o.backend).evictPolicies;
   const missing = has === undefined ? undefined : policies.find((p) => !has.includes(p));
-  if (missing !== undefined) throw new UsageError(`Cannot run this combination: ${o.backend} has no ${missing} eviction (it evicts by ${has!.join(', ')}).`, `Give \`--evict-policy ${has![0]}\` (the default), or run the evict fault on redis or redlock.`);
+  if (missing !== undefined)
+    throw new UsageError(
+      `Cannot run this combination: ${o.backend} has no ${missing} eviction (it evicts by ${has!.join(', ')}).`,
+      `Give \`--evict-policy ${has![0]}\` (the default), or run the evict fault on redis or redlock.`,
+    );
   if (o.backend === 'none' && o.client !== undefined) {
-    throw new UsageError('Cannot run this combination: --client runs a foreign lock client, and --backend none has no lock service for it to use.', 'Drop --client (the built-in client goes straight to the resource), or name the lock service the client speaks with --backend.');
+    throw new UsageError(
+      'Cannot run this combination: --client runs a foreign lock client, and --backend none has no lock service for it to use.',
+      'Drop --client (the built-in client goes straight to the resource), or name the lock service the client speaks with --backend.',
+    );
   }
   return o;
 }
@@ -140,7 +178,9 @@ export function validateRunOptions(o: RunOptions): RunOptions {
 export function unknownFault(f: string): UsageError {
   return new UsageError(
     `Expected \`--nemesis\` to list faults among ${SCHEDULED_FAULT_KINDS.join(', ')}, got \`${f}\``,
-    f === 'delay' ? 'The delay is driven by the named scenarios, which put a proxy on one link: `fencecheck scenario run S2` (see `fencecheck scenario list`).' : undefined,
+    f === 'delay'
+      ? 'The delay is driven by the named scenarios, which put a proxy on one link: `fencecheck scenario run S2` (see `fencecheck scenario list`).'
+      : undefined,
   );
 }
 
@@ -152,10 +192,16 @@ export function unknownFault(f: string): UsageError {
  * redis-sentinel cell reads (and leaves it out of its replay).
  */
 export function assertOptionsApply(o: Pick<RunOptions, 'waitReplicas' | 'minReplicas'>, backends: readonly LockBackend[]): void {
-  for (const [flag, option] of [['--wait-replicas', 'waitReplicas'], ['--min-replicas', 'minReplicas']] as const) {
+  for (const [flag, option] of [
+    ['--wait-replicas', 'waitReplicas'],
+    ['--min-replicas', 'minReplicas'],
+  ] as const) {
     const readers = readersOf(option);
     if (o[option] === undefined || backends.some((b) => readers.includes(b))) continue;
-    throw new UsageError(`Expected \`${flag}\` only with the ${readers.join(' or ')} backend, got it with ${backends.join(', ')}`, `Drop ${flag}, or run --backend ${readers.join(' or ')} (compare: include it in --backends).`);
+    throw new UsageError(
+      `Expected \`${flag}\` only with the ${readers.join(' or ')} backend, got it with ${backends.join(', ')}`,
+      `Drop ${flag}, or run --backend ${readers.join(' or ')} (compare: include it in --backends).`,
+    );
   }
 }
 
@@ -166,7 +212,9 @@ export function assertOptionsApply(o: Pick<RunOptions, 'waitReplicas' | 'minRepl
 export function runOptionNotes(o: Pick<RunOptions, 'durationMs' | 'ttlMs'>, faults: readonly string[]): string[] {
   const pauseMs = 2 * o.ttlMs;
   if (!faults.includes('client-pause') || o.durationMs >= pauseMs) return [];
-  return [`--duration-ms ${o.durationMs} is shorter than 2 x --ttl-ms: each client pause lasts ${pauseMs} ms (a pause shorter than two leases could not outlive one); give --duration-ms ${pauseMs} or more to say so`];
+  return [
+    `--duration-ms ${o.durationMs} is shorter than 2 x --ttl-ms: each client pause lasts ${pauseMs} ms (a pause shorter than two leases could not outlive one); give --duration-ms ${pauseMs} or more to say so`,
+  ];
 }
 
 /**

@@ -87,7 +87,7 @@ function plannedSections(o: RunOptions): PlannedSection[][] {
   return Array.from({ length: o.clients }, (_, worker) => {
     const gen = clientPlan(o.seed, worker, { workload: o.workload, rate: o.rate, hold: o.holdMs });
     const out: PlannedSection[] = [];
-    for (let thought = 0; thought <= horizon; ) {
+    for (let thought = 0; thought <= horizon;) {
       const s = gen.next().value;
       if (++total > MAX_PLANNED_SECTIONS) throw tooManySections(o);
       out.push(s);
@@ -112,7 +112,14 @@ function tooManySections(o: RunOptions): UsageError {
 /** The seeded schedule of a run's options (the windows of `--nemesis`). */
 function seededWindows(o: RunOptions, lockNodes: string[], resourceNode: string): FaultWindow[] {
   return nemesisSchedule(
-    { faults: o.nemesis, intervalMs: o.intervalMs, durationMs: o.durationMs, leaseMs: o.ttlMs, targets: serverTargets(o, lockNodes, resourceNode), ...(o.evictPolicy ? { evictPolicy: o.evictPolicy } : {}) },
+    {
+      faults: o.nemesis,
+      intervalMs: o.intervalMs,
+      durationMs: o.durationMs,
+      leaseMs: o.ttlMs,
+      targets: serverTargets(o, lockNodes, resourceNode),
+      ...(o.evictPolicy ? { evictPolicy: o.evictPolicy } : {}),
+    },
     o.seed,
     o.timeLimitS * 1000,
   );

@@ -38,7 +38,12 @@ export function parsePlanJson(text: string, file: string): RunPlan {
   expect(isStrings(p['lockNodes']), 'lockNodes', 'a list of node names', p['lockNodes']);
   expect(typeof p['resourceNode'] === 'string', 'resourceNode', 'a node name', p['resourceNode']);
   expect(isStrings(p['hosts']) && p['hosts'].length === options.clients, 'hosts', `a list of ${options.clients} client hosts (options.clients)`, p['hosts']);
-  expect(Array.isArray(p['workers']) && p['workers'].length === options.clients, 'workers', `a list of ${options.clients} worker plans (options.clients)`, p['workers']);
+  expect(
+    Array.isArray(p['workers']) && p['workers'].length === options.clients,
+    'workers',
+    `a list of ${options.clients} worker plans (options.clients)`,
+    p['workers'],
+  );
   (p['workers'] as unknown[]).forEach((w, i) => expectWorker(w, i, `workers[${i}]`, expect));
   expect(Array.isArray(p['windows']), 'windows', 'a list of fault windows', p['windows']);
   const windows = (p['windows'] as unknown[]).map((w, i) =>
@@ -51,7 +56,22 @@ export function parsePlanJson(text: string, file: string): RunPlan {
 }
 
 /** The options every run has (defaults filled in); the rest are optional. */
-const REQUIRED_OPTIONS = ['nemesis', 'timeLimitS', 'clients', 'ttlMs', 'holdMs', 'rate', 'intervalMs', 'durationMs', 'recoverMs', 'callTimeoutMs', 'nemesisTarget', 'redisPersistence', 'resultsDir', 'checkHold'] as const satisfies readonly (keyof RunOptions)[];
+const REQUIRED_OPTIONS = [
+  'nemesis',
+  'timeLimitS',
+  'clients',
+  'ttlMs',
+  'holdMs',
+  'rate',
+  'intervalMs',
+  'durationMs',
+  'recoverMs',
+  'callTimeoutMs',
+  'nemesisTarget',
+  'redisPersistence',
+  'resultsDir',
+  'checkHold',
+] as const satisfies readonly (keyof RunOptions)[];
 
 /** The options: each field's type, then the run options' own checks (ranges, what applies), as a run makes them. */
 function optionsOf(o: unknown, file: string, expect: Expect): RunOptions {
@@ -82,7 +102,8 @@ function expectPhase(x: unknown, path: string, expect: Expect): asserts x is Pha
   if (phase['name'] === 'main' || phase['name'] === 'recover') {
     expect(isNumber(phase['endMs']) && phase['endMs'] >= (phase['startMs'] as number), `${path}.endMs`, 'a number of ms, at least startMs', phase['endMs']);
   }
-  if (phase['name'] === 'final-reads') expect(isOneOf(PHASE_NAMES, phase['connectDuring']), `${path}.connectDuring`, `one of ${PHASE_NAMES.join(', ')}`, phase['connectDuring']);
+  if (phase['name'] === 'final-reads')
+    expect(isOneOf(PHASE_NAMES, phase['connectDuring']), `${path}.connectDuring`, `one of ${PHASE_NAMES.join(', ')}`, phase['connectDuring']);
 }
 
 function expectWorker(x: unknown, worker: number, path: string, expect: Expect): asserts x is WorkerPlan {

@@ -151,5 +151,10 @@ function checkEvidence(e: unknown, expect: Expect): void {
   const c = clients as Record<string, unknown>;
   expect(isObject(clients) && isCount(c['crashes']), 'evidence.clients', '{ crashes, first } with a count of crashes', clients);
   const first = c['first'] as Record<string, unknown> | null;
-  expect(first === null || (isObject(first) && typeof first['client'] === 'string' && typeof first['exit'] === 'string'), 'evidence.clients.first', 'null or { client, exit, stderrTail }', first);
+  expect(
+    first === null || (isObject(first) && typeof first['client'] === 'string' && typeof first['exit'] === 'string'),
+    'evidence.clients.first',
+    'null or { client, exit, stderrTail }',
+    first,
+  );
 }

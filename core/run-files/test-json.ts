@@ -91,7 +91,8 @@ export function expectRunOptionFields(t: Record<string, unknown>, expect: Expect
   for (const k of POSITIVE) if (present(k)) expect(isNumber(t[k]) && t[k] > 0, k, 'a positive number', t[k]);
   for (const k of NON_NEGATIVE) if (present(k)) expect(isNumber(t[k]) && t[k] >= 0, k, 'a number >= 0', t[k]);
   for (const k of STRINGS) if (present(k)) expect(typeof t[k] === 'string', k, 'a string', t[k]);
-  if (present('redisPersistence')) expect(isOneOf(REDIS_PERSISTENCE, t['redisPersistence']), 'redisPersistence', `one of ${REDIS_PERSISTENCE.join(', ')}`, t['redisPersistence']);
+  if (present('redisPersistence'))
+    expect(isOneOf(REDIS_PERSISTENCE, t['redisPersistence']), 'redisPersistence', `one of ${REDIS_PERSISTENCE.join(', ')}`, t['redisPersistence']);
   if (present('checkHold')) expect(typeof t['checkHold'] === 'boolean', 'checkHold', 'true or false', t['checkHold']);
   if (present('client')) expect(typeof t['client'] === 'string', 'client', 'a command line', t['client']);
 }
@@ -113,19 +114,50 @@ export function parseTestJson(text: string, file: string): StoredTest {
   if (present('clientToken')) expect(isOneOf(CLIENT_TOKEN_KINDS, t['clientToken']), 'clientToken', `one of ${CLIENT_TOKEN_KINDS.join(', ')}`, t['clientToken']);
   if (present('clientViolations')) {
     const v = t['clientViolations'];
-    const isViolation = (x: unknown): boolean => isObject(x) && typeof x['client'] === 'string' && typeof x['problem'] === 'string' && Array.isArray(x['stderrTail']) && x['stderrTail'].every((l) => typeof l === 'string');
+    const isViolation = (x: unknown): boolean =>
+      isObject(x) &&
+      typeof x['client'] === 'string' &&
+      typeof x['problem'] === 'string' &&
+      Array.isArray(x['stderrTail']) &&
+      x['stderrTail'].every((l) => typeof l === 'string');
     expect(Array.isArray(v) && v.every(isViolation), 'clientViolations', 'a list of { client, problem, stderrTail }', v);
   }
   if (present('clientCrashes')) {
     const v = t['clientCrashes'];
-    const isCrash = (x: unknown): boolean => isObject(x) && typeof x['client'] === 'string' && typeof x['exit'] === 'string' && Array.isArray(x['stderrTail']) && x['stderrTail'].every((l) => typeof l === 'string');
+    const isCrash = (x: unknown): boolean =>
+      isObject(x) &&
+      typeof x['client'] === 'string' &&
+      typeof x['exit'] === 'string' &&
+      Array.isArray(x['stderrTail']) &&
+      x['stderrTail'].every((l) => typeof l === 'string');
     expect(Array.isArray(v) && v.every(isCrash), 'clientCrashes', 'a list of { client, exit, stderrTail }', v);
   }
-  if (present('mainStartNs')) expect(Number.isSafeInteger(t['mainStartNs']) && (t['mainStartNs'] as number) >= 0, 'mainStartNs', 'a non-negative integer (ns on the history\'s clock)', t['mainStartNs']);
-  if (present('cluster')) expect(isClusterRecord(t['cluster']), 'cluster', '{ fresh, reusedAfterRuns, startMs, resetMs, cleanCheck: { ok, problems, ms } | null, logsDir, clientsFromSpares? }', t['cluster']);
+  if (present('mainStartNs'))
+    expect(
+      Number.isSafeInteger(t['mainStartNs']) && (t['mainStartNs'] as number) >= 0,
+      'mainStartNs',
+      "a non-negative integer (ns on the history's clock)",
+      t['mainStartNs'],
+    );
+  if (present('cluster'))
+    expect(
+      isClusterRecord(t['cluster']),
+      'cluster',
+      '{ fresh, reusedAfterRuns, startMs, resetMs, cleanCheck: { ok, problems, ms } | null, logsDir, clientsFromSpares? }',
+      t['cluster'],
+    );
   if (present('scenario')) {
     const x = t['scenario'];
-    expect(isObject(x) && typeof x['run'] === 'string' && Array.isArray(x['rows']) && x['rows'].every((r) => typeof r === 'string') && Number.isSafeInteger(x['seed']), 'scenario', '{ run, rows, seed }', x);
+    expect(
+      isObject(x) &&
+        typeof x['run'] === 'string' &&
+        Array.isArray(x['rows']) &&
+        x['rows'].every((r) => typeof r === 'string') &&
+        Number.isSafeInteger(x['seed']),
+      'scenario',
+      '{ run, rows, seed }',
+      x,
+    );
   }
   return json as StoredTest;
 }
@@ -133,7 +165,13 @@ export function parseTestJson(text: string, file: string): StoredTest {
 function isClusterRecord(x: unknown): boolean {
   if (!isObject(x)) return false;
   const check = x['cleanCheck'];
-  const checkOk = check === null || (isObject(check) && typeof check['ok'] === 'boolean' && Array.isArray(check['problems']) && check['problems'].every((p) => typeof p === 'string') && isNumber(check['ms']));
+  const checkOk =
+    check === null ||
+    (isObject(check) &&
+      typeof check['ok'] === 'boolean' &&
+      Array.isArray(check['problems']) &&
+      check['problems'].every((p) => typeof p === 'string') &&
+      isNumber(check['ms']));
   return (
     typeof x['fresh'] === 'boolean' &&
     Number.isSafeInteger(x['reusedAfterRuns']) &&

@@ -78,7 +78,8 @@ export function tokenInteger(t: Token | undefined): bigint | undefined {
 
 /** Whether a token fits the announced kind, or why not. */
 export function tokenFits(kind: ClientTokenKind, t: Token | undefined): string | undefined {
-  if (kind === 'monotonic' && tokenInteger(t) === undefined) return `a monotonic client must give a non-negative integer token, got ${JSON.stringify(t ?? null)}`;
+  if (kind === 'monotonic' && tokenInteger(t) === undefined)
+    return `a monotonic client must give a non-negative integer token, got ${JSON.stringify(t ?? null)}`;
   if (kind === 'unique' && (t === undefined || t === '')) return 'a unique-token client must give a token';
   return undefined;
 }
@@ -116,7 +117,13 @@ export async function runContractChecks(w: CheckWorld, say: (r: CheckResult) => 
   // acquire
   const a1 = await acquire(w.a);
   const wrongToken = a1.type === 'ok' ? tokenFits(kind, a1.token) : undefined;
-  if (!record('acquire', a1.type === 'ok' && !wrongToken ? 'pass' : 'fail', a1.type !== 'ok' ? `A's acquire on a free lock answered ${show(a1)}` : (wrongToken ?? `A granted: ${show(a1)}`))) {
+  if (
+    !record(
+      'acquire',
+      a1.type === 'ok' && !wrongToken ? 'pass' : 'fail',
+      a1.type !== 'ok' ? `A's acquire on a free lock answered ${show(a1)}` : (wrongToken ?? `A granted: ${show(a1)}`),
+    )
+  ) {
     skipRest(later.slice(1), 'needs a granted lock');
     return results;
   }
@@ -149,21 +156,38 @@ async function holdChecks(w: CheckWorld, record: Record_, acquire: Acquire, rele
   const b1 = await acquire(w.b);
   const waited = Math.round(w.now() - t0);
   if (b1.type === 'ok') {
-    record('exclusion', 'fail', `B was granted (${show(b1)}) while A holds token ${JSON.stringify(a1.token ?? null)}: two holders at once; the client reports a lock it does not hold`);
+    record(
+      'exclusion',
+      'fail',
+      `B was granted (${show(b1)}) while A holds token ${JSON.stringify(a1.token ?? null)}: two holders at once; the client reports a lock it does not hold`,
+    );
     await release(w.b);
   } else if (b1.type === 'fail') record('exclusion', 'pass', `B's acquire while A holds answered fail ${b1.error ?? ''} after ${waited} ms`);
-  else record('exclusion', 'fail', `B's acquire while A holds answered info (${b1.error ?? ''}) after ${waited} ms: a held lock and a healthy service should give a definite fail`);
+  else
+    record(
+      'exclusion',
+      'fail',
+      `B's acquire while A holds answered info (${b1.error ?? ''}) after ${waited} ms: a held lock and a healthy service should give a definite fail`,
+    );
 
   const r1 = await release(w.a);
   const r2 = await release(w.a);
-  record('release', r1.type === 'ok' && r2.type !== 'ok' ? 'pass' : 'fail', `A's release ${show(r1)}; a second release ${show(r2)}${r2.type === 'ok' ? ' (ok twice: the client does not track its hold)' : ''}`);
+  record(
+    'release',
+    r1.type === 'ok' && r2.type !== 'ok' ? 'pass' : 'fail',
+    `A's release ${show(r1)}; a second release ${show(r2)}${r2.type === 'ok' ? ' (ok twice: the client does not track its hold)' : ''}`,
+  );
 
   const b2 = await acquire(w.b);
   if (b2.type !== 'ok') {
     record('hand-over', 'fail', `B's acquire after A released answered ${show(b2)}`);
   } else {
     const why = tokenFits(kind, b2.token) ?? tokenFollows(kind, a1.token, b2.token);
-    record('hand-over', why ? 'fail' : 'pass', `A token ${JSON.stringify(a1.token ?? null)}, then B token ${JSON.stringify(b2.token ?? null)}${why ? `: ${why}` : ''}`);
+    record(
+      'hand-over',
+      why ? 'fail' : 'pass',
+      `A token ${JSON.stringify(a1.token ?? null)}, then B token ${JSON.stringify(b2.token ?? null)}${why ? `: ${why}` : ''}`,
+    );
     await release(w.b);
   }
   return b2;
@@ -186,8 +210,14 @@ async function tokenOrderCheck(w: CheckWorld, record: Record_, acquire: Acquire,
     await release(c);
   }
   const tokensText = grants.map((t) => JSON.stringify(t)).join(', ');
-  if (kind === 'none') record('token-order', grants.length > 0 ? 'fail' : 'pass', grants.length > 0 ? `announced no token but gave ${tokensText}` : 'no tokens, as announced');
-  else record('token-order', orderProblem ? 'fail' : 'pass', `${kind === 'monotonic' ? 'strictly increasing' : 'all distinct'}: ${tokensText}${orderProblem ? `; ${orderProblem}` : ''}`);
+  if (kind === 'none')
+    record('token-order', grants.length > 0 ? 'fail' : 'pass', grants.length > 0 ? `announced no token but gave ${tokensText}` : 'no tokens, as announced');
+  else
+    record(
+      'token-order',
+      orderProblem ? 'fail' : 'pass',
+      `${kind === 'monotonic' ? 'strictly increasing' : 'all distinct'}: ${tokensText}${orderProblem ? `; ${orderProblem}` : ''}`,
+    );
 }
 
 /** A newer holder's fence (set in the row directly) refuses A's fenced write and claiming read; at A's own token both pass and store it. */
@@ -219,7 +249,9 @@ async function fenceCheck(w: CheckWorld, record: Record_, acquire: Acquire, rele
   record(
     'fence',
     problems.length === 0 ? 'pass' : 'fail',
-    problems.length > 0 ? problems.join('; ') : `over fence ${newer}: write ${w1.error ?? w1.type}, claim ${r1.error ?? r1.type}; at token ${t}: write and claim accepted, fence stored ${end.fence}`,
+    problems.length > 0
+      ? problems.join('; ')
+      : `over fence ${newer}: write ${w1.error ?? w1.type}, claim ${r1.error ?? r1.type}; at token ${t}: write and claim accepted, fence stored ${end.fence}`,
   );
 }
 
@@ -242,7 +274,11 @@ async function casCheck(w: CheckWorld, record: Record_, acquire: Acquire, releas
     marked.mark !== String(g.token) ? `the stored mark is ${JSON.stringify(marked.mark)}, not the reported token ${JSON.stringify(g.token)}` : '',
     late.type === 'ok' || end.data === 'late' ? `a write after another mark was accepted (${show(late)})` : '',
   ].filter((p) => p !== '');
-  record('cas', problems.length === 0 ? 'pass' : 'fail', problems.length > 0 ? problems.join('; ') : `marked ${JSON.stringify(marked.mark)}; after another mark the write answered ${late.type} ${late.error ?? ''}`);
+  record(
+    'cas',
+    problems.length === 0 ? 'pass' : 'fail',
+    problems.length > 0 ? problems.join('; ') : `marked ${JSON.stringify(marked.mark)}; after another mark the write answered ${late.type} ${late.error ?? ''}`,
+  );
 }
 
 /** A paused past its lease; B granted and writing; A's access when it wakes. */
@@ -264,7 +300,7 @@ async function pausedHolderCheck(w: CheckWorld, record: Record_, acquire: Acquir
   try {
     await w.sleep(w.pauseMs);
     // The lease may take a little longer to lapse on the service: retry B for a while.
-    for (const deadline = w.now() + 3 * w.pausedTtlMs + 5000; w.now() < deadline; ) {
+    for (const deadline = w.now() + 3 * w.pausedTtlMs + 5000; w.now() < deadline;) {
       b = await acquire(w.b);
       if (b.type === 'ok') break;
       if (b.type === 'info') await release(w.b);
@@ -279,7 +315,11 @@ async function pausedHolderCheck(w: CheckWorld, record: Record_, acquire: Acquir
   const pausedFor = Math.round(w.now() - pausedAt);
   if (b?.type !== 'ok') {
     await release(w.a);
-    record('paused-holder', 'skip', `untested: the lock did not pass on while A (token ${JSON.stringify(g.token ?? null)}) was paused ${pausedFor} ms with a ${w.pausedTtlMs} ms TTL (B: ${b ? show(b) : 'never asked'})`);
+    record(
+      'paused-holder',
+      'skip',
+      `untested: the lock did not pass on while A (token ${JSON.stringify(g.token ?? null)}) was paused ${pausedFor} ms with a ${w.pausedTtlMs} ms TTL (B: ${b ? show(b) : 'never asked'})`,
+    );
     return;
   }
   const late = await access(w.a, mode, { op: 'write', value: 'a-stale' });
@@ -289,8 +329,16 @@ async function pausedHolderCheck(w: CheckWorld, record: Record_, acquire: Acquir
   const facts = `A token ${JSON.stringify(g.token ?? null)} (first write ${first.type}) paused ${pausedFor} ms; B granted token ${JSON.stringify(b.token ?? null)}, its write ${bWrite?.type}; A's write on waking: ${show(late)}; row data ${JSON.stringify(end.data)} fence ${end.fence}`;
   const refused = late.type !== 'ok' && end.data !== 'a-stale';
   if (kind === 'none') {
-    record('paused-holder', refused ? 'pass' : 'warn', refused ? `refused: ${facts}` : `unprotected (no token to refuse it with, as announced): the stale write went through. ${facts}`);
+    record(
+      'paused-holder',
+      refused ? 'pass' : 'warn',
+      refused ? `refused: ${facts}` : `unprotected (no token to refuse it with, as announced): the stale write went through. ${facts}`,
+    );
     return;
   }
-  record('paused-holder', refused ? 'pass' : 'fail', refused ? `refused: ${facts}` : `the stale write went through although the client announced ${kind} tokens: ${facts}`);
+  record(
+    'paused-holder',
+    refused ? 'pass' : 'fail',
+    refused ? `refused: ${facts}` : `the stale write went through although the client announced ${kind} tokens: ${facts}`,
+  );
 }

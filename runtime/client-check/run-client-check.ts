@@ -88,7 +88,11 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
       // ZooKeeper's lease is the session: the paused holder's TTL.
       sessionTimeoutMs: pausedTtlMs,
     });
-  const launcher = new ClientLauncher({ ...(o.client !== undefined ? { command: o.client } : {}), access: { mode: 'none', key: KEY }, ...(o.log ? { log: o.log } : {}) });
+  const launcher = new ClientLauncher({
+    ...(o.client !== undefined ? { command: o.client } : {}),
+    access: { mode: 'none', key: KEY },
+    ...(o.log ? { log: o.log } : {}),
+  });
   const sql = new pg.Client({ ...pgEndpoint, connectionTimeoutMillis: 5000, query_timeout: 5000 });
   sql.on('error', () => undefined);
   const sessions: ClientSession[] = [];
@@ -96,7 +100,13 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
     await sql.connect();
     for (const [i, host] of HOSTS.entries()) {
       const name = `check-${'ab'[i]}`;
-      sessions.push(await launcher.start(cluster.clientHost(host), name, config(i), cluster.logPath(name), (proc) => ({ pause: () => cluster.nemesis.pause(proc), resume: () => cluster.nemesis.resume(proc), kill: () => cluster.nemesis.kill(proc) })));
+      sessions.push(
+        await launcher.start(cluster.clientHost(host), name, config(i), cluster.logPath(name), (proc) => ({
+          pause: () => cluster.nemesis.pause(proc),
+          resume: () => cluster.nemesis.resume(proc),
+          kill: () => cluster.nemesis.kill(proc),
+        })),
+      );
     }
     const ready = launcher.ready!;
     const checks = await runContractChecks(checkWorld(o, sessions, ready, sql, pgEndpoint, pausedTtlMs), o.onCheck);
@@ -121,7 +131,14 @@ export async function checkClientOn(cluster: Cluster, o: ClientCheckOptions): Pr
 }
 
 /** The two clients A and B, and the row of the resource as the checks see and set it. */
-function checkWorld(o: ClientCheckOptions, sessions: ClientSession[], ready: ClientReady, sql: pg.Client, pgEndpoint: PgEndpoint, pausedTtlMs: number): CheckWorld {
+function checkWorld(
+  o: ClientCheckOptions,
+  sessions: ClientSession[],
+  ready: ClientReady,
+  sql: pg.Client,
+  pgEndpoint: PgEndpoint,
+  pausedTtlMs: number,
+): CheckWorld {
   const giveUpMs = 4 * o.callTimeoutMs + 10_000;
   const client = (s: ClientSession, name: string): CheckClient => ({
     name,
@@ -156,7 +173,9 @@ async function endSessions(sessions: readonly ClientSession[]): Promise<void> {
     if (s.alive) await s.call({ op: 'shutdown' }, 3000).catch(() => undefined);
     s.close();
   }
-  await Promise.all(sessions.map((s) => Promise.race([s.exited, sleepOn(realClock, 3000)]).then(() => (s.alive ? s.kill().catch(() => undefined) : undefined))));
+  await Promise.all(
+    sessions.map((s) => Promise.race([s.exited, sleepOn(realClock, 3000)]).then(() => (s.alive ? s.kill().catch(() => undefined) : undefined))),
+  );
 }
 
 /** The default place of a check's cluster logs. */

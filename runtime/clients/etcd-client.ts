@@ -82,7 +82,9 @@ export class EtcdLockClient implements LockClient {
   }
 
   async connect(): Promise<void> {
-    await withTimeout(this.client.probe(`${this.o.lockName}`), 5000, 'etcd connect', this.rt.clock).catch((err: unknown) => this.o.log(`etcd: not reachable at start: ${messageOf(err)}`));
+    await withTimeout(this.client.probe(`${this.o.lockName}`), 5000, 'etcd connect', this.rt.clock).catch((err: unknown) =>
+      this.o.log(`etcd: not reachable at start: ${messageOf(err)}`),
+    );
   }
 
   async acquire(ttlMs: number): Promise<Acquired> {

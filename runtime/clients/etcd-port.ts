@@ -55,7 +55,8 @@ type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
 // etcd3 re-sends "recoverable" failures (a deadline exceeded included) up to three times by default. We retry
 // ourselves, knowing what we sent. etcd3's connection pool uses only `execute` of this policy.
 const NO_RETRY = {
-  execute: <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => Promise.resolve().then(() => fn({ signal: new AbortController().signal })),
+  execute: <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> =>
+    Promise.resolve().then(() => fn({ signal: new AbortController().signal })),
 } as unknown as Policy;
 
 /** The production EtcdPort over etcd3. */

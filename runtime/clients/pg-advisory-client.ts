@@ -76,7 +76,14 @@ export class PgAdvisoryLockClient implements LockClient {
   /** A connection, and with it a session of its own: its locks are its alone, and end with it. */
   private newSession(): pg.Client {
     const { host, port } = this.endpoint;
-    const client = new pg.Client({ host, port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: this.o.callTimeoutMs, query_timeout: this.o.callTimeoutMs });
+    const client = new pg.Client({
+      host,
+      port,
+      user: 'postgres',
+      database: 'postgres',
+      connectionTimeoutMillis: this.o.callTimeoutMs,
+      query_timeout: this.o.callTimeoutMs,
+    });
     // The session is the lock's owner: once its connection is gone that session never comes back.
     const end = (why: string) => {
       if (client !== this.client) return;

@@ -98,7 +98,14 @@ export function unlockAll(nodes: readonly RedlockNode[], key: string, value: str
 }
 
 /** Steps 1–5: attempts until `deadline` (on `clock`; the last one at it); the last failure's reason if none succeeds. */
-export async function redlockAcquire(nodes: readonly RedlockNode[], key: string, value: string, ttlMs: number, clock: RedlockClock, deadline: number): Promise<RedlockResult> {
+export async function redlockAcquire(
+  nodes: readonly RedlockNode[],
+  key: string,
+  value: string,
+  ttlMs: number,
+  clock: RedlockClock,
+  deadline: number,
+): Promise<RedlockResult> {
   const attempts: RedlockAttempt[] = [];
   for (;;) {
     const a = await redlockAttempt(nodes, key, value, ttlMs, clock);

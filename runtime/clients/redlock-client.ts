@@ -11,15 +11,7 @@
  */
 import type { Acquired, LockClient, LockClientOptions } from './lock-client.js';
 import { failed, indeterminate } from './op-error.js';
-import {
-  redlockAcquire,
-  releaseVerdict,
-  unlockAll,
-  type LockVote,
-  type RedlockClock,
-  type RedlockNode,
-  type UnlockVote,
-} from './redlock-algorithm.js';
+import { redlockAcquire, releaseVerdict, unlockAll, type LockVote, type RedlockClock, type RedlockNode, type UnlockVote } from './redlock-algorithm.js';
 import { COMPARE_AND_DELETE, connectRedis, redisConnection } from './redis-connection.js';
 import { CallTimeoutError, monotonicNow, sleep, withTimeout } from './time.js';
 import { realRuntime, type ClientRuntime } from './client-runtime.js';
@@ -84,7 +76,9 @@ export class RedlockClient implements LockClient {
     const value = this.rt.randomHex(16);
     const result = await redlockAcquire(this.nodes, this.o.lockName, value, ttlMs, this.clock, this.clock.now() + this.o.callTimeoutMs);
     const last = result.attempts.at(-1);
-    this.o.log(`redlock acquire: ${result.attempts.length} attempt(s), last votes ${last?.votes.join(',')}, elapsed ${last?.elapsedMs.toFixed(1)} ms, validity ${last?.validityMs.toFixed(1)} ms`);
+    this.o.log(
+      `redlock acquire: ${result.attempts.length} attempt(s), last votes ${last?.votes.join(',')}, elapsed ${last?.elapsedMs.toFixed(1)} ms, validity ${last?.validityMs.toFixed(1)} ms`,
+    );
     // The client decided it does not hold the lock and unlocked every node: it never acts under this value.
     if (!result.acquired) throw failed(result.reason, `no valid majority after ${result.attempts.length} attempt(s)`);
     this.hold = { value };

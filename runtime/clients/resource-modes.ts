@@ -55,8 +55,10 @@ import type { AccessOp, AccessOutcome, Statement } from '../../core/client-proto
 import type { ResourceMode } from '../../core/vocabulary.js';
 
 export const SQL = {
-  createTable: 'CREATE TABLE IF NOT EXISTS files (key text PRIMARY KEY, data text NOT NULL, fence bigint NOT NULL DEFAULT 0, mark text, version bigint NOT NULL DEFAULT 0)',
-  resetRow: 'INSERT INTO files (key, data, fence, mark, version) VALUES ($1, $2, 0, NULL, 0) ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, fence = 0, mark = NULL, version = 0',
+  createTable:
+    'CREATE TABLE IF NOT EXISTS files (key text PRIMARY KEY, data text NOT NULL, fence bigint NOT NULL DEFAULT 0, mark text, version bigint NOT NULL DEFAULT 0)',
+  resetRow:
+    'INSERT INTO files (key, data, fence, mark, version) VALUES ($1, $2, 0, NULL, 0) ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, fence = 0, mark = NULL, version = 0',
   read: 'SELECT data, fence FROM files WHERE key = $1',
   write: 'UPDATE files SET data = $2 WHERE key = $1 RETURNING fence',
   fencedWrite: 'UPDATE files SET data = $2, fence = $3 WHERE key = $1 AND fence <= $3 RETURNING fence',
@@ -155,12 +157,19 @@ export function accessStatements(mode: ResourceMode, op: AccessOp, key: string, 
       return [k({ sql: SQL.casWrite, params: [data, UNIQUE], rejectIfNoRow: 'mark-changed' })];
     case 'cas-unique-nonatomic':
       // Check, then act, in two round trips: another holder's mark can land in between (the point of this mode).
-      return [k({ sql: SQL.readMark, params: [UNIQUE], rejectIfNoRow: 'mark-changed', readOnly: true }), k({ sql: SQL.write, params: [data], rejectIfNoRow: 'no-row' })];
+      return [
+        k({ sql: SQL.readMark, params: [UNIQUE], rejectIfNoRow: 'mark-changed', readOnly: true }),
+        k({ sql: SQL.write, params: [data], rejectIfNoRow: 'no-row' }),
+      ];
     case 'version':
       // No read, no version to compare: nothing is sent (`not-applicable`); the runner always reads first.
       return readVersion === undefined ? [] : [k({ sql: SQL.versionWrite, params: [data, String(readVersion)], rejectIfNoRow: 'version-changed' })];
     case 'for-update':
-      return [{ sql: SQL.inTransaction, params: [], rejectIfNoRow: 'transaction-lost', readOnly: true }, k({ sql: SQL.write, params: [data], rejectIfNoRow: 'no-row' }), COMMIT];
+      return [
+        { sql: SQL.inTransaction, params: [], rejectIfNoRow: 'transaction-lost', readOnly: true },
+        k({ sql: SQL.write, params: [data], rejectIfNoRow: 'no-row' }),
+        COMMIT,
+      ];
   }
 }
 

@@ -169,10 +169,14 @@ export async function prepareResource(endpoint: PgEndpoint, key: string, initial
     // An identifier and an integer: neither can be a parameter of ALTER DATABASE.
     await c.query(`ALTER DATABASE ${pg.escapeIdentifier(endpoint.database)} SET idle_in_transaction_session_timeout = ${idle}`);
   } catch (err) {
-    throw new FencecheckError('resource-prepare', `Could not prepare the resource row \`${key}\` on PostgreSQL ${endpoint.host}:${endpoint.port}: ${messageOf(err)}`, {
-      hint: 'Check that the cluster includes postgres and that it is up (its log is <runDir>/logs/pg1.log).',
-      cause: err,
-    });
+    throw new FencecheckError(
+      'resource-prepare',
+      `Could not prepare the resource row \`${key}\` on PostgreSQL ${endpoint.host}:${endpoint.port}: ${messageOf(err)}`,
+      {
+        hint: 'Check that the cluster includes postgres and that it is up (its log is <runDir>/logs/pg1.log).',
+        cause: err,
+      },
+    );
   } finally {
     await c.end().catch(() => undefined);
   }

@@ -38,10 +38,18 @@ export async function runClient(config: ClientConfig, io: ClientIo): Promise<'sh
   const db = (runtime.pg ?? ((pg, t, l) => new PgDb(pg, t, l)))(config.pg, config.callTimeoutMs, log);
   const resource = new Resource(db, config.resource, config.resourceKey, log);
   await lock.connect();
-  const ready: ClientReady = { ready: true, protocol: PROTOCOL_VERSION, token: tokenKindOf(config.backend), versions: (io.versions ?? libraryVersions)(), features: ['transactions'] };
+  const ready: ClientReady = {
+    ready: true,
+    protocol: PROTOCOL_VERSION,
+    token: tokenKindOf(config.backend),
+    versions: (io.versions ?? libraryVersions)(),
+    features: ['transactions'],
+  };
   // Not awaited: the loop must start reading at once (client-main's stdin is read only from then on).
   void io.print(JSON.stringify(ready));
-  log(`ready: ${config.lockEndpoints.join(',')} lock ${config.lockName}, resource ${config.resource} ${config.resourceKey}, call timeout ${config.callTimeoutMs} ms`);
+  log(
+    `ready: ${config.lockEndpoints.join(',')} lock ${config.lockName}, resource ${config.resource} ${config.resourceKey}, call timeout ${config.callTimeoutMs} ms`,
+  );
 
   const answer = (a: ClientAnswer): Promise<void> => io.print(JSON.stringify(a));
   const how = await serveLines(io.lines, answer, new RequestHandler(lock, resource, log, config.checkHold === true), log, runtime.clock, io.closeInput);

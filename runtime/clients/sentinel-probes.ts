@@ -13,7 +13,17 @@ export const SENTINEL_MASTER_NAME = 'fencecheck';
 
 /** One command on a fresh connection; rejects on refusal, error reply or after `timeoutMs`. */
 export async function askRedis<T>(host: string, port: number, ask: (r: Redis) => Promise<T>, timeoutMs = 500): Promise<T> {
-  const r = new Redis({ host, port, lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false, enableReadyCheck: false });
+  const r = new Redis({
+    host,
+    port,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+    enableReadyCheck: false,
+  });
   r.on('error', () => undefined);
   try {
     await r.connect();

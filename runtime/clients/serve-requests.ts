@@ -68,13 +68,33 @@ function write(out: Writable, answer: ClientAnswer): Promise<void> {
 }
 
 /** The loop over a process's stdin and stdout (readline; a line is read only once the previous answer is written). */
-export async function serveRequests(input: Readable, output: Writable, handler: Handler, log: (line: string) => void, clock: Clock = realClock): Promise<'shutdown' | 'end'> {
+export async function serveRequests(
+  input: Readable,
+  output: Writable,
+  handler: Handler,
+  log: (line: string) => void,
+  clock: Clock = realClock,
+): Promise<'shutdown' | 'end'> {
   const lines = createInterface({ input, crlfDelay: Infinity });
-  return serveLines(lines, (a) => write(output, a), handler, log, clock, () => lines.close());
+  return serveLines(
+    lines,
+    (a) => write(output, a),
+    handler,
+    log,
+    clock,
+    () => lines.close(),
+  );
 }
 
 /** The loop over any line source (the simulation's pipes too): `close` stops the source after a shutdown. */
-export async function serveLines(lines: AsyncIterable<string>, answer: (a: ClientAnswer) => Promise<void>, handler: Handler, log: (line: string) => void, clock: Clock, close: () => void): Promise<'shutdown' | 'end'> {
+export async function serveLines(
+  lines: AsyncIterable<string>,
+  answer: (a: ClientAnswer) => Promise<void>,
+  handler: Handler,
+  log: (line: string) => void,
+  clock: Clock,
+  close: () => void,
+): Promise<'shutdown' | 'end'> {
   for await (const line of lines) {
     if (line.trim() === '') continue;
     const req = parseRequest(line);

@@ -115,7 +115,8 @@ export class ZooKeeperLockClient implements LockClient {
     if (!hold) throw failed('not-held', 'no lock is held');
     // Our session ended: the server deletes our node (at once if it expired the session, else when it times
     // out), but whether the lock was still ours when we asked is not known here.
-    if (hold.session !== this.session || hold.session.state === 'closed' || this.closing) throw indeterminate('session-closed', 'the session that held the lock is closed');
+    if (hold.session !== this.session || hold.session.state === 'closed' || this.closing)
+      throw indeterminate('session-closed', 'the session that held the lock is closed');
     if (hold.session.state !== 'connected') {
       // Our node may outlive this suspended session for a while: a new session for the next acquire, so it does
       // not queue behind our own node. The delete is not sent.

@@ -133,8 +133,14 @@ export class ZkSession {
     // debug_level 0: the binding prints its own warnings with printf to STDOUT, the protocol channel, and the
     // C client's level is the same switch. This wrapper logs session changes and errors to stderr instead.
     this.zk = addon({ connect, timeout: sessionTimeoutMs, debug_level: 0, host_order_deterministic: false });
-    this.zk.on('connect', deferred(() => this.set('connected')));
-    this.zk.on('connecting', deferred(() => this.set(this.current === 'connecting' ? 'connecting' : 'suspended')));
+    this.zk.on(
+      'connect',
+      deferred(() => this.set('connected')),
+    );
+    this.zk.on(
+      'connecting',
+      deferred(() => this.set(this.current === 'connecting' ? 'connecting' : 'suspended')),
+    );
     this.zk.on(
       'close',
       deferred((_zk: unknown, code: unknown) => {
@@ -176,13 +182,17 @@ export class ZkSession {
   }
 
   create(path: string, data: string, flags: number, timeoutMs: number): Promise<string> {
-    return this.request(`create ${path}`, timeoutMs, (cb) => this.zk.a_create(path, data, flags, (rc: number, _e: unknown, created: string) => cb(rc, created)));
+    return this.request(`create ${path}`, timeoutMs, (cb) =>
+      this.zk.a_create(path, data, flags, (rc: number, _e: unknown, created: string) => cb(rc, created)),
+    );
   }
 
   /** The node's stat, or null when it does not exist. */
   async stat(path: string, timeoutMs: number): Promise<ZkStat | null> {
     try {
-      return await this.request<ZkStat>(`exists ${path}`, timeoutMs, (cb) => this.zk.a_exists(path, false, (rc: number, _e: unknown, stat: ZkStat) => cb(rc, stat)));
+      return await this.request<ZkStat>(`exists ${path}`, timeoutMs, (cb) =>
+        this.zk.a_exists(path, false, (rc: number, _e: unknown, stat: ZkStat) => cb(rc, stat)),
+      );
     } catch (err) {
       if (err instanceof ZkError && err.rc === ZK.NONODE) return null;
       throw err;

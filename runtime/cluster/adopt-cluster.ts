@@ -40,7 +40,8 @@ export async function adoptKeptCluster(want: StartClusterOptions, log: (line: st
     const state = StateFile.read(stateFile);
     const k = keptOf(state);
     if (!state || !k || !state.owner.detached) return release(undefined);
-    if (state.provider === 'containers') return release({ because: 'the kept cluster runs on the containers provider, whose clusters are reused within one command, not adopted by the next' });
+    if (state.provider === 'containers')
+      return release({ because: 'the kept cluster runs on the containers provider, whose clusters are reused within one command, not adopted by the next' });
     const misfit = keptMismatch(k.options, want);
     if (misfit) return release({ because: `the cluster kept by \`fencecheck up --keep\` does not fit this run (${misfit})` });
     const backends = [...new Set(k.options.backends)] as BackendName[];
@@ -60,7 +61,17 @@ export async function adoptKeptCluster(want: StartClusterOptions, log: (line: st
       () => reclaimSync(stateFile),
     );
     file.update((s) => (s.owner = { ...ownIdentity(), detached: false }));
-    const assembled = await provider.assemble({ opts: { ...k.options, stateFile }, plan, runDir: state.runDir, state: file, recorded: {}, hooks, lock, signal: new AbortController().signal, log });
+    const assembled = await provider.assemble({
+      opts: { ...k.options, stateFile },
+      plan,
+      runDir: state.runDir,
+      state: file,
+      recorded: {},
+      hooks,
+      lock,
+      signal: new AbortController().signal,
+      log,
+    });
     cluster = assembled.cluster;
     for (const node of assembled.nodes) {
       const rec = state.processes.find((p) => p.name === node.name);

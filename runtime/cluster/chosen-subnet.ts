@@ -17,7 +17,10 @@ export function chosenSubnet(flag: string | undefined, env: string | undefined =
   try {
     parseSubnet(env);
   } catch {
-    throw new UsageError(`Expected FENCECHECK_SUBNET to be a private /24 such as \`10.78.0.0/24\`, got \`${env}\``, 'Unset it to use 10.77.0.0/24, or give another private /24.');
+    throw new UsageError(
+      `Expected FENCECHECK_SUBNET to be a private /24 such as \`10.78.0.0/24\`, got \`${env}\``,
+      'Unset it to use 10.77.0.0/24, or give another private /24.',
+    );
   }
   return env;
 }

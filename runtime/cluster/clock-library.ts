@@ -51,7 +51,10 @@ export async function checkClockLibrary(): Promise<number> {
     const out = await runCommand('date', ['+%s'], { env: { ...process.env, LD_PRELOAD: clockLibraryPath(), FC_CLOCK_FILE: file } as Record<string, string> });
     const shift = Number(out.stdout.trim()) - before;
     if (Math.abs(shift - 86_400) > 5) {
-      throw new PreflightError(`The clock library did not shift the clock: expected +86400 s, measured ${shift} s.`, 'Rebuild it with `npm run setup`; see docs/cluster.md.');
+      throw new PreflightError(
+        `The clock library did not shift the clock: expected +86400 s, measured ${shift} s.`,
+        'Rebuild it with `npm run setup`; see docs/cluster.md.',
+      );
     }
     return shift;
   } finally {

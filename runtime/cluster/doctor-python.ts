@@ -28,7 +28,12 @@ export function pythonLibrariesCheck(found: Readonly<Record<string, string | nul
   if (found === null) return { name, ok: false, detail: `${PYTHON} not found`, hint: 'Run `npm run setup` (Debian package python3).' };
   const missing = PYTHON_LIBRARIES.filter((l) => typeof found[l.dist] !== 'string');
   if (missing.length > 0) {
-    return { name, ok: false, detail: `missing for the Python reference clients: ${missing.map((l) => l.dist).join(', ')}`, hint: `Run \`npm run setup\` (Debian packages ${missing.map((l) => l.pkg).join(' ')}).` };
+    return {
+      name,
+      ok: false,
+      detail: `missing for the Python reference clients: ${missing.map((l) => l.dist).join(', ')}`,
+      hint: `Run \`npm run setup\` (Debian packages ${missing.map((l) => l.pkg).join(' ')}).`,
+    };
   }
   return { name, ok: true, detail: PYTHON_LIBRARIES.map((l) => `${l.dist} ${found[l.dist]}`).join(', ') };
 }

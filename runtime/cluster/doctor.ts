@@ -23,9 +23,18 @@ import { containerChecks, providerLines } from './containers/doctor-containers.j
 export type { DoctorCheck } from './doctor-check.js';
 
 const VERSION_ARGS: Partial<Record<Tool, string[]>> = {
-  ip: ['-V'], nft: ['--version'], gcc: ['--version'], setpriv: ['--version'], 'redis-server': ['--version'],
-  etcd: ['--version'], etcdctl: ['version'], java: ['-version'], postgres: ['--version'], initdb: ['--version'],
-  pgbouncer: ['--version'], memcached: ['--version'],
+  ip: ['-V'],
+  nft: ['--version'],
+  gcc: ['--version'],
+  setpriv: ['--version'],
+  'redis-server': ['--version'],
+  etcd: ['--version'],
+  etcdctl: ['version'],
+  java: ['-version'],
+  postgres: ['--version'],
+  initdb: ['--version'],
+  pgbouncer: ['--version'],
+  memcached: ['--version'],
 };
 
 async function version(tool: Tool, path: string): Promise<string> {
@@ -47,7 +56,8 @@ async function toolCheck(tool: Tool): Promise<DoctorCheck> {
 
 /** Try what the topology and the nemesis use, in a scratch namespace that is deleted again. */
 async function kernelCheck(): Promise<DoctorCheck[]> {
-  if (!existsSync('/proc/self/ns/net')) return [{ name: 'namespaces', ok: false, detail: 'no network namespaces in this kernel', hint: 'Use a kernel with CONFIG_NET_NS.' }];
+  if (!existsSync('/proc/self/ns/net'))
+    return [{ name: 'namespaces', ok: false, detail: 'no network namespaces in this kernel', hint: 'Use a kernel with CONFIG_NET_NS.' }];
   const ns = `${PREFIX}doctor`;
   const checks: DoctorCheck[] = [];
   const tryStep = async (name: string, run: () => Promise<unknown>, hint: string): Promise<boolean> => {
@@ -64,14 +74,35 @@ async function kernelCheck(): Promise<DoctorCheck[]> {
   await ipBatch([`netns del ${ns}`], { force: true }).catch(() => undefined);
   try {
     if (!(await tryStep('namespaces', () => ipBatch([`netns add ${ns}`]), 'Run as root on a kernel with network namespaces.'))) return checks;
-    await tryStep('veth', () => ipBatch([`link add ${PREFIX}dv0 type veth peer name ${PREFIX}dv1`], { namespace: ns }), 'The kernel needs the veth driver (CONFIG_VETH).');
+    await tryStep(
+      'veth',
+      () => ipBatch([`link add ${PREFIX}dv0 type veth peer name ${PREFIX}dv1`], { namespace: ns }),
+      'The kernel needs the veth driver (CONFIG_VETH).',
+    );
     await tryStep('bridge', () => ipBatch([`link add ${PREFIX}dbr type bridge`], { namespace: ns }), 'The kernel needs the bridge driver (CONFIG_BRIDGE).');
     const nft = findTool('nft');
     if (nft) {
-      await tryStep('nftables', () => runCommand('ip', ['netns', 'exec', ns, nft, 'add table ip fc-doctor; add chain ip fc-doctor input { type filter hook input priority 0; }; add rule ip fc-doctor input numgen random mod 100 < 1 drop']), 'The kernel needs nf_tables with numgen (CONFIG_NF_TABLES).');
+      await tryStep(
+        'nftables',
+        () =>
+          runCommand('ip', [
+            'netns',
+            'exec',
+            ns,
+            nft,
+            'add table ip fc-doctor; add chain ip fc-doctor input { type filter hook input priority 0; }; add rule ip fc-doctor input numgen random mod 100 < 1 drop',
+          ]),
+        'The kernel needs nf_tables with numgen (CONFIG_NF_TABLES).',
+      );
     }
-    const netem = await runCommand('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', `${PREFIX}dv0`, 'root', 'netem', 'delay', '1ms'], { reject: false });
-    checks.push({ name: 'netem', ok: true, detail: netem.exitCode === 0 ? 'available (fencecheck does not need it)' : 'not available: link delays use the delay proxy instead' });
+    const netem = await runCommand('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', `${PREFIX}dv0`, 'root', 'netem', 'delay', '1ms'], {
+      reject: false,
+    });
+    checks.push({
+      name: 'netem',
+      ok: true,
+      detail: netem.exitCode === 0 ? 'available (fencecheck does not need it)' : 'not available: link delays use the delay proxy instead',
+    });
   } finally {
     await ipBatch([`netns del ${ns}`], { force: true }).catch(() => undefined);
   }
@@ -101,7 +132,12 @@ async function rangeCheck(subnet: string): Promise<DoctorCheck> {
   const clash = conflictingRoutes(await routesInUse(), parseSubnet(subnet));
   return clash.length === 0
     ? { name: 'address range', ok: true, detail: `${subnet} is free` }
-    : { name: 'address range', ok: false, detail: `${subnet} is routed here: ${clash.map((r) => `${r.dst} dev ${r.dev ?? '?'}`).join(', ')}`, hint: 'Pass another private /24 with `--subnet`.' };
+    : {
+        name: 'address range',
+        ok: false,
+        detail: `${subnet} is routed here: ${clash.map((r) => `${r.dst} dev ${r.dev ?? '?'}`).join(', ')}`,
+        hint: 'Pass another private /24 with `--subnet`.',
+      };
 }
 
 async function leftoverCheck(stateFile: string): Promise<DoctorCheck> {
@@ -116,8 +152,17 @@ async function leftoverCheck(stateFile: string): Promise<DoctorCheck> {
   if (state?.owner.detached && state.processes.length > 0 && state.processes.every(isSameProcess)) {
     return { name: 'leftovers', ok: true, detail: `none; a cluster from \`fencecheck up\` is running (${state.runDir}); \`fencecheck down\` stops it` };
   }
-  const what = [state ? `state file ${stateFile} (run ${state.runDir}, ${state.processes.length} processes)` : '', namespaces.length ? `namespaces ${namespaces.join(' ')}` : '', links.length ? `links ${links.join(' ')}` : ''];
-  return { name: 'leftovers', ok: false, detail: what.filter(Boolean).join('; '), hint: 'A cluster is up or an earlier run died: `fencecheck down` removes it all.' };
+  const what = [
+    state ? `state file ${stateFile} (run ${state.runDir}, ${state.processes.length} processes)` : '',
+    namespaces.length ? `namespaces ${namespaces.join(' ')}` : '',
+    links.length ? `links ${links.join(' ')}` : '',
+  ];
+  return {
+    name: 'leftovers',
+    ok: false,
+    detail: what.filter(Boolean).join('; '),
+    hint: 'A cluster is up or an earlier run died: `fencecheck down` removes it all.',
+  };
 }
 
 /**
@@ -143,14 +188,38 @@ async function namespaceChecks(opts: { subnet?: string; stateFile?: string }): P
       ? { name: 'privileges', ok: true, detail: process.getuid?.() === 0 ? 'root' : 'CAP_NET_ADMIN and CAP_SYS_ADMIN' }
       : { name: 'privileges', ok: false, detail: 'not root, and lacking CAP_NET_ADMIN/CAP_SYS_ADMIN', hint: 'Run as root: `sudo npx fencecheck doctor`.' },
   ];
-  const tools: Tool[] = ['ip', 'nft', 'gcc', 'setpriv', 'redis-server', 'etcd', 'etcdctl', 'java', 'zookeeper.jar', 'slf4j-simple.jar', 'postgres', 'initdb', 'pgbouncer', 'memcached'];
+  const tools: Tool[] = [
+    'ip',
+    'nft',
+    'gcc',
+    'setpriv',
+    'redis-server',
+    'etcd',
+    'etcdctl',
+    'java',
+    'zookeeper.jar',
+    'slf4j-simple.jar',
+    'postgres',
+    'initdb',
+    'pgbouncer',
+    'memcached',
+  ];
   checks.push(...(await Promise.all(tools.map(toolCheck))));
   checks.push(pythonLibrariesCheck(await probePythonLibraries()));
-  checks.push(lookupUser('postgres') ? { name: 'postgres user', ok: true, detail: 'present' } : { name: 'postgres user', ok: false, detail: 'missing', hint: 'Install PostgreSQL with `npm run setup` (the package creates the user).' });
+  checks.push(
+    lookupUser('postgres')
+      ? { name: 'postgres user', ok: true, detail: 'present' }
+      : { name: 'postgres user', ok: false, detail: 'missing', hint: 'Install PostgreSQL with `npm run setup` (the package creates the user).' },
+  );
   checks.push(
     clockLibraryUpToDate()
       ? { name: 'clock library', ok: true, detail: clockLibraryPath() }
-      : { name: 'clock library', ok: false, detail: `${clockLibraryPath()} is missing or older than its source`, hint: 'Run `npm run setup` (it compiles native/fc-clock.c).' },
+      : {
+          name: 'clock library',
+          ok: false,
+          detail: `${clockLibraryPath()} is missing or older than its source`,
+          hint: 'Run `npm run setup` (it compiles native/fc-clock.c).',
+        },
   );
   if (privileged) checks.push(...(await kernelCheckUnderLock(opts.stateFile ?? defaultStateFile())), await rangeCheck(opts.subnet ?? DEFAULT_SUBNET));
   checks.push(await leftoverCheck(opts.stateFile ?? defaultStateFile()));

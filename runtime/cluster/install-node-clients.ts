@@ -17,7 +17,9 @@ export function nodeClientsDir(): string {
 
 /** Whether the npm reference clients' libraries are installed (tests skip, loudly, when not). */
 export function nodeClientsInstalled(): boolean {
-  return ['redis-semaphore', '@sesamecare-oss/redlock', 'simple-redis-mutex', 'etcd3', 'pg'].every((p) => existsSync(join(nodeClientsDir(), 'node_modules', p, 'package.json')));
+  return ['redis-semaphore', '@sesamecare-oss/redlock', 'simple-redis-mutex', 'etcd3', 'pg'].every((p) =>
+    existsSync(join(nodeClientsDir(), 'node_modules', p, 'package.json')),
+  );
 }
 
 /** `npm ci` in clients/node: exactly the versions of its package-lock.json. */

@@ -45,7 +45,11 @@ export function keptOptionsOf(o: StartClusterOptions): KeptOptions {
 /** The facts that decide a fit, each spelled as a person would read it. */
 function shapeOf(o: Omit<StartClusterOptions, 'clientHosts'>): Record<string, string> {
   const backends = [...new Set(o.backends)].sort();
-  const shape: Record<string, string> = { provider: o.provider ?? 'namespaces', subnet: chosenSubnet(o.subnet) ?? DEFAULT_SUBNET, backends: backends.join(', ') };
+  const shape: Record<string, string> = {
+    provider: o.provider ?? 'namespaces',
+    subnet: chosenSubnet(o.subnet) ?? DEFAULT_SUBNET,
+    backends: backends.join(', '),
+  };
   // Each backend's spec says which of its options make its servers what they are.
   for (const b of backends) Object.assign(shape, backendSpec(b, o).shape);
   return shape;

@@ -11,7 +11,9 @@ const CAP_SYS_ADMIN = 21;
 
 /** The effective capability mask of this process, from /proc/self/status. */
 export function effectiveCapabilities(): bigint {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith('CapEff:'));
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('CapEff:'));
   return line ? BigInt(`0x${line.split(/\s+/)[1] ?? '0'}`) : 0n;
 }
 
@@ -47,7 +49,7 @@ export function conflictingRoutes(routes: readonly RouteEntry[], subnet: string)
     const [ip = '', lenText] = r.dst.split('/');
     const len = Math.min(lenText === undefined ? 32 : Number(lenText), 24);
     const mask = len === 0 ? 0 : (0xffffffff << (32 - len)) >>> 0;
-    return ((toInt(ip) & mask) >>> 0) === ((base & mask) >>> 0);
+    return (toInt(ip) & mask) >>> 0 === (base & mask) >>> 0;
   });
 }
 

@@ -45,7 +45,10 @@ async function rootProjectTables(): Promise<string[]> {
   const nft = which('nft');
   if (!nft) return [];
   const out = await runCommand(nft, ['list', 'tables'], { reject: false });
-  return out.stdout.split('\n').map((l) => l.trim().replace(/^table /, '')).filter((t) => t.split(' ')[1]?.startsWith(PREFIX));
+  return out.stdout
+    .split('\n')
+    .map((l) => l.trim().replace(/^table /, ''))
+    .filter((t) => t.split(' ')[1]?.startsWith(PREFIX));
 }
 
 export async function reclaim(opts: { stateFile?: string; keepData?: boolean } = {}): Promise<ReclaimReport> {

@@ -116,7 +116,13 @@ export class ServerNode implements BackendNode {
     if (id) {
       this.rt.state.update((s) => {
         s.processes = s.processes.filter((p) => p.name !== this.name);
-        s.processes.push({ ...id, name: this.name, namespace: this.plan.namespace, stopSignal: this.spec.teardown.signal, graceMs: this.spec.teardown.graceMs });
+        s.processes.push({
+          ...id,
+          name: this.name,
+          namespace: this.plan.namespace,
+          stopSignal: this.spec.teardown.signal,
+          graceMs: this.spec.teardown.graceMs,
+        });
       });
     }
     void proc.exited.then((exit) => {

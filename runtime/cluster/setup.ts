@@ -27,10 +27,30 @@ import { DOCKER_PACKAGES, ensureDockerDaemon } from './containers/setup-docker.j
  * (fencecheck starts Sentinels as `redis-server sentinel.conf --sentinel`).
  */
 export const DEBIAN_PACKAGES = [
-  'redis-server', 'redis-sentinel', 'etcd-server', 'etcd-client', 'zookeeper', 'libslf4j-java', 'postgresql',
-  'nftables', 'iproute2', 'gcc', 'libc6-dev', 'util-linux', 'chromium', 'fonts-liberation',
-  'python3', 'python3-redis', 'python3-kazoo', 'python3-etcd3', 'python3-psycopg2',
-  'pgbouncer', 'memcached', 'python3-tooz', 'python3-etcd3gw', 'python3-pymemcache',
+  'redis-server',
+  'redis-sentinel',
+  'etcd-server',
+  'etcd-client',
+  'zookeeper',
+  'libslf4j-java',
+  'postgresql',
+  'nftables',
+  'iproute2',
+  'gcc',
+  'libc6-dev',
+  'util-linux',
+  'chromium',
+  'fonts-liberation',
+  'python3',
+  'python3-redis',
+  'python3-kazoo',
+  'python3-etcd3',
+  'python3-psycopg2',
+  'pgbouncer',
+  'memcached',
+  'python3-tooz',
+  'python3-etcd3gw',
+  'python3-pymemcache',
 ] as const;
 
 export interface SetupReport {
@@ -43,7 +63,12 @@ export interface SetupReport {
 /** Packages dpkg does not list as installed. */
 export async function missingPackages(packages: readonly string[] = DEBIAN_PACKAGES): Promise<string[]> {
   const out = await runCommand('dpkg-query', ['-W', '-f', '${db:Status-Abbrev} ${Package}\\n', ...packages], { reject: false });
-  const installed = new Set(out.stdout.split('\n').filter((l) => l.startsWith('ii')).map((l) => l.trim().split(/\s+/)[1]));
+  const installed = new Set(
+    out.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('ii'))
+      .map((l) => l.trim().split(/\s+/)[1]),
+  );
   return packages.filter((p) => !installed.has(p));
 }
 
@@ -52,9 +77,18 @@ export function installCommand(packages: readonly string[]): string {
 }
 
 /** The Java reference client (clients/java/curator-mutex, run in source-file mode: nothing to build). */
-export const JAVA_PACKAGES = ['default-jdk-headless', 'libcurator-recipes-java', 'libcurator-framework-java', 'libpostgresql-jdbc-java', 'libjackson2-databind-java'] as const;
+export const JAVA_PACKAGES = [
+  'default-jdk-headless',
+  'libcurator-recipes-java',
+  'libcurator-framework-java',
+  'libpostgresql-jdbc-java',
+  'libjackson2-databind-java',
+] as const;
 
-export async function setup(log: (line: string) => void = () => undefined, options: { go?: boolean; java?: boolean; node?: boolean; docker?: boolean } = {}): Promise<SetupReport> {
+export async function setup(
+  log: (line: string) => void = () => undefined,
+  options: { go?: boolean; java?: boolean; node?: boolean; docker?: boolean } = {},
+): Promise<SetupReport> {
   const wanted = [...DEBIAN_PACKAGES, ...(options.go ? GO_PACKAGES : []), ...(options.java ? JAVA_PACKAGES : []), ...(options.docker ? DOCKER_PACKAGES : [])];
   const missing = await missingPackages(wanted);
   const present = wanted.filter((p) => !missing.includes(p));

@@ -58,7 +58,9 @@ export function postmasterSegment(pidFileText: string): { key: number; shmid: nu
 /** The segments that are ours and abandoned (pure but for `isAlive`): key and id claimed by a recorded data dir (or key alone, creator gone), nobody attached. */
 export function abandonedSegments(segments: readonly ShmSegment[], claims: readonly SegmentClaim[], isAlive: (pid: number) => boolean = alive): ShmSegment[] {
   // Keys compared as unsigned: /proc prints them signed, postmaster.pid unsigned.
-  return segments.filter((s) => s.nattch === 0 && claims.some((c) => c.key >>> 0 === s.key >>> 0 && (c.shmid === undefined ? !isAlive(s.cpid) : c.shmid === s.shmid)));
+  return segments.filter(
+    (s) => s.nattch === 0 && claims.some((c) => c.key >>> 0 === s.key >>> 0 && (c.shmid === undefined ? !isAlive(s.cpid) : c.shmid === s.shmid)),
+  );
 }
 
 function readText(path: string): string | undefined {

@@ -93,7 +93,15 @@ export async function startOnProvider<N extends ServerHandle>(opts: StartCluster
     cluster = assembled.cluster;
     try {
       await assembled.bringUp();
-      await startBackends({ cluster, nodes: assembled.nodes, backends, ctx: assembled.ctx, abort, log, ...(assembled.beforePrepare ? { beforePrepare: assembled.beforePrepare } : {}) });
+      await startBackends({
+        cluster,
+        nodes: assembled.nodes,
+        backends,
+        ctx: assembled.ctx,
+        abort,
+        log,
+        ...(assembled.beforePrepare ? { beforePrepare: assembled.beforePrepare } : {}),
+      });
     } catch (err) {
       await cluster.teardown().catch(() => undefined);
       throw err;

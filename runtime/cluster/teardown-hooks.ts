@@ -35,7 +35,9 @@ export function installTeardownHooks(teardown: () => Promise<unknown>, syncFallb
     })());
   const onSignal = (signal: NodeJS.Signals): void => {
     const again = running !== undefined;
-    process.stderr.write(again ? `fencecheck: ${signal}: teardown in progress, waiting for it to finish\n` : `fencecheck: ${signal}: tearing the cluster down\n`);
+    process.stderr.write(
+      again ? `fencecheck: ${signal}: teardown in progress, waiting for it to finish\n` : `fencecheck: ${signal}: tearing the cluster down\n`,
+    );
     void run().then(() => {
       hooks.uninstall();
       // Re-raise so the process ends as the signal intended. Always, even when others listen: execa's

@@ -17,7 +17,10 @@ export interface TopologyScript {
 /** Create one host: its namespace, its veth pair to the switch, its address. */
 export function hostScript(plan: ClusterPlan, host: HostPlan): TopologyScript {
   return {
-    root: [`netns add ${host.namespace}`, `link add ${host.ifname} netns ${host.namespace} type veth peer name ${host.switchIfname} netns ${plan.switchNamespace}`],
+    root: [
+      `netns add ${host.namespace}`,
+      `link add ${host.ifname} netns ${host.namespace} type veth peer name ${host.switchIfname} netns ${plan.switchNamespace}`,
+    ],
     perNamespace: new Map([
       [plan.switchNamespace, [`link set ${host.switchIfname} master ${plan.bridge}`, `link set ${host.switchIfname} up`]],
       [host.namespace, ['link set lo up', `addr add ${host.ip}/24 dev ${host.ifname}`, `link set ${host.ifname} up`]],
@@ -37,7 +40,10 @@ export function topologyScript(plan: ClusterPlan): TopologyScript {
       `link set ${control.ifname} up`,
     ],
     perNamespace: new Map([
-      [plan.switchNamespace, ['link set lo up', `link set ${plan.bridge} up`, `link set ${control.switchIfname} master ${plan.bridge}`, `link set ${control.switchIfname} up`]],
+      [
+        plan.switchNamespace,
+        ['link set lo up', `link set ${plan.bridge} up`, `link set ${control.switchIfname} master ${plan.bridge}`, `link set ${control.switchIfname} up`],
+      ],
     ]),
   };
   for (const host of [...plan.nodes, ...plan.clients]) mergeInto(script, hostScript(plan, host));

@@ -35,7 +35,9 @@ export async function applyHost(plan: ClusterPlan, host: HostPlan, state: StateF
 /** Network namespaces whose name carries the project prefix (read from /run/netns, where `ip netns` keeps them). */
 export function projectNamespaces(): string[] {
   try {
-    return readdirSync('/run/netns').filter((n) => n.startsWith(PREFIX)).sort();
+    return readdirSync('/run/netns')
+      .filter((n) => n.startsWith(PREFIX))
+      .sort();
   } catch {
     return [];
   }
@@ -44,7 +46,9 @@ export function projectNamespaces(): string[] {
 /** Interfaces of the project in the root namespace (only the control's veth, normally). */
 export function projectRootLinks(): string[] {
   try {
-    return readdirSync('/sys/class/net').filter((n) => n.startsWith(PREFIX)).sort();
+    return readdirSync('/sys/class/net')
+      .filter((n) => n.startsWith(PREFIX))
+      .sort();
   } catch {
     return [];
   }
@@ -54,5 +58,11 @@ export function projectRootLinks(): string[] {
 export async function deleteTopology(namespaces: readonly string[], rootLinks: readonly string[]): Promise<void> {
   const links = rootLinks.filter((l) => existsSync(`/sys/class/net/${l}`));
   const present = new Set(projectNamespaces());
-  await ipBatch(teardownScript(namespaces.filter((ns) => present.has(ns)), links), { force: true });
+  await ipBatch(
+    teardownScript(
+      namespaces.filter((ns) => present.has(ns)),
+      links,
+    ),
+    { force: true },
+  );
 }

@@ -8,8 +8,20 @@ import { PreflightError } from './cluster-errors.js';
 import type { BackendName } from '../../core/cluster/cluster-plan.js';
 
 export type Tool =
-  | 'ip' | 'nft' | 'gcc' | 'setpriv' | 'redis-server' | 'etcd' | 'etcdctl' | 'java'
-  | 'zookeeper.jar' | 'slf4j-simple.jar' | 'postgres' | 'initdb' | 'pgbouncer' | 'memcached';
+  | 'ip'
+  | 'nft'
+  | 'gcc'
+  | 'setpriv'
+  | 'redis-server'
+  | 'etcd'
+  | 'etcdctl'
+  | 'java'
+  | 'zookeeper.jar'
+  | 'slf4j-simple.jar'
+  | 'postgres'
+  | 'initdb'
+  | 'pgbouncer'
+  | 'memcached';
 
 /** The Debian package that provides each tool (for hints and for `fencecheck setup`). */
 export const PACKAGE_OF: Record<Tool, string> = {
@@ -45,7 +57,10 @@ function executable(path: string): boolean {
 /** Search PATH plus the sbin directories (root's tools live there; a non-root PATH may lack them). */
 export function which(name: string): string | undefined {
   const dirs = [...(process.env['PATH'] ?? '').split(':'), '/usr/local/sbin', '/usr/sbin', '/sbin'];
-  return dirs.filter(Boolean).map((d) => join(d, name)).find(executable);
+  return dirs
+    .filter(Boolean)
+    .map((d) => join(d, name))
+    .find(executable);
 }
 
 /**
@@ -57,7 +72,11 @@ export function findPostgresProgram(name: 'postgres' | 'initdb'): string | undef
   const onPath = which(name);
   if (onPath) return onPath;
   const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a)) : [];
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .filter((d) => /^\d+$/.test(d))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return majors.map((m) => join(root, m, 'bin', name)).find(executable);
 }
 
@@ -90,7 +109,9 @@ export function requireTools(tools: readonly Tool[]): Record<Tool, string> {
 /** uid and gid of a system user, from /etc/passwd. */
 export function lookupUser(name: string): { uid: number; gid: number } | undefined {
   try {
-    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${name}:`));
+    const line = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${name}:`));
     const fields = line?.split(':');
     return fields && fields.length > 3 ? { uid: Number(fields[2]), gid: Number(fields[3]) } : undefined;
   } catch {

@@ -137,7 +137,9 @@ export class ClientHost {
         // Only the same process (same start time) that has exec'd another program.
         if (info === undefined || ended || info.startTime !== identity.startTime || info.comm === identity.comm) return identity.comm;
         identity.comm = record.comm = info.comm;
-        this.rt.state.update((s) => s.processes.filter((p) => p.pid === spawned.pid && p.startTime === identity.startTime).forEach((p) => (p.comm = info.comm)));
+        this.rt.state.update((s) =>
+          s.processes.filter((p) => p.pid === spawned.pid && p.startTime === identity.startTime).forEach((p) => (p.comm = info.comm)),
+        );
         return identity.comm;
       },
     };

@@ -33,14 +33,10 @@ export class ClusterStartError extends FencecheckError {
     cause?: unknown;
   }) {
     const tail = facts.lastLogLines.length === 0 ? '    (the log is empty)' : facts.lastLogLines.map((l) => `    ${l}`).join('\n');
-    super(
-      'cluster-start',
-      `${facts.node} ${facts.what}\n  command: ${shellQuote(facts.command)}\n  log: ${facts.logPath} (last lines below)\n${tail}`,
-      {
-        hint: facts.hint ?? `Read ${facts.logPath}; \`fencecheck doctor\` checks binaries and leftovers of earlier runs.`,
-        cause: facts.cause,
-      },
-    );
+    super('cluster-start', `${facts.node} ${facts.what}\n  command: ${shellQuote(facts.command)}\n  log: ${facts.logPath} (last lines below)\n${tail}`, {
+      hint: facts.hint ?? `Read ${facts.logPath}; \`fencecheck doctor\` checks binaries and leftovers of earlier runs.`,
+      cause: facts.cause,
+    });
     this.node = facts.node;
     this.command = facts.command;
     this.exit = facts.exit;

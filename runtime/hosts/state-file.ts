@@ -125,7 +125,6 @@ export class StateFile {
     this.closed = true;
   }
 
-
   /** Delete the file at `path`; true if there was one. */
   static discard(path: string): boolean {
     if (!existsSync(path)) return false;

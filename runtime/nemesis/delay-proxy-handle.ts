@@ -47,11 +47,29 @@ export async function startDelayProxy(opts: DelayProxyOptions, node: ServerHandl
   const direction = opts.direction ?? 'to-server';
   if (on === undefined) {
     const server = await startDelayProxyServer({ listen: { host: '127.0.0.1', port: 0 }, target, delayMs: opts.delayMs, direction });
-    return { host: '127.0.0.1', port: server.port, on: 'control', setDelay: async (ms) => server.setDelay(ms), close: () => server.close(), died: () => undefined };
+    return {
+      host: '127.0.0.1',
+      port: server.port,
+      on: 'control',
+      setDelay: async (ms) => server.setDelay(ms),
+      close: () => server.close(),
+      died: () => undefined,
+    };
   }
   const entry = compiledEntry('../runtime/nemesis/delay-proxy-main.js');
   if (!existsSync(entry)) throw new PreflightError(`The delay proxy's compiled entry ${entry} is missing.`, 'Run `npm run build`.');
-  const argv = [process.execPath, entry, '--listen', '127.0.0.1:0', '--target', `${target.host}:${target.port}`, '--delay-ms', String(opts.delayMs), '--direction', direction];
+  const argv = [
+    process.execPath,
+    entry,
+    '--listen',
+    '127.0.0.1:0',
+    '--target',
+    `${target.host}:${target.port}`,
+    '--delay-ms',
+    String(opts.delayMs),
+    '--direction',
+    direction,
+  ];
   const proc = on.spawn(argv, { name: `proxy-${on.name}-${node.name}-${target.port}`, clock: false, stopSignal: 'SIGTERM', graceMs: 500 });
   const what = `the delay proxy on ${on.name} to ${node.name} (${target.host}:${target.port}, pid ${proc.pid})`;
   // Drained always (a full stderr pipe would stall the proxy); kept when there is a log.

@@ -18,7 +18,16 @@ import net from 'node:net';
 import { EvictionTally } from './eviction-tally.js';
 import { isFiller, type EvictPolicy } from '../../core/generator/eviction.js';
 import {
-  BALLAST_VALUE_BYTES, ballastKey, evictedKeyOf, fillerKey, memcachedPressurePlan, PAGE_BYTES, parseMetadumpLine, parseStats, PROBE_KEY, PROBE_VALUE_BYTES,
+  BALLAST_VALUE_BYTES,
+  ballastKey,
+  evictedKeyOf,
+  fillerKey,
+  memcachedPressurePlan,
+  PAGE_BYTES,
+  parseMetadumpLine,
+  parseStats,
+  PROBE_KEY,
+  PROBE_VALUE_BYTES,
   type MemcachedPressurePlan,
 } from '../../core/generator/memcached-eviction.js';
 import { LogPacedFill } from '../../core/generator/log-paced-fill.js';
@@ -52,21 +61,36 @@ export class MemcachedPressure {
   ) {
     this.tally = new EvictionTally(onLockKeyEvicted);
     // memcached has one policy: LRU over every item, whatever its expiry (the plan refuses volatile-lru first).
-    if (policy !== 'allkeys-lru') throw new UnsupportedFaultError(`memcached evicts by LRU over every item; it has no ${policy}.`, 'Run the evict fault on memcached with `--evict-policy allkeys-lru` (the default).');
+    if (policy !== 'allkeys-lru')
+      throw new UnsupportedFaultError(
+        `memcached evicts by LRU over every item; it has no ${policy}.`,
+        'Run the evict fault on memcached with `--evict-policy allkeys-lru` (the default).',
+      );
   }
 
   async start(startTimeoutMs = 3000): Promise<PressureStarted> {
     const settings = parseStats(await this.ask('stats settings\r\n'));
-    this.saved = { memlimitMb: Math.round(Number(settings['maxbytes']) / PAGE_BYTES), automove: settings['slab_automove'] ?? '1', verbosity: settings['verbosity'] ?? '0' };
+    this.saved = {
+      memlimitMb: Math.round(Number(settings['maxbytes']) / PAGE_BYTES),
+      automove: settings['slab_automove'] ?? '1',
+      verbosity: settings['verbosity'] ?? '0',
+    };
     const stats = parseStats(await this.ask('stats\r\n'));
     this.evictionsAtStart = Number(stats['evictions'] ?? 0);
     this.logLostAtStart = logLinesLost(stats);
     await this.ask(`set ${PROBE_KEY} 0 3600 ${PROBE_VALUE_BYTES}\r\n${'p'.repeat(PROBE_VALUE_BYTES)}\r\n`, /STORED\r\n$|ERROR[^\r]*\r\n$/);
-    const items = (await this.ask('lru_crawler metadump all\r\n')).split(/\r?\n/).map(parseMetadumpLine).filter((i) => i !== null);
+    const items = (await this.ask('lru_crawler metadump all\r\n'))
+      .split(/\r?\n/)
+      .map(parseMetadumpLine)
+      .filter((i) => i !== null);
     const probe = items.find((i) => i.key === PROBE_KEY);
     if (probe === undefined) throw new Error(`${this.host}:${this.port}: the probe item ${PROBE_KEY} is missing from lru_crawler metadump`);
     const malloced = Number(parseStats(await this.ask('stats slabs\r\n'))['total_malloced'] ?? 0);
-    const plan = memcachedPressurePlan({ pagesInUse: Math.ceil(malloced / PAGE_BYTES), probeSize: probe.size, lockItems: items.filter((i) => !isFiller(i.key)) });
+    const plan = memcachedPressurePlan({
+      pagesInUse: Math.ceil(malloced / PAGE_BYTES),
+      probeSize: probe.size,
+      lockItems: items.filter((i) => !isFiller(i.key)),
+    });
     await this.ask('verbosity 0\r\n');
     await this.ask('slabs automove 0\r\n');
     const limit = await this.ask(`cache_memlimit ${plan.memlimitMb}\r\n`);
@@ -78,7 +102,9 @@ export class MemcachedPressure {
     this.fill(plan, pacer);
     const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), startTimeoutMs).unref());
     if ((await Promise.race([this.tally.full, deadline])) === 'timeout') {
-      throw new Error(`${this.host}:${this.port} evicted nothing within ${startTimeoutMs} ms of filling (cache_memlimit ${plan.memlimitMb} MB, ${plan.ballastItems} ballast items, ${this.written} fillers written)`);
+      throw new Error(
+        `${this.host}:${this.port} evicted nothing within ${startTimeoutMs} ms of filling (cache_memlimit ${plan.memlimitMb} MB, ${plan.ballastItems} ballast items, ${this.written} fillers written)`,
+      );
     }
     return { maxmemoryBytes: plan.memlimitMb * PAGE_BYTES, usedMemoryBytes: malloced };
   }
@@ -107,7 +133,10 @@ export class MemcachedPressure {
       this.watch = socket;
       let buffer = '';
       let ok = false;
-      socket.setTimeout(this.timeoutMs, () => !ok && reject(new Error(`memcached at ${this.host}:${this.port}: no answer to \`watch evictions\` within ${this.timeoutMs} ms`)));
+      socket.setTimeout(
+        this.timeoutMs,
+        () => !ok && reject(new Error(`memcached at ${this.host}:${this.port}: no answer to \`watch evictions\` within ${this.timeoutMs} ms`)),
+      );
       socket.on('connect', () => socket.write('watch evictions\r\n'));
       socket.on('error', (err) => (ok ? undefined : reject(err)));
       socket.on('data', (chunk) => {
@@ -185,7 +214,12 @@ export class MemcachedPressure {
         await this.ask(`slabs automove ${this.saved.automove}\r\n`);
         await this.ask(`verbosity ${this.saved.verbosity}\r\n`);
       }
-      return { evictedKeys: evicted, lockKeysEvicted: this.tally.counts(), fillersWritten: this.written, logLinesLost: logLinesLost(stats) - this.logLostAtStart };
+      return {
+        evictedKeys: evicted,
+        lockKeysEvicted: this.tally.counts(),
+        fillersWritten: this.written,
+        logLinesLost: logLinesLost(stats) - this.logLostAtStart,
+      };
     } finally {
       this.close();
     }
@@ -202,7 +236,11 @@ export class MemcachedPressure {
   }
 
   private async deleteFillers(): Promise<void> {
-    const keys = (await this.ask('lru_crawler metadump all\r\n')).split(/\r?\n/).map(parseMetadumpLine).filter((i) => i !== null && isFiller(i.key)).map((i) => i!.key);
+    const keys = (await this.ask('lru_crawler metadump all\r\n'))
+      .split(/\r?\n/)
+      .map(parseMetadumpLine)
+      .filter((i) => i !== null && isFiller(i.key))
+      .map((i) => i!.key);
     if (keys.length > 0) await this.ask(`${keys.map((k) => `delete ${k} noreply\r\n`).join('')}version\r\n`, /VERSION [^\r]*\r\n$/);
   }
 

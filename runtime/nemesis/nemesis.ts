@@ -228,7 +228,10 @@ export class Nemesis {
 
   private firewall(): Firewall {
     if (this.ctx.nft === undefined) {
-      throw new PreflightError('nftables (`nft`) is not installed: network faults are unavailable.', 'Run `npm run setup` (it installs the Debian package nftables).');
+      throw new PreflightError(
+        'nftables (`nft`) is not installed: network faults are unavailable.',
+        'Run `npm run setup` (it installs the Debian package nftables).',
+      );
     }
     this.firewallInstance ??= new Firewall(this.ctx.state, this.ctx.nft, this.ctx.nftExec);
     return this.firewallInstance;
@@ -247,7 +250,12 @@ export class Nemesis {
   }
 
   private clientNames(): string {
-    return this.ctx.hostNames().filter((h) => this.ctx.client(h)).join(', ') || '(none; add one with cluster.addClientHost(name))';
+    return (
+      this.ctx
+        .hostNames()
+        .filter((h) => this.ctx.client(h))
+        .join(', ') || '(none; add one with cluster.addClientHost(name))'
+    );
   }
 
   private clientProcesses(target: Target): ClientProcess[] | undefined {
@@ -269,7 +277,10 @@ export class Nemesis {
 
   private clockFiles(target: Target): string[] {
     if (this.ctx.clockLibrary === undefined) {
-      throw new PreflightError('The clock library native/build/libfc-clock.so is not built: clock faults are unavailable.', 'Run `npm run setup` (it compiles native/fc-clock.c with gcc).');
+      throw new PreflightError(
+        'The clock library native/build/libfc-clock.so is not built: clock faults are unavailable.',
+        'Run `npm run setup` (it compiles native/fc-clock.c with gcc).',
+      );
     }
     const node = typeof target === 'string' ? this.ctx.node(target) : undefined;
     if (node && !node.spec.wallClockPreload) {
@@ -280,7 +291,11 @@ export class Nemesis {
     }
     const files = node ? [node.clockFile] : (this.clientProcesses(target) ?? (this.hostPlan(target as string), [])).map((p) => p.clockFile);
     const present = files.filter((f): f is string => f !== undefined);
-    if (present.length === 0) throw new UnsupportedFaultError(`No process on \`${typeof target === 'string' ? target : target.name}\` runs with the clock library.`, 'Start client processes with cluster.clientHost(name).spawn(argv) (clock: true is the default).');
+    if (present.length === 0)
+      throw new UnsupportedFaultError(
+        `No process on \`${typeof target === 'string' ? target : target.name}\` runs with the clock library.`,
+        'Start client processes with cluster.clientHost(name).spawn(argv) (clock: true is the default).',
+      );
     return present;
   }
 }

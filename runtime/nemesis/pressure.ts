@@ -19,5 +19,8 @@ const REDIS_BACKENDS: readonly string[] = ['redis', 'redlock'];
 export function pressureOn(node: ServerHandle, policy: EvictPolicy, onLockKeyEvicted: (key: string) => void): Pressure {
   if (REDIS_BACKENDS.includes(node.backend)) return new RedisPressure(node.plan.ip, node.plan.port, policy, onLockKeyEvicted);
   if (node.backend === 'memcached') return new MemcachedPressure(node.plan.ip, node.plan.port, policy, onLockKeyEvicted);
-  throw new UnsupportedFaultError(`No evict fault on ${node.name}: it is a ${node.backend} node, not a cache.`, 'Aim `--nemesis evict` at a redis, redlock or memcached node.');
+  throw new UnsupportedFaultError(
+    `No evict fault on ${node.name}: it is a ${node.backend} node, not a cache.`,
+    'Aim `--nemesis evict` at a redis, redlock or memcached node.',
+  );
 }

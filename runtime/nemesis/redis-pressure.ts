@@ -33,7 +33,17 @@ export interface PressureSummary {
 }
 
 const connect = (host: string, port: number, timeoutMs: number): Redis => {
-  const r = new Redis({ host, port, lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false, enableReadyCheck: false, retryStrategy: () => null });
+  const r = new Redis({
+    host,
+    port,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    enableReadyCheck: false,
+    retryStrategy: () => null,
+  });
   r.on('error', () => undefined);
   return r;
 };
@@ -77,7 +87,9 @@ export class RedisPressure {
     this.fill(plan);
     const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), startTimeoutMs).unref());
     if ((await Promise.race([this.tally.full, deadline])) === 'timeout') {
-      throw new Error(`${this.host}:${this.port} evicted nothing within ${startTimeoutMs} ms of filling (maxmemory ${plan.maxmemoryBytes} bytes, ${this.written} fillers written)`);
+      throw new Error(
+        `${this.host}:${this.port} evicted nothing within ${startTimeoutMs} ms of filling (maxmemory ${plan.maxmemoryBytes} bytes, ${this.written} fillers written)`,
+      );
     }
     return { maxmemoryBytes: plan.maxmemoryBytes, usedMemoryBytes: used };
   }

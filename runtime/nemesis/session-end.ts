@@ -22,7 +22,10 @@ export interface SessionsEnded {
 
 export async function endLockSessions(node: ServerHandle): Promise<SessionsEnded> {
   if (node.backend !== PG_SESSION_LOCK.server) {
-    throw new UnsupportedFaultError(`No session-end fault on ${node.name}: it is a ${node.backend} node, whose locks are not sessions.`, 'Run session-end on pg-advisory or pg-advisory-pooled.');
+    throw new UnsupportedFaultError(
+      `No session-end fault on ${node.name}: it is a ${node.backend} node, whose locks are not sessions.`,
+      'Run session-end on pg-advisory or pg-advisory-pooled.',
+    );
   }
   const rows = await query<{ pid: number; ended: boolean }>(node.plan, END_LOCK_SESSIONS_SQL);
   return { pids: rows.filter((r) => r.ended).map((r) => r.pid) };

@@ -53,9 +53,10 @@ export async function awaitTrigger(holders: Holders, trigger: Trigger, target: F
       return h ? fired(h) : missed(`no holder's lease came within ${trigger.leadMs} ms of its end`);
     }
     case 'renew': {
-      if (renewal?.share === undefined) return { fired: false, why: `trigger renew: ${renewal?.who ?? 'this'} client does not renew its lease (no renewal to aim at)` };
+      if (renewal?.share === undefined)
+        return { fired: false, why: `trigger renew: ${renewal?.who ?? 'this'} client does not renew its lease (no renewal to aim at)` };
       const h = await renewalDue(holders, renewal.share, begin + waitMs, mine);
-      return h ? fired(h) : missed('no holder\'s renewal came due');
+      return h ? fired(h) : missed("no holder's renewal came due");
     }
     default: {
       const on = trigger.on;

@@ -24,8 +24,16 @@ export function parseClientCommand(text: string): string[] {
       word = undefined;
     } else word = (word ?? '') + ch;
   }
-  if (quote) throw new UsageError(`Expected \`--client\` to be a command line with balanced quotes, got \`${text}\` (an unclosed ${quote})`, 'Quote the whole command once: --client \'/usr/bin/python3 clients/python/redis_py_client.py\'.');
+  if (quote)
+    throw new UsageError(
+      `Expected \`--client\` to be a command line with balanced quotes, got \`${text}\` (an unclosed ${quote})`,
+      "Quote the whole command once: --client '/usr/bin/python3 clients/python/redis_py_client.py'.",
+    );
   if (word !== undefined) words.push(word);
-  if (words.length === 0) throw new UsageError('Expected `--client` to be a command line, got an empty one', 'For example: --client \'/usr/bin/python3 clients/python/redis_py_client.py\'.');
+  if (words.length === 0)
+    throw new UsageError(
+      'Expected `--client` to be a command line, got an empty one',
+      "For example: --client '/usr/bin/python3 clients/python/redis_py_client.py'.",
+    );
   return words;
 }

@@ -61,21 +61,34 @@ export class ClientLauncher {
    * its stderr tail when it is not ready in time, breaks the protocol first,
    * or (a foreign client) announces tokens the run's resource mode cannot use.
    */
-  async start(host: ClientHost, name: string, config: ClientConfig, logPath: string, control: (proc: ClientProcess) => ProcessControl, spare?: ClientProcess): Promise<ClientSession> {
+  async start(
+    host: ClientHost,
+    name: string,
+    config: ClientConfig,
+    logPath: string,
+    control: (proc: ClientProcess) => ProcessControl,
+    spare?: ClientProcess,
+  ): Promise<ClientSession> {
     // A spare (runtime/hosts/spare-clients.ts) has loaded its code and waits for its configuration on stdin.
     if (spare) spare.child.stdin?.write(`${JSON.stringify(config)}\n`);
     const proc = spare ?? host.spawn(this.argv, { name, env: { FC_CLIENT_CONFIG: JSON.stringify(config) }, cwd: process.cwd() });
     const clock = this.o.clock ?? realClock;
-    const session = new ClientSession(processChannel(proc, logPath), control(proc), this.o.access, {
-      onViolation: (v) => {
-        this.violations.push(v);
-        this.o.log?.(`client ${v.client} broke the protocol: ${v.problem}`);
+    const session = new ClientSession(
+      processChannel(proc, logPath),
+      control(proc),
+      this.o.access,
+      {
+        onViolation: (v) => {
+          this.violations.push(v);
+          this.o.log?.(`client ${v.client} broke the protocol: ${v.problem}`);
+        },
+        onCrash: (c) => {
+          this.crashes.push(c);
+          this.o.log?.(`client ${c.client} crashed (${c.exit}): see its log`);
+        },
       },
-      onCrash: (c) => {
-        this.crashes.push(c);
-        this.o.log?.(`client ${c.client} crashed (${c.exit}): see its log`);
-      },
-    }, clock);
+      clock,
+    );
     const ms = this.o.readyTimeoutMs ?? readyTimeoutMs(process.env['FC_CLIENT_READY_TIMEOUT_MS']);
     try {
       const ready = await raceTimer(clock, session.ready, ms, () => undefined);
@@ -103,10 +116,17 @@ export class ClientLauncher {
     if (!this.foreign) return;
     const modes = modeList(clientModes(ready));
     const why = tokenKindExcludes(ready, this.o.access.mode);
-    if (why) throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${why}.`, `Pick a resource mode its tokens can serve: ${modes} (\`fencecheck client-check\` lists them).`);
+    if (why)
+      throw new ClientNotApplicableError(
+        `Cannot run this combination: the client ${this.o.command} ${why}.`,
+        `Pick a resource mode its tokens can serve: ${modes} (\`fencecheck client-check\` lists them).`,
+      );
     const missing = featureMissing(ready, this.o.access.mode);
     if (missing) {
-      throw new ClientNotApplicableError(`Cannot run this combination: the client ${this.o.command} ${missing}.`, `Serve the transactions feature (docs/client-protocol.md, "Transactions"; the Python and Node protocol helpers do), or pick a mode this client serves: ${modes}.`);
+      throw new ClientNotApplicableError(
+        `Cannot run this combination: the client ${this.o.command} ${missing}.`,
+        `Serve the transactions feature (docs/client-protocol.md, "Transactions"; the Python and Node protocol helpers do), or pick a mode this client serves: ${modes}.`,
+      );
     }
   }
 

@@ -43,22 +43,142 @@ const NPM = 'npm run setup -- --node (installs clients/node/package.json)';
 const tooz = (driver: string) => (root: string) => [...python('tooz_client.py')(root), driver];
 
 export const NAMED_CLIENTS: readonly NamedClient[] = [
-  { name: 'redis-semaphore', library: 'redis-semaphore 5.8.0 Mutex', backends: ['redis'], token: 'unique', features: TX, argv: node('redis-semaphore-mutex.mjs'), install: NPM },
-  { name: 'redis-semaphore-redlock', library: 'redis-semaphore 5.8.0 RedlockMutex', backends: ['redlock'], token: 'unique', features: TX, argv: node('redis-semaphore-redlock.mjs'), install: NPM },
-  { name: 'sesamecare-redlock', library: '@sesamecare-oss/redlock 1.4.0', backends: ['redlock'], token: 'unique', features: TX, argv: node('sesamecare-redlock.mjs'), install: NPM },
-  { name: 'simple-redis-mutex', library: 'simple-redis-mutex 3.0.0', backends: ['redis'], token: 'monotonic', features: TX, argv: node('simple-redis-mutex.mjs'), install: NPM },
+  {
+    name: 'redis-semaphore',
+    library: 'redis-semaphore 5.8.0 Mutex',
+    backends: ['redis'],
+    token: 'unique',
+    features: TX,
+    argv: node('redis-semaphore-mutex.mjs'),
+    install: NPM,
+  },
+  {
+    name: 'redis-semaphore-redlock',
+    library: 'redis-semaphore 5.8.0 RedlockMutex',
+    backends: ['redlock'],
+    token: 'unique',
+    features: TX,
+    argv: node('redis-semaphore-redlock.mjs'),
+    install: NPM,
+  },
+  {
+    name: 'sesamecare-redlock',
+    library: '@sesamecare-oss/redlock 1.4.0',
+    backends: ['redlock'],
+    token: 'unique',
+    features: TX,
+    argv: node('sesamecare-redlock.mjs'),
+    install: NPM,
+  },
+  {
+    name: 'simple-redis-mutex',
+    library: 'simple-redis-mutex 3.0.0',
+    backends: ['redis'],
+    token: 'monotonic',
+    features: TX,
+    argv: node('simple-redis-mutex.mjs'),
+    install: NPM,
+  },
   { name: 'etcd3-lock', library: 'etcd3 1.1.2 Lock', backends: ['etcd'], token: 'unique', features: TX, argv: node('etcd3-lock.mjs'), install: NPM },
-  { name: 'redis-py', library: 'redis-py 4.3.4 Lock', backends: ['redis'], token: 'unique', features: TX, argv: python('redis_py_client.py'), install: 'npm run setup' },
-  { name: 'redis-py-sentinel', library: 'redis-py 4.3.4 Lock over Sentinel.master_for', backends: ['redis-sentinel'], token: 'unique', features: TX, argv: python('redis_py_sentinel_client.py'), install: 'npm run setup' },
-  { name: 'kazoo', library: 'kazoo 2.8 Lock', backends: ['zookeeper'], token: 'monotonic', features: TX, argv: python('kazoo_client.py'), install: 'npm run setup' },
-  { name: 'python-etcd3', library: 'python-etcd3 0.12.0 Lock', backends: ['etcd'], token: 'unique', features: TX, argv: python('etcd3_client.py'), install: 'npm run setup' },
-  { name: 'etcd-mutex', library: 'etcd clientv3/concurrency Mutex 3.4.23', backends: ['etcd'], token: 'monotonic', features: [], argv: (root) => [join(root, 'clients', 'go', 'etcd-mutex', 'etcd-mutex')], install: 'npm run setup -- --go' },
-  { name: 'tooz-memcached', library: 'tooz 3.1.0 memcached driver (pymemcache 3.5.2)', backends: ['memcached'], token: 'none', features: TX, argv: tooz('memcached'), install: 'npm run setup' },
-  { name: 'tooz-redis', library: 'tooz 3.1.0 redis driver (redis-py 4.3.4)', backends: ['redis'], token: 'none', features: TX, argv: tooz('redis'), install: 'npm run setup' },
-  { name: 'tooz-zookeeper', library: 'tooz 3.1.0 zookeeper driver (kazoo 2.8)', backends: ['zookeeper'], token: 'none', features: TX, argv: tooz('zookeeper'), install: 'npm run setup' },
-  { name: 'tooz-etcd3gw', library: 'tooz 3.1.0 etcd3gw driver (etcd3gw 2.0.0)', backends: ['etcd'], token: 'none', features: TX, argv: tooz('etcd3gw'), install: 'npm run setup' },
-  { name: 'psycopg2-advisory', library: 'psycopg2 2.9.5, PostgreSQL session-level advisory locks', backends: ['pg-advisory', 'pg-advisory-pooled'], token: 'monotonic', features: TX, argv: python('psycopg2_advisory_client.py'), install: 'npm run setup' },
-  { name: 'curator', library: 'Curator 5.4.0 InterProcessMutex', backends: ['zookeeper'], token: 'none', features: [], argv: (root) => [join(root, 'clients', 'java', 'curator-mutex')], install: 'npm run setup -- --java' },
+  {
+    name: 'redis-py',
+    library: 'redis-py 4.3.4 Lock',
+    backends: ['redis'],
+    token: 'unique',
+    features: TX,
+    argv: python('redis_py_client.py'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'redis-py-sentinel',
+    library: 'redis-py 4.3.4 Lock over Sentinel.master_for',
+    backends: ['redis-sentinel'],
+    token: 'unique',
+    features: TX,
+    argv: python('redis_py_sentinel_client.py'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'kazoo',
+    library: 'kazoo 2.8 Lock',
+    backends: ['zookeeper'],
+    token: 'monotonic',
+    features: TX,
+    argv: python('kazoo_client.py'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'python-etcd3',
+    library: 'python-etcd3 0.12.0 Lock',
+    backends: ['etcd'],
+    token: 'unique',
+    features: TX,
+    argv: python('etcd3_client.py'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'etcd-mutex',
+    library: 'etcd clientv3/concurrency Mutex 3.4.23',
+    backends: ['etcd'],
+    token: 'monotonic',
+    features: [],
+    argv: (root) => [join(root, 'clients', 'go', 'etcd-mutex', 'etcd-mutex')],
+    install: 'npm run setup -- --go',
+  },
+  {
+    name: 'tooz-memcached',
+    library: 'tooz 3.1.0 memcached driver (pymemcache 3.5.2)',
+    backends: ['memcached'],
+    token: 'none',
+    features: TX,
+    argv: tooz('memcached'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'tooz-redis',
+    library: 'tooz 3.1.0 redis driver (redis-py 4.3.4)',
+    backends: ['redis'],
+    token: 'none',
+    features: TX,
+    argv: tooz('redis'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'tooz-zookeeper',
+    library: 'tooz 3.1.0 zookeeper driver (kazoo 2.8)',
+    backends: ['zookeeper'],
+    token: 'none',
+    features: TX,
+    argv: tooz('zookeeper'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'tooz-etcd3gw',
+    library: 'tooz 3.1.0 etcd3gw driver (etcd3gw 2.0.0)',
+    backends: ['etcd'],
+    token: 'none',
+    features: TX,
+    argv: tooz('etcd3gw'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'psycopg2-advisory',
+    library: 'psycopg2 2.9.5, PostgreSQL session-level advisory locks',
+    backends: ['pg-advisory', 'pg-advisory-pooled'],
+    token: 'monotonic',
+    features: TX,
+    argv: python('psycopg2_advisory_client.py'),
+    install: 'npm run setup',
+  },
+  {
+    name: 'curator',
+    library: 'Curator 5.4.0 InterProcessMutex',
+    backends: ['zookeeper'],
+    token: 'none',
+    features: [],
+    argv: (root) => [join(root, 'clients', 'java', 'curator-mutex')],
+    install: 'npm run setup -- --java',
+  },
 ];
 
 /** One entry of `--lock-clients`: the built-in client, a named one, or a command line. */
@@ -97,13 +217,17 @@ export function commandLine(argv: readonly string[]): string {
  * takes it); any other is a name, and an unknown name is refused (254) with the names known.
  */
 export function parseClientList(text: string, root: string = projectRoot()): ClientChoice[] {
-  const entries = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const entries = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (entries.length === 0) throw new UsageError(`Expected \`--lock-clients\` to list at least one client, got \`${text}\``, listHint());
   const choices: ClientChoice[] = [];
   let commands = 0;
   for (const entry of entries) {
     const choice = parseEntry(entry, root, () => `cmd${++commands}`);
-    if (choices.some((c) => c.name === choice.name)) throw new UsageError(`Expected each client once in \`--lock-clients\`, got \`${choice.name}\` twice`, listHint());
+    if (choices.some((c) => c.name === choice.name))
+      throw new UsageError(`Expected each client once in \`--lock-clients\`, got \`${choice.name}\` twice`, listHint());
     choices.push(choice);
   }
   return choices;

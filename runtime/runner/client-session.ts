@@ -224,8 +224,13 @@ export class ClientSession implements LockSession {
   private answer(a: ClientAnswer, line: string, onFailed: (e: Error) => void): void {
     if (!this.isReady) return this.reportViolation(`answered before its ready line: ${JSON.stringify(line.slice(0, 200))}`, onFailed);
     const p = this.pending.get(a.id);
-    if (!p) return this.reportViolation(`answered id ${a.id}, which is not the request waiting for an answer (${[...this.pending.keys()].join(', ') || 'none'}): ${JSON.stringify(line.slice(0, 200))}`, onFailed);
-    if (a.type !== 'ok' && a.type !== 'fail' && a.type !== 'info') return this.reportViolation(`answered with type ${JSON.stringify(a.type)} (expected ok, fail or info)`, onFailed);
+    if (!p)
+      return this.reportViolation(
+        `answered id ${a.id}, which is not the request waiting for an answer (${[...this.pending.keys()].join(', ') || 'none'}): ${JSON.stringify(line.slice(0, 200))}`,
+        onFailed,
+      );
+    if (a.type !== 'ok' && a.type !== 'fail' && a.type !== 'info')
+      return this.reportViolation(`answered with type ${JSON.stringify(a.type)} (expected ok, fail or info)`, onFailed);
     this.settle(a.id, p, a);
   }
 
@@ -251,9 +256,11 @@ export function readyProblem(r: ClientReady): string | undefined {
   if (r.protocol !== PROTOCOL_VERSION) {
     return `it speaks protocol version ${JSON.stringify(r.protocol ?? null)} and this fencecheck speaks version ${PROTOCOL_VERSION} (the ready line must carry "protocol":${PROTOCOL_VERSION})`;
   }
-  if (!CLIENT_TOKEN_KINDS.includes(r.token)) return `its ready line's token kind is ${JSON.stringify(r.token ?? null)}, expected one of ${CLIENT_TOKEN_KINDS.join(', ')}`;
+  if (!CLIENT_TOKEN_KINDS.includes(r.token))
+    return `its ready line's token kind is ${JSON.stringify(r.token ?? null)}, expected one of ${CLIENT_TOKEN_KINDS.join(', ')}`;
   if (typeof r.versions !== 'object' || r.versions === null) return 'its ready line has no versions object';
-  if (r.features !== undefined && !(Array.isArray(r.features) && r.features.every((f) => typeof f === 'string'))) return `its ready line's features are ${JSON.stringify(r.features)}, expected a list of names such as ["transactions"]`;
+  if (r.features !== undefined && !(Array.isArray(r.features) && r.features.every((f) => typeof f === 'string')))
+    return `its ready line's features are ${JSON.stringify(r.features)}, expected a list of names such as ["transactions"]`;
   return undefined;
 }
 

@@ -94,7 +94,13 @@ async function sectionBody(ctx: SectionContext, op: Perform, plan: SectionPlan, 
   }
 }
 
-async function attemptBody(ctx: SectionContext, op: Perform, plan: SectionPlan, token: number | string | undefined, attempt: number): Promise<SectionOutcome | 'conflict'> {
+async function attemptBody(
+  ctx: SectionContext,
+  op: Perform,
+  plan: SectionPlan,
+  token: number | string | undefined,
+  attempt: number,
+): Promise<SectionOutcome | 'conflict'> {
   let next: Value = plan.value;
   let readVersion: number | undefined;
   // The database's own control reads first in every data workload: the version to compare, the row to lock.
@@ -117,7 +123,16 @@ async function attemptBody(ctx: SectionContext, op: Perform, plan: SectionPlan, 
 }
 
 /** Invoke, wait, complete: the two history entries of one client op. */
-async function perform(ctx: SectionContext, session: LockSession, process: number, f: RequestBody['op'], body: RequestBody, value: Value, token?: number | string, extra: Extra = {}): Promise<ClientAnswer> {
+async function perform(
+  ctx: SectionContext,
+  session: LockSession,
+  process: number,
+  f: RequestBody['op'],
+  body: RequestBody,
+  value: Value,
+  token?: number | string,
+  extra: Extra = {},
+): Promise<ClientAnswer> {
   ctx.recorder.record(process, 'invoke', f, value, { token, ...extra });
   const a = await session.call(body, ctx.giveUpMs);
   ctx.recorder.record(process, a.type, f, a.value ?? (f === 'write' || f === 'mark' ? value : null), {

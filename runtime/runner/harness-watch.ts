@@ -21,7 +21,6 @@ import type { DelayProxy } from '../nemesis/delay-proxy-handle.js';
 import { HARNESS_DIED } from '../../core/checkers/lock/evidence.js';
 import type { Recorder } from './recorder.js';
 
-
 export interface WatchedPart {
   /** A short name for the op's value: `proxy c3->pg1`, `pg1`. */
   name: string;
@@ -53,14 +52,22 @@ export function watchHarness(parts: readonly WatchedPart[], recorder: Recorder, 
 }
 
 /** What a lock run watches: every delay proxy, and the resource's server unless the faults aim at it (`resourceFaulted`). */
-export function runHarnessParts(cluster: Pick<Cluster, 'node'>, proxies: ReadonlyMap<string, ReadonlyMap<string, DelayProxy>>, resourceNode: string, resourceFaulted = false): WatchedPart[] {
+export function runHarnessParts(
+  cluster: Pick<Cluster, 'node'>,
+  proxies: ReadonlyMap<string, ReadonlyMap<string, DelayProxy>>,
+  resourceNode: string,
+  resourceFaulted = false,
+): WatchedPart[] {
   const parts: WatchedPart[] = [];
   for (const [host, byNode] of proxies) for (const [node, proxy] of byNode) parts.push({ name: `proxy ${host}->${node}`, died: () => proxy.died() });
   if (resourceFaulted) return parts;
   const server = cluster.node(resourceNode);
   parts.push({
     name: resourceNode,
-    died: () => (server.running ? undefined : `the resource's server ${resourceNode} (${server.backend}) is no longer running mid-run; every access and the final read fail; its log: ${server.logPath}`),
+    died: () =>
+      server.running
+        ? undefined
+        : `the resource's server ${resourceNode} (${server.backend}) is no longer running mid-run; every access and the final read fail; its log: ${server.logPath}`,
   });
   return parts;
 }

@@ -130,7 +130,10 @@ async function mainPhase(state: RunState, main: PhaseOf<'main'>): Promise<void> 
   );
   const workerCtx = workerContext(state, holders, stop);
   state.workersDone = Promise.all(first.map((s, i) => runWorker(workerCtx, i, s)));
-  state.cancelTicker = world.progressEveryMs === undefined ? () => undefined : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
+  state.cancelTicker =
+    world.progressEveryMs === undefined
+      ? () => undefined
+      : every(clock, world.progressEveryMs, () => log(progressLine(recorder, startNs, o.timeLimitS, holders)));
   await stop.sleep(lengthMs);
   stop.stop();
   await nemesisDone;
@@ -141,7 +144,16 @@ function workerContext(state: RunState, holders: Holders, stop: StopSignal): Wor
   const { plan, world } = state;
   const o = plan.options;
   return {
-    section: { recorder: world.recorder, holders, workload: o.workload, resource: o.resource, ttlMs: o.ttlMs, giveUpMs: plan.giveUpMs, sleep: (ms) => sleepOn(world.clock, ms), lockless: o.backend === 'none' },
+    section: {
+      recorder: world.recorder,
+      holders,
+      workload: o.workload,
+      resource: o.resource,
+      ttlMs: o.ttlMs,
+      giveUpMs: plan.giveUpMs,
+      sleep: (ms) => sleepOn(world.clock, ms),
+      lockless: o.backend === 'none',
+    },
     stop,
     clients: o.clients,
     sections: (worker) => plan.workers[worker]!.sections,

@@ -23,6 +23,10 @@ export function progressLine(recorder: Recorder, startNs: number, timeLimitS: nu
     if (op.f === 'acquire' && op.type === 'ok') acquired++;
     if (op.process === 'nemesis' && op.type === 'info') faults++;
   }
-  const held = holders.all().map((h) => `p${h.process}`).join(',') || 'nobody';
+  const held =
+    holders
+      .all()
+      .map((h) => `p${h.process}`)
+      .join(',') || 'nobody';
   return `[${progressClock(t, timeLimitS)}] ${ops.length} ops, ${acquired} acquisitions, held by ${held}, ${faults} nemesis events`;
 }

@@ -49,7 +49,14 @@ export function realFleet(o: RealFleetOptions): RealFleet {
       const spare = o.spares && o.launcher.spareArgv ? o.cluster.spares.take(hostName, worker) : undefined;
       if (spare) sparesTaken++;
       if (o.spares && worker < o.spares.workers) workersStarted.set(worker, hostName);
-      const session = await o.launcher.start(host, procName, o.config(worker, hostName), o.logPath(procName), (proc) => ({ pause: () => n.pause(proc), resume: () => n.resume(proc), kill: () => n.kill(proc) }), spare);
+      const session = await o.launcher.start(
+        host,
+        procName,
+        o.config(worker, hostName),
+        o.logPath(procName),
+        (proc) => ({ pause: () => n.pause(proc), resume: () => n.resume(proc), kill: () => n.kill(proc) }),
+        spare,
+      );
       o.onVersions((await session.ready).versions);
       return session;
     },
@@ -77,7 +84,11 @@ export function realNemesis(cluster: Cluster, lockBackend: string, proxies: Read
     async endLockSessions() {
       const server = sessionServerOf(lockBackend);
       const node = server === undefined ? undefined : cluster.nodesOf(server)[0]?.name;
-      if (node === undefined) throw new UnsupportedFaultError(`No session-end fault on ${lockBackend}: its lock is not a server session.`, 'Run session-end on pg-advisory or pg-advisory-pooled.');
+      if (node === undefined)
+        throw new UnsupportedFaultError(
+          `No session-end fault on ${lockBackend}: its lock is not a server session.`,
+          'Run session-end on pg-advisory or pg-advisory-pooled.',
+        );
       return { node, ...(await n.endLockSessions(node)) };
     },
     heal: () => n.heal(),

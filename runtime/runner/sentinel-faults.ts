@@ -29,7 +29,13 @@ export function isSentinelGrudgeKind(kind: string): kind is SentinelGrudgeKind {
 }
 
 /** The grudge (pure), given the master, the data nodes, the Sentinels and the client hosts in order. */
-export function sentinelGrudge(kind: SentinelGrudgeKind, master: string, data: readonly string[], sentinels: readonly string[], clients: readonly string[]): Grudge {
+export function sentinelGrudge(
+  kind: SentinelGrudgeKind,
+  master: string,
+  data: readonly string[],
+  sentinels: readonly string[],
+  clients: readonly string[],
+): Grudge {
   if (kind === 'master-from-replicas') return isolateOne(data, master);
   const minority = clients.slice(0, Math.floor(clients.length / 2));
   const rest = [...data.filter((d) => d !== master), ...sentinels, ...clients.filter((c) => !minority.includes(c))];
@@ -42,8 +48,23 @@ export function sentinelGrudge(kind: SentinelGrudgeKind, master: string, data: r
  * client hosts. Which lock nodes are Sentinels comes from the pure cluster
  * plan, so the runner needs nothing but names.
  */
-export function sentinelGrudgeOf(kind: SentinelGrudgeKind, master: string | undefined, lockNodes: readonly string[], clients: readonly string[]): Grudge | undefined {
+export function sentinelGrudgeOf(
+  kind: SentinelGrudgeKind,
+  master: string | undefined,
+  lockNodes: readonly string[],
+  clients: readonly string[],
+): Grudge | undefined {
   if (master === undefined || !lockNodes.includes(master)) return undefined;
-  const sentinels = new Set(nodesOf(planCluster({ backends: ['redis-sentinel'] }), 'redis-sentinel').filter((n) => n.role === 'sentinel').map((n) => n.name));
-  return sentinelGrudge(kind, master, lockNodes.filter((n) => !sentinels.has(n)), lockNodes.filter((n) => sentinels.has(n)), clients);
+  const sentinels = new Set(
+    nodesOf(planCluster({ backends: ['redis-sentinel'] }), 'redis-sentinel')
+      .filter((n) => n.role === 'sentinel')
+      .map((n) => n.name),
+  );
+  return sentinelGrudge(
+    kind,
+    master,
+    lockNodes.filter((n) => !sentinels.has(n)),
+    lockNodes.filter((n) => sentinels.has(n)),
+    clients,
+  );
 }

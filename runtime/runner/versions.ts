@@ -10,14 +10,15 @@ import type { BackendName } from '../../core/cluster/cluster-plan.js';
 import { projectRoot } from '../hosts/paths.js';
 import { backendSpec } from '../cluster/backends/registry.js';
 
-
 /** Asked of dpkg once per process: a command's many runs (compare, a warm pool) share the answer. */
 const asked = new Map<string, Promise<string>>();
 
 function packageVersion(pkg: string): Promise<string> {
   let v = asked.get(pkg);
   if (!v) {
-    v = new Promise<string>((resolve) => execFile('dpkg-query', ['-W', '-f', '${Version}', pkg], { timeout: 5000 }, (err, stdout) => resolve(err ? '' : stdout.trim())));
+    v = new Promise<string>((resolve) =>
+      execFile('dpkg-query', ['-W', '-f', '${Version}', pkg], { timeout: 5000 }, (err, stdout) => resolve(err ? '' : stdout.trim())),
+    );
     asked.set(pkg, v);
   }
   return v;

@@ -21,7 +21,6 @@ import { messageOf } from '../hosts/driver.js';
 import { adoptKeptCluster, type Adoption } from '../cluster/adopt-cluster.js';
 import { keptMismatch, keptOptionsOf } from '../cluster/kept-cluster.js';
 
-
 /** The cluster options that decide whether a pool's cluster fits a run (pure): everything but where and how it logs. */
 export function clusterKey(o: StartClusterOptions): string {
   const { runDir: _r, log: _l, busyTimeoutMs: _b, ...rest } = o;
@@ -83,7 +82,10 @@ export class WarmPool {
     await this.dropCurrent(log);
     const cluster = await this.start(o);
     this.current = { key, cluster, runs: 1, opts: o };
-    return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: failedCheck, ...(because ? { freshBecause: because } : {}) } };
+    return {
+      cluster,
+      record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: failedCheck, ...(because ? { freshBecause: because } : {}) },
+    };
   }
 
   /** The same cluster options; a kept cluster also serves runs that only need other client hosts (they are added). */
@@ -108,7 +110,11 @@ export class WarmPool {
       this.current = undefined;
       // Spares are this process's children, for a next run of this command: none is left to the next command.
       await cur.cluster.spares.stopAll();
-      await cur.cluster.keep({ options: keptOptionsOf({ ...cur.opts, clientHosts: cur.cluster.clientHosts().map((c) => c.name) }), runs: cur.runs, keptAt: new Date().toISOString() });
+      await cur.cluster.keep({
+        options: keptOptionsOf({ ...cur.opts, clientHosts: cur.cluster.clientHosts().map((c) => c.name) }),
+        runs: cur.runs,
+        keptAt: new Date().toISOString(),
+      });
       log(`warm cluster: kept for the next command after ${cur.runs} runs (\`fencecheck down\` ends it)`);
       return;
     }

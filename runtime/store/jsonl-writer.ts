@@ -44,7 +44,10 @@ export class JsonlWriter {
   static open(path: string, opts: JsonlWriterOptions = {}): JsonlWriter {
     try {
       // O_NOFOLLOW: a link planted at history.jsonl is refused (ELOOP), never written through.
-      return new JsonlWriter(path, openSync(path, (opts.truncate ? constants.O_TRUNC : constants.O_APPEND) | constants.O_CREAT | constants.O_WRONLY | constants.O_NOFOLLOW, 0o644));
+      return new JsonlWriter(
+        path,
+        openSync(path, (opts.truncate ? constants.O_TRUNC : constants.O_APPEND) | constants.O_CREAT | constants.O_WRONLY | constants.O_NOFOLLOW, 0o644),
+      );
     } catch (err) {
       throw writeError(path, 'open', err);
     }
@@ -56,7 +59,7 @@ export class JsonlWriter {
     const bytes = Buffer.from(formatJsonlLine(op));
     try {
       // writeSync may write part of a buffer (a nearly full disk): go on until all of it is written or it fails.
-      for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
+      for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
       this.size += bytes.length;
       this.lines++;
     } catch (err) {
@@ -109,10 +112,16 @@ function writeError(path: string, what: string, err: unknown, kept = ''): Fencec
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? String(err);
   const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
   const link = code === 'ELOOP';
-  return new FencecheckError(full ? 'disk-full' : 'io', `Cannot ${what} history ${path}: ${code}${full ? ' (no space left for it)' : link ? ' (a symbolic link is there; not followed)' : ''}. ${kept}`.trim(), {
-    hint: full ? 'Free space on that file system (or pass --results on another one) and run again.' : 'Check that the results directory exists, is writable and has free space.',
-    // A full disk, or a link someone planted, is the machine's state, not a bug of fencecheck: 254 as the run store's DiskFullError.
-    ...(full || link ? { exitCode: EXIT.badInput } : {}),
-    cause: err,
-  });
+  return new FencecheckError(
+    full ? 'disk-full' : 'io',
+    `Cannot ${what} history ${path}: ${code}${full ? ' (no space left for it)' : link ? ' (a symbolic link is there; not followed)' : ''}. ${kept}`.trim(),
+    {
+      hint: full
+        ? 'Free space on that file system (or pass --results on another one) and run again.'
+        : 'Check that the results directory exists, is writable and has free space.',
+      // A full disk, or a link someone planted, is the machine's state, not a bug of fencecheck: 254 as the run store's DiskFullError.
+      ...(full || link ? { exitCode: EXIT.badInput } : {}),
+      cause: err,
+    },
+  );
 }

@@ -52,7 +52,11 @@ export interface PinnedDir {
 
 /** A directory fencecheck will not write into: a link where a directory must be, moved while opened, or outside `inside`. */
 export class UnsafeDirError extends FencecheckError {
-  constructor(readonly dir: string, why: string, cause?: unknown) {
+  constructor(
+    readonly dir: string,
+    why: string,
+    cause?: unknown,
+  ) {
     super('unsafe-dir', `${dir}: ${why}; nothing was written`, {
       hint: 'Give fencecheck a directory it alone can change (a shared, writable one lets others plant links); check that the path is the run or results directory you meant.',
       exitCode: EXIT.badInput,
@@ -79,7 +83,8 @@ export function openPinnedDir(dir: string, opts: { inside?: string } = {}): Pinn
   const seen = openedPath(fd);
   try {
     // Renamed, or a component swapped for a link, between realpath and open: not the directory resolved.
-    if (seen === null ? !sameDir(fd, real) : seen !== real) throw new UnsafeDirError(dir, `changed while it was opened (${real}${seen === null ? '' : ` became ${seen}`})`);
+    if (seen === null ? !sameDir(fd, real) : seen !== real)
+      throw new UnsafeDirError(dir, `changed while it was opened (${real}${seen === null ? '' : ` became ${seen}`})`);
     if (opts.inside !== undefined && !isInside(realDir(opts.inside), real)) throw new UnsafeDirError(dir, `leads outside ${opts.inside} (to ${real})`);
   } catch (err) {
     closeSync(fd);
@@ -97,7 +102,11 @@ export function openPinnedDir(dir: string, opts: { inside?: string } = {}): Pinn
  * Create a new file `.<base>.<random>.tmp` in the directory; its descriptor and name. `open` is injectable
  * (a test fills the disk); a name already taken (EEXIST: planted, or a one-in-2^96 clash) is retried under a new one.
  */
-export function createExclusive(dir: PinnedDir, base: string, open: (path: string, flags: number, mode: number) => number = openSync): { fd: number; name: string } {
+export function createExclusive(
+  dir: PinnedDir,
+  base: string,
+  open: (path: string, flags: number, mode: number) => number = openSync,
+): { fd: number; name: string } {
   for (let attempt = 1; ; attempt++) {
     const name = tempName(base);
     try {

@@ -43,7 +43,12 @@ export function readBoundedFile(path: string, maxBytes: number = MAX_RUN_FILE_BY
   } catch (err) {
     if (err instanceof LinkedOutsideError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new BoundedReadError(path, code === 'ENOENT' ? 'does not exist' : `cannot be opened (${code ?? (err as Error).message})`, code === 'ENOENT' ? 'ENOENT' : 'io', err);
+    throw new BoundedReadError(
+      path,
+      code === 'ENOENT' ? 'does not exist' : `cannot be opened (${code ?? (err as Error).message})`,
+      code === 'ENOENT' ? 'ENOENT' : 'io',
+      err,
+    );
   }
   try {
     const info = fstatSync(fd);

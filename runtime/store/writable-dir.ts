@@ -80,7 +80,10 @@ function makeOne(dir: string, given: string, what: string): void {
 }
 
 function refusal(given: string, what: string, expected: string, why: string): UsageError {
-  return new UsageError(`Expected ${what} to name ${expected}, got \`${given}\` (${why})`, `Give ${what} a directory on a writable disk (the default is under ./results).`);
+  return new UsageError(
+    `Expected ${what} to name ${expected}, got \`${given}\` (${why})`,
+    `Give ${what} a directory on a writable disk (the default is under ./results).`,
+  );
 }
 
 function codeOf(err: unknown): string {

@@ -27,7 +27,11 @@ export interface BatchPolicy {
 export const COMPARE_POLICY: BatchPolicy = { fatalCodes: ['usage', 'preflight', 'cluster-busy', 'disk-full'], maxErrorsInARow: 3, busyWaitMs: 15 * 60_000 };
 
 /** scenarios: a run that waited 30 minutes for the cluster is an error row; the others still run. */
-export const SCENARIO_POLICY: BatchPolicy = { fatalCodes: ['usage', 'preflight', 'disk-full'], maxErrorsInARow: Number.POSITIVE_INFINITY, busyWaitMs: 30 * 60_000 };
+export const SCENARIO_POLICY: BatchPolicy = {
+  fatalCodes: ['usage', 'preflight', 'disk-full'],
+  maxErrorsInARow: Number.POSITIVE_INFINITY,
+  busyWaitMs: 30 * 60_000,
+};
 
 export type RunAttempt<T> = { ok: true; value: T } | { ok: false; error: string; runDir: string | null };
 
@@ -49,7 +53,9 @@ export class BatchRunner {
   /** One run: `start` gets how long to wait for a busy cluster; a tool failure becomes a failed attempt unless it is fatal. */
   async attempt<T>(start: (busyTimeoutMs: number) => Promise<T>, say: BatchSay): Promise<RunAttempt<T>> {
     if (await this.clusterBusy()) {
-      say.notice(`another fencecheck process is running a cluster on this machine: waiting for it to finish (up to ${Math.round(this.policy.busyWaitMs / 60_000)} min)`);
+      say.notice(
+        `another fencecheck process is running a cluster on this machine: waiting for it to finish (up to ${Math.round(this.policy.busyWaitMs / 60_000)} min)`,
+      );
     }
     try {
       const value = await start(this.policy.busyWaitMs);

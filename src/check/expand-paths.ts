@@ -23,7 +23,8 @@ export async function expandHistoryPaths(paths: readonly string[]): Promise<stri
   for (const path of paths) {
     const info = await stat(path).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {
-      const why = info.code === 'ELOOP' ? 'a loop of symbolic links' : info.code === 'ENOENT' ? 'does not exist' : `cannot be read (${info.code ?? info.message})`;
+      const why =
+        info.code === 'ELOOP' ? 'a loop of symbolic links' : info.code === 'ENOENT' ? 'does not exist' : `cannot be read (${info.code ?? info.message})`;
       throw new UsageError(`Expected a history file or directory, got \`${path}\`, which ${info.code === 'ELOOP' ? 'is ' : ''}${why}`, 'Check the path.');
     }
     if (!info.isDirectory()) {

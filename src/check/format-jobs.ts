@@ -13,10 +13,12 @@ export function formatJobs(stats: { [key: string]: Value } | undefined): string 
   const jobs = n('jobs');
   const duplicates = n('duplicates');
   if (jobs === undefined || duplicates === undefined) return undefined;
-  const rate = jobs === 0 ? 'no job done' : `${perThousand(duplicates / jobs)} per 1,000, 95% CI ${perThousand(n('ciLow') ?? 0)}–${perThousand(n('ciHigh') ?? 1)}`;
+  const rate =
+    jobs === 0 ? 'no job done' : `${perThousand(duplicates / jobs)} per 1,000, 95% CI ${perThousand(n('ciLow') ?? 0)}–${perThousand(n('ciHigh') ?? 1)}`;
   const spanS = n('spanS') ?? 0;
   const faults = n('faultsApplied') ?? 0;
   const perHour = n('duplicatesPerHour');
-  const hourly = perHour === undefined || spanS === 0 ? '' : `; ${perHour.toFixed(1)} duplicates per hour at ${((60 * faults) / spanS).toFixed(1)} faults a minute`;
+  const hourly =
+    perHour === undefined || spanS === 0 ? '' : `; ${perHour.toFixed(1)} duplicates per hour at ${((60 * faults) / spanS).toFixed(1)} faults a minute`;
   return `jobs: ${jobs} done, ${duplicates} done twice (${rate}), ${n('lost') ?? 0} lost, ${n('wasted') ?? 0} wasted run(s) refused${hourly}`;
 }

@@ -19,7 +19,13 @@ import { formatJobs } from './format-jobs.js';
 const WORD: Record<Outcome, string> = { safe: 'safe', unsafe: 'UNSAFE', unknown: 'unknown', untested: 'UNTESTED' };
 
 /** `checkers`: the run's verdicts, for the jobs workload's rate (format-jobs.ts) at the end of the line. */
-export function formatOutcome(outcome: Outcome, valid: Validity, evidence: Evidence, workload: LockWorkload, checkers: readonly Pick<StoredVerdict, 'checker' | 'stats'>[] = []): string {
+export function formatOutcome(
+  outcome: Outcome,
+  valid: Validity,
+  evidence: Evidence,
+  workload: LockWorkload,
+  checkers: readonly Pick<StoredVerdict, 'checker' | 'stats'>[] = [],
+): string {
   const jobs = workload === 'jobs' ? formatJobs(checkers.find((c) => c.checker === 'jobs')?.stats) : undefined;
   const why = untestedWhy(valid, evidence, workload);
   const f = evidence.faults;
@@ -53,7 +59,8 @@ function percent(part: number, whole: number): string {
 
 /** The outcome line of a results.json as read back; one from before evidence was recorded says so (untested unless already unsafe or unknown). */
 export function formatStoredOutcome(results: StoredResults, workload: LockWorkload): string {
-  if (results.outcome !== undefined && results.evidence !== undefined) return formatOutcome(results.outcome, results.valid, results.evidence, workload, results.checkers);
+  if (results.outcome !== undefined && results.evidence !== undefined)
+    return formatOutcome(results.outcome, results.valid, results.evidence, workload, results.checkers);
   const { outcome, why } = storedOutcome(results);
   return oneLine(`outcome: ${WORD[outcome]}${why === null ? '' : ` (${why})`}`);
 }

@@ -45,10 +45,16 @@ export function readRunHistory(dir: string, onWarning?: (w: HistoryWarning) => v
   const history: History = [];
   const onOpen = (fd: number): void => assertOpenedInside(fd, path, root);
   try {
-    for (const batch of validatedBatches(path, { format: 'jsonl', tolerateTruncatedTail: true, onOpen, ...(onWarning ? { onWarning } : {}) })) for (const op of batch) history.push(op);
+    for (const batch of validatedBatches(path, { format: 'jsonl', tolerateTruncatedTail: true, onOpen, ...(onWarning ? { onWarning } : {}) }))
+      for (const op of batch) history.push(op);
   } catch (err) {
     if (!(err instanceof ParseError) || err.hint === undefined) throw err;
-    throw new ParseError({ file: err.file, line: err.line, column: err.column }, err.expected, err.found, err.hint.replace('(as --format said)', "(a run directory's history is always JSON Lines)"));
+    throw new ParseError(
+      { file: err.file, line: err.line, column: err.column },
+      err.expected,
+      err.found,
+      err.hint.replace('(as --format said)', "(a run directory's history is always JSON Lines)"),
+    );
   }
   return history;
 }
@@ -58,7 +64,9 @@ export function recomputeResults(history: History, test: StoredTest, previous: S
   assertFactsFit(history, test, testPath);
   const script = test['script'];
   // The planned count only feeds the "N of M windows struck" line, never the outcome (core/checkers/lock/evidence.ts).
-  const planned = Array.isArray(script) ? script.reduce<number>((n, w) => n + (typeof w === 'object' && w !== null && !Array.isArray(w) ? faultEvents([w as unknown as FaultWindow]) : 1), 0) : previous?.evidence?.faults.planned;
+  const planned = Array.isArray(script)
+    ? script.reduce<number>((n, w) => n + (typeof w === 'object' && w !== null && !Array.isArray(w) ? faultEvents([w as unknown as FaultWindow]) : 1), 0)
+    : previous?.evidence?.faults.planned;
   const durationMs = typeof previous?.durationMs === 'number' ? previous.durationMs : null;
   return runResults(history, test, planned, durationMs, clientFactsOf(test));
 }
@@ -95,7 +103,8 @@ export function resultsDifference(stored: StoredResults, fresh: ResultsJson): st
   const say = (field: string, a: unknown, b: unknown): string => `\`${field}\` is ${JSON.stringify(a)} in the file but ${JSON.stringify(b)} from the history`;
   if (stored.valid !== fresh.valid) return say('valid', stored.valid, fresh.valid);
   if (stored.outcome !== undefined && stored.outcome !== fresh.outcome) return say('outcome', stored.outcome, fresh.outcome);
-  if (stored.deciding !== undefined && [...stored.deciding].sort().join() !== [...fresh.deciding].sort().join()) return say('deciding', stored.deciding, fresh.deciding);
+  if (stored.deciding !== undefined && [...stored.deciding].sort().join() !== [...fresh.deciding].sort().join())
+    return say('deciding', stored.deciding, fresh.deciding);
   const names = (list: readonly { checker: string }[]): string[] => list.map((c) => c.checker);
   if (names(stored.checkers).join() !== names(fresh.checkers).join()) return say('checkers', names(stored.checkers), names(fresh.checkers));
   for (const [i, c] of stored.checkers.entries()) {

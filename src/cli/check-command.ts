@@ -47,10 +47,25 @@ export function registerCheckCommand(program: Command): void {
     .option('--init <json>', 'initial value for register, cas-register, etcd (e.g. 0 or null)', jsonValue('--init'))
     .option('--format <format>', `input format: ${HISTORY_FORMATS.join(', ')} (default: detected)`, oneOf('--format', HISTORY_FORMATS))
     .option('--timeout-ms <n>', withRange('give up on a file after N ms with verdict unknown', FLAG_RANGES['--timeout-ms']), numberFlag('--timeout-ms'))
-    .option('--max-search-mb <n>', withRange('memory ceiling of the search\'s tables; past it the verdict is unknown (default 448)', FLAG_RANGES['--max-search-mb']), numberFlag('--max-search-mb'))
+    .option(
+      '--max-search-mb <n>',
+      withRange("memory ceiling of the search's tables; past it the verdict is unknown (default 448)", FLAG_RANGES['--max-search-mb']),
+      numberFlag('--max-search-mb'),
+    )
     .option('--no-partition', 'kv: keep one state for all keys instead of checking each key alone (stress)')
-    .option('--max-history-mb <n>', withRange(`refuse a history file larger than N MiB, by its size before reading, or whose operations would take more than N MiB of memory, estimated as read (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`, FLAG_RANGES['--max-history-mb']), numberFlag('--max-history-mb'))
-    .option('--max-line-mb <n>', withRange(`refuse a line longer than N Mi characters (default ${DEFAULT_READ_LIMITS.maxLineChars / MIB})`, FLAG_RANGES['--max-line-mb']), numberFlag('--max-line-mb'))
+    .option(
+      '--max-history-mb <n>',
+      withRange(
+        `refuse a history file larger than N MiB, by its size before reading, or whose operations would take more than N MiB of memory, estimated as read (default ${DEFAULT_READ_LIMITS.maxHistoryBytes / MIB})`,
+        FLAG_RANGES['--max-history-mb'],
+      ),
+      numberFlag('--max-history-mb'),
+    )
+    .option(
+      '--max-line-mb <n>',
+      withRange(`refuse a line longer than N Mi characters (default ${DEFAULT_READ_LIMITS.maxLineChars / MIB})`, FLAG_RANGES['--max-line-mb']),
+      numberFlag('--max-line-mb'),
+    )
     .option('--tolerate-truncated-tail', 'JSON Lines: skip a last line cut by an interrupted run (with a warning) instead of failing')
     .option(
       '--threads <n>',
@@ -102,7 +117,9 @@ function assertNoHistoryFlags(flags: CheckFlags): void {
       ['--tolerate-truncated-tail', flags.tolerateTruncatedTail],
       ['--threads', flags.threads],
     ] as const
-  ).filter(([, v]) => v !== undefined).map(([f]) => f);
+  )
+    .filter(([, v]) => v !== undefined)
+    .map(([f]) => f);
   if (given.length === 0) return;
   throw new UsageError(
     `Expected no ${given.join(', ')} with run directories, got ${given.length === 1 ? 'it' : 'them'}: a run directory is checked as its run was (test.json names the workload and its checkers; a cut last line is always tolerated)`,
@@ -125,8 +142,22 @@ async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
       warnings.push(w);
       if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);
     });
-    if (json) documents.push({ runDir: dir, valid: result.valid, outcome: result.outcome, evidence: result.evidence, deciding: result.deciding, checkers: result.checkers, warnings });
-    else process.stdout.write(printable(`${oneLine(dir)}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload, result.checkers)}`) + '\n');
+    if (json)
+      documents.push({
+        runDir: dir,
+        valid: result.valid,
+        outcome: result.outcome,
+        evidence: result.evidence,
+        deciding: result.deciding,
+        checkers: result.checkers,
+        warnings,
+      });
+    else
+      process.stdout.write(
+        printable(
+          `${oneLine(dir)}\n${formatVerdicts(result.checkers, result.deciding)}\n${formatOutcome(result.outcome, result.valid, result.evidence, test.workload, result.checkers)}`,
+        ) + '\n',
+      );
     codes.push(outcomeExitCode(result));
   }
   if (json) process.stdout.write(printableJson(JSON.stringify(documents, null, 2)) + '\n');
@@ -162,13 +193,27 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
   };
   // The threaded path is loaded only when used (start-up of a one-file check).
   const results = spreadParts
-    ? [await (await import('../check/check-parts-threaded.js')).checkPartsOnThreads(files[0]!, { name: flags.model, options: modelOptions }, options, threads, (used, parts) => {
-        if (used < threads) note(`--threads ${threads} capped at ${used}: the history has ${parts} part${parts === 1 ? '' : 's'} (keys), one thread each at most`);
-      })]
+    ? [
+        await (
+          await import('../check/check-parts-threaded.js')
+        ).checkPartsOnThreads(files[0]!, { name: flags.model, options: modelOptions }, options, threads, (used, parts) => {
+          if (used < threads)
+            note(`--threads ${threads} capped at ${used}: the history has ${parts} part${parts === 1 ? '' : 's'} (keys), one thread each at most`);
+        }),
+      ]
     : threads > 1
       ? await (await import('../check/check-files-threaded.js')).checkFilesOnThreads(files, { name: flags.model, options: modelOptions }, options, threads)
       : await checkFiles(files, model, options);
-  if (flags.json) process.stdout.write(printableJson(JSON.stringify(results.map((c) => toJson(c, model)), null, 2)) + '\n');
+  if (flags.json)
+    process.stdout.write(
+      printableJson(
+        JSON.stringify(
+          results.map((c) => toJson(c, model)),
+          null,
+          2,
+        ),
+      ) + '\n',
+    );
   else if (results.length > 1) process.stdout.write(summary(results) + '\n');
   return worstExitCode(results);
 }
@@ -191,7 +236,8 @@ function threadsFor(asked: number | undefined, files: readonly string[], spreadP
   const wanted = asked ?? autoThreads(files);
   const capped = Math.min(wanted, cores, spreadParts ? Infinity : files.length);
   if (asked !== undefined && capped < asked) {
-    const why = capped === cores && (spreadParts || cores <= files.length) ? `the cores here (${cores})` : `the files (${files.length}), one thread each at most`;
+    const why =
+      capped === cores && (spreadParts || cores <= files.length) ? `the cores here (${cores})` : `the files (${files.length}), one thread each at most`;
     note(`--threads ${asked} capped at ${capped}: ${why}`);
   }
   return Math.max(1, capped);
@@ -215,7 +261,9 @@ function autoThreads(files: readonly string[]): number {
 }
 
 export function worstExitCode(results: readonly FileCheck[]): number {
-  return worstOf(results.map((c) => (c.error ? c.error.exitCode : c.result!.valid === false ? EXIT.invalid : c.result!.valid === 'unknown' ? EXIT.unknown : EXIT.valid)));
+  return worstOf(
+    results.map((c) => (c.error ? c.error.exitCode : c.result!.valid === false ? EXIT.invalid : c.result!.valid === 'unknown' ? EXIT.unknown : EXIT.valid)),
+  );
 }
 
 /** The worst of several exit codes: an error outranks a violation, which outranks an undecided check. */

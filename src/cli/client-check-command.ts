@@ -31,13 +31,32 @@ export function registerClientCheckCommand(program: Command): void {
   program
     .command('client-check')
     .description('Check a lock client against the client contract on a real cluster: exclusion, hand-over, tokens, fences, a paused holder.')
-    .requiredOption('--backend <name>', `the cluster to start (and the built-in client without --client): ${LOCK_SERVICES.join(', ')}`, oneOf('--backend', LOCK_SERVICES))
+    .requiredOption(
+      '--backend <name>',
+      `the cluster to start (and the built-in client without --client): ${LOCK_SERVICES.join(', ')}`,
+      oneOf('--backend', LOCK_SERVICES),
+    )
     .option('--client <command>', CLIENT_HELP, clientCommand)
-    .option('--call-timeout-ms <ms>', withRange('timeout of each client call', RUN_RANGES.callTimeoutMs), parseInRange('--call-timeout-ms', RUN_RANGES.callTimeoutMs), 1000)
-    .option('--ttl-ms <ms>', withRange('the paused holder\'s lease / TTL / session', RUN_RANGES.ttlMs), parseInRange('--ttl-ms', RUN_RANGES.ttlMs), 2000)
+    .option(
+      '--call-timeout-ms <ms>',
+      withRange('timeout of each client call', RUN_RANGES.callTimeoutMs),
+      parseInRange('--call-timeout-ms', RUN_RANGES.callTimeoutMs),
+      1000,
+    )
+    .option('--ttl-ms <ms>', withRange("the paused holder's lease / TTL / session", RUN_RANGES.ttlMs), parseInRange('--ttl-ms', RUN_RANGES.ttlMs), 2000)
     .option('--results <dir>', 'where the cluster logs go (results/client-check/<time>)', 'results')
-    .option('--busy-timeout-ms <ms>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'), 0)
-    .option('--provider <name>', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS), 'namespaces')
+    .option(
+      '--busy-timeout-ms <ms>',
+      withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']),
+      numberFlag('--busy-timeout-ms'),
+      0,
+    )
+    .option(
+      '--provider <name>',
+      `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`--harness auto|host|container\`: where fencecheck itself runs)`,
+      oneOf('--provider', PROVIDERS),
+      'namespaces',
+    )
     .addHelpText(
       'after',
       `
@@ -51,7 +70,9 @@ See docs/client-protocol.md for the protocol a client speaks.`,
       if (noClient) throw new UsageError(`Cannot check: ${noClient}.`);
       const { runClientCheck, clientCheckDir } = await import('../../runtime/client-check/run-client-check.js');
       const dir = clientCheckDir(ensureWritableDir(flags.results, '`--results`'));
-      process.stderr.write(oneLine(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs`) + '\n');
+      process.stderr.write(
+        oneLine(`client-check: ${flags.client ?? `built-in ${flags.backend} client`} on a ${flags.backend} cluster; logs in ${dir}/logs`) + '\n',
+      );
       const result = await runClientCheck(
         {
           backend: flags.backend,
@@ -71,7 +92,9 @@ See docs/client-protocol.md for the protocol a client speaks.`,
         [
           `token: ${result.token}${result.token === 'monotonic' ? ' (a fencing token)' : result.token === 'unique' ? ' (no order: no fencing token)' : ' (none)'}`,
           `resource modes that apply: ${result.modes.join(', ')}`,
-          `versions: ${Object.entries(result.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+          `versions: ${Object.entries(result.versions)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
           `client-check: ${failed.length === 0 ? 'PASSED' : `FAILED (${failed.join(', ')})`}`,
         ]
           .map(oneLine)

@@ -13,7 +13,10 @@ export function subnetFlag(flag: string) {
     try {
       parseSubnet(text);
     } catch {
-      throw new UsageError(`Expected \`${flag}\` to be a private /24 such as \`${DEFAULT_SUBNET}\`, got \`${text}\``, 'Use 10.x.y.0/24, 172.16-31.y.0/24 or 192.168.y.0/24, with the last octet 0.');
+      throw new UsageError(
+        `Expected \`${flag}\` to be a private /24 such as \`${DEFAULT_SUBNET}\`, got \`${text}\``,
+        'Use 10.x.y.0/24, 172.16-31.y.0/24 or 192.168.y.0/24, with the last octet 0.',
+      );
     }
     return text;
   };
@@ -27,7 +30,10 @@ export function assertClusterPlan(backends: readonly BackendName[], subnet: stri
       plan.clients.push(planClientHost(plan, name));
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      throw new UsageError(`Expected \`--client\` names to be distinct host names, not the servers': ${err.message}`, 'Name each client host once, e.g. --client c1,c2.');
+      throw new UsageError(
+        `Expected \`--client\` names to be distinct host names, not the servers': ${err.message}`,
+        'Name each client host once, e.g. --client c1,c2.',
+      );
     }
   }
 }

@@ -56,11 +56,22 @@ interface CompareFlags {
 export function registerCompareCommand(program: Command): void {
   const cmd = program
     .command('compare')
-    .description('Run the matrix backends x resources x nemeses x seeds (or a shard of it), resume it, or merge many; write an HTML matrix, JSON, JUnit and Markdown.')
+    .description(
+      'Run the matrix backends x resources x nemeses x seeds (or a shard of it), resume it, or merge many; write an HTML matrix, JSON, JUnit and Markdown.',
+    )
     .option('--backends <list>', `lock services: ${LOCK_BACKENDS.join(', ')}`, listOf('--backends', LOCK_BACKENDS), ['redis', 'redlock', 'etcd', 'zookeeper'])
-    .option('--lock-clients <list>', `lock clients, a dimension of the matrix: builtin, ${NAMED_CLIENTS.map((c) => c.name).join(', ')}, or command lines (each runs on the backends it supports)`, (text: string) => parseClientList(text))
+    .option(
+      '--lock-clients <list>',
+      `lock clients, a dimension of the matrix: builtin, ${NAMED_CLIENTS.map((c) => c.name).join(', ')}, or command lines (each runs on the backends it supports)`,
+      (text: string) => parseClientList(text),
+    )
     .option('--resources <list>', `resource modes: ${RESOURCE_MODES.join(', ')}`, listOf('--resources', RESOURCE_MODES), ['none', 'fence', 'fence-claim'])
-    .option('--nemeses <list>', 'matrix columns: none, a fault, or faults joined by + (partition+kill); fault@event aims it at a lock event (client-pause@holder-read: a holder paused between its read and its write; events: docs/hunt.md)', nemesisList, ['client-pause', 'server-pause', 'partition', 'kill', 'clock'])
+    .option(
+      '--nemeses <list>',
+      'matrix columns: none, a fault, or faults joined by + (partition+kill); fault@event aims it at a lock event (client-pause@holder-read: a holder paused between its read and its write; events: docs/hunt.md)',
+      nemesisList,
+      ['client-pause', 'server-pause', 'partition', 'kill', 'clock'],
+    )
     .option('--seeds <n>', withRange('runs per cell, with seeds first-seed, first-seed+1, …', FLAG_RANGES['--seeds']), numberFlag('--seeds'), 1)
     .option('--first-seed <n>', withRange('the first seed', FLAG_RANGES['--first-seed']), seedFlag('--first-seed'), DEFAULTS.seed)
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter');
@@ -102,7 +113,8 @@ interface ExpectFile {
 }
 
 function merge(flags: CompareFlags, expectations: ExpectFile | null): CompareReport {
-  if (flags.resume !== undefined || flags.shard !== undefined || flags.dryRun) throw new UsageError('Expected `--merge` without --resume, --shard or --dry-run');
+  if (flags.resume !== undefined || flags.shard !== undefined || flags.dryRun)
+    throw new UsageError('Expected `--merge` without --resume, --shard or --dry-run');
   const out = resolve(flags.out ?? `results/compare/merged-${stamp()}`);
   assertDirectoryOrAbsent(out);
   ensureWritableDir(out, '`--out`');
@@ -117,7 +129,11 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
   let manifest: Manifest;
   if (flags.resume !== undefined) {
     const given = [...MATRIX_FLAGS, ...runFlagAttributes(), 'out'].filter((k) => cmd.getOptionValueSource(k) === 'cli');
-    if (given.length > 0) throw new UsageError(`Expected \`--resume\` alone (its manifest holds the matrix and options), got also --${given.map(kebab).join(', --')}`, 'Drop the other flags; only --expect, --verbose and --dry-run go with --resume.');
+    if (given.length > 0)
+      throw new UsageError(
+        `Expected \`--resume\` alone (its manifest holds the matrix and options), got also --${given.map(kebab).join(', --')}`,
+        'Drop the other flags; only --expect, --verbose and --dry-run go with --resume.',
+      );
     dir = resolve(flags.resume);
     manifest = resumeCompareDir(dir);
   } else {
@@ -158,7 +174,11 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
   const seeds = seedRange(flags.firstSeed, flags.seeds);
   const shared = sharedRunOptions(flags);
   const clients = flags.lockClients;
-  if (clients !== undefined && shared.client !== undefined) throw new UsageError('Expected `--client` or `--lock-clients`, not both', 'Put the command line in the list: --lock-clients builtin,\'/usr/bin/python3 my_client.py\'.');
+  if (clients !== undefined && shared.client !== undefined)
+    throw new UsageError(
+      'Expected `--client` or `--lock-clients`, not both',
+      "Put the command line in the list: --lock-clients builtin,'/usr/bin/python3 my_client.py'.",
+    );
   const spec: CompareSpec = {
     backends: clients === undefined ? flags.backends : backendsFor(clients, flags.backends, backendsGiven),
     resources: flags.resources,
@@ -169,7 +189,11 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
     ...(clients !== undefined ? { clients } : {}),
   };
   const writeAimed = !workloadOf(spec.workload).accessesResource ? spec.nemeses.find((n) => Object.values(nemesisAims(n)).includes('write')) : undefined;
-  if (writeAimed !== undefined) throw new UsageError(`Cannot compare this matrix: the column \`${writeAimed}\` waits for a write, and the mutex workload writes nothing.`, 'Aim it at holder-read, or compare --workload lock-counter.');
+  if (writeAimed !== undefined)
+    throw new UsageError(
+      `Cannot compare this matrix: the column \`${writeAimed}\` waits for a write, and the mutex workload writes nothing.`,
+      'Aim it at holder-read, or compare --workload lock-counter.',
+    );
   const cells = matrixCells(lockRows(spec), spec.resources, spec.nemeses).filter((c) => c.notApplicable === null);
   assertPlanSize(cells.length * seeds.length, `${cells.length} cells x ${seeds.length} seeds`);
   // Every cell is planned as its run will plan it (planRun validates the options, aims the faults): a dry run
@@ -177,7 +201,11 @@ function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {
   for (const cell of cells) planRun(runOptionsFor(spec, cell, seeds[0]!, '.'));
   // As run says it: options no backend of the matrix reads are refused, a raised client pause is said.
   assertOptionsApply(shared, spec.backends);
-  for (const note of runOptionNotes(shared, spec.nemeses.flatMap((n) => n.split('+')))) process.stderr.write(`warning: ${note}\n`);
+  for (const note of runOptionNotes(
+    shared,
+    spec.nemeses.flatMap((n) => n.split('+')),
+  ))
+    process.stderr.write(`warning: ${note}\n`);
   // A whole row that cannot run with this workload (no lock: lock-counter only) is refused before any run.
   const withoutLock = spec.backends.includes('none') ? notApplicableWithoutLock('none', spec.workload) : undefined;
   if (withoutLock) throw new UsageError(`Cannot compare this matrix: ${withoutLock}.`, 'Drop none from --backends, or compare --workload lock-counter.');
@@ -193,7 +221,10 @@ function backendsFor(clients: readonly ClientChoice[], given: LockBackend[], bac
   if (backendsGiven) {
     for (const c of clients) {
       if (c.backends !== null && !c.backends.some((b) => given.includes(b))) {
-        throw new UsageError(`Expected \`--backends\` to include a backend of the client ${c.name} (${c.backends.join(', ')}), got \`${given.join(',')}\``, `Add ${c.backends[0]} to --backends, or leave --backends out to use each client's own.`);
+        throw new UsageError(
+          `Expected \`--backends\` to include a backend of the client ${c.name} (${c.backends.join(', ')}), got \`${given.join(',')}\``,
+          `Add ${c.backends[0]} to --backends, or leave --backends out to use each client's own.`,
+        );
       }
     }
     return given;
@@ -221,7 +252,14 @@ function listOf<T extends string>(flag: string, choices: readonly T[]) {
 }
 
 function nemesisList(text: string): string[] {
-  const labels = [...new Set(text.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const labels = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
   for (const l of labels) parseNemesisLabel(l);
   if (labels.length === 0) throw new UsageError(`Expected \`--nemeses\` to list at least one column (none, or faults), got \`${text}\``);
   return labels;
@@ -235,7 +273,8 @@ function assertDirectoryOrAbsent(path: string): void {
   } catch {
     return;
   }
-  if (!info.isDirectory()) throw new UsageError(`Expected \`--out\` to name a directory (new or a compare directory), got \`${path}\`, which is a file`, 'Pick another --out.');
+  if (!info.isDirectory())
+    throw new UsageError(`Expected \`--out\` to name a directory (new or a compare directory), got \`${path}\`, which is a file`, 'Pick another --out.');
 }
 
 function kebab(attr: string): string {

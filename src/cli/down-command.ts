@@ -28,14 +28,28 @@ export function registerDownCommand(program: Command): void {
         return;
       }
       const c = r.containers;
-      const nothing = r.processes.length + r.strayPids.length + r.namespaces.length + r.links.length + r.dataDirsRemoved.length + r.sharedMemory.length + c.containers.length + c.networks.length + c.volumes.length === 0 && !r.stateFile;
+      const nothing =
+        r.processes.length +
+          r.strayPids.length +
+          r.namespaces.length +
+          r.links.length +
+          r.dataDirsRemoved.length +
+          r.sharedMemory.length +
+          c.containers.length +
+          c.networks.length +
+          c.volumes.length ===
+          0 && !r.stateFile;
       const lines = nothing
         ? ['nothing to tear down']
         : [
             `processes: ${r.processes.length} recorded${r.strayPids.length ? `, ${r.strayPids.length} unrecorded (pids ${r.strayPids.join(' ')})` : ''}`,
             `namespaces: ${r.namespaces.length}${r.links.length ? `; links: ${r.links.join(' ')}` : ''}${r.nftTables.length ? `; nft tables: ${r.nftTables.length}` : ''}`,
-            ...(c.containers.length + c.networks.length + c.volumes.length ? [`containers: ${c.containers.length}; networks: ${c.networks.join(' ') || 0}; volumes: ${c.volumes.length} (label org.fencecheck.project)`] : []),
-            ...(r.sharedMemory.length ? [`shared memory: ${r.sharedMemory.length} abandoned PostgreSQL segment(s) removed (${r.sharedMemory.join(', ')})`] : []),
+            ...(c.containers.length + c.networks.length + c.volumes.length
+              ? [`containers: ${c.containers.length}; networks: ${c.networks.join(' ') || 0}; volumes: ${c.volumes.length} (label org.fencecheck.project)`]
+              : []),
+            ...(r.sharedMemory.length
+              ? [`shared memory: ${r.sharedMemory.length} abandoned PostgreSQL segment(s) removed (${r.sharedMemory.join(', ')})`]
+              : []),
             ...(r.runDir ? [`logs kept in ${r.runDir}/logs${r.dataDirsRemoved.length ? `; data dirs removed: ${r.dataDirsRemoved.length}` : ''}`] : []),
           ];
       process.stdout.write(`${lines.join('\n')}\ndown in ${(r.elapsedMs / 1000).toFixed(2)} s\n`);

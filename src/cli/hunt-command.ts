@@ -67,22 +67,64 @@ export function registerHuntCommand(program: Command): void {
     .option('--faults <list>', 'fault kinds to hunt with, comma-separated (default: every kind that applies)', faultKinds)
     .option('--budget <duration>', 'stop starting tries after this long: 10m, 90s, 1h; 1s..168h (default 10m unless --budget-runs)', budgetDuration)
     .option('--budget-runs <n>', withRange('stop after this many tries', FLAG_RANGES['--budget-runs']), numberFlag('--budget-runs'))
-    .option('--seed <n>', withRange('seed of the search (a seed and the tries\' outcomes replay the same plans)', FLAG_RANGES['--seed']), seedFlag('--seed'), 1)
+    .option('--seed <n>', withRange("seed of the search (a seed and the tries' outcomes replay the same plans)", FLAG_RANGES['--seed']), seedFlag('--seed'), 1)
     .option('--results <dir>', 'where the hunt directory goes (<dir>/hunt/<backend>-<resource>-<stamp>/)', 'results')
     .option('--keep-going', 'go on after a violation until the budget is spent', false)
-    .option('--until-ruled-out <percent>', withRange('go on until the clean tested tries rule out any failure that shows in at least this share of tries (95 % confidence; 5: 59 tested tries), or the budget ends, saying how far it got', FLAG_RANGES['--until-ruled-out']), numberFlag('--until-ruled-out'))
-    .option('--first', 'stop at the first violation whatever its reproduction rate (by default a rare one, below 4 of 5 re-runs, is kept and the hunt goes on for a more reproducible one)', false)
-    .option('--want <sign>', `count as the find only a violation whose try shows this sign, and go on past the others: ${Object.keys(WANTED_SIGNS).join(', ')} (valid-double-hold: two holders both within their grants' validity, the lock's own failure, not a late write)`, oneOf('--want', Object.keys(WANTED_SIGNS) as WantedSign[]))
-    .option('--shard <i/N>', 'this machine\'s share of a sharded hunt (an independent search per shard)', parseShard)
-    .option('--time-limit <s>', withRange('seconds of workload per try', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS), TRY_SHAPE.timeLimitS)
+    .option(
+      '--until-ruled-out <percent>',
+      withRange(
+        'go on until the clean tested tries rule out any failure that shows in at least this share of tries (95 % confidence; 5: 59 tested tries), or the budget ends, saying how far it got',
+        FLAG_RANGES['--until-ruled-out'],
+      ),
+      numberFlag('--until-ruled-out'),
+    )
+    .option(
+      '--first',
+      'stop at the first violation whatever its reproduction rate (by default a rare one, below 4 of 5 re-runs, is kept and the hunt goes on for a more reproducible one)',
+      false,
+    )
+    .option(
+      '--want <sign>',
+      `count as the find only a violation whose try shows this sign, and go on past the others: ${Object.keys(WANTED_SIGNS).join(', ')} (valid-double-hold: two holders both within their grants' validity, the lock's own failure, not a late write)`,
+      oneOf('--want', Object.keys(WANTED_SIGNS) as WantedSign[]),
+    )
+    .option('--shard <i/N>', "this machine's share of a sharded hunt (an independent search per shard)", parseShard)
+    .option(
+      '--time-limit <s>',
+      withRange('seconds of workload per try', RUN_RANGES.timeLimitS),
+      parseInRange('--time-limit', RUN_RANGES.timeLimitS),
+      TRY_SHAPE.timeLimitS,
+    )
     .option('--clients <n>', withRange('clients per try', RUN_RANGES.clients), parseInRange('--clients', RUN_RANGES.clients), TRY_SHAPE.clients)
-    .option('--ttl-ms <ms>', withRange(`lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, RUN_RANGES.ttlMs), parseInRange('--ttl-ms', RUN_RANGES.ttlMs))
+    .option(
+      '--ttl-ms <ms>',
+      withRange(`lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, RUN_RANGES.ttlMs),
+      parseInRange('--ttl-ms', RUN_RANGES.ttlMs),
+    )
     .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', false)
-    .option('--redis-persistence <mode>', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')} (a kill without persistence restarts a server empty, its INCR counter too)`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
+    .option(
+      '--redis-persistence <mode>',
+      `redis and redlock: ${REDIS_PERSISTENCE.join(', ')} (a kill without persistence restarts a server empty, its INCR counter too)`,
+      oneOf('--redis-persistence', REDIS_PERSISTENCE),
+      'none',
+    )
     .option('--no-shrink', 'after a violation, print the shrink command instead of shrinking the failing try')
-    .option('--shrink-runs <K>', withRange('the shrink\'s fixed rule: re-runs of each candidate (default: its sequential test decides)', FLAG_RANGES['--shrink-runs']), numberFlag('--shrink-runs'))
-    .option('--shrink-min-fails <k>', withRange('the shrink\'s fixed rule: failures among them to keep a candidate', FLAG_RANGES['--shrink-min-fails']), numberFlag('--shrink-min-fails'))
-    .option('--shrink-max-candidates <n>', withRange('at most this many shrink candidates', FLAG_RANGES['--shrink-max-candidates']), numberFlag('--shrink-max-candidates'), 40)
+    .option(
+      '--shrink-runs <K>',
+      withRange("the shrink's fixed rule: re-runs of each candidate (default: its sequential test decides)", FLAG_RANGES['--shrink-runs']),
+      numberFlag('--shrink-runs'),
+    )
+    .option(
+      '--shrink-min-fails <k>',
+      withRange("the shrink's fixed rule: failures among them to keep a candidate", FLAG_RANGES['--shrink-min-fails']),
+      numberFlag('--shrink-min-fails'),
+    )
+    .option(
+      '--shrink-max-candidates <n>',
+      withRange('at most this many shrink candidates', FLAG_RANGES['--shrink-max-candidates']),
+      numberFlag('--shrink-max-candidates'),
+      40,
+    )
     .addHelpText(
       'after',
       `
@@ -99,10 +141,30 @@ input. Needs root. See docs/hunt.md. Examples:
     )
     .action(async (flags: HuntFlags) => {
       if (flags.merge !== undefined) return void (process.exitCode = mergeNow(flags.merge, flags.results));
-      for (const f of ['backend', 'resource'] as const) if (flags[f] === undefined) throw new UsageError(`Expected \`--${f}\`, got none`, 'Name the target: fencecheck hunt --backend redis --resource none, or merge sharded hunts with --merge DIR...');
-      if (flags.budget !== undefined && flags.budgetRuns !== undefined) throw new UsageError('Expected one of `--budget` and `--budget-runs`, got both', 'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).');
-      if (flags.shrinkMinFails !== undefined && flags.shrinkMinFails > (flags.shrinkRuns ?? 5)) throw new UsageError(`Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${flags.shrinkRuns ?? '5, its default'}), got \`${flags.shrinkMinFails}\``, 'k failures of K re-runs: k <= K, e.g. --shrink-runs 5 --shrink-min-fails 4.');
-      const target: HuntTarget = { backend: flags.backend, resource: flags.resource, workload: flags.workload, checkHold: flags.checkHold, ...(flags.redisPersistence !== 'none' ? { redisPersistence: flags.redisPersistence } : {}), ...(flags.client !== undefined ? { client: flags.client } : {}) };
+      for (const f of ['backend', 'resource'] as const)
+        if (flags[f] === undefined)
+          throw new UsageError(
+            `Expected \`--${f}\`, got none`,
+            'Name the target: fencecheck hunt --backend redis --resource none, or merge sharded hunts with --merge DIR...',
+          );
+      if (flags.budget !== undefined && flags.budgetRuns !== undefined)
+        throw new UsageError(
+          'Expected one of `--budget` and `--budget-runs`, got both',
+          'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).',
+        );
+      if (flags.shrinkMinFails !== undefined && flags.shrinkMinFails > (flags.shrinkRuns ?? 5))
+        throw new UsageError(
+          `Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${flags.shrinkRuns ?? '5, its default'}), got \`${flags.shrinkMinFails}\``,
+          'k failures of K re-runs: k <= K, e.g. --shrink-runs 5 --shrink-min-fails 4.',
+        );
+      const target: HuntTarget = {
+        backend: flags.backend,
+        resource: flags.resource,
+        workload: flags.workload,
+        checkHold: flags.checkHold,
+        ...(flags.redisPersistence !== 'none' ? { redisPersistence: flags.redisPersistence } : {}),
+        ...(flags.client !== undefined ? { client: flags.client } : {}),
+      };
       const faults = huntFaults(target, flags.faults);
       process.exitCode = await huntNow(target, faults, flags);
     });
@@ -115,9 +177,42 @@ function mergeNow(dirs: string[], results: string): number {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   const dir = join(results, 'hunt', `${t.backend}-${t.resource}-merged-${stamp}`);
   mkdirSync(dir, { recursive: true });
-  const tries = merged.records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs }));
-  writeFileAtomic(join(dir, 'hunt.json'), JSON.stringify({ ...merged.of, ...(merged.want ? { want: merged.want } : {}), mergedFrom: dirs, shards: merged.shards, interrupted: false, exitCode: merged.exitCode, lines: merged.lines, tries }, null, 2) + '\n');
-  process.stdout.write(`hunt: merged ${merged.shards.length} shard${merged.shards.length === 1 ? '' : 's'} (${merged.shards.join(', ')})\n` + merged.lines.join('\n') + `\nhunt: ${join(dir, 'hunt.json')}\n`);
+  const tries = merged.records.map((r) => ({
+    index: r.plan.index,
+    origin: r.plan.origin,
+    swarm: r.plan.swarm,
+    hold: r.plan.hold,
+    patience: r.plan.patience,
+    windows: r.plan.windows,
+    runDir: r.runDir,
+    replay: r.replay,
+    outcome: r.outcome,
+    nearMiss: r.miss,
+    error: r.error,
+    endedAtMs: r.endedAtMs,
+  }));
+  writeFileAtomic(
+    join(dir, 'hunt.json'),
+    JSON.stringify(
+      {
+        ...merged.of,
+        ...(merged.want ? { want: merged.want } : {}),
+        mergedFrom: dirs,
+        shards: merged.shards,
+        interrupted: false,
+        exitCode: merged.exitCode,
+        lines: merged.lines,
+        tries,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  process.stdout.write(
+    `hunt: merged ${merged.shards.length} shard${merged.shards.length === 1 ? '' : 's'} (${merged.shards.join(', ')})\n` +
+      merged.lines.join('\n') +
+      `\nhunt: ${join(dir, 'hunt.json')}\n`,
+  );
   return merged.exitCode;
 }
 
@@ -135,20 +230,43 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   };
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSignal);
   const budget = flags.budgetRuns !== undefined ? { runs: flags.budgetRuns } : { ms: flags.budget ?? 600_000 };
-  log(`hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}; ${huntDir}`);
+  log(
+    `hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}; ${huntDir}`,
+  );
   const deps = realHuntDeps(log, () => stopped);
   const shape = { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) };
   try {
-    const report = await runHunt({ target, faults, budget, seed: flags.seed, huntDir, keepGoing: flags.keepGoing, first: flags.first, ...(flags.untilRuledOut !== undefined ? { untilRuledOut: flags.untilRuledOut / 100 } : {}), shape, ...(flags.shard ? { shard: flags.shard } : {}), ...(flags.want ? { want: flags.want } : {}) }, deps);
+    const report = await runHunt(
+      {
+        target,
+        faults,
+        budget,
+        seed: flags.seed,
+        huntDir,
+        keepGoing: flags.keepGoing,
+        first: flags.first,
+        ...(flags.untilRuledOut !== undefined ? { untilRuledOut: flags.untilRuledOut / 100 } : {}),
+        shape,
+        ...(flags.shard ? { shard: flags.shard } : {}),
+        ...(flags.want ? { want: flags.want } : {}),
+      },
+      deps,
+    );
     process.stdout.write(report.lines.join('\n') + `\nhunt: ${join(report.huntDir, 'hunt.json')}\n`);
     const failing = report.found?.record.runDir;
     // The failing try shrunk on the same warm cluster; the hunt's exit code stays its own (a violation was found either way).
     if (flags.shrink && failing && !stopped) {
-      const rule = flags.shrinkRuns === undefined && flags.shrinkMinFails === undefined ? 'each candidate re-run until a sequential test keeps or drops it' : `${flags.shrinkMinFails ?? Math.min(4, flags.shrinkRuns ?? 5)} of ${flags.shrinkRuns ?? 5} re-runs must fail`;
+      const rule =
+        flags.shrinkRuns === undefined && flags.shrinkMinFails === undefined
+          ? 'each candidate re-run until a sequential test keeps or drops it'
+          : `${flags.shrinkMinFails ?? Math.min(4, flags.shrinkRuns ?? 5)} of ${flags.shrinkRuns ?? 5} re-runs must fail`;
       log(`hunt: shrinking try ${report.found!.tryNumber} (${rule}; --no-shrink skips this)`);
       const { runShrink } = await import('../shrink/run-shrink.js');
       const shrinkDir = join(report.huntDir, 'shrink');
-      const fixed = { ...(flags.shrinkRuns !== undefined ? { runs: flags.shrinkRuns } : {}), ...(flags.shrinkMinFails !== undefined ? { minFails: flags.shrinkMinFails } : {}) };
+      const fixed = {
+        ...(flags.shrinkRuns !== undefined ? { runs: flags.shrinkRuns } : {}),
+        ...(flags.shrinkMinFails !== undefined ? { minFails: flags.shrinkMinFails } : {}),
+      };
       // The hunt's re-runs of the find are the shrink's first measurements of it (the find itself not counted: it was
       // chosen for failing), so they are not made again.
       const confirmed = report.found!.record.reproduced;

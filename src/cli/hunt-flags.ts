@@ -21,14 +21,23 @@ export function budgetDuration(text: string): number {
   const ms = m ? Number(m[1]) * UNIT_MS[m[2] ?? 's']! : NaN;
   const hint = 'Give a duration from 1s to 168h (a week), such as 10m, 90s or 1.5h, with no spaces; or --budget-runs N for a number of tries.';
   if (!Number.isFinite(ms)) throw new UsageError(`Expected \`--budget\` to be a duration such as 10m, 90s or 1h, got \`${text}\``, hint);
-  if (!Number.isInteger(ms) || ms < BUDGET_RANGE_MS.min || ms > BUDGET_RANGE_MS.max) throw new UsageError(`Expected \`--budget\` to be a whole number of milliseconds from 1s to 168h, got \`${text}\``, hint);
+  if (!Number.isInteger(ms) || ms < BUDGET_RANGE_MS.min || ms > BUDGET_RANGE_MS.max)
+    throw new UsageError(`Expected \`--budget\` to be a whole number of milliseconds from 1s to 168h, got \`${text}\``, hint);
   return ms;
 }
 
 /** `--faults client-pause,delay`: fault kinds, none unknown. */
 export function faultKinds(text: string): FaultKind[] {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  for (const f of items) if (!(FAULT_KINDS as readonly string[]).includes(f)) throw new UsageError(`Expected \`--faults\` to list fault kinds among ${FAULT_KINDS.join(', ')}, got \`${f}\``, 'Leave --faults out to hunt with every kind that applies to the target.');
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const f of items)
+    if (!(FAULT_KINDS as readonly string[]).includes(f))
+      throw new UsageError(
+        `Expected \`--faults\` to list fault kinds among ${FAULT_KINDS.join(', ')}, got \`${f}\``,
+        'Leave --faults out to hunt with every kind that applies to the target.',
+      );
   if (items.length === 0) throw new UsageError('Expected `--faults` to name at least one fault kind, got none', `Name some of ${FAULT_KINDS.join(', ')}.`);
   return items as FaultKind[];
 }

@@ -8,7 +8,7 @@ import { buildImages } from '../../runtime/cluster/containers/build-images.js';
 import { IMAGE_NAMES, type ImageName } from '../../runtime/cluster/containers/image-specs.js';
 
 export function registerImagesCommand(program: Command): void {
-  const images = program.command('images').description('The container provider\'s images: `images build` makes them (cached by content hash).');
+  const images = program.command('images').description("The container provider's images: `images build` makes them (cached by content hash).");
   images
     .command('build')
     .argument('[names...]', `images to build (${IMAGE_NAMES.join(', ')}; default all)`)

@@ -35,7 +35,19 @@ export function huntTargets(partDir: string, budgetRuns: number): { facts: Omit<
     .filter((c) => c.cell.outcome === 'untested')
     .map(({ lib, resource }, i) => {
       const dir = join(partDir, 'hunts', String(i + 1));
-      const args = ['hunt', '--backend', lib.backend, ...clientArgs(lib), '--resource', resource, '--budget-runs', String(budgetRuns), ...HUNT_SHRINK_ARGS, '--results', dir];
+      const args = [
+        'hunt',
+        '--backend',
+        lib.backend,
+        ...clientArgs(lib),
+        '--resource',
+        resource,
+        '--budget-runs',
+        String(budgetRuns),
+        ...HUNT_SHRINK_ARGS,
+        '--results',
+        dir,
+      ];
       return { facts: { library: lib.client, backend: lib.backend, resource, budgetRuns }, dir, args };
     });
 }
@@ -89,6 +101,8 @@ interface HuntJson {
 /** The newest timestamped directory under `dir` (a hunt writes <results>/hunt/<timestamp>/). */
 function newest(dir: string): string | undefined {
   if (!existsSync(dir)) return undefined;
-  const stamps = readdirSync(dir).filter((s) => s !== 'latest').sort();
+  const stamps = readdirSync(dir)
+    .filter((s) => s !== 'latest')
+    .sort();
   return stamps.length === 0 ? undefined : join(dir, stamps.at(-1)!);
 }

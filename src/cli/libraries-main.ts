@@ -61,17 +61,30 @@ interface Flags {
 
 const program = new Command()
   .name('npm run libraries --')
-  .description('Compare every reference lock client, one comparison per cluster (fencecheck compare --lock-clients), and write docs/libraries.md from their merge.')
+  .description(
+    'Compare every reference lock client, one comparison per cluster (fencecheck compare --lock-clients), and write docs/libraries.md from their merge.',
+  )
   .option('--cluster <names>', `only these clusters' parts: ${LIBRARIES_PARTS.map((p) => p.name).join(', ')}`)
-  .option('--seeds <n>', withRange('runs per cell, instead of each part\'s own', FLAG_RANGES['--seeds']), numberFlag('--seeds'))
+  .option('--seeds <n>', withRange("runs per cell, instead of each part's own", FLAG_RANGES['--seeds']), numberFlag('--seeds'))
   .option('--time-limit <s>', withRange('seconds per run, instead of 12', RUN_RANGES.timeLimitS), parseInRange('--time-limit', RUN_RANGES.timeLimitS))
   .option('--only <clients>', 'only these clients (a tiny matrix to try the pipeline)')
   .option('--out <dir>', 'the directory of the comparisons (default results/compare/libraries-<timestamp>); an existing part resumes')
   .option('--doc <file>', 'the document to write', 'docs/libraries.md')
   .option('--from <dir>', 'do not run: merge the parts in this directory and render the document')
   .option('--dry-run', 'print the compare commands and their plans, run nothing')
-  .option('--shrink <n>', withRange("after each part, shrink its first n unsafe cells' first invalid run (fencecheck shrink, on the real cluster)", FLAG_RANGES['--shrink']), numberFlag('--shrink'))
-  .option('--hunt <tries>', withRange('after each part, hunt every cell its runs left untested, this many tries each (fencecheck hunt, on the real cluster)', FLAG_RANGES['--budget-runs']), numberFlag('--budget-runs'))
+  .option(
+    '--shrink <n>',
+    withRange("after each part, shrink its first n unsafe cells' first invalid run (fencecheck shrink, on the real cluster)", FLAG_RANGES['--shrink']),
+    numberFlag('--shrink'),
+  )
+  .option(
+    '--hunt <tries>',
+    withRange(
+      'after each part, hunt every cell its runs left untested, this many tries each (fencecheck hunt, on the real cluster)',
+      FLAG_RANGES['--budget-runs'],
+    ),
+    numberFlag('--budget-runs'),
+  )
   .exitOverride();
 
 try {
@@ -98,7 +111,8 @@ function main(flags: Flags): void {
     if (flags.dryRun) return;
   }
   const present = LIBRARIES_PARTS.filter((p) => existsSync(join(dir, p.name, PART_FACTS)));
-  if (present.length === 0) throw new UsageError(`Expected a part of the libraries' comparison in ${dir}`, 'Run one first: npm run libraries -- --cluster redis --out DIR.');
+  if (present.length === 0)
+    throw new UsageError(`Expected a part of the libraries' comparison in ${dir}`, 'Run one first: npm run libraries -- --cluster redis --out DIR.');
   const merged = join(dir, 'merged');
   const mergeArgs = ['compare', '--merge', ...present.map((p) => join(dir, p.name)), '--out', merged];
   // A merge writes a fresh directory: the parts present now, not those of an earlier merge.
@@ -108,8 +122,21 @@ function main(flags: Flags): void {
   // The parts are different comparisons on purpose (libraries-matrix.ts); the merge's warning about that is not news here.
   const report = { ...read, warnings: read.warnings.filter((w) => !w.startsWith('the compare directories describe different comparisons')) };
   // Each part's time from its comparison's own record, whichever code wrote its facts.
-  const parts = present.map((p) => ({ name: p.name, ...readJson<PartFacts>(join(dir, p.name, PART_FACTS)), ...runSpan(readJson<CompareReport>(join(dir, p.name, 'compare.json'))) }));
-  const doc = renderLibrariesMd(report, { parts, merge: commandText(mergeArgs), regenerate: 'npm run libraries', versions: versionsOf(merged, report), root: parts[0]!.root, shrinks: present.flatMap((p) => readShrinks(join(dir, p.name))), hunts: present.flatMap((p) => readHunts(join(dir, p.name))), missing: LIBRARIES_PARTS.filter((p) => !present.includes(p)).map((p) => p.name) });
+  const parts = present.map((p) => ({
+    name: p.name,
+    ...readJson<PartFacts>(join(dir, p.name, PART_FACTS)),
+    ...runSpan(readJson<CompareReport>(join(dir, p.name, 'compare.json'))),
+  }));
+  const doc = renderLibrariesMd(report, {
+    parts,
+    merge: commandText(mergeArgs),
+    regenerate: 'npm run libraries',
+    versions: versionsOf(merged, report),
+    root: parts[0]!.root,
+    shrinks: present.flatMap((p) => readShrinks(join(dir, p.name))),
+    hunts: present.flatMap((p) => readHunts(join(dir, p.name))),
+    missing: LIBRARIES_PARTS.filter((p) => !present.includes(p)).map((p) => p.name),
+  });
   const out = resolve(projectRoot(), flags.doc);
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, doc);
@@ -119,7 +146,8 @@ function main(flags: Flags): void {
 function selectParts(flags: Flags): LibrariesPart[] {
   const names = flags.cluster?.split(',').map((s) => s.trim());
   const unknown = names?.find((n) => !LIBRARIES_PARTS.some((p) => p.name === n));
-  if (unknown !== undefined) throw new UsageError(`Expected \`--cluster\` to name parts among ${LIBRARIES_PARTS.map((p) => p.name).join(', ')}, got \`${unknown}\``);
+  if (unknown !== undefined)
+    throw new UsageError(`Expected \`--cluster\` to name parts among ${LIBRARIES_PARTS.map((p) => p.name).join(', ')}, got \`${unknown}\``);
   const only = flags.only?.split(',').map((s) => s.trim());
   const parts = LIBRARIES_PARTS.filter((p) => names === undefined || names.includes(p.name))
     .map((p) => ({ ...p, clients: p.clients.filter((c) => only === undefined || only.includes(c)) }))
@@ -145,7 +173,9 @@ function runPart(part: LibrariesPart, flags: Flags, dir: string): void {
 
 /** From the first run's start to the last run's end (pure). */
 function runSpan(report: Pick<CompareReport, 'cells'>): { startedAt: string; durationMs: number } {
-  const runs = report.cells.flatMap((c) => c.runs).flatMap((r) => (r.startedAt === null ? [] : [{ start: Date.parse(r.startedAt), end: Date.parse(r.startedAt) + (r.durationMs ?? 0) }]));
+  const runs = report.cells
+    .flatMap((c) => c.runs)
+    .flatMap((r) => (r.startedAt === null ? [] : [{ start: Date.parse(r.startedAt), end: Date.parse(r.startedAt) + (r.durationMs ?? 0) }]));
   if (runs.length === 0) return { startedAt: new Date().toISOString(), durationMs: 0 };
   const start = Math.min(...runs.map((r) => r.start));
   return { startedAt: new Date(start).toISOString(), durationMs: Math.max(...runs.map((r) => r.end)) - start };
@@ -180,8 +210,21 @@ function huntPart(partDir: string, tries: number): void {
 function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
   const run = LIBRARIES_RUN_ARGS.map((w, i) => (flags.timeLimit !== undefined && LIBRARIES_RUN_ARGS[i - 1] === '--time-limit' ? String(flags.timeLimit) : w));
   return [
-    'compare', '--backends', part.name, '--lock-clients', part.clients.join(','), '--resources', part.resources.join(','), '--nemeses', part.nemeses.join(','),
-    '--seeds', String(flags.seeds ?? part.seeds), ...run, ...(part.args ?? []), '--out', out,
+    'compare',
+    '--backends',
+    part.name,
+    '--lock-clients',
+    part.clients.join(','),
+    '--resources',
+    part.resources.join(','),
+    '--nemeses',
+    part.nemeses.join(','),
+    '--seeds',
+    String(flags.seeds ?? part.seeds),
+    ...run,
+    ...(part.args ?? []),
+    '--out',
+    out,
   ];
 }
 
@@ -190,7 +233,10 @@ function compare(args: string[], dryRun: boolean): void {
   const status = fencecheck([...args, ...(dryRun ? ['--dry-run'] : [])]);
   if (status === null || status > 3) {
     const out = args[args.indexOf('--out') + 1];
-    throw new FencecheckError('libraries-compare', `\`${commandText(args)}\` exited ${status ?? 'on a signal'}`, { hint: `Look at its output above; a comparison cut short resumes with: fencecheck compare --resume ${out}`, exitCode: EXIT.internal });
+    throw new FencecheckError('libraries-compare', `\`${commandText(args)}\` exited ${status ?? 'on a signal'}`, {
+      hint: `Look at its output above; a comparison cut short resumes with: fencecheck compare --resume ${out}`,
+      exitCode: EXIT.internal,
+    });
   }
 }
 

@@ -44,7 +44,10 @@ export function readShrinks(partDir: string): LibrariesShrink[] {
     const dir = join(root, n);
     const cellFile = join(dir, 'cell.json');
     const stamps = existsSync(join(dir, 'shrink')) ? readdirSync(join(dir, 'shrink')).sort() : [];
-    const file = stamps.map((s) => join(dir, 'shrink', s, 'shrink.json')).filter(existsSync).at(-1);
+    const file = stamps
+      .map((s) => join(dir, 'shrink', s, 'shrink.json'))
+      .filter(existsSync)
+      .at(-1);
     if (!existsSync(cellFile)) return [];
     const { cell, durationMs, notShrunk } = JSON.parse(readFileSync(cellFile, 'utf8')) as { cell: string; durationMs: number; notShrunk?: string };
     if (notShrunk !== undefined) return [{ cell, line: notShrunk, durationMs }];

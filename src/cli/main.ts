@@ -83,7 +83,10 @@ try {
  * the command instead (its exit code is set). The containers' harness code loads only when it may matter.
  */
 async function harnessArgs(args: string[]): Promise<string[] | undefined> {
-  const mayMatter = args.some((a) => a.startsWith('--harness') || a.includes('containers')) || process.env['FENCECHECK_HARNESS'] !== undefined || process.env['FENCECHECK_HARNESS_CONTAINER'] !== undefined;
+  const mayMatter =
+    args.some((a) => a.startsWith('--harness') || a.includes('containers')) ||
+    process.env['FENCECHECK_HARNESS'] !== undefined ||
+    process.env['FENCECHECK_HARNESS_CONTAINER'] !== undefined;
   if (!mayMatter) return args;
   const { harnessRedirect } = await import('../../runtime/cluster/containers/harness-redirect.js');
   const r = await harnessRedirect(args, (line) => process.stderr.write(`fencecheck: ${line}\n`));

@@ -79,7 +79,10 @@ export function jsonValue(flag: string) {
       value = parseStrictJson(text) as Value;
     } catch (err) {
       const duplicate = err instanceof SyntaxError && err.message.startsWith('Duplicate key') ? ` (${err.message})` : '';
-      throw new UsageError(`Expected \`${flag}\` to be JSON (e.g. 0, null, "x"), got \`${shown}\`${duplicate}`, duplicate ? 'Give each key of an object once.' : 'Quote strings twice in the shell: --init \'"x"\'.');
+      throw new UsageError(
+        `Expected \`${flag}\` to be JSON (e.g. 0, null, "x"), got \`${shown}\`${duplicate}`,
+        duplicate ? 'Give each key of an object once.' : 'Quote strings twice in the shell: --init \'"x"\'.',
+      );
     }
     // The same bounds as a history's values: no rounded integers, no Infinity, no nesting that overflows the stack.
     const problem = jsonTextProblem(text);

@@ -51,6 +51,7 @@ function rows(): [string, string, NumberRange][] {
 
 export function rangeTableMarkdown(): string {
   const lines = ['| flag | commands | range |', '|---|---|---|'];
-  for (const [flag, commands, range] of rows()) lines.push(`| \`${flag}\` | ${commands} | ${range.integer === false ? 'a number' : 'an integer'}, ${rangeHelp(range)} |`);
+  for (const [flag, commands, range] of rows())
+    lines.push(`| \`${flag}\` | ${commands} | ${range.integer === false ? 'a number' : 'an integer'}, ${rangeHelp(range)} |`);
   return lines.join('\n');
 }

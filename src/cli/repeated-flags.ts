@@ -29,7 +29,10 @@ export function refuseRepeatedFlags(command: Command, args: readonly string[]): 
     if (takesValue && !arg.includes('=') && o.required) i++;
     if (!takesValue || o.variadic || REPEATABLE.has(`${command.name()} ${o.long ?? ''}`)) continue;
     if (seen.has(o)) {
-      throw new UsageError(`Expected \`${o.long ?? o.short}\` once, got it twice or more`, `\`${command.name()}\` takes one value for ${o.long ?? o.short}; the last would silently win. Give it once.`);
+      throw new UsageError(
+        `Expected \`${o.long ?? o.short}\` once, got it twice or more`,
+        `\`${command.name()}\` takes one value for ${o.long ?? o.short}; the last would silently win. Give it once.`,
+      );
     }
     seen.add(o);
   }

@@ -36,7 +36,10 @@ Examples:
     )
     .action(async (runDir: string | undefined, flags: { index?: string; writeReports?: boolean }) => {
       if ((runDir === undefined) === (flags.index === undefined)) {
-        throw new UsageError('Expected either `RUN_DIR` or `--index <results-dir>`, not both or neither', 'fencecheck report results/<test>/latest, or fencecheck report --index results/');
+        throw new UsageError(
+          'Expected either `RUN_DIR` or `--index <results-dir>`, not both or neither',
+          'fencecheck report results/<test>/latest, or fencecheck report --index results/',
+        );
       }
       if (flags.writeReports && flags.index === undefined) throw new UsageError('Expected `--write-reports` only with `--index`');
       if (flags.index !== undefined) return printIndex(flags.index, flags.writeReports === true);

@@ -32,12 +32,22 @@ export function registerRunCommand(program: Command): void {
     .requiredOption('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
     .option('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')}`, oneOf('--resource', RESOURCE_MODES), 'none')
     .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
-    .option('--nemesis <list>', `faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')}; fault@event aims it at a lock event (client-pause@holder-read: a holder paused between its read and its write; events: docs/hunt.md) (the delay: \`fencecheck scenario\`, or a --script)`, faultList, []);
+    .option(
+      '--nemesis <list>',
+      `faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')}; fault@event aims it at a lock event (client-pause@holder-read: a holder paused between its read and its write; events: docs/hunt.md) (the delay: \`fencecheck scenario\`, or a --script)`,
+      faultList,
+      [],
+    );
   addScriptFlags(addRunFlags(cmd))
     .option('--seed <n>', withRange('seed of the workload and nemesis schedules', FLAG_RANGES['--seed']), seedFlag('--seed'), DEFAULTS.seed)
     .option('--results <dir>', 'where run directories go', DEFAULTS.resultsDir)
-    .option('--plan', 'print the plan (options, phases, fault windows, every client\'s sections) as JSON and exit: nothing runs, no root needed')
-    .option('--busy-timeout-ms <ms>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'), 0)
+    .option('--plan', "print the plan (options, phases, fault windows, every client's sections) as JSON and exit: nothing runs, no root needed")
+    .option(
+      '--busy-timeout-ms <ms>',
+      withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']),
+      numberFlag('--busy-timeout-ms'),
+      0,
+    )
     .addHelpText(
       'after',
       `
@@ -67,13 +77,17 @@ Needs root (network namespaces). Examples:
       // Log lines quote servers, clients and the options: each kept to its line (core/printable.ts).
       const log = (l: string): void => void process.stderr.write(oneLine(l) + '\n');
       // A cluster `fencecheck up --keep` left is adopted (reset and checked) and kept again; else the run starts its own.
-      const pool = (await import('../../runtime/cluster/kept-cluster.js')).keptClusterRecorded() ? new (await import('../../runtime/runner/warm-pool.js')).WarmPool() : undefined;
+      const pool = (await import('../../runtime/cluster/kept-cluster.js')).keptClusterRecorded()
+        ? new (await import('../../runtime/runner/warm-pool.js')).WarmPool()
+        : undefined;
       const result = await runLockTest(options, { log, busyTimeoutMs, ...(pool ? { warm: pool } : {}) }).finally(() => pool?.close(log));
       process.stdout.write(formatVerdicts(result.verdicts, result.deciding) + '\n');
       process.stdout.write(`verdict: ${result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'unknown'} (${result.deciding.join(', ')})\n`);
       const results = RunStore.open(result.runDir).readResults();
       process.stdout.write(oneLine(results === null ? 'outcome: unknown (no results.json)' : formatStoredOutcome(results, options.workload)) + '\n');
-      process.stdout.write(`run: ${oneLine(result.runDir)}\n${result.reportPath ? `report: ${oneLine(result.reportPath)}\n` : ''}replay: ${oneLine(result.replay)}\n`);
+      process.stdout.write(
+        `run: ${oneLine(result.runDir)}\n${result.reportPath ? `report: ${oneLine(result.reportPath)}\n` : ''}replay: ${oneLine(result.replay)}\n`,
+      );
       // Untested is not safe (3): the outcome decides, as results.json records it.
       process.exitCode = results === null ? (result.valid === false ? EXIT.invalid : EXIT.unknown) : outcomeExitCode(results);
     });
@@ -96,21 +110,42 @@ export function runOptionsOf(flags: CliFlags): RunOptions {
   if (Object.keys(aims).length === 0) return options;
   // An aimed fault is its seeded window waiting for the event: the run becomes the --script run compare's
   // `fault@event` columns make, so its replay command and plan.json show each window's trigger.
-  if (options.script !== undefined) throw new UsageError(`Expected either \`--script\` or faults aimed with \`@\` in \`--nemesis\`, got both (\`--nemesis ${flags.nemesis.join(',')}\`)`, 'A script says itself when each window strikes (a window\'s "trigger": docs/hunt.md); drop the @event from --nemesis, or drop --script.');
+  if (options.script !== undefined)
+    throw new UsageError(
+      `Expected either \`--script\` or faults aimed with \`@\` in \`--nemesis\`, got both (\`--nemesis ${flags.nemesis.join(',')}\`)`,
+      'A script says itself when each window strikes (a window\'s "trigger": docs/hunt.md); drop the @event from --nemesis, or drop --script.',
+    );
   const why = aimsNotApplicable(aims, options.resource);
-  if (why !== undefined) throw new UsageError(`Cannot aim \`--nemesis ${flags.nemesis.join(',')}\`: ${why}.`, 'Aim the fault at another lock event (docs/hunt.md#triggers), or run a cas-unique resource mode.');
+  if (why !== undefined)
+    throw new UsageError(
+      `Cannot aim \`--nemesis ${flags.nemesis.join(',')}\`: ${why}.`,
+      'Aim the fault at another lock event (docs/hunt.md#triggers), or run a cas-unique resource mode.',
+    );
   validateRunOptions(options);
   return { ...options, script: aimedScript(options, aims) };
 }
 
 /** The raw `--nemesis` items: `fault` or `fault@event`. */
-export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'seed'> & { nemesis: string[]; results: string; busyTimeoutMs: number; plan?: boolean; [sharedFlag: string]: unknown };
+export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'seed'> & {
+  nemesis: string[];
+  results: string;
+  busyTimeoutMs: number;
+  plan?: boolean;
+  [sharedFlag: string]: unknown;
+};
 
 function faultList(text: string): string[] {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none');
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && s !== 'none');
   const faults = items.map((part) => splitAim(part, '--nemesis').fault);
   const repeated = faults.find((f, i) => faults.indexOf(f) !== i);
-  if (repeated !== undefined) throw new UsageError(`Expected each fault at most once in \`--nemesis\`, got \`${text}\` (${repeated} twice)`, 'Name each fault once: its seeded schedule already strikes it again and again (every --interval-ms).');
+  if (repeated !== undefined)
+    throw new UsageError(
+      `Expected each fault at most once in \`--nemesis\`, got \`${text}\` (${repeated} twice)`,
+      'Name each fault once: its seeded schedule already strikes it again and again (every --interval-ms).',
+    );
   for (const f of faults) if (!(SCHEDULED_FAULT_KINDS as readonly string[]).includes(f)) throw unknownFault(f);
   return items;
 }

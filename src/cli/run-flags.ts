@@ -34,19 +34,36 @@ export const RUN_FLAGS: [string, keyof SharedRunOptions, string, (text: string) 
   ['--nemesis-target <node>', 'nemesisTarget', 'what server faults hit: a node, leader (master) or random', String],
   ['--redis-persistence <mode>', 'redisPersistence', `redis and redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE)],
   ranged('--wait-replicas <n>', 'waitReplicas', 'redis-sentinel: WAIT for n replicas after each grant, else refuse it'),
-  ranged('--idle-tx-timeout-ms <ms>', 'idleTxTimeoutMs', "for-update: PostgreSQL's idle_in_transaction_session_timeout, how long a paused client keeps its row lock (0: until it wakes)"),
+  ranged(
+    '--idle-tx-timeout-ms <ms>',
+    'idleTxTimeoutMs',
+    "for-update: PostgreSQL's idle_in_transaction_session_timeout, how long a paused client keeps its row lock (0: until it wakes)",
+  ),
   ranged('--min-replicas <n>', 'minReplicas', 'redis-sentinel: min-replicas-to-write n (max lag 1 s) on the data nodes'),
-  ['--evict-policy <policy>', 'evictPolicy', `the evict fault's eviction policy: ${EVICT_POLICIES.join(' (default, as caches run) or ')}`, oneOf('--evict-policy', EVICT_POLICIES)],
-  ['--provider <name>', 'provider', `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`fencecheck images build\` first; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS)],
+  [
+    '--evict-policy <policy>',
+    'evictPolicy',
+    `the evict fault's eviction policy: ${EVICT_POLICIES.join(' (default, as caches run) or ')}`,
+    oneOf('--evict-policy', EVICT_POLICIES),
+  ],
+  [
+    '--provider <name>',
+    'provider',
+    `where the cluster runs: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`fencecheck images build\` first; \`--harness auto|host|container\`: where fencecheck itself runs)`,
+    oneOf('--provider', PROVIDERS),
+  ],
 ];
 
 const CHECK_HOLD = '--check-hold';
 const CLIENT = '--client <command>';
-export const CLIENT_HELP = "a foreign lock client to run in each client namespace instead of the built-in one: a command line, e.g. '/usr/bin/python3 clients/python/redis_py_client.py' (docs/client-protocol.md), or a known client's name (kazoo, simple-redis-mutex, ...: the names --lock-clients takes); --backend then names the cluster";
+export const CLIENT_HELP =
+  "a foreign lock client to run in each client namespace instead of the built-in one: a command line, e.g. '/usr/bin/python3 clients/python/redis_py_client.py' (docs/client-protocol.md), or a known client's name (kazoo, simple-redis-mutex, ...: the names --lock-clients takes); --backend then names the cluster";
 
 export function addRunFlags(cmd: Command): Command {
   for (const [flags, key, help, parse] of RUN_FLAGS) cmd.addOption(new Option(flags, help).argParser(parse).default(DEFAULTS[key]));
-  return cmd.option(CHECK_HOLD, 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold).addOption(new Option(CLIENT, CLIENT_HELP).argParser(clientCommand));
+  return cmd
+    .option(CHECK_HOLD, 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', DEFAULTS.checkHold)
+    .addOption(new Option(CLIENT, CLIENT_HELP).argParser(clientCommand));
 }
 
 /** The shared run options out of commander's parsed flags. */
@@ -58,7 +75,10 @@ export function sharedRunOptions(flags: Record<string, unknown>): SharedRunOptio
 
 /** `--time-limit <s>` → `timeLimit`, as commander names the attribute. */
 export function flagAttribute(flags: string): string {
-  return flags.split(' ')[0]!.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return flags
+    .split(' ')[0]!
+    .replace(/^--/, '')
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** The attribute names of the shared flags (to tell which were given on the command line). */

@@ -43,7 +43,9 @@ interface RunFlags {
 }
 
 export function registerScenarioCommand(program: Command): void {
-  const cmd = program.command('scenario').description('The arguments of the Redlock debate as named runs with scripted faults, and their verdicts side by side.');
+  const cmd = program
+    .command('scenario')
+    .description('The arguments of the Redlock debate as named runs with scripted faults, and their verdicts side by side.');
   cmd
     .command('list')
     .description('List the scenarios, their variants and the outcome the debate agrees on.')
@@ -63,7 +65,12 @@ export function registerScenarioCommand(program: Command): void {
     .option('--dry-run', 'print the runs, run nothing')
     .option('--verbose', "also print each run's harness lines")
     .option('--client <command>', CLIENT_HELP, clientCommand)
-    .option('--provider <name>', `where the clusters run: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`--harness auto|host|container\`: where fencecheck itself runs)`, oneOf('--provider', PROVIDERS), 'namespaces')
+    .option(
+      '--provider <name>',
+      `where the clusters run: ${PROVIDERS.join(' (root) or ')} (a Docker daemon; \`--harness auto|host|container\`: where fencecheck itself runs)`,
+      oneOf('--provider', PROVIDERS),
+      'namespaces',
+    )
     .addHelpText(
       'after',
       `
@@ -94,7 +101,9 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   // Containers run every run there too: the replay commands say so (namespaces, the default, adds nothing).
   const plan = flags.provider === 'containers' ? withClient.map((p) => ({ ...p, replay: `${p.replay} --provider containers` })) : withClient;
   if (plan.length === 0) {
-    const why = selection.flatMap(({ scenario, variants }) => variants.map((v) => `${scenario.id}/${v.label}: ${variantNotRunnable(scenario, v) ?? 'nothing to run'}`));
+    const why = selection.flatMap(({ scenario, variants }) =>
+      variants.map((v) => `${scenario.id}/${v.label}: ${variantNotRunnable(scenario, v) ?? 'nothing to run'}`),
+    );
     throw new UsageError(`Expected at least one runnable variant, got none (${why.join('; ')})`, 'See `fencecheck scenario list` for what each variant runs.');
   }
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's lines are progress, on stderr.
@@ -120,7 +129,15 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const pool = new (await import('../../runtime/runner/warm-pool.js')).WarmPool();
   const report = await runScenarios(outDir, selection, seeds, plan, {
     // A foreign client replaces the built-in one in every run; the variant's backend names the cluster.
-    runOne: (o, hooks) => runLockTest({ ...o, ...(flags.client !== undefined ? { client: flags.client } : {}), ...(flags.provider === 'containers' ? { provider: 'containers' as const } : {}) }, { ...hooks, warm: pool }),
+    runOne: (o, hooks) =>
+      runLockTest(
+        {
+          ...o,
+          ...(flags.client !== undefined ? { client: flags.client } : {}),
+          ...(flags.provider === 'containers' ? { provider: 'containers' as const } : {}),
+        },
+        { ...hooks, warm: pool },
+      ),
     writeReport: writeRunReport,
     // The pool's own cluster holds the machine's lock: that is not another process's.
     clusterBusy: async () => !pool.holding && (await clusterLockHeld()),
@@ -134,7 +151,8 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
 
 function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
   if (flags.all && ids.length > 0) throw new UsageError(`Expected scenario ids or \`--all\`, got both (${ids.join(', ')})`);
-  if (!flags.all && ids.length === 0) throw new UsageError('Expected scenario ids (e.g. S3) or `--all`, got neither', 'List them with `fencecheck scenario list`.');
+  if (!flags.all && ids.length === 0)
+    throw new UsageError('Expected scenario ids (e.g. S3) or `--all`, got neither', 'List them with `fencecheck scenario list`.');
   const scenarios = flags.all ? [...SCENARIOS] : [...new Set(ids.map((id) => findScenario(id)))];
   if (flags.variant !== undefined && scenarios.length !== 1) throw new UsageError(`Expected \`--variant\` with exactly one scenario, got ${scenarios.length}`);
   // `--client` replaces every variant's client, so a reference client a variant names need not be built.
@@ -144,7 +162,16 @@ function select(ids: string[], flags: RunFlags): ScenarioSelection[] {
   for (const { scenario, variants } of flags.variant === undefined ? [] : selection) {
     for (const v of variants) {
       const why = variantNotRunnable(scenario, v);
-      if (why !== undefined) throw new UsageError(`Expected \`--variant\` to name a variant that runs, got \`${v.label}\` of ${scenario.id}, which is ${why}`, `Runnable variants of ${scenario.id}: ${scenario.variants.filter((x) => variantNotRunnable(scenario, x) === undefined).map((x) => x.label).join(', ') || 'none'}.`);
+      if (why !== undefined)
+        throw new UsageError(
+          `Expected \`--variant\` to name a variant that runs, got \`${v.label}\` of ${scenario.id}, which is ${why}`,
+          `Runnable variants of ${scenario.id}: ${
+            scenario.variants
+              .filter((x) => variantNotRunnable(scenario, x) === undefined)
+              .map((x) => x.label)
+              .join(', ') || 'none'
+          }.`,
+        );
     }
   }
   return selection;
@@ -191,7 +218,14 @@ export function listText(scenarios: readonly Scenario[], long: boolean): string 
   for (const s of scenarios) {
     lines.push(`${s.id.padEnd(4)} ${s.title}${s.notReproduced === undefined ? '' : ' [not reproduced]'}`);
     if (long) {
-      for (const [k, v] of [['claim', s.claim], ['Kleppmann', s.predictions.kleppmann], ['antirez', s.predictions.antirez], ['setup', s.setup], ['recipe', s.recipe]] as const) lines.push(`       ${k}: ${v}`);
+      for (const [k, v] of [
+        ['claim', s.claim],
+        ['Kleppmann', s.predictions.kleppmann],
+        ['antirez', s.predictions.antirez],
+        ['setup', s.setup],
+        ['recipe', s.recipe],
+      ] as const)
+        lines.push(`       ${k}: ${v}`);
       if (s.notReproduced !== undefined) lines.push(`       not reproduced: ${s.notReproduced}`);
     }
     for (const v of s.variants) lines.push(`       ${v.label.padEnd(24)} ${variantLine(s, v)}`);

@@ -13,8 +13,17 @@ export const PROXY_LINKS = ['resource', 'lock', 'both'] as const;
 
 export function addScriptFlags(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--script <json>', 'a fault timeline as a JSON array of windows (replaces the seeded schedule of --nemesis; windows may wait for lock events: docs/hunt.md)').argParser(parseScript))
-    .addOption(new Option('--proxies <links>', `delay proxies on each client's links, for delay windows: ${PROXY_LINKS.join(', ')}`).argParser(oneOf('--proxies', PROXY_LINKS)));
+    .addOption(
+      new Option(
+        '--script <json>',
+        'a fault timeline as a JSON array of windows (replaces the seeded schedule of --nemesis; windows may wait for lock events: docs/hunt.md)',
+      ).argParser(parseScript),
+    )
+    .addOption(
+      new Option('--proxies <links>', `delay proxies on each client's links, for delay windows: ${PROXY_LINKS.join(', ')}`).argParser(
+        oneOf('--proxies', PROXY_LINKS),
+      ),
+    );
 }
 
 /** The script options out of commander's parsed flags (absent when not given). */

@@ -25,8 +25,16 @@ export function registerShrinkCommand(program: Command): void {
     .command('shrink')
     .description('Shrink a failing run to the smallest plan that still fails, every candidate confirmed on the real cluster.')
     .argument('<run-dir>', 'the run directory of a failing run (fencecheck run or hunt prints it)')
-    .option('--runs <K>', withRange('the fixed rule: re-runs of each candidate (default: the sequential test decides; with --min-fails alone, 5)', FLAG_RANGES['--runs']), numberFlag('--runs'))
-    .option('--min-fails <k>', withRange('the fixed rule: failures among the K re-runs to keep a candidate (with --runs alone, 4, at most K)', FLAG_RANGES['--min-fails']), numberFlag('--min-fails'))
+    .option(
+      '--runs <K>',
+      withRange('the fixed rule: re-runs of each candidate (default: the sequential test decides; with --min-fails alone, 5)', FLAG_RANGES['--runs']),
+      numberFlag('--runs'),
+    )
+    .option(
+      '--min-fails <k>',
+      withRange('the fixed rule: failures among the K re-runs to keep a candidate (with --runs alone, 4, at most K)', FLAG_RANGES['--min-fails']),
+      numberFlag('--min-fails'),
+    )
     .option('--max-candidates <n>', withRange('at most this many candidates', FLAG_RANGES['--max-candidates']), numberFlag('--max-candidates'), 40)
     .option('--results <dir>', 'where the shrink directory goes (<dir>/shrink/<timestamp>/)', 'results')
     .addHelpText(
@@ -42,7 +50,11 @@ Needs root. See docs/hunt.md.
   fencecheck shrink results/hunt/redis-none-.../try-001/20261201T092415 --runs 5 --min-fails 4`,
     )
     .action(async (runDir: string, flags: ShrinkFlags) => {
-      if (flags.minFails !== undefined && flags.minFails > (flags.runs ?? 5)) throw new UsageError(`Expected \`--min-fails\` to be at most \`--runs\` (${flags.runs ?? '5, its default'}), got \`${flags.minFails}\``, 'k failures of K re-runs: k <= K, e.g. --runs 5 --min-fails 4.');
+      if (flags.minFails !== undefined && flags.minFails > (flags.runs ?? 5))
+        throw new UsageError(
+          `Expected \`--min-fails\` to be at most \`--runs\` (${flags.runs ?? '5, its default'}), got \`${flags.minFails}\``,
+          'k failures of K re-runs: k <= K, e.g. --runs 5 --min-fails 4.',
+        );
       // Bad input before any cluster: not a run directory, or a run that did not fail.
       failedRunOptions(runDir);
       const { runShrink } = await import('../shrink/run-shrink.js');

@@ -35,7 +35,10 @@ interface UpFlags {
 
 /** `--backend a,b --backend c` or `all`, collected across repeats. */
 function backendList(text: string, previous: BackendName[] = []): BackendName[] {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out = [...previous];
   for (const n of names) {
     if (n === 'all') out.push(...BACKENDS);
@@ -46,7 +49,13 @@ function backendList(text: string, previous: BackendName[] = []): BackendName[] 
 }
 
 function clientList(text: string, previous: string[] = []): string[] {
-  return [...previous, ...text.split(',').map((s) => s.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ];
 }
 
 export function registerUpCommand(program: Command): void {
@@ -58,14 +67,34 @@ export function registerUpCommand(program: Command): void {
     .option('--subnet <cidr>', 'a private /24 for the namespaces (default 10.77.0.0/24)', subnetFlag('--subnet'))
     .option('--redis-persistence <mode>', `redis: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redis-persistence', REDIS_PERSISTENCE), 'none')
     .option('--redlock-persistence <mode>', `redlock: ${REDIS_PERSISTENCE.join(', ')}`, oneOf('--redlock-persistence', REDIS_PERSISTENCE), 'none')
-    .option('--sentinel-min-replicas <n>', withRange('redis-sentinel: min-replicas-to-write on every data node (max lag 1 s)', FLAG_RANGES['--sentinel-min-replicas']), numberFlag('--sentinel-min-replicas'))
+    .option(
+      '--sentinel-min-replicas <n>',
+      withRange('redis-sentinel: min-replicas-to-write on every data node (max lag 1 s)', FLAG_RANGES['--sentinel-min-replicas']),
+      numberFlag('--sentinel-min-replicas'),
+    )
     .option('--zk-tick-ms <n>', withRange('ZooKeeper tickTime in ms (default 500)', FLAG_RANGES['--zk-tick-ms']), numberFlag('--zk-tick-ms'))
     .option('--client <names>', 'client hosts to create too (comma-separated or repeated)', clientList, [])
-    .option('--ready-timeout-ms <n>', withRange('give up on a node after N ms (default 30000)', FLAG_RANGES['--ready-timeout-ms']), numberFlag('--ready-timeout-ms'))
-    .option('--busy-timeout-ms <n>', withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']), numberFlag('--busy-timeout-ms'))
-    .option('--keep', 'keep it warm for the next commands: run, compare, scenario, hunt and shrink adopt it when it fits (reset and checked like any warm cluster) and leave it running; PostgreSQL (the resource) is added')
+    .option(
+      '--ready-timeout-ms <n>',
+      withRange('give up on a node after N ms (default 30000)', FLAG_RANGES['--ready-timeout-ms']),
+      numberFlag('--ready-timeout-ms'),
+    )
+    .option(
+      '--busy-timeout-ms <n>',
+      withRange('wait up to N ms for another fencecheck cluster on this machine to end', FLAG_RANGES['--busy-timeout-ms']),
+      numberFlag('--busy-timeout-ms'),
+    )
+    .option(
+      '--keep',
+      'keep it warm for the next commands: run, compare, scenario, hunt and shrink adopt it when it fits (reset and checked like any warm cluster) and leave it running; PostgreSQL (the resource) is added',
+    )
     .option('--json', 'print the endpoints as JSON')
-    .option('--provider <name>', `where the hosts run: ${PROVIDERS.join(' (root), ')} (a Docker daemon; \`fencecheck images build\` first)`, oneOf('--provider', PROVIDERS), 'namespaces')
+    .option(
+      '--provider <name>',
+      `where the hosts run: ${PROVIDERS.join(' (root), ')} (a Docker daemon; \`fencecheck images build\` first)`,
+      oneOf('--provider', PROVIDERS),
+      'namespaces',
+    )
     .addHelpText(
       'after',
       `
@@ -78,7 +107,11 @@ Examples:
   fencecheck up --keep --backend redis --client c1,c2,c3   # then: fencecheck run --backend redis ... (adopts it)`,
     )
     .action(async (flags: UpFlags) => {
-      if (flags.keep && flags.provider !== 'namespaces') throw new UsageError(`Cannot keep a cluster on the ${flags.provider} provider: its clusters are reused within one command, not kept for the next`, 'Leave out --keep, or use --provider namespaces.');
+      if (flags.keep && flags.provider !== 'namespaces')
+        throw new UsageError(
+          `Cannot keep a cluster on the ${flags.provider} provider: its clusters are reused within one command, not kept for the next`,
+          'Leave out --keep, or use --provider namespaces.',
+        );
       // Every run needs the resource: a kept cluster without PostgreSQL would fit none.
       if (flags.keep && !flags.backend.includes('postgres')) flags.backend = [...flags.backend, 'postgres'];
       assertClusterPlan(flags.backend, flags.subnet, flags.client);
@@ -104,7 +137,11 @@ Examples:
       if (flags.keep) await cluster.keep({ options: keptOptionsOf(options), runs: 0, keptAt: new Date().toISOString() });
       const elapsed = Date.now() - started;
       const master = flags.backend.includes('redis-sentinel') ? await sentinelMaster(cluster) : undefined;
-      process.stdout.write(flags.json ? JSON.stringify({ ...describe(cluster, elapsed), ...(master ? { sentinelMaster: master } : {}), kept: flags.keep ?? false }, null, 2) + '\n' : formatUp(cluster, elapsed, master, flags.keep ?? false));
+      process.stdout.write(
+        flags.json
+          ? JSON.stringify({ ...describe(cluster, elapsed), ...(master ? { sentinelMaster: master } : {}), kept: flags.keep ?? false }, null, 2) + '\n'
+          : formatUp(cluster, elapsed, master, flags.keep ?? false),
+      );
     });
 }
 
@@ -126,10 +163,17 @@ async function sentinelMaster(cluster: Cluster): Promise<{ name: string; node: s
 }
 
 function formatUp(cluster: Cluster, elapsedMs: number, master: { name: string; node: string | null; sentinels: string[] } | undefined, kept: boolean): string {
-  const rows = cluster.endpoints().map((e) => [e.backend, e.role === 'sentinel' ? `${e.node} (sentinel)` : e.node === master?.node ? `${e.node} (master)` : e.node, e.url, e.namespace]);
+  const rows = cluster
+    .endpoints()
+    .map((e) => [e.backend, e.role === 'sentinel' ? `${e.node} (sentinel)` : e.node === master?.node ? `${e.node} (master)` : e.node, e.url, e.namespace]);
   rows.push(...cluster.clientHosts().map((c) => ['client', c.name, c.ip, c.namespace]));
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const table = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ')).join('\n');
-  const sentinel = master ? `\nredis-sentinel: master \`${master.name}\` is ${master.node ?? '(no agreement)'}; clients ask the Sentinels ${master.sentinels.join(', ')}` : '';
-  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\n${kept ? 'kept warm: the next run, compare, scenario, hunt or shrink whose cluster options fit adopts it (reset and checked first) and leaves it running\n' : ''}tear down: fencecheck down\n`.replace('ip netns exec fc-<node>', cluster.provider === 'containers' ? 'docker exec fc-<node>' : 'ip netns exec fc-<node>');
+  const sentinel = master
+    ? `\nredis-sentinel: master \`${master.name}\` is ${master.node ?? '(no agreement)'}; clients ask the Sentinels ${master.sentinels.join(', ')}`
+    : '';
+  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\n${kept ? 'kept warm: the next run, compare, scenario, hunt or shrink whose cluster options fit adopts it (reset and checked first) and leaves it running\n' : ''}tear down: fencecheck down\n`.replace(
+    'ip netns exec fc-<node>',
+    cluster.provider === 'containers' ? 'docker exec fc-<node>' : 'ip netns exec fc-<node>',
+  );
 }

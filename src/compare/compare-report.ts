@@ -59,7 +59,17 @@ export interface CompareReport {
   shards: string[];
   cells: ReportCell[];
   expectations: ExpectationResult[] | null;
-  totals: { cells: number; notApplicable: number; planned: number; finished: number; valid: number; invalid: number; unknown: number; missing: number; untestedCells: number };
+  totals: {
+    cells: number;
+    notApplicable: number;
+    planned: number;
+    finished: number;
+    valid: number;
+    invalid: number;
+    unknown: number;
+    missing: number;
+    untestedCells: number;
+  };
   /** Merged over the runs in scope: false > unknown (also missing runs) > true. */
   verdict: Validity;
   /** One line: the state of things. */
@@ -68,7 +78,11 @@ export interface CompareReport {
   warnings: string[];
 }
 
-export function buildCompareReport(input: MatrixInput, expectations: readonly Expectation[] | null, at: { outDir: string; generatedAt: string }): CompareReport {
+export function buildCompareReport(
+  input: MatrixInput,
+  expectations: readonly Expectation[] | null,
+  at: { outDir: string; generatedAt: string },
+): CompareReport {
   const byCell = new Map<string, RunSummary[]>();
   for (const r of input.runs) byCell.set(r.cellId, [...(byCell.get(r.cellId) ?? []), r]);
   const cells = matrixCells(input.backends, input.resources, input.nemeses).map((c) => summarizeCell(c, input.planned.get(c.id) ?? [], byCell.get(c.id) ?? []));
@@ -76,7 +90,12 @@ export function buildCompareReport(input: MatrixInput, expectations: readonly Ex
   const link = (p: string | null): string | null => (p === null ? null : relativeLink(at.outDir, p));
   const reportCells: ReportCell[] = cells.map((c) => ({
     ...c,
-    runs: c.runs.map(({ dir, log, hasReport, ...r }) => ({ ...r, runDir: link(dir), link: dir === null ? null : link(hasReport ? `${dir}/report.html` : dir), log: link(log) })),
+    runs: c.runs.map(({ dir, log, hasReport, ...r }) => ({
+      ...r,
+      runDir: link(dir),
+      link: dir === null ? null : link(hasReport ? `${dir}/report.html` : dir),
+      log: link(log),
+    })),
     expectation: judged?.byCell.get(c.id) ?? null,
   }));
   const inScope = cells.filter((c) => c.outcome !== 'not-applicable');
@@ -97,7 +116,9 @@ export function buildCompareReport(input: MatrixInput, expectations: readonly Ex
   if (totals.planned === 0) warnings.push('no run is planned in this scope: nothing was tested');
   if (judged !== null && judged.uncovered.length > 0) {
     const list = judged.uncovered.length > 5 ? `${judged.uncovered.slice(0, 5).join(', ')}, …` : judged.uncovered.join(', ');
-    warnings.push(`${plural(judged.uncovered.length, 'cell')} ${judged.uncovered.length === 1 ? 'has' : 'have'} no expectation (${list}): ${judged.uncovered.length === 1 ? 'its' : 'their'} outcome decides nothing, except that an untested one exits 3`);
+    warnings.push(
+      `${plural(judged.uncovered.length, 'cell')} ${judged.uncovered.length === 1 ? 'has' : 'have'} no expectation (${list}): ${judged.uncovered.length === 1 ? 'its' : 'their'} outcome decides nothing, except that an untested one exits 3`,
+    );
   }
   const exitCode = compareExitCode(judged, verdict, cells);
   return {

@@ -96,7 +96,9 @@ function parseNemesisColumn(label: string): Partial<Record<FaultKind, TriggerEve
   const parts = label.split('+').map((p) => splitAim(p, label));
   for (const { fault } of parts) {
     if (!(FAULT_KINDS as readonly string[]).includes(fault)) {
-      throw new UsageError(`Expected \`--nemeses\` to list none or faults among ${FAULT_KINDS.join(', ')} (joined by + to combine, each optionally aimed at a lock event: client-pause@holder-read), got \`${label}\``);
+      throw new UsageError(
+        `Expected \`--nemeses\` to list none or faults among ${FAULT_KINDS.join(', ')} (joined by + to combine, each optionally aimed at a lock event: client-pause@holder-read), got \`${label}\``,
+      );
     }
   }
   // `partition+partition` is one fault named twice: a column that looks like a combination and is not one.
@@ -109,7 +111,8 @@ function parseNemesisColumn(label: string): Partial<Record<FaultKind, TriggerEve
 /** Why a column's aims cannot strike in a cell, or undefined: a mark happens only where the resource takes marks. */
 export function aimsNotApplicable(aims: Aims, resource: ResourceMode): string | undefined {
   const marks = resource === 'cas-unique' || resource === 'cas-unique-nonatomic';
-  if (!marks && Object.values(aims).includes('mark')) return `the mark event happens only in the cas-unique modes (a holder marks the row with its token), not with the resource mode ${resource}`;
+  if (!marks && Object.values(aims).includes('mark'))
+    return `the mark event happens only in the cas-unique modes (a holder marks the row with its token), not with the resource mode ${resource}`;
   return undefined;
 }
 
@@ -127,7 +130,11 @@ export function lockRows(spec: Pick<CompareSpec, 'backends' | 'clients'>): LockR
   return clients.flatMap((c) =>
     spec.backends
       .filter((b) => c.backends === null || c.backends.includes(b))
-      .map((backend) => (c.name === BUILTIN_CLIENT ? { label: backend, backend, client: null, token: null } : { label: `${c.name}@${backend}`, backend, client: c.name, token: c.token })),
+      .map((backend) =>
+        c.name === BUILTIN_CLIENT
+          ? { label: backend, backend, client: null, token: null }
+          : { label: `${c.name}@${backend}`, backend, client: c.name, token: c.token },
+      ),
   );
 }
 
@@ -152,9 +159,24 @@ export function matrixCells(rows: readonly (LockBackend | LockRow)[], resources:
         const faults = parseNemesisLabel(nemesis);
         // A client whose facts the registry knows: its modes from its token kind and features (core/client-modes.ts).
         const known = row.token === null ? undefined : { token: row.token, features: namedClient(row.client ?? '')?.features };
-        const excluded = known === undefined ? undefined : (tokenKindExcludes(known, resource) ?? (known.features === undefined ? undefined : featureMissing(known, resource)));
-        const why = excluded !== undefined ? `${row.client} ${excluded}` : (notApplicable(row.backend, resource, faults) ?? aimsNotApplicable(nemesisAims(nemesis), resource));
-        cells.push({ id: cellId(row.label, resource, nemesis), lock: row.label, client: row.client, backend: row.backend, resource, nemesis, faults, notApplicable: why ?? null });
+        const excluded =
+          known === undefined
+            ? undefined
+            : (tokenKindExcludes(known, resource) ?? (known.features === undefined ? undefined : featureMissing(known, resource)));
+        const why =
+          excluded !== undefined
+            ? `${row.client} ${excluded}`
+            : (notApplicable(row.backend, resource, faults) ?? aimsNotApplicable(nemesisAims(nemesis), resource));
+        cells.push({
+          id: cellId(row.label, resource, nemesis),
+          lock: row.label,
+          client: row.client,
+          backend: row.backend,
+          resource,
+          nemesis,
+          faults,
+          notApplicable: why ?? null,
+        });
       }
     }
   }
@@ -187,7 +209,16 @@ export function executionOrder<R extends PlannedRun>(runs: readonly R[], backend
 /** The options of one run; `resultsDir` is where runLockTest puts its run directory. */
 export function runOptionsFor(spec: CompareSpec, cell: Cell, seed: number, resultsDir: string): RunOptions {
   const command = cell.client == null ? null : spec.clients?.find((c) => c.name === cell.client)?.command;
-  const o: RunOptions = { ...spec.run, backend: cell.backend, resource: cell.resource, workload: spec.workload, nemesis: cell.faults, seed, resultsDir, ...(command ? { client: command } : {}) };
+  const o: RunOptions = {
+    ...spec.run,
+    backend: cell.backend,
+    resource: cell.resource,
+    workload: spec.workload,
+    nemesis: cell.faults,
+    seed,
+    resultsDir,
+    ...(command ? { client: command } : {}),
+  };
   // An aimed column's runs carry their windows as a script: each replays as a plain `--script` run.
   const aims = nemesisAims(cell.nemesis);
   return Object.keys(aims).length === 0 ? o : { ...o, script: aimedScript(o, aims) };

@@ -43,10 +43,17 @@ export interface ExpectationOutcome {
 }
 
 /** Refuses (254) expectations none of which names a cell of `cells` that can run: such a file checks nothing. */
-export function assertExpectationsMatch(expectations: readonly Expectation[], cells: readonly (CellAxes & { id: string; notApplicable: string | null })[], file: string): void {
+export function assertExpectationsMatch(
+  expectations: readonly Expectation[],
+  cells: readonly (CellAxes & { id: string; notApplicable: string | null })[],
+  file: string,
+): void {
   const runnable = cells.filter((c) => c.notApplicable === null);
   if (expectations.some((e) => runnable.some((c) => matchesCell(e, c)))) return;
-  const sample = runnable.slice(0, 3).map((c) => c.id).join(', ');
+  const sample = runnable
+    .slice(0, 3)
+    .map((c) => c.id)
+    .join(', ');
   throw new UsageError(
     `Expected \`--expect\` ${file} to name at least one cell of the matrix, got ${expectations.length} ${expectations.length === 1 ? 'entry' : 'entries'} that match${expectations.length === 1 ? 'es' : ''} none`,
     `Patterns are matched against backend (or client@backend), resource and nemesis, e.g. ${sample === '' ? 'redis/fence/kill' : sample}; see docs/ci.md.`,
@@ -56,7 +63,15 @@ export function assertExpectationsMatch(expectations: readonly Expectation[], ce
 export function evaluateExpectations(expectations: readonly Expectation[], cells: readonly CellSummary[]): ExpectationOutcome {
   const byCell = new Map<string, CellExpectation>();
   const uncovered: string[] = [];
-  const results: ExpectationResult[] = expectations.map((e) => ({ index: e.index, text: e.text, note: e.note, matched: 0, decided: 0, unmet: [], matchedNoCell: false }));
+  const results: ExpectationResult[] = expectations.map((e) => ({
+    index: e.index,
+    text: e.text,
+    note: e.note,
+    matched: 0,
+    decided: 0,
+    unmet: [],
+    matchedNoCell: false,
+  }));
   for (const cell of cells) {
     let deciding: Expectation | undefined;
     expectations.forEach((e, i) => {
@@ -86,7 +101,8 @@ function judge(e: Expectation, cell: CellSummary): { met: boolean; reason: strin
       return { met: true, reason: shown };
     case 'safe': {
       if (cell.outcome !== 'safe') return { met: false, reason: shown };
-      if (e.useful && cell.uselessRuns > 0) return { met: false, reason: `${shown}, but the fence rejected every write in ${cell.uselessRuns} of ${cell.runs.length} runs (safe but useless)` };
+      if (e.useful && cell.uselessRuns > 0)
+        return { met: false, reason: `${shown}, but the fence rejected every write in ${cell.uselessRuns} of ${cell.runs.length} runs (safe but useless)` };
       return { met: true, reason: shown };
     }
     case 'unsafe': {

@@ -73,7 +73,8 @@ export function parseExpectations(text: string, file: string): Expectation[] {
   }
   // Nesting deep enough to overflow the stack of JSON.stringify (an entry's text) is refused before any of it is used.
   const deep = jsonTextProblem(text, MAX_DEPTH, { numbers: false });
-  if (deep !== null) throw new UsageError(`Expected \`--expect\` ${file} to be expectations, found ${deep.found} at character ${deep.offset + 1} (${deep.expected})`, HINT);
+  if (deep !== null)
+    throw new UsageError(`Expected \`--expect\` ${file} to be expectations, found ${deep.found} at character ${deep.offset + 1} (${deep.expected})`, HINT);
   if (!Array.isArray(json)) throw new UsageError(`Expected \`--expect\` ${file} to be a JSON array of expectations, got ${kindOf(json)}`, HINT);
   // An empty list would pass every matrix: "all 0 expectations met" on an unsafe one.
   if (json.length === 0) throw new UsageError(`Expected \`--expect\` ${file} to hold at least one expectation, got an empty array`, HINT);
@@ -95,7 +96,8 @@ function parseEntry(entry: unknown, where: string, index: number): Expectation {
     const v = e[field];
     if (v === undefined) return null;
     const list = typeof v === 'string' ? [v] : v;
-    if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p !== '')) return fail(`\`${field}\` to be a pattern or a list of patterns`, v);
+    if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p !== ''))
+      return fail(`\`${field}\` to be a pattern or a list of patterns`, v);
     return list as string[];
   };
   const useful = e['useful'] ?? false;

@@ -33,7 +33,11 @@ export function findCompareInputs(paths: readonly string[]): CompareInputs {
   for (const path of paths) {
     const before = inputs.sources.length + inputs.looseRuns.length;
     const dir = resolve(path);
-    if (!isDir(dir, true)) throw new UsageError(`Expected \`--merge\` to list directories, got \`${path}\``, 'Pass compare directories (results/compare/<timestamp>), run directories, or a folder holding them.');
+    if (!isDir(dir, true))
+      throw new UsageError(
+        `Expected \`--merge\` to list directories, got \`${path}\``,
+        'Pass compare directories (results/compare/<timestamp>), run directories, or a folder holding them.',
+      );
     const warned = inputs.warnings.length;
     visit(dir, 0, inputs);
     if (inputs.sources.length + inputs.looseRuns.length === before) {
@@ -85,9 +89,12 @@ function looseRun(dir: string, warnings: string[]): RunSummary | null {
   const nemesis = test?.['nemesis'] ?? test?.['nemeses'] ?? [];
   const seed = test?.['seed'];
   if (
-    typeof backend !== 'string' || !(LOCK_BACKENDS as readonly string[]).includes(backend) ||
-    typeof resource !== 'string' || !(RESOURCE_MODES as readonly string[]).includes(resource) ||
-    !Array.isArray(nemesis) || !nemesis.every((n) => typeof n === 'string' && (FAULT_KINDS as readonly string[]).includes(n)) ||
+    typeof backend !== 'string' ||
+    !(LOCK_BACKENDS as readonly string[]).includes(backend) ||
+    typeof resource !== 'string' ||
+    !(RESOURCE_MODES as readonly string[]).includes(resource) ||
+    !Array.isArray(nemesis) ||
+    !nemesis.every((n) => typeof n === 'string' && (FAULT_KINDS as readonly string[]).includes(n)) ||
     typeof seed !== 'number'
   ) {
     warnings.push(`${dir}: test.json does not name a lock run fencecheck knows (backend, resource, nemesis, seed); skipped`);

@@ -29,7 +29,8 @@ export function summarizeManifestRun(dir: string, run: ManifestRun): RunSummary 
   const log = join(dir, run.log);
   const runDir = run.runDir === null ? null : join(dir, run.runDir);
   const escape = runDir === null ? null : leadsOutside(dir, runDir);
-  if (escape !== null) return { ...identity, dir: null, log: null, hasReport: false, ...toolFailed(run.durationMs), replay: null, startedAt: null, error: escape };
+  if (escape !== null)
+    return { ...identity, dir: null, log: null, hasReport: false, ...toolFailed(run.durationMs), replay: null, startedAt: null, error: escape };
   if (run.status === 'done' && runDir !== null) return readRunSummary(runDir, identity, log);
   // The tool failed; a run directory it left (a cluster that died mid-run) still has its options and partial history.
   const test = runDir === null ? null : readTestJson(runDir);
@@ -91,7 +92,10 @@ export function gatherMatrix(sources: readonly CompareSource[], allRuns: readonl
   // A run refused for leading outside is said where a merge's warnings are read, not only in its cell.
   for (const r of runs) if (r.error?.includes(LEADS_OUTSIDE) === true) warnings.push(r.error);
   const unverified = runs.filter((r) => r.unverified === true);
-  if (unverified.length > 0) warnings.push(`${unverified.length} run${unverified.length === 1 ? ' has' : 's have'} no history.jsonl, so ${unverified.length === 1 ? 'its' : 'their'} results.json cannot be checked: counted as unknown (${unverified[0]!.dir}${unverified.length > 1 ? ', …' : ''})`);
+  if (unverified.length > 0)
+    warnings.push(
+      `${unverified.length} run${unverified.length === 1 ? ' has' : 's have'} no history.jsonl, so ${unverified.length === 1 ? 'its' : 'their'} results.json cannot be checked: counted as unknown (${unverified[0]!.dir}${unverified.length > 1 ? ', …' : ''})`,
+    );
   for (const r of runs) {
     const [label, resource, nemesis] = r.cellId.split('/') as [string, ResourceMode, string];
     if (!rows.has(label)) rows.set(label, rowOfLabel(label));
@@ -99,11 +103,17 @@ export function gatherMatrix(sources: readonly CompareSource[], allRuns: readonl
     nemeses.add(nemesis);
   }
   const specs = sources.map((s) => s.manifest.spec);
-  if (specs.some((s) => !sameSpec(s, specs[0]!))) warnings.push('the compare directories describe different comparisons: the matrix is their union, and a cell may mix runs with different options');
+  if (specs.some((s) => !sameSpec(s, specs[0]!)))
+    warnings.push('the compare directories describe different comparisons: the matrix is their union, and a cell may mix runs with different options');
   const shards = [...new Set(sources.flatMap((s) => (s.manifest.shard ? [formatShard(s.manifest.shard)] : [])))].sort(byShard);
   if (scope === 'whole') warnings.push(...missingShards(sources));
   const descriptions = [...new Set(specs.map(describeSpec))];
-  const description = descriptions.length === 1 ? descriptions[0]! : descriptions.length === 0 ? `${runs.length} runs gathered from run directories` : `several comparisons: ${descriptions.join(' | ')}`;
+  const description =
+    descriptions.length === 1
+      ? descriptions[0]!
+      : descriptions.length === 0
+        ? `${runs.length} runs gathered from run directories`
+        : `several comparisons: ${descriptions.join(' | ')}`;
   return { backends: [...rows.values()], resources: [...resources], nemeses: [...nemeses], planned, runs, shards, description, warnings };
 }
 

@@ -56,8 +56,13 @@ export function huntedCell(c: LibraryCell, hunt: LibraryHunt | undefined): Libra
   if (hunt === undefined || c.outcome !== 'untested') return c;
   const columns = [`hunt (${hunt.tries} tries)`];
   if (hunt.exitCode === 1 && hunt.found !== null) return { ...c, outcome: 'unsafe', columns: [`a hunt's try ${hunt.found.tryNumber}`], hunt };
-  if (hunt.exitCode === 0 && hunt.tested > 0) return { ...c, outcome: 'safe', columns, runs: hunt.tested, doubleHolds: 0, refusals: 0, ruledOut: ruledOutRate(hunt.tested), hunt };
-  return { ...c, why: `${c.why ?? 'no evidence that the danger occurred'}; a hunt of ${hunt.tries} tries with faults aimed at the lock's events did not reach it either`, hunt };
+  if (hunt.exitCode === 0 && hunt.tested > 0)
+    return { ...c, outcome: 'safe', columns, runs: hunt.tested, doubleHolds: 0, refusals: 0, ruledOut: ruledOutRate(hunt.tested), hunt };
+  return {
+    ...c,
+    why: `${c.why ?? 'no evidence that the danger occurred'}; a hunt of ${hunt.tries} tries with faults aimed at the lock's events did not reach it either`,
+    hunt,
+  };
 }
 
 /** The compare cells of a library's row: its client on its cluster. */
@@ -85,9 +90,23 @@ export function libraryCell(cells: readonly ReportCell[]): LibraryCell {
   if (tested.length > 0) {
     const moments = (k: 'doubleHolds' | 'refusals'): number => tested.reduce((t, r) => t + (r.evidence?.protection[k] ?? 0), 0);
     const columns = live.filter((c) => c.outcome === 'safe').map((c) => c.nemesis);
-    return { ...base, outcome: 'safe', columns, runs: tested.length, doubleHolds: moments('doubleHolds'), refusals: moments('refusals'), ruledOut: ruledOutRate(tested.length) };
+    return {
+      ...base,
+      outcome: 'safe',
+      columns,
+      runs: tested.length,
+      doubleHolds: moments('doubleHolds'),
+      refusals: moments('refusals'),
+      ruledOut: ruledOutRate(tested.length),
+    };
   }
-  return { ...base, ...sum, outcome: 'untested', columns: live.map((c) => c.nemesis), why: live.find((c) => c.untestedWhy !== null)?.untestedWhy ?? 'no evidence that the danger occurred' };
+  return {
+    ...base,
+    ...sum,
+    outcome: 'untested',
+    columns: live.map((c) => c.nemesis),
+    why: live.find((c) => c.untestedWhy !== null)?.untestedWhy ?? 'no evidence that the danger occurred',
+  };
 }
 
 function sumOf(cells: readonly ReportCell[], k: 'doubleHolds' | 'refusals'): number {
@@ -100,7 +119,8 @@ export function libraryCellText(c: LibraryCell, anchor: string): string {
     case 'unsafe':
       return `**unsafe** under ${c.columns.join(', ')} ([reproduce](#${anchor}))`;
     case 'safe':
-      if (c.hunt !== undefined) return `safe after a hunt: no violation in ${c.hunt.tries} tries, ${c.runs} tested, ruling out ≥ ${formatPercent(c.ruledOut ?? 1)} ([hunt](#${anchor}))`;
+      if (c.hunt !== undefined)
+        return `safe after a hunt: no violation in ${c.hunt.tries} tries, ${c.runs} tested, ruling out ≥ ${formatPercent(c.ruledOut ?? 1)} ([hunt](#${anchor}))`;
       return `safe ⚡${c.doubleHolds} 🛡${c.refusals}: ${c.runs === 1 ? '1 tested run rules' : `${c.runs} tested runs rule`} out ≥ ${formatPercent(c.ruledOut ?? 1)}`;
     case 'untested':
       return `untested: ${md(c.why ?? '')} ([why](#${anchor}))`;

@@ -20,7 +20,12 @@ export interface MergeResult {
 }
 
 /** `expect`: the expectations and the file they came from; refused (254) before anything is written when they name no cell. */
-export function mergeCompare(paths: readonly string[], outDir: string, expect: { list: readonly Expectation[]; file: string } | null, generatedAt: string): MergeResult {
+export function mergeCompare(
+  paths: readonly string[],
+  outDir: string,
+  expect: { list: readonly Expectation[]; file: string } | null,
+  generatedAt: string,
+): MergeResult {
   const inputs = findCompareInputs(paths);
   const matrix = gatherMatrix(inputs.sources, [...sourceRuns(inputs.sources), ...inputs.looseRuns], 'whole');
   if (expect !== null) assertExpectationsMatch(expect.list, matrixCells(matrix.backends, matrix.resources, matrix.nemeses), expect.file);

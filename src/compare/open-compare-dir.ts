@@ -27,7 +27,10 @@ export function openCompareDir(dir: string, spec: CompareSpec, shard: Shard | nu
 export function resumeCompareDir(dir: string): Manifest {
   const manifest = readManifest(dir);
   if (manifest === null) {
-    throw new UsageError(`Expected \`--resume\` to name a compare directory (with manifest.json), got \`${dir}\``, 'Pass a directory that `fencecheck compare` wrote, e.g. results/compare/<timestamp>.');
+    throw new UsageError(
+      `Expected \`--resume\` to name a compare directory (with manifest.json), got \`${dir}\``,
+      'Pass a directory that `fencecheck compare` wrote, e.g. results/compare/<timestamp>.',
+    );
   }
   return manifest;
 }

@@ -13,7 +13,10 @@ export const MAX_PLANNED_RUNS = 100_000;
 export function seedRange(first: number, count: number, flags = { first: '--first-seed', count: '--seeds' }): number[] {
   // Compared without forming first + count - 1, which rounds: 2^53 - 1 + 2 - 1 is 2^53 - 1 in doubles.
   if (count - 1 > Number.MAX_SAFE_INTEGER - first) {
-    throw new UsageError(`Expected \`${flags.first}\` + \`${flags.count}\` - 1 to be at most 2^53 - 1, got ${first} + ${count} - 1`, `The last run's replay command gives its seed as --first-seed, which must be at most 2^53 - 1: lower ${flags.first}.`);
+    throw new UsageError(
+      `Expected \`${flags.first}\` + \`${flags.count}\` - 1 to be at most 2^53 - 1, got ${first} + ${count} - 1`,
+      `The last run's replay command gives its seed as --first-seed, which must be at most 2^53 - 1: lower ${flags.first}.`,
+    );
   }
   assertPlanSize(count, `${count} seeds`);
   return Array.from({ length: count }, (_, i) => first + i);
@@ -22,5 +25,8 @@ export function seedRange(first: number, count: number, flags = { first: '--firs
 /** Refuses a plan of more than MAX_PLANNED_RUNS runs, before it is built. */
 export function assertPlanSize(runs: number, what: string): void {
   if (runs <= MAX_PLANNED_RUNS) return;
-  throw new UsageError(`Expected a plan of at most ${MAX_PLANNED_RUNS.toLocaleString('en')} runs, got ${what} (${runs.toLocaleString('en')} runs)`, 'Lower --seeds, or split the matrix with --shard i/N across machines (each shard is bounded alone).');
+  throw new UsageError(
+    `Expected a plan of at most ${MAX_PLANNED_RUNS.toLocaleString('en')} runs, got ${what} (${runs.toLocaleString('en')} runs)`,
+    'Lower --seeds, or split the matrix with --shard i/N across machines (each shard is bounded alone).',
+  );
 }

@@ -90,15 +90,24 @@ function renderCell(c: ReportCell, noteOf: (reason: string) => number): string {
   if (c.outcome === 'safe') parts.push(`<div class="weight">${h(cellWeight(c))}</div>`);
   const info = formatKinds(c.informational);
   if (info !== '') parts.push(`<div class="info" title="reported by checkers that do not decide this workload">information: ${h(info)}</div>`);
-  if (c.jobs) parts.push(`<div class="jobs" title="the jobs workload: jobs done twice, with Wilson's 95% interval and the spread between seeds">${h(describeJobs(c.jobs))}</div>`);
-  if (c.cost) parts.push(`<div class="cost" title="sections completed per second (mean over runs), refusals, retries and timeouts summed, the worst section p99">cost: ${h(describeCost(c.cost))}</div>`);
-  if (c.writes && c.writes.rejected > 0) parts.push(`<div class="writes">${c.writes.rejected} of ${c.writes.accepted + c.writes.rejected + c.writes.unknown} writes rejected</div>`);
+  if (c.jobs)
+    parts.push(
+      `<div class="jobs" title="the jobs workload: jobs done twice, with Wilson's 95% interval and the spread between seeds">${h(describeJobs(c.jobs))}</div>`,
+    );
+  if (c.cost)
+    parts.push(
+      `<div class="cost" title="sections completed per second (mean over runs), refusals, retries and timeouts summed, the worst section p99">cost: ${h(describeCost(c.cost))}</div>`,
+    );
+  if (c.writes && c.writes.rejected > 0)
+    parts.push(`<div class="writes">${c.writes.rejected} of ${c.writes.accepted + c.writes.rejected + c.writes.unknown} writes rejected</div>`);
   if (c.uselessRuns > 0) parts.push(`<div class="badge">safe but useless in ${c.uselessRuns} of ${n}</div>`);
   if (c.expectation) {
     const e = c.expectation;
     parts.push(`<div class="expect ${e.met ? 'met' : 'unmet'}" title="${h(e.reason)}">${e.met ? '✓' : '✗'} expected ${h(e.expect)} (#${e.expectation})</div>`);
   }
-  parts.push(`<div class="seeds">${c.runs.map(seedLink).join(' ')}${c.missingSeeds.map((s) => ` <span class="missing" title="not run">s${s} ?</span>`).join('')}</div>`);
+  parts.push(
+    `<div class="seeds">${c.runs.map(seedLink).join(' ')}${c.missingSeeds.map((s) => ` <span class="missing" title="not run">s${s} ?</span>`).join('')}</div>`,
+  );
   return `<td ${id} class="cell o-${c.outcome}${c.expectation && !c.expectation.met ? ' unmet' : ''}"${cellStyle(c.outcome, c.rate)}>${parts.join('')}</td>`;
 }
 
@@ -107,7 +116,9 @@ const MARK: Record<ReportRun['status'], string> = { valid: '✓', invalid: '✗'
 function seedLink(run: ReportRun): string {
   const label = `s${run.seed} ${MARK[run.status]}`;
   const title = h(`seed ${run.seed}: ${run.status}${run.error ? `: ${run.error}` : ''}`);
-  return run.link === null ? `<span class="s-${run.status}" title="${title}">${h(label)}</span>` : `<a class="s-${run.status}" href="${href(run.link)}" title="${title}">${h(label)}</a>`;
+  return run.link === null
+    ? `<span class="s-${run.status}" title="${title}">${h(label)}</span>`
+    : `<a class="s-${run.status}" href="${href(run.link)}" title="${title}">${h(label)}</a>`;
 }
 
 /** Unsafe cells darken with the rate of invalid runs. */
@@ -131,8 +142,13 @@ function renderExpectations(r: CompareReport): string {
 function renderRuns(r: CompareReport): string {
   const rows = r.cells.flatMap((c) =>
     c.runs.map((run) => {
-      const links = [run.link ? `<a href="${href(run.link)}">report</a>` : '', run.runDir ? `<a href="${href(run.runDir)}">dir</a>` : '', run.log ? `<a href="${href(run.log)}">log</a>` : ''].filter((l) => l !== '');
-      const what = run.error ?? (run.failing.join('; ') || formatKinds(run.anomalies) || (run.outcome === 'untested' ? `untested: ${run.untestedWhy ?? ''}` : ''));
+      const links = [
+        run.link ? `<a href="${href(run.link)}">report</a>` : '',
+        run.runDir ? `<a href="${href(run.runDir)}">dir</a>` : '',
+        run.log ? `<a href="${href(run.log)}">log</a>` : '',
+      ].filter((l) => l !== '');
+      const what =
+        run.error ?? (run.failing.join('; ') || formatKinds(run.anomalies) || (run.outcome === 'untested' ? `untested: ${run.untestedWhy ?? ''}` : ''));
       return `<tr class="s-${run.status}"><td><a href="#${cellAnchor(c.id)}">${h(c.id)}</a></td><td>${run.seed}</td><td>${h(run.status)}</td><td>${h(run.outcome)}</td><td>${run.durationMs === null ? '' : h(formatDuration(run.durationMs))}</td><td>${h(what)}</td><td>${links.join(' ')}</td><td><code>${h(run.replay ?? '')}</code></td></tr>`;
     }),
   );

@@ -19,7 +19,11 @@ export function renderJunit(report: CompareReport): string {
   const cases = report.cells.map((c) => renderCase(c, report.expectations !== null));
   for (const e of report.expectations ?? []) {
     if (e.matchedNoCell) {
-      cases.push({ xml: `    <testcase classname="fencecheck.compare.expectations" name="expectation #${e.index}" time="0">\n      <failure type="expectation" message="${xml(`expectation #${e.index} names no cell of the matrix: ${e.text}`)}"/>\n    </testcase>`, kind: 'failure', seconds: 0 });
+      cases.push({
+        xml: `    <testcase classname="fencecheck.compare.expectations" name="expectation #${e.index}" time="0">\n      <failure type="expectation" message="${xml(`expectation #${e.index} names no cell of the matrix: ${e.text}`)}"/>\n    </testcase>`,
+        kind: 'failure',
+        seconds: 0,
+      });
     }
   }
   const count = (k: CaseKind): number => cases.filter((c) => c.kind === k).length;

@@ -34,13 +34,21 @@ export function renderSummaryMd(report: CompareReport): string {
   section(
     'Unmet expectations',
     (report.expectations ?? []).flatMap((e) =>
-      e.matchedNoCell ? [`#${e.index} ${code(e.text)} names no cell of the matrix`] : e.unmet.map((u) => `#${e.index} ${code(e.text)}: **${md(u.cellId)}**: ${md(u.reason)}`),
+      e.matchedNoCell
+        ? [`#${e.index} ${code(e.text)} names no cell of the matrix`]
+        : e.unmet.map((u) => `#${e.index} ${code(e.text)}: **${md(u.cellId)}**: ${md(u.reason)}`),
     ),
   );
   section('Untested', [
-    ...cells.filter((c) => c.outcome === 'untested').map((c) => `**${md(c.id)}**: ${md(c.untestedWhy ?? 'no evidence that the faults struck')} (${md(describeEvidence(c.evidence))})`),
+    ...cells
+      .filter((c) => c.outcome === 'untested')
+      .map((c) => `**${md(c.id)}**: ${md(c.untestedWhy ?? 'no evidence that the faults struck')} (${md(describeEvidence(c.evidence))})`),
     // A safe cell's weight counts only its tested runs: the seeds that showed nothing are said, not hidden in the mark.
-    ...cells.filter((c) => c.outcome === 'safe' && c.untestedRuns > 0).map((c) => `**${md(c.id)}**: safe, but ${c.untestedRuns} of ${c.runs.length} runs untested: ${md(c.untestedWhy ?? 'no evidence that the faults struck')}`),
+    ...cells
+      .filter((c) => c.outcome === 'safe' && c.untestedRuns > 0)
+      .map(
+        (c) => `**${md(c.id)}**: safe, but ${c.untestedRuns} of ${c.runs.length} runs untested: ${md(c.untestedWhy ?? 'no evidence that the faults struck')}`,
+      ),
   ]);
   section(
     'Information (checkers that do not decide)',
@@ -50,10 +58,28 @@ export function renderSummaryMd(report: CompareReport): string {
     'Cost (sections completed per second, averaged over runs; refusals, retries, timeouts summed; worst section p99)',
     cells.filter((c) => c.cost !== null).map((c) => `**${md(c.id)}**: ${md(describeCost(c.cost!))}`),
   );
-  section('Jobs (done twice per 1,000 jobs, pooled, Wilson 95% CI; the spread over seeds; per hour at the runs\' fault rate)', cells.filter((c) => c.jobs !== null).map((c) => `**${md(c.id)}**: ${md(describeJobs(c.jobs!))}`));
-  section('Safe but useless', cells.filter((c) => c.uselessRuns > 0).map((c) => `**${md(c.id)}**: the fence rejected every write in ${c.uselessRuns} of ${c.runs.length} runs`));
-  section('Runs that failed to run or check', cells.flatMap((c) => c.runs.filter((r) => r.status === 'error' || r.status === 'unknown').map((r) => `**${md(c.id)}** seed ${r.seed}: ${md(r.error ?? r.failing.join('; '))}`)));
-  section('Reproduce', cells.flatMap((c) => c.runs.filter((r) => r.status === 'invalid').map((r) => `**${md(c.id)}** seed ${r.seed} (${md(formatKinds(r.anomalies))}): ${code(r.replay ?? '?')}${r.runDir ? ` in ${code(r.runDir)}` : ''}`)));
+  section(
+    "Jobs (done twice per 1,000 jobs, pooled, Wilson 95% CI; the spread over seeds; per hour at the runs' fault rate)",
+    cells.filter((c) => c.jobs !== null).map((c) => `**${md(c.id)}**: ${md(describeJobs(c.jobs!))}`),
+  );
+  section(
+    'Safe but useless',
+    cells.filter((c) => c.uselessRuns > 0).map((c) => `**${md(c.id)}**: the fence rejected every write in ${c.uselessRuns} of ${c.runs.length} runs`),
+  );
+  section(
+    'Runs that failed to run or check',
+    cells.flatMap((c) =>
+      c.runs.filter((r) => r.status === 'error' || r.status === 'unknown').map((r) => `**${md(c.id)}** seed ${r.seed}: ${md(r.error ?? r.failing.join('; '))}`),
+    ),
+  );
+  section(
+    'Reproduce',
+    cells.flatMap((c) =>
+      c.runs
+        .filter((r) => r.status === 'invalid')
+        .map((r) => `**${md(c.id)}** seed ${r.seed} (${md(formatKinds(r.anomalies))}): ${code(r.replay ?? '?')}${r.runDir ? ` in ${code(r.runDir)}` : ''}`),
+    ),
+  );
   section('Warnings', report.warnings.map(md));
   return lines.join('\n') + '\n';
 }

@@ -75,7 +75,10 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
   const durations = manifest.runs.filter((r) => finished.has(r.id)).map((r) => r.durationMs);
   const progress = new CompareProgress(deps.io, planned.length, durations, expectedRunMs(manifest.spec.run));
   const refresh = (): CompareReport => {
-    const report = buildCompareReport(gatherMatrix([{ dir, manifest }], [...summaries.values()], 'shard'), expectations, { outDir: dir, generatedAt: new Date(deps.io.now()).toISOString() });
+    const report = buildCompareReport(gatherMatrix([{ dir, manifest }], [...summaries.values()], 'shard'), expectations, {
+      outDir: dir,
+      generatedAt: new Date(deps.io.now()).toISOString(),
+    });
     writeCompareOutputs(dir, report);
     return report;
   };
@@ -110,7 +113,10 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
       progress.end(outcomeText(summary), record.durationMs);
       refresh();
       if (record.status === 'error') {
-        batch.stopIfFailing(record.error ?? '?', `Something is wrong with the machine rather than one lock: see ${logPath}, run \`fencecheck doctor\`, then resume with \`fencecheck compare --resume ${dir}\`.`);
+        batch.stopIfFailing(
+          record.error ?? '?',
+          `Something is wrong with the machine rather than one lock: see ${logPath}, run \`fencecheck doctor\`, then resume with \`fencecheck compare --resume ${dir}\`.`,
+        );
       }
     }
   } finally {
@@ -120,7 +126,14 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
 }
 
 /** One run through the batch runner, its report written; a tool failure becomes an `error` entry with the directory it left. */
-async function attempt(batch: BatchRunner, p: PlannedRun, options: RunOptions, deps: CompareDeps, say: BatchSay, began: number): Promise<Omit<ManifestRun, 'log'>> {
+async function attempt(
+  batch: BatchRunner,
+  p: PlannedRun,
+  options: RunOptions,
+  deps: CompareDeps,
+  say: BatchSay,
+  began: number,
+): Promise<Omit<ManifestRun, 'log'>> {
   const base = { id: p.id, cellId: p.cellId, seed: p.seed, index: p.index };
   const writeReport = async (runDir: string): Promise<void> => {
     if (deps.writeReport && !existsSync(join(runDir, RUN_FILES.report))) {

@@ -81,7 +81,10 @@ export interface RunSummary {
   unverified?: true;
 }
 
-export type ResultsSummary = Pick<RunSummary, 'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost' | 'jobs'>;
+export type ResultsSummary = Pick<
+  RunSummary,
+  'status' | 'outcome' | 'untestedWhy' | 'evidence' | 'durationMs' | 'anomalies' | 'informational' | 'failing' | 'writes' | 'useless' | 'cost' | 'jobs'
+>;
 
 /** Results that say which checkers decide: what the run writes, and what verify-run.ts recomputes. */
 export type DecidedResults = StoredResults & { deciding: string[] };
@@ -96,7 +99,8 @@ export type DecidedResults = StoredResults & { deciding: string[] };
 export function summarizeResults(results: DecidedResults): ResultsSummary {
   const access = results.checkers.find((c) => c.checker === 'access-stats');
   const stats = access?.stats ?? null;
-  const writes = stats === null ? null : { accepted: num(stats['write.accepted']), rejected: num(stats['write.rejected']), unknown: num(stats['write.unknown']) };
+  const writes =
+    stats === null ? null : { accepted: num(stats['write.accepted']), rejected: num(stats['write.rejected']), unknown: num(stats['write.unknown']) };
   const decides = (c: StoredVerdict): boolean => results.deciding.includes(c.checker);
   const { outcome, why } = storedOutcome(results);
   return {
@@ -119,7 +123,14 @@ export function summarizeResults(results: DecidedResults): ResultsSummary {
 function costOf(v: StoredVerdict | undefined): RunCost | null {
   const s = v?.stats;
   if (v === undefined || v.valid !== true || s === undefined || typeof s['sectionsPerSecond'] !== 'number') return null;
-  return { sectionsPerSecond: num(s['sectionsPerSecond']), completed: num(s['completed']), refusals: num(s['refusals']), retries: num(s['retries']), timeouts: num(s['timeouts']), sectionP99Ms: num(s['sectionMs.p99']) };
+  return {
+    sectionsPerSecond: num(s['sectionsPerSecond']),
+    completed: num(s['completed']),
+    refusals: num(s['refusals']),
+    retries: num(s['retries']),
+    timeouts: num(s['timeouts']),
+    sectionP99Ms: num(s['sectionMs.p99']),
+  };
 }
 
 /**
@@ -173,11 +184,21 @@ export interface RunIdentity {
 /** Summarize a run directory; a run without results.json is `unknown` with the reason. `ownRun`: as readRunDir's (report/read-run-dir.ts). */
 export function readRunSummary(dir: string, identity: RunIdentity, log: string | null = null, opts: { ownRun?: boolean } = {}): RunSummary {
   const test = readTestJson(dir);
-  const base = { ...identity, dir, log, hasReport: existsSync(join(dir, RUN_FILES.report)), replay: str(test?.['replay']), startedAt: str(test?.['startedAt']) };
+  const base = {
+    ...identity,
+    dir,
+    log,
+    hasReport: existsSync(join(dir, RUN_FILES.report)),
+    replay: str(test?.['replay']),
+    startedAt: str(test?.['startedAt']),
+  };
   const hasHistory = lstatSync(join(dir, RUN_FILES.history), { throwIfNoEntry: false }) !== undefined;
   // A run's own file says which checkers decide; one without (never written by this version) is recomputed.
   const own = opts.ownRun ? readResultsJson(dir) : null;
-  const verified = own !== null && own.deciding !== undefined ? { results: own, unchecked: null } : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
+  const verified =
+    own !== null && own.deciding !== undefined
+      ? { results: own, unchecked: null }
+      : verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
   if (verified === null) {
     return { ...base, ...NOT_FINISHED, error: `${join(dir, RESULTS_FILE)} is missing: the run did not finish` };
   }

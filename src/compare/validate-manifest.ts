@@ -26,7 +26,8 @@ export function manifestProblem(json: unknown, format: string): string | null {
   const unknownBackend = (spec['backends'] as string[]).find((b) => !isOneOf(b, LOCK_BACKENDS));
   if (unknownBackend !== undefined) return `expected \`spec.backends\` to name backends among ${LOCK_BACKENDS.join(', ')}, got ${show(unknownBackend)}`;
   const unknownResource = (spec['resources'] as string[]).find((r) => !isOneOf(r, RESOURCE_MODES));
-  if (unknownResource !== undefined) return `expected \`spec.resources\` to name resource modes among ${RESOURCE_MODES.join(', ')}, got ${show(unknownResource)}`;
+  if (unknownResource !== undefined)
+    return `expected \`spec.resources\` to name resource modes among ${RESOURCE_MODES.join(', ')}, got ${show(unknownResource)}`;
   for (const label of spec['nemeses'] as string[]) {
     try {
       parseNemesisLabel(label);
@@ -39,7 +40,8 @@ export function manifestProblem(json: unknown, format: string): string | null {
     if (problem !== null) return problem;
   }
   const seeds = spec['seeds'];
-  if (!Array.isArray(seeds) || !seeds.every((s) => Number.isSafeInteger(s) && (s as number) >= 0)) return 'expected `spec.seeds` to be a list of non-negative integers';
+  if (!Array.isArray(seeds) || !seeds.every((s) => Number.isSafeInteger(s) && (s as number) >= 0))
+    return 'expected `spec.seeds` to be a list of non-negative integers';
   if (typeof spec['workload'] !== 'string') return 'expected `spec.workload` to be a workload name';
   const run = spec['run'];
   if (!isObject(run)) return 'expected `spec.run` to hold the run options';
@@ -66,7 +68,8 @@ function clientsProblem(clients: unknown): string | null {
     if (!isObject(c) || typeof c['name'] !== 'string' || /[/@]/.test(c['name'])) return `expected ${at} to have a \`name\` without / or @`;
     if (c['command'] !== null && typeof c['command'] !== 'string') return `expected ${at}.command to be a command line or null, got ${show(c['command'])}`;
     if (c['backends'] !== null && !isStringList(c['backends'])) return `expected ${at}.backends to be a list of backends or null, got ${show(c['backends'])}`;
-    if (c['token'] !== null && !(CLIENT_TOKEN_KINDS as readonly unknown[]).includes(c['token'])) return `expected ${at}.token to be one of ${CLIENT_TOKEN_KINDS.join(', ')} or null, got ${show(c['token'])}`;
+    if (c['token'] !== null && !(CLIENT_TOKEN_KINDS as readonly unknown[]).includes(c['token']))
+      return `expected ${at}.token to be one of ${CLIENT_TOKEN_KINDS.join(', ')} or null, got ${show(c['token'])}`;
   }
   return null;
 }
@@ -83,10 +86,12 @@ function runProblem(run: unknown): string | null {
   if (!Number.isSafeInteger(r.seed)) return `.seed to be an integer, got ${show(r.seed)}`;
   const cellProblem = cellIdProblem(r.cellId as string);
   if (cellProblem !== null) return `.cellId to be LOCK/RESOURCE/NEMESIS (${cellProblem}), got ${show(r.cellId)}`;
-  if (r.id !== runId(r.cellId as string, r.seed as number)) return `.id to be its cellId#seed, ${show(runId(r.cellId as string, r.seed as number))}, got ${show(r.id)}`;
+  if (r.id !== runId(r.cellId as string, r.seed as number))
+    return `.id to be its cellId#seed, ${show(runId(r.cellId as string, r.seed as number))}, got ${show(r.id)}`;
   if (!Number.isSafeInteger(r.index) || (r.index as number) < 0) return `.index to be a non-negative integer, got ${show(r.index)}`;
   if (r.status !== 'done' && r.status !== 'error') return `.status to be "done" or "error", got ${show(r.status)}`;
-  if (!(r.valid === null || r.valid === true || r.valid === false || r.valid === 'unknown')) return `.valid to be true, false, "unknown" or null, got ${show(r.valid)}`;
+  if (!(r.valid === null || r.valid === true || r.valid === false || r.valid === 'unknown'))
+    return `.valid to be true, false, "unknown" or null, got ${show(r.valid)}`;
   if (r.runDir !== null && typeof r.runDir !== 'string') return `.runDir to be a path or null, got ${show(r.runDir)}`;
   if (typeof r.durationMs !== 'number' || !Number.isFinite(r.durationMs)) return `.durationMs to be a number, got ${show(r.durationMs)}`;
   if (r.error !== null && typeof r.error !== 'string') return `.error to be a string or null, got ${show(r.error)}`;

@@ -41,7 +41,10 @@ export function corpusDir(): string {
 export function readManifest(dir: string = corpusDir()): CorpusEntry[] | undefined {
   const manifest = join(dir, 'MANIFEST.tsv');
   if (!existsSync(manifest)) return undefined;
-  const lines = readFileSync(manifest, 'utf8').split('\n').slice(1).filter((l) => l.trim() !== '');
+  const lines = readFileSync(manifest, 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() !== '');
   return lines.map((line) => {
     const [file, format, model, expected] = line.split('\t') as [string, string, string, string];
     const family = model.startsWith('mutex') ? 'mutex' : model.startsWith('kv') ? 'kv' : 'etcd';

@@ -24,7 +24,8 @@ function opRecordOf(v: Value): { [key: string]: Value } | undefined {
   const tagged = ednTagOf(v);
   let record: { [key: string]: Value };
   if (tagged === undefined) record = v;
-  else if (tagged.tag === EDN_TAG.keywordMap && typeof tagged.payload === 'object' && tagged.payload !== null && !Array.isArray(tagged.payload)) record = tagged.payload; // the reader made it for this op alone: named in place, not copied (the hot path of an EDN read)
+  else if (tagged.tag === EDN_TAG.keywordMap && typeof tagged.payload === 'object' && tagged.payload !== null && !Array.isArray(tagged.payload))
+    record = tagged.payload; // the reader made it for this op alone: named in place, not copied (the hot path of an EDN read)
   else return undefined;
   for (const field of NAME_FIELDS) {
     const name = keywordName(record[field]);
@@ -39,7 +40,10 @@ export type FormToOp = (form: EdnForm, position: number, file: string) => Op;
 /** A push parser of Jepsen EDN histories; `file` is named in errors. */
 export function ednParser(file: string, opts: ImportOptions = {}): OpParser {
   const checkValue = opts.checkValue;
-  return ednFormParser(file, checkValue === undefined ? opFromEdnForm : (form, position) => checkedValue(opFromEdnForm(form, position, file), form, file, checkValue));
+  return ednFormParser(
+    file,
+    checkValue === undefined ? opFromEdnForm : (form, position) => checkedValue(opFromEdnForm(form, position, file), form, file, checkValue),
+  );
 }
 
 /** The op, or a ParseError at its `:value` when the value does not have the shape `checkValue` declares. */
@@ -82,9 +86,5 @@ export function ednMap(form: EdnForm, file: string): { [key: string]: Value } {
   if (tagged !== undefined && isTaggedLiteralKey(tagged.tag)) v = tagged.payload;
   const record = opRecordOf(v);
   if (record !== undefined) return record;
-  throw new ParseError(
-    { file, line: form.line, column: form.column },
-    'an op map like {:type :invoke, :f :read, :process 0}',
-    describeValue(v),
-  );
+  throw new ParseError({ file, line: form.line, column: form.column }, 'an op map like {:type :invoke, :f :read, :process 0}', describeValue(v));
 }

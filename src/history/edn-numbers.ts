@@ -48,7 +48,8 @@ export function ednNumberProblem(text: string): string {
 function readNumber(text: string, why: { expected: string } | null): Value | undefined {
   const int = INT.exec(text);
   if (int !== null) {
-    if (int[1]!.length > 1 && int[1]!.charCodeAt(0) === 0x30) return refuse(why, 'an integer without a leading zero (EDN forbids them; Clojure reads `010` as octal 8)');
+    if (int[1]!.length > 1 && int[1]!.charCodeAt(0) === 0x30)
+      return refuse(why, 'an integer without a leading zero (EDN forbids them; Clojure reads `010` as octal 8)');
     const literal = text.endsWith('N') ? text.slice(0, -1) : text;
     const n = Number(literal);
     const problem = unsafeNumberProblem(literal, n);
@@ -72,7 +73,8 @@ function bigDecimal(text: string, why: { expected: string } | null): Value | und
   const m = BIGDEC.exec(text)!;
   const fraction = m[3] ?? '';
   const exponent = Number(m[4] ?? 0);
-  if (!(Math.abs(exponent) <= MAX_SCALE - fraction.length)) return refuse(why, `a BigDecimal whose exponent is within ±${MAX_SCALE} (Java holds its scale in an int)`);
+  if (!(Math.abs(exponent) <= MAX_SCALE - fraction.length))
+    return refuse(why, `a BigDecimal whose exponent is within ±${MAX_SCALE} (Java holds its scale in an int)`);
   let digits = (m[2]! + fraction).replace(/^0+/, '');
   let exp = exponent - fraction.length;
   if (digits === '') return { [EDN_TAG.bigdec]: '0' };

@@ -47,8 +47,16 @@ function instant(text: string): Value | undefined {
   const [year, month, day, hour, minute, second] = [n(1, 0), n(2, 1), n(3, 1), n(4, 0), n(5, 0), n(6, 0)];
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const ok =
-    year >= 1583 && month >= 1 && month <= 12 && day >= 1 && day <= DAYS[month - 1]! + (month === 2 && leap ? 1 : 0) &&
-    hour <= 23 && minute <= 59 && second <= (minute === 59 ? 60 : 59) && n(9, 0) <= 23 && n(10, 0) <= 59;
+    year >= 1583 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= DAYS[month - 1]! + (month === 2 && leap ? 1 : 0) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= (minute === 59 ? 60 : 59) &&
+    n(9, 0) <= 23 &&
+    n(10, 0) <= 59;
   if (!ok) return undefined;
   // The fraction zero-filled (or cut) to nanoseconds, then truncated to milliseconds, as construct-calendar does.
   const millis = Math.floor(Number(((m[7] ?? '') + '000000000').slice(0, 9)) / 1e6);

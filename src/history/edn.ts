@@ -70,7 +70,7 @@ const KEYWORD_KEYS = 1;
 const STRING_KEYS = 2;
 const OTHER_KEY = 3;
 const NAN_REFUSED =
-  'a value other than ##NaN: Clojure\'s = finds NaN equal to nothing, itself included, so no read of it can match a write; write it as a keyword or a string';
+  "a value other than ##NaN: Clojure's = finds NaN equal to nothing, itself included, so no read of it can match a write; write it as a keyword or a string";
 
 /** A key of a map read as entries, with where it was (to point at a duplicate). */
 interface MapEntry {
@@ -269,7 +269,8 @@ export class EdnReader {
         if (this.pos >= this.buf.length) this.endOfInput(expected);
         throw this.error(expected, '`}`');
       }
-      if (this.keyPositions !== null && outermost && name !== undefined) this.keyPositions.set(name, { file: this.file, line: this.line, column: this.column() });
+      if (this.keyPositions !== null && outermost && name !== undefined)
+        this.keyPositions.set(name, { file: this.file, line: this.line, column: this.column() });
       const value = this.readForm(depth + 1, 'a value');
       if (byItsName) {
         kind = keyKind;
@@ -277,7 +278,11 @@ export class EdnReader {
         continue;
       }
       entries ??= entriesOf(byName, kind);
-      entries.push({ key: keyKind === KEYWORD_KEYS ? ednKeyword(name as string) : key, value, at: { line: keyLine, column: keyColumn, start: keyStart, end: keyEnd } });
+      entries.push({
+        key: keyKind === KEYWORD_KEYS ? ednKeyword(name as string) : key,
+        value,
+        at: { line: keyLine, column: keyColumn, start: keyStart, end: keyEnd },
+      });
     }
   }
 
@@ -486,7 +491,11 @@ export class EdnReader {
 
   private duplicateKey(at: { line: number; column: number; start: number; end: number }): never {
     const text = this.buf.slice(at.start, at.end).trim();
-    throw new ParseError({ file: this.file, line: at.line, column: at.column }, 'a map without duplicate keys (EDN forbids them)', `\`${text.length > 40 ? `${text.slice(0, 40)}...` : text}\` again`);
+    throw new ParseError(
+      { file: this.file, line: at.line, column: at.column },
+      'a map without duplicate keys (EDN forbids them)',
+      `\`${text.length > 40 ? `${text.slice(0, 40)}...` : text}\` again`,
+    );
   }
 
   private tooDeep(): ParseError {
@@ -536,7 +545,10 @@ function entriesOf(byName: { [key: string]: Value }, kind: number): MapEntry[] {
 function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
   if (c === 0x2c) return true;
-  return c >= 0x1680 && (c === 0x1680 || (c >= 0x2000 && c <= 0x2006) || (c >= 0x2008 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x205f || c === 0x3000);
+  return (
+    c >= 0x1680 &&
+    (c === 0x1680 || (c >= 0x2000 && c <= 0x2006) || (c >= 0x2008 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x205f || c === 0x3000)
+  );
 }
 
 // Whitespace and the characters that end a token: " ; ^ \ ( ) [ ] { }

@@ -61,11 +61,16 @@ export function parseJsonlLine(text: string, file: string, line: number, checkVa
   // which recurses as deep as the value nests).
   if (text.length > MAX_DEPTH) throwTextProblem(text, file, line);
   const facts = valueFacts(rec);
-  if (text.length <= MAX_DEPTH && (facts.suspect === SUSPECT.big || (facts.suspect === SUSPECT.tiny && mayHoldTinyNumber(text)))) throwTextProblem(text, file, line);
+  if (text.length <= MAX_DEPTH && (facts.suspect === SUSPECT.big || (facts.suspect === SUSPECT.tiny && mayHoldTinyNumber(text))))
+    throwTextProblem(text, file, line);
   // JSON.parse keeps the last of two equal keys: a line that says two things is refused, not read as its last.
   const dup = duplicateKey(text, facts);
   if (dup !== null) {
-    throw new ParseError({ file, line, column: dup.offset + 1 }, `each key once in an object (\`${dup.key}\` first at column ${dup.firstOffset + 1})`, `\`${dup.key}\` again`);
+    throw new ParseError(
+      { file, line, column: dup.offset + 1 },
+      `each key once in an object (\`${dup.key}\` first at column ${dup.firstOffset + 1})`,
+      `\`${dup.key}\` again`,
+    );
   }
   const fail: FieldFailure = (key, expected, found) => {
     throw new ParseError({ file, line, column: jsonValueColumn(text, key) }, `\`${key}\` to be ${expected}`, found);

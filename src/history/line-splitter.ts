@@ -96,7 +96,12 @@ export class LineSplitter {
         const line = lines[i] as string;
         const at = ANY_TERMINATOR.test(line) ? strayOffset(line) : -1;
         if (at < 0) continue;
-        const refused = new ParseError({ file: this.file, line: firstLine + i, column: at + 1 }, LINE_END_EXPECTED, NAMES.get(line.charCodeAt(at)) as string, HINT);
+        const refused = new ParseError(
+          { file: this.file, line: firstLine + i, column: at + 1 },
+          LINE_END_EXPECTED,
+          NAMES.get(line.charCodeAt(at)) as string,
+          HINT,
+        );
         return { firstLine, lines: lines.slice(0, i), unterminatedTail: false, refused };
       }
     }

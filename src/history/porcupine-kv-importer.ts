@@ -67,7 +67,14 @@ function opFromMatch(m: RegExpExecArray, position: number): Op {
 
 function detachedOpFromMatch(m: RegExpExecArray, position: number, strings: StringPool): Op {
   const value: Value = m[5] === undefined ? null : detached(m[5]);
-  return { index: position, time: position, process: Number(m[1]), type: strings.shared(m[2]!) as OpType, f: strings.shared(m[3]!), value: [strings.shared(m[4]!), value] };
+  return {
+    index: position,
+    time: position,
+    process: Number(m[1]),
+    type: strings.shared(m[2]!) as OpType,
+    f: strings.shared(m[3]!),
+    value: [strings.shared(m[4]!), value],
+  };
 }
 
 function formAt(text: string, file: string, line: number): EdnForm {

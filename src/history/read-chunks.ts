@@ -31,7 +31,12 @@ export const CHUNK_BYTES = 1 << 20;
  * reads every bad sequence as the same U+FFFD, so different bytes compare
  * equal; invalid-utf8.ts).
  */
-export function* readChunks(path: string, chunkBytes: number = CHUNK_BYTES, maxBytes: number = DEFAULT_READ_LIMITS.maxHistoryBytes, onOpen?: (fd: number) => void): Generator<string> {
+export function* readChunks(
+  path: string,
+  chunkBytes: number = CHUNK_BYTES,
+  maxBytes: number = DEFAULT_READ_LIMITS.maxHistoryBytes,
+  onOpen?: (fd: number) => void,
+): Generator<string> {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -89,7 +94,17 @@ function decode(decoder: TextDecoder, bytes: Uint8Array | undefined, path: strin
 function assertRegularFile(fd: number, path: string): number {
   const info = fstatSync(fd);
   if (info.isFile()) return info.size;
-  const kind = info.isFIFO() ? 'a FIFO (named pipe)' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device' : info.isSocket() ? 'a socket' : info.isDirectory() ? 'a directory' : 'not a regular file';
+  const kind = info.isFIFO()
+    ? 'a FIFO (named pipe)'
+    : info.isCharacterDevice()
+      ? 'a character device'
+      : info.isBlockDevice()
+        ? 'a block device'
+        : info.isSocket()
+          ? 'a socket'
+          : info.isDirectory()
+            ? 'a directory'
+            : 'not a regular file';
   throw new FencecheckError('io', `Cannot read history ${path}: it is ${kind}, not a regular file`, {
     hint: 'Save the history to a file first (a pipe or device could block or never end), then check the file.',
     exitCode: EXIT.badInput,
@@ -100,7 +115,13 @@ function assertRegularFile(fd: number, path: string): number {
 export function ioError(path: string, err: unknown): FencecheckError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const why =
-    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'ELOOP' ? 'a loop of symbolic links' : String((err as Error | undefined)?.message ?? err);
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : code === 'ELOOP'
+          ? 'a loop of symbolic links'
+          : String((err as Error | undefined)?.message ?? err);
   return new FencecheckError('io', `Cannot read history ${path}: ${why}`, {
     hint: 'Check the path; a run writes its history to results/<test>/<timestamp>/history.jsonl.',
     cause: err,

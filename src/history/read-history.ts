@@ -81,7 +81,9 @@ export function* validatedBatches(path: string, opts: ReadHistoryOptions): Gener
     }
   } catch (err) {
     // Bytes that are not UTF-8, or a stray line terminator, are that in any format: no format hint for them.
-    throw format !== undefined && err instanceof ParseError && err.expected !== UTF8_EXPECTED && err.expected !== LINE_END_EXPECTED ? withFormat(err, format, opts.format !== undefined) : err;
+    throw format !== undefined && err instanceof ParseError && err.expected !== UTF8_EXPECTED && err.expected !== LINE_END_EXPECTED
+      ? withFormat(err, format, opts.format !== undefined)
+      : err;
   }
 }
 

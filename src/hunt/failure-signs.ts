@@ -10,7 +10,14 @@
  */
 import type { NearMiss } from './near-miss.js';
 
-export const FAILURE_SIGNS = ['expiredGrants', 'lostGrants', 'tokenRegressions', 'sleptGrants', 'validDoubleHolds', 'foreignReleases'] as const satisfies readonly (keyof NearMiss)[];
+export const FAILURE_SIGNS = [
+  'expiredGrants',
+  'lostGrants',
+  'tokenRegressions',
+  'sleptGrants',
+  'validDoubleHolds',
+  'foreignReleases',
+] as const satisfies readonly (keyof NearMiss)[];
 
 export type FailureSign = (typeof FAILURE_SIGNS)[number];
 

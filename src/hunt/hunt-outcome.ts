@@ -65,29 +65,55 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
   const nearest = bestNearMiss(records);
   const first = violating[0];
   const best = bestFind(violating);
-  const found = first && best ? { record: best, tryNumber: records.indexOf(best) + 1, afterMs: best.endedAtMs, first: { tryNumber: records.indexOf(first) + 1, afterMs: first.endedAtMs } } : null;
+  const found =
+    first && best
+      ? {
+          record: best,
+          tryNumber: records.indexOf(best) + 1,
+          afterMs: best.endedAtMs,
+          first: { tryNumber: records.indexOf(first) + 1, afterMs: first.endedAtMs },
+        }
+      : null;
   const head = `${records.length} ${records.length === 1 ? 'try' : 'tries'}${interrupted ? ' (interrupted)' : ''}`;
   const lines: string[] = [];
   let exitCode: number;
   if (found) {
     exitCode = EXIT.invalid;
-    lines.push(`VIOLATION: ${violating.length} of ${head} violated${want ? ` with a ${want}` : ''}${others.length > 0 ? ` (${others.length} more broke the data another way)` : ''}; the first on try ${found.first.tryNumber} after ${formatDuration(found.first.afterMs)} (runs-to-detection ${found.first.tryNumber}, time-to-detection ${formatDuration(found.first.afterMs)})`);
+    lines.push(
+      `VIOLATION: ${violating.length} of ${head} violated${want ? ` with a ${want}` : ''}${others.length > 0 ? ` (${others.length} more broke the data another way)` : ''}; the first on try ${found.first.tryNumber} after ${formatDuration(found.first.afterMs)} (runs-to-detection ${found.first.tryNumber}, time-to-detection ${formatDuration(found.first.afterMs)})`,
+    );
     const f = found.record;
     if (found.tryNumber !== found.first.tryNumber) lines.push(`  the find: try ${found.tryNumber}, the most reproducible of them`);
-    lines.push(`  ${describeNearMiss(f.miss!)}`, ...dataLine(f.data), ...rateLines(f.reproduced), `run: ${f.runDir}`, `replay: ${f.replay}`, `shrink: fencecheck shrink ${f.runDir}`);
+    lines.push(
+      `  ${describeNearMiss(f.miss!)}`,
+      ...dataLine(f.data),
+      ...rateLines(f.reproduced),
+      `run: ${f.runDir}`,
+      `replay: ${f.replay}`,
+      `shrink: fencecheck shrink ${f.runDir}`,
+    );
   } else if (others.length > 0) {
     // The data broke, only not the way asked for: still a violation (exit 1), said as such, and not shrunk.
     const other = others[0]!;
     exitCode = EXIT.invalid;
-    lines.push(`VIOLATION of another kind: ${others.length} of ${head} broke the data without a ${want ?? 'wanted sign'} (--want); the first on try ${records.indexOf(other) + 1}`);
-    lines.push(`  ${describeNearMiss(other.miss!)}`, `run: ${other.runDir}`, `replay: ${other.replay}`, `the failure asked for was not found: no try showed a ${want ?? 'wanted sign'}`);
+    lines.push(
+      `VIOLATION of another kind: ${others.length} of ${head} broke the data without a ${want ?? 'wanted sign'} (--want); the first on try ${records.indexOf(other) + 1}`,
+    );
+    lines.push(
+      `  ${describeNearMiss(other.miss!)}`,
+      `run: ${other.runDir}`,
+      `replay: ${other.replay}`,
+      `the failure asked for was not found: no try showed a ${want ?? 'wanted sign'}`,
+    );
   } else if (tested.length > 0) {
     exitCode = EXIT.valid;
     lines.push(`no violation: ${head}, ${tested.length} of them tested`, formatWeight(tested.length, moments));
   } else {
     const failed = records.filter((r) => r.outcome === 'unknown' || r.outcome === 'error').length;
     exitCode = failed > 0 ? EXIT.unknown : EXIT_UNTESTED;
-    lines.push(`UNTESTED: ${head}, none put the protection to the test (no fault struck, or no double hold and no refusal)${failed > 0 ? `; ${failed} unknown or failed` : ''}`);
+    lines.push(
+      `UNTESTED: ${head}, none put the protection to the test (no fault struck, or no double hold and no refusal)${failed > 0 ? `; ${failed} unknown or failed` : ''}`,
+    );
   }
   if (nearest && !found) lines.push(`best near miss: try ${records.indexOf(nearest) + 1}: ${describeNearMiss(nearest.miss!)} (${nearest.runDir})`);
   return { exitCode, found, violations: violating.length, tested: tested.length, moments, best: nearest, lines };
@@ -107,7 +133,9 @@ export function bestFind(violating: readonly TryRecord[]): TryRecord | undefined
 function rateLines(t: Confirmation | undefined): string[] {
   if (t === undefined) return [];
   if (isReproducible(t)) return [`  reproduced ${formatRate(t)} re-runs: a reproducible find`];
-  return [`  reproduced ${formatRate(t)} re-runs: a RARE failure (below ${CONFIRM.minFails} of ${CONFIRM.runs}); still a violation its history proves: its failing run and replay are kept below; hunt longer (--budget) for a more reproducible one`];
+  return [
+    `  reproduced ${formatRate(t)} re-runs: a RARE failure (below ${CONFIRM.minFails} of ${CONFIRM.runs}); still a violation its history proves: its failing run and replay are kept below; hunt longer (--budget) for a more reproducible one`,
+  ];
 }
 
 /**
@@ -125,7 +153,15 @@ function dataLine(data: DataVerdicts | undefined): string[] {
 
 export function bestNearMiss(records: readonly TryRecord[]): TryRecord | null {
   let best: TryRecord | null = null;
-  for (const r of records) if (r.miss && r.outcome !== 'unsafe' && r.outcome !== 'other-violation' && nearMissScore(r.miss) > 0 && (best === null || nearMissScore(r.miss) > nearMissScore(best.miss!))) best = r;
+  for (const r of records)
+    if (
+      r.miss &&
+      r.outcome !== 'unsafe' &&
+      r.outcome !== 'other-violation' &&
+      nearMissScore(r.miss) > 0 &&
+      (best === null || nearMissScore(r.miss) > nearMissScore(best.miss!))
+    )
+      best = r;
   return best;
 }
 
@@ -143,7 +179,9 @@ export function huntProgress(records: readonly TryRecord[], elapsedMs: number, b
   const others = records.filter((r) => r.outcome === 'other-violation').length;
   const otherText = others > 0 ? `${others} violation${others === 1 ? '' : 's'} of another kind · ` : '';
   const bestText =
-    violations > 0 ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.findIndex((r) => r.outcome === 'unsafe') + 1})` : `${otherText}${best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet'}`;
+    violations > 0
+      ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.findIndex((r) => r.outcome === 'unsafe') + 1})`
+      : `${otherText}${best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet'}`;
   const total = budget.runs !== undefined ? `/${budget.runs}` : '';
   const tested = records.filter((r) => r.outcome === 'safe' || r.outcome === 'unsafe' || r.outcome === 'other-violation').length;
   const rest = stopped !== undefined ? stopped : `ETA ${leftMs === undefined ? '?' : formatDuration(leftMs)}`;

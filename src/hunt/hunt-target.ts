@@ -43,10 +43,15 @@ export function huntFaults(target: HuntTarget, asked: readonly FaultKind[] | und
   if (whole) throw new UsageError(`Cannot hunt on ${target.backend} / ${target.resource}: ${whole}.`, 'Pick a resource mode the backend applies to.');
   const why = (f: FaultKind): string | undefined => notApplicable(target.backend, target.resource, [f], true);
   if (asked === undefined) return FAULT_KINDS.filter((f) => why(f) === undefined);
-  if (asked.length === 0) throw new UsageError('Expected `--faults` to name at least one fault kind, got none', `Name some of ${FAULT_KINDS.join(', ')}, or leave --faults out to hunt with every kind that applies.`);
+  if (asked.length === 0)
+    throw new UsageError(
+      'Expected `--faults` to name at least one fault kind, got none',
+      `Name some of ${FAULT_KINDS.join(', ')}, or leave --faults out to hunt with every kind that applies.`,
+    );
   for (const f of asked) {
     const reason = why(f);
-    if (reason) throw new UsageError(`Cannot hunt with \`${f}\` on ${target.backend} / ${target.resource}: ${reason}.`, 'Leave that fault kind out of --faults.');
+    if (reason)
+      throw new UsageError(`Cannot hunt with \`${f}\` on ${target.backend} / ${target.resource}: ${reason}.`, 'Leave that fault kind out of --faults.');
   }
   return [...new Set(asked)];
 }
@@ -60,13 +65,23 @@ export function huntEvents(target: HuntTarget): TriggerEvent[] {
 
 export function huntSpace(target: HuntTarget, faults: readonly FaultKind[], shape: TryShape): HuntSpace {
   const nodes = huntNodes(target.backend);
-  return { faults, events: huntEvents(target), maxWindows: 3, timeLimitMs: shape.timeLimitS * 1000, ttlMs: shape.ttlMs, nodes, partitionShapes: partitionShapes(target.backend, nodes) };
+  return {
+    faults,
+    events: huntEvents(target),
+    maxWindows: 3,
+    timeLimitMs: shape.timeLimitS * 1000,
+    ttlMs: shape.ttlMs,
+    nodes,
+    partitionShapes: partitionShapes(target.backend, nodes),
+  };
 }
 
 /** The lock service's servers by name, from the pure cluster plan (what a server fault may hit). */
 export function huntNodes(backend: LockBackend): string[] {
   if (backend === 'none') return [];
-  return planCluster({ backends: clusterBackendsOf(backend) }).nodes.filter((n) => n.backend !== 'postgres' && n.role !== 'sentinel').map((n) => n.name);
+  return planCluster({ backends: clusterBackendsOf(backend) })
+    .nodes.filter((n) => n.backend !== 'postgres' && n.role !== 'sentinel')
+    .map((n) => n.name);
 }
 
 /** The partition shapes a target has: every one that means something for its servers (one server has no "some of them" and no one to isolate it from). */

@@ -38,10 +38,13 @@ export interface DataVerdicts {
 export function huntVerdict(results: StoredResults, workload: LockWorkload): HuntVerdict {
   const stored = storedOutcome(results).outcome;
   const dataVerdicts = dataCheckers(results);
-  if (workloadOf(workload).lockIsTheSubject || stored !== 'unsafe' || results.evidence === undefined) return { outcome: stored, lockOnly: [], data: dataVerdicts };
+  if (workloadOf(workload).lockIsTheSubject || stored !== 'unsafe' || results.evidence === undefined)
+    return { outcome: stored, lockOnly: [], data: dataVerdicts };
   const data = splitVerdicts(results).data;
   if (data.valid === false) return { outcome: 'unsafe', lockOnly: [], data: dataVerdicts };
-  const lockOnly = results.checkers.filter((c) => c.valid === false && (results.deciding === undefined || results.deciding.includes(c.checker))).map((c) => c.checker);
+  const lockOnly = results.checkers
+    .filter((c) => c.valid === false && (results.deciding === undefined || results.deciding.includes(c.checker)))
+    .map((c) => c.checker);
   // No data checker decided (none ran): nothing says the data is intact, so the run stays as it is.
   if (data.valid === null) return { outcome: stored, lockOnly: [], data: dataVerdicts };
   return { outcome: outcomeOf(data.valid, results.evidence, workload), lockOnly, data: dataVerdicts };
@@ -49,13 +52,34 @@ export function huntVerdict(results: StoredResults, workload: LockWorkload): Hun
 
 // The deciding data checkers by verdict: a violation by stale-writes alone, say, left the counter whole.
 function dataCheckers(results: StoredResults): DataVerdicts {
-  const deciding = results.checkers.filter((c) => DATA_CHECKERS.includes(c.checker) && (results.deciding === undefined || results.deciding.includes(c.checker)));
+  const deciding = results.checkers.filter(
+    (c) => DATA_CHECKERS.includes(c.checker) && (results.deciding === undefined || results.deciding.includes(c.checker)),
+  );
   return { broken: deciding.filter((c) => c.valid === false).map((c) => c.checker), held: deciding.filter((c) => c.valid === true).map((c) => c.checker) };
 }
 
 /** A finished try as the hunt reads it, the real cluster's and the simulation's alike: its verdict and its near miss. */
-export function readTryOf(history: History, results: StoredResults, options: RunOptions, log: (line: string) => void): { outcome: Outcome; miss: NearMiss; data: DataVerdicts } {
+export function readTryOf(
+  history: History,
+  results: StoredResults,
+  options: RunOptions,
+  log: (line: string) => void,
+): { outcome: Outcome; miss: NearMiss; data: DataVerdicts } {
   const verdict = huntVerdict(results, options.workload);
-  if (verdict.lockOnly.length > 0) log(`  the run is INVALID by ${verdict.lockOnly.join(', ')} only: the lock broke, the data did not (${options.workload} intact); a near miss, not the data violation the hunt looks for`);
-  return { outcome: verdict.outcome, data: verdict.data, miss: nearMissOf(history, results, faultEvents(options.script ?? []), options.ttlMs, renewalShareOf(options.backend) !== undefined, sessionServerOf(options.backend) !== undefined) };
+  if (verdict.lockOnly.length > 0)
+    log(
+      `  the run is INVALID by ${verdict.lockOnly.join(', ')} only: the lock broke, the data did not (${options.workload} intact); a near miss, not the data violation the hunt looks for`,
+    );
+  return {
+    outcome: verdict.outcome,
+    data: verdict.data,
+    miss: nearMissOf(
+      history,
+      results,
+      faultEvents(options.script ?? []),
+      options.ttlMs,
+      renewalShareOf(options.backend) !== undefined,
+      sessionServerOf(options.backend) !== undefined,
+    ),
+  };
 }

@@ -24,7 +24,14 @@ export interface Arm {
  * master (redis-sentinel: the master cut off from its replicas, or left with a
  * minority of the clients).
  */
-export const PARTITION_SHAPES = ['client-from-servers', 'client-from-some-servers', 'client-from-resource', 'isolate-one', 'master-from-replicas', 'master-with-minority'] as const;
+export const PARTITION_SHAPES = [
+  'client-from-servers',
+  'client-from-some-servers',
+  'client-from-resource',
+  'isolate-one',
+  'master-from-replicas',
+  'master-with-minority',
+] as const;
 export type PartitionShape = (typeof PARTITION_SHAPES)[number];
 
 export interface WindowScale {
@@ -44,7 +51,11 @@ export function windowOf(arm: Arm, s: WindowScale, rng: Prng): FaultWindow {
   // Start early enough that the event has time to come and the fault to matter.
   const at = between(300, Math.max(300, s.timeLimitMs * 0.6));
   const trigger: Trigger | undefined =
-    arm.on === 'time' ? undefined : arm.on === 'lease-ending' ? { on: arm.on, withinMs: s.timeLimitMs, leadMs: between(lease * 0.05, lease * 0.3) } : { on: arm.on, withinMs: s.timeLimitMs };
+    arm.on === 'time'
+      ? undefined
+      : arm.on === 'lease-ending'
+        ? { on: arm.on, withinMs: s.timeLimitMs, leadMs: between(lease * 0.05, lease * 0.3) }
+        : { on: arm.on, withinMs: s.timeLimitMs };
   const span = (length: number) => ({ at, until: Math.min(s.timeLimitMs, at + length), ...(trigger ? { trigger } : {}) });
   const client = arm.on === 'acquire' ? ({ kind: 'acquirer' } as const) : ({ kind: 'holder' } as const);
   // Half the server faults hit the leader (or the first node), half a named node: without a leader (Redlock) every node is a victim.
@@ -69,7 +80,10 @@ function partitionOf(shape: PartitionShape, client: ClientVictim, server: () => 
     case 'client-from-resource':
       return { kind: 'partition', grudgeKind: shape, victim: client };
     case 'client-from-some-servers': {
-      const shuffled = nodes.map((n) => [rng.float(), n] as const).sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+      const shuffled = nodes
+        .map((n) => [rng.float(), n] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, n]) => n);
       const count = rng.int(1, Math.max(1, Math.floor((nodes.length - 1) / 2)));
       return { kind: 'partition', grudgeKind: 'client-from-servers', victim: client, servers: shuffled.slice(0, count) };
     }

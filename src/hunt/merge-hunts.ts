@@ -22,7 +22,15 @@ interface HuntJson {
   shape: unknown;
   shard?: { index: number; count: number };
   interrupted?: boolean;
-  tries: (Omit<TryRecord, 'plan' | 'miss'> & { index: number; origin: TryRecord['plan']['origin']; swarm: TryRecord['plan']['swarm']; hold?: TryRecord['plan']['hold']; patience?: TryRecord['plan']['patience']; windows: TryRecord['plan']['windows']; nearMiss: TryRecord['miss'] })[];
+  tries: (Omit<TryRecord, 'plan' | 'miss'> & {
+    index: number;
+    origin: TryRecord['plan']['origin'];
+    swarm: TryRecord['plan']['swarm'];
+    hold?: TryRecord['plan']['hold'];
+    patience?: TryRecord['plan']['patience'];
+    windows: TryRecord['plan']['windows'];
+    nearMiss: TryRecord['miss'];
+  })[];
 }
 
 export interface MergedHunt extends HuntOutcome {
@@ -52,10 +60,15 @@ export function readHuntJson(path: string): HuntJson {
 export function mergeHunts(paths: readonly string[]): MergedHunt {
   if (paths.length === 0) throw new UsageError('Expected `--merge` to name at least one hunt directory, got none', HINT);
   const docs = paths.map((p) => ({ path: p, doc: readHuntJson(p) }));
-  const key = (d: HuntJson): string => JSON.stringify({ target: d.target, faults: d.faults, want: d.want, seed: d.seed, shape: d.shape, count: d.shard?.count ?? 1 });
+  const key = (d: HuntJson): string =>
+    JSON.stringify({ target: d.target, faults: d.faults, want: d.want, seed: d.seed, shape: d.shape, count: d.shard?.count ?? 1 });
   const first = docs[0]!;
   for (const d of docs.slice(1)) {
-    if (key(d.doc) !== key(first.doc)) throw new UsageError(`${d.path}: not a shard of the same hunt as ${first.path} (target, fault kinds, wanted sign, seed, shape or shard count differ)`, HINT);
+    if (key(d.doc) !== key(first.doc))
+      throw new UsageError(
+        `${d.path}: not a shard of the same hunt as ${first.path} (target, fault kinds, wanted sign, seed, shape or shard count differ)`,
+        HINT,
+      );
   }
   const seen = new Map<string, string>();
   for (const d of docs) {
@@ -64,9 +77,26 @@ export function mergeHunts(paths: readonly string[]): MergedHunt {
     seen.set(s, d.path);
   }
   const records = docs
-    .flatMap((d) => d.doc.tries.map((t): TryRecord => ({ plan: { index: t.index, swarm: t.swarm, hold: t.hold ?? 'short', patience: t.patience ?? 'short', windows: t.windows, origin: t.origin }, runDir: t.runDir, replay: t.replay, outcome: t.outcome, miss: t.nearMiss, ...(t.reproduced ? { reproduced: t.reproduced } : {}), error: t.error, endedAtMs: t.endedAtMs })))
+    .flatMap((d) =>
+      d.doc.tries.map((t): TryRecord => ({
+        plan: { index: t.index, swarm: t.swarm, hold: t.hold ?? 'short', patience: t.patience ?? 'short', windows: t.windows, origin: t.origin },
+        runDir: t.runDir,
+        replay: t.replay,
+        outcome: t.outcome,
+        miss: t.nearMiss,
+        ...(t.reproduced ? { reproduced: t.reproduced } : {}),
+        error: t.error,
+        endedAtMs: t.endedAtMs,
+      })),
+    )
     .sort((a, b) => a.endedAtMs - b.endedAtMs);
   const interrupted = docs.some((d) => d.doc.interrupted === true);
   const { target, faults, seed, shape } = first.doc;
-  return { ...huntOutcome(records, interrupted, first.doc.want), records, shards: [...seen.keys()], of: { target, faults, seed, shape }, ...(first.doc.want ? { want: first.doc.want } : {}) };
+  return {
+    ...huntOutcome(records, interrupted, first.doc.want),
+    records,
+    shards: [...seen.keys()],
+    of: { target, faults, seed, shape },
+    ...(first.doc.want ? { want: first.doc.want } : {}),
+  };
 }

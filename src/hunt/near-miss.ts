@@ -100,12 +100,20 @@ const WEIGHTS: Record<NearMissSign, number> = {
  * (PostgreSQL's advisory locks), so a write is late once that session ended,
  * not once a TTL passed that nothing applies.
  */
-export function nearMissOf(history: History, results: { valid: boolean | 'unknown'; evidence?: Evidence | undefined }, plannedWindows: number, ttlMs: number, waitsUnderLease = false, sessionLock = false): NearMiss {
+export function nearMissOf(
+  history: History,
+  results: { valid: boolean | 'unknown'; evidence?: Evidence | undefined },
+  plannedWindows: number,
+  ttlMs: number,
+  waitsUnderLease = false,
+  sessionLock = false,
+): NearMiss {
   const facts = historyFacts(history, plannedWindows);
   return {
     violation: results.valid === false,
     applied: results.evidence?.faults.applied ?? facts.faults.applied,
-    triggered: history.filter((op) => op.process === 'nemesis' && op.type === 'invoke' && isFaultStart(op.f, op.value) && typeof op['trigger'] === 'string').length,
+    triggered: history.filter((op) => op.process === 'nemesis' && op.type === 'invoke' && isFaultStart(op.f, op.value) && typeof op['trigger'] === 'string')
+      .length,
     doubleHolds: results.evidence?.protection.doubleHolds ?? 0,
     refusals: results.evidence?.protection.refusals ?? 0,
     pausedGrants: pausedGrants(history),
@@ -137,7 +145,7 @@ export function nearMissScore(m: NearMiss): number {
 /** The signs of a near miss in words, most telling first: `2 double holds, 1 grant while a holder was paused`. */
 export function describeNearMiss(m: NearMiss): string {
   const parts: [number, string, string][] = [
-    [m.validDoubleHolds, 'double hold within both grants\' validity', 'double holds within both grants\' validity'],
+    [m.validDoubleHolds, "double hold within both grants' validity", "double holds within both grants' validity"],
     [m.doubleHolds, 'double hold', 'double holds'],
     [m.tokenRegressions, 'token regression', 'token regressions'],
     [m.lostGrants, 'lost grant', 'lost grants'],
@@ -146,7 +154,7 @@ export function describeNearMiss(m: NearMiss): string {
     [m.sessionLateWrites, 'write after its session ended', 'writes after their session ended'],
     [m.expiredGrants, 'grant with no validity left', 'grants with no validity left'],
     [m.sleptGrants, 'grant to a waiter paused past its lease', 'grants to waiters paused past their lease'],
-    [m.foreignReleases ?? 0, 'release that removed another holder\'s lock', 'releases that removed another holder\'s lock'],
+    [m.foreignReleases ?? 0, "release that removed another holder's lock", "releases that removed another holder's lock"],
     [m.refusals, 'refusal', 'refusals'],
   ];
   const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
@@ -186,7 +194,8 @@ function pauses(history: History): Pause[] {
 /** Grants (acquire ok) that completed while a client pause held another process. */
 function pausedGrants(history: History): number {
   const paused = pauses(history);
-  return history.filter((op) => op.f === 'acquire' && op.type === 'ok' && paused.some((p) => p.process !== op.process && op.time > p.from && op.time < p.to)).length;
+  return history.filter((op) => op.f === 'acquire' && op.type === 'ok' && paused.some((p) => p.process !== op.process && op.time > p.from && op.time < p.to))
+    .length;
 }
 
 /** Grants whose own client was paused, between sending the acquire and its answer, for longer than its lease. */
@@ -215,7 +224,8 @@ function lateWrites(history: History, ttlMs: number): number {
   const grantedAt = new Map<unknown, { time: number; leaseMs: number }>();
   let late = 0;
   for (const op of history) {
-    if (op.f === 'acquire' && op.type === 'ok') grantedAt.set(op.process, { time: op.time, leaseMs: typeof op['lease_ms'] === 'number' ? op['lease_ms'] : ttlMs });
+    if (op.f === 'acquire' && op.type === 'ok')
+      grantedAt.set(op.process, { time: op.time, leaseMs: typeof op['lease_ms'] === 'number' ? op['lease_ms'] : ttlMs });
     if (op.f === 'write' && op.type !== 'invoke' && typeof op['started'] === 'number') {
       const g = grantedAt.get(op.process);
       if (g && op['started'] - g.time > g.leaseMs * 1e6) late++;
@@ -229,7 +239,8 @@ function writesAfterSessionEnd(history: History): number {
   const endedAt = new Map<unknown, number>();
   let late = 0;
   for (const op of history) {
-    if (op.process === 'nemesis' && faultOfStart(op.f, op.value) === 'session-end' && op.type === 'info' && op.error == null && isObject(op.value)) endedAt.set(op['by'] ?? op.value['process'], op.time);
+    if (op.process === 'nemesis' && faultOfStart(op.f, op.value) === 'session-end' && op.type === 'info' && op.error == null && isObject(op.value))
+      endedAt.set(op['by'] ?? op.value['process'], op.time);
     if (op.f === 'acquire' && op.type === 'ok') endedAt.delete(op.process);
     if (op.f === 'write' && op.type !== 'invoke' && typeof op['started'] === 'number') {
       const t = endedAt.get(op.process);

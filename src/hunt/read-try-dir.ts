@@ -13,7 +13,11 @@ import type { Outcome } from '../../core/checkers/lock/evidence.js';
 import type { NearMiss } from './near-miss.js';
 
 /** Null when the run wrote no results.json. */
-export async function readTryDir(runDir: string, options: RunOptions, log: (line: string) => void): Promise<{ outcome: Outcome; miss: NearMiss; data: DataVerdicts } | null> {
+export async function readTryDir(
+  runDir: string,
+  options: RunOptions,
+  log: (line: string) => void,
+): Promise<{ outcome: Outcome; miss: NearMiss; data: DataVerdicts } | null> {
   const results = readResultsJson(runDir);
   if (results === null) return null;
   return readTryOf(await readHistory(join(runDir, HISTORY_FILE)), results, options, log);

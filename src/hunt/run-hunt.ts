@@ -90,11 +90,14 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
   const records: TryRecord[] = [];
   mkdirSync(o.huntDir, { recursive: true });
   let failures = 0;
-  const more = (): boolean => !deps.stopped() && (o.budget.runs === undefined || records.length < o.budget.runs) && (o.budget.ms === undefined || deps.now() - started < o.budget.ms);
+  const more = (): boolean =>
+    !deps.stopped() && (o.budget.runs === undefined || records.length < o.budget.runs) && (o.budget.ms === undefined || deps.now() - started < o.budget.ms);
   while (more()) {
     const plan = search.next();
     const options = tryOptions(o.target, o.shape, plan, seed, o.huntDir);
-    deps.log(`hunt: try ${plan.index + 1}: ${plan.windows.map((w) => `${w.fault}@${w.trigger?.on ?? `${w.at}ms`}`).join(', ')}${plan.hold === 'long' ? `, long holds (lease ${options.ttlMs} ms, hold ${options.holdMs} ms)` : ''}${plan.patience === 'long' ? `, patient calls (${options.callTimeoutMs} ms)` : ''} (${plan.origin.kind === 'swarm' ? `swarm ${plan.swarm.join(',')}` : `${plan.origin.how} of try ${plan.origin.of + 1}`})`);
+    deps.log(
+      `hunt: try ${plan.index + 1}: ${plan.windows.map((w) => `${w.fault}@${w.trigger?.on ?? `${w.at}ms`}`).join(', ')}${plan.hold === 'long' ? `, long holds (lease ${options.ttlMs} ms, hold ${options.holdMs} ms)` : ''}${plan.patience === 'long' ? `, patient calls (${options.callTimeoutMs} ms)` : ''} (${plan.origin.kind === 'swarm' ? `swarm ${plan.swarm.join(',')}` : `${plan.origin.how} of try ${plan.origin.of + 1}`})`,
+    );
     const record = await oneTry(options, plan, deps, started);
     // A try cut short by Ctrl-C says nothing either way.
     if (deps.stopped()) break;
@@ -105,17 +108,23 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
     failures = record.outcome === 'error' ? failures + 1 : 0;
     // --keep-going spends the budget on tries, counting violations: no find is re-run there.
     if (record.outcome === 'unsafe' && o.confirm !== false && !o.keepGoing && !deps.stopped()) {
-      deps.log(`hunt: try ${plan.index + 1} violated; re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`);
+      deps.log(
+        `hunt: try ${plan.index + 1} violated; re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`,
+      );
       record.reproduced = await confirmFind(options, record.miss, deps, tryHooks(deps.log), options.name ?? `try-${plan.index + 1}`);
       const reproducible = isReproducible(record.reproduced);
-      deps.log(`hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${reproducible ? 'a reproducible find' : o.first || o.keepGoing ? 'a rare failure' : 'a rare failure; looking on for a more reproducible one'}`);
+      deps.log(
+        `hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${reproducible ? 'a reproducible find' : o.first || o.keepGoing ? 'a rare failure' : 'a rare failure; looking on for a more reproducible one'}`,
+      );
     }
     writeHuntJson(o, records, false);
     const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));
     deps.log(huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
     if (found) break;
     if (o.untilRuledOut !== undefined && ruledOut(records, o.untilRuledOut)) {
-      deps.log(`hunt: ${testedClean(records)} clean tested tries rule out any failure that shows in at least ${formatPercent(o.untilRuledOut)} of tries; stopping (--until-ruled-out)`);
+      deps.log(
+        `hunt: ${testedClean(records)} clean tested tries rule out any failure that shows in at least ${formatPercent(o.untilRuledOut)} of tries; stopping (--until-ruled-out)`,
+      );
       break;
     }
     if (failures >= MAX_FAILURES_IN_A_ROW) {
@@ -161,7 +170,15 @@ async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDe
     // Bad input (a target the cluster refuses, a busy machine) ends the hunt: every try would fail the same way.
     if (err instanceof FencecheckError && err.exitCode === 254) throw err;
     const runDir = (err as { runDir?: unknown }).runDir;
-    return { plan, runDir: typeof runDir === 'string' ? runDir : null, replay: null, outcome: 'error', miss: null, error: err instanceof Error ? err.message : String(err), endedAtMs: deps.now() - started };
+    return {
+      plan,
+      runDir: typeof runDir === 'string' ? runDir : null,
+      replay: null,
+      outcome: 'error',
+      miss: null,
+      error: err instanceof Error ? err.message : String(err),
+      endedAtMs: deps.now() - started,
+    };
   }
 }
 
@@ -178,7 +195,22 @@ function writeHuntJson(o: HuntOptions, records: readonly TryRecord[], interrupte
     interrupted,
     exitCode: out.exitCode,
     lines: out.lines,
-    tries: records.map((r) => ({ index: r.plan.index, origin: r.plan.origin, swarm: r.plan.swarm, hold: r.plan.hold, patience: r.plan.patience, windows: r.plan.windows, runDir: r.runDir, replay: r.replay, outcome: r.outcome, ...(r.data ? { data: r.data } : {}), ...(r.reproduced ? { reproduced: r.reproduced } : {}), nearMiss: r.miss, error: r.error, endedAtMs: r.endedAtMs })),
+    tries: records.map((r) => ({
+      index: r.plan.index,
+      origin: r.plan.origin,
+      swarm: r.plan.swarm,
+      hold: r.plan.hold,
+      patience: r.plan.patience,
+      windows: r.plan.windows,
+      runDir: r.runDir,
+      replay: r.replay,
+      outcome: r.outcome,
+      ...(r.data ? { data: r.data } : {}),
+      ...(r.reproduced ? { reproduced: r.reproduced } : {}),
+      nearMiss: r.miss,
+      error: r.error,
+      endedAtMs: r.endedAtMs,
+    })),
   };
   writeFileAtomic(join(o.huntDir, 'hunt.json'), JSON.stringify(doc, null, 2) + '\n');
 }

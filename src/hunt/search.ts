@@ -155,21 +155,55 @@ export class HuntSearch {
     const ops: [string, () => void][] = [
       ['shift', () => void (windows[i] = shift(windows[i]!, rng.int(-1500, 1500), this.space.timeLimitMs))],
       ['stretch', () => void (windows[i] = stretch(windows[i]!, 0.5 + rng.float() * 1.5, this.space.timeLimitMs))],
-      ['retrigger', () => void (windows[i] = windowOf({ fault: windows[i]!.fault, on: rng.pick(FAULT_SPECS[windows[i]!.fault].huntEvents.filter((on) => on === 'time' || this.space.events.includes(on))) }, scale, rng))],
-      ['add', () => void (windows.length < this.space.maxWindows ? windows.push(windowOf(this.weighted(arms, rng), scale, rng)) : (windows[i] = windowOf(armOfWindow(windows[i]!), scale, rng)))],
+      [
+        'retrigger',
+        () =>
+          void (windows[i] = windowOf(
+            {
+              fault: windows[i]!.fault,
+              on: rng.pick(FAULT_SPECS[windows[i]!.fault].huntEvents.filter((on) => on === 'time' || this.space.events.includes(on))),
+            },
+            scale,
+            rng,
+          )),
+      ],
+      [
+        'add',
+        () =>
+          void (windows.length < this.space.maxWindows
+            ? windows.push(windowOf(this.weighted(arms, rng), scale, rng))
+            : (windows[i] = windowOf(armOfWindow(windows[i]!), scale, rng))),
+      ],
       ['drop', () => void (windows.length > 1 ? windows.splice(i, 1) : (windows[i] = windowOf(armOfWindow(windows[i]!), scale, rng)))],
       // Two faults on one moment (a write delayed while its writer is cut off from the lock service): another window, or a new one of the swarm, takes this one's start and trigger.
-      ['align', () => void align(windows, i, rng, (on) => {
-        const same = arms.filter((a) => a.on === on);
-        return same.length > 0 ? windowOf(this.weighted(same, rng), scale, rng) : undefined;
-      }, this.space)],
+      [
+        'align',
+        () =>
+          void align(
+            windows,
+            i,
+            rng,
+            (on) => {
+              const same = arms.filter((a) => a.on === on);
+              return same.length > 0 ? windowOf(this.weighted(same, rng), scale, rng) : undefined;
+            },
+            this.space,
+          ),
+      ],
     ];
     const [how, op] = rng.pick(ops);
     op();
     // A mutant keeps its parent's patience, except now and then (its own stream: the other draws stay as they were).
     const flip = rng.fork('patience').float() < 0.2;
     const patience = flip ? (parent.plan.patience === 'long' ? 'short' : 'long') : parent.plan.patience;
-    return { index, swarm: parent.plan.swarm, hold: parent.plan.hold, patience, windows: byTime(windows), origin: { kind: 'mutant', of: parent.plan.index, how: flip ? `${how}, ${patience} patience` : how } };
+    return {
+      index,
+      swarm: parent.plan.swarm,
+      hold: parent.plan.hold,
+      patience,
+      windows: byTime(windows),
+      origin: { kind: 'mutant', of: parent.plan.index, how: flip ? `${how}, ${patience} patience` : how },
+    };
   }
 
   /** An arm drawn in proportion to its weight. */
@@ -212,7 +246,12 @@ function align(windows: FaultWindow[], i: number, rng: Prng, fresh: (on: Arm['on
   const on = base.trigger?.on ?? 'time';
   const moved = (w: FaultWindow): FaultWindow => {
     const { trigger: _t, ...rest } = w;
-    return { ...rest, at: base.at, until: Math.min(space.timeLimitMs, base.at + (w.until - w.at)), ...(base.trigger ? { trigger: base.trigger } : {}) } as FaultWindow;
+    return {
+      ...rest,
+      at: base.at,
+      until: Math.min(space.timeLimitMs, base.at + (w.until - w.at)),
+      ...(base.trigger ? { trigger: base.trigger } : {}),
+    } as FaultWindow;
   };
   const others = windows.map((w, j) => j).filter((j) => j !== i && FAULT_SPECS[windows[j]!.fault].huntEvents.includes(on));
   const made = windows.length < space.maxWindows && (others.length === 0 || rng.float() < 0.5) ? fresh(on) : undefined;

@@ -65,12 +65,30 @@ export function faultWindows(history: History): FaultWindow[] {
   };
   const begin = (key: string, kind: FaultKind, action: NemesisAction): void => {
     close(key, { ...action, end: action.start, endLine: action.line });
-    const w: FaultWindow = { kind, start: action.start, end: null, label: faultLabel(kind, action), target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: -1 };
+    const w: FaultWindow = {
+      kind,
+      start: action.start,
+      end: null,
+      label: faultLabel(kind, action),
+      target: targetOf(action.value),
+      processes: processesOf(action.value),
+      startLine: action.line,
+      endLine: -1,
+    };
     windows.push(w);
     open.set(key, w);
   };
   const point = (action: NemesisAction, label: string): void => {
-    windows.push({ kind: 'other', start: action.start, end: action.end, label, target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
+    windows.push({
+      kind: 'other',
+      start: action.start,
+      end: action.end,
+      label,
+      target: targetOf(action.value),
+      processes: processesOf(action.value),
+      startLine: action.line,
+      endLine: action.endLine,
+    });
   };
   for (const action of nemesisActions(history)) {
     if (action.error !== undefined) {
@@ -81,7 +99,16 @@ export function faultWindows(history: History): FaultWindow[] {
     const stopped = shadeOfStop(action.f, action.value);
     if (kind !== undefined && isMoment(kind)) {
       const shade = shadeOf(kind);
-      windows.push({ kind: shade, start: action.start, end: action.end, label: faultLabel(shade, action), target: targetOf(action.value), processes: processesOf(action.value), startLine: action.line, endLine: action.endLine });
+      windows.push({
+        kind: shade,
+        start: action.start,
+        end: action.end,
+        label: faultLabel(shade, action),
+        target: targetOf(action.value),
+        processes: processesOf(action.value),
+        startLine: action.line,
+        endLine: action.endLine,
+      });
     } else if (kind !== undefined) begin(faultKey(shadeOf(kind), action.value), shadeOf(kind), action);
     else if (stopped !== undefined) close(faultKey(stopped, action.value), action);
     else if (action.f === 'heal') {
@@ -118,7 +145,10 @@ function nemesisActions(history: History): NemesisAction[] {
       // The completion says what was done; prefer its value when it has one.
       if (op.value !== null) invoked.value = op.value;
       invoked.error = op.error ?? undefined;
-      pending.set(op.f, inFlight.filter((a) => a !== invoked));
+      pending.set(
+        op.f,
+        inFlight.filter((a) => a !== invoked),
+      );
     } else {
       actions.push({ f: op.f, value: op.value, error: op.error ?? undefined, start: op.time, end: op.time, line, endLine: line });
     }

@@ -83,7 +83,10 @@ export async function listResults(resultsDir: string): Promise<ResultsListing> {
 }
 
 async function walk(root: string, dir: string, out: ResultsListing, seen: Set<string>): Promise<void> {
-  const id = await lstat(dir).then((s) => `${s.dev}:${s.ino}`, () => null);
+  const id = await lstat(dir).then(
+    (s) => `${s.dev}:${s.ino}`,
+    () => null,
+  );
   if (id === null || seen.has(id)) return;
   seen.add(id);
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -107,7 +110,19 @@ function relativePath(root: string, path: string): string {
 
 async function summarise(root: string, dir: string, names: Set<string>): Promise<RunSummary> {
   const path = relativePath(root, dir);
-  const summary: RunSummary = { path, dir, name: path, test: null, valid: null, untested: null, checkers: [], anomalies: 0, hasHistory: names.has(RUN_FILES.history), hasReport: names.has(RUN_FILES.report), reportFresh: false };
+  const summary: RunSummary = {
+    path,
+    dir,
+    name: path,
+    test: null,
+    valid: null,
+    untested: null,
+    checkers: [],
+    anomalies: 0,
+    hasHistory: names.has(RUN_FILES.history),
+    hasReport: names.has(RUN_FILES.report),
+    reportFresh: false,
+  };
   try {
     // Said before anything is read: a run file linked out of the run directory is the run's problem (confined-path.ts).
     assertRunFilesInside(dir);
@@ -124,7 +139,12 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
   }
   // A report.html that is a link is not one fencecheck wrote (its writer replaces it with a file): never fresh, so it is rewritten.
   const report = names.has(RUN_FILES.report) ? await lstat(join(dir, RUN_FILES.report)).catch(() => null) : null;
-  summary.reportFresh = report?.isFile() === true && (await isNewer(join(dir, RUN_FILES.report), [RUN_FILES.history, RUN_FILES.results].filter((n) => names.has(n)).map((n) => join(dir, n))));
+  summary.reportFresh =
+    report?.isFile() === true &&
+    (await isNewer(
+      join(dir, RUN_FILES.report),
+      [RUN_FILES.history, RUN_FILES.results].filter((n) => names.has(n)).map((n) => join(dir, n)),
+    ));
   return summary;
 }
 
@@ -133,7 +153,14 @@ const MAX_CACHED = 10_000;
 
 /** verifiedResults, read again only when one of the run's files changed (size, time or inode). */
 async function cachedVerification(dir: string, test: StoredTest | null, hasHistory: boolean): Promise<VerifiedResults | null> {
-  const stamps = await Promise.all([RUN_FILES.test, RUN_FILES.results, RUN_FILES.history].map((n) => stat(join(dir, n)).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, () => '-')));
+  const stamps = await Promise.all(
+    [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history].map((n) =>
+      stat(join(dir, n)).then(
+        (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+        () => '-',
+      ),
+    ),
+  );
   const stamp = stamps.join('|');
   const cached = verifications.get(dir);
   if (cached?.stamp === stamp) return cached.value;

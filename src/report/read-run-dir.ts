@@ -44,13 +44,16 @@ export interface RunDir {
 export async function readRunDir(dir: string, opts: { ownRun?: boolean; within?: string } = {}): Promise<RunDir> {
   const info = await stat(dir).catch(() => null);
   if (info === null || !info.isDirectory()) {
-    throw new UsageError(`Expected \`RUN_DIR\` to be a run directory, got \`${dir}\``, 'Pass a directory that `fencecheck run` wrote, e.g. results/<test>/latest.');
+    throw new UsageError(
+      `Expected \`RUN_DIR\` to be a run directory, got \`${dir}\``,
+      'Pass a directory that `fencecheck run` wrote, e.g. results/<test>/latest.',
+    );
   }
   if (opts.within !== undefined) assertInside(dir, realDir(opts.within), 'the results directory');
   const historyPath = join(dir, RUN_FILES.history);
   if ((await stat(historyPath).catch(() => null)) === null) {
     throw new FencecheckError('run-dir', `${dir} has no ${RUN_FILES.history}`, {
-      hint: 'A report draws a run\'s history; check that RUN_DIR is the run itself (results/<test>/<timestamp>), not its parent.',
+      hint: "A report draws a run's history; check that RUN_DIR is the run itself (results/<test>/<timestamp>), not its parent.",
       exitCode: EXIT.badInput,
     });
   }

@@ -75,7 +75,12 @@ function row(r: RunSummary, onRequest: boolean): string {
   const linked = r.hasHistory && (onRequest || r.hasReport);
   const name = linked ? `<a href="${escapeHtml(href)}">${escapeHtml(r.name)}</a>` : escapeHtml(r.name);
   const noReport = r.hasHistory && !linked ? `<div class="muted">no report yet: <code>fencecheck report ${escapeHtml(r.dir)}</code></div>` : '';
-  const checkers = r.checkers.map((c) => `<span class="c c-${key(c.valid)}" title="${escapeHtml(c.summary ?? '')}">${MARK[key(c.valid) as keyof typeof MARK] ?? '?'} ${escapeHtml(c.checker)}</span>`).join(' ');
+  const checkers = r.checkers
+    .map(
+      (c) =>
+        `<span class="c c-${key(c.valid)}" title="${escapeHtml(c.summary ?? '')}">${MARK[key(c.valid) as keyof typeof MARK] ?? '?'} ${escapeHtml(c.checker)}</span>`,
+    )
+    .join(' ');
   const problem = r.problem === undefined ? '' : `<div class="problem">${escapeHtml(r.problem)}</div>`;
   return `<tr data-run="${escapeHtml(r.path)}"><td><span class="v v-${key(r.valid)}">${VERDICT[key(r.valid)]}</span>${r.untested === null ? '' : `<div class="untested" title="${escapeHtml(r.untested)}">untested</div>`}${interruptedMark(t)}</td><td>${name}<div class="muted"><code>${escapeHtml(r.path)}</code></div>${noReport}${problem}</td><td class="nowrap">${text(t['startedAt'])}</td><td>${text(t['backend'])}</td><td>${text(t['resource'])}</td><td>${text(t['workload'])}</td><td>${text(t['nemesis'] ?? t['nemeses'])}</td><td>${text(t['seed'])}</td><td>${checkers}</td><td>${r.valid === null ? '' : r.anomalies}</td></tr>`;
 }

@@ -97,7 +97,10 @@ export function buildReportData(run: RunDir, generator: string, caps: ReportCaps
   const keep = detail === 'full' ? undefined : detailLines(history, pairs, anomalies);
   const warnings = run.warnings.map((w) => w.message);
   if (total > caps.maxEmbedLines) warnings.push(`the history has ${total} ops; this report embeds the first ${caps.maxEmbedLines}`);
-  if (detail === 'anomalies') warnings.push(`the history has more than ${caps.fullDetailLines} ops: values and extra fields are embedded only for the ops the anomalies name; see history.jsonl for the rest`);
+  if (detail === 'anomalies')
+    warnings.push(
+      `the history has more than ${caps.fullDetailLines} ops: values and extra fields are embedded only for the ops the anomalies name; see history.jsonl for the rest`,
+    );
   const missing = anomalies.reduce((n, a) => n + a.missing.length, 0);
   if (missing > 0) warnings.push(`${missing} op index${missing === 1 ? '' : 'es'} named by anomalies ${missing === 1 ? 'is' : 'are'} not in the history`);
   return {
@@ -171,7 +174,10 @@ function assignFaultLanes(faults: ReportFault[], lanes: ReportLane[], pairs: rea
           if (t >= f.start && t <= end && workers.has(pair.process % clients)) hit.add(pair.process);
         }
       }
-      f.lanes = [...hit].filter((p) => laneOf.has(p)).map((p) => laneOf.get(p)!).sort((a, b) => a - b);
+      f.lanes = [...hit]
+        .filter((p) => laneOf.has(p))
+        .map((p) => laneOf.get(p)!)
+        .sort((a, b) => a - b);
     } else if (f.target !== null && f.kind !== 'partition' && f.kind !== 'other') {
       if (!targets.has(f.target)) targets.set(f.target, targets.size);
       f.lanes = [targets.get(f.target)!];

@@ -51,13 +51,21 @@ export interface ResultsServer {
 }
 
 const SERVED = new Set<string>([RUN_FILES.test, RUN_FILES.plan, RUN_FILES.results, RUN_FILES.history, RUN_FILES.report, ...SUMMARY_PAGES]);
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json; charset=utf-8', '.jsonl': 'text/plain; charset=utf-8', '.log': 'text/plain; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.jsonl': 'text/plain; charset=utf-8',
+  '.log': 'text/plain; charset=utf-8',
+};
 
 export async function serveResults(opts: ServeOptions): Promise<ResultsServer> {
   const root = await realpath(opts.dir).catch(() => null);
   const info = root === null ? null : await stat(root).catch(() => null);
   if (root === null || info === null || !info.isDirectory()) {
-    throw new UsageError(`Expected \`--dir\` to be a results directory, got \`${opts.dir}\`${info !== null && !info.isDirectory() ? ', which is a file' : ''}`, 'Run `fencecheck run` first, or pass --dir DIR.');
+    throw new UsageError(
+      `Expected \`--dir\` to be a results directory, got \`${opts.dir}\`${info !== null && !info.isDirectory() ? ', which is a file' : ''}`,
+      'Run `fencecheck run` first, or pass --dir DIR.',
+    );
   }
   const reports = new SingleFlight<string>();
   const server = createServer((req, res) => {
@@ -125,7 +133,12 @@ async function handle(root: string, reports: SingleFlight<string>, req: Incoming
   const fd = openServed(root, wanted);
   if (fd === null) return send(res, 404, 'not found\n');
   const info = fstatSync(fd);
-  res.writeHead(200, { 'Content-Type': TYPES[extname(wanted)] ?? 'text/plain; charset=utf-8', 'Content-Length': info.size, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+  res.writeHead(200, {
+    'Content-Type': TYPES[extname(wanted)] ?? 'text/plain; charset=utf-8',
+    'Content-Length': info.size,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  });
   if (req.method === 'HEAD') return void (closeSync(fd), res.end());
   // From the descriptor checked (the path is ignored when `fd` is given), closed when the stream ends.
   createReadStream(wanted, { fd }).pipe(res);

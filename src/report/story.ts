@@ -29,7 +29,13 @@ const seconds = (ns: number): string => `${(ns / 1e9).toFixed(3)} s`;
  * the story's times are the history's (as the timeline's and the checkers' messages are), so it says how far the
  * plan's clock is from them, where a reader compares them with the plan's windows and the replay's `--script`.
  */
-export function storyOf(results: StoredResults | null, history: History, holds: readonly LockHold[], faults: readonly FaultWindow[], planZeroNs?: number): Story | null {
+export function storyOf(
+  results: StoredResults | null,
+  history: History,
+  holds: readonly LockHold[],
+  faults: readonly FaultWindow[],
+  planZeroNs?: number,
+): Story | null {
   const all = (results?.checkers ?? []).flatMap((c) => c.anomalies ?? []);
   const rank = (kind: string): number => (STORY_KINDS.includes(kind) ? STORY_KINDS.indexOf(kind) : STORY_KINDS.length);
   // Of the best kind, the narrowest: the pair of holders that lost an update tells more than the counter's shortfall over the whole run.
@@ -53,21 +59,34 @@ export function storyOf(results: StoredResults | null, history: History, holds: 
   for (const h of holds.filter((x) => processes.has(x.process) && x.end >= window.start && x.start <= window.end).sort((x, y) => x.start - y.start)) {
     const lease = h.definite ? leaseOf(history, h) : undefined;
     const leaseEnd = lease === undefined ? '' : `; its lease of ${lease} ms ran out at ${seconds(h.start + lease * 1e6)}`;
-    lines.push(`p${h.process} ${h.definite ? 'held' : 'may have held'} the lock${h.token === null ? '' : ` with token ${String(h.token)}`} from ${seconds(h.start)} to ${seconds(h.end)} (${h.endedBy.replace(/-/g, ' ')})${leaseEnd}`);
+    lines.push(
+      `p${h.process} ${h.definite ? 'held' : 'may have held'} the lock${h.token === null ? '' : ` with token ${String(h.token)}`} from ${seconds(h.start)} to ${seconds(h.end)} (${h.endedBy.replace(/-/g, ' ')})${leaseEnd}`,
+    );
   }
   // A release that removed another holder's lock, in the window: why a second holder was granted at once.
-  for (const f of foreignReleases(history).filter((x) => x.releaseAt <= window.end && x.grantedAt >= window.start)) lines.push(`${describeForeignRelease(f)} (at ${seconds(f.releaseAt)})`);
+  for (const f of foreignReleases(history).filter((x) => x.releaseAt <= window.end && x.grantedAt >= window.start))
+    lines.push(`${describeForeignRelease(f)} (at ${seconds(f.releaseAt)})`);
   // Faults in force during the window: on these processes, or on a server or link (no process named).
   // The nemesis's own bookkeeping (heal-all and the like: kind `other`) is not a fault on anyone.
   const isFault = (x: FaultWindow): boolean => x.kind !== 'other';
-  for (const f of faults.filter((x) => isFault(x) && x.start <= window.end && (x.end ?? Infinity) >= window.start - 5e9 && (x.processes.length === 0 || x.processes.some((p) => processes.has(p))))) {
-    const who = f.processes.length > 0 ? f.processes.map((p) => `p${p}`).join(', ') : f.target ?? 'the cluster';
+  for (const f of faults.filter(
+    (x) =>
+      isFault(x) &&
+      x.start <= window.end &&
+      (x.end ?? Infinity) >= window.start - 5e9 &&
+      (x.processes.length === 0 || x.processes.some((p) => processes.has(p))),
+  )) {
+    const who = f.processes.length > 0 ? f.processes.map((p) => `p${p}`).join(', ') : (f.target ?? 'the cluster');
     lines.push(`${f.kind} (${f.label}) on ${who} from ${seconds(f.start)}${f.end === null ? ' to the end' : ` to ${seconds(f.end)}`}`);
   }
   // What the resource did with the accesses the anomaly names.
-  for (const op of (a.opIndexes ?? []).map((i) => history.find((o) => o.index === i)).filter((o): o is Op => o !== undefined && o.type !== 'invoke' && (o.f === 'write' || o.f === 'mark'))) {
+  for (const op of (a.opIndexes ?? [])
+    .map((i) => history.find((o) => o.index === i))
+    .filter((o): o is Op => o !== undefined && o.type !== 'invoke' && (o.f === 'write' || o.f === 'mark'))) {
     const outcome = typeof op['outcome'] === 'string' ? op['outcome'] : op.type;
-    lines.push(`p${op.process}'s ${op.f} of ${JSON.stringify(op.value)}${op['token'] !== undefined ? ` under token ${String(op['token'])}` : ''} at ${seconds(op.time)}: ${outcome} by the resource`);
+    lines.push(
+      `p${op.process}'s ${op.f} of ${JSON.stringify(op.value)}${op['token'] !== undefined ? ` under token ${String(op['token'])}` : ''} at ${seconds(op.time)}: ${outcome} by the resource`,
+    );
   }
   return { anomaly: best, lines };
 }

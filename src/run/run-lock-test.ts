@@ -136,13 +136,21 @@ async function executeOnCluster(plan: RunPlan, parts: RunParts & { hooks: RunHoo
     log(`run directory: ${store.dir}`);
     // On a warm pool's cluster another run follows: its clients start during this one's recovery (spares).
     const spares = hooks.warm ? { backend: plan.options.backend, workers: plan.options.clients } : undefined;
-    const world = await realWorldOf(cluster, plan, { launcher, spares }, (n) => join(store.logsDir, `${n}.log`), (versions) => Object.assign(test.versions, versions));
+    const world = await realWorldOf(
+      cluster,
+      plan,
+      { launcher, spares },
+      (n) => join(store.logsDir, `${n}.log`),
+      (versions) => Object.assign(test.versions, versions),
+    );
     // A proxy or the resource's server that dies mid-run is a failed fault in the history (harness-watch.ts);
     // without a lock service the server faults strike the resource's server, so its death is planned, not watched.
     const stopWatch = watchHarness(runHarnessParts(cluster, world.proxies, plan.resourceNode, plan.options.backend === 'none'), recorder, log);
     // The plan's time 0 on the history's clock: the report's story says how far apart the two are.
     const onMainStart = (ns: number): void => void (test.mainStartNs = Math.round(ns));
-    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000, onMainStart }).finally(stopWatch);
+    await interpretRun(plan, { clock: realClock, recorder, fleet: world.fleet, nemesis: world.nemesis, log, progressEveryMs: 5000, onMainStart }).finally(
+      stopWatch,
+    );
     // What `fencecheck check RUN_DIR` needs to judge this history again as it was judged here.
     if (launcher.foreign && launcher.ready) Object.assign(test, { clientToken: launcher.ready.token, clientViolations: launcher.violations });
     if (world.fleet.sparesTaken > 0 && test.cluster) test.cluster.clientsFromSpares = world.fleet.sparesTaken;
@@ -168,7 +176,15 @@ async function writeRunFiles(plan: RunPlan, parts: RunParts, durationMs: number)
     log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   });
-  return { valid: results.valid, verdicts: results.checkers, deciding: results.deciding, runDir: store.dir, replay: test.replay, durationMs, ...(report ? { reportPath: report } : {}) };
+  return {
+    valid: results.valid,
+    verdicts: results.checkers,
+    deciding: results.deciding,
+    runDir: store.dir,
+    replay: test.replay,
+    durationMs,
+    ...(report ? { reportPath: report } : {}),
+  };
 }
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -198,7 +214,12 @@ function markInterruptions(store: RunStore): () => void {
 }
 
 /** The lock service and PostgreSQL (PostgreSQL alone with --backend none), one namespace per node and one client host per worker: from the warm pool, or started. */
-async function takeRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, log: (line: string) => void): Promise<{ cluster: Cluster; record: ClusterRecord }> {
+async function takeRunCluster(
+  plan: RunPlan,
+  runDir: string,
+  hooks: RunHooks,
+  log: (line: string) => void,
+): Promise<{ cluster: Cluster; record: ClusterRecord }> {
   const opts = runClusterOptions(plan, runDir, hooks, log);
   if (hooks.warm) {
     const { cluster, record } = await hooks.warm.take(opts, log);
@@ -206,7 +227,10 @@ async function takeRunCluster(plan: RunPlan, runDir: string, hooks: RunHooks, lo
   }
   const t0 = Date.now();
   const cluster = await startCluster(opts);
-  return { cluster, record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, RUN_FILES.logs) } };
+  return {
+    cluster,
+    record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: null, logsDir: join(cluster.runDir, RUN_FILES.logs) },
+  };
 }
 
 /** What startCluster is asked for a run (the warm pool compares these, clusterKey). */
@@ -228,7 +252,13 @@ export function runClusterOptions(plan: RunPlan, runDir: string, hooks: RunHooks
 }
 
 /** The resource row prepared, the delay proxies started, and the interpreter's ports over the cluster. */
-async function realWorldOf(c: Cluster, plan: RunPlan, clients: Pick<RealFleetOptions, 'launcher' | 'spares'>, logPath: (name: string) => string, onVersions: (v: Record<string, string>) => void): Promise<{ fleet: RealFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
+async function realWorldOf(
+  c: Cluster,
+  plan: RunPlan,
+  clients: Pick<RealFleetOptions, 'launcher' | 'spares'>,
+  logPath: (name: string) => string,
+  onVersions: (v: Record<string, string>) => void,
+): Promise<{ fleet: RealFleet; nemesis: NemesisPort; proxies: Map<string, Map<string, DelayProxy>> }> {
   const o = plan.options;
   const backends = clusterBackendsOf(o.backend);
   const pg = c.endpoints('postgres')[0]!;
@@ -262,16 +292,21 @@ async function realWorldOf(c: Cluster, plan: RunPlan, clients: Pick<RealFleetOpt
  * until a scripted `delay` fault: `host → node → proxy`. Each runs inside its
  * client's namespace, so that client's partitions still apply to the link.
  */
-async function startProxies(c: Cluster, hosts: readonly string[], which: RunOptions['proxies'], lockNodes: readonly string[], resourceNode: string): Promise<Map<string, Map<string, DelayProxy>>> {
+async function startProxies(
+  c: Cluster,
+  hosts: readonly string[],
+  which: RunOptions['proxies'],
+  lockNodes: readonly string[],
+  resourceNode: string,
+): Promise<Map<string, Map<string, DelayProxy>>> {
   const out = new Map<string, Map<string, DelayProxy>>();
   if (which === undefined) return out;
   const targets = [...(which !== 'lock' ? [resourceNode] : []), ...(which !== 'resource' ? lockNodes : [])];
   for (const host of hosts) {
     const byNode = new Map<string, DelayProxy>();
-    for (const node of targets) byNode.set(node, await c.nemesis.delayProxy({ on: host, to: node, delayMs: 0, direction: 'both', logPath: c.logPath(`proxy-${host}-${node}`) }));
+    for (const node of targets)
+      byNode.set(node, await c.nemesis.delayProxy({ on: host, to: node, delayMs: 0, direction: 'both', logPath: c.logPath(`proxy-${host}-${node}`) }));
     out.set(host, byNode);
   }
   return out;
 }
-
-

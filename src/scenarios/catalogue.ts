@@ -17,7 +17,8 @@ export const SCENARIOS: readonly Scenario[] = [S1, S2, S2B, S3, S4, S5, S6, S6B,
 /** A scenario by id, case-insensitive (`s2b` is S2b). */
 export function findScenario(id: string, catalogue: readonly Scenario[] = SCENARIOS): Scenario {
   const found = catalogue.find((s) => s.id.toLowerCase() === id.toLowerCase());
-  if (!found) throw new UsageError(`Expected a scenario among ${catalogue.map((s) => s.id).join(', ')}, got \`${id}\``, 'List them with `fencecheck scenario list`.');
+  if (!found)
+    throw new UsageError(`Expected a scenario among ${catalogue.map((s) => s.id).join(', ')}, got \`${id}\``, 'List them with `fencecheck scenario list`.');
   return found;
 }
 
@@ -26,7 +27,8 @@ export function selectVariants(scenario: Scenario, labels: readonly string[]): S
   if (labels.length === 0) return scenario.variants;
   return labels.map((label) => {
     const v = scenario.variants.find((x) => x.label === label);
-    if (!v) throw new UsageError(`Expected \`--variant\` to be one of ${scenario.variants.map((x) => x.label).join(', ')} for ${scenario.id}, got \`${label}\``);
+    if (!v)
+      throw new UsageError(`Expected \`--variant\` to be one of ${scenario.variants.map((x) => x.label).join(', ')} for ${scenario.id}, got \`${label}\``);
     return v;
   });
 }

@@ -56,7 +56,10 @@ export interface DebateEntry {
   variants: VariantSummary[];
 }
 
-export function buildDebateReport(entries: readonly DebateEntry[], opts: { outDir: string; seeds: number[]; generatedAt: string; durationMs: number | null }): DebateReport {
+export function buildDebateReport(
+  entries: readonly DebateEntry[],
+  opts: { outDir: string; seeds: number[]; generatedAt: string; durationMs: number | null },
+): DebateReport {
   const rel = (p: string | null): string | null => (p === null ? null : relative(opts.outDir, p).split(sep).join('/'));
   const scenarios = entries.map(({ scenario, variants }): DebateScenario => {
     const { variants: _v, notReproduced, ...text } = scenario;
@@ -81,7 +84,15 @@ export function buildDebateReport(entries: readonly DebateEntry[], opts: { outDi
   const count = (m: Match): number => rows.filter((r) => r.match === m).length;
   const runs = rows.flatMap((r) => r.runs.filter((x) => x.sharedFrom === null));
   const failedRuns = runs.filter((r) => r.status === 'error' || r.status === 'unknown').length;
-  const totals = { 'as-expected': count('as-expected'), differs: count('differs'), undecided: count('undecided'), 'no-expectation': count('no-expectation'), rows: rows.length, runs: runs.length, failedRuns };
+  const totals = {
+    'as-expected': count('as-expected'),
+    differs: count('differs'),
+    undecided: count('undecided'),
+    'no-expectation': count('no-expectation'),
+    rows: rows.length,
+    runs: runs.length,
+    failedRuns,
+  };
   const undecidedMeasured = rows.filter((r) => r.match === 'undecided' && r.status === 'measured').length;
   const exitCode = totals.differs > 0 ? EXIT.invalid : failedRuns > 0 ? EXIT.unknown : undecidedMeasured > 0 ? EXIT.untested : EXIT.valid;
   const notMeasured = rows.filter((r) => r.status !== 'measured').length;

@@ -26,7 +26,12 @@ export function delays(starts: readonly number[], openMs: number, delayMs: numbe
 }
 
 /** A partition from `at` to `until`, its grudge given. */
-export function partition(at: number, until: number, grudge: Grudge, grudgeKind: 'majorities-ring' | 'client-from-servers' = 'client-from-servers'): FaultWindow {
+export function partition(
+  at: number,
+  until: number,
+  grudge: Grudge,
+  grudgeKind: 'majorities-ring' | 'client-from-servers' = 'client-from-servers',
+): FaultWindow {
   return { at, until, fault: 'partition', target: { kind: 'partition', grudgeKind, grudge } };
 }
 
@@ -35,7 +40,14 @@ export function partition(at: number, until: number, grudge: Grudge, grudgeKind:
  * the servers it can talk to; it is cut off (both ways) from all the others.
  */
 export function clientsReach(reach: Readonly<Record<string, readonly string[]>>, servers: readonly string[]): Grudge {
-  return mergeGrudges(...Object.entries(reach).map(([client, ok]) => clientFromServers(client, servers.filter((s) => !ok.includes(s)))));
+  return mergeGrudges(
+    ...Object.entries(reach).map(([client, ok]) =>
+      clientFromServers(
+        client,
+        servers.filter((s) => !ok.includes(s)),
+      ),
+    ),
+  );
 }
 
 /** Shift a node's wall clock by `offsetMs` at each start, back to true time `ms` later. */

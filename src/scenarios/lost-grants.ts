@@ -61,7 +61,9 @@ const tokenOf = (op: Op): number | string | null => (typeof op['token'] === 'num
 
 export function lostGrants(history: History): LostGrant[] {
   const grants = grantsOf(history);
-  const faults = history.filter((op) => op.process === 'nemesis' && op.type === 'info' && SERVER_FAULTS.has(op.f) && (op.error === undefined || op.error === null)).map((op) => op.time);
+  const faults = history
+    .filter((op) => op.process === 'nemesis' && op.type === 'info' && SERVER_FAULTS.has(op.f) && (op.error === undefined || op.error === null))
+    .map((op) => op.time);
   const lost: LostGrant[] = [];
   for (const g1 of grants) {
     const lease = typeof g1.ok['lease_ms'] === 'number' ? g1.ok['lease_ms'] : undefined;
@@ -86,4 +88,3 @@ export function tokenRegressions(history: History): number {
   }
   return regressions;
 }
-

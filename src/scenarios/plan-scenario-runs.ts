@@ -43,7 +43,12 @@ export function replayCommand(scenarioId: string, label: string, seed: number): 
 }
 
 /** Runs go under `<runsDir>/<scenario id>/<scenario>-<variant>-s<seed>/<timestamp>/`. */
-export function planScenarioRuns(selection: readonly ScenarioSelection[], seeds: readonly number[], runsDir: string, exists?: (path: string) => boolean): PlannedScenarioRun[] {
+export function planScenarioRuns(
+  selection: readonly ScenarioSelection[],
+  seeds: readonly number[],
+  runsDir: string,
+  exists?: (path: string) => boolean,
+): PlannedScenarioRun[] {
   const plan: PlannedScenarioRun[] = [];
   const byKey = new Map<string, PlannedScenarioRun>();
   for (const seed of seeds) {

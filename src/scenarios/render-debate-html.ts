@@ -49,12 +49,21 @@ function renderScenario(s: DebateScenario): string {
     `<details><summary>setup</summary><p>${h(s.setup)}</p><p class="recipe">${h(s.recipe)}</p></details></th>` +
     `<td rowspan="${span}" class="claim">${h(s.claim)}${s.notReproduced === null ? '' : `<div class="not-reproduced">not reproduced: ${h(s.notReproduced)}</div>`}</td>` +
     `<td rowspan="${span}" class="side">${h(s.predictions.kleppmann)}</td><td rowspan="${span}" class="side">${h(s.predictions.antirez)}</td>`;
-  const rows = s.rows.length === 0 ? [`<tr>${head}<td colspan="4"></td></tr>`] : s.rows.map((r, i) => `<tr class="m-${r.match}">${i === 0 ? head : ''}${renderRow(r)}</tr>`);
+  const rows =
+    s.rows.length === 0
+      ? [`<tr>${head}<td colspan="4"></td></tr>`]
+      : s.rows.map((r, i) => `<tr class="m-${r.match}">${i === 0 ? head : ''}${renderRow(r)}</tr>`);
   return `<tbody id="${h(anchor(s.id))}">\n${rows.join('\n')}\n</tbody>`;
 }
 
 function renderRow(r: DebateRow): string {
-  const expected = r.expected === null ? '<span class="none">not agreed</span>' : `${[r.expected.lock ? `lock ${r.expected.lock}` : '', r.expected.data ? `data ${r.expected.data}` : ''].filter((x) => x !== '').map(h).join('<br>')}<div class="why">${h(r.expected.why)}</div>`;
+  const expected =
+    r.expected === null
+      ? '<span class="none">not agreed</span>'
+      : `${[r.expected.lock ? `lock ${r.expected.lock}` : '', r.expected.data ? `data ${r.expected.data}` : '']
+          .filter((x) => x !== '')
+          .map(h)
+          .join('<br>')}<div class="why">${h(r.expected.why)}</div>`;
   const measured =
     r.status === 'measured'
       ? `${property('data', r.data)}${property('lock', r.lock)}<div class="match" title="${h(r.matchReason)}">${h(MATCH_TEXT[r.match])}</div>${r.notes.length === 0 ? '' : `<ul class="notes">${r.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`}`
@@ -71,7 +80,9 @@ const MARK: Record<DebateRunLink['status'], string> = { valid: '✓', invalid: '
 function runLink(run: DebateRunLink): string {
   const label = `seed ${run.seed} ${MARK[run.status]}`;
   const title = h(`${run.status}${run.error ? `: ${run.error}` : ''} · replay: ${run.replay}${run.sharedFrom ? ` · run for ${run.sharedFrom}` : ''}`);
-  return run.link === null ? `<span class="s-${run.status}" title="${title}">${h(label)}</span>` : `<a class="s-${run.status}" href="${href(run.link)}" title="${title}">${h(label)}</a>`;
+  return run.link === null
+    ? `<span class="s-${run.status}" title="${title}">${h(label)}</span>`
+    : `<a class="s-${run.status}" href="${href(run.link)}" title="${title}">${h(label)}</a>`;
 }
 
 const MATCH_TEXT: Record<DebateRow['match'], string> = {

@@ -31,8 +31,13 @@ export function renderDebateMd(report: DebateReport): string {
       );
     });
   }
-  lines.push('', '**lock**: the lock was held by two clients at once. **data**: the resource was damaged. ✓ as the debate agrees · ✗ differs · ? undecided · ⚖️ disputed (no agreed outcome)');
-  const replays = report.scenarios.flatMap((s) => s.rows.flatMap((r) => r.runs.filter((x) => x.sharedFrom === null).map((x) => `- **${md(s.id)}** ${md(r.label)} seed ${x.seed}: ${code(x.replay)}`)));
+  lines.push(
+    '',
+    '**lock**: the lock was held by two clients at once. **data**: the resource was damaged. ✓ as the debate agrees · ✗ differs · ? undecided · ⚖️ disputed (no agreed outcome)',
+  );
+  const replays = report.scenarios.flatMap((s) =>
+    s.rows.flatMap((r) => r.runs.filter((x) => x.sharedFrom === null).map((x) => `- **${md(s.id)}** ${md(r.label)} seed ${x.seed}: ${code(x.replay)}`)),
+  );
   if (replays.length > 0) lines.push('', '### Replay', '', ...replays);
   return lines.join('\n') + '\n';
 }

@@ -44,7 +44,13 @@ export interface ScenarioDeps {
   now: () => number;
 }
 
-export async function runScenarios(outDir: string, selection: readonly ScenarioSelection[], seeds: number[], plan: readonly PlannedScenarioRun[], deps: ScenarioDeps): Promise<DebateReport> {
+export async function runScenarios(
+  outDir: string,
+  selection: readonly ScenarioSelection[],
+  seeds: number[],
+  plan: readonly PlannedScenarioRun[],
+  deps: ScenarioDeps,
+): Promise<DebateReport> {
   const began = deps.now();
   const byRow = new Map<string, ScenarioRun[]>();
   const refresh = (): DebateReport => {
@@ -100,7 +106,9 @@ function outcomeLine(run: ScenarioRun): string {
   const prop = (name: string, v: ScenarioRun['lock']): string => `${name} ${v.valid === true ? 'safe' : v.valid === false ? 'UNSAFE' : 'unknown'}`;
   // A fault that missed or failed (a dead delay proxy among them) is named, not only counted.
   const missed = run.facts?.faults.skipped ?? [];
-  const faults = run.facts ? ` · faults ${run.facts.faults.applied}/${run.facts.faults.planned}${missed.length > 0 ? ` (${missed.length} missed or failed: ${missed[0]})` : ''}` : '';
+  const faults = run.facts
+    ? ` · faults ${run.facts.faults.applied}/${run.facts.faults.planned}${missed.length > 0 ? ` (${missed.length} missed or failed: ${missed[0]})` : ''}`
+    : '';
   return `${prop('data', run.data)} · ${prop('lock', run.lock)}${faults} · ${run.summary.dir ?? ''}`;
 }
 

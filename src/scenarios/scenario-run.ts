@@ -59,7 +59,14 @@ export function splitVerdicts(results: StoredResults | null): { lock: PropertyVe
 }
 
 /** A run the tool failed to make or finish: unknown on both counts, with the reason. */
-export function failedRun(identity: RunIdentity, replay: string, error: string, dir: string | null, durationMs: number, sharedFrom: string | null = null): ScenarioRun {
+export function failedRun(
+  identity: RunIdentity,
+  replay: string,
+  error: string,
+  dir: string | null,
+  durationMs: number,
+  sharedFrom: string | null = null,
+): ScenarioRun {
   const summary: RunSummary = {
     ...identity,
     dir,
@@ -78,7 +85,14 @@ export async function readScenarioRun(runDir: string, identity: RunIdentity, pla
   // The run this scenario has just made: runLockTest wrote its results.json from this history (no second analysis).
   const summary = readRunSummary(runDir, identity, null, { ownRun: true });
   const run = await readRunDir(runDir, { ownRun: true });
-  return { summary, ...splitVerdicts(run.results), facts: historyFacts(run.history, plannedWindows), increments: incrementsOf(run.results), findings: readClientFindings(runDir), sharedFrom };
+  return {
+    summary,
+    ...splitVerdicts(run.results),
+    facts: historyFacts(run.history, plannedWindows),
+    increments: incrementsOf(run.results),
+    findings: readClientFindings(runDir),
+    sharedFrom,
+  };
 }
 
 /** lost-updates' count of acknowledged increments and of those lost, when the final read let it count them. */

@@ -49,7 +49,11 @@ export const SPLIT_BRAIN_SCRIPT = timeline(masterPartition(2000, 9000, 'master-w
 const FAILOVER = { backend: 'redis-sentinel', holdMs: 7000, ttlMs: 10_000, timeLimitS: 24, script: FAILOVER_SCRIPT } as const;
 const SPLIT = { backend: 'redis-sentinel', holdMs: 1000, ttlMs: 3000, timeLimitS: 14, script: SPLIT_BRAIN_SCRIPT } as const;
 
-const LOST: Expectation = { lock: 'unsafe', data: 'unsafe', why: 'both sides agree: an acknowledged grant that never reached a replica is gone after the failover, and a second client is granted the lock' };
+const LOST: Expectation = {
+  lock: 'unsafe',
+  data: 'unsafe',
+  why: 'both sides agree: an acknowledged grant that never reached a replica is gone after the failover, and a second client is granted the lock',
+};
 
 function variant(label: string, text: string, options: ScenarioVariant['options'], expected?: Expectation): ScenarioVariant {
   return { label, text, options, ...(expected ? { expected } : {}), evidence: 'lost-grant' };
@@ -61,19 +65,44 @@ export const S7: Scenario = {
   claim:
     'A lock on a Redis master with asynchronous replicas is lost when the master dies after granting it but before the key reached a replica, and Sentinel promotes that replica: a second client is granted the same lock. The INCR fencing token lives on the same master and is lost with it.',
   predictions: {
-    kleppmann: 'Unsafe: replication is asynchronous, so the failover loses acknowledged grants; a token from the same Redis goes backwards with them, so it does not fence. WAIT does not make Redis linearizable either: it says how many replicas had the write, it does not roll back or order anything.',
-    antirez: 'Unsafe with plain failover; this race is why Redlock uses independent masters. WAIT after acquiring (grant refused unless a replica has it) and min-replicas-to-write narrow the window; neither makes a failover-based lock safe in every case.',
+    kleppmann:
+      'Unsafe: replication is asynchronous, so the failover loses acknowledged grants; a token from the same Redis goes backwards with them, so it does not fence. WAIT does not make Redis linearizable either: it says how many replicas had the write, it does not roll back or order anything.',
+    antirez:
+      'Unsafe with plain failover; this race is why Redlock uses independent masters. WAIT after acquiring (grant refused unless a replica has it) and min-replicas-to-write narrow the window; neither makes a failover-based lock safe in every case.',
   },
   setup:
     'redis-sentinel (rs1 master, rs2, rs3 replicas, three Sentinels, quorum 2, down-after 1 s), lock-counter, 2 clients that reach the master through the Sentinels (ioredis sentinels + name). Failover rows: hold 7 s, TTL 10 s; the master is cut off from its replicas from 1.5 to 14.5 s and killed at 9.5 s, so the grant at about 7.5 s is acknowledged by the master only; restarted at 21 s. min-replicas-in-lag: cut off only at 6.8 s and killed at 8.8 s, so the grant falls within the 1 s max lag. Split-brain rows: hold 1 s, TTL 3 s; the master and client c1 are cut off from the replicas, the Sentinels and c2 from 2 to 9 s. A row counts as decided only when a seed shows the danger (a grant lost in the failover: another client granted the lock while the first still held it, within its TTL) or the protection refusing grants (WAIT, NOREPLICAS); otherwise it is undecided, not safe.',
-  recipe: 'to see a lock acknowledged by a Redis master lost when Sentinel promotes a replica (and what WAIT and min-replicas-to-write do about it), run `sudo npx fencecheck scenario run S7`',
+  recipe:
+    'to see a lock acknowledged by a Redis master lost when Sentinel promotes a replica (and what WAIT and min-replicas-to-write do about it), run `sudo npx fencecheck scenario run S7`',
   variants: [
     variant('failover-none', 'replicas cut off, master killed after a grant, no fence', { ...FAILOVER, resource: 'none' }, LOST),
-    variant('failover-fence', 'the same, writes fenced by the INCR token', { ...FAILOVER, resource: 'fence' }, { lock: 'unsafe', why: 'the grant is lost; whether the fence saves the data is the question (Kleppmann: no, the token is lost with the grant)' }),
-    variant('failover-wait', 'the same, no fence, WAIT 1 after each grant (refused when no replica acknowledges)', { ...FAILOVER, resource: 'none', waitReplicas: 1 }),
-    variant('failover-min-replicas', 'the same, no fence, min-replicas-to-write 1 with max lag 1 s on every data node', { ...FAILOVER, resource: 'none', minReplicas: 1 }),
-    variant('min-replicas-in-lag', 'min-replicas-to-write 1 (max lag 1 s), no fence, but the replicas cut off only at 6.8 s, just before the grant, and the master killed at 8.8 s', { ...FAILOVER, script: LAG_SCRIPT, resource: 'none', minReplicas: 1 }),
-    variant('split-brain-none', 'master isolated with one client of two while a replica is promoted, no fence', { ...SPLIT, resource: 'none' }, { lock: 'unsafe', why: 'both sides agree: two masters grant the lock at once' }),
+    variant(
+      'failover-fence',
+      'the same, writes fenced by the INCR token',
+      { ...FAILOVER, resource: 'fence' },
+      { lock: 'unsafe', why: 'the grant is lost; whether the fence saves the data is the question (Kleppmann: no, the token is lost with the grant)' },
+    ),
+    variant('failover-wait', 'the same, no fence, WAIT 1 after each grant (refused when no replica acknowledges)', {
+      ...FAILOVER,
+      resource: 'none',
+      waitReplicas: 1,
+    }),
+    variant('failover-min-replicas', 'the same, no fence, min-replicas-to-write 1 with max lag 1 s on every data node', {
+      ...FAILOVER,
+      resource: 'none',
+      minReplicas: 1,
+    }),
+    variant(
+      'min-replicas-in-lag',
+      'min-replicas-to-write 1 (max lag 1 s), no fence, but the replicas cut off only at 6.8 s, just before the grant, and the master killed at 8.8 s',
+      { ...FAILOVER, script: LAG_SCRIPT, resource: 'none', minReplicas: 1 },
+    ),
+    variant(
+      'split-brain-none',
+      'master isolated with one client of two while a replica is promoted, no fence',
+      { ...SPLIT, resource: 'none' },
+      { lock: 'unsafe', why: 'both sides agree: two masters grant the lock at once' },
+    ),
     variant('split-brain-min-replicas', 'the same, min-replicas-to-write 1 with max lag 1 s', { ...SPLIT, resource: 'none', minReplicas: 1 }),
   ],
 };

@@ -55,7 +55,14 @@ export function summarizeVariant(scenario: Scenario, variant: ScenarioVariant, p
   const reason = variantNotRunnable(scenario, variant) ?? null;
   const o = variant.options;
   const cell = summarizeCell(
-    { id: `${scenario.id}/${variant.label}`, backend: o.backend, resource: o.resource, nemesis: 'scripted', faults: [...new Set(o.script.map((w) => w.fault))], notApplicable: reason },
+    {
+      id: `${scenario.id}/${variant.label}`,
+      backend: o.backend,
+      resource: o.resource,
+      nemesis: 'scripted',
+      faults: [...new Set(o.script.map((w) => w.fault))],
+      notApplicable: reason,
+    },
     reason === null ? plannedSeeds : [],
     runs.map((r) => r.summary),
   );
@@ -64,7 +71,8 @@ export function summarizeVariant(scenario: Scenario, variant: ScenarioVariant, p
   const judged = variant.evidence === undefined ? sorted : sorted.map((r) => (hasEvidence(r) ? r : { ...r, lock: unproven(r.lock), data: unproven(r.data) }));
   const lock = summarizeProperty(judged.map((r) => r.lock));
   const data = summarizeProperty(judged.map((r) => r.data));
-  const status: RowStatus = scenario.notReproduced !== undefined ? 'not-reproduced' : reason !== null ? 'not-applicable' : sorted.length === 0 ? 'not-run' : 'measured';
+  const status: RowStatus =
+    scenario.notReproduced !== undefined ? 'not-reproduced' : reason !== null ? 'not-applicable' : sorted.length === 0 ? 'not-run' : 'measured';
   const expected = variant.expected ?? null;
   const { match, matchReason } = matchOf(expected, { lock, data }, sorted);
   return {
@@ -128,14 +136,19 @@ export function kindPhrase(kinds: Record<string, number>): string {
     .join(', ');
 }
 
-function matchOf(expected: Expectation | null, measured: Record<'lock' | 'data', PropertySummary>, runs: readonly ScenarioRun[]): { match: Match; matchReason: string } {
+function matchOf(
+  expected: Expectation | null,
+  measured: Record<'lock' | 'data', PropertySummary>,
+  runs: readonly ScenarioRun[],
+): { match: Match; matchReason: string } {
   const props = (['lock', 'data'] as const).filter((p) => expected?.[p] !== undefined);
   if (expected === null || props.length === 0) return { match: 'no-expectation', matchReason: 'the debate does not agree on an outcome' };
   const differs = props.filter((p) => (measured[p].outcome === 'safe' || measured[p].outcome === 'unsafe') && measured[p].outcome !== expected[p]);
   const undecided = props.filter((p) => measured[p].outcome === 'unknown' || measured[p].outcome === 'not-run');
   const missed = runs.filter((r) => r.facts !== null && r.facts.faults.planned > 0 && r.facts.faults.applied === 0).length;
   const says = (ps: readonly ('lock' | 'data')[]): string => ps.map((p) => `expected ${p} ${expected[p]}, measured ${measured[p].outcome}`).join('; ');
-  if (differs.length > 0 && missed > 0) return { match: 'undecided', matchReason: `${says(differs)}, but the fault struck in none of ${plural(missed, 'run')}` };
+  if (differs.length > 0 && missed > 0)
+    return { match: 'undecided', matchReason: `${says(differs)}, but the fault struck in none of ${plural(missed, 'run')}` };
   if (differs.length > 0) return { match: 'differs', matchReason: says(differs) };
   if (undecided.length > 0) return { match: 'undecided', matchReason: says(undecided) };
   return { match: 'as-expected', matchReason: says(props) };
@@ -160,10 +173,14 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
   const lost = counted.reduce((t, c) => t + c.lost, 0);
   const acked = counted.reduce((t, c) => t + c.acked, 0);
   // The rate Jepsen reports ("18% of acknowledged updates lost"), over the seeds whose final read counted.
-  if (lost > 0) notes.push(`${lost} of ${plural(acked, 'acknowledged increment')} lost (${percent(lost, acked)}${counted.length < runs.length ? `, over the ${counted.length} of ${runs.length} runs whose final read counted` : ''})`);
+  if (lost > 0)
+    notes.push(
+      `${lost} of ${plural(acked, 'acknowledged increment')} lost (${percent(lost, acked)}${counted.length < runs.length ? `, over the ${counted.length} of ${runs.length} runs whose final read counted` : ''})`,
+    );
   // The jobs workload's rate (compare's pooled measure over the seeds): duplicates per 1,000 jobs with their interval.
   if (cell.jobs !== null) notes.push(describeJobs(cell.jobs));
-  if (cell.cost !== null && (cell.resource === 'version' || cell.resource === 'for-update' || cell.backend === 'none')) notes.push(`cost: ${describeCost(cell.cost)}`);
+  if (cell.cost !== null && (cell.resource === 'version' || cell.resource === 'for-update' || cell.backend === 'none'))
+    notes.push(`cost: ${describeCost(cell.cost)}`);
   const findings = addFindings(runs.map((r) => r.findings));
   const reported = Object.entries(findings).sort(([a], [b]) => (a < b ? -1 : 1));
   if (reported.length > 0) notes.push(`the client reported: ${reported.map(([kind, n]) => `${kind} ×${n}`).join(', ')}`);
@@ -172,7 +189,10 @@ function notesOf(cell: CellSummary, runs: readonly ScenarioRun[]): string[] {
   if (cell.outcome === 'safe') notes.push(cellWeight(cell));
   // Untested is not safe: a seed whose data held but where the danger never came (no double hold, no refusal) says so.
   const untested = runs.filter((r) => r.summary.outcome === 'untested' && r.data.valid === true).length;
-  if (untested > 0) notes.push(`${plural(untested, 'seed')} of ${runs.length} never met the danger (no double hold, no refusal): ${untested === 1 ? 'its' : 'their'} data safe is untested`);
+  if (untested > 0)
+    notes.push(
+      `${plural(untested, 'seed')} of ${runs.length} never met the danger (no double hold, no refusal): ${untested === 1 ? 'its' : 'their'} data safe is untested`,
+    );
   if (cell.uselessRuns > 0) notes.push(`safe but useless in ${cell.uselessRuns} of ${plural(runs.length, 'run')}: every write rejected`);
   const errors = runs.filter((r) => r.summary.status === 'error').map((r) => `seed ${r.summary.seed}: ${r.summary.error ?? '?'}`);
   if (errors.length > 0) notes.push(`failed to run: ${errors.join('; ')}`);

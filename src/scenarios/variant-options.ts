@@ -52,7 +52,12 @@ export function variantNotRunnable(scenario: Scenario, variant: ScenarioVariant,
   const needs = variant.requires;
   if (needs !== undefined && !exists(needs.program)) return `not built: ${relative(projectRoot(), needs.program)} is missing (${needs.hint})`;
   const o = variant.options;
-  const why = notApplicable(o.backend, o.resource, o.script.map((w) => w.fault), true);
+  const why = notApplicable(
+    o.backend,
+    o.resource,
+    o.script.map((w) => w.fault),
+    true,
+  );
   return why === undefined ? undefined : `not applicable: ${why}`;
 }
 

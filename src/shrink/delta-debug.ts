@@ -65,7 +65,7 @@ export async function shrinkPlan(start: ShrinkPlan, oracle: Oracle, maxCandidate
     steps.push({ step, plan });
     return true;
   };
-  for (let progress = true; progress && candidates < maxCandidates; ) {
+  for (let progress = true; progress && candidates < maxCandidates;) {
     const before = plan.script.length;
     // attempt() moves `plan` to each accepted subset; ddmin's answer is the last one accepted.
     await ddmin(plan.script, (script) => attempt(`windows: ${plan.script.length} → ${script.length}`, { ...plan, script }));
@@ -122,13 +122,17 @@ function transforms(): [string, Transform][] {
     ...eachWindow('drop the trigger', (w) => (w.trigger === undefined ? undefined : withoutTrigger(w))),
     // A clock jump on several nodes: one node fewer (the last drawn), down to the one it was drawn from; before the
     // lengths, since each node is a fault event and a shrink's candidates are few.
-    ...eachWindow('one node fewer', (w) => (w.fault === 'clock' && w.target.kind === 'nodes' && w.target.nodes.length > 1 ? { ...w, target: fewerNodes(w.target.nodes) } : undefined)),
+    ...eachWindow('one node fewer', (w) =>
+      w.fault === 'clock' && w.target.kind === 'nodes' && w.target.nodes.length > 1 ? { ...w, target: fewerNodes(w.target.nodes) } : undefined,
+    ),
     // Fewer clients before shorter faults: the summary line counts clients (and fault events), not lengths, and a
     // shrink with few candidates (npm run libraries gives 3) should spend them on what the reader counts.
     ['two clients', (p) => (p.clients > 2 ? { ...p, clients: 2 } : undefined)],
     ['one client fewer', (p) => (p.clients > 2 ? { ...p, clients: p.clients - 1 } : undefined)],
     ...eachWindow('halve the length', (w) => (w.until - w.at >= 2 * FLOOR.windowMs ? { ...w, until: w.at + Math.round((w.until - w.at) / 2) } : undefined)),
-    ...eachWindow('halve the delay', (w) => (w.fault === 'delay' && w.delayMs >= 2 * FLOOR.windowMs ? { ...w, delayMs: Math.round(w.delayMs / 2) } : undefined)),
+    ...eachWindow('halve the delay', (w) =>
+      w.fault === 'delay' && w.delayMs >= 2 * FLOOR.windowMs ? { ...w, delayMs: Math.round(w.delayMs / 2) } : undefined,
+    ),
     ['end after the last window', endAfterLastWindow],
     ['halve the time limit', halveTime],
     ['halve the rate', (p) => (p.rate / 2 >= FLOOR.rate ? { ...p, rate: p.rate / 2 } : undefined)],

@@ -7,7 +7,16 @@
  * kept at k failures. Giving a number of re-runs is asking for that many, so
  * the flags keep their word and the better rule needs no flag at all.
  */
-import { decideCandidate, decideFixed, decideOriginal, originalRate, sequentialTest, SEQUENTIAL, type Tally, type Verdict } from '../hunt/sequential-decision.js';
+import {
+  decideCandidate,
+  decideFixed,
+  decideOriginal,
+  originalRate,
+  sequentialTest,
+  SEQUENTIAL,
+  type Tally,
+  type Verdict,
+} from '../hunt/sequential-decision.js';
 import { formatRate, rateJson } from '../hunt/reproduction-rate.js';
 
 export { formatRate, rateJson };

@@ -61,7 +61,11 @@ export function failedRunOptions(runDir: string): RunOptions {
   if (!isRunDir(runDir)) throw new UsageError(`${runDir}: not a run directory (no test.json and history.jsonl)`, hint);
   const store = RunStore.open(runDir);
   const results = store.readResults();
-  if (results === null || results.valid !== false) throw new UsageError(`${runDir}: this run did not fail (verdict ${results === null ? 'missing' : String(results.valid)}); there is nothing to shrink`, hint);
+  if (results === null || results.valid !== false)
+    throw new UsageError(
+      `${runDir}: this run did not fail (verdict ${results === null ? 'missing' : String(results.valid)}); there is nothing to shrink`,
+      hint,
+    );
   // The stored plan is what the run did: its options and windows as they were planned (a plan.json is checked as read).
   const stored = store.readPlan();
   if (stored !== null) {
@@ -71,7 +75,8 @@ export function failedRunOptions(runDir: string): RunOptions {
   // A run from before plans were stored: its options from test.json, the schedule planned again.
   const t = store.requireTest() as unknown as Record<string, unknown>;
   const o = Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, t[k] ?? (DEFAULTS as Record<string, unknown>)[k]])) as unknown as RunOptions;
-  for (const k of ['backend', 'resource', 'workload', 'client', 'proxies', 'waitReplicas', 'minReplicas', 'provider'] as const) if (t[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = t[k];
+  for (const k of ['backend', 'resource', 'workload', 'client', 'proxies', 'waitReplicas', 'minReplicas', 'provider'] as const)
+    if (t[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = t[k];
   // The script through the --script reader: a hand-edited test.json gets the same checks as the flag.
   const script = t['script'] === undefined ? planRun(o).windows : parseScript(JSON.stringify(t['script']));
   return { ...o, script, nemesis: [...new Set(script.map((w) => w.fault))] };
@@ -85,7 +90,16 @@ export { failureSigns } from '../hunt/failure-signs.js';
  * Re-runs a plan until `decide` keeps or drops it; each result kept by plan.
  * Ctrl-C: ShrinkInterrupted.
  */
-function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, signs: readonly FailureSign[]): { reproduce: (plan: ShrinkPlan, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }) => Promise<Reproduced>; counts: Map<string, Reproduced>; attempts: () => number } {
+function reproducer(
+  o: ShrinkOptions,
+  original: RunOptions,
+  deps: HuntDeps,
+  signs: readonly FailureSign[],
+): {
+  reproduce: (plan: ShrinkPlan, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }) => Promise<Reproduced>;
+  counts: Map<string, Reproduced>;
+  attempts: () => number;
+} {
   // The original's re-run is attempt 0 and no candidate: `--max-candidates N` logs candidates 1..N.
   let attempt = -1;
   const counts = new Map<string, Reproduced>();
@@ -105,7 +119,9 @@ function reproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, sign
         result.failingRun ??= runDir;
       }
     }
-    deps.log(`shrink: ${attempt === 0 ? 'the original plan' : `candidate ${attempt}`}: ${describeShrunk(plan)}: failed ${formatRate(result)}: ${attempt === 0 ? (result.verdict === 'keep' ? 'shrinking' : 'too rare to shrink') : result.verdict === 'keep' ? 'kept' : 'dropped'}`);
+    deps.log(
+      `shrink: ${attempt === 0 ? 'the original plan' : `candidate ${attempt}`}: ${describeShrunk(plan)}: failed ${formatRate(result)}: ${attempt === 0 ? (result.verdict === 'keep' ? 'shrinking' : 'too rare to shrink') : result.verdict === 'keep' ? 'kept' : 'dropped'}`,
+    );
     counts.set(JSON.stringify(plan), result);
     return result;
   };
@@ -123,7 +139,8 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   const start = planOf(original);
   let first: Reproduced;
   try {
-    if (o.originalRuns !== undefined) deps.log(`shrink: the original plan's ${o.originalRuns.of} re-runs by the hunt count (failed ${formatRate(o.originalRuns)})`);
+    if (o.originalRuns !== undefined)
+      deps.log(`shrink: the original plan's ${o.originalRuns.of} re-runs by the hunt count (failed ${formatRate(o.originalRuns)})`);
     first = await reproduce(start, rule.original, o.originalRuns);
   } catch (err) {
     if (err instanceof ShrinkInterrupted) return notReproduced(original, ['not shrunk: interrupted while re-running the original plan'], { fails: 0, of: 0 });
@@ -161,7 +178,16 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
     `steps: ${shrunk.steps.map((s) => s.step).join('; ') || 'none (already minimal)'} (${shrunk.candidates} candidates${shrunk.exhausted ? ', candidate budget spent' : ''})`,
   ];
   // The rates with their intervals: the original's re-runs (what candidates were held to) and the shrunk plan's.
-  const json = { from: o.runDir, rule: rule.json, original: planOf(original), originalReproduced: rateJson(first), shrunk: shrunk.plan, reproduced: { ...rateJson(final), failingRun: final.failingRun }, steps: shrunk.steps, replay };
+  const json = {
+    from: o.runDir,
+    rule: rule.json,
+    original: planOf(original),
+    originalReproduced: rateJson(first),
+    shrunk: shrunk.plan,
+    reproduced: { ...rateJson(final), failingRun: final.failingRun },
+    steps: shrunk.steps,
+    replay,
+  };
   writeFileAtomic(join(o.shrinkDir, 'shrink.json'), JSON.stringify(json, null, 2) + '\n');
   if (final.failingRun) await deps.markShrunk?.(final.failingRun, { summary: lines[0], from: o.runDir, shrunk: shrunk.plan, replay });
   if (final.failingRun) lines.push(`report: ${join(final.failingRun, 'report.html')} (opens on the story)`);
@@ -177,5 +203,14 @@ function planOf(o: RunOptions): ShrinkPlan {
 }
 
 function withPlan(o: RunOptions, p: ShrinkPlan, shrinkDir: string, attempt: number): RunOptions {
-  return { ...o, script: p.script, nemesis: [...new Set(p.script.map((w) => w.fault))], clients: p.clients, timeLimitS: p.timeLimitS, rate: p.rate, resultsDir: shrinkDir, name: `candidate-${String(attempt).padStart(3, '0')}` };
+  return {
+    ...o,
+    script: p.script,
+    nemesis: [...new Set(p.script.map((w) => w.fault))],
+    clients: p.clients,
+    timeLimitS: p.timeLimitS,
+    rate: p.rate,
+    resultsDir: shrinkDir,
+    name: `candidate-${String(attempt).padStart(3, '0')}`,
+  };
 }

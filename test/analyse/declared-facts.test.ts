@@ -27,8 +27,20 @@ const BACKENDS: readonly LockBackend[] = ['redis', 'redlock', 'etcd', 'zookeeper
 const RUNS = 14;
 
 const base: Omit<RunOptions, 'backend' | 'resource' | 'workload' | 'seed'> = {
-  nemesis: ['client-pause'], timeLimitS: 8, clients: 3, ttlMs: 1000, holdMs: 150, rate: 3, intervalMs: 1500, durationMs: 2500, recoverMs: 1000,
-  callTimeoutMs: 500, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  nemesis: ['client-pause'],
+  timeLimitS: 8,
+  clients: 3,
+  ttlMs: 1000,
+  holdMs: 150,
+  rate: 3,
+  intervalMs: 1500,
+  durationMs: 2500,
+  recoverMs: 1000,
+  callTimeoutMs: 500,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 
 function runnable(backend: LockBackend, resource: RunOptions['resource'], workload: RunOptions['workload']): boolean {

@@ -23,11 +23,23 @@ describe('BatchRunner', () => {
   it("rethrows the policy's fatal errors, also when a RunFailedError wraps them", async () => {
     const busy = new FencecheckError('cluster-busy', 'another cluster');
     const compare = new BatchRunner(COMPARE_POLICY, free);
-    await expect(compare.attempt(async () => { throw new RunFailedError('/r/x', busy); }, quiet)).rejects.toBe(busy);
-    await expect(compare.attempt(async () => { throw new UsageError('Expected `--rate` to be a positive number, got `0`'); }, quiet)).rejects.toThrow(UsageError);
+    await expect(
+      compare.attempt(async () => {
+        throw new RunFailedError('/r/x', busy);
+      }, quiet),
+    ).rejects.toBe(busy);
+    await expect(
+      compare.attempt(async () => {
+        throw new UsageError('Expected `--rate` to be a positive number, got `0`');
+      }, quiet),
+    ).rejects.toThrow(UsageError);
     // The scenarios record a run that waited in vain as an error row and go on.
     const scenarios = new BatchRunner(SCENARIO_POLICY, free);
-    expect(await scenarios.attempt(async () => { throw busy; }, quiet)).toEqual({ ok: false, error: 'another cluster', runDir: null });
+    expect(
+      await scenarios.attempt(async () => {
+        throw busy;
+      }, quiet),
+    ).toEqual({ ok: false, error: 'another cluster', runDir: null });
   });
 
   it("stops after the policy's failures in a row; a success resets the count", async () => {

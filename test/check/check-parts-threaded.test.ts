@@ -82,7 +82,7 @@ function breakKeys(file: string, seed: number, count: number): string[] {
   return broken;
 }
 
-describe('one history\'s keys on threads', () => {
+describe("one history's keys on threads", () => {
   // Made when this block's tests run (a filter, -t, that skips them all would skip a removal hook too).
   let dir = '';
   beforeAll(() => (dir = madeTempDir('fencecheck-parts-')));
@@ -150,7 +150,17 @@ describe('combine', () => {
   const share = (o: Partial<ShareOutcome>): ShareOutcome => ({ steps: 10, cacheEntries: 2, ...o });
 
   it('reports the invalid part first in (round, part) order, as one thread would', () => {
-    const r = combine([share({ invalid: { round: 3, part: 1, witness: witness(1) } }), share({ invalid: { round: 2, part: 7, witness: witness(7) } }), share({ invalid: { round: 2, part: 4, witness: witness(4) } })], 100, 9, undefined, 5);
+    const r = combine(
+      [
+        share({ invalid: { round: 3, part: 1, witness: witness(1) } }),
+        share({ invalid: { round: 2, part: 7, witness: witness(7) } }),
+        share({ invalid: { round: 2, part: 4, witness: witness(4) } }),
+      ],
+      100,
+      9,
+      undefined,
+      5,
+    );
     expect(r.valid).toBe(false);
     expect(r.witness!.partition).toBe(4);
     expect(r.stats).toEqual({ operations: 100, partitions: 9, steps: 30, cacheEntries: 6, elapsedMs: 5 });
@@ -168,7 +178,19 @@ describe('combine', () => {
 
 describe('parts-transfer', () => {
   it('decodes exactly what it encoded: pending ops, fail observations, string processes', () => {
-    const op = (id: number, o: Partial<Operation>): Operation => ({ id, process: id, f: 'get', input: ['k', null], output: null, status: 'pending', call: id, ret: Infinity, invokeIndex: id * 2, completeIndex: null, ...o });
+    const op = (id: number, o: Partial<Operation>): Operation => ({
+      id,
+      process: id,
+      f: 'get',
+      input: ['k', null],
+      output: null,
+      status: 'pending',
+      call: id,
+      ret: Infinity,
+      invokeIndex: id * 2,
+      completeIndex: null,
+      ...o,
+    });
     const parts: Operation[][] = [
       [op(0, { status: 'ok', output: ['k', 'x 1 y'], ret: 4, completeIndex: 5 }), op(3, {})],
       [],

@@ -35,7 +35,13 @@ describe('checkRunDir with a foreign client', () => {
   });
 
   it("a client's violations come back as the deciding client-protocol verdict", async () => {
-    const { results: r } = await checkRunDir(runDir({ client: 'python3 c.py', clientToken: 'monotonic', clientViolations: [{ client: 'client1-1', problem: 'printed a line that is not JSON', stderrTail: ['Traceback'] }] }));
+    const { results: r } = await checkRunDir(
+      runDir({
+        client: 'python3 c.py',
+        clientToken: 'monotonic',
+        clientViolations: [{ client: 'client1-1', problem: 'printed a line that is not JSON', stderrTail: ['Traceback'] }],
+      }),
+    );
     const v = r.checkers.find((x) => x.checker === 'client-protocol');
     expect(v).toMatchObject({ valid: 'unknown', summary: expect.stringContaining('printed a line that is not JSON') });
     expect(r.deciding).toContain('client-protocol');
@@ -53,7 +59,10 @@ describe('checkRunDir with a foreign client', () => {
     expect(clean.checkers.map((v) => v.checker)).not.toContain('client-crashes');
     const crash = { client: 'client2-8', exit: 'signal SIGABRT', stderrTail: ["uv_poll_start: Assertion `!uv__is_closing(handle)' failed."] };
     const { results: r } = await checkRunDir(runDir({ clientCrashes: [crash, { ...crash, client: 'client3-9' }] }));
-    expect(r.checkers.find((x) => x.checker === 'client-crashes')).toMatchObject({ valid: 'unknown', summary: expect.stringContaining('2 client process(es) died without being asked; first: client2-8 (signal SIGABRT)') });
+    expect(r.checkers.find((x) => x.checker === 'client-crashes')).toMatchObject({
+      valid: 'unknown',
+      summary: expect.stringContaining('2 client process(es) died without being asked; first: client2-8 (signal SIGABRT)'),
+    });
     expect(r.deciding).toContain('client-crashes');
     expect(r.evidence.clients).toEqual({ crashes: 2, first: crash });
     // The sample run lost updates: a crash never hides an anomaly the checkers found (a valid run becomes unknown: client-command.test.ts).
@@ -63,7 +72,10 @@ describe('checkRunDir with a foreign client', () => {
   });
 
   it('a damaged record is refused with 254', async () => {
-    await expect(checkRunDir(runDir({ clientCrashes: [{ client: 'client1-1', exit: 6 }] }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('clientCrashes') });
+    await expect(checkRunDir(runDir({ clientCrashes: [{ client: 'client1-1', exit: 6 }] }))).rejects.toMatchObject({
+      exitCode: 254,
+      message: expect.stringContaining('clientCrashes'),
+    });
     await expect(checkRunDir(runDir({ clientToken: 'fencing' }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('clientToken') });
     await expect(checkRunDir(runDir({ mainStartNs: -1 }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('mainStartNs') });
     await expect(checkRunDir(runDir({ mainStartNs: 412_000_000 }))).resolves.toMatchObject({ test: { mainStartNs: 412_000_000 } });
@@ -75,6 +87,9 @@ describe('checkRunDir with a foreign client', () => {
 
 describe('a clientToken with no client: test.json contradicts itself', () => {
   it('is refused with 254 naming clientToken, not judged as a foreign client', async () => {
-    await expect(checkRunDir(runDir({ clientToken: 'unique' }))).rejects.toMatchObject({ exitCode: 254, message: expect.stringContaining('`clientToken` does not fit the history') });
+    await expect(checkRunDir(runDir({ clientToken: 'unique' }))).rejects.toMatchObject({
+      exitCode: 254,
+      message: expect.stringContaining('`clientToken` does not fit the history'),
+    });
   });
 });

@@ -10,7 +10,14 @@ const evidence = (over: Partial<Evidence['faults']>, doubleHolds = 0, refusals =
 
 describe('formatOutcome', () => {
   it('says why a valid run is untested and how many windows struck, with the first skip and failure', () => {
-    const e = evidence({ applied: 2, skipped: [{ fault: 'client-pause', why: 'no client to pause' }, { fault: 'client-pause', why: 'no client to pause' }], failed: [] });
+    const e = evidence({
+      applied: 2,
+      skipped: [
+        { fault: 'client-pause', why: 'no client to pause' },
+        { fault: 'client-pause', why: 'no client to pause' },
+      ],
+      failed: [],
+    });
     expect(formatOutcome('untested', true, e, 'lock-counter')).toBe(
       'outcome: UNTESTED (the lock never failed: no double hold, no refusal); 2 of 4 fault windows struck (50%) [2 skipped: no client to pause, …]; 0 double hold(s), 0 refusal(s)',
     );
@@ -24,7 +31,9 @@ describe('formatOutcome', () => {
       'outcome: safe; 4 of 4 fault windows struck (100%) [1 failed: clock file not writable]; 3 double hold(s), 2 refusal(s); ' +
         'no violation in 1 run, 5 dangerous moments tested: a failure that shows in at least 95 % of runs would have been found with 95 % confidence',
     );
-    expect(formatOutcome('unsafe', false, evidence({}, 1, 0), 'lock-counter')).toBe('outcome: UNSAFE; 4 of 4 fault windows struck (100%); 1 double hold(s), 0 refusal(s)');
+    expect(formatOutcome('unsafe', false, evidence({}, 1, 0), 'lock-counter')).toBe(
+      'outcome: UNSAFE; 4 of 4 fault windows struck (100%); 1 double hold(s), 0 refusal(s)',
+    );
   });
 
   it('ends the line with the client crashes, when there were any', () => {

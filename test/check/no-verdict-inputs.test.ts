@@ -26,7 +26,11 @@ describe('nothing observed: no verdict of valid', () => {
   const dir = madeTempDir('fencecheck-blind-');
   const cases: [string, string, string][] = [
     ['only pending invokes', 'register', jsonl(line(0, 0, 'invoke', 'write', 1), line(1, 1, 'invoke', 'read', null))],
-    ['only info completions', 'cas-register', jsonl(line(0, 0, 'invoke', 'cas', [1, 2]), line(1, 0, 'info', 'cas', null), line(2, 1, 'invoke', 'write', 3), line(3, 1, 'info', 'write', null))],
+    [
+      'only info completions',
+      'cas-register',
+      jsonl(line(0, 0, 'invoke', 'cas', [1, 2]), line(1, 0, 'info', 'cas', null), line(2, 1, 'invoke', 'write', 3), line(3, 1, 'info', 'write', null)),
+    ],
     ['every op failed', 'register', jsonl(line(0, 0, 'invoke', 'write', 1), line(1, 0, 'fail', 'write', null))],
     ['kv: pending puts and gets', 'kv', jsonl(line(0, 0, 'invoke', 'put', ['k', 'x']), line(1, 1, 'invoke', 'get', ['k', null]))],
     ['mutex: a pending acquire', 'mutex', jsonl(line(0, 0, 'invoke', 'acquire', null))],
@@ -78,7 +82,10 @@ describe('EDN chains of #_, tags and ^meta are bounded like nesting', () => {
     const dir = madeTempDir('fencecheck-edn-chain-');
     const file = join(dir, 'ok.edn');
     // A tag is part of the value (`#t 1` is not `1`), metadata and discards are not: the completion echoes the write.
-    writeFileSync(file, `[{:process 0 :type :invoke :f :write :value ${'#t '.repeat(200)}1}\n{:process 0 :type :ok :f :write :value ${'#t ^:m #_ x '.repeat(200)}1}]\n`);
+    writeFileSync(
+      file,
+      `[{:process 0 :type :invoke :f :write :value ${'#t '.repeat(200)}1}\n{:process 0 :type :ok :f :write :value ${'#t ^:m #_ x '.repeat(200)}1}]\n`,
+    );
     const [r] = await checkFiles([file], createModel('register'));
     expect(r!.error).toBeUndefined();
   });

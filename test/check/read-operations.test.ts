@@ -22,7 +22,13 @@ if (!manifest) console.warn(`read-operations: corpus part skipped, no corpus at 
 function decision(r: LinearizabilityResult): unknown {
   return {
     valid: r.valid,
-    witness: r.witness && { partition: r.witness.partition, prefix: r.witness.prefix.map((o) => o.id), op: r.witness.op.id, reason: r.witness.reason, state: r.witness.state },
+    witness: r.witness && {
+      partition: r.witness.partition,
+      prefix: r.witness.prefix.map((o) => o.id),
+      op: r.witness.op.id,
+      reason: r.witness.reason,
+      state: r.witness.state,
+    },
   };
 }
 

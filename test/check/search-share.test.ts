@@ -25,7 +25,7 @@ describe('shares searched in either order', () => {
   beforeAll(() => (dir = madeTempDir('fencecheck-shares-')));
   const seed = testSeed('shares in either order', 'test/check/search-share.test.ts');
 
-  it('give one thread\'s witness, whichever share runs first', () => {
+  it("give one thread's witness, whichever share runs first", () => {
     const file = join(dir, 'two-broken.txt');
     writeLongKvHistory(file, { ops: 40_000, seed, keys: 4, infoRate: 0 });
     const lines = readFileSync(file, 'utf8').split('\n');
@@ -41,7 +41,10 @@ describe('shares searched in either order', () => {
     expect(one.valid).toBe(false);
     expect(one.witness!.partitionLabel).toBe('key "3"');
     const parts = searchOrder(model.partition(ops));
-    const shares = [[0, 1], [2, 3]];
+    const shares = [
+      [0, 1],
+      [2, 3],
+    ];
 
     const run = (order: number[]): { outcomes: ShareOutcome[]; rounds: number[] } => {
       const first = new SharedArrayBuffer(4);

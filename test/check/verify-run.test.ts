@@ -17,7 +17,10 @@ import { SAMPLE_MUTEX_RUN_DIR, SAMPLE_RUN_DIR } from '../fixtures/make-sample-ru
 import { testSeed } from '../support/seed.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
-type Json = Record<string, unknown> & { checkers: Record<string, unknown>[]; evidence: { faults: Record<string, unknown>; protection: Record<string, number> } };
+type Json = Record<string, unknown> & {
+  checkers: Record<string, unknown>[];
+  evidence: { faults: Record<string, unknown>; protection: Record<string, number> };
+};
 
 function copy(source = SAMPLE_RUN_DIR): string {
   const dir = join(madeTempDir('fencecheck-verify-'), 'run');
@@ -89,7 +92,10 @@ describe('verifiedResults: a results.json must match its history', () => {
     const noHistory = copy();
     // Even a results.json forged to valid/safe: without the history it is not read as a verdict.
     writeFileSync(join(noHistory, 'results.json'), JSON.stringify({ ...read(noHistory), valid: true, outcome: 'safe' }));
-    expect(verifiedResults(noHistory, readTestJson(noHistory), () => null)).toEqual({ results: null, unchecked: 'no history.jsonl: its results.json cannot be checked' });
+    expect(verifiedResults(noHistory, readTestJson(noHistory), () => null)).toEqual({
+      results: null,
+      unchecked: 'no history.jsonl: its results.json cannot be checked',
+    });
   });
 
   it('a random edit of the verdict fields is refused or changes nothing the history disagrees with', () => {
@@ -98,15 +104,21 @@ describe('verifiedResults: a results.json must match its history', () => {
     const original = read(dir);
     let refused = 0;
     fc.assert(
-      fc.property(fc.subarray(EDITS.map((e) => e[1]), { minLength: 1 }), (edits) => {
-        const r = structuredClone(original);
-        for (const edit of edits) edit(r);
-        writeFileSync(join(dir, 'results.json'), JSON.stringify(r));
-        const said = refusal(dir);
-        if (said !== 'accepted') refused++;
-        // Every edit above changes a verdict field, so each combination must be refused.
-        expect(said).not.toBe('accepted');
-      }),
+      fc.property(
+        fc.subarray(
+          EDITS.map((e) => e[1]),
+          { minLength: 1 },
+        ),
+        (edits) => {
+          const r = structuredClone(original);
+          for (const edit of edits) edit(r);
+          writeFileSync(join(dir, 'results.json'), JSON.stringify(r));
+          const said = refusal(dir);
+          if (said !== 'accepted') refused++;
+          // Every edit above changes a verdict field, so each combination must be refused.
+          expect(said).not.toBe('accepted');
+        },
+      ),
       { seed, numRuns: 60 },
     );
     console.log(`[verify-run random edits] ${refused} of 60 edited files refused`);

@@ -40,7 +40,7 @@ function hardHistory(writers: number): History {
 
 describe('the linearizability checker on a given clock', () => {
   // Readings: the start, the one part set up, then one every CLOCK_EVERY search steps: the third is the search's first.
-  it('a clock that jumps past the deadline at the search\'s first look stops it there: unknown, at the same step every run', () => {
+  it("a clock that jumps past the deadline at the search's first look stops it there: unknown, at the same step every run", () => {
     const once = () => check(createModel('cas-register'), hardHistory(20), { timeoutMs: 1000, now: jumpingClock(2) });
     const r = once();
     expect(r).toEqual({
@@ -53,10 +53,16 @@ describe('the linearizability checker on a given clock', () => {
 
   it('the same in the search that learns failures per part (kv, unpartitioned)', () => {
     // models.test.ts's hard part: a get reads a number no append wrote, after 14 pending appends.
-    const h = hardHistory(14).map((e) => (e.process === 14 ? { ...e, f: 'get', value: ['a', e.type === 'ok' ? 7 : null] } : { ...e, f: 'append', value: ['a', String(e.value)] }));
+    const h = hardHistory(14).map((e) =>
+      e.process === 14 ? { ...e, f: 'get', value: ['a', e.type === 'ok' ? 7 : null] } : { ...e, f: 'append', value: ['a', String(e.value)] },
+    );
     const once = () => check(createModel('kv', { partition: false }), h, { timeoutMs: 1000, now: jumpingClock(2) });
     const r = once();
-    expect(r).toMatchObject({ valid: 'unknown', reason: 'deadline of 1000 ms reached with 1 of 1 partition undecided', stats: { steps: CLOCK_EVERY, elapsedMs: 3_600_000 } });
+    expect(r).toMatchObject({
+      valid: 'unknown',
+      reason: 'deadline of 1000 ms reached with 1 of 1 partition undecided',
+      stats: { steps: CLOCK_EVERY, elapsedMs: 3_600_000 },
+    });
     expect(once()).toEqual(r);
   });
 
@@ -73,7 +79,7 @@ describe('the linearizability checker on a given clock', () => {
   });
 });
 
-describe('mutex-linearizable on the context\'s clock', () => {
+describe("mutex-linearizable on the context's clock", () => {
   // 13 acquires and 11 releases, all concurrent: no order works, and proving it visits millions of configurations.
   const h = lockHistory(
     ...Array.from({ length: 13 }, (_, p) => call(p, 'acquire', 0, 100, 'ok', { token: p })),
@@ -83,7 +89,11 @@ describe('mutex-linearizable on the context\'s clock', () => {
   it('a clock that jumps past the deadline gives unknown, at the same step every run', () => {
     const once = () => mutexLinearizableChecker.check(h, context({ workload: 'mutex', timeoutMs: 1000, now: jumpingClock(2) }));
     const v = once();
-    expect(v).toMatchObject({ valid: 'unknown', summary: 'undecided: deadline of 1000 ms reached with 1 of 1 partition undecided', stats: { steps: CLOCK_EVERY } });
+    expect(v).toMatchObject({
+      valid: 'unknown',
+      summary: 'undecided: deadline of 1000 ms reached with 1 of 1 partition undecided',
+      stats: { steps: CLOCK_EVERY },
+    });
     expect(once()).toEqual(v);
   });
 });

@@ -81,7 +81,10 @@ function expectCoherentWitness<S>(model: Model<S>, spec: Spec<unknown>, history:
 
 /** Why check() and the reference disagree, with the reference over the registry model's own steps to tell a model bug from a search bug. */
 function disagreement(name: ModelName, model: Model<unknown>, spec: Spec<unknown>, history: History, result: LinearizabilityResult, expected: boolean): string {
-  const viaModel = referenceCheck(specOfModel(model, (f) => spec.failPolicy(f)), history).valid;
+  const viaModel = referenceCheck(
+    specOfModel(model, (f) => spec.failPolicy(f)),
+    history,
+  ).valid;
   return `${name} from ${JSON.stringify(model.init())}: check() says ${String(result.valid)}, the reference ${expected} (over the registry model's steps: ${viaModel}) on ${JSON.stringify(history)}`;
 }
 
@@ -161,11 +164,13 @@ describe('kv without partitioning, beyond the brute force: agrees with kv partit
     fc.assert(
       fc.property(linearizableHistoryArbitrary('kv', 60), fc.nat(), fc.nat(VALUES.length - 1), (valid, at, value) => {
         const gets = valid.filter((op) => op.type === 'ok' && op.f === 'get');
-        const changed = gets.length === 0 ? valid : valid.map((op) => (op === gets[at % gets.length] ? { ...op, value: [(op.value as Value[])[0]!, VALUES[value]!] } : op));
+        const changed =
+          gets.length === 0 ? valid : valid.map((op) => (op === gets[at % gets.length] ? { ...op, value: [(op.value as Value[])[0]!, VALUES[value]!] } : op));
         for (const history of [valid, changed]) {
           const byKey = check(partitioned, history, DEADLINE);
           const one = check(whole, history, DEADLINE);
-          if (byKey.valid === 'unknown' || one.valid === 'unknown') throw new Error(`undecided within 20 s (partitioned ${String(byKey.valid)}, unpartitioned ${String(one.valid)}): ${JSON.stringify(history)}`);
+          if (byKey.valid === 'unknown' || one.valid === 'unknown')
+            throw new Error(`undecided within 20 s (partitioned ${String(byKey.valid)}, unpartitioned ${String(one.valid)}): ${JSON.stringify(history)}`);
           expect(one.valid, JSON.stringify(history)).toBe(byKey.valid);
           verdicts[String(one.valid) as 'true' | 'false']++;
           if (one.valid === false) expectCoherentWitness(whole, spec, history, one, false);
@@ -188,7 +193,8 @@ describe.each(MODEL_NAMES)('check() accepts histories linearizable by constructi
     fc.assert(
       fc.property(linearizableHistoryArbitrary(name, 40), (history) => {
         const result = check(model, history);
-        if (result.valid !== true) throw new Error(`check() says ${String(result.valid)} (${result.witness?.reason ?? result.reason}) on ${JSON.stringify(history)}`);
+        if (result.valid !== true)
+          throw new Error(`check() says ${String(result.valid)} (${result.witness?.reason ?? result.reason}) on ${JSON.stringify(history)}`);
       }),
       { numRuns: 1_000, seed },
     );

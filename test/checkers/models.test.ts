@@ -34,8 +34,7 @@ function history(...events: Ev[]): History {
   return buildHistory(events.map(([process, type, f, value, time]) => ({ process, type, f, value, time })));
 }
 
-const verdict = (name: ModelName, h: History, init?: Value): boolean | 'unknown' =>
-  check(createModel(name, init === undefined ? {} : { init }), h).valid;
+const verdict = (name: ModelName, h: History, init?: Value): boolean | 'unknown' => check(createModel(name, init === undefined ? {} : { init }), h).valid;
 
 describe('register', () => {
   const m = createModel('register');
@@ -164,18 +163,39 @@ describe('check() on tiny histories', () => {
   });
 
   it('an info op may take effect late, long after it returned', () => {
-    const h = history([0, 'invoke', 'write', 1], [0, 'info', 'write', 1], [1, 'invoke', 'read'], [1, 'ok', 'read', null], [1, 'invoke', 'read'], [1, 'ok', 'read', 1]);
+    const h = history(
+      [0, 'invoke', 'write', 1],
+      [0, 'info', 'write', 1],
+      [1, 'invoke', 'read'],
+      [1, 'ok', 'read', null],
+      [1, 'invoke', 'read'],
+      [1, 'ok', 'read', 1],
+    );
     expect(verdict('etcd', h)).toBe(true);
     expect(verdict('cas-register', h, 0)).toBe(true);
   });
 
   it('an info op takes effect once: it cannot be seen and then unseen', () => {
-    const h = history([0, 'invoke', 'write', 1], [0, 'info', 'write', 1], [1, 'invoke', 'read'], [1, 'ok', 'read', 1], [1, 'invoke', 'read'], [1, 'ok', 'read', null]);
+    const h = history(
+      [0, 'invoke', 'write', 1],
+      [0, 'info', 'write', 1],
+      [1, 'invoke', 'read'],
+      [1, 'ok', 'read', 1],
+      [1, 'invoke', 'read'],
+      [1, 'ok', 'read', null],
+    );
     expect(verdict('etcd', h)).toBe(false);
   });
 
   it('an info op may never take effect', () => {
-    const h = history([0, 'invoke', 'write', 1], [0, 'info', 'write', 1], [1, 'invoke', 'read'], [1, 'ok', 'read', null], [1, 'invoke', 'read'], [1, 'ok', 'read', null]);
+    const h = history(
+      [0, 'invoke', 'write', 1],
+      [0, 'info', 'write', 1],
+      [1, 'invoke', 'read'],
+      [1, 'ok', 'read', null],
+      [1, 'invoke', 'read'],
+      [1, 'ok', 'read', null],
+    );
     expect(verdict('etcd', h)).toBe(true);
   });
 
@@ -189,7 +209,16 @@ describe('check() on tiny histories', () => {
   it('of identical pending writes, each may take effect at its own time', () => {
     // Two indeterminate writes of 1, then 2 is written, 1 is read, 3 is written, and 1 is read again:
     // one write of 1 must land after 2, the other after 3.
-    const tail: Ev[] = [[2, 'invoke', 'write', 2], [2, 'ok', 'write', 2], [3, 'invoke', 'read'], [3, 'ok', 'read', 1], [4, 'invoke', 'write', 3], [4, 'ok', 'write', 3], [3, 'invoke', 'read'], [3, 'ok', 'read', 1]];
+    const tail: Ev[] = [
+      [2, 'invoke', 'write', 2],
+      [2, 'ok', 'write', 2],
+      [3, 'invoke', 'read'],
+      [3, 'ok', 'read', 1],
+      [4, 'invoke', 'write', 3],
+      [4, 'ok', 'write', 3],
+      [3, 'invoke', 'read'],
+      [3, 'ok', 'read', 1],
+    ];
     const twice = history([0, 'invoke', 'write', 1], [0, 'info', 'write', 1], [1, 'invoke', 'write', 1], [1, 'info', 'write', 1], ...tail);
     expect(verdict('etcd', twice)).toBe(true);
     const once = history([0, 'invoke', 'write', 1], [0, 'info', 'write', 1], ...tail);
@@ -203,7 +232,12 @@ describe('check() on tiny histories', () => {
     expect(verdict('etcd', h, 0)).toBe(false);
     // With a concurrent write of 2, the compare may have seen 2.
     const raced = history(
-      [0, 'invoke', 'cas', [0, 1]], [2, 'invoke', 'write', 2], [2, 'ok', 'write', 2], [0, 'fail', 'cas', [0, 1]], [1, 'invoke', 'read'], [1, 'ok', 'read', 2],
+      [0, 'invoke', 'cas', [0, 1]],
+      [2, 'invoke', 'write', 2],
+      [2, 'ok', 'write', 2],
+      [0, 'fail', 'cas', [0, 1]],
+      [1, 'invoke', 'read'],
+      [1, 'ok', 'read', 2],
     );
     expect(verdict('etcd', raced, 0)).toBe(true);
   });
@@ -235,7 +269,14 @@ describe('check() on tiny histories', () => {
     expect(verdict('mutex', failed)).toBe(true);
     const info = history([0, 'invoke', 'acquire'], [0, 'info', 'acquire'], [1, 'invoke', 'acquire'], [1, 'ok', 'acquire']);
     expect(verdict('mutex', info)).toBe(true);
-    const released = history([0, 'invoke', 'acquire'], [0, 'ok', 'acquire'], [0, 'invoke', 'release'], [0, 'ok', 'release'], [1, 'invoke', 'acquire'], [1, 'ok', 'acquire']);
+    const released = history(
+      [0, 'invoke', 'acquire'],
+      [0, 'ok', 'acquire'],
+      [0, 'invoke', 'release'],
+      [0, 'ok', 'release'],
+      [1, 'invoke', 'acquire'],
+      [1, 'ok', 'acquire'],
+    );
     expect(verdict('mutex', released)).toBe(true);
   });
 
@@ -257,7 +298,10 @@ describe('check() on tiny histories', () => {
     const valid = history(...appends(8), [20, 'invoke', 'get', ['k', null]], [20, 'ok', 'get', ['k', order]]);
     const invalid = history(...appends(8), [20, 'invoke', 'get', ['k', null]], [20, 'ok', 'get', ['k', order.replace('v0;', 'v3;')]]);
     const withoutLookahead = { ...createModel('kv'), deadEnds: undefined };
-    for (const [h, expected] of [[valid, true], [invalid, false]] as const) {
+    for (const [h, expected] of [
+      [valid, true],
+      [invalid, false],
+    ] as const) {
       const pruned = check(createModel('kv'), h);
       const full = check(withoutLookahead, h);
       expect(pruned.valid).toBe(expected);
@@ -286,8 +330,14 @@ describe('check() on tiny histories', () => {
   it('an easy violation in one part is found without finishing a hard part', () => {
     // The get reads a number, which no string value equals: the kv lookahead (string prefixes) cannot rule out an
     // order early, so the search must try the orders of the 14 pending appends.
-    const hardA = hardHistory(14).map((e): Op => (e.process === 14 ? { ...e, f: 'get', value: ['a', e.type === 'ok' ? 7 : null] } : { ...e, f: 'append', value: ['a', String(e.value)] }));
-    const easyB = history([100, 'invoke', 'get', ['b', null]], [100, 'ok', 'get', ['b', 'x']]).map((e) => ({ ...e, index: e.index + hardA.length, time: e.time + hardA.length }));
+    const hardA = hardHistory(14).map((e): Op =>
+      e.process === 14 ? { ...e, f: 'get', value: ['a', e.type === 'ok' ? 7 : null] } : { ...e, f: 'append', value: ['a', String(e.value)] },
+    );
+    const easyB = history([100, 'invoke', 'get', ['b', null]], [100, 'ok', 'get', ['b', 'x']]).map((e) => ({
+      ...e,
+      index: e.index + hardA.length,
+      time: e.time + hardA.length,
+    }));
     const r = check(createModel('kv'), [...hardA, ...easyB]);
     expect(r.valid).toBe(false);
     expect(r.witness?.partitionLabel).toBe('key "b"');
@@ -334,9 +384,14 @@ function hardHistory(writers: number): History {
 // Regressions: bugs these tests found in check(), each with its minimal history.
 describe('check() regressions', () => {
   // append b "x", then get a → "x", in sequence: not linearizable (key a was never written).
-  const crossKey = history([0, 'invoke', 'append', ['b', 'x']], [0, 'ok', 'append', ['b', 'x']], [0, 'invoke', 'get', ['a', null]], [0, 'ok', 'get', ['a', 'x']]);
+  const crossKey = history(
+    [0, 'invoke', 'append', ['b', 'x']],
+    [0, 'ok', 'append', ['b', 'x']],
+    [0, 'invoke', 'get', ['a', null]],
+    [0, 'ok', 'get', ['a', 'x']],
+  );
 
-  it('kv is invalid on a get of a key only another key\'s append wrote, partitioned or not', () => {
+  it("kv is invalid on a get of a key only another key's append wrote, partitioned or not", () => {
     // Was: check(kv, h, { noPartition: true }) stepped one key's cell over all keys and said valid.
     expect(check(createModel('kv'), crossKey).valid).toBe(false);
     expect(check(createModel('kv', { partition: false }), crossKey).valid).toBe(false);

@@ -84,7 +84,9 @@ describe('fencecheck check', () => {
     expect(runCli(['check', good, '--model', 'nope']).code).toBe(254);
     expect(runCli(['check', good, '--model', 'mutex', '--init', '0']).stderr).toContain('Expected no `--init` with --model mutex');
     expect(runCli(['check', join(dir, 'missing.jsonl'), '--model', 'mutex']).code).toBe(254);
-    expect(runCli(['check', good, '--model', 'etcd', '--timeout-ms', '0']).stderr).toContain('Expected `--timeout-ms` to be an integer from 1 to 86400000 (ms), got `0`');
+    expect(runCli(['check', good, '--model', 'etcd', '--timeout-ms', '0']).stderr).toContain(
+      'Expected `--timeout-ms` to be an integer from 1 to 86400000 (ms), got `0`',
+    );
   });
 
   it('says which model a history was meant for instead of calling it invalid', () => {
@@ -104,7 +106,12 @@ describe('fencecheck check', () => {
     const r = runCli(['check', cas, '--model', 'cas-register']);
     expect(r.code).toBe(254);
     expect(r.stdout).toContain('cas5.jsonl:1:67: expected `value` to be a pair [from, to] (invoke cas), found 5');
-    const kv = write('kv9.jsonl', [op(0, 0, 'invoke', 'put', ['k', 'x']), op(1, 0, 'ok', 'put', ['k', 'x']), op(2, 0, 'invoke', 'get', ['k', null]), op(3, 0, 'ok', 'get', 9)]);
+    const kv = write('kv9.jsonl', [
+      op(0, 0, 'invoke', 'put', ['k', 'x']),
+      op(1, 0, 'ok', 'put', ['k', 'x']),
+      op(2, 0, 'invoke', 'get', ['k', null]),
+      op(3, 0, 'ok', 'get', 9),
+    ]);
     const k = runCli(['check', kv, '--model', 'kv']);
     expect(k.code).toBe(254);
     expect(k.stdout).toMatch(/kv9\.jsonl:4:\d+: expected `value` to be a pair \[key, value\] .*\(ok get\), found 9/);
@@ -169,8 +176,13 @@ describe('fencecheck check', () => {
     expect(top.stderr).toContain('which is a loop of symbolic links');
   });
 
-  it('prints a history\'s control characters escaped, never raw', () => {
-    const esc = write('esc.jsonl', [op(0, 0, 'invoke', 'write', '\u001b[31mRED\u009b'), op(1, 0, 'ok', 'write', '\u001b[31mRED\u009b'), op(2, 1, 'invoke', 'read', null), op(3, 1, 'ok', 'read', 'x')]);
+  it("prints a history's control characters escaped, never raw", () => {
+    const esc = write('esc.jsonl', [
+      op(0, 0, 'invoke', 'write', '\u001b[31mRED\u009b'),
+      op(1, 0, 'ok', 'write', '\u001b[31mRED\u009b'),
+      op(2, 1, 'invoke', 'read', null),
+      op(3, 1, 'ok', 'read', 'x'),
+    ]);
     for (const args of [[], ['--json']]) {
       const r = runCli(['check', esc, '--model', 'register', ...args]);
       expect(r.code).toBe(1);
@@ -192,8 +204,16 @@ describe('fencecheck check', () => {
 
   it('ends quietly with 141 when the reader closes the pipe early (| head)', () => {
     const many = mkdtempSync(join(tmpdir(), 'fencecheck-many-'));
-    for (let i = 0; i < 300; i++) writeFileSync(join(many, `h${String(i).padStart(3, '0')}.jsonl`), [op(0, 0, 'invoke', 'write', 2), op(1, 0, 'ok', 'write', 2)].map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const out = execFileSync('bash', ['-c', `node ${MAIN} check ${many} --model register 2>"${many}/err" | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"; cat "${many}/err"`], { encoding: 'utf8' });
+    for (let i = 0; i < 300; i++)
+      writeFileSync(
+        join(many, `h${String(i).padStart(3, '0')}.jsonl`),
+        [op(0, 0, 'invoke', 'write', 2), op(1, 0, 'ok', 'write', 2)].map((l) => JSON.stringify(l)).join('\n') + '\n',
+      );
+    const out = execFileSync(
+      'bash',
+      ['-c', `node ${MAIN} check ${many} --model register 2>"${many}/err" | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"; cat "${many}/err"`],
+      { encoding: 'utf8' },
+    );
     expect(out).toBe('141\n');
   });
 });

@@ -132,11 +132,19 @@ describe('fencecheck check DIR: special files are reported, never skipped', () =
 describe('declared facts the history contradicts (issue 32 item 4): no verdict, 254 naming the fact', () => {
   // The sample run (redis, fence, lock-counter) with one fact of its test.json changed each time.
   const edits: { fact: string; to: unknown; says: RegExp }[] = [
-    { fact: 'workload', to: 'fenced-write', says: /`workload` does not fit the history: test\.json says workload fenced-write, but p\d+'s write of \d+ \(op #\d+\)/ },
+    {
+      fact: 'workload',
+      to: 'fenced-write',
+      says: /`workload` does not fit the history: test\.json says workload fenced-write, but p\d+'s write of \d+ \(op #\d+\)/,
+    },
     { fact: 'workload', to: 'mutex', says: /`workload` does not fit the history: test\.json says workload mutex, but p\d+'s (read|write)/ },
     { fact: 'workload', to: 'jobs', says: /`workload` does not fit the history: test\.json says workload jobs, but p\d+'s write of \d+ with no `job` field/ },
     { fact: 'resource', to: 'version', says: /`resource` does not fit the history: test\.json says resource version, but p\d+'s read recorded no row version/ },
-    { fact: 'backend', to: 'redlock', says: /`backend` does not fit the history: test\.json says backend redlock \(its built-in client's tokens are unique\), but p\d+'s acquire granted token \d+/ },
+    {
+      fact: 'backend',
+      to: 'redlock',
+      says: /`backend` does not fit the history: test\.json says backend redlock \(its built-in client's tokens are unique\), but p\d+'s acquire granted token \d+/,
+    },
     { fact: 'backend', to: 'none', says: /`backend` does not fit the history: test\.json says backend none, but p\d+'s acquire/ },
   ];
   it.each(edits)('test.json with $fact changed to $to: check, report and compare --merge --expect are 254 naming it', ({ fact, to, says }) => {
@@ -148,7 +156,11 @@ describe('declared facts the history contradicts (issue 32 item 4): no verdict, 
     test[fact] = to;
     writeFileSync(join(dir, 'test.json'), JSON.stringify(test, null, 2));
     writeFileSync(join(root, 'expect.json'), JSON.stringify([{ expect: 'safe' }]));
-    for (const args of [['check', dir], ['report', dir], ['compare', '--merge', dir, '--out', join(root, 'out'), '--expect', join(root, 'expect.json')]]) {
+    for (const args of [
+      ['check', dir],
+      ['report', dir],
+      ['compare', '--merge', dir, '--out', join(root, 'out'), '--expect', join(root, 'expect.json')],
+    ]) {
       const r = runCli(args);
       expect(r.code, `${args[0]}: ${r.stderr}`).toBe(254);
       expect(r.stderr, args[0]).toContain(join(dir, 'test.json'));

@@ -19,7 +19,12 @@ describe('cluster flags', () => {
   });
 
   it('doctor --subnet abc and up --subnet 10.77.0.0/16 exit 254 with no stack trace (the CLI, no root needed to refuse)', () => {
-    for (const args of [['doctor', '--subnet', 'abc'], ['up', '--backend', 'redis', '--subnet', '10.77.0.0/16'], ['up', '--backend', 'redis', '--client', 'c1,c1'], ['run', '--backend', 'redis', '--seed', '-1']]) {
+    for (const args of [
+      ['doctor', '--subnet', 'abc'],
+      ['up', '--backend', 'redis', '--subnet', '10.77.0.0/16'],
+      ['up', '--backend', 'redis', '--client', 'c1,c1'],
+      ['run', '--backend', 'redis', '--seed', '-1'],
+    ]) {
       const r = runCli(args);
       expect(r.code, args.join(' ')).toBe(254);
       expect(r.stderr, args.join(' ')).not.toMatch(/internal error|at .*\.js/);

@@ -15,8 +15,10 @@ import { MAIN } from './run-cli.js';
 const BREAKS = ['\n', '\r\n', '\r', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'];
 const FORGED = 'valid   FORGED';
 
-const op = (index: number, process: number, type: string, f: string, value: unknown): string => JSON.stringify({ index, time: index * 10, process, type, f, value });
-const INVALID_HISTORY = [op(0, 0, 'invoke', 'write', 1), op(1, 0, 'ok', 'write', 1), op(2, 1, 'invoke', 'read', null), op(3, 1, 'ok', 'read', 2)].join('\n') + '\n';
+const op = (index: number, process: number, type: string, f: string, value: unknown): string =>
+  JSON.stringify({ index, time: index * 10, process, type, f, value });
+const INVALID_HISTORY =
+  [op(0, 0, 'invoke', 'write', 1), op(1, 0, 'ok', 'write', 1), op(2, 1, 'invoke', 'read', null), op(3, 1, 'ok', 'read', 2)].join('\n') + '\n';
 
 function cli(args: string[], cwd: string): { status: number | null; out: string } {
   const r = spawnSync(process.execPath, [MAIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
@@ -67,7 +69,15 @@ describe.each(BREAKS.map((b) => [JSON.stringify(b), b] as const))('a line break 
     const historyPath = join(runDir, 'history.jsonl');
     const lines = readFileSync(historyPath, 'utf8').trimEnd().split('\n');
     const last = JSON.parse(lines[lines.length - 1]!) as { index: number; time: number };
-    const skip = { index: last.index + 1, time: last.time + 1, process: 'nemesis', type: 'info', f: 'kill', value: { target: 'leader' }, error: `none${br}outcome: safe` };
+    const skip = {
+      index: last.index + 1,
+      time: last.time + 1,
+      process: 'nemesis',
+      type: 'info',
+      f: 'kill',
+      value: { target: 'leader' },
+      error: `none${br}outcome: safe`,
+    };
     writeFileSync(historyPath, [...lines, JSON.stringify(skip)].join('\n') + '\n');
     const check = cli(['check', runDir], root);
     expect(check.status).toBe(1);

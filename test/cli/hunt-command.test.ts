@@ -15,18 +15,27 @@ const SAMPLE = new URL('../fixtures/runs/sample-run', import.meta.url).pathname;
 describe('fencecheck hunt and shrink on bad input', () => {
   it.each([
     [['hunt', '--backend', 'nope', '--resource', 'none'], /Expected `--backend` to be one of redis/],
-    [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '0'], /Expected `--budget` to be a whole number of milliseconds from 1s to 168h, got `0`[\s\S]*Hint: Give a duration from 1s to 168h/],
+    [
+      ['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '0'],
+      /Expected `--budget` to be a whole number of milliseconds from 1s to 168h, got `0`[\s\S]*Hint: Give a duration from 1s to 168h/,
+    ],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--budget-runs', '0'], /Expected `--budget-runs` to be an integer from 1 to 100000, got `0`/],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--budget', '1m', '--budget-runs', '2'], /Expected one of `--budget` and `--budget-runs`, got both/],
     [['hunt', '--backend', 'redis', '--resource', 'none', '--faults', 'gremlins'], /Expected `--faults` to list fault kinds among client-pause/],
-    [['hunt', '--backend', 'etcd', '--resource', 'fence-claim', '--faults', 'clock'], /Cannot hunt with `clock` on etcd \/ fence-claim[\s\S]*Hint: Leave that fault kind out/],
+    [
+      ['hunt', '--backend', 'etcd', '--resource', 'fence-claim', '--faults', 'clock'],
+      /Cannot hunt with `clock` on etcd \/ fence-claim[\s\S]*Hint: Leave that fault kind out/,
+    ],
     [['hunt', '--backend', 'redlock', '--resource', 'fence'], /no monotonic fencing token/],
     [['shrink', tmpdir()], /not a run directory[\s\S]*Hint: Give the run directory/],
     [['shrink', '/nonexistent/run'], /not a run directory[\s\S]*Hint: Give the run directory/],
     [['hunt', '--resource', 'none'], /Expected `--backend`, got none[\s\S]*Hint: Name the target/],
     [['hunt', '--merge', tmpdir()], /not a hunt directory \(no hunt\.json\)[\s\S]*Hint: Give the hunt directories/],
     [['shrink', SAMPLE, '--runs', '2', '--min-fails', '3'], /Expected `--min-fails` to be at most `--runs` \(2\), got `3`/],
-    [['hunt', '--backend', 'redis', '--resource', 'none', '--shrink-runs', '2', '--shrink-min-fails', '3'], /Expected `--shrink-min-fails` to be at most `--shrink-runs` \(2\), got `3`/],
+    [
+      ['hunt', '--backend', 'redis', '--resource', 'none', '--shrink-runs', '2', '--shrink-min-fails', '3'],
+      /Expected `--shrink-min-fails` to be at most `--shrink-runs` \(2\), got `3`/,
+    ],
   ])('%j exits 254', (args, message) => {
     const r = runCli(args);
     expect(r.code).toBe(254);

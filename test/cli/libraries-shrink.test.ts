@@ -19,12 +19,21 @@ describe('libraries shrinks', () => {
   it('shrinks the first invalid run of the first n unsafe cells, into the part folder', () => {
     dir = mkdtempSync(join(tmpdir(), 'fc-libshrink-'));
     const cells = [
-      cell('a@redis/none/client-pause', 'unsafe', [{ status: 'valid', runDir: 'runs/a-1' }, { status: 'invalid', runDir: 'runs/a-2' }]),
+      cell('a@redis/none/client-pause', 'unsafe', [
+        { status: 'valid', runDir: 'runs/a-1' },
+        { status: 'invalid', runDir: 'runs/a-2' },
+      ]),
       cell('a@redis/cas-unique/client-pause', 'safe', [{ status: 'valid', runDir: 'runs/b-1' }]),
       cell('b@redis/none/kill', 'unsafe', [{ status: 'invalid', runDir: 'runs/c-1' }]),
     ];
     writeFileSync(join(dir, 'compare.json'), JSON.stringify({ cells }));
-    expect(shrinkTargets(dir, 1)).toEqual([{ cell: 'a@redis/none/client-pause', dir: join(dir, 'shrinks', '1'), args: ['shrink', join(dir, 'runs/a-2'), ...SHRINK_ARGS, '--results', join(dir, 'shrinks', '1')] }]);
+    expect(shrinkTargets(dir, 1)).toEqual([
+      {
+        cell: 'a@redis/none/client-pause',
+        dir: join(dir, 'shrinks', '1'),
+        args: ['shrink', join(dir, 'runs/a-2'), ...SHRINK_ARGS, '--results', join(dir, 'shrinks', '1')],
+      },
+    ]);
     expect(shrinkTargets(dir, 5).map((t) => t.cell)).toEqual(['a@redis/none/client-pause', 'b@redis/none/kill']);
     expect(shrinkTargets(dir, 0)).toEqual([]);
   });
@@ -33,13 +42,26 @@ describe('libraries shrinks', () => {
     dir = mkdtempSync(join(tmpdir(), 'fc-libshrink-'));
     const one = join(dir, 'shrinks', '1');
     recordShrink(one, 'a@redis/none/client-pause', 150_000);
-    for (const [stamp, clients] of [['20261201T120000', 3], ['20261201T130000', 2]] as const) {
+    for (const [stamp, clients] of [
+      ['20261201T120000', 3],
+      ['20261201T130000', 2],
+    ] as const) {
       mkdirSync(join(one, 'shrink', stamp), { recursive: true });
       const shrunk = { script: [{ kind: 'client-pause' }], clients, timeLimitS: 5, rate: 2 };
-      writeFileSync(join(one, 'shrink', stamp, 'shrink.json'), JSON.stringify({ shrunk, reproduced: { fails: 2, of: 2 }, replay: `fencecheck run --clients ${clients}` }));
+      writeFileSync(
+        join(one, 'shrink', stamp, 'shrink.json'),
+        JSON.stringify({ shrunk, reproduced: { fails: 2, of: 2 }, replay: `fencecheck run --clients ${clients}` }),
+      );
     }
     recordShrink(join(dir, 'shrinks', '2'), 'b@redis/none/kill', 60_000);
-    expect(readShrinks(dir)).toEqual([{ cell: 'a@redis/none/client-pause', line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2 (95% CI 34–100%)', replay: 'fencecheck run --clients 2', durationMs: 150_000 }]);
+    expect(readShrinks(dir)).toEqual([
+      {
+        cell: 'a@redis/none/client-pause',
+        line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2 (95% CI 34–100%)',
+        replay: 'fencecheck run --clients 2',
+        durationMs: 150_000,
+      },
+    ]);
   });
 
   it('reads back a shrink whose run did not fail again as its answer, with no replay of its own', () => {

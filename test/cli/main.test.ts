@@ -27,7 +27,10 @@ describe('fencecheck entry point', () => {
   });
 
   it('loads every command, from the bundle and from the compiled modules (the integration tests and the clients run those): a module cycle that reads a binding before it is set fails here', () => {
-    const listed = runCli(['--help']).stdout.match(/^  ([a-z-]+)\b/gm)!.map((l) => l.trim()).filter((n) => n !== 'help' && !n.startsWith('-'));
+    const listed = runCli(['--help'])
+      .stdout.match(/^  ([a-z-]+)\b/gm)!
+      .map((l) => l.trim())
+      .filter((n) => n !== 'help' && !n.startsWith('-'));
     expect(listed).toEqual(expect.arrayContaining(COMMANDS));
     for (const name of listed) {
       for (const main of [undefined, join(projectRoot(), 'dist', 'src', 'cli', 'main.js')]) {
@@ -37,8 +40,11 @@ describe('fencecheck entry point', () => {
     }
   });
 
-  it('shows one command\'s help when only that command is loaded, and through `help CMD`', () => {
-    for (const args of [['check', '--help'], ['help', 'check']]) {
+  it("shows one command's help when only that command is loaded, and through `help CMD`", () => {
+    for (const args of [
+      ['check', '--help'],
+      ['help', 'check'],
+    ]) {
       const { code, stdout } = runCli(args);
       expect(code).toBe(0);
       expect(stdout).toContain('Usage: fencecheck check [options] <paths...>');
@@ -56,7 +62,11 @@ describe('fencecheck entry point', () => {
 
   it('a bad FENCECHECK_SUBNET stops a cluster command before it makes anything (254, no run directory)', () => {
     const cwd = madeTempDir('fencecheck-cli-subnet-');
-    for (const args of [['run', '--backend', 'redis', '--time-limit', '1'], ['scenario', 'run', 'S1', '--dry-run'], ['client-check', '--backend', 'redis']]) {
+    for (const args of [
+      ['run', '--backend', 'redis', '--time-limit', '1'],
+      ['scenario', 'run', 'S1', '--dry-run'],
+      ['client-check', '--backend', 'redis'],
+    ]) {
       const { code, stderr } = runCli(args, { cwd, env: { ...process.env, FENCECHECK_SUBNET: '10.0.0.0/16' } });
       expect(code, args.join(' ')).toBe(254);
       expect(stderr).toContain('Expected FENCECHECK_SUBNET to be a private /24 such as `10.78.0.0/24`, got `10.0.0.0/16`');

@@ -28,7 +28,16 @@ const RANGE_IN_HELP = /\[(\d+(?:\.\d+)?|2\^53 - 1)\.\.(\d+(?:\.\d+)?|2\^53 - 1)(
 
 function allCommands(): Command[] {
   const program = new Command();
-  for (const register of [registerRunCommand, registerCheckCommand, registerCompareCommand, registerClientCheckCommand, registerScenarioCommand, registerUpCommand, registerReportCommand]) register(program);
+  for (const register of [
+    registerRunCommand,
+    registerCheckCommand,
+    registerCompareCommand,
+    registerClientCheckCommand,
+    registerScenarioCommand,
+    registerUpCommand,
+    registerReportCommand,
+  ])
+    register(program);
   const out: Command[] = [];
   const walk = (c: Command): void => {
     out.push(c);
@@ -38,7 +47,9 @@ function allCommands(): Command[] {
   return out;
 }
 
-const numericOptions: { command: string; option: Option }[] = allCommands().flatMap((c) => c.options.filter((o) => NUMERIC_PLACEHOLDER.test(o.flags) || o.long === '--port').map((option) => ({ command: c.name(), option })));
+const numericOptions: { command: string; option: Option }[] = allCommands().flatMap((c) =>
+  c.options.filter((o) => NUMERIC_PLACEHOLDER.test(o.flags) || o.long === '--port').map((option) => ({ command: c.name(), option })),
+);
 
 function bound(text: string): number {
   return text === '2^53 - 1' ? Number.MAX_SAFE_INTEGER : Number(text);
@@ -51,23 +62,49 @@ function parse(o: Option, text: string): unknown {
 describe('numeric flags', () => {
   it('finds the numeric flags of every command (the walk itself works)', () => {
     const names = numericOptions.map(({ command, option }) => `${command} ${option.long}`);
-    for (const expected of ['run --time-limit', 'run --seed', 'compare --seeds', 'check --threads', 'serve --port', 'up --zk-tick-ms', 'client-check --ttl-ms', 'run --busy-timeout-ms']) expect(names).toContain(expected);
+    for (const expected of [
+      'run --time-limit',
+      'run --seed',
+      'compare --seeds',
+      'check --threads',
+      'serve --port',
+      'up --zk-tick-ms',
+      'client-check --ttl-ms',
+      'run --busy-timeout-ms',
+    ])
+      expect(names).toContain(expected);
   });
 
-  it.each(numericOptions.map(({ command, option }) => [`${command} ${option.long}`, option] as const))('%s: a range in its help, its bounds taken, one past them and non-decimals refused', (_name, option) => {
-    const m = RANGE_IN_HELP.exec(option.description);
-    expect(m, `help of ${option.long} shows no [min..max]: ${option.description}`).not.toBeNull();
-    const [min, max] = [bound(m![1]!), bound(m![2]!)];
-    const integer = Number.isInteger(min) && !/per second/.test(option.description);
-    expect(parse(option, String(min))).toBe(min);
-    if (max !== Number.MAX_SAFE_INTEGER) expect(parse(option, String(max))).toBe(max);
-    const tooBig = max === Number.MAX_SAFE_INTEGER ? '9007199254740992' : String(max + 1);
-    const refused = [tooBig, '1e3', '0x10', ' 5', '5 ', '+5', '', 'Infinity', 'NaN', '-0', ...(min > 0 ? [String(min - (integer ? 1 : min))] : ['-1']), ...(integer ? ['1.5'] : [])];
-    for (const text of refused) {
-      expect(() => parse(option, text), `${option.long} ${JSON.stringify(text)}`).toThrow(UsageError);
-      expect(() => parse(option, text)).toThrow(`Expected \`${option.long}\` to be `);
-    }
-  });
+  it.each(numericOptions.map(({ command, option }) => [`${command} ${option.long}`, option] as const))(
+    '%s: a range in its help, its bounds taken, one past them and non-decimals refused',
+    (_name, option) => {
+      const m = RANGE_IN_HELP.exec(option.description);
+      expect(m, `help of ${option.long} shows no [min..max]: ${option.description}`).not.toBeNull();
+      const [min, max] = [bound(m![1]!), bound(m![2]!)];
+      const integer = Number.isInteger(min) && !/per second/.test(option.description);
+      expect(parse(option, String(min))).toBe(min);
+      if (max !== Number.MAX_SAFE_INTEGER) expect(parse(option, String(max))).toBe(max);
+      const tooBig = max === Number.MAX_SAFE_INTEGER ? '9007199254740992' : String(max + 1);
+      const refused = [
+        tooBig,
+        '1e3',
+        '0x10',
+        ' 5',
+        '5 ',
+        '+5',
+        '',
+        'Infinity',
+        'NaN',
+        '-0',
+        ...(min > 0 ? [String(min - (integer ? 1 : min))] : ['-1']),
+        ...(integer ? ['1.5'] : []),
+      ];
+      for (const text of refused) {
+        expect(() => parse(option, text), `${option.long} ${JSON.stringify(text)}`).toThrow(UsageError);
+        expect(() => parse(option, text)).toThrow(`Expected \`${option.long}\` to be `);
+      }
+    },
+  );
 
   it('parseInRange: random texts are refused (254) or read exactly as the plain decimal they are', () => {
     const seed = testSeed('parseInRange random texts', 'test/cli/number-flags.test.ts');

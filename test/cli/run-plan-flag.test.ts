@@ -11,15 +11,47 @@ import { runCli } from './run-cli.js';
 describe('run --plan', () => {
   it('prints the plan of the options given and runs nothing (no results directory, no cluster)', () => {
     const results = join(madeTempDir('fencecheck-plan-flag-'), 'results');
-    const args = ['run', '--backend', 'etcd', '--resource', 'fence-claim', '--nemesis', 'partition,kill', '--time-limit', '12', '--clients', '3', '--seed', '5', '--results', results];
+    const args = [
+      'run',
+      '--backend',
+      'etcd',
+      '--resource',
+      'fence-claim',
+      '--nemesis',
+      'partition,kill',
+      '--time-limit',
+      '12',
+      '--clients',
+      '3',
+      '--seed',
+      '5',
+      '--results',
+      results,
+    ];
     const r = runCli([...args, '--plan']);
     expect(r.code).toBe(0);
     expect(parsePlanJson(r.stdout, '(stdout)')).toEqual(planRun(parseRun(args)));
     expect(existsSync(results)).toBe(false);
   });
 
-  it('aims a fault with fault@event: the seeded window waits for the event, a plain --script run compare\'s aimed columns make', () => {
-    const args = ['run', '--backend', 'redis', '--nemesis', 'client-pause@holder-read,partition', '--time-limit', '30', '--ttl-ms', '1000', '--interval-ms', '2000', '--duration-ms', '3000', '--seed', '4'];
+  it("aims a fault with fault@event: the seeded window waits for the event, a plain --script run compare's aimed columns make", () => {
+    const args = [
+      'run',
+      '--backend',
+      'redis',
+      '--nemesis',
+      'client-pause@holder-read,partition',
+      '--time-limit',
+      '30',
+      '--ttl-ms',
+      '1000',
+      '--interval-ms',
+      '2000',
+      '--duration-ms',
+      '3000',
+      '--seed',
+      '4',
+    ];
     const options = parseRun(args);
     expect(options.nemesis).toEqual(['client-pause', 'partition']);
     const pauses = options.script!.filter((w) => w.fault === 'client-pause');

@@ -20,12 +20,41 @@ describe('shared run-option checks, run and compare --dry-run alike', () => {
   });
 
   it('compare --dry-run with redis-sentinel in the matrix takes --wait-replicas', () => {
-    const r = runCli(['compare', '--backends', 'redis,redis-sentinel', '--resources', 'none', '--nemeses', 'none', '--wait-replicas', '1', '--dry-run', '--out', '/tmp/fencecheck-unused-compare-dir'], { timeout: 20_000 });
+    const r = runCli(
+      [
+        'compare',
+        '--backends',
+        'redis,redis-sentinel',
+        '--resources',
+        'none',
+        '--nemeses',
+        'none',
+        '--wait-replicas',
+        '1',
+        '--dry-run',
+        '--out',
+        '/tmp/fencecheck-unused-compare-dir',
+      ],
+      { timeout: 20_000 },
+    );
     expect(r.code).toBe(0);
   });
 
   it('--duration-ms 100 under a client pause: compare --dry-run warns that each pause lasts 2 x TTL', () => {
-    const r = spawnDry(['compare', '--backends', 'redis', '--resources', 'none', '--nemeses', 'client-pause', '--duration-ms', '100', '--dry-run', '--out', '/tmp/fencecheck-unused-compare-dir']);
+    const r = spawnDry([
+      'compare',
+      '--backends',
+      'redis',
+      '--resources',
+      'none',
+      '--nemeses',
+      'client-pause',
+      '--duration-ms',
+      '100',
+      '--dry-run',
+      '--out',
+      '/tmp/fencecheck-unused-compare-dir',
+    ]);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('warning: --duration-ms 100 is shorter than 2 x --ttl-ms: each client pause lasts 4000 ms');
   });

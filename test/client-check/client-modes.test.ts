@@ -31,7 +31,11 @@ function hostPrinting(ready: object): ClientHost {
 }
 
 /** What the launcher answers a client with this ready line for a run of `mode`: accepted, or the refusal's message and hint. */
-async function launch(token: ClientTokenKind, features: ClientFeature[] | undefined, mode: ResourceMode): Promise<{ ok: true } | { ok: false; message: string; hint: string }> {
+async function launch(
+  token: ClientTokenKind,
+  features: ClientFeature[] | undefined,
+  mode: ResourceMode,
+): Promise<{ ok: true } | { ok: false; message: string; hint: string }> {
   const ready = { ready: true, protocol: 1, token, versions: {}, ...(features ? { features } : {}) };
   const launcher = new ClientLauncher({ command: 'my-client', access: { mode, key: 'counter' }, readyTimeoutMs: 5000 });
   const dir = madeTempDir('fc-modes-');

@@ -14,7 +14,15 @@ import { SimTruth } from '../sim/sim-truth.js';
 import { VirtualClock } from '../sim/virtual-clock.js';
 import { Resource } from '../../runtime/clients/resource.js';
 import { wireRequest } from '../../runtime/runner/client-session.js';
-import { runContractChecks, tokenFits, tokenFollows, type CheckClient, type CheckResult, type CheckWorld, type ResourceRow } from '../../runtime/client-check/contract-checks.js';
+import {
+  runContractChecks,
+  tokenFits,
+  tokenFollows,
+  type CheckClient,
+  type CheckResult,
+  type CheckWorld,
+  type ResourceRow,
+} from '../../runtime/client-check/contract-checks.js';
 
 type Lie = 'none' | 'fake-acquire' | 'reuse-token' | 'fake-monotonic' | 'binds-another-token' | 'ignores-statements';
 
@@ -109,7 +117,17 @@ const statuses = (rs: CheckResult[]) => Object.fromEntries(rs.map((r) => [r.chec
 describe('runContractChecks on a simulated lock', () => {
   it('an honest monotonic client passes every check, the paused holder fenced', async () => {
     const rs = await runContractChecks(world('monotonic'));
-    expect(statuses(rs)).toEqual({ ready: 'pass', acquire: 'pass', exclusion: 'pass', release: 'pass', 'hand-over': 'pass', 'token-order': 'pass', fence: 'pass', cas: 'pass', 'paused-holder': 'pass' });
+    expect(statuses(rs)).toEqual({
+      ready: 'pass',
+      acquire: 'pass',
+      exclusion: 'pass',
+      release: 'pass',
+      'hand-over': 'pass',
+      'token-order': 'pass',
+      fence: 'pass',
+      cas: 'pass',
+      'paused-holder': 'pass',
+    });
     expect(rs.find((r) => r.check === 'paused-holder')!.evidence).toContain('"error":"fenced"');
   });
 

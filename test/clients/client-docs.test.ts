@@ -37,29 +37,39 @@ function section(heading: string): string[] {
   return lines.slice(start, end === -1 ? undefined : end);
 }
 
-const cellsOf = (row: string): string[] => row.split('|').slice(1, -1).map((c) => c.trim());
+const cellsOf = (row: string): string[] =>
+  row
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 const named = (text: string): string[] => [...text.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!);
 
 describe('docs/client-protocol.md says what the code does', () => {
-  it('FC_CLIENT_CONFIG\'s `backend` lists every lock service a client can be started for, and no other', () => {
+  it("FC_CLIENT_CONFIG's `backend` lists every lock service a client can be started for, and no other", () => {
     const row = doc.split('\n').find((l) => l.startsWith('| `backend` |'))!;
     const listed = named(cellsOf(row)[1]!.split(':')[1]!.split('(')[0]!);
     expect([...listed].sort()).toEqual([...LOCK_SERVICES].sort());
   });
 
   it('the token table\'s "modes that apply" are clientModes of each kind, without and with `transactions`', () => {
-    const rows = section('Tokens').filter((l) => /^\| `(monotonic|unique|none)` \|/.test(l)).map(cellsOf);
+    const rows = section('Tokens')
+      .filter((l) => /^\| `(monotonic|unique|none)` \|/.test(l))
+      .map(cellsOf);
     expect(rows.map((r) => named(r[0]!)[0])).toEqual([...CLIENT_TOKEN_KINDS]);
     for (const r of rows) {
       const token = named(r[0]!)[0] as ClientTokenKind;
       const [without, withTx = ''] = r[3]!.split('with `transactions` also');
       expect(named(without!), `${token} without transactions`).toEqual(clientModes({ token }));
-      expect([...named(without!), ...named(withTx)], `${token} with transactions`).toEqual(clientModes({ token, features: ['transactions'] }).sort((a, b) => RESOURCE_MODES.indexOf(a) - RESOURCE_MODES.indexOf(b)));
+      expect([...named(without!), ...named(withTx)], `${token} with transactions`).toEqual(
+        clientModes({ token, features: ['transactions'] }).sort((a, b) => RESOURCE_MODES.indexOf(a) - RESOURCE_MODES.indexOf(b)),
+      );
     }
   });
 
   it('the statements table has one row per resource mode, in order, and the prose counts them right', () => {
-    const rows = section('The resource statements travel in the request').filter((l) => /^\| `[a-z-]+` \| /.test(l)).map((l) => named(cellsOf(l)[0]!)[0]);
+    const rows = section('The resource statements travel in the request')
+      .filter((l) => /^\| `[a-z-]+` \| /.test(l))
+      .map((l) => named(cellsOf(l)[0]!)[0]);
     expect(rows).toEqual([...RESOURCE_MODES]);
     const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
     const counts = [...doc.matchAll(/\b(\w+) modes\b/g)].map((m) => m[1]!.toLowerCase()).filter((w) => words.includes(w));
@@ -69,7 +79,7 @@ describe('docs/client-protocol.md says what the code does', () => {
   });
 });
 
-describe('the registry\'s features are what each named client announces', () => {
+describe("the registry's features are what each named client announces", () => {
   // The Go and Java clients write their own ready line; the others go through a protocol helper, which announces `transactions`.
   const OWN_READY_LINE: Record<string, string> = { 'etcd-mutex': 'clients/go/etcd-mutex/main.go', curator: 'clients/java/CuratorMutexClient.java' };
   const helpers = ['clients/python/fencecheck_protocol.py', 'clients/node/fencecheck-protocol.mjs'].map((f) => readFileSync(join(projectRoot(), f), 'utf8'));

@@ -56,7 +56,10 @@ export class ClientDriver {
   call(body: Body, timeoutMs = 10_000): Promise<ClientAnswer> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer to ${JSON.stringify(body)} within ${timeoutMs} ms; client stderr:\n${this.stderr.slice(-20).join('\n')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no answer to ${JSON.stringify(body)} within ${timeoutMs} ms; client stderr:\n${this.stderr.slice(-20).join('\n')}`)),
+        timeoutMs,
+      );
       this.pending.set(id, (a) => {
         clearTimeout(timer);
         this.pending.delete(id);

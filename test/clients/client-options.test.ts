@@ -32,8 +32,16 @@ describe('parseClientConfig', () => {
   it.each<[string, string | undefined, string]>([
     ['missing', undefined, 'Expected the FC_CLIENT_CONFIG environment variable to hold the client configuration (JSON), got nothing'],
     ['not JSON', '{', 'Expected FC_CLIENT_CONFIG to be JSON'],
-    ['unknown backend', JSON.stringify({ ...GOOD, backend: 'consul' }), 'Expected `backend` in FC_CLIENT_CONFIG to be one of redis, redlock, redlock-npm, etcd, zookeeper, redis-sentinel, pg-advisory, pg-advisory-pooled, memcached, none, got `"consul"`'],
-    ['bad endpoint', JSON.stringify({ ...GOOD, lockEndpoints: ['10.77.0.31'] }), 'Expected `lockEndpoints` in FC_CLIENT_CONFIG to be a list of host:port strings, got `["10.77.0.31"]`'],
+    [
+      'unknown backend',
+      JSON.stringify({ ...GOOD, backend: 'consul' }),
+      'Expected `backend` in FC_CLIENT_CONFIG to be one of redis, redlock, redlock-npm, etcd, zookeeper, redis-sentinel, pg-advisory, pg-advisory-pooled, memcached, none, got `"consul"`',
+    ],
+    [
+      'bad endpoint',
+      JSON.stringify({ ...GOOD, lockEndpoints: ['10.77.0.31'] }),
+      'Expected `lockEndpoints` in FC_CLIENT_CONFIG to be a list of host:port strings, got `["10.77.0.31"]`',
+    ],
     ['zero timeout', JSON.stringify({ ...GOOD, callTimeoutMs: 0 }), 'Expected `callTimeoutMs` in FC_CLIENT_CONFIG to be a positive number, got `0`'],
   ])('rejects %s with a UsageError saying what it expected', (_name, text, message) => {
     expect(() => parseClientConfig(text)).toThrow(UsageError);
@@ -74,7 +82,11 @@ describe('small arithmetic', () => {
   });
 
   it('ZooKeeper lock nodes queue by their sequence suffix, whatever their random part', () => {
-    expect(lockQueue(['lock-ff01-0000000012', 'other', 'lock-0a3b-0000000003', 'lock-9999-0000000010'])).toEqual(['lock-0a3b-0000000003', 'lock-9999-0000000010', 'lock-ff01-0000000012']);
+    expect(lockQueue(['lock-ff01-0000000012', 'other', 'lock-0a3b-0000000003', 'lock-9999-0000000010'])).toEqual([
+      'lock-0a3b-0000000003',
+      'lock-9999-0000000010',
+      'lock-ff01-0000000012',
+    ]);
   });
 });
 
@@ -83,7 +95,9 @@ describe('parseClientConfig: redis-sentinel', () => {
     const good: Record<string, unknown> = { ...GOOD };
     expect(parseClientConfig(JSON.stringify({ ...good, backend: 'redis-sentinel', waitReplicas: 1 })).waitReplicas).toBe(1);
     for (const bad of [-1, 0.5, '1']) {
-      expect(() => parseClientConfig(JSON.stringify({ ...good, backend: 'redis-sentinel', waitReplicas: bad }))).toThrow('Expected `waitReplicas` in FC_CLIENT_CONFIG to be a non-negative integer');
+      expect(() => parseClientConfig(JSON.stringify({ ...good, backend: 'redis-sentinel', waitReplicas: bad }))).toThrow(
+        'Expected `waitReplicas` in FC_CLIENT_CONFIG to be a non-negative integer',
+      );
     }
   });
 });

@@ -29,7 +29,11 @@ describe('version', () => {
   it('answers the version; a write whose row moved on is a definite rejection, version-changed', async () => {
     const db = new FakeDb([{ rows: [{ data: '41', fence: '0', version: '7' }] }, { rows: [], rowCount: 0 }]);
     expect(await runStatements(db, read('version'), undefined)).toEqual({ type: 'ok', outcome: 'accepted', value: 41, fence: 0, version: 7 });
-    expect(await runStatements(db, accessStatements('version', 'write', 'k', 42, 7), undefined)).toEqual({ type: 'fail', outcome: 'rejected', error: 'version-changed' });
+    expect(await runStatements(db, accessStatements('version', 'write', 'k', 42, 7), undefined)).toEqual({
+      type: 'fail',
+      outcome: 'rejected',
+      error: 'version-changed',
+    });
   });
 });
 
@@ -48,7 +52,13 @@ describe('for-update', () => {
 
   it('a section: BEGIN and COMMIT are not row-counted, the transaction is open between the two accesses', async () => {
     const tx: Transaction = { open: false };
-    const db = new FakeDb([{ rows: [], rowCount: 0 }, { rows: [{ data: '5', fence: '0' }] }, { rows: [{ in_transaction: 1 }] }, { rows: [{ fence: '0' }] }, { rows: [], rowCount: 0 }]);
+    const db = new FakeDb([
+      { rows: [], rowCount: 0 },
+      { rows: [{ data: '5', fence: '0' }] },
+      { rows: [{ in_transaction: 1 }] },
+      { rows: [{ fence: '0' }] },
+      { rows: [], rowCount: 0 },
+    ]);
     expect(await runStatements(db, read('for-update'), undefined, tx)).toEqual({ type: 'ok', outcome: 'accepted', value: 5, fence: 0 });
     expect(tx.open).toBe(true);
     expect(await runStatements(db, accessStatements('for-update', 'write', 'k', 6), undefined, tx)).toEqual({ type: 'ok', outcome: 'accepted', fence: 0 });
@@ -59,7 +69,11 @@ describe('for-update', () => {
   it('a write outside the transaction (the server ended the session, the client reconnected) is rejected: transaction-lost, rolled back', async () => {
     const tx: Transaction = { open: true };
     const db = new FakeDb([{ rows: [], rowCount: 0 }]);
-    expect(await runStatements(db, accessStatements('for-update', 'write', 'k', 6), undefined, tx)).toEqual({ type: 'fail', outcome: 'rejected', error: 'transaction-lost' });
+    expect(await runStatements(db, accessStatements('for-update', 'write', 'k', 6), undefined, tx)).toEqual({
+      type: 'fail',
+      outcome: 'rejected',
+      error: 'transaction-lost',
+    });
     expect(db.statements.map(([s]) => s)).toEqual([SQL.inTransaction, 'ROLLBACK']);
     expect(tx.open).toBe(false);
   });
@@ -74,7 +88,10 @@ describe('for-update', () => {
   it('the COMMIT itself may have happened when its answer is lost: info, and nothing is rolled back', async () => {
     const tx: Transaction = { open: true };
     const db = new FakeDb([{ rows: [{ in_transaction: 1 }] }, { rows: [{ fence: '0' }] }, indeterminate('connection-lost', 'gone')]);
-    await expect(runStatements(db, accessStatements('for-update', 'write', 'k', 6), undefined, tx)).rejects.toMatchObject({ type: 'info', code: 'connection-lost' });
+    await expect(runStatements(db, accessStatements('for-update', 'write', 'k', 6), undefined, tx)).rejects.toMatchObject({
+      type: 'info',
+      code: 'connection-lost',
+    });
     expect(db.statements.map(([s]) => s)).toEqual([SQL.inTransaction, SQL.write, 'COMMIT']);
   });
 
@@ -94,7 +111,12 @@ describe('for-update', () => {
   });
 
   it('needs no token: with a lock or without one, the statements bind nothing', async () => {
-    const all = [...read('for-update'), ...accessStatements('for-update', 'write', 'k', 1), ...read('version'), ...accessStatements('version', 'write', 'k', 1, 0)];
+    const all = [
+      ...read('for-update'),
+      ...accessStatements('for-update', 'write', 'k', 1),
+      ...read('version'),
+      ...accessStatements('version', 'write', 'k', 1, 0),
+    ];
     expect(all.flatMap((s) => s.params).filter((p) => typeof p === 'object' && p !== null)).toEqual([]);
   });
 });

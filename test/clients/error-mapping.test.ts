@@ -32,9 +32,19 @@ describe('Redis (ioredis) errors', () => {
   check(redisOpError, [
     ['our call timeout: the command may have run', () => new CallTimeoutError('redis', 50), 'info', 'timeout'],
     ["ioredis's command timeout", () => new Error('Command timed out'), 'info', 'timeout'],
-    ['refused while disconnected (no offline queue): never sent', () => new Error("Stream isn't writeable and enableOfflineQueue options is false"), 'fail', 'not-connected'],
+    [
+      'refused while disconnected (no offline queue): never sent',
+      () => new Error("Stream isn't writeable and enableOfflineQueue options is false"),
+      'fail',
+      'not-connected',
+    ],
     ['the server refused the command', () => new ReplyError('LOADING Redis is loading the dataset in memory'), 'fail', 'redis-error LOADING'],
-    ['connection dropped with the command in flight', () => new Error('Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest" option for details.'), 'info', 'connection-lost'],
+    [
+      'connection dropped with the command in flight',
+      () => new Error('Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest" option for details.'),
+      'info',
+      'connection-lost',
+    ],
     ['connection closed', () => new Error('Connection is closed.'), 'info', 'connection-lost'],
     ['an OpError passes through', () => failed('held'), 'fail', 'held'],
   ]);
@@ -42,9 +52,24 @@ describe('Redis (ioredis) errors', () => {
 
 describe('etcd (etcd3, grpc-js) errors', () => {
   check(etcdOpError, [
-    ['deadline before any connection was picked: never sent', () => new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED: Deadline exceeded after 0.501s,Waiting for LB pick'), 'fail', 'not-connected'],
-    ['deadline after sending: may have committed', () => new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED: Deadline exceeded after 0.500s,LB pick: 0.001s,remote_addr=10.77.0.31:2379'), 'info', 'timeout'],
-    ['no connection established: never sent', () => new GRPCUnavailableError('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 10.77.0.31:2379'), 'fail', 'not-connected'],
+    [
+      'deadline before any connection was picked: never sent',
+      () => new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED: Deadline exceeded after 0.501s,Waiting for LB pick'),
+      'fail',
+      'not-connected',
+    ],
+    [
+      'deadline after sending: may have committed',
+      () => new GRPCDeadlineExceededError('4 DEADLINE_EXCEEDED: Deadline exceeded after 0.500s,LB pick: 0.001s,remote_addr=10.77.0.31:2379'),
+      'info',
+      'timeout',
+    ],
+    [
+      'no connection established: never sent',
+      () => new GRPCUnavailableError('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 10.77.0.31:2379'),
+      'fail',
+      'not-connected',
+    ],
     ['circuit breaker open on every host: no call made', () => new Error('Execution prevented because the circuit breaker is open'), 'fail', 'not-connected'],
     ['the txn names a lease the server no longer has: nothing applied', () => new Error('etcdserver: requested lease not found'), 'fail', 'lease-not-found'],
     ['connection dropped mid-call', () => new GRPCUnavailableError('14 UNAVAILABLE: Connection dropped'), 'info', 'etcd-error'],
@@ -55,7 +80,12 @@ describe('etcd (etcd3, grpc-js) errors', () => {
 
 describe('PostgreSQL (node-postgres) errors', () => {
   check(pgOpError, [
-    ['statement_timeout: the server cancelled and rolled back', () => dbError('57014', 'canceling statement due to statement timeout'), 'fail', 'statement-timeout'],
+    [
+      'statement_timeout: the server cancelled and rolled back',
+      () => dbError('57014', 'canceling statement due to statement timeout'),
+      'fail',
+      'statement-timeout',
+    ],
     ['any server error on an autocommit statement', () => dbError('40P01', 'deadlock detected'), 'fail', 'pg-40P01'],
     ['query_timeout: sent, may still commit', () => new Error('Query read timeout'), 'info', 'timeout'],
     ['connection lost in flight', () => new Error('Connection terminated unexpectedly'), 'info', 'connection-lost'],

@@ -52,7 +52,13 @@ describe('RequestHandler', () => {
   it('a section: acquire, write under the token, release', async () => {
     const { db, h } = handler(new ScriptedLock([{ token: 12, lease_ms: 2000 }]), [{ rows: [{ fence: '12' }] }]);
     expect(await h.handle({ id: 1, op: 'acquire', ttlMs: 2000 })).toEqual({ id: 1, type: 'ok', token: 12, lease_ms: 2000 });
-    expect(await h.handle({ id: 2, op: 'write', value: 'p0-1', statements: W('p0-1') })).toEqual({ id: 2, type: 'ok', outcome: 'accepted', fence: 12, token: 12 });
+    expect(await h.handle({ id: 2, op: 'write', value: 'p0-1', statements: W('p0-1') })).toEqual({
+      id: 2,
+      type: 'ok',
+      outcome: 'accepted',
+      fence: 12,
+      token: 12,
+    });
     expect(await h.handle({ id: 3, op: 'release' })).toEqual({ id: 3, type: 'ok', token: 12 });
     expect(db.statements).toHaveLength(1);
   });
@@ -65,7 +71,12 @@ describe('RequestHandler', () => {
   });
 
   it('a second acquire while holding fails without asking the lock service', async () => {
-    const { h } = handler(new ScriptedLock([{ token: 1, lease_ms: 1000 }, { token: 2, lease_ms: 1000 }]));
+    const { h } = handler(
+      new ScriptedLock([
+        { token: 1, lease_ms: 1000 },
+        { token: 2, lease_ms: 1000 },
+      ]),
+    );
     await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 });
     expect(await h.handle({ id: 2, op: 'acquire', ttlMs: 1000 })).toEqual({ id: 2, type: 'fail', error: 'already-held', lease_ms: 1000 });
   });
@@ -82,7 +93,13 @@ describe('RequestHandler', () => {
     const { db, h } = handler(lock, [], true);
     await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 });
     lock.lost = 'connection lost (session suspended)';
-    expect(await h.handle({ id: 2, op: 'write', value: 1, statements: W(1) })).toEqual({ id: 2, type: 'fail', error: 'lock-lost', outcome: 'unknown', token: 9 });
+    expect(await h.handle({ id: 2, op: 'write', value: 1, statements: W(1) })).toEqual({
+      id: 2,
+      type: 'fail',
+      error: 'lock-lost',
+      outcome: 'unknown',
+      token: 9,
+    });
     expect(db.statements).toEqual([]);
   });
 
@@ -99,8 +116,16 @@ describe('RequestHandler', () => {
     const { db, h } = handler(new ScriptedLock([{ token: 'u-1', lease_ms: 1000 }]), [{ rows: [{ fence: '0' }] }, { rows: [], rowCount: 0 }]);
     await h.handle({ id: 1, op: 'acquire', ttlMs: 1000 });
     // The handler's configured mode is fence; the request's statements (cas-unique) decide.
-    expect(await h.handle({ id: 2, op: 'mark', statements: accessStatements('cas-unique', 'mark', 'k') })).toMatchObject({ type: 'ok', outcome: 'accepted', token: 'u-1' });
-    expect(await h.handle({ id: 3, op: 'write', value: 5, statements: accessStatements('cas-unique', 'write', 'k', 5) })).toMatchObject({ type: 'fail', outcome: 'rejected', error: 'mark-changed' });
+    expect(await h.handle({ id: 2, op: 'mark', statements: accessStatements('cas-unique', 'mark', 'k') })).toMatchObject({
+      type: 'ok',
+      outcome: 'accepted',
+      token: 'u-1',
+    });
+    expect(await h.handle({ id: 3, op: 'write', value: 5, statements: accessStatements('cas-unique', 'write', 'k', 5) })).toMatchObject({
+      type: 'fail',
+      outcome: 'rejected',
+      error: 'mark-changed',
+    });
     expect(db.statements.map(([, v]) => v)).toEqual([
       ['k', 'u-1'],
       ['k', '5', 'u-1'],
@@ -127,7 +152,10 @@ describe('parseRequest', () => {
       { id: 4, op: 'final-read', statements: [{ sql: 'SELECT 1', params: ['k', { token: 'fence' }, null], rejectIfNoRow: 'no-row', readOnly: true }] },
     ],
     ['{"id":9,"op":"read"}', { id: 9, problem: 'an access needs statements, a list' }],
-    ['{"id":10,"op":"read","statements":[{"sql":"SELECT 1","params":[1],"rejectIfNoRow":"x"}]}', { id: 10, problem: 'statements[0].params must be texts, nulls or {"token":"fence"|"unique"}' }],
+    [
+      '{"id":10,"op":"read","statements":[{"sql":"SELECT 1","params":[1],"rejectIfNoRow":"x"}]}',
+      { id: 10, problem: 'statements[0].params must be texts, nulls or {"token":"fence"|"unique"}' },
+    ],
     ['{"id":11,"op":"read","statements":[{"sql":"SELECT 1","params":[]}]}', { id: 11, problem: 'statements[0] needs rejectIfNoRow, a string' }],
     ['{"id":5,"op":"acquire"}', { id: 5, problem: 'acquire needs ttlMs, a positive integer' }],
     ['{"id":6,"op":"steal"}', { id: 6, problem: 'unknown op "steal"' }],
@@ -165,7 +193,12 @@ describe('serveRequests', () => {
     // All lines arrive at once: the loop must still take them one at a time.
     input.end(lines.map((l) => `${l}\n`).join(''));
     const how = await serveRequests(input, output, h, () => undefined);
-    const answers = Buffer.concat(chunks).toString().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as ClientAnswer);
+    const answers = Buffer.concat(chunks)
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ClientAnswer);
     return { how, answers };
   }
 

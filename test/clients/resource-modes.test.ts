@@ -48,7 +48,12 @@ describe('the SQL of each mode', () => {
   });
 
   it('cas-unique: mark with the token, then a write only where the mark is still ours (one statement)', async () => {
-    const { db, r } = resource('cas-unique', [{ rows: [{ fence: '0' }] }, { rows: [{ data: '1', fence: '0' }] }, { rows: [{ fence: '0' }] }, { rows: [], rowCount: 0 }]);
+    const { db, r } = resource('cas-unique', [
+      { rows: [{ fence: '0' }] },
+      { rows: [{ data: '1', fence: '0' }] },
+      { rows: [{ fence: '0' }] },
+      { rows: [], rowCount: 0 },
+    ]);
     expect(await r.mark('abc')).toMatchObject({ type: 'ok', outcome: 'accepted' });
     expect(await r.read('abc')).toMatchObject({ type: 'ok', value: 1 });
     expect(await r.write(2, 'abc')).toMatchObject({ type: 'ok', outcome: 'accepted' });
@@ -108,7 +113,11 @@ describe('errors', () => {
 
   it('cas-unique-nonatomic: the check failing is fail (nothing written), the update timing out is info', async () => {
     expect(await resource('cas-unique-nonatomic', [indeterminate('timeout')]).r.write('v', 1)).toEqual({ type: 'fail', outcome: 'unknown', error: 'timeout' });
-    expect(await resource('cas-unique-nonatomic', [{ rows: [{ mark: '1' }] }, indeterminate('timeout')]).r.write('v', 1)).toEqual({ type: 'info', outcome: 'unknown', error: 'timeout' });
+    expect(await resource('cas-unique-nonatomic', [{ rows: [{ mark: '1' }] }, indeterminate('timeout')]).r.write('v', 1)).toEqual({
+      type: 'info',
+      outcome: 'unknown',
+      error: 'timeout',
+    });
   });
 
   it('a missing row is a rejection, not a crash', async () => {

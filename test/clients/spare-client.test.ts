@@ -43,7 +43,7 @@ function spare(): { child: ChildProcess; lines: string[]; exited: Promise<number
 }
 
 const until = async (ok: () => boolean, ms: number): Promise<boolean> => {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     if (ok()) return true;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -88,7 +88,15 @@ function standInHost(name: string, firstPid: number): ClientHost & { spawned: Cl
     spawn: (_argv: readonly string[], opts: { name?: string; env?: Record<string, string> }) => {
       const p = ++pid;
       let alive = true;
-      const proc = { name: opts.name, pid: p, identity: { pid: p, comm: 'node', startTime: p }, running: () => alive, stop: async () => void (stopped.push(p), (alive = false)), env: opts.env, die: () => (alive = false) };
+      const proc = {
+        name: opts.name,
+        pid: p,
+        identity: { pid: p, comm: 'node', startTime: p },
+        running: () => alive,
+        stop: async () => void (stopped.push(p), (alive = false)),
+        env: opts.env,
+        die: () => (alive = false),
+      };
       spawned.push(proc as unknown as ClientProcess);
       return proc;
     },

@@ -45,7 +45,12 @@ describe('zookeeper', () => {
   it('lists the whole ensemble in every member config', () => {
     const cfg = zooCfg(node('zk3'), plan, '/data/zk3', 500);
     expect(cfg.endsWith('\n')).toBe(true);
-    const settings = Object.fromEntries(cfg.trim().split('\n').map((l) => l.split('=') as [string, string]));
+    const settings = Object.fromEntries(
+      cfg
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=') as [string, string]),
+    );
     expect(settings).toEqual({
       tickTime: '500',
       initLimit: '10',

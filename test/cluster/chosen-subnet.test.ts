@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chosenSubnet } from '../../runtime/cluster/start-cluster.js';
 import { UsageError } from '../../core/errors.js';
 
-describe('the cluster\'s subnet: up --subnet, else FENCECHECK_SUBNET, else the default', () => {
+describe("the cluster's subnet: up --subnet, else FENCECHECK_SUBNET, else the default", () => {
   it('prefers the flag, then the variable; empty or unset means the default', () => {
     expect(chosenSubnet('10.79.0.0/24', '10.78.0.0/24')).toBe('10.79.0.0/24');
     expect(chosenSubnet(undefined, '10.78.0.0/24')).toBe('10.78.0.0/24');

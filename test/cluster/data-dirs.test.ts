@@ -21,7 +21,10 @@ describe('removableDataDirs', () => {
 });
 
 describe('removeDataDirs', () => {
-  it.each([['async', removeDataDirs], ['sync', async (st: ClusterState) => removeDataDirsSync(st)]] as const)(
+  it.each([
+    ['async', removeDataDirs],
+    ['sync', async (st: ClusterState) => removeDataDirsSync(st)],
+  ] as const)(
     '(%s) removes the recorded dirs and the partial copies a killed maker left beside them (`<dir>.tmp-<pid>`), then the shared dir; nothing else',
     async (_how, remove) => {
       const runDir = mkdtempSync(join(tmpdir(), 'fc-datadirs-run-'));
@@ -47,4 +50,3 @@ describe('removeDataDirs', () => {
     },
   );
 });
-

@@ -15,7 +15,12 @@ const node = (name: string): NodePlan => plan.nodes.find((n) => n.name === name)
 
 describe('pg-advisory and pgbouncer', () => {
   it('are hosts of their own, apart from the resource pg1', () => {
-    expect(plan.nodes.map((n) => `${n.name} ${n.ip}:${n.port}`)).toEqual(['pgb1 10.77.0.76:6432', 'pgl1 10.77.0.71:5432', 'pg1 10.77.0.51:5432', 'mc1 10.77.0.81:11211']);
+    expect(plan.nodes.map((n) => `${n.name} ${n.ip}:${n.port}`)).toEqual([
+      'pgb1 10.77.0.76:6432',
+      'pgl1 10.77.0.71:5432',
+      'pg1 10.77.0.51:5432',
+      'mc1 10.77.0.81:11211',
+    ]);
     expect(backendSpec('pg-advisory').backend).toBe('pg-advisory');
     expect(backendSpec('pg-advisory').sysvSharedMemory).toBe(true);
   });

@@ -28,7 +28,14 @@ describe('planCluster', () => {
       'pgb1 10.77.0.76:6432 fc-pgb1 fc-n76/fc-s76',
       'mc1 10.77.0.81:11211 fc-mc1 fc-n81/fc-s81',
     ]);
-    expect(plan.nodes.filter((n) => n.backend === 'redis-sentinel').map((n) => `${n.name}:${n.role}:${n.index}`)).toEqual(['rs1:data:1', 'rs2:data:2', 'rs3:data:3', 'sentinel1:sentinel:1', 'sentinel2:sentinel:2', 'sentinel3:sentinel:3']);
+    expect(plan.nodes.filter((n) => n.backend === 'redis-sentinel').map((n) => `${n.name}:${n.role}:${n.index}`)).toEqual([
+      'rs1:data:1',
+      'rs2:data:2',
+      'rs3:data:3',
+      'sentinel1:sentinel:1',
+      'sentinel2:sentinel:2',
+      'sentinel3:sentinel:3',
+    ]);
     expect(plan.control).toEqual({ ip: '10.77.0.1', ifname: 'fc-ctl', switchIfname: 'fc-sctl' });
     expect(plan.nodes.find((n) => n.name === 'zk2')?.ports).toEqual({ client: 2181, quorum: 2888, election: 3888 });
     expect(plan.nodes.find((n) => n.name === 'etcd3')?.index).toBe(3);
@@ -71,7 +78,10 @@ describe('planClientHost', () => {
     const a = planClientHost(plan, 'alice');
     plan.clients.push(a);
     const b = planClientHost(plan, 'bob');
-    expect([a, b].map((h) => `${h.name} ${h.ip} ${h.namespace} ${h.ifname}`)).toEqual(['alice 10.77.0.100 fc-c-alice fc-n100', 'bob 10.77.0.101 fc-c-bob fc-n101']);
+    expect([a, b].map((h) => `${h.name} ${h.ip} ${h.namespace} ${h.ifname}`)).toEqual([
+      'alice 10.77.0.100 fc-c-alice fc-n100',
+      'bob 10.77.0.101 fc-c-bob fc-n101',
+    ]);
   });
 
   it('rejects taken and malformed names', () => {

@@ -21,7 +21,9 @@ describe('redis-sentinel data nodes', () => {
     for (const n of ['rs1', 'rs3']) {
       expect(sentinelDataArgs(node(n), plan, '/d', { minReplicas: 1 }).join(' ')).toContain('--min-replicas-to-write 1 --min-replicas-max-lag 1');
     }
-    expect(backendSpec('redis-sentinel', { redisSentinel: { minReplicas: 2, minReplicasMaxLagS: 3 } }).describe()).toContain('min-replicas-to-write 2 max-lag 3 s');
+    expect(backendSpec('redis-sentinel', { redisSentinel: { minReplicas: 2, minReplicasMaxLagS: 3 } }).describe()).toContain(
+      'min-replicas-to-write 2 max-lag 3 s',
+    );
   });
 });
 
@@ -33,7 +35,10 @@ describe('sentinel.conf', () => {
     expect(conf).toContain(`sentinel myid ${sentinelId(node('sentinel2'))}`);
     expect(conf).toContain('sentinel monitor fencecheck 10.77.0.61 6379 2');
     expect(conf).toContain('sentinel down-after-milliseconds fencecheck 1000');
-    expect(conf.filter((l) => l.startsWith('sentinel known-replica'))).toEqual(['sentinel known-replica fencecheck 10.77.0.62 6379', 'sentinel known-replica fencecheck 10.77.0.63 6379']);
+    expect(conf.filter((l) => l.startsWith('sentinel known-replica'))).toEqual([
+      'sentinel known-replica fencecheck 10.77.0.62 6379',
+      'sentinel known-replica fencecheck 10.77.0.63 6379',
+    ]);
     expect(conf.filter((l) => l.startsWith('sentinel known-sentinel'))).toEqual([
       `sentinel known-sentinel fencecheck 10.77.0.66 26379 ${sentinelId(node('sentinel1'))}`,
       `sentinel known-sentinel fencecheck 10.77.0.68 26379 ${sentinelId(node('sentinel3'))}`,
@@ -44,7 +49,15 @@ describe('sentinel.conf', () => {
 
   it('runs as redis-server --sentinel on its config in the data dir', () => {
     const spec = backendSpec('redis-sentinel');
-    const ctx = { runDir: '/r', plan, tools: { 'redis-server': '/usr/bin/redis-server' }, dataDir: (n: NodePlan) => `/r/data/${n.name}`, logPath: (n: NodePlan) => `/r/logs/${n.name}.log`, execOnHost: async () => undefined, userIds: async () => undefined };
+    const ctx = {
+      runDir: '/r',
+      plan,
+      tools: { 'redis-server': '/usr/bin/redis-server' },
+      dataDir: (n: NodePlan) => `/r/data/${n.name}`,
+      logPath: (n: NodePlan) => `/r/logs/${n.name}.log`,
+      execOnHost: async () => undefined,
+      userIds: async () => undefined,
+    };
     expect(spec.command(node('sentinel1'), ctx).argv).toEqual(['/usr/bin/redis-server', '/r/data/sentinel1/sentinel.conf', '--sentinel']);
     expect(spec.command(node('rs1'), ctx).argv[0]).toBe('/usr/bin/redis-server');
     expect(spec.comm).toBe('redis-server');
@@ -53,7 +66,9 @@ describe('sentinel.conf', () => {
 
 describe('INFO replication', () => {
   it('reads a replica and a master', () => {
-    const replica = parseInfo('# Replication\r\nrole:slave\r\nmaster_host:10.77.0.61\r\nmaster_port:6379\r\nmaster_link_status:up\r\nslave_repl_offset:845\r\n');
+    const replica = parseInfo(
+      '# Replication\r\nrole:slave\r\nmaster_host:10.77.0.61\r\nmaster_port:6379\r\nmaster_link_status:up\r\nslave_repl_offset:845\r\n',
+    );
     expect(replicationState(replica)).toEqual({ role: 'slave', masterHost: '10.77.0.61', linkUp: true, offset: 845 });
     const master = parseInfo('# Replication\r\nrole:master\r\nconnected_slaves:2\r\nmaster_repl_offset:900\r\n');
     expect(replicationState(master)).toEqual({ role: 'master', offset: 900, connectedReplicas: 2 });

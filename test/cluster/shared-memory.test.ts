@@ -19,7 +19,7 @@ describe('shared memory of killed PostgreSQL servers', () => {
     expect(parseSysvShm('')).toEqual([]);
   });
 
-  it("reads the segment line of postmaster.pid, and nothing before it is written", () => {
+  it('reads the segment line of postmaster.pid, and nothing before it is written', () => {
     expect(postmasterSegment(PID_FILE)).toEqual({ key: 2146804, shmid: 28 });
     expect(postmasterSegment('10591\n/d\n1796066394\n5432\n\n10.77.0.51\n')).toBeUndefined();
   });

@@ -27,7 +27,10 @@ describe('run summaries', () => {
     expect(s.anomalies).toEqual({ 'lost-update': 3, 'stale-write': 1 });
     expect(s.writes).toEqual({ accepted: 20, rejected: 4, unknown: 1 });
     expect(s.useless).toBe(false);
-    expect(s.failing).toEqual(['lost-updates: 2 acknowledged increment(s) lost; 3 anomalies', 'stale-writes: 1 stale write(s) and 0 token regression(s) accepted by the resource']);
+    expect(s.failing).toEqual([
+      'lost-updates: 2 acknowledged increment(s) lost; 3 anomalies',
+      'stale-writes: 1 stale write(s) and 0 token regression(s) accepted by the resource',
+    ]);
   });
 
   it('counts capped anomaly lists in full', () => {
@@ -58,11 +61,15 @@ describe('run summaries', () => {
 
 describe('cells', () => {
   it('aggregates seeds: invalid runs, rate, kinds, writes, useless runs', () => {
-    const c = summarizeCell(cell, [1, 2, 3], [
-      run(2, { valid: false, anomalies: { 'lost-update': 2 }, writes: { accepted: 5, rejected: 1 }, durationMs: 2000 }),
-      run(1, { valid: true, writes: { accepted: 0, rejected: 9 }, durationMs: 1000 }),
-      run(3, { valid: false, anomalies: { 'lost-update': 1, 'stale-write': 4 }, writes: { accepted: 7, rejected: 0 }, durationMs: 3000 }),
-    ]);
+    const c = summarizeCell(
+      cell,
+      [1, 2, 3],
+      [
+        run(2, { valid: false, anomalies: { 'lost-update': 2 }, writes: { accepted: 5, rejected: 1 }, durationMs: 2000 }),
+        run(1, { valid: true, writes: { accepted: 0, rejected: 9 }, durationMs: 1000 }),
+        run(3, { valid: false, anomalies: { 'lost-update': 1, 'stale-write': 4 }, writes: { accepted: 7, rejected: 0 }, durationMs: 3000 }),
+      ],
+    );
     expect(c.runs.map((r) => r.seed)).toEqual([1, 2, 3]);
     expect(c).toMatchObject({ outcome: 'unsafe', invalid: 2, valid: 1, unknown: 0, uselessRuns: 1, durationMs: 6000, missingSeeds: [] });
     expect(c.rate).toBeCloseTo(2 / 3);
@@ -72,26 +79,49 @@ describe('cells', () => {
   });
 
   it.each([
-    ['one invalid run beats an unknown and a missing one', [1, 2, 3], [run(1, { valid: false, anomalies: { 'lost-update': 1 } }), run(2, { valid: 'unknown' })], 'unsafe'],
+    [
+      'one invalid run beats an unknown and a missing one',
+      [1, 2, 3],
+      [run(1, { valid: false, anomalies: { 'lost-update': 1 } }), run(2, { valid: 'unknown' })],
+      'unsafe',
+    ],
     ['an unknown run makes the cell unknown', [1, 2], [run(1, { valid: true }), run(2, { valid: 'unknown' })], 'unknown'],
     ['a missing run leaves the cell incomplete', [1, 2], [run(1, { valid: true })], 'incomplete'],
     ['all planned runs valid, with faults that struck and a lock that failed, is safe', [1, 2], [run(1, { valid: true }), run(2, { valid: true })], 'safe'],
-    ['all runs valid but no fault struck is untested', [1, 2], [run(1, { valid: true, evidence: { applied: 0 } }), run(2, { valid: true, evidence: { applied: 0 } })], 'untested'],
+    [
+      'all runs valid but no fault struck is untested',
+      [1, 2],
+      [run(1, { valid: true, evidence: { applied: 0 } }), run(2, { valid: true, evidence: { applied: 0 } })],
+      'untested',
+    ],
     ['all runs valid but the lock never failed is untested', [1], [run(1, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } })], 'untested'],
     ['one tested run of two makes the cell safe', [1, 2], [run(1, { valid: true, evidence: { applied: 0 } }), run(2, { valid: true })], 'safe'],
-    ['an untested run still counts as invalid when a deciding checker failed', [1], [run(1, { valid: false, anomalies: { 'lost-update': 1 }, evidence: { applied: 0 } })], 'unsafe'],
+    [
+      'an untested run still counts as invalid when a deciding checker failed',
+      [1],
+      [run(1, { valid: false, anomalies: { 'lost-update': 1 }, evidence: { applied: 0 } })],
+      'unsafe',
+    ],
     ['nothing planned here is not run', [], [], 'not-run'],
   ] as const)('%s', (_name, planned, runs, outcome) => {
     expect(summarizeCell(cell, planned, runs).outcome).toBe(outcome);
   });
 
   it('says why a cell is untested, and what tested a safe one', () => {
-    const untested = summarizeCell(cell, [1, 2], [run(1, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } }), run(2, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } })]);
+    const untested = summarizeCell(
+      cell,
+      [1, 2],
+      [run(1, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } }), run(2, { valid: true, evidence: { doubleHolds: 0, refusals: 0 } })],
+    );
     expect(untested.evidence).toEqual({ planned: 4, applied: 4, skipped: 0, failed: 0, doubleHolds: 0, refusals: 0 });
     expect(describeCell(untested)).toBe('untested: 2 runs valid, none showing the danger (the lock never failed: no double hold, no refusal)');
     const none = summarizeCell(cell, [1], [run(1, { valid: true, evidence: { planned: 0, applied: 0 } })]);
     expect(describeCell(none)).toBe('untested: 1 run valid, none showing the danger (no fault applied)');
-    const safe = summarizeCell(cell, [1, 2], [run(1, { valid: true, writes: { accepted: 8, rejected: 3 } }), run(2, { valid: true, evidence: { applied: 0 } })]);
+    const safe = summarizeCell(
+      cell,
+      [1, 2],
+      [run(1, { valid: true, writes: { accepted: 8, rejected: 3 } }), run(2, { valid: true, evidence: { applied: 0 } })],
+    );
     expect(describeCell(safe)).toBe('2 runs valid, 1 untested (2 of 4 fault windows struck; 2 double holds, 3 refusals)');
   });
 

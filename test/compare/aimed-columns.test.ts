@@ -31,7 +31,12 @@ describe('aimed nemesis columns', () => {
   });
 
   it("a run of an aimed column carries the seeded windows, aimed, as its script; the replay's --script plans the same run", () => {
-    const s = spec({ backends: ['etcd'], resources: ['fence-claim'], nemeses: ['client-pause@holder-read'], run: { ...spec().run, timeLimitS: 5, ttlMs: 1000, durationMs: 4000, intervalMs: 200 } });
+    const s = spec({
+      backends: ['etcd'],
+      resources: ['fence-claim'],
+      nemeses: ['client-pause@holder-read'],
+      run: { ...spec().run, timeLimitS: 5, ttlMs: 1000, durationMs: 4000, intervalMs: 200 },
+    });
     const cell = matrixCells(['etcd'], s.resources, s.nemeses)[0]!;
     const o = runOptionsFor(s, cell, 3, '/r');
     expect(o.nemesis).toEqual(['client-pause']);

@@ -23,19 +23,31 @@ describe('compare spec', () => {
     const cells = matrixCells(lockRows(s), s.resources, s.nemeses);
     const na = Object.fromEntries(cells.filter((c) => c.notApplicable).map((c) => [c.id, c.notApplicable]));
     // etcd3-lock announces unique tokens (its lease id); a command line is planned by the backend's own kind.
-    expect(na).toEqual({ 'etcd3-lock@etcd/fence-claim/client-pause': 'etcd3-lock announces unique tokens, and the resource mode fence-claim needs a monotonic fencing token (use none, cas-unique, cas-unique-nonatomic, version or for-update)' });
+    expect(na).toEqual({
+      'etcd3-lock@etcd/fence-claim/client-pause':
+        'etcd3-lock announces unique tokens, and the resource mode fence-claim needs a monotonic fencing token (use none, cas-unique, cas-unique-nonatomic, version or for-update)',
+    });
     expect(planRuns(s).map((r) => r.id)).toContain('simple-redis-mutex@redis/fence-claim/client-pause#1');
     const byId = new Map(cells.map((c) => [c.id, c]));
     expect(runOptionsFor(s, byId.get('redis/none/client-pause')!, 1, '/r').client).toBeUndefined();
     expect(runOptionsFor(s, byId.get('cmd1@etcd/none/client-pause')!, 1, '/r')).toMatchObject({ backend: 'etcd', client: '/usr/bin/python3 mine.py', seed: 1 });
-    expect(runOptionsFor(s, byId.get('simple-redis-mutex@redis/fence-claim/client-pause')!, 1, '/r')).toMatchObject({ backend: 'redis', resource: 'fence-claim', client: `${process.execPath} /opt/fc/clients/node/simple-redis-mutex.mjs` });
+    expect(runOptionsFor(s, byId.get('simple-redis-mutex@redis/fence-claim/client-pause')!, 1, '/r')).toMatchObject({
+      backend: 'redis',
+      resource: 'fence-claim',
+      client: `${process.execPath} /opt/fc/clients/node/simple-redis-mutex.mjs`,
+    });
     // Without clients, the rows are the backends: every earlier comparison plans exactly as before.
     expect(lockRows(spec()).map((r) => r.label)).toEqual(['redis', 'redlock']);
   });
 
   it('reads a row back from its label (a run directory found by --merge)', () => {
     expect(rowOfLabel('redis')).toEqual({ label: 'redis', backend: 'redis', client: null, token: null });
-    expect(rowOfLabel('simple-redis-mutex@redis')).toEqual({ label: 'simple-redis-mutex@redis', backend: 'redis', client: 'simple-redis-mutex', token: 'monotonic' });
+    expect(rowOfLabel('simple-redis-mutex@redis')).toEqual({
+      label: 'simple-redis-mutex@redis',
+      backend: 'redis',
+      client: 'simple-redis-mutex',
+      token: 'monotonic',
+    });
     expect(rowOfLabel('cmd2@etcd')).toEqual({ label: 'cmd2@etcd', backend: 'etcd', client: 'cmd2', token: null });
   });
 
@@ -73,7 +85,9 @@ describe('compare spec', () => {
 
   it('compares specs regardless of key order', () => {
     const a = spec();
-    const b = JSON.parse(JSON.stringify({ run: a.run, workload: a.workload, seeds: a.seeds, nemeses: a.nemeses, resources: a.resources, backends: a.backends })) as typeof a;
+    const b = JSON.parse(
+      JSON.stringify({ run: a.run, workload: a.workload, seeds: a.seeds, nemeses: a.nemeses, resources: a.resources, backends: a.backends }),
+    ) as typeof a;
     expect(sameSpec(a, b)).toBe(true);
     expect(sameSpec(a, spec({ seeds: [1, 2, 3] }))).toBe(false);
   });

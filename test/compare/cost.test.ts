@@ -12,14 +12,34 @@ const ctx = context({ workload: 'lock-counter', resource: 'version', backend: 'n
 
 /** A lockless history of `n` one-write sections 100 ms apart, each 10 ms long, and one version refusal retried. */
 function history(n: number) {
-  const sections = Array.from({ length: n }, (_, i) => [call(i % 2, 'read', i * 100, i * 100 + 2, 'ok', { result: i }), call(i % 2, 'write', i * 100 + 5, i * 100 + 10, 'ok', { value: i + 1 })]).flat();
-  return lockHistory(...sections, call(5, 'read', 0, 1, 'ok', { result: 0 }), call(5, 'write', 2, 3, 'fail', { error: 'version-changed', outcome: 'rejected' }), call(5, 'read', 4, 5, 'ok', { result: 0, attempt: 2 }), call(5, 'write', 6, 7, 'ok', { value: 1 }));
+  const sections = Array.from({ length: n }, (_, i) => [
+    call(i % 2, 'read', i * 100, i * 100 + 2, 'ok', { result: i }),
+    call(i % 2, 'write', i * 100 + 5, i * 100 + 10, 'ok', { value: i + 1 }),
+  ]).flat();
+  return lockHistory(
+    ...sections,
+    call(5, 'read', 0, 1, 'ok', { result: 0 }),
+    call(5, 'write', 2, 3, 'fail', { error: 'version-changed', outcome: 'rejected' }),
+    call(5, 'read', 4, 5, 'ok', { result: 0, attempt: 2 }),
+    call(5, 'write', 6, 7, 'ok', { value: 1 }),
+  );
 }
 
 const run = (n: number): RunSummary => {
   // As results.json holds it: written, then read back (section-cost reports, it never decides).
   const results = JSON.parse(JSON.stringify({ valid: true, deciding: [], checkers: [sectionCostChecker.check(history(n), ctx)] })) as DecidedResults;
-  return { id: `x#${n}`, cellId: 'x', seed: n, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(results) };
+  return {
+    id: `x#${n}`,
+    cellId: 'x',
+    seed: n,
+    dir: null,
+    log: null,
+    hasReport: false,
+    replay: null,
+    startedAt: null,
+    error: null,
+    ...summarizeResults(results),
+  };
 };
 
 describe('cost in compare', () => {
@@ -40,7 +60,7 @@ describe('cost in compare', () => {
     expect(cellCost([nothing])).toBeNull();
   });
 
-  it('a lockless cell sums the runs\' overlapping sections as its evidence', () => {
+  it("a lockless cell sums the runs' overlapping sections as its evidence", () => {
     const h = history(4);
     const withEvidence: RunSummary = { ...run(4), evidence: evidenceOf(h, [], 0) };
     const cell = matrixCells(['none'], ['version'], ['none'])[0]!;

@@ -15,9 +15,18 @@ const parse = (value: unknown) => parseExpectations(JSON.stringify(value), 'expe
 /** Cells of redis, redlock x none, fence x client-pause, clock; each with the outcomes given by id (else one valid run). */
 function cells(outcomes: Record<string, FixtureOutcome[]> = {}, planned = [1]): CellSummary[] {
   return matrixCells(['redis', 'redlock'], ['none', 'fence'], ['client-pause', 'clock']).map((c) => {
-    const runs = (outcomes[c.id] ?? planned.map((): FixtureOutcome => ({ valid: true }))).map(
-      (o, i): RunSummary => ({ id: `${c.id}#${i + 1}`, cellId: c.id, seed: i + 1, dir: null, log: null, hasReport: false, replay: null, startedAt: null, error: null, ...summarizeResults(resultsJson(o)) }),
-    );
+    const runs = (outcomes[c.id] ?? planned.map((): FixtureOutcome => ({ valid: true }))).map((o, i): RunSummary => ({
+      id: `${c.id}#${i + 1}`,
+      cellId: c.id,
+      seed: i + 1,
+      dir: null,
+      log: null,
+      hasReport: false,
+      replay: null,
+      startedAt: null,
+      error: null,
+      ...summarizeResults(resultsJson(o)),
+    }));
     return summarizeCell(c, c.notApplicable ? [] : planned, c.notApplicable ? [] : runs);
   });
 }
@@ -34,7 +43,10 @@ describe('parsing expectations', () => {
 
   it.each([
     [{ resource: 'none' }, 'Expected `expect` to be one of safe, unsafe, any in entry 1 of expect.json, got `undefined`'],
-    [{ resourse: 'none', expect: 'safe' }, 'Expected only the fields backend, resource, nemesis, expect, useful, kinds, note in entry 1 of expect.json, got `"resourse"`'],
+    [
+      { resourse: 'none', expect: 'safe' },
+      'Expected only the fields backend, resource, nemesis, expect, useful, kinds, note in entry 1 of expect.json, got `"resourse"`',
+    ],
     [{ backend: 3, expect: 'safe' }, 'Expected `backend` to be a pattern or a list of patterns in entry 1 of expect.json, got `3`'],
     [{ expect: 'unsafe', useful: true }, 'Expected `useful` only with "expect": "safe"'],
     [{ expect: 'safe', kinds: ['lost-update'] }, 'Expected `kinds` only with "expect": "unsafe"'],
@@ -84,18 +96,21 @@ describe('evaluating expectations', () => {
 
   it('lets a later entry override an earlier one', () => {
     const got = evaluateExpectations(
-      parse([
-        { expect: 'safe' },
-        { resource: 'none', nemesis: 'client-pause', expect: 'unsafe' },
-      ]),
-      cells({ 'redis/none/client-pause': [{ valid: false, anomalies: { 'lost-update': 1 } }], 'redlock/none/client-pause': [{ valid: false, anomalies: { 'lost-update': 1 } }] }),
+      parse([{ expect: 'safe' }, { resource: 'none', nemesis: 'client-pause', expect: 'unsafe' }]),
+      cells({
+        'redis/none/client-pause': [{ valid: false, anomalies: { 'lost-update': 1 } }],
+        'redlock/none/client-pause': [{ valid: false, anomalies: { 'lost-update': 1 } }],
+      }),
     );
     expect(got.met).toBe(true);
     expect(got.results.map((r) => r.decided)).toEqual([4, 2]);
   });
 
   it('requires the kinds named and, with useful, a fence that let writes through', () => {
-    const c = cells({ 'redis/none/clock': [{ valid: false, anomalies: { 'stale-write': 1 } }], 'redis/fence/clock': [{ valid: true, writes: { accepted: 0, rejected: 12 } }] });
+    const c = cells({
+      'redis/none/clock': [{ valid: false, anomalies: { 'stale-write': 1 } }],
+      'redis/fence/clock': [{ valid: true, writes: { accepted: 0, rejected: 12 } }],
+    });
     const got = evaluateExpectations(
       parse([
         { backend: 'redis', resource: 'none', nemesis: 'clock', expect: 'unsafe', kinds: ['lost-update', 'stale-write'] },
@@ -104,7 +119,12 @@ describe('evaluating expectations', () => {
       c,
     );
     expect(got.results[0]!.unmet[0]!.reason).toBe('1 of 1 run invalid (stale-write 1), but no lost-update');
-    expect(got.results[1]!.unmet).toEqual([{ cellId: 'redis/fence/clock', reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 12 refusals), but the fence rejected every write in 1 of 1 runs (safe but useless)' }]);
+    expect(got.results[1]!.unmet).toEqual([
+      {
+        cellId: 'redis/fence/clock',
+        reason: '1 run valid (2 of 2 fault windows struck; 1 double hold, 12 refusals), but the fence rejected every write in 1 of 1 runs (safe but useless)',
+      },
+    ]);
   });
 
   it('fails safe on unknown and missing runs', () => {
@@ -157,7 +177,10 @@ describe('wildcard matching', () => {
     const small = (chars: string[]) => fc.string({ unit: fc.constantFrom(...chars), maxLength: 8 });
     fc.assert(
       fc.property(small(['a', 'b', '*', '.']), small(['a', 'b', '.']), (pattern, text) => {
-        const body = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+        const body = pattern
+          .split('*')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*');
         expect(wildcardMatch(pattern, text)).toBe(new RegExp(`^${body}$`).test(text));
       }),
       { seed, numRuns: 2000 },
@@ -173,7 +196,11 @@ describe('expectations over --lock-clients rows', () => {
       { backend: '*redis', expect: 'unsafe' },
     ]);
     const [own] = matrixCells(['redis'], ['none'], ['client-pause']);
-    const [library] = matrixCells([{ label: 'redis-semaphore@redis', backend: 'redis', client: 'redis-semaphore', token: 'unique' }], ['none'], ['client-pause']);
+    const [library] = matrixCells(
+      [{ label: 'redis-semaphore@redis', backend: 'redis', client: 'redis-semaphore', token: 'unique' }],
+      ['none'],
+      ['client-pause'],
+    );
     expect([matchesCell(builtin!, own!), matchesCell(builtin!, library!)]).toEqual([true, false]);
     expect([matchesCell(others!, own!), matchesCell(others!, library!)]).toEqual([false, true]);
     expect([matchesCell(all!, own!), matchesCell(all!, library!)]).toEqual([true, true]);

@@ -88,7 +88,15 @@ export function fixtureHistory(o: FixtureOutcome): History {
   for (let i = 0; i < w.rejected; i++, t += 30) {
     const inside = i < doubleHolds;
     evs.push(section(0, token++, t, t + 10, read(0, t + 1, counter)));
-    evs.push(section(inside ? 1 : 0, token++, inside ? t + 2 : t + 12, inside ? t + 5 : t + 16, write(inside ? 1 : 0, inside ? t + 3 : t + 13, counter + 1, 'rejected')));
+    evs.push(
+      section(
+        inside ? 1 : 0,
+        token++,
+        inside ? t + 2 : t + 12,
+        inside ? t + 5 : t + 16,
+        write(inside ? 1 : 0, inside ? t + 3 : t + 13, counter + 1, 'rejected'),
+      ),
+    );
   }
   // The rest of the double holds: a second holder that only reads inside another's section.
   for (let i = w.rejected; i < doubleHolds; i++, t += 20) {
@@ -113,10 +121,16 @@ export function fixtureHistoryOn(o: FixtureOutcome, backend: RunOptions['backend
   return history.map((op) => (typeof op['token'] === 'number' ? { ...op, token: `r${op['token']}` } : op));
 }
 
-export function resultsJson(o: FixtureOutcome, options: Pick<RunOptions, 'workload' | 'resource' | 'backend'> = { workload: 'lock-counter', resource: 'none', backend: 'redis' }): DecidedResults {
+export function resultsJson(
+  o: FixtureOutcome,
+  options: Pick<RunOptions, 'workload' | 'resource' | 'backend'> = { workload: 'lock-counter', resource: 'none', backend: 'redis' },
+): DecidedResults {
   const results = runResults(fixtureHistoryOn(o, options.backend), options, o.evidence?.planned ?? 2, o.durationMs ?? 1000);
   // The fixture says what a test means; the checkers must agree, or the fixture history is wrong.
-  if (results.valid !== o.valid) throw new Error(`fixture history for ${JSON.stringify(o)} checks as ${String(results.valid)}: ${JSON.stringify(results.checkers.map((c) => [c.checker, c.valid, c.summary]))}`);
+  if (results.valid !== o.valid)
+    throw new Error(
+      `fixture history for ${JSON.stringify(o)} checks as ${String(results.valid)}: ${JSON.stringify(results.checkers.map((c) => [c.checker, c.valid, c.summary]))}`,
+    );
   return parseResultsJson(JSON.stringify(results), 'results.json') as DecidedResults;
 }
 
@@ -126,7 +140,12 @@ export function writeRunDir(runDir: string, options: RunOptions, outcome: Fixtur
   const test = { name: `${options.backend}-${options.resource}-${options.workload}`, ...options, startedAt, replay: replayCommand(options) };
   writeFileSync(join(runDir, 'test.json'), JSON.stringify(test, null, 2) + '\n');
   if (outcome === null) return runDir;
-  writeFileSync(join(runDir, 'history.jsonl'), fixtureHistoryOn(outcome, options.backend).map((op) => JSON.stringify(op)).join('\n') + '\n');
+  writeFileSync(
+    join(runDir, 'history.jsonl'),
+    fixtureHistoryOn(outcome, options.backend)
+      .map((op) => JSON.stringify(op))
+      .join('\n') + '\n',
+  );
   writeFileSync(join(runDir, 'results.json'), JSON.stringify(resultsJson(outcome, options), null, 2) + '\n');
   return runDir;
 }
@@ -137,7 +156,15 @@ export function runOptions(over: Partial<RunOptions> & Pick<RunOptions, 'backend
 
 export function spec(over: Partial<CompareSpec> = {}): CompareSpec {
   const { nemesis: _n, seed: _s, resultsDir: _r, ...run } = DEFAULTS;
-  return { backends: ['redis', 'redlock'], resources: ['none', 'fence'], nemeses: ['client-pause', 'kill'], seeds: [1, 2], workload: 'lock-counter', run: { ...run, timeLimitS: 10 }, ...over };
+  return {
+    backends: ['redis', 'redlock'],
+    resources: ['none', 'fence'],
+    nemeses: ['client-pause', 'kill'],
+    seeds: [1, 2],
+    workload: 'lock-counter',
+    run: { ...run, timeLimitS: 10 },
+    ...over,
+  };
 }
 
 /**

@@ -22,7 +22,10 @@ import { fakeClock, fakeRunOne, spec, tempDir } from './fixture-runs.js';
 const { io, compare } = compareInProcess();
 
 async function refusal(...args: string[]): Promise<FencecheckError> {
-  const e = await compare(...args).then(() => null, (x: unknown) => x);
+  const e = await compare(...args).then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(FencecheckError);
   return e as FencecheckError;
 }
@@ -54,7 +57,9 @@ describe('compare --merge believes no results.json on its word', () => {
     for (const extra of [[], ['--expect', expectFile(root, [{ expect: 'safe' }])]]) {
       const e = await refusal('--merge', join(root, 'a'), '--out', join(root, 'out'), ...extra);
       expect(e.exitCode).toBe(EXIT.badInput);
-      expect(e.message).toBe(`${results}: does not match the run's history: \`valid\` is true in the file but false from the history; the file was edited or written by another tool`);
+      expect(e.message).toBe(
+        `${results}: does not match the run's history: \`valid\` is true in the file but false from the history; the file was edited or written by another tool`,
+      );
     }
   });
 
@@ -68,7 +73,9 @@ describe('compare --merge believes no results.json on its word', () => {
     expect(io.err).toContain(`warning: 1 run has no history.jsonl, so its results.json cannot be checked: counted as unknown (${join(root, 'a', 'unsafe')})`);
     expect(io.out).toMatch(/1 of 1 run unknown or failed/);
     const merged = mergeCompare([join(root, 'a')], join(root, 'out2'), null, 'now').report;
-    expect(merged.cells.map((c) => [c.outcome, c.runs.map((run) => run.error)])).toEqual([['unknown', [`${join(root, 'a', 'unsafe')}: no history.jsonl: its results.json cannot be checked`]]]);
+    expect(merged.cells.map((c) => [c.outcome, c.runs.map((run) => run.error)])).toEqual([
+      ['unknown', [`${join(root, 'a', 'unsafe')}: no history.jsonl: its results.json cannot be checked`]],
+    ]);
   });
 
   it('the same runs untouched merge: unsafe exits 1, an untested cell alone exits 3', async () => {
@@ -86,13 +93,31 @@ describe('--expect', () => {
     const root = await artifacts();
     for (const [value, words] of [
       [[], /to hold at least one expectation, got an empty array/],
-      [[{ backend: 'nosuch', expect: 'safe' }, { nemesis: 'kill', expect: 'unsafe' }], /to name at least one cell of the matrix, got 2 entries that match none/],
+      [
+        [
+          { backend: 'nosuch', expect: 'safe' },
+          { nemesis: 'kill', expect: 'unsafe' },
+        ],
+        /to name at least one cell of the matrix, got 2 entries that match none/,
+      ],
     ] as const) {
       const e = await refusal('--merge', join(root, 'a'), '--out', join(root, 'out'), '--expect', expectFile(root, value));
       expect(e.exitCode).toBe(EXIT.badInput);
       expect(e.message).toMatch(words);
     }
-    const dry = await refusal('--backends', 'redis', '--resources', 'fence', '--nemeses', 'kill', '--dry-run', '--out', join(root, 'dry'), '--expect', expectFile(root, [{ backend: 'etcd', expect: 'safe' }]));
+    const dry = await refusal(
+      '--backends',
+      'redis',
+      '--resources',
+      'fence',
+      '--nemeses',
+      'kill',
+      '--dry-run',
+      '--out',
+      join(root, 'dry'),
+      '--expect',
+      expectFile(root, [{ backend: 'etcd', expect: 'safe' }]),
+    );
     expect(dry.message).toMatch(/to name at least one cell of the matrix/);
     expect(dry.hint).toMatch(/e\.g\. redis\/fence\/kill/);
   });
@@ -116,10 +141,27 @@ describe('--expect', () => {
 
   it('cells no entry names are said; an untested one of them makes the exit 3, not 0', async () => {
     const root = await artifacts({ untested: true });
-    const code = await compare('--merge', join(root, 'a'), '--out', join(root, 'out'), '--expect', expectFile(root, [{ nemesis: 'client-pause', expect: 'unsafe' }]));
+    const code = await compare(
+      '--merge',
+      join(root, 'a'),
+      '--out',
+      join(root, 'out'),
+      '--expect',
+      expectFile(root, [{ nemesis: 'client-pause', expect: 'unsafe' }]),
+    );
     expect(io.err).toContain('warning: 1 cell has no expectation (redis/fence/none): its outcome decides nothing, except that an untested one exits 3');
     expect(code).toBe(EXIT.untested);
-    const covered = await compare('--merge', join(root, 'a'), '--out', join(root, 'out2'), '--expect', expectFile(root, [{ nemesis: 'client-pause', expect: 'unsafe' }, { nemesis: 'none', expect: 'any' }]));
+    const covered = await compare(
+      '--merge',
+      join(root, 'a'),
+      '--out',
+      join(root, 'out2'),
+      '--expect',
+      expectFile(root, [
+        { nemesis: 'client-pause', expect: 'unsafe' },
+        { nemesis: 'none', expect: 'any' },
+      ]),
+    );
     expect(covered).toBe(EXIT.valid);
   });
 });
@@ -138,7 +180,9 @@ describe('--merge confinement', () => {
     renameSync(join(dir, 'runs'), join(root, 'elsewhere'));
     symlinkSync(join(root, 'elsewhere'), join(dir, 'runs'));
     const merged = mergeCompare([dir], join(root, 'out'), null, 'now').report;
-    expect(merged.warnings).toContainEqual(expect.stringMatching(/runs\/.* leads outside the compare directory \(to .*elsewhere.*\): not read, the run counts as failed/));
+    expect(merged.warnings).toContainEqual(
+      expect.stringMatching(/runs\/.* leads outside the compare directory \(to .*elsewhere.*\): not read, the run counts as failed/),
+    );
     expect(merged.totals.invalid).toBe(0);
     expect(merged.verdict).toBe('unknown');
     expect(merged.exitCode).toBe(EXIT.unknown);

@@ -15,8 +15,18 @@ import type { RunOptions } from '../../core/plan/run-options.js';
 import { fakeClock, fakeRunOne, runOptions, spec, tempDir, writeRunDir, type FixtureOutcome } from './fixture-runs.js';
 
 const outcome = (o: RunOptions): FixtureOutcome =>
-  o.resource === 'none' && o.seed === 2 ? { valid: false, anomalies: { 'lost-update': 1 } } : o.resource === 'fence' ? { valid: true, writes: { accepted: 3, rejected: 2 } } : { valid: true };
-const deps = (): CompareDeps => ({ runOne: fakeRunOne(outcome), writeReport: null, io: { write: () => undefined, live: false, now: fakeClock().now }, verbose: false, clusterBusy: async () => false });
+  o.resource === 'none' && o.seed === 2
+    ? { valid: false, anomalies: { 'lost-update': 1 } }
+    : o.resource === 'fence'
+      ? { valid: true, writes: { accepted: 3, rejected: 2 } }
+      : { valid: true };
+const deps = (): CompareDeps => ({
+  runOne: fakeRunOne(outcome),
+  writeReport: null,
+  io: { write: () => undefined, live: false, now: fakeClock().now },
+  verbose: false,
+  clusterBusy: async () => false,
+});
 
 const merge = (paths: string[], out: string): CompareReport => mergeCompare(paths, out, null, 'now').report;
 
@@ -65,7 +75,9 @@ describe('merging compare directories', () => {
     expect(merged.cells.find((c) => c.id === 'etcd/none/none')!.runs).toHaveLength(1);
     expect(merged.warnings).toHaveLength(2);
     expect(merged.warnings).toContainEqual(expect.stringMatching(/^etcd\/fence-claim\/partition\+kill#4 was found twice .* the later run counts$/));
-    expect(merged.warnings).toContain(`${join(root, 'e', 'test.json')}: expected \`name\` to be the name of the test, found nothing (the field is missing); skipped`);
+    expect(merged.warnings).toContain(
+      `${join(root, 'e', 'test.json')}: expected \`name\` to be the name of the test, found nothing (the field is missing); skipped`,
+    );
   });
 
   it('takes a compare directory as a whole even when given by a link or copied', async () => {
@@ -90,10 +102,18 @@ describe('merging compare directories', () => {
       ['resources a number', (m) => (m.spec['resources'] = 5), /expected `spec\.resources` to be a list of names/],
       ['run options missing', (m) => delete m.spec['run'], /expected `spec\.run` to hold the run options/],
       ['runDir a number', (m) => (m.runs[0]!['runDir'] = 7), /expected `runs\[0\]`\.runDir to be a path or null, got 7/],
-      ['runDir outside', (m) => (m.runs[0]!['runDir'] = '../../../../etc'), /expected `runs\[0\]`\.runDir to be a path inside the compare directory, got "\.\.\/\.\.\/\.\.\/\.\.\/etc"/],
+      [
+        'runDir outside',
+        (m) => (m.runs[0]!['runDir'] = '../../../../etc'),
+        /expected `runs\[0\]`\.runDir to be a path inside the compare directory, got "\.\.\/\.\.\/\.\.\/\.\.\/etc"/,
+      ],
       ['log absolute', (m) => (m.runs[0]!['log'] = '/etc/shadow'), /expected `runs\[0\]`\.log to be a path inside the compare directory/],
       // Found by the manifest fuzz test (CI seed 788202669): a cell id of two parts crashed the matrix.
-      ['cellId two parts', (m) => (m.runs[0]!['cellId'] = 'redlock/none:invokeclient-pause'), /expected `runs\[0\]`\.cellId to be LOCK\/RESOURCE\/NEMESIS \(three parts/],
+      [
+        'cellId two parts',
+        (m) => (m.runs[0]!['cellId'] = 'redlock/none:invokeclient-pause'),
+        /expected `runs\[0\]`\.cellId to be LOCK\/RESOURCE\/NEMESIS \(three parts/,
+      ],
       ['cellId bad nemesis', (m) => (m.runs[0]!['cellId'] = 'redis/none/sneeze'), /\.cellId to be LOCK\/RESOURCE\/NEMESIS \(a nemesis column/],
       ['id not cellId#seed', (m) => (m.runs[0]!['id'] = '[[redis/none/client-pause#1'), /\.id to be its cellId#seed/],
       ['unknown resource', (m) => (m.spec['resources'] = ['none', 'moat']), /expected `spec\.resources` to name resource modes among .*got "moat"/],

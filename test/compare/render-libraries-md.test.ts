@@ -13,16 +13,37 @@ import type { RunSummary } from '../../src/compare/run-summary.js';
 
 function run(cellId: string, seed: number, over: Partial<RunSummary>): RunSummary {
   return {
-    id: `${cellId}#${seed}`, cellId, seed, dir: `/out/runs/${cellId.replace(/\//g, '-')}-${seed}`, log: null, hasReport: true, status: 'valid', durationMs: 30_000,
-    outcome: 'safe', untestedWhy: null, evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 1, refusals: 3 } },
-    anomalies: {}, informational: {}, failing: [], writes: { accepted: 10, rejected: 3, unknown: 0 }, useless: false, replay: `fencecheck run --seed ${seed}`, startedAt: null, error: null, ...over,
+    id: `${cellId}#${seed}`,
+    cellId,
+    seed,
+    dir: `/out/runs/${cellId.replace(/\//g, '-')}-${seed}`,
+    log: null,
+    hasReport: true,
+    status: 'valid',
+    durationMs: 30_000,
+    outcome: 'safe',
+    untestedWhy: null,
+    evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 1, refusals: 3 } },
+    anomalies: {},
+    informational: {},
+    failing: [],
+    writes: { accepted: 10, rejected: 3, unknown: 0 },
+    useless: false,
+    replay: `fencecheck run --seed ${seed}`,
+    startedAt: null,
+    error: null,
+    ...over,
   };
 }
 
 const SRM = 'simple-redis-mutex@redis';
 const ETCD = 'etcd3-lock@etcd';
 const PGA = 'pg-advisory';
-const NEVER = { outcome: 'untested' as const, untestedWhy: 'the lock never failed: no double hold and no refusal', evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } } };
+const NEVER = {
+  outcome: 'untested' as const,
+  untestedWhy: 'the lock never failed: no double hold and no refusal',
+  evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } },
+};
 const input: MatrixInput = {
   backends: [rowOfLabel(SRM), rowOfLabel(ETCD), rowOfLabel(PGA)],
   resources: ['none', 'fence-claim', 'cas-unique'],
@@ -40,13 +61,20 @@ const input: MatrixInput = {
     [`${PGA}/none/partition`, [1]],
   ]),
   runs: [
-    run(`${SRM}/none/client-pause`, 1, { status: 'invalid', outcome: 'unsafe', anomalies: { 'lost-update': 4, 'stale-write': 2 }, replay: 'fencecheck run --backend redis --seed 1 --client x' }),
+    run(`${SRM}/none/client-pause`, 1, {
+      status: 'invalid',
+      outcome: 'unsafe',
+      anomalies: { 'lost-update': 4, 'stale-write': 2 },
+      replay: 'fencecheck run --backend redis --seed 1 --client x',
+    }),
     run(`${SRM}/none/client-pause`, 2, { status: 'valid' }),
     run(`${SRM}/none/partition`, 1, NEVER),
     run(`${SRM}/fence-claim/client-pause`, 1, {}),
     run(`${SRM}/fence-claim/partition`, 1, { status: 'error', outcome: 'error', evidence: null, error: 'the cluster did not start' }),
     run(`${SRM}/cas-unique/client-pause`, 1, {}),
-    run(`${SRM}/cas-unique/client-pause`, 2, { evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 4, refusals: 1 } } }),
+    run(`${SRM}/cas-unique/client-pause`, 2, {
+      evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 4, refusals: 1 } },
+    }),
     run(`${SRM}/cas-unique/partition`, 1, NEVER),
     run(`${ETCD}/none/client-pause`, 1, { status: 'invalid', outcome: 'unsafe', anomalies: { 'lost-update': 1 } }),
     run(`${PGA}/none/client-pause`, 1, NEVER),
@@ -57,12 +85,27 @@ const input: MatrixInput = {
   warnings: [],
 };
 const report = buildCompareReport(input, null, { outDir: '/out', generatedAt: '2026-12-01T12:00:00Z' });
-const part = (name: string, durationMs: number) => ({ name, startedAt: '2026-12-01T12:00:00Z', durationMs, command: `fencecheck compare --backends ${name}`, machine: '2 × CPU' });
+const part = (name: string, durationMs: number) => ({
+  name,
+  startedAt: '2026-12-01T12:00:00Z',
+  durationMs,
+  command: `fencecheck compare --backends ${name}`,
+  machine: '2 × CPU',
+});
 const doc = renderLibrariesMd(report, {
   parts: [part('redis', 300_000), part('etcd', 200_000), part('pg-advisory', 100_000)],
-  merge: 'fencecheck compare --merge a b c --out m', regenerate: 'npm run libraries', versions: { redis: '7.0.15' }, missing: ['zookeeper'], root: '/w/fc',
+  merge: 'fencecheck compare --merge a b c --out m',
+  regenerate: 'npm run libraries',
+  versions: { redis: '7.0.15' },
+  missing: ['zookeeper'],
+  root: '/w/fc',
   shrinks: [
-    { cell: `${SRM}/none/client-pause`, line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2', replay: "fencecheck run --client '/usr/bin/node /w/fc/clients/node/simple-redis-mutex.mjs'", durationMs: 150_000 },
+    {
+      cell: `${SRM}/none/client-pause`,
+      line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2',
+      replay: "fencecheck run --client '/usr/bin/node /w/fc/clients/node/simple-redis-mutex.mjs'",
+      durationMs: 150_000,
+    },
     { cell: `${SRM}/none/partition`, line: 'not shrunk: its invalid run did not fail again', durationMs: 30_000 },
   ],
 });
@@ -103,17 +146,34 @@ describe('docs/libraries.md: facts, sections, findings', () => {
   });
 
   it("gives each library its table per fault, the etcd3 lock's fence-claim cells as n/a", () => {
-    expect(doc).toContain(['| simple-redis-mutex@redis | client-pause | partition |', '|---|---|---|', '| none | **unsafe 1/2** | untested (2/2 faults struck) |', '| fence-claim | safe ⚡1 🛡3 | unknown 1/1 |'].join('\n'));
-    expect(doc).toContain(['| etcd3-lock@etcd | client-pause | partition |', '|---|---|---|', '| none | **unsafe 1/1** | incomplete 0/1 |', '| fence-claim | n/a | n/a |'].join('\n'));
+    expect(doc).toContain(
+      [
+        '| simple-redis-mutex@redis | client-pause | partition |',
+        '|---|---|---|',
+        '| none | **unsafe 1/2** | untested (2/2 faults struck) |',
+        '| fence-claim | safe ⚡1 🛡3 | unknown 1/1 |',
+      ].join('\n'),
+    );
+    expect(doc).toContain(
+      ['| etcd3-lock@etcd | client-pause | partition |', '|---|---|---|', '| none | **unsafe 1/1** | incomplete 0/1 |', '| fence-claim | n/a | n/a |'].join(
+        '\n',
+      ),
+    );
   });
 
   it('states findings from the numbers and one replay per invalid cell; a library not measured says so', () => {
-    expect(doc).toContain('- **none × client-pause**: unsafe in 1 of 2 runs (50%): lost-update 4, stale-write 2; faults struck 4/4, 2 double holds, 6 refused accesses.');
-    expect(doc).toContain('- **none × partition**: untested, not safe: the lock never failed: no double hold and no refusal (faults struck 2/2, 0 double holds, 0 refused accesses).');
+    expect(doc).toContain(
+      '- **none × client-pause**: unsafe in 1 of 2 runs (50%): lost-update 4, stale-write 2; faults struck 4/4, 2 double holds, 6 refused accesses.',
+    );
+    expect(doc).toContain(
+      '- **none × partition**: untested, not safe: the lock never failed: no double hold and no refusal (faults struck 2/2, 0 double holds, 0 refused accesses).',
+    );
     expect(doc).toContain('- **fence-claim × partition**: unknown in 1 of 1 runs: the cluster did not start.');
     expect(doc).toContain('- simple-redis-mutex@redis/none/client-pause seed 1: `fencecheck run --backend redis --seed 1 --client x`');
     // A shrunk reproduction, under its library, with paths from the project root.
-    expect(doc).toContain("- simple-redis-mutex@redis/none/client-pause: shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2 (2m30s): `fencecheck run --client '/usr/bin/node clients/node/simple-redis-mutex.mjs'`");
+    expect(doc).toContain(
+      "- simple-redis-mutex@redis/none/client-pause: shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2 (2m30s): `fencecheck run --client '/usr/bin/node clients/node/simple-redis-mutex.mjs'`",
+    );
     // A run that did not fail again: said so, and no replay of its own (the cell's replay above is the run as it failed).
     expect(doc).toContain('- simple-redis-mutex@redis/none/partition: not shrunk: its invalid run did not fail again (30s)\n');
     expect(doc).toMatch(/## redis-semaphore on redis\n\n.*\n\nToken: .*\n\nLease: .*\n\nNot in this comparison\./);
@@ -122,10 +182,12 @@ describe('docs/libraries.md: facts, sections, findings', () => {
 });
 
 describe('replay commands from any clone', () => {
-  it('takes the run\'s project root out of the paths, leaving other paths alone', async () => {
+  it("takes the run's project root out of the paths, leaving other paths alone", async () => {
     const { fromRoot } = await import('../../src/compare/render-libraries-md.js');
     const replay = "fencecheck run --results /w/fc/results/compare/x/runs/a/seed-1 --client '/usr/bin/node /w/fc/clients/node/simple-redis-mutex.mjs' --seed 1";
-    expect(fromRoot(replay, '/w/fc')).toBe("fencecheck run --results results/compare/x/runs/a/seed-1 --client '/usr/bin/node clients/node/simple-redis-mutex.mjs' --seed 1");
+    expect(fromRoot(replay, '/w/fc')).toBe(
+      "fencecheck run --results results/compare/x/runs/a/seed-1 --client '/usr/bin/node clients/node/simple-redis-mutex.mjs' --seed 1",
+    );
     expect(fromRoot(replay, '/w/fc/')).toBe(fromRoot(replay, '/w/fc'));
     expect(fromRoot(replay, undefined)).toBe(replay);
     expect(fromRoot('--client /w/fcx/a.mjs', '/w/fc')).toBe('--client /w/fcx/a.mjs');

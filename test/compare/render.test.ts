@@ -15,9 +15,26 @@ const EVIL = '</script><img src=x onerror=alert(1)>';
 
 function run(cellId: string, seed: number, over: Partial<RunSummary>): RunSummary {
   return {
-    id: `${cellId}#${seed}`, cellId, seed, dir: `/out/runs/${seed}`, log: null, hasReport: true, status: 'valid', durationMs: 30_000,
-    outcome: 'safe', untestedWhy: null, evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 1, refusals: 0 } },
-    anomalies: {}, informational: {}, failing: [], writes: { accepted: 10, rejected: 0, unknown: 0 }, useless: false, replay: `fencecheck run --seed ${seed}`, startedAt: null, error: null, ...over,
+    id: `${cellId}#${seed}`,
+    cellId,
+    seed,
+    dir: `/out/runs/${seed}`,
+    log: null,
+    hasReport: true,
+    status: 'valid',
+    durationMs: 30_000,
+    outcome: 'safe',
+    untestedWhy: null,
+    evidence: { faults: { planned: 2, applied: 2, skipped: [], failed: [] }, protection: { doubleHolds: 1, refusals: 0 } },
+    anomalies: {},
+    informational: {},
+    failing: [],
+    writes: { accepted: 10, rejected: 0, unknown: 0 },
+    useless: false,
+    replay: `fencecheck run --seed ${seed}`,
+    startedAt: null,
+    error: null,
+    ...over,
   };
 }
 
@@ -26,12 +43,34 @@ function report(expect: string | null = null): CompareReport {
     backends: ['redis', 'redlock'],
     resources: ['none', 'fence'],
     nemeses: ['client-pause'],
-    planned: new Map([['redis/none/client-pause', [1, 2]], ['redis/fence/client-pause', [1]], ['redlock/none/client-pause', [1]]]),
+    planned: new Map([
+      ['redis/none/client-pause', [1, 2]],
+      ['redis/fence/client-pause', [1]],
+      ['redlock/none/client-pause', [1]],
+    ]),
     runs: [
-      run('redis/none/client-pause', 1, { status: 'invalid', outcome: 'unsafe', anomalies: { 'lost-update': 3, [`a|b ${EVIL}`]: 1 }, failing: [`lost-updates: ${EVIL}`], replay: `fencecheck run ${EVIL}\u0001`, dir: `/out/runs/${EVIL.replace(/\//g, '')}` }),
-      run('redis/none/client-pause', 2, { status: 'valid', cost: { sectionsPerSecond: 2.5, completed: 70, refusals: 1, retries: 1, timeouts: 0, sectionP99Ms: 1200 }, jobs: { jobs: 70, duplicates: 1, lost: 0, wasted: 2, spanS: 30, faultsApplied: 1 } }),
+      run('redis/none/client-pause', 1, {
+        status: 'invalid',
+        outcome: 'unsafe',
+        anomalies: { 'lost-update': 3, [`a|b ${EVIL}`]: 1 },
+        failing: [`lost-updates: ${EVIL}`],
+        replay: `fencecheck run ${EVIL}\u0001`,
+        dir: `/out/runs/${EVIL.replace(/\//g, '')}`,
+      }),
+      run('redis/none/client-pause', 2, {
+        status: 'valid',
+        cost: { sectionsPerSecond: 2.5, completed: 70, refusals: 1, retries: 1, timeouts: 0, sectionP99Ms: 1200 },
+        jobs: { jobs: 70, duplicates: 1, lost: 0, wasted: 2, spanS: 30, faultsApplied: 1 },
+      }),
       run('redis/fence/client-pause', 1, { writes: { accepted: 0, rejected: 40, unknown: 0 }, useless: true }),
-      run('redlock/none/client-pause', 1, { status: 'error', outcome: 'error', evidence: null, error: `spawn failed: ${EVIL}`, dir: null, log: '/out/runs/log' }),
+      run('redlock/none/client-pause', 1, {
+        status: 'error',
+        outcome: 'error',
+        evidence: null,
+        error: `spawn failed: ${EVIL}`,
+        dir: null,
+        log: '/out/runs/log',
+      }),
     ],
     shards: [],
     description: `lock-counter ${EVIL}`,
@@ -60,7 +99,9 @@ describe('compare.html', () => {
   it('links each seed to its report, relative to the page, and greys n/a cells with a numbered reason', () => {
     expect(html).toContain('href="runs/1/report.html"');
     expect(html).toContain('href="runs/%3Cscript%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E/report.html"');
-    expect(html).toMatch(/<td id="cell-redlock_fence_client-pause" class="cell o-not-applicable" title="redlock issues no monotonic fencing token[^"]*">n\/a <a href="#na-1">\[1\]<\/a><\/td>/);
+    expect(html).toMatch(
+      /<td id="cell-redlock_fence_client-pause" class="cell o-not-applicable" title="redlock issues no monotonic fencing token[^"]*">n\/a <a href="#na-1">\[1\]<\/a><\/td>/,
+    );
     expect(html).toMatch(/<li id="na-1">redlock issues no monotonic fencing token/);
   });
 
@@ -73,9 +114,13 @@ describe('compare.html', () => {
     expect(html).toContain('✗ #3 <code>{&quot;backend&quot;:&quot;etcd&quot;,&quot;expect&quot;:&quot;safe&quot;}</code>');
   });
 
-  it('shows a cell\'s cost and, on the jobs workload, its jobs run twice', () => {
-    expect(html).toContain('<div class="cost" title="sections completed per second (mean over runs), refusals, retries and timeouts summed, the worst section p99">cost: 2.5 sections/s over 1 run; 1 refused, 1 retries, 0 timeouts; section p99 1200 ms</div>');
-    expect(html).toContain('14.3 duplicates per 1,000 jobs (95% CI 2.5–76.6), 1 of 70 jobs done twice, 0 lost, 2 wasted run(s) refused, over 1 run(s); 120.0 per hour at 2.0 faults a minute');
+  it("shows a cell's cost and, on the jobs workload, its jobs run twice", () => {
+    expect(html).toContain(
+      '<div class="cost" title="sections completed per second (mean over runs), refusals, retries and timeouts summed, the worst section p99">cost: 2.5 sections/s over 1 run; 1 refused, 1 retries, 0 timeouts; section p99 1200 ms</div>',
+    );
+    expect(html).toContain(
+      '14.3 duplicates per 1,000 jobs (95% CI 2.5–76.6), 1 of 70 jobs done twice, 0 lost, 2 wasted run(s) refused, over 1 run(s); 120.0 per hour at 2.0 faults a minute',
+    );
   });
 });
 
@@ -88,14 +133,18 @@ describe('junit.xml', () => {
     expect(text).not.toContain('\u0001');
     expect(text).toContain('<testsuites name="fencecheck compare" tests="5" failures="3" errors="0" skipped="1"');
     expect(text).toContain('<skipped message="not applicable: redlock issues');
-    expect(text).toContain('<failure type="expectation" message="expected safe (expectation #2): 1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals), but the fence rejected every write in 1 of 1 runs (safe but useless)"');
+    expect(text).toContain(
+      '<failure type="expectation" message="expected safe (expectation #2): 1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals), but the fence rejected every write in 1 of 1 runs (safe but useless)"',
+    );
     expect(text).toContain('name="expectation #3"');
   });
 
   it('without expectations, fails unsafe cells and errors unknown ones', () => {
     const text = renderJunit(report());
     expect(text).toContain('tests="4" failures="1" errors="1" skipped="1"');
-    expect(text).toContain('<failure type="invalid" message="1 of 2 runs invalid (lost-update 3, a|b &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; 1), 0 unknown, 0 missing; 4 of 4 fault windows struck; 2 double holds, 0 refusals">');
+    expect(text).toContain(
+      '<failure type="invalid" message="1 of 2 runs invalid (lost-update 3, a|b &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; 1), 0 unknown, 0 missing; 4 of 4 fault windows struck; 2 double holds, 0 refusals">',
+    );
     expect(text).toContain('<error type="unknown"');
   });
 
@@ -117,7 +166,9 @@ describe('summary.md', () => {
 
   it('lists unmet expectations, useless fences, failed runs and how to reproduce, with no raw HTML', () => {
     expect(text.startsWith('## fencecheck compare: ❌ 3 of 3 expectations unmet')).toBe(true);
-    expect(text).toContain('- #2 `{"resource":"fence","expect":"safe","useful":true}`: **redis/fence/client-pause**: 1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals), but the fence rejected');
+    expect(text).toContain(
+      '- #2 `{"resource":"fence","expect":"safe","useful":true}`: **redis/fence/client-pause**: 1 run valid (2 of 2 fault windows struck; 1 double hold, 0 refusals), but the fence rejected',
+    );
     expect(text).toContain('- #3 `{"backend":"etcd","expect":"safe"}` names no cell of the matrix');
     expect(text).toContain('### Safe but useless');
     expect(text).toContain('spawn failed: \\</script\\>\\<img src=x onerror=alert(1)\\>');
@@ -134,25 +185,41 @@ describe('summary.md', () => {
 
 describe('untested cells', () => {
   const untested = (cellId: string, seed: number): RunSummary =>
-    run(cellId, seed, { outcome: 'untested', untestedWhy: 'no fault applied', evidence: { faults: { planned: 0, applied: 0, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } }, informational: { 'double-hold': 2 } });
+    run(cellId, seed, {
+      outcome: 'untested',
+      untestedWhy: 'no fault applied',
+      evidence: { faults: { planned: 0, applied: 0, skipped: [], failed: [] }, protection: { doubleHolds: 0, refusals: 0 } },
+      informational: { 'double-hold': 2 },
+    });
   const input: MatrixInput = {
     backends: ['redis'],
     resources: ['fence'],
     nemeses: ['none', 'client-pause'],
-    planned: new Map([['redis/fence/none', [1]], ['redis/fence/client-pause', [1]]]),
+    planned: new Map([
+      ['redis/fence/none', [1]],
+      ['redis/fence/client-pause', [1]],
+    ]),
     runs: [untested('redis/fence/none', 1), run('redis/fence/client-pause', 1, { writes: { accepted: 8, rejected: 2, unknown: 0 } })],
     shards: [],
     description: 'lock-counter',
     warnings: [],
   };
   const plain = buildCompareReport(input, null, { outDir: '/out', generatedAt: '2026-11-29T12:00:00Z' });
-  const expected = buildCompareReport(input, parseExpectations(JSON.stringify([{ expect: 'safe' }]), 'e.json'), { outDir: '/out', generatedAt: '2026-11-29T12:00:00Z' });
+  const expected = buildCompareReport(input, parseExpectations(JSON.stringify([{ expect: 'safe' }]), 'e.json'), {
+    outDir: '/out',
+    generatedAt: '2026-11-29T12:00:00Z',
+  });
 
   it('are their own outcome in compare.json and the headline', () => {
-    expect(plain.cells.map((c) => [c.id, c.outcome])).toEqual([['redis/fence/none', 'untested'], ['redis/fence/client-pause', 'safe']]);
+    expect(plain.cells.map((c) => [c.id, c.outcome])).toEqual([
+      ['redis/fence/none', 'untested'],
+      ['redis/fence/client-pause', 'safe'],
+    ]);
     expect(plain.headline).toBe('all 2 runs valid, but 1 cell untested (no fault struck, or the lock never failed)');
     expect(expected.exitCode).toBe(1);
-    expect(expected.expectations![0]!.unmet).toEqual([{ cellId: 'redis/fence/none', reason: 'untested: 1 run valid, none showing the danger (no fault applied)' }]);
+    expect(expected.expectations![0]!.unmet).toEqual([
+      { cellId: 'redis/fence/none', reason: 'untested: 1 run valid, none showing the danger (no fault applied)' },
+    ]);
   });
 
   it('have their own colour and word in compare.html, with the information of non-deciding checkers', () => {
@@ -171,7 +238,12 @@ describe('untested cells', () => {
 
   it('a safe cell with untested seeds is listed there too, with how many and why', () => {
     const mixed = buildCompareReport(
-      { ...input, nemeses: ['client-pause'], planned: new Map([['redis/fence/client-pause', [1, 2]]]), runs: [run('redis/fence/client-pause', 1, { writes: { accepted: 8, rejected: 2, unknown: 0 } }), untested('redis/fence/client-pause', 2)] },
+      {
+        ...input,
+        nemeses: ['client-pause'],
+        planned: new Map([['redis/fence/client-pause', [1, 2]]]),
+        runs: [run('redis/fence/client-pause', 1, { writes: { accepted: 8, rejected: 2, unknown: 0 } }), untested('redis/fence/client-pause', 2)],
+      },
       null,
       { outDir: '/out', generatedAt: '2026-11-29T12:00:00Z' },
     );
@@ -181,6 +253,8 @@ describe('untested cells', () => {
 
   it('are skipped with why in junit.xml without expectations, failures with them', () => {
     expect(renderJunit(plain)).toContain('<skipped message="untested: no fault applied"/>');
-    expect(renderJunit(expected)).toContain('<failure type="expectation" message="expected safe (expectation #1): untested: 1 run valid, none showing the danger (no fault applied)"');
+    expect(renderJunit(expected)).toContain(
+      '<failure type="expectation" message="expected safe (expectation #1): untested: 1 run valid, none showing the danger (no fault applied)"',
+    );
   });
 });

@@ -16,7 +16,8 @@ import type { RunOptions } from '../../core/plan/run-options.js';
 import { fakeClock, fakeRunOne, spec, tempDir, writeRunDir, type FixtureOutcome } from './fixture-runs.js';
 
 /** none under client-pause loses updates; everything else is valid. */
-const outcome = (o: RunOptions): FixtureOutcome => (o.resource === 'none' && o.nemesis.includes('client-pause') ? { valid: false, anomalies: { 'lost-update': 2 } } : { valid: true });
+const outcome = (o: RunOptions): FixtureOutcome =>
+  o.resource === 'none' && o.nemesis.includes('client-pause') ? { valid: false, anomalies: { 'lost-update': 2 } } : { valid: true };
 
 function deps(runOne: RunOne, clock = fakeClock(), lines: string[] = []): CompareDeps {
   return { runOne, writeReport: null, io: { write: (t) => void lines.push(t), live: false, now: clock.now }, verbose: false, clusterBusy: async () => false };
@@ -30,15 +31,29 @@ describe('runCompare', () => {
     const runOne = fakeRunOne(outcome);
     const report = await runCompare(dir, newManifest(spec(), null, 'now'), null, deps(runOne));
     expect(runOne.calls.map((o) => `${o.backend}/${o.resource}/${o.nemesis.join('+')}#${o.seed}`)).toEqual([
-      'redis/none/client-pause#1', 'redis/none/kill#1', 'redis/fence/client-pause#1', 'redis/fence/kill#1',
-      'redis/none/client-pause#2', 'redis/none/kill#2', 'redis/fence/client-pause#2', 'redis/fence/kill#2',
-      'redlock/none/client-pause#1', 'redlock/none/kill#1', 'redlock/none/client-pause#2', 'redlock/none/kill#2',
+      'redis/none/client-pause#1',
+      'redis/none/kill#1',
+      'redis/fence/client-pause#1',
+      'redis/fence/kill#1',
+      'redis/none/client-pause#2',
+      'redis/none/kill#2',
+      'redis/fence/client-pause#2',
+      'redis/fence/kill#2',
+      'redlock/none/client-pause#1',
+      'redlock/none/kill#1',
+      'redlock/none/client-pause#2',
+      'redlock/none/kill#2',
     ]);
     // The order changed, not the plan: each run keeps its index in the whole run list.
-    expect(readManifest(dir)!.runs.map((r) => r.index).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(
+      readManifest(dir)!
+        .runs.map((r) => r.index)
+        .sort((a, b) => a - b),
+    ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(runOne.calls[0]!.resultsDir).toBe(join(dir, 'runs', 'redis-none-client-pause', 'seed-1'));
     expect(readManifest(dir)!.runs).toHaveLength(12);
-    for (const f of ['compare.html', 'compare.json', 'junit.xml', 'summary.md', 'runs/redis-none-kill/seed-2/run.log']) expect(existsSync(join(dir, f))).toBe(true);
+    for (const f of ['compare.html', 'compare.json', 'junit.xml', 'summary.md', 'runs/redis-none-kill/seed-2/run.log'])
+      expect(existsSync(join(dir, f))).toBe(true);
     expect(report.exitCode).toBe(1);
     expect(report.totals).toMatchObject({ cells: 8, notApplicable: 2, planned: 12, finished: 12, invalid: 4, missing: 0 });
     const c = report.cells.find((x) => x.id === 'redis/none/client-pause')!;
@@ -137,7 +152,9 @@ describe('runCompare', () => {
     const broken = fakeRunOne(() => {
       throw new Error('no space left on device');
     });
-    await expect(runCompare(dir, newManifest(spec(), null, 'now'), null, deps(broken))).rejects.toThrow('3 runs in a row failed to run (last: no space left on device)');
+    await expect(runCompare(dir, newManifest(spec(), null, 'now'), null, deps(broken))).rejects.toThrow(
+      '3 runs in a row failed to run (last: no space left on device)',
+    );
     expect(broken.calls).toHaveLength(3);
     expect(readManifest(dir)!.runs.every((r) => r.status === 'error')).toBe(true);
   });
@@ -146,7 +163,11 @@ describe('runCompare', () => {
     const dir = tempDir('shard');
     const runOne = fakeRunOne(outcome);
     const report = await runCompare(dir, newManifest(spec(), { index: 2, count: 4 }, 'now'), null, deps(runOne));
-    expect(runOne.calls.map((o) => `${o.backend}/${o.resource}/${o.nemesis[0]}#${o.seed}`)).toEqual(['redis/none/kill#1', 'redis/fence/kill#2', 'redlock/none/kill#1']);
+    expect(runOne.calls.map((o) => `${o.backend}/${o.resource}/${o.nemesis[0]}#${o.seed}`)).toEqual([
+      'redis/none/kill#1',
+      'redis/fence/kill#2',
+      'redlock/none/kill#1',
+    ]);
     expect(report.shards).toEqual(['2/4']);
     expect(report.totals).toMatchObject({ planned: 3, finished: 3, missing: 0 });
     expect(report.cells.find((c) => c.id === 'redis/fence/client-pause')!.outcome).toBe('not-run');

@@ -13,13 +13,23 @@ describe('imageArgv', () => {
   });
 
   it("runs a Python 3 client with the image's Debian Python, its script mapped into the image", () => {
-    expect(imageArgv(['/usr/bin/python3', '/work/co/clients/python/redis_py_client.py'], '/usr/bin/node', '/work/co')).toEqual([IMAGE_PYTHON, `${CLIENT_IMAGE_ROOT}/clients/python/redis_py_client.py`]);
+    expect(imageArgv(['/usr/bin/python3', '/work/co/clients/python/redis_py_client.py'], '/usr/bin/node', '/work/co')).toEqual([
+      IMAGE_PYTHON,
+      `${CLIENT_IMAGE_ROOT}/clients/python/redis_py_client.py`,
+    ]);
     expect(imageArgv(['python3.11', 'clients/python/kazoo_client.py'], '/usr/bin/node', '/work/co')).toEqual([IMAGE_PYTHON, 'clients/python/kazoo_client.py']);
     expect(imageArgv(['/usr/local/bin/python3', 'x.py'], '/usr/bin/node', '/work/co')?.[0]).toBe(IMAGE_PYTHON);
   });
 
   it('refuses a program the image does not have (Go, Java, Python 2, a wrapper)', () => {
-    for (const program of ['/work/co/clients/go/etcd-mutex/etcd-mutex', '/work/co/clients/java/curator-mutex', '/usr/bin/python2', '/usr/bin/python', '/opt/python3/bin/python3', 'wrapped-client.sh']) {
+    for (const program of [
+      '/work/co/clients/go/etcd-mutex/etcd-mutex',
+      '/work/co/clients/java/curator-mutex',
+      '/usr/bin/python2',
+      '/usr/bin/python',
+      '/opt/python3/bin/python3',
+      'wrapped-client.sh',
+    ]) {
       expect(imageArgv([program, 'x'], '/usr/bin/node', '/work/co')).toBeUndefined();
     }
   });

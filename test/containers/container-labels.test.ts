@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { clientContainerName, hostContainerName, labelsFor, PROJECT_LABEL, RUN_LABEL, runIdOf, serverContainerName } from '../../runtime/cluster/containers/container-labels.js';
+import {
+  clientContainerName,
+  hostContainerName,
+  labelsFor,
+  PROJECT_LABEL,
+  RUN_LABEL,
+  runIdOf,
+  serverContainerName,
+} from '../../runtime/cluster/containers/container-labels.js';
 import { planClientHost, planCluster } from '../../core/cluster/cluster-plan.js';
 
 describe('container names and labels', () => {

@@ -48,7 +48,9 @@ describe('harnessRequest', () => {
     expect(refusal(() => harnessRequest([...RUN, '--harness'], {})).message).toContain('got ``');
     expect(refusal(() => harnessRequest(RUN, { FENCECHECK_HARNESS: 'yes' })).message).toContain('`FENCECHECK_HARNESS`');
     expect(refusal(() => harnessRequest(['up', '--provider', 'containers', '--harness', 'container'], {})).exitCode).toBe(254);
-    expect(refusal(() => harnessRequest(['run', '--harness', 'container'], {})).message).toContain('applies to run, compare, scenario, client-check with `--provider containers`, got `run`');
+    expect(refusal(() => harnessRequest(['run', '--harness', 'container'], {})).message).toContain(
+      'applies to run, compare, scenario, client-check with `--provider containers`, got `run`',
+    );
   });
 
   it('gives back the same arguments wherever --harness stands (seeded)', () => {
@@ -57,7 +59,13 @@ describe('harnessRequest', () => {
       s = (s * 1103515245 + 12345) % 2147483648;
       return s % n;
     };
-    const options = [['--backend', 'etcd'], ['--provider', 'containers'], ['--seed', '7'], ['--nemesis', 'partition,kill'], ['--client', 'node x.js --harness-like']];
+    const options = [
+      ['--backend', 'etcd'],
+      ['--provider', 'containers'],
+      ['--seed', '7'],
+      ['--nemesis', 'partition,kill'],
+      ['--client', 'node x.js --harness-like'],
+    ];
     for (let i = 0; i < 200; i++) {
       const args = ['compare', ...options.filter(() => next(3) > 0).flat()];
       // Between options (an option's value stays with it).
@@ -79,10 +87,16 @@ describe('decideHarness', () => {
   });
 
   it('auto: a container only on evidence that this machine does not reach the network', () => {
-    expect(decideHarness('auto', { reachable: true, detail: 'ECONNREFUSED from 10.77.0.2:9 in 1 ms' })).toEqual({ where: 'host', why: "auto: this machine reaches the containers' network (ECONNREFUSED from 10.77.0.2:9 in 1 ms)" });
+    expect(decideHarness('auto', { reachable: true, detail: 'ECONNREFUSED from 10.77.0.2:9 in 1 ms' })).toEqual({
+      where: 'host',
+      why: "auto: this machine reaches the containers' network (ECONNREFUSED from 10.77.0.2:9 in 1 ms)",
+    });
     expect(decideHarness('auto', { reachable: false, detail: 'no answer from 10.77.0.2:9 in 1500 ms' }).where).toBe('container');
     // Inconclusive (no daemon, no image, the /24 taken): here, where the run itself says what is wrong.
-    expect(decideHarness('auto', { reachable: undefined, detail: 'not probed: no Docker daemon' })).toEqual({ where: 'host', why: 'auto: not probed: no Docker daemon; running here' });
+    expect(decideHarness('auto', { reachable: undefined, detail: 'not probed: no Docker daemon' })).toEqual({
+      where: 'host',
+      why: 'auto: not probed: no Docker daemon; running here',
+    });
     expect(decideHarness('auto', undefined).where).toBe('host');
   });
 });

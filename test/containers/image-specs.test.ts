@@ -5,17 +5,41 @@ const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 describe('contentTag', () => {
   it('is the same for the same files in any order, 12 hex digits', () => {
-    const a = contentTag([{ path: 'a', content: bytes('1') }, { path: 'b', content: bytes('2') }]);
-    const b = contentTag([{ path: 'b', content: bytes('2') }, { path: 'a', content: bytes('1') }]);
+    const a = contentTag([
+      { path: 'a', content: bytes('1') },
+      { path: 'b', content: bytes('2') },
+    ]);
+    const b = contentTag([
+      { path: 'b', content: bytes('2') },
+      { path: 'a', content: bytes('1') },
+    ]);
     expect(a).toBe(b);
     expect(a).toMatch(/^[0-9a-f]{12}$/);
   });
 
   it('changes with a byte, a path, or where one file ends and the next begins', () => {
-    const base = contentTag([{ path: 'a', content: bytes('12') }, { path: 'b', content: bytes('3') }]);
-    expect(contentTag([{ path: 'a', content: bytes('13') }, { path: 'b', content: bytes('3') }])).not.toBe(base);
-    expect(contentTag([{ path: 'c', content: bytes('12') }, { path: 'b', content: bytes('3') }])).not.toBe(base);
-    expect(contentTag([{ path: 'a', content: bytes('1') }, { path: 'b', content: bytes('23') }])).not.toBe(base);
+    const base = contentTag([
+      { path: 'a', content: bytes('12') },
+      { path: 'b', content: bytes('3') },
+    ]);
+    expect(
+      contentTag([
+        { path: 'a', content: bytes('13') },
+        { path: 'b', content: bytes('3') },
+      ]),
+    ).not.toBe(base);
+    expect(
+      contentTag([
+        { path: 'c', content: bytes('12') },
+        { path: 'b', content: bytes('3') },
+      ]),
+    ).not.toBe(base);
+    expect(
+      contentTag([
+        { path: 'a', content: bytes('1') },
+        { path: 'b', content: bytes('23') },
+      ]),
+    ).not.toBe(base);
   });
 });
 

@@ -15,7 +15,8 @@ import { evidenceOf } from '../../core/checkers/lock/evidence.js';
 import { faultWindows } from '../../src/report/fault-windows.js';
 import type { History, Op, Value } from '../../core/history/op.js';
 
-const nemesis = (type: Op['type'], f: string, value: Value, time: number, extra: Partial<Op> = {}): Op => ({ process: 'nemesis', type, f, value, time, ...extra }) as Op;
+const nemesis = (type: Op['type'], f: string, value: Value, time: number, extra: Partial<Op> = {}): Op =>
+  ({ process: 'nemesis', type, f, value, time, ...extra }) as Op;
 
 describe('fault ops, derived from the kinds', () => {
   it('reads every kind back from its start op, a shared op by the value it carries', () => {

@@ -48,7 +48,10 @@ describe('the fault kinds registry', () => {
     const nodes = ['r1', 'r2', 'r3', 'r4', 'r5'];
     const seed = testSeed('clock node sets', 'test/generators/fault-specs.test.ts');
     const rng = new Prng(seed).fork('clock');
-    const targets = Array.from({ length: 400 }, () => windowOf({ fault: 'clock', on: 'held' }, { timeLimitMs: 8000, ttlMs: 1000, nodes }, new Prng(rng.int(0, 1e6))).target);
+    const targets = Array.from(
+      { length: 400 },
+      () => windowOf({ fault: 'clock', on: 'held' }, { timeLimitMs: 8000, ttlMs: 1000, nodes }, new Prng(rng.int(0, 1e6))).target,
+    );
     const sets = targets.flatMap((t) => (t.kind === 'nodes' ? [t.nodes] : []));
     expect(sets.length, `seed ${seed}`).toBeGreaterThan(150);
     expect(sets.length, `seed ${seed}`).toBeLessThan(250);
@@ -63,7 +66,7 @@ describe('the fault kinds registry', () => {
     expect(single.target.kind).not.toBe('nodes');
   });
 
-  it('reads a script\'s set of nodes, and refuses an empty one or a repeat, naming the field', () => {
+  it("reads a script's set of nodes, and refuses an empty one or a repeat, naming the field", () => {
     const jump = (target: unknown) => JSON.stringify([{ at: 0, until: 10, fault: 'clock', offsetMs: 500, target }]);
     expect(parseScript(jump({ kind: 'nodes', nodes: ['a', 'b'] }))[0]!.target).toEqual({ kind: 'nodes', nodes: ['a', 'b'] });
     expect(() => parseScript(jump({ kind: 'nodes', nodes: [] }))).toThrow(/window 1 `target.nodes` to be a non-empty array of server names/);
@@ -74,7 +77,13 @@ describe('the fault kinds registry', () => {
 
   it('counts a jump on a set of nodes as a fault event on each (what "M planned" counts beside the offsets struck)', () => {
     const jump = { at: 0, until: 10, fault: 'clock' as const, offsetMs: 500 };
-    expect(faultEvents([{ ...jump, target: { kind: 'nodes', nodes: ['a', 'b', 'c'] } }, { ...jump, target: { kind: 'leader' } }, { at: 0, until: 5, fault: 'kill', target: { kind: 'node', node: 'a' } }])).toBe(5);
+    expect(
+      faultEvents([
+        { ...jump, target: { kind: 'nodes', nodes: ['a', 'b', 'c'] } },
+        { ...jump, target: { kind: 'leader' } },
+        { at: 0, until: 5, fault: 'kill', target: { kind: 'node', node: 'a' } },
+      ]),
+    ).toBe(5);
     expect(faultEvents([])).toBe(0);
   });
 

@@ -38,17 +38,23 @@ describe('nemesisSchedule', () => {
 
   it('alternates exact quiet intervals and faults, and stays within the time limit', () => {
     fc.assert(
-      fc.property(fc.nat(), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 0, max: 60_000 }), (s, interval, duration, limit) => {
-        const windows = nemesisSchedule(options({ intervalMs: interval, durationMs: duration, leaseMs: undefined }), s, limit);
-        let quietFrom = 0;
-        for (const w of windows) {
-          expect(w.at).toBe(quietFrom + interval);
-          expect(w.until).toBe(Math.min(w.at + duration, limit));
-          quietFrom = w.until;
-        }
-        // No room for another fault: the next one would start at or after the limit.
-        expect(quietFrom + interval).toBeGreaterThanOrEqual(limit);
-      }),
+      fc.property(
+        fc.nat(),
+        fc.integer({ min: 0, max: 5000 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 0, max: 60_000 }),
+        (s, interval, duration, limit) => {
+          const windows = nemesisSchedule(options({ intervalMs: interval, durationMs: duration, leaseMs: undefined }), s, limit);
+          let quietFrom = 0;
+          for (const w of windows) {
+            expect(w.at).toBe(quietFrom + interval);
+            expect(w.until).toBe(Math.min(w.at + duration, limit));
+            quietFrom = w.until;
+          }
+          // No room for another fault: the next one would start at or after the limit.
+          expect(quietFrom + interval).toBeGreaterThanOrEqual(limit);
+        },
+      ),
       { seed, numRuns: 100 },
     );
   });
@@ -106,13 +112,17 @@ describe('nemesisSchedule', () => {
 
   it('a single node leaves only the client partitions; isolating the leader stays symbolic', () => {
     const single = nemesisSchedule(options({ faults: ['partition'], intervalMs: 10, durationMs: 10, targets: { nodes: ['redis1'] } }), 2, 2_000);
-    expect(new Set(single.map((w) => (w.target.kind === 'partition' ? w.target.grudgeKind : '')))).toEqual(new Set(['client-from-servers', 'client-from-resource']));
+    expect(new Set(single.map((w) => (w.target.kind === 'partition' ? w.target.grudgeKind : '')))).toEqual(
+      new Set(['client-from-servers', 'client-from-resource']),
+    );
     const leader = nemesisSchedule(options({ faults: ['partition'], targets: { nodes: three, server: 'leader', partitions: ['isolate-one'] } }), 2, 30_000);
     expect(leader[0]!.target).toEqual({ kind: 'partition', grudgeKind: 'isolate-one', victim: { kind: 'leader' } });
   });
 
   it('clock jumps go either way by twice the lease, or by clockOffsetMs', () => {
-    const offsets = nemesisSchedule(options({ faults: ['clock'], intervalMs: 10, durationMs: 10 }), 8, 2_000).map((w) => (w.fault === 'clock' ? w.offsetMs : NaN));
+    const offsets = nemesisSchedule(options({ faults: ['clock'], intervalMs: 10, durationMs: 10 }), 8, 2_000).map((w) =>
+      w.fault === 'clock' ? w.offsetMs : NaN,
+    );
     expect(new Set(offsets)).toEqual(new Set([6_000, -6_000]));
     const first = nemesisSchedule(options({ faults: ['clock'], clockOffsetMs: 250 }), 8, 20_000)[0]!;
     expect(first.fault === 'clock' ? first.offsetMs : NaN).toSatisfy((x: number) => Math.abs(x) === 250);
@@ -148,7 +158,11 @@ describe('nemesisSchedule', () => {
     [{ targets: { nodes: [] } }, 1000, 'Expected at least one server node to aim server-pause, kill, clock at, got none'],
     [{ targets: { nodes: three, server: 'n9' } }, 1000, 'Expected the server target to be leader, random or one of n1, n2, n3, got `n9`'],
     [{ targets: { nodes: ['a', 'b'], partitions: ['majorities-ring'] } }, 1000, 'Expected at least 3 server nodes for a `majorities-ring` partition, got 2'],
-    [{ faults: ['flood' as FaultKind] }, 1000, 'Expected a fault among client-pause, server-pause, partition, kill, clock, delay, loss, evict, session-end, got `flood`'],
+    [
+      { faults: ['flood' as FaultKind] },
+      1000,
+      'Expected a fault among client-pause, server-pause, partition, kill, clock, delay, loss, evict, session-end, got `flood`',
+    ],
     [{ faults: ['evict'], targets: { nodes: [] } }, 1000, 'Expected at least one server node to aim evict at, got none'],
   ])('rejects %j over %i ms', (o, limit, message) => {
     expect(() => nemesisSchedule(options(o), 1, limit)).toThrow(new UsageError(message));

@@ -23,7 +23,9 @@ describe('planPhases', () => {
   });
 
   it('rejects bad options', () => {
-    expect(() => planPhases({ timeLimitMs: 0, recoverMs: 0, finalReads: true })).toThrow(new UsageError('Expected `timeLimitMs` to be a positive number, got `0`'));
+    expect(() => planPhases({ timeLimitMs: 0, recoverMs: 0, finalReads: true })).toThrow(
+      new UsageError('Expected `timeLimitMs` to be a positive number, got `0`'),
+    );
     expect(() => planPhases({ timeLimitMs: 10, recoverMs: -1, finalReads: true })).toThrow(UsageError);
   });
 });

@@ -12,7 +12,8 @@ import { detectFormat, readHistory, type HistoryFormat } from '../../src/history
 // The same folder every corpus test reads: FENCECHECK_DATA, else ../shared/data beside the project root.
 const DATA = corpusDir();
 const present = existsSync(join(DATA, 'MANIFEST.tsv'));
-if (!present) console.warn(`[corpus] skipped: the public corpus is not at ${DATA} (set FENCECHECK_DATA to its folder; default ../shared/data beside the project root)`);
+if (!present)
+  console.warn(`[corpus] skipped: the public corpus is not at ${DATA} (set FENCECHECK_DATA to its folder; default ../shared/data beside the project root)`);
 
 // MANIFEST.tsv's format column, in our format names.
 const FORMATS: { [manifest: string]: HistoryFormat } = {

@@ -46,8 +46,14 @@ describe('a corrupted Porcupine etcd op line is an error at its line', () => {
     expect((err as ParseError).expected).toMatch(expected);
   });
 
-  it('other loggers\' lines are still noise', () => {
-    for (const noise of ['INFO  jepsen.core - Running test', 'WARN  jepsen.os.debian - :n1 setting up debian', 'INFO  jepsen.db - :n3 etcd ready', 'Exception in thread "main"', '']) {
+  it("other loggers' lines are still noise", () => {
+    for (const noise of [
+      'INFO  jepsen.core - Running test',
+      'WARN  jepsen.os.debian - :n1 setting up debian',
+      'INFO  jepsen.db - :n3 etcd ready',
+      'Exception in thread "main"',
+      '',
+    ]) {
       expect(looksLikeOpLine(noise), noise).toBe(false);
     }
   });
@@ -57,7 +63,11 @@ const op = (index: number, process: number, type: Op['type'], f: string, value: 
 
 describe('a completion that contradicts its invocation is bad input', () => {
   const cases: [string, string, History][] = [
-    ['kv: a get completed on another key', 'kv', [op(0, 0, 'invoke', 'put', ['k', 'x']), op(1, 0, 'ok', 'put', ['k', 'x']), op(2, 1, 'invoke', 'get', ['k', null]), op(3, 1, 'ok', 'get', ['j', 'x'])]],
+    [
+      'kv: a get completed on another key',
+      'kv',
+      [op(0, 0, 'invoke', 'put', ['k', 'x']), op(1, 0, 'ok', 'put', ['k', 'x']), op(2, 1, 'invoke', 'get', ['k', null]), op(3, 1, 'ok', 'get', ['j', 'x'])],
+    ],
     ['kv: a put completed on another key', 'kv', [op(0, 0, 'invoke', 'put', ['k', 'x']), op(1, 0, 'ok', 'put', ['j', 'x'])]],
     ['kv: an append that says it wrote something else', 'kv', [op(0, 0, 'invoke', 'append', ['k', 'x']), op(1, 0, 'ok', 'append', ['k', 'y'])]],
     ['kv: an info completion on another key', 'kv', [op(0, 0, 'invoke', 'put', ['k', 'x']), op(1, 0, 'info', 'put', ['j', 'x'])]],
@@ -88,7 +98,15 @@ describe('a completion that contradicts its invocation is bad input', () => {
 
   it('echoes that agree are fine: a key-order-free map, a nil completion, an equal pair', () => {
     const ok: [string, History][] = [
-      ['register', [op(0, 0, 'invoke', 'write', { a: 1, b: 2 }), op(1, 0, 'ok', 'write', { b: 2, a: 1 }), op(2, 1, 'invoke', 'read', null), op(3, 1, 'ok', 'read', { a: 1, b: 2 })]],
+      [
+        'register',
+        [
+          op(0, 0, 'invoke', 'write', { a: 1, b: 2 }),
+          op(1, 0, 'ok', 'write', { b: 2, a: 1 }),
+          op(2, 1, 'invoke', 'read', null),
+          op(3, 1, 'ok', 'read', { a: 1, b: 2 }),
+        ],
+      ],
       ['cas-register', [op(0, 0, 'invoke', 'write', 1), op(1, 0, 'ok', 'write', null), op(2, 0, 'invoke', 'cas', [1, 2]), op(3, 0, 'ok', 'cas', [1, 2])]],
       ['kv', [op(0, 0, 'invoke', 'put', ['k', 'x']), op(1, 0, 'ok', 'put', null), op(2, 0, 'invoke', 'get', ['k', null]), op(3, 0, 'ok', 'get', ['k', 'x'])]],
     ];

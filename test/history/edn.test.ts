@@ -46,7 +46,9 @@ describe('EDN values', () => {
   });
 
   it.each(['9007199254740993N', '12345678901234567890', '-9007199254740992', '1e400', '-1e400'])('refuses %s, which a double cannot hold exactly', (text) => {
-    expect(() => parseEdn(`[1 ${text}]`, at('big.edn'))).toThrow(/big\.edn:1:4: expected (an integer within ±\(2\^53 - 1\)|a number within the range of a double)/);
+    expect(() => parseEdn(`[1 ${text}]`, at('big.edn'))).toThrow(
+      /big\.edn:1:4: expected (an integer within ±\(2\^53 - 1\)|a number within the range of a double)/,
+    );
   });
 
   it('reads a BigDecimal exactly, beyond the range of a double too', () => {
@@ -126,7 +128,12 @@ describe('EDN streaming', () => {
 
   it('unwraps a top-level vector and reads the maps after it, with positions', () => {
     const forms = readAll([text]);
-    expect(forms.map((f) => [f.line, f.column])).toEqual([[1, 2], [3, 2], [5, 2], [6, 1]]);
+    expect(forms.map((f) => [f.line, f.column])).toEqual([
+      [1, 2],
+      [3, 2],
+      [5, 2],
+      [6, 1],
+    ]);
     const kw = (name: string) => ({ '#:': name });
     expect(forms[2]?.value).toEqual({ '#{:}': { type: kw('info'), f: kw('start'), process: kw('nemesis'), value: { '#{}': [1, 2] }, index: 2, n: 123456789 } });
     expect(forms[3]?.value).toEqual({ '#{:}': { after: kw('vector'), x: -0.0015 } });

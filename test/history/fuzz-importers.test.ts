@@ -36,17 +36,35 @@ interface Base {
   model: ModelName;
 }
 
-const op = (index: number, process: number | string, type: string, f: string, value: unknown) => JSON.stringify({ index, time: index * 10, process, type, f, value });
+const op = (index: number, process: number | string, type: string, f: string, value: unknown) =>
+  JSON.stringify({ index, time: index * 10, process, type, f, value });
 const GENERATED: Base[] = [
   {
     name: 'cas.jsonl',
     model: 'cas-register',
-    text: [op(0, 0, 'invoke', 'write', 1), op(1, 1, 'invoke', 'cas', [1, 2]), op(2, 0, 'ok', 'write', 1), op(3, 1, 'ok', 'cas', [1, 2]), op(4, 'nemesis', 'info', 'start', null), op(5, 2, 'invoke', 'read', null), op(6, 2, 'ok', 'read', 2)].join('\n') + '\n',
+    text:
+      [
+        op(0, 0, 'invoke', 'write', 1),
+        op(1, 1, 'invoke', 'cas', [1, 2]),
+        op(2, 0, 'ok', 'write', 1),
+        op(3, 1, 'ok', 'cas', [1, 2]),
+        op(4, 'nemesis', 'info', 'start', null),
+        op(5, 2, 'invoke', 'read', null),
+        op(6, 2, 'ok', 'read', 2),
+      ].join('\n') + '\n',
   },
   {
     name: 'kv.jsonl',
     model: 'kv',
-    text: [op(0, 0, 'invoke', 'put', ['a', 'x']), op(1, 0, 'ok', 'put', ['a', 'x']), op(2, 1, 'invoke', 'append', ['a', 'y']), op(3, 1, 'info', 'append', null), op(4, 2, 'invoke', 'get', ['a', null]), op(5, 2, 'ok', 'get', ['a', 'xy'])].join('\n') + '\n',
+    text:
+      [
+        op(0, 0, 'invoke', 'put', ['a', 'x']),
+        op(1, 0, 'ok', 'put', ['a', 'x']),
+        op(2, 1, 'invoke', 'append', ['a', 'y']),
+        op(3, 1, 'info', 'append', null),
+        op(4, 2, 'invoke', 'get', ['a', null]),
+        op(5, 2, 'ok', 'get', ['a', 'xy']),
+      ].join('\n') + '\n',
   },
 ];
 
@@ -124,9 +142,9 @@ describe('importers under fuzzing: a verdict on a well-formed history or a 254 w
     const t0 = performance.now();
     await fc.assert(
       fc.asyncProperty(
-        fc.nat({ max: bases.length - 1 }).chain((i) =>
-          fc.tuple(fc.constant(bases[i]!), mutations, formatChoice, modelChoice(bases[i]!.model), fc.array(byteMutation, { maxLength: 2 })),
-        ),
+        fc
+          .nat({ max: bases.length - 1 })
+          .chain((i) => fc.tuple(fc.constant(bases[i]!), mutations, formatChoice, modelChoice(bases[i]!.model), fc.array(byteMutation, { maxLength: 2 }))),
         async ([base, list, format, model, bytes]) => {
           const text = mutate(base.text, list);
           record(await checkOne(base.name, bytes.length === 0 ? text : mutateBytes(Buffer.from(text), bytes), model, format ?? undefined));
@@ -148,14 +166,23 @@ describe('importers under fuzzing: a verdict on a well-formed history or a 254 w
     );
     let verdicts = 0;
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: jsonl.length - 1 }), fc.nat(), fc.constantFrom('index', 'time', 'process', 'type', 'f', 'value', 'error', 'extra'), nasty, async (b, at, field, value) => {
-        const base = jsonl[b]!;
-        const lines = base.text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-        lines[at % lines.length]![field] = value;
-        const r = await checkOne(base.name, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', base.model, undefined);
-        if (!r.error) verdicts++;
-        record(r);
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: jsonl.length - 1 }),
+        fc.nat(),
+        fc.constantFrom('index', 'time', 'process', 'type', 'f', 'value', 'error', 'extra'),
+        nasty,
+        async (b, at, field, value) => {
+          const base = jsonl[b]!;
+          const lines = base.text
+            .trimEnd()
+            .split('\n')
+            .map((l) => JSON.parse(l) as Record<string, unknown>);
+          lines[at % lines.length]![field] = value;
+          const r = await checkOne(base.name, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', base.model, undefined);
+          if (!r.error) verdicts++;
+          record(r);
+        },
+      ),
       { seed, numRuns: 500 },
     );
     tally.ms += performance.now() - t0;
@@ -173,9 +200,15 @@ describe('importers under fuzzing: a verdict on a well-formed history or a 254 w
     const seed = testSeed('fuzz importers: garbage', 'test/history/fuzz-importers.test.ts');
     const t0 = performance.now();
     await fc.assert(
-      fc.asyncProperty(garbage, formatChoice, fc.constantFrom(...MODEL_NAMES), fc.constantFrom('g.jsonl', 'g.edn', 'g.log', 'g.txt'), async (text, format, model, name) => {
-        record(await checkOne(name, text, model, format ?? undefined));
-      }),
+      fc.asyncProperty(
+        garbage,
+        formatChoice,
+        fc.constantFrom(...MODEL_NAMES),
+        fc.constantFrom('g.jsonl', 'g.edn', 'g.log', 'g.txt'),
+        async (text, format, model, name) => {
+          record(await checkOne(name, text, model, format ?? undefined));
+        },
+      ),
       { seed, numRuns: 300 },
     );
     tally.ms += performance.now() - t0;

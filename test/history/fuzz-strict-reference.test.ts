@@ -33,12 +33,19 @@ import { testSeed } from '../support/seed.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 
 /** An abstract value: what it means is decided by the reference, how it is spelled by the renderer. */
-type Tree = { kind: 'num'; literal: string } | { kind: 'str'; text: string } | { kind: 'vec' | 'set'; items: Tree[] } | { kind: 'map'; entries: [string, Tree][] };
+type Tree =
+  { kind: 'num'; literal: string } | { kind: 'str'; text: string } | { kind: 'vec' | 'set'; items: Tree[] } | { kind: 'map'; entries: [string, Tree][] };
 
 const SAFE_SPELLINGS = (n: number): string[] => [String(n), `${n}.0`, `${n}e0`, `${n * 10}e-1`, `${n}.000`];
 
 const leaf: fc.Arbitrary<Tree> = fc.oneof(
-  { weight: 3, arbitrary: fc.integer({ min: -3, max: 3 }).chain((n) => fc.constantFrom(...SAFE_SPELLINGS(n))).map((literal) => ({ kind: 'num' as const, literal })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .integer({ min: -3, max: 3 })
+      .chain((n) => fc.constantFrom(...SAFE_SPELLINGS(n)))
+      .map((literal) => ({ kind: 'num' as const, literal })),
+  },
   { weight: 2, arbitrary: fc.constantFrom(...EDGE_LITERALS).map((literal) => ({ kind: 'num' as const, literal })) },
   { weight: 2, arbitrary: fc.constantFrom('a', 'b', 'é', '€😀', '').map((text) => ({ kind: 'str' as const, text })) },
 );
@@ -50,7 +57,9 @@ const tree = (sets: boolean): fc.Arbitrary<Tree> =>
       leaf,
       fc.array(tie('t'), { maxLength: 3 }).map((items) => ({ kind: 'vec' as const, items })),
       ...(sets ? [fc.uniqueArray(tie('t'), { maxLength: 3, selector: (t) => refKey(t, true) }).map((items) => ({ kind: 'set' as const, items }))] : []),
-      fc.uniqueArray(fc.tuple(fc.constantFrom('p', 'q', 'r'), tie('t')), { maxLength: 3, selector: ([k]) => k }).map((entries) => ({ kind: 'map' as const, entries })),
+      fc
+        .uniqueArray(fc.tuple(fc.constantFrom('p', 'q', 'r'), tie('t')), { maxLength: 3, selector: ([k]) => k })
+        .map((entries) => ({ kind: 'map' as const, entries })),
     ),
   })).t;
 
@@ -99,9 +108,15 @@ function refKey(t: Tree, edn: boolean): string {
     case 'vec':
       return `v(${t.items.map((x) => refKey(x, edn)).join(',')})`;
     case 'set':
-      return `S(${t.items.map((x) => refKey(x, edn)).sort().join(',')})`;
+      return `S(${t.items
+        .map((x) => refKey(x, edn))
+        .sort()
+        .join(',')})`;
     case 'map':
-      return `M(${t.entries.map(([k, v]) => `${k}=${refKey(v, edn)}`).sort().join(',')})`;
+      return `M(${t.entries
+        .map(([k, v]) => `${k}=${refKey(v, edn)}`)
+        .sort()
+        .join(',')})`;
   }
 }
 
@@ -140,7 +155,15 @@ const history = (sets: boolean): fc.Arbitrary<AbstractOp[]> =>
   fc
     .record({
       values: fc.array(tree(sets), { minLength: 1, maxLength: 3 }),
-      steps: fc.array(fc.record({ process: fc.nat(2), f: fc.constantFrom('read' as const, 'write' as const), v: fc.nat(), outcome: fc.constantFrom('ok', 'ok', 'ok', 'info', 'fail') }), { minLength: 1, maxLength: 6 }),
+      steps: fc.array(
+        fc.record({
+          process: fc.nat(2),
+          f: fc.constantFrom('read' as const, 'write' as const),
+          v: fc.nat(),
+          outcome: fc.constantFrom('ok', 'ok', 'ok', 'info', 'fail'),
+        }),
+        { minLength: 1, maxLength: 6 },
+      ),
       interleave: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
     })
     .map(({ values, steps, interleave }) => {
@@ -179,12 +202,19 @@ function referenceVerdict(ops: AbstractOp[], format: 'jsonl' | 'edn'): true | fa
 
 function render(ops: AbstractOp[], format: 'jsonl' | 'edn', pick: (n: number) => number): string {
   if (format === 'jsonl') {
-    return ops.map((o, i) => `{"index":${i},"time":${i},"process":${o.process},"type":"${o.type}","f":"${o.f}","value":${o.value === null ? 'null' : renderValue(o.value, pick, false)}}`).join('\n') + '\n';
+    return (
+      ops
+        .map(
+          (o, i) =>
+            `{"index":${i},"time":${i},"process":${o.process},"type":"${o.type}","f":"${o.f}","value":${o.value === null ? 'null' : renderValue(o.value, pick, false)}}`,
+        )
+        .join('\n') + '\n'
+    );
   }
   return `[${ops.map((o, i) => `{:index ${i}, :time ${i}, :process ${o.process}, :type :${o.type}, :f :${o.f}, :value ${o.value === null ? 'nil' : renderValue(o.value, pick, true)}}`).join('\n ')}]\n`;
 }
 
-describe('mutated histories are refused or get the strict reference decoding\'s verdict', () => {
+describe("mutated histories are refused or get the strict reference decoding's verdict", () => {
   const dir = madeTempDir('fencecheck-fuzz-strict-');
   let written = 0;
 
@@ -195,9 +225,16 @@ describe('mutated histories are refused or get the strict reference decoding\'s 
     const tally = { refusedUtf8: 0, refusedNumber: 0, verdicts: 0, unknown: 0, invalid: 0 };
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('jsonl' as const, 'edn' as const).chain((format) =>
-          fc.tuple(fc.constant(format), history(format === 'edn'), fc.array(fc.nat(), { minLength: 32, maxLength: 32 }), fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(byteMutation, { minLength: 1, maxLength: 2 }) })),
-        ),
+        fc
+          .constantFrom('jsonl' as const, 'edn' as const)
+          .chain((format) =>
+            fc.tuple(
+              fc.constant(format),
+              history(format === 'edn'),
+              fc.array(fc.nat(), { minLength: 32, maxLength: 32 }),
+              fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(byteMutation, { minLength: 1, maxLength: 2 }) }),
+            ),
+          ),
         async ([format, ops, choices, damage]) => {
           let i = 0;
           const text = render(ops, format, (n) => choices[i++ % choices.length]! % n);

@@ -20,10 +20,7 @@ async function collect(path: string, opts: Parameters<typeof readJsonl>[1] = {})
 
 describe('JSON Lines reader', () => {
   it('reads ops, skipping blank lines and CRLF endings, keeping extra fields and a missing value as null', async () => {
-    const path = tempFile(
-      'ok.jsonl',
-      `${OK}\r\n\n  \n{"index":1,"time":20,"process":"nemesis","type":"info","f":"start","node":"n1","error":["timeout",3]}\n`,
-    );
+    const path = tempFile('ok.jsonl', `${OK}\r\n\n  \n{"index":1,"time":20,"process":"nemesis","type":"info","f":"start","node":"n1","error":["timeout",3]}\n`);
     expect(await collect(path)).toEqual([
       { index: 0, time: 10, process: 0, type: 'invoke', f: 'acquire', value: null },
       { index: 1, time: 20, process: 'nemesis', type: 'info', f: 'start', value: null, node: 'n1', error: ['timeout', 3] },

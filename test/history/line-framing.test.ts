@@ -74,14 +74,18 @@ describe('line framing: a line ends at LF or CRLF, nothing else', () => {
         const i = at % (lines.length - 1);
         const joined = [...lines.slice(0, i), lines[i]! + stray + lines[i + 1]!, ...lines.slice(i + 2)];
         const err = await refusal(format, joined.join(crlf ? '\r\n' : '\n') + '\n');
-        expect({ line: err.line, column: err.column, expected: err.expected }).toEqual({ line: i + 1, column: lines[i]!.length + 1, expected: LINE_END_EXPECTED });
+        expect({ line: err.line, column: err.column, expected: err.expected }).toEqual({
+          line: i + 1,
+          column: lines[i]!.length + 1,
+          expected: LINE_END_EXPECTED,
+        });
         expect(err.exitCode).toBe(254);
       }),
       { seed, numRuns: 300 },
     );
   });
 
-  it('a terminator anywhere outside a string is refused there; inside a string it is the string\'s own character', async () => {
+  it("a terminator anywhere outside a string is refused there; inside a string it is the string's own character", async () => {
     const seed = testSeed('line framing: anywhere', 'test/history/line-framing.test.ts');
     await fc.assert(
       fc.asyncProperty(formatAndHistory, fc.nat(), fc.nat(), fc.constantFrom(...STRAY_TERMINATORS), async ([format, ops], at, pos, stray) => {
@@ -101,19 +105,31 @@ describe('line framing: a line ends at LF or CRLF, nothing else', () => {
 
   it('inside a string value LS, PS and NEL are kept, in every format that has strings there', async () => {
     const seed = testSeed('line framing: in strings', 'test/history/line-framing.test.ts');
-    const text = fc.array(fc.constantFrom('a', ' ', '\u2028', '\u2029', '\x85', 'INFO  jepsen.util - 1\t:ok\t:read\t2', '{:process 1}'), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
+    const text = fc
+      .array(fc.constantFrom('a', ' ', '\u2028', '\u2029', '\x85', 'INFO  jepsen.util - 1\t:ok\t:read\t2', '{:process 1}'), { minLength: 1, maxLength: 5 })
+      .map((parts) => parts.join(''));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...FORMATS), text, async (format, s) => {
         const edn = JSON.stringify(s);
         const lines =
           format === 'jsonl'
-            ? [JSON.stringify({ index: 0, time: 0, process: 0, type: 'invoke', f: 'write', value: s }), JSON.stringify({ index: 1, time: 1, process: 0, type: 'ok', f: 'write', value: s })]
+            ? [
+                JSON.stringify({ index: 0, time: 0, process: 0, type: 'invoke', f: 'write', value: s }),
+                JSON.stringify({ index: 1, time: 1, process: 0, type: 'ok', f: 'write', value: s }),
+              ]
             : format === 'porcupine-etcd'
               ? [`INFO  jepsen.util - 0\t:invoke\t:write\t${edn}`, `INFO  jepsen.util - 0\t:ok\t:write\t${edn}`]
               : [`{:process 0, :type :invoke, :f :put, :key "k", :value ${edn}}`, `{:process 0, :type :ok, :f :put, :key "k", :value ${edn}}`];
         const path = tempFile(`in-string-${Math.random().toString(36).slice(2)}.${EXT[format]}`, lines.join('\n') + '\n');
         const read = await readHistory(path, { format });
-        expect(read.map((op) => op.value)).toEqual(format === 'porcupine-kv' ? [['k', s], ['k', s]] : [s, s]);
+        expect(read.map((op) => op.value)).toEqual(
+          format === 'porcupine-kv'
+            ? [
+                ['k', s],
+                ['k', s],
+              ]
+            : [s, s],
+        );
       }),
       { seed, numRuns: 200 },
     );
@@ -123,19 +139,27 @@ describe('line framing: a line ends at LF or CRLF, nothing else', () => {
 describe('one op a line, and nothing after it', () => {
   it('etcd log: two ops on one line, an op with trailing text, or a corrupted op before a good one are refused', async () => {
     const seed = testSeed('line framing: etcd one op a line', 'test/history/line-framing.test.ts');
-    const corrupt = (line: string, how: number): string => [line.replace(':invoke', ':invokx'), line.replace(':ok', ':okk'), line.replace(/- \d+/, '- x1'), line.replace('jepsen.util', 'jepsen.utiI')][how % 4]!;
+    const corrupt = (line: string, how: number): string =>
+      [line.replace(':invoke', ':invokx'), line.replace(':ok', ':okk'), line.replace(/- \d+/, '- x1'), line.replace('jepsen.util', 'jepsen.utiI')][how % 4]!;
     await fc.assert(
-      fc.asyncProperty(history(false), fc.nat(), fc.constantFrom(' ', '\t', '  ', ' \t '), fc.oneof(fc.constant('second'), fc.constant('corrupt-first'), fc.constantFrom('garbage', ':x', '1', 'nil', '[1 2]', ':timed-out')), fc.nat(), async (ops, at, gap, kind, how) => {
-        const lines = ops.map((op) => render(op, 'porcupine-etcd'));
-        const i = at % (lines.length - 1);
-        let line: string;
-        if (kind === 'second') line = lines[i] + gap + lines[i + 1];
-        else if (kind === 'corrupt-first') line = corrupt(lines[i]!, how) + gap + lines[i + 1];
-        else line = lines[i] + gap + kind;
-        const text = [...lines.slice(0, i), line, ...lines.slice(kind === 'second' || kind === 'corrupt-first' ? i + 2 : i + 1)].join('\n') + '\n';
-        const err = await refusal('porcupine-etcd', text);
-        expect(err.line).toBe(i + 1);
-      }),
+      fc.asyncProperty(
+        history(false),
+        fc.nat(),
+        fc.constantFrom(' ', '\t', '  ', ' \t '),
+        fc.oneof(fc.constant('second'), fc.constant('corrupt-first'), fc.constantFrom('garbage', ':x', '1', 'nil', '[1 2]', ':timed-out')),
+        fc.nat(),
+        async (ops, at, gap, kind, how) => {
+          const lines = ops.map((op) => render(op, 'porcupine-etcd'));
+          const i = at % (lines.length - 1);
+          let line: string;
+          if (kind === 'second') line = lines[i] + gap + lines[i + 1];
+          else if (kind === 'corrupt-first') line = corrupt(lines[i]!, how) + gap + lines[i + 1];
+          else line = lines[i] + gap + kind;
+          const text = [...lines.slice(0, i), line, ...lines.slice(kind === 'second' || kind === 'corrupt-first' ? i + 2 : i + 1)].join('\n') + '\n';
+          const err = await refusal('porcupine-etcd', text);
+          expect(err.line).toBe(i + 1);
+        },
+      ),
       { seed, numRuns: 300 },
     );
   });
@@ -144,14 +168,20 @@ describe('one op a line, and nothing after it', () => {
     const seed = testSeed('line framing: jsonl and kv one op a line', 'test/history/line-framing.test.ts');
     const formats = fc.constantFrom<LineFormat>('jsonl', 'porcupine-kv').chain((format) => fc.tuple(fc.constant(format), history(format === 'porcupine-kv')));
     await fc.assert(
-      fc.asyncProperty(formats, fc.nat(), fc.constantFrom('', ' ', '\t', ', '), fc.constantFrom('second', 'x', '1', '{}', 'nil', 'null'), async ([format, ops], at, gap, what) => {
-        const lines = ops.map((op) => render(op, format));
-        const i = at % (lines.length - 1);
-        const line = lines[i] + gap + (what === 'second' ? lines[i + 1] : what);
-        const text = [...lines.slice(0, i), line, ...lines.slice(what === 'second' ? i + 2 : i + 1)].join('\n') + '\n';
-        const err = await refusal(format, text);
-        expect(err.line).toBe(i + 1);
-      }),
+      fc.asyncProperty(
+        formats,
+        fc.nat(),
+        fc.constantFrom('', ' ', '\t', ', '),
+        fc.constantFrom('second', 'x', '1', '{}', 'nil', 'null'),
+        async ([format, ops], at, gap, what) => {
+          const lines = ops.map((op) => render(op, format));
+          const i = at % (lines.length - 1);
+          const line = lines[i] + gap + (what === 'second' ? lines[i + 1] : what);
+          const text = [...lines.slice(0, i), line, ...lines.slice(what === 'second' ? i + 2 : i + 1)].join('\n') + '\n';
+          const err = await refusal(format, text);
+          expect(err.line).toBe(i + 1);
+        },
+      ),
       { seed, numRuns: 200 },
     );
   });
@@ -161,7 +191,10 @@ describe('the examples of issue #32', () => {
   it('a bare CR or U+2028 joining a read that contradicts a write is refused, not read as valid', async () => {
     const write = 'INFO  jepsen.util - 0\t:invoke\t:write\t1\nINFO  jepsen.util - 0\t:ok\t:write\t1\n';
     for (const stray of ['\r', '\u2028']) {
-      const err = await refusal('porcupine-etcd', `${write}INFO  jepsen.util - 1\t:invoke\t:read\tnil\nINFO  jepsen.util - 1\t:ok\t:read\t2${stray}INFO  jepsen.util - 2\t:invoke\t:read\tnil\n`);
+      const err = await refusal(
+        'porcupine-etcd',
+        `${write}INFO  jepsen.util - 1\t:invoke\t:read\tnil\nINFO  jepsen.util - 1\t:ok\t:read\t2${stray}INFO  jepsen.util - 2\t:invoke\t:read\tnil\n`,
+      );
       expect({ line: err.line, column: err.column }).toEqual({ line: 4, column: 34 });
       expect(err.message).toMatch(stray === '\r' ? /a carriage return \(U\+000D\) not followed by a line feed/ : /a line separator \(U\+2028\)/);
       expect(err.hint).toMatch(/tr '\\r' '\\n'/);

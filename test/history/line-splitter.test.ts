@@ -31,7 +31,12 @@ describe('LineSplitter', () => {
   it('refuses a bare CR, and every other line terminator, outside a string, at its line and column', () => {
     expect(split(['a\nb\rc\n'])).toEqual({ lines: ['a'], numbers: [1], unterminated: false, refused: { line: 2, column: 2 } });
     expect(split(['a\r', '\r\n'])).toEqual({ lines: [], numbers: [], unterminated: false, refused: { line: 1, column: 2 } });
-    expect(split(['{"a":"\u2028"}\n{"b":1}\u2029\n'])).toEqual({ lines: ['{"a":"\u2028"}'], numbers: [1], unterminated: false, refused: { line: 2, column: 8 } });
+    expect(split(['{"a":"\u2028"}\n{"b":1}\u2029\n'])).toEqual({
+      lines: ['{"a":"\u2028"}'],
+      numbers: [1],
+      unterminated: false,
+      refused: { line: 2, column: 8 },
+    });
     expect(split(['{:a "\\"\u0085"}\n'])).toEqual({ lines: ['{:a "\\"\u0085"}'], numbers: [1], unterminated: false });
     expect(split(['x \\" \u2028\n'])).toEqual({ lines: [], numbers: [], unterminated: false, refused: { line: 1, column: 6 } });
     expect(split(['{:a 1} ; "\u2028"\n'])).toEqual({ lines: [], numbers: [], unterminated: false, refused: { line: 1, column: 11 } });

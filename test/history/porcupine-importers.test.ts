@@ -22,7 +22,7 @@ describe('Jepsen etcd log importer', () => {
         'INFO  jepsen.util - 3  :fail   :read   :timed-out  ',
         '2015-04-22 12:00:01,234{GMT}\tINFO  jepsen.util - :nemesis\t:info\t:start\t{:isolated ["n1"]}',
       ].join('\n') + '\n',
-      );
+    );
     expect(await readHistory(path)).toEqual([
       { index: 0, time: 0, process: 0, type: 'invoke', f: 'read', value: null },
       { index: 1, time: 1, process: 1, type: 'invoke', f: 'cas', value: [3, -1] },
@@ -113,4 +113,3 @@ describe('Jepsen EDN importer', () => {
     ]);
   });
 });
-

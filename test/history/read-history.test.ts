@@ -87,7 +87,14 @@ describe('validateHistory', () => {
 
   it('accepts pending ops, nemesis info pairs and lone nemesis infos', () => {
     fresh();
-    const h: History = [op(0, 'invoke'), op('nemesis', 'info', 'start'), op(1, 'invoke'), op(0, 'ok'), op('nemesis', 'info', 'start'), op(0, 'invoke', 'release')];
+    const h: History = [
+      op(0, 'invoke'),
+      op('nemesis', 'info', 'start'),
+      op(1, 'invoke'),
+      op(0, 'ok'),
+      op('nemesis', 'info', 'start'),
+      op(0, 'invoke', 'release'),
+    ];
     expect(validateHistory(h)).toEqual([]);
     expect(validateHistory([])).toEqual([]);
   });

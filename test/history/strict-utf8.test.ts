@@ -32,7 +32,10 @@ const BAD: [string, number[]][] = [
 
 const formats = {
   jsonl: (v: string) =>
-    [`{"index":0,"time":0,"process":0,"type":"invoke","f":"write","value":"${v}"}`, `{"index":1,"time":1,"process":0,"type":"ok","f":"write","value":"${v}"}`].join('\n') + '\n',
+    [
+      `{"index":0,"time":0,"process":0,"type":"invoke","f":"write","value":"${v}"}`,
+      `{"index":1,"time":1,"process":0,"type":"ok","f":"write","value":"${v}"}`,
+    ].join('\n') + '\n',
   edn: (v: string) => `[{:process 0 :type :invoke :f :write :value "${v}"}\n{:process 0 :type :ok :f :write :value "${v}"}]\n`,
   'porcupine-kv': (v: string) => `{:process 0, :type :invoke, :f :put, :key "k", :value "${v}"}\n{:process 0, :type :ok, :f :put, :key "k", :value "${v}"}\n`,
   'porcupine-etcd': (v: string) => `INFO  jepsen.util - 0\t:invoke\t:write\t1\nINFO  jepsen.util - 0\t:ok\t:write\t1 ${v}\n`,
@@ -87,7 +90,11 @@ describe('valid UTF-8 split across chunks reads whole', () => {
 describe('Utf8Scanner (the locator) agrees with the strict decoder', () => {
   it('on random bytes: a problem exactly when TextDecoder with fatal: true throws', () => {
     const seed = testSeed('utf8 scanner vs TextDecoder', 'test/history/strict-utf8.test.ts');
-    const byte = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xff }), fc.constantFrom(0xc2, 0xe0, 0xed, 0xf0, 0xf4, 0x80, 0xbf, 0x9f, 0x90, 0x8f));
+    const byte = fc.oneof(
+      fc.integer({ min: 0, max: 0x7f }),
+      fc.integer({ min: 0x80, max: 0xff }),
+      fc.constantFrom(0xc2, 0xe0, 0xed, 0xf0, 0xf4, 0x80, 0xbf, 0x9f, 0x90, 0x8f),
+    );
     fc.assert(
       fc.property(fc.array(byte, { maxLength: 24 }), fc.nat(24), (bytes, cut) => {
         const buf = Uint8Array.from(bytes);

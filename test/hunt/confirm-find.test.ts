@@ -22,7 +22,22 @@ const options = (over: Partial<HuntOptions> = {}): HuntOptions => ({
   ...over,
 });
 
-const MISS: NearMiss = { violation: true, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
+const MISS: NearMiss = {
+  violation: true,
+  applied: 1,
+  triggered: 1,
+  doubleHolds: 1,
+  refusals: 0,
+  pausedGrants: 0,
+  lateWrites: 1,
+  sessionLateWrites: 0,
+  lostGrants: 0,
+  tokenRegressions: 0,
+  expiredGrants: 0,
+  sleptGrants: 0,
+  validDoubleHolds: 0,
+  foreignReleases: 0,
+};
 const QUIET: NearMiss = { ...MISS, violation: false, doubleHolds: 0, lateWrites: 0 };
 
 /** Deps whose n-th run (tries and re-runs alike, in order) is unsafe when `script[n]` is 'x', safe otherwise; the run names kept. */
@@ -86,19 +101,27 @@ describe('a find confirmed before it is reported', () => {
     expect(r.lines.some((l) => l.includes('reproduced 2/4') && l.includes('RARE'))).toBe(true);
   });
 
-  it('the simulated hunt\'s find reproduces on every re-run (the simulation is deterministic)', async () => {
+  it("the simulated hunt's find reproduces on every re-run (the simulation is deterministic)", async () => {
     const r = await runHunt(options({ seed: 1 }), simHuntDeps());
     const find = r.found!.record;
     expect(find.reproduced).toMatchObject({ fails: 4, of: 4 });
   }, 60_000);
 });
 
-describe('the shrink goes on from the hunt\'s re-runs of the find', () => {
+describe("the shrink goes on from the hunt's re-runs of the find", () => {
   it('4 of 4 re-runs already made: the original is not run again; the first run is a candidate', async () => {
     const { runShrink } = await import('../../src/shrink/run-shrink.js');
     const sample = new URL('../fixtures/runs/sample-run', import.meta.url).pathname;
     const { deps, names, logged } = scripted('x'.repeat(200));
-    const r = await runShrink({ runDir: sample, maxCandidates: 2, shrinkDir: madeTempDir('fc-confirm-shrink-'), originalRuns: { fails: 4, of: 4, failingRun: '/virtual/hunt-confirm-1' } }, deps);
+    const r = await runShrink(
+      {
+        runDir: sample,
+        maxCandidates: 2,
+        shrinkDir: madeTempDir('fc-confirm-shrink-'),
+        originalRuns: { fails: 4, of: 4, failingRun: '/virtual/hunt-confirm-1' },
+      },
+      deps,
+    );
     expect(logged).toContain("shrink: the original plan's 4 re-runs by the hunt count (failed 4/4 (95% CI 51–100%))");
     expect(names.some((n) => n.startsWith('candidate-000'))).toBe(false);
     expect(names[0]).toMatch(/^candidate-001/);
@@ -120,7 +143,9 @@ describe('hunt --until-ruled-out P', () => {
     const { deps } = scripted('.'.repeat(200));
     const r = await runHunt(options({ budget: { runs: 20 }, untilRuledOut: 0.05 }), deps);
     expect(r.records).toHaveLength(20);
-    expect(r.lines).toContain('until-ruled-out 5.0 %: NOT reached: 20 of the 59 tested tries it takes (20 tries, 100 % of them tested); about 39 more tries at this rate');
+    expect(r.lines).toContain(
+      'until-ruled-out 5.0 %: NOT reached: 20 of the 59 tested tries it takes (20 tries, 100 % of them tested); about 39 more tries at this rate',
+    );
   });
 
   it('a violation is never "ruled out"', async () => {

@@ -30,7 +30,7 @@ const options = (over: Partial<HuntOptions>): HuntOptions => ({
 });
 
 describe('merging sharded hunts', () => {
-  it('takes every shard\'s tries as one hunt and weighs them together', async () => {
+  it("takes every shard's tries as one hunt and weighs them together", async () => {
     const seed = testSeed('hunt merge', 'test/hunt/merge-hunts.test.ts');
     const a = options({ seed, shard: { index: 1, count: 2 } });
     const b = options({ seed, shard: { index: 2, count: 2 } });

@@ -7,13 +7,31 @@ import { simulateRun } from '../sim/simulate-run.js';
 import { call, lockHistory, nemesis } from '../lock-checkers/lock-history.js';
 
 const base: RunOptions = {
-  backend: 'redis', resource: 'none', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 4, clients: 3, ttlMs: 500, seed: 7, holdMs: 200, rate: 4,
-  intervalMs: 1000, durationMs: 1000, recoverMs: 500, callTimeoutMs: 300, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'redis',
+  resource: 'none',
+  workload: 'lock-counter',
+  nemesis: ['client-pause'],
+  timeLimitS: 4,
+  clients: 3,
+  ttlMs: 500,
+  seed: 7,
+  holdMs: 200,
+  rate: 4,
+  intervalMs: 1000,
+  durationMs: 1000,
+  recoverMs: 500,
+  callTimeoutMs: 300,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 
 describe('near misses', () => {
   it('a holder paused past its lease between read and write: grants while it was paused, its late write', async () => {
-    const script = [{ at: 1000, until: 2500, fault: 'client-pause' as const, target: { kind: 'holder' as const }, trigger: { on: 'holder-read' as const, withinMs: 2000 } }];
+    const script = [
+      { at: 1000, until: 2500, fault: 'client-pause' as const, target: { kind: 'holder' as const }, trigger: { on: 'holder-read' as const, withinMs: 2000 } },
+    ];
     const run = await simulateRun({ ...base, script });
     const results = runResults(run.history, base, 1, null);
     const m = nearMissOf(run.history, results, 1, base.ttlMs);
@@ -51,12 +69,15 @@ describe('near misses', () => {
     expect(nearMissOf(waiter(2600), results, 1, 2000, false).sleptGrants).toBe(0);
   });
 
-  it('on a session lock, a write begun after the server ended its holder\'s session is late; the lease (which nothing applies) is not', () => {
+  it("on a session lock, a write begun after the server ended its holder's session is late; the lease (which nothing applies) is not", () => {
     // p0 granted at 100 ms with a 500 ms "lease", its session ended at 300 ms, its write begun at 400 and at 900 ms (both after the end);
     // p1 granted at 1000 ms and writing at 1200 ms: its session was never ended.
     const history = lockHistory(
       call(0, 'acquire', 90, 100, 'ok', { token: 1 }),
-      [[300, 'nemesis', 'invoke', 'end-session', { target: 'c1', pid: 9, process: 0, token: 1 }, {}], [303, 'nemesis', 'info', 'end-session', { target: 'c1', pid: 9, process: 0, token: 1 }, { node: 'pgl1', backends: [77] }]],
+      [
+        [300, 'nemesis', 'invoke', 'end-session', { target: 'c1', pid: 9, process: 0, token: 1 }, {}],
+        [303, 'nemesis', 'info', 'end-session', { target: 'c1', pid: 9, process: 0, token: 1 }, { node: 'pgl1', backends: [77] }],
+      ],
       call(0, 'write', 400, 410, 'ok', { startedMs: 400 }),
       call(0, 'write', 900, 910, 'ok', { startedMs: 900 }),
       call(1, 'acquire', 950, 1000, 'ok', { token: 2 }),

@@ -30,7 +30,7 @@ const options = (over: Partial<HuntOptions>): HuntOptions => ({
 });
 
 describe('the hunt, simulated', () => {
-  it('finds a paused holder\'s lost update on redis with no fence, stops there, and says where', async () => {
+  it("finds a paused holder's lost update on redis with no fence, stops there, and says where", async () => {
     const seed = testSeed('hunt finds', 'test/hunt/run-hunt.test.ts');
     const o = options({ seed });
     const deps = simHuntDeps();
@@ -38,7 +38,11 @@ describe('the hunt, simulated', () => {
     expect(r.exitCode).toBe(1);
     expect(r.found).not.toBeNull();
     expect(r.records).toHaveLength(r.found!.tryNumber);
-    expect(r.lines[0]).toMatch(new RegExp(`^VIOLATION: 1 of ${r.found!.tryNumber} tr(y|ies) violated; the first on try ${r.found!.tryNumber} after \\S+ \\(runs-to-detection ${r.found!.tryNumber}, time-to-detection \\S+\\)$`));
+    expect(r.lines[0]).toMatch(
+      new RegExp(
+        `^VIOLATION: 1 of ${r.found!.tryNumber} tr(y|ies) violated; the first on try ${r.found!.tryNumber} after \\S+ \\(runs-to-detection ${r.found!.tryNumber}, time-to-detection \\S+\\)$`,
+      ),
+    );
     expect(r.lines).toContain(`shrink: fencecheck shrink ${r.found!.record.runDir}`);
     console.log(`[hunt finds] runs-to-detection ${r.found!.tryNumber}: ${r.lines.join(' | ')}`);
     const json = JSON.parse(readFileSync(join(o.huntDir, 'hunt.json'), 'utf8'));
@@ -71,7 +75,13 @@ describe('the hunt, simulated', () => {
 
   it('asked for a sign a violation shows, stops there (Redlock, a clock jump where two majorities meet)', async () => {
     const target = { backend: 'redlock' as const, resource: 'none' as const, workload: 'lock-counter' as const };
-    const o = options({ target, faults: ['clock', 'partition'], budget: { runs: 40 }, want: 'valid-double-hold', shape: { timeLimitS: 6, clients: 3, ttlMs: 1000 } });
+    const o = options({
+      target,
+      faults: ['clock', 'partition'],
+      budget: { runs: 40 },
+      want: 'valid-double-hold',
+      shape: { timeLimitS: 6, clients: 3, ttlMs: 1000 },
+    });
     const r = await runHunt(o, simHuntDeps());
     console.log(`[hunt --want] ${r.lines.join(' | ')}`);
     // Seed 1 of the simulation finds it on its fourth try; a search that stops finding it is a regression.
@@ -83,11 +93,18 @@ describe('the hunt, simulated', () => {
 
   it('on a fenced resource finds no violation and weighs the silence', async () => {
     const target = { backend: 'redis' as const, resource: 'fence-claim' as const, workload: 'lock-counter' as const };
-    const r = await runHunt(options({ target, faults: huntFaults(target, ['client-pause', 'server-pause', 'partition']), budget: { runs: 12 } }), simHuntDeps());
+    const r = await runHunt(
+      options({ target, faults: huntFaults(target, ['client-pause', 'server-pause', 'partition']), budget: { runs: 12 } }),
+      simHuntDeps(),
+    );
     expect(r.violations).toBe(0);
     expect(r.exitCode).toBe(0);
     expect(r.tested).toBeGreaterThan(0);
-    expect(r.lines[1]).toMatch(new RegExp(`^no violation in ${r.tested} tr(y|ies), ${r.moments} dangerous moments? tested: a failure that shows in at least [0-9.]+ % of tries would have been found with 95 % confidence$`));
+    expect(r.lines[1]).toMatch(
+      new RegExp(
+        `^no violation in ${r.tested} tr(y|ies), ${r.moments} dangerous moments? tested: a failure that shows in at least [0-9.]+ % of tries would have been found with 95 % confidence$`,
+      ),
+    );
   }, 60_000);
 
   it('says untested (exit 3) when no fault put the lock to the test', async () => {
@@ -122,12 +139,14 @@ describe('the hunt, simulated', () => {
   }, 60_000);
 
   it('refuses faults that cannot reach the target, saying why', () => {
-    expect(() => huntFaults({ backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' }, ['clock'])).toThrow(/Cannot hunt with `clock` on etcd \/ fence-claim: etcd is a Go program/);
+    expect(() => huntFaults({ backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' }, ['clock'])).toThrow(
+      /Cannot hunt with `clock` on etcd \/ fence-claim: etcd is a Go program/,
+    );
     expect(huntFaults({ backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter' }, undefined)).not.toContain('clock');
   });
 });
 
-describe('the hunt\'s progress lines', () => {
+describe("the hunt's progress lines", () => {
   it('count a violating try as tested, and give no ETA once the hunt stops', async () => {
     const deps = simHuntDeps();
     const logged: string[] = [];

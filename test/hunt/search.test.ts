@@ -19,10 +19,28 @@ const space: HuntSpace = {
   nodes: NODES,
   partitionShapes: ['client-from-servers', 'client-from-some-servers', 'client-from-resource', 'isolate-one'],
 };
-const quiet: NearMiss = { violation: false, applied: 1, triggered: 1, doubleHolds: 0, refusals: 0, pausedGrants: 0, lateWrites: 0, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
+const quiet: NearMiss = {
+  violation: false,
+  applied: 1,
+  triggered: 1,
+  doubleHolds: 0,
+  refusals: 0,
+  pausedGrants: 0,
+  lateWrites: 0,
+  sessionLateWrites: 0,
+  lostGrants: 0,
+  tokenRegressions: 0,
+  expiredGrants: 0,
+  sleptGrants: 0,
+  validDoubleHolds: 0,
+  foreignReleases: 0,
+};
 
 /** A fake target: each window that pauses a holder between its read and its write makes two double holds. */
-const fakeOutcome = (p: TryPlan): NearMiss => ({ ...quiet, doubleHolds: 2 * p.windows.filter((w) => w.fault === 'client-pause' && w.trigger?.on === 'holder-read').length });
+const fakeOutcome = (p: TryPlan): NearMiss => ({
+  ...quiet,
+  doubleHolds: 2 * p.windows.filter((w) => w.fault === 'client-pause' && w.trigger?.on === 'holder-read').length,
+});
 
 /** The plans with `yes`, after checking that well over a tenth of the plans are drawn each way. */
 function drawnBothWays(plans: readonly TryPlan[], yes: (p: TryPlan) => boolean): TryPlan[] {
@@ -88,20 +106,26 @@ describe('the hunt search', () => {
     const seed = testSeed('hunt search align', 'test/hunt/search.test.ts');
     const aligned = drive(seed, 300, fakeOutcome).filter((p) => p.origin.kind === 'mutant' && p.origin.how === 'align' && p.windows.length > 1);
     expect(aligned.length).toBeGreaterThan(0);
-    for (const p of aligned) expect(p.windows.some((a, i) => p.windows.some((b, j) => i !== j && a.at === b.at && JSON.stringify(a.trigger) === JSON.stringify(b.trigger)))).toBe(true);
+    for (const p of aligned)
+      expect(p.windows.some((a, i) => p.windows.some((b, j) => i !== j && a.at === b.at && JSON.stringify(a.trigger) === JSON.stringify(b.trigger)))).toBe(
+        true,
+      );
   });
 
-  it('tries short and long sections, sizing each plan\'s windows from its own lease, and mutants keep their parent\'s', () => {
+  it("tries short and long sections, sizing each plan's windows from its own lease, and mutants keep their parent's", () => {
     const plans = drive(testSeed('hunt search holds', 'test/hunt/search.test.ts'), 200, fakeOutcome);
     const long = drawnBothWays(plans, (p) => p.hold === 'long');
     // A client pause is 1.5-3 leases: of the long lease in a long plan (clipped by the main phase), of the short one otherwise.
-    const pauses = (ps: TryPlan[]) => ps.filter((p) => p.origin.kind === 'swarm').flatMap((p) => p.windows.filter((w) => w.fault === 'client-pause' && w.until < space.timeLimitMs).map((w) => w.until - w.at));
+    const pauses = (ps: TryPlan[]) =>
+      ps
+        .filter((p) => p.origin.kind === 'swarm')
+        .flatMap((p) => p.windows.filter((w) => w.fault === 'client-pause' && w.until < space.timeLimitMs).map((w) => w.until - w.at));
     for (const ms of pauses(plans.filter((p) => p.hold === 'short'))) expect(ms).toBeLessThanOrEqual(3 * space.ttlMs);
     for (const ms of pauses(long)) expect(ms).toBeGreaterThanOrEqual(1.5 * leaseOf(space, 'long'));
     for (const m of plans) if (m.origin.kind === 'mutant') expect(m.hold).toBe(plans[m.origin.of]!.hold);
   });
 
-  it('tries short and long patience; a patient try waits for a call longer than its longest fault plus two leases; mutants keep their parent\'s unless they say otherwise', () => {
+  it("tries short and long patience; a patient try waits for a call longer than its longest fault plus two leases; mutants keep their parent's unless they say otherwise", () => {
     const plans = drive(testSeed('hunt search patience', 'test/hunt/search.test.ts'), 200, fakeOutcome);
     const patient = drawnBothWays(plans, (p) => p.patience === 'long');
     for (const p of patient) {

@@ -8,7 +8,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../core/random/prng.js';
-import { decideCandidate, decideFixed, decideOriginal, originalRate, sequentialTest, SEQUENTIAL, type Tally, type Verdict } from '../../src/hunt/sequential-decision.js';
+import {
+  decideCandidate,
+  decideFixed,
+  decideOriginal,
+  originalRate,
+  sequentialTest,
+  SEQUENTIAL,
+  type Tally,
+  type Verdict,
+} from '../../src/hunt/sequential-decision.js';
 import { formatRate, reproduceRule } from '../../src/shrink/reproduce-rule.js';
 import { testSeed } from '../support/seed.js';
 
@@ -78,7 +87,7 @@ describe('the sequential decision on simulated failure rates', () => {
     expect(1 - rarer.keep / rarer.shrinkable).toBeGreaterThanOrEqual(0.85);
   });
 
-  it('with the original\'s own re-runs at 1 in 3: shrinkable nearly always, a 1-in-3 candidate mostly kept, a 1-in-20 one dropped', () => {
+  it("with the original's own re-runs at 1 in 3: shrinkable nearly always, a 1-in-3 candidate mostly kept, a 1-in-20 one dropped", () => {
     const seed = testSeed('sequential decision, original 1/3', FILE);
     const same = measure(seed, 1 / 3, 1 / 3);
     const rarer = measure(seed, 1 / 3, 1 / 20);
@@ -111,7 +120,9 @@ describe('the sequential decision, exactly', () => {
     expect(t.verdict).toBe('drop');
     // Settled at 15: the 16th run could not bring it to 2 failures.
     expect(t).toMatchObject({ fails: 0, of: SEQUENTIAL.originalMaxRuns - 1 });
-    expect(reproduceRule({}).notShrunk(t)[0]).toBe('not shrunk: the original plan reproduced 0/15 (95% CI 0–20%): too rare to confirm a smaller plan (at least 2 of 16 needed)');
+    expect(reproduceRule({}).notShrunk(t)[0]).toBe(
+      'not shrunk: the original plan reproduced 0/15 (95% CI 0–20%): too rare to confirm a smaller plan (at least 2 of 16 needed)',
+    );
     expect(reproduceRule({}).notShrunk(t)[1]).toMatch(/^Hint: /);
   });
 
@@ -163,10 +174,12 @@ describe('the sequential decision, exactly', () => {
     expect(reproduceRule({ runs: 5, minFails: 4 }).json).toEqual({ kind: 'fixed', K: 5, k: 4 });
     expect(reproduceRule({ runs: 3 }).json).toEqual({ kind: 'fixed', K: 3, k: 3 });
     expect(reproduceRule({ minFails: 2 }).json).toEqual({ kind: 'fixed', K: 5, k: 2 });
-    expect(reproduceRule({ runs: 5, minFails: 4 }).notShrunk({ fails: 1, of: 5 })[0]).toBe('not shrunk: the original plan reproduced 1/5 (95% CI 4–62%), at least 4 of 5 needed');
+    expect(reproduceRule({ runs: 5, minFails: 4 }).notShrunk({ fails: 1, of: 5 })[0]).toBe(
+      'not shrunk: the original plan reproduced 1/5 (95% CI 4–62%), at least 4 of 5 needed',
+    );
   });
 
-  it('a rate reads with Wilson\'s 95 % interval', () => {
+  it("a rate reads with Wilson's 95 % interval", () => {
     expect(formatRate({ fails: 4, of: 5 })).toBe('4/5 (95% CI 38–96%)');
     expect(formatRate({ fails: 2, of: 2 })).toBe('2/2 (95% CI 34–100%)');
   });

@@ -23,7 +23,10 @@ export function simHuntDeps(opts: { stopAfter?: number } = {}): HuntDeps & { run
       clock += options.timeLimitS * 1000 + options.recoverMs;
       const runDir = `sim://${options.name}`;
       // Stored and read back as a real run's results.json is.
-      done.set(runDir, { history: run.history, results: parseResultsJson(JSON.stringify(runResults(run.history, options, options.script?.length, null)), 'results.json') });
+      done.set(runDir, {
+        history: run.history,
+        results: parseResultsJson(JSON.stringify(runResults(run.history, options, options.script?.length, null)), 'results.json'),
+      });
       return { runDir, replay: `fencecheck run --seed ${options.seed}` };
     },
     readTry: async (runDir: string, options: Parameters<HuntDeps['readTry']>[1]) => {

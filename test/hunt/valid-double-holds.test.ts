@@ -17,15 +17,33 @@ import { simulateRun } from '../sim/simulate-run.js';
 import { call, lockHistory } from '../lock-checkers/lock-history.js';
 
 const S3_LIKE: RunOptions = {
-  backend: 'redlock', resource: 'none', workload: 'lock-counter', nemesis: [], timeLimitS: 12, clients: 2, ttlMs: 2000, seed: 3, holdMs: 1500, rate: 4,
-  intervalMs: 1000, durationMs: 1000, recoverMs: 500, callTimeoutMs: 300, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'redlock',
+  resource: 'none',
+  workload: 'lock-counter',
+  nemesis: [],
+  timeLimitS: 12,
+  clients: 2,
+  ttlMs: 2000,
+  seed: 3,
+  holdMs: 1500,
+  rate: 4,
+  intervalMs: 1000,
+  durationMs: 1000,
+  recoverMs: 500,
+  callTimeoutMs: 300,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 
 /** Definite double holds as mutual exclusion counts them (a hold ends at its release). */
 const doubleHolds = (history: Parameters<typeof holdsOf>[0]): number => {
   const holds = holdsOf(history).holds.filter((h) => h.definite);
   let n = 0;
-  for (let i = 0; i < holds.length; i++) for (let j = i + 1; j < holds.length; j++) if (holds[i]!.process !== holds[j]!.process && holds[i]!.start < holds[j]!.end && holds[j]!.start < holds[i]!.end) n++;
+  for (let i = 0; i < holds.length; i++)
+    for (let j = i + 1; j < holds.length; j++)
+      if (holds[i]!.process !== holds[j]!.process && holds[i]!.start < holds[j]!.end && holds[j]!.start < holds[i]!.end) n++;
   return n;
 };
 
@@ -37,7 +55,16 @@ describe('double holds within validity', () => {
 
   it('one jump on a majority of the nodes at once, no partition: two holders within their validity; on a minority: none', async () => {
     // The jump strikes when someone holds (trigger held), on three, then two, of the five nodes; seeds printed by their index.
-    const jump = (nodes: string[]) => [{ at: 1000, until: 3000, fault: 'clock' as const, target: { kind: 'nodes' as const, nodes }, offsetMs: 4000, trigger: { on: 'held' as const, withinMs: 8000 } }];
+    const jump = (nodes: string[]) => [
+      {
+        at: 1000,
+        until: 3000,
+        fault: 'clock' as const,
+        target: { kind: 'nodes' as const, nodes },
+        offsetMs: 4000,
+        trigger: { on: 'held' as const, withinMs: 8000 },
+      },
+    ];
     const o = { ...S3_LIKE, clients: 3 };
     const valid = async (nodes: string[], seed: number) => validDoubleHolds((await simulateRun({ ...o, seed, script: jump(nodes) })).history);
     const seeds = [1, 2, 3, 4, 5, 6];
@@ -50,10 +77,22 @@ describe('double holds within validity', () => {
   });
 
   it('a jump on a set of nodes is recorded as one offset on each, and undone on each', async () => {
-    const script = [{ at: 1000, until: 2000, fault: 'clock' as const, target: { kind: 'nodes' as const, nodes: ['redlock2', 'redlock4', 'redlock5'] }, offsetMs: 4000 }];
+    const script = [
+      { at: 1000, until: 2000, fault: 'clock' as const, target: { kind: 'nodes' as const, nodes: ['redlock2', 'redlock4', 'redlock5'] }, offsetMs: 4000 },
+    ];
     const { history } = await simulateRun({ ...S3_LIKE, script });
-    const offsets = history.filter((op) => op.process === 'nemesis' && op.f === 'clock-offset' && op.type === 'info' && op.error === undefined).map((op) => JSON.stringify(op.value));
-    expect(offsets.sort()).toEqual(['redlock2', 'redlock4', 'redlock5'].flatMap((n) => [{ target: n, ms: 0 }, { target: n, ms: 4000 }]).map((v) => JSON.stringify(v)).sort());
+    const offsets = history
+      .filter((op) => op.process === 'nemesis' && op.f === 'clock-offset' && op.type === 'info' && op.error === undefined)
+      .map((op) => JSON.stringify(op.value));
+    expect(offsets.sort()).toEqual(
+      ['redlock2', 'redlock4', 'redlock5']
+        .flatMap((n) => [
+          { target: n, ms: 0 },
+          { target: n, ms: 4000 },
+        ])
+        .map((v) => JSON.stringify(v))
+        .sort(),
+    );
   });
 
   it('the same split with clocks untouched: none', async () => {
@@ -62,7 +101,9 @@ describe('double holds within validity', () => {
   });
 
   it('a holder paused past its lease: double holds, none of them within both validities', async () => {
-    const script = [{ at: 1000, until: 6000, fault: 'client-pause' as const, target: { kind: 'holder' as const }, trigger: { on: 'holder-read' as const, withinMs: 3000 } }];
+    const script = [
+      { at: 1000, until: 6000, fault: 'client-pause' as const, target: { kind: 'holder' as const }, trigger: { on: 'holder-read' as const, withinMs: 3000 } },
+    ];
     const run = await simulateRun({ ...S3_LIKE, clients: 3, script });
     expect(doubleHolds(run.history)).toBeGreaterThan(0);
     expect(validDoubleHolds(run.history)).toBe(0);

@@ -60,20 +60,31 @@ const MOMENTS: Moment[] = [
   { name: 'start-up', perBackend: true, flags: ['--time-limit', '2'], reached: (p) => /cluster: topology:/.test(p.stderr) },
   // A client process stopped (SIGSTOP) while it held or was acquiring the lock.
   // Long holds so that a pause window finds a holder (a window with nobody holding or acquiring is skipped).
-  { name: 'main, client paused', perBackend: true, flags: ['--nemesis', 'client-pause', ...FAULTS, '--hold-ms', '500', '--time-limit', '6'], reached: (p) => op(p, 'pause', 'info') },
+  {
+    name: 'main, client paused',
+    perBackend: true,
+    flags: ['--nemesis', 'client-pause', ...FAULTS, '--hold-ms', '500', '--time-limit', '6'],
+    reached: (p) => op(p, 'pause', 'info'),
+  },
   // nft tables dropping traffic inside the namespaces.
-  { name: 'partition in place', perBackend: true, flags: ['--nemesis', 'partition', ...FAULTS, '--time-limit', '4'], reached: (p) => op(p, 'start-partition', 'info') },
+  {
+    name: 'partition in place',
+    perBackend: true,
+    flags: ['--nemesis', 'partition', ...FAULTS, '--time-limit', '4'],
+    reached: (p) => op(p, 'start-partition', 'info'),
+  },
   { name: 'final read', flags: ['--time-limit', '1'], reached: (p) => op(p, 'final-read', 'invoke') },
   { name: 'teardown', flags: ['--time-limit', '1'], reached: (p) => /cluster: teardown:/.test(p.stderr) },
   // The cluster is gone; the run is checking the history and writing results and report.
   { name: 'checks', flags: ['--time-limit', '1'], reached: (p) => /cluster: torn down/.test(p.stderr) },
 ];
-const casesOf = (moments: readonly Moment[]): [string, Signal][] => moments.flatMap((m) => [
-  [m.name, 'SIGKILL'] as [string, Signal],
-  [m.name, 'SIGINT'] as [string, Signal],
-  // Twice: the second Ctrl-C arrives while the first one's teardown runs.
-  ...(m.name === 'main, client paused' ? [[m.name, 'SIGINT x2'] as [string, Signal]] : []),
-]);
+const casesOf = (moments: readonly Moment[]): [string, Signal][] =>
+  moments.flatMap((m) => [
+    [m.name, 'SIGKILL'] as [string, Signal],
+    [m.name, 'SIGINT'] as [string, Signal],
+    // Twice: the second Ctrl-C arrives while the first one's teardown runs.
+    ...(m.name === 'main, client paused' ? [[m.name, 'SIGINT x2'] as [string, Signal]] : []),
+  ]);
 
 const results = madeTempDir('fencecheck-chaos-');
 const children: ChildProcess[] = [];
@@ -87,7 +98,9 @@ afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   // Backstop for a failed test (under the lock: never another process's live cluster).
   await withClusterLock(() => reclaim());
-  console.log(['| moment | signal | backend | run ended by | `down` found | left after `down` | `check` exit |', '|---|---|---|---|---|---|---|', ...table].join('\n'));
+  console.log(
+    ['| moment | signal | backend | run ended by | `down` found | left after `down` | `check` exit |', '|---|---|---|---|---|---|---|', ...table].join('\n'),
+  );
 });
 
 function readHistory(runDir: string | undefined): HistoryLine[] {
@@ -120,7 +133,21 @@ interface Interrupted {
 
 /** Start a run, wait for `moment`, send `signal`; resolves with how the run ended, its directory and its processes. */
 async function interruptRun(backend: string, moment: Moment, signal: Signal): Promise<Interrupted> {
-  const args = [cliPath(), 'run', '--backend', backend, '--results', results, '--seed', '1', '--busy-timeout-ms', '90000', ...QUICK, ...holdOf(moment.flags), ...moment.flags];
+  const args = [
+    cliPath(),
+    'run',
+    '--backend',
+    backend,
+    '--results',
+    results,
+    '--seed',
+    '1',
+    '--busy-timeout-ms',
+    '90000',
+    ...QUICK,
+    ...holdOf(moment.flags),
+    ...moment.flags,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
@@ -181,7 +208,9 @@ function downSummary(stdout: string): string {
 }
 
 function censusWords(c: Census): string {
-  const parts = Object.entries(c).filter(([, v]) => (v as string[]).length > 0).map(([k, v]) => `${k}: ${(v as string[]).length}`);
+  const parts = Object.entries(c)
+    .filter(([, v]) => (v as string[]).length > 0)
+    .map(([k, v]) => `${k}: ${(v as string[]).length}`);
   return parts.length === 0 ? 'nothing' : parts.join(', ');
 }
 
@@ -231,7 +260,27 @@ describe('full disk', () => {
     // 700 MB: room for three etcd members' preallocated WALs, then filled up once the run is under way.
     await runCommand('mount', ['-t', 'tmpfs', '-o', 'size=700m', 'fencecheck-full', mount]);
     mounted = true;
-    const child = spawn(process.execPath, [cliPath(), 'run', '--backend', 'etcd', '--results', join(mount, 'results'), '--seed', '1', '--busy-timeout-ms', '90000', ...QUICK, '--hold-ms', '100', '--time-limit', '8'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        cliPath(),
+        'run',
+        '--backend',
+        'etcd',
+        '--results',
+        join(mount, 'results'),
+        '--seed',
+        '1',
+        '--busy-timeout-ms',
+        '90000',
+        ...QUICK,
+        '--hold-ms',
+        '100',
+        '--time-limit',
+        '8',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -258,12 +307,19 @@ describe('full disk', () => {
     const text = readFileSync(join(runDir, 'history.jsonl'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     const kept = Number(/keeps the (\d+) op/.exec(stderr)![1]);
-    expect(text.split('\n').slice(0, -1).map((l) => (JSON.parse(l) as { index: number }).index)).toEqual([...Array(kept).keys()]);
+    expect(
+      text
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => (JSON.parse(l) as { index: number }).index),
+    ).toEqual([...Array(kept).keys()]);
     const recorded = [...seen.values()];
     expect(await withClusterLock(() => leftovers(recorded, { runDir, shmCreators: pgPids(recorded) }))).toEqual(NOTHING_LEFT);
     rmSync(join(mount, 'filler'));
     const check = await runCommand(process.execPath, [cliPath(), 'check', runDir], { reject: false });
     expect([0, 1, 2, 3]).toContain(check.exitCode);
-    table.push(`| main phase, disk full | (ENOSPC) | etcd | exit ${code}, ${kept} ops kept | - | ${censusWords(await leftovers(recorded, { runDir, shmCreators: pgPids(recorded) }))} | ${check.exitCode} |`);
+    table.push(
+      `| main phase, disk full | (ENOSPC) | etcd | exit ${code}, ${kept} ops kept | - | ${censusWords(await leftovers(recorded, { runDir, shmCreators: pgPids(recorded) }))} | ${check.exitCode} |`,
+    );
   });
 });

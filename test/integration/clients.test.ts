@@ -30,7 +30,17 @@ import { isolateOne } from '../../core/generator/grudge.js';
 import { SHARED_MACHINE, redisClient, sleep, waitFor } from './helpers.js';
 import { LOCK_SERVICES as LOCK_BACKENDS, type LockService as LockBackend, type ResourceMode } from '../../core/vocabulary.js';
 
-const SERVERS: Record<LockBackend, BackendName> = { redis: 'redis', redlock: 'redlock', 'redlock-npm': 'redlock', etcd: 'etcd', zookeeper: 'zookeeper', 'redis-sentinel': 'redis-sentinel', 'pg-advisory': 'pg-advisory', 'pg-advisory-pooled': 'pgbouncer', memcached: 'memcached' };
+const SERVERS: Record<LockBackend, BackendName> = {
+  redis: 'redis',
+  redlock: 'redlock',
+  'redlock-npm': 'redlock',
+  etcd: 'etcd',
+  zookeeper: 'zookeeper',
+  'redis-sentinel': 'redis-sentinel',
+  'pg-advisory': 'pg-advisory',
+  'pg-advisory-pooled': 'pgbouncer',
+  memcached: 'memcached',
+};
 /** The advisory locks have no lease (and the pooled one breaks exclusion): their own file, pg-advisory.test.ts; memcached has no built-in client. */
 const LEASED = LOCK_BACKENDS.filter((b) => b !== 'pg-advisory' && b !== 'pg-advisory-pooled' && b !== 'memcached');
 const MONOTONIC = (b: LockBackend): boolean => b !== 'redlock' && b !== 'redlock-npm';
@@ -226,7 +236,11 @@ describe.each(LEASED)('%s client: the contract', (backend) => {
 });
 
 describe('redis-sentinel client: following the master, WAIT', () => {
-  const dataNodes = (): string[] => cluster.nodesOf('redis-sentinel').filter((n) => n.plan.role === 'data').map((n) => n.name);
+  const dataNodes = (): string[] =>
+    cluster
+      .nodesOf('redis-sentinel')
+      .filter((n) => n.plan.role === 'data')
+      .map((n) => n.name);
 
   it('WAIT 1 refuses a grant when the replicas are cut off from the master, and deletes the key', async () => {
     const w = await client('redis-sentinel', 10, 'c1', 'none', { waitReplicas: 1, lockName: 'fc-lock-wait' });
@@ -256,16 +270,26 @@ describe('redis-sentinel client: following the master, WAIT', () => {
     expect(await f.call({ op: 'release' })).toMatchObject({ type: 'ok' });
     const old = (await cluster.leader('redis-sentinel'))!;
     await cluster.nemesis.kill(old);
-    const promoted = await waitFor('a new master', async () => {
-      const m = await cluster.leader('redis-sentinel');
-      return m !== undefined && m !== old ? m : undefined;
-    }, 15_000, 50);
+    const promoted = await waitFor(
+      'a new master',
+      async () => {
+        const m = await cluster.leader('redis-sentinel');
+        return m !== undefined && m !== old ? m : undefined;
+      },
+      15_000,
+      50,
+    );
     const answers: string[] = [];
-    const r = await waitFor('an acquire granted after the failover', async () => {
-      const a = await f.call({ op: 'acquire', ttlMs: TTL_MS });
-      answers.push(JSON.stringify(a));
-      return a.type === 'ok' ? a : undefined;
-    }, 10_000, 200).catch((err: unknown) => {
+    const r = await waitFor(
+      'an acquire granted after the failover',
+      async () => {
+        const a = await f.call({ op: 'acquire', ttlMs: TTL_MS });
+        answers.push(JSON.stringify(a));
+        return a.type === 'ok' ? a : undefined;
+      },
+      10_000,
+      200,
+    ).catch((err: unknown) => {
       throw new Error(`${String(err)}\nanswers: ${answers.slice(-3).join('\n')}\nclient log:\n${f.stderr.slice(-15).join('\n')}`);
     });
     console.log(`redis-sentinel: ${old} killed, ${promoted} promoted, client granted token ${String(r.token)}`);

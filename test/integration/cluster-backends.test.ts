@@ -67,7 +67,15 @@ describe('every backend', () => {
   });
 
   it('zookeeper: three members, one leader, create/get', async () => {
-    const zk = new ZooKeeper({ connect: cluster.endpoints('zookeeper').map((e) => `${e.host}:${e.port}`).join(','), timeout: 4000, debug_level: ZooKeeper.constants.ZOO_LOG_LEVEL_ERROR, host_order_deterministic: false });
+    const zk = new ZooKeeper({
+      connect: cluster
+        .endpoints('zookeeper')
+        .map((e) => `${e.host}:${e.port}`)
+        .join(','),
+      timeout: 4000,
+      debug_level: ZooKeeper.constants.ZOO_LOG_LEVEL_ERROR,
+      host_order_deterministic: false,
+    });
     await new Promise<void>((resolve) => {
       zk.once('connect', () => resolve());
       zk.init({});
@@ -94,7 +102,9 @@ describe('every backend', () => {
     } finally {
       await client.end();
     }
-    const uid = execFileSync('ps', ['-o', 'user=', '-p', String(cluster.node('pg1').pid)]).toString().trim();
+    const uid = execFileSync('ps', ['-o', 'user=', '-p', String(cluster.node('pg1').pid)])
+      .toString()
+      .trim();
     expect(uid).toBe('postgres');
   });
 

@@ -61,7 +61,8 @@ if (why) console.warn(`\n!!! SKIPPING the containers provider tests: ${why} !!!\
 const LABEL = 'label=org.fencecheck.project=fencecheck';
 async function labelled(): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
   // `docker ps` names its field Names; networks and volumes, Name. A failed listing fails the test (reject).
-  const names = async (args: string[], field: string): Promise<string[]> => (await docker([...args, '--filter', LABEL, '--format', `{{.${field}}}`])).stdout.split('\n').filter(Boolean);
+  const names = async (args: string[], field: string): Promise<string[]> =>
+    (await docker([...args, '--filter', LABEL, '--format', `{{.${field}}}`])).stdout.split('\n').filter(Boolean);
   return { containers: await names(['ps', '-a'], 'Names'), networks: await names(['network', 'ls'], 'Name'), volumes: await names(['volume', 'ls'], 'Name') };
 }
 
@@ -75,7 +76,23 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
 
   async function outcomeOf(provider: ProviderName, resource: ResourceMode): Promise<string> {
     const r = await runLockTest(
-      { ...DEFAULTS, backend: 'redis', resource, workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 16, clients: 3, ttlMs: 1000, rate: 4, intervalMs: 2000, durationMs: 3000, recoverMs: 2000, seed: 1, resultsDir, provider },
+      {
+        ...DEFAULTS,
+        backend: 'redis',
+        resource,
+        workload: 'lock-counter',
+        nemesis: ['client-pause'],
+        timeLimitS: 16,
+        clients: 3,
+        ttlMs: 1000,
+        rate: 4,
+        intervalMs: 2000,
+        durationMs: 3000,
+        recoverMs: 2000,
+        seed: 1,
+        resultsDir,
+        provider,
+      },
       { log: (l) => console.log(`  ${provider}: ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs },
     );
     const s = readRunSummary(r.runDir, { id: `${provider}-${resource}`, cellId: `redis/${resource}/client-pause`, seed: 1 });
@@ -86,15 +103,23 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
   it.each<[ResourceMode, string]>([
     ['none', 'unsafe'],
     ['fence-claim', 'safe'],
-  ])('redis/%s under a client pause: the same outcome (%s) on both providers', async (resource, expected) => {
-    const onNamespaces = await outcomeOf('namespaces', resource);
-    const onContainers = await outcomeOf('containers', resource);
-    expect(onContainers).toBe(onNamespaces);
-    expect(onContainers).toBe(expected);
-  }, 240_000);
+  ])(
+    'redis/%s under a client pause: the same outcome (%s) on both providers',
+    async (resource, expected) => {
+      const onNamespaces = await outcomeOf('namespaces', resource);
+      const onContainers = await outcomeOf('containers', resource);
+      expect(onContainers).toBe(onNamespaces);
+      expect(onContainers).toBe(expected);
+    },
+    240_000,
+  );
 
   const contractStatuses = async (provider: ProviderName, backend: 'redis' | 'zookeeper', client?: string): Promise<string[]> => {
-    const r = await runClientCheck({ backend, callTimeoutMs: 1000, provider, ...(client ? { client } : {}), log: (l) => console.log(`  ${provider}: ${l}`) }, join(resultsDir, `client-check-${backend}-${client ? 'foreign-' : ''}${provider}`), SHARED_MACHINE.busyTimeoutMs);
+    const r = await runClientCheck(
+      { backend, callTimeoutMs: 1000, provider, ...(client ? { client } : {}), log: (l) => console.log(`  ${provider}: ${l}`) },
+      join(resultsDir, `client-check-${backend}-${client ? 'foreign-' : ''}${provider}`),
+      SHARED_MACHINE.busyTimeoutMs,
+    );
     return r.checks.map((c) => `${c.check}: ${c.status}`);
   };
 
@@ -106,7 +131,7 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
     expect(onContainers.length).toBeGreaterThan(0);
   }, 240_000);
 
-  it('a Python reference client (kazoo, in the client image with Debian\'s libraries) passes check for check as on namespaces', async () => {
+  it("a Python reference client (kazoo, in the client image with Debian's libraries) passes check for check as on namespaces", async () => {
     const kazoo = '/usr/bin/python3 clients/python/kazoo_client.py';
     const onNamespaces = await contractStatuses('namespaces', 'zookeeper', kazoo);
     const onContainers = await contractStatuses('containers', 'zookeeper', kazoo);
@@ -116,13 +141,24 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
   }, 240_000);
 
   it('every fault takes effect: partition, pause, kill -9 and restart keeping the AOF, clock offset', async () => {
-    const cluster = await startCluster({ provider: 'containers', backends: ['redis'], clientHosts: ['c1'], runDir: join(resultsDir, 'faults'), redis: { persistence: 'aof-everysec' }, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+    const cluster = await startCluster({
+      provider: 'containers',
+      backends: ['redis'],
+      clientHosts: ['c1'],
+      runDir: join(resultsDir, 'faults'),
+      redis: { persistence: 'aof-everysec' },
+      busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs,
+    });
     try {
       const n = cluster.nemesis;
       const redis = cluster.endpoints('redis')[0]!;
       const script = `const s=require('net').connect(${redis.port},'${redis.host}');s.setTimeout(1500);s.on('connect',()=>s.write('PING\\r\\n'));s.on('data',d=>{process.stdout.write(String(d).trim());process.exit(0)});s.on('timeout',()=>{process.stdout.write('timeout');process.exit(1)});s.on('error',e=>{process.stdout.write(e.code);process.exit(1)})`;
       const ping = async (): Promise<string> => (await cluster.clientHost('c1').exec(['node', '-e', script], { reject: false, timeoutMs: 10_000 })).stdout;
-      const ask = (cmd: string): Promise<string> => tcpExchange(redis.host, redis.port, cmd, { timeoutMs: 1500, done: (a) => /\r\n.*\r\n/s.test(a) || a.startsWith('+') || a.startsWith('-') || a.startsWith(':') });
+      const ask = (cmd: string): Promise<string> =>
+        tcpExchange(redis.host, redis.port, cmd, {
+          timeoutMs: 1500,
+          done: (a) => /\r\n.*\r\n/s.test(a) || a.startsWith('+') || a.startsWith('-') || a.startsWith(':'),
+        });
       expect(await ping()).toBe('+PONG');
       await n.partition({ c1: ['redis1'], redis1: ['c1'] });
       expect(await ping()).toBe('timeout');
@@ -151,7 +187,23 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
   it('a warm pool on containers: faults left behind outside the nemesis are found and reset, the clean check passes, the reused run gets the fresh verdict', async () => {
     const pool = new WarmPool();
     const log = (l: string): void => console.log(`  containers warm: ${l}`);
-    const o: RunOptions = { ...DEFAULTS, backend: 'redis', resource: 'none', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 16, clients: 3, ttlMs: 1000, rate: 4, intervalMs: 2000, durationMs: 3000, recoverMs: 2000, seed: 1, resultsDir, provider: 'containers' };
+    const o: RunOptions = {
+      ...DEFAULTS,
+      backend: 'redis',
+      resource: 'none',
+      workload: 'lock-counter',
+      nemesis: ['client-pause'],
+      timeLimitS: 16,
+      clients: 3,
+      ttlMs: 1000,
+      rate: 4,
+      intervalMs: 2000,
+      durationMs: 3000,
+      recoverMs: 2000,
+      seed: 1,
+      resultsDir,
+      provider: 'containers',
+    };
     const hooks = { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs, warm: pool };
     try {
       const fresh = await runLockTest(o, hooks);
@@ -183,9 +235,35 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
   }, 300_000);
 
   it('after a SIGKILL of the harness, the containers stay until the next command reclaims them by label', async () => {
-    const child = spawn(process.execPath, [compiledEntry('cli/main.js'), 'run', '--backend', 'redis', '--resource', 'none', '--nemesis', 'none', '--time-limit', '30', '--provider', 'containers', '--results', resultsDir, '--busy-timeout-ms', String(SHARED_MACHINE.busyTimeoutMs)], { stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        compiledEntry('cli/main.js'),
+        'run',
+        '--backend',
+        'redis',
+        '--resource',
+        'none',
+        '--nemesis',
+        'none',
+        '--time-limit',
+        '30',
+        '--provider',
+        'containers',
+        '--results',
+        resultsDir,
+        '--busy-timeout-ms',
+        String(SHARED_MACHINE.busyTimeoutMs),
+      ],
+      { stdio: 'ignore' },
+    );
     // A client process's container exists once the run is under way.
-    await waitFor('the run\'s client processes', async () => ((await labelled()).containers.some((c) => c.includes('-client')) ? true : undefined), 150_000, 250);
+    await waitFor(
+      "the run's client processes",
+      async () => ((await labelled()).containers.some((c) => c.includes('-client')) ? true : undefined),
+      150_000,
+      250,
+    );
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const left = await labelled();

@@ -58,7 +58,10 @@ function client(): { run: (op: 'read' | 'write', value?: number, version?: numbe
   dbs.push(db);
   const tx: Transaction = { open: false };
   return {
-    run: (op, value, version) => runStatements(db, accessStatements(mode, op, KEY, value ?? null, version), undefined, tx).catch((e: unknown) => (e instanceof OpError ? { type: e.type, error: e.code } : Promise.reject(e))),
+    run: (op, value, version) =>
+      runStatements(db, accessStatements(mode, op, KEY, value ?? null, version), undefined, tx).catch((e: unknown) =>
+        e instanceof OpError ? { type: e.type, error: e.code } : Promise.reject(e),
+      ),
   };
 }
 
@@ -91,7 +94,7 @@ describe('version', () => {
 });
 
 describe('for-update', () => {
-  it('a second section waits for the first one\'s COMMIT, then reads its value', async () => {
+  it("a second section waits for the first one's COMMIT, then reads its value", async () => {
     mode = 'for-update';
     await prepareResource(endpoint, KEY, '0');
     const [a, b] = [client(), client()];

@@ -22,10 +22,14 @@ afterAll(async () => {
 
 async function newLeader(backend: 'etcd' | 'zookeeper', old: string, timeoutMs: number): Promise<{ leader: string; ms: number }> {
   const t0 = Date.now();
-  const leader = await waitFor(`a new ${backend} leader`, async () => {
-    const l = await cluster.leader(backend);
-    return l !== undefined && l !== old ? l : undefined;
-  }, timeoutMs);
+  const leader = await waitFor(
+    `a new ${backend} leader`,
+    async () => {
+      const l = await cluster.leader(backend);
+      return l !== undefined && l !== old ? l : undefined;
+    },
+    timeoutMs,
+  );
   return { leader, ms: Date.now() - t0 };
 }
 

@@ -79,7 +79,12 @@ describe('the evict fault on each cache', () => {
     await waitFor('the first lock key evicted', async () => (evicted.some((e) => e.key === '_tooz_fencecheck-lock') ? true : undefined), 3000, 20);
     const setAt = Date.now();
     await ask('set _tooz_fencecheck-lock 0 10 8\r\nclient-2\r\n');
-    await waitFor('the second lock key evicted', async () => (evicted.filter((e) => e.key === '_tooz_fencecheck-lock').length >= 2 ? true : undefined), 3000, 10);
+    await waitFor(
+      'the second lock key evicted',
+      async () => (evicted.filter((e) => e.key === '_tooz_fencecheck-lock').length >= 2 ? true : undefined),
+      3000,
+      10,
+    );
     const within = evicted.filter((e) => e.key === '_tooz_fencecheck-lock')[1]!.at - setAt;
     console.log(`memcached: lock key set under pressure evicted after ${within} ms`);
     expect(within).toBeLessThan(1000);
@@ -90,7 +95,10 @@ describe('the evict fault on each cache', () => {
     expect(summary.logLinesLost).toBe(0);
     expect(summary.lockKeysEvicted['_tooz_fencecheck-lock']).toBeGreaterThanOrEqual(2);
     expect(parseStats(await ask('stats settings\r\n'))['maxbytes']).toBe(limitBefore);
-    const left = (await ask('lru_crawler metadump all\r\n')).split(/\r?\n/).map(parseMetadumpLine).filter((i) => i !== null && isFiller(i.key));
+    const left = (await ask('lru_crawler metadump all\r\n'))
+      .split(/\r?\n/)
+      .map(parseMetadumpLine)
+      .filter((i) => i !== null && isFiller(i.key));
     expect(left).toEqual([]);
     // Still a working cache.
     expect(await ask('set after 0 10 1\r\nx\r\n')).toBe('STORED\r\n');
@@ -106,7 +114,14 @@ const runOptions = (o: Partial<RunOptions>): RunOptions => ({
   // The pressure while a grant is held: the holder's key goes, the next client's SET NX wins. volatile-lru on
   // Redis: the lock key has a TTL and is evicted, the INCR fence counter has none and stays (under allkeys-lru it
   // can go too, and the next grant's token starts again at 1: grant-tokens' finding, not this test's).
-  script: [2000, 6000].map((at) => ({ at, until: at + 2500, fault: 'evict' as const, target: { kind: 'node' as const, node: o.backend === 'memcached' ? 'mc1' : 'redis1' }, policy: o.backend === 'memcached' ? ('allkeys-lru' as const) : ('volatile-lru' as const), trigger: { on: 'held' as const, withinMs: 1500 } })),
+  script: [2000, 6000].map((at) => ({
+    at,
+    until: at + 2500,
+    fault: 'evict' as const,
+    target: { kind: 'node' as const, node: o.backend === 'memcached' ? 'mc1' : 'redis1' },
+    policy: o.backend === 'memcached' ? ('allkeys-lru' as const) : ('volatile-lru' as const),
+    trigger: { on: 'held' as const, withinMs: 1500 },
+  })),
   timeLimitS: 10,
   clients: 3,
   ttlMs: 3000,
@@ -123,7 +138,9 @@ async function evictRun(o: Partial<RunOptions>) {
   const history = await readHistory(join(r.runDir, 'history.jsonl'));
   const evictedLockKeys = history.filter((op) => op.process === 'nemesis' && op.f === 'evicted');
   const results = readResultsJson(r.runDir)!;
-  console.log(`${o.backend ?? 'redis'}/${o.resource ?? 'none'}: outcome ${results.outcome}, ${evictedLockKeys.length} lock key(s) evicted, ${results.evidence?.protection.doubleHolds} double hold(s), ${results.evidence?.protection.refusals} refusal(s) (${r.runDir})`);
+  console.log(
+    `${o.backend ?? 'redis'}/${o.resource ?? 'none'}: outcome ${results.outcome}, ${evictedLockKeys.length} lock key(s) evicted, ${results.evidence?.protection.doubleHolds} double hold(s), ${results.evidence?.protection.refusals} refusal(s) (${r.runDir})`,
+  );
   return { r, results, evictedLockKeys };
 }
 
@@ -144,7 +161,11 @@ describe('runs under the evict fault', () => {
   });
 
   it('tooz on memcached: its lock key is evicted and the lock is held twice (no token to fence with)', async () => {
-    const { results, evictedLockKeys } = await evictRun({ backend: 'memcached', client: commandLine(namedClient('tooz-memcached')!.argv(projectRoot())), workload: 'mutex' });
+    const { results, evictedLockKeys } = await evictRun({
+      backend: 'memcached',
+      client: commandLine(namedClient('tooz-memcached')!.argv(projectRoot())),
+      workload: 'mutex',
+    });
     expect(evictedLockKeys.length).toBeGreaterThan(0);
     expect(results.evidence!.protection.doubleHolds).toBeGreaterThan(0);
     expect(results.valid).toBe(false);

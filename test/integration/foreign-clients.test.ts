@@ -85,14 +85,17 @@ describe('client-check on a real cluster', () => {
   const goClient = join(projectRoot(), 'clients', 'go', 'etcd-mutex', 'etcd-mutex');
   const javaReady = existsSync('/usr/share/java/curator-recipes.jar') && existsSync('/usr/bin/java');
   if (!existsSync(goClient)) console.warn(`[foreign-clients] SKIPPED the Go etcd Mutex client: ${goClient} is not built (npm run setup -- --go)`);
-  if (!javaReady) console.warn('[foreign-clients] SKIPPED the Java Curator client: Debian\'s Curator jars or java are missing (npm run setup -- --java)');
+  if (!javaReady) console.warn("[foreign-clients] SKIPPED the Java Curator client: Debian's Curator jars or java are missing (npm run setup -- --java)");
 
-  it.skipIf(!existsSync(goClient))("etcd's own concurrency.Mutex (Go) passes, with its revision as a monotonic token, and its paused holder is refused", async () => {
-    const r = await check('etcd', goClient);
-    expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
-    expect(r.token).toBe('monotonic');
-    expect(statusOf(r, 'paused-holder')).toMatchObject({ status: 'pass', evidence: expect.stringContaining('refused') });
-  });
+  it.skipIf(!existsSync(goClient))(
+    "etcd's own concurrency.Mutex (Go) passes, with its revision as a monotonic token, and its paused holder is refused",
+    async () => {
+      const r = await check('etcd', goClient);
+      expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
+      expect(r.token).toBe('monotonic');
+      expect(statusOf(r, 'paused-holder')).toMatchObject({ status: 'pass', evidence: expect.stringContaining('refused') });
+    },
+  );
 
   it.skipIf(!javaReady)("Curator's InterProcessMutex (Java) passes with no token, and its paused holder's stale write goes through, as announced", async () => {
     const r = await check('zookeeper', join(projectRoot(), 'clients', 'java', 'curator-mutex'));
@@ -114,7 +117,15 @@ describe('client-check on a real cluster', () => {
 });
 
 describe('runs with a foreign client', () => {
-  const s1 = (label: string, command: string): RunOptions => ({ ...variantRunOptions(findScenario('S1'), findScenario('S1').variants.find((v) => v.label === label)!, 1, resultsDir), client: command });
+  const s1 = (label: string, command: string): RunOptions => ({
+    ...variantRunOptions(
+      findScenario('S1'),
+      findScenario('S1').variants.find((v) => v.label === label)!,
+      1,
+      resultsDir,
+    ),
+    client: command,
+  });
   const by = (r: { verdicts: CheckerVerdict[] }, name: string) => r.verdicts.find((v) => v.checker === name)!;
   const hooks = { log: (l: string) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs };
 
@@ -155,7 +166,10 @@ describe('runs with a foreign client', () => {
     process.env['FC_CLIENT_READY_TIMEOUT_MS'] = '3000';
     try {
       const options = mode === 'missing-program' ? { ...short(mode), client: '/nonexistent/fencecheck-client --x' } : short(mode);
-      const err = await runLockTest(options, hooks).then(() => undefined, (e: unknown) => e);
+      const err = await runLockTest(options, hooks).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       // The run store wraps it (the run directory holds the logs); the client's error is the cause, and 254 stays.
       expect(err).toBeInstanceOf(FencecheckError);
       expect(err).toMatchObject({ exitCode: 254, message: expect.stringContaining(words) });

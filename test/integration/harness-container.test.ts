@@ -56,7 +56,9 @@ const why = await unusable();
 if (why) console.warn(`\n!!! SKIPPING the harness-in-a-container tests: ${why} !!!\n`);
 
 function addNoRoute(): void {
-  execFileSync('nft', ['-f', '-'], { input: `table ip ${TABLE} {\n chain out {\n  type filter hook output priority 0; policy accept;\n  ip daddr ${SUBNET}.0/24 drop\n }\n}\n` });
+  execFileSync('nft', ['-f', '-'], {
+    input: `table ip ${TABLE} {\n chain out {\n  type filter hook output priority 0; policy accept;\n  ip daddr ${SUBNET}.0/24 drop\n }\n}\n`,
+  });
 }
 function removeNoRoute(): void {
   try {
@@ -66,7 +68,9 @@ function removeNoRoute(): void {
   }
 }
 function noRouteTables(): string[] {
-  return execFileSync('nft', ['list', 'tables'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(TABLE));
+  return execFileSync('nft', ['list', 'tables'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(TABLE));
 }
 // An interrupted test run must not leave this machine unable to reach 10.77.0.0/24.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -134,7 +138,8 @@ function inMainPhase(signal: NodeJS.Signals): (text: string, child: ChildProcess
 
 const LABEL = 'label=org.fencecheck.project=fencecheck';
 async function labelled(): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
-  const names = async (args: string[], field: string): Promise<string[]> => (await docker([...args, '--filter', LABEL, '--format', `{{.${field}}}`])).stdout.split('\n').filter(Boolean);
+  const names = async (args: string[], field: string): Promise<string[]> =>
+    (await docker([...args, '--filter', LABEL, '--format', `{{.${field}}}`])).stdout.split('\n').filter(Boolean);
   return { containers: await names(['ps', '-a'], 'Names'), networks: await names(['network', 'ls'], 'Name'), volumes: await names(['volume', 'ls'], 'Name') };
 }
 
@@ -143,8 +148,35 @@ afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
 // Short runs with the parameters that make a client pause bite (those of runs.test.ts), 10 s of workload.
 const runArgs = (resource: string): string[] => [
-  'run', '--backend', 'redis', '--resource', resource, '--nemesis', 'client-pause@holder-read', '--time-limit', '10', '--clients', '3', '--ttl-ms', '1000', '--rate', '4',
-  '--interval-ms', '2000', '--duration-ms', '3000', '--recover-ms', '2000', '--seed', '1', '--provider', 'containers', '--results', resultsDir, '--busy-timeout-ms', '90000',
+  'run',
+  '--backend',
+  'redis',
+  '--resource',
+  resource,
+  '--nemesis',
+  'client-pause@holder-read',
+  '--time-limit',
+  '10',
+  '--clients',
+  '3',
+  '--ttl-ms',
+  '1000',
+  '--rate',
+  '4',
+  '--interval-ms',
+  '2000',
+  '--duration-ms',
+  '3000',
+  '--recover-ms',
+  '2000',
+  '--seed',
+  '1',
+  '--provider',
+  'containers',
+  '--results',
+  resultsDir,
+  '--busy-timeout-ms',
+  '90000',
 ];
 
 describe.skipIf(why !== undefined)('the harness in a container, where this machine does not reach the containers', () => {
@@ -175,22 +207,36 @@ describe.skipIf(why !== undefined)('the harness in a container, where this machi
   it.each([
     ['none', 1, 'unsafe'],
     ['fence-claim', 0, 'safe'],
-  ] as const)('auto: redis/%s under a client pause runs in a container and ends as here (exit %i, %s)', async (resource, exit, outcome) => {
-    const r = await withNoRoute(() => cli(runArgs(resource), 180_000));
-    console.log(`exit ${r.code} after ${r.ms} ms\n${r.stderr.split('\n').slice(0, 4).join('\n')}\n${r.stdout.split('\n').filter((l) => /^(outcome|verdict|run):/.test(l)).join('\n')}`);
-    expect(r.stderr).toContain("harness: in a container (auto: this machine does not reach the containers' network");
-    expect(r.code).toBe(exit);
-    const dir = /^run: (.+)$/m.exec(r.stdout)?.[1];
-    expect(dir).toBeDefined();
-    const s = readRunSummary(dir!, { id: resource, cellId: `redis/${resource}/client-pause`, seed: 1 });
-    expect(s.outcome).toBe(outcome);
-    expect(s.hasReport).toBe(true);
-    if (resource === 'fence-claim') expect(s.writes?.rejected ?? 0).toBeGreaterThan(0);
-  }, 200_000);
+  ] as const)(
+    'auto: redis/%s under a client pause runs in a container and ends as here (exit %i, %s)',
+    async (resource, exit, outcome) => {
+      const r = await withNoRoute(() => cli(runArgs(resource), 180_000));
+      console.log(
+        `exit ${r.code} after ${r.ms} ms\n${r.stderr.split('\n').slice(0, 4).join('\n')}\n${r.stdout
+          .split('\n')
+          .filter((l) => /^(outcome|verdict|run):/.test(l))
+          .join('\n')}`,
+      );
+      expect(r.stderr).toContain("harness: in a container (auto: this machine does not reach the containers' network");
+      expect(r.code).toBe(exit);
+      const dir = /^run: (.+)$/m.exec(r.stdout)?.[1];
+      expect(dir).toBeDefined();
+      const s = readRunSummary(dir!, { id: resource, cellId: `redis/${resource}/client-pause`, seed: 1 });
+      expect(s.outcome).toBe(outcome);
+      expect(s.hasReport).toBe(true);
+      if (resource === 'fence-claim') expect(s.writes?.rejected ?? 0).toBeGreaterThan(0);
+    },
+    200_000,
+  );
 
   it('Ctrl-C reaches the harness in its container: the cluster is torn down, exit 130', async () => {
     const r = await withNoRoute(() => cli(runArgs('none'), 120_000, inMainPhase('SIGINT')));
-    console.log(`exit ${r.code} after ${r.ms} ms\n${r.stderr.split('\n').filter((l) => /SIGINT|torn down/.test(l)).join('\n')}`);
+    console.log(
+      `exit ${r.code} after ${r.ms} ms\n${r.stderr
+        .split('\n')
+        .filter((l) => /SIGINT|torn down/.test(l))
+        .join('\n')}`,
+    );
     expect(r.stderr).toContain('fencecheck: SIGINT: passed to the harness in fc-harness-');
     expect(r.stderr).toContain('fencecheck: SIGINT: tearing the cluster down');
     expect(r.code).toBe(130);
@@ -201,7 +247,9 @@ describe.skipIf(why !== undefined)('the harness in a container, where this machi
     expect(r.code).toBe(137);
     const t0 = Date.now();
     const left = await waitFor('the harness to tear down', async () => ((await labelled()).containers.length === 0 ? labelled() : undefined), 60_000, 500);
-    console.log(`after SIGKILL: no container left after ${Date.now() - t0} ms; left: networks [${left.networks.join(' ')}] volumes [${left.volumes.join(' ')}]`);
+    console.log(
+      `after SIGKILL: no container left after ${Date.now() - t0} ms; left: networks [${left.networks.join(' ')}] volumes [${left.volumes.join(' ')}]`,
+    );
     expect(left.networks).toEqual([]);
     const down = await cli(['down'], 60_000);
     console.log(down.stdout);

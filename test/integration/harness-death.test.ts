@@ -27,14 +27,17 @@ afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
 /** This process's children whose /proc/PID/comm is `comm` (`ip netns exec` and setpriv exec the server). */
 function childPids(comm: string): number[] {
-  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** A log hook that runs `act` once, `afterMs` into the main phase. */
@@ -57,7 +60,8 @@ function pgProxyPids(): number[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (ppid === process.pid && argv.some((a) => a.endsWith('delay-proxy-main.js')) && argv[argv.indexOf('--target') + 1]?.endsWith(':5432')) pids.push(Number(entry));
+      if (ppid === process.pid && argv.some((a) => a.endsWith('delay-proxy-main.js')) && argv[argv.indexOf('--target') + 1]?.endsWith(':5432'))
+        pids.push(Number(entry));
     } catch {
       // Gone meanwhile.
     }
@@ -85,7 +89,9 @@ describe('a delay proxy killed mid-run', () => {
     const failed = results.evidence!.faults.failed.filter((f) => f.fault === 'harness');
     expect(failed).toHaveLength(killed.length);
     for (const f of failed) {
-      expect(f.error).toMatch(/^the delay proxy on c\d to pg1 \(10\.\d+\.\d+\.\d+:5432, pid \d+\) was killed by SIGKILL mid-run; its clients' link to pg1 was cut; its log: .*proxy-c\d-pg1\.log$/);
+      expect(f.error).toMatch(
+        /^the delay proxy on c\d to pg1 \(10\.\d+\.\d+\.\d+:5432, pid \d+\) was killed by SIGKILL mid-run; its clients' link to pg1 was cut; its log: .*proxy-c\d-pg1\.log$/,
+      );
       const logPath = f.error.slice(f.error.indexOf('its log: ') + 'its log: '.length);
       expect(existsSync(logPath)).toBe(true);
       expect(readFileSync(logPath, 'utf8')).toMatch(/delay proxy pid \d+: 127\.0\.0\.1:\d+ -> .*:5432/);
@@ -114,13 +120,32 @@ describe('the resource server (postmaster) killed mid-run', () => {
       }
     });
     const r = await runLockTest(
-      { ...DEFAULTS, backend: 'redis', resource: 'none', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 6, clients: 3, ttlMs: 1000, intervalMs: 1000, durationMs: 2000, recoverMs: 1000, seed: 1, resultsDir },
+      {
+        ...DEFAULTS,
+        backend: 'redis',
+        resource: 'none',
+        workload: 'lock-counter',
+        nemesis: ['client-pause'],
+        timeLimitS: 6,
+        clients: 3,
+        ttlMs: 1000,
+        intervalMs: 1000,
+        durationMs: 2000,
+        recoverMs: 1000,
+        seed: 1,
+        resultsDir,
+      },
       { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs },
     );
     expect(killed).toHaveLength(1);
     const results = readResultsJson(r.runDir)!;
     const failed = results.evidence!.faults.failed.filter((f) => f.fault === 'harness');
-    expect(failed).toEqual([{ fault: 'harness', error: `the resource's server pg1 (postgres) is no longer running mid-run; every access and the final read fail; its log: ${join(r.runDir, 'logs', 'pg1.log')}` }]);
+    expect(failed).toEqual([
+      {
+        fault: 'harness',
+        error: `the resource's server pg1 (postgres) is no longer running mid-run; every access and the final read fail; its log: ${join(r.runDir, 'logs', 'pg1.log')}`,
+      },
+    ]);
     expect(existsSync(join(r.runDir, 'logs', 'pg1.log'))).toBe(true);
     expect(results.outcome).not.toBe('safe');
     const lost = results.checkers.find((c) => c.checker === 'lost-updates')!;

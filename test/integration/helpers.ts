@@ -18,13 +18,24 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 
 /** Can a TCP connection from inside `namespace` reach ip:port? (A handshake needs packets both ways.) */
 export async function tcpReachable(namespace: string, ip: string, port: number, timeoutS = 0.6): Promise<boolean> {
-  const r = await runCommand('ip', ['netns', 'exec', namespace, 'timeout', String(timeoutS), 'bash', '-c', `exec 3<>/dev/tcp/${ip}/${port}`], { reject: false });
+  const r = await runCommand('ip', ['netns', 'exec', namespace, 'timeout', String(timeoutS), 'bash', '-c', `exec 3<>/dev/tcp/${ip}/${port}`], {
+    reject: false,
+  });
   return r.exitCode === 0;
 }
 
 /** A Redis client that never retries and never waits long: a fault must show, not be hidden. */
 export function redisClient(host: string, port: number, timeoutMs = 2000): Redis {
-  const client = new Redis({ host, port, commandTimeout: timeoutMs, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false, lazyConnect: true });
+  const client = new Redis({
+    host,
+    port,
+    commandTimeout: timeoutMs,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+    lazyConnect: true,
+  });
   client.on('error', () => undefined);
   return client;
 }
@@ -98,7 +109,10 @@ export async function leftovers(recorded: ClusterState['processes'] = [], opts: 
   const run = opts.runDir;
   const escaped = run ? processesNaming([run, sharedDataDir(run)]) : [];
   const dataDirs = run
-    ? [...(existsSync(join(run, 'data')) ? readdirSync(join(run, 'data')).map((d) => join(run, 'data', d)) : []), ...(existsSync(sharedDataDir(run)) ? [sharedDataDir(run)] : [])]
+    ? [
+        ...(existsSync(join(run, 'data')) ? readdirSync(join(run, 'data')).map((d) => join(run, 'data', d)) : []),
+        ...(existsSync(sharedDataDir(run)) ? [sharedDataDir(run)] : []),
+      ]
     : [];
   const shm = opts.shmCreators ? shmSegmentsOf(opts.shmCreators) : [];
   return { namespaces, links, rootTables, processes: [...new Set([...inNamespaces, ...alive, ...escaped])], dataDirs, shm };

@@ -41,7 +41,10 @@ describe('hunt and shrink on a real cluster', () => {
     expect(miss.doubleHolds).toBeGreaterThan(0);
     // Its faults waited for lock events and fired on them: `triggered` counts the fault starts a lock event fired
     // (nemesis starts carrying the event, src/hunt/near-miss.ts), not the windows that ran on the clock.
-    expect(miss.triggered, `no fault of the failing try fired on a lock event (${miss.applied} struck, windows ${JSON.stringify(found.found!.record.plan.windows)})`).toBeGreaterThan(0);
+    expect(
+      miss.triggered,
+      `no fault of the failing try fired on a lock event (${miss.applied} struck, windows ${JSON.stringify(found.found!.record.plan.windows)})`,
+    ).toBeGreaterThan(0);
   }, 300_000);
 
   it('the failing try shrinks, each kept candidate failing again on the cluster', async () => {

@@ -22,10 +22,26 @@ afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
 async function jobsRun(resource: ResourceMode) {
   const o: RunOptions = {
-    ...DEFAULTS, backend: 'redis', resource, workload: 'jobs', nemesis: ['client-pause'], timeLimitS: 5, clients: 3, ttlMs: 1000, holdMs: 200, rate: 4,
-    intervalMs: 200, durationMs: 4000, recoverMs: 500, seed: 2, resultsDir,
+    ...DEFAULTS,
+    backend: 'redis',
+    resource,
+    workload: 'jobs',
+    nemesis: ['client-pause'],
+    timeLimitS: 5,
+    clients: 3,
+    ttlMs: 1000,
+    holdMs: 200,
+    rate: 4,
+    intervalMs: 200,
+    durationMs: 4000,
+    recoverMs: 500,
+    seed: 2,
+    resultsDir,
   };
-  const r = await runLockTest({ ...o, script: aimedScript(o, { 'client-pause': 'holder-read' }) }, { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+  const r = await runLockTest(
+    { ...o, script: aimedScript(o, { 'client-pause': 'holder-read' }) },
+    { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs },
+  );
   const results = readResultsJson(r.runDir)!;
   const jobs = results.checkers.find((c) => c.checker === 'jobs')!;
   console.log(`redis/${resource} jobs: ${jobs.summary} (${r.runDir})`);

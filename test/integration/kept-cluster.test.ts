@@ -24,7 +24,29 @@ afterAll(async () => {
   rmSync(resultsDir, { recursive: true, force: true });
 }, 120_000);
 
-const RUN = ['run', '--backend', 'redis', '--resource', 'fence', '--nemesis', 'client-pause@holder-read', '--time-limit', '3', '--clients', '2', '--ttl-ms', '1000', '--interval-ms', '1000', '--duration-ms', '1500', '--recover-ms', '500', '--busy-timeout-ms', '90000'];
+const RUN = [
+  'run',
+  '--backend',
+  'redis',
+  '--resource',
+  'fence',
+  '--nemesis',
+  'client-pause@holder-read',
+  '--time-limit',
+  '3',
+  '--clients',
+  '2',
+  '--ttl-ms',
+  '1000',
+  '--interval-ms',
+  '1000',
+  '--duration-ms',
+  '1500',
+  '--recover-ms',
+  '500',
+  '--busy-timeout-ms',
+  '90000',
+];
 
 /** The one run directory under `dir` (results/<name>/<stamp>), and its test.json's cluster record. */
 function clusterRecordOf(stdout: string): Record<string, unknown> {
@@ -66,7 +88,9 @@ describe('a kept cluster', () => {
     expect([0, 1, 3], other.all).toContain(other.exitCode);
     const record = clusterRecordOf(other.stdout);
     expect(record['fresh']).toBe(true);
-    expect(record['freshBecause']).toBe('the cluster kept by `fencecheck up --keep` does not fit this run (redis persistence: kept none, the run needs aof-always)');
+    expect(record['freshBecause']).toBe(
+      'the cluster kept by `fencecheck up --keep` does not fit this run (redis persistence: kept none, the run needs aof-always)',
+    );
     expect(isSameProcess(server!)).toBe(false);
     // The replacement is kept in its place, with what it was started with.
     expect(keptOf(StateFile.read(defaultStateFile()))?.options.redis).toEqual({ persistence: 'aof-always' });

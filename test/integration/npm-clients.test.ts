@@ -44,7 +44,12 @@ describe.skipIf(!installed)('the npm lock libraries as clients', () => {
     let cluster: Cluster;
 
     beforeAll(async () => {
-      cluster = await startCluster({ backends: ['redis', 'redlock', 'etcd', 'postgres'], clientHosts: ['c1', 'c2'], runDir: join(resultsDir, 'client-check'), ...SHARED_MACHINE });
+      cluster = await startCluster({
+        backends: ['redis', 'redlock', 'etcd', 'postgres'],
+        clientHosts: ['c1', 'c2'],
+        runDir: join(resultsDir, 'client-check'),
+        ...SHARED_MACHINE,
+      });
     });
 
     afterAll(async () => {
@@ -59,7 +64,12 @@ describe.skipIf(!installed)('the npm lock libraries as clients', () => {
       ['etcd3-lock', 'unique', 'mark-changed'],
     ] as const)('%s passes with %s tokens, and its paused holder is refused (%s)', async (name, token, refusal) => {
       const backend = namedClient(name)!.backends[0]! as LockService;
-      const r = await checkClientOn(cluster, { backend, client: command(name), callTimeoutMs: 1000, onCheck: (c) => console.log(`  ${name} ${c.status} ${c.check}: ${c.evidence}`) });
+      const r = await checkClientOn(cluster, {
+        backend,
+        client: command(name),
+        callTimeoutMs: 1000,
+        onCheck: (c) => console.log(`  ${name} ${c.status} ${c.check}: ${c.evidence}`),
+      });
       expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
       expect(r.passed).toBe(true);
       expect(r.token).toBe(token);
@@ -70,7 +80,15 @@ describe.skipIf(!installed)('the npm lock libraries as clients', () => {
   });
 
   describe('runs under paused holders (S1)', () => {
-    const s1 = (label: string): RunOptions => ({ ...variantRunOptions(findScenario('S1'), findScenario('S1').variants.find((v) => v.label === label)!, 1, resultsDir), client: command('simple-redis-mutex') });
+    const s1 = (label: string): RunOptions => ({
+      ...variantRunOptions(
+        findScenario('S1'),
+        findScenario('S1').variants.find((v) => v.label === label)!,
+        1,
+        resultsDir,
+      ),
+      client: command('simple-redis-mutex'),
+    });
     const by = (r: { verdicts: CheckerVerdict[] }, name: string) => r.verdicts.find((v) => v.checker === name)!;
     const hooks = { log: (l: string) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs };
 

@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../runtime/cluster/cluster.js';
 import { startCluster } from '../../runtime/cluster/start-cluster.js';
-import { blockedPairs, bridgeOf, clientFromResource, clientFromServers, isolateOne, majoritiesRingOf, mergeGrudges, randomHalves, type Grudge } from '../../core/generator/grudge.js';
+import {
+  blockedPairs,
+  bridgeOf,
+  clientFromResource,
+  clientFromServers,
+  isolateOne,
+  majoritiesRingOf,
+  mergeGrudges,
+  randomHalves,
+  type Grudge,
+} from '../../core/generator/grudge.js';
 import { Prng } from '../../core/random/prng.js';
 import { runCommand } from '../../runtime/hosts/run-command.js';
 import { SHARED_MACHINE, tcpReachable } from './helpers.js';
@@ -26,7 +36,9 @@ afterAll(async () => {
 async function unreachablePairs(): Promise<string[]> {
   const hosts = [...cluster.plan.nodes, ...cluster.plan.clients];
   const probes = hosts.flatMap((from) =>
-    cluster.plan.nodes.filter((to) => to !== from).map(async (to) => ((await tcpReachable(from.namespace, to.ip, to.port)) ? undefined : [from.name, to.name].sort().join('|'))),
+    cluster.plan.nodes
+      .filter((to) => to !== from)
+      .map(async (to) => ((await tcpReachable(from.namespace, to.ip, to.port)) ? undefined : [from.name, to.name].sort().join('|'))),
   );
   return [...new Set((await Promise.all(probes)).filter((p): p is string => p !== undefined))].sort();
 }

@@ -124,7 +124,7 @@ describe('pg-advisory-pooled through PgBouncer (transaction pooling)', () => {
 });
 
 describe('the session-end fault (pg_terminate_backend of the session holding the lock)', () => {
-  it('on its own PostgreSQL: ends the holder\'s session only; the next client is granted; the holder opens a new session at its next acquire', async () => {
+  it("on its own PostgreSQL: ends the holder's session only; the next client is granted; the holder opens a new session at its next acquire", async () => {
     const a = await client('direct', 'ended-lock');
     const b = await client('direct', 'ended-lock');
     const first = await a.acquire(2000);
@@ -162,7 +162,7 @@ describe('the session-end fault (pg_terminate_backend of the session holding the
     await direct.release();
   });
 
-  it('is refused on a node that is not a session lock\'s server', async () => {
+  it("is refused on a node that is not a session lock's server", async () => {
     await expect(cluster.nemesis.endLockSessions('pgb1')).rejects.toThrow(/No session-end fault on pgb1: it is a pgbouncer node/);
   });
 });
@@ -186,7 +186,13 @@ describe('runs under session-end (each on its own cluster)', () => {
     workload: 'lock-counter',
     nemesis: ['session-end'],
     // Between a holder's read and its write: the waiter's retry (every 25-75 ms) takes the lock inside the 200 ms hold.
-    script: [1500, 3500, 5500].map((at) => ({ at, until: at + 1000, fault: 'session-end' as const, target: { kind: 'holder' as const }, trigger: { on: 'holder-read' as const, withinMs: 1500 } })),
+    script: [1500, 3500, 5500].map((at) => ({
+      at,
+      until: at + 1000,
+      fault: 'session-end' as const,
+      target: { kind: 'holder' as const },
+      trigger: { on: 'holder-read' as const, withinMs: 1500 },
+    })),
     timeLimitS: 8,
     clients: 3,
     rate: 4,
@@ -199,7 +205,9 @@ describe('runs under session-end (each on its own cluster)', () => {
     const history = await readHistory(join(r.runDir, 'history.jsonl'));
     const ended = history.filter((op) => op.process === 'nemesis' && op.f === 'end-session' && op.type === 'info' && op['error'] == null);
     const results = readResultsJson(r.runDir)!;
-    console.log(`pg-advisory/${resource} under session-end: outcome ${results.outcome}, ${ended.length} session(s) ended, ${results.evidence?.protection.doubleHolds} double hold(s), ${results.evidence?.protection.refusals} refusal(s) (${r.runDir})`);
+    console.log(
+      `pg-advisory/${resource} under session-end: outcome ${results.outcome}, ${ended.length} session(s) ended, ${results.evidence?.protection.doubleHolds} double hold(s), ${results.evidence?.protection.refusals} refusal(s) (${r.runDir})`,
+    );
     return { results, ended };
   };
 

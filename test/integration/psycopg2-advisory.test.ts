@@ -23,7 +23,12 @@ const command = commandLine(namedClient('psycopg2-advisory')!.argv(projectRoot()
 let cluster: Cluster;
 
 beforeAll(async () => {
-  cluster = await startCluster({ backends: ['pg-advisory', 'pgbouncer', 'postgres'], clientHosts: ['c1', 'c2'], runDir: join(resultsDir, 'cluster'), ...SHARED_MACHINE });
+  cluster = await startCluster({
+    backends: ['pg-advisory', 'pgbouncer', 'postgres'],
+    clientHosts: ['c1', 'c2'],
+    runDir: join(resultsDir, 'cluster'),
+    ...SHARED_MACHINE,
+  });
 });
 
 afterAll(async () => {
@@ -33,7 +38,12 @@ afterAll(async () => {
 
 describe('psycopg2 advisory-lock reference client', () => {
   it('passes client-check on its own PostgreSQL with a monotonic token (no lease: the paused holder keeps the lock)', async () => {
-    const r = await checkClientOn(cluster, { backend: 'pg-advisory', client: command, callTimeoutMs: 1000, onCheck: (c) => console.log(`  direct ${c.status} ${c.check}: ${c.evidence}`) });
+    const r = await checkClientOn(cluster, {
+      backend: 'pg-advisory',
+      client: command,
+      callTimeoutMs: 1000,
+      onCheck: (c) => console.log(`  direct ${c.status} ${c.check}: ${c.evidence}`),
+    });
     expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(r.token).toBe('monotonic');
     expect(r.checks.find((c) => c.check === 'exclusion')?.status).toBe('pass');
@@ -41,7 +51,12 @@ describe('psycopg2 advisory-lock reference client', () => {
   });
 
   it('fails exclusion through PgBouncer (transaction pooling), and only exclusion: its token still orders the holders', async () => {
-    const r = await checkClientOn(cluster, { backend: 'pg-advisory-pooled', client: command, callTimeoutMs: 1000, onCheck: (c) => console.log(`  pooled ${c.status} ${c.check}: ${c.evidence}`) });
+    const r = await checkClientOn(cluster, {
+      backend: 'pg-advisory-pooled',
+      client: command,
+      callTimeoutMs: 1000,
+      onCheck: (c) => console.log(`  pooled ${c.status} ${c.check}: ${c.evidence}`),
+    });
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.check)).toEqual(['exclusion']);
     expect(r.checks.find((c) => c.check === 'token-order')?.status).toBe('pass');
   });

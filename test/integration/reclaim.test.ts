@@ -97,10 +97,15 @@ describe('reclaim after SIGKILL', () => {
   it('`fencecheck up` killed while starting is reclaimed too', async () => {
     const up = spawn(process.execPath, [cliPath(), 'up', '--backend', 'all', '--busy-timeout-ms', '90000'], { stdio: 'ignore' });
     children.push(up);
-    const state = await waitFor('a half-started cluster', async () => {
-      const s = StateFile.read(defaultStateFile());
-      return s && s.processes.length >= 3 ? s : undefined;
-    }, 20_000, 10);
+    const state = await waitFor(
+      'a half-started cluster',
+      async () => {
+        const s = StateFile.read(defaultStateFile());
+        return s && s.processes.length >= 3 ? s : undefined;
+      },
+      20_000,
+      10,
+    );
     up.kill('SIGKILL');
     await new Promise((r) => up.once('exit', r));
     const later = StateFile.read(defaultStateFile()) ?? state;

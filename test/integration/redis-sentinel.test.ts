@@ -28,7 +28,11 @@ afterAll(async () => {
   await cluster?.teardown();
 });
 
-const dataNodes = (): string[] => cluster.nodesOf('redis-sentinel').filter((n) => n.plan.role === 'data').map((n) => n.name);
+const dataNodes = (): string[] =>
+  cluster
+    .nodesOf('redis-sentinel')
+    .filter((n) => n.plan.role === 'data')
+    .map((n) => n.name);
 
 async function onNode<T>(node: string, ask: (r: ReturnType<typeof redisClient>) => Promise<T>): Promise<T> {
   const { ip, port } = cluster.node(node).plan;
@@ -43,10 +47,15 @@ async function onNode<T>(node: string, ask: (r: ReturnType<typeof redisClient>) 
 
 /** Wait until the Sentinels agree on a master other than `old`; its name and the time it took. */
 async function failoverFrom(old: string, since: number): Promise<{ master: string; ms: number }> {
-  const master = await waitFor(`a failover away from ${old}`, async () => {
-    const m = await cluster.leader('redis-sentinel');
-    return m !== undefined && m !== old ? m : undefined;
-  }, 15_000, 50);
+  const master = await waitFor(
+    `a failover away from ${old}`,
+    async () => {
+      const m = await cluster.leader('redis-sentinel');
+      return m !== undefined && m !== old ? m : undefined;
+    },
+    15_000,
+    50,
+  );
   return { master, ms: Date.now() - since };
 }
 
@@ -64,7 +73,13 @@ const SENTINEL_RULES = { convertWithinMs: 30_000, tiltPeriodMs: 30_000, capMs: 1
 /** Whether each Sentinel is in TILT mode (INFO sentinel's sentinel_tilt), '?' when it does not answer. */
 async function sentinelTilts(): Promise<string[]> {
   const sentinels = cluster.nodesOf('redis-sentinel').filter((n) => n.plan.role === 'sentinel');
-  return Promise.all(sentinels.map((s) => askRedis(s.plan.ip, s.plan.port, (r) => r.info('sentinel')).then((t) => parseInfo(t)['sentinel_tilt'] ?? '?').catch(() => '?')));
+  return Promise.all(
+    sentinels.map((s) =>
+      askRedis(s.plan.ip, s.plan.port, (r) => r.info('sentinel'))
+        .then((t) => parseInfo(t)['sentinel_tilt'] ?? '?')
+        .catch(() => '?'),
+    ),
+  );
 }
 
 /**
@@ -101,7 +116,9 @@ async function rejoinAsReplica(old: string, since: number): Promise<{ master: st
       return { master, ms: now - since, state, notes };
     }
     if (now > from + SENTINEL_RULES.convertWithinMs || now > since + SENTINEL_RULES.capMs) {
-      throw new Error(`${old} not a replica of the agreed master (${master ?? 'none agreed'}) ${now - since} ms after its restart: it is ${state ? `${state.role}${state.masterHost ? ` of ${state.masterHost}` : ''}${state.linkUp === false ? ', link down' : ''}` : 'not answering'}; Sentinels' tilt ${tilts.join(',')}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`);
+      throw new Error(
+        `${old} not a replica of the agreed master (${master ?? 'none agreed'}) ${now - since} ms after its restart: it is ${state ? `${state.role}${state.masterHost ? ` of ${state.masterHost}` : ''}${state.linkUp === false ? ', link down' : ''}` : 'not answering'}; Sentinels' tilt ${tilts.join(',')}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -111,7 +128,12 @@ describe('redis-sentinel', () => {
   it('starts a master, two in-sync replicas and three agreeing Sentinels', async () => {
     expect(startMs).toBeLessThan(10_000);
     expect(cluster.endpoints('redis-sentinel').map((e) => `${e.node} ${e.role} ${e.port}`)).toEqual([
-      'rs1 data 6379', 'rs2 data 6379', 'rs3 data 6379', 'sentinel1 sentinel 26379', 'sentinel2 sentinel 26379', 'sentinel3 sentinel 26379',
+      'rs1 data 6379',
+      'rs2 data 6379',
+      'rs3 data 6379',
+      'sentinel1 sentinel 26379',
+      'sentinel2 sentinel 26379',
+      'sentinel3 sentinel 26379',
     ]);
     expect(cluster.clientEndpoints('redis-sentinel').map((e) => e.node)).toEqual(['sentinel1', 'sentinel2', 'sentinel3']);
     expect(await cluster.leader('redis-sentinel')).toBe('rs1');
@@ -121,7 +143,11 @@ describe('redis-sentinel', () => {
       expect(r).toMatchObject({ role: 'slave', masterHost: master.ip, linkUp: true });
     }
     await onNode('rs1', (r) => r.set('k', 'v'));
-    await waitFor('the write on both replicas', async () => ((await Promise.all(['rs2', 'rs3'].map((n) => onNode(n, (r) => r.get('k'))))).every((v) => v === 'v') ? true : undefined), 2000);
+    await waitFor(
+      'the write on both replicas',
+      async () => ((await Promise.all(['rs2', 'rs3'].map((n) => onNode(n, (r) => r.get('k'))))).every((v) => v === 'v') ? true : undefined),
+      2000,
+    );
   });
 
   it('fails over when the master is killed, and the old master rejoins as a replica', async () => {
@@ -136,7 +162,9 @@ describe('redis-sentinel', () => {
     const restartedAt = Date.now();
     await cluster.nemesis.restart(old);
     const rejoined = await rejoinAsReplica(old, restartedAt);
-    console.log(`${old} restarted: a replica of ${rejoined.master} again after ${rejoined.ms} ms${rejoined.notes.length > 0 ? ` (${rejoined.notes.join('; ')})` : ''}`);
+    console.log(
+      `${old} restarted: a replica of ${rejoined.master} again after ${rejoined.ms} ms${rejoined.notes.length > 0 ? ` (${rejoined.notes.join('; ')})` : ''}`,
+    );
     expect(rejoined.state).toMatchObject({ role: 'slave', linkUp: true, masterHost: cluster.node(rejoined.master).plan.ip });
   });
 

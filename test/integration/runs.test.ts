@@ -29,12 +29,17 @@ describe('redis-sentinel: S7, the master killed after a grant that never reached
   it('the promoted replica grants the lock again while the first holder holds it, under the same INCR token', async () => {
     const s7 = findScenario('S7');
     const [variant] = selectVariants(s7, ['failover-fence']);
-    const r = await runLockTest(variantRunOptions(s7, variant!, 1, resultsDir), { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+    const r = await runLockTest(variantRunOptions(s7, variant!, 1, resultsDir), {
+      log: (l) => console.log(`  ${l}`),
+      busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs,
+    });
     const history = await readHistory(join(r.runDir, 'history.jsonl'));
     const lost = lostGrants(history);
     console.log(`redis-sentinel S7: lost grants ${JSON.stringify(lost)} (${r.runDir})`);
     // The faults struck: the partition and the kill, both applied without error.
-    const applied = history.filter((op) => op.process === 'nemesis' && op.type === 'info' && (op.f === 'start-partition' || op.f === 'kill') && op.error === undefined);
+    const applied = history.filter(
+      (op) => op.process === 'nemesis' && op.type === 'info' && (op.f === 'start-partition' || op.f === 'kill') && op.error === undefined,
+    );
     expect(applied.map((op) => op.f)).toEqual(['start-partition', 'kill']);
     expect(lost.length).toBeGreaterThan(0);
     expect(lost[0]!.secondToken).toBe(lost[0]!.firstToken);

@@ -22,7 +22,12 @@ const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-tooz-'));
 let cluster: Cluster;
 
 beforeAll(async () => {
-  cluster = await startCluster({ backends: ['memcached', 'redis', 'zookeeper', 'etcd', 'postgres'], clientHosts: ['c1', 'c2'], runDir: join(resultsDir, 'cluster'), ...SHARED_MACHINE });
+  cluster = await startCluster({
+    backends: ['memcached', 'redis', 'zookeeper', 'etcd', 'postgres'],
+    clientHosts: ['c1', 'c2'],
+    runDir: join(resultsDir, 'cluster'),
+    ...SHARED_MACHINE,
+  });
 });
 
 afterAll(async () => {
@@ -38,7 +43,12 @@ describe('tooz reference clients', () => {
     ['tooz-etcd3gw', 'etcd'],
   ])('%s passes client-check with no token, its paused holder unprotected as announced', async (name, backend) => {
     const command = commandLine(namedClient(name)!.argv(projectRoot()));
-    const r = await checkClientOn(cluster, { backend, client: command, callTimeoutMs: 1000, onCheck: (c) => console.log(`  ${name} ${c.status} ${c.check}: ${c.evidence}`) });
+    const r = await checkClientOn(cluster, {
+      backend,
+      client: command,
+      callTimeoutMs: 1000,
+      onCheck: (c) => console.log(`  ${name} ${c.status} ${c.check}: ${c.evidence}`),
+    });
     expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(r.token).toBe('none');
     expect(r.checks.find((c) => c.check === 'exclusion')?.status).toBe('pass');

@@ -111,7 +111,9 @@ describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as con
       // Every worker's client of a reused run was a spare the run before started during its recovery (none on a fresh cluster).
       expect(clusterOf(fresh).clientsFromSpares).toBeUndefined();
       for (const r of [other, warm]) expect(clusterOf(r).clientsFromSpares).toBe(plan(backend, 'none').clients);
-      runs.forEach((r, i) => console.log(`${backend} ${i === 0 ? 'fresh' : 'warm'} ${kinds[i]}: ${JSON.stringify(verdictOf(r))} (${allVerdicts(r)}) ${r.runDir}`));
+      runs.forEach((r, i) =>
+        console.log(`${backend} ${i === 0 ? 'fresh' : 'warm'} ${kinds[i]}: ${JSON.stringify(verdictOf(r))} (${allVerdicts(r)}) ${r.runDir}`),
+      );
       runs.forEach((r, i) => expect(verdictOf(r), `${backend} run ${i + 1} (${kinds[i]})`).toEqual(EXPECTED[kinds[i]!]));
       expect(verdictOf(warm)).toEqual(verdictOf(fresh));
       // What test/integration/runs.test.ts once asserted of its own runs of the same matrix: the pause took effect
@@ -154,7 +156,12 @@ describe('the clean check on real servers', () => {
   it('a kill of Redis with AOF persistence: the restarted node replays its keys, the reset flushes them, the next run reuses the cluster', async () => {
     const pool = new WarmPool();
     try {
-      const killed: RunOptions = { ...plan('redis', 'fence-claim'), nemesis: ['kill'], script: [{ at: 1000, until: 2000, fault: 'kill', target: { kind: 'node', node: 'redis1' } }], redisPersistence: 'aof-always' };
+      const killed: RunOptions = {
+        ...plan('redis', 'fence-claim'),
+        nemesis: ['kill'],
+        script: [{ at: 1000, until: 2000, fault: 'kill', target: { kind: 'node', node: 'redis1' } }],
+        redisPersistence: 'aof-always',
+      };
       const first = await runLockTest(killed, { ...hooks, warm: pool });
       const next = await runLockTest(killed, { ...hooks, warm: pool });
       const results = readResultsJson(first.runDir)!;
@@ -183,10 +190,14 @@ describe('the clean check on real servers', () => {
       const sentinels = cluster.plan.nodes.filter((n) => n.backend === 'redis-sentinel' && n.role === 'sentinel').map((n) => ({ host: n.ip, port: n.port }));
       const before = await agreedMaster(sentinels);
       await askRedis(sentinels[0]!.host, sentinels[0]!.port, (r) => r.call('SENTINEL', 'failover', 'fencecheck'));
-      await waitFor('the Sentinels to agree on another master', async () => {
-        const m = await agreedMaster(sentinels);
-        return m !== undefined && m !== before ? m : undefined;
-      }, 30_000);
+      await waitFor(
+        'the Sentinels to agree on another master',
+        async () => {
+          const m = await agreedMaster(sentinels);
+          return m !== undefined && m !== before ? m : undefined;
+        },
+        30_000,
+      );
       const next = await runLockTest(plan('redis-sentinel', 'fence'), { ...hooks, warm: pool });
       const record = clusterOf(next);
       expect(clusterOf(first).fresh).toBe(true);

@@ -28,7 +28,11 @@ afterAll(async () => {
 });
 
 /** Start the warm harness and resolve when it prints `line`. */
-function harnessAt(backend: string, mode: 'between' | 'reset', line: string): { child: ChildProcess; at: Promise<void>; exited: Promise<NodeJS.Signals | number | null> } {
+function harnessAt(
+  backend: string,
+  mode: 'between' | 'reset',
+  line: string,
+): { child: ChildProcess; at: Promise<void>; exited: Promise<NodeJS.Signals | number | null> } {
   const child = spawn(process.execPath, [harnessPath, backend, mode, resultsDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   const at = new Promise<void>((resolve, reject) => {

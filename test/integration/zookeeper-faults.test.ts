@@ -54,8 +54,15 @@ describe('the built-in ZooKeeper client under faults', () => {
     );
     const results = readResultsJson(r.runDir)!;
     const logs = readdirSync(join(r.runDir, 'logs')).filter((f) => f.startsWith('client'));
-    const crashLines = logs.flatMap((f) => readFileSync(join(r.runDir, 'logs', f), 'utf8').split('\n').filter((l) => /\[crash\]|Assertion|exited in the middle/.test(l)).map((l) => `${f}: ${l}`));
-    console.log(`  ${nemesis}: ${r.valid}, ${results.evidence?.faults.applied} faults struck, ${logs.length} client processes, ${crashLines.length} crash lines (${r.runDir})`);
+    const crashLines = logs.flatMap((f) =>
+      readFileSync(join(r.runDir, 'logs', f), 'utf8')
+        .split('\n')
+        .filter((l) => /\[crash\]|Assertion|exited in the middle/.test(l))
+        .map((l) => `${f}: ${l}`),
+    );
+    console.log(
+      `  ${nemesis}: ${r.valid}, ${results.evidence?.faults.applied} faults struck, ${logs.length} client processes, ${crashLines.length} crash lines (${r.runDir})`,
+    );
     // The danger occurred: faults struck, and clients were replaced after indeterminate ops (more processes than workers).
     expect(results.evidence!.faults.applied).toBeGreaterThan(0);
     expect(crashLines).toEqual([]);

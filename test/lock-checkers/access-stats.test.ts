@@ -56,7 +56,10 @@ describe('access-stats', () => {
   });
 
   it('a history without acquires tested nothing', () => {
-    expect(check(lockHistory(call(0, 'final-read', 0, 1, 'ok', { result: 0 })))).toMatchObject({ valid: 'unknown', summary: 'the history has no acquire: nothing was tested' });
+    expect(check(lockHistory(call(0, 'final-read', 0, 1, 'ok', { result: 0 })))).toMatchObject({
+      valid: 'unknown',
+      summary: 'the history has no acquire: nothing was tested',
+    });
     expect(check([]).valid).toBe('unknown');
   });
 });

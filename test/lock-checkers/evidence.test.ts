@@ -5,7 +5,9 @@ import type { Ev } from './lock-history.js';
 import { call, lockHistory, section } from './lock-history.js';
 
 /** A nemesis event of either type, with an optional error. */
-const nem = (ms: number, type: 'invoke' | 'info', f: string, value: Ev[4], error?: string): Ev[] => [[ms, 'nemesis', type, f, value, error === undefined ? {} : { error }]];
+const nem = (ms: number, type: 'invoke' | 'info', f: string, value: Ev[4], error?: string): Ev[] => [
+  [ms, 'nemesis', type, f, value, error === undefined ? {} : { error }],
+];
 
 describe('evidenceOf', () => {
   it('counts applied, skipped (no invoke) and failed (invoke then error) faults, ignoring heals and clock resets', () => {
@@ -46,11 +48,17 @@ describe('evidenceOf', () => {
     });
   });
 
-  it("counts a session-end by its invoke and info (what it ended is beside the value, so the two pair), and one that ended nothing as failed", () => {
+  it('counts a session-end by its invoke and info (what it ended is beside the value, so the two pair), and one that ended nothing as failed', () => {
     const holder = { target: 'c2', pid: 31, process: 4, token: 7 };
     const history = lockHistory(
-      [[100, 'nemesis', 'invoke', 'end-session', holder, {}], [104, 'nemesis', 'info', 'end-session', holder, { node: 'pgl1', backends: [4711] }]],
-      [[900, 'nemesis', 'invoke', 'end-session', holder, {}], [903, 'nemesis', 'info', 'end-session', holder, { node: 'pgl1', error: 'no session held the lock on pgl1 any more' }]],
+      [
+        [100, 'nemesis', 'invoke', 'end-session', holder, {}],
+        [104, 'nemesis', 'info', 'end-session', holder, { node: 'pgl1', backends: [4711] }],
+      ],
+      [
+        [900, 'nemesis', 'invoke', 'end-session', holder, {}],
+        [903, 'nemesis', 'info', 'end-session', holder, { node: 'pgl1', error: 'no session held the lock on pgl1 any more' }],
+      ],
       nem(2000, 'info', 'end-session', { target: 'holder' }, 'no session to end: nobody held the lock within 2000 ms'),
     );
     expect(evidenceOf(history, [], 3).faults).toEqual({
@@ -104,7 +112,14 @@ describe('evidenceOf', () => {
       section(1, 1, 10, 100, call(1, 'write', 50, 60, 'ok', { token: 1, outcome: 'accepted' })),
       // Process 2 holds while 1 still does: one double hold; its write is accepted, 1's late write rejected.
       section(2, 2, 40, 200, call(2, 'write', 70, 80, 'ok', { token: 2, outcome: 'accepted' })),
-      section(3, 3, 300, 400, call(3, 'write', 310, 320, 'fail', { token: 3, outcome: 'rejected' }), call(3, 'read', 330, 340, 'fail', { token: 3, outcome: 'rejected' })),
+      section(
+        3,
+        3,
+        300,
+        400,
+        call(3, 'write', 310, 320, 'fail', { token: 3, outcome: 'rejected' }),
+        call(3, 'read', 330, 340, 'fail', { token: 3, outcome: 'rejected' }),
+      ),
       // A lock-lost refusal is the client's own, not the resource's: not counted.
       section(4, 4, 500, 600, call(4, 'write', 510, 520, 'fail', { token: 4, outcome: 'unknown' })),
     );
@@ -164,7 +179,14 @@ describe('evidence without a lock (--backend none)', () => {
   const counterWrite = (p: number, at: number, value: number) => call(p, 'write', at, at + 5, 'ok', { value, outcome: 'accepted' });
 
   it('counts sections that began while another was in flight: the danger, even with no fault', () => {
-    const overlapping = lockHistory(counterRead(0, 0, 0), counterRead(1, 10, 0), counterWrite(0, 100, 1), counterWrite(1, 110, 1), counterRead(0, 300, 1), counterWrite(0, 320, 2));
+    const overlapping = lockHistory(
+      counterRead(0, 0, 0),
+      counterRead(1, 10, 0),
+      counterWrite(0, 100, 1),
+      counterWrite(1, 110, 1),
+      counterRead(0, 300, 1),
+      counterWrite(0, 320, 2),
+    );
     const e = evidenceOf(overlapping, [], 0);
     expect(e.protection.overlaps).toBe(1);
     expect(untestedWhy(true, e, 'lock-counter')).toBeUndefined();

@@ -29,7 +29,7 @@ function run(p2Granted: number, p0Release = 1200, p1LeaseMs = 500): History {
 }
 
 describe('foreign releases', () => {
-  it('p0 releases after its lease ran out, while p1 holds: p2 granted at once is the foreign release\'s doing', () => {
+  it("p0 releases after its lease ran out, while p1 holds: p2 granted at once is the foreign release's doing", () => {
     const found = foreignReleases(run(1205, 1200, 1000));
     expect(found).toEqual([{ releaser: 0, releaseAt: 1200e6, holder: 1, granted: 2, grantedAt: 1205e6 }]);
     const v = mutualExclusionChecker.check(run(1205, 1200, 1000), context());
@@ -41,7 +41,7 @@ describe('foreign releases', () => {
     expect(describeNearMiss(miss)).toContain("1 release that removed another holder's lock");
   });
 
-  it('not when the holder\'s own lease had run out before the next grant (an expiry explains it)', () => {
+  it("not when the holder's own lease had run out before the next grant (an expiry explains it)", () => {
     // p1's lease of 500 ms from 700 ran out at 1200: p2's grant at 1250 needs no foreign release.
     expect(foreignReleases(run(1250, 1200, 500))).toEqual([]);
   });

@@ -30,7 +30,9 @@ describe('grant-tokens', () => {
     expect(v.valid).toBe(false);
     expect(v.summary).toBe('2 token regression(s) at the lock service; the resource rejected all 2 accesses after it: no progress from then on');
     expect(v.anomalies[0]).toMatchObject({ kind: 'token-regression', processes: [0, 1], tokens: [57, 1] });
-    expect(v.anomalies[0]!.message).toBe('p1 was granted token 1 at 100.0 ms, after p0 had been granted token 57 at 10.0 ms: the lock service\'s tokens went backwards.');
+    expect(v.anomalies[0]!.message).toBe(
+      "p1 was granted token 1 at 100.0 ms, after p0 had been granted token 57 at 10.0 ms: the lock service's tokens went backwards.",
+    );
   });
 
   it('concurrent acquires may complete in either order: only real-time precedence counts', () => {
@@ -41,13 +43,19 @@ describe('grant-tokens', () => {
 
   it('one token granted to two overlapping acquires is a defect: a fence cannot tell the holders apart', () => {
     // S11: two waiters woken by one deletion, each told the revision at which Lock decided (6).
-    const h = lockHistory(call(0, 'acquire', 9, 20, 'ok', { token: 6 }), call(1, 'acquire', 10, 30, 'ok', { token: 6 }), call(1, 'acquire', 40, 50, 'ok', { token: 8 }));
+    const h = lockHistory(
+      call(0, 'acquire', 9, 20, 'ok', { token: 6 }),
+      call(1, 'acquire', 10, 30, 'ok', { token: 6 }),
+      call(1, 'acquire', 40, 50, 'ok', { token: 8 }),
+    );
     const v = check(h, context());
     expect(v).toMatchObject({ valid: false, stats: { grants: 3, regressions: 0, reuses: 1 } });
     expect(v.summary).toBe('1 token(s) granted to two holders whose acquires overlapped: a fence cannot tell them apart');
     expect(v.anomalies).toHaveLength(1);
     expect(v.anomalies[0]).toMatchObject({ kind: 'token-reuse', processes: [0, 1], tokens: [6, 6], window: { start: 9_000_000, end: 30_000_000 } });
-    expect(v.anomalies[0]!.message).toBe('p0 was granted token 6 at 20.0 ms and p1 the same token 6 at 30.0 ms: one fencing token for two holders, so a fence admits both.');
+    expect(v.anomalies[0]!.message).toBe(
+      'p0 was granted token 6 at 20.0 ms and p1 the same token 6 at 30.0 ms: one fencing token for two holders, so a fence admits both.',
+    );
   });
 
   it('a token granted again after the first grant completed is reported once, as a regression', () => {
@@ -75,7 +83,9 @@ describe('grant-tokens speaks of the token the run had', () => {
   // A run's files as the runner writes them, through runResults: a --client run carries the kind its ready line announced.
   const h = lockHistory(section(0, 'a', 10, 20), section(1, 'b', 30, 40));
   const summary = (backend: 'redis' | 'redlock' | 'none', token?: 'monotonic' | 'unique' | 'none') =>
-    runResults(h, { workload: 'fenced-write', resource: 'none', backend }, 0, null, token === undefined ? undefined : { token, violations: [] }).checkers.find((c) => c.checker === 'grant-tokens')!;
+    runResults(h, { workload: 'fenced-write', resource: 'none', backend }, 0, null, token === undefined ? undefined : { token, violations: [] }).checkers.find(
+      (c) => c.checker === 'grant-tokens',
+    )!;
 
   it('a foreign client that announces no token on redis: the client, not redis (whose built-in client is INCR, monotonic)', () => {
     const v = summary('redis', 'none');
@@ -83,11 +93,11 @@ describe('grant-tokens speaks of the token the run had', () => {
     expect(v.summary).toBe('the client announces no token: nothing to check');
   });
 
-  it('a foreign client that announces unique tokens: the client\'s tokens', () => {
+  it("a foreign client that announces unique tokens: the client's tokens", () => {
     expect(summary('redis', 'unique').summary).toBe('the client announces unique tokens, not ordered ones: nothing to check');
   });
 
-  it('the built-in Redlock client: the backend\'s tokens; no lock at all: no token', () => {
+  it("the built-in Redlock client: the backend's tokens; no lock at all: no token", () => {
     expect(summary('redlock').summary).toBe('redlock issues unique tokens, not ordered ones: nothing to check');
     expect(summary('none').summary).toBe('no lock (--backend none), so no token: nothing to check');
   });

@@ -25,7 +25,10 @@ function job(p: number, token: number, acquiredMs: number, read: number, writeAt
 
 const finalRead = (ms: number, value: Value): Ev[] => call(99, 'final-read', ms, ms + 1, 'ok', { result: value });
 /** A client pause that struck: its invoke and its info without error. */
-const pause = (ms: number): Ev[] => [[ms, 'nemesis', 'invoke', 'pause', { pid: 7 }, {}], [ms + 1, 'nemesis', 'info', 'pause', { pid: 7 }, {}]];
+const pause = (ms: number): Ev[] => [
+  [ms, 'nemesis', 'invoke', 'pause', { pid: 7 }, {}],
+  [ms + 1, 'nemesis', 'info', 'pause', { pid: 7 }, {}],
+];
 
 describe('jobs', () => {
   it('a serial stream, every job recorded once and the position at the last: valid', () => {
@@ -43,7 +46,11 @@ describe('jobs', () => {
       finalRead(100, 1),
     );
     const v = check(h);
-    expect(v).toMatchObject({ valid: false, anomalyCount: 1, stats: { jobs: 1, duplicates: 1, extraRuns: 1, lost: 0, final: 1, faultsApplied: 1, duplicatesPerThousand: 1000 } });
+    expect(v).toMatchObject({
+      valid: false,
+      anomalyCount: 1,
+      stats: { jobs: 1, duplicates: 1, extraRuns: 1, lost: 0, final: 1, faultsApplied: 1, duplicatesPerThousand: 1000 },
+    });
     expect(v.anomalies[0]).toMatchObject({ kind: 'duplicate-job', processes: [1, 0], tokens: [2, 1] });
     expect(v.anomalies[0]!.message).toBe('job 1 was recorded done 2 times: p1 (token 2) ok at 44.0 ms; p0 (token 1) ok at 61.0 ms. Each of them ran it.');
   });
@@ -89,7 +96,7 @@ describe('jobs', () => {
     expect(v.summary).toContain('its attempts failed: pg-connect');
   });
 
-  it('rates: duplicates per hour over the span of the client ops, with Wilson\'s interval', () => {
+  it("rates: duplicates per hour over the span of the client ops, with Wilson's interval", () => {
     // 1 of 2 jobs duplicated over 91 ms of client time (the first acquire at 1 ms to the last release at 92 ms).
     const h = lockHistory(
       section(0, 1, 1, 70, call(0, 'read', 2, 3, 'ok', { result: 0, token: 1 }), call(0, 'write', 60, 61, 'ok', { value: 1, token: 1 })),

@@ -46,7 +46,14 @@ describe('lost-updates', () => {
       'p1 (token 2) read 0 at 41.0 ms and wrote 1, ok at 44.0 ms; p0 (token 1) read 0 at 2.0 ms and wrote 1, ok at 61.0 ms: both increments were acknowledged, the counter kept one.',
     );
     expect(pair.opIndexes.map((i) => `${h[i]!.process}:${h[i]!.f}:${h[i]!.type}`)).toEqual([
-      '1:read:invoke', '1:read:ok', '1:write:invoke', '1:write:ok', '0:read:invoke', '0:read:ok', '0:write:invoke', '0:write:ok',
+      '1:read:invoke',
+      '1:read:ok',
+      '1:write:invoke',
+      '1:write:ok',
+      '0:read:invoke',
+      '0:read:ok',
+      '0:write:invoke',
+      '0:write:ok',
     ]);
   });
 
@@ -62,11 +69,7 @@ describe('lost-updates', () => {
   });
 
   it('rejected writes do not count, and counters written as strings read as numbers', () => {
-    const h = lockHistory(
-      increment(0, 1, 10, 0),
-      section(1, 2, 30, 40, call(1, 'write', 31, 32, 'fail', { value: '1', token: 2 })),
-      finalRead(100, '1'),
-    );
+    const h = lockHistory(increment(0, 1, 10, 0), section(1, 2, 30, 40, call(1, 'write', 31, 32, 'fail', { value: '1', token: 2 })), finalRead(100, '1'));
     expect(check(h)).toMatchObject({ valid: true, stats: { ackedWrites: 1, final: 1 } });
   });
 
@@ -83,9 +86,20 @@ describe('lost-updates', () => {
 
   it('a failed final read says its errors and the part of the harness that died', () => {
     const died = 'the delay proxy on c3 to pg1 was killed by SIGKILL mid-run; its log: logs/proxy-c3-pg1.log';
-    const failedRead = (ms: number): Ev[] => [[ms, 9, 'invoke', 'final-read', null, {}], [ms + 1, 9, 'fail', 'final-read', null, { error: 'pg-connect' }]];
-    const h = lockHistory(increment(0, 1, 10, 0), [[50, 'nemesis', 'info', 'harness-died', { part: 'proxy c3->pg1' }, { error: died }]], failedRead(100), failedRead(110));
-    expect(check(h)).toMatchObject({ valid: 'unknown', summary: `no successful final read (its attempts failed: pg-connect; ${died}), so the 1 acknowledged increments cannot be counted` });
+    const failedRead = (ms: number): Ev[] => [
+      [ms, 9, 'invoke', 'final-read', null, {}],
+      [ms + 1, 9, 'fail', 'final-read', null, { error: 'pg-connect' }],
+    ];
+    const h = lockHistory(
+      increment(0, 1, 10, 0),
+      [[50, 'nemesis', 'info', 'harness-died', { part: 'proxy c3->pg1' }, { error: died }]],
+      failedRead(100),
+      failedRead(110),
+    );
+    expect(check(h)).toMatchObject({
+      valid: 'unknown',
+      summary: `no successful final read (its attempts failed: pg-connect; ${died}), so the 1 acknowledged increments cannot be counted`,
+    });
   });
 
   it('a final read that is not a counter is unknown', () => {

@@ -46,11 +46,7 @@ describe('mutual-exclusion', () => {
   });
 
   it('a holder that retired after an info write stops holding at the info', () => {
-    const h = lockHistory(
-      call(0, 'acquire', 0, 1, 'ok', { token: 1 }),
-      call(0, 'write', 5, 30, 'info', { value: 'a' }),
-      section(1, 2, 40, 60),
-    );
+    const h = lockHistory(call(0, 'acquire', 0, 1, 'ok', { token: 1 }), call(0, 'write', 5, 30, 'info', { value: 'a' }), section(1, 2, 40, 60));
     expect(check(h).valid).toBe(true);
   });
 
@@ -62,11 +58,7 @@ describe('mutual-exclusion', () => {
   });
 
   it('failed acquires hold nothing, and nemesis ops are ignored', () => {
-    const h = lockHistory(
-      section(0, 1, 10, 50),
-      call(1, 'acquire', 20, 30, 'fail'),
-      [[25, 'nemesis', 'info', 'pause', { target: 'c1' }, {}]],
-    );
+    const h = lockHistory(section(0, 1, 10, 50), call(1, 'acquire', 20, 30, 'fail'), [[25, 'nemesis', 'info', 'pause', { target: 'c1' }, {}]]);
     expect(check(h)).toMatchObject({ valid: true, stats: { definiteHolds: 1, maybeHolds: 0 } });
   });
 

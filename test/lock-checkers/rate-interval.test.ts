@@ -20,7 +20,7 @@ describe('rate intervals', () => {
     expect(wilsonInterval(0, 0)).toEqual({ low: 0, high: 1 });
   });
 
-  it('t interval of five seeds\' rates, clamped at 0; none under two values', () => {
+  it("t interval of five seeds' rates, clamped at 0; none under two values", () => {
     const i = meanInterval([0.006, 0.008, 0.005, 0.009, 0.007])!;
     expect(i.mean).toBeCloseTo(0.007, 6);
     // s = 0.00158, t(4) = 2.776: half width 0.00196.

@@ -40,7 +40,8 @@ describe('known verdicts', () => {
 });
 
 describe('who decides in the database modes', () => {
-  const deciding = (over: Partial<LockContext>) => runCheckers(checkersFor(over.workload ?? 'lock-counter'), [], context({ workload: 'lock-counter', ...over })).deciding;
+  const deciding = (over: Partial<LockContext>) =>
+    runCheckers(checkersFor(over.workload ?? 'lock-counter'), [], context({ workload: 'lock-counter', ...over })).deciding;
 
   it('lock-counter in version or for-update: the counter decides; stale writes and interleavings only report', () => {
     for (const resource of ['version', 'for-update'] as const) {
@@ -51,6 +52,11 @@ describe('who decides in the database modes', () => {
 
   it('with a token mode, or on fenced-write, they decide as before', () => {
     expect(deciding({ resource: 'fence', backend: 'etcd' })).toEqual(['lost-updates', 'stale-writes', 'interleaved-sections', 'grant-tokens', 'access-stats']);
-    expect(deciding({ workload: 'fenced-write', resource: 'version', backend: 'etcd' })).toEqual(['stale-writes', 'interleaved-sections', 'grant-tokens', 'access-stats']);
+    expect(deciding({ workload: 'fenced-write', resource: 'version', backend: 'etcd' })).toEqual([
+      'stale-writes',
+      'interleaved-sections',
+      'grant-tokens',
+      'access-stats',
+    ]);
   });
 });

@@ -25,7 +25,16 @@ describe('sectionCostChecker', () => {
     );
     const v = sectionCostChecker.check(history, counter);
     expect(v.valid).toBe(true);
-    expect(v.stats).toMatchObject({ sections: 3, completed: 2, refusals: 1, 'refused.version-changed': 1, retries: 1, timeouts: 1, 'sectionMs.p50': 55, 'sectionMs.max': 300 });
+    expect(v.stats).toMatchObject({
+      sections: 3,
+      completed: 2,
+      refusals: 1,
+      'refused.version-changed': 1,
+      retries: 1,
+      timeouts: 1,
+      'sectionMs.p50': 55,
+      'sectionMs.max': 300,
+    });
     // 2 completed over 1.4 s of client ops.
     expect(v.stats!['sectionsPerSecond']).toBeCloseTo(2 / 1.4, 2);
     expect(v.stats!['readWaitMs.max']).toBe(1000);

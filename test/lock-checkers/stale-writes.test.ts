@@ -50,7 +50,12 @@ describe('stale-writes', () => {
       'p0 acquired the lock with token 1 at 1.0 ms; it was granted to p1 with token 2 at 1500.0 ms; p0\'s write of "p0-0" under token 1, begun at 3000.0 ms, was accepted at 3010.0 ms.',
     );
     expect(stale!.opIndexes.map((i) => `${h[i]!.process}:${h[i]!.f}:${h[i]!.type}`)).toEqual([
-      '0:acquire:invoke', '0:acquire:ok', '1:acquire:invoke', '1:acquire:ok', '0:write:invoke', '0:write:ok',
+      '0:acquire:invoke',
+      '0:acquire:ok',
+      '1:acquire:invoke',
+      '1:acquire:ok',
+      '0:write:invoke',
+      '0:write:ok',
     ]);
     expect(regression).toMatchObject({ kind: 'token-regression', processes: [0, 1], tokens: [1, 2], window: { start: ns(1600), end: ns(3010) } });
     expect(regression!.message).toBe(

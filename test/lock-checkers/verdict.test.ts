@@ -3,15 +3,7 @@
  * unknown), the anomaly cap, and runCheckers turning a crash into 'unknown'.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_ANOMALIES,
-  mergeVerdicts,
-  ms,
-  runCheckers,
-  verdict,
-  type Anomaly,
-  type LockChecker,
-} from '../../core/checkers/lock/verdict.js';
+import { MAX_ANOMALIES, mergeVerdicts, ms, runCheckers, verdict, type Anomaly, type LockChecker } from '../../core/checkers/lock/verdict.js';
 import { call, context, lockHistory } from './lock-history.js';
 
 const anomaly = (i: number): Anomaly => ({
@@ -38,7 +30,12 @@ describe('mergeVerdicts', () => {
 
 describe('verdict', () => {
   it('keeps the first anomalies and counts them all', () => {
-    const v = verdict('x', false, 'many', Array.from({ length: 250 }, (_, i) => anomaly(i)));
+    const v = verdict(
+      'x',
+      false,
+      'many',
+      Array.from({ length: 250 }, (_, i) => anomaly(i)),
+    );
     expect(v.anomalies).toHaveLength(MAX_ANOMALIES);
     expect(v.anomalyCount).toBe(250);
     expect(v.anomalies[0]!.message).toBe('overlap 0');
@@ -71,7 +68,18 @@ describe('runCheckers', () => {
   });
 
   it('a thrown non-Error is reported too', () => {
-    const r = runCheckers([{ name: 'odd', check: () => { throw 'boom'; } }], history, context());
+    const r = runCheckers(
+      [
+        {
+          name: 'odd',
+          check: () => {
+            throw 'boom';
+          },
+        },
+      ],
+      history,
+      context(),
+    );
     expect(r.verdicts[0]).toMatchObject({ valid: 'unknown', error: 'boom' });
   });
 

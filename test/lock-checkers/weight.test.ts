@@ -24,8 +24,12 @@ describe('the weight of no violation', () => {
   });
 
   it('says tries, dangerous moments and the rate ruled out', () => {
-    expect(formatWeight(20, 57)).toBe('no violation in 20 tries, 57 dangerous moments tested: a failure that shows in at least 14 % of tries would have been found with 95 % confidence');
-    expect(formatWeight(1, 1, 'run')).toBe('no violation in 1 run, 1 dangerous moment tested: a failure that shows in at least 95 % of runs would have been found with 95 % confidence');
+    expect(formatWeight(20, 57)).toBe(
+      'no violation in 20 tries, 57 dangerous moments tested: a failure that shows in at least 14 % of tries would have been found with 95 % confidence',
+    );
+    expect(formatWeight(1, 1, 'run')).toBe(
+      'no violation in 1 run, 1 dangerous moment tested: a failure that shows in at least 95 % of runs would have been found with 95 % confidence',
+    );
     expect(formatWeight(0, 0)).toBe('no tested try: nothing ruled out');
   });
 });

@@ -44,7 +44,10 @@ describe('DelayLine', () => {
     clock.advance(1);
     expect(out).toEqual([[100, 'a']]);
     clock.advance(30);
-    expect(out).toEqual([[100, 'a'], [130, 'b']]);
+    expect(out).toEqual([
+      [100, 'a'],
+      [130, 'b'],
+    ]);
   });
 
   it('never reorders when the delay drops', () => {
@@ -53,7 +56,10 @@ describe('DelayLine', () => {
     line.setDelay(0);
     line.push('fast');
     clock.advance(1000);
-    expect(out).toEqual([[500, 'slow'], [500, 'fast']]);
+    expect(out).toEqual([
+      [500, 'slow'],
+      [500, 'fast'],
+    ]);
   });
 
   it('ends only after everything queued is out', () => {

@@ -20,8 +20,14 @@ describe('grudges', () => {
   });
 
   it('halvesOf puts the smaller half first', () => {
-    expect(nemesis.halvesOf(five)).toEqual([['n1', 'n2'], ['n3', 'n4', 'n5']]);
-    expect(nemesis.halvesOf(['a', 'b', 'c', 'd'])).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(nemesis.halvesOf(five)).toEqual([
+      ['n1', 'n2'],
+      ['n3', 'n4', 'n5'],
+    ]);
+    expect(nemesis.halvesOf(['a', 'b', 'c', 'd'])).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 
   it('randomHalves follows the seed', () => {
@@ -66,6 +72,11 @@ describe('grudges', () => {
   });
 
   it('mergeGrudges is the union', () => {
-    expect(nemesis.mergeGrudges(nemesis.clientFromResource('c1', 'pg1'), nemesis.isolateOne(['x', 'y'], 'x'))).toEqual({ c1: ['pg1'], pg1: ['c1'], x: ['y'], y: ['x'] });
+    expect(nemesis.mergeGrudges(nemesis.clientFromResource('c1', 'pg1'), nemesis.isolateOne(['x', 'y'], 'x'))).toEqual({
+      c1: ['pg1'],
+      pg1: ['c1'],
+      x: ['y'],
+      y: ['x'],
+    });
   });
 });

@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { FILLER_PREFIX, isFiller } from '../../core/generator/eviction.js';
 import {
-  ballastKey, evictedKeyOf, fillerKey, memcachedPressurePlan, MIN_MEMLIMIT_MB, parseMetadumpLine, parseStats, PROBE_KEY, PROBE_VALUE_BYTES,
+  ballastKey,
+  evictedKeyOf,
+  fillerKey,
+  memcachedPressurePlan,
+  MIN_MEMLIMIT_MB,
+  parseMetadumpLine,
+  parseStats,
+  PROBE_KEY,
+  PROBE_VALUE_BYTES,
 } from '../../core/generator/memcached-eviction.js';
 
 describe('memcached eviction', () => {
@@ -33,7 +41,7 @@ describe('memcached eviction', () => {
     expect(fillerKey(7).startsWith(FILLER_PREFIX)).toBe(true);
   });
 
-  it('sizes a filler as the lock key (its item size measured against the probe\'s), and the ballast so one page is left to them', () => {
+  it("sizes a filler as the lock key (its item size measured against the probe's), and the ballast so one page is left to them", () => {
     const probeSize = 59 + PROBE_KEY.length + PROBE_VALUE_BYTES;
     const lock = { key: '_tooz_fencecheck-lock', size: 59 + 21 + 8, cls: 1 };
     const p = memcachedPressurePlan({ pagesInUse: 1, probeSize, lockItems: [lock] });
@@ -52,7 +60,7 @@ describe('memcached eviction', () => {
     expect(memcachedPressurePlan({ pagesInUse: 1, probeSize, lockItems: [{ key: 'k', size: 61, cls: 1 }] }).fillerValueBytes).toBe(1);
   });
 
-  it('turns one page of the fillers\' class over in about a tenth of a second: inside a hold of 200 ms', () => {
+  it("turns one page of the fillers' class over in about a tenth of a second: inside a hold of 200 ms", () => {
     const p = memcachedPressurePlan({ pagesInUse: 1, probeSize: 59 + PROBE_KEY.length + PROBE_VALUE_BYTES, lockItems: [] });
     const chunksPerPage = Math.floor((1024 * 1024) / 96);
     const turnoverMs = (chunksPerPage / p.batch) * p.everyMs;

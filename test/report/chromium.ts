@@ -20,7 +20,16 @@ export const TEST_OUTPUT = fileURLToPath(new URL('../../test-output/', import.me
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -37,7 +46,11 @@ export function sharedBrowser(): () => Browser {
 }
 
 /** A report in a new recording page, after its first draw; `ms` is how long loading and drawing took. */
-export async function openReport(browser: Browser, url: string, viewport?: { width: number; height: number }): Promise<{ page: Page; errors: string[]; ms: number }> {
+export async function openReport(
+  browser: Browser,
+  url: string,
+  viewport?: { width: number; height: number },
+): Promise<{ page: Page; errors: string[]; ms: number }> {
   const { page, errors } = await recordingPage(browser, viewport);
   const started = performance.now();
   await page.goto(url);

@@ -30,7 +30,10 @@ describe('encodeHistory', () => {
     type: fc.constantFrom('invoke' as const, 'ok' as const, 'fail' as const, 'info' as const),
     f: fc.oneof(fc.constantFrom('acquire', 'release', 'read', 'write'), fc.string({ minLength: 1 })),
     value: json,
-    extras: fc.dictionary(fc.constantFrom('token', 'outcome', 'error', 'node', '__proto__', '</script>'), fc.oneof(json, fc.constantFrom('accepted', 'rejected'))),
+    extras: fc.dictionary(
+      fc.constantFrom('token', 'outcome', 'error', 'node', '__proto__', '</script>'),
+      fc.oneof(json, fc.constantFrom('accepted', 'rejected')),
+    ),
   });
 
   it('round-trips every field of every op through the page decoder (property)', () => {
@@ -53,7 +56,15 @@ describe('encodeHistory', () => {
   });
 
   it('dictionary-codes repeated strings and delta-codes indexes and times', () => {
-    const history: History = Array.from({ length: 100 }, (_, i) => ({ index: i, time: 1_000_000_000 + i * 1000, process: i % 3, type: 'ok', f: 'write', value: i, outcome: i % 2 ? 'accepted' : 'rejected' }));
+    const history: History = Array.from({ length: 100 }, (_, i) => ({
+      index: i,
+      time: 1_000_000_000 + i * 1000,
+      process: i % 3,
+      type: 'ok',
+      f: 'write',
+      value: i,
+      outcome: i % 2 ? 'accepted' : 'rejected',
+    }));
     const cols = encodeHistory(history);
     expect(cols.index.slice(0, 3)).toEqual([0, 1, 1]);
     expect(cols.time.slice(0, 3)).toEqual([1_000_000_000, 1000, 1000]);

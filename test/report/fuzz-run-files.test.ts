@@ -72,7 +72,8 @@ describe('run-file readers under fuzzing: read, or refused with 254', () => {
   it('one of test.json, results.json, history.jsonl mutated or replaced by garbage', async () => {
     const seed = testSeed('fuzz run files', 'test/report/fuzz-run-files.test.ts');
     const t0 = performance.now();
-    const content = (file: (typeof FILES)[number]) => fc.oneof({ weight: 3, arbitrary: mutations.map((m) => mutate(original[file], m)) }, { weight: 1, arbitrary: garbage });
+    const content = (file: (typeof FILES)[number]) =>
+      fc.oneof({ weight: 3, arbitrary: mutations.map((m) => mutate(original[file], m)) }, { weight: 1, arbitrary: garbage });
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...FILES).chain((file) => fc.tuple(fc.constant(file), content(file))),
@@ -94,10 +95,18 @@ describe('run-file readers under fuzzing: read, or refused with 254', () => {
     expect(stored).toMatchObject({ valid: false, outcome: 'unsafe' });
     const verdicts = stored.checkers.map((c) => [c.checker, c.valid]);
     const data = buildReportData(await readRunDir(dir), 'x');
-    expect({ valid: data.results?.valid, ops: data.historyOps, warnings: data.warnings }).toEqual({ valid: false, ops: original[RUN_FILES.history].trimEnd().split('\n').length, warnings: [] });
+    expect({ valid: data.results?.valid, ops: data.historyOps, warnings: data.warnings }).toEqual({
+      valid: false,
+      ops: original[RUN_FILES.history].trimEnd().split('\n').length,
+      warnings: [],
+    });
     expect(data.outcome).toMatch(/^outcome: UNSAFE; /);
     const checked = await checkRunDir(dir);
-    expect({ valid: checked.results.valid, outcome: checked.results.outcome, verdicts: checked.results.checkers.map((c) => [c.checker, c.valid]) }).toEqual({ valid: false, outcome: 'unsafe', verdicts });
+    expect({ valid: checked.results.valid, outcome: checked.results.outcome, verdicts: checked.results.checkers.map((c) => [c.checker, c.valid]) }).toEqual({
+      valid: false,
+      outcome: 'unsafe',
+      verdicts,
+    });
     expect(readRunSummary(dir, { id: 'x', cellId: 'redis/none/none', seed: 1 })).toMatchObject({ status: 'invalid', outcome: 'unsafe', error: null });
     expect(await listRuns(dir)).toHaveLength(1);
   });
@@ -138,7 +147,11 @@ describe('random run directories: missing, special, linked and tampered files', 
     const t0 = performance.now();
     const seen = { cases: 0, shown: 0, refusedTampered: 0 };
     // Kept and tampered files weigh more, so most directories get far enough for a verdict to be shown or refused.
-    const variant: fc.Arbitrary<Variant> = fc.oneof({ weight: 4, arbitrary: fc.constant<Variant>('keep') }, { weight: 2, arbitrary: fc.constant<Variant>('tampered') }, { weight: 2, arbitrary: fc.constantFrom(...VARIANTS) });
+    const variant: fc.Arbitrary<Variant> = fc.oneof(
+      { weight: 4, arbitrary: fc.constant<Variant>('keep') },
+      { weight: 2, arbitrary: fc.constant<Variant>('tampered') },
+      { weight: 2, arbitrary: fc.constantFrom(...VARIANTS) },
+    );
     await fc.assert(
       fc.asyncProperty(fc.record({ 'test.json': variant, 'results.json': variant, 'history.jsonl': variant }), async (variants) => {
         const dir = randomRunDir(variants);
@@ -156,14 +169,19 @@ describe('random run directories: missing, special, linked and tampered files', 
           seen.shown++;
           expect(summary.status, JSON.stringify(variants)).toBe(TRUTH.valid === false ? 'invalid' : 'valid');
         }
-        const shown = await readRunDir(dir).then((r) => r.results, () => null);
+        const shown = await readRunDir(dir).then(
+          (r) => r.results,
+          () => null,
+        );
         if (shown !== null) expect(shown.valid, JSON.stringify(variants)).toBe(TRUTH.valid);
         else if (variants['results.json'] === 'tampered') seen.refusedTampered++;
         rmSync(dir, { recursive: true, force: true });
       }),
       { seed, numRuns: 80 },
     );
-    console.log(`[fuzz random run dirs] ${seen.cases} directories in ${Math.round(performance.now() - t0)} ms: ${seen.shown} verdicts shown (all the history's), ${seen.refusedTampered} tampered results refused`);
+    console.log(
+      `[fuzz random run dirs] ${seen.cases} directories in ${Math.round(performance.now() - t0)} ms: ${seen.shown} verdicts shown (all the history's), ${seen.refusedTampered} tampered results refused`,
+    );
   }, 60_000);
 
   it('the CLI under a timeout: a FIFO and /dev/zero in every file report, check, the index, --merge, --resume and --expect read', () => {
@@ -176,11 +194,27 @@ describe('random run directories: missing, special, linked and tampered files', 
     for (const file of FILES) {
       cases.push({ what: `report (${file})`, args: (p) => ['report', join(p, 'run')], make: (p, k) => special(join(p, 'run', file), k) });
       cases.push({ what: `check RUN_DIR (${file})`, args: (p) => ['check', join(p, 'run')], make: (p, k) => special(join(p, 'run', file), k) });
-      cases.push({ what: `compare --merge (${file})`, args: (p) => ['compare', '--merge', p, '--out', join(p, 'out')], make: (p, k) => special(join(p, 'run', file), k) });
+      cases.push({
+        what: `compare --merge (${file})`,
+        args: (p) => ['compare', '--merge', p, '--out', join(p, 'out')],
+        make: (p, k) => special(join(p, 'run', file), k),
+      });
     }
-    cases.push({ what: 'compare --expect', args: (p) => ['compare', '--merge', p, '--out', join(p, 'out'), '--expect', join(p, 'expect.json')], make: (p, k) => special(join(p, 'expect.json'), k) });
-    cases.push({ what: 'compare --resume (manifest)', args: (p) => ['compare', '--resume', join(p, 'cmp')], make: (p, k) => (mkdirSync(join(p, 'cmp')), special(join(p, 'cmp', 'manifest.json'), k)) });
-    cases.push({ what: 'compare --merge (manifest)', args: (p) => ['compare', '--merge', join(p, 'cmp'), '--out', join(p, 'out')], make: (p, k) => (mkdirSync(join(p, 'cmp')), special(join(p, 'cmp', 'manifest.json'), k)) });
+    cases.push({
+      what: 'compare --expect',
+      args: (p) => ['compare', '--merge', p, '--out', join(p, 'out'), '--expect', join(p, 'expect.json')],
+      make: (p, k) => special(join(p, 'expect.json'), k),
+    });
+    cases.push({
+      what: 'compare --resume (manifest)',
+      args: (p) => ['compare', '--resume', join(p, 'cmp')],
+      make: (p, k) => (mkdirSync(join(p, 'cmp')), special(join(p, 'cmp', 'manifest.json'), k)),
+    });
+    cases.push({
+      what: 'compare --merge (manifest)',
+      args: (p) => ['compare', '--merge', join(p, 'cmp'), '--out', join(p, 'out')],
+      make: (p, k) => (mkdirSync(join(p, 'cmp')), special(join(p, 'cmp', 'manifest.json'), k)),
+    });
     let n = 0;
     for (const c of cases) {
       for (const kind of ['fifo', 'dev-zero'] as const) {
@@ -197,7 +231,9 @@ describe('random run directories: missing, special, linked and tampered files', 
         expect(r.code, `${c.what} with ${kind}: ${r.stderr}`).toBe(254);
         // --merge does not follow links below the paths it is given: a link to /dev/zero is skipped, and said;
         // every reader of a run refuses a link out of the run directory before opening it (--expect is the user's own file: its device is named).
-        expect(r.stderr, c.what).toMatch(kind === 'fifo' ? /FIFO \(named pipe\)/ : /is a link to \/dev\/zero, outside|is a symbolic link, not followed; skipped|character device/);
+        expect(r.stderr, c.what).toMatch(
+          kind === 'fifo' ? /FIFO \(named pipe\)/ : /is a link to \/dev\/zero, outside|is a symbolic link, not followed; skipped|character device/,
+        );
       }
     }
     // The index lists such runs with their problem and exits 0 (it never stops for one broken run).
@@ -209,6 +245,8 @@ describe('random run directories: missing, special, linked and tampered files', 
     const index = runCli(['report', '--index', p], { timeout: 15_000 });
     expect(index.code, index.stderr).toBe(0);
     expect(readFileSync(join(p, 'index.html'), 'utf8')).toMatch(/is a FIFO \(named pipe\), not a regular file[\s\S]*|is a character device/);
-    console.log(`[fuzz run files, CLI] ${n} commands fed a FIFO or /dev/zero, each within the timeout: 254, or (check RUN_DIR over its results.json) the history's verdict written over it`);
+    console.log(
+      `[fuzz run files, CLI] ${n} commands fed a FIFO or /dev/zero, each within the timeout: 254, or (check RUN_DIR over its results.json) the history's verdict written over it`,
+    );
   }, 120_000);
 });

@@ -45,11 +45,16 @@ describe('readRunDir', () => {
 
   it('names the bad field of a results.json', async () => {
     const bad = (results: unknown) => readRunDir(runDir({ 'history.jsonl': `${OP}\n`, 'results.json': JSON.stringify(results) })).catch((e: unknown) => e);
-    expect(await bad({ valid: 'maybe', checkers: [] })).toMatchObject({ message: expect.stringContaining('expected `valid` to be true, false or "unknown", found "maybe"'), exitCode: EXIT.badInput });
+    expect(await bad({ valid: 'maybe', checkers: [] })).toMatchObject({
+      message: expect.stringContaining('expected `valid` to be true, false or "unknown", found "maybe"'),
+      exitCode: EXIT.badInput,
+    });
     expect(await bad({ valid: false, checkers: [{ checker: 'c', valid: false, anomalies: [{ kind: 'k', opIndexes: [1, 'x'] }] }] })).toMatchObject({
       message: expect.stringContaining('`checkers[0].anomalies[0].opIndexes` to be an array of op indexes'),
     });
-    expect(await bad({ valid: false, checkers: [{ checker: 'c', valid: false, anomalies: [{ kind: 'k', witness: { prefix: [1], op: 2, state: 'held' } }] }] })).toMatchObject({
+    expect(
+      await bad({ valid: false, checkers: [{ checker: 'c', valid: false, anomalies: [{ kind: 'k', witness: { prefix: [1], op: 2, state: 'held' } }] }] }),
+    ).toMatchObject({
       message: expect.stringContaining('`checkers[0].anomalies[0].witness.reason` to be a string'),
     });
     expect(() => parseResultsJson('{', 'results.json')).toThrow(RunFileError);

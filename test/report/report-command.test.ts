@@ -90,7 +90,9 @@ describe('fencecheck report RUN_DIR', () => {
     tamperToSafe(dir);
     const { error, stdout } = await cli('report', dir);
     expect(error?.exitCode).toBe(EXIT.badInput);
-    expect(error?.message).toBe(`${join(dir, 'results.json')}: does not match the run's history: \`valid\` is true in the file but false from the history; the file was edited or written by another tool`);
+    expect(error?.message).toBe(
+      `${join(dir, 'results.json')}: does not match the run's history: \`valid\` is true in the file but false from the history; the file was edited or written by another tool`,
+    );
     expect(stdout).not.toContain('VALID');
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });
@@ -187,11 +189,16 @@ describe('fencecheck serve', () => {
 
   const get = (path: string, opts: { host?: string; method?: string } = {}) =>
     new Promise<{ status: number; body: string; type: string | undefined; location: string | undefined }>((done, fail) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? `127.0.0.1:${server.port}` } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), type: res.headers['content-type'], location: res.headers.location }));
-      });
+      const req = request(
+        { host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? `127.0.0.1:${server.port}` } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            done({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), type: res.headers['content-type'], location: res.headers.location }),
+          );
+        },
+      );
       req.on('error', fail);
       req.end();
     });
@@ -217,8 +224,14 @@ describe('fencecheck serve', () => {
     expect(plan.type).toContain('application/json');
   });
 
-  it('serves nothing but runs\' files, to nobody but localhost', async () => {
-    for (const path of ['/../../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/etcd-fence-lock-counter/', '/etcd-fence-lock-counter/latest/../../../package.json', '/index.html/..%2f..%2fx']) {
+  it("serves nothing but runs' files, to nobody but localhost", async () => {
+    for (const path of [
+      '/../../../etc/passwd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/etcd-fence-lock-counter/',
+      '/etcd-fence-lock-counter/latest/../../../package.json',
+      '/index.html/..%2f..%2fx',
+    ]) {
       expect((await get(path)).status, path).toBe(404);
     }
     expect((await get('/', { host: 'evil.example:80' })).status).toBe(403);
@@ -284,7 +297,10 @@ describe('fencecheck serve', () => {
   });
 
   it('a port in use is a 254 with its hint, not a crash', async () => {
-    const err = await serveResults({ dir: root, port: server.port }).then(() => null, (e: unknown) => e);
+    const err = await serveResults({ dir: root, port: server.port }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(FencecheckError);
     expect((err as FencecheckError).exitCode).toBe(EXIT.badInput);
     expect((err as FencecheckError).hint).toMatch(/pass --port with another number/);
@@ -309,7 +325,9 @@ describe('fencecheck serve', () => {
     const parent = tempDir('fencecheck-serve-');
     const file = join(parent, 'f');
     writeFileSync(file, 'x');
-    await expect(serveResults({ dir: file, port: 0 })).rejects.toThrow(expect.objectContaining({ exitCode: EXIT.badInput, message: expect.stringContaining('which is a file') }));
+    await expect(serveResults({ dir: file, port: 0 })).rejects.toThrow(
+      expect.objectContaining({ exitCode: EXIT.badInput, message: expect.stringContaining('which is a file') }),
+    );
     rmSync(parent, { recursive: true, force: true });
   });
 });

@@ -12,12 +12,20 @@ import { readRunDir } from '../../src/report/read-run-dir.js';
 import { buildReportData } from '../../src/report/report-data.js';
 import { SAMPLE_MUTEX_RUN_DIR, SAMPLE_RUN_DIR } from '../fixtures/make-sample-run.js';
 
-const op = (process: Op['process'], type: Op['type'], f: string, extra: Partial<Op> = {}): Op => ({ index: 0, time: 0, process, type, f, value: null, ...extra });
+const op = (process: Op['process'], type: Op['type'], f: string, extra: Partial<Op> = {}): Op => ({
+  index: 0,
+  time: 0,
+  process,
+  type,
+  f,
+  value: null,
+  ...extra,
+});
 /** Ops at indexes 0, 2, 4, ... (gaps are allowed) and times 0, 1000, 2000, ... ns. */
 const history = (...ops: Op[]): History => ops.map((o, i) => ({ ...o, index: i * 2, time: i * 1000 }));
 
 describe('pairOperations', () => {
-  it('pairs each invocation with its process\'s next completion; pending ops and the nemesis stay unpaired', () => {
+  it("pairs each invocation with its process's next completion; pending ops and the nemesis stay unpaired", () => {
     const h = history(op(0, 'invoke', 'acquire'), op(1, 'invoke', 'acquire'), op('nemesis', 'info', 'pause'), op(1, 'ok', 'acquire'), op(0, 'info', 'acquire'));
     const { pairs, pairOfLine } = pairOperations(h);
     expect(pairs).toEqual([
@@ -34,14 +42,28 @@ describe('pairOperations', () => {
   });
 });
 
-describe('lockHolds (the lock checkers\' holds, placed on lines)', () => {
-  it('runs from the acquire returning ok to the release being invoked, whatever the release\'s outcome', () => {
-    const h = history(op(0, 'invoke', 'acquire'), op(0, 'ok', 'acquire', { token: 5 }), op(0, 'invoke', 'write'), op(0, 'ok', 'write'), op(0, 'invoke', 'release'), op(0, 'fail', 'release'));
+describe("lockHolds (the lock checkers' holds, placed on lines)", () => {
+  it("runs from the acquire returning ok to the release being invoked, whatever the release's outcome", () => {
+    const h = history(
+      op(0, 'invoke', 'acquire'),
+      op(0, 'ok', 'acquire', { token: 5 }),
+      op(0, 'invoke', 'write'),
+      op(0, 'ok', 'write'),
+      op(0, 'invoke', 'release'),
+      op(0, 'fail', 'release'),
+    );
     expect(lockHolds(h)).toEqual([{ process: 0, start: 1000, end: 4000, definite: true, endedBy: 'release', token: 5, acquireLine: 1, releaseLine: 4 }]);
   });
 
   it('ends an unreleased hold where its process retired; an info acquire is a maybe hold from its invocation', () => {
-    const h = history(op(0, 'invoke', 'acquire'), op(0, 'ok', 'acquire', { token: 'a' }), op(0, 'invoke', 'write'), op(0, 'info', 'write'), op(1, 'invoke', 'acquire'), op(1, 'info', 'acquire'));
+    const h = history(
+      op(0, 'invoke', 'acquire'),
+      op(0, 'ok', 'acquire', { token: 'a' }),
+      op(0, 'invoke', 'write'),
+      op(0, 'info', 'write'),
+      op(1, 'invoke', 'acquire'),
+      op(1, 'info', 'acquire'),
+    );
     expect(lockHolds(h)).toEqual([
       { process: 0, start: 1000, end: 3000, definite: true, endedBy: 'retired', token: 'a', acquireLine: 1, releaseLine: -1 },
       { process: 1, start: 4000, end: 5000, definite: false, endedBy: 'retired', token: null, acquireLine: 5, releaseLine: -1 },
@@ -50,9 +72,16 @@ describe('lockHolds (the lock checkers\' holds, placed on lines)', () => {
 });
 
 describe('faultWindows', () => {
-  it('pairs starts and stops by target, from the start\'s invocation to the stop\'s completion', () => {
+  it("pairs starts and stops by target, from the start's invocation to the stop's completion", () => {
     const pause = { target: 'client2', pid: 7, process: 2 };
-    const h = history(op('nemesis', 'invoke', 'pause', { value: pause }), op('nemesis', 'info', 'pause', { value: pause }), op('nemesis', 'invoke', 'kill', { value: 'n1' }), op('nemesis', 'invoke', 'resume', { value: pause }), op('nemesis', 'info', 'resume', { value: pause }), op('nemesis', 'info', 'kill', { value: 'n1' }));
+    const h = history(
+      op('nemesis', 'invoke', 'pause', { value: pause }),
+      op('nemesis', 'info', 'pause', { value: pause }),
+      op('nemesis', 'invoke', 'kill', { value: 'n1' }),
+      op('nemesis', 'invoke', 'resume', { value: pause }),
+      op('nemesis', 'info', 'resume', { value: pause }),
+      op('nemesis', 'info', 'kill', { value: 'n1' }),
+    );
     expect(faultWindows(h)).toEqual([
       { kind: 'pause', start: 0, end: 4000, label: 'pause client2', target: 'client2', processes: [2], startLine: 0, endLine: 4 },
       { kind: 'kill', start: 2000, end: null, label: 'kill n1', target: 'n1', processes: [], startLine: 2, endLine: -1 },
@@ -120,7 +149,7 @@ describe('faultWindows', () => {
     ]);
   });
 
-  it('names a grudge\'s sides', () => {
+  it("names a grudge's sides", () => {
     expect(partitionSides({ a: ['c'], b: ['c'], c: ['a', 'b'] })).toBe('a b | c');
     expect(partitionSides({})).toBe('');
   });
@@ -149,11 +178,13 @@ describe('buildReportData on the sample run', () => {
     expect(data.embeddedOps).toBe(run.history.length);
     // The outcome line the run printed, from results.json's evidence.
     expect(data.outcome).toBe('outcome: UNSAFE; 4 of 4 fault windows struck (100%); 10 double hold(s), 3 refusal(s)');
-    expect(buildReportData({ ...run, results: { valid: true, checkers: [] } }, 'test').outcome).toMatch(/^outcome: UNTESTED \(results\.json records no evidence/);
+    expect(buildReportData({ ...run, results: { valid: true, checkers: [] } }, 'test').outcome).toMatch(
+      /^outcome: UNTESTED \(results\.json records no evidence/,
+    );
     expect(buildReportData({ ...run, results: null }, 'test').outcome).toBeNull();
   });
 
-  it('past the caps keeps fields only for the anomalies\' ops and the nemesis, then cuts, and says so', async () => {
+  it("past the caps keeps fields only for the anomalies' ops and the nemesis, then cuts, and says so", async () => {
     const run = await readRunDir(SAMPLE_RUN_DIR);
     const light = buildReportData(run, 'test', { fullDetailLines: 100, maxEmbedLines: 10_000 });
     expect(light.detail).toBe('anomalies');

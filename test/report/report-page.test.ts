@@ -31,7 +31,10 @@ describe.skipIf(!HAS_CHROMIUM)('the report page of the sample run', () => {
     url = pathToFileURL(await writeRunReport(dir)).href;
     mutexUrl = pathToFileURL(await writeRunReport(copySampleRun(undefined, 'sample-mutex-run', SAMPLE_MUTEX_RUN_DIR))).href;
     results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-    const history = readFileSync(join(dir, 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { process: number | string });
+    const history = readFileSync(join(dir, 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { process: number | string });
     clientProcesses = new Set(history.map((op) => op.process).filter((p) => p !== 'nemesis')).size;
   });
 
@@ -66,7 +69,7 @@ describe.skipIf(!HAS_CHROMIUM)('the report page of the sample run', () => {
     expect(b0).toBeLessThanOrEqual(lost.window!.start);
     expect(b1).toBeGreaterThanOrEqual(lost.window!.end);
     // Each op is named by its invocation and its completion: one involved op per pair.
-    expect(await page.locator("#involved-ops .involved-op").count()).toBe(lost.opIndexes!.length / 2);
+    expect(await page.locator('#involved-ops .involved-op').count()).toBe(lost.opIndexes!.length / 2);
     expect(await page.locator('.anomaly.focused').count()).toBe(1);
     await page.locator('#timeline').screenshot({ path: screenshotPath('report-sample-lost-update.png') });
     expect(errors).toEqual([]);

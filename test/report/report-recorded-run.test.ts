@@ -33,11 +33,14 @@ describe.skipIf(!HAS_CHROMIUM)('the report of a recorded real run', () => {
     cpSync(RECORDED, dir, { recursive: true });
     verdicts = (await checkRunDir(dir)).results.checkers;
     url = pathToFileURL(await writeRunReport(dir)).href;
-    const history = readFileSync(join(dir, 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { process: number | string });
+    const history = readFileSync(join(dir, 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { process: number | string });
     clientProcesses = new Set(history.map((op) => op.process).filter((p) => p !== 'nemesis')).size;
   });
 
-  it('finds the paused holder\'s lost updates, and the page shows them all', async () => {
+  it("finds the paused holder's lost updates, and the page shows them all", async () => {
     expect(verdicts.find((v) => v.checker === 'lost-updates')?.valid).toBe(false);
     const { page, errors } = await openReport(browser(), url);
     expect(errors).toEqual([]);

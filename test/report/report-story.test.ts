@@ -35,7 +35,7 @@ describe('the story of a failing run', () => {
 
 if (!HAS_CHROMIUM) console.warn(NO_CHROMIUM);
 
-describe.skipIf(!HAS_CHROMIUM)('a shrunk run\'s report in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)("a shrunk run's report in a browser", () => {
   const browser = sharedBrowser();
   let storyUrl: string;
   let plainUrl: string;
@@ -55,7 +55,11 @@ describe.skipIf(!HAS_CHROMIUM)('a shrunk run\'s report in a browser', () => {
     expect(await page.locator('#story .story-lines li').count()).toBeGreaterThanOrEqual(3);
     // The timeline follows the story, both before the checkers' cards and the anomaly cards, and it is focused on the story's anomaly.
     expect(await page.evaluate(() => document.getElementById('story')!.nextElementSibling?.id)).toBe('timeline-section');
-    const before = (a: string, b: string) => page.evaluate(([x, y]) => Boolean(document.getElementById(x!)!.compareDocumentPosition(document.getElementById(y!)!) & Node.DOCUMENT_POSITION_FOLLOWING), [a, b]);
+    const before = (a: string, b: string) =>
+      page.evaluate(
+        ([x, y]) => Boolean(document.getElementById(x!)!.compareDocumentPosition(document.getElementById(y!)!) & Node.DOCUMENT_POSITION_FOLLOWING),
+        [a, b],
+      );
     expect(await before('timeline-section', 'checkers')).toBe(true);
     expect(await before('timeline-section', 'anomalies')).toBe(true);
     expect(await page.locator('.anomaly.focused').count()).toBe(1);

@@ -29,12 +29,33 @@ function writeHostileRun(): string {
     { index: 5, time: 9_900_000, process: 'nemesis', type: 'info', f: 'resume', value: { target: XSS, process: 0 } },
   ];
   writeFileSync(join(dir, 'history.jsonl'), ops.map((o) => JSON.stringify(o)).join('\n') + '\n');
-  writeFileSync(join(dir, 'test.json'), JSON.stringify({ name: XSS, backend: 'redis', resource: 'none', workload: 'lock-counter', seed: 1, nemesisTarget: XSS_FLAG, nemeses: [XSS], versions: { [XSS]: XSS }, replay: XSS, [XSS]: XSS }));
+  writeFileSync(
+    join(dir, 'test.json'),
+    JSON.stringify({
+      name: XSS,
+      backend: 'redis',
+      resource: 'none',
+      workload: 'lock-counter',
+      seed: 1,
+      nemesisTarget: XSS_FLAG,
+      nemeses: [XSS],
+      versions: { [XSS]: XSS },
+      replay: XSS,
+      [XSS]: XSS,
+    }),
+  );
   writeFileSync(
     join(dir, 'results.json'),
     JSON.stringify({
       valid: false,
-      checkers: [{ checker: XSS, valid: false, summary: XSS_FLAG, anomalies: [{ kind: XSS, message: XSS, processes: [0], tokens: [XSS], window: { start: 0, end: 10_000_000 }, opIndexes: [1, 3] }] }],
+      checkers: [
+        {
+          checker: XSS,
+          valid: false,
+          summary: XSS_FLAG,
+          anomalies: [{ kind: XSS, message: XSS, processes: [0], tokens: [XSS], window: { start: 0, end: 10_000_000 }, opIndexes: [1, 3] }],
+        },
+      ],
     }),
   );
   return dir;

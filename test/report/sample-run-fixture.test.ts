@@ -10,7 +10,15 @@ import { describe, expect, it } from 'vitest';
 import type { Op } from '../../core/history/op.js';
 import { readHistory } from '../../src/history/read-history.js';
 import type { StoredAnomaly as Anomaly, StoredResults as RunResults } from '../../core/run-files/results-json.js';
-import { SAMPLE_MUTEX_OPTIONS, SAMPLE_MUTEX_RUN_DIR, SAMPLE_OPTIONS, SAMPLE_RUN_DIR, sampleMutexRunFiles, sampleRunFiles, writeRunFiles } from '../fixtures/make-sample-run.js';
+import {
+  SAMPLE_MUTEX_OPTIONS,
+  SAMPLE_MUTEX_RUN_DIR,
+  SAMPLE_OPTIONS,
+  SAMPLE_RUN_DIR,
+  sampleMutexRunFiles,
+  sampleRunFiles,
+  writeRunFiles,
+} from '../fixtures/make-sample-run.js';
 import { compareWithTruth } from '../sim/compare-with-truth.js';
 import { simulateRun } from '../sim/simulate-run.js';
 
@@ -20,13 +28,19 @@ const fixtures = [
 ];
 if (process.env.FC_UPDATE_FIXTURES === '1') for (const f of fixtures) writeRunFiles(f.dir, f.files);
 const resultsOf = (i: number) => JSON.parse(fixtures[i]!.files['results.json']) as RunResults;
-const anomalies = (i: number, kind: string): Anomaly[] => resultsOf(i).checkers.flatMap((c) => c.anomalies ?? []).filter((a) => a.kind === kind);
+const anomalies = (i: number, kind: string): Anomaly[] =>
+  resultsOf(i)
+    .checkers.flatMap((c) => c.anomalies ?? [])
+    .filter((a) => a.kind === kind);
 
 describe('the sample-run fixtures', () => {
-  it.each(fixtures.flatMap((f) => Object.keys(f.files).map((name) => [f.dir, name] as const)))('%s%s is what make-sample-run.ts writes (FC_UPDATE_FIXTURES=1 rewrites it)', (dir, name) => {
-    const f = fixtures.find((x) => x.dir === dir)!;
-    expect(readFileSync(join(dir, name), 'utf8')).toBe(f.files[name as keyof typeof f.files]);
-  });
+  it.each(fixtures.flatMap((f) => Object.keys(f.files).map((name) => [f.dir, name] as const)))(
+    '%s%s is what make-sample-run.ts writes (FC_UPDATE_FIXTURES=1 rewrites it)',
+    (dir, name) => {
+      const f = fixtures.find((x) => x.dir === dir)!;
+      expect(readFileSync(join(dir, name), 'utf8')).toBe(f.files[name as keyof typeof f.files]);
+    },
+  );
 
   it('agree with what the simulation knows happened', async () => {
     for (const options of [SAMPLE_OPTIONS, SAMPLE_MUTEX_OPTIONS]) expect(compareWithTruth(await simulateRun(options)).disagreements).toEqual([]);

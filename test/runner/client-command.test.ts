@@ -79,7 +79,11 @@ describe('clientCrashVerdict', () => {
   });
   it('a crash makes a valid run unknown, naming the first and its stderr; an invalid run stays invalid', () => {
     const v = clientCrashVerdict([crash, { ...crash, client: 'client2-5' }])!;
-    expect(v).toMatchObject({ checker: 'client-crashes', valid: 'unknown', summary: '2 client process(es) died without being asked; first: client1-4 (signal SIGSEGV); its stderr ended: b | c | d' });
+    expect(v).toMatchObject({
+      checker: 'client-crashes',
+      valid: 'unknown',
+      summary: '2 client process(es) died without being asked; first: client1-4 (signal SIGSEGV); its stderr ended: b | c | d',
+    });
     expect(addClientVerdict(base, undefined, v)).toMatchObject({ valid: 'unknown', deciding: ['lost-updates', 'client-crashes'] });
     const invalid = { ...base, valid: false as const, verdicts: [verdict('lost-updates', false, 'lost', [])] };
     expect(addClientVerdict(invalid, undefined, v).valid).toBe(false);

@@ -15,7 +15,12 @@ describe('client registry', () => {
     const choices = parseClientList('builtin, redis-semaphore ,simple-redis-mutex,/usr/bin/python3 my_client.py,./other', '/opt/fc');
     expect(choices.map((c) => c.name)).toEqual(['builtin', 'redis-semaphore', 'simple-redis-mutex', 'cmd1', 'cmd2']);
     expect(choices[0]).toEqual({ name: 'builtin', command: null, backends: null, token: null });
-    expect(choices[1]).toEqual({ name: 'redis-semaphore', command: `${process.execPath} /opt/fc/clients/node/redis-semaphore-mutex.mjs`, backends: ['redis'], token: 'unique' });
+    expect(choices[1]).toEqual({
+      name: 'redis-semaphore',
+      command: `${process.execPath} /opt/fc/clients/node/redis-semaphore-mutex.mjs`,
+      backends: ['redis'],
+      token: 'unique',
+    });
     expect(choices[2]).toMatchObject({ backends: ['redis'], token: 'monotonic' });
     expect(choices[3]).toEqual({ name: 'cmd1', command: '/usr/bin/python3 my_client.py', backends: null, token: null });
     expect(choices[4]).toMatchObject({ name: 'cmd2', command: './other' });

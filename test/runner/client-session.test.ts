@@ -19,7 +19,15 @@ import { madeTempDir } from '../support/temp-dirs.js';
 
 const READY = '{"ready":true,"protocol":1,"token":"monotonic","versions":{"x":"1"}}';
 
-function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: string) => void; err: (line: string) => void; exit: (e: ProcessExit) => void; violations: ProtocolViolation[]; crashes: ClientCrash[] } {
+function fakeClient(): {
+  session: ClientSession;
+  stdin: string[];
+  say: (line: string) => void;
+  err: (line: string) => void;
+  exit: (e: ProcessExit) => void;
+  violations: ProtocolViolation[];
+  crashes: ClientCrash[];
+} {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -32,7 +40,12 @@ function fakeClient(): { session: ClientSession; stdin: string[]; say: (line: st
   const crashes: ClientCrash[] = [];
   const dir = madeTempDir('fencecheck-session-');
   const control = { pause: async () => undefined, resume: async () => undefined, kill: async () => undefined };
-  const session = new ClientSession(processChannel(proc, join(dir, 'client.log')), control, { mode: 'fence', key: 'counter' }, { onViolation: (v) => violations.push(v), onCrash: (c) => crashes.push(c) });
+  const session = new ClientSession(
+    processChannel(proc, join(dir, 'client.log')),
+    control,
+    { mode: 'fence', key: 'counter' },
+    { onViolation: (v) => violations.push(v), onCrash: (c) => crashes.push(c) },
+  );
   // A real process's pipes close when it exits.
   const exitNow = (e: ProcessExit) => {
     stderr.end();
@@ -62,7 +75,10 @@ describe('ClientSession', () => {
     const c = fakeClient();
     c.err('starting');
     c.say('{"ready":true,"protocol":2,"token":"monotonic","versions":{}}');
-    const e = await c.session.ready.then(() => undefined, (err: unknown) => err);
+    const e = await c.session.ready.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(FencecheckError);
     expect((e as FencecheckError).exitCode).toBe(254);
     expect((e as Error).message).toContain('speaks protocol version 2 and this fencecheck speaks version 1');
@@ -127,7 +143,13 @@ describe('ClientSession', () => {
     c.exit({ code: null, signal: 'SIGABRT' });
     // Indeterminate: it may have reached the lock service before it died.
     expect(await p).toMatchObject({ type: 'info' });
-    expect(c.crashes).toEqual([{ client: 'client1-1', exit: 'signal SIGABRT', stderrTail: ["node: ../deps/uv/src/unix/poll.c:126: uv_poll_start: Assertion `!uv__is_closing(handle)' failed."] }]);
+    expect(c.crashes).toEqual([
+      {
+        client: 'client1-1',
+        exit: 'signal SIGABRT',
+        stderrTail: ["node: ../deps/uv/src/unix/poll.c:126: uv_poll_start: Assertion `!uv__is_closing(handle)' failed."],
+      },
+    ]);
     const early = fakeClient();
     early.exit({ code: null, signal: 'SIGSEGV' });
     await expect(early.session.ready).rejects.toThrow('exited before it was ready');

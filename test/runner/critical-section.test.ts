@@ -35,13 +35,17 @@ function context(workload: SectionContext['workload'], resource: SectionContext[
   return { recorder: new Recorder(undefined), holders: new Holders(realClock), workload, resource, ttlMs: 1000, giveUpMs: 1000, sleep: async () => undefined };
 }
 
-const summary = (ctx: SectionContext) => ctx.recorder.ops.map((o) => `${o.type} ${o.f} ${JSON.stringify(o.value)}${o.token !== undefined ? ` t${o.token}` : ''}${o.outcome ? ` ${o.outcome}` : ''}`);
+const summary = (ctx: SectionContext) =>
+  ctx.recorder.ops.map((o) => `${o.type} ${o.f} ${JSON.stringify(o.value)}${o.token !== undefined ? ` t${o.token}` : ''}${o.outcome ? ` ${o.outcome}` : ''}`);
 
 describe('runCriticalSection', () => {
   it('lock-counter: acquire, read, write read + 1, release, all under the token', async () => {
     const ctx = context('lock-counter', 'fence');
     const seen: RequestBody[] = [];
-    const session = fakeSession({ acquire: { type: 'ok', token: 7 }, read: { type: 'ok', value: '41', outcome: 'accepted' }, write: { type: 'ok', outcome: 'accepted', fence: 7 } }, seen);
+    const session = fakeSession(
+      { acquire: { type: 'ok', token: 7 }, read: { type: 'ok', value: '41', outcome: 'accepted' }, write: { type: 'ok', outcome: 'accepted', fence: 7 } },
+      seen,
+    );
     expect(await runCriticalSection(ctx, session, { worker: 0, process: 0, holdMs: 10, value: null })).toBe('done');
     expect(seen.map((b) => b.op)).toEqual(['acquire', 'read', 'write', 'release']);
     expect(summary(ctx)).toEqual([
@@ -66,18 +70,30 @@ describe('runCriticalSection', () => {
 
   it('a failed acquire ends the section; a rejected read skips the write but releases', async () => {
     const failed = context('lock-counter');
-    expect(await runCriticalSection(failed, fakeSession({ acquire: { type: 'fail', error: 'held' } }, []), { worker: 0, process: 0, holdMs: 0, value: null })).toBe('done');
+    expect(
+      await runCriticalSection(failed, fakeSession({ acquire: { type: 'fail', error: 'held' } }, []), { worker: 0, process: 0, holdMs: 0, value: null }),
+    ).toBe('done');
     expect(failed.recorder.ops.map((o) => o.f)).toEqual(['acquire', 'acquire']);
 
     const rejected = context('lock-counter', 'fence-claim');
     const seen: RequestBody[] = [];
-    await runCriticalSection(rejected, fakeSession({ acquire: { type: 'ok', token: 3 }, read: { type: 'fail', error: 'fenced', outcome: 'rejected' } }, seen), { worker: 0, process: 0, holdMs: 0, value: null });
+    await runCriticalSection(rejected, fakeSession({ acquire: { type: 'ok', token: 3 }, read: { type: 'fail', error: 'fenced', outcome: 'rejected' } }, seen), {
+      worker: 0,
+      process: 0,
+      holdMs: 0,
+      value: null,
+    });
     expect(seen.map((b) => b.op)).toEqual(['acquire', 'read', 'release']);
   });
 
   it('an indeterminate op retires the process and leaves no holder behind', async () => {
     const ctx = context('fenced-write');
-    const outcome = await runCriticalSection(ctx, fakeSession({ acquire: { type: 'ok', token: 1 }, write: { type: 'info', error: 'timeout' } }, []), { worker: 2, process: 2, holdMs: 0, value: 'p2-0' });
+    const outcome = await runCriticalSection(ctx, fakeSession({ acquire: { type: 'ok', token: 1 }, write: { type: 'info', error: 'timeout' } }, []), {
+      worker: 2,
+      process: 2,
+      holdMs: 0,
+      value: 'p2-0',
+    });
     expect(outcome).toBe('retire');
     expect(ctx.holders.all()).toEqual([]);
     expect(ctx.recorder.ops.at(-1)).toMatchObject({ type: 'info', f: 'write', outcome: 'unknown', error: 'timeout' });
@@ -99,7 +115,7 @@ describe('runCriticalSection', () => {
     expect(ctx.holders.all()).toEqual([]);
   });
 
-  it('version: a write refused for a version conflict retries the read-hold-write, counted as the read\'s attempt, with the version read', async () => {
+  it("version: a write refused for a version conflict retries the read-hold-write, counted as the read's attempt, with the version read", async () => {
     const ctx = { ...context('lock-counter', 'version'), lockless: true };
     const seen: RequestBody[] = [];
     const answers: Omit<ClientAnswer, 'id'>[] = [
@@ -121,7 +137,10 @@ describe('runCriticalSection', () => {
   it('version: the retries are bounded, so a section always ends', async () => {
     const ctx = { ...context('lock-counter', 'version'), lockless: true };
     const seen: RequestBody[] = [];
-    const session = fakeSession({ read: { type: 'ok', value: 0, version: 0, outcome: 'accepted' }, write: { type: 'fail', error: 'version-changed', outcome: 'rejected' } }, seen);
+    const session = fakeSession(
+      { read: { type: 'ok', value: 0, version: 0, outcome: 'accepted' }, write: { type: 'fail', error: 'version-changed', outcome: 'rejected' } },
+      seen,
+    );
     expect(await runCriticalSection(ctx, session, { worker: 0, process: 0, holdMs: 0, value: null })).toBe('done');
     expect(seen.filter((b) => b.op === 'write')).toHaveLength(VERSION_RETRIES + 1);
   });
@@ -129,7 +148,12 @@ describe('runCriticalSection', () => {
   it('fenced-write reads first in the database modes: the version to compare, the row to lock', async () => {
     const ctx = context('fenced-write', 'for-update');
     const seen: RequestBody[] = [];
-    await runCriticalSection(ctx, fakeSession({ acquire: { type: 'ok', token: 1 }, read: { type: 'ok', value: '', outcome: 'accepted' } }, seen), { worker: 0, process: 0, holdMs: 0, value: 'p0-0' });
+    await runCriticalSection(ctx, fakeSession({ acquire: { type: 'ok', token: 1 }, read: { type: 'ok', value: '', outcome: 'accepted' } }, seen), {
+      worker: 0,
+      process: 0,
+      holdMs: 0,
+      value: 'p0-0',
+    });
     expect(seen.map((b) => b.op)).toEqual(['acquire', 'read', 'write', 'release']);
     expect(seen[2]).toEqual({ op: 'write', value: 'p0-0' });
   });

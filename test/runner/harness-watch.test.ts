@@ -45,7 +45,7 @@ describe('runHarnessParts', () => {
   const server = { running: false, backend: 'postgres', logPath: 'logs/pg1.log' };
   const cluster = { node: () => server } as unknown as Parameters<typeof runHarnessParts>[0];
 
-  it('watches the resource\'s server, unless the run\'s faults aim at it (no lock: kill strikes PostgreSQL)', () => {
+  it("watches the resource's server, unless the run's faults aim at it (no lock: kill strikes PostgreSQL)", () => {
     expect(runHarnessParts(cluster, new Map(), 'pg1').map((p) => [p.name, p.died()])).toEqual([
       ['pg1', "the resource's server pg1 (postgres) is no longer running mid-run; every access and the final read fail; its log: logs/pg1.log"],
     ]);

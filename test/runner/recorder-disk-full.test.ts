@@ -47,7 +47,11 @@ describe('Recorder on a full disk', () => {
   });
 
   it('cuts a half-written line back off: the file ends with the last whole op', (ctx) => {
-    skipUnless(ctx, spawnSync('prlimit', ['--version']).status !== 0, 'prlimit(1) (util-linux) is not installed: nothing here can lower the file-size limit that makes a write stop half-way');
+    skipUnless(
+      ctx,
+      spawnSync('prlimit', ['--version']).status !== 0,
+      'prlimit(1) (util-linux) is not installed: nothing here can lower the file-size limit that makes a write stop half-way',
+    );
     const path = join(dir, 'history.jsonl');
     const recorder = new Recorder(path);
     const limit = 2000;

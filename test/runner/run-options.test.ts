@@ -53,7 +53,9 @@ describe('run options', () => {
   });
 
   it('checks --idle-tx-timeout-ms, and replays it', () => {
-    expect(() => validateRunOptions({ ...base, idleTxTimeoutMs: -1 })).toThrow('Expected `--idle-tx-timeout-ms` to be an integer from 0 to 86400000 (ms), got `-1`');
+    expect(() => validateRunOptions({ ...base, idleTxTimeoutMs: -1 })).toThrow(
+      'Expected `--idle-tx-timeout-ms` to be an integer from 0 to 86400000 (ms), got `-1`',
+    );
     expect(replayArgs({ ...base, resource: 'for-update', idleTxTimeoutMs: 1500 }).join(' ')).toContain('--idle-tx-timeout-ms 1500');
   });
 
@@ -61,14 +63,18 @@ describe('run options', () => {
     expect(notApplicable('redis', 'none', ['evict'])).toBeUndefined();
     expect(notApplicable('redlock', 'cas-unique', ['evict'])).toBeUndefined();
     for (const b of ['etcd', 'zookeeper', 'pg-advisory', 'redis-sentinel'] as const) expect(notApplicable(b, 'none', ['evict'])).toMatch(/is not a cache/);
-    expect(() => validateRunOptions({ ...base, backend: 'memcached', resource: 'none' })).toThrow(/memcached has no built-in lock client: give `--client tooz-memcached`/);
+    expect(() => validateRunOptions({ ...base, backend: 'memcached', resource: 'none' })).toThrow(
+      /memcached has no built-in lock client: give `--client tooz-memcached`/,
+    );
     expect(validateRunOptions({ ...base, backend: 'memcached', resource: 'none', client: 'tooz-memcached' }).backend).toBe('memcached');
   });
 
   it('aims session-end at session locks only (PostgreSQL advisory locks, pooled or not), saying why elsewhere', () => {
     for (const b of ['pg-advisory', 'pg-advisory-pooled'] as const) expect(notApplicable(b, 'fence-claim', ['session-end'])).toBeUndefined();
     for (const b of ['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel', 'memcached', 'none'] as const) {
-      expect(notApplicable(b, 'none', ['client-pause', 'session-end'])).toMatch(/session-end fault ends the server session a lock lives in; .* not a session \(use it on pg-advisory, pg-advisory-pooled\)/);
+      expect(notApplicable(b, 'none', ['client-pause', 'session-end'])).toMatch(
+        /session-end fault ends the server session a lock lives in; .* not a session \(use it on pg-advisory, pg-advisory-pooled\)/,
+      );
     }
     expect(validateRunOptions({ ...base, backend: 'pg-advisory', resource: 'none', nemesis: ['session-end'] }).nemesis).toEqual(['session-end']);
     expect(() => validateRunOptions({ ...base, backend: 'etcd', resource: 'none', nemesis: ['session-end'] })).toThrow(/session-end/);
@@ -79,13 +85,22 @@ describe('run options', () => {
     expect(notApplicable('memcached', 'none', ['evict'])).toBeUndefined();
     expect(validateRunOptions(mc).nemesis).toEqual(['evict']);
     expect(validateRunOptions({ ...mc, evictPolicy: 'allkeys-lru' }).evictPolicy).toBe('allkeys-lru');
-    const err = (() => { try { validateRunOptions({ ...mc, evictPolicy: 'volatile-lru' }); } catch (e) { return e; } return undefined; })();
+    const err = (() => {
+      try {
+        validateRunOptions({ ...mc, evictPolicy: 'volatile-lru' });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).message).toMatch(/memcached has no volatile-lru eviction \(it evicts by allkeys-lru\)/);
     expect((err as UsageError).hint).toMatch(/--evict-policy allkeys-lru/);
     const scripted: FaultWindow = { at: 0, until: 1000, fault: 'evict', target: { kind: 'node', node: 'memcached1' }, policy: 'volatile-lru' };
     expect(() => validateRunOptions({ ...mc, script: [scripted] })).toThrow(/no volatile-lru eviction/);
-    expect(validateRunOptions({ ...base, backend: 'redis', resource: 'none', nemesis: ['evict'], evictPolicy: 'volatile-lru' }).evictPolicy).toBe('volatile-lru');
+    expect(validateRunOptions({ ...base, backend: 'redis', resource: 'none', nemesis: ['evict'], evictPolicy: 'volatile-lru' }).evictPolicy).toBe(
+      'volatile-lru',
+    );
   });
 
   it('checks numbers with the flag name', () => {
@@ -120,11 +135,19 @@ describe('the replay command', () => {
   });
 
   it('a scripted timeline with triggers replays as --script, and a bad window is refused with its field', () => {
-    const script: FaultWindow[] = [{ at: 1000, until: 5000, fault: 'client-pause', target: { kind: 'holder' }, trigger: { on: 'holder-read', withinMs: 3000 } }];
+    const script: FaultWindow[] = [
+      { at: 1000, until: 5000, fault: 'client-pause', target: { kind: 'holder' }, trigger: { on: 'holder-read', withinMs: 3000 } },
+    ];
     const o = { ...base, nemesis: ['client-pause' as const], script, proxies: 'lock' as const };
-    expect(replayCommand(o)).toContain(`--proxies lock --script '[{"at":1000,"until":5000,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"holder-read","withinMs":3000}}]' --seed 1`);
+    expect(replayCommand(o)).toContain(
+      `--proxies lock --script '[{"at":1000,"until":5000,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"holder-read","withinMs":3000}}]' --seed 1`,
+    );
     expect(parseRun(replayArgs(o))).toEqual(o);
-    const bad = [...replayArgs(o).slice(0, -4), '--script', '[{"at":0,"until":1,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"soon","withinMs":1}}]'];
+    const bad = [
+      ...replayArgs(o).slice(0, -4),
+      '--script',
+      '[{"at":0,"until":1,"fault":"client-pause","target":{"kind":"holder"},"trigger":{"on":"soon","withinMs":1}}]',
+    ];
     expect(() => parseRun(bad)).toThrow('Expected `--script` window 1 `trigger.on` to be one of ' + TRIGGER_EVENTS.join(', ') + ', got `"soon"`');
     expect(() => parseRun(['run', '--backend', 'redis', '--script', '[{"at":5,"until":1}]'])).toThrow('window 1 `until` to be at least `at` (5), got `1`');
   });
@@ -137,7 +160,19 @@ describe('the replay command', () => {
   });
 
   it('a run with --call-timeout-ms 300 --recover-ms 100 replays with both', () => {
-    const given = parseRun(['run', '--backend', 'etcd', '--resource', 'fence-claim', '--nemesis', 'client-pause', '--call-timeout-ms', '300', '--recover-ms', '100']);
+    const given = parseRun([
+      'run',
+      '--backend',
+      'etcd',
+      '--resource',
+      'fence-claim',
+      '--nemesis',
+      'client-pause',
+      '--call-timeout-ms',
+      '300',
+      '--recover-ms',
+      '100',
+    ]);
     const replay = replayCommand(given);
     expect(replay).toContain('--call-timeout-ms 300');
     expect(replay).toContain('--recover-ms 100');
@@ -152,12 +187,16 @@ describe('options a run would ignore or change in silence', () => {
       expect(() => assertOptionsApply({ [key]: 1 }, ['redis'])).toThrow(`Expected \`${flag}\` only with the redis-sentinel backend, got it with redis`);
       expect(() => assertOptionsApply({ [key]: 2 }, ['redis', 'etcd'])).toThrow(/with redis, etcd/);
       expect(() => assertOptionsApply({ [key]: 2 }, ['redis', 'redis-sentinel'])).not.toThrow();
-      expect(() => validateRunOptions({ ...base, backend: 'redis-sentinel', resource: 'none', [key]: 3 })).toThrow(`Expected \`${flag}\` to be an integer from 1 to 2, got \`3\``);
+      expect(() => validateRunOptions({ ...base, backend: 'redis-sentinel', resource: 'none', [key]: 3 })).toThrow(
+        `Expected \`${flag}\` to be an integer from 1 to 2, got \`3\``,
+      );
     }
   });
 
   it('a client pause shorter than 2 x TTL is said (it is raised to 2 x TTL), other faults and long pauses are not', () => {
-    expect(runOptionNotes({ durationMs: 100, ttlMs: 2000 }, ['client-pause'])).toEqual([expect.stringContaining('--duration-ms 100 is shorter than 2 x --ttl-ms: each client pause lasts 4000 ms')]);
+    expect(runOptionNotes({ durationMs: 100, ttlMs: 2000 }, ['client-pause'])).toEqual([
+      expect.stringContaining('--duration-ms 100 is shorter than 2 x --ttl-ms: each client pause lasts 4000 ms'),
+    ]);
     expect(runOptionNotes({ durationMs: 100, ttlMs: 2000 }, ['partition'])).toEqual([]);
     expect(runOptionNotes({ durationMs: 4000, ttlMs: 2000 }, ['client-pause'])).toEqual([]);
   });
@@ -165,10 +204,15 @@ describe('options a run would ignore or change in silence', () => {
   it('run --help lists exactly the faults run --nemesis takes; delay is refused with where it is driven', () => {
     const program = new Command().exitOverride();
     registerRunCommand(program);
-    const help = program.commands.find((c) => c.name() === 'run')!.helpInformation().replace(/\s+/g, ' ');
+    const help = program.commands
+      .find((c) => c.name() === 'run')!
+      .helpInformation()
+      .replace(/\s+/g, ' ');
     expect(help).toContain(`faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')}`);
     for (const f of SCHEDULED_FAULT_KINDS) expect(parseRun(['run', '--backend', 'redis', '--nemesis', f]).nemesis).toEqual([f]);
-    expect(() => parseRun(['run', '--backend', 'redis', '--nemesis', 'delay'])).toThrow(expect.objectContaining({ exitCode: 254, hint: expect.stringContaining('fencecheck scenario run S2') }));
+    expect(() => parseRun(['run', '--backend', 'redis', '--nemesis', 'delay'])).toThrow(
+      expect.objectContaining({ exitCode: 254, hint: expect.stringContaining('fencecheck scenario run S2') }),
+    );
     expect(() => validateRunOptions({ ...base, nemesis: ['delay'] })).toThrow('Expected `--nemesis` to list faults among');
   });
 

@@ -14,7 +14,16 @@ import { runOptionsArbitrary } from '../support/arbitrary-run-options.js';
 import { parseRun } from '../support/parse-run.js';
 import { testSeed } from '../support/seed.js';
 
-const base: RunOptions = { ...DEFAULTS, backend: 'redis', resource: 'fence-claim', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 10, clients: 3, seed: 7 };
+const base: RunOptions = {
+  ...DEFAULTS,
+  backend: 'redis',
+  resource: 'fence-claim',
+  workload: 'lock-counter',
+  nemesis: ['client-pause'],
+  timeLimitS: 10,
+  clients: 3,
+  seed: 7,
+};
 
 describe('planRun', () => {
   it('plans the phases, the hosts, the nodes, the windows and the limits of a run', () => {
@@ -40,7 +49,9 @@ describe('planRun', () => {
     expect(horizon).toBe(12_000);
     for (const w of plan.workers) {
       expect(w.host).toBe(plan.hosts[w.worker]);
-      expect(w.sections).toEqual(planPrefix(clientPlan(base.seed, w.worker, { workload: 'lock-counter', rate: base.rate, hold: base.holdMs }), w.sections.length));
+      expect(w.sections).toEqual(
+        planPrefix(clientPlan(base.seed, w.worker, { workload: 'lock-counter', rate: base.rate, hold: base.holdMs }), w.sections.length),
+      );
       // Every section but the last starts (by think times alone) within the horizon; the last is the first past it.
       const starts = w.sections.map((_, i) => w.sections.slice(0, i).reduce((t, s) => t + s.thinkMs, 0));
       expect(starts.every((t) => t <= horizon)).toBe(true);

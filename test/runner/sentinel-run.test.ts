@@ -18,7 +18,16 @@ describe('sentinel partitions', () => {
     expect(g['c1']).toEqual(g['rs1']);
     expect(g['c2']).toEqual(['c1', 'rs1']);
     expect(g['sentinel3']).toEqual(['c1', 'rs1']);
-    expect(sentinelGrudge('master-with-minority', 'rs3', DATA, SENTINELS, ['c1', 'c2', 'c3', 'c4', 'c5'])['rs3']).toEqual(['c3', 'c4', 'c5', 'rs1', 'rs2', 'sentinel1', 'sentinel2', 'sentinel3']);
+    expect(sentinelGrudge('master-with-minority', 'rs3', DATA, SENTINELS, ['c1', 'c2', 'c3', 'c4', 'c5'])['rs3']).toEqual([
+      'c3',
+      'c4',
+      'c5',
+      'rs1',
+      'rs2',
+      'sentinel1',
+      'sentinel2',
+      'sentinel3',
+    ]);
   });
 });
 

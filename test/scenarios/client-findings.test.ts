@@ -23,7 +23,7 @@ describe('client findings (docs/client-protocol.md, Findings)', () => {
     mkdirSync(join(dir, 'logs'));
     writeFileSync(join(dir, 'logs', 'client1-1.log'), 'finding: expired-lease grant: x\n');
     writeFileSync(join(dir, 'logs', 'client2-3.log'), 'finding: expired-lease grant: y\nfinding: stale token: z\n');
-    writeFileSync(join(dir, 'logs', 'etcd1.log'), 'finding: expired-lease grant: a server log is not a client\'s\n');
+    writeFileSync(join(dir, 'logs', 'etcd1.log'), "finding: expired-lease grant: a server log is not a client's\n");
     expect(readClientFindings(dir)).toEqual({ 'expired-lease grant': 2, 'stale token': 1 });
   });
 

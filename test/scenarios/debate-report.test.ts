@@ -24,7 +24,15 @@ describe('buildDebateReport', () => {
     expect(report.headline).toBe('1 scenario, 3 rows · 2 as the debate agrees · 0 differ · 0 undecided · 0 disputed · 1 not run');
     const row = report.scenarios[0]!.rows[0]!;
     expect(row.runs).toEqual([
-      { seed: 1, status: 'invalid', link: 'runs/S1/S1-redis-none-s1/20261129T120000/report.html', runDir: 'runs/S1/S1-redis-none-s1/20261129T120000', replay: 'sudo npx fencecheck scenario run S1 --variant redis-none --first-seed 1', sharedFrom: null, error: null },
+      {
+        seed: 1,
+        status: 'invalid',
+        link: 'runs/S1/S1-redis-none-s1/20261129T120000/report.html',
+        runDir: 'runs/S1/S1-redis-none-s1/20261129T120000',
+        replay: 'sudo npx fencecheck scenario run S1 --variant redis-none --first-seed 1',
+        sharedFrom: null,
+        error: null,
+      },
     ]);
     expect(report.totals).toMatchObject({ rows: 3, runs: 2, failedRuns: 0, 'as-expected': 2 });
     expect(report.scenarios[0]).not.toHaveProperty('variants');
@@ -49,7 +57,16 @@ describe('buildDebateReport', () => {
 
 describe('renderers', () => {
   const hostile = '<script>alert(1)</script> | [x](javascript:alert(1)) `tick` & "q"';
-  const evil: Scenario = { ...s1, id: 'S1', title: hostile, claim: hostile, predictions: { kleppmann: hostile, antirez: hostile }, setup: hostile, recipe: hostile, variants: s1.variants.map((v) => ({ ...v, text: hostile })) };
+  const evil: Scenario = {
+    ...s1,
+    id: 'S1',
+    title: hostile,
+    claim: hostile,
+    predictions: { kleppmann: hostile, antirez: hostile },
+    setup: hostile,
+    recipe: hostile,
+    variants: s1.variants.map((v) => ({ ...v, text: hostile })),
+  };
   const run = scenarioRunOf(1, { lostUpdates: 1, resource: 'none' }, nemesisOps(1), 1, '/out/runs/S1/a (b)/<i>&"/x');
   run.summary = { ...run.summary, replay: hostile, error: hostile };
   const report = buildDebateReport([entry(evil, ['redis-none'], [[run]])], opts);
@@ -77,7 +94,9 @@ describe('renderers', () => {
     expect(mdText).toContain('``<script>alert(1)</script> | [x](javascript:alert(1)) `tick` & "q"``');
     expect(mdText).toContain('\\<script\\>');
     expect(mdText).toContain('[s1 ✗](runs/S1/a%20%28b%29/%3Ci%3E%26%22/x/report.html)');
-    expect(mdText).toContain('✓ data unsafe in 1/1 seeds: 2 lost updates, 1 interleaving, 1 stale write, 1 token regression; lock unsafe in 1/1 seeds: 1 double hold');
+    expect(mdText).toContain(
+      '✓ data unsafe in 1/1 seeds: 2 lost updates, 1 interleaving, 1 stale write, 1 token regression; lock unsafe in 1/1 seeds: 1 double hold',
+    );
     expect(target('a b/(c)')).toBe('a%20b/%28c%29');
   });
 });

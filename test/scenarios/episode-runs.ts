@@ -51,15 +51,47 @@ export function episodeOps(e: Episodes, startMs = 1000): Op[] {
   for (let i = 0; i < (e.clean ?? 0); i++) {
     const at = slot();
     const tok = ++token;
-    evs.push(section(i % 2, tok, at, at + 100, call(i % 2, 'read', at + 10, at + 12, 'ok', { result: counter, token: tok }), call(i % 2, 'write', at + 20, at + 22, 'ok', { value: counter + 1, token: tok, outcome: 'accepted' })));
+    evs.push(
+      section(
+        i % 2,
+        tok,
+        at,
+        at + 100,
+        call(i % 2, 'read', at + 10, at + 12, 'ok', { result: counter, token: tok }),
+        call(i % 2, 'write', at + 20, at + 22, 'ok', { value: counter + 1, token: tok, outcome: 'accepted' }),
+      ),
+    );
     counter++;
   }
   const overlapping = (late: 'ok' | 'fail'): void => {
     const at = slot();
     const [older, newer] = [++token, ++token];
     // p0 reads, is paused past its lease; p1 is granted, reads the same value, writes; p0 wakes and writes late.
-    evs.push(section(0, older, at, at + 3100, call(0, 'read', at + 10, at + 12, 'ok', { result: counter, token: older }), call(0, 'write', at + 3000, at + 3002, late, { value: counter + 1, token: older, outcome: late === 'ok' ? 'accepted' : 'rejected', ...(late === 'fail' ? { error: 'fenced' } : {}) })));
-    evs.push(section(1, newer, at + 1500, at + 1700, call(1, 'read', at + 1510, at + 1512, 'ok', { result: counter, token: newer }), call(1, 'write', at + 1520, at + 1522, 'ok', { value: counter + 1, token: newer, outcome: 'accepted' })));
+    evs.push(
+      section(
+        0,
+        older,
+        at,
+        at + 3100,
+        call(0, 'read', at + 10, at + 12, 'ok', { result: counter, token: older }),
+        call(0, 'write', at + 3000, at + 3002, late, {
+          value: counter + 1,
+          token: older,
+          outcome: late === 'ok' ? 'accepted' : 'rejected',
+          ...(late === 'fail' ? { error: 'fenced' } : {}),
+        }),
+      ),
+    );
+    evs.push(
+      section(
+        1,
+        newer,
+        at + 1500,
+        at + 1700,
+        call(1, 'read', at + 1510, at + 1512, 'ok', { result: counter, token: newer }),
+        call(1, 'write', at + 1520, at + 1522, 'ok', { value: counter + 1, token: newer, outcome: 'accepted' }),
+      ),
+    );
     counter++;
   };
   for (let i = 0; i < (e.lostUpdates ?? 0); i++) overlapping('ok');
@@ -68,7 +100,16 @@ export function episodeOps(e: Episodes, startMs = 1000): Op[] {
     const at = slot();
     const tok = ++token;
     // A section whose write the fence refuses (a later token wrote in another slot's terms): no second holder at the time.
-    evs.push(section(0, tok, at, at + 100, call(0, 'read', at + 10, at + 12, 'ok', { result: counter, token: tok }), call(0, 'write', at + 20, at + 22, 'fail', { value: counter + 1, token: tok, outcome: 'rejected', error: 'fenced' })));
+    evs.push(
+      section(
+        0,
+        tok,
+        at,
+        at + 100,
+        call(0, 'read', at + 10, at + 12, 'ok', { result: counter, token: tok }),
+        call(0, 'write', at + 20, at + 22, 'fail', { value: counter + 1, token: tok, outcome: 'rejected', error: 'fenced' }),
+      ),
+    );
   }
   if (e.finalRead !== false) evs.push(call(9, 'final-read', t, t + 1, 'ok', { result: counter }));
   return lockHistory(...evs);

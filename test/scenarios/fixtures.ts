@@ -31,7 +31,13 @@ export function resultsOf(e: Episodes = QUIET, extra: readonly Op[] = nemesisOps
 }
 
 /** A ScenarioRun as readScenarioRun would build it from a run of these episodes: results, facts and increments all from one history. */
-export function scenarioRunOf(seed: number, e: Episodes = QUIET, extra: readonly Op[] = nemesisOps(1), planned = 1, dir = `/runs/S1/S1-redis-none-s${seed}/20261129T120000`): ScenarioRun {
+export function scenarioRunOf(
+  seed: number,
+  e: Episodes = QUIET,
+  extra: readonly Op[] = nemesisOps(1),
+  planned = 1,
+  dir = `/runs/S1/S1-redis-none-s${seed}/20261129T120000`,
+): ScenarioRun {
   const history = episodeHistory(e, extra);
   const results = resultsOf(e, extra, planned);
   const summary: RunSummary = {
@@ -62,7 +68,10 @@ export function nemesisOps(applied: number, skipped = 0): Op[] {
     ops.push(op({ process: 'nemesis', type: 'info', f: 'pause', value: { target: 'c1', pid: 10 } }));
     ops.push(op({ process: 'nemesis', type: 'info', f: 'resume', value: { target: 'c1', pid: 10 } }));
   }
-  for (let i = 0; i < skipped; i++) ops.push(op({ process: 'nemesis', type: 'info', f: 'pause', value: { target: 'holder' }, error: 'no client to pause (nobody held the lock or was acquiring)' }));
+  for (let i = 0; i < skipped; i++)
+    ops.push(
+      op({ process: 'nemesis', type: 'info', f: 'pause', value: { target: 'holder' }, error: 'no client to pause (nobody held the lock or was acquiring)' }),
+    );
   return ops;
 }
 
@@ -74,7 +83,12 @@ export function clientOp(fields: Partial<Op> & Pick<Op, 'type' | 'f'>): Op {
 export const RUN_IDENTITY = { name: 'x', backend: 'redis', resource: 'fence', workload: 'fenced-write', seed: 1 };
 
 /** A run directory as runLockTest leaves it: test.json, history.jsonl, results.json (unless `results` is null). */
-export function writeRunDir(runDir: string, history: Op[], results: StoredResults | null, test: Record<string, unknown> = { name: 'x', replay: 'fencecheck run --backend redis' }): string {
+export function writeRunDir(
+  runDir: string,
+  history: Op[],
+  results: StoredResults | null,
+  test: Record<string, unknown> = { name: 'x', replay: 'fencecheck run --backend redis' },
+): string {
   mkdirSync(join(runDir, 'logs'), { recursive: true });
   writeFileSync(join(runDir, 'test.json'), JSON.stringify({ ...RUN_IDENTITY, ...test }, null, 2) + '\n');
   writeFileSync(join(runDir, 'history.jsonl'), history.map((o) => JSON.stringify(o)).join('\n') + (history.length > 0 ? '\n' : ''));

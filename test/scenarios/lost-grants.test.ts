@@ -8,13 +8,29 @@ let index = 0;
 function at(s: number, fields: Partial<Op> & Pick<Op, 'process' | 'type' | 'f'>): Op {
   return { index: index++, time: Math.round(s * 1e9), value: null, ...fields };
 }
-const grant = (p: number, from: number, to: number, token: number, lease = 10_000): Op[] => [at(from, { process: p, type: 'invoke', f: 'acquire' }), at(to, { process: p, type: 'ok', f: 'acquire', token, lease_ms: lease })];
-const release = (p: number, s: number, type: Op['type'] = 'ok'): Op[] => [at(s, { process: p, type: 'invoke', f: 'release' }), at(s + 0.01, { process: p, type, f: 'release', ...(type === 'fail' ? { error: 'not-held' } : {}) })];
-const kill = (s: number, error?: string): Op[] => [at(s, { process: 'nemesis', type: 'invoke', f: 'kill', value: 'rs1' }), at(s + 0.05, { process: 'nemesis', type: 'info', f: 'kill', value: 'rs1', ...(error ? { error } : {}) })];
+const grant = (p: number, from: number, to: number, token: number, lease = 10_000): Op[] => [
+  at(from, { process: p, type: 'invoke', f: 'acquire' }),
+  at(to, { process: p, type: 'ok', f: 'acquire', token, lease_ms: lease }),
+];
+const release = (p: number, s: number, type: Op['type'] = 'ok'): Op[] => [
+  at(s, { process: p, type: 'invoke', f: 'release' }),
+  at(s + 0.01, { process: p, type, f: 'release', ...(type === 'fail' ? { error: 'not-held' } : {}) }),
+];
+const kill = (s: number, error?: string): Op[] => [
+  at(s, { process: 'nemesis', type: 'invoke', f: 'kill', value: 'rs1' }),
+  at(s + 0.05, { process: 'nemesis', type: 'info', f: 'kill', value: 'rs1', ...(error ? { error } : {}) }),
+];
 
 describe('lostGrants', () => {
   it('finds a grant another client got while the holder held it within its lease, after a kill (S7 as measured)', () => {
-    const history = [...grant(0, 0.1, 0.2, 1), ...release(0, 7.2), ...grant(1, 7.0, 7.3, 2), ...kill(9.5), ...grant(0, 12.0, 12.4, 2), ...release(1, 14.5, 'fail')];
+    const history = [
+      ...grant(0, 0.1, 0.2, 1),
+      ...release(0, 7.2),
+      ...grant(1, 7.0, 7.3, 2),
+      ...kill(9.5),
+      ...grant(0, 12.0, 12.4, 2),
+      ...release(1, 14.5, 'fail'),
+    ];
     const lost = lostGrants(history);
     expect(lost).toHaveLength(1);
     expect(lost[0]).toMatchObject({ firstToken: 2, secondToken: 2 });

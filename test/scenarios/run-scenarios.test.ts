@@ -28,7 +28,10 @@ function fakeRunOne(outcomes: Record<string, Episodes | Error>, calls: RunOption
     // As runLockTest: bad options fail before the directory is made; anything later carries it.
     if (outcome instanceof UsageError) throw outcome;
     if (outcome instanceof Error) throw new RunFailedError(runDir, outcome);
-    writeRunDir(runDir, episodeHistory(outcome, nemesisOps(2)), resultsOf(outcome, nemesisOps(2), 2), { name: options.name, replay: 'fencecheck run --backend redis' });
+    writeRunDir(runDir, episodeHistory(outcome, nemesisOps(2)), resultsOf(outcome, nemesisOps(2), 2), {
+      name: options.name,
+      replay: 'fencecheck run --backend redis',
+    });
     writeFileSync(join(runDir, 'report.html'), '<p>report</p>');
     return { runDir };
   };
@@ -99,14 +102,32 @@ describe('runScenarios', () => {
   it('records a failed run as an error row and goes on; a usage error stops everything', async () => {
     const out = tempDir('fail');
     const plan = planScenarioRuns([selection[0]!], [1], `${out}/runs`);
-    const report = await runScenarios(out, [selection[0]!], [1], plan, deps(fakeRunOne({ 'S1-redis-none-s1': new Error('lock client client1-1 was not ready within 30 s'), 'S1-redis-fence-s1': { fenced: 1 } }, [])));
+    const report = await runScenarios(
+      out,
+      [selection[0]!],
+      [1],
+      plan,
+      deps(fakeRunOne({ 'S1-redis-none-s1': new Error('lock client client1-1 was not ready within 30 s'), 'S1-redis-fence-s1': { fenced: 1 } }, [])),
+    );
     const [failed, ok] = report.scenarios[0]!.rows;
-    expect(failed!.runs[0]).toMatchObject({ status: 'error', error: 'lock client client1-1 was not ready within 30 s', runDir: 'runs/S1/S1-redis-none-s1/20261129T120000' });
+    expect(failed!.runs[0]).toMatchObject({
+      status: 'error',
+      error: 'lock client client1-1 was not ready within 30 s',
+      runDir: 'runs/S1/S1-redis-none-s1/20261129T120000',
+    });
     expect(failed!.match).toBe('undecided');
     // Measured and valid: on a counter a double hold is information, not a verdict (the product's deciding rule).
     expect(ok!.runs[0]!.status).toBe('valid');
     expect(report.exitCode).toBe(2);
     expect(readFileSync(join(out, 'runs/S1/S1-redis-none-s1.log'), 'utf8')).toContain('error: Error: lock client client1-1 was not ready within 30 s');
-    await expect(runScenarios(out, [selection[0]!], [1], plan, deps(fakeRunOne({ 'S1-redis-none-s1': new UsageError('Expected `--rate` to be a positive number, got `0`') }, [])))).rejects.toThrow(UsageError);
+    await expect(
+      runScenarios(
+        out,
+        [selection[0]!],
+        [1],
+        plan,
+        deps(fakeRunOne({ 'S1-redis-none-s1': new UsageError('Expected `--rate` to be a positive number, got `0`') }, [])),
+      ),
+    ).rejects.toThrow(UsageError);
   });
 });

@@ -19,7 +19,9 @@ describe('scenario run --client and token kinds', () => {
   it('a known unique-token client: the fence variant is not applicable (said), the other is planned', () => {
     const r = spawnSync(process.execPath, [MAIN, 'scenario', 'run', 'S2', '--client', 'redis-py', '--dry-run'], { encoding: 'utf8', timeout: 20_000 });
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('S2/redis-fence: not applicable with this client, which announces unique tokens, and the resource mode fence needs a monotonic fencing token');
+    expect(r.stdout).toContain(
+      'S2/redis-fence: not applicable with this client, which announces unique tokens, and the resource mode fence needs a monotonic fencing token',
+    );
     expect(r.stdout).toContain('1 runs (S2; seeds 1)');
     expect(r.stdout).toMatch(/S2\/redis-none seed 1: .*--client/);
     expect(r.stdout).not.toMatch(/S2\/redis-fence seed/);

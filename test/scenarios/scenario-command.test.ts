@@ -45,9 +45,14 @@ describe('fencecheck scenario', () => {
 
   it('run refuses a variant that is not applicable (254 with the reason), not "0 runs"', async () => {
     await expect(scenario(['run', 'S1', '--variant', 'redlock-fence', '--dry-run'])).rejects.toThrow(
-      expect.objectContaining({ exitCode: 254, message: expect.stringContaining('got `redlock-fence` of S1, which is not applicable: redlock issues no monotonic fencing token') }),
+      expect.objectContaining({
+        exitCode: 254,
+        message: expect.stringContaining('got `redlock-fence` of S1, which is not applicable: redlock issues no monotonic fencing token'),
+      }),
     );
-    await expect(scenario(['run', 'S1', '--first-seed', '-1', '--dry-run'])).rejects.toThrow('Expected `--first-seed` to be an integer from 0 to 2^53 - 1, got `-1`');
+    await expect(scenario(['run', 'S1', '--first-seed', '-1', '--dry-run'])).rejects.toThrow(
+      'Expected `--first-seed` to be an integer from 0 to 2^53 - 1, got `-1`',
+    );
   });
 
   it('run --dry-run: the runs and their replay commands on stdout, nothing run', async () => {
@@ -79,17 +84,25 @@ describe('fencecheck scenario', () => {
 
   it('refuses first seeds whose last replay would not parse, and plans past the bound, with 254 before any plan is built', async () => {
     const last = scenario(['run', 'S3', '--first-seed', '9007199254740991', '--seeds', '2', '--dry-run']);
-    await expect(last).rejects.toMatchObject({ exitCode: 254, message: 'Expected `--first-seed` + `--seeds` - 1 to be at most 2^53 - 1, got 9007199254740991 + 2 - 1' });
+    await expect(last).rejects.toMatchObject({
+      exitCode: 254,
+      message: 'Expected `--first-seed` + `--seeds` - 1 to be at most 2^53 - 1, got 9007199254740991 + 2 - 1',
+    });
     const one = await scenario(['run', 'S3', '--variant', 'redlock-none', '--first-seed', '9007199254740991', '--dry-run']);
     expect(one.stdout).toContain('--first-seed 9007199254740991\n');
     // The seed count is bounded by its flag's range first (1..1000); the plan bound (plan-bounds.test.ts) stands behind it.
-    await expect(scenario(['run', 'S3', '--seeds', '100000', '--dry-run'])).rejects.toMatchObject({ exitCode: 254, message: expect.stringMatching(/Expected `--seeds` to be an integer from 1 to 1000, got `100000`/) });
+    await expect(scenario(['run', 'S3', '--seeds', '100000', '--dry-run'])).rejects.toMatchObject({
+      exitCode: 254,
+      message: expect.stringMatching(/Expected `--seeds` to be an integer from 1 to 1000, got `100000`/),
+    });
   });
 
   it('refuses ids with --all, neither, --variant with several scenarios, unknown ids', async () => {
     await expect(scenario(['run', 'S1', '--all', '--dry-run'])).rejects.toThrow('Expected scenario ids or `--all`, got both (S1)');
     await expect(scenario(['run', '--dry-run'])).rejects.toThrow(UsageError);
-    await expect(scenario(['run', 'S1', 'S2', '--variant', 'redis-none', '--dry-run'])).rejects.toThrow('Expected `--variant` with exactly one scenario, got 2');
+    await expect(scenario(['run', 'S1', 'S2', '--variant', 'redis-none', '--dry-run'])).rejects.toThrow(
+      'Expected `--variant` with exactly one scenario, got 2',
+    );
     await expect(scenario(['run', 'S99', '--dry-run'])).rejects.toThrow('got `S99`');
     await expect(scenario(['run', 'S1', '--seeds', '0', '--dry-run'])).rejects.toThrow('Expected `--seeds` to be an integer from 1 to 1000, got `0`');
   });

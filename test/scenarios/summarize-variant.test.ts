@@ -17,7 +17,10 @@ describe('splitVerdicts', () => {
     expect(split.lock).toEqual({ valid: false, kinds: { 'double-hold': 3 } });
     expect(split.data).toEqual({ valid: true, kinds: {} });
     // One lost increment: the counter's shortfall and the pair that lost it (two lost-update anomalies), the late write stale and under an older token, the sections interleaved.
-    expect(splitVerdicts(resultsOf({ lostUpdates: 1, resource: 'none' })).data).toEqual({ valid: false, kinds: { 'lost-update': 2, 'stale-write': 1, 'token-regression': 1, 'interleaved-sections': 1 } });
+    expect(splitVerdicts(resultsOf({ lostUpdates: 1, resource: 'none' })).data).toEqual({
+      valid: false,
+      kinds: { 'lost-update': 2, 'stale-write': 1, 'token-regression': 1, 'interleaved-sections': 1 },
+    });
     expect(splitVerdicts(resultsOf({ clean: 2, finalRead: false })).data.valid).toBe('unknown');
     expect(splitVerdicts(null)).toEqual({ lock: { valid: null, kinds: {} }, data: { valid: null, kinds: {} } });
   });
@@ -57,15 +60,40 @@ describe('summarizeProperty', () => {
       { valid: false, kinds: { 'lost-update': 5 } },
       { valid: true, kinds: {} },
     ]);
-    expect(unsafe).toEqual({ outcome: 'unsafe', unsafe: 2, safe: 1, unknown: 0, kinds: { 'lost-update': 12, 'stale-write': 4 }, text: 'unsafe in 2/3 seeds: 12 lost updates, 4 stale writes' });
-    expect(summarizeProperty([{ valid: true, kinds: {} }, { valid: true, kinds: {} }, { valid: true, kinds: {} }]).text).toBe('safe in 3/3 seeds');
-    expect(summarizeProperty([{ valid: true, kinds: {} }, { valid: 'unknown', kinds: {} }]).text).toBe('unknown in 1/2 seeds, safe in 1');
-    expect(summarizeProperty([{ valid: false, kinds: { 'double-hold': 1 } }, { valid: null, kinds: {} }]).text).toBe('unsafe in 1/2 seeds: 1 double hold (1 unknown)');
+    expect(unsafe).toEqual({
+      outcome: 'unsafe',
+      unsafe: 2,
+      safe: 1,
+      unknown: 0,
+      kinds: { 'lost-update': 12, 'stale-write': 4 },
+      text: 'unsafe in 2/3 seeds: 12 lost updates, 4 stale writes',
+    });
+    expect(
+      summarizeProperty([
+        { valid: true, kinds: {} },
+        { valid: true, kinds: {} },
+        { valid: true, kinds: {} },
+      ]).text,
+    ).toBe('safe in 3/3 seeds');
+    expect(
+      summarizeProperty([
+        { valid: true, kinds: {} },
+        { valid: 'unknown', kinds: {} },
+      ]).text,
+    ).toBe('unknown in 1/2 seeds, safe in 1');
+    expect(
+      summarizeProperty([
+        { valid: false, kinds: { 'double-hold': 1 } },
+        { valid: null, kinds: {} },
+      ]).text,
+    ).toBe('unsafe in 1/2 seeds: 1 double hold (1 unknown)');
     expect(summarizeProperty([]).outcome).toBe('not-run');
   });
 
   it('names kinds in words, most frequent first, unknown kinds as they are', () => {
-    expect(kindPhrase({ 'stale-write': 1, 'interleaved-sections': 3, 'mutual-exclusion (unlisted)': 2 })).toBe('3 interleavings, mutual-exclusion (unlisted) 2, 1 stale write');
+    expect(kindPhrase({ 'stale-write': 1, 'interleaved-sections': 3, 'mutual-exclusion (unlisted)': 2 })).toBe(
+      '3 interleavings, mutual-exclusion (unlisted) 2, 1 stale write',
+    );
   });
 });
 
@@ -96,8 +124,21 @@ describe('summarizeVariant', () => {
   });
 
   it('notes the share of acknowledged increments lost, over the runs that counted them, and what the client reported', () => {
-    const lossy = (seed: number, increments: { acked: number; lost: number } | null, findings: Record<string, number>) => ({ ...scenarioRunOf(seed, { lostUpdates: 1, resource: 'none' }, nemesisOps(2), 2), increments, findings });
-    const row = summarizeVariant(s1, redisNone!, [1, 2, 3], [lossy(1, { acked: 12, lost: 4 }, { 'expired-lease grant': 2 }), lossy(2, { acked: 13, lost: 2 }, {}), lossy(3, null, { 'expired-lease grant': 1, 'other thing': 1 })]);
+    const lossy = (seed: number, increments: { acked: number; lost: number } | null, findings: Record<string, number>) => ({
+      ...scenarioRunOf(seed, { lostUpdates: 1, resource: 'none' }, nemesisOps(2), 2),
+      increments,
+      findings,
+    });
+    const row = summarizeVariant(
+      s1,
+      redisNone!,
+      [1, 2, 3],
+      [
+        lossy(1, { acked: 12, lost: 4 }, { 'expired-lease grant': 2 }),
+        lossy(2, { acked: 13, lost: 2 }, {}),
+        lossy(3, null, { 'expired-lease grant': 1, 'other thing': 1 }),
+      ],
+    );
     expect(row.notes).toContain('6 of 25 acknowledged increments lost (24%, over the 2 of 3 runs whose final read counted)');
     expect(row.notes).toContain('the client reported: expired-lease grant ×3, other thing ×1');
     const none = summarizeVariant(s1, redisNone!, [1], [lossy(1, { acked: 12, lost: 0 }, {})]);
@@ -148,7 +189,10 @@ describe('S7: a row must show a lost grant or a refusal', () => {
   const [failoverNone] = selectVariants(s7, ['failover-none']);
   const [failoverWait] = selectVariants(s7, ['failover-wait']);
   // Ops take their times as they are made: each history makes its own, in order.
-  const killOps = (): Op[] => [clientOp({ process: 'nemesis' as never, type: 'invoke', f: 'kill', value: 'rs1' }), clientOp({ process: 'nemesis' as never, type: 'info', f: 'kill', value: 'rs1' })];
+  const killOps = (): Op[] => [
+    clientOp({ process: 'nemesis' as never, type: 'invoke', f: 'kill', value: 'rs1' }),
+    clientOp({ process: 'nemesis' as never, type: 'info', f: 'kill', value: 'rs1' }),
+  ];
   const kill = killOps();
   // After the episodes (theirs are tokens 1 and 2, from 1 s): p6 granted token 10, the master killed, p5 granted 10 again.
   const at = (ms: number) => ({ time: ms * 1e6 });
@@ -172,7 +216,9 @@ describe('S7: a row must show a lost grant or a refusal', () => {
   it('a lost grant decides the seed, and the notes count lost grants and tokens that went backwards', () => {
     const row = summarizeVariant(s7, failoverNone!, [1], [scenarioRunOf(1, { lostUpdates: 1, resource: 'none' }, lost, 1)]);
     expect(row.match).toBe('as-expected');
-    expect(row.notes).toContain('acknowledged grants lost in the failover (another client granted the lock while the holder held it, within its TTL): 1 in 1/1 seeds');
+    expect(row.notes).toContain(
+      'acknowledged grants lost in the failover (another client granted the lock while the holder held it, within its TTL): 1 in 1/1 seeds',
+    );
     expect(row.notes).toContain('fencing tokens that went backwards: 1 in 1/1 seeds');
   });
 

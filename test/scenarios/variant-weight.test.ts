@@ -14,7 +14,9 @@ describe('the weight of a safe scenario row', () => {
     expect(tested.map((r) => [r.summary.outcome, r.summary.evidence?.protection])).toEqual([1, 2, 3].map(() => ['safe', { doubleHolds: 1, refusals: 2 }]));
     const row = summarizeVariant(s1, redisFence!, [1, 2, 3], tested);
     expect(row.cell.outcome).toBe('safe');
-    expect(row.notes).toContain('no violation in 3 runs, 9 dangerous moments tested: a failure that shows in at least 63 % of runs would have been found with 95 % confidence');
+    expect(row.notes).toContain(
+      'no violation in 3 runs, 9 dangerous moments tested: a failure that shows in at least 63 % of runs would have been found with 95 % confidence',
+    );
     const untested = summarizeVariant(s1, redisFence!, [1], [scenarioRunOf(1, QUIET, nemesisOps(2), 2)]);
     expect(untested.notes.some((n) => n.startsWith('no violation in'))).toBe(false);
   });

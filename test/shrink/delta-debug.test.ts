@@ -10,7 +10,13 @@ import { ddmin, describeShrunk, shrinkPlan, type ShrinkPlan } from '../../src/sh
 import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
 import { testSeed } from '../support/seed.js';
 
-const pause = (at: number, on?: 'holder-read' | 'acquire'): FaultWindow => ({ at, until: at + 2400, fault: 'client-pause', target: { kind: 'holder' }, ...(on ? { trigger: { on, withinMs: 10_000 } } : {}) });
+const pause = (at: number, on?: 'holder-read' | 'acquire'): FaultWindow => ({
+  at,
+  until: at + 2400,
+  fault: 'client-pause',
+  target: { kind: 'holder' },
+  ...(on ? { trigger: { on, withinMs: 10_000 } } : {}),
+});
 const kill = (at: number): FaultWindow => ({ at, until: at + 3000, fault: 'kill', target: { kind: 'leader' } });
 const start: ShrinkPlan = { script: [kill(500), pause(1000, 'acquire'), pause(2000, 'holder-read'), kill(6000)], clients: 5, timeLimitS: 20, rate: 2 };
 
@@ -55,12 +61,16 @@ describe('shrinking a plan', () => {
 
   it('never asks the oracle the same candidate twice, and stops at the candidate budget', async () => {
     const seen = new Set<string>();
-    const r = await shrinkPlan(start, async (p) => {
-      const k = JSON.stringify(p);
-      expect(seen.has(k)).toBe(false);
-      seen.add(k);
-      return needsHolderRead(p);
-    }, 5);
+    const r = await shrinkPlan(
+      start,
+      async (p) => {
+        const k = JSON.stringify(p);
+        expect(seen.has(k)).toBe(false);
+        seen.add(k);
+        return needsHolderRead(p);
+      },
+      5,
+    );
     expect(r.candidates).toBe(5);
     expect(r.exhausted).toBe(true);
   });
@@ -70,7 +80,8 @@ describe('shrinking a plan', () => {
     const plan: ShrinkPlan = { script: [jump], clients: 3, timeLimitS: 6, rate: 2 };
     expect(describeShrunk(plan)).toBe('5 fault events, 3 clients, 6 s');
     // Fails while a majority (three of five) jumps: Redlock's quorum.
-    const majority = async (p: ShrinkPlan): Promise<boolean> => p.script.some((w) => w.fault === 'clock' && w.target.kind === 'nodes' && w.target.nodes.length >= 3);
+    const majority = async (p: ShrinkPlan): Promise<boolean> =>
+      p.script.some((w) => w.fault === 'clock' && w.target.kind === 'nodes' && w.target.nodes.length >= 3);
     const r = await shrinkPlan(plan, majority, 200);
     // The oracle does not need the length either: halved down to the floor.
     expect(r.plan.script).toHaveLength(1);

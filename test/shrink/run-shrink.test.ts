@@ -32,7 +32,9 @@ describe('shrink, simulated', () => {
     expect(r.options.script!.length).toBeLessThan(before.script!.length);
     expect(r.options.clients).toBeLessThan(before.clients);
     expect(r.options.timeLimitS).toBeLessThan(before.timeLimitS);
-    expect(r.lines[0]).toContain(`shrunk to ${r.options.script!.length} fault event${r.options.script!.length === 1 ? '' : 's'}, ${r.options.clients} client${r.options.clients === 1 ? '' : 's'}, ${r.options.timeLimitS} s;`);
+    expect(r.lines[0]).toContain(
+      `shrunk to ${r.options.script!.length} fault event${r.options.script!.length === 1 ? '' : 's'}, ${r.options.clients} client${r.options.clients === 1 ? '' : 's'}, ${r.options.timeLimitS} s;`,
+    );
     expect(r.steps.length).toBeGreaterThan(0);
     expect(r.lines[2]).toMatch(/^replay: fencecheck run .* --script '\[.*\]' --seed \d+$/);
     const json = JSON.parse(readFileSync(join(shrinkDir, 'shrink.json'), 'utf8'));
@@ -49,7 +51,22 @@ describe('shrink, simulated', () => {
     lines.push(JSON.stringify({ index: last.index + 1, time: last.time + 1, process: 7, type: 'invoke', f: 'acquire', value: null }));
     lines.push(JSON.stringify({ index: last.index + 2, time: last.time + 2, process: 7, type: 'ok', f: 'acquire', value: null, token: 99, validity_ms: -40 }));
     writeFileSync(join(dir, 'history.jsonl'), lines.join('\n') + '\n');
-    const quiet = { violation: false, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
+    const quiet = {
+      violation: false,
+      applied: 1,
+      triggered: 1,
+      doubleHolds: 1,
+      refusals: 0,
+      pausedGrants: 0,
+      lateWrites: 1,
+      sessionLateWrites: 0,
+      lostGrants: 0,
+      tokenRegressions: 0,
+      expiredGrants: 0,
+      sleptGrants: 0,
+      validDoubleHolds: 0,
+      foreignReleases: 0,
+    };
     const stub = (expiredGrants: number) => {
       const logged: string[] = [];
       let n = 0;
@@ -91,7 +108,7 @@ describe('shrink, simulated', () => {
     }
   });
 
-  it('reads a seeded run\'s schedule back as the script it ran', () => {
+  it("reads a seeded run's schedule back as the script it ran", () => {
     const o = failedRunOptions(SAMPLE);
     expect(o.script!.length).toBeGreaterThan(0);
     expect(o.nemesis).toEqual([...new Set(o.script!.map((w) => w.fault))]);
@@ -117,12 +134,27 @@ describe('shrink, simulated', () => {
   });
 });
 
-describe('shrink\'s lines count what they say', () => {
+describe("shrink's lines count what they say", () => {
   /** Deps whose every re-run fails the same way; the log kept. */
   const alwaysFails = () => {
     const logged: string[] = [];
     let n = 0;
-    const miss = { violation: true, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
+    const miss = {
+      violation: true,
+      applied: 1,
+      triggered: 1,
+      doubleHolds: 1,
+      refusals: 0,
+      pausedGrants: 0,
+      lateWrites: 1,
+      sessionLateWrites: 0,
+      lostGrants: 0,
+      tokenRegressions: 0,
+      expiredGrants: 0,
+      sleptGrants: 0,
+      validDoubleHolds: 0,
+      foreignReleases: 0,
+    };
     const deps = {
       runTry: async () => ({ runDir: `/virtual/${n++}`, replay: 'r' }),
       readTry: async () => ({ outcome: 'unsafe' as const, miss }),
@@ -133,7 +165,7 @@ describe('shrink\'s lines count what they say', () => {
     return { deps, logged };
   };
 
-  it('--max-candidates 6: at most 6 candidates, the original\'s re-run not among them, and the steps line counts the ones logged', async () => {
+  it("--max-candidates 6: at most 6 candidates, the original's re-run not among them, and the steps line counts the ones logged", async () => {
     const { deps, logged } = alwaysFails();
     const r = await runShrink({ runDir: SAMPLE, runs: 2, minFails: 1, maxCandidates: 6, shrinkDir: temp() }, deps);
     const candidates = logged.filter((l) => /^shrink: candidate \d+:/.test(l)).map((l) => Number(/candidate (\d+):/.exec(l)![1]));
@@ -142,7 +174,7 @@ describe('shrink\'s lines count what they say', () => {
     expect(r.lines.find((l) => l.startsWith('steps: '))).toMatch(/\(6 candidates, candidate budget spent\)$/);
   });
 
-  it('the replay writes where the shrunk run came from (a hunt\'s try: the hunt\'s directory), not `--results results`', async () => {
+  it("the replay writes where the shrunk run came from (a hunt's try: the hunt's directory), not `--results results`", async () => {
     const dir = temp();
     cpSync(SAMPLE, dir, { recursive: true });
     const huntDir = join(temp(), 'hunt', 'redis-none-20261203T084211');
@@ -156,12 +188,27 @@ describe('shrink\'s lines count what they say', () => {
   });
 });
 
-describe('shrink\'s sequential decision (no --runs, no --min-fails)', () => {
+describe("shrink's sequential decision (no --runs, no --min-fails)", () => {
   /** Deps whose re-runs fail as `fails(n)` says for the n-th re-run (0-based); the log kept. */
   const deps = (fails: (n: number) => boolean) => {
     const logged: string[] = [];
     let n = 0;
-    const miss = { violation: true, applied: 1, triggered: 1, doubleHolds: 1, refusals: 0, pausedGrants: 0, lateWrites: 1, sessionLateWrites: 0, lostGrants: 0, tokenRegressions: 0, expiredGrants: 0, sleptGrants: 0, validDoubleHolds: 0, foreignReleases: 0 };
+    const miss = {
+      violation: true,
+      applied: 1,
+      triggered: 1,
+      doubleHolds: 1,
+      refusals: 0,
+      pausedGrants: 0,
+      lateWrites: 1,
+      sessionLateWrites: 0,
+      lostGrants: 0,
+      tokenRegressions: 0,
+      expiredGrants: 0,
+      sleptGrants: 0,
+      validDoubleHolds: 0,
+      foreignReleases: 0,
+    };
     const unsafe = new Set<string>();
     return {
       logged,
@@ -186,7 +233,9 @@ describe('shrink\'s sequential decision (no --runs, no --min-fails)', () => {
     expect(r.exitCode).toBe(1);
     expect(r.lines[0]).toMatch(/; reproduced 2\/2 \(95% CI 34–100%\)$/);
     expect(logged.find((l) => l.startsWith('shrink: the original plan:'))).toMatch(/: failed 4\/4 \(95% CI 51–100%\): shrinking$/);
-    expect(logged).toContain('shrink: each candidate is re-run until it clearly fails about as often as the original (90%) or clearly less (23%), at most 12 times');
+    expect(logged).toContain(
+      'shrink: each candidate is re-run until it clearly fails about as often as the original (90%) or clearly less (23%), at most 12 times',
+    );
     expect(logged.filter((l) => /^shrink: candidate \d+:/.test(l)).every((l) => l.endsWith(': failed 2/2 (95% CI 34–100%): kept'))).toBe(true);
     const json = JSON.parse(readFileSync(join(shrinkDir, 'shrink.json'), 'utf8'));
     expect(json.rule).toMatchObject({ kind: 'sequential', ratio: 4, maxRuns: 12 });

@@ -24,14 +24,20 @@ import type { SimTruth } from './sim-truth.js';
 const ACCESSES = new Set(['read', 'write', 'mark']);
 
 /** The disagreements, and how many definite interleavings the truth showed (so a batch can show the comparison was not empty). */
-export function interleavingDisagreements(verdict: CheckerVerdict | undefined, ops: readonly LockOp[], truth: SimTruth): { disagreements: string[]; definitePairs: number } {
+export function interleavingDisagreements(
+  verdict: CheckerVerdict | undefined,
+  ops: readonly LockOp[],
+  truth: SimTruth,
+): { disagreements: string[]; definitePairs: number } {
   if (verdict === undefined) return { disagreements: [], definitePairs: 0 };
   const once = new Set<string>();
   const granted = new Map<string, number>();
   for (const g of truth.grants) if (g.token !== undefined) granted.set(String(g.token), (granted.get(String(g.token)) ?? 0) + 1);
   for (const [t, n] of granted) if (n === 1) once.add(t);
   const applied = new Map<string, number[]>();
-  for (const a of truth.accesses) if (a.token !== undefined && once.has(String(a.token))) (applied.get(String(a.token)) ?? applied.set(String(a.token), []).get(String(a.token))!).push(a.atMs);
+  for (const a of truth.accesses)
+    if (a.token !== undefined && once.has(String(a.token)))
+      (applied.get(String(a.token)) ?? applied.set(String(a.token), []).get(String(a.token))!).push(a.atMs);
   const out: string[] = [];
   const reported = new Set<string>();
   for (const a of verdict.anomalies.filter((x) => x.kind === 'interleaved-sections')) {
@@ -40,7 +46,8 @@ export function interleavingDisagreements(verdict: CheckerVerdict | undefined, o
     reported.add(`${ta}|${tb}`);
     const A = applied.get(ta) ?? [];
     const B = applied.get(tb) ?? [];
-    if (!B.some((b) => A.some((x) => x < b) && A.some((x) => x > b))) out.push(`reported interleaved sections that did not interleave at the resource: ${a.message}`);
+    if (!B.some((b) => A.some((x) => x < b) && A.some((x) => x > b)))
+      out.push(`reported interleaved sections that did not interleave at the resource: ${a.message}`);
   }
   // Complete: the history's accesses of each once-granted token, when all answered ok and as many as took effect.
   // The checker lists at most so many pairs (its stats count them all): with the list cut, the definite pairs are counted instead.
@@ -49,7 +56,8 @@ export function interleavingDisagreements(verdict: CheckerVerdict | undefined, o
   const cut = counted > listed;
   let definitePairs = 0;
   const sent = new Map<string, LockOp[]>();
-  for (const op of ops) if (ACCESSES.has(op.f) && op.token !== undefined) (sent.get(String(op.token)) ?? sent.set(String(op.token), []).get(String(op.token))!).push(op);
+  for (const op of ops)
+    if (ACCESSES.has(op.f) && op.token !== undefined) (sent.get(String(op.token)) ?? sent.set(String(op.token), []).get(String(op.token))!).push(op);
   const definite = (t: string): LockOp[] | undefined => {
     const mine = (sent.get(t) ?? []).filter((op) => op.status !== 'fail');
     return mine.every((op) => op.status === 'ok') && mine.length === (applied.get(t) ?? []).length ? mine : undefined;
@@ -73,7 +81,10 @@ export function interleavingDisagreements(verdict: CheckerVerdict | undefined, o
       });
       if (!missed) continue;
       definitePairs++;
-      if (!cut && !reported.has(`${ta}|${tb}`)) out.push(`missed a definite interleaving: an access under token ${tb} took effect between two of token ${ta}'s, with their intervals apart in the history`);
+      if (!cut && !reported.has(`${ta}|${tb}`))
+        out.push(
+          `missed a definite interleaving: an access under token ${tb} took effect between two of token ${ta}'s, with their intervals apart in the history`,
+        );
     }
   }
   if (cut && definitePairs > counted) out.push(`interleaved-sections counted ${counted} pairs, but the truth shows ${definitePairs} definite ones`);

@@ -15,8 +15,24 @@ import { compareLockTruth, type LockTruthComparison } from './compare-lock-truth
 import { simulateRun } from './simulate-run.js';
 
 const options: RunOptions = {
-  backend: 'redis', resource: 'none', workload: 'mutex', nemesis: ['client-pause'], timeLimitS: 10, clients: 3, ttlMs: 500, seed: 1, holdMs: 200, rate: 4,
-  intervalMs: 1000, durationMs: 2000, recoverMs: 1000, callTimeoutMs: 500, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'redis',
+  resource: 'none',
+  workload: 'mutex',
+  nemesis: ['client-pause'],
+  timeLimitS: 10,
+  clients: 3,
+  ttlMs: 500,
+  seed: 1,
+  holdMs: 200,
+  rate: 4,
+  intervalMs: 1000,
+  durationMs: 2000,
+  recoverMs: 1000,
+  callTimeoutMs: 500,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 
 /** `checked` with the mutual-exclusion verdict changed by `edit`. */
@@ -41,13 +57,21 @@ describe('the mutual-exclusion truth comparison', () => {
   });
 
   it('names every visible double hold a checker left out', () => {
-    const c = compare(withMutex(checked, (v) => ({ ...v, valid: true, anomalies: v.anomalies.filter((a) => a.kind !== 'double-hold'), anomalyCount: 0, stats: { ...v.stats, doubleHolds: 0 } })));
+    const c = compare(
+      withMutex(checked, (v) => ({
+        ...v,
+        valid: true,
+        anomalies: v.anomalies.filter((a) => a.kind !== 'double-hold'),
+        anomalyCount: 0,
+        stats: { ...v.stats, doubleHolds: 0 },
+      })),
+    );
     const missed = c.disagreements.filter((d) => d.startsWith('missed a double hold: '));
     expect(missed).toHaveLength(c.visibleDoubleHolds);
     expect(missed[0]).toMatch(/^missed a double hold: p\d+, told it holds \d+ .* both believed they held it from [\d.]+ to [\d.]+ ms$/);
   });
 
-  it('counts them when the checker\'s list was cut', () => {
+  it("counts them when the checker's list was cut", () => {
     const c = compare(withMutex(checked, (v) => ({ ...v, anomalies: [], anomalyCount: 1, stats: { ...v.stats, doubleHolds: 0 } })));
     expect(c.disagreements).toEqual([`mutual-exclusion counted 0 double holds, but the truth shows ${c.visibleDoubleHolds} the history makes definite`]);
   });

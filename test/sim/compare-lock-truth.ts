@@ -82,22 +82,28 @@ export function compareLockTruth(checked: LockCheckResult, ops: readonly LockOp[
     }
     const [first, later] = g1.seq < g2.seq ? [g1, g2] : [g2, g1];
     reported.add(pairKey(first, later));
-    if (first.releasedAtMs !== undefined && first.releasedAtMs <= later.atMs) out.push(`reported a double hold, but ${String(first.token)} was released at the service (${first.releasedAtMs.toFixed(1)} ms) before ${String(later.token)} was granted: ${a.message}`);
+    if (first.releasedAtMs !== undefined && first.releasedAtMs <= later.atMs)
+      out.push(
+        `reported a double hold, but ${String(first.token)} was released at the service (${first.releasedAtMs.toFixed(1)} ms) before ${String(later.token)} was granted: ${a.message}`,
+      );
   }
   const visible = visibleDoubleHolds(ops, end, truth);
   // The checker lists at most so many pairs (its stats count them all): with the list cut, the visible pairs are counted instead.
   const cut = mutex !== undefined && mutex.anomalyCount > mutex.anomalies.length;
   const counted = mutex?.stats?.['doubleHolds'] ?? 0;
-  if (mutex === undefined && visible.length > 0) out.push(`mutual-exclusion did not run, and the truth shows ${visible.length} double hold(s) the history makes definite`);
+  if (mutex === undefined && visible.length > 0)
+    out.push(`mutual-exclusion did not run, and the truth shows ${visible.length} double hold(s) the history makes definite`);
   if (mutex !== undefined && !cut) {
     for (const v of visible) if (!reported.has(pairKey(v.first, v.later))) out.push(`missed a double hold: ${v.description}`);
   }
-  if (cut && visible.length > counted) out.push(`mutual-exclusion counted ${counted} double holds, but the truth shows ${visible.length} the history makes definite`);
+  if (cut && visible.length > counted)
+    out.push(`mutual-exclusion counted ${counted} double holds, but the truth shows ${visible.length} the history makes definite`);
   if (monotonic) out.push(...compareGrantTokens(checked, ops, truth));
   const lin = verdict('mutex-linearizable');
   const okReleased = new Set(ops.filter((op) => op.f === 'release' && op.status === 'ok').map((op) => op.token));
   const passedOn = passedWithoutRelease(truth).length + truth.grants.filter((g) => truth.successorOf(g) !== undefined && !okReleased.has(g.token)).length;
-  if (lin?.valid === false && passedOn === 0) out.push(`mutex-linearizable invalid (${lin.summary}) but every grant followed its predecessor's acknowledged release`);
+  if (lin?.valid === false && passedOn === 0)
+    out.push(`mutex-linearizable invalid (${lin.summary}) but every grant followed its predecessor's acknowledged release`);
   return { disagreements: out, visibleDoubleHolds: visible.length };
 }
 
@@ -115,8 +121,14 @@ interface VisibleDoubleHold {
  * complete claim; the cases it leaves out are named there).
  */
 function visibleDoubleHolds(ops: readonly LockOp[], end: number, truth: SimTruth): VisibleDoubleHold[] {
-  const grantsOf = groupBy(truth.grants.filter((g) => g.token !== undefined), (g) => g.token!);
-  const toldOf = groupBy(ops.filter((op) => op.f === 'acquire' && op.status === 'ok' && op.token !== undefined), (op) => op.token!);
+  const grantsOf = groupBy(
+    truth.grants.filter((g) => g.token !== undefined),
+    (g) => g.token!,
+  );
+  const toldOf = groupBy(
+    ops.filter((op) => op.f === 'acquire' && op.status === 'ok' && op.token !== undefined),
+    (op) => op.token!,
+  );
   const byProcess = groupBy(ops, (op) => op.process);
   // A grant and the one ok acquire that told its holder, when its token names it alone on both sides.
   const held = new Map<SimGrant, { process: number; from: number; to: number }>();
@@ -129,7 +141,11 @@ function visibleDoubleHolds(ops: readonly LockOp[], end: number, truth: SimTruth
     const a = held.get(first);
     if (a === undefined) continue;
     // Later grants while the first was still not released at the service (once released, it was before every later one).
-    for (let later = truth.successorOf(first); later !== undefined && !(first.releasedAtMs !== undefined && first.releasedAtMs <= later.atMs); later = truth.successorOf(later)) {
+    for (
+      let later = truth.successorOf(first);
+      later !== undefined && !(first.releasedAtMs !== undefined && first.releasedAtMs <= later.atMs);
+      later = truth.successorOf(later)
+    ) {
       const b = held.get(later);
       if (b === undefined || b.process === a.process) continue;
       const from = Math.max(a.from, b.from);
@@ -174,7 +190,8 @@ function compareGrantTokens(checked: LockCheckResult, ops: readonly LockOp[], tr
   if (v === undefined) return out;
   const numbered = truth.grants.filter((g) => typeof g.token === 'number');
   const regressed = numbered.some((g, i) => numbered.slice(i + 1).some((h) => (compareTokens(h.token!, g.token!) ?? 1) <= 0));
-  if ((v.stats?.['regressions'] ?? 0) > 0 && !regressed) out.push(`grant-tokens reports a regression (${v.summary}) but the service's tokens only grew in grant order`);
+  if ((v.stats?.['regressions'] ?? 0) > 0 && !regressed)
+    out.push(`grant-tokens reports a regression (${v.summary}) but the service's tokens only grew in grant order`);
   // Complete: two ordered ok acquires whose grants regressed at the service.
   const oks = ops.filter((o) => o.f === 'acquire' && o.status === 'ok' && o.completeTime !== undefined && o.token !== undefined);
   for (const a of oks) {
@@ -182,7 +199,8 @@ function compareGrantTokens(checked: LockCheckResult, ops: readonly LockOp[], tr
     for (const b of oks) {
       const gb = onlyGrant(truth, b.token);
       if (ga === undefined || gb === undefined || b.invokeTime <= a.completeTime!) continue;
-      if (gb.seq > ga.seq && (compareTokens(b.token!, a.token!) ?? 1) <= 0 && v.valid !== false) out.push(`missed a token regression: ${String(a.token)} then ${String(b.token)}, granted in that order`);
+      if (gb.seq > ga.seq && (compareTokens(b.token!, a.token!) ?? 1) <= 0 && v.valid !== false)
+        out.push(`missed a token regression: ${String(a.token)} then ${String(b.token)}, granted in that order`);
     }
   }
   return out;

@@ -106,21 +106,48 @@ export function compareWithTruth(run: SimulatedRun): TruthComparison {
     if (s['maybeWrites'] === 0 && s['final'] !== undefined && acked - s['final'] !== lostTrue) {
       out.push(`lost-updates shortfall ${acked - s['final']} (acknowledged ${acked}, final ${s['final']}) but the truth lost ${lostTrue}`);
     }
-    if (lost.valid === false && !run.truth.writes.some((w) => w.lostIncrements > 0)) out.push(`lost-updates invalid (${lost.summary}) but no write destroyed an increment`);
-    if (lost.valid === true && s['maybeWrites'] === 0 && s['final'] !== undefined && lostTrue > 0) out.push(`lost-updates valid but the truth lost ${lostTrue}`);
+    if (lost.valid === false && !run.truth.writes.some((w) => w.lostIncrements > 0))
+      out.push(`lost-updates invalid (${lost.summary}) but no write destroyed an increment`);
+    if (lost.valid === true && s['maybeWrites'] === 0 && s['final'] !== undefined && lostTrue > 0)
+      out.push(`lost-updates valid but the truth lost ${lostTrue}`);
   }
 
-  const jobs = o.workload === 'jobs' ? compareJobs(checked.verdicts.find((v) => v.checker === 'jobs'), run.truth) : { disagreements: [], duplicated: 0 };
+  const jobs =
+    o.workload === 'jobs'
+      ? compareJobs(
+          checked.verdicts.find((v) => v.checker === 'jobs'),
+          run.truth,
+        )
+      : { disagreements: [], duplicated: 0 };
   out.push(...jobs.disagreements);
 
   const lock = compareLockTruth(checked, ops, historyEnd(run.history), run.truth, tokenKindOf(o.backend) === 'monotonic');
   out.push(...lock.disagreements);
   // Transactions' writes take effect at COMMIT, which the truth does not count as an access; without a lock there are no tokens.
-  const interleaved = o.resource !== 'for-update' && o.backend !== 'none' ? interleavingDisagreements(checked.verdicts.find((v) => v.checker === 'interleaved-sections'), ops, run.truth) : { disagreements: [], definitePairs: 0 };
+  const interleaved =
+    o.resource !== 'for-update' && o.backend !== 'none'
+      ? interleavingDisagreements(
+          checked.verdicts.find((v) => v.checker === 'interleaved-sections'),
+          ops,
+          run.truth,
+        )
+      : { disagreements: [], definitePairs: 0 };
   out.push(...interleaved.disagreements);
   const doubleHoldsReported = checked.verdicts.find((v) => v.checker === 'mutual-exclusion')?.stats?.['doubleHolds'] ?? 0;
   const refusals = ops.filter((op) => op.status === 'fail' && run.history[op.completeIndex ?? -1]?.['outcome'] === 'rejected').length;
-  return { disagreements: out, interleavingsTrue: interleaved.definitePairs, staleReported: reported.size, staleTrue: truthStale.size, lostTrue, doubleHoldsTrue: passedWithoutRelease(run.truth).length, doubleHoldsReported, doubleHoldsVisible: lock.visibleDoubleHolds, refusals, duplicateJobsTrue: jobs.duplicated, valid: checked.valid };
+  return {
+    disagreements: out,
+    interleavingsTrue: interleaved.definitePairs,
+    staleReported: reported.size,
+    staleTrue: truthStale.size,
+    lostTrue,
+    doubleHoldsTrue: passedWithoutRelease(run.truth).length,
+    doubleHoldsReported,
+    doubleHoldsVisible: lock.visibleDoubleHolds,
+    refusals,
+    duplicateJobsTrue: jobs.duplicated,
+    valid: checked.valid,
+  };
 }
 
 /** The jobs checker's duplicates against the done records the resource applied (the module comment's jobs claims). */
@@ -133,6 +160,7 @@ function compareJobs(v: CheckerVerdict | undefined, truth: SimulatedRun['truth']
   const maybe = v.stats?.['maybeRuns'] ?? NaN;
   const out: string[] = [];
   if (!(counted <= duplicated)) out.push(`jobs counts ${counted} job(s) done twice (${v.summary}), but the resource recorded only ${duplicated} twice`);
-  if (maybe === 0 && counted < duplicated) out.push(`jobs counts ${counted} job(s) done twice with no indeterminate run (${v.summary}), but the resource recorded ${duplicated} twice`);
+  if (maybe === 0 && counted < duplicated)
+    out.push(`jobs counts ${counted} job(s) done twice with no indeterminate run (${v.summary}), but the resource recorded ${duplicated} twice`);
   return { disagreements: out, duplicated };
 }

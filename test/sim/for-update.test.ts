@@ -15,8 +15,24 @@ import { simulateRun } from './simulate-run.js';
 import { compareWithTruth } from './compare-with-truth.js';
 
 const base: RunOptions = {
-  backend: 'none', resource: 'for-update', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 5, clients: 3, ttlMs: 1000, seed: 5, holdMs: 100, rate: 4,
-  intervalMs: 1000, durationMs: 2500, recoverMs: 500, callTimeoutMs: 500, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'none',
+  resource: 'for-update',
+  workload: 'lock-counter',
+  nemesis: ['client-pause'],
+  timeLimitS: 5,
+  clients: 3,
+  ttlMs: 1000,
+  seed: 5,
+  holdMs: 100,
+  rate: 4,
+  intervalMs: 1000,
+  durationMs: 2500,
+  recoverMs: 500,
+  callTimeoutMs: 500,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
   // The pause lands between a section's read (its SELECT … FOR UPDATE, the transaction open) and its write.
   script: [{ at: 1000, until: 3500, fault: 'client-pause', target: { kind: 'holder' }, trigger: { on: 'holder-read', withinMs: 1000 } }],
 };

@@ -12,8 +12,24 @@ import { analyseRun } from '../../core/analyse/analyse-run.js';
 import { simulateRun, type SimulatedRun } from './simulate-run.js';
 
 const base: RunOptions = {
-  backend: 'redis', resource: 'none', workload: 'jobs', nemesis: ['client-pause'], timeLimitS: 20, clients: 2, ttlMs: 1000, seed: 1, holdMs: 200, rate: 2,
-  intervalMs: 2000, durationMs: 3000, recoverMs: 1000, callTimeoutMs: 500, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'redis',
+  resource: 'none',
+  workload: 'jobs',
+  nemesis: ['client-pause'],
+  timeLimitS: 20,
+  clients: 2,
+  ttlMs: 1000,
+  seed: 1,
+  holdMs: 200,
+  rate: 2,
+  intervalMs: 2000,
+  durationMs: 3000,
+  recoverMs: 1000,
+  callTimeoutMs: 500,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 const SEEDS = [1, 2, 3, 4, 5];
 
@@ -60,7 +76,7 @@ describe('the jobs workload, simulated', () => {
     expect(wasted).toBeGreaterThan(0);
   });
 
-  it('a write-only fence is not enough: seed 3\'s stale record lands before the next holder\'s, and the job is done twice', async () => {
+  it("a write-only fence is not enough: seed 3's stale record lands before the next holder's, and the job is done twice", async () => {
     const { run, stats } = await jobsOf('fence', 3);
     expect(stats.duplicates).toBe(1);
     expect(trulyDuplicated(run)).toBe(1);

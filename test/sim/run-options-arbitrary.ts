@@ -29,7 +29,9 @@ const victim: fc.Arbitrary<ClientVictim> = fc.oneof(
 
 /** A lock event to wait for (faults aimed at lock events), or none. */
 const trigger: fc.Arbitrary<Trigger | undefined> = fc.option(
-  fc.record({ on: fc.constantFrom(...TRIGGER_EVENTS), withinMs: fc.integer({ min: 0, max: 3000 }), leadMs: fc.integer({ min: 1, max: 500 }) }).map(({ on, withinMs, leadMs }): Trigger => (on === 'lease-ending' ? { on, withinMs, leadMs } : { on, withinMs })),
+  fc
+    .record({ on: fc.constantFrom(...TRIGGER_EVENTS), withinMs: fc.integer({ min: 0, max: 3000 }), leadMs: fc.integer({ min: 1, max: 500 }) })
+    .map(({ on, withinMs, leadMs }): Trigger => (on === 'lease-ending' ? { on, withinMs, leadMs } : { on, withinMs })),
   { nil: undefined },
 );
 
@@ -40,7 +42,9 @@ function scriptOf(timeLimitMs: number): fc.Arbitrary<FaultWindow[]> {
     length: fc.integer({ min: 50, max: 4000 }),
     target: victim,
     trigger,
-    delay: fc.option(fc.record({ link: fc.constantFrom('resource' as const, 'lock' as const), delayMs: fc.integer({ min: 10, max: 1500 }) }), { nil: undefined }),
+    delay: fc.option(fc.record({ link: fc.constantFrom('resource' as const, 'lock' as const), delayMs: fc.integer({ min: 10, max: 1500 }) }), {
+      nil: undefined,
+    }),
   });
   return fc.array(
     window.map(({ at, length, target, trigger: t, delay }): FaultWindow => {
@@ -104,7 +108,12 @@ export const runOptionsArbitrary: fc.Arbitrary<RunOptions> = fc
       ...(r.mode === 'for-update' ? { idleTxTimeoutMs: r.idleTxTimeoutMs } : {}),
     };
     if (!r.scripted) return fc.constant(base);
-    return scriptOf(r.timeLimitS * 1000).map((script): RunOptions => ({ ...base, nemesis: [...new Set(script.map((w) => w.fault))], script, ...(script.some((w) => w.fault === 'delay') ? { proxies: 'both' as const } : {}) }));
+    return scriptOf(r.timeLimitS * 1000).map((script): RunOptions => ({
+      ...base,
+      nemesis: [...new Set(script.map((w) => w.fault))],
+      script,
+      ...(script.some((w) => w.fault === 'delay') ? { proxies: 'both' as const } : {}),
+    }));
   })
   .map(accepted)
   .filter((o): o is RunOptions => o !== undefined);

@@ -24,8 +24,24 @@ import { compareWithTruth } from './compare-with-truth.js';
 import { simulateRun, type SimWorld } from './simulate-run.js';
 
 const options: RunOptions = {
-  backend: 'redis', resource: 'fence', workload: 'lock-counter', nemesis: [], timeLimitS: 4, clients: 2, ttlMs: 200, seed: 3, holdMs: 100, rate: 8,
-  intervalMs: 1000, durationMs: 1000, recoverMs: 500, callTimeoutMs: 1500, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'redis',
+  resource: 'fence',
+  workload: 'lock-counter',
+  nemesis: [],
+  timeLimitS: 4,
+  clients: 2,
+  ttlMs: 200,
+  seed: 3,
+  holdMs: 100,
+  rate: 8,
+  intervalMs: 1000,
+  durationMs: 1000,
+  recoverMs: 500,
+  callTimeoutMs: 1500,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 
 describe('a holder paused between its SET and its INCR (simulated)', () => {
@@ -61,7 +77,9 @@ describe('a holder paused between its SET and its INCR (simulated)', () => {
     // What the checkers say of it, and that they agree with the truth.
     const checked = analyseRun(run.history, options);
     const verdict = (name: string) => checked.verdicts.find((v) => v.checker === name)!;
-    console.log(`[set-incr gap] sleeper token ${String(sleeper.token)} granted at ${sleeper.atMs.toFixed(1)} ms, lawful token ${String(lawful.token)} at ${lawful.atMs.toFixed(1)} ms; ${checked.verdicts.map((v) => `${v.checker}: ${String(v.valid)} (${v.summary})`).join('; ')}`);
+    console.log(
+      `[set-incr gap] sleeper token ${String(sleeper.token)} granted at ${sleeper.atMs.toFixed(1)} ms, lawful token ${String(lawful.token)} at ${lawful.atMs.toFixed(1)} ms; ${checked.verdicts.map((v) => `${v.checker}: ${String(v.valid)} (${v.summary})`).join('; ')}`,
+    );
     expect(compareWithTruth(run).disagreements).toEqual([]);
     expect(verdict('stale-writes').valid).toBe(true);
     expect(verdict('mutual-exclusion').valid).toBe(true);

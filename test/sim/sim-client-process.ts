@@ -59,7 +59,17 @@ export interface SimClient {
  * is serving now (undefined between requests), so the truth counts a release at the service only when it came
  * from a release (a delayed unlock of an earlier Redlock attempt can delete the value the process holds now).
  */
-export function startSimClient(name: string, host: string, pid: number, clock: VirtualClock, config: ClientConfig, lockClient: LockClientClass, runtimeOf: (proc: SimProcess) => ClientRuntime, onGranted: (token: unknown) => void = () => undefined, onServing: (op: string | undefined) => void = () => undefined): SimClient {
+export function startSimClient(
+  name: string,
+  host: string,
+  pid: number,
+  clock: VirtualClock,
+  config: ClientConfig,
+  lockClient: LockClientClass,
+  runtimeOf: (proc: SimProcess) => ClientRuntime,
+  onGranted: (token: unknown) => void = () => undefined,
+  onServing: (op: string | undefined) => void = () => undefined,
+): SimClient {
   const proc = new SimProcess(clock);
   const stdin = new Stdin();
   const stdout = new Set<(line: string) => void>();
@@ -84,7 +94,15 @@ export function startSimClient(name: string, host: string, pid: number, clock: V
   const log = (line: string): void => stderr.forEach((fn) => fn(line));
   // Started as the process (its first steps run while it runs); it exits 0 when its loop ends.
   proc.run(() => {
-    runClient(config, { lines: stdin, print, log, closeInput: () => stdin.end(), runtime: runtimeOf(proc), versions: () => ({ simulation: '2' }), lockClient }).then(
+    runClient(config, {
+      lines: stdin,
+      print,
+      log,
+      closeInput: () => stdin.end(),
+      runtime: runtimeOf(proc),
+      versions: () => ({ simulation: '2' }),
+      lockClient,
+    }).then(
       () => proc.run(() => end({ code: 0, signal: null })),
       (err: unknown) => proc.run(() => (log(`lock client crashed: ${String(err)}`), end({ code: 255, signal: null }))),
     );

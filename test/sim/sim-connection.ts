@@ -66,7 +66,11 @@ export class SimConnection {
           } catch (err) {
             return reply({ ok: false, err });
           }
-          if (result instanceof Promise) result.then((value) => reply({ ok: true, value }), (err: unknown) => reply({ ok: false, err }));
+          if (result instanceof Promise)
+            result.then(
+              (value) => reply({ ok: true, value }),
+              (err: unknown) => reply({ ok: false, err }),
+            );
           else reply({ ok: true, value: result });
         });
       });

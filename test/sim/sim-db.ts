@@ -108,7 +108,9 @@ export class SimPgServer {
       return r;
     };
     if (session.tx?.aborted === true && text !== SQL.rollback && text !== SQL.commit) {
-      throw Object.assign(new pg.DatabaseError('current transaction is aborted, commands ignored until end of transaction block', 0, 'error'), { code: '25P02' });
+      throw Object.assign(new pg.DatabaseError('current transaction is aborted, commands ignored until end of transaction block', 0, 'error'), {
+        code: '25P02',
+      });
     }
     const needsLock = text === SQL.lockRead || (session.tx !== null && WRITES.has(text));
     if (!needsLock || this.lockOwner === undefined || this.lockOwner === session) return after(this.statement(text, v, client, session));
@@ -286,10 +288,12 @@ export class SimPgDb implements Db {
     try {
       return await new Promise<Result>((resolve, reject) => {
         const cancel = this.proc.clock.setTimer(this.callTimeoutMs, () => reject(new Error('Query read timeout')));
-        connection.request(() => this.server.execute(text, values, this.client, session, timeoutMs)).then(
-          (r) => (cancel(), resolve(r)),
-          (err: unknown) => (cancel(), reject(err instanceof ConnectionReset ? new Error('Connection terminated unexpectedly') : err)),
-        );
+        connection
+          .request(() => this.server.execute(text, values, this.client, session, timeoutMs))
+          .then(
+            (r) => (cancel(), resolve(r)),
+            (err: unknown) => (cancel(), reject(err instanceof ConnectionReset ? new Error('Connection terminated unexpectedly') : err)),
+          );
       });
     } catch (err) {
       // Not reused after a timeout or a broken connection (its statement may still be running); a server's error

@@ -81,7 +81,8 @@ export class SimEtcdCluster extends SimQuorumService {
   createIfAbsent(key: string, leaseId: string, client: string): CreateResult {
     this.expire();
     const kv = this.kvs.get(key);
-    if (kv !== undefined) return { succeeded: false, revision: String(this.revision), existing: { lease: kv.lease, create_revision: String(kv.createRevision) } };
+    if (kv !== undefined)
+      return { succeeded: false, revision: String(this.revision), existing: { lease: kv.lease, create_revision: String(kv.createRevision) } };
     // The put names the lease: a lease that is gone fails the txn as a whole.
     if (!this.leases.has(leaseId)) throw new Error('etcdserver: requested lease not found');
     this.revision++;
@@ -175,10 +176,12 @@ export class SimEtcdPort implements EtcdPort {
   private atQuorum<T>(conn: SimConnection, atServer: () => T): Promise<T> {
     const node = conn.node;
     const attempt = (): Promise<T> =>
-      conn.request(() => (this.cluster.hasQuorum(node) ? { ok: true as const, value: atServer() } : { ok: false as const })).then(
-        (r) => (r.ok ? r.value : new Promise<T>((resolve, reject) => this.proc.clock.setTimer(20, () => attempt().then(resolve, reject)))),
-        (err: unknown) => Promise.reject(err instanceof ConnectionReset ? new Error('14 UNAVAILABLE: Connection dropped') : err),
-      );
+      conn
+        .request(() => (this.cluster.hasQuorum(node) ? { ok: true as const, value: atServer() } : { ok: false as const }))
+        .then(
+          (r) => (r.ok ? r.value : new Promise<T>((resolve, reject) => this.proc.clock.setTimer(20, () => attempt().then(resolve, reject)))),
+          (err: unknown) => Promise.reject(err instanceof ConnectionReset ? new Error('14 UNAVAILABLE: Connection dropped') : err),
+        );
     return attempt();
   }
 
@@ -254,7 +257,8 @@ class SimLease implements EtcdLease {
   }
 
   private keepalive(): void {
-    if (this.proc.clock.wallMs() - this.lastKeepAliveWall > 2 * 1000 * this.ttlS) return this.emitLoss(new Error('We lost connection to etcd and our lease has expired.'));
+    if (this.proc.clock.wallMs() - this.lastKeepAliveWall > 2 * 1000 * this.ttlS)
+      return this.emitLoss(new Error('We lost connection to etcd and our lease has expired.'));
     let live = true;
     let cancelTimeout = this.proc.clock.setTimer(1000 * this.ttlS, () => failed(new Error('GRPC watch stream has timed out.')));
     const failed = (err: Error): void => {

@@ -29,7 +29,14 @@ export interface SimLockService {
   setPressure(node: string, on: boolean): string[];
 }
 
-export function simLockService(backend: LockBackend, nodes: SimNode[], net: SimNetwork, truth: SimTruth, lockName: string, observe?: RedisHook): SimLockService {
+export function simLockService(
+  backend: LockBackend,
+  nodes: SimNode[],
+  net: SimNetwork,
+  truth: SimTruth,
+  lockName: string,
+  observe?: RedisHook,
+): SimLockService {
   switch (backend) {
     case 'redis':
     case 'redlock':

@@ -74,7 +74,9 @@ export class SimZkEnsemble extends SimQuorumService {
   /** The lock passes when the lowest node of the lock's queue changes. */
   private queueChanged(deletedBy: string | undefined): void {
     const prefix = `${this.lockName}/`;
-    const first = [...this.tree.entries()].filter(([p]) => p.startsWith(prefix) && p.slice(prefix.length).startsWith('lock-')).sort((a, b) => a[1].seq - b[1].seq)[0];
+    const first = [...this.tree.entries()]
+      .filter(([p]) => p.startsWith(prefix) && p.slice(prefix.length).startsWith('lock-'))
+      .sort((a, b) => a[1].seq - b[1].seq)[0];
     const key = first?.[0];
     if (key === this.holder) return;
     // The holder's node went by its own delete or its own session close: it let go first.
@@ -98,7 +100,13 @@ export class SimZkEnsemble extends SimQuorumService {
   connect(id: number | undefined, timeoutMs: number, client: string): Session | undefined {
     this.expire();
     if (id !== undefined) return this.touch(id);
-    const s: Session = { id: this.nextSession++, timeoutMs: Math.min(20 * TICK_MS, Math.max(2 * TICK_MS, timeoutMs)), lastHeardMs: this.now, client, closed: false };
+    const s: Session = {
+      id: this.nextSession++,
+      timeoutMs: Math.min(20 * TICK_MS, Math.max(2 * TICK_MS, timeoutMs)),
+      lastHeardMs: this.now,
+      client,
+      closed: false,
+    };
     this.sessions.set(s.id, s);
     return s;
   }
@@ -128,7 +136,12 @@ export class SimZkEnsemble extends SimQuorumService {
   children(path: string): { rc: number; children?: string[] } {
     if (!this.tree.has(path)) return { rc: ZK.NONODE };
     const prefix = path === '/' ? '/' : `${path}/`;
-    return { rc: ZK.OK, children: [...this.tree.keys()].filter((k) => k.startsWith(prefix) && k !== prefix && !k.slice(prefix.length).includes('/')).map((k) => k.slice(prefix.length)) };
+    return {
+      rc: ZK.OK,
+      children: [...this.tree.keys()]
+        .filter((k) => k.startsWith(prefix) && k !== prefix && !k.slice(prefix.length).includes('/'))
+        .map((k) => k.slice(prefix.length)),
+    };
   }
 
   delete(session: Session, path: string): number {
@@ -204,7 +217,10 @@ export class SimZkAddon implements ZkAddon {
       () => undefined,
     );
     // No answer within two thirds of the timeout: try the next server.
-    this.proc.clock.setTimer((2 * this.timeout) / 3, () => this.conn === conn && this.state !== C.ZOO_CONNECTED_STATE && Number(this.proc.clock.nowNs() - started) > 0 && conn.close());
+    this.proc.clock.setTimer(
+      (2 * this.timeout) / 3,
+      () => this.conn === conn && this.state !== C.ZOO_CONNECTED_STATE && Number(this.proc.clock.nowNs() - started) > 0 && conn.close(),
+    );
   }
 
   private heard(): void {
@@ -250,9 +266,9 @@ export class SimZkAddon implements ZkAddon {
   private request<T>(conn: SimConnection, atServer: () => T): Promise<T> {
     const node = conn.node;
     const attempt = (): Promise<T> =>
-      conn.request(() => (this.ensemble.hasQuorum(node) ? { ok: true as const, value: atServer() } : { ok: false as const })).then((r) =>
-        r.ok ? r.value : new Promise<T>((resolve, reject) => this.proc.clock.setTimer(20, () => attempt().then(resolve, reject))),
-      );
+      conn
+        .request(() => (this.ensemble.hasQuorum(node) ? { ok: true as const, value: atServer() } : { ok: false as const }))
+        .then((r) => (r.ok ? r.value : new Promise<T>((resolve, reject) => this.proc.clock.setTimer(20, () => attempt().then(resolve, reject)))));
     return attempt();
   }
 
@@ -283,35 +299,50 @@ export class SimZkAddon implements ZkAddon {
   }
 
   a_create(path: string, data: string, flags: number, cb: (rc: number, err: unknown, created: string) => void): number {
-    return this.op<string>((rc, p) => cb(rc, undefined, p ?? ''), (s) => {
-      const r = this.ensemble.create(s as never, path, data, flags);
-      return { rc: r.rc, ...(r.path !== undefined ? { result: r.path } : {}) };
-    });
+    return this.op<string>(
+      (rc, p) => cb(rc, undefined, p ?? ''),
+      (s) => {
+        const r = this.ensemble.create(s as never, path, data, flags);
+        return { rc: r.rc, ...(r.path !== undefined ? { result: r.path } : {}) };
+      },
+    );
   }
 
   a_exists(path: string, _watch: boolean, cb: (rc: number, err: unknown, stat: ZkStat) => void): number {
-    return this.op<ZkStat>((rc, st) => cb(rc, undefined, st ?? { czxid: 0 }), () => {
-      const r = this.ensemble.exists(path);
-      return { rc: r.rc, ...(r.stat ? { result: r.stat } : {}) };
-    });
+    return this.op<ZkStat>(
+      (rc, st) => cb(rc, undefined, st ?? { czxid: 0 }),
+      () => {
+        const r = this.ensemble.exists(path);
+        return { rc: r.rc, ...(r.stat ? { result: r.stat } : {}) };
+      },
+    );
   }
 
   a_get_children(path: string, _watch: boolean, cb: (rc: number, err: unknown, children: string[]) => void): number {
-    return this.op<string[]>((rc, kids) => cb(rc, undefined, kids ?? []), () => {
-      const r = this.ensemble.children(path);
-      return { rc: r.rc, ...(r.children ? { result: r.children } : {}) };
-    });
+    return this.op<string[]>(
+      (rc, kids) => cb(rc, undefined, kids ?? []),
+      () => {
+        const r = this.ensemble.children(path);
+        return { rc: r.rc, ...(r.children ? { result: r.children } : {}) };
+      },
+    );
   }
 
   a_delete_(path: string, _version: number, cb: (rc: number) => void): number {
-    return this.op((rc) => cb(rc), (s) => ({ rc: this.ensemble.delete(s as never, path) }));
+    return this.op(
+      (rc) => cb(rc),
+      (s) => ({ rc: this.ensemble.delete(s as never, path) }),
+    );
   }
 
   aw_exists(path: string, watcher: Listener, cb: (rc: number) => void): number {
     const proc = this.proc;
     // The watch event travels back to the client like an answer (over the network, handled when the process runs).
     const fire = (): void => this.net.send(this.ensemble.nodes[0]!.name, this.host, () => proc.run(() => watcher(C.ZOO_DELETED_EVENT, this.state, path)));
-    return this.op((rc) => cb(rc), () => ({ rc: this.ensemble.watch(path, fire) }));
+    return this.op(
+      (rc) => cb(rc),
+      () => ({ rc: this.ensemble.watch(path, fire) }),
+    );
   }
 
   close(): void {

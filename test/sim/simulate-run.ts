@@ -78,7 +78,14 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
   const truth = new SimTruth();
   const nodes = new Map([...plan.lockNodes, plan.resourceNode].map((n) => [n, new SimNode(n, clock)]));
   const lockName = lockNameOf(o.backend, RUN_LOCK_NAME);
-  const service = simLockService(o.backend, plan.lockNodes.map((n) => nodes.get(n)!), net, truth, lockName, hooks.redisCommand);
+  const service = simLockService(
+    o.backend,
+    plan.lockNodes.map((n) => nodes.get(n)!),
+    net,
+    truth,
+    lockName,
+    hooks.redisCommand,
+  );
   const pg = new SimPgServer(nodes.get(plan.resourceNode)!, isCounterWorkload(o.workload) ? '0' : '', truth, isCounterWorkload(o.workload));
   // As prepareResource sets it for the run (ALTER DATABASE … SET idle_in_transaction_session_timeout).
   pg.idleTxTimeoutMs = o.idleTxTimeoutMs ?? 0;
@@ -107,13 +114,23 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
         sessionTimeoutMs: o.ttlMs,
         checkHold: o.checkHold,
       });
-      const client = startSimClient(name, host, pids, clock, config, lockClient, (proc) => ({
-        clock: proc.clock,
-        random: () => rng.float(),
-        randomHex: (bytes) => Array.from({ length: bytes }, () => rng.int(0, 255).toString(16).padStart(2, '0')).join(''),
-        ...service.transports(proc, host, name),
-        pg: (_endpoint, callTimeoutMs) => new SimPgDb(net, host, proc, pg, name, callTimeoutMs),
-      }), (token) => truth.actsUnder(name, token as Token), (op) => (op === undefined ? truth.serving.delete(name) : truth.serving.set(name, op)));
+      const client = startSimClient(
+        name,
+        host,
+        pids,
+        clock,
+        config,
+        lockClient,
+        (proc) => ({
+          clock: proc.clock,
+          random: () => rng.float(),
+          randomHex: (bytes) => Array.from({ length: bytes }, () => rng.int(0, 255).toString(16).padStart(2, '0')).join(''),
+          ...service.transports(proc, host, name),
+          pg: (_endpoint, callTimeoutMs) => new SimPgDb(net, host, proc, pg, name, callTimeoutMs),
+        }),
+        (token) => truth.actsUnder(name, token as Token),
+        (op) => (op === undefined ? truth.serving.delete(name) : truth.serving.set(name, op)),
+      );
       world.clients.set(name, client);
       const session = new ClientSession(client.channel, client.control, { mode: o.resource, key: RESOURCE_KEY }, {}, clock);
       sessions.add(session);
@@ -129,7 +146,13 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
 }
 
 /** The NemesisPort over the simulated world: what the real nemesis does, done to the simulated nodes and network. */
-function simNemesis(w: SimWorld, plan: RunPlan, setPressure: (node: string, on: boolean) => string[], sessions: Set<ClientSession>, proxies: RunOptions['proxies']): NemesisPort {
+function simNemesis(
+  w: SimWorld,
+  plan: RunPlan,
+  setPressure: (node: string, on: boolean) => string[],
+  sessions: Set<ClientSession>,
+  proxies: RunOptions['proxies'],
+): NemesisPort {
   const node = (name: string): SimNode => {
     const n = w.nodes.get(name);
     if (n === undefined) throw new Error(`no node ${name}`);
@@ -182,7 +205,13 @@ function simNemesis(w: SimWorld, plan: RunPlan, setPressure: (node: string, on: 
 }
 
 /** A client host's delay links, as the real run's proxies (none unless the options ask for them). */
-function simDelayLinks(net: SimNetwork, host: string, which: RunOptions['proxies'], lockNodes: readonly string[], resourceNode: string): Map<string, DelayLink> {
+function simDelayLinks(
+  net: SimNetwork,
+  host: string,
+  which: RunOptions['proxies'],
+  lockNodes: readonly string[],
+  resourceNode: string,
+): Map<string, DelayLink> {
   const links = new Map<string, DelayLink>();
   if (which === undefined) return links;
   const nodes = [...(which !== 'lock' ? [resourceNode] : []), ...(which !== 'resource' ? lockNodes : [])];

@@ -57,22 +57,61 @@ function faultsStruck(history: History): Set<string> {
 }
 
 const base: RunOptions = {
-  backend: 'redis', resource: 'none', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 5, clients: 5, ttlMs: 2000, seed: 1, holdMs: 200, rate: 2,
-  intervalMs: 1000, durationMs: 1000, recoverMs: 1000, callTimeoutMs: 500, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'redis',
+  resource: 'none',
+  workload: 'lock-counter',
+  nemesis: ['client-pause'],
+  timeLimitS: 5,
+  clients: 5,
+  ttlMs: 2000,
+  seed: 1,
+  holdMs: 200,
+  rate: 2,
+  intervalMs: 1000,
+  durationMs: 1000,
+  recoverMs: 1000,
+  callTimeoutMs: 500,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 
 const REGRESSIONS: { bug: string; options: RunOptions }[] = [
   {
     bug: 'stale-writes took a grant learnt later (its acquirer paused with the answer in its pipe) for a later grant',
     options: {
-      ...base, resource: 'fence-claim', timeLimitS: 3, clients: 3, ttlMs: 201, seed: 1155095465, holdMs: 76, rate: 7, intervalMs: 207, durationMs: 2940, recoverMs: 1992, callTimeoutMs: 798,
+      ...base,
+      resource: 'fence-claim',
+      timeLimitS: 3,
+      clients: 3,
+      ttlMs: 201,
+      seed: 1155095465,
+      holdMs: 76,
+      rate: 7,
+      intervalMs: 207,
+      durationMs: 2940,
+      recoverMs: 1992,
+      callTimeoutMs: 798,
       script: [{ at: 9, until: 342, fault: 'client-pause', target: { kind: 'acquirer' } }],
     },
   },
   {
     bug: 'the same, with unique tokens (Redlock) on an unfenced resource',
     options: {
-      ...base, backend: 'redlock', workload: 'fenced-write', timeLimitS: 6, clients: 4, ttlMs: 203, seed: 1292596250, holdMs: 266, rate: 7, intervalMs: 1603, durationMs: 2608, recoverMs: 874, callTimeoutMs: 52,
+      ...base,
+      backend: 'redlock',
+      workload: 'fenced-write',
+      timeLimitS: 6,
+      clients: 4,
+      ttlMs: 203,
+      seed: 1292596250,
+      holdMs: 266,
+      rate: 7,
+      intervalMs: 1603,
+      durationMs: 2608,
+      recoverMs: 874,
+      callTimeoutMs: 52,
       script: [
         { at: 249, until: 1258, fault: 'client-pause', target: { kind: 'client', worker: 1 } },
         { at: 0, until: 3156, fault: 'client-pause', target: { kind: 'holder' } },
@@ -103,7 +142,21 @@ describe('the evict fault, simulated', () => {
 describe('the run interpreter, simulated', () => {
   it(`the real checkers report what the simulation knows happened (${RUNS} runs)`, async () => {
     const seed = testSeed('simulation', 'test/sim/simulation.test.ts');
-    const totals = { runs: 0, ops: 0, events: 0, staleTrue: 0, staleReported: 0, lostTrue: 0, doubleHoldsTrue: 0, doubleHoldsVisible: 0, doubleHoldsReported: 0, refusals: 0, invalid: 0, interleavingsTrue: 0, duplicateJobsTrue: 0 };
+    const totals = {
+      runs: 0,
+      ops: 0,
+      events: 0,
+      staleTrue: 0,
+      staleReported: 0,
+      lostTrue: 0,
+      doubleHoldsTrue: 0,
+      doubleHoldsVisible: 0,
+      doubleHoldsReported: 0,
+      refusals: 0,
+      invalid: 0,
+      interleavingsTrue: 0,
+      duplicateJobsTrue: 0,
+    };
     const backends = new Map<string, number>();
     const workloads = new Map<string, number>();
     const struck = new Map<string, number>();
@@ -132,7 +185,9 @@ describe('the run interpreter, simulated', () => {
       }),
       { seed, numRuns: RUNS },
     );
-    console.log(`[simulation] ${RUNS} plans in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(totals)} backends ${JSON.stringify(Object.fromEntries(backends))} workloads ${JSON.stringify(Object.fromEntries(workloads))} struck ${JSON.stringify(Object.fromEntries(struck))}`);
+    console.log(
+      `[simulation] ${RUNS} plans in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(totals)} backends ${JSON.stringify(Object.fromEntries(backends))} workloads ${JSON.stringify(Object.fromEntries(workloads))} struck ${JSON.stringify(Object.fromEntries(struck))}`,
+    );
     // The batch must exercise the danger it judges, whatever its size: a batch that never showed it proves nothing.
     expect(totals.staleTrue, 'no run had a stale write').toBeGreaterThan(0);
     expect(totals.lostTrue, 'no run lost an update').toBeGreaterThan(0);
@@ -145,7 +200,13 @@ describe('the run interpreter, simulated', () => {
     expect(totals.duplicateJobsTrue, 'no jobs run had a job done twice').toBeGreaterThan(0);
     // Every simulated backend and every workload ran, and every fault kind struck (applied without error) somewhere in the batch.
     expect([...backends.keys()].sort()).toEqual([...SIMULATED_BACKENDS].sort());
-    expect(LOCK_BACKENDS.filter((b) => !(SIMULATED_BACKENDS as readonly string[]).includes(b)).sort()).toEqual(['memcached', 'pg-advisory', 'pg-advisory-pooled', 'redis-sentinel', 'redlock-npm']);
+    expect(LOCK_BACKENDS.filter((b) => !(SIMULATED_BACKENDS as readonly string[]).includes(b)).sort()).toEqual([
+      'memcached',
+      'pg-advisory',
+      'pg-advisory-pooled',
+      'redis-sentinel',
+      'redlock-npm',
+    ]);
     expect([...workloads.keys()].sort()).toEqual([...WORKLOADS].sort());
     // Every kind some simulated backend takes; the one it cannot is named, so the exemption cannot grow unseen
     // (session-end needs a lock in a server session, PostgreSQL's advisory locks, which the simulation does not model).

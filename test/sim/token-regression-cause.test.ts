@@ -18,8 +18,24 @@ import type { TriggerEvent } from '../../core/generator/nemesis-schedule.js';
 import { simulateRun } from './simulate-run.js';
 
 const base: RunOptions = {
-  backend: 'redis', resource: 'none', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 5, clients: 3, ttlMs: 1000, seed: 3, holdMs: 200, rate: 4,
-  intervalMs: 200, durationMs: 4000, recoverMs: 500, callTimeoutMs: 1000, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'redis',
+  resource: 'none',
+  workload: 'lock-counter',
+  nemesis: ['client-pause'],
+  timeLimitS: 5,
+  clients: 3,
+  ttlMs: 1000,
+  seed: 3,
+  holdMs: 200,
+  rate: 4,
+  intervalMs: 200,
+  durationMs: 4000,
+  recoverMs: 500,
+  callTimeoutMs: 1000,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 
 async function kindsWhenPausedAt(on: Exclude<TriggerEvent, 'lease-ending'>): Promise<{ stale: string[]; grants: boolean }> {

@@ -15,14 +15,31 @@ import { testSeed } from '../support/seed.js';
 import { simulateRun } from './simulate-run.js';
 
 const base: RunOptions = {
-  backend: 'redis', resource: 'none', workload: 'lock-counter', nemesis: ['client-pause'], timeLimitS: 4, clients: 3, ttlMs: 500, seed: 7, holdMs: 200, rate: 4,
-  intervalMs: 1000, durationMs: 1000, recoverMs: 500, callTimeoutMs: 300, nemesisTarget: 'random', redisPersistence: 'none', resultsDir: 'unused', checkHold: false,
+  backend: 'redis',
+  resource: 'none',
+  workload: 'lock-counter',
+  nemesis: ['client-pause'],
+  timeLimitS: 4,
+  clients: 3,
+  ttlMs: 500,
+  seed: 7,
+  holdMs: 200,
+  rate: 4,
+  intervalMs: 1000,
+  durationMs: 1000,
+  recoverMs: 500,
+  callTimeoutMs: 300,
+  nemesisTarget: 'random',
+  redisPersistence: 'none',
+  resultsDir: 'unused',
+  checkHold: false,
 };
 
 /** An upper bound of the main phase's start in the history's time: the clients' connects and ready lines, ms. */
 const START_MS = 10;
 
-const window = (trigger: Trigger, extra: Partial<FaultWindow> = {}): FaultWindow => ({ at: 1000, until: 1600, fault: 'client-pause', target: { kind: 'holder' }, trigger, ...extra }) as FaultWindow;
+const window = (trigger: Trigger, extra: Partial<FaultWindow> = {}): FaultWindow =>
+  ({ at: 1000, until: 1600, fault: 'client-pause', target: { kind: 'holder' }, trigger, ...extra }) as FaultWindow;
 
 /** The nemesis ops of the run that carry a trigger (started faults), and the first one's start. */
 function triggered(h: History, f: string): Op {
@@ -32,7 +49,8 @@ function triggered(h: History, f: string): Op {
 }
 
 const by = (op: Op): number => op['by'] as number;
-const opOf = (h: History, process: number, f: string, type: Op['type'], time: number): Op | undefined => h.find((o) => o.process === process && o.f === f && o.type === type && o.time === time);
+const opOf = (h: History, process: number, f: string, type: Op['type'], time: number): Op | undefined =>
+  h.find((o) => o.process === process && o.f === f && o.type === type && o.time === time);
 
 describe('faults aimed at lock events, simulated', () => {
   // Each event and the history op that is that event, of the client the fault hit, at the same virtual instant.
@@ -63,7 +81,7 @@ describe('faults aimed at lock events, simulated', () => {
     expect(write['started']).toBeGreaterThanOrEqual(resume.time);
   });
 
-  it('lease-ending fires within leadMs of the holder\'s lease end, while it still holds', async () => {
+  it("lease-ending fires within leadMs of the holder's lease end, while it still holds", async () => {
     const run = await simulateRun({ ...base, holdMs: 450, script: [window({ on: 'lease-ending', withinMs: 2000, leadMs: 100 })] });
     const pause = triggered(run.history, 'pause');
     const grant = run.history.filter((o) => o.process === by(pause) && o.f === 'acquire' && o.type === 'ok' && o.time <= pause.time).at(-1)!;
@@ -72,9 +90,12 @@ describe('faults aimed at lock events, simulated', () => {
     expect(left).toBeLessThanOrEqual(100 + 1e-6);
   });
 
-  it('renew fires at a holder\'s renewal (grant + a third of its lease, then each third), while it still holds, on etcd', async () => {
+  it("renew fires at a holder's renewal (grant + a third of its lease, then each third), while it still holds, on etcd", async () => {
     const etcd = { ...base, backend: 'etcd', ttlMs: 600, holdMs: 450 } as const;
-    for (const fault of [{ fault: 'client-pause', target: { kind: 'holder' } }, { fault: 'partition', target: { kind: 'partition', grudgeKind: 'client-from-servers', victim: { kind: 'holder' } } }] as const) {
+    for (const fault of [
+      { fault: 'client-pause', target: { kind: 'holder' } },
+      { fault: 'partition', target: { kind: 'partition', grudgeKind: 'client-from-servers', victim: { kind: 'holder' } } },
+    ] as const) {
       const run = await simulateRun({ ...etcd, nemesis: [fault.fault], script: [window({ on: 'renew', withinMs: 2000 }, fault as Partial<FaultWindow>)] });
       const start = triggered(run.history, fault.fault === 'partition' ? 'start-partition' : 'pause');
       const grant = run.history.filter((o) => o.process === by(start) && o.f === 'acquire' && o.type === 'ok' && o.time <= start.time).at(-1)!;
@@ -92,7 +113,10 @@ describe('faults aimed at lock events, simulated', () => {
     const skip = run.history.filter((o) => o.process === 'nemesis' && o.f === 'pause');
     expect(skip).toHaveLength(1);
     expect(skip[0]!.error).toBe("trigger renew: redis's client does not renew its lease (no renewal to aim at)");
-    expect(evidenceOf(run.history, [], 1).faults).toMatchObject({ applied: 0, skipped: [{ fault: 'client-pause', why: "trigger renew: redis's client does not renew its lease (no renewal to aim at)" }] });
+    expect(evidenceOf(run.history, [], 1).faults).toMatchObject({
+      applied: 0,
+      skipped: [{ fault: 'client-pause', why: "trigger renew: redis's client does not renew its lease (no renewal to aim at)" }],
+    });
   });
 
   it('held fires on a holder, now or at the next grant', async () => {
@@ -105,7 +129,13 @@ describe('faults aimed at lock events, simulated', () => {
   });
 
   it('a delay on the lock link during an acquire slows that acquire', async () => {
-    const run = await simulateRun({ ...base, nemesis: ['delay'], proxies: 'lock', callTimeoutMs: 1000, script: [window({ on: 'acquire', withinMs: 2000 }, { fault: 'delay', link: 'lock', delayMs: 400, target: { kind: 'acquirer' } })] });
+    const run = await simulateRun({
+      ...base,
+      nemesis: ['delay'],
+      proxies: 'lock',
+      callTimeoutMs: 1000,
+      script: [window({ on: 'acquire', withinMs: 2000 }, { fault: 'delay', link: 'lock', delayMs: 400, target: { kind: 'acquirer' } })],
+    });
     const start = triggered(run.history, 'start-delay');
     const invoke = opOf(run.history, by(start), 'acquire', 'invoke', start.time)!;
     expect(invoke).toBeDefined();
@@ -113,8 +143,13 @@ describe('faults aimed at lock events, simulated', () => {
     expect((done.time - invoke.time) / 1e6).toBeGreaterThanOrEqual(400);
   });
 
-  it('a delay on the resource link during the holder\'s write fires at the write', async () => {
-    const run = await simulateRun({ ...base, nemesis: ['delay'], proxies: 'resource', script: [window({ on: 'write', withinMs: 2000 }, { fault: 'delay', link: 'resource', delayMs: 250, target: { kind: 'holder' } })] });
+  it("a delay on the resource link during the holder's write fires at the write", async () => {
+    const run = await simulateRun({
+      ...base,
+      nemesis: ['delay'],
+      proxies: 'resource',
+      script: [window({ on: 'write', withinMs: 2000 }, { fault: 'delay', link: 'resource', delayMs: 250, target: { kind: 'holder' } })],
+    });
     const start = triggered(run.history, 'start-delay');
     const invoke = opOf(run.history, by(start), 'write', 'invoke', start.time)!;
     const done = run.history.find((o) => o.process === invoke.process && o.f === 'write' && o.type !== 'invoke' && o.time > invoke.time)!;
@@ -122,14 +157,27 @@ describe('faults aimed at lock events, simulated', () => {
   });
 
   it('a server fault with a trigger fires at the event (right after a grant)', async () => {
-    const run = await simulateRun({ ...base, nemesis: ['server-pause'], script: [window({ on: 'grant', withinMs: 2000 }, { fault: 'server-pause', target: { kind: 'leader' } })] });
+    const run = await simulateRun({
+      ...base,
+      nemesis: ['server-pause'],
+      script: [window({ on: 'grant', withinMs: 2000 }, { fault: 'server-pause', target: { kind: 'leader' } })],
+    });
     const pause = triggered(run.history, 'pause');
     expect(opOf(run.history, by(pause), 'acquire', 'ok', pause.time)).toBeDefined();
     expect(evidenceOf(run.history, [], 1).faults.applied).toBe(1);
   });
 
-  it('a triggered partition cuts the event\'s client off, its record a plain grudge with the trigger beside it', async () => {
-    const run = await simulateRun({ ...base, nemesis: ['partition'], script: [window({ on: 'held', withinMs: 2000 }, { fault: 'partition', target: { kind: 'partition', grudgeKind: 'client-from-servers', victim: { kind: 'holder' } } })] });
+  it("a triggered partition cuts the event's client off, its record a plain grudge with the trigger beside it", async () => {
+    const run = await simulateRun({
+      ...base,
+      nemesis: ['partition'],
+      script: [
+        window(
+          { on: 'held', withinMs: 2000 },
+          { fault: 'partition', target: { kind: 'partition', grudgeKind: 'client-from-servers', victim: { kind: 'holder' } } },
+        ),
+      ],
+    });
     const start = triggered(run.history, 'start-partition');
     expect(start['trigger']).toBe('held');
     const grudge = start.value as Record<string, string[]>;
@@ -142,12 +190,19 @@ describe('faults aimed at lock events, simulated', () => {
     const skip = run.history.filter((o) => o.process === 'nemesis' && o.f === 'pause');
     expect(skip).toHaveLength(1);
     expect(skip[0]!.error).toBe('trigger mark: no mark event within 700 ms');
-    expect(evidenceOf(run.history, [], 1).faults).toMatchObject({ applied: 0, skipped: [{ fault: 'client-pause', why: 'trigger mark: no mark event within 700 ms' }] });
-    const server = await simulateRun({ ...base, nemesis: ['server-pause'], script: [window({ on: 'mark', withinMs: 100 }, { fault: 'server-pause', target: { kind: 'leader' } })] });
+    expect(evidenceOf(run.history, [], 1).faults).toMatchObject({
+      applied: 0,
+      skipped: [{ fault: 'client-pause', why: 'trigger mark: no mark event within 700 ms' }],
+    });
+    const server = await simulateRun({
+      ...base,
+      nemesis: ['server-pause'],
+      script: [window({ on: 'mark', withinMs: 100 }, { fault: 'server-pause', target: { kind: 'leader' } })],
+    });
     expect(evidenceOf(server.history, [], 1).faults.skipped).toEqual([{ fault: 'server-pause', why: 'trigger mark: no mark event within 100 ms' }]);
   });
 
-  it('a window aimed at one worker waits for that worker\'s event', async () => {
+  it("a window aimed at one worker waits for that worker's event", async () => {
     const run = await simulateRun({ ...base, script: [window({ on: 'grant', withinMs: 3000 }, { target: { kind: 'client', worker: 2 } })] });
     const pause = triggered(run.history, 'pause');
     expect(by(pause) % base.clients).toBe(2);

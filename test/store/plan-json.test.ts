@@ -8,7 +8,15 @@ import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
 import { planRun } from '../../core/plan/run-plan.js';
 import { testSeed } from '../support/seed.js';
 
-const options: RunOptions = { ...DEFAULTS, backend: 'etcd', resource: 'fence-claim', workload: 'lock-counter', nemesis: ['partition'], timeLimitS: 12, clients: 2 };
+const options: RunOptions = {
+  ...DEFAULTS,
+  backend: 'etcd',
+  resource: 'fence-claim',
+  workload: 'lock-counter',
+  nemesis: ['partition'],
+  timeLimitS: 12,
+  clients: 2,
+};
 const plan = planRun(options);
 
 function refusal(edit: (p: Record<string, any>) => void): string {
@@ -34,12 +42,32 @@ describe('plan.json', () => {
   });
 
   it.each([
-    ['a missing option', (p: Record<string, any>) => delete p['options'].clients, 'plan.json: expected `options.clients` to be set (a plan holds every option), found nothing (the field is missing)'],
+    [
+      'a missing option',
+      (p: Record<string, any>) => delete p['options'].clients,
+      'plan.json: expected `options.clients` to be set (a plan holds every option), found nothing (the field is missing)',
+    ],
     ['an option no run takes', (p: Record<string, any>) => (p['options'].nemesis = ['clock']), 'plan.json: `options`: Cannot run this combination'],
-    ['an unknown phase', (p: Record<string, any>) => (p['phases'][1].name = 'nap'), 'plan.json: expected `phases[1].name` to be one of main, heal, recover, final-reads, found "nap"'],
-    ['a main phase without an end', (p: Record<string, any>) => delete p['phases'][0].endMs, 'plan.json: expected `phases[0].endMs` to be a number of ms, at least startMs'],
-    ['a section out of order', (p: Record<string, any>) => (p['workers'][1].sections[2].seq = 7), 'plan.json: expected `workers[1].sections[2].seq` to be 2, found 7'],
-    ['a negative hold', (p: Record<string, any>) => (p['workers'][0].sections[0].holdMs = -1), 'plan.json: expected `workers[0].sections[0].holdMs` to be a number of ms >= 0, found -1'],
+    [
+      'an unknown phase',
+      (p: Record<string, any>) => (p['phases'][1].name = 'nap'),
+      'plan.json: expected `phases[1].name` to be one of main, heal, recover, final-reads, found "nap"',
+    ],
+    [
+      'a main phase without an end',
+      (p: Record<string, any>) => delete p['phases'][0].endMs,
+      'plan.json: expected `phases[0].endMs` to be a number of ms, at least startMs',
+    ],
+    [
+      'a section out of order',
+      (p: Record<string, any>) => (p['workers'][1].sections[2].seq = 7),
+      'plan.json: expected `workers[1].sections[2].seq` to be 2, found 7',
+    ],
+    [
+      'a negative hold',
+      (p: Record<string, any>) => (p['workers'][0].sections[0].holdMs = -1),
+      'plan.json: expected `workers[0].sections[0].holdMs` to be a number of ms >= 0, found -1',
+    ],
     ['a worker too few', (p: Record<string, any>) => p['workers'].pop(), 'plan.json: expected `workers` to be a list of 2 worker plans (options.clients)'],
     ['a bad window', (p: Record<string, any>) => (p['windows'][0].fault = 'meteor'), 'plan.json: expected `windows[0].fault` to be one of'],
   ])('refuses %s, naming the field', (_, edit, wanted) => {

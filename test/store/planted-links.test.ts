@@ -109,7 +109,18 @@ function get(port: number, path: string): Promise<number> {
 }
 
 function state(): ClusterState {
-  return { version: 1, createdAt: '2026-01-01T00:00:00.000Z', runDir: '/r', subnet: '10.77.0.0/24', owner: { pid: 1, comm: 'node', startTime: 2, detached: false }, namespaces: [], rootLinks: [], processes: [], nftTables: [], dataDirs: [] };
+  return {
+    version: 1,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    runDir: '/r',
+    subnet: '10.77.0.0/24',
+    owner: { pid: 1, comm: 'node', startTime: 2, detached: false },
+    namespaces: [],
+    rootLinks: [],
+    processes: [],
+    nftTables: [],
+    dataDirs: [],
+  };
 }
 
 /** One writer: set the scene in `base`, write, and check what was written. */
@@ -223,7 +234,11 @@ describe('every writer, with links planted at its temporary names and at its tar
   it('every writer is drawn: each one runs once with links everywhere', async () => {
     for (const [name, write] of Object.entries(WRITERS)) {
       const base = tempDir('fencecheck-planted-');
-      const scene: Scene = { outside: new Map(), plant: { aim: 'file', relativeLink: false, atTemps: true, atTarget: name !== 'the writable-directory probe' }, n: 0 };
+      const scene: Scene = {
+        outside: new Map(),
+        plant: { aim: 'file', relativeLink: false, atTemps: true, atTarget: name !== 'the writable-directory probe' },
+        n: 0,
+      };
       await write(scene, base);
       assertOutsideUntouched(scene);
       expect(scene.outside.size, name).toBeGreaterThan(0);

@@ -104,7 +104,12 @@ describe('writeFileAtomic', () => {
     const dir = temp();
     const path = join(dir, 'results.json');
     writeFileSync(path, 'old\n');
-    const full = { ...nodeIo, writeSync: () => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); } };
+    const full = {
+      ...nodeIo,
+      writeSync: () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+    };
     let caught: unknown;
     try {
       writeFileAtomic(path, '{"valid": true}\n', { io: full });

@@ -37,7 +37,10 @@ describe('ensureWritableDir', () => {
   it('refuses /proc/nope at once (mkdir there says ENOENT forever), a file, a path through a file', () => {
     const root = madeTempDir('fencecheck-wdir-');
     writeFileSync(join(root, 'file'), 'x');
-    refusedWith(() => ensureWritableDir('/proc/nope', '`--results`'), 'Expected `--results` to name a directory fencecheck can create, got `/proc/nope` (mkdir /proc/nope: ENOENT)');
+    refusedWith(
+      () => ensureWritableDir('/proc/nope', '`--results`'),
+      'Expected `--results` to name a directory fencecheck can create, got `/proc/nope` (mkdir /proc/nope: ENOENT)',
+    );
     refusedWith(() => ensureWritableDir('/proc/nope/deeper', '`--out`'), /^Expected `--out` .*mkdir \/proc\/nope: ENOENT/);
     refusedWith(() => ensureWritableDir(join(root, 'file'), '`--out`'), /is a file/);
     refusedWith(() => ensureWritableDir(join(root, 'file', 'sub'), '`--out`'), /ENOTDIR/);

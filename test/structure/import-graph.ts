@@ -31,7 +31,10 @@ export function specifiersOf(text: string): string[] {
 /** The import of `spec` from `from`, its target resolved when relative. */
 export function resolveImport(from: string, spec: string): Import {
   if (!spec.startsWith('.')) return { from, spec };
-  const to = normalize(join(dirname(from), spec)).replace(/\\/g, '/').replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts');
+  const to = normalize(join(dirname(from), spec))
+    .replace(/\\/g, '/')
+    .replace(/\.js$/, '.ts')
+    .replace(/\.mjs$/, '.mts');
   // A relative path into node_modules (a package's own types) is a package import.
   return to.startsWith('node_modules/') ? { from, spec } : { from, spec, to };
 }

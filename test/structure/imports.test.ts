@@ -46,24 +46,50 @@ describe('the rules can fail', () => {
 
   it('reads static, type-only, re-exported and dynamic imports', () => {
     // Spelled in pieces so that no tool reading this file's own imports takes these for imports.
-    const text = [['import { a } from', "'./a.js';"], ['import type { B } from', "'../b.js';"], ['export { c } from', "'./c.js';"], ['const d = await import(', "'./d.js');"]].map((l) => l.join(' ')).join('\n');
+    const text = [
+      ['import { a } from', "'./a.js';"],
+      ['import type { B } from', "'../b.js';"],
+      ['export { c } from', "'./c.js';"],
+      ['const d = await import(', "'./d.js');"],
+    ]
+      .map((l) => l.join(' '))
+      .join('\n');
     expect(specifiersOf(text)).toEqual(['./a.js', '../b.js', './c.js', './d.js']);
   });
 
   it('flags core/ importing runtime/, a package or a built-in, and runtime/ importing src/', () => {
-    const bad = layerViolations([edge('core/a/x.ts', '../../runtime/y.js'), edge('core/a/x.ts', 'node:fs'), edge('core/x.ts', 'ioredis'), edge('runtime/r/x.ts', '../../src/cli/y.js'), edge('core/a/x.ts', '../b/y.js'), edge('src/x/y.ts', 'node:fs')], LAYERS, WITH_PACKAGES);
-    expect(bad.map((i) => `${i.from}: ${i.spec}`)).toEqual(['core/a/x.ts: ../../runtime/y.js', 'core/a/x.ts: node:fs', 'core/x.ts: ioredis', 'runtime/r/x.ts: ../../src/cli/y.js']);
+    const bad = layerViolations(
+      [
+        edge('core/a/x.ts', '../../runtime/y.js'),
+        edge('core/a/x.ts', 'node:fs'),
+        edge('core/x.ts', 'ioredis'),
+        edge('runtime/r/x.ts', '../../src/cli/y.js'),
+        edge('core/a/x.ts', '../b/y.js'),
+        edge('src/x/y.ts', 'node:fs'),
+      ],
+      LAYERS,
+      WITH_PACKAGES,
+    );
+    expect(bad.map((i) => `${i.from}: ${i.spec}`)).toEqual([
+      'core/a/x.ts: ../../runtime/y.js',
+      'core/a/x.ts: node:fs',
+      'core/x.ts: ioredis',
+      'runtime/r/x.ts: ../../src/cli/y.js',
+    ]);
   });
 
   it('finds a cycle between top folders and one between sibling folders, but not a parent with its own subfolder', () => {
-    const cycles = folderCycles([
-      edge('src/a/x.ts', '../../workloads/r/y.js'),
-      edge('workloads/r/y.ts', '../../src/b/z.js'),
-      edge('src/cluster/x.ts', './backends/y.js'),
-      edge('src/cluster/backends/y.ts', '../x.js'),
-      edge('src/store/s.ts', '../runner/r.js'),
-      edge('src/runner/r.ts', '../store/s.js'),
-    ], 3);
+    const cycles = folderCycles(
+      [
+        edge('src/a/x.ts', '../../workloads/r/y.js'),
+        edge('workloads/r/y.ts', '../../src/b/z.js'),
+        edge('src/cluster/x.ts', './backends/y.js'),
+        edge('src/cluster/backends/y.ts', '../x.js'),
+        edge('src/store/s.ts', '../runner/r.js'),
+        edge('src/runner/r.ts', '../store/s.js'),
+      ],
+      3,
+    );
     expect(cycles.map((c) => `${c.depth}: ${c.folders.join(' <-> ')}`)).toEqual(['1: src <-> workloads', '2: src/runner <-> src/store']);
     expect(cycles[1]!.edges).toEqual(['src/runner/r.ts -> src/store/s.ts', 'src/store/s.ts -> src/runner/r.ts']);
   });

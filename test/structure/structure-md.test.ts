@@ -12,7 +12,9 @@ import { projectRoot } from '../../runtime/hosts/paths.js';
 const root = projectRoot();
 const tracked = ((): string[] | undefined => {
   try {
-    return execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter((f) => f.includes('/'));
+    return execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f.includes('/'));
   } catch {
     return undefined;
   }

@@ -23,8 +23,15 @@ const WIDE: RunOptionLimits = { maxTimeLimitS: 3600, maxClients: 50, maxRate: 10
 const trigger: fc.Arbitrary<Trigger> = fc
   .record({ on: fc.constantFrom(...TRIGGER_EVENTS), withinMs: fc.integer({ min: 0, max: 60_000 }), leadMs: fc.integer({ min: 0, max: 5000 }) })
   .map(({ on, withinMs, leadMs }): Trigger => (on === 'lease-ending' ? { on, withinMs, leadMs } : { on, withinMs }));
-const clientTarget = fc.oneof(fc.constant({ kind: 'holder' as const }), fc.constant({ kind: 'acquirer' as const }), fc.nat(9).map((worker) => ({ kind: 'client' as const, worker })));
-const serverTarget = fc.oneof(fc.constant({ kind: 'leader' as const }), fc.constantFrom('n1', 'n2', 'r1').map((node) => ({ kind: 'node' as const, node })));
+const clientTarget = fc.oneof(
+  fc.constant({ kind: 'holder' as const }),
+  fc.constant({ kind: 'acquirer' as const }),
+  fc.nat(9).map((worker) => ({ kind: 'client' as const, worker })),
+);
+const serverTarget = fc.oneof(
+  fc.constant({ kind: 'leader' as const }),
+  fc.constantFrom('n1', 'n2', 'r1').map((node) => ({ kind: 'node' as const, node })),
+);
 export const faultWindow: fc.Arbitrary<FaultWindow> = fc
   .record({
     at: fc.nat(60_000),

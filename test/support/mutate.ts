@@ -17,21 +17,87 @@ export type Mutation =
   | { kind: 'insert'; at: number; text: string };
 
 /** Characters that matter to the parsers: delimiters, quotes, escapes, digits, controls, a BOM, C1, surrogates. */
-const NASTY = ['"', '\\', '{', '}', '[', ']', '(', ')', ':', ',', '#', ';', '\n', '\r', '\t', '\0', '\u001b', '\u009b', '\ufeff', '\ud800', '-', '0', '9', 'e', 'N', 'M', ' ', 'nil', 'null', ':invoke', ':ok'];
-const HUGE = ['1e400', '-1e400', '9007199254740993', '123456789012345678901234567890', '1e999999', '0.0000000000000000000000001', '-0', 'NaN', 'Infinity', '##Inf', '99999999999999999999N'];
+const NASTY = [
+  '"',
+  '\\',
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  ':',
+  ',',
+  '#',
+  ';',
+  '\n',
+  '\r',
+  '\t',
+  '\0',
+  '\u001b',
+  '\u009b',
+  '\ufeff',
+  '\ud800',
+  '-',
+  '0',
+  '9',
+  'e',
+  'N',
+  'M',
+  ' ',
+  'nil',
+  'null',
+  ':invoke',
+  ':ok',
+];
+const HUGE = [
+  '1e400',
+  '-1e400',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '1e999999',
+  '0.0000000000000000000000001',
+  '-0',
+  'NaN',
+  'Infinity',
+  '##Inf',
+  '99999999999999999999N',
+];
 
 /** Number literals of every edge class: beyond 2^53 in float and exponent spellings, underflow, subnormal, signed zero, and safe ones. */
 export const EDGE_LITERALS: readonly string[] = [
-  '9007199254740993.0', '9007199254740992.0', '9.007199254740993e15', '9007199254740992', '9007199254740993', '-9007199254740993.0', '1e16', '1.5e300',
-  '1e-400', '-1e-400', '5e-324', '2.2250738585072011e-308', `0.${'0'.repeat(330)}1`,
-  '2.2250738585072014e-308', '9007199254740991', '9007199254740991.0', '1e15', '0.0', '-0.0', '0e5', '1e-10', '1.5', '-2',
+  '9007199254740993.0',
+  '9007199254740992.0',
+  '9.007199254740993e15',
+  '9007199254740992',
+  '9007199254740993',
+  '-9007199254740993.0',
+  '1e16',
+  '1.5e300',
+  '1e-400',
+  '-1e-400',
+  '5e-324',
+  '2.2250738585072011e-308',
+  `0.${'0'.repeat(330)}1`,
+  '2.2250738585072014e-308',
+  '9007199254740991',
+  '9007199254740991.0',
+  '1e15',
+  '0.0',
+  '-0.0',
+  '0e5',
+  '1e-10',
+  '1.5',
+  '-2',
 ];
 
 const insertion = fc.oneof(
   fc.constantFrom(...NASTY),
   fc.constantFrom(...HUGE),
   fc.constantFrom(...EDGE_LITERALS),
-  fc.integer({ min: 1, max: 3000 }).chain((n) => fc.constantFrom('['.repeat(n), '{"a":'.repeat(n), '{:a '.repeat(n), '('.repeat(n), `${'['.repeat(n)}1${']'.repeat(n)}`)),
+  fc
+    .integer({ min: 1, max: 3000 })
+    .chain((n) => fc.constantFrom('['.repeat(n), '{"a":'.repeat(n), '{:a '.repeat(n), '('.repeat(n), `${'['.repeat(n)}1${']'.repeat(n)}`)),
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
 );
@@ -79,7 +145,12 @@ export function mutate(text: string, list: readonly Mutation[]): string {
 export const garbage: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.array(fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? 'null'), { maxLength: 6 }).map((lines) => lines.join('\n')),
+  fc
+    .array(
+      fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? 'null'),
+      { maxLength: 6 },
+    )
+    .map((lines) => lines.join('\n')),
   insertion,
 );
 
@@ -92,10 +163,30 @@ export const garbage: fc.Arbitrary<string> = fc.oneof(
 export type ByteMutation = { kind: 'insert-bytes' | 'replace-bytes'; at: number; bytes: number[] };
 
 export const INVALID_UTF8: readonly number[][] = [
-  [0xff], [0xfe], [0x80], [0xbf], [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf],
-  [0xf0, 0x80, 0x80, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc3, 0x41],
+  [0xff],
+  [0xfe],
+  [0x80],
+  [0xbf],
+  [0xc0, 0xaf],
+  [0xc1, 0xbf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xf0, 0x80, 0x80, 0xaf],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf5, 0x80, 0x80, 0x80],
+  [0xc3],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+  [0xc3, 0x41],
 ];
-const VALID_MULTIBYTE: readonly number[][] = [[0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xf0, 0x9f, 0x98, 0x80], [0xef, 0xbb, 0xbf], [0xef, 0xbf, 0xbd]];
+const VALID_MULTIBYTE: readonly number[][] = [
+  [0xc3, 0xa9],
+  [0xe2, 0x82, 0xac],
+  [0xf0, 0x9f, 0x98, 0x80],
+  [0xef, 0xbb, 0xbf],
+  [0xef, 0xbf, 0xbd],
+];
 
 export const byteMutation: fc.Arbitrary<ByteMutation> = fc.record({
   kind: fc.constantFrom('insert-bytes' as const, 'replace-bytes' as const),

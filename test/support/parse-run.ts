@@ -11,7 +11,12 @@ import type { RunOptions } from '../../core/plan/run-options.js';
 export function shellWords(line: string): string[] {
   const words: string[] = [];
   for (const [, word] of line.matchAll(/((?:[^\s'\\]+|'[^']*'|\\.)+)/g)) {
-    words.push(word!.replace(/'([^']*)'|\\(.)|([^'\\]+)/g, (_, quoted: string | undefined, escaped: string | undefined, bare: string | undefined) => quoted ?? escaped ?? bare ?? ''));
+    words.push(
+      word!.replace(
+        /'([^']*)'|\\(.)|([^'\\]+)/g,
+        (_, quoted: string | undefined, escaped: string | undefined, bare: string | undefined) => quoted ?? escaped ?? bare ?? '',
+      ),
+    );
   }
   return words;
 }
@@ -21,9 +26,12 @@ export function parseRun(args: string[]): RunOptions {
   const program = new Command().exitOverride();
   registerRunCommand(program);
   let parsed: RunOptions | undefined;
-  program.commands.find((c) => c.name() === 'run')!.exitOverride().action((flags: CliFlags) => {
-    parsed = runOptionsOf(flags);
-  });
+  program.commands
+    .find((c) => c.name() === 'run')!
+    .exitOverride()
+    .action((flags: CliFlags) => {
+      parsed = runOptionsOf(flags);
+    });
   program.parse(args, { from: 'user' });
   return parsed!;
 }

@@ -72,7 +72,10 @@ const outcome: fc.Arbitrary<Outcome> = fc.oneof(
 const timing: fc.Arbitrary<Timing> = fc.oneof(
   {
     weight: 9,
-    arbitrary: fc.record({ kind: fc.constant('monotonic' as const), deltas: fc.array(fc.constantFrom(0, 0, 1, 1, 2), { minLength: MAX_EVENTS, maxLength: MAX_EVENTS }) }),
+    arbitrary: fc.record({
+      kind: fc.constant('monotonic' as const),
+      deltas: fc.array(fc.constantFrom(0, 0, 1, 1, 2), { minLength: MAX_EVENTS, maxLength: MAX_EVENTS }),
+    }),
   },
   {
     weight: 1,
@@ -114,7 +117,9 @@ export function opShapes(model: ModelName): fc.Arbitrary<fc.Arbitrary<OpShape>> 
     case 'cas-register':
       return fc.constant(fc.oneof({ weight: 2, arbitrary: read(readOutput) }, { weight: 2, arbitrary: write() }, { weight: 1, arbitrary: cas() }));
     case 'etcd':
-      return fc.constant(fc.oneof({ weight: 2, arbitrary: read(fc.constantFrom<Value>(null, 1, 2)) }, { weight: 2, arbitrary: write() }, { weight: 1, arbitrary: cas() }));
+      return fc.constant(
+        fc.oneof({ weight: 2, arbitrary: read(fc.constantFrom<Value>(null, 1, 2)) }, { weight: 2, arbitrary: write() }, { weight: 1, arbitrary: cas() }),
+      );
     case 'kv':
       return fc.integer({ min: 1, max: KEYS.length }).map(kvOp);
     case 'mutex':
@@ -167,9 +172,10 @@ function buildFromPlan(plan: Plan): History {
     events.splice(Math.min(at, events.length), 0, { process: 'nemesis', type: 'info', f: 'start-partition', value: 'majority' });
   }
   let now = 0;
-  return buildHistory(events).map(
-    (e: Op, i): Op => ({ ...e, time: plan.timing.kind === 'monotonic' ? (now += plan.timing.deltas[i] ?? 1) : (plan.timing.times[i] ?? i) }),
-  );
+  return buildHistory(events).map((e: Op, i): Op => ({
+    ...e,
+    time: plan.timing.kind === 'monotonic' ? (now += plan.timing.deltas[i] ?? 1) : (plan.timing.times[i] ?? i),
+  }));
 }
 
 /**

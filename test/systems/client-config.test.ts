@@ -8,7 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { clientConfigOf, RUN_LOCK_NAME, type ClientConfigInput } from '../../core/client-config.js';
 import { LOCK_SYSTEMS, type LockBackend } from '../../core/systems/registry.js';
 
-const base: Omit<ClientConfigInput, 'system'> = { client: 1, lockEndpoints: ['10.0.0.1:1'], lockBase: RUN_LOCK_NAME, resource: 'none', pg: { host: 'h', port: 5432, user: 'postgres', database: 'postgres' }, resourceKey: 'counter', callTimeoutMs: 500 };
+const base: Omit<ClientConfigInput, 'system'> = {
+  client: 1,
+  lockEndpoints: ['10.0.0.1:1'],
+  lockBase: RUN_LOCK_NAME,
+  resource: 'none',
+  pg: { host: 'h', port: 5432, user: 'postgres', database: 'postgres' },
+  resourceKey: 'counter',
+  callTimeoutMs: 500,
+};
 
 describe('clientConfigOf', () => {
   it('names the lock as each backend spells it: a ZooKeeper znode path, the base name elsewhere', () => {

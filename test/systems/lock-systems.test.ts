@@ -10,7 +10,18 @@ import { clusterBackendsOf, LOCK_BACKENDS, LOCK_SERVICES, notApplicable, tokenKi
 
 describe('the lock systems', () => {
   it('list every backend once, in the order commands print them', () => {
-    expect(LOCK_BACKENDS).toEqual(['redis', 'redlock', 'redlock-npm', 'etcd', 'zookeeper', 'redis-sentinel', 'pg-advisory', 'pg-advisory-pooled', 'memcached', 'none']);
+    expect(LOCK_BACKENDS).toEqual([
+      'redis',
+      'redlock',
+      'redlock-npm',
+      'etcd',
+      'zookeeper',
+      'redis-sentinel',
+      'pg-advisory',
+      'pg-advisory-pooled',
+      'memcached',
+      'none',
+    ]);
   });
 
   it('run on servers the cluster plan lays out, connect to one of them and have their leader among them', () => {

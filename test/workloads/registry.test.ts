@@ -29,8 +29,12 @@ describe('the workloads', () => {
   });
 
   it('says why one cannot run without a lock, naming the ones that can', () => {
-    expect(notApplicableWithoutLock('none', 'mutex')).toBe('the mutex workload judges the lock itself, and --backend none has no lock (use lock-counter or jobs)');
-    expect(notApplicableWithoutLock('none', 'fenced-write')).toBe("the fenced-write workload judges writes against the lock's hand-overs, and --backend none has no lock (use lock-counter or jobs)");
+    expect(notApplicableWithoutLock('none', 'mutex')).toBe(
+      'the mutex workload judges the lock itself, and --backend none has no lock (use lock-counter or jobs)',
+    );
+    expect(notApplicableWithoutLock('none', 'fenced-write')).toBe(
+      "the fenced-write workload judges writes against the lock's hand-overs, and --backend none has no lock (use lock-counter or jobs)",
+    );
     expect(notApplicableWithoutLock('none', 'jobs')).toBeUndefined();
     expect(notApplicableWithoutLock('redis', 'mutex')).toBeUndefined();
   });

@@ -44,7 +44,14 @@ export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options
   const parts = searchOrder(model.partition(ops));
   const blind = nothingObserved(ops, parts.length, from, now);
   if (blind !== null) return blind;
-  const found = searchShare(model, parts, parts.map((_, i) => i), options, from, now);
+  const found = searchShare(
+    model,
+    parts,
+    parts.map((_, i) => i),
+    options,
+    from,
+    now,
+  );
   return combine([found], ops.length, parts.length, options.timeoutMs, now() - from);
 }
 
@@ -56,7 +63,10 @@ export function checkOperations<S>(unfilled: Model<S>, ops: Operation[], options
  */
 export function nothingObserved(ops: readonly Operation[], partitions: number, started: number, now: Now): LinearizabilityResult | null {
   if (ops.some((o) => o.ret !== Infinity)) return null;
-  const what = ops.length === 0 ? 'no operation is left to check (every one failed, or was a read with no result)' : `${ops.length === 1 ? 'its one operation is' : `all ${ops.length} operations are`} pending (invoked, never completed)`;
+  const what =
+    ops.length === 0
+      ? 'no operation is left to check (every one failed, or was a read with no result)'
+      : `${ops.length === 1 ? 'its one operation is' : `all ${ops.length} operations are`} pending (invoked, never completed)`;
   return {
     valid: 'unknown',
     reason: `nothing was observed: ${what}; any system would pass, so there is no verdict`,

@@ -96,7 +96,16 @@ export class KeyedSearch<S> {
     parts: StateParts<S>,
   ) {
     const n = (this.n = ops.length);
-    ({ next: this.next, prev: this.prev, sameBefore: this.sameBefore, pending: this.pending, readOnly: this.readOnly, remaining: this.remaining, entry: this.entry, deadEnd: this.deadEnd } = searchFrame(model, ops));
+    ({
+      next: this.next,
+      prev: this.prev,
+      sameBefore: this.sameBefore,
+      pending: this.pending,
+      readOnly: this.readOnly,
+      remaining: this.remaining,
+      entry: this.entry,
+      deadEnd: this.deadEnd,
+    } = searchFrame(model, ops));
     this.state = this.bestState = model.init();
     this.stackOp = new Int32Array(n);
     this.stackState = new Array<S>(n);
@@ -149,7 +158,12 @@ export class KeyedSearch<S> {
       this.outcome = stopped === PAUSED ? undefined : this.outcomeOf(stopped);
     } catch (err) {
       if (!(err instanceof CacheLimitError)) throw err;
-      this.outcome = { valid: 'unknown', reason: `${err.message} (raise the ceiling: --max-search-mb, or partition the history)`, steps: this.steps, cacheEntries: this.nogoods.size };
+      this.outcome = {
+        valid: 'unknown',
+        reason: `${err.message} (raise the ceiling: --max-search-mb, or partition the history)`,
+        steps: this.steps,
+        cacheEntries: this.nogoods.size,
+      };
     }
     return this.outcome;
   }
@@ -160,7 +174,7 @@ export class KeyedSearch<S> {
     if (stopped === VALID) return { valid: true, steps, cacheEntries: entries };
     if (stopped === DEADLINE) return { valid: 'unknown', reason: 'deadline reached', steps, cacheEntries: entries };
     const best = this.bestState;
-    const states = { states: [best], reason: (_: number, op: number) => this.stepOf(best, op) === undefined ? this.reasonOf(best, op) : undefined };
+    const states = { states: [best], reason: (_: number, op: number) => (this.stepOf(best, op) === undefined ? this.reasonOf(best, op) : undefined) };
     return invalidOutcome(this.model, this.ops, states, this.bestOrder.subarray(0, Math.max(0, this.bestDepth)), 0, this.blocker, steps, entries);
   }
 

@@ -53,7 +53,14 @@ export interface PartsRun {
  * not time, so which part that is does not depend on the machine. The
  * deadline is `started + timeoutMs` on `now` (result.ts: why a clock is passed in).
  */
-export function searchParts<S>(model: FilledModel<S>, parts: Operation[][], options: Omit<CheckOptions, 'now'>, started: number, now: Now, control?: RoundControl): PartsRun {
+export function searchParts<S>(
+  model: FilledModel<S>,
+  parts: Operation[][],
+  options: Omit<CheckOptions, 'now'>,
+  started: number,
+  now: Now,
+  control?: RoundControl,
+): PartsRun {
   const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
   const searches: (PartitionSearch<S> | KeyedSearch<S>)[] = [];

@@ -32,13 +32,29 @@ export const NO_INVALID_ROUND = 0x7fffffff;
  * `now`: the clock the deadline is read on (the caller's: options.now is not read here, as a function does not
  * cross to a worker); `firstInvalidRound`: one Int32 shared by all shares, when there are several.
  */
-export function searchShare<S>(model: FilledModel<S>, parts: Operation[][], indexes: readonly number[], options: Omit<CheckOptions, 'now'>, started: number, now: Now, firstInvalidRound?: SharedArrayBuffer): ShareOutcome {
+export function searchShare<S>(
+  model: FilledModel<S>,
+  parts: Operation[][],
+  indexes: readonly number[],
+  options: Omit<CheckOptions, 'now'>,
+  started: number,
+  now: Now,
+  firstInvalidRound?: SharedArrayBuffer,
+): ShareOutcome {
   const run = searchParts(model, parts, options, started, now, firstInvalidRound && roundControl(firstInvalidRound));
   const { invalid, unknown } = run;
   return {
     steps: run.steps,
     cacheEntries: run.cacheEntries,
-    ...(invalid ? { invalid: { round: invalid.round, part: indexes[invalid.part]!, witness: witnessOf(model, parts[invalid.part]!, indexes[invalid.part]!, invalid.deepest) } } : {}),
+    ...(invalid
+      ? {
+          invalid: {
+            round: invalid.round,
+            part: indexes[invalid.part]!,
+            witness: witnessOf(model, parts[invalid.part]!, indexes[invalid.part]!, invalid.deepest),
+          },
+        }
+      : {}),
     ...(run.deadlineWith !== undefined ? { deadlineWith: run.deadlineWith } : {}),
     ...(unknown ? { unknown: { part: indexes[unknown.part]!, reason: unknown.reason } } : {}),
     ...(run.tooBig !== undefined ? { tooBig: run.tooBig } : {}),
@@ -51,7 +67,7 @@ function roundControl(buffer: SharedArrayBuffer): RoundControl {
   return {
     stopBefore: (round) => round > Atomics.load(first, 0),
     invalidIn(round) {
-      for (let seen = Atomics.load(first, 0); round < seen; ) {
+      for (let seen = Atomics.load(first, 0); round < seen;) {
         const was = Atomics.compareExchange(first, 0, seen, round);
         if (was === seen) break;
         seen = was;
@@ -66,7 +82,13 @@ function roundControl(buffer: SharedArrayBuffer): RoundControl {
  * memory ceiling passed before a search began, then a deadline, then a part
  * given up on (the first by index).
  */
-export function combine(shares: readonly ShareOutcome[], operations: number, partitions: number, timeoutMs: number | undefined, elapsedMs: number): LinearizabilityResult {
+export function combine(
+  shares: readonly ShareOutcome[],
+  operations: number,
+  partitions: number,
+  timeoutMs: number | undefined,
+  elapsedMs: number,
+): LinearizabilityResult {
   const stats = {
     operations,
     partitions,
@@ -80,7 +102,16 @@ export function combine(shares: readonly ShareOutcome[], operations: number, par
   if (tooBig) return { valid: 'unknown', reason: tooBig.tooBig!, stats };
   const late = shares.filter((s) => s.deadlineWith !== undefined);
   // A share that finished before the deadline left none of its parts undecided.
-  if (late.length > 0) return { valid: 'unknown', reason: deadlineReason(timeoutMs, late.reduce((n, s) => n + s.deadlineWith!, 0), partitions), stats };
+  if (late.length > 0)
+    return {
+      valid: 'unknown',
+      reason: deadlineReason(
+        timeoutMs,
+        late.reduce((n, s) => n + s.deadlineWith!, 0),
+        partitions,
+      ),
+      stats,
+    };
   const unknown = shares.flatMap((s) => (s.unknown ? [s.unknown] : [])).sort((a, b) => a.part - b.part)[0];
   if (unknown) return { valid: 'unknown', reason: unknownReason(unknown.part, partitions, unknown.reason), stats };
   return { valid: true, stats };

@@ -108,7 +108,16 @@ export class PartitionSearch<S> {
     memoStates?: number,
   ) {
     const n = (this.n = ops.length);
-    ({ next: this.next, prev: this.prev, sameBefore: this.sameBefore, pending: this.pending, readOnly: this.readOnly, remaining: this.remaining, entry: this.entry, deadEnd: this.deadEnd } = searchFrame(model, ops));
+    ({
+      next: this.next,
+      prev: this.prev,
+      sameBefore: this.sameBefore,
+      pending: this.pending,
+      readOnly: this.readOnly,
+      remaining: this.remaining,
+      entry: this.entry,
+      deadEnd: this.deadEnd,
+    } = searchFrame(model, ops));
     this.states = new StateInterner(model, ops, budget, memoStates);
     this.state = this.bestState = this.states.intern(model.init());
     this.cache = new ConfigCache(budget, n);
@@ -153,7 +162,16 @@ export class PartitionSearch<S> {
     const { steps, cache } = this;
     if (stopped === VALID) return { valid: true, steps, cacheEntries: cache.size };
     if (stopped === DEADLINE) return { valid: 'unknown', reason: 'deadline reached', steps, cacheEntries: cache.size };
-    return invalidOutcome(this.model, this.ops, this.states, this.bestOrder.subarray(0, Math.max(0, this.bestDepth)), this.bestState, this.blocker, steps, cache.size);
+    return invalidOutcome(
+      this.model,
+      this.ops,
+      this.states,
+      this.bestOrder.subarray(0, Math.max(0, this.bestDepth)),
+      this.bestState,
+      this.blocker,
+      steps,
+      cache.size,
+    );
   }
 
   // The hot loop keeps its state in locals (faster than fields in V8) and writes it back when it pauses.
@@ -294,9 +312,7 @@ export function invalidOutcome<S>(
   const describe = model.describeState;
   const blocked = blocker === -1 ? firstUnlinearizedCompleted(ops, order) : blocker;
   const illegal = states.reason(bestState, blocked);
-  const reason =
-    illegal ??
-    'the op is legal here, but every order that linearizes it leads to a configuration already shown to fail';
+  const reason = illegal ?? 'the op is legal here, but every order that linearizes it leads to a configuration already shown to fail';
   return {
     valid: false,
     steps,

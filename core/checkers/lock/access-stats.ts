@@ -28,7 +28,8 @@ export const accessStatsChecker: LockChecker = {
     }
     const acquires = stats['acquire.invoked'] ?? 0;
     const lockless = context?.backend === 'none';
-    if (lockless && ACCESS_FS.every((f) => stats[`${f}.invoked`] === undefined)) return verdict(NAME, 'unknown', 'the history has no access: nothing was tested', [], stats);
+    if (lockless && ACCESS_FS.every((f) => stats[`${f}.invoked`] === undefined))
+      return verdict(NAME, 'unknown', 'the history has no access: nothing was tested', [], stats);
     if (!lockless && acquires === 0) return verdict(NAME, 'unknown', 'the history has no acquire: nothing was tested', [], stats);
     const granted = stats['acquire.ok'] ?? 0;
     if (!lockless) stats.acquireSuccessRate = granted / acquires;

@@ -108,7 +108,13 @@ export function evidenceOf(history: History, verdicts: readonly CheckerVerdict[]
 function locklessOverlaps(history: History, ops: readonly LockOp[]): number {
   const attemptOf = (o: LockOp): number => Number(history[o.invokeIndex]?.['attempt'] ?? 1);
   const errorOf = (o: LockOp): string => (o.completeIndex === undefined ? '' : String(history[o.completeIndex]?.error ?? ''));
-  const sections = sectionsOf(ops.filter((o) => o.f !== 'final-read'), true, false, attemptOf, errorOf)
+  const sections = sectionsOf(
+    ops.filter((o) => o.f !== 'final-read'),
+    true,
+    false,
+    attemptOf,
+    errorOf,
+  )
     .filter((s) => s.wrote)
     .sort((a, b) => a.start - b.start);
   let overlaps = 0;
@@ -171,7 +177,13 @@ function refusalsOf(history: History, ops: readonly LockOp[]): number {
  * under min-replicas-to-write (`redis-error NOREPLICAS`).
  */
 export function replicationRefusals(history: History): number {
-  return history.filter((op) => op.f === 'acquire' && (op.type === 'fail' || op.type === 'info') && typeof op.error === 'string' && (op.error.startsWith('not-replicated') || op.error.includes('NOREPLICAS'))).length;
+  return history.filter(
+    (op) =>
+      op.f === 'acquire' &&
+      (op.type === 'fail' || op.type === 'info') &&
+      typeof op.error === 'string' &&
+      (op.error.startsWith('not-replicated') || op.error.includes('NOREPLICAS')),
+  ).length;
 }
 
 /**
@@ -196,7 +208,10 @@ export function untestedWhy(valid: Validity, evidence: Evidence, workload: LockW
   // The run did not test what it planned: its clients lost a link no fault window meant to cut.
   if (died !== undefined) return `a part of the harness died: ${died.error}`;
   const overlaps = evidence.protection.overlaps;
-  if (overlaps !== undefined) return overlaps === 0 && evidence.protection.refusals === 0 ? 'no lock, and no two sections overlapped: the database never had to keep writers apart' : undefined;
+  if (overlaps !== undefined)
+    return overlaps === 0 && evidence.protection.refusals === 0
+      ? 'no lock, and no two sections overlapped: the database never had to keep writers apart'
+      : undefined;
   if (evidence.faults.applied === 0) return 'no fault applied';
   // The lock is the subject: every tested grant is evidence, a double hold is the failure itself.
   if (!workloadOf(workload).accessesResource) return undefined;

@@ -65,4 +65,3 @@ function leasesByAcquire(history: History): Map<number, number> {
 export function describeForeignRelease(f: ForeignRelease): string {
   return `p${f.releaser}'s release removed p${f.holder}'s lock: p${f.granted} was granted ${((f.grantedAt - f.releaseAt) / 1e6).toFixed(0)} ms later, while p${f.holder} still held within its lease`;
 }
-

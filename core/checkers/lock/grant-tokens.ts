@@ -39,7 +39,14 @@ export const grantTokensChecker: LockChecker = {
     const reuses = findReuses(grants, regressions);
     const stats: Record<string, number> = { grants: grants.length, regressions: regressions.length, reuses: reuses.length };
     if (regressions.length === 0 && reuses.length === 0) return verdict(NAME, true, `the ${grants.length} tokens granted only grew`, [], stats);
-    if (regressions.length === 0) return verdict(NAME, false, `${reuses.length} token(s) granted to two holders whose acquires overlapped: a fence cannot tell them apart`, reuses.map(reuseAnomaly), stats);
+    if (regressions.length === 0)
+      return verdict(
+        NAME,
+        false,
+        `${reuses.length} token(s) granted to two holders whose acquires overlapped: a fence cannot tell them apart`,
+        reuses.map(reuseAnomaly),
+        stats,
+      );
     const first = regressions[0]!;
     // Under fence-claim the read is what the fence refuses first; count every access.
     const after = ops.filter((o) => ACCESS_FS.includes(o.f) && o.invokeTime >= first.later.invokeTime);
@@ -50,13 +57,20 @@ export const grantTokensChecker: LockChecker = {
         ? `the resource rejected all ${stats.accessesRejectedAfter} accesses after it: no progress from then on`
         : `after it the resource rejected ${stats.accessesRejectedAfter} accesses and accepted ${stats.writesAcceptedAfter} writes (progress resumed once the new tokens passed the old fence)`;
     const twice = reuses.length === 0 ? '' : `; ${reuses.length} token(s) granted twice to overlapping acquires`;
-    return verdict(NAME, false, `${regressions.length} token regression(s) at the lock service${twice}; ${progress}`, [...regressions.map(anomaly), ...reuses.map(reuseAnomaly)], stats);
+    return verdict(
+      NAME,
+      false,
+      `${regressions.length} token regression(s) at the lock service${twice}; ${progress}`,
+      [...regressions.map(anomaly), ...reuses.map(reuseAnomaly)],
+      stats,
+    );
   },
 };
 
 /** Whose tokens these are and why they have no order: the client's as its ready line announced them, else the backend's built-in client's. */
 function unorderedTokens(context: LockContext): string {
-  if (context.clientToken !== undefined) return context.clientToken === 'none' ? 'the client announces no token' : 'the client announces unique tokens, not ordered ones';
+  if (context.clientToken !== undefined)
+    return context.clientToken === 'none' ? 'the client announces no token' : 'the client announces unique tokens, not ordered ones';
   return context.backend === 'none' ? 'no lock (--backend none), so no token' : `${context.backend} issues unique tokens, not ordered ones`;
 }
 

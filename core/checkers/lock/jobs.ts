@@ -61,8 +61,21 @@ export const jobsChecker: LockChecker = {
     if (final !== undefined && final !== 0 && !(runs.get(final)?.accepted.length || runs.get(final)?.maybe)) anomalies.push(phantom(final, finalRead!));
     const rate = `${duplicated.length} of ${done.length} jobs done twice or more, ${lost.length} lost, ${stats.wasted} wasted run(s) the resource refused`;
     if (anomalies.length > 0) return verdict(NAME, false, rate, anomalies, stats);
-    if (final === undefined) return verdict(NAME, 'unknown', `no successful final read${finalReadFailures(history)}: the ${done.length} jobs recorded done cannot be checked against the stream's position`, [], stats);
-    return verdict(NAME, true, `every one of ${done.length} jobs done exactly once (${stats.wasted} wasted run(s) refused, ${stats.maybeRuns} indeterminate)`, [], stats);
+    if (final === undefined)
+      return verdict(
+        NAME,
+        'unknown',
+        `no successful final read${finalReadFailures(history)}: the ${done.length} jobs recorded done cannot be checked against the stream's position`,
+        [],
+        stats,
+      );
+    return verdict(
+      NAME,
+      true,
+      `every one of ${done.length} jobs done exactly once (${stats.wasted} wasted run(s) refused, ${stats.maybeRuns} indeterminate)`,
+      [],
+      stats,
+    );
   },
 };
 
@@ -82,7 +95,14 @@ function jobRuns(ops: readonly LockOp[]): Map<number, JobRuns> {
   return runs;
 }
 
-function statsOf(history: History, ops: readonly LockOp[], runs: Map<number, JobRuns>, done: readonly JobRuns[], duplicated: readonly JobRuns[], lost: readonly JobRuns[]): Record<string, number> {
+function statsOf(
+  history: History,
+  ops: readonly LockOp[],
+  runs: Map<number, JobRuns>,
+  done: readonly JobRuns[],
+  duplicated: readonly JobRuns[],
+  lost: readonly JobRuns[],
+): Record<string, number> {
   const all = [...runs.values()];
   const client = ops.filter((o) => o.f !== 'final-read');
   const first = Math.min(...client.map((o) => o.invokeTime));

@@ -60,7 +60,13 @@ export const lostUpdatesChecker: LockChecker = {
       return verdict(NAME, false, `${stats.lost} acknowledged increment(s) lost; ${anomalies.length} anomalies`, anomalies, stats);
     }
     if (finalRead === undefined) {
-      return verdict(NAME, 'unknown', `no successful final read${finalReadFailures(history)}, so the ${acked.length} acknowledged increments cannot be counted`, [], stats);
+      return verdict(
+        NAME,
+        'unknown',
+        `no successful final read${finalReadFailures(history)}, so the ${acked.length} acknowledged increments cannot be counted`,
+        [],
+        stats,
+      );
     }
     if (final === undefined) {
       return verdict(NAME, 'unknown', `the final read returned ${JSON.stringify(finalRead.result)}, not a counter`, [], stats);
@@ -76,7 +82,10 @@ export const lostUpdatesChecker: LockChecker = {
 export function finalReadFailures(history: History): string {
   const errors = [...new Set(history.filter((op) => op.f === 'final-read' && op.type !== 'invoke' && op.error != null).map((op) => String(op.error)))];
   const died = history.find((op) => op.process === 'nemesis' && op.f === HARNESS_DIED);
-  const parts = [...(errors.length > 0 ? [`its attempts failed: ${errors.join(', ')}`] : []), ...(died ? [`${typeof died.error === 'string' ? died.error : 'a part of the harness died'}`] : [])];
+  const parts = [
+    ...(errors.length > 0 ? [`its attempts failed: ${errors.join(', ')}`] : []),
+    ...(died ? [`${typeof died.error === 'string' ? died.error : 'a part of the harness died'}`] : []),
+  ];
   return parts.length > 0 ? ` (${parts.join('; ')})` : '';
 }
 

@@ -70,8 +70,6 @@ function notLinearizable(op: Operation, prefix: readonly Operation[], reason: st
     processes: [...new Set(processes)],
     tokens,
     window: { start: Math.min(start, holder === undefined ? start : (at(holder.invokeIndex)?.time ?? start)), end: stop },
-    opIndexes: [op, holder]
-      .flatMap((o) => (o === undefined ? [] : [o.invokeIndex, o.completeIndex]))
-      .filter((i): i is number => i !== null),
+    opIndexes: [op, holder].flatMap((o) => (o === undefined ? [] : [o.invokeIndex, o.completeIndex])).filter((i): i is number => i !== null),
   };
 }

@@ -49,17 +49,12 @@ export const mutualExclusionChecker: LockChecker = {
     stats.doubleHolds = definite.length;
     stats.maybeDoubleHolds = maybe.length;
     if (definite.length > 0) {
-      const foreign = stats.foreignReleases > 0 ? `; ${stats.foreignReleases} release(s) removed another holder's lock (the next waiter was granted at once)` : '';
+      const foreign =
+        stats.foreignReleases > 0 ? `; ${stats.foreignReleases} release(s) removed another holder's lock (the next waiter was granted at once)` : '';
       return verdict(NAME, false, `${definite.length} double hold(s): two processes held the lock at once${foreign}`, [...definite, ...maybe], stats);
     }
     if (maybe.length > 0) {
-      return verdict(
-        NAME,
-        'unknown',
-        `no definite double hold, but ${maybe.length} overlap(s) involve acquires that may not have been granted`,
-        maybe,
-        stats,
-      );
+      return verdict(NAME, 'unknown', `no definite double hold, but ${maybe.length} overlap(s) involve acquires that may not have been granted`, maybe, stats);
     }
     return verdict(NAME, true, `no two of ${acting.length} holds overlapped (${stats.idleMaybeHolds} unanswered acquires never acted)`, [], stats);
   },

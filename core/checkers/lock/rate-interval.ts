@@ -32,7 +32,10 @@ export function wilsonInterval(k: number, n: number): Interval {
 }
 
 /** Student's t quantile (two-sided 95 %) for 1..30 degrees of freedom; beyond, the normal's. */
-const T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
+  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 
 /** The 95 % t interval of the mean of `values` (clamped at 0: a rate is never negative); undefined under two values. */
 export function meanInterval(values: readonly number[]): (Interval & { mean: number }) | undefined {

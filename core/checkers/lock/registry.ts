@@ -17,7 +17,17 @@ import type { LockChecker, LockWorkload } from './verdict.js';
 import { workloadOf } from '../../workloads/registry.js';
 
 const BY_NAME: Record<string, LockChecker> = Object.fromEntries(
-  [lostUpdatesChecker, jobsChecker, staleWritesChecker, interleavedSectionsChecker, grantTokensChecker, mutualExclusionChecker, mutexLinearizableChecker, accessStatsChecker, sectionCostChecker].map((c) => [c.name, c]),
+  [
+    lostUpdatesChecker,
+    jobsChecker,
+    staleWritesChecker,
+    interleavedSectionsChecker,
+    grantTokensChecker,
+    mutualExclusionChecker,
+    mutexLinearizableChecker,
+    accessStatsChecker,
+    sectionCostChecker,
+  ].map((c) => [c.name, c]),
 );
 
 /** The checkers the workload names (core/workloads/), in its order. */

@@ -51,18 +51,34 @@ export const sectionCostChecker: LockChecker = {
       retries: accesses.filter((o) => o.f === 'read' && attemptOf(o) > 1).length,
       timeouts: ops.filter((o) => o.status !== 'ok' && /timeout/.test(errorOf(o))).length,
     };
-    for (const o of accesses) if (o.outcome === 'rejected') stats[`refused.${errorOf(o) || 'rejected'}`] = (stats[`refused.${errorOf(o) || 'rejected'}`] ?? 0) + 1;
+    for (const o of accesses)
+      if (o.outcome === 'rejected') stats[`refused.${errorOf(o) || 'rejected'}`] = (stats[`refused.${errorOf(o) || 'rejected'}`] ?? 0) + 1;
     const span = spanSeconds(ops);
-    if (completed.length === 0 || span === 0) return verdict(NAME, 'unknown', `no section completed: nothing to measure (${stats.sections} started)`, [], stats);
+    if (completed.length === 0 || span === 0)
+      return verdict(NAME, 'unknown', `no section completed: nothing to measure (${stats.sections} started)`, [], stats);
     stats.sectionsPerSecond = round(completed.length / span, 2);
-    addPercentiles(stats, 'sectionMs', completed.map((s) => s.completed! - s.start));
-    addPercentiles(stats, 'readWaitMs', accesses.filter((o) => o.f === 'read' && o.completeTime !== undefined).map((o) => o.completeTime! - o.startTime));
+    addPercentiles(
+      stats,
+      'sectionMs',
+      completed.map((s) => s.completed! - s.start),
+    );
+    addPercentiles(
+      stats,
+      'readWaitMs',
+      accesses.filter((o) => o.f === 'read' && o.completeTime !== undefined).map((o) => o.completeTime! - o.startTime),
+    );
     return verdict(NAME, true, summaryOf(stats), [], stats);
   },
 };
 
 /** Each process's sections, in order (see the module comment for where one starts and ends). */
-export function sectionsOf(ops: readonly LockOp[], lockless: boolean, mutex: boolean, attemptOf: (o: LockOp) => number, errorOf: (o: LockOp) => string): Section[] {
+export function sectionsOf(
+  ops: readonly LockOp[],
+  lockless: boolean,
+  mutex: boolean,
+  attemptOf: (o: LockOp) => number,
+  errorOf: (o: LockOp) => string,
+): Section[] {
   const out: Section[] = [];
   const open = new Map<number, Section>();
   for (const o of ops) {
@@ -109,7 +125,9 @@ function round(x: number, digits: number): number {
 }
 
 function summaryOf(s: Record<string, number>): string {
-  const refused = Object.entries(s).filter(([k]) => k.startsWith('refused.')).map(([k, n]) => `${k.slice('refused.'.length)} ${n}`);
+  const refused = Object.entries(s)
+    .filter(([k]) => k.startsWith('refused.'))
+    .map(([k, n]) => `${k.slice('refused.'.length)} ${n}`);
   return (
     `${s.sectionsPerSecond} sections/s (${s.completed} of ${s.sections} completed); ` +
     `section p50 ${s['sectionMs.p50']} ms, p99 ${s['sectionMs.p99']} ms; ` +

@@ -119,13 +119,7 @@ export function counterDecidesAlone(context: LockContext): boolean {
 export const MAX_ANOMALIES = 100;
 
 /** A verdict with its anomaly list capped and counted. */
-export function verdict(
-  checker: string,
-  valid: Validity,
-  summary: string,
-  anomalies: readonly Anomaly[],
-  stats?: Record<string, number>,
-): CheckerVerdict {
+export function verdict(checker: string, valid: Validity, summary: string, anomalies: readonly Anomaly[], stats?: Record<string, number>): CheckerVerdict {
   return {
     checker,
     valid,

@@ -76,7 +76,12 @@ function kvStoreModel(): Model<KvStore> {
     hash: (s) => s.hash,
     deadEnds: (ops) => kvDeadEnds<KvStore>(ops, cellOfKey),
     // Each key is its own register inside the store: the search learns failures per key (keyed-wgl.ts).
-    parts: { partOf: keyOf, part: cellOfKey, hash: (c: KvCell) => c.hash, equal: (a: KvCell, b: KvCell) => a.hash === b.hash && a.value === b.value } as StateParts<KvStore>,
+    parts: {
+      partOf: keyOf,
+      part: cellOfKey,
+      hash: (c: KvCell) => c.hash,
+      equal: (a: KvCell, b: KvCell) => a.hash === b.hash && a.value === b.value,
+    } as StateParts<KvStore>,
     // A store copies its Map of cells on every change: a Map entry per key, plus the new cell.
     sizeOf: (s) => 160 + 40 * s.cells.size,
     equal(a, b) {

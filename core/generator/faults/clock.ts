@@ -40,6 +40,10 @@ export const clock: FaultKindSpec<'clock'> = {
 export function widened(server: ServerVictim, nodes: readonly string[], rng: Prng): ServerVictim | NodeSet {
   if (nodes.length < 3 || rng.float() < 0.5) return server;
   const first = server.kind === 'node' && nodes.includes(server.node) ? server.node : rng.pick(nodes);
-  const others = nodes.filter((n) => n !== first).map((n) => [rng.float(), n] as const).sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  const others = nodes
+    .filter((n) => n !== first)
+    .map((n) => [rng.float(), n] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, n]) => n);
   return { kind: 'nodes', nodes: [first, ...others.slice(0, rng.int(1, others.length))] };
 }

@@ -10,11 +10,18 @@ export const evict: FaultKindSpec<'evict'> = {
   seededDrawsNode: true,
   seeded: (span, d) => ({ ...span, fault: 'evict', target: d.serverVictim(), policy: d.evictPolicy ?? 'allkeys-lru' }),
   scripted: (w, span, f) => {
-    const policy = (EVICT_POLICIES as readonly unknown[]).includes(w['policy']) ? (w['policy'] as EvictPolicy) : f.bad('policy', EVICT_POLICIES.join(' or '), w['policy']);
+    const policy = (EVICT_POLICIES as readonly unknown[]).includes(w['policy'])
+      ? (w['policy'] as EvictPolicy)
+      : f.bad('policy', EVICT_POLICIES.join(' or '), w['policy']);
     return { ...span, fault: 'evict', target: f.serverVictim(w['target']), policy };
   },
   // Memory pressure takes seconds to fill a cache: aimed at a held lock, or at a planned time.
   huntEvents: ['held', 'time'],
   // Long enough for the filler to push the node past maxmemory and the lock key out.
-  hunted: (d) => ({ ...d.span(d.between(Math.max(3000, d.lease * 2), Math.max(6000, d.lease * 4))), fault: 'evict', target: { kind: 'leader' }, policy: d.rng.pick(EVICT_POLICIES) }),
+  hunted: (d) => ({
+    ...d.span(d.between(Math.max(3000, d.lease * 2), Math.max(6000, d.lease * 4))),
+    fault: 'evict',
+    target: { kind: 'leader' },
+    policy: d.rng.pick(EVICT_POLICIES),
+  }),
 };

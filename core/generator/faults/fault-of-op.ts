@@ -27,7 +27,12 @@ export function faultOfStart(f: string, value: Value, skipped = false): FaultKin
   if (candidates === undefined || candidates.some((spec) => spec.ops.undoes?.(value) === true)) return undefined;
   if (candidates.length === 1) return candidates[0]!.kind;
   const named = isValueRecord(value) ? candidates.find((spec) => spec.kind === value['fault']) : undefined;
-  return (named ?? candidates.find((spec) => spec.ops.claims?.(value, skipped) === true) ?? candidates.find((spec) => spec.ops.claims === undefined) ?? candidates[0]!).kind;
+  return (
+    named ??
+    candidates.find((spec) => spec.ops.claims?.(value, skipped) === true) ??
+    candidates.find((spec) => spec.ops.claims === undefined) ??
+    candidates[0]!
+  ).kind;
 }
 
 /** Whether the op strikes a fault (not its undoing). */

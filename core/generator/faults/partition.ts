@@ -27,7 +27,9 @@ function seededPartition(kind: GrudgeKind, nodes: readonly string[], serverVicti
   switch (kind) {
     case 'isolate-one': {
       const victim = serverVictim();
-      return victim.kind === 'node' ? { kind: 'partition', grudgeKind: kind, victim, grudge: isolateOne(nodes, victim.node) } : { kind: 'partition', grudgeKind: kind, victim };
+      return victim.kind === 'node'
+        ? { kind: 'partition', grudgeKind: kind, victim, grudge: isolateOne(nodes, victim.node) }
+        : { kind: 'partition', grudgeKind: kind, victim };
     }
     case 'halves':
       return { kind: 'partition', grudgeKind: kind, grudge: randomHalves(nodes, rng.asRng()) };

@@ -12,7 +12,8 @@ import { messageOf, type BackendReset } from '../../hosts/driver.js';
 /** The whole key space: key and range_end both "\0" (base64 `AA==`). */
 const ALL_KEYS = { key: 'AA==', range_end: 'AA==' };
 
-const post = (n: NodePlan, path: string, body: object): Promise<unknown> => httpJson(`http://${n.ip}:${n.port}${path}`, { method: 'POST', body: JSON.stringify(body), timeoutMs: 2000 });
+const post = (n: NodePlan, path: string, body: object): Promise<unknown> =>
+  httpJson(`http://${n.ip}:${n.port}${path}`, { method: 'POST', body: JSON.stringify(body), timeoutMs: 2000 });
 
 /** Lease ids and the key count as a member answers them (pure reads of the gateway's JSON: zero values are left out). */
 export function leaseIds(body: unknown): string[] {
@@ -24,7 +25,14 @@ export function keyCount(body: unknown): number {
 }
 
 async function firstAnswering(nodes: readonly NodePlan[]): Promise<NodePlan> {
-  for (const n of nodes) if (await etcdStatus(n, 1000).then(() => true, () => false)) return n;
+  for (const n of nodes)
+    if (
+      await etcdStatus(n, 1000).then(
+        () => true,
+        () => false,
+      )
+    )
+      return n;
   throw new Error(`no etcd member answers (${nodes.map((n) => n.name).join(', ')})`);
 }
 

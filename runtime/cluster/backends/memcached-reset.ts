@@ -22,7 +22,9 @@ const PLANNED: readonly { stat: string; value: string; set: string }[] = [
 
 /** A node's settings that differ from the planned ones (pure): each a problem line. */
 export function memcachedSettingProblems(node: string, stats: Record<string, string>): string[] {
-  return PLANNED.filter((p) => stats[p.stat] !== p.value).map((p) => `${node}: ${p.stat} is ${stats[p.stat] ?? 'missing'}, planned ${p.value} (an evict window left it)`);
+  return PLANNED.filter((p) => stats[p.stat] !== p.value).map(
+    (p) => `${node}: ${p.stat} is ${stats[p.stat] ?? 'missing'}, planned ${p.value} (an evict window left it)`,
+  );
 }
 
 function ask(node: NodePlan, command: string, end: RegExp): Promise<string> {

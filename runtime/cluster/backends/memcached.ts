@@ -15,13 +15,19 @@ export const MEMCACHED_MEMORY_MB = 64;
 /** The memcached arguments for one node (pure). */
 export function memcachedArgs(node: NodePlan, memoryMb = MEMCACHED_MEMORY_MB): string[] {
   return [
-    '-l', node.ip,
-    '-p', String(node.port),
+    '-l',
+    node.ip,
+    '-p',
+    String(node.port),
     // No UDP: tooz and the probes speak TCP, and UDP memcached is an amplification risk.
-    '-U', '0',
-    '-m', String(memoryMb),
-    '-t', '2',
-    '-u', 'nobody',
+    '-U',
+    '0',
+    '-m',
+    String(memoryMb),
+    '-t',
+    '2',
+    '-u',
+    'nobody',
     // Its log is otherwise empty (-v prints errors only): -vv logs its start and every command, which is where a
     // lock run's story on memcached is read (tooz's add/get/delete are a few per second).
     '-vv',

@@ -49,7 +49,11 @@ async function makeTemplate(template: string, io: TemplateIo): Promise<void> {
   await chmod(parent, 0o755);
   // A harness killed mid-initdb left its partial template: removed, whoever made it.
   const base = basename(template);
-  await Promise.all(readdirSync(parent).filter((f) => f.startsWith(`${base}.tmp-`)).map((f) => rm(join(parent, f), { recursive: true, force: true })));
+  await Promise.all(
+    readdirSync(parent)
+      .filter((f) => f.startsWith(`${base}.tmp-`))
+      .map((f) => rm(join(parent, f), { recursive: true, force: true })),
+  );
   const partial = `${template}.tmp-${process.pid}`;
   await mkdir(partial, { mode: 0o700 });
   await io.chown(partial);

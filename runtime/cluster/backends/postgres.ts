@@ -52,7 +52,11 @@ export async function postgresPing(node: NodePlan, timeoutMs = 1000): Promise<vo
 /** The node's data dir made and given to the postgres user (PostgreSQL and PgBouncer both refuse root). */
 export async function postgresOwnedDir(node: NodePlan, ctx: SpecContext): Promise<string> {
   const user = await ctx.userIds(POSTGRES_USER);
-  if (!user) throw new PreflightError(`There is no \`${POSTGRES_USER}\` user on this machine.`, 'Install PostgreSQL with `npm run setup` (the package creates the user).');
+  if (!user)
+    throw new PreflightError(
+      `There is no \`${POSTGRES_USER}\` user on this machine.`,
+      'Install PostgreSQL with `npm run setup` (the package creates the user).',
+    );
   const dir = ctx.dataDir(node);
   await mkdir(dirname(dir), { recursive: true });
   // The postgres user must traverse the parent whatever the umask (see sharedDataDir).
@@ -82,14 +86,16 @@ export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): 
       const program = ctx.tools.initdb ?? 'initdb';
       const args = ['-A', 'trust', '-U', POSTGRES_USER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
       // Inside the node's namespace, so a harness killed mid-initdb leaves nothing that reclaim cannot find.
-      const initdb = (into: string) => ctx.execOnHost(node, asUser(POSTGRES_USER, [program, '-D', into, ...args], ctx.tools.setpriv), { timeoutMs: 60_000 }).then(() => undefined);
+      const initdb = (into: string) =>
+        ctx.execOnHost(node, asUser(POSTGRES_USER, [program, '-D', into, ...args], ctx.tools.setpriv), { timeoutMs: 60_000 }).then(() => undefined);
       if (ctx.pgTemplate) {
         // Where this machine's files are the node's too (namespaces): a copy of the cluster's one initdb (./postgres-template.ts).
         const user = (await ctx.userIds(POSTGRES_USER))!;
         await initFromTemplate(ctx.pgTemplate, dir, {
           initdb,
           chown: (d) => ctx.execOnHost(node, ['chown', `${user.uid}:${user.gid}`, d]).then(() => undefined),
-          copy: (t, d) => ctx.execOnHost(node, asUser(POSTGRES_USER, ['cp', '-a', `${t}/.`, d], ctx.tools.setpriv), { timeoutMs: 60_000 }).then(() => undefined),
+          copy: (t, d) =>
+            ctx.execOnHost(node, asUser(POSTGRES_USER, ['cp', '-a', `${t}/.`, d], ctx.tools.setpriv), { timeoutMs: 60_000 }).then(() => undefined),
         });
       } else await initdb(dir);
       // The file is the postgres user's: appended on the host too (see the chown above).

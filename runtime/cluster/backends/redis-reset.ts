@@ -26,7 +26,9 @@ export const PLANNED_EVICTION_SETTINGS: Record<string, string> = { maxmemory: '0
 
 /** A node's eviction settings that differ from the planned ones (pure): each a problem line. */
 export function evictionSettingProblems(node: string, got: Record<string, string | undefined>): string[] {
-  return Object.entries(PLANNED_EVICTION_SETTINGS).filter(([k, v]) => got[k] !== v).map(([k, v]) => `${node}: ${k} is ${JSON.stringify(got[k] ?? null)}, planned ${JSON.stringify(v)} (an evict window left it)`);
+  return Object.entries(PLANNED_EVICTION_SETTINGS)
+    .filter(([k, v]) => got[k] !== v)
+    .map(([k, v]) => `${node}: ${k} is ${JSON.stringify(got[k] ?? null)}, planned ${JSON.stringify(v)} (an evict window left it)`);
 }
 
 function evictionSettings(n: NodePlan): Promise<Record<string, string | undefined>> {
@@ -41,10 +43,15 @@ export const redisReset: BackendReset = {
   async reset({ nodes }) {
     await Promise.all(
       nodes.map((n) =>
-        askRedis(n.ip, n.port, async (r) => {
-          for (const [k, v] of Object.entries(PLANNED_EVICTION_SETTINGS)) await r.config('SET', k, v);
-          await r.flushall();
-        }, 2000),
+        askRedis(
+          n.ip,
+          n.port,
+          async (r) => {
+            for (const [k, v] of Object.entries(PLANNED_EVICTION_SETTINGS)) await r.config('SET', k, v);
+            await r.flushall();
+          },
+          2000,
+        ),
       ),
     );
   },

@@ -58,8 +58,10 @@ export function sentinelDataArgs(node: NodePlan, plan: ClusterPlan, dataDir: str
   return [
     ...redisArgs(node, dataDir, 'none'),
     // Diskless full syncs start at once (the default waits 5 s for more replicas to join).
-    '--repl-diskless-sync', 'yes',
-    '--repl-diskless-sync-delay', '0',
+    '--repl-diskless-sync',
+    'yes',
+    '--repl-diskless-sync-delay',
+    '0',
     ...(minReplicas > 0 ? ['--min-replicas-to-write', String(minReplicas), '--min-replicas-max-lag', String(opts.minReplicasMaxLagS ?? 1)] : []),
     ...(node.name === master.name ? [] : ['--replicaof', master.ip, String(master.port)]),
   ];

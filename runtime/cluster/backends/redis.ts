@@ -21,14 +21,21 @@ export interface RedisOptions {
 export function redisArgs(node: NodePlan, dataDir: string, persistence: RedisPersistence): string[] {
   const aof = persistence === 'none' ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', persistence === 'aof-always' ? 'always' : 'everysec'];
   return [
-    '--bind', node.ip,
-    '--port', String(node.port),
-    '--protected-mode', 'no',
-    '--daemonize', 'no',
-    '--dir', dataDir,
-    '--logfile', '',
+    '--bind',
+    node.ip,
+    '--port',
+    String(node.port),
+    '--protected-mode',
+    'no',
+    '--daemonize',
+    'no',
+    '--dir',
+    dataDir,
+    '--logfile',
+    '',
     // No RDB snapshots: they would make `none` persistent after all, and a fork per snapshot costs time.
-    '--save', '',
+    '--save',
+    '',
     ...aof,
   ];
 }

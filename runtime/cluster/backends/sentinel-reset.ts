@@ -27,13 +27,16 @@ export function replicationProblems(
   states: readonly { node: NodePlan; state: Awaited<ReturnType<typeof replicationOf>> | Error }[],
 ): string[] {
   const problems: string[] = [];
-  if (agreed !== `${master.ip}:${master.port}`) problems.push(`the Sentinels name ${agreed ?? 'no master'} as master, planned ${master.name} (${master.ip}:${master.port})`);
+  if (agreed !== `${master.ip}:${master.port}`)
+    problems.push(`the Sentinels name ${agreed ?? 'no master'} as master, planned ${master.name} (${master.ip}:${master.port})`);
   const m = states.find((s) => s.node.name === master.name)?.state;
   for (const { node, state } of states) {
     if (state instanceof Error) problems.push(`${node.name}: not answering (${state.message})`);
     else if (node.name === master.name && state.role !== 'master') problems.push(`${node.name}: is a replica, planned master`);
-    else if (node.name !== master.name && (state.role !== 'slave' || state.masterHost !== master.ip || !state.linkUp)) problems.push(`${node.name}: not a linked replica of ${master.name}`);
-    else if (node.name !== master.name && m && !(m instanceof Error) && state.offset < m.offset) problems.push(`${node.name}: offset ${state.offset} behind the master's ${m.offset}`);
+    else if (node.name !== master.name && (state.role !== 'slave' || state.masterHost !== master.ip || !state.linkUp))
+      problems.push(`${node.name}: not a linked replica of ${master.name}`);
+    else if (node.name !== master.name && m && !(m instanceof Error) && state.offset < m.offset)
+      problems.push(`${node.name}: offset ${state.offset} behind the master's ${m.offset}`);
   }
   return problems;
 }
@@ -43,7 +46,9 @@ async function roleProblems({ plan, nodes }: ResetContext): Promise<string[]> {
   const data = nodes.filter((n) => n.role === 'data');
   const sentinels = nodes.filter((n) => n.role === 'sentinel');
   const agreed = await agreedMaster(sentinels.map((s) => ({ host: s.ip, port: s.port })));
-  const states = await Promise.all(data.map(async (node) => ({ node, state: await replicationOf(node.ip, node.port).catch((err: unknown) => new Error(messageOf(err))) })));
+  const states = await Promise.all(
+    data.map(async (node) => ({ node, state: await replicationOf(node.ip, node.port).catch((err: unknown) => new Error(messageOf(err))) })),
+  );
   const problems = replicationProblems(master, agreed, states);
   const want = { flags: 'master', 'num-slaves': String(data.length - 1), 'num-other-sentinels': String(sentinels.length - 1) };
   for (const s of sentinels) {

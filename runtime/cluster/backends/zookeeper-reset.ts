@@ -29,14 +29,21 @@ export function parseZkDump(text: string): ZkDump {
   const from = text.indexOf('Sessions with Ephemerals');
   const to = text.indexOf('Connections dump');
   const after = from < 0 ? '' : text.slice(from, to > from ? to : undefined);
-  const ephemerals = eph === undefined ? [] : after.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('/'));
+  const ephemerals =
+    eph === undefined
+      ? []
+      : after
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l.startsWith('/'));
   return { sessions: sessions === undefined ? undefined : Number(sessions), ephemeralSessions: Number(eph ?? 0), ephemerals };
 }
 
 /** What a dump shows left of earlier runs (pure). */
 export function zkDumpProblems(d: ZkDump): string[] {
   const out: string[] = [];
-  if (d.ephemeralSessions > 0 || d.ephemerals.length > 0) out.push(`zookeeper: ${d.ephemeralSessions} sessions hold ${d.ephemerals.length} ephemeral znodes (${d.ephemerals.slice(0, 3).join(', ')})`);
+  if (d.ephemeralSessions > 0 || d.ephemerals.length > 0)
+    out.push(`zookeeper: ${d.ephemeralSessions} sessions hold ${d.ephemerals.length} ephemeral znodes (${d.ephemerals.slice(0, 3).join(', ')})`);
   if ((d.sessions ?? 0) > 0) out.push(`zookeeper: ${d.sessions} sessions still open`);
   return out;
 }

@@ -49,7 +49,10 @@ export function zooCfg(node: NodePlan, plan: ClusterPlan, dataDir: string, tickT
 export function zookeeperArgv(java: string, jars: { zookeeper: string; slf4jSimple: string }, cfgPath: string): string[] {
   return [
     java,
-    '-Xms32m', '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1',
+    '-Xms32m',
+    '-Xmx256m',
+    '-XX:+UseSerialGC',
+    '-XX:TieredStopAtLevel=1',
     // No hsperfdata files in /tmp.
     '-XX:-UsePerfData',
     '-Djava.net.preferIPv4Stack=true',
@@ -58,7 +61,8 @@ export function zookeeperArgv(java: string, jars: { zookeeper: string; slf4jSimp
     '-Dzookeeper.fastleader.maxNotificationInterval=1000',
     '-Dorg.slf4j.simpleLogger.showDateTime=true',
     '-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSS',
-    '-cp', `${jars.zookeeper}:${jars.slf4jSimple}`,
+    '-cp',
+    `${jars.zookeeper}:${jars.slf4jSimple}`,
     'org.apache.zookeeper.server.quorum.QuorumPeerMain',
     cfgPath,
   ];

@@ -32,7 +32,14 @@ export function debianMirror(sources: readonly string[]): string | undefined {
 
 function aptSources(): string[] {
   const dir = '/etc/apt/sources.list.d';
-  const files = [...(existsSync('/etc/apt/sources.list') ? ['/etc/apt/sources.list'] : []), ...(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.sources') || f.endsWith('.list')).map((f) => join(dir, f)) : [])];
+  const files = [
+    ...(existsSync('/etc/apt/sources.list') ? ['/etc/apt/sources.list'] : []),
+    ...(existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.sources') || f.endsWith('.list'))
+          .map((f) => join(dir, f))
+      : []),
+  ];
   return files.map((f) => readFileSync(f, 'utf8'));
 }
 
@@ -48,7 +55,11 @@ async function pulled(ref: string, log: (line: string) => void): Promise<boolean
 export async function ensureDebianBase(log: (line: string) => void): Promise<void> {
   if ((await imageExists(DEBIAN_BASE)) || (await pulled(DEBIAN_BASE, log))) return;
   const debootstrap = which('debootstrap');
-  if (!debootstrap) throw new PreflightError(`The base image ${DEBIAN_BASE} is missing and debootstrap is not installed to make it.`, `\`docker pull ${DEBIAN_BASE}\` where a registry is reachable, or \`npm run setup -- --docker\` (installs debootstrap).`);
+  if (!debootstrap)
+    throw new PreflightError(
+      `The base image ${DEBIAN_BASE} is missing and debootstrap is not installed to make it.`,
+      `\`docker pull ${DEBIAN_BASE}\` where a registry is reachable, or \`npm run setup -- --docker\` (installs debootstrap).`,
+    );
   const mirror = debianMirror(aptSources()) ?? 'http://deb.debian.org/debian';
   const rootfs = mkdtempSync('/var/tmp/fencecheck-rootfs-');
   try {
@@ -65,7 +76,11 @@ export async function ensureDebianBase(log: (line: string) => void): Promise<voi
 /** `node:20-bookworm-slim`: present, pulled, or Debian plus this machine's Node (only a Node 20 will do). */
 export async function ensureNodeBase(log: (line: string) => void): Promise<void> {
   if ((await imageExists(NODE_BASE)) || (await pulled(NODE_BASE, log))) return;
-  if (!process.version.startsWith('v20.')) throw new PreflightError(`The base image ${NODE_BASE} is missing, and this machine's Node is ${process.version}, not 20.`, `\`docker pull ${NODE_BASE}\` where a registry is reachable.`);
+  if (!process.version.startsWith('v20.'))
+    throw new PreflightError(
+      `The base image ${NODE_BASE} is missing, and this machine's Node is ${process.version}, not 20.`,
+      `\`docker pull ${NODE_BASE}\` where a registry is reachable.`,
+    );
   await ensureDebianBase(log);
   const context = mkdtempSync('/var/tmp/fencecheck-node-');
   try {

@@ -45,7 +45,8 @@ export async function buildImages(log: (line: string) => void, names: readonly I
       }
     }
     const r = await child;
-    if (r.exitCode !== 0) throw new CommandError(['docker', ...args], r.exitCode, tail.join('\n'), 'Read the build output above; `fencecheck doctor` checks Docker.');
+    if (r.exitCode !== 0)
+      throw new CommandError(['docker', ...args], r.exitCode, tail.join('\n'), 'Read the build output above; `fencecheck doctor` checks Docker.');
     const ms = Date.now() - t;
     log(`${name}: built ${ref} in ${Math.round(ms / 1000)} s`);
     out.push({ name, ref, built: true, ms });

@@ -45,7 +45,8 @@ export interface ContainerClientRuntime extends ClientRuntime {
  */
 export function imageArgv(argv: readonly string[], execPath: string, root: string): string[] | undefined {
   const program = argv[0] ?? '';
-  const inImage = program === execPath || program === 'node' ? IMAGE_NODE : /^(?:\/usr(?:\/local)?\/bin\/)?python3(?:\.\d+)?$/.test(program) ? IMAGE_PYTHON : undefined;
+  const inImage =
+    program === execPath || program === 'node' ? IMAGE_NODE : /^(?:\/usr(?:\/local)?\/bin\/)?python3(?:\.\d+)?$/.test(program) ? IMAGE_PYTHON : undefined;
   if (inImage === undefined) return undefined;
   return [inImage, ...argv.slice(1).map((a) => (a.startsWith(`${root}/`) ? `${CLIENT_IMAGE_ROOT}/${a.slice(root.length + 1)}` : a))];
 }
@@ -89,12 +90,22 @@ export class ContainerClientHost extends ClientHost {
   /** `docker run` of a client container in its host container's network namespace, the run dir and clock volume mounted. */
   private runCommand(container: string, env: Record<string, string>, inImage: readonly string[]): string[] {
     return [
-      'docker', 'run', '-i', '--rm', '--name', container, '--network', `container:${hostContainerName(this.plan)}`,
-      ...this.crt.mounts.flatMap((m) => ['-v', `${m.source}:${m.target}`]), '-w', CLIENT_IMAGE_ROOT,
+      'docker',
+      'run',
+      '-i',
+      '--rm',
+      '--name',
+      container,
+      '--network',
+      `container:${hostContainerName(this.plan)}`,
+      ...this.crt.mounts.flatMap((m) => ['-v', `${m.source}:${m.target}`]),
+      '-w',
+      CLIENT_IMAGE_ROOT,
       ...labelFlags(labelsFor(this.crt.runId, 'client')),
       // `-e NAME` takes the value from the CLI's environment: the config never appears in a process listing.
       ...Object.keys(env).flatMap((k) => ['-e', k]),
-      this.crt.image, ...inImage,
+      this.crt.image,
+      ...inImage,
     ];
   }
 

@@ -24,8 +24,13 @@ export interface DockerStatus {
 /** Does a Docker daemon answer this machine's docker CLI? */
 export async function dockerStatus(timeoutMs = 5000): Promise<DockerStatus> {
   if (!which('docker')) return { usable: false, reason: 'no `docker` command on PATH' };
-  const r = await docker(['version', '--format', '{{.Server.Version}} (API {{.Server.APIVersion}})'], { reject: false, timeoutMs }).catch((err: unknown) => ({ exitCode: 1, stdout: '', stderr: String(err) }));
-  if (r.exitCode !== 0) return { usable: false, reason: `the daemon does not answer: ${(r.stderr.split('\n').find((l) => l.trim() !== '') ?? `exit ${r.exitCode}`).trim()}` };
+  const r = await docker(['version', '--format', '{{.Server.Version}} (API {{.Server.APIVersion}})'], { reject: false, timeoutMs }).catch((err: unknown) => ({
+    exitCode: 1,
+    stdout: '',
+    stderr: String(err),
+  }));
+  if (r.exitCode !== 0)
+    return { usable: false, reason: `the daemon does not answer: ${(r.stderr.split('\n').find((l) => l.trim() !== '') ?? `exit ${r.exitCode}`).trim()}` };
   return { usable: true, server: r.stdout.trim() };
 }
 

@@ -13,14 +13,42 @@ import { imageRef } from './image-tags.js';
 
 export async function containerChecks(): Promise<DoctorCheck[]> {
   const status = await dockerStatus();
-  if (!status.usable) return [{ name: 'docker', ok: false, detail: status.reason ?? 'no daemon', hint: 'Run `npm run setup -- --docker` as root (Debian: installs docker.io, starts dockerd), or start Docker Desktop.' }];
+  if (!status.usable)
+    return [
+      {
+        name: 'docker',
+        ok: false,
+        detail: status.reason ?? 'no daemon',
+        hint: 'Run `npm run setup -- --docker` as root (Debian: installs docker.io, starts dockerd), or start Docker Desktop.',
+      },
+    ];
   const checks: DoctorCheck[] = [{ name: 'docker', ok: true, detail: `daemon ${status.server ?? '?'}` }];
   for (const name of IMAGE_NAMES) {
     const ref = imageRef(name);
-    checks.push((await imageExists(ref)) ? { name: `image ${name}`, ok: true, detail: ref } : { name: `image ${name}`, ok: false, detail: `${ref} missing (this checkout's content hash)`, hint: 'Run `fencecheck images build` (after `npm run build`).' });
+    checks.push(
+      (await imageExists(ref))
+        ? { name: `image ${name}`, ok: true, detail: ref }
+        : {
+            name: `image ${name}`,
+            ok: false,
+            detail: `${ref} missing (this checkout's content hash)`,
+            hint: 'Run `fencecheck images build` (after `npm run build`).',
+          },
+    );
   }
-  const left = (await docker(['ps', '-a', '--filter', `label=${PROJECT_LABEL}=fencecheck`, '--format', '{{.Names}}'], { reject: false })).stdout.split('\n').filter(Boolean);
-  checks.push(left.length === 0 ? { name: 'containers', ok: true, detail: 'none left' } : { name: 'containers', ok: false, detail: `${left.length} with the project's label: ${left.slice(0, 6).join(' ')}${left.length > 6 ? ' …' : ''}`, hint: 'A cluster is up or an earlier run died: `fencecheck down` removes them.' });
+  const left = (await docker(['ps', '-a', '--filter', `label=${PROJECT_LABEL}=fencecheck`, '--format', '{{.Names}}'], { reject: false })).stdout
+    .split('\n')
+    .filter(Boolean);
+  checks.push(
+    left.length === 0
+      ? { name: 'containers', ok: true, detail: 'none left' }
+      : {
+          name: 'containers',
+          ok: false,
+          detail: `${left.length} with the project's label: ${left.slice(0, 6).join(' ')}${left.length > 6 ? ' …' : ''}`,
+          hint: 'A cluster is up or an earlier run died: `fencecheck down` removes them.',
+        },
+  );
   return checks;
 }
 
@@ -29,7 +57,12 @@ export function providerLines(namespaces: DoctorCheck[] | undefined, containers:
   const verdict = (name: string, checks: DoctorCheck[] | undefined): DoctorCheck => {
     if (checks === undefined) return { name: `provider ${name}`, ok: true, advisory: true, detail: 'not checked (run `fencecheck doctor` without --provider)' };
     const blocking = checks.filter((c) => !c.ok && c.name !== 'leftovers' && c.name !== 'containers');
-    return { name: `provider ${name}`, ok: true, advisory: true, detail: blocking.length === 0 ? 'usable here' : `not usable here: ${blocking.map((c) => `${c.name} (${c.detail})`).join('; ')}` };
+    return {
+      name: `provider ${name}`,
+      ok: true,
+      advisory: true,
+      detail: blocking.length === 0 ? 'usable here' : `not usable here: ${blocking.map((c) => `${c.name} (${c.detail})`).join('; ')}`,
+    };
   };
   return [verdict('namespaces', namespaces), verdict('containers', containers)];
 }

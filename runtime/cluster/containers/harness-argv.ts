@@ -62,7 +62,13 @@ export function passedEnvNames(env: Readonly<Record<string, string | undefined>>
   const own = new Set(['FENCECHECK_HARNESS', HARNESS_CONTAINER_ENV, CLOCK_VOLUME_ENV, HARNESS_STDIN_ENV, HARNESS_IMAGES_ENV, 'FENCECHECK_STATE_FILE']);
   return Object.keys(env)
     .filter((k) => env[k] !== undefined && !own.has(k))
-    .filter((k) => k.startsWith('FENCECHECK_') || k.startsWith('TESTCONTAINERS_') || ['CI', 'NO_COLOR', 'FORCE_COLOR'].includes(k) || (k === 'DOCKER_HOST' && (env[k] ?? '').startsWith('tcp://')))
+    .filter(
+      (k) =>
+        k.startsWith('FENCECHECK_') ||
+        k.startsWith('TESTCONTAINERS_') ||
+        ['CI', 'NO_COLOR', 'FORCE_COLOR'].includes(k) ||
+        (k === 'DOCKER_HOST' && (env[k] ?? '').startsWith('tcp://')),
+    )
     .sort();
 }
 
@@ -75,19 +81,34 @@ export function sameDirMounts(dirs: readonly string[]): string[] {
 export function harnessContainerArgv(spec: HarnessContainerSpec): string[] {
   const name = harnessContainerName(spec.harnessId);
   return [
-    'run', '-i', '--rm', '--init', '--name', name,
+    'run',
+    '-i',
+    '--rm',
+    '--init',
+    '--name',
+    name,
     ...labelFlags(labelsFor(spec.harnessId, 'harness')),
-    '-v', `${DAEMON_SOCKET}:${DAEMON_SOCKET}`,
+    '-v',
+    `${DAEMON_SOCKET}:${DAEMON_SOCKET}`,
     ...sameDirMounts([spec.cwd, spec.tmp]).flatMap((d) => ['-v', `${d}:${d}`]),
-    '-v', `${clockVolumeName(spec.harnessId)}:${CLOCK_VOLUME_DIR}`,
-    '-w', spec.cwd,
-    '-e', `${HARNESS_CONTAINER_ENV}=${name}`,
-    '-e', `${CLOCK_VOLUME_ENV}=${clockVolumeName(spec.harnessId)}`,
-    '-e', `${HARNESS_STDIN_ENV}=1`,
-    '-e', `${HARNESS_IMAGES_ENV}=${spec.images.servers} ${spec.images.client}`,
-    '-e', `TMPDIR=${spec.tmp}`,
+    '-v',
+    `${clockVolumeName(spec.harnessId)}:${CLOCK_VOLUME_DIR}`,
+    '-w',
+    spec.cwd,
+    '-e',
+    `${HARNESS_CONTAINER_ENV}=${name}`,
+    '-e',
+    `${CLOCK_VOLUME_ENV}=${clockVolumeName(spec.harnessId)}`,
+    '-e',
+    `${HARNESS_STDIN_ENV}=1`,
+    '-e',
+    `${HARNESS_IMAGES_ENV}=${spec.images.servers} ${spec.images.client}`,
+    '-e',
+    `TMPDIR=${spec.tmp}`,
     ...passedEnvNames(spec.env).flatMap((k) => ['-e', k]),
     spec.images.client,
-    IMAGE_NODE, `${CLIENT_IMAGE_ROOT}/dist/src/cli/main.js`, ...spec.args,
+    IMAGE_NODE,
+    `${CLIENT_IMAGE_ROOT}/dist/src/cli/main.js`,
+    ...spec.args,
   ];
 }

@@ -41,7 +41,10 @@ export interface HarnessRequest {
 
 function asChoice(value: string | undefined, from: string): HarnessChoice {
   if (value !== undefined && (HARNESS_CHOICES as readonly string[]).includes(value)) return value as HarnessChoice;
-  throw new UsageError(`Expected \`${from}\` to be one of ${HARNESS_CHOICES.join(', ')}, got \`${value ?? ''}\``, 'auto (the default) runs fencecheck in a container only when this machine cannot reach the containers\' network.');
+  throw new UsageError(
+    `Expected \`${from}\` to be one of ${HARNESS_CHOICES.join(', ')}, got \`${value ?? ''}\``,
+    "auto (the default) runs fencecheck in a container only when this machine cannot reach the containers' network.",
+  );
 }
 
 /** Read `--harness` (and FENCECHECK_HARNESS) out of a command line (process.argv without node and the script). */

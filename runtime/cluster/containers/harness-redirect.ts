@@ -55,7 +55,8 @@ async function reclaimLeftovers(log: (line: string) => void): Promise<void> {
   const r = await reclaim();
   const c = r.containers;
   const parts = [...r.namespaces, ...c.containers, ...c.networks, ...c.volumes];
-  if (parts.length > 0 || r.stateFile !== undefined) log(`harness: reclaimed what an earlier run left before probing: ${parts.length > 0 ? parts.join(', ') : r.stateFile}`);
+  if (parts.length > 0 || r.stateFile !== undefined)
+    log(`harness: reclaimed what an earlier run left before probing: ${parts.length > 0 ? parts.join(', ') : r.stateFile}`);
 }
 
 /** Reachability of the run's /24 from here; inconclusive when there is nothing to probe with (the run says why). */

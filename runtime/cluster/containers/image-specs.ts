@@ -34,13 +34,31 @@ export interface ImageSpec {
 }
 
 export const IMAGE_SPECS: Record<ImageName, ImageSpec> = {
-  servers: { name: 'servers', repository: 'fencecheck/servers', dockerfile: 'images/servers.Dockerfile', base: DEBIAN_BASE, inputs: ['images/servers.Dockerfile', 'native/fc-clock.c'] },
+  servers: {
+    name: 'servers',
+    repository: 'fencecheck/servers',
+    dockerfile: 'images/servers.Dockerfile',
+    base: DEBIAN_BASE,
+    inputs: ['images/servers.Dockerfile', 'native/fc-clock.c'],
+  },
   client: {
     name: 'client',
     repository: 'fencecheck/client',
     dockerfile: 'images/client.Dockerfile',
     base: NODE_BASE,
-    inputs: ['images/client.Dockerfile', 'native/fc-clock.c', 'package.json', 'node_modules/.package-lock.json', 'dist/src', 'dist/core', 'dist/runtime', 'src/report/page', 'clients/python', 'clients/node', 'clients/node/node_modules/.package-lock.json'],
+    inputs: [
+      'images/client.Dockerfile',
+      'native/fc-clock.c',
+      'package.json',
+      'node_modules/.package-lock.json',
+      'dist/src',
+      'dist/core',
+      'dist/runtime',
+      'src/report/page',
+      'clients/python',
+      'clients/node',
+      'clients/node/node_modules/.package-lock.json',
+    ],
   },
 };
 

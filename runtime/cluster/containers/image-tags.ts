@@ -15,7 +15,10 @@ function filesUnder(root: string, rel: string): string[] {
   if (!st.isDirectory()) return [];
   // Python's byte-code cache appears when a reference client runs here: not an input (the image ignores it too).
   // An installed node_modules is stood for by npm's record of it, named as an input of its own.
-  return readdirSync(abs).sort().filter((e) => e !== '__pycache__' && e !== 'node_modules').flatMap((e) => filesUnder(root, join(rel, e)));
+  return readdirSync(abs)
+    .sort()
+    .filter((e) => e !== '__pycache__' && e !== 'node_modules')
+    .flatMap((e) => filesUnder(root, join(rel, e)));
 }
 
 /** `fencecheck/servers:3f2a…` for the files as they are now. */

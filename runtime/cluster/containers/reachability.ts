@@ -34,7 +34,8 @@ export function tcpReach(ip: string, port = PROBE_PORT, timeoutMs = PROBE_TIMEOU
     socket.once('error', (err: NodeJS.ErrnoException) => {
       const ms = Date.now() - t0;
       if (err.code === 'ECONNREFUSED') done({ reachable: true, detail: `ECONNREFUSED from ${ip}:${port} in ${ms} ms` });
-      else if (err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH' || err.code === 'ETIMEDOUT') done({ reachable: false, detail: `${err.code} for ${ip}:${port} in ${ms} ms` });
+      else if (err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH' || err.code === 'ETIMEDOUT')
+        done({ reachable: false, detail: `${err.code} for ${ip}:${port} in ${ms} ms` });
       else done({ reachable: undefined, detail: `${err.code ?? err.message} for ${ip}:${port} in ${ms} ms` });
     });
   });
@@ -54,9 +55,16 @@ export async function probeNetwork(subnet: string, image: string, probeId: strin
   try {
     // A probe left by an interrupted run (the caller holds the cluster lock: no other probe is under way).
     await docker(['network', 'rm', PROBE_NETWORK], { reject: false, timeoutMs: 30_000 });
-    const net = await docker(['network', 'create', ...labelFlags(runLabels(probeId)), '--subnet', `${subnet}.0/24`, PROBE_NETWORK], { reject: false, timeoutMs: 30_000 });
-    if (net.exitCode !== 0) return { reachable: undefined, detail: `not probed: docker network create ${subnet}.0/24 failed: ${net.stderr.trim().split('\n')[0] ?? ''}` };
-    const run = await docker(['run', '-d', '--rm', '--name', container, ...labelFlags(labelsFor(probeId, 'host')), '--network', PROBE_NETWORK, '--ip', ip, image, 'sleep', '60'], { reject: false, timeoutMs: 60_000 });
+    const net = await docker(['network', 'create', ...labelFlags(runLabels(probeId)), '--subnet', `${subnet}.0/24`, PROBE_NETWORK], {
+      reject: false,
+      timeoutMs: 30_000,
+    });
+    if (net.exitCode !== 0)
+      return { reachable: undefined, detail: `not probed: docker network create ${subnet}.0/24 failed: ${net.stderr.trim().split('\n')[0] ?? ''}` };
+    const run = await docker(
+      ['run', '-d', '--rm', '--name', container, ...labelFlags(labelsFor(probeId, 'host')), '--network', PROBE_NETWORK, '--ip', ip, image, 'sleep', '60'],
+      { reject: false, timeoutMs: 60_000 },
+    );
     if (run.exitCode !== 0) return { reachable: undefined, detail: `not probed: the probe container did not start: ${run.stderr.trim().split('\n')[0] ?? ''}` };
     return await tcpReach(ip);
   } finally {

@@ -25,7 +25,11 @@ function filter(runId?: string): string {
   return runId === undefined ? `label=${PROJECT_LABEL}=fencecheck` : `label=${RUN_LABEL}=${runId}`;
 }
 
-const lines = (s: string): string[] => s.split('\n').map((l) => l.trim()).filter(Boolean);
+const lines = (s: string): string[] =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /**
  * A harness running in a container carries the project's label too (so that `down` here reclaims it

@@ -57,7 +57,10 @@ export async function runHarnessInContainer(h: HarnessInContainer): Promise<numb
       c.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)));
     });
     if (DOCKER_OWN_STATUS.has(status)) {
-      throw new PreflightError(`\`docker run\` of the harness container ${name} failed (exit ${status}; its message is above).`, 'Run `fencecheck doctor --provider containers`; `fencecheck images build` makes the client image.');
+      throw new PreflightError(
+        `\`docker run\` of the harness container ${name} failed (exit ${status}; its message is above).`,
+        'Run `fencecheck doctor --provider containers`; `fencecheck images build` makes the client image.',
+      );
     }
     return status;
   } finally {

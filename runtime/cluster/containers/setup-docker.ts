@@ -23,8 +23,16 @@ export async function ensureDockerDaemon(log: (line: string) => void, timeoutMs 
   const before = await dockerStatus();
   if (before.usable) return `Docker daemon ${before.server} already running`;
   const dockerd = which('dockerd');
-  if (!dockerd) throw new PreflightError('No Docker daemon answers and `dockerd` is not installed.', 'Run `npm run setup -- --docker` as root (Debian\'s docker.io), or start Docker Desktop.');
-  if (process.getuid?.() !== 0) throw new PreflightError('No Docker daemon answers; starting dockerd needs root.', `Run as root: ${dockerd} --pidfile ${DOCKERD_PID_FILE} >${DOCKERD_LOG} 2>&1 &`);
+  if (!dockerd)
+    throw new PreflightError(
+      'No Docker daemon answers and `dockerd` is not installed.',
+      "Run `npm run setup -- --docker` as root (Debian's docker.io), or start Docker Desktop.",
+    );
+  if (process.getuid?.() !== 0)
+    throw new PreflightError(
+      'No Docker daemon answers; starting dockerd needs root.',
+      `Run as root: ${dockerd} --pidfile ${DOCKERD_PID_FILE} >${DOCKERD_LOG} 2>&1 &`,
+    );
   const out = openSync(DOCKERD_LOG, 'a');
   const child = spawn(dockerd, ['--pidfile', DOCKERD_PID_FILE], { detached: true, stdio: ['ignore', out, out] });
   closeSync(out);

@@ -57,17 +57,24 @@ function containersProvider(): Provider<ContainerServerNode> {
     stateOf: (runDir) => ({ provider: 'containers', runId: runIdOf(runDir, new Date()) }),
     async preflight() {
       const status = await dockerStatus();
-      if (!status.usable) throw new PreflightError(`The containers provider needs a Docker daemon: ${status.reason ?? 'none answers'}.`, 'Run `npm run setup -- --docker` (Debian: installs docker.io, starts dockerd) or start Docker Desktop; `fencecheck doctor` says more.');
+      if (!status.usable)
+        throw new PreflightError(
+          `The containers provider needs a Docker daemon: ${status.reason ?? 'none answers'}.`,
+          'Run `npm run setup -- --docker` (Debian: installs docker.io, starts dockerd) or start Docker Desktop; `fencecheck doctor` says more.',
+        );
       // Inside a harness container the outer process named them (harness-self.ts): the image holds no Dockerfile to hash.
       images = harnessSelf()?.images ?? { servers: imageRef('servers'), client: imageRef('client') };
       for (const ref of Object.values(images)) {
-        if (!(await imageExists(ref))) throw new PreflightError(`The image ${ref} (this checkout's content hash) is missing.`, 'Run `fencecheck images build` (after `npm run build`).');
+        if (!(await imageExists(ref)))
+          throw new PreflightError(`The image ${ref} (this checkout's content hash) is missing.`, 'Run `fencecheck images build` (after `npm run build`).');
       }
     },
     async claimMachine(stateFile, _plan, log) {
       if (StateFile.read(stateFile) || projectNamespaces().length > 0) {
         const r = await reclaim({ stateFile });
-        log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces, ${r.containers.containers.length} containers`);
+        log(
+          `reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces, ${r.containers.containers.length} containers`,
+        );
       } else {
         const r = await reclaimContainers();
         if (r.containers.length + r.networks.length > 0) log(`reclaimed an earlier run: ${r.containers.length} containers, ${r.networks.length} networks`);
@@ -77,7 +84,10 @@ function containersProvider(): Provider<ContainerServerNode> {
   };
 }
 
-async function assembleContainers({ opts, plan, runDir, state, recorded, hooks, lock, signal, log }: Assembly, images: { servers: string; client: string }): Promise<Assembled<ContainerServerNode>> {
+async function assembleContainers(
+  { opts, plan, runDir, state, recorded, hooks, lock, signal, log }: Assembly,
+  images: { servers: string; client: string },
+): Promise<Assembled<ContainerServerNode>> {
   const runId = recorded.runId!;
   // A harness in a container (harness-self.ts) keeps the clock files in a volume of the daemon's, not in the run dir.
   const self = harnessSelf();
@@ -128,7 +138,13 @@ async function assembleContainers({ opts, plan, runDir, state, recorded, hooks, 
     const t0 = Date.now();
     // The harness holds the control address: this machine's bridge (the gateway), or its own container on the network.
     const gateway = self ? `${plan.subnet}.${HARNESS_GATEWAY_OCTET}` : plan.control.ip;
-    await client.network.create({ Name: NETWORK_NAME, Driver: 'bridge', CheckDuplicate: true, Labels: runLabels(runId), IPAM: { Driver: 'default', Config: [{ Subnet: `${plan.subnet}.0/24`, Gateway: gateway }] } });
+    await client.network.create({
+      Name: NETWORK_NAME,
+      Driver: 'bridge',
+      CheckDuplicate: true,
+      Labels: runLabels(runId),
+      IPAM: { Driver: 'default', Config: [{ Subnet: `${plan.subnet}.0/24`, Gateway: gateway }] },
+    });
     if (self) await joinNetwork(self, NETWORK_NAME, plan.control.ip);
     await Promise.all(allHosts(plan).map(startHost));
     log(`topology: network ${NETWORK_NAME} and ${allHosts(plan).length} host containers in ${Date.now() - t0} ms`);
@@ -138,7 +154,13 @@ async function assembleContainers({ opts, plan, runDir, state, recorded, hooks, 
 }
 
 /** What the cluster does through Docker in place of namespaces: its host containers, their firewalls, their removal. */
-function containerHooks(plan: ClusterPlan, runDir: string, runId: string, clientRuntime: ContainerClientRuntime, startHost: (h: HostPlan) => Promise<void>): ProviderHooks {
+function containerHooks(
+  plan: ClusterPlan,
+  runDir: string,
+  runId: string,
+  clientRuntime: ContainerClientRuntime,
+  startHost: (h: HostPlan) => Promise<void>,
+): ProviderHooks {
   return {
     name: 'containers',
     clientHost: (h): ClientHost => new ContainerClientHost(h, clientRuntime),
@@ -151,7 +173,9 @@ function containerHooks(plan: ClusterPlan, runDir: string, runId: string, client
       // Data the servers wrote as their own users (PostgreSQL's) is removed from inside, as root there,
       // while the host containers still run: a harness that is not root could not remove it afterwards.
       if (!keepData) {
-        await Promise.all(plan.nodes.map((n) => docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n)], { reject: false }).catch(() => undefined)));
+        await Promise.all(
+          plan.nodes.map((n) => docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n)], { reject: false }).catch(() => undefined)),
+        );
       }
       await reclaimContainers(runId);
     },

@@ -25,7 +25,9 @@ const CLIENT_EXIT_MS = 1000;
 export async function observeCluster(c: Cluster): Promise<ClusterObservation> {
   const nodes = await Promise.all(c.nodes.map(async (n) => ({ name: n.name, ...(await n.observe()) })));
   const clocks = clockFiles(c).map((file) => ({ file, offsetMs: readClockOffset(file) }));
-  const nftTables = await Promise.all(allHosts(c.plan).map(async (h) => ({ namespace: h.namespace, tables: await c.nftList(h.namespace).then(parseNftTables, () => undefined) })));
+  const nftTables = await Promise.all(
+    allHosts(c.plan).map(async (h) => ({ namespace: h.namespace, tables: await c.nftList(h.namespace).then(parseNftTables, () => undefined) })),
+  );
   const clientProcesses = runClients(c).map((p) => p.name);
   return { nodes, clocks, nftTables, clientProcesses };
 }
@@ -39,7 +41,9 @@ function clockFiles(c: Cluster): string[] {
   const dir = join(c.runDir, 'clock');
   let inDir: string[] = [];
   try {
-    inDir = readdirSync(dir).filter((f) => f.endsWith('.offset')).map((f) => join(dir, f));
+    inDir = readdirSync(dir)
+      .filter((f) => f.endsWith('.offset'))
+      .map((f) => join(dir, f));
   } catch {
     // No clock directory (no clock library): only the servers' own files, if any.
   }
@@ -49,14 +53,20 @@ function clockFiles(c: Cluster): string[] {
 
 /** The runs' client processes still running; spares (the next run's, started during this one's recovery) are not left over: they have connected to nothing. */
 function runClients(c: Cluster): ClientProcess[] {
-  return c.clientHosts().flatMap((h) => h.processes()).filter((p) => !c.spares.holds(p));
+  return c
+    .clientHosts()
+    .flatMap((h) => h.processes())
+    .filter((p) => !c.spares.holds(p));
 }
 
 async function applyStep(c: Cluster, step: ResetStep): Promise<void> {
   switch (step.kind) {
     case 'end-clients': {
       const procs = runClients(c);
-      await waitForExit(procs.map((p) => p.identity), CLIENT_EXIT_MS);
+      await waitForExit(
+        procs.map((p) => p.identity),
+        CLIENT_EXIT_MS,
+      );
       await Promise.all(procs.filter((p) => p.running()).map((p) => p.kill()));
       return;
     }
@@ -98,7 +108,13 @@ export async function resetCluster(c: Cluster, log: (line: string) => void): Pro
 export async function cleanCheck(c: Cluster, log: (line: string) => void): Promise<CleanCheck> {
   const t0 = Date.now();
   const general = observationProblems(await observeCluster(c));
-  const perBackend = await Promise.all(contexts(c, log).map(({ backend, ctx }) => backendSpec(backend).reset.check(ctx).catch((err: unknown) => [`${backend}: check failed: ${messageOf(err)}`])));
+  const perBackend = await Promise.all(
+    contexts(c, log).map(({ backend, ctx }) =>
+      backendSpec(backend)
+        .reset.check(ctx)
+        .catch((err: unknown) => [`${backend}: check failed: ${messageOf(err)}`]),
+    ),
+  );
   const problems = [...general, ...perBackend.flat()];
   return { ok: problems.length === 0, problems, ms: Date.now() - t0 };
 }

@@ -34,7 +34,8 @@ export const FENCECHECK_TABLES: readonly string[] = [PARTITION_TABLE, LOSS_TABLE
 export function planReset(o: ClusterObservation): ResetStep[] {
   const steps: ResetStep[] = [];
   if (o.clientProcesses.length > 0) steps.push({ kind: 'end-clients', names: [...o.clientProcesses] });
-  for (const t of o.nftTables) for (const table of t.tables ?? []) if (FENCECHECK_TABLES.includes(table)) steps.push({ kind: 'nft-delete', namespace: t.namespace, table });
+  for (const t of o.nftTables)
+    for (const table of t.tables ?? []) if (FENCECHECK_TABLES.includes(table)) steps.push({ kind: 'nft-delete', namespace: t.namespace, table });
   for (const n of o.nodes) {
     // A killed node is restarted (with its data, as the nemesis's restart does); a stopped one resumed.
     if (!n.running) steps.push({ kind: 'restart', node: n.name });

@@ -9,10 +9,14 @@ export const delay: FaultModule<'delay'> = {
     const host = v?.session.host;
     const proxies = host ? s.ctx.nemesis.delayLinks(host) : undefined;
     const link = w.link;
-    const chosen = [...(proxies ?? new Map<string, DelayLink>())].filter(([node]) => (link === 'resource' ? node === s.ctx.resourceNode : node !== s.ctx.resourceNode));
+    const chosen = [...(proxies ?? new Map<string, DelayLink>())].filter(([node]) =>
+      link === 'resource' ? node === s.ctx.resourceNode : node !== s.ctx.resourceNode,
+    );
     const value = { target: host ?? null, link, ms: w.delayMs };
     if (chosen.length === 0) {
-      const why = !v ? `no client to delay: nobody held the lock or was acquiring within ${s.ctx.victimWaitMs} ms` : 'no delay proxy on that link (the run must be started with proxies)';
+      const why = !v
+        ? `no client to delay: nobody held the lock or was acquiring within ${s.ctx.victimWaitMs} ms`
+        : 'no delay proxy on that link (the run must be started with proxies)';
       s.done(s.start, value, why);
       return undefined;
     }

@@ -32,8 +32,17 @@ export const evict: FaultModule<'evict'> = {
       ctx.recorder.record('nemesis', 'invoke', s.stop, value);
       try {
         const summary = await ctx.nemesis.stopEvict(node);
-        ctx.recorder.record('nemesis', 'info', s.stop, { ...value, evicted_keys: summary.evictedKeys, lock_keys_evicted: summary.lockKeysEvicted, fillers: summary.fillersWritten, ...(summary.logLinesLost === undefined ? {} : { eviction_lines_lost: summary.logLinesLost }) });
-        if ((summary.logLinesLost ?? 0) > 0) ctx.log(`nemesis: ${node} dropped ${summary.logLinesLost} eviction log line(s) in this window: the lock keys it evicted may be more than the history records`);
+        ctx.recorder.record('nemesis', 'info', s.stop, {
+          ...value,
+          evicted_keys: summary.evictedKeys,
+          lock_keys_evicted: summary.lockKeysEvicted,
+          fillers: summary.fillersWritten,
+          ...(summary.logLinesLost === undefined ? {} : { eviction_lines_lost: summary.logLinesLost }),
+        });
+        if ((summary.logLinesLost ?? 0) > 0)
+          ctx.log(
+            `nemesis: ${node} dropped ${summary.logLinesLost} eviction log line(s) in this window: the lock keys it evicted may be more than the history records`,
+          );
       } catch (err) {
         s.done(s.stop, value, err instanceof Error ? err.message : String(err));
       }

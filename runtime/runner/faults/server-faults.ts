@@ -22,7 +22,9 @@ interface NodeFault {
 
 type ServerWindow<K extends FaultKind> = FaultWindow & { fault: K; target: Parameters<typeof victimNode>[1] };
 
-function onNode<K extends 'server-pause' | 'kill' | 'loss'>(fault: (node: string, n: NemesisPort, w: ServerWindow<K>, ctx: NemesisRunnerContext) => NodeFault): FaultModule<K> {
+function onNode<K extends 'server-pause' | 'kill' | 'loss'>(
+  fault: (node: string, n: NemesisPort, w: ServerWindow<K>, ctx: NemesisRunnerContext) => NodeFault,
+): FaultModule<K> {
   return {
     async strike(w, s) {
       const node = await victimNode(s.ctx, w.target);
@@ -34,7 +36,12 @@ function onNode<K extends 'server-pause' | 'kill' | 'loss'>(fault: (node: string
   };
 }
 
-export const serverPause = onNode<'server-pause'>((node, n) => ({ value: { target: node }, act: () => n.pause(node), undoValue: { target: node }, undo: () => n.resume(node) }));
+export const serverPause = onNode<'server-pause'>((node, n) => ({
+  value: { target: node },
+  act: () => n.pause(node),
+  undoValue: { target: node },
+  undo: () => n.resume(node),
+}));
 
 export const kill = onNode<'kill'>((node, n) => ({ value: node, act: () => n.kill(node), undoValue: node, undo: () => n.restart(node) }));
 

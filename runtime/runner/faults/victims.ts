@@ -16,7 +16,11 @@ import { isSentinelGrudgeKind, sentinelGrudgeOf } from '../sentinel-faults.js';
  * at the holder or an acquirer waits (bounded) for one rather than missing:
  * a skipped fault is a window that tested nothing.
  */
-export async function victimClient(ctx: NemesisRunnerContext, v: ClientVictim, fired?: Fired): Promise<{ session: LockSession; about: Record<string, Value> } | undefined> {
+export async function victimClient(
+  ctx: NemesisRunnerContext,
+  v: ClientVictim,
+  fired?: Fired,
+): Promise<{ session: LockSession; about: Record<string, Value> } | undefined> {
   // A triggered window hits the client of its event (a worker's window waited for that worker's event).
   if (fired) return fired.session.alive ? { session: fired.session, about: { process: fired.process, token: fired.token ?? null } } : undefined;
   if (v.kind === 'client') {
@@ -40,7 +44,8 @@ export async function victimNode(ctx: NemesisRunnerContext, v: ServerVictim): Pr
 
 export async function grudgeOf(ctx: NemesisRunnerContext, t: PartitionTarget, fired?: Fired): Promise<Grudge | undefined> {
   if (t.grudge) return t.grudge;
-  if (isSentinelGrudgeKind(t.grudgeKind)) return sentinelGrudgeOf(t.grudgeKind, await ctx.nemesis.leader().catch(() => undefined), ctx.lockNodes, ctx.nemesis.clientHosts());
+  if (isSentinelGrudgeKind(t.grudgeKind))
+    return sentinelGrudgeOf(t.grudgeKind, await ctx.nemesis.leader().catch(() => undefined), ctx.lockNodes, ctx.nemesis.clientHosts());
   if (t.grudgeKind === 'isolate-one') {
     const victim = t.victim ?? { kind: 'leader' };
     const node = victim.kind === 'node' || victim.kind === 'leader' ? await victimNode(ctx, victim) : undefined;

@@ -17,7 +17,8 @@ function createAnomalies(model, root, focusAnomaly) {
   el(head, 'span', 'none', 'click one to zoom the timeline to it');
   // Checkers cap their lists (a run with thousands of overlaps needs a count and a sample).
   const counted = model.data.results.checkers.reduce((n, c) => n + Math.max(c.anomalyCount || 0, (c.anomalies || []).length), 0);
-  if (counted > model.anomalies.length) el(head, 'span', 'none', `· ${fmtCount(counted)} found, the first ${fmtCount(model.anomalies.length)} listed by the checkers (see results.json)`);
+  if (counted > model.anomalies.length)
+    el(head, 'span', 'none', `· ${fmtCount(counted)} found, the first ${fmtCount(model.anomalies.length)} listed by the checkers (see results.json)`);
   const list = el(root, 'ol', 'anomaly-list');
   const items = model.anomalies.map((a) => {
     const li = el(list, 'li', 'anomaly').attr('data-anomaly', a.id).attr('data-kind', a.anomaly.kind);
@@ -88,7 +89,9 @@ function renderDetail(model, detail, focused, focusAnomaly) {
   const head = el(detail, 'div', 'detail-head');
   el(head, 'strong', null, a.anomaly.kind);
   el(head, 'span', 'grow', a.checkerName);
-  el(head, 'button', null, 'Clear').attr('type', 'button').on('click', () => focusAnomaly(null));
+  el(head, 'button', null, 'Clear')
+    .attr('type', 'button')
+    .on('click', () => focusAnomaly(null));
   if (focused.witness) renderWitness(model, detail, focused.witness);
   el(detail, 'div', null, 'Operations involved (click to centre):');
   const ul = el(detail, 'ul').attr('id', 'involved-ops');
@@ -107,7 +110,12 @@ function renderDetail(model, detail, focused, focusAnomaly) {
 function renderWitness(model, detail, w) {
   const box = el(detail, 'div', 'witness');
   const last = w.prefix.length ? w.prefix[w.prefix.length - 1] : -1;
-  el(box, 'div', null, `Longest linearizable prefix: ${plural(w.prefix.length, 'operation')}, numbered in linearization order on the timeline${last >= 0 ? `; the last is ${describePair(model, last)}` : ''}.`);
+  el(
+    box,
+    'div',
+    null,
+    `Longest linearizable prefix: ${plural(w.prefix.length, 'operation')}, numbered in linearization order on the timeline${last >= 0 ? `; the last is ${describePair(model, last)}` : ''}.`,
+  );
   el(box, 'div', null, `Model state after it: ${w.state}`);
   const bad = el(box, 'div');
   el(bad, 'span', 'bad', 'Cannot linearize: ');

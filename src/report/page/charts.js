@@ -34,7 +34,16 @@ function chartBox(parent, id, title, sub, height, view) {
   const body = el(box, 'div', 'chart-body').style('height', `${height + X_AXIS_H}px`);
   const canvas = el(body, 'canvas').node();
   const svg = el(body, 'svg');
-  const chart = { box, canvas, svg, height, width: view.width, ctx: null, yAxis: el(svg, 'g', 'axis').attr('transform', `translate(${GUTTER - 1},0)`), xAxis: el(svg, 'g', 'axis').attr('transform', `translate(${GUTTER},${height})`) };
+  const chart = {
+    box,
+    canvas,
+    svg,
+    height,
+    width: view.width,
+    ctx: null,
+    yAxis: el(svg, 'g', 'axis').attr('transform', `translate(${GUTTER - 1},0)`),
+    xAxis: el(svg, 'g', 'axis').attr('transform', `translate(${GUTTER},${height})`),
+  };
   attachZoom(view, canvas, height);
   return chart;
 }
@@ -50,7 +59,10 @@ function latencyScale(model) {
     if (l > hi) hi = l;
   }
   if (!(hi > 0)) [lo, hi] = [1e6, 1e9];
-  return d3.scaleLog().domain([lo, Math.max(hi, lo * 10)]).nice();
+  return d3
+    .scaleLog()
+    .domain([lo, Math.max(hi, lo * 10)])
+    .nice();
 }
 
 function shadeFaults(chart, model, view) {
@@ -91,7 +103,12 @@ function drawLatency(chart, model, view, y) {
     }
   }
   ctx.globalAlpha = 1;
-  chart.yAxis.call(d3.axisLeft(y).ticks(4).tickFormat((ns) => (Math.abs(Math.log10(Number(ns)) % 1) < 1e-9 ? fmtDecade(Number(ns)) : '')));
+  chart.yAxis.call(
+    d3
+      .axisLeft(y)
+      .ticks(4)
+      .tickFormat((ns) => (Math.abs(Math.log10(Number(ns)) % 1) < 1e-9 ? fmtDecade(Number(ns)) : '')),
+  );
   drawXAxis(chart, view);
 }
 
@@ -118,7 +135,11 @@ function drawThroughput(chart, model, view) {
     return series.map((s) => [acc, (acc += s.rates[b])]);
   });
   const max = d3.max(stacked, (levels) => levels[levels.length - 1][1]) || 1;
-  const y = d3.scaleLinear().domain([0, max]).nice().range([chart.height - 1, 4]);
+  const y = d3
+    .scaleLinear()
+    .domain([0, max])
+    .nice()
+    .range([chart.height - 1, 4]);
   const x = (b) => view.x(from + b * width);
   ctx.clearRect(0, 0, chart.width, chart.height);
   shadeFaults(chart, model, view);
@@ -126,7 +147,12 @@ function drawThroughput(chart, model, view) {
   series.forEach((s, i) => {
     /** @type {d3.Area<number>} */
     const area = d3.area();
-    area.x((b) => x(b)).y0((b) => y(stacked[b][i][0])).y1((b) => y(stacked[b][i][1])).curve(d3.curveStepAfter).context(ctx);
+    area
+      .x((b) => x(b))
+      .y0((b) => y(stacked[b][i][0]))
+      .y1((b) => y(stacked[b][i][1]))
+      .curve(d3.curveStepAfter)
+      .context(ctx);
     ctx.beginPath();
     area(bucketIndexes);
     ctx.fillStyle = OUTCOME_COLORS[s.outcome];
@@ -134,14 +160,24 @@ function drawThroughput(chart, model, view) {
     ctx.fill();
   });
   ctx.globalAlpha = 1;
-  chart.yAxis.call(d3.axisLeft(y).ticks(4).tickFormat((r) => `${d3.format('~s')(Number(r))}/s`));
+  chart.yAxis.call(
+    d3
+      .axisLeft(y)
+      .ticks(4)
+      .tickFormat((r) => `${d3.format('~s')(Number(r))}/s`),
+  );
   drawXAxis(chart, view);
 }
 
 /** A power of ten of nanoseconds as an axis label: 100 µs, 1 ms, 10 s. */
 function fmtDecade(ns) {
   /** @type {[number, string][]} */
-  const units = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs'], [1, 'ns']];
+  const units = [
+    [1e9, 's'],
+    [1e6, 'ms'],
+    [1e3, 'µs'],
+    [1, 'ns'],
+  ];
   const [scale, unit] = units.find(([u]) => ns >= u) || units[3];
   return `${Math.round(ns / scale)} ${unit}`;
 }

@@ -50,7 +50,8 @@ function opAt(h, line) {
     value: null,
   };
   // defineProperty, not assignment: a field may be called `__proto__`.
-  for (const [key, dense] of h.fields) if (dense[line] !== undefined) Object.defineProperty(op, key, { value: dense[line], enumerable: true, writable: true, configurable: true });
+  for (const [key, dense] of h.fields)
+    if (dense[line] !== undefined) Object.defineProperty(op, key, { value: dense[line], enumerable: true, writable: true, configurable: true });
   return op;
 }
 

@@ -21,7 +21,11 @@ function renderHeader(model, root) {
   // Computed where the run was checked (src/check/format-outcome.ts): a valid run without evidence says UNTESTED.
   // A run stopped by a signal (test.json `interrupted`): its history ends early, whatever the checkers say of it.
   const stopped = test.interrupted;
-  if (stopped && typeof stopped === 'object') el(root, 'div', 'interrupted', `INTERRUPTED by ${stopped.signal} at ${stopped.at}: the history ends there; the run did not finish`).attr('id', 'run-interrupted');
+  if (stopped && typeof stopped === 'object')
+    el(root, 'div', 'interrupted', `INTERRUPTED by ${stopped.signal} at ${stopped.at}: the history ends there; the run did not finish`).attr(
+      'id',
+      'run-interrupted',
+    );
   if (data.outcome) el(root, 'div', `outcome${/^outcome: UNTESTED/.test(data.outcome) ? ' untested' : ''}`, data.outcome).attr('id', 'run-outcome');
 
   const facts = el(root, 'dl', 'facts');

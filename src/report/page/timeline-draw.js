@@ -14,7 +14,17 @@ const OUTCOME_COLORS = ['#d4d4d8', '#6db6fe', '#feb5da', '#ffaa26'];
 const SEVERITY = [3, 1, 2, 4];
 const SEVERITY_COLORS = [null, OUTCOME_COLORS[OK], OUTCOME_COLORS[FAIL], OUTCOME_COLORS[PENDING], OUTCOME_COLORS[INFO]];
 const HOLD_COLOR = '#3d4f66';
-const FAULT_COLORS = { partition: '#d62728', pause: '#8250df', kill: '#24292f', clock: '#bf8700', delay: '#1b7c83', loss: '#8c564b', evict: '#e36209', session: '#bf3989', other: '#6e7781' };
+const FAULT_COLORS = {
+  partition: '#d62728',
+  pause: '#8250df',
+  kill: '#24292f',
+  clock: '#bf8700',
+  delay: '#1b7c83',
+  loss: '#8c564b',
+  evict: '#e36209',
+  session: '#bf3989',
+  other: '#6e7781',
+};
 
 const hatchCache = new Map();
 
@@ -204,7 +214,7 @@ function drawBarsDecimated(tl, first, last) {
     }
     const y = laneTop(tl, i) + BAR_Y;
     ctx.globalAlpha = tl.focus ? 0.28 : 1;
-    for (let c = 0; c <= width; ) {
+    for (let c = 0; c <= width;) {
       const s = column[c];
       let d = c + 1;
       while (d <= width && column[d] === s) d++;

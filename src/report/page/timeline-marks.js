@@ -147,6 +147,15 @@ function drawWitness(tl, first, last) {
     ctx.fillText('✗', cx, cy + 0.5);
     ctx.textAlign = 'start';
     ctx.font = '600 10px system-ui, "DejaVu Sans", sans-serif';
-    tag(ctx, tl.width, cx + 10, cx - 10, cy + LANE_H / 2 + 1, `cannot linearize: ${w.reason} · state after prefix: ${w.state}`, WITNESS_BAD, tl.focus.tags || []);
+    tag(
+      ctx,
+      tl.width,
+      cx + 10,
+      cx - 10,
+      cy + LANE_H / 2 + 1,
+      `cannot linearize: ${w.reason} · state after prefix: ${w.state}`,
+      WITNESS_BAD,
+      tl.focus.tags || [],
+    );
   }
 }

@@ -13,13 +13,21 @@ function createTimeline(model, view, root, tip) {
   renderLegend(head, model);
   const tools = el(head, 'div', 'tools');
   el(tools, 'span', null, 'scroll to zoom · drag to pan · double-click to reset');
-  el(tools, 'button', null, 'Reset zoom').attr('type', 'button').attr('id', 'reset-zoom').on('click', () => resetView(view));
+  el(tools, 'button', null, 'Reset zoom')
+    .attr('type', 'button')
+    .attr('id', 'reset-zoom')
+    .on('click', () => resetView(view));
   const notice = el(root, 'div', 'notice').attr('id', 'timeline-notice').attr('hidden', true);
   const box = el(root, 'div', 'timeline').attr('id', 'timeline');
   const stripH = model.faults.length > 0 ? STRIP_H : 0;
   const axisSvg = el(box, 'svg', 'tl-axis').attr('height', AXIS_H + stripH);
   el(axisSvg, 'text', null, 'time').attr('x', 8).attr('y', 16).attr('fill', '#636c76').attr('font-size', 11);
-  if (stripH) el(axisSvg, 'text', null, 'faults').attr('x', 8).attr('y', AXIS_H + 13).attr('fill', '#636c76').attr('font-size', 11);
+  if (stripH)
+    el(axisSvg, 'text', null, 'faults')
+      .attr('x', 8)
+      .attr('y', AXIS_H + 13)
+      .attr('fill', '#636c76')
+      .attr('font-size', 11);
   const axisG = el(axisSvg, 'g', 'axis').attr('transform', `translate(${GUTTER},${AXIS_H - 4})`);
   const strip = el(axisSvg, 'g', 'fault-band').attr('transform', `translate(${GUTTER},${AXIS_H})`);
   const totalH = model.lanes.length * LANE_H;
@@ -35,7 +43,20 @@ function createTimeline(model, view, root, tip) {
       .style('line-height', `${LANE_H}px`);
   });
   const canvas = el(inner, 'canvas', 'tl-canvas').node();
-  const tl = { model, view, root, box, canvas, ctx: null, width: view.width, height: Math.min(totalH, MAX_LANES_H), scrollTop: 0, focus: null, mode: 'detail', visible: 0 };
+  const tl = {
+    model,
+    view,
+    root,
+    box,
+    canvas,
+    ctx: null,
+    width: view.width,
+    height: Math.min(totalH, MAX_LANES_H),
+    scrollTop: 0,
+    focus: null,
+    mode: 'detail',
+    visible: 0,
+  };
   const surface = attachZoom(view, canvas, tl.height);
   scroll.on('scroll', () => {
     tl.scrollTop = scroll.node().scrollTop;
@@ -99,7 +120,9 @@ function renderLegend(parent, model) {
   const kinds = [...new Set(model.faults.map((f) => f.kind))];
   for (const k of kinds) {
     const s = el(legend, 'span');
-    el(s, 'i', 'sw').style('background', FAULT_COLORS[k] || FAULT_COLORS.other).style('opacity', 0.6);
+    el(s, 'i', 'sw')
+      .style('background', FAULT_COLORS[k] || FAULT_COLORS.other)
+      .style('opacity', 0.6);
     el(s, 'span', null, k);
   }
 }
@@ -116,7 +139,10 @@ function drawFaultStrip(tl, strip, tip) {
     .data(shown, (f) => f.startLine)
     .join((enter) => {
       const e = enter.append('g').attr('class', 'fault');
-      e.append('rect').attr('y', 2).attr('height', STRIP_H - 4).attr('rx', 2);
+      e.append('rect')
+        .attr('y', 2)
+        .attr('height', STRIP_H - 4)
+        .attr('rx', 2);
       e.append('text').attr('y', STRIP_H / 2 + 3.5);
       return e;
     })
@@ -134,7 +160,11 @@ function drawFaultStrip(tl, strip, tip) {
 
 function updateNotice(tl, notice) {
   if (tl.mode === 'decimated') {
-    notice.attr('hidden', null).text(`Decimated view: ${fmtCount(tl.visible)} operations in this window are drawn as one-pixel columns coloured by their worst outcome (info > pending > fail > ok). Zoom in to under ${fmtCount(DETAIL_CAP)} to see each operation, its token and the resource's answer.`);
+    notice
+      .attr('hidden', null)
+      .text(
+        `Decimated view: ${fmtCount(tl.visible)} operations in this window are drawn as one-pixel columns coloured by their worst outcome (info > pending > fail > ok). Zoom in to under ${fmtCount(DETAIL_CAP)} to see each operation, its token and the resource's answer.`,
+      );
   } else notice.attr('hidden', true).text('');
 }
 
@@ -157,7 +187,8 @@ function hoverTimeline(tl, tip, event) {
     let best = -1;
     for (let k = lo; k < hi; k++) {
       const p = lane.pairs[k];
-      if (best === -1 || Math.abs((model.pairs.start[p] + model.pairs.end[p]) / 2 - t) < Math.abs((model.pairs.start[best] + model.pairs.end[best]) / 2 - t)) best = p;
+      if (best === -1 || Math.abs((model.pairs.start[p] + model.pairs.end[p]) / 2 - t) < Math.abs((model.pairs.start[best] + model.pairs.end[best]) / 2 - t))
+        best = p;
     }
     if (best !== -1) return showOpTooltip(tip, model, best, event.clientX, event.clientY);
   } else {

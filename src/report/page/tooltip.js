@@ -61,7 +61,12 @@ function showFaultTooltip(tip, model, fault, clientX, clientY) {
 function showHoldTooltip(tip, model, hold, clientX, clientY) {
   tip.selectAll('*').remove();
   const lane = model.lanes[hold.lane];
-  el(el(tip, 'div', 'tt-head'), 'span', null, `lock ${hold.definite ? 'held' : 'maybe held'} by ${lane.label}${hold.token === null || hold.token === undefined ? ', no token' : `, token ${fmtShort(hold.token, 40)}`}`);
+  el(
+    el(tip, 'div', 'tt-head'),
+    'span',
+    null,
+    `lock ${hold.definite ? 'held' : 'maybe held'} by ${lane.label}${hold.token === null || hold.token === undefined ? ', no token' : `, token ${fmtShort(hold.token, 40)}`}`,
+  );
   el(tip, 'div', 'tt-sub', `${fmtSeconds(hold.start)} → ${fmtSeconds(hold.end)} (${fmtDuration(hold.end - hold.start)})`);
   el(tip, 'div', null, hold.definite ? 'from the acquire returning ok' : 'from an acquire whose answer was lost (info or none): it may have been granted');
   el(tip, 'div', null, HOLD_END_TEXT[hold.endedBy] || hold.endedBy);

@@ -15,12 +15,21 @@ function attachZoom(view, element, height) {
   const surface = { sel: d3.select(element), zoom: d3.zoom(), height };
   surface.zoom
     .scaleExtent([1, Math.max(1, (view.span[1] - view.span[0]) / MIN_VIEW_NS)])
-    .extent([[0, 0], [view.width, height]])
-    .translateExtent([[0, -1e7], [view.width, 1e7]])
+    .extent([
+      [0, 0],
+      [view.width, height],
+    ])
+    .translateExtent([
+      [0, -1e7],
+      [view.width, 1e7],
+    ])
     .on('zoom', (event) => {
       if (!view.syncing) setTransform(view, event.transform, surface);
     });
-  surface.sel.call(surface.zoom).on('dblclick.zoom', null).on('dblclick', () => resetView(view));
+  surface.sel
+    .call(surface.zoom)
+    .on('dblclick.zoom', null)
+    .on('dblclick', () => resetView(view));
   view.surfaces.push(surface);
   return surface;
 }
@@ -57,7 +66,16 @@ function resizeView(view, width) {
   const [a, b] = view.x.domain();
   view.width = width;
   view.base.range([0, width]);
-  for (const s of view.surfaces) s.zoom.extent([[0, 0], [width, s.height]]).translateExtent([[0, -1e7], [width, 1e7]]);
+  for (const s of view.surfaces)
+    s.zoom
+      .extent([
+        [0, 0],
+        [width, s.height],
+      ])
+      .translateExtent([
+        [0, -1e7],
+        [width, 1e7],
+      ]);
   zoomToDomain(view, a, b);
 }
 

@@ -49,7 +49,10 @@ describe('ZooKeeper dump', () => {
   it('a held lock znode and an open session are each a problem; a closed one is clean', () => {
     expect(zkDumpProblems(parseZkDump(NO_SESSION))).toEqual([]);
     expect(zkDumpProblems(parseZkDump(CLOSED))).toEqual([]);
-    expect(zkDumpProblems(parseZkDump(ONE_HOLDER))).toEqual(['zookeeper: 1 sessions hold 1 ephemeral znodes (/fencecheck-lock/lock-x-0000000000)', 'zookeeper: 1 sessions still open']);
+    expect(zkDumpProblems(parseZkDump(ONE_HOLDER))).toEqual([
+      'zookeeper: 1 sessions hold 1 ephemeral znodes (/fencecheck-lock/lock-x-0000000000)',
+      'zookeeper: 1 sessions still open',
+    ]);
   });
 });
 
@@ -95,6 +98,9 @@ describe('Sentinel replication as planned', () => {
       { node: rs2, state: replica(80) },
       { node: rs3, state: replica(100, rs1.ip, false) },
     ];
-    expect(replicationProblems(rs1, addr, lagging)).toEqual([`${rs2.name}: offset 80 behind the master's 100`, `${rs3.name}: not a linked replica of ${rs1.name}`]);
+    expect(replicationProblems(rs1, addr, lagging)).toEqual([
+      `${rs2.name}: offset 80 behind the master's 100`,
+      `${rs3.name}: not a linked replica of ${rs1.name}`,
+    ]);
   });
 });

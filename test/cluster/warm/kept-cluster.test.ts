@@ -16,26 +16,51 @@ vi.mock('../../../runtime/cluster/warm/reset-cluster.js', () => ({
   cleanCheck: async () => ({ ok: true, problems: [], ms: 1 }),
 }));
 
-const up: StartClusterOptions = { backends: ['redis', 'postgres'], redis: { persistence: 'none' }, redlock: { persistence: 'none' }, clientHosts: ['c1'], detach: true, runDir: '/r/up' };
-const run: StartClusterOptions = { backends: ['redis', 'postgres'], redis: { persistence: 'none' }, clientHosts: ['c1', 'c2', 'c3'], runDir: '/r/run', busyTimeoutMs: 5 };
+const up: StartClusterOptions = {
+  backends: ['redis', 'postgres'],
+  redis: { persistence: 'none' },
+  redlock: { persistence: 'none' },
+  clientHosts: ['c1'],
+  detach: true,
+  runDir: '/r/up',
+};
+const run: StartClusterOptions = {
+  backends: ['redis', 'postgres'],
+  redis: { persistence: 'none' },
+  clientHosts: ['c1', 'c2', 'c3'],
+  runDir: '/r/run',
+  busyTimeoutMs: 5,
+};
 
 describe('keptMismatch', () => {
-  it('fits a run that names only its own backend\'s options and other client hosts', () => {
+  it("fits a run that names only its own backend's options and other client hosts", () => {
     expect(keptMismatch(keptOptionsOf(up), run)).toBeUndefined();
-    expect(keptMismatch(keptOptionsOf({ backends: ['zookeeper', 'postgres'] }), { backends: ['postgres', 'zookeeper'], zookeeper: { tickTimeMs: 500 } })).toBeUndefined();
+    expect(
+      keptMismatch(keptOptionsOf({ backends: ['zookeeper', 'postgres'] }), { backends: ['postgres', 'zookeeper'], zookeeper: { tickTimeMs: 500 } }),
+    ).toBeUndefined();
   });
 
   it('names every difference: backends, persistence, tick time, provider, subnet', () => {
-    expect(keptMismatch(keptOptionsOf(up), { ...run, backends: ['etcd', 'postgres'] })).toBe('backends: kept postgres, redis, the run needs etcd, postgres; redis persistence: kept none, the run needs (none)');
+    expect(keptMismatch(keptOptionsOf(up), { ...run, backends: ['etcd', 'postgres'] })).toBe(
+      'backends: kept postgres, redis, the run needs etcd, postgres; redis persistence: kept none, the run needs (none)',
+    );
     expect(keptMismatch(keptOptionsOf(up), { ...run, redis: { persistence: 'aof-always' } })).toBe('redis persistence: kept none, the run needs aof-always');
-    expect(keptMismatch(keptOptionsOf({ backends: ['zookeeper', 'postgres'] }), { backends: ['zookeeper', 'postgres'], zookeeper: { tickTimeMs: 250 } })).toBe('zookeeper tickTime: kept 500 ms, the run needs 250 ms');
+    expect(keptMismatch(keptOptionsOf({ backends: ['zookeeper', 'postgres'] }), { backends: ['zookeeper', 'postgres'], zookeeper: { tickTimeMs: 250 } })).toBe(
+      'zookeeper tickTime: kept 500 ms, the run needs 250 ms',
+    );
     expect(keptMismatch(keptOptionsOf(up), { ...run, provider: 'containers' })).toContain('provider: kept namespaces, the run needs containers');
     expect(keptMismatch(keptOptionsOf(up), { ...run, subnet: '10.78.0.0/24' })).toBe('subnet: kept 10.77.0.0/24, the run needs 10.78.0.0/24');
   });
 
   it('records what the servers were started with, not where this command logged', () => {
     const k = keptOptionsOf({ ...up, log: () => undefined, stateFile: '/x' });
-    expect(k).toEqual({ backends: ['redis', 'postgres'], redis: { persistence: 'none' }, redlock: { persistence: 'none' }, clientHosts: ['c1'], subnet: '10.77.0.0/24' });
+    expect(k).toEqual({
+      backends: ['redis', 'postgres'],
+      redis: { persistence: 'none' },
+      redlock: { persistence: 'none' },
+      clientHosts: ['c1'],
+      subnet: '10.77.0.0/24',
+    });
   });
 });
 
@@ -51,14 +76,15 @@ function fakeCluster(hosts: string[]) {
       done.push(`add ${name}`);
     },
     spares: { stopAll: async () => void done.push('stop spares') },
-    keep: async (k: { runs: number; options: { clientHosts: string[] } }) => void done.push(`keep after ${k.runs} runs with ${k.options.clientHosts.join(',')}`),
+    keep: async (k: { runs: number; options: { clientHosts: string[] } }) =>
+      void done.push(`keep after ${k.runs} runs with ${k.options.clientHosts.join(',')}`),
     teardown: async () => void done.push('teardown'),
   };
   return { cluster: cluster as unknown as Cluster, done };
 }
 
 describe('WarmPool and a kept cluster', () => {
-  it('adopts it, resets and checks it, adds the run\'s client hosts, and keeps it at the end', async () => {
+  it("adopts it, resets and checks it, adds the run's client hosts, and keeps it at the end", async () => {
     const kept = fakeCluster(['c1']);
     const started: StartClusterOptions[] = [];
     const adopt: AdoptFn = async () => ({ cluster: kept.cluster, runs: 4 });
@@ -78,7 +104,10 @@ describe('WarmPool and a kept cluster', () => {
 
   it('starts fresh when the kept cluster does not fit, says why, and keeps the fresh one in its place', async () => {
     const fresh = fakeCluster(['c1', 'c2', 'c3']);
-    const pool = new WarmPool(async () => fresh.cluster, async () => ({ because: 'the cluster kept by `fencecheck up --keep` does not fit this run (redis persistence: kept none, the run needs aof-always)' }));
+    const pool = new WarmPool(
+      async () => fresh.cluster,
+      async () => ({ because: 'the cluster kept by `fencecheck up --keep` does not fit this run (redis persistence: kept none, the run needs aof-always)' }),
+    );
     const { record } = await pool.take(run, () => undefined);
     expect(record.fresh).toBe(true);
     expect(record.freshBecause).toContain('does not fit this run (redis persistence');
@@ -89,7 +118,10 @@ describe('WarmPool and a kept cluster', () => {
   it('asks for a kept cluster once per command, and without one behaves as before', async () => {
     let asked = 0;
     const fresh = fakeCluster(['c1', 'c2', 'c3']);
-    const pool = new WarmPool(async () => fresh.cluster, async () => (asked++, undefined));
+    const pool = new WarmPool(
+      async () => fresh.cluster,
+      async () => (asked++, undefined),
+    );
     expect((await pool.take(run, () => undefined)).record).toMatchObject({ fresh: true, reusedAfterRuns: 0 });
     expect((await pool.take(run, () => undefined)).record).toMatchObject({ fresh: false, reusedAfterRuns: 1 });
     await pool.close();

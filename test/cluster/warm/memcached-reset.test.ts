@@ -12,7 +12,7 @@ describe('memcached clean check', () => {
 });
 
 describe('the eviction settings a warm reset puts back', () => {
-  it('memcached: the memory limit, the slab mover and -vv as the node starts; an evict window\'s 8 MB is a problem', async () => {
+  it("memcached: the memory limit, the slab mover and -vv as the node starts; an evict window's 8 MB is a problem", async () => {
     const { memcachedSettingProblems } = await import('../../../runtime/cluster/backends/memcached-reset.js');
     expect(memcachedSettingProblems('memcached1', { maxbytes: String(64 * 1024 * 1024), slab_automove: '1', verbosity: '2' })).toEqual([]);
     const left = memcachedSettingProblems('memcached1', { maxbytes: String(8 * 1024 * 1024), slab_automove: '0', verbosity: '0' });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FENCECHECK_TABLES, observationProblems, parseNftTables, planReset, type ClusterObservation, type ResetStep } from '../../../runtime/cluster/warm/reset-plan.js';
+import {
+  FENCECHECK_TABLES,
+  observationProblems,
+  parseNftTables,
+  planReset,
+  type ClusterObservation,
+  type ResetStep,
+} from '../../../runtime/cluster/warm/reset-plan.js';
 import { Prng } from '../../../core/random/prng.js';
 import { testSeed } from '../../support/seed.js';
 
@@ -17,9 +24,18 @@ const clean: ClusterObservation = {
 function applied(o: ClusterObservation, steps: readonly ResetStep[]): ClusterObservation {
   const has = (kind: ResetStep['kind'], pred: (s: ResetStep) => boolean): boolean => steps.some((s) => s.kind === kind && pred(s));
   return {
-    nodes: o.nodes.map((n) => (has('restart', (s) => 'node' in s && s.node === n.name) ? { ...n, running: true, stopped: false } : has('resume', (s) => 'node' in s && s.node === n.name) ? { ...n, stopped: false } : n)),
+    nodes: o.nodes.map((n) =>
+      has('restart', (s) => 'node' in s && s.node === n.name)
+        ? { ...n, running: true, stopped: false }
+        : has('resume', (s) => 'node' in s && s.node === n.name)
+          ? { ...n, stopped: false }
+          : n,
+    ),
     clocks: o.clocks.map((c) => (has('clock-zero', (s) => 'file' in s && s.file === c.file) ? { ...c, offsetMs: 0 } : c)),
-    nftTables: o.nftTables.map((t) => ({ ...t, tables: (t.tables ?? []).filter((table) => !has('nft-delete', (s) => 'table' in s && s.table === table && s.namespace === t.namespace)) })),
+    nftTables: o.nftTables.map((t) => ({
+      ...t,
+      tables: (t.tables ?? []).filter((table) => !has('nft-delete', (s) => 'table' in s && s.table === table && s.namespace === t.namespace)),
+    })),
     clientProcesses: has('end-clients', () => true) ? [] : o.clientProcesses,
   };
 }
@@ -73,8 +89,14 @@ describe('planReset and observationProblems', () => {
     for (let i = 0; i < 500; i++) {
       const o: ClusterObservation = {
         nodes: Array.from({ length: rng.int(1, 7) }, (_, k) => ({ name: `n${k}`, running: rng.float() < 0.8, stopped: rng.float() < 0.2 })),
-        clocks: Array.from({ length: rng.int(0, 5) }, (_, k) => ({ file: `/c/${k}.offset`, offsetMs: rng.float() < 0.1 ? undefined : rng.float() < 0.5 ? 0 : rng.int(-60000, 60000) })),
-        nftTables: Array.from({ length: rng.int(0, 5) }, (_, k) => ({ namespace: `fc-h${k}`, tables: [...FENCECHECK_TABLES, 'other'].filter(() => rng.float() < 0.4) })),
+        clocks: Array.from({ length: rng.int(0, 5) }, (_, k) => ({
+          file: `/c/${k}.offset`,
+          offsetMs: rng.float() < 0.1 ? undefined : rng.float() < 0.5 ? 0 : rng.int(-60000, 60000),
+        })),
+        nftTables: Array.from({ length: rng.int(0, 5) }, (_, k) => ({
+          namespace: `fc-h${k}`,
+          tables: [...FENCECHECK_TABLES, 'other'].filter(() => rng.float() < 0.4),
+        })),
         clientProcesses: Array.from({ length: rng.int(0, 3) }, (_, k) => `client${k}`),
       };
       const after = applied(o, planReset(o));

@@ -5,7 +5,9 @@ import { executionOrder, type PlannedRun } from '../../../src/compare/compare-sp
 describe('clusterKey', () => {
   const base = { backends: ['redis', 'postgres'] as const, clientHosts: ['c1', 'c2'], redis: { persistence: 'none' as const } };
   it('ignores where and how a run logs and how long it waits for the machine', () => {
-    expect(clusterKey({ ...base, backends: [...base.backends], runDir: '/a', log: () => undefined, busyTimeoutMs: 5 })).toBe(clusterKey({ ...base, backends: ['postgres', 'redis'], runDir: '/b' }));
+    expect(clusterKey({ ...base, backends: [...base.backends], runDir: '/a', log: () => undefined, busyTimeoutMs: 5 })).toBe(
+      clusterKey({ ...base, backends: ['postgres', 'redis'], runDir: '/b' }),
+    );
   });
   it('differs by backend, cluster options, client hosts and provider', () => {
     const k = clusterKey({ ...base, backends: [...base.backends] });
