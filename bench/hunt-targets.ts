@@ -6,7 +6,7 @@
  * script that shows it. Beside them the protected targets on which a hunt
  * must find nothing (a violation there is a false alarm).
  */
-import type { FaultKind } from '../core/generator/nemesis-schedule.js';
+import type { FaultKind } from '../core/generator/faults/registry.js';
 import type { LockBackend, ResourceMode } from '../core/vocabulary.js';
 
 export interface BenchTarget {

@@ -8,7 +8,7 @@
 import type { LockWorkload, ResourceMode, TokenKind } from './checkers/lock/verdict.js';
 export { isCounterWorkload } from './checkers/lock/verdict.js';
 import type { BackendName } from './cluster/cluster-plan.js';
-import { FAULT_KINDS, type FaultKind } from './generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind } from './generator/faults/registry.js';
 import { LOCK_SYSTEMS, lockSystem, type LockBackend } from './systems/registry.js';
 import { workloadOf, WORKLOADS } from './workloads/registry.js';
 

@@ -15,7 +15,8 @@
  * (or the limit), and a window without that room is left out.
  */
 import { UsageError } from '../errors.js';
-import { TRIGGER_EVENTS, type FaultKind, type FaultWindow, type Trigger, type TriggerEvent } from './nemesis-schedule.js';
+import type { FaultKind, FaultWindow } from './faults/registry.js';
+import { TRIGGER_EVENTS, type Trigger, type TriggerEvent } from './fault-window.js';
 
 /** The event each aimed fault kind waits for. */
 export type Aims = Partial<Record<FaultKind, TriggerEvent>>;

@@ -4,7 +4,7 @@
  * offset per node, and a shrink counts each node as a fault). What "M
  * planned" counts beside the struck faults the history shows.
  */
-import type { FaultWindow } from './nemesis-schedule.js';
+import type { FaultWindow } from './faults/registry.js';
 
 export function faultEvents(windows: readonly FaultWindow[]): number {
   // Guarded: a stored script (test.json of an older run) is read back as it was written.

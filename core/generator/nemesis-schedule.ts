@@ -19,112 +19,13 @@
  * lease must surely expire, and the lock pass to another client, before the
  * holder wakes up and writes; that is the scenario fencing exists for.
  */
-import type { Grudge } from './grudge.js';
 import { UsageError } from '../errors.js';
 import type { EvictPolicy } from './eviction.js';
 import { Prng } from '../random/prng.js';
 import { expectNonNegative, expectPositive } from './expect-option.js';
-import { faultSpec } from './faults/registry.js';
+import { FAULT_KINDS, faultSpec, type FaultKind, type FaultWindow } from './faults/registry.js';
+import { GRUDGE_KINDS, type GrudgeKind, type ServerVictim } from './fault-window.js';
 import type { SeededDraws } from './faults/fault-kind.js';
-
-/** New kinds go at the end, and draw only when chosen: a fault list without them keeps every seed's schedule. */
-export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'delay', 'loss', 'evict', 'session-end'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
-export const GRUDGE_KINDS = ['isolate-one', 'halves', 'majorities-ring', 'client-from-servers', 'client-from-resource'] as const;
-/**
- * Shapes only scripted scenarios use (never drawn by the seeded schedule, so
- * adding them changed no seed's schedule): redis-sentinel's master cut off
- * from its replicas, or with a minority of the clients (../runner/sentinel-faults.ts).
- */
-export const SCRIPTED_GRUDGE_KINDS = ['master-from-replicas', 'master-with-minority'] as const;
-export type GrudgeKind = (typeof GRUDGE_KINDS)[number] | (typeof SCRIPTED_GRUDGE_KINDS)[number];
-
-/** A client a fault hits, resolved by the runner when the fault starts: the lock holder, a client whose acquire is in flight, or one worker's client (scripted scenarios). */
-export type ClientVictim = { kind: 'holder' } | { kind: 'acquirer' } | { kind: 'client'; worker: number };
-
-/** A server a fault hits: a named node, or the leader (or primary) when the fault starts. */
-export type ServerVictim = { kind: 'leader' } | { kind: 'node'; node: string };
-
-export type Victim = ClientVictim | ServerVictim;
-
-/**
- * Several named servers struck at once (clock: Jepsen's clock nemesis bumps a
- * random subset of the nodes: one bad time source that several of them
- * follow). Each node is its own fault event: a shrunk plan counts them so.
- */
-export type NodeSet = { kind: 'nodes'; nodes: string[] };
-
-export interface PartitionTarget {
-  kind: 'partition';
-  grudgeKind: GrudgeKind;
-  /** isolate-one: the isolated node (or the leader); client-from-*: the holder. */
-  victim?: Victim;
-  /** The grudge itself, when it is known before the run (every server-only shape aimed at a named node). */
-  grudge?: Grudge;
-  /** client-from-servers: the lock servers the client is cut off from (default every one; some of them: the client still sees the others, as a Redlock client may see a different majority). */
-  servers?: string[];
-}
-
-export type FaultTarget = Victim | NodeSet | PartitionTarget;
-
-/**
- * Lock events a fault can wait for (faults aimed at the moments that matter,
- * issue 18), as the runner sees them in each critical section
- * (../runner/critical-section.ts):
- *
- *   acquire       a client sent its acquire (it is in flight)
- *   grant         an acquire was answered ok: right after a grant
- *   mark          a holder sent its mark (cas-unique modes: the waiter's mark)
- *   holder-read   a holder begins its hold: after its read (lock-counter), after
- *                 its grant or mark otherwise; before its write
- *   write         a holder sent its write to the resource
- *   held          somebody holds the lock (now, or at the next grant)
- *   renew         a holder's lease renewal is due (grant + each third of
- *                 the lease, by the runner's clock: etcd's keep-alive and
- *                 ZooKeeper's session ping go out every third of it); a
- *                 backend whose client does not renew has no such moment
- *   lease-ending  a holder's lease ends within `leadMs` (by the runner's
- *                 reckoning: its grant's time plus the TTL)
- */
-export const TRIGGER_EVENTS = ['acquire', 'grant', 'mark', 'holder-read', 'write', 'held', 'lease-ending', 'renew'] as const;
-export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
-
-/**
- * A window's start tied to a lock event: from the window's `at` the runner
- * waits up to `withinMs` for the event, then fires and keeps the fault for the
- * window's planned length (`until - at`). A fault aimed at the holder or an
- * acquirer hits the client of the event. No event in time: the window is
- * skipped, and the record says why.
- */
-export type Trigger = { on: Exclude<TriggerEvent, 'lease-ending'>; withinMs: number } | { on: 'lease-ending'; withinMs: number; leadMs: number };
-
-/** When a fault starts and stops, in ms since the start of the main phase; with a trigger, `at` is when it begins to wait. */
-export interface Span {
-  at: number;
-  until: number;
-  trigger?: Trigger;
-}
-
-/**
- * One fault window, a union keyed on `fault`: each kind carries exactly what
- * it needs (a clock jump its offset, a delay its link and amount), so the
- * runner needs no defaults and no casts at the point of use.
- */
-export type FaultWindow =
-  | (Span & { fault: 'client-pause'; target: ClientVictim })
-  | (Span & { fault: 'server-pause' | 'kill'; target: ServerVictim })
-  /** The wall-clock offset to apply, ms, forward or back. */
-  | (Span & { fault: 'clock'; target: ServerVictim | NodeSet; offsetMs: number })
-  /** The percentage of packets dropped to and from the target. */
-  | (Span & { fault: 'loss'; target: ServerVictim; lossPercent: number })
-  | (Span & { fault: 'partition'; target: PartitionTarget })
-  /** ms added to each packet on one of the client's links, to the resource or to the lock service. */
-  | (Span & { fault: 'delay'; target: ClientVictim; link: 'resource' | 'lock'; delayMs: number })
-  /** Memory pressure on a cache node under this eviction policy (core/generator/eviction.ts). */
-  | (Span & { fault: 'evict'; target: ServerVictim; policy: EvictPolicy })
-  /** The lock server ends the holder's session (PostgreSQL: pg_terminate_backend); the holder's process lives on, not told. */
-  | (Span & { fault: 'session-end'; target: ClientVictim });
 
 export interface NemesisTargets {
   /** The lock service's server nodes, in plan order. */

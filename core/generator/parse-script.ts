@@ -8,20 +8,17 @@
  * replay command gives the plan back.
  */
 import { UsageError } from '../errors.js';
+import { FAULT_KINDS, type FaultKind, type FaultWindow, faultSpec } from './faults/registry.js';
 import {
-  FAULT_KINDS,
   GRUDGE_KINDS,
   SCRIPTED_GRUDGE_KINDS,
   TRIGGER_EVENTS,
   type ClientVictim,
-  type FaultKind,
-  type FaultWindow,
   type NodeSet,
   type PartitionTarget,
   type ServerVictim,
   type Trigger,
-} from './nemesis-schedule.js';
-import { faultSpec } from './faults/registry.js';
+} from './fault-window.js';
 import type { ScriptFields } from './faults/fault-kind.js';
 import { parseStrictJson } from '../history/strict-json.js';
 

@@ -7,7 +7,7 @@ import type { RedisPersistence } from './redis-persistence.js';
 import type { EvictPolicy } from '../generator/eviction.js';
 import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
-import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/faults/registry.js';
 import {
   builtinClientMissing,
   notApplicable,

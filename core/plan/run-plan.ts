@@ -11,9 +11,9 @@
  * printed and simulated without root or a cluster.
  */
 import { planCluster } from '../cluster/cluster-plan.js';
-import { FAULT_SPECS } from '../generator/faults/registry.js';
+import { FAULT_SPECS, type FaultWindow } from '../generator/faults/registry.js';
 import { planPhases, type Phase } from '../generator/phases.js';
-import { nemesisSchedule, type FaultWindow, type NemesisTargets } from '../generator/nemesis-schedule.js';
+import { nemesisSchedule, type NemesisTargets } from '../generator/nemesis-schedule.js';
 import { clientPlan, type PlannedSection } from '../generator/client-plan.js';
 import { UsageError } from '../errors.js';
 import { aimSchedule, type Aims } from '../generator/aimed-schedule.js';

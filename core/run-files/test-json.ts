@@ -13,7 +13,7 @@ import type { ClientCrash } from '../checkers/lock/evidence.js';
 import type { LockWorkload } from '../checkers/lock/verdict.js';
 import { REDIS_PERSISTENCE } from '../plan/redis-persistence.js';
 import type { Value } from '../history/op.js';
-import { FAULT_KINDS } from '../generator/nemesis-schedule.js';
+import { FAULT_KINDS } from '../generator/faults/registry.js';
 import type { RunOptions } from '../plan/run-options.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type ResourceMode } from '../vocabulary.js';
 import { expecter, isNumber, isObject, isOneOf, parseJsonFile, type Expect } from './run-file-error.js';

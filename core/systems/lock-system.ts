@@ -9,7 +9,7 @@
  */
 import type { EvictPolicy } from '../generator/eviction.js';
 import type { TokenKind } from '../checkers/lock/verdict.js';
-import type { FaultKind } from '../generator/nemesis-schedule.js';
+import type { FaultKind } from '../generator/faults/registry.js';
 import type { BackendName } from '../cluster/cluster-plan.js';
 
 /** The backends with a leader (or master) that faults can aim at. */

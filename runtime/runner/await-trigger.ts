@@ -6,7 +6,7 @@
  * A window aimed at one worker (`{ kind: 'client', worker }`) waits for that
  * worker's event; every other window takes the first event of its kind.
  */
-import type { FaultTarget, Trigger } from '../../core/generator/nemesis-schedule.js';
+import type { FaultTarget, Trigger } from '../../core/generator/fault-window.js';
 import type { Holder, Holders } from './holders.js';
 import type { LockSession } from './ports.js';
 

@@ -9,7 +9,7 @@
  * (nobody acquires during a partition) must give up and say so, and the
  * simulation must see the same timers the real run does.
  */
-import type { TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import type { TriggerEvent } from '../../core/generator/fault-window.js';
 import { raceTimer, type Clock } from './clock.js';
 import type { LockSession } from './ports.js';
 

@@ -15,13 +15,12 @@
  * event), `by` (the event's process) and `waited_ms`; one whose event never
  * came is recorded as skipped, saying so.
  */
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_SPECS, type FaultWindow } from '../../core/generator/faults/registry.js';
+import { FAULT_MODULES } from './faults/registry.js';
 import { awaitTrigger, type Fired, type Renewal } from './await-trigger.js';
 import type { Holders } from './holders.js';
 import type { LockSession, NemesisPort } from './ports.js';
 import type { Recorder } from './recorder.js';
-import { FAULT_MODULES } from './faults/registry.js';
-import { FAULT_SPECS } from '../../core/generator/faults/registry.js';
 import { strikeOf, type FaultModule, type Undo } from './faults/strike.js';
 
 export interface NemesisRunnerContext {

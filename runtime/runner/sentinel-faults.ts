@@ -20,7 +20,7 @@
  */
 import { nodesOf, planCluster } from '../../core/cluster/cluster-plan.js';
 import { completeGrudge, isolateOne, type Grudge } from '../../core/generator/grudge.js';
-import { SCRIPTED_GRUDGE_KINDS } from '../../core/generator/nemesis-schedule.js';
+import { SCRIPTED_GRUDGE_KINDS } from '../../core/generator/fault-window.js';
 
 export type SentinelGrudgeKind = (typeof SCRIPTED_GRUDGE_KINDS)[number];
 

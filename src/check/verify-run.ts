@@ -13,7 +13,7 @@
  * file would otherwise pass): the caller gets the reason instead and counts
  * the run as unknown.
  */
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import { faultEvents } from '../../core/generator/fault-events.js';
 import { join } from 'node:path';
 import { ParseError } from '../../core/errors.js';

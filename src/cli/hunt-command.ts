@@ -17,7 +17,7 @@ import { RUN_RANGES } from '../../core/plan/run-options.js';
 import { budgetDuration, faultKinds } from './hunt-flags.js';
 import { parseShard, type Shard } from '../compare/shard.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type LockWorkload, type ResourceMode } from '../../core/vocabulary.js';
-import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
+import type { FaultKind } from '../../core/generator/faults/registry.js';
 import { huntFaults, TRY_SHAPE, type HuntTarget } from '../hunt/hunt-target.js';
 import { UsageError } from '../../core/errors.js';
 import { mkdirSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * kind lists.
  */
 import { UsageError } from '../../core/errors.js';
-import { FAULT_KINDS, type FaultKind } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind } from '../../core/generator/faults/registry.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

@@ -11,7 +11,7 @@ import { formatStoredOutcome } from '../check/format-outcome.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
 import { assertOptionsApply, DEFAULTS, runOptionNotes, unknownFault, validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
-import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
+import type { FaultKind } from '../../core/generator/faults/registry.js';
 import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-options.js';
 import { addRunFlags, sharedRunOptions } from './run-flags.js';
 import { addScriptFlags, scriptOptions } from './script-flags.js';

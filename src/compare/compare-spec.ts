@@ -11,7 +11,8 @@
  * second, …) so that a comparison cut short still covers the whole matrix.
  */
 import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
-import { FAULT_KINDS, type FaultKind, type TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind } from '../../core/generator/faults/registry.js';
+import type { TriggerEvent } from '../../core/generator/fault-window.js';
 import { splitAim, type Aims } from '../../core/generator/aimed-schedule.js';
 import { aimedScript } from '../../core/plan/run-plan.js';
 import { type RunOptions } from '../../core/plan/run-options.js';

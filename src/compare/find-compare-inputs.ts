@@ -8,7 +8,7 @@
  */
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { FAULT_KINDS } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_KINDS } from '../../core/generator/faults/registry.js';
 import { UsageError } from '../../core/errors.js';
 import { cellId, runId } from './compare-spec.js';
 import type { CompareSource } from './gather-matrix.js';

@@ -6,7 +6,8 @@
 import { UsageError } from '../../core/errors.js';
 import type { RedisPersistence } from '../../core/plan/redis-persistence.js';
 import { Prng } from '../../core/random/prng.js';
-import { FAULT_KINDS, TRIGGER_EVENTS, type FaultKind, type TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind } from '../../core/generator/faults/registry.js';
+import { TRIGGER_EVENTS, type TriggerEvent } from '../../core/generator/fault-window.js';
 import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
 import { clusterBackendsOf, notApplicable, renewalShareOf, type LockBackend, type LockWorkload, type ResourceMode } from '../../core/vocabulary.js';
 import { leaseOf, LONG_HOLD, patienceMsOf, type HuntSpace, type TryPlan } from './search.js';

@@ -7,9 +7,9 @@
  * leases forward.
  */
 import type { Prng } from '../../core/random/prng.js';
-import { faultSpec } from '../../core/generator/faults/registry.js';
+import { faultSpec, type FaultKind, type FaultWindow } from '../../core/generator/faults/registry.js';
 import type { HuntDraws } from '../../core/generator/faults/fault-kind.js';
-import type { ClientVictim, FaultKind, FaultWindow, PartitionTarget, ServerVictim, Trigger, TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import type { ClientVictim, PartitionTarget, ServerVictim, Trigger, TriggerEvent } from '../../core/generator/fault-window.js';
 
 export interface Arm {
   fault: FaultKind;

@@ -18,7 +18,7 @@ import { Prng } from '../../core/random/prng.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { RunHooks } from '../run/run-lock-test.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
-import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
+import type { FaultKind } from '../../core/generator/faults/registry.js';
 import { huntOutcome, huntProgress, type HuntOutcome, type TryRecord } from './hunt-outcome.js';
 import { huntSpace, tryOptions, type HuntTarget, type TryShape } from './hunt-target.js';
 import { showsWanted, type NearMiss, type WantedSign } from './near-miss.js';

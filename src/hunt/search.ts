@@ -19,10 +19,10 @@
  * seed and the tries' outcomes replay the same sequence of plans.
  */
 import { Prng } from '../../core/random/prng.js';
-import type { FaultKind, FaultWindow, TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import { type FaultKind, type FaultWindow, FAULT_SPECS } from '../../core/generator/faults/registry.js';
+import type { TriggerEvent } from '../../core/generator/fault-window.js';
 import { NEAR_MISS_SIGNS, nearMissScore, type NearMiss } from './near-miss.js';
 import { windowOf, type Arm, type WindowScale } from './hunt-windows.js';
-import { FAULT_SPECS } from '../../core/generator/faults/registry.js';
 
 export type { Arm } from './hunt-windows.js';
 

@@ -12,7 +12,7 @@
  * scenarios so that the late statement completes `ok`: a write the client
  * gave up on would be indeterminate, and indeterminate writes never decide.
  */
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import { delays, pauses } from './fault-script.js';
 import type { Scenario, ScenarioVariant, VariantOptions } from './scenario.js';
 

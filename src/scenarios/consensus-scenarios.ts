@@ -11,7 +11,7 @@
  * the fault rate its duplicates per hour are stated at. S13-S15 keep the
  * scenarios' 12 s; S16 holds 1 s so the filler traffic evicts a held key.
  */
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import type { EvictPolicy } from '../../core/generator/eviction.js';
 import { PAUSE_SCRIPT, SHORT_WRITE_DELAY_SCRIPT } from './client-scenarios.js';
 import { kills, pauses, timeline } from './fault-script.js';

@@ -5,7 +5,8 @@
  * lock when the window opens and is skipped when nobody does, so scenarios
  * repeat their windows a few times rather than bet on one instant.
  */
-import type { ClientVictim, FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
+import type { ClientVictim } from '../../core/generator/fault-window.js';
 import { clientFromServers, mergeGrudges, type Grudge } from '../../core/generator/grudge.js';
 
 /** SIGSTOP a client (the holder by default) for `ms`, at each start. */

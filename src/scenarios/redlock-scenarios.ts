@@ -7,7 +7,7 @@
  * of partition with nothing else wrong: the negative control. S5 slows one
  * client's acquisition past the TTL.
  */
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import { clientsReach, clockJumps, delays, kills, partition, timeline } from './fault-script.js';
 import type { Scenario } from './scenario.js';
 

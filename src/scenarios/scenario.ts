@@ -17,7 +17,7 @@
  * They differ: a fence keeps the data safe while the lock itself was held
  * twice, which is the whole point of fencing.
  */
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
 
 export type Safety = 'safe' | 'unsafe';

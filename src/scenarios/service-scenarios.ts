@@ -3,7 +3,7 @@
  * dies while it waits (S8), and a ZooKeeper holder whose session expires
  * while it is paused (S9). Replicated Redis (S7) is in sentinel-scenarios.ts.
  */
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import { PAUSE_SCRIPT } from './client-scenarios.js';
 import { pauses } from './fault-script.js';
 import type { Scenario } from './scenario.js';

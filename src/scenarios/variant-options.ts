@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { projectRoot } from '../../runtime/hosts/paths.js';
 import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
-import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
+import type { FaultKind } from '../../core/generator/faults/registry.js';
 import type { Scenario, ScenarioVariant } from './scenario.js';
 import { notApplicable } from '../../core/vocabulary.js';
 

@@ -19,7 +19,8 @@
  * oracle re-runs it K times on the cluster (run-shrink.ts). `maxCandidates`
  * bounds the oracle calls.
  */
-import type { FaultWindow, NodeSet, ServerVictim } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
+import type { NodeSet, ServerVictim } from '../../core/generator/fault-window.js';
 import { faultEvents } from '../../core/generator/fault-events.js';
 
 /** The choices of a plan that shrinking may change. */

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../core/errors.js';
 import { aimSchedule, splitAim } from '../../core/generator/aimed-schedule.js';
-import { nemesisSchedule, type FaultKind, type NemesisOptions } from '../../core/generator/nemesis-schedule.js';
+import { nemesisSchedule, type NemesisOptions } from '../../core/generator/nemesis-schedule.js';
+import type { FaultKind } from '../../core/generator/faults/registry.js';
 import { testSeed } from '../support/seed.js';
 
 const options = (o: Partial<NemesisOptions> = {}): NemesisOptions => ({

@@ -8,8 +8,7 @@
  * simulation, which counts the kinds struck through this lookup.)
  */
 import { describe, expect, it } from 'vitest';
-import { FAULT_SPECS } from '../../core/generator/faults/registry.js';
-import { FAULT_KINDS } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_SPECS, FAULT_KINDS } from '../../core/generator/faults/registry.js';
 import { faultOfStart, isFaultStart, isMoment, shadeOf, shadeOfStop } from '../../core/generator/faults/fault-of-op.js';
 import { evidenceOf } from '../../core/checkers/lock/evidence.js';
 import { faultWindows } from '../../src/report/fault-windows.js';

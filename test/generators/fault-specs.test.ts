@@ -4,9 +4,13 @@
  * every window it makes (seeded, hunted) is one `--script` reads back to the
  * same window, for every kind, with the seed printed.
  */
-import { describe, expect, it } from 'vitest';
-import { FAULT_SPECS, faultSpec } from '../../core/generator/faults/registry.js';
-import { FAULT_KINDS, TRIGGER_EVENTS, nemesisSchedule } from '../../core/generator/nemesis-schedule.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { FaultWindow, WindowOf } from '../../core/generator/faults/registry.js';
+import type { ClockWindow } from '../../core/generator/faults/clock.js';
+import { FAULT_SPECS, faultSpec, FAULT_KINDS } from '../../core/generator/faults/registry.js';
+import { nemesisSchedule } from '../../core/generator/nemesis-schedule.js';
+import { TRIGGER_EVENTS } from '../../core/generator/fault-window.js';
 import { faultEvents } from '../../core/generator/fault-events.js';
 import { parseScript, scriptText } from '../../core/generator/parse-script.js';
 import { PARTITION_SHAPES, windowOf } from '../../src/hunt/hunt-windows.js';
@@ -93,5 +97,26 @@ describe('the fault kinds registry', () => {
       const text = JSON.stringify([{ at: 0, until: 10, fault: kind, target: kind === 'delay' ? { kind: 'holder' } : { kind: 'leader' } }]);
       expect(() => parseScript(text)).toThrow(new RegExp(`window 1 \`${field}\``));
     }
+  });
+});
+
+describe('FaultWindow, derived from the specs', () => {
+  it("is each kind's own window type: a clock window carries its offset, a kill window none", () => {
+    // Both ways assignable (checked by npm test's typecheck of the tests): the union's clock member is clock.ts's own type.
+    const fromSpec: WindowOf<'clock'> = { at: 0, until: 1, fault: 'clock', target: { kind: 'leader' }, offsetMs: 5 } satisfies ClockWindow;
+    const fromUnion: ClockWindow = fromSpec;
+    expect(fromUnion.offsetMs).toBe(5);
+    expectTypeOf<WindowOf<'clock'>>().toHaveProperty('offsetMs');
+    expectTypeOf<WindowOf<'kill'>>().not.toHaveProperty('offsetMs');
+    expectTypeOf<FaultWindow['fault']>().toEqualTypeOf<(typeof FAULT_KINDS)[number]>();
+  });
+
+  it("leaves no circle: a kind's spec imports neither the schedule nor the registry", () => {
+    const dir = 'core/generator/faults';
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !['registry.ts', 'fault-of-op.ts'].includes(f))) {
+      const text = readFileSync(`${dir}/${file}`, 'utf8');
+      expect(text, file).not.toMatch(/^import .* from '(\.\.\/nemesis-schedule|\.\/registry)\.js';$/m);
+    }
+    expect(readFileSync('core/generator/fault-window.ts', 'utf8')).not.toMatch(/^import .* from '.*(nemesis-schedule|faults\/).*';$/m);
   });
 });

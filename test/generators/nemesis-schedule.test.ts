@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../core/errors.js';
 import { blockedPairs } from '../../core/generator/grudge.js';
-import { FAULT_KINDS, GRUDGE_KINDS, nemesisSchedule, type FaultKind, type NemesisOptions } from '../../core/generator/nemesis-schedule.js';
+import { nemesisSchedule, type NemesisOptions } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_KINDS, type FaultKind } from '../../core/generator/faults/registry.js';
+import { GRUDGE_KINDS } from '../../core/generator/fault-window.js';
 import { testSeed } from '../support/seed.js';
 
 const three = ['n1', 'n2', 'n3'];

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runResults } from '../../core/analyse/run-results.js';
 import { parseResultsJson } from '../../core/run-files/results-json.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import { huntVerdict, readTryOf } from '../../src/hunt/hunt-verdict.js';
 import { simulateRun } from '../sim/simulate-run.js';
 

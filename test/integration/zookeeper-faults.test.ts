@@ -23,7 +23,7 @@ import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { runLockTest } from '../../src/run/run-lock-test.js';
 import { DEFAULTS } from '../../core/plan/run-options.js';
-import type { FaultKind } from '../../core/generator/nemesis-schedule.js';
+import type { FaultKind } from '../../core/generator/faults/registry.js';
 import { SHARED_MACHINE } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-zk-faults-'));

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ddmin, describeShrunk, shrinkPlan, type ShrinkPlan } from '../../src/shrink/delta-debug.js';
-import type { FaultWindow } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import { testSeed } from '../support/seed.js';
 
 const pause = (at: number, on?: 'holder-read' | 'acquire'): FaultWindow => ({

@@ -12,7 +12,8 @@
  */
 import fc from 'fast-check';
 import { WORKLOADS } from '../../core/workloads/registry.js';
-import { TRIGGER_EVENTS, type ClientVictim, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
+import { TRIGGER_EVENTS, type ClientVictim, type Trigger } from '../../core/generator/fault-window.js';
 import { validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
 import type { ResourceMode } from '../../core/vocabulary.js';
 import { SIMULATED_BACKENDS } from './sim-lock-service.js';

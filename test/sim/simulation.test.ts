@@ -34,7 +34,7 @@ import { compareWithTruth } from './compare-with-truth.js';
 import { runOptionsArbitrary } from './run-options-arbitrary.js';
 import { simulateRun } from './simulate-run.js';
 import { SIMULATED_BACKENDS } from './sim-lock-service.js';
-import { FAULT_KINDS } from '../../core/generator/nemesis-schedule.js';
+import { FAULT_KINDS } from '../../core/generator/faults/registry.js';
 import type { History } from '../../core/history/op.js';
 import { analyseRun } from '../../core/analyse/analyse-run.js';
 import { LOCK_BACKENDS, notApplicable } from '../../core/vocabulary.js';

@@ -14,7 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseRun } from '../../core/analyse/analyse-run.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
-import type { TriggerEvent } from '../../core/generator/nemesis-schedule.js';
+import type { TriggerEvent } from '../../core/generator/fault-window.js';
 import { simulateRun } from './simulate-run.js';
 
 const base: RunOptions = {

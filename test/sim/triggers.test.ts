@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { History, Op } from '../../core/history/op.js';
-import type { FaultWindow, Trigger } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
+import type { Trigger } from '../../core/generator/fault-window.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
 import { evidenceOf } from '../../core/checkers/lock/evidence.js';
 import { testSeed } from '../support/seed.js';

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { EVICT_POLICIES } from '../../core/generator/eviction.js';
 import { REDIS_PERSISTENCE } from '../../core/plan/redis-persistence.js';
 import type { RunOptions } from '../../core/plan/run-options.js';
-import { GRUDGE_KINDS, TRIGGER_EVENTS, type FaultWindow, type Trigger } from '../../core/generator/nemesis-schedule.js';
+import type { FaultWindow } from '../../core/generator/faults/registry.js';
+import { GRUDGE_KINDS, TRIGGER_EVENTS, type Trigger } from '../../core/generator/fault-window.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
 
 export interface RunOptionLimits {

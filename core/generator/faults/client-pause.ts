@@ -1,8 +1,11 @@
 /** client-pause: SIGSTOP of a client process (the holder, an acquirer, one worker's), SIGCONT at the window's end. */
+import type { ClientVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 import { isValueRecord } from '../../history/op.js';
 
-export const clientPause: FaultKindSpec<'client-pause'> = {
+export type ClientPauseWindow = Span & { fault: 'client-pause'; target: ClientVictim };
+
+export const clientPause: FaultKindSpec<ClientPauseWindow> = {
   kind: 'client-pause',
   what: 'a client process stopped (SIGSTOP) and resumed',
   // A client pause names the pid it stopped; a skipped pause is a client's, since only client faults wait for a victim.

@@ -9,11 +9,14 @@
  * two windows the search rarely makes; a jump on a majority is one window.
  */
 import type { Prng } from '../../random/prng.js';
-import type { NodeSet, ServerVictim } from '../nemesis-schedule.js';
+import type { NodeSet, ServerVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 import { isValueRecord } from '../../history/op.js';
 
-export const clock: FaultKindSpec<'clock'> = {
+/** The wall-clock offset to apply, ms, forward or back. */
+export type ClockWindow = Span & { fault: 'clock'; target: ServerVictim | NodeSet; offsetMs: number };
+
+export const clock: FaultKindSpec<ClockWindow> = {
   kind: 'clock',
   what: "lock servers' wall clocks jumped forward or back",
   // The offset set back to 0 at the window's end is the same op.

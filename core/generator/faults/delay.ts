@@ -1,7 +1,11 @@
 /** delay: a client's link to the resource or to the lock service slowed by a delay proxy. */
+import type { ClientVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 
-export const delay: FaultKindSpec<'delay'> = {
+/** ms added to each packet on one of the client's links, to the resource or to the lock service. */
+export type DelayWindow = Span & { fault: 'delay'; target: ClientVictim; link: 'resource' | 'lock'; delayMs: number };
+
+export const delay: FaultKindSpec<DelayWindow> = {
   kind: 'delay',
   what: "a client's link to the resource or the lock service delayed",
   ops: { start: 'start-delay', stops: ['stop-delay'], shade: 'delay' },

@@ -1,8 +1,12 @@
 /** evict: memory pressure on a cache node (Redis or memcached) until it evicts, under one eviction policy. */
 import { EVICT_POLICIES, type EvictPolicy } from '../eviction.js';
+import type { ServerVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 
-export const evict: FaultKindSpec<'evict'> = {
+/** Memory pressure on a cache node under this eviction policy (core/generator/eviction.ts). */
+export type EvictWindow = Span & { fault: 'evict'; target: ServerVictim; policy: EvictPolicy };
+
+export const evict: FaultKindSpec<EvictWindow> = {
   kind: 'evict',
   what: 'a cache node filled until it evicts keys',
   ops: { start: 'start-evict', stops: ['stop-evict'], shade: 'evict' },

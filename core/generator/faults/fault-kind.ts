@@ -13,9 +13,10 @@
 import type { Value } from '../../history/op.js';
 import type { Prng } from '../../random/prng.js';
 import type { EvictPolicy } from '../eviction.js';
-import type { ClientVictim, FaultKind, FaultWindow, GrudgeKind, NodeSet, PartitionTarget, ServerVictim, Span, TriggerEvent } from '../nemesis-schedule.js';
+import type { ClientVictim, GrudgeKind, NodeSet, PartitionTarget, ServerVictim, Span, TriggerEvent } from '../fault-window.js';
 
-export type WindowOf<K extends FaultKind> = FaultWindow & { fault: K };
+/** Any kind's window: a span and its `fault`; each spec module names its own (faults/registry.ts derives FaultWindow from them). */
+export type AnyWindow = Span & { fault: string };
 type Obj = Record<string, unknown>;
 
 /** The seeded schedule's streams and amounts (nemesis-schedule.ts), shared by every kind. */
@@ -87,8 +88,8 @@ export interface FaultOps {
   shade: FaultShade;
 }
 
-export interface FaultKindSpec<K extends FaultKind> {
-  kind: K;
+export interface FaultKindSpec<W extends AnyWindow> {
+  kind: W['fault'];
   /** Whom it strikes, in words for docs and errors. */
   what: string;
   ops: FaultOps;
@@ -96,10 +97,10 @@ export interface FaultKindSpec<K extends FaultKind> {
   seededLength: 'pause' | 'duration';
   /** Whether its seeded window draws a server node (a run without server nodes cannot schedule it). */
   seededDrawsNode: boolean;
-  seeded(span: Span, d: SeededDraws): WindowOf<K>;
+  seeded(span: Span, d: SeededDraws): W;
   /** Its own fields of a `--script` window (target and amounts), each checked. */
-  scripted(w: Obj, span: Span, f: ScriptFields): WindowOf<K>;
+  scripted(w: Obj, span: Span, f: ScriptFields): W;
   /** The lock events a hunt aims it at ('time': its planned time), in the order the hunt's arms list them. */
   huntEvents: readonly (TriggerEvent | 'time')[];
-  hunted(d: HuntDraws): WindowOf<K>;
+  hunted(d: HuntDraws): W;
 }

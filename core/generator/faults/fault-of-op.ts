@@ -5,14 +5,13 @@
  * own that a new kind had to be added to by hand.
  */
 import { isValueRecord, type Value } from '../../history/op.js';
-import type { FaultKind } from '../nemesis-schedule.js';
 import type { FaultKindSpec, FaultShade } from './fault-kind.js';
-import { FAULT_SPECS } from './registry.js';
+import { FAULT_SPECS, type FaultKind, type FaultWindow } from './registry.js';
 
-const SPECS: readonly FaultKindSpec<FaultKind>[] = Object.values(FAULT_SPECS);
+const SPECS: readonly FaultKindSpec<FaultWindow>[] = Object.values(FAULT_SPECS);
 
 /** The kinds each start op may belong to (two when client and server pauses share `pause`). */
-const BY_START = new Map<string, FaultKindSpec<FaultKind>[]>();
+const BY_START = new Map<string, FaultKindSpec<FaultWindow>[]>();
 for (const spec of SPECS) BY_START.set(spec.ops.start, [...(BY_START.get(spec.ops.start) ?? []), spec]);
 
 const SHADE_OF_STOP = new Map<string, FaultShade>(SPECS.flatMap((spec) => spec.ops.stops.map((stop): [string, FaultShade] => [stop, spec.ops.shade])));

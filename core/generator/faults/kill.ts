@@ -1,7 +1,10 @@
 /** kill: SIGKILL of a server's process group, restarted with the same command line and data at the window's end. */
+import type { ServerVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 
-export const kill: FaultKindSpec<'kill'> = {
+export type KillWindow = Span & { fault: 'kill'; target: ServerVictim };
+
+export const kill: FaultKindSpec<KillWindow> = {
   kind: 'kill',
   what: 'a lock server killed (SIGKILL) and restarted',
   // `start` is what histories recorded before `restart` named the node's restart.

@@ -1,7 +1,11 @@
 /** loss: a share of the packets to and from a server dropped (nft numgen), both ways. */
+import type { ServerVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 
-export const loss: FaultKindSpec<'loss'> = {
+/** The percentage of packets dropped to and from the target. */
+export type LossWindow = Span & { fault: 'loss'; target: ServerVictim; lossPercent: number };
+
+export const loss: FaultKindSpec<LossWindow> = {
   kind: 'loss',
   what: 'packets to and from a lock server dropped at random',
   ops: { start: 'start-loss', stops: ['stop-loss'], shade: 'loss' },

@@ -6,10 +6,12 @@
  */
 import { isolateOne, majoritiesRing, randomHalves } from '../grudge.js';
 import type { Prng } from '../../random/prng.js';
-import type { GrudgeKind, PartitionTarget, ServerVictim } from '../nemesis-schedule.js';
+import type { GrudgeKind, PartitionTarget, ServerVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 
-export const partition: FaultKindSpec<'partition'> = {
+export type PartitionWindow = Span & { fault: 'partition'; target: PartitionTarget };
+
+export const partition: FaultKindSpec<PartitionWindow> = {
   kind: 'partition',
   what: 'the network cut between hosts',
   ops: { start: 'start-partition', stops: ['stop-partition'], shade: 'partition' },

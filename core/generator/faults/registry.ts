@@ -1,21 +1,28 @@
 /**
- * Every fault kind's pure half, once: a mapped type over FaultKind, so a new
- * kind does not compile until it says how it is drawn, scripted and hunted.
- * Its live half is runtime/runner/faults/registry.ts.
+ * Every fault kind's pure half, once, and what follows from the list: the
+ * kinds (FAULT_KINDS, in the order seeds draw them), a kind's spec, and
+ * FaultWindow, the union of the window types the specs declare, so a new
+ * kind is its module and one line here (and its live half in
+ * runtime/runner/faults/registry.ts, a mapped type over FaultKind that does
+ * not compile until it is there).
  */
-import type { FaultKind } from '../nemesis-schedule.js';
 import { clientPause } from './client-pause.js';
 import { clock } from './clock.js';
 import { delay } from './delay.js';
 import { evict } from './evict.js';
-import type { FaultKindSpec } from './fault-kind.js';
+import type { AnyWindow, FaultKindSpec } from './fault-kind.js';
 import { kill } from './kill.js';
 import { loss } from './loss.js';
 import { partition } from './partition.js';
 import { serverPause } from './server-pause.js';
 import { sessionEnd } from './session-end.js';
 
-export const FAULT_SPECS: { [K in FaultKind]: FaultKindSpec<K> } = {
+/** New kinds go at the end, and draw only when chosen: a fault list without them keeps every seed's schedule. */
+export const FAULT_KINDS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'delay', 'loss', 'evict', 'session-end'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+// `satisfies` holds the table to FAULT_KINDS (no kind missing, none extra) and keeps each spec's own window type.
+export const FAULT_SPECS = {
   'client-pause': clientPause,
   'server-pause': serverPause,
   partition,
@@ -25,9 +32,20 @@ export const FAULT_SPECS: { [K in FaultKind]: FaultKindSpec<K> } = {
   loss,
   evict,
   'session-end': sessionEnd,
-};
+} as const satisfies { [K in FaultKind]: FaultKindSpec<AnyWindow & { fault: K }> };
+
+type WindowOfSpec<S> = S extends FaultKindSpec<infer W> ? W : never;
+
+/**
+ * One fault window, a union keyed on `fault`, each kind's as its spec declares
+ * it: each carries exactly what it needs (a clock jump its offset, a delay its
+ * link and amount), so the runner needs no defaults and no casts.
+ */
+export type FaultWindow = { [K in FaultKind]: WindowOfSpec<(typeof FAULT_SPECS)[K]> }[FaultKind];
+/** The window of one kind. */
+export type WindowOf<K extends FaultKind> = FaultWindow & { fault: K };
 
 /** One kind's spec, for a caller holding any kind (its window is then any window). */
-export function faultSpec(kind: FaultKind): FaultKindSpec<FaultKind> {
+export function faultSpec(kind: FaultKind): FaultKindSpec<FaultWindow> {
   return FAULT_SPECS[kind];
 }

@@ -1,7 +1,10 @@
 /** server-pause: SIGSTOP of a server's process group (the leader or a named node), SIGCONT at the window's end. */
+import type { ServerVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 
-export const serverPause: FaultKindSpec<'server-pause'> = {
+export type ServerPauseWindow = Span & { fault: 'server-pause'; target: ServerVictim };
+
+export const serverPause: FaultKindSpec<ServerPauseWindow> = {
   kind: 'server-pause',
   what: 'a lock server stopped (SIGSTOP) and resumed',
   ops: { start: 'pause', stops: ['resume'], shade: 'pause' },

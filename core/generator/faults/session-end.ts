@@ -8,9 +8,13 @@
  * connection). The holder learns of it at its next statement on that session,
  * if it makes one; its writes to the resource go through another connection.
  */
+import type { ClientVictim, Span } from '../fault-window.js';
 import type { FaultKindSpec } from './fault-kind.js';
 
-export const sessionEnd: FaultKindSpec<'session-end'> = {
+/** The lock server ends the holder's session (PostgreSQL: pg_terminate_backend); the holder's process lives on, not told. */
+export type SessionEndWindow = Span & { fault: 'session-end'; target: ClientVictim };
+
+export const sessionEnd: FaultKindSpec<SessionEndWindow> = {
   kind: 'session-end',
   what: "the holder's lock session ended by the server (its process lives on)",
   // A moment: the session ends and nothing is undone.

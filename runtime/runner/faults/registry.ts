@@ -3,7 +3,7 @@
  * kind does not compile until it has its module here (its start op, and how
  * it strikes and is undone).
  */
-import type { FaultKind } from '../../../core/generator/nemesis-schedule.js';
+import type { FaultKind } from '../../../core/generator/faults/registry.js';
 import { clientPause } from './client-pause.js';
 import { delay } from './delay.js';
 import { evict } from './evict.js';

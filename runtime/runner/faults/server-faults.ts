@@ -6,7 +6,7 @@
  * undo it at the end; `onNode` is that shape once.
  */
 import type { Value } from '../../../core/history/op.js';
-import type { FaultKind, FaultWindow } from '../../../core/generator/nemesis-schedule.js';
+import type { FaultKind, FaultWindow } from '../../../core/generator/faults/registry.js';
 import type { NemesisPort } from '../ports.js';
 import type { NemesisRunnerContext } from '../nemesis-runner.js';
 import { NO_NODE, type FaultModule } from './strike.js';

@@ -7,8 +7,7 @@
  * fault's module returns how to undo it, or undefined when it did not strike.
  */
 import type { Value } from '../../../core/history/op.js';
-import type { FaultKind, FaultWindow } from '../../../core/generator/nemesis-schedule.js';
-import { FAULT_SPECS } from '../../../core/generator/faults/registry.js';
+import { type FaultKind, type FaultWindow, FAULT_SPECS } from '../../../core/generator/faults/registry.js';
 import type { Fired } from '../await-trigger.js';
 import type { NemesisRunnerContext } from '../nemesis-runner.js';
 

@@ -4,7 +4,7 @@
  * target (the holder, an acquirer, the leader) at the moment it strikes.
  */
 import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '../../../core/generator/grudge.js';
-import type { ClientVictim, PartitionTarget, ServerVictim } from '../../../core/generator/nemesis-schedule.js';
+import type { ClientVictim, PartitionTarget, ServerVictim } from '../../../core/generator/fault-window.js';
 import type { Value } from '../../../core/history/op.js';
 import type { Fired } from '../await-trigger.js';
 import type { NemesisRunnerContext } from '../nemesis-runner.js';
