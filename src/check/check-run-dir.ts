@@ -13,8 +13,6 @@ import { readRunHistory, recomputeResults } from './verify-run.js';
 import { join } from 'node:path';
 import { TEST_FILE } from '../../core/run-files/test-json.js';
 
-export { isRunDir } from './is-run-dir.js';
-
 /** What a re-check read and wrote. */
 export interface RunCheck {
   test: StoredTest;

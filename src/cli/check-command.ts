@@ -11,7 +11,7 @@ import { MODEL_NAMES, createModel, modelTakesInit, type ModelName } from '../../
 import type { CheckFilesOptions, FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
-import { isRunDir } from '../check/is-run-dir.js';
+import { isRunDir } from '../../runtime/store/run-dir-entries.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';

@@ -7,16 +7,16 @@
  * shard whose directory never arrived shows up as missing runs (and the exit
  * code says unknown) instead of silently shrinking the matrix.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { MatrixInput } from './compare-report.js';
 import { describeSpec, lockRows, planRuns, rowOfLabel, sameSpec, type LockRow } from './compare-spec.js';
 import type { Manifest, ManifestRun } from './manifest.js';
 import { readRunSummary, toolFailed, type RunSummary } from './run-summary.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
-import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { formatShard, inShard } from './shard.js';
 import type { ResourceMode } from '../../core/vocabulary.js';
+import { hasRunFile } from '../../runtime/store/run-dir-entries.js';
 
 export interface CompareSource {
   dir: string;
@@ -38,7 +38,7 @@ export function summarizeManifestRun(dir: string, run: ManifestRun): RunSummary 
     ...identity,
     dir: runDir,
     log,
-    hasReport: runDir !== null && existsSync(join(runDir, RUN_FILES.report)),
+    hasReport: runDir !== null && hasRunFile(runDir, 'report'),
     ...toolFailed(run.durationMs),
     replay: typeof test?.['replay'] === 'string' ? test['replay'] : null,
     startedAt: typeof test?.['startedAt'] === 'string' ? test['startedAt'] : null,

@@ -20,12 +20,11 @@
  * busy for more than 15 minutes, a full disk) stop it, as do three failures
  * in a row.
  */
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { RunOptions } from '../../core/plan/run-options.js';
 import { BatchRunner, COMPARE_POLICY, type BatchSay } from '../batch/batch-runner.js';
 import type { Validity } from '../../core/run-files/results-json.js';
-import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { formatKinds } from './cell-summary.js';
 import { plural } from './format-units.js';
 import { buildCompareReport, type CompareReport } from './compare-report.js';
@@ -37,6 +36,7 @@ import { finishedRunIds, recordRun, writeManifest, type Manifest, type ManifestR
 import type { RunSummary } from './run-summary.js';
 import { inShard } from './shard.js';
 import { writeCompareOutputs } from './write-compare-outputs.js';
+import { hasRunFile } from '../../runtime/store/run-dir-entries.js';
 
 export interface RunOneResult {
   valid: Validity;
@@ -136,7 +136,7 @@ async function attempt(
 ): Promise<Omit<ManifestRun, 'log'>> {
   const base = { id: p.id, cellId: p.cellId, seed: p.seed, index: p.index };
   const writeReport = async (runDir: string): Promise<void> => {
-    if (deps.writeReport && !existsSync(join(runDir, RUN_FILES.report))) {
+    if (deps.writeReport && !hasRunFile(runDir, 'report')) {
       await deps.writeReport(runDir).catch((err: unknown) => say.log(`report: not written: ${err instanceof Error ? err.message : String(err)}`));
     }
   };

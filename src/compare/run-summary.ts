@@ -10,17 +10,16 @@
  * recomputed from the run's history and must match the file (verify-run.ts):
  * a shard's results.json is never taken on its word.
  */
-import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Value } from '../../core/history/op.js';
 import type { Evidence, Outcome } from '../../core/checkers/lock/evidence.js';
 import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { RESULTS_FILE, type StoredResults, type StoredVerdict } from '../../core/run-files/results-json.js';
-import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { readRunHistory, verifiedResults } from '../check/verify-run.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { runJobsOf, type RunJobs } from './cell-jobs.js';
+import { hasRunEntry, hasRunFile } from '../../runtime/store/run-dir-entries.js';
 
 export type RunStatus = 'valid' | 'invalid' | 'unknown' | 'error';
 export type RunOutcome = Outcome | 'error';
@@ -188,11 +187,11 @@ export function readRunSummary(dir: string, identity: RunIdentity, log: string |
     ...identity,
     dir,
     log,
-    hasReport: existsSync(join(dir, RUN_FILES.report)),
+    hasReport: hasRunFile(dir, 'report'),
     replay: str(test?.['replay']),
     startedAt: str(test?.['startedAt']),
   };
-  const hasHistory = lstatSync(join(dir, RUN_FILES.history), { throwIfNoEntry: false }) !== undefined;
+  const hasHistory = hasRunEntry(dir, 'history');
   // A run's own file says which checkers decide; one without (never written by this version) is recomputed.
   const own = opts.ownRun ? readResultsJson(dir) : null;
   const verified =

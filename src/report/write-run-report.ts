@@ -8,9 +8,9 @@
  * never sees half a report, even after a crash, and a link at report.html's
  * name is replaced, never written through.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
+import { hasRunFile } from '../../runtime/store/run-dir-entries.js';
 import { pageAssets } from './page-assets.js';
 import { readRunDir, RUN_FILES, type RunDir } from './read-run-dir.js';
 import { buildReportData } from './report-data.js';
@@ -28,7 +28,7 @@ export const SHRUNK_FILE = RUN_FILES.shrunk;
  */
 export async function writeRunReport(runDir: string, read?: RunDir, opts: { within?: string } = {}): Promise<string> {
   const [run, assets] = await Promise.all([read ?? readRunDir(runDir, opts.within === undefined ? {} : { within: opts.within }), pageAssets()]);
-  const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, { story: existsSync(join(runDir, SHRUNK_FILE)) }), assets);
+  const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, { story: hasRunFile(runDir, 'shrunk') }), assets);
   const path = join(runDir, RUN_FILES.report);
   // The temporary name is random and made exclusively (atomic-write.ts), so two writes of one report in one process
   // (serve) never share one, and a link planted in the run directory is never written through.

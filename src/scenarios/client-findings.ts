@@ -9,9 +9,7 @@
  * `countFindings` is pure over a log's text; `readClientFindings` reads the
  * client logs of a run directory (logs/client*.log, named by real-world.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { LOGS_DIR } from '../../runtime/store/run-store.js';
+import { readClientLogs } from '../../runtime/store/run-dir-entries.js';
 
 /** Findings by kind, e.g. `{ 'expired-lease grant': 2 }`. */
 export type ClientFindings = Record<string, number>;
@@ -29,15 +27,8 @@ export function countFindings(text: string, into: ClientFindings = {}): ClientFi
 
 /** The findings of every client process of a run (none when it has no logs folder). */
 export function readClientFindings(runDir: string): ClientFindings {
-  const logs = join(runDir, LOGS_DIR);
-  let names: string[];
-  try {
-    names = readdirSync(logs);
-  } catch {
-    return {};
-  }
   const found: ClientFindings = {};
-  for (const name of names.filter((n) => /^client\d+-\d+\.log$/.test(n)).sort()) countFindings(readFileSync(join(logs, name), 'utf8'), found);
+  for (const log of readClientLogs(runDir)) countFindings(log.text, found);
   return found;
 }
 

@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
-import { isRunDir } from '../check/is-run-dir.js';
+import { isRunDir } from '../../runtime/store/run-dir-entries.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { parseScript } from '../../core/generator/parse-script.js';
