@@ -6,7 +6,7 @@
  * all of them: nothing is read from outside the run directory.
  */
 import { join } from 'node:path';
-import { RunFileError } from '../../core/run-files/run-file-error.js';
+import { expecter, isObject, parseJsonFile, RunFileError } from '../../core/run-files/run-file-error.js';
 import { parseResultsJson, RESULTS_FILE, type StoredResults } from '../../core/run-files/results-json.js';
 import { parseTestJson, TEST_FILE, type StoredTest } from '../../core/run-files/test-json.js';
 import { parsePlanJson, PLAN_FILE } from '../../core/run-files/plan-json.js';
@@ -48,6 +48,21 @@ export function readResultsJson(dir: string): StoredResults | null {
 export function readPlanJson(dir: string): RunPlan | null {
   const file = readRunFile(dir, PLAN_FILE);
   return file === null ? null : parsePlanJson(file.text, file.path);
+}
+
+/**
+ * shrunk.json of a shrunk run (written by shrink into its final failing run): the summary line it opens with
+ * (`shrunk to …; reproduced k/K (95% CI a–b%)`), so the report's story says how often the run fails; null without one.
+ */
+export function readShrunkMark(dir: string): { summary: string } | null {
+  const file = readRunFile(dir, RUN_FILES.shrunk);
+  if (file === null) return null;
+  const json = parseJsonFile(file.text, file.path);
+  const expect = expecter(file.path);
+  expect(isObject(json), '', 'an object', json);
+  const summary = (json as Record<string, unknown>)['summary'];
+  expect(typeof summary === 'string', 'summary', "the shrink's summary line (a string)", summary);
+  return { summary: summary as string };
 }
 
 /** The files a reader of a run reads (the report, the index, serve, check, compare): each must really be in the run directory. */

@@ -83,7 +83,12 @@ export interface ReportData {
   story?: Story;
 }
 
-export function buildReportData(run: RunDir, generator: string, caps: ReportCaps = DEFAULT_CAPS, opts: { story?: boolean } = {}): ReportData {
+export function buildReportData(
+  run: RunDir,
+  generator: string,
+  caps: ReportCaps = DEFAULT_CAPS,
+  opts: { story?: boolean; shrunkSummary?: string } = {},
+): ReportData {
   const total = run.history.length;
   const history = total > caps.maxEmbedLines ? run.history.slice(0, caps.maxEmbedLines) : run.history;
   const { pairs, pairOfLine } = pairOperations(history);
@@ -133,14 +138,23 @@ export function buildReportData(run: RunDir, generator: string, caps: ReportCaps
     },
     faults,
     anomalies,
-    ...storyField(opts.story === true, run, history, holds, faults),
+    ...storyField(opts.story === true, run, history, holds, faults, opts.shrunkSummary),
   };
 }
 
-function storyField(wanted: boolean, run: RunDir, history: History, holds: ReturnType<typeof lockHolds>, faults: readonly ReportFault[]): { story?: Story } {
+function storyField(
+  wanted: boolean,
+  run: RunDir,
+  history: History,
+  holds: ReturnType<typeof lockHolds>,
+  faults: readonly ReportFault[],
+  shrunkSummary: string | undefined,
+): { story?: Story } {
   const planZero = run.test?.['mainStartNs'];
   const story = wanted ? storyOf(run.results, history, holds, faults, typeof planZero === 'number' ? planZero : undefined) : null;
-  return story ? { story } : {};
+  if (story === null) return {};
+  // The shrink's summary first: how small the plan is and how often it fails (its rate with Wilson's interval).
+  return { story: shrunkSummary === undefined ? story : { ...story, lines: [shrunkSummary, ...story.lines] } };
 }
 
 function clientLanes(pairs: readonly OpPair[]): ReportLane[] {

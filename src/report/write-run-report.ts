@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
-import { hasRunFile } from '../../runtime/store/run-dir-entries.js';
+import { readShrunkMark } from '../../runtime/store/read-run-files.js';
 import { pageAssets } from './page-assets.js';
 import { readRunDir, RUN_FILES, type RunDir } from './read-run-dir.js';
 import { buildReportData } from './report-data.js';
@@ -28,10 +28,16 @@ export const SHRUNK_FILE = RUN_FILES.shrunk;
  */
 export async function writeRunReport(runDir: string, read?: RunDir, opts: { within?: string } = {}): Promise<string> {
   const [run, assets] = await Promise.all([read ?? readRunDir(runDir, opts.within === undefined ? {} : { within: opts.within }), pageAssets()]);
-  const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, { story: hasRunFile(runDir, 'shrunk') }), assets);
+  const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, storyOf(runDir)), assets);
   const path = join(runDir, RUN_FILES.report);
   // The temporary name is random and made exclusively (atomic-write.ts), so two writes of one report in one process
   // (serve) never share one, and a link planted in the run directory is never written through.
   writeFileAtomic(path, html, opts.within === undefined ? {} : { inside: opts.within });
   return path;
+}
+
+/** A shrunk run's report opens on its story, which begins with the shrink's summary and its reproduction rate. */
+function storyOf(runDir: string): { story?: boolean; shrunkSummary?: string } {
+  const mark = readShrunkMark(runDir);
+  return mark === null ? {} : { story: true, shrunkSummary: mark.summary };
 }

@@ -7,7 +7,7 @@
  * report without the shrunk marker opens as before. Screenshot in
  * test-output/report-story.png.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,23 @@ describe('the story of a failing run', () => {
     expect(story.lines.some((l) => /^pause \(/.test(l))).toBe(true);
     expect(story.lines.some((l) => /^p\d+'s write of \d+ under token \d+ at \d+\.\d{3} s: accepted by the resource$/.test(l))).toBe(true);
     expect(buildReportData(await readRunDir(SAMPLE_RUN_DIR), 'test').story).toBeUndefined();
+  });
+
+  it("begins with the shrink's summary and its reproduction rate when the run was shrunk", async () => {
+    const summary = 'shrunk to 1 fault event, 2 clients, 2 s; reproduced 2/2 (95% CI 34–100%)';
+    const plain = buildReportData(await readRunDir(SAMPLE_RUN_DIR), 'test', undefined, { story: true }).story!;
+    const shrunk = buildReportData(await readRunDir(SAMPLE_RUN_DIR), 'test', undefined, { story: true, shrunkSummary: summary }).story!;
+    expect(shrunk.lines).toEqual([summary, ...plain.lines]);
+    expect(shrunk.anomaly).toBe(plain.anomaly);
+  });
+
+  it('reads the summary from shrunk.json through the store, and refuses one without it (254)', async () => {
+    const dir = copySampleRun(undefined, 'shrunk-summary');
+    writeFileSync(join(dir, SHRUNK_FILE), JSON.stringify({ summary: 'shrunk to 1 fault event, 3 clients, 5 s; reproduced 4/4 (95% CI 51–100%)' }));
+    await writeRunReport(dir);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('reproduced 4/4 (95% CI 51–100%)');
+    writeFileSync(join(dir, SHRUNK_FILE), JSON.stringify({ from: 'x' }));
+    await expect(writeRunReport(dir)).rejects.toMatchObject({ exitCode: 254, message: expect.stringMatching(/shrunk\.json.*summary/) });
   });
 });
 
