@@ -10,6 +10,7 @@ import { confirmationVerdict } from '../../src/hunt/confirm-find.js';
 import type { NearMiss } from '../../src/hunt/near-miss.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 import { simHuntDeps } from './sim-hunt-deps.js';
+import { nearMiss } from './near-miss-fixture.js';
 
 const options = (over: Partial<HuntOptions> = {}): HuntOptions => ({
   target: { backend: 'redis', resource: 'none', workload: 'lock-counter' },
@@ -22,22 +23,7 @@ const options = (over: Partial<HuntOptions> = {}): HuntOptions => ({
   ...over,
 });
 
-const MISS: NearMiss = {
-  violation: true,
-  applied: 1,
-  triggered: 1,
-  doubleHolds: 1,
-  refusals: 0,
-  pausedGrants: 0,
-  lateWrites: 1,
-  sessionLateWrites: 0,
-  lostGrants: 0,
-  tokenRegressions: 0,
-  expiredGrants: 0,
-  sleptGrants: 0,
-  validDoubleHolds: 0,
-  foreignReleases: 0,
-};
+const MISS: NearMiss = nearMiss({ violation: true, doubleHolds: 1, lateWrites: 1 });
 const QUIET: NearMiss = { ...MISS, violation: false, doubleHolds: 0, lateWrites: 0 };
 
 /** Deps whose n-th run (tries and re-runs alike, in order) is unsafe when `script[n]` is 'x', safe otherwise; the run names kept. */

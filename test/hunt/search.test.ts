@@ -8,6 +8,7 @@ import { armOfWindow, armsOf, HuntSearch, leaseOf, patienceMsOf, type HuntSpace,
 import type { NearMiss } from '../../src/hunt/near-miss.js';
 import { parseScript, scriptText } from '../../core/generator/parse-script.js';
 import { testSeed } from '../support/seed.js';
+import { nearMiss } from './near-miss-fixture.js';
 
 const NODES = ['redlock1', 'redlock2', 'redlock3', 'redlock4', 'redlock5'];
 const space: HuntSpace = {
@@ -19,22 +20,7 @@ const space: HuntSpace = {
   nodes: NODES,
   partitionShapes: ['client-from-servers', 'client-from-some-servers', 'client-from-resource', 'isolate-one'],
 };
-const quiet: NearMiss = {
-  violation: false,
-  applied: 1,
-  triggered: 1,
-  doubleHolds: 0,
-  refusals: 0,
-  pausedGrants: 0,
-  lateWrites: 0,
-  sessionLateWrites: 0,
-  lostGrants: 0,
-  tokenRegressions: 0,
-  expiredGrants: 0,
-  sleptGrants: 0,
-  validDoubleHolds: 0,
-  foreignReleases: 0,
-};
+const quiet: NearMiss = nearMiss();
 
 /** A fake target: each window that pauses a holder between its read and its write makes two double holds. */
 const fakeOutcome = (p: TryPlan): NearMiss => ({

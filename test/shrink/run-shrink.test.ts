@@ -14,6 +14,7 @@ import { failedRunOptions, runShrink } from '../../src/shrink/run-shrink.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import { planRun } from '../../core/plan/run-plan.js';
 import { simHuntDeps } from '../hunt/sim-hunt-deps.js';
+import { nearMiss } from '../hunt/near-miss-fixture.js';
 
 const SAMPLE = new URL('../fixtures/runs/sample-run', import.meta.url).pathname;
 const temp = (): string => madeTempDir('fc-shrink-');
@@ -51,22 +52,7 @@ describe('shrink, simulated', () => {
     lines.push(JSON.stringify({ index: last.index + 1, time: last.time + 1, process: 7, type: 'invoke', f: 'acquire', value: null }));
     lines.push(JSON.stringify({ index: last.index + 2, time: last.time + 2, process: 7, type: 'ok', f: 'acquire', value: null, token: 99, validity_ms: -40 }));
     writeFileSync(join(dir, 'history.jsonl'), lines.join('\n') + '\n');
-    const quiet = {
-      violation: false,
-      applied: 1,
-      triggered: 1,
-      doubleHolds: 1,
-      refusals: 0,
-      pausedGrants: 0,
-      lateWrites: 1,
-      sessionLateWrites: 0,
-      lostGrants: 0,
-      tokenRegressions: 0,
-      expiredGrants: 0,
-      sleptGrants: 0,
-      validDoubleHolds: 0,
-      foreignReleases: 0,
-    };
+    const quiet = nearMiss({ doubleHolds: 1, lateWrites: 1 });
     const stub = (expiredGrants: number) => {
       const logged: string[] = [];
       let n = 0;
@@ -139,22 +125,7 @@ describe("shrink's lines count what they say", () => {
   const alwaysFails = () => {
     const logged: string[] = [];
     let n = 0;
-    const miss = {
-      violation: true,
-      applied: 1,
-      triggered: 1,
-      doubleHolds: 1,
-      refusals: 0,
-      pausedGrants: 0,
-      lateWrites: 1,
-      sessionLateWrites: 0,
-      lostGrants: 0,
-      tokenRegressions: 0,
-      expiredGrants: 0,
-      sleptGrants: 0,
-      validDoubleHolds: 0,
-      foreignReleases: 0,
-    };
+    const miss = nearMiss({ violation: true, doubleHolds: 1, lateWrites: 1 });
     const deps = {
       runTry: async () => ({ runDir: `/virtual/${n++}`, replay: 'r' }),
       readTry: async () => ({ outcome: 'unsafe' as const, miss }),
@@ -193,22 +164,7 @@ describe("shrink's sequential decision (no --runs, no --min-fails)", () => {
   const deps = (fails: (n: number) => boolean) => {
     const logged: string[] = [];
     let n = 0;
-    const miss = {
-      violation: true,
-      applied: 1,
-      triggered: 1,
-      doubleHolds: 1,
-      refusals: 0,
-      pausedGrants: 0,
-      lateWrites: 1,
-      sessionLateWrites: 0,
-      lostGrants: 0,
-      tokenRegressions: 0,
-      expiredGrants: 0,
-      sleptGrants: 0,
-      validDoubleHolds: 0,
-      foreignReleases: 0,
-    };
+    const miss = nearMiss({ violation: true, doubleHolds: 1, lateWrites: 1 });
     const unsafe = new Set<string>();
     return {
       logged,

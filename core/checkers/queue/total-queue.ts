@@ -69,6 +69,12 @@ export function checkQueue(history: History): CheckerVerdict {
   return verdict(NAME, true, summary, [], stats);
 }
 
+/** Whether the job's enqueue was invoked and did not fail (it may be in the queue). */
+function wasAttempted(run: QueueRun, job: JobKey): boolean {
+  const e = run.enqueues.get(job);
+  return e !== undefined && e.status !== 'fail';
+}
+
 /** The done records per job: the final read's, or (without one) the accepted effects the history shows. */
 function recordsByJob(run: QueueRun): Map<JobKey, number> {
   const by = new Map<JobKey, number>();
@@ -81,7 +87,7 @@ function countsOf(run: QueueRun, records: Map<JobKey, number>): QueueCounts {
   const takes = new Map<JobKey, number>();
   for (const t of run.takes) takes.set(t.job, (takes.get(t.job) ?? 0) + 1);
   const enqueued = [...run.enqueues.values()].filter((e) => e.status === 'ok');
-  const attempted = (job: JobKey): boolean => run.enqueues.has(job) && run.enqueues.get(job)!.status !== 'fail';
+  const attempted = (job: JobKey): boolean => wasAttempted(run, job);
   const doneJobs = [...records.entries()].filter(([, n]) => n > 0);
   const recordCount = doneJobs.reduce((t, [, n]) => t + n, 0);
   const counter = run.final?.counter;
@@ -105,7 +111,7 @@ function countsOf(run: QueueRun, records: Map<JobKey, number>): QueueCounts {
 function anomaliesOf(run: QueueRun, records: Map<JobKey, number>, counts: QueueCounts): Anomaly[] {
   const out: Anomaly[] = [];
   const shown = (job: JobKey): string => run.shown.get(job) ?? job;
-  const attempted = (job: JobKey): boolean => run.enqueues.has(job) && run.enqueues.get(job)!.status !== 'fail';
+  const attempted = (job: JobKey): boolean => wasAttempted(run, job);
   for (const [job, n] of records) {
     if (n > 1 && attempted(job)) out.push(effectAnomaly('duplicate-job', job, `job ${shown(job)}'s effect landed ${n} times`, run));
     if (!attempted(job))
