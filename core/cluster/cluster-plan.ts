@@ -21,6 +21,9 @@
  * `fc-s<octet>` on the switch (at most 15 characters, as the kernel requires).
  */
 
+import { slotPrefix, slotSubnet } from './slots.js';
+
+/** Slot 0's prefix (the default cluster's); a plan's own is `plan.prefix` (core/cluster/slots.ts). */
 export const PREFIX = 'fc-';
 export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres', 'redis-sentinel', 'pg-advisory', 'pgbouncer', 'memcached'] as const;
 export type BackendName = (typeof BACKENDS)[number];
@@ -94,6 +97,10 @@ export interface NodePlan extends HostPlan {
 }
 
 export interface ClusterPlan {
+  /** The slot this cluster runs in (core/cluster/slots.ts); 0 unless a command runs several at once. */
+  slot: number;
+  /** Every namespace and root interface of the plan starts with it: `fc-` in slot 0, `fc<s>-` in slot s. */
+  prefix: string;
   /** The first three octets of the /24, e.g. `10.77.0`. */
   subnet: string;
   switchNamespace: string;
@@ -105,8 +112,10 @@ export interface ClusterPlan {
 
 export interface PlanOptions {
   backends: readonly BackendName[];
-  /** A private /24 as `a.b.c.0/24`; default `10.77.0.0/24`. */
+  /** A private /24 as `a.b.c.0/24`; default `10.77.0.0/24`. In slot s the plan takes the /24 s above it. */
   subnet?: string;
+  /** Default 0. */
+  slot?: number;
 }
 
 export const DEFAULT_SUBNET = '10.77.0.0/24';
@@ -122,13 +131,16 @@ export function parseSubnet(cidr: string): string {
   return octets.join('.');
 }
 
-function host(subnet: string, name: string, kind: HostPlan['kind'], namespace: string, octet: number): HostPlan {
-  return { name, kind, namespace, ip: `${subnet}.${octet}`, ifname: `${PREFIX}n${octet}`, switchIfname: `${PREFIX}s${octet}` };
+function host(plan: Pick<ClusterPlan, 'subnet' | 'prefix'>, name: string, kind: HostPlan['kind'], namespace: string, octet: number): HostPlan {
+  return { name, kind, namespace, ip: `${plan.subnet}.${octet}`, ifname: `${plan.prefix}n${octet}`, switchIfname: `${plan.prefix}s${octet}` };
 }
 
 /** The plan for a set of backends; each backend appears once, in the order given. */
 export function planCluster(opts: PlanOptions): ClusterPlan {
-  const subnet = parseSubnet(opts.subnet ?? DEFAULT_SUBNET);
+  const slot = opts.slot ?? 0;
+  const prefix = slotPrefix(slot);
+  const subnet = parseSubnet(slotSubnet(opts.subnet ?? DEFAULT_SUBNET, slot));
+  const at = { subnet, prefix };
   const backends = [...new Set(opts.backends)];
   const nodes = backends.flatMap((backend) => {
     const layout = BACKEND_LAYOUT[backend];
@@ -137,7 +149,7 @@ export function planCluster(opts: PlanOptions): ClusterPlan {
       Array.from({ length: group.count }, (_, i): NodePlan => {
         const name = `${group.stem}${i + 1}`;
         return {
-          ...host(subnet, name, 'server', `${PREFIX}${name}`, group.base + i + 1),
+          ...host(at, name, 'server', `${prefix}${name}`, group.base + i + 1),
           kind: 'server',
           backend,
           index: i + 1,
@@ -149,10 +161,12 @@ export function planCluster(opts: PlanOptions): ClusterPlan {
     );
   });
   return {
+    slot,
+    prefix,
     subnet,
-    switchNamespace: `${PREFIX}sw`,
-    bridge: `${PREFIX}br`,
-    control: { ip: `${subnet}.${CONTROL_OCTET}`, ifname: `${PREFIX}ctl`, switchIfname: `${PREFIX}sctl` },
+    switchNamespace: `${prefix}sw`,
+    bridge: `${prefix}br`,
+    control: { ip: `${subnet}.${CONTROL_OCTET}`, ifname: `${prefix}ctl`, switchIfname: `${prefix}sctl` },
     nodes,
     clients: [],
   };
@@ -170,7 +184,7 @@ export function planClientHost(plan: ClusterPlan, name: string): HostPlan {
   }
   const used = new Set(plan.clients.map((c) => Number(c.ip.split('.')[3])));
   for (let octet = FIRST_CLIENT_OCTET; octet <= LAST_CLIENT_OCTET; octet++) {
-    if (!used.has(octet)) return host(plan.subnet, name, 'client', `${PREFIX}c-${name}`, octet);
+    if (!used.has(octet)) return host(plan, name, 'client', `${plan.prefix}c-${name}`, octet);
   }
   throw new RangeError(`No address left for client host \`${name}\` (at most ${LAST_CLIENT_OCTET - FIRST_CLIENT_OCTET + 1} clients)`);
 }

@@ -1,6 +1,7 @@
 /**
- * One cluster per machine at a time: the namespaces and the address range are
- * machine-wide. The lock is an abstract Unix socket (`@fencecheck-cluster`):
+ * One cluster per slot at a time: a slot's namespaces and address range are
+ * machine-wide (core/cluster/slots.ts). The lock is an abstract Unix socket
+ * (`@fencecheck-cluster` for slot 0, `@fencecheck-cluster-<s>` for slot s):
  * only one process can listen on it, and the kernel releases it when that
  * process ends, even by SIGKILL, so a dead owner never leaves a stale lock.
  * Abstract sockets belong to a network namespace; every fencecheck control
@@ -13,17 +14,18 @@ import net from 'node:net';
 import { ClusterBusyError } from '../hosts/cluster-errors.js';
 import { StateFile } from '../hosts/state-file.js';
 
-const LOCK_NAME = '\0fencecheck-cluster';
+/** Slot 0's name is the one every version before slots used: an older fencecheck and this one still exclude each other there. */
+const lockName = (slot: number): string => (slot === 0 ? '\0fencecheck-cluster' : `\0fencecheck-cluster-${slot}`);
 
 export interface ClusterLock {
   release(): Promise<void>;
 }
 
-function tryListen(): Promise<net.Server | undefined> {
+function tryListen(slot: number): Promise<net.Server | undefined> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(undefined) : reject(err)));
-    server.listen({ path: LOCK_NAME }, () => {
+    server.listen({ path: lockName(slot) }, () => {
       // Holding the lock must not keep the process alive.
       server.unref();
       resolve(server);
@@ -31,23 +33,31 @@ function tryListen(): Promise<net.Server | undefined> {
   });
 }
 
-/** Take the lock, waiting up to `waitMs` for another fencecheck process to finish. */
-export async function acquireClusterLock(stateFile: string, waitMs = 0): Promise<ClusterLock> {
+/** Take a slot's lock, waiting up to `waitMs` for another fencecheck process to finish. */
+export async function acquireClusterLock(stateFile: string, waitMs = 0, slot = 0): Promise<ClusterLock> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const server = await tryListen();
-    if (server) {
-      let released: Promise<void> | undefined;
-      return { release: () => (released ??= new Promise((r) => server.close(() => r()))) };
-    }
+    const server = await tryListen(slot);
+    if (server) return lockOf(server);
     if (Date.now() >= deadline) throw new ClusterBusyError(StateFile.read(stateFile)?.owner.pid, stateFile);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
-/** Whether a live fencecheck process holds the lock now (it is running a cluster). */
-export async function clusterLockHeld(): Promise<boolean> {
-  const server = await tryListen();
+/** Take a slot's lock if it is free now, else undefined (the slot chooser's probe: no wait, no error). */
+export async function tryClusterLock(slot: number): Promise<ClusterLock | undefined> {
+  const server = await tryListen(slot);
+  return server ? lockOf(server) : undefined;
+}
+
+function lockOf(server: net.Server): ClusterLock {
+  let released: Promise<void> | undefined;
+  return { release: () => (released ??= new Promise((r) => server.close(() => r()))) };
+}
+
+/** Whether a live fencecheck process holds a slot's lock now (it is running a cluster there). */
+export async function clusterLockHeld(slot = 0): Promise<boolean> {
+  const server = await tryListen(slot);
   if (!server) return true;
   await new Promise((r) => server.close(() => r(undefined)));
   return false;
@@ -58,8 +68,8 @@ export async function clusterLockHeld(): Promise<boolean> {
  * its teardown): hold the lock while `start` runs, release it only if
  * starting fails. Both providers start their clusters this way.
  */
-export async function startHoldingClusterLock<T>(stateFile: string, waitMs: number, start: (lock: ClusterLock) => Promise<T>): Promise<T> {
-  const lock = await acquireClusterLock(stateFile, waitMs);
+export async function startHoldingClusterLock<T>(stateFile: string, waitMs: number, start: (lock: ClusterLock) => Promise<T>, slot = 0): Promise<T> {
+  const lock = await acquireClusterLock(stateFile, waitMs, slot);
   try {
     return await start(lock);
   } catch (err) {

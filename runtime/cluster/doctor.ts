@@ -16,6 +16,7 @@ import { ipBatch, runCommand } from '../hosts/run-command.js';
 import { isSameProcess } from '../hosts/process-info.js';
 import { StateFile } from '../hosts/state-file.js';
 import { projectNamespaces, projectRootLinks } from './topology.js';
+import { slotsInUse } from './reclaim-every-slot.js';
 import type { DoctorCheck } from './doctor-check.js';
 import { probePythonLibraries, pythonLibrariesCheck } from './doctor-python.js';
 import { containerChecks, providerLines } from './containers/doctor-containers.js';
@@ -140,17 +141,19 @@ async function rangeCheck(subnet: string): Promise<DoctorCheck> {
       };
 }
 
-async function leftoverCheck(stateFile: string): Promise<DoctorCheck> {
+/** One slot's leftovers (slot 0's state file may be given); a slot's cluster whose command runs is none. */
+async function leftoverCheck(stateFile: string, slot = 0): Promise<DoctorCheck> {
   const state = StateFile.read(stateFile);
-  const namespaces = projectNamespaces();
-  const links = projectRootLinks();
-  if (!state && namespaces.length === 0 && links.length === 0) return { name: 'leftovers', ok: true, detail: 'none' };
-  if (await clusterLockHeld()) {
-    return { name: 'leftovers', ok: true, detail: `none; a fencecheck process${state ? ` (pid ${state.owner.pid})` : ''} is running a cluster now` };
+  const namespaces = projectNamespaces(slot);
+  const links = projectRootLinks(slot);
+  const name = slot === 0 ? 'leftovers' : `leftovers (slot ${slot})`;
+  if (!state && namespaces.length === 0 && links.length === 0) return { name, ok: true, detail: 'none' };
+  if (await clusterLockHeld(slot)) {
+    return { name, ok: true, detail: `none; a fencecheck process${state ? ` (pid ${state.owner.pid})` : ''} is running a cluster now` };
   }
   // A cluster left running on purpose by `fencecheck up` is not a leftover while its servers live.
   if (state?.owner.detached && state.processes.length > 0 && state.processes.every(isSameProcess)) {
-    return { name: 'leftovers', ok: true, detail: `none; a cluster from \`fencecheck up\` is running (${state.runDir}); \`fencecheck down\` stops it` };
+    return { name, ok: true, detail: `none; a cluster from \`fencecheck up\` is running (${state.runDir}); \`fencecheck down\` stops it` };
   }
   const what = [
     state ? `state file ${stateFile} (run ${state.runDir}, ${state.processes.length} processes)` : '',
@@ -158,7 +161,7 @@ async function leftoverCheck(stateFile: string): Promise<DoctorCheck> {
     links.length ? `links ${links.join(' ')}` : '',
   ];
   return {
-    name: 'leftovers',
+    name,
     ok: false,
     detail: what.filter(Boolean).join('; '),
     hint: 'A cluster is up or an earlier run died: `fencecheck down` removes it all.',
@@ -223,5 +226,6 @@ async function namespaceChecks(opts: { subnet?: string; stateFile?: string }): P
   );
   if (privileged) checks.push(...(await kernelCheckUnderLock(opts.stateFile ?? defaultStateFile())), await rangeCheck(opts.subnet ?? DEFAULT_SUBNET));
   checks.push(await leftoverCheck(opts.stateFile ?? defaultStateFile()));
+  for (const slot of slotsInUse().filter((s) => s !== 0)) checks.push(await leftoverCheck(defaultStateFile(slot), slot));
   return checks;
 }

@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { PreflightError } from '../hosts/cluster-errors.js';
-import { PREFIX } from '../../core/cluster/cluster-plan.js';
+import { isSlotName } from '../../core/cluster/slots.js';
 import { runCommand } from '../hosts/run-command.js';
 
 const CAP_NET_ADMIN = 12;
@@ -45,7 +45,7 @@ function toInt(ip: string): number {
 export function conflictingRoutes(routes: readonly RouteEntry[], subnet: string): RouteEntry[] {
   const base = toInt(`${subnet}.0`);
   return routes.filter((r) => {
-    if (r.dst === 'default' || r.dev?.startsWith(PREFIX)) return false;
+    if (r.dst === 'default' || (r.dev !== undefined && isSlotName(r.dev))) return false;
     const [ip = '', lenText] = r.dst.split('/');
     const len = Math.min(lenText === undefined ? 32 : Number(lenText), 24);
     const mask = len === 0 ? 0 : (0xffffffff << (32 - len)) >>> 0;

@@ -32,8 +32,10 @@ function waitUntilEnded(procs: readonly { pid: number; startTime?: number }[], m
   while (procs.some((p) => !ended(p.pid, p.startTime)) && Date.now() < deadline) blockFor(20);
 }
 
-export function reclaimSync(stateFile: string): void {
+export function reclaimSync(stateFile: string, slotGiven?: number): void {
   const state = StateFile.read(stateFile);
+  // Only this slot's names: a neighbour slot's cluster lives on (core/cluster/slots.ts).
+  const slot = slotGiven ?? state?.slot ?? 0;
   const recorded = (state?.processes ?? []).filter((rec) => isSameProcess(rec));
   const graceful = recorded.filter((rec) => rec.stopSignal !== 'SIGKILL');
   for (const rec of graceful) {
@@ -42,7 +44,7 @@ export function reclaimSync(stateFile: string): void {
   }
   waitUntilEnded(graceful, Math.max(0, ...graceful.map((r) => r.graceMs)));
   for (const rec of recorded) if (isSameProcess(rec)) signalProcess(rec.pid, 'SIGKILL');
-  const namespaces = projectNamespaces();
+  const namespaces = projectNamespaces(slot);
   const strays = [...pidsInNamespaces(namespaces).keys()];
   for (const pid of strays) {
     try {
@@ -52,9 +54,9 @@ export function reclaimSync(stateFile: string): void {
     }
   }
   waitUntilEnded([...recorded, ...strays.map((pid) => ({ pid }))], 3000);
-  if (state?.provider === 'containers') reclaimContainersSync();
+  if (state?.provider === 'containers' && slot === 0) reclaimContainersSync();
   removeAbandonedSegmentsSync(state?.shmDataDirs ?? []);
-  const script = teardownScript(namespaces, projectRootLinks());
+  const script = teardownScript(namespaces, projectRootLinks(slot));
   if (script.length > 0) spawnSync('ip', ['-force', '-batch', '-'], { input: script.join('\n') + '\n', stdio: ['pipe', 'ignore', 'ignore'] });
   removeDataDirsSync(state);
   StateFile.discard(stateFile);

@@ -7,6 +7,10 @@
  * the data dirs (in the run dir and under the system temp dir), and last the
  * state file (so an interrupted reclaim is resumed by the next one). Idempotent, and safe with no state file at
  * all: everything is also found by the project prefix.
+ *
+ * One slot at a time (core/cluster/slots.ts): only its namespaces and links are found by name, so a reclaim of
+ * one slot never touches a cluster running in another. The containers (one cluster a machine) and the root
+ * namespace's backstop are slot 0's.
  */
 import { removableDataDirs, removeDataDirs } from './data-dirs.js';
 import { defaultStateFile } from '../hosts/paths.js';
@@ -41,6 +45,8 @@ export interface ReclaimReport {
   elapsedMs: number;
 }
 
+const NO_CONTAINERS: ContainerReclaim = { containers: [], networks: [], volumes: [] };
+
 async function rootProjectTables(): Promise<string[]> {
   const nft = which('nft');
   if (!nft) return [];
@@ -51,18 +57,20 @@ async function rootProjectTables(): Promise<string[]> {
     .filter((t) => t.split(' ')[1]?.startsWith(PREFIX));
 }
 
-export async function reclaim(opts: { stateFile?: string; keepData?: boolean } = {}): Promise<ReclaimReport> {
+export async function reclaim(opts: { stateFile?: string; keepData?: boolean; slot?: number } = {}): Promise<ReclaimReport> {
   const started = Date.now();
-  const path = opts.stateFile ?? defaultStateFile();
+  const path = opts.stateFile ?? defaultStateFile(opts.slot ?? 0);
   const state = StateFile.read(path);
+  const slot = opts.slot ?? state?.slot ?? 0;
   // Recorded processes first, each with its own graceful stop; then whatever else is inside our namespaces.
   const stopped = await stopProcesses(state?.processes ?? []);
   // Containers by label before the data dirs (bind-mounted into them) go.
-  const containers = await reclaimContainers(undefined, state?.provider === 'containers' && !opts.keepData ? removableDataDirs(state) : []);
-  const namespaces = projectNamespaces();
+  const containers =
+    slot === 0 ? await reclaimContainers(undefined, state?.provider === 'containers' && !opts.keepData ? removableDataDirs(state) : []) : NO_CONTAINERS;
+  const namespaces = projectNamespaces(slot);
   const strayPids = await killStrays(namespaces, state ? removableDataDirs(state) : []);
-  const links = projectRootLinks();
-  const rootTables = await rootProjectTables();
+  const links = projectRootLinks(slot);
+  const rootTables = slot === 0 ? await rootProjectTables() : [];
   // After the servers have ended (nobody attached any more), before their data dirs (which name the segments) go.
   const sharedMemory = await removeAbandonedSegments(state?.shmDataDirs ?? []);
   await deleteTopology(namespaces, links);

@@ -69,6 +69,7 @@ export function createClusterState(stateFile: string, runDir: string, plan: Clus
   return StateFile.create(stateFile, {
     version: 1,
     createdAt: new Date().toISOString(),
+    ...(plan.slot !== 0 ? { slot: plan.slot } : {}),
     runDir,
     subnet: `${plan.subnet}.0/24`,
     owner: { ...ownIdentity(), detached: false },

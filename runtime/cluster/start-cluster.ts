@@ -35,8 +35,10 @@ export interface StartClusterOptions extends BackendOptions {
   backends: readonly BackendName[];
   /** Logs and data go to `<runDir>/logs/<node>.log` and `<runDir>/data/<node>`; default `results/cluster-<time>`. */
   runDir?: string;
-  /** Default `10.77.0.0/24`. */
+  /** Default `10.77.0.0/24`; slot s takes the /24 s above it. */
   subnet?: string;
+  /** The slot to start in (core/cluster/slots.ts): its own names, /24, state file and lock; default 0. */
+  slot?: number;
   /** Client hosts to create with the topology (more can be added later). */
   clientHosts?: readonly string[];
   /** Per node; default 30 s. */
@@ -70,8 +72,8 @@ export function namespacesProvider(): Provider<ServerNode> {
       tools = requireTools(['ip', ...backends.flatMap((b) => backendSpec(b).tools)] as Tool[]);
     },
     async claimMachine(stateFile, plan, log) {
-      if (StateFile.read(stateFile) || projectNamespaces().length > 0 || projectRootLinks().length > 0) {
-        const r = await reclaim({ stateFile });
+      if (StateFile.read(stateFile) || projectNamespaces(plan.slot).length > 0 || projectRootLinks(plan.slot).length > 0) {
+        const r = await reclaim({ stateFile, slot: plan.slot });
         log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces`);
       }
       await assertRangeFree(plan.subnet);

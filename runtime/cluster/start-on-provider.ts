@@ -23,6 +23,7 @@ import type { ServerHandle, SpecContext } from '../hosts/driver.js';
 import { defaultRunDir, defaultStateFile } from '../hosts/paths.js';
 import type { ClusterState, StateFile } from '../hosts/state-file.js';
 import { chosenSubnet } from './chosen-subnet.js';
+import { UsageError } from '../../core/errors.js';
 import type { Cluster } from './cluster.js';
 import { startHoldingClusterLock, type ClusterLock } from './cluster-lock.js';
 import { reclaim } from './reclaim.js';
@@ -68,50 +69,65 @@ export interface Provider<N extends ServerHandle> {
   assemble(a: Assembly): Promise<Assembled<N>>;
 }
 
+/** The plan of the slot the options name (slot 0 by default), its /24 moved up from the chosen one; a slot with no /24 left is a usage error. */
+function slotPlan(backends: readonly BackendName[], opts: StartClusterOptions): ClusterPlan {
+  const subnet = chosenSubnet(opts.subnet);
+  try {
+    return planCluster({ backends, ...(subnet ? { subnet } : {}), slot: opts.slot ?? 0 });
+  } catch (err) {
+    if (err instanceof RangeError) throw new UsageError(err.message, 'Give a /24 with room above it for every slot, or fewer slots (--parallel).');
+    throw err;
+  }
+}
+
 export async function startOnProvider<N extends ServerHandle>(opts: StartClusterOptions, provider: Provider<N>): Promise<Cluster> {
   const log = opts.log ?? (() => undefined);
   const backends = [...new Set(opts.backends)];
-  const subnet = chosenSubnet(opts.subnet);
-  const plan = planCluster({ backends, ...(subnet ? { subnet } : {}) });
+  const plan = slotPlan(backends, opts);
   for (const name of opts.clientHosts ?? []) plan.clients.push(planClientHost(plan, name));
   await provider.preflight(plan, backends);
-  const stateFile = opts.stateFile ?? defaultStateFile();
-  return startHoldingClusterLock(stateFile, opts.busyTimeoutMs ?? 0, async (lock) => {
-    await provider.claimMachine(stateFile, plan, log);
-    const runDir = resolve(opts.runDir ?? defaultRunDir());
-    for (const d of provider.runDirs) mkdirSync(join(runDir, d), { recursive: true });
-    const recorded = provider.stateOf(runDir);
-    const state = createClusterState(stateFile, runDir, plan, recorded);
-    let cluster: Cluster | undefined;
-    const hooks = installTeardownHooks(
-      () => (cluster ? cluster.teardown() : reclaim({ stateFile })),
-      () => reclaimSync(stateFile),
-    );
-    // Aborted when one backend fails, so the others stop starting things that teardown would miss.
-    const abort = new AbortController();
-    const assembled = await provider.assemble({ opts, plan, runDir, state, recorded, hooks, lock, signal: abort.signal, log });
-    cluster = assembled.cluster;
-    try {
-      await assembled.bringUp();
-      await startBackends({
-        cluster,
-        nodes: assembled.nodes,
-        backends,
-        ctx: assembled.ctx,
-        abort,
-        log,
-        ...(assembled.beforePrepare ? { beforePrepare: assembled.beforePrepare } : {}),
-      });
-    } catch (err) {
-      await cluster.teardown().catch(() => undefined);
-      throw err;
-    }
-    if (opts.detach) {
-      hooks.uninstall();
-      state.update((s) => (s.owner.detached = true));
-      // Left running for `fencecheck down`; the next start may reclaim it.
-      await lock.release();
-    }
-    return cluster;
-  });
+  const stateFile = opts.stateFile ?? defaultStateFile(plan.slot);
+  return startHoldingClusterLock(
+    stateFile,
+    opts.busyTimeoutMs ?? 0,
+    async (lock) => {
+      await provider.claimMachine(stateFile, plan, log);
+      const runDir = resolve(opts.runDir ?? defaultRunDir());
+      for (const d of provider.runDirs) mkdirSync(join(runDir, d), { recursive: true });
+      const recorded = provider.stateOf(runDir);
+      const state = createClusterState(stateFile, runDir, plan, recorded);
+      let cluster: Cluster | undefined;
+      const hooks = installTeardownHooks(
+        () => (cluster ? cluster.teardown() : reclaim({ stateFile, slot: plan.slot })),
+        () => reclaimSync(stateFile, plan.slot),
+      );
+      // Aborted when one backend fails, so the others stop starting things that teardown would miss.
+      const abort = new AbortController();
+      const assembled = await provider.assemble({ opts, plan, runDir, state, recorded, hooks, lock, signal: abort.signal, log });
+      cluster = assembled.cluster;
+      try {
+        await assembled.bringUp();
+        await startBackends({
+          cluster,
+          nodes: assembled.nodes,
+          backends,
+          ctx: assembled.ctx,
+          abort,
+          log,
+          ...(assembled.beforePrepare ? { beforePrepare: assembled.beforePrepare } : {}),
+        });
+      } catch (err) {
+        await cluster.teardown().catch(() => undefined);
+        throw err;
+      }
+      if (opts.detach) {
+        hooks.uninstall();
+        state.update((s) => (s.owner.detached = true));
+        // Left running for `fencecheck down`; the next start may reclaim it.
+        await lock.release();
+      }
+      return cluster;
+    },
+    plan.slot,
+  );
 }

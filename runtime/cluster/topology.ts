@@ -5,7 +5,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { ipBatch } from '../hosts/run-command.js';
-import { PREFIX, namespacesOf, type ClusterPlan, type HostPlan } from '../../core/cluster/cluster-plan.js';
+import { namespacesOf, type ClusterPlan, type HostPlan } from '../../core/cluster/cluster-plan.js';
+import { isSlotName } from '../../core/cluster/slots.js';
 import { addUnique, type StateFile } from '../hosts/state-file.js';
 import { hostScript, teardownScript, topologyScript, type TopologyScript } from './topology-script.js';
 
@@ -32,22 +33,26 @@ export async function applyHost(plan: ClusterPlan, host: HostPlan, state: StateF
   await runScript(hostScript(plan, host));
 }
 
-/** Network namespaces whose name carries the project prefix (read from /run/netns, where `ip netns` keeps them). */
-export function projectNamespaces(): string[] {
+/**
+ * Network namespaces whose name carries a slot's prefix (read from /run/netns, where `ip netns` keeps them); of
+ * every slot when none is named (`down`, doctor), never of another slot than the one named (a reclaim of slot 0
+ * must not touch slot 1's live cluster).
+ */
+export function projectNamespaces(slot?: number): string[] {
   try {
     return readdirSync('/run/netns')
-      .filter((n) => n.startsWith(PREFIX))
+      .filter((n) => isSlotName(n, slot))
       .sort();
   } catch {
     return [];
   }
 }
 
-/** Interfaces of the project in the root namespace (only the control's veth, normally). */
-export function projectRootLinks(): string[] {
+/** Interfaces of the project in the root namespace (only the control's veth of each slot, normally). */
+export function projectRootLinks(slot?: number): string[] {
   try {
     return readdirSync('/sys/class/net')
-      .filter((n) => n.startsWith(PREFIX))
+      .filter((n) => isSlotName(n, slot))
       .sort();
   } catch {
     return [];

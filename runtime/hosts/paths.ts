@@ -41,12 +41,18 @@ export function clockLibrarySource(): string {
  * range are machine-wide too, so `fencecheck down` must find a cluster started
  * from any directory. FENCECHECK_STATE_FILE overrides it.
  */
-export function defaultStateFile(): string {
+export function defaultStateFile(slot = 0): string {
   const override = process.env['FENCECHECK_STATE_FILE'];
-  if (override) return override;
   // Without root only the containers provider can run (a user in the docker group), and /run is root's.
   const uid = process.getuid?.() ?? 0;
-  return uid === 0 ? '/run/fencecheck/cluster.json' : join(tmpdir(), `fencecheck-${uid}`, 'cluster.json');
+  const base = override ? override : uid === 0 ? '/run/fencecheck/cluster.json' : join(tmpdir(), `fencecheck-${uid}`, 'cluster.json');
+  return slotStateFile(base, slot);
+}
+
+/** Slot s's state file beside slot 0's: `cluster.json` → `cluster-<s>.json` (slot 0 keeps the name every version used). */
+export function slotStateFile(base: string, slot: number): string {
+  if (slot === 0) return base;
+  return /\.json$/.test(base) ? base.replace(/\.json$/, `-${slot}.json`) : `${base}-${slot}`;
 }
 
 /** `results/cluster-<UTC timestamp>` under the project root, with `-2`, `-3`... if that second is taken. */

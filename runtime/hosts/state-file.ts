@@ -32,6 +32,8 @@ export interface NftTableRecord {
 export interface ClusterState {
   version: 1;
   createdAt: string;
+  /** The slot the cluster runs in (core/cluster/slots.ts); absent in files of slot 0 and of versions before slots. */
+  slot?: number;
   runDir: string;
   subnet: string;
   /** The process that created the cluster; `detached` when it left it running on purpose (`fencecheck up`). */

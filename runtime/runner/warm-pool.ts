@@ -12,6 +12,11 @@
  * why. The cluster keeps its teardown hooks and state file all along, so a
  * signal between runs or during a reset tears it down, and a SIGKILL leaves a
  * state file the next command (or `down`) reclaims.
+ *
+ * A pool runs in one slot (core/cluster/slots.ts): slot 0 by default, as
+ * every single-cluster command; `'free'` for the lanes of a parallel command,
+ * each pool then in a free slot of its own (free-slot.ts), kept while its
+ * cluster lives and given back when it is torn down.
  */
 import type { Cluster } from '../cluster/cluster.js';
 import { startCluster, type StartClusterOptions } from '../cluster/start-cluster.js';
@@ -20,10 +25,13 @@ import { cleanCheck, resetCluster } from '../cluster/warm/reset-cluster.js';
 import { messageOf } from '../hosts/driver.js';
 import { adoptKeptCluster, type Adoption } from '../cluster/adopt-cluster.js';
 import { keptMismatch, keptOptionsOf } from '../cluster/kept-cluster.js';
+import { chooseFreeSlot, type ChosenSlot } from '../cluster/free-slot.js';
+import { ClusterBusyError } from '../hosts/cluster-errors.js';
+import { MAX_SLOTS } from '../../core/cluster/slots.js';
 
 /** The cluster options that decide whether a pool's cluster fits a run (pure): everything but where and how it logs. */
 export function clusterKey(o: StartClusterOptions): string {
-  const { runDir: _r, log: _l, busyTimeoutMs: _b, ...rest } = o;
+  const { runDir: _r, log: _l, busyTimeoutMs: _b, slot: _s, ...rest } = o;
   return JSON.stringify({ ...rest, backends: [...rest.backends].sort(), clientHosts: [...(rest.clientHosts ?? [])] });
 }
 
@@ -36,11 +44,26 @@ export class WarmPool {
   /** A kept cluster was adopted: the pool's cluster at the end is kept in its place (`fencecheck up --keep` asked for one). */
   private keeping = false;
 
-  /** `start`: startCluster; `adopt`: the cluster `fencecheck up --keep` left, if it fits (stand-ins in tests). */
+  private chosen: ChosenSlot | undefined;
+  private lastSlot: number | undefined;
+
+  /**
+   * `start`: startCluster; `adopt`: the cluster `fencecheck up --keep` left, if it fits (stand-ins in tests);
+   * `slot`: the slot the pool's clusters run in, or `'free'` (a lane of a parallel command). Only a pool of slot 0
+   * adopts a kept cluster: `up --keep` keeps it there.
+   */
   constructor(
     private readonly start: StartFn = startCluster,
     private readonly adopt: AdoptFn = adoptKeptCluster,
-  ) {}
+    private readonly slot: number | 'free' = 0,
+  ) {
+    if (slot !== 0) this.askedForKept = true;
+  }
+
+  /** The slot of the pool's cluster now (undefined before the first start of a `'free'` pool). */
+  get slotInUse(): number | undefined {
+    return this.slot === 'free' ? this.chosen?.slot : this.slot;
+  }
 
   /** The cluster for a run: the pool's, reset and checked, when it fits and is clean; else a fresh one. */
   async take(o: StartClusterOptions, log: (line: string) => void): Promise<{ cluster: Cluster; record: Omit<ClusterRecord, 'logsDir'> }> {
@@ -80,12 +103,31 @@ export class WarmPool {
     }
     if (because) log(`warm cluster: starting fresh: ${because}`);
     await this.dropCurrent(log);
-    const cluster = await this.start(o);
+    const cluster = await this.startInSlot(o, log);
     this.current = { key, cluster, runs: 1, opts: o };
     return {
       cluster,
       record: { fresh: true, reusedAfterRuns: 0, startMs: Date.now() - t0, resetMs: 0, cleanCheck: failedCheck, ...(because ? { freshBecause: because } : {}) },
     };
+  }
+
+  /** A fresh cluster in the pool's slot; a `'free'` pool whose slot another process took meanwhile chooses again. */
+  private async startInSlot(o: StartClusterOptions, log: (line: string) => void): Promise<Cluster> {
+    if (this.slot !== 'free') return this.start(this.slot === 0 ? o : { ...o, slot: this.slot });
+    for (let attempt = 0; ; attempt++) {
+      // The slot it had before (a fresh start after a failed clean check) if still free, else the lowest free one.
+      const chosen = (this.chosen ??= await chooseFreeSlot(o.busyTimeoutMs ?? 0, this.lastSlot));
+      this.lastSlot = chosen.slot;
+      try {
+        return await this.start({ ...o, slot: chosen.slot });
+      } catch (err) {
+        chosen.release();
+        this.chosen = undefined;
+        this.lastSlot = undefined;
+        if (!(err instanceof ClusterBusyError) || attempt >= MAX_SLOTS) throw err;
+        log(`warm cluster: slot ${chosen.slot} was taken by another process meanwhile; choosing another`);
+      }
+    }
   }
 
   /** The same cluster options; a kept cluster also serves runs that only need other client hosts (they are added). */
@@ -125,5 +167,7 @@ export class WarmPool {
     const cur = this.current;
     this.current = undefined;
     if (cur) await cur.cluster.teardown().catch((err: unknown) => log(`teardown: ${messageOf(err)}`));
+    this.chosen?.release();
+    this.chosen = undefined;
   }
 }

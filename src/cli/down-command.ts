@@ -1,12 +1,11 @@
 /**
  * `fencecheck down`: tear down whatever fencecheck left on this machine (a
- * cluster from `fencecheck up`, or the remains of a run killed with SIGKILL).
- * A cluster whose harness still runs is refused without `--force`.
+ * cluster from `fencecheck up`, or the remains of a run killed with SIGKILL),
+ * in every slot. A slot whose harness still runs is left alone without
+ * `--force` (the others are torn down; the command then says which, exit 254).
  */
 import type { Command } from 'commander';
-import { acquireClusterLock } from '../../runtime/cluster/cluster-lock.js';
-import { defaultStateFile } from '../../runtime/hosts/paths.js';
-import { reclaim } from '../../runtime/cluster/reclaim.js';
+import { reclaimEverySlot } from '../../runtime/cluster/reclaim-every-slot.js';
 import { assertPrivileged, isPrivileged } from '../../runtime/cluster/preflight.js';
 import { dockerStatus } from '../../runtime/cluster/containers/docker-cli.js';
 
@@ -20,11 +19,12 @@ export function registerDownCommand(program: Command): void {
     .action(async (flags: { json?: boolean; keepData?: boolean; force?: boolean }) => {
       // Namespaces need root to delete; a user in the docker group may still remove the containers.
       if (!isPrivileged() && !(await dockerStatus()).usable) assertPrivileged();
-      // A live harness holds the cluster lock: its cluster is not a leftover, unless forced.
-      const lock = flags.force ? undefined : await acquireClusterLock(defaultStateFile());
-      const r = await reclaim({ keepData: flags.keepData ?? false }).finally(() => lock?.release());
+      // A live harness holds its slot's lock: its cluster is not a leftover, unless forced.
+      const every = await reclaimEverySlot({ keepData: flags.keepData ?? false, force: flags.force ?? false });
+      const r = every.report;
       if (flags.json) {
-        process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+        process.stdout.write(JSON.stringify({ ...r, slots: every.slots, busySlots: every.busy.map((b) => b.message) }, null, 2) + '\n');
+        if (every.busy[0]) process.exitCode = every.busy[0].exitCode;
         return;
       }
       const c = r.containers;
@@ -52,6 +52,9 @@ export function registerDownCommand(program: Command): void {
               : []),
             ...(r.runDir ? [`logs kept in ${r.runDir}/logs${r.dataDirsRemoved.length ? `; data dirs removed: ${r.dataDirsRemoved.length}` : ''}`] : []),
           ];
-      process.stdout.write(`${lines.join('\n')}\ndown in ${(r.elapsedMs / 1000).toFixed(2)} s\n`);
+      const slots = every.slots.some((s) => s !== 0) ? `slots: ${every.slots.join(', ')}\n` : '';
+      process.stdout.write(`${lines.join('\n')}\n${slots}down in ${(r.elapsedMs / 1000).toFixed(2)} s\n`);
+      // A slot still in use is said last, as the error it is (its command's cluster is not a leftover).
+      if (every.busy[0]) throw every.busy[0];
     });
 }

@@ -25,6 +25,7 @@ import { backendSpec } from '../backends/registry.js';
 import { ClientHost } from '../../hosts/client-host.js';
 import { Cluster, type ProviderHooks } from '../cluster.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
+import { UsageError } from '../../../core/errors.js';
 import type { SpecContext } from '../../hosts/driver.js';
 import { nodeDataDir, sharedDataDir } from '../../hosts/paths.js';
 import { allHosts, type ClusterPlan, type HostPlan } from '../../../core/cluster/cluster-plan.js';
@@ -46,6 +47,14 @@ import { reclaimContainers } from './reclaim-containers.js';
 import { runtimeClient } from './runtime.js';
 
 export function startContainerCluster(opts: StartClusterOptions): Promise<Cluster> {
+  // Docker's names are machine-wide (the network `fc-net`, the containers `fc-<node>`, the labels reclaim goes by): one cluster at a time.
+  if ((opts.slot ?? 0) !== 0)
+    return Promise.reject(
+      new UsageError(
+        "The containers provider runs one cluster at a time: its network (`fc-net`), container names and labels are one machine-wide set, not a slot's.",
+        'Run with --parallel 1 on --provider containers, or use the namespaces provider (root) for several clusters at once.',
+      ),
+    );
   return startOnProvider(opts, containersProvider());
 }
 
@@ -70,7 +79,7 @@ function containersProvider(): Provider<ContainerServerNode> {
       }
     },
     async claimMachine(stateFile, _plan, log) {
-      if (StateFile.read(stateFile) || projectNamespaces().length > 0) {
+      if (StateFile.read(stateFile) || projectNamespaces(0).length > 0) {
         const r = await reclaim({ stateFile });
         log(
           `reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces, ${r.containers.containers.length} containers`,

@@ -1,0 +1,73 @@
+/**
+ * `down`'s reclaim: every slot that has anything left (a state file, a
+ * namespace or a root link of its prefix), each under its own lock, so a slot
+ * whose command still runs is left alone (unless forced) while the others are
+ * reclaimed. The reports are merged into one, with the slots it covered.
+ */
+import { MAX_SLOTS } from '../../core/cluster/slots.js';
+import { defaultStateFile } from '../hosts/paths.js';
+import { StateFile } from '../hosts/state-file.js';
+import { acquireClusterLock, type ClusterLock } from './cluster-lock.js';
+import { ClusterBusyError } from '../hosts/cluster-errors.js';
+import { reclaim, type ReclaimReport } from './reclaim.js';
+import { projectNamespaces, projectRootLinks } from './topology.js';
+
+export interface EverySlotReclaim {
+  report: ReclaimReport;
+  /** The slots reclaimed. */
+  slots: number[];
+  /** Slots left alone: a live fencecheck process holds them. */
+  busy: ClusterBusyError[];
+}
+
+/** Slots with something of theirs on the machine; slot 0 always (the containers, by label, are its). */
+export function slotsInUse(): number[] {
+  return Array.from({ length: MAX_SLOTS }, (_, s) => s).filter(
+    (s) => s === 0 || StateFile.read(defaultStateFile(s)) !== undefined || projectNamespaces(s).length > 0 || projectRootLinks(s).length > 0,
+  );
+}
+
+export async function reclaimEverySlot(opts: { keepData: boolean; force: boolean }): Promise<EverySlotReclaim> {
+  const started = Date.now();
+  const reports: ReclaimReport[] = [];
+  const slots: number[] = [];
+  const busy: ClusterBusyError[] = [];
+  for (const slot of slotsInUse()) {
+    let lock: ClusterLock | undefined;
+    try {
+      lock = opts.force ? undefined : await acquireClusterLock(defaultStateFile(slot), 0, slot);
+    } catch (err) {
+      if (!(err instanceof ClusterBusyError)) throw err;
+      busy.push(err);
+      continue;
+    }
+    try {
+      reports.push(await reclaim({ slot, keepData: opts.keepData }));
+      slots.push(slot);
+    } finally {
+      await lock?.release();
+    }
+  }
+  return { report: mergeReports(reports, Date.now() - started), slots, busy };
+}
+
+function mergeReports(reports: readonly ReclaimReport[], elapsedMs: number): ReclaimReport {
+  const all = <K extends keyof ReclaimReport>(k: K): ReclaimReport[K][] => reports.map((r) => r[k]);
+  return {
+    processes: all('processes').flat(),
+    strayPids: all('strayPids').flat(),
+    namespaces: all('namespaces').flat(),
+    links: all('links').flat(),
+    nftTables: all('nftTables').flat(),
+    stateFile: all('stateFile').find((f) => f !== undefined),
+    runDir: all('runDir').find((d) => d !== undefined),
+    dataDirsRemoved: all('dataDirsRemoved').flat(),
+    sharedMemory: all('sharedMemory').flat(),
+    containers: {
+      containers: reports.flatMap((r) => r.containers.containers),
+      networks: reports.flatMap((r) => r.containers.networks),
+      volumes: reports.flatMap((r) => r.containers.volumes),
+    },
+    elapsedMs,
+  };
+}
