@@ -6,6 +6,7 @@
  * unknown or missing; 3 instead of 0 when an untested cell is passed over (no
  * expectation names it); 254 bad arguments, 255 the tool failed.
  */
+import { parallelLanes, type Parallel } from './parallel-flag.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -36,6 +37,7 @@ import { workloadOf } from '../../core/workloads/registry.js';
 const MATRIX_FLAGS = ['backends', 'lockClients', 'resources', 'nemeses', 'seeds', 'firstSeed', 'workload', 'shard'];
 
 interface CompareFlags {
+  parallel?: number;
   backends: LockBackend[];
   lockClients?: ClientChoice[];
   resources: ResourceMode[];
@@ -82,6 +84,11 @@ export function registerCompareCommand(program: Command): void {
     .option('--merge <dirs...>', 'build one matrix from compare directories, run directories, or folders of them')
     .option('--shard <i/N>', 'run only runs k with k mod N = i-1 of the whole run list', parseShard)
     .option('--expect <file>', 'expectations (JSON, docs/ci.md): exit 0 when all are met, 1 otherwise')
+    .option(
+      '--parallel <n>',
+      withRange('runs at once, each on a cluster of its own (a slot; default: one a core, within what the machine affords)', FLAG_RANGES['--parallel']),
+      numberFlag('--parallel'),
+    )
     .option('--dry-run', 'print the plan and the runs, run nothing')
     .option('--verbose', "also print each run's harness lines")
     .addHelpText(
@@ -132,7 +139,7 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
     if (given.length > 0)
       throw new UsageError(
         `Expected \`--resume\` alone (its manifest holds the matrix and options), got also --${given.map(kebab).join(', --')}`,
-        'Drop the other flags; only --expect, --verbose and --dry-run go with --resume.',
+        'Drop the other flags; only --expect, --verbose, --parallel and --dry-run go with --resume.',
       );
     dir = resolve(flags.resume);
     manifest = resumeCompareDir(dir);
@@ -148,26 +155,41 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
   // Before any run: expectations that name no cell would check nothing after hours of runs.
   if (expect !== null) assertExpectationsMatch(expect.list, matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses), expect.file);
   const expectations = expect?.list ?? null;
+  const parallel = compareLanes(flags.parallel, manifest.spec.run.provider);
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's is progress, on stderr.
   (flags.dryRun ? process.stdout : process.stderr).write(`${planText(manifest, { listRuns: flags.dryRun === true })}\n`);
   if (flags.dryRun) return null;
-  process.stderr.write(`compare directory: ${dir}\n`);
+  process.stderr.write(`compare directory: ${dir}; ${parallel.said}\n`);
   // Loaded here, not at the top: --merge and --dry-run need neither the cluster nor the client libraries.
   const { runLockTest } = await import('../run/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
   const { clusterLockHeld } = await import('../../runtime/cluster/cluster-lock.js');
-  // One warm cluster for the whole comparison: reset and clean-checked between runs, torn down at the end.
-  const pool = new (await import('../../runtime/runner/warm-pool.js')).WarmPool();
+  // One warm cluster a lane for the whole comparison: reset and clean-checked between runs, torn down at the end.
+  // One lane runs in slot 0 as always; several each take a free slot.
+  const { WarmPool } = await import('../../runtime/runner/warm-pool.js');
+  const pools = Array.from({ length: parallel.lanes }, () => (parallel.lanes === 1 ? new WarmPool() : new WarmPool(undefined, undefined, 'free')));
   const report = await runCompare(dir, manifest, expectations, {
-    runOne: (o, hooks) => runLockTest(o, { ...hooks, warm: pool }),
-    // The pool's own cluster holds the machine's lock: that is not another process's.
-    clusterBusy: async () => !pool.holding && (await clusterLockHeld()),
+    runOne: (o, hooks, lane) => runLockTest(o, { ...hooks, warm: pools[lane]! }),
+    lanes: parallel.lanes,
+    // A pool's own cluster holds its slot's lock: that is not another process's. Several lanes choose free slots, waiting there.
+    clusterBusy: async () => parallel.lanes === 1 && !pools[0]!.holding && (await clusterLockHeld()),
     writeReport: writeRunReport,
     io: { write: (t) => process.stderr.write(t), live: process.stderr.isTTY === true, now: Date.now },
     verbose: flags.verbose === true,
-  }).finally(() => pool.close());
+  }).finally(() => Promise.all(pools.map((p) => p.close())));
   printReport(report, `${dir}/compare.html`, dir);
   return report;
+}
+
+/** --parallel for a comparison: the containers provider runs one cluster at a time (its default is 1; more is a usage error). */
+function compareLanes(asked: number | undefined, provider: string | undefined): Parallel {
+  if (provider !== 'containers') return parallelLanes(asked);
+  if (asked !== undefined && asked > 1)
+    throw new UsageError(
+      `Expected \`--parallel 1\` with \`--provider containers\`, got \`${asked}\``,
+      'The containers provider runs one cluster at a time (its network and container names are machine-wide); use the namespaces provider for several at once.',
+    );
+  return { lanes: 1, said: 'parallel 1 (the containers provider runs one cluster at a time)' };
 }
 
 function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {

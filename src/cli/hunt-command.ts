@@ -5,6 +5,7 @@
  * 254 on bad input. Ctrl-C ends the hunt after tearing down the try under
  * way, with what it found so far.
  */
+import { parallelLanes, type Parallel } from './parallel-flag.js';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { clientCommand, CLIENT_HELP } from './run-flags.js';
@@ -26,6 +27,7 @@ import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 
 interface HuntFlags {
   merge?: string[];
+  parallel?: number;
   backend: LockBackend;
   client?: string;
   resource: ResourceMode;
@@ -88,6 +90,11 @@ export function registerHuntCommand(program: Command): void {
       `count as the find only a violation whose try shows this sign, and go on past the others: ${Object.keys(WANTED_SIGNS).join(', ')} (valid-double-hold: two holders both within their grants' validity, the lock's own failure, not a late write)`,
       oneOf('--want', Object.keys(WANTED_SIGNS) as WantedSign[]),
     )
+    .option(
+      '--parallel <n>',
+      withRange('clusters at once, each in a slot of its own (default: one a core, within what the machine affords)', FLAG_RANGES['--parallel']),
+      numberFlag('--parallel'),
+    )
     .option('--shard <i/N>', "this machine's share of a sharded hunt (an independent search per shard)", parseShard)
     .option(
       '--time-limit <s>',
@@ -130,6 +137,7 @@ export function registerHuntCommand(program: Command): void {
       `
 Each try is a short run (its own run directory under the hunt's) whose faults wait for lock events
 (a holder between its read and its write, an acquire in flight, a lease about to end, right after a grant).
+--parallel N tests N plans at once, each on a cluster of its own (a slot); a find's re-runs go first.
 A violating try's plan is re-run at once until 4 of 5 re-runs fail as it did, or cannot: a reproducible
 find ends the hunt; a rare one is reported with its rate and the hunt goes on for a more reproducible one
 (--first stops at it). Exit: 1 a violation (the most reproducible find is shrunk on the same cluster
@@ -166,7 +174,9 @@ input. Needs root. See docs/hunt.md. Examples:
         ...(flags.client !== undefined ? { client: flags.client } : {}),
       };
       const faults = huntFaults(target, flags.faults);
-      process.exitCode = await huntNow(target, faults, flags);
+      // Bad input before any cluster: more clusters than the machine affords.
+      const parallel = parallelLanes(flags.parallel);
+      process.exitCode = await huntNow(target, faults, flags, parallel);
     });
 }
 
@@ -216,7 +226,7 @@ function mergeNow(dirs: string[], results: string): number {
   return merged.exitCode;
 }
 
-async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags): Promise<number> {
+async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags, parallel: Parallel): Promise<number> {
   const { runHunt } = await import('../hunt/run-hunt.js');
   const { realHuntDeps } = await import('../hunt/real-hunt-deps.js');
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
@@ -231,9 +241,9 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSignal);
   const budget = flags.budgetRuns !== undefined ? { runs: flags.budgetRuns } : { ms: flags.budget ?? 600_000 };
   log(
-    `hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}; ${huntDir}`,
+    `hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}, ${parallel.said}; ${huntDir}`,
   );
-  const deps = realHuntDeps(log, () => stopped);
+  const deps = realHuntDeps(log, () => stopped, parallel.lanes);
   const shape = { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) };
   try {
     const report = await runHunt(

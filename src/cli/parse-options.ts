@@ -8,6 +8,7 @@ import type { Value } from '../../core/history/op.js';
 import { parseInRange, rangeHelp, type NumberRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
 import { parseStrictJson } from '../../core/history/strict-json.js';
+import { MAX_SLOTS } from '../../core/cluster/slots.js';
 
 const SEED_RANGE = RUN_RANGES.seed;
 
@@ -45,6 +46,8 @@ export const FLAG_RANGES = {
   '--shrink': { min: 0, max: 100 },
   // hunt: the failure rate, in percent, that its clean tested tries must rule out (0.1 %: about 3,000 of them).
   '--until-ruled-out': { min: 0.1, max: 95, integer: false, unit: '%' },
+  // Clusters at once, one a slot (core/cluster/slots.ts); the machine may afford fewer (src/cli/parallel-flag.ts).
+  '--parallel': { min: 1, max: MAX_SLOTS },
 } as const satisfies Record<string, NumberRange>;
 
 export type RangedFlag = keyof typeof FLAG_RANGES;

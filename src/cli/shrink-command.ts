@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
 import { UsageError } from '../../core/errors.js';
 import { failedRunOptions } from '../shrink/run-shrink.js';
+import { parallelLanes } from './parallel-flag.js';
 
 interface ShrinkFlags {
   /** Given only to ask for the fixed rule (K re-runs, kept at k failures); absent, the sequential test decides. */
@@ -18,6 +19,7 @@ interface ShrinkFlags {
   minFails?: number;
   maxCandidates: number;
   results: string;
+  parallel?: number;
 }
 
 export function registerShrinkCommand(program: Command): void {
@@ -37,6 +39,11 @@ export function registerShrinkCommand(program: Command): void {
     )
     .option('--max-candidates <n>', withRange('at most this many candidates', FLAG_RANGES['--max-candidates']), numberFlag('--max-candidates'), 40)
     .option('--results <dir>', 'where the shrink directory goes (<dir>/shrink/<timestamp>/)', 'results')
+    .option(
+      '--parallel <n>',
+      withRange('clusters at once, each in a slot of its own (default: one a core, within what the machine affords)', FLAG_RANGES['--parallel']),
+      numberFlag('--parallel'),
+    )
     .addHelpText(
       'after',
       `
@@ -45,6 +52,7 @@ and a lower rate. The original is re-run until its failure rate is known (up to 
 candidate is then re-run until a sequential test says it fails about as often (kept) or clearly less
 (dropped), at most 12 times, so a failure seen in a third of the runs still shrinks; the result's rate
 is printed with its 95 % interval. --runs/--min-fails ask for the fixed k-of-K rule instead.
+Re-runs of one candidate run side by side on --parallel clusters (one a slot).
 Needs root. See docs/hunt.md.
   fencecheck shrink results/hunt/redis-none-.../try-001/20261201T092415
   fencecheck shrink results/hunt/redis-none-.../try-001/20261201T092415 --runs 5 --min-fails 4`,
@@ -57,6 +65,7 @@ Needs root. See docs/hunt.md.
         );
       // Bad input before any cluster: not a run directory, or a run that did not fail.
       failedRunOptions(runDir);
+      const parallel = parallelLanes(flags.parallel);
       const { runShrink } = await import('../shrink/run-shrink.js');
       const { realHuntDeps } = await import('../hunt/real-hunt-deps.js');
       const log = (l: string): void => void process.stderr.write(l + '\n');
@@ -64,7 +73,8 @@ Needs root. See docs/hunt.md.
       for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => void (stopped = true));
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
       const shrinkDir = join(flags.results, 'shrink', stamp);
-      const deps = realHuntDeps(log, () => stopped);
+      log(`shrink: ${runDir}; ${parallel.said}`);
+      const deps = realHuntDeps(log, () => stopped, parallel.lanes);
       const fixed = { ...(flags.runs !== undefined ? { runs: flags.runs } : {}), ...(flags.minFails !== undefined ? { minFails: flags.minFails } : {}) };
       const report = await runShrink({ runDir, ...fixed, maxCandidates: flags.maxCandidates, shrinkDir }, deps).finally(() => deps.close?.());
       process.stdout.write(report.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);

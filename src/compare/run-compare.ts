@@ -1,6 +1,8 @@
 /**
- * `runCompare`: run a comparison's runs (its shard's, when sharded) one at a
- * time, skipping those the manifest records as done. After every run the
+ * `runCompare`: run a comparison's runs (its shard's, when sharded), one at a
+ * time or one a lane (`--parallel`: each lane a warm cluster in a slot of its
+ * own, taking next a run of the backend its cluster has, so clusters are
+ * reused), skipping those the manifest records as done. After every run the
  * manifest and the four outputs are rewritten, so the matrix can be watched
  * as it fills, and a comparison stopped at any point (Ctrl-C, a reboot, a CI
  * timeout) resumes where it was.
@@ -44,8 +46,11 @@ export interface RunOneResult {
   durationMs: number;
 }
 
-/** runLockTest, or a stand-in in tests: it waits up to `busyTimeoutMs` for another process's cluster, and throws RunFailedError once it made its directory. */
-export type RunOne = (options: RunOptions, hooks: { log: (line: string) => void; busyTimeoutMs: number }) => Promise<RunOneResult>;
+/**
+ * runLockTest, or a stand-in in tests: it waits up to `busyTimeoutMs` for another process's cluster, and throws
+ * RunFailedError once it made its directory; `lane` is the cluster it runs on (0 when there is one).
+ */
+export type RunOne = (options: RunOptions, hooks: { log: (line: string) => void; busyTimeoutMs: number }, lane: number) => Promise<RunOneResult>;
 
 export interface CompareDeps {
   runOne: RunOne;
@@ -56,6 +61,8 @@ export interface CompareDeps {
   verbose: boolean;
   /** Whether another process holds the machine's cluster now (clusterLockHeld). */
   clusterBusy: () => Promise<boolean>;
+  /** Runs at once, each on a lane of its own (`--parallel`); 1 when absent. */
+  lanes?: number;
 }
 
 /** The runs of a comparison that this directory runs (its shard), in order. */
@@ -73,7 +80,8 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
   const finished = finishedRunIds(manifest);
   const done = planned.filter((r) => finished.has(r.id)).length;
   const durations = manifest.runs.filter((r) => finished.has(r.id)).map((r) => r.durationMs);
-  const progress = new CompareProgress(deps.io, planned.length, durations, expectedRunMs(manifest.spec.run));
+  const lanes = deps.lanes ?? 1;
+  const progress = new CompareProgress(deps.io, planned.length, durations, expectedRunMs(manifest.spec.run), lanes);
   const refresh = (): CompareReport => {
     const report = buildCompareReport(gatherMatrix([{ dir, manifest }], [...summaries.values()], 'shard'), expectations, {
       outDir: dir,
@@ -86,31 +94,40 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
   if (done > 0) progress.line(`resuming ${dir}: ${done} of ${plural(planned.length, 'run')} already done`);
   refresh();
   const batch = new BatchRunner(COMPARE_POLICY, deps.clusterBusy);
-  try {
-    // One backend's runs in a row: the warm cluster the runner may keep serves them all.
-    for (const p of executionOrder(planned, (r) => cells.get(r.cellId)!.backend)) {
-      if (finished.has(p.id)) continue;
+  const backendOf = (r: PlannedRun): string => cells.get(r.cellId)!.backend;
+  // One backend's runs in a row: the warm cluster of each lane serves as many of them as it can.
+  const queue = executionOrder(planned, backendOf).filter((p) => !finished.has(p.id));
+  let stopping = false;
+  const lane = async (n: number): Promise<void> => {
+    let backend: string | undefined;
+    while (!stopping && queue.length > 0) {
+      const at = Math.max(
+        0,
+        queue.findIndex((r) => backendOf(r) === backend),
+      );
+      const p = queue.splice(at, 1)[0]!;
+      backend = backendOf(p);
       const cell = cells.get(p.cellId)!;
       const seedDir = join(dir, 'runs', `${cell.backend}-${cell.resource}-${cell.nemesis}`, `seed-${p.seed}`);
       mkdirSync(seedDir, { recursive: true });
       const logPath = join(seedDir, 'run.log');
       const log = (line: string): void => {
         appendFileSync(logPath, `${new Date(deps.io.now()).toISOString()} ${line}\n`);
-        if (deps.verbose) progress.line(`  ${line}`);
+        if (deps.verbose) progress.line(`  ${lanes > 1 ? `[lane ${n + 1}] ` : ''}${line}`);
       };
       const began = deps.io.now();
-      progress.start(`${cell.id} seed ${p.seed}`);
+      const shown = progress.start(`${cell.id} seed ${p.seed}`);
       const notice = (line: string): void => {
         log(line);
         if (!deps.verbose) progress.line(`  ${line}`);
       };
-      const entry = await attempt(batch, p, runOptionsFor(manifest.spec, cell, p.seed, seedDir), deps, { log, notice }, began);
+      const entry = await attempt(batch, p, runOptionsFor(manifest.spec, cell, p.seed, seedDir), deps, { log, notice }, began, n);
       const record: ManifestRun = { ...entry, log: relative(dir, logPath), runDir: entry.runDir === null ? null : relative(dir, entry.runDir) };
       manifest = recordRun(manifest, record);
       writeManifest(dir, manifest);
       const summary = summarizeManifestRun(dir, record);
       summaries.set(p.id, summary);
-      progress.end(outcomeText(summary), record.durationMs);
+      progress.end(outcomeText(summary), record.durationMs, shown);
       refresh();
       if (record.status === 'error') {
         batch.stopIfFailing(
@@ -119,6 +136,18 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
         );
       }
     }
+  };
+  try {
+    // A lane that stops the batch (bad input, too many failures) stops the others after their run under way.
+    const ended = await Promise.allSettled(
+      Array.from({ length: Math.min(lanes, Math.max(1, queue.length)) }, (_, n) =>
+        lane(n).catch((err: unknown) => {
+          stopping = true;
+          throw err;
+        }),
+      ),
+    );
+    for (const r of ended) if (r.status === 'rejected') throw r.reason;
   } finally {
     progress.stop();
   }
@@ -133,6 +162,7 @@ async function attempt(
   deps: CompareDeps,
   say: BatchSay,
   began: number,
+  lane: number,
 ): Promise<Omit<ManifestRun, 'log'>> {
   const base = { id: p.id, cellId: p.cellId, seed: p.seed, index: p.index };
   const writeReport = async (runDir: string): Promise<void> => {
@@ -140,7 +170,7 @@ async function attempt(
       await deps.writeReport(runDir).catch((err: unknown) => say.log(`report: not written: ${err instanceof Error ? err.message : String(err)}`));
     }
   };
-  const got = await batch.attempt((busyTimeoutMs) => deps.runOne(options, { log: say.log, busyTimeoutMs }), say);
+  const got = await batch.attempt((busyTimeoutMs) => deps.runOne(options, { log: say.log, busyTimeoutMs }, lane), say);
   const finishedAt = new Date(deps.io.now()).toISOString();
   if (got.ok) {
     await writeReport(got.value.runDir);

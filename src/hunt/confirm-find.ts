@@ -22,6 +22,8 @@ import { failsLikeOriginal, failureSigns } from './failure-signs.js';
 import type { NearMiss } from './near-miss.js';
 import type { RunHooks } from '../run/run-lock-test.js';
 import type { HuntDeps } from './run-hunt.js';
+import { Lanes } from './lanes.js';
+import { reRunUntilDecided } from './re-run-until-decided.js';
 
 export const CONFIRM = Object.freeze({ runs: 5, minFails: 4 });
 
@@ -42,30 +44,38 @@ export function isReproducible(t: Tally | undefined): boolean {
 }
 
 /**
- * Re-runs `options` (the violating try's) with the hunt's `hooks` until the rule decides; `name` prefixes each
- * re-run's directory.
- * Stops early when asked to stop (Ctrl-C): what was measured so far is returned.
+ * Re-runs `options` (the violating try's) with the hunt's `hooks` until the rule decides, as many at once as
+ * `lanes` has free (first in line for them: a find's rate before the search's next try); `name` prefixes each
+ * re-run's directory. Stops early when asked to stop (Ctrl-C): what was measured so far is returned.
  */
-export async function confirmFind(options: RunOptions, miss: NearMiss | null, deps: HuntDeps, hooks: RunHooks, name: string): Promise<Confirmation> {
+export async function confirmFind(
+  options: RunOptions,
+  miss: NearMiss | null,
+  deps: HuntDeps,
+  hooks: RunHooks,
+  name: string,
+  lanes: Lanes = new Lanes(1),
+): Promise<Confirmation> {
   const signs = failureSigns(miss);
-  const t: Confirmation = { fails: 0, of: 0, failingRun: null, errors: 0 };
-  while (confirmationVerdict(t) === 'undecided' && !deps.stopped()) {
-    t.of++;
-    try {
-      const { runDir } = await deps.runTry({ ...options, name: `${name}-confirm-${t.of}` }, hooks);
-      if (deps.stopped()) {
-        t.of--;
-        break;
+  let errors = 0;
+  const { tally } = await reRunUntilDecided(
+    { fails: 0, of: 0, failingRun: null },
+    confirmationVerdict,
+    async (n, lane) => {
+      try {
+        const { runDir } = await deps.runTry({ ...options, name: `${name}-confirm-${n}` }, hooks, lane);
+        // A re-run cut short by Ctrl-C says nothing either way.
+        if (deps.stopped()) return null;
+        const { outcome, miss: again } = await deps.readTry(runDir, options);
+        return { failed: failsLikeOriginal(outcome, again, signs), runDir };
+      } catch (err) {
+        if (deps.stopped()) return null;
+        errors++;
+        deps.log(`hunt: a confirmation re-run failed to run (${err instanceof Error ? err.message : String(err)}); counted as not failing`);
+        return { failed: false, runDir: null };
       }
-      const { outcome, miss: again } = await deps.readTry(runDir, options);
-      if (failsLikeOriginal(outcome, again, signs)) {
-        t.fails++;
-        t.failingRun ??= runDir;
-      }
-    } catch (err) {
-      t.errors++;
-      deps.log(`hunt: a confirmation re-run failed to run (${err instanceof Error ? err.message : String(err)}); counted as not failing`);
-    }
-  }
-  return t;
+    },
+    { lanes, stopped: () => deps.stopped(), priority: 1 },
+  );
+  return { ...tally, errors };
 }

@@ -1,10 +1,12 @@
 /**
  * The hunt's I/O on a real cluster: each try through runLockTest, read back
  * from its run directory (results.json for the verdict and evidence, the
- * history for the near miss). Loaded only when a hunt runs. Every try runs
- * on one warm cluster (runtime/runner/warm-pool.ts): reset and
- * clean-checked between tries, started fresh when the check fails, torn down
- * by close() at the end; a try's test.json says which it was.
+ * history for the near miss). Loaded only when a hunt runs. Every lane runs
+ * its tries on one warm cluster of its own (runtime/runner/warm-pool.ts):
+ * reset and clean-checked between tries, started fresh when the check fails,
+ * torn down by close() at the end; a try's test.json says which it was.
+ * One lane is slot 0, as every single-cluster command (a kept cluster is
+ * adopted there); several lanes each take a free slot.
  */
 import { join } from 'node:path';
 import { runLockTest } from '../run/run-lock-test.js';
@@ -14,11 +16,17 @@ import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { HuntDeps } from './run-hunt.js';
 import { readTryDir } from './read-try-dir.js';
 
-export function realHuntDeps(log: (line: string) => void, stopped: () => boolean): HuntDeps {
-  const pool = new WarmPool();
+export function realHuntDeps(log: (line: string) => void, stopped: () => boolean, lanes = 1): HuntDeps {
+  const pools = Array.from({ length: lanes }, () => (lanes === 1 ? new WarmPool() : new WarmPool(undefined, undefined, 'free')));
   return {
-    runTry: async (options, hooks) => {
-      const r = await runLockTest(options, { ...hooks, warm: pool });
+    lanes,
+    runTry: async (options, hooks, lane = 0) => {
+      const pool = pools[lane];
+      if (!pool) throw new RangeError(`Expected a lane below ${lanes}, got ${lane}`);
+      // Each line says its cluster: the slot once the lane has one, its lane before.
+      const where = (): string => (pool.slotInUse !== undefined ? `slot ${pool.slotInUse}` : `lane ${lane + 1}`);
+      const slotted = lanes === 1 ? hooks : { ...hooks, log: (l: string) => hooks.log?.(`[${where()}] ${l}`) };
+      const r = await runLockTest(options, { ...slotted, warm: pool });
       return { runDir: r.runDir, replay: r.replay };
     },
     readTry: async (runDir, options) => {
@@ -29,7 +37,7 @@ export function realHuntDeps(log: (line: string) => void, stopped: () => boolean
     now: () => Date.now(),
     log,
     stopped,
-    close: () => pool.close(log),
+    close: async () => void (await Promise.all(pools.map((p) => p.close(log)))),
     markShrunk: async (runDir, summary) => {
       writeFileAtomic(join(runDir, SHRUNK_FILE), JSON.stringify(summary, null, 2) + '\n');
       await writeRunReport(runDir);

@@ -26,6 +26,7 @@ import { HuntSearch } from './search.js';
 import type { DataVerdicts } from './hunt-verdict.js';
 import { CONFIRM, confirmFind, isReproducible } from './confirm-find.js';
 import { formatRate } from './reproduction-rate.js';
+import { Lanes } from './lanes.js';
 import { formatPercent, ruledOutRate, triesToRuleOut } from '../../core/checkers/lock/weight.js';
 
 export interface HuntOptions {
@@ -57,7 +58,10 @@ export interface HuntOptions {
 
 /** The I/O of a hunt, injected: the real ones run tries on the cluster (real-hunt-deps.ts). */
 export interface HuntDeps {
-  runTry(options: RunOptions, hooks: RunHooks): Promise<{ runDir: string; replay: string }>;
+  /** One run on `lane`'s cluster (0 when absent; a lane is a warm cluster in a slot of its own, below `lanes`). */
+  runTry(options: RunOptions, hooks: RunHooks, lane?: number): Promise<{ runDir: string; replay: string }>;
+  /** How many lanes runTry has (`--parallel`; 1 when absent): tries, re-runs and candidates run on that many clusters at once. */
+  lanes?: number;
   /** `data`: which data checkers broke and which held (absent where the reader cannot tell, as in a simulated world's tests). */
   readTry(runDir: string, options: RunOptions): Promise<{ outcome: Outcome; miss: NearMiss; data?: DataVerdicts }>;
   now(): number;
@@ -89,54 +93,84 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
   const started = deps.now();
   const records: TryRecord[] = [];
   mkdirSync(o.huntDir, { recursive: true });
+  const lanes = new Lanes(deps.lanes ?? 1);
   let failures = 0;
+  let underWay = 0;
+  /** Set when a try ends the hunt (a find, --until-ruled-out reached, tool failures): no lane starts another. */
+  let ended = false;
   const more = (): boolean =>
-    !deps.stopped() && (o.budget.runs === undefined || records.length < o.budget.runs) && (o.budget.ms === undefined || deps.now() - started < o.budget.ms);
-  while (more()) {
-    const plan = search.next();
-    const options = tryOptions(o.target, o.shape, plan, seed, o.huntDir);
-    deps.log(
-      `hunt: try ${plan.index + 1}: ${plan.windows.map((w) => `${w.fault}@${w.trigger?.on ?? `${w.at}ms`}`).join(', ')}${plan.hold === 'long' ? `, long holds (lease ${options.ttlMs} ms, hold ${options.holdMs} ms)` : ''}${plan.patience === 'long' ? `, patient calls (${options.callTimeoutMs} ms)` : ''} (${plan.origin.kind === 'swarm' ? `swarm ${plan.swarm.join(',')}` : `${plan.origin.how} of try ${plan.origin.of + 1}`})`,
-    );
-    const record = await oneTry(options, plan, deps, started);
-    // A try cut short by Ctrl-C says nothing either way.
-    if (deps.stopped()) break;
-    if (record.outcome === 'unsafe' && !showsWanted(record.miss, o.want)) record.outcome = 'other-violation';
-    records.push(record);
-    // A violation of another kind feeds the search as the near miss it is for the wanted failure (its signs, not a find).
-    if (record.miss) search.record(plan, record.outcome === 'other-violation' ? { ...record.miss, violation: false } : record.miss);
-    failures = record.outcome === 'error' ? failures + 1 : 0;
-    // --keep-going spends the budget on tries, counting violations: no find is re-run there.
-    if (record.outcome === 'unsafe' && o.confirm !== false && !o.keepGoing && !deps.stopped()) {
-      deps.log(
-        `hunt: try ${plan.index + 1} violated; re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`,
-      );
-      record.reproduced = await confirmFind(options, record.miss, deps, tryHooks(deps.log), options.name ?? `try-${plan.index + 1}`);
-      const reproducible = isReproducible(record.reproduced);
-      deps.log(
-        `hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${reproducible ? 'a reproducible find' : o.first || o.keepGoing ? 'a rare failure' : 'a rare failure; looking on for a more reproducible one'}`,
-      );
+    !ended &&
+    !deps.stopped() &&
+    (o.budget.runs === undefined || records.length + underWay < o.budget.runs) &&
+    (o.budget.ms === undefined || deps.now() - started < o.budget.ms);
+
+  // One searcher a lane: each takes the search's next plan when its lane is free, so N clusters test N plans at
+  // once. With one lane, the order of plans and outcomes is the plain loop's (a seed replays it).
+  const searcher = async (): Promise<void> => {
+    while (more()) {
+      const plan = search.next();
+      const options = tryOptions(o.target, o.shape, plan, seed, o.huntDir);
+      underWay++;
+      const record = await lanes
+        .use(async (lane) => {
+          deps.log(`hunt: try ${plan.index + 1}${lanes.count > 1 ? ` (lane ${lane + 1})` : ''}: ${describeTry(plan, options)}`);
+          return oneTry(options, plan, deps, started, lane);
+        })
+        .finally(() => underWay--);
+      // A try cut short by Ctrl-C says nothing either way.
+      if (deps.stopped()) break;
+      if (record.outcome === 'unsafe' && !showsWanted(record.miss, o.want)) record.outcome = 'other-violation';
+      records.push(record);
+      // A violation of another kind feeds the search as the near miss it is for the wanted failure (its signs, not a find).
+      if (record.miss) search.record(plan, record.outcome === 'other-violation' ? { ...record.miss, violation: false } : record.miss);
+      failures = record.outcome === 'error' ? failures + 1 : 0;
+      // --keep-going spends the budget on tries, counting violations: no find is re-run there.
+      if (record.outcome === 'unsafe' && o.confirm !== false && !o.keepGoing && !ended && !deps.stopped()) {
+        deps.log(
+          `hunt: try ${plan.index + 1} violated; re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`,
+        );
+        record.reproduced = await confirmFind(options, record.miss, deps, tryHooks(deps.log), options.name ?? `try-${plan.index + 1}`, lanes);
+        const reproducible = isReproducible(record.reproduced);
+        deps.log(
+          `hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${reproducible ? 'a reproducible find' : o.first || o.keepGoing ? 'a rare failure' : 'a rare failure; looking on for a more reproducible one'}`,
+        );
+      }
+      writeHuntJson(o, records, false);
+      const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));
+      deps.log(huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
+      if (ended) break;
+      if (found) ended = true;
+      else if (o.untilRuledOut !== undefined && ruledOut(records, o.untilRuledOut)) {
+        deps.log(
+          `hunt: ${testedClean(records)} clean tested tries rule out any failure that shows in at least ${formatPercent(o.untilRuledOut)} of tries; stopping (--until-ruled-out)`,
+        );
+        ended = true;
+      } else if (failures >= MAX_FAILURES_IN_A_ROW) {
+        deps.log(`hunt: ${failures} tries in a row failed to run; stopping (last: ${record.error})`);
+        ended = true;
+      }
     }
-    writeHuntJson(o, records, false);
-    const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));
-    deps.log(huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
-    if (found) break;
-    if (o.untilRuledOut !== undefined && ruledOut(records, o.untilRuledOut)) {
-      deps.log(
-        `hunt: ${testedClean(records)} clean tested tries rule out any failure that shows in at least ${formatPercent(o.untilRuledOut)} of tries; stopping (--until-ruled-out)`,
-      );
-      break;
-    }
-    if (failures >= MAX_FAILURES_IN_A_ROW) {
-      deps.log(`hunt: ${failures} tries in a row failed to run; stopping (last: ${record.error})`);
-      break;
-    }
-  }
+  };
+  // A lane that throws (bad input: every try would fail alike) ends the hunt once the other lanes' tries are over.
+  const lanesEnded = await Promise.allSettled(
+    Array.from({ length: lanes.count }, () =>
+      searcher().catch((err: unknown) => {
+        ended = true;
+        throw err;
+      }),
+    ),
+  );
+  for (const r of lanesEnded) if (r.status === 'rejected') throw r.reason;
   const interrupted = deps.stopped();
   writeHuntJson(o, records, interrupted);
   const outcome = huntOutcome(records, interrupted, o.want);
   if (o.untilRuledOut !== undefined && outcome.found === null) outcome.lines.push(untilRuledOutLine(records, o.untilRuledOut));
   return { ...outcome, records, interrupted, huntDir: o.huntDir };
+}
+
+/** A try's plan as its progress line says it: the windows, the hold and patience, where the plan came from. */
+function describeTry(plan: TryRecord['plan'], options: RunOptions): string {
+  return `${plan.windows.map((w) => `${w.fault}@${w.trigger?.on ?? `${w.at}ms`}`).join(', ')}${plan.hold === 'long' ? `, long holds (lease ${options.ttlMs} ms, hold ${options.holdMs} ms)` : ''}${plan.patience === 'long' ? `, patient calls (${options.callTimeoutMs} ms)` : ''} (${plan.origin.kind === 'swarm' ? `swarm ${plan.swarm.join(',')}` : `${plan.origin.how} of try ${plan.origin.of + 1}`})`;
 }
 
 /** How far `--until-ruled-out` got: reached, or the tested tries it still lacked when the budget ended. */
@@ -161,9 +195,9 @@ function ruledOut(records: readonly TryRecord[], rate: number): boolean {
   return bound !== null && bound <= rate;
 }
 
-async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDeps, started: number): Promise<TryRecord> {
+async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDeps, started: number, lane: number): Promise<TryRecord> {
   try {
-    const { runDir, replay } = await deps.runTry(options, tryHooks(deps.log));
+    const { runDir, replay } = await deps.runTry(options, tryHooks(deps.log), lane);
     const { outcome, miss, data } = await deps.readTry(runDir, options);
     return { plan, runDir, replay, outcome, miss, ...(data ? { data } : {}), error: null, endedAtMs: deps.now() - started };
   } catch (err) {

@@ -25,6 +25,8 @@ import { readTryDir } from '../hunt/read-try-dir.js';
 import { failsLikeOriginal, failureSigns, type FailureSign } from '../hunt/failure-signs.js';
 import { formatRate, rateJson, reproduceRule } from './reproduce-rule.js';
 import type { Tally, Verdict } from '../hunt/sequential-decision.js';
+import { Lanes } from '../hunt/lanes.js';
+import { reRunUntilDecided } from '../hunt/re-run-until-decided.js';
 
 export interface ShrinkOptions {
   runDir: string;
@@ -103,22 +105,28 @@ function reproducer(
   // The original's re-run is attempt 0 and no candidate: `--max-candidates N` logs candidates 1..N.
   let attempt = -1;
   const counts = new Map<string, Reproduced>();
+  const lanes = new Lanes(deps.lanes ?? 1);
   const reproduce = async (plan: ShrinkPlan, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }): Promise<Reproduced> => {
     if (deps.stopped()) throw new ShrinkInterrupted();
     const options = withPlan(original, plan, o.shrinkDir, ++attempt);
-    const result: Reproduced = { fails: from?.fails ?? 0, of: from?.of ?? 0, verdict: 'undecided', failingRun: from?.failingRun ?? null };
-    while ((result.verdict = decide(result)) === 'undecided') {
-      result.of++;
-      const { runDir } = await deps.runTry({ ...options, name: `${options.name}-r${result.of}` }, tryHooks(deps.log)).catch((err: unknown) => {
-        throw deps.stopped() ? new ShrinkInterrupted() : err;
-      });
-      if (deps.stopped()) throw new ShrinkInterrupted();
-      const { outcome, miss } = await deps.readTry(runDir, options);
-      if (failsLikeOriginal(outcome, miss, signs)) {
-        result.fails++;
-        result.failingRun ??= runDir;
-      }
-    }
+    // Re-runs side by side on the lanes (a candidate decided as soon as its rule can be, whatever is under way).
+    const { tally, verdict } = await reRunUntilDecided(
+      { fails: from?.fails ?? 0, of: from?.of ?? 0, failingRun: from?.failingRun ?? null },
+      decide,
+      async (n, lane) => {
+        const { runDir } = await deps
+          .runTry({ ...options, name: `${options.name}-r${(from?.of ?? 0) + n}` }, tryHooks(deps.log), lane)
+          .catch((err: unknown) => {
+            throw deps.stopped() ? new ShrinkInterrupted() : err;
+          });
+        if (deps.stopped()) throw new ShrinkInterrupted();
+        const { outcome, miss } = await deps.readTry(runDir, options);
+        return { failed: failsLikeOriginal(outcome, miss, signs), runDir };
+      },
+      { lanes, stopped: () => deps.stopped() },
+    );
+    if (verdict === 'undecided') throw new ShrinkInterrupted();
+    const result: Reproduced = { ...tally, verdict };
     deps.log(
       `shrink: ${attempt === 0 ? 'the original plan' : `candidate ${attempt}`}: ${describeShrunk(plan)}: failed ${formatRate(result)}: ${attempt === 0 ? (result.verdict === 'keep' ? 'shrinking' : 'too rare to shrink') : result.verdict === 'keep' ? 'kept' : 'dropped'}`,
     );

@@ -127,12 +127,36 @@ describe('runCompare', () => {
     expect(reports).toEqual([join(dir, run.runDir!)]);
   });
 
+  it('on three lanes: every run once, side by side, each lane keeping to one backend while it has runs, the same matrix as one lane', async () => {
+    const one = await runCompare(tempDir('one-lane'), newManifest(spec(), null, 'now'), null, deps(fakeRunOne(outcome)));
+    const inner = fakeRunOne(outcome);
+    let busy = 0;
+    let most = 0;
+    const byLane: string[][] = [[], [], []];
+    const laned: RunOne = async (o, hooks, lane) => {
+      most = Math.max(most, ++busy);
+      byLane[lane]!.push(o.backend);
+      for (let i = 0; i < 3; i++) await new Promise((r) => setTimeout(r, 0));
+      busy--;
+      return inner(o, hooks, lane);
+    };
+    const dir = tempDir('three-lanes');
+    const three = await runCompare(dir, newManifest(spec(), null, 'now'), null, { ...deps(laned), lanes: 3 });
+    expect(most).toBe(3);
+    expect(inner.calls).toHaveLength(12);
+    expect(new Set(inner.calls.map((o) => `${o.backend}/${o.resource}/${o.nemesis.join('+')}#${o.seed}`)).size).toBe(12);
+    // A lane changes backend only when its own backend has no run left.
+    for (const backends of byLane) expect(backends.filter((b, i) => i > 0 && b !== backends[i - 1]).length).toBeLessThanOrEqual(1);
+    expect(three.cells.map((c) => [c.id, c.outcome, c.invalid])).toEqual(one.cells.map((c) => [c.id, c.outcome, c.invalid]));
+    expect(readManifest(dir)!.runs).toHaveLength(12);
+  });
+
   it('lets each run wait for a cluster another process keeps busy (15 min), saying so; still busy then stops the comparison', async () => {
     const dir = tempDir('busy');
     const waits: number[] = [];
     const lines: string[] = [];
     const runOne = fakeRunOne(outcome);
-    const waiting: RunOne = async (o, hooks) => (waits.push(hooks.busyTimeoutMs), runOne(o, hooks));
+    const waiting: RunOne = async (o, hooks, lane) => (waits.push(hooks.busyTimeoutMs), runOne(o, hooks, lane));
     const d = { ...deps(waiting, fakeClock(), lines), clusterBusy: async () => true };
     const report = await runCompare(dir, newManifest(spec({ backends: ['redis'], resources: ['fence'], nemeses: ['kill'], seeds: [1] }), null, 'now'), null, d);
     expect(waits).toEqual([15 * 60_000]);

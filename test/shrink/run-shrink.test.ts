@@ -43,6 +43,19 @@ describe('shrink, simulated', () => {
     expect(json.rule).toEqual({ kind: 'fixed', K: 3, k: 2 });
   }, 120_000);
 
+  it('on three lanes shrinks to the same plan as on one (a deterministic world), re-running side by side', async () => {
+    const one = await runShrink({ runDir: SAMPLE, runs: 3, minFails: 2, maxCandidates: 25, shrinkDir: temp() }, simHuntDeps());
+    const lanesUsed = new Set<number>();
+    const sim = simHuntDeps();
+    const three = await runShrink(
+      { runDir: SAMPLE, runs: 3, minFails: 2, maxCandidates: 25, shrinkDir: temp() },
+      { ...sim, lanes: 3, runTry: (o, h, lane) => (lanesUsed.add(lane ?? 0), sim.runTry(o, h)) },
+    );
+    expect(three.options.script).toEqual(one.options.script);
+    expect([three.options.clients, three.options.timeLimitS]).toEqual([one.options.clients, one.options.timeLimitS]);
+    expect(lanesUsed.size).toBeGreaterThan(1);
+  }, 120_000);
+
   it('counts a re-run as failing only the way the original failed: with each sign it showed (a grant with no validity left)', async () => {
     // The sample run, plus one grant handed out with no validity left (what npm redlock does after a slow acquire).
     const dir = temp();

@@ -1,0 +1,36 @@
+/**
+ * `--parallel N`: how many clusters (slots, core/cluster/slots.ts) a command
+ * runs at once. The range (1..MAX_SLOTS, non-numeric refused) is the flag
+ * parser's; here, what this machine affords: more than that is refused with
+ * a hint (254) rather than run starved, and the default is what it affords
+ * by its cores, said on the command's first line.
+ */
+import { availableParallelism, freemem } from 'node:os';
+import { UsageError } from '../../core/errors.js';
+import { affordableSlots, defaultSlots, SLOT_NEEDS, type MachineSize } from '../../core/cluster/slots.js';
+
+export function thisMachine(): MachineSize {
+  return { cores: availableParallelism(), memoryMb: Math.floor(freemem() / 2 ** 20) };
+}
+
+export interface Parallel {
+  lanes: number;
+  /** For the command's first line: `parallel 2 (default: 2 cores, 23 GB free)`. */
+  said: string;
+}
+
+/** The lanes a command runs on: `asked` when the machine affords it (254 with a hint when not), else the default. */
+export function parallelLanes(asked: number | undefined, machine: MachineSize = thisMachine()): Parallel {
+  const affords = affordableSlots(machine);
+  const size = `${machine.cores} core${machine.cores === 1 ? '' : 's'}, ${(machine.memoryMb / 1024).toFixed(1)} GB free`;
+  if (asked === undefined) {
+    const lanes = defaultSlots(machine);
+    return { lanes, said: `parallel ${lanes} (the default on this machine: ${size}; --parallel N for another)` };
+  }
+  if (asked > affords)
+    throw new UsageError(
+      `Expected \`--parallel\` to be at most ${affords} on this machine (${size}), got \`${asked}\``,
+      `Each cluster needs at least half a core and about ${SLOT_NEEDS.memoryMb} MB; more at once would run them starved, and their timing faults would not mean what they say. Give --parallel ${affords} or fewer (leave it out for ${defaultSlots(machine)}).`,
+    );
+  return { lanes: asked, said: `parallel ${asked} (${size})` };
+}

@@ -1,0 +1,92 @@
+/**
+ * Re-runs of one plan, on as many lanes as are free, until a rule decides
+ * (a find's confirmation, a shrink candidate, the original of a shrink).
+ * Another re-run is started only while some outcome of the re-runs already
+ * under way would leave the rule undecided: k of K reached, or no longer
+ * reachable, starts nothing more. With one lane this is the plain loop: run,
+ * decide, run again.
+ *
+ * Re-runs that end after the rule decided (they were under way) are counted
+ * in the rate, not in the verdict: the verdict is the rule's on the re-runs
+ * that ended first, in the order they ended.
+ */
+import type { Lanes } from './lanes.js';
+import type { Tally, Verdict } from './sequential-decision.js';
+
+export interface ReRunTally extends Tally {
+  failingRun: string | null;
+}
+
+/** One re-run's outcome: whether it failed as the original did, and its directory (none when it could not run). */
+export interface ReRunOutcome {
+  failed: boolean;
+  runDir: string | null;
+}
+
+export interface ReRunOptions {
+  lanes: Lanes;
+  /** Stop starting re-runs (Ctrl-C); those under way are waited for. */
+  stopped(): boolean;
+  /** Over the search's tries for a free lane (a confirmation goes first). */
+  priority?: number;
+}
+
+/**
+ * `reRun(n, lane)`: the n-th re-run (1-based, after `start.of`), on `lane`; null when it was cut short and says
+ * nothing (Ctrl-C); it throws to end the whole measurement (after the others under way have ended). Returns the
+ * tally and the rule's verdict ('undecided' when stopped first).
+ */
+export async function reRunUntilDecided(
+  start: ReRunTally,
+  decide: (t: Tally) => Verdict,
+  reRun: (n: number, lane: number) => Promise<ReRunOutcome | null>,
+  o: ReRunOptions,
+): Promise<{ tally: ReRunTally; verdict: Verdict }> {
+  const tally: ReRunTally = { ...start };
+  let verdict = decide(tally);
+  let inFlight = 0;
+  let launched = start.of;
+  let failure: { err: unknown } | undefined;
+
+  // Whether one more re-run could matter: some outcome of those under way leaves the rule undecided.
+  const worthOneMore = (): boolean => {
+    if (verdict !== 'undecided' || failure || o.stopped() || inFlight >= o.lanes.count) return false;
+    for (let j = 0; j <= inFlight; j++) if (decide({ fails: tally.fails + j, of: tally.of + inFlight }) === 'undecided') return true;
+    return false;
+  };
+
+  await new Promise<void>((done) => {
+    const settleIfIdle = (): void => {
+      if (inFlight === 0 && !worthOneMore()) done();
+    };
+    const launch = (): void => {
+      while (worthOneMore()) {
+        inFlight++;
+        const n = ++launched - start.of;
+        void o.lanes
+          .use((lane) => reRun(n, lane), o.priority ?? 0)
+          .then(
+            (r) => {
+              if (r === null) return;
+              tally.of++;
+              if (r.failed) {
+                tally.fails++;
+                tally.failingRun ??= r.runDir;
+              }
+              if (verdict === 'undecided') verdict = decide(tally);
+            },
+            (err: unknown) => void (failure ??= { err }),
+          )
+          .finally(() => {
+            inFlight--;
+            launch();
+            settleIfIdle();
+          });
+      }
+    };
+    launch();
+    settleIfIdle();
+  });
+  if (failure) throw failure.err;
+  return { tally, verdict };
+}

@@ -1,0 +1,86 @@
+/**
+ * A hunt on several lanes (`--parallel N`, issue 30): N clusters each test the search's next plan at once, a
+ * find's confirmation re-runs go first for the lanes and run side by side, and the hunt ends once its find is
+ * reproducible (the lanes' tries under way are recorded, none started after). Deps with a virtual clock whose
+ * runs end after a few ticks, so that lanes really overlap; the simulation for a real search's find.
+ */
+import { describe, expect, it } from 'vitest';
+import { runHunt, type HuntDeps, type HuntOptions } from '../../src/hunt/run-hunt.js';
+import type { NearMiss } from '../../src/hunt/near-miss.js';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { nearMiss } from './near-miss-fixture.js';
+import { simHuntDeps } from './sim-hunt-deps.js';
+
+const options = (over: Partial<HuntOptions> = {}): HuntOptions => ({
+  target: { backend: 'redis', resource: 'none', workload: 'lock-counter' },
+  faults: ['client-pause'],
+  budget: { runs: 30 },
+  seed: 1,
+  huntDir: madeTempDir('fc-parallel-hunt-'),
+  keepGoing: false,
+  shape: { timeLimitS: 6, clients: 3, ttlMs: 500 },
+  ...over,
+});
+
+const MISS: NearMiss = nearMiss({ violation: true, doubleHolds: 1, lateWrites: 1 });
+const QUIET: NearMiss = { ...MISS, violation: false, doubleHolds: 0, lateWrites: 0 };
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** Deps on `lanes` lanes: a try is unsafe when its name is in `failing` (and so are its re-runs); each run takes 3 ticks. */
+function laned(lanes: number, failing: (name: string) => boolean) {
+  const seen = { runs: [] as { name: string; lane: number }[], most: 0 };
+  let busy = 0;
+  const deps: HuntDeps = {
+    lanes,
+    runTry: async (o, _hooks, lane = 0) => {
+      seen.runs.push({ name: o.name ?? '?', lane });
+      seen.most = Math.max(seen.most, ++busy);
+      for (let i = 0; i < 3; i++) await tick();
+      busy--;
+      return { runDir: `/virtual/${o.name}`, replay: 'r' };
+    },
+    readTry: async (runDir) => (failing(runDir.slice('/virtual/'.length)) ? { outcome: 'unsafe', miss: MISS } : { outcome: 'safe', miss: QUIET }),
+    now: () => seen.runs.length * 1000,
+    log: () => undefined,
+    stopped: () => false,
+  };
+  return { deps, seen };
+}
+
+describe('a hunt on several lanes', () => {
+  it('tests one plan a lane at once, each lane its own cluster', async () => {
+    const { deps, seen } = laned(3, () => false);
+    const r = await runHunt(options({ budget: { runs: 9 } }), deps);
+    expect(r.records).toHaveLength(9);
+    expect(seen.most).toBe(3);
+    expect(new Set(seen.runs.map((x) => x.lane))).toEqual(new Set([0, 1, 2]));
+    // Every plan the search gave was tried once, none twice.
+    expect(r.records.map((t) => t.plan.index).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it("confirms a find on the lanes side by side, ends at a reproducible one, and records the lanes' tries under way", async () => {
+    // The fourth try's plan fails every time (and its re-runs, which carry its name).
+    const { deps, seen } = laned(3, (name) => name.startsWith('try-004'));
+    const r = await runHunt(options(), deps);
+    expect(r.found?.tryNumber).toBe(4);
+    const confirms = seen.runs.filter((x) => x.name.includes('-confirm-'));
+    // 4 of 5 with three lanes: the fifth may start while three are under way (one of them could still pass), never a sixth.
+    expect(r.found?.record.reproduced?.fails).toBe(confirms.length);
+    expect(confirms.length).toBeGreaterThanOrEqual(4);
+    expect(confirms.length).toBeLessThanOrEqual(5);
+    expect(new Set(confirms.map((x) => x.lane)).size).toBeGreaterThan(1);
+    // No try started once the find was confirmed: every try that ran is recorded.
+    const tries = seen.runs.filter((x) => !x.name.includes('-confirm-'));
+    expect(r.records).toHaveLength(tries.length);
+    expect(tries.length).toBeLessThan(30);
+  });
+
+  it("with the simulation's real search, finds what one lane finds", async () => {
+    const one = await runHunt(options({ seed: 7 }), simHuntDeps());
+    const three = await runHunt(options({ seed: 7 }), { ...simHuntDeps(), lanes: 3 });
+    expect(one.found).not.toBeNull();
+    expect(three.found).not.toBeNull();
+    expect(three.found!.record.reproduced!.fails).toBeGreaterThanOrEqual(4);
+    expect(three.found!.record.reproduced!.fails).toBe(three.found!.record.reproduced!.of);
+  });
+});
