@@ -3,11 +3,18 @@
  * namespace or a root link of its prefix), each under its own lock, so a slot
  * whose command still runs is left alone (unless forced) while the others are
  * reclaimed. The reports are merged into one, with the slots it covered.
+ *
+ * And the sweep every cluster start makes of the other slots: a parallel
+ * command killed with SIGKILL left a cluster in each of its slots, and the
+ * next command, in whichever slot it runs, reclaims them all, slot by slot
+ * (a slot whose lock is free belongs to no live command; a cluster kept by
+ * `up --keep` is left for its adopter).
  */
 import { MAX_SLOTS } from '../../core/cluster/slots.js';
 import { defaultStateFile } from '../hosts/paths.js';
 import { StateFile } from '../hosts/state-file.js';
-import { acquireClusterLock, type ClusterLock } from './cluster-lock.js';
+import { acquireClusterLock, tryClusterLock, type ClusterLock } from './cluster-lock.js';
+import { keptOf } from './kept-cluster.js';
 import { ClusterBusyError } from '../hosts/cluster-errors.js';
 import { reclaim, type ReclaimReport } from './reclaim.js';
 import { projectNamespaces, projectRootLinks } from './topology.js';
@@ -20,11 +27,32 @@ export interface EverySlotReclaim {
   busy: ClusterBusyError[];
 }
 
+/** Whether a slot has something of its own on the machine: a state file, a namespace or a root link. */
+function hasLeftovers(slot: number): boolean {
+  return StateFile.read(defaultStateFile(slot)) !== undefined || projectNamespaces(slot).length > 0 || projectRootLinks(slot).length > 0;
+}
+
 /** Slots with something of theirs on the machine; slot 0 always (the containers, by label, are its). */
 export function slotsInUse(): number[] {
-  return Array.from({ length: MAX_SLOTS }, (_, s) => s).filter(
-    (s) => s === 0 || StateFile.read(defaultStateFile(s)) !== undefined || projectNamespaces(s).length > 0 || projectRootLinks(s).length > 0,
-  );
+  return Array.from({ length: MAX_SLOTS }, (_, s) => s).filter((s) => s === 0 || hasLeftovers(s));
+}
+
+/** The other slots' leftovers of dead commands (their lock free, no kept cluster), each reclaimed under its lock; the slots reclaimed. */
+export async function reclaimAbandonedSlots(own: number, log: (line: string) => void): Promise<number[]> {
+  const reclaimed: number[] = [];
+  for (let slot = 0; slot < MAX_SLOTS; slot++) {
+    if (slot === own || !hasLeftovers(slot) || keptOf(StateFile.read(defaultStateFile(slot)))) continue;
+    const lock = await tryClusterLock(slot);
+    if (!lock) continue;
+    try {
+      const r = await reclaim({ slot });
+      log(`reclaimed slot ${slot}, left by a command that ended: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces`);
+      reclaimed.push(slot);
+    } finally {
+      await lock.release();
+    }
+  }
+  return reclaimed;
 }
 
 export async function reclaimEverySlot(opts: { keepData: boolean; force: boolean }): Promise<EverySlotReclaim> {

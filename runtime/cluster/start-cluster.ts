@@ -25,6 +25,7 @@ import type { SpecContext } from '../hosts/driver.js';
 import { clockLibraryPath, nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
 import { assertPrivileged, assertRangeFree } from './preflight.js';
 import { reclaim } from './reclaim.js';
+import { reclaimAbandonedSlots } from './reclaim-every-slot.js';
 import { ServerNode } from './server-node.js';
 import { StateFile } from '../hosts/state-file.js';
 import { applyTopology, projectNamespaces, projectRootLinks } from './topology.js';
@@ -76,6 +77,8 @@ export function namespacesProvider(): Provider<ServerNode> {
         const r = await reclaim({ stateFile, slot: plan.slot });
         log(`reclaimed an earlier run: ${r.processes.length + r.strayPids.length} processes, ${r.namespaces.length} namespaces`);
       }
+      // What a killed parallel command left in its other slots goes too, whichever slot this one runs in.
+      await reclaimAbandonedSlots(plan.slot, log);
       await assertRangeFree(plan.subnet);
     },
     async assemble({ opts, plan, runDir, state, hooks, lock, signal, log }) {

@@ -25,7 +25,10 @@ import { WarmPool } from '../../runtime/runner/warm-pool.js';
 import { acquireClusterLock } from '../../runtime/cluster/cluster-lock.js';
 import { reclaim } from '../../runtime/cluster/reclaim.js';
 import { projectNamespaces } from '../../runtime/cluster/topology.js';
-import { SHARED_MACHINE } from './helpers.js';
+import { spawn } from 'node:child_process';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import type { ProcessRecord } from '../../runtime/hosts/state-file.js';
+import { cliPath, SHARED_MACHINE, waitFor } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-slots-'));
 const log = (slot: number) => (l: string) => console.log(`  [slot ${slot}] ${l}`);
@@ -41,10 +44,10 @@ async function reclaimSlot(slot: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  for (const s of [1, 2]) await reclaimSlot(s);
+  for (const s of [0, 1, 2]) await reclaimSlot(s);
 });
 afterAll(async () => {
-  for (const s of [1, 2]) await reclaimSlot(s);
+  for (const s of [0, 1, 2]) await reclaimSlot(s);
   rmSync(resultsDir, { recursive: true, force: true });
 });
 
@@ -127,4 +130,62 @@ describe('slots', () => {
     }
     expect(projectNamespaces(2)).toEqual([]);
   }, 240_000);
+
+  it('a parallel hunt killed with SIGKILL is reclaimed slot by slot by the next command, in whichever slot it runs', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        cliPath(),
+        'hunt',
+        '--backend',
+        'redis',
+        '--resource',
+        'none',
+        '--faults',
+        'client-pause',
+        '--budget-runs',
+        '30',
+        '--parallel',
+        '2',
+        '--no-shrink',
+        '--results',
+        resultsDir,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => void (stderr += d.toString()));
+    try {
+      // Both lanes' clusters up (slots 0 and 1: the lowest free), each with its Redis recorded, and a try under way.
+      const recorded = await waitFor(
+        'both lanes of the hunt running a try',
+        async () => {
+          const states = [0, 1].map((s) => StateFile.read(defaultStateFile(s)));
+          const redis = states.map((st) => st?.processes.find((p) => p.name === 'redis1'));
+          return redis.every((r) => r !== undefined) && (stderr.match(/main phase/g) ?? []).length >= 2 ? states.flatMap((st) => st!.processes) : undefined;
+        },
+        60_000,
+        200,
+      );
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const left: ProcessRecord[] = recorded.filter((p) => isSameProcess(p));
+      expect(left.length, 'the servers outlive a SIGKILLed command (the reclaim has something to do)').toBeGreaterThan(0);
+      expect([projectNamespaces(0).length, projectNamespaces(1).length].every((n) => n > 0)).toBe(true);
+
+      // The next command starts its cluster in slot 2: its start reclaims slots 0 and 1 on the way.
+      const lines: string[] = [];
+      const next = await startCluster({ backends: ['redis'], slot: 2, runDir: join(resultsDir, 'next'), log: (l) => void lines.push(l), ...SHARED_MACHINE });
+      try {
+        expect(lines.filter((l) => l.startsWith('reclaimed slot '))).toHaveLength(2);
+        expect(recorded.filter((p) => isSameProcess(p)).map((p) => `${p.name} ${p.pid}`)).toEqual([]);
+        expect([projectNamespaces(0), projectNamespaces(1)]).toEqual([[], []]);
+        expect([0, 1].map((s) => StateFile.read(defaultStateFile(s)))).toEqual([undefined, undefined]);
+      } finally {
+        await next.teardown();
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 180_000);
 });
