@@ -1,5 +1,5 @@
 /**
- * npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m]
+ * npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m] [--parallel N]
  *                       [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin] [--table-only]
  *
  * Runs the real `fencecheck hunt` (dist/bundle/main.js, a child process per
@@ -33,9 +33,11 @@ interface Args {
   /** What build the CLI is (a commit), recorded in each row. */
   build: string | undefined;
   roundRobin: boolean;
+  /** Each hunt's --parallel (absent: the hunt's default for the machine); put it in --build to tell rows apart. */
+  parallel: string | undefined;
 }
 
-const USAGE = `npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m]
+const USAGE = `npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m] [--parallel N]
                       [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin] [--table-only]
 targets: ${BENCH_TARGETS.map((t) => t.id).join(', ')}`;
 
@@ -54,6 +56,7 @@ function parseArgs(argv: readonly string[]): Args | undefined {
       cli: { type: 'string' },
       build: { type: 'string' },
       'round-robin': { type: 'boolean' },
+      parallel: { type: 'string' },
       'table-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -75,13 +78,14 @@ function parseArgs(argv: readonly string[]): Args | undefined {
     cli: v.cli ?? join(process.cwd(), 'dist', 'bundle', 'main.js'),
     build: v.build,
     roundRobin: v['round-robin'] ?? false,
+    parallel: v.parallel,
   };
 }
 
 /** One hunt as a user runs it; its stderr (the tries' progress) goes to a log beside the rows. */
 async function oneHunt(t: BenchTarget, seed: number, a: Args): Promise<HuntRow> {
   const results = join(dirname(a.out), t.id);
-  const argv = [a.cli, ...huntArgv(t, seed, a.budget, results)];
+  const argv = [a.cli, ...huntArgv(t, seed, a.budget, results), ...(a.parallel !== undefined ? ['--parallel', a.parallel] : [])];
   const [file, args] = a.queue ? ['flock', [a.queue, process.execPath, ...argv]] : [process.execPath, argv];
   const log = join(results, `seed-${seed}.log`);
   mkdirSync(results, { recursive: true });

@@ -6,7 +6,7 @@
  * unknown or missing; 3 instead of 0 when an untested cell is passed over (no
  * expectation names it); 254 bad arguments, 255 the tool failed.
  */
-import { parallelLanes, type Parallel } from './parallel-flag.js';
+import { parallelLanes } from './parallel-flag.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -155,7 +155,7 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
   // Before any run: expectations that name no cell would check nothing after hours of runs.
   if (expect !== null) assertExpectationsMatch(expect.list, matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses), expect.file);
   const expectations = expect?.list ?? null;
-  const parallel = compareLanes(flags.parallel, manifest.spec.run.provider);
+  const parallel = parallelLanes(flags.parallel, manifest.spec.run.provider);
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's is progress, on stderr.
   (flags.dryRun ? process.stdout : process.stderr).write(`${planText(manifest, { listRuns: flags.dryRun === true })}\n`);
   if (flags.dryRun) return null;
@@ -179,17 +179,6 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
   }).finally(() => Promise.all(pools.map((p) => p.close())));
   printReport(report, `${dir}/compare.html`, dir);
   return report;
-}
-
-/** --parallel for a comparison: the containers provider runs one cluster at a time (its default is 1; more is a usage error). */
-function compareLanes(asked: number | undefined, provider: string | undefined): Parallel {
-  if (provider !== 'containers') return parallelLanes(asked);
-  if (asked !== undefined && asked > 1)
-    throw new UsageError(
-      `Expected \`--parallel 1\` with \`--provider containers\`, got \`${asked}\``,
-      'The containers provider runs one cluster at a time (its network and container names are machine-wide); use the namespaces provider for several at once.',
-    );
-  return { lanes: 1, said: 'parallel 1 (the containers provider runs one cluster at a time)' };
 }
 
 function specFrom(flags: CompareFlags, backendsGiven: boolean): CompareSpec {

@@ -19,8 +19,19 @@ export interface Parallel {
   said: string;
 }
 
-/** The lanes a command runs on: `asked` when the machine affords it (254 with a hint when not), else the default. */
-export function parallelLanes(asked: number | undefined, machine: MachineSize = thisMachine()): Parallel {
+/**
+ * The lanes a command runs on: `asked` when the machine affords it (254 with a hint when not), else the default.
+ * The containers provider runs one cluster at a time: its default is 1, and more is a usage error.
+ */
+export function parallelLanes(asked: number | undefined, provider?: string, machine: MachineSize = thisMachine()): Parallel {
+  if (provider === 'containers') {
+    if (asked !== undefined && asked > 1)
+      throw new UsageError(
+        `Expected \`--parallel 1\` with \`--provider containers\`, got \`${asked}\``,
+        'The containers provider runs one cluster at a time (its network and container names are machine-wide); use the namespaces provider for several at once.',
+      );
+    return { lanes: 1, said: 'parallel 1 (the containers provider runs one cluster at a time)' };
+  }
   const affords = affordableSlots(machine);
   const size = `${machine.cores} core${machine.cores === 1 ? '' : 's'}, ${(machine.memoryMb / 1024).toFixed(1)} GB free`;
   if (asked === undefined) {

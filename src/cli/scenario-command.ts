@@ -29,6 +29,7 @@ import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-opt
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import { assertPlanSize, seedRange } from '../compare/plan-bounds.js';
+import { parallelLanes } from './parallel-flag.js';
 
 interface RunFlags {
   all?: boolean;
@@ -40,6 +41,7 @@ interface RunFlags {
   verbose?: boolean;
   client?: string;
   provider: ProviderName;
+  parallel?: number;
 }
 
 export function registerScenarioCommand(program: Command): void {
@@ -62,6 +64,11 @@ export function registerScenarioCommand(program: Command): void {
     .option('--first-seed <n>', withRange('the first seed', FLAG_RANGES['--first-seed']), seedFlag('--first-seed'), 1)
     .option('--variant <labels...>', 'only these variants (with one scenario)')
     .option('--out <dir>', 'the debate directory (default results/debate/<timestamp>)')
+    .option(
+      '--parallel <n>',
+      withRange('runs at once, each on a cluster of its own (a slot; default: one a core, within what the machine affords)', FLAG_RANGES['--parallel']),
+      numberFlag('--parallel'),
+    )
     .option('--dry-run', 'print the runs, run nothing')
     .option('--verbose', "also print each run's harness lines")
     .option('--client <command>', CLIENT_HELP, clientCommand)
@@ -106,6 +113,7 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
     );
     throw new UsageError(`Expected at least one runnable variant, got none (${why.join('; ')})`, 'See `fencecheck scenario list` for what each variant runs.');
   }
+  const parallel = parallelLanes(flags.parallel, flags.provider);
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's lines are progress, on stderr.
   const say = (line: string): void => void (flags.dryRun ? process.stdout : process.stderr).write(oneLine(line) + '\n');
   for (const line of excluded) say(line);
@@ -118,33 +126,36 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   }
   // Made and proved writable before the first run starts a cluster.
   ensureWritableDir(outDir, '`--out`');
-  say(`debate directory: ${outDir}`);
+  say(`debate directory: ${outDir}; ${parallel.said}`);
   if (flags.client !== undefined) say(`client: ${flags.client}`);
   // Loaded here, not at the top: list and --dry-run need neither the cluster nor the client libraries.
   const { runLockTest } = await import('../run/run-lock-test.js');
   const { writeRunReport } = await import('../report/write-run-report.js');
   const { clusterLockHeld } = await import('../../runtime/cluster/cluster-lock.js');
   const { runScenarios } = await import('../scenarios/run-scenarios.js');
-  // One warm cluster for all the runs, reset and clean-checked between them (a run needing another backend starts it fresh).
-  const pool = new (await import('../../runtime/runner/warm-pool.js')).WarmPool();
+  // One warm cluster a lane for all the runs, reset and clean-checked between them (a run needing another backend
+  // starts it fresh). One lane runs in slot 0 as always; several each take a free slot.
+  const { WarmPool } = await import('../../runtime/runner/warm-pool.js');
+  const pools = Array.from({ length: parallel.lanes }, () => (parallel.lanes === 1 ? new WarmPool() : new WarmPool(undefined, undefined, 'free')));
   const report = await runScenarios(outDir, selection, seeds, plan, {
+    lanes: parallel.lanes,
     // A foreign client replaces the built-in one in every run; the variant's backend names the cluster.
-    runOne: (o, hooks) =>
+    runOne: (o, hooks, lane) =>
       runLockTest(
         {
           ...o,
           ...(flags.client !== undefined ? { client: flags.client } : {}),
           ...(flags.provider === 'containers' ? { provider: 'containers' as const } : {}),
         },
-        { ...hooks, warm: pool },
+        { ...hooks, warm: pools[lane]! },
       ),
     writeReport: writeRunReport,
-    // The pool's own cluster holds the machine's lock: that is not another process's.
-    clusterBusy: async () => !pool.holding && (await clusterLockHeld()),
+    // A pool's own cluster holds its slot's lock: that is not another process's. Several lanes choose free slots, waiting there.
+    clusterBusy: async () => parallel.lanes === 1 && !pools[0]!.holding && (await clusterLockHeld()),
     say,
     verbose: flags.verbose === true,
     now: Date.now,
-  }).finally(() => pool.close());
+  }).finally(() => Promise.all(pools.map((p) => p.close())));
   process.stdout.write(resultText(report, outDir));
   return report;
 }

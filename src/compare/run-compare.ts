@@ -39,6 +39,7 @@ import type { RunSummary } from './run-summary.js';
 import { inShard } from './shard.js';
 import { writeCompareOutputs } from './write-compare-outputs.js';
 import { hasRunFile } from '../../runtime/store/run-dir-entries.js';
+import { drainOnLanes } from '../batch/drain-on-lanes.js';
 
 export interface RunOneResult {
   valid: Validity;
@@ -97,16 +98,8 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
   const backendOf = (r: PlannedRun): string => cells.get(r.cellId)!.backend;
   // One backend's runs in a row: the warm cluster of each lane serves as many of them as it can.
   const queue = executionOrder(planned, backendOf).filter((p) => !finished.has(p.id));
-  let stopping = false;
-  const lane = async (n: number): Promise<void> => {
-    let backend: string | undefined;
-    while (!stopping && queue.length > 0) {
-      const at = Math.max(
-        0,
-        queue.findIndex((r) => backendOf(r) === backend),
-      );
-      const p = queue.splice(at, 1)[0]!;
-      backend = backendOf(p);
+  try {
+    await drainOnLanes(queue, lanes, backendOf, async (p, n) => {
       const cell = cells.get(p.cellId)!;
       const seedDir = join(dir, 'runs', `${cell.backend}-${cell.resource}-${cell.nemesis}`, `seed-${p.seed}`);
       mkdirSync(seedDir, { recursive: true });
@@ -135,19 +128,7 @@ export async function runCompare(dir: string, start: Manifest, expectations: rea
           `Something is wrong with the machine rather than one lock: see ${logPath}, run \`fencecheck doctor\`, then resume with \`fencecheck compare --resume ${dir}\`.`,
         );
       }
-    }
-  };
-  try {
-    // A lane that stops the batch (bad input, too many failures) stops the others after their run under way.
-    const ended = await Promise.allSettled(
-      Array.from({ length: Math.min(lanes, Math.max(1, queue.length)) }, (_, n) =>
-        lane(n).catch((err: unknown) => {
-          stopping = true;
-          throw err;
-        }),
-      ),
-    );
-    for (const r of ended) if (r.status === 'rejected') throw r.reason;
+    });
   } finally {
     progress.stop();
   }

@@ -1,7 +1,9 @@
 /**
- * `runScenarios`: the planned scenario runs, one at a time (one cluster per
- * machine), each through runLockTest; after every run the debate table is
- * rebuilt and rewritten, so it can be watched as it fills.
+ * `runScenarios`: the planned scenario runs, one at a time or one a lane
+ * (`--parallel`: each lane a warm cluster in a slot of its own, keeping to its
+ * backend while it has runs), each through runLockTest; after every run the
+ * debate table is rebuilt (each row's runs in plan order, whichever ended
+ * first) and rewritten, so it can be watched as it fills.
  *
  *   results/debate/<timestamp>/
  *     debate.html debate.md debate.json
@@ -29,10 +31,13 @@ import { rowId, type PlannedScenarioRun, type ScenarioSelection } from './plan-s
 import { failedRun, readScenarioRun, type ScenarioRun } from './scenario-run.js';
 import { summarizeVariant } from './summarize-variant.js';
 import { writeDebate } from './write-debate.js';
+import { drainOnLanes } from '../batch/drain-on-lanes.js';
 
 export interface ScenarioDeps {
   /** runLockTest, or a stand-in in tests; it waits up to `busyTimeoutMs` for the machine's cluster itself, and throws RunFailedError once it made its directory. */
-  runOne: (options: RunOptions, hooks: { log: (line: string) => void; busyTimeoutMs: number }) => Promise<{ runDir: string }>;
+  runOne: (options: RunOptions, hooks: { log: (line: string) => void; busyTimeoutMs: number }, lane: number) => Promise<{ runDir: string }>;
+  /** Runs at once, each on a lane of its own (`--parallel`); 1 when absent. */
+  lanes?: number;
   /** Rewrites `<runDir>/report.html` (after the replay command is stamped); null to skip. */
   writeReport: ((runDir: string) => Promise<string>) | null;
   /** Whether another process holds the machine's cluster now. */
@@ -52,8 +57,18 @@ export async function runScenarios(
   deps: ScenarioDeps,
 ): Promise<DebateReport> {
   const began = deps.now();
-  const byRow = new Map<string, ScenarioRun[]>();
+  // Each planned run's outcome by its index: a row lists its runs in plan order, whichever lane ended first.
+  const done = new Map<number, ScenarioRun>();
   const refresh = (): DebateReport => {
+    const byRow = new Map<string, ScenarioRun[]>();
+    for (const p of plan) {
+      const run = done.get(p.index);
+      if (!run) continue;
+      p.rows.forEach((row, i) => {
+        const id = rowId(row);
+        byRow.set(id, [...(byRow.get(id) ?? []), { ...run, sharedFrom: i === 0 ? null : rowId(p.owner) }]);
+      });
+    }
     const entries = selection.map(({ scenario, variants }) => ({
       scenario,
       variants: variants.map((v) => summarizeVariant(scenario, v, seeds, byRow.get(rowId({ scenarioId: scenario.id, label: v.label })) ?? [])),
@@ -64,22 +79,27 @@ export async function runScenarios(
   };
   refresh();
   const batch = new BatchRunner(SCENARIO_POLICY, deps.clusterBusy);
-  for (const p of plan) {
-    const started = deps.now();
-    deps.say(`[${p.index + 1}/${plan.length}] ${rowId(p.owner)} seed ${p.seed}${p.rows.length > 1 ? ` (also ${p.rows.slice(1).map(rowId).join(', ')})` : ''}`);
-    const run = await runOnce(batch, p, deps);
-    p.rows.forEach((row, i) => {
-      const id = rowId(row);
-      byRow.set(id, [...(byRow.get(id) ?? []), { ...run, sharedFrom: i === 0 ? null : rowId(p.owner) }]);
-    });
-    deps.say(`    ${outcomeLine(run)} (${formatDuration(deps.now() - started)})`);
-    refresh();
-  }
+  const lanes = deps.lanes ?? 1;
+  await drainOnLanes(
+    plan,
+    lanes,
+    (p) => p.options.backend,
+    async (p, lane) => {
+      const started = deps.now();
+      const label = `[${p.index + 1}/${plan.length}] ${rowId(p.owner)} seed ${p.seed}`;
+      deps.say(`${label}${p.rows.length > 1 ? ` (also ${p.rows.slice(1).map(rowId).join(', ')})` : ''}`);
+      const run = await runOnce(batch, p, deps, lane);
+      done.set(p.index, run);
+      // With several lanes the outcome line names its run: another may have started in between.
+      deps.say(`    ${lanes > 1 ? `${label}: ` : ''}${outcomeLine(run)} (${formatDuration(deps.now() - started)})`);
+      refresh();
+    },
+  );
   return refresh();
 }
 
 /** One planned run through the batch runner, stamped and read back; a tool failure becomes an error row. */
-async function runOnce(batch: BatchRunner, p: PlannedScenarioRun, deps: ScenarioDeps): Promise<ScenarioRun> {
+async function runOnce(batch: BatchRunner, p: PlannedScenarioRun, deps: ScenarioDeps, lane: number): Promise<ScenarioRun> {
   const logPath = `${join(p.options.resultsDir, p.options.name ?? '')}.log`;
   mkdirSync(p.options.resultsDir, { recursive: true });
   const log = (line: string): void => {
@@ -88,7 +108,7 @@ async function runOnce(batch: BatchRunner, p: PlannedScenarioRun, deps: Scenario
   };
   const identity = { id: `${rowId(p.owner)}#${p.seed}`, cellId: rowId(p.owner), seed: p.seed };
   const started = deps.now();
-  const got = await batch.attempt((busyTimeoutMs) => deps.runOne(p.options, { log, busyTimeoutMs }), { log, notice: (line) => deps.say(`    ${line}`) });
+  const got = await batch.attempt((busyTimeoutMs) => deps.runOne(p.options, { log, busyTimeoutMs }, lane), { log, notice: (line) => deps.say(`    ${line}`) });
   if (!got.ok) return failedRun(identity, p.replay, got.error, got.runDir, deps.now() - started);
   const { runDir } = got.value;
   stampScenario(runDir, p);

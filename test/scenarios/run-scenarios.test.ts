@@ -84,12 +84,42 @@ describe('runScenarios', () => {
     expect(d.lines[2]).toBe('[2/2] S1/redis-fence seed 1 (also S6/pause-fence)');
   });
 
+  it('on two lanes: the runs side by side, each row its runs in plan order, the same table as one lane', async () => {
+    const outcomes = { 'S1-redis-none-s1': { lostUpdates: 2, resource: 'none' as const }, 'S1-redis-fence-s1': { fenced: 1, clean: 8 } };
+    const table = (r: Awaited<ReturnType<typeof runScenarios>>) =>
+      r.scenarios.flatMap((s) => s.rows.map((row) => [row.scenarioId, row.label, row.match, row.runs.map((x) => [x.seed, x.status, x.sharedFrom])]));
+    const one = await runScenarios(
+      tempDir('one-lane'),
+      selection,
+      [1, 2],
+      planScenarioRuns(selection, [1, 2], `${tempDir('one-runs')}/runs`),
+      deps(fakeRunOne(outcomes, [])),
+    );
+    const out = tempDir('two-lanes');
+    const plan = planScenarioRuns(selection, [1, 2], `${out}/runs`);
+    const real = fakeRunOne(outcomes, []);
+    let busy = 0;
+    let most = 0;
+    const lanes = new Set<number>();
+    // The first run takes longest, so the second lane's runs end first.
+    const slow: ScenarioDeps['runOne'] = async (o, hooks, lane) => {
+      most = Math.max(most, ++busy);
+      lanes.add(lane);
+      for (let i = 0; i < (o.name === plan[0]!.options.name ? 6 : 1); i++) await new Promise((r) => setTimeout(r, 0));
+      busy--;
+      return real(o, hooks, lane);
+    };
+    const two = await runScenarios(out, selection, [1, 2], plan, { ...deps(slow), lanes: 2 });
+    expect([most, lanes.size]).toEqual([2, 2]);
+    expect(table(two)).toEqual(table(one));
+  });
+
   it('says when another process holds the cluster, and lets runLockTest wait for it (30 min at most)', async () => {
     const out = tempDir('busy');
     const plan = planScenarioRuns([selection[0]!], [1], `${out}/runs`).slice(0, 1);
     const waits: number[] = [];
     const real = fakeRunOne({}, []);
-    const d = deps(async (o, hooks) => (waits.push(hooks.busyTimeoutMs), real(o, hooks)), { clusterBusy: async () => true });
+    const d = deps(async (o, hooks, lane) => (waits.push(hooks.busyTimeoutMs), real(o, hooks, lane)), { clusterBusy: async () => true });
     const report = await runScenarios(out, [selection[0]!], [1], plan, d);
     expect(waits).toEqual([30 * 60_000]);
     expect(d.lines).toContain('    another fencecheck process is running a cluster on this machine: waiting for it to finish (up to 30 min)');

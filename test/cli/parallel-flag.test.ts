@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { parallelLanes } from '../../src/cli/parallel-flag.js';
+import { UsageError } from '../../core/errors.js';
+
+const twoCores = { cores: 2, memoryMb: 24_000 };
+
+describe('--parallel', () => {
+  it('defaults to one cluster a core and says so', () => {
+    expect(parallelLanes(undefined, undefined, twoCores)).toEqual({
+      lanes: 2,
+      said: 'parallel 2 (the default on this machine: 2 cores, 23.4 GB free; --parallel N for another)',
+    });
+    expect(parallelLanes(undefined, undefined, { cores: 1, memoryMb: 800 }).lanes).toBe(1);
+  });
+
+  it('takes what the machine affords and refuses more with 254 and a hint, never a starved run', () => {
+    expect(parallelLanes(4, undefined, twoCores).lanes).toBe(4);
+    const refused = (() => {
+      try {
+        parallelLanes(5, undefined, twoCores);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(refused).toBeInstanceOf(UsageError);
+    expect((refused as UsageError).exitCode).toBe(254);
+    expect((refused as UsageError).message).toBe('Expected `--parallel` to be at most 4 on this machine (2 cores, 23.4 GB free), got `5`');
+    // Memory bounds it too: 3 GB free affords 3 clusters whatever the cores.
+    expect(() => parallelLanes(4, undefined, { cores: 16, memoryMb: 3 * 1024 })).toThrow(/at most 3 on this machine/);
+  });
+
+  it('runs the containers provider one cluster at a time: its default is 1, more is a usage error', () => {
+    expect(parallelLanes(undefined, 'containers', twoCores).lanes).toBe(1);
+    expect(parallelLanes(1, 'containers', twoCores).lanes).toBe(1);
+    expect(() => parallelLanes(2, 'containers', twoCores)).toThrow(/Expected `--parallel 1` with `--provider containers`/);
+  });
+});
