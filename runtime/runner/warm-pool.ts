@@ -171,3 +171,8 @@ export class WarmPool {
     this.chosen = undefined;
   }
 }
+
+/** A command's pools, one a lane: one lane is slot 0 (as every single-cluster command; a kept cluster adopted there), several each a free slot. */
+export function warmPoolsFor(lanes: number): WarmPool[] {
+  return Array.from({ length: lanes }, () => (lanes === 1 ? new WarmPool() : new WarmPool(undefined, undefined, 'free')));
+}

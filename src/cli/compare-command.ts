@@ -166,8 +166,7 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
   const { clusterLockHeld } = await import('../../runtime/cluster/cluster-lock.js');
   // One warm cluster a lane for the whole comparison: reset and clean-checked between runs, torn down at the end.
   // One lane runs in slot 0 as always; several each take a free slot.
-  const { WarmPool } = await import('../../runtime/runner/warm-pool.js');
-  const pools = Array.from({ length: parallel.lanes }, () => (parallel.lanes === 1 ? new WarmPool() : new WarmPool(undefined, undefined, 'free')));
+  const pools = (await import('../../runtime/runner/warm-pool.js')).warmPoolsFor(parallel.lanes);
   const report = await runCompare(dir, manifest, expectations, {
     runOne: (o, hooks, lane) => runLockTest(o, { ...hooks, warm: pools[lane]! }),
     lanes: parallel.lanes,

@@ -135,8 +135,7 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const { runScenarios } = await import('../scenarios/run-scenarios.js');
   // One warm cluster a lane for all the runs, reset and clean-checked between them (a run needing another backend
   // starts it fresh). One lane runs in slot 0 as always; several each take a free slot.
-  const { WarmPool } = await import('../../runtime/runner/warm-pool.js');
-  const pools = Array.from({ length: parallel.lanes }, () => (parallel.lanes === 1 ? new WarmPool() : new WarmPool(undefined, undefined, 'free')));
+  const pools = (await import('../../runtime/runner/warm-pool.js')).warmPoolsFor(parallel.lanes);
   const report = await runScenarios(outDir, selection, seeds, plan, {
     lanes: parallel.lanes,
     // A foreign client replaces the built-in one in every run; the variant's backend names the cluster.

@@ -10,14 +10,14 @@
  */
 import { join } from 'node:path';
 import { runLockTest } from '../run/run-lock-test.js';
-import { WarmPool } from '../../runtime/runner/warm-pool.js';
+import { warmPoolsFor } from '../../runtime/runner/warm-pool.js';
 import { SHRUNK_FILE, writeRunReport } from '../report/write-run-report.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { HuntDeps } from './run-hunt.js';
 import { readTryDir } from './read-try-dir.js';
 
 export function realHuntDeps(log: (line: string) => void, stopped: () => boolean, lanes = 1): HuntDeps {
-  const pools = Array.from({ length: lanes }, () => (lanes === 1 ? new WarmPool() : new WarmPool(undefined, undefined, 'free')));
+  const pools = warmPoolsFor(lanes);
   return {
     lanes,
     runTry: async (options, hooks, lane = 0) => {

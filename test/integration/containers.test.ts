@@ -70,29 +70,34 @@ async function labelled(): Promise<{ containers: string[]; networks: string[]; v
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-containers-'));
 afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
+/** Redis under seeded client pauses, 3 s past a 1 s lease: the runs this file compares and reuses. */
+function redisUnderPause(provider: ProviderName, resource: ResourceMode): RunOptions {
+  return {
+    ...DEFAULTS,
+    backend: 'redis',
+    resource,
+    workload: 'lock-counter',
+    nemesis: ['client-pause'],
+    timeLimitS: 16,
+    clients: 3,
+    ttlMs: 1000,
+    rate: 4,
+    intervalMs: 2000,
+    durationMs: 3000,
+    recoverMs: 2000,
+    seed: 1,
+    resultsDir,
+    provider,
+  };
+}
+
 describe.skipIf(why !== undefined)('the containers provider', () => {
   afterEach(async () => {
     expect(await labelled()).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
   async function outcomeOf(provider: ProviderName, resource: ResourceMode): Promise<string> {
-    const o: RunOptions = {
-      ...DEFAULTS,
-      backend: 'redis',
-      resource,
-      workload: 'lock-counter',
-      nemesis: ['client-pause'],
-      timeLimitS: 16,
-      clients: 3,
-      ttlMs: 1000,
-      rate: 4,
-      intervalMs: 2000,
-      durationMs: 3000,
-      recoverMs: 2000,
-      seed: 1,
-      resultsDir,
-      provider,
-    };
+    const o = redisUnderPause(provider, resource);
     // Each pause aimed at a holder between its read and its write (as npm run compare aims it), 3 s, past the 1 s
     // lease: the danger is certain on both providers. Seeded at random moments, a pause can find no holder (a CI run
     // of 2026-12-05 got "untested" on containers, "unsafe" on namespaces, from the same seed), which compares luck.
@@ -192,23 +197,7 @@ describe.skipIf(why !== undefined)('the containers provider', () => {
   it('a warm pool on containers: faults left behind outside the nemesis are found and reset, the clean check passes, the reused run gets the fresh verdict', async () => {
     const pool = new WarmPool();
     const log = (l: string): void => console.log(`  containers warm: ${l}`);
-    const o: RunOptions = {
-      ...DEFAULTS,
-      backend: 'redis',
-      resource: 'none',
-      workload: 'lock-counter',
-      nemesis: ['client-pause'],
-      timeLimitS: 16,
-      clients: 3,
-      ttlMs: 1000,
-      rate: 4,
-      intervalMs: 2000,
-      durationMs: 3000,
-      recoverMs: 2000,
-      seed: 1,
-      resultsDir,
-      provider: 'containers',
-    };
+    const o = redisUnderPause('containers', 'none');
     const hooks = { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs, warm: pool };
     try {
       const fresh = await runLockTest(o, hooks);
