@@ -79,6 +79,13 @@ const STRINGS = ['nemesisTarget', 'resultsDir'] as const;
  * type-checked when present. `expect` names the field (plan.json prefixes it).
  */
 export function expectRunOptionFields(t: Record<string, unknown>, expect: Expect): void {
+  // A queue run's directory (src/run/run-queue-test.ts) holds other options: said as what it is, not as a damaged file.
+  expect(
+    t['workload'] !== 'queue',
+    'workload',
+    "a lock workload: this is a queue run's directory, which check and report do not judge again yet (its results.json holds the run's verdict; docs/queues.md)",
+    t['workload'],
+  );
   expect(isOneOf(LOCK_BACKENDS, t['backend']), 'backend', `one of ${LOCK_BACKENDS.join(', ')}`, t['backend']);
   expect(isOneOf(RESOURCE_MODES, t['resource']), 'resource', `one of ${RESOURCE_MODES.join(', ')}`, t['resource']);
   expect(isOneOf(WORKLOADS, t['workload']), 'workload', `one of ${WORKLOADS.join(', ')}`, t['workload']);

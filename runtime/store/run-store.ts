@@ -142,6 +142,11 @@ export class RunStore {
     writeFileAtomic(join(this.dir, PLAN_FILE), planText(plan));
   }
 
+  /** A queue run's test.json or plan.json (src/run/run-queue-test.ts): its own options and plan, not a lock run's. */
+  writeQueueFile(which: 'test' | 'plan', value: unknown): void {
+    writeJsonAtomic(join(this.dir, which === 'test' ? TEST_FILE : PLAN_FILE), value);
+  }
+
   writeResults(results: ResultsJson): void {
     writeJsonAtomic(join(this.dir, RESULTS_FILE), results);
   }

@@ -24,14 +24,36 @@ import { aimsNotApplicable } from '../compare/compare-spec.js';
 import { UsageError } from '../../core/errors.js';
 import { oneLine } from '../../core/printable.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
+import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import { QUEUE_MODES } from '../../core/queue/queue-libraries.js';
+import { refuseQueueOnly, runQueueCommand } from './run-queue-command.js';
+
+/** What --backend, --resource and --workload take: the lock run's, and a queue run's (run-queue-command.ts). */
+const RUN_BACKENDS = [...LOCK_BACKENDS, ...QUEUE_SERVERS.filter((b) => !(LOCK_BACKENDS as readonly string[]).includes(b))] as readonly string[];
+const RUN_RESOURCES = [...RESOURCE_MODES, ...QUEUE_MODES.filter((m) => !(RESOURCE_MODES as readonly string[]).includes(m))] as readonly string[];
+const RUN_WORKLOADS = [...WORKLOADS, 'queue'] as readonly string[];
 
 export function registerRunCommand(program: Command): void {
   const cmd = program
     .command('run')
     .description('Run a lock workload against a real cluster under faults, record the history and check it.')
-    .requiredOption('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')}`, oneOf('--backend', LOCK_BACKENDS))
-    .option('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')}`, oneOf('--resource', RESOURCE_MODES), 'none')
-    .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
+    .requiredOption(
+      '--backend <name>',
+      `lock service: ${LOCK_BACKENDS.join(', ')}; with --workload queue the queue's server: ${QUEUE_SERVERS.join(', ')}`,
+      oneOf('--backend', RUN_BACKENDS),
+    )
+    .option(
+      '--resource <mode>',
+      `protected resource mode: ${RESOURCE_MODES.join(', ')}; with --workload queue: ${QUEUE_MODES.join(', ')}`,
+      oneOf('--resource', RUN_RESOURCES),
+      'none',
+    )
+    .option(
+      '--workload <name>',
+      `workload: ${WORKLOADS.join(', ')}, or queue (a job queue's workers: docs/queues.md)`,
+      oneOf('--workload', RUN_WORKLOADS),
+      'lock-counter',
+    )
     .option(
       '--nemesis <list>',
       `faults, comma-separated: ${SCHEDULED_FAULT_KINDS.join(', ')}; fault@event aims it at a lock event (client-pause@holder-read: a holder paused between its read and its write; events: docs/hunt.md) (the delay: \`fencecheck scenario\`, or a --script)`,
@@ -60,6 +82,8 @@ Needs root (network namespaces). Examples:
   fencecheck run --backend etcd --resource fence-claim --nemesis partition,kill --seed 3`,
     )
     .action(async (flags: CliFlags) => {
+      if ((flags.workload as string) === 'queue') return runQueueCommand(flags);
+      refuseQueueOnly(flags);
       const options = runOptionsOf(flags);
       // Options and a results directory that cannot take the run are a 254 now, not after the cluster came up.
       validateRunOptions(options);

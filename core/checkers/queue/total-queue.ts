@@ -65,6 +65,8 @@ export function checkQueue(history: History): CheckerVerdict {
     `${counts.lost} lost, ${counts.unexpected} unexpected, ${counts.lostIncrements} lost increment(s); ${counts.wasted} wasted effect(s) refused, ` +
     `${counts.missingLock} completion(s) refused for a missing lock, ${counts.redelivered} job(s) delivered twice or more`;
   if (anomalies.length > 0) return verdict(NAME, false, summary, anomalies, stats);
+  // A checker that read nothing says so: no job enqueued ok is no evidence of anything.
+  if (counts.enqueued === 0) return verdict(NAME, 'unknown', `no job was enqueued ok: nothing was tested (${summary})`, [], stats);
   if (run.final === undefined) return verdict(NAME, 'unknown', `no successful final read: the resource's done records are unknown (${summary})`, [], stats);
   return verdict(NAME, true, summary, [], stats);
 }

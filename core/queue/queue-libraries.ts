@@ -1,0 +1,50 @@
+/**
+ * The job queues fencecheck knows by name (docs/queues.md): each a program of
+ * clients/ speaking the queue protocol (clients/node/fencecheck-queue-protocol.mjs),
+ * the server it needs (`--backend`), and the attempt number its worker exposes,
+ * which decides whether it can serve the attempt-fence mode. Pure data.
+ */
+export type QueueServer = 'redis' | 'postgres';
+
+export const QUEUE_MODES = ['none', 'idempotent', 'attempt-fence'] as const;
+export type QueueMode = (typeof QUEUE_MODES)[number];
+
+export interface QueueLibrary {
+  name: string;
+  /** The package and the version it is pinned to. */
+  library: string;
+  language: 'node' | 'python';
+  server: QueueServer;
+  /** Where its worker's attempt number comes from, or why it has none (attempt-fence is then n/a). */
+  attempt: { field: string } | { none: string };
+  /** What its docs promise about a job whose worker stalls. */
+  promise: string;
+  /** Its program, relative to the project root (`node` is the running Node). */
+  program: string;
+  install: string;
+}
+
+const NPM = 'npm run setup -- --node (installs clients/node/package.json)';
+
+export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
+  {
+    name: 'bullmq',
+    library: 'bullmq 6.7.6',
+    language: 'node',
+    server: 'redis',
+    attempt: { field: 'job.attemptsStarted' },
+    promise: 'at least once: a job whose lock is not renewed within lockDuration is moved back as stalled and run again',
+    program: 'clients/node/queue/bullmq-queue.mjs',
+    install: NPM,
+  },
+];
+
+export function queueLibrary(name: string): QueueLibrary | undefined {
+  return QUEUE_LIBRARIES.find((l) => l.name === name);
+}
+
+/** Why a library cannot serve a mode, or undefined when it can. */
+export function modeNotServed(lib: Pick<QueueLibrary, 'name' | 'attempt'>, mode: QueueMode): string | undefined {
+  if (mode === 'attempt-fence' && 'none' in lib.attempt) return `${lib.name}'s worker exposes no attempt number (${lib.attempt.none})`;
+  return undefined;
+}

@@ -1,0 +1,130 @@
+/**
+ * The options of a queue run (`fencecheck run --workload queue`), checked
+ * before anything starts (pure): the queue's server, the library, the
+ * resource mode, the faults that reach a queue's danger. Every refusal is a
+ * UsageError (exit 254) that says what would work. The lock run's shared
+ * flags keep their meaning, read for a queue: `--clients` workers,
+ * `--rate` jobs a second per worker, `--hold-ms` each job's duration, `--ttl-ms`
+ * the library's lock (or visibility timeout), `--duration-ms` a stall.
+ */
+import { UsageError } from '../errors.js';
+import { shellQuote } from '../shell-quote.js';
+import { modeNotServed, QUEUE_LIBRARIES, QUEUE_MODES, queueLibrary, type QueueLibrary, type QueueMode, type QueueServer } from './queue-libraries.js';
+
+export const QUEUE_SERVERS: readonly QueueServer[] = ['redis', 'postgres'];
+/** The faults a queue run strikes so far: a worker stalled past its lock (SIGSTOP while it holds a job). */
+export const QUEUE_FAULTS = ['client-pause'] as const;
+export type QueueFault = (typeof QUEUE_FAULTS)[number];
+
+/** A bound on the plan's size (every job is held in memory and in plan.json). */
+export const MAX_JOBS = 200_000;
+
+export interface QueueRunOptions {
+  backend: QueueServer;
+  /** A known queue library's name (QUEUE_LIBRARIES), or the command line of a program speaking the queue protocol. */
+  client: string;
+  resource: QueueMode;
+  nemesis: QueueFault[];
+  timeLimitS: number;
+  /** Worker processes, each in its own host. */
+  workers: number;
+  /** Jobs enqueued a second per worker, on average. */
+  rate: number;
+  /** How long each job's handler holds before its effect, ms. */
+  jobMs: number;
+  /** The library's lock duration or visibility timeout, ms. */
+  lockMs: number;
+  /** Quiet time before each stall, ms. */
+  intervalMs: number;
+  /** How long a stall lasts, ms. */
+  durationMs: number;
+  /** After the faults heal, the longest wait for the queue to drain before the final read, ms. */
+  recoverMs: number;
+  callTimeoutMs: number;
+  seed: number;
+  resultsDir: string;
+  name?: string;
+}
+
+/** The library a --client names, or undefined for a command line (its program announces itself). */
+export function libraryOf(o: Pick<QueueRunOptions, 'client'>): QueueLibrary | undefined {
+  return queueLibrary(o.client);
+}
+
+export function validateQueueOptions(o: QueueRunOptions): void {
+  if (!(QUEUE_SERVERS as readonly string[]).includes(o.backend))
+    throw new UsageError(
+      `Expected \`--backend\` to be a queue's server (${QUEUE_SERVERS.join(', ')}) with \`--workload queue\`, got \`${o.backend}\``,
+      `A queue run starts the queue's own server: redis for ${namesOn('redis')}, postgres for ${namesOn('postgres') || 'the PostgreSQL queues'}.`,
+    );
+  if (!(QUEUE_MODES as readonly string[]).includes(o.resource))
+    throw new UsageError(
+      `Expected \`--resource\` to be a queue mode (${QUEUE_MODES.join(', ')}) with \`--workload queue\`, got \`${o.resource}\``,
+      "A job's effect is judged per job: none (every effect accepted), idempotent (the job id as a key), attempt-fence (the attempt number as a per-job token). docs/queues.md",
+    );
+  const lib = libraryOf(o);
+  if (lib === undefined && !/[\s/]/.test(o.client))
+    throw new UsageError(
+      `Expected \`--client\` to name a queue library (${QUEUE_LIBRARIES.map((l) => l.name).join(', ')}) or a command line, got \`${o.client}\``,
+      'A program of your own speaks the queue protocol (docs/queues.md); give its command line, e.g. `--client "node my-worker.mjs"`.',
+    );
+  if (lib !== undefined && lib.server !== o.backend)
+    throw new UsageError(
+      `Expected \`--backend ${lib.server}\` for \`--client ${lib.name}\` (${lib.library} runs on ${lib.server}), got \`--backend ${o.backend}\``,
+      `Run it as \`--backend ${lib.server} --client ${lib.name}\`.`,
+    );
+  const notServed = lib === undefined ? undefined : modeNotServed(lib, o.resource);
+  if (notServed !== undefined)
+    throw new UsageError(
+      `Cannot run \`--resource ${o.resource}\` with \`--client ${o.client}\`: ${notServed}`,
+      'Run --resource idempotent: a job id is all it needs.',
+    );
+  const jobs = o.rate * o.workers * o.timeLimitS;
+  if (jobs > MAX_JOBS)
+    throw new UsageError(
+      `Expected at most ${MAX_JOBS.toLocaleString('en')} jobs in a queue run (--rate × --clients × --time-limit), got about ${Math.round(jobs).toLocaleString('en')}`,
+      'Lower --rate or --time-limit: the verdict needs jobs that meet a stall, not more jobs.',
+    );
+  for (const f of o.nemesis)
+    if (!(QUEUE_FAULTS as readonly string[]).includes(f))
+      throw new UsageError(
+        `Expected \`--nemesis\` to hold faults a queue run strikes (${QUEUE_FAULTS.join(', ')}), got \`${f}\``,
+        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT): the danger a queue has.',
+      );
+}
+
+function namesOn(server: QueueServer): string {
+  return QUEUE_LIBRARIES.filter((l) => l.server === server)
+    .map((l) => l.name)
+    .join(', ');
+}
+
+/** The command that runs this queue run again. */
+export function queueReplayCommand(o: QueueRunOptions): string {
+  const args = ['run', '--workload', 'queue', '--backend', o.backend, '--client', o.client, '--resource', o.resource];
+  if (o.nemesis.length > 0) args.push('--nemesis', o.nemesis.join(','));
+  args.push(
+    '--time-limit',
+    String(o.timeLimitS),
+    '--clients',
+    String(o.workers),
+    '--rate',
+    String(o.rate),
+    '--hold-ms',
+    String(o.jobMs),
+    '--ttl-ms',
+    String(o.lockMs),
+    '--interval-ms',
+    String(o.intervalMs),
+    '--duration-ms',
+    String(o.durationMs),
+    '--recover-ms',
+    String(o.recoverMs),
+    '--call-timeout-ms',
+    String(o.callTimeoutMs),
+    '--seed',
+    String(o.seed),
+  );
+  if (o.resultsDir !== 'results') args.push('--results', o.resultsDir);
+  return `fencecheck ${shellQuote(args)}`;
+}

@@ -1,0 +1,46 @@
+/**
+ * A queue run's results (pure): the total-queue verdict of its history, the
+ * evidence that the danger occurred, and the outcome. Untested is not safe:
+ * a valid run whose stalls never struck, or in which the queue never handed
+ * a job out twice, has not tested what a remedy is for.
+ */
+import type { History } from '../history/op.js';
+import { checkQueue } from '../checkers/queue/total-queue.js';
+import { faultsOf, type Evidence, type Outcome } from '../checkers/lock/evidence.js';
+import type { ResultsJson } from '../run-files/results-json.js';
+
+export interface QueueResults extends ResultsJson {
+  /** Why the run is untested, when it is. */
+  untestedWhy: string | null;
+}
+
+export function queueResults(history: History, plannedStalls: number, durationMs: number, protocolViolations: readonly string[]): QueueResults {
+  const verdict = checkQueue(history);
+  const stats = verdict.stats ?? {};
+  const evidence: Evidence = {
+    faults: faultsOf(history, plannedStalls),
+    // The lock failed when the queue handed a job out again; the protection said no when the resource refused an effect.
+    protection: { doubleHolds: stats['redelivered'] ?? 0, refusals: stats['wasted'] ?? 0 },
+  };
+  const checkers = [verdict];
+  if (protocolViolations.length > 0)
+    checkers.push({
+      checker: 'queue-protocol',
+      valid: 'unknown',
+      summary: `${protocolViolations.length} line(s) broke the queue protocol; first: ${protocolViolations[0]}`,
+      anomalies: [],
+      anomalyCount: 0,
+    });
+  const valid = verdict.valid === false ? false : protocolViolations.length > 0 ? 'unknown' : verdict.valid;
+  const untestedWhy = valid === true ? whyUntested(evidence, plannedStalls) : null;
+  const outcome: Outcome = valid === false ? 'unsafe' : valid === 'unknown' ? 'unknown' : untestedWhy !== null ? 'untested' : 'safe';
+  return { valid, deciding: checkers.map((c) => c.checker), durationMs, checkers, outcome, evidence, untestedWhy };
+}
+
+function whyUntested(e: Evidence, planned: number): string | null {
+  if (planned === 0) return 'no fault was asked for (--nemesis client-pause stalls a worker holding a job)';
+  if (e.faults.applied === 0) return `none of the ${planned} stall window(s) struck a worker holding a job`;
+  if (e.protection.doubleHolds === 0)
+    return `${e.faults.applied} stall(s) struck, but the queue never handed a job out twice: the stalls were shorter than its lock, or it waited`;
+  return null;
+}

@@ -1,0 +1,333 @@
+/**
+ * `runQueueTest(options)`: one queue run from nothing to a verdict
+ * (`fencecheck run --workload queue`, docs/queues.md):
+ *
+ *   plan      planQueueRun: each job's enqueue moment, the stall windows (pure)
+ *   cluster   the queue's server (Redis, or a PostgreSQL of its own) and the
+ *             resource's PostgreSQL, one namespace per node, a host for the
+ *             producer and one per worker; the resource's tables emptied
+ *   programs  the library's producer and workers (clients/…), each announcing
+ *             itself; the resource mode is one SQL statement they are given
+ *   main      the producer enqueues the planned jobs; each stall window SIGSTOPs
+ *             the first worker that takes a job after it opens, SIGCONT after
+ *   drain     faults healed, the queue given time to finish every job
+ *   final     the programs stopped, the resource's done records and counter read
+ *   verdict   total-queue over the recorded history, evidence, outcome
+ *
+ * The history is Jepsen's queue history plus the job's effect
+ * (docs/lock-workloads.md, "queue"): every delivery of a job is its own
+ * logical process (take, effect, complete), so a job a stalled worker still
+ * runs and the same job run again elsewhere never share one.
+ */
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Value } from '../../core/history/op.js';
+import { UsageError } from '../../core/errors.js';
+import { planQueueRun, type QueuePlan } from '../../core/queue/queue-plan.js';
+import { libraryOf, queueReplayCommand, validateQueueOptions, type QueueRunOptions } from '../../core/queue/queue-options.js';
+import { EFFECT_SQL, FINAL_READ_SQL, PREPARE_QUEUE_RESOURCE } from '../../core/queue/queue-resource-sql.js';
+import { queueResults, type QueueResults } from '../../core/queue/queue-outcome.js';
+import type { WorkerEvent } from '../../core/queue/queue-events.js';
+import type { Cluster } from '../../runtime/cluster/cluster.js';
+import { startCluster } from '../../runtime/cluster/start-cluster.js';
+import { ClusterBusyError } from '../../runtime/hosts/cluster-errors.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { parseClientCommand } from '../../runtime/runner/client-command-line.js';
+import { Recorder } from '../../runtime/runner/recorder.js';
+import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
+import { QueueProgram } from '../../runtime/queue/queue-program.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import type { BackendName } from '../../core/cluster/cluster-plan.js';
+
+export interface QueueRunResult {
+  results: QueueResults;
+  runDir: string;
+  replay: string;
+  durationMs: number;
+}
+
+const QUEUE_NAME = 'fc-jobs';
+const READY_TIMEOUT_MS = 30_000;
+
+export async function runQueueTest(o: QueueRunOptions, hooks: { log?: (line: string) => void; busyTimeoutMs?: number } = {}): Promise<QueueRunResult> {
+  validateQueueOptions(o);
+  const plan = planQueueRun(o);
+  const log = hooks.log ?? (() => undefined);
+  const started = Date.now();
+  const name = o.name ?? `${o.backend}-${o.client.replace(/[^a-z0-9-]+/gi, '_').slice(0, 40)}-${o.resource}-queue`;
+  const store = RunStore.create(o.resultsDir, name, new Date(started));
+  const backends = queueClusterBackends(o);
+  const test: Record<string, unknown> & { versions: Record<string, string>; replay: string } = {
+    ...o,
+    workload: 'queue',
+    name,
+    startedAt: new Date(started).toISOString(),
+    versions: { fencecheck: fencecheckVersion(), node: process.version, ...(await serverVersions(backends)) },
+    replay: queueReplayCommand(o),
+  };
+  store.writeQueueFile('test', test);
+  store.writeQueueFile('plan', plan);
+  log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.workers} workers, ${plan.jobs.length} jobs, ${plan.stalls.length} stall window(s)`);
+  const recorder = new Recorder(store.historyPath);
+  const violations: string[] = [];
+  let cluster: Cluster | undefined;
+  try {
+    cluster = await startCluster({
+      backends,
+      clientHosts: [plan.producer, ...plan.workers],
+      runDir: store.dir,
+      log: (l) => log(`cluster: ${l}`),
+      ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
+    });
+    log(`run directory: ${store.dir}`);
+    const run = await startPrograms(cluster, o, plan, store, (v) => {
+      violations.push(v);
+      log(`protocol: ${v}`);
+    });
+    test['library'] = run.library;
+    store.writeQueueFile('test', test);
+    await mainPhase(run, plan, o, recorder, log);
+    await drain(run, o, log);
+    for (const p of run.programs) await p.stop(3000);
+    for (const p of run.programs) if (p.exitedUnasked !== undefined) violations.push(`${p.name} ended without being asked (${p.exitedUnasked})`);
+    await finalRead(run.pg, recorder, run.nextProcess());
+  } catch (err) {
+    if (err instanceof ClusterBusyError) {
+      recorder.close();
+      store.discard();
+      throw err;
+    }
+    recorder.close();
+    throw store.failed(err);
+  } finally {
+    recorder.close();
+    if (cluster) await cluster.teardown().catch((err: unknown) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
+  }
+  const durationMs = Date.now() - started;
+  const results = queueResults(recorder.ops, plan.stalls.length, durationMs, violations);
+  store.writeResults(results);
+  return { results, runDir: store.dir, replay: test.replay, durationMs };
+}
+
+/** The queue's server and the resource's PostgreSQL: a PostgreSQL queue gets one of its own (pgl1), apart from the resource's pg1. */
+export function queueClusterBackends(o: Pick<QueueRunOptions, 'backend'>): BackendName[] {
+  return [o.backend === 'redis' ? 'redis' : 'pg-advisory', 'postgres'];
+}
+
+interface LiveRun {
+  programs: QueueProgram[];
+  producer: QueueProgram;
+  workers: QueueProgram[];
+  library: string;
+  pg: pg.ClientConfig;
+  /** Deliveries taken and not yet answered by their completion, by `worker|job|attempt`. */
+  open: Map<string, number>;
+  /** Jobs whose enqueue was answered ok, and those whose last delivery completed (ok or refused). */
+  enqueued: Set<number>;
+  finished: Set<number>;
+  /** Called on each take: the stall windows wait on it. */
+  takeListeners: ((worker: QueueProgram) => void)[];
+  nextProcess: () => number;
+}
+
+async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, store: RunStore, onViolation: (v: string) => void): Promise<LiveRun> {
+  const pgNode = c.endpoints('postgres')[0]!;
+  const pgConfig = { host: pgNode.host, port: pgNode.port, user: 'postgres', database: 'postgres' };
+  await prepareQueueResource(pgConfig);
+  const server = c.endpoints(queueClusterBackends(o)[0])[0]!;
+  const lib = libraryOf(o);
+  const argv = lib !== undefined ? programArgv(lib.program) : parseClientCommand(o.client);
+  const config = (role: 'producer' | 'worker', worker: string): Record<string, unknown> => ({
+    protocol: 1,
+    role,
+    worker,
+    queue: { host: server.host, port: server.port, url: server.url },
+    queueName: QUEUE_NAME,
+    lockMs: o.lockMs,
+    jobMs: o.jobMs,
+    callTimeoutMs: o.callTimeoutMs,
+    pg: pgConfig,
+    effectSql: EFFECT_SQL[o.resource],
+  });
+  const start = (role: 'producer' | 'worker', host: string): QueueProgram =>
+    new QueueProgram({
+      host: c.clientHost(host),
+      argv,
+      name: host,
+      config: config(role, host),
+      logPath: join(store.logsDir, `${host}.log`),
+      readyTimeoutMs: READY_TIMEOUT_MS,
+      onViolation,
+    });
+  const producer = start('producer', plan.producer);
+  const workers = plan.workers.map((w) => start('worker', w));
+  const programs = [producer, ...workers];
+  const readies = await Promise.all(programs.map((p) => p.whenReady()));
+  const ready = readies[0]!;
+  if (o.resource === 'attempt-fence' && readies.some((r) => r.attempt === null))
+    throw new UsageError(
+      `Cannot run \`--resource attempt-fence\` with \`--client ${o.client}\`: its program announced no attempt number (ready line "attempt": null)`,
+      "Run --resource idempotent (a job id is all it needs), or have the worker send its library's attempt or delivery count.",
+    );
+  let process = 0;
+  return {
+    programs,
+    producer,
+    workers,
+    library: ready.library,
+    pg: pgConfig,
+    open: new Map(),
+    enqueued: new Set(),
+    finished: new Set(),
+    takeListeners: [],
+    nextProcess: () => process++,
+  };
+}
+
+function programArgv(program: string): string[] {
+  return [process.execPath, join(projectRoot(), program)];
+}
+
+async function prepareQueueResource(config: pg.ClientConfig): Promise<void> {
+  const c = new pg.Client({ ...config, connectionTimeoutMillis: 10_000, query_timeout: 10_000 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    for (const sql of PREPARE_QUEUE_RESOURCE) await c.query(sql);
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** The producer's enqueues at their planned moments and the stall windows, side by side until the time limit. */
+async function mainPhase(run: LiveRun, plan: QueuePlan, o: QueueRunOptions, recorder: Recorder, log: (line: string) => void): Promise<void> {
+  for (const w of run.workers) w.onEvent((e) => recordEvent(run, w, e, recorder));
+  const t0 = Date.now();
+  const horizon = t0 + o.timeLimitS * 1000;
+  const progress = setInterval(
+    () =>
+      log(
+        `queue: ${Math.round((Date.now() - t0) / 1000)}s/${o.timeLimitS}s, ${run.enqueued.size} enqueued, ${run.finished.size} finished, ${run.open.size} in flight`,
+      ),
+    5000,
+  );
+  try {
+    await Promise.all([produce(run, plan, o, recorder, t0), ...plan.stalls.map((s) => stall(run, s, t0, horizon, recorder, log))]);
+  } finally {
+    clearInterval(progress);
+  }
+}
+
+async function produce(run: LiveRun, plan: QueuePlan, o: QueueRunOptions, recorder: Recorder, t0: number): Promise<void> {
+  let process = run.nextProcess();
+  for (const { job, atMs } of plan.jobs) {
+    await sleepUntil(t0 + atMs);
+    recorder.record(process, 'invoke', 'enqueue', job);
+    const a = await run.producer.enqueue(job, job, o.callTimeoutMs);
+    recorder.record(process, a.type, 'enqueue', job, a.error !== undefined ? { error: a.error } : {});
+    if (a.type === 'ok') run.enqueued.add(job);
+    // Jepsen's rule: a process whose op is indeterminate is retired; the next op gets a new one.
+    if (a.type === 'info') process = run.nextProcess();
+  }
+}
+
+/** One window: the first worker to take a job after it opens is stopped (SIGSTOP) for the stall, then continued. */
+async function stall(
+  run: LiveRun,
+  s: QueuePlan['stalls'][number],
+  t0: number,
+  horizon: number,
+  recorder: Recorder,
+  log: (line: string) => void,
+): Promise<void> {
+  await sleepUntil(t0 + s.atMs);
+  const victim = await new Promise<QueueProgram | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), Math.max(0, horizon - Date.now()));
+    run.takeListeners.push((w) => {
+      clearTimeout(timer);
+      resolve(w);
+    });
+  });
+  if (victim === undefined) {
+    recorder.record('nemesis', 'info', 'pause', { target: 'worker' }, { error: 'no worker took a job before the time limit' });
+    return;
+  }
+  const value = { worker: victim.name, pid: victim.proc.pid };
+  recorder.record('nemesis', 'invoke', 'pause', value, { trigger: 'job-taken' });
+  await victim.proc.pause();
+  recorder.record('nemesis', 'info', 'pause', value, { trigger: 'job-taken' });
+  log(`nemesis: ${victim.name} stalled (SIGSTOP) for ${s.durationMs} ms while it holds a job`);
+  await sleep(s.durationMs);
+  recorder.record('nemesis', 'invoke', 'resume', value);
+  await victim.proc.resume();
+  recorder.record('nemesis', 'info', 'resume', value);
+}
+
+/** A worker's event as history ops: each delivery its own process (take, effect, complete in order). */
+function recordEvent(run: LiveRun, w: QueueProgram, e: WorkerEvent, recorder: Recorder): void {
+  const key = `${w.name}|${e.job}|${e.attempt}`;
+  const ref: Value = { job: e.job, attempt: e.attempt };
+  const extra = { worker: w.name };
+  if (e.event === 'take') {
+    const p = run.nextProcess();
+    run.open.set(key, p);
+    recorder.record(p, 'invoke', 'take', null, extra);
+    recorder.record(p, 'ok', 'take', ref, extra);
+    const listeners = run.takeListeners.splice(0);
+    for (const l of listeners) l(w);
+    return;
+  }
+  const p = run.open.get(key);
+  // An effect or a completion of a delivery never taken (a line lost before it): nothing to pair it with.
+  if (p === undefined) return;
+  if (e.phase === 'invoke') {
+    recorder.record(p, 'invoke', e.event, ref, extra);
+    return;
+  }
+  const type = e.phase === 'ok' ? 'ok' : e.phase === 'info' ? 'info' : 'fail';
+  recorder.record(p, type, e.event, ref, {
+    ...extra,
+    ...(e.phase === 'rejected' ? { outcome: 'rejected' } : {}),
+    ...(e.error !== undefined ? { error: e.error } : {}),
+  });
+  if (e.event === 'complete') {
+    run.open.delete(key);
+    run.finished.add(e.job);
+  }
+}
+
+/** Faults healed (every stall has ended): wait until every enqueued job finished and no delivery is open, at most recoverMs + two locks. */
+async function drain(run: LiveRun, o: QueueRunOptions, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + o.recoverMs + 2 * o.lockMs;
+  const settled = (): boolean => run.open.size === 0 && [...run.enqueued].every((j) => run.finished.has(j));
+  while (!settled() && Date.now() < deadline) await sleep(100);
+  if (!settled())
+    log(
+      `drain: ${[...run.enqueued].filter((j) => !run.finished.has(j)).length} job(s) unfinished, ${run.open.size} in flight, after ${o.recoverMs + 2 * o.lockMs} ms`,
+    );
+  // A stalled worker's late effect comes after the re-run's: give every open delivery's program a moment more.
+  await sleep(Math.min(1000, o.lockMs));
+}
+
+async function finalRead(config: pg.ClientConfig, recorder: Recorder, process: number): Promise<void> {
+  recorder.record(process, 'invoke', 'final-read', null);
+  const c = new pg.Client({ ...config, connectionTimeoutMillis: 10_000, query_timeout: 10_000 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    const done = await c.query<{ job: string; attempt: number; worker: string }>(FINAL_READ_SQL.done);
+    const counter = await c.query<{ n: string }>(FINAL_READ_SQL.counter);
+    const value: Value = {
+      done: done.rows.map((r) => ({ job: Number(r.job), attempt: r.attempt, worker: r.worker })),
+      counter: Number(counter.rows[0]?.n ?? 0),
+    };
+    recorder.record(process, 'ok', 'final-read', value);
+  } catch (err) {
+    recorder.record(process, 'fail', 'final-read', null, { error: err instanceof Error ? err.message : String(err) });
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const sleepUntil = (at: number): Promise<void> => sleep(Math.max(0, at - Date.now()));

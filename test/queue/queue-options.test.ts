@@ -1,0 +1,90 @@
+/**
+ * A queue run's options are refused before anything starts (254, with a hint): a server no queue runs on, a
+ * lock mode, a library on the wrong server, an unknown library name, a fault a queue run does not strike, a
+ * plan too large; a good set passes and its replay command holds every option. The plan is seeded: the same
+ * options give the same jobs and windows, another seed others.
+ */
+import { describe, expect, it } from 'vitest';
+import { EXIT, UsageError } from '../../core/errors.js';
+import { queueReplayCommand, validateQueueOptions, type QueueRunOptions } from '../../core/queue/queue-options.js';
+import { planQueueRun } from '../../core/queue/queue-plan.js';
+import { modeNotServed } from '../../core/queue/queue-libraries.js';
+import { testSeed } from '../support/seed.js';
+
+const GOOD: QueueRunOptions = {
+  backend: 'redis',
+  client: 'bullmq',
+  resource: 'none',
+  nemesis: ['client-pause'],
+  timeLimitS: 30,
+  workers: 5,
+  rate: 2,
+  jobMs: 200,
+  lockMs: 2000,
+  intervalMs: 5000,
+  durationMs: 5000,
+  recoverMs: 5000,
+  callTimeoutMs: 1000,
+  seed: 1,
+  resultsDir: 'results',
+};
+
+function refusal(o: Partial<QueueRunOptions>): UsageError {
+  try {
+    validateQueueOptions({ ...GOOD, ...o } as QueueRunOptions);
+  } catch (err) {
+    if (err instanceof UsageError) return err;
+    throw err;
+  }
+  throw new Error(`accepted: ${JSON.stringify(o)}`);
+}
+
+describe('queue run options', () => {
+  it('accepts the documented run and replays every option', () => {
+    expect(() => validateQueueOptions(GOOD)).not.toThrow();
+    const replay = queueReplayCommand(GOOD);
+    for (const part of ['--workload queue', '--backend redis', '--client bullmq', '--resource none', '--nemesis client-pause', '--seed 1', '--ttl-ms 2000'])
+      expect(replay).toContain(part);
+  });
+
+  it.each([
+    [{ backend: 'etcd' }, /queue's server/],
+    [{ resource: 'fence-claim' }, /queue mode/],
+    [{ backend: 'postgres' }, /--backend redis. for .--client bullmq/],
+    [{ client: 'celery-typo' }, /name a queue library/],
+    [{ nemesis: ['partition'] }, /faults a queue run strikes/],
+    [{ rate: 1000, workers: 50, timeLimitS: 3600 }, /at most 200,000 jobs/],
+  ] as [Partial<QueueRunOptions>, RegExp][])('refuses %j with 254 and a hint', (o, message) => {
+    const err = refusal(o);
+    expect(err.exitCode).toBe(EXIT.badInput);
+    expect(err.message).toMatch(message);
+    expect(err.hint).toBeTruthy();
+  });
+
+  it('a command line is accepted as a program speaking the queue protocol', () => {
+    expect(() => validateQueueOptions({ ...GOOD, client: 'node /opt/my-worker.mjs' })).not.toThrow();
+  });
+
+  it('attempt-fence is n/a for a library with no attempt number, with the reason', () => {
+    expect(modeNotServed({ name: 'x', attempt: { none: 'its worker never sees a delivery count' } }, 'attempt-fence')).toMatch(/no attempt number/);
+    expect(modeNotServed({ name: 'x', attempt: { none: 'n/a' } }, 'idempotent')).toBeUndefined();
+    expect(modeNotServed({ name: 'bullmq', attempt: { field: 'job.attemptsStarted' } }, 'attempt-fence')).toBeUndefined();
+  });
+});
+
+describe('the queue plan', () => {
+  it('is seeded: same options same plan, jobs inside the time limit at about the rate, windows spaced by their interval', () => {
+    const seed = testSeed('queue plan', 'test/queue/queue-options.test.ts');
+    const o = { ...GOOD, seed };
+    const a = planQueueRun(o);
+    expect(planQueueRun(o)).toEqual(a);
+    expect(planQueueRun({ ...o, seed: seed + 1 }).jobs).not.toEqual(a.jobs);
+    expect(a.jobs.every((j, i) => j.job === i + 1 && j.atMs >= 0 && j.atMs < o.timeLimitS * 1000)).toBe(true);
+    // 10 jobs a second over 30 s: a Poisson count of mean 300 is within ±100 far beyond any seed's chance.
+    expect(a.jobs.length).toBeGreaterThan(200);
+    expect(a.jobs.length).toBeLessThan(400);
+    expect(a.stalls.length).toBeGreaterThan(0);
+    for (let i = 1; i < a.stalls.length; i++) expect(a.stalls[i]!.atMs - a.stalls[i - 1]!.atMs).toBeGreaterThanOrEqual(o.durationMs + o.intervalMs);
+    expect(planQueueRun({ ...o, nemesis: [] }).stalls).toEqual([]);
+  });
+});
