@@ -29,7 +29,7 @@ const pause: [number | 'nemesis', Op['type'], string, Value][] = [
 ];
 const final = (done: { job: number; attempt: number }[]): [number, Op['type'], string, Value][] => [
   [99, 'invoke', 'final-read', null],
-  [99, 'ok', 'final-read', { done: done.map((d) => ({ ...d, worker: 'w' })), counter: done.length }],
+  [99, 'ok', 'final-read', { done: done.map((d) => ({ ...d, worker: `w${d.attempt}` })), counter: done.length }],
 ];
 
 describe('queue outcome', () => {
@@ -53,6 +53,8 @@ describe('queue outcome', () => {
     const r = queueResults(history([...enqueue(1), ...pause, ...delivery(1, 1, 1, 'ok'), ...delivery(2, 1, 2, 'ok'), ...final(done)]), 1, 10, []);
     expect(r.outcome).toBe('unsafe');
     expect(r.valid).toBe(false);
+    // Named as a person looks for them: each landed effect's attempt and worker, from the resource's records.
+    expect(r.checkers[0]!.anomalies[0]!.message).toBe("job 1's effect landed 2 times (attempt 2 by w2, attempt 1 by w1)");
   });
 
   it('untested, with the reason: no fault asked, none struck, or no redelivery', () => {

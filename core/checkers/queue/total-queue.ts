@@ -34,7 +34,7 @@ import type { History } from '../../history/op.js';
 import { indexesOf } from '../lock/lock-ops.js';
 import { perThousand, wilsonInterval } from '../lock/rate-interval.js';
 import { ms, verdict, type Anomaly, type CheckerVerdict } from '../lock/verdict.js';
-import { readQueueRun, type JobKey, type QueueRun } from './queue-ops.js';
+import { readQueueRun, type Delivery, type JobKey, type QueueRun } from './queue-ops.js';
 
 const NAME = 'total-queue';
 
@@ -162,10 +162,23 @@ function effectAnomaly(kind: Anomaly['kind'], job: JobKey, message: string, run:
   const end = ops.length === 0 ? (run.final?.op.completeTime ?? start) : Math.max(...ops.map((o) => o.completeTime ?? o.invokeTime));
   return {
     kind,
-    message: `${message}${effects.length > 0 ? ` (attempts ${effects.map((e) => e.attempt).join(', ')}, by p${[...new Set(ops.map((o) => o.process))].join(', p')})` : ''}`,
+    message: `${message}${whoseEffects(job, effects, run)}`,
     processes: [...new Set(ops.map((o) => o.process))],
     tokens: [],
     window: { start, end },
     opIndexes: ops.flatMap(indexesOf),
   };
+}
+
+/**
+ * Whose effects they were, for a person: the final read's records name each landed effect's attempt and
+ * worker (a person looks for w1, not for the history's process p44); without a final read, the effects the
+ * history shows, by process.
+ */
+function whoseEffects(job: JobKey, effects: readonly Delivery[], run: QueueRun): string {
+  const records = run.final?.done.filter((r) => r.job === job) ?? [];
+  if (records.length > 0)
+    return ` (${records.map((r) => `attempt ${r.attempt} by ${typeof r.worker === 'string' ? r.worker : JSON.stringify(r.worker)}`).join(', ')})`;
+  if (effects.length === 0) return '';
+  return ` (attempts ${effects.map((e) => e.attempt).join(', ')}, by p${[...new Set(effects.map((e) => e.op.process))].join(', p')})`;
 }
