@@ -102,6 +102,10 @@ export function workerEvents(config) {
     refused(job, attempt, error) {
       out({ event: 'complete', phase: 'fail', job, attempt, error });
     },
+    /** The completion's answer never came (the call failed): it may have been accepted. */
+    unknown(job, attempt, error) {
+      out({ event: 'complete', phase: 'info', job, attempt, error });
+    },
     close: () => effect.close(),
   };
 }

@@ -37,6 +37,16 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     program: 'clients/node/queue/bullmq-queue.mjs',
     install: NPM,
   },
+  {
+    name: 'pg-boss',
+    library: 'pg-boss 10.4.2',
+    language: 'node',
+    server: 'postgres',
+    attempt: { field: 'job.retryCount + 1' },
+    promise: 'a job active past its expireInSeconds is failed by the maintenance and retried within its retryLimit',
+    program: 'clients/node/queue/pg-boss-queue.mjs',
+    install: NPM,
+  },
 ];
 
 export function queueLibrary(name: string): QueueLibrary | undefined {

@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { queueReplayCommand, validateQueueOptions, type QueueRunOptions } from '../../core/queue/queue-options.js';
 import { planQueueRun } from '../../core/queue/queue-plan.js';
-import { modeNotServed } from '../../core/queue/queue-libraries.js';
+import { modeNotServed, QUEUE_LIBRARIES } from '../../core/queue/queue-libraries.js';
+import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 import { testSeed } from '../support/seed.js';
 
 const GOOD: QueueRunOptions = {
@@ -69,6 +73,18 @@ describe('queue run options', () => {
     expect(modeNotServed({ name: 'x', attempt: { none: 'its worker never sees a delivery count' } }, 'attempt-fence')).toMatch(/no attempt number/);
     expect(modeNotServed({ name: 'x', attempt: { none: 'n/a' } }, 'idempotent')).toBeUndefined();
     expect(modeNotServed({ name: 'bullmq', attempt: { field: 'job.attemptsStarted' } }, 'attempt-fence')).toBeUndefined();
+  });
+});
+
+describe('the queue libraries', () => {
+  it('each names a program that exists, a queue server, and a package pinned at its version in clients/node', () => {
+    const pins = JSON.parse(readFileSync(join(projectRoot(), 'clients', 'node', 'package.json'), 'utf8')).dependencies as Record<string, string>;
+    for (const lib of QUEUE_LIBRARIES) {
+      expect(existsSync(join(projectRoot(), lib.program)), lib.program).toBe(true);
+      expect(QUEUE_SERVERS).toContain(lib.server);
+      const [pkg, version] = lib.library.split(' ');
+      expect(pins[pkg!], lib.library).toBe(version);
+    }
   });
 });
 
