@@ -47,6 +47,37 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     program: 'clients/node/queue/pg-boss-queue.mjs',
     install: NPM,
   },
+  {
+    name: 'bull',
+    library: 'bull 4.16.5',
+    language: 'node',
+    server: 'redis',
+    // What Bull exposes; it does not count a stalled re-run, so both runs of a stalled job carry one number.
+    attempt: { field: 'job.attemptsMade + 1' },
+    promise: 'a job whose lock is not renewed within lockDuration is moved back as stalled (maxStalledCount times) and run again',
+    program: 'clients/node/queue/bull-queue.mjs',
+    install: NPM,
+  },
+  {
+    name: 'bee-queue',
+    library: 'bee-queue 2.0.0',
+    language: 'node',
+    server: 'redis',
+    attempt: { none: 'Bee-Queue keeps no attempt count; its retries count down failures only and a stalled re-run leaves them alone' },
+    promise: 'a job whose worker does not report within stallInterval is re-enqueued by checkStalledJobs (which the user schedules) and run again',
+    program: 'clients/node/queue/bee-queue-queue.mjs',
+    install: NPM,
+  },
+  {
+    name: 'graphile-worker',
+    library: 'graphile-worker 0.17.3',
+    language: 'node',
+    server: 'postgres',
+    attempt: { field: 'job.attempts' },
+    promise: 'a job is locked to its worker; a lock older than 4 hours (fixed) is taken to be a crashed worker and the job runs again',
+    program: 'clients/node/queue/graphile-worker-queue.mjs',
+    install: NPM,
+  },
 ];
 
 export function queueLibrary(name: string): QueueLibrary | undefined {

@@ -49,7 +49,14 @@ export interface QueueRunResult {
 const QUEUE_NAME = 'fc-jobs';
 const READY_TIMEOUT_MS = 30_000;
 
-export async function runQueueTest(o: QueueRunOptions, hooks: { log?: (line: string) => void; busyTimeoutMs?: number } = {}): Promise<QueueRunResult> {
+/** How a caller runs it: where its lines go, how long to wait for a busy slot, and which slot (core/cluster/slots.ts; default 0). */
+export interface QueueRunHooks {
+  log?: (line: string) => void;
+  busyTimeoutMs?: number;
+  slot?: number;
+}
+
+export async function runQueueTest(o: QueueRunOptions, hooks: QueueRunHooks = {}): Promise<QueueRunResult> {
   validateQueueOptions(o);
   const plan = planQueueRun(o);
   const log = hooks.log ?? (() => undefined);
@@ -78,6 +85,7 @@ export async function runQueueTest(o: QueueRunOptions, hooks: { log?: (line: str
       runDir: store.dir,
       log: (l) => log(`cluster: ${l}`),
       ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
+      ...(hooks.slot !== undefined ? { slot: hooks.slot } : {}),
     });
     log(`run directory: ${store.dir}`);
     const run = await startPrograms(cluster, o, plan, store, (v) => {

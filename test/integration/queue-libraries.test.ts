@@ -6,7 +6,11 @@
  * job's attempt number as a fence the stalled worker's late effect is refused (wasted) and its completion
  * refused by BullMQ, every job done once (safe, with the redeliveries as evidence). pg-boss on a PostgreSQL of
  * its own: a job active past expireInSeconds is failed by the maintenance and retried, so the same stall
- * duplicates its effect. Each run starts its own cluster and tears it down.
+ * duplicates its effect. Bull's attempt number (attemptsMade) does not count a stalled re-run, so the same fence
+ * lets both effects land. graphile-worker holds a job's lock for 4 hours, so the same stalls never make it
+ * hand a job out twice: untested, never safe. Each run starts its own cluster in a slot of its own
+ * (core/cluster/slots.ts) and tears it down; the runs go at once (they are mostly waiting on leases and
+ * stalls), which also tests that concurrent slots keep their runs apart.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,9 +24,12 @@ import { SHARED_MACHINE } from './helpers.js';
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-queue-'));
 afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
-async function queueRun(client: 'bullmq' | 'pg-boss', resource: QueueMode) {
+type Library = 'bullmq' | 'bull' | 'pg-boss' | 'graphile-worker';
+const SERVER: Record<Library, QueueRunOptions['backend']> = { bullmq: 'redis', bull: 'redis', 'pg-boss': 'postgres', 'graphile-worker': 'postgres' };
+
+async function queueRun(client: Library, resource: QueueMode, slot: number) {
   const o: QueueRunOptions = {
-    backend: client === 'bullmq' ? 'redis' : 'postgres',
+    backend: SERVER[client],
     client,
     resource,
     nemesis: ['client-pause'],
@@ -38,15 +45,17 @@ async function queueRun(client: 'bullmq' | 'pg-boss', resource: QueueMode) {
     seed: 1,
     resultsDir,
   };
-  const r = await runQueueTest(o, { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+  const log = (l: string) => console.log(`  [slot ${slot} ${client}/${resource}] ${l}`);
+  const r = await runQueueTest(o, { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs, slot });
   const queue = r.results.checkers.find((c) => c.checker === 'total-queue')!;
   console.log(`${client}/${resource}: ${queue.summary} (${r.runDir})`);
   return { results: r.results, stats: queue.stats ?? {} };
 }
 
-describe('BullMQ workers stalled past their lock', () => {
-  it('without a remedy a stalled job is run again and its effect lands twice: unsafe', async () => {
-    const { results, stats } = await queueRun('bullmq', 'none');
+// Each test its own slot (1..5), so the runs can go at once without sharing a cluster.
+describe.concurrent('queue workers stalled past their lock, each library in a slot of its own', () => {
+  it('BullMQ without a remedy: a stalled job is run again and its effect lands twice: unsafe', async () => {
+    const { results, stats } = await queueRun('bullmq', 'none', 1);
     expect(results.evidence.faults.applied).toBeGreaterThan(0);
     expect(stats['redelivered']).toBeGreaterThan(0);
     expect(stats['duplicated']).toBeGreaterThan(0);
@@ -54,8 +63,8 @@ describe('BullMQ workers stalled past their lock', () => {
     expect(results.outcome).toBe('unsafe');
   });
 
-  it('with the attempt number as a fence the late effect is refused, every job done once: safe, with the redeliveries as evidence', async () => {
-    const { results, stats } = await queueRun('bullmq', 'attempt-fence');
+  it('BullMQ with the attempt number as a fence: the late effect is refused, every job done once: safe, with the redeliveries as evidence', async () => {
+    const { results, stats } = await queueRun('bullmq', 'attempt-fence', 2);
     expect(stats['redelivered']).toBeGreaterThan(0);
     expect(stats['duplicated']).toBe(0);
     expect(stats['lost']).toBe(0);
@@ -63,15 +72,29 @@ describe('BullMQ workers stalled past their lock', () => {
     expect(stats['missingLock']).toBeGreaterThan(0);
     expect(results.outcome).toBe('safe');
   });
-});
 
-describe('pg-boss workers stalled past their expireInSeconds', () => {
-  it('without a remedy the maintenance fails the stalled job, another worker runs it again, both effects land and pg-boss refuses the late completion: unsafe', async () => {
-    const { results, stats } = await queueRun('pg-boss', 'none');
+  it('pg-boss without a remedy: the maintenance fails the stalled job, another worker runs it again, both effects land and pg-boss refuses the late completion: unsafe', async () => {
+    const { results, stats } = await queueRun('pg-boss', 'none', 3);
     expect(results.evidence.faults.applied).toBeGreaterThan(0);
     expect(stats['redelivered']).toBeGreaterThan(0);
     expect(stats['duplicated']).toBeGreaterThan(0);
     expect(stats['missingLock']).toBeGreaterThan(0);
     expect(results.outcome).toBe('unsafe');
+  });
+
+  it('Bull with its attempt number as a fence: attemptsMade does not count a stalled re-run, both runs carry one number and both effects land: unsafe', async () => {
+    const { results, stats } = await queueRun('bull', 'attempt-fence', 4);
+    expect(stats['redelivered']).toBeGreaterThan(0);
+    expect(stats['duplicated']).toBeGreaterThan(0);
+    expect(stats['wasted']).toBe(0);
+    expect(results.outcome).toBe('unsafe');
+  });
+
+  it('graphile-worker: the stalls strike workers holding jobs, but a lock of 4 hours means no job is handed out twice: untested, not safe', async () => {
+    const { results, stats } = await queueRun('graphile-worker', 'none', 5);
+    expect(results.evidence.faults.applied).toBeGreaterThan(0);
+    expect(stats['redelivered']).toBe(0);
+    expect(stats['duplicated']).toBe(0);
+    expect(results.outcome).toBe('untested');
   });
 });
