@@ -19,12 +19,15 @@ export interface QueueLibrary {
   attempt: { field: string } | { none: string };
   /** What its docs promise about a job whose worker stalls. */
   promise: string;
-  /** Its program, relative to the project root (`node` is the running Node). */
+  /** Its program, relative to the project root (run by the running Node, or Debian's /usr/bin/python3). */
   program: string;
+  /** Arguments after the program (one program serving two configurations). */
+  args?: readonly string[];
   install: string;
 }
 
 const NPM = 'npm run setup -- --node (installs clients/node/package.json)';
+const DEBIAN = (pkg: string): string => `npm run setup (Debian's ${pkg}, run by /usr/bin/python3)`;
 
 export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
   {
@@ -77,6 +80,39 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     promise: 'a job is locked to its worker; a lock older than 4 hours (fixed) is taken to be a crashed worker and the job runs again',
     program: 'clients/node/queue/graphile-worker-queue.mjs',
     install: NPM,
+  },
+  {
+    name: 'celery',
+    library: 'celery 5.2.6',
+    language: 'python',
+    server: 'redis',
+    // Explicit retries only: a redelivered message keeps the number.
+    attempt: { field: 'request.retries + 1' },
+    promise: 'the message is acknowledged before the task runs (acks_late off, the default): at most once',
+    program: 'clients/python/queue/celery_queue.py',
+    install: DEBIAN('python3-celery'),
+  },
+  {
+    name: 'celery-acks-late',
+    library: 'celery 5.2.6',
+    language: 'python',
+    server: 'redis',
+    attempt: { field: 'request.retries + 1' },
+    promise: 'acks_late: acknowledged after the task returns; on Redis an unacknowledged message is redelivered once its visibility_timeout has passed',
+    program: 'clients/python/queue/celery_queue.py',
+    args: ['--acks-late'],
+    install: DEBIAN('python3-celery'),
+  },
+  {
+    name: 'rq',
+    library: 'rq 1.13.0',
+    language: 'python',
+    server: 'redis',
+    attempt: { none: 'RQ keeps no attempt count; its retries_left counts down configured retries only' },
+    promise:
+      'a job whose started-registry entry expired (job_monitoring_interval + 60 s) is failed in the maintenance (every 10 min), run again only with a Retry',
+    program: 'clients/python/queue/rq_queue.py',
+    install: DEBIAN('python3-rq'),
   },
 ];
 

@@ -20,6 +20,9 @@ export const PYTHON_LIBRARIES: readonly { dist: string; pkg: string }[] = [
   { dist: 'tooz', pkg: 'python3-tooz' },
   { dist: 'etcd3gw', pkg: 'python3-etcd3gw' },
   { dist: 'pymemcache', pkg: 'python3-pymemcache' },
+  // The Python job queues (docs/queues.md).
+  { dist: 'celery', pkg: 'python3-celery' },
+  { dist: 'rq', pkg: 'python3-rq' },
 ];
 
 /** The doctor line from what the probe found: each distribution's version, or null when it is missing (pure). */

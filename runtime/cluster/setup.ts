@@ -51,6 +51,9 @@ export const DEBIAN_PACKAGES = [
   'python3-tooz',
   'python3-etcd3gw',
   'python3-pymemcache',
+  // The Python job queues (docs/queues.md): Celery on a Redis broker, RQ.
+  'python3-celery',
+  'python3-rq',
 ] as const;
 
 export interface SetupReport {

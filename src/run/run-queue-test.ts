@@ -26,6 +26,8 @@ import { UsageError } from '../../core/errors.js';
 import { planQueueRun, type QueuePlan } from '../../core/queue/queue-plan.js';
 import { libraryOf, queueReplayCommand, validateQueueOptions, type QueueRunOptions } from '../../core/queue/queue-options.js';
 import { EFFECT_SQL, FINAL_READ_SQL, PREPARE_QUEUE_RESOURCE } from '../../core/queue/queue-resource-sql.js';
+import type { QueueLibrary } from '../../core/queue/queue-libraries.js';
+import { PYTHON } from '../../runtime/cluster/doctor-python.js';
 import { queueResults, type QueueResults } from '../../core/queue/queue-outcome.js';
 import type { WorkerEvent } from '../../core/queue/queue-events.js';
 import type { Cluster } from '../../runtime/cluster/cluster.js';
@@ -144,7 +146,7 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
   await prepareQueueResource(pgConfig);
   const server = c.endpoints(queueClusterBackends(o)[0])[0]!;
   const lib = libraryOf(o);
-  const argv = lib !== undefined ? programArgv(lib.program) : parseClientCommand(o.client);
+  const argv = lib !== undefined ? programArgv(lib) : parseClientCommand(o.client);
   const config = (role: 'producer' | 'worker', worker: string): Record<string, unknown> => ({
     protocol: 1,
     role,
@@ -192,8 +194,9 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
   };
 }
 
-function programArgv(program: string): string[] {
-  return [process.execPath, join(projectRoot(), program)];
+function programArgv(lib: QueueLibrary): string[] {
+  const runner = lib.language === 'python' ? PYTHON : process.execPath;
+  return [runner, join(projectRoot(), lib.program), ...(lib.args ?? [])];
 }
 
 async function prepareQueueResource(config: pg.ClientConfig): Promise<void> {

@@ -13,6 +13,7 @@ import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../runtime/hosts/paths.js';
+import { DEBIAN_PACKAGES } from '../../runtime/cluster/setup.js';
 import { testSeed } from '../support/seed.js';
 
 const GOOD: QueueRunOptions = {
@@ -77,13 +78,14 @@ describe('queue run options', () => {
 });
 
 describe('the queue libraries', () => {
-  it('each names a program that exists, a queue server, and a package pinned at its version in clients/node', () => {
+  it('each names a program that exists, a queue server, and a package pinned at its version in clients/node or installed by setup from Debian', () => {
     const pins = JSON.parse(readFileSync(join(projectRoot(), 'clients', 'node', 'package.json'), 'utf8')).dependencies as Record<string, string>;
     for (const lib of QUEUE_LIBRARIES) {
       expect(existsSync(join(projectRoot(), lib.program)), lib.program).toBe(true);
       expect(QUEUE_SERVERS).toContain(lib.server);
       const [pkg, version] = lib.library.split(' ');
-      expect(pins[pkg!], lib.library).toBe(version);
+      if (lib.language === 'node') expect(pins[pkg!], lib.library).toBe(version);
+      else expect(DEBIAN_PACKAGES, lib.library).toContain(`python3-${pkg}`);
     }
   });
 });
