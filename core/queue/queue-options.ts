@@ -12,8 +12,12 @@ import { shellQuote } from '../shell-quote.js';
 import { modeNotServed, QUEUE_LIBRARIES, QUEUE_MODES, queueLibrary, type QueueLibrary, type QueueMode, type QueueServer } from './queue-libraries.js';
 
 export const QUEUE_SERVERS: readonly QueueServer[] = ['redis', 'postgres'];
-/** The faults a queue run strikes so far: a worker stalled past its lock (SIGSTOP while it holds a job). */
-export const QUEUE_FAULTS = ['client-pause'] as const;
+/**
+ * The faults a queue run strikes so far, each at the first worker to take a job once its window opens:
+ * client-pause stalls it past its lock (SIGSTOP, then SIGCONT); client-kill kills it (kill -9) and
+ * starts it again after the window, as a supervisor would.
+ */
+export const QUEUE_FAULTS = ['client-pause', 'client-kill'] as const;
 export type QueueFault = (typeof QUEUE_FAULTS)[number];
 
 /** A bound on the plan's size (every job is held in memory and in plan.json). */
@@ -36,7 +40,7 @@ export interface QueueRunOptions {
   lockMs: number;
   /** Quiet time before each stall, ms. */
   intervalMs: number;
-  /** How long a stall lasts, ms. */
+  /** How long a stall lasts, or a killed worker stays down, ms. */
   durationMs: number;
   /** After the faults heal, the longest wait for the queue to drain before the final read, ms. */
   recoverMs: number;
@@ -89,7 +93,7 @@ export function validateQueueOptions(o: QueueRunOptions): void {
     if (!(QUEUE_FAULTS as readonly string[]).includes(f))
       throw new UsageError(
         `Expected \`--nemesis\` to hold faults a queue run strikes (${QUEUE_FAULTS.join(', ')}), got \`${f}\``,
-        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT): the danger a queue has.',
+        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT); client-kill kills it mid-job (kill -9) and restarts it.',
       );
 }
 

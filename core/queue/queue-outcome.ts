@@ -38,9 +38,9 @@ export function queueResults(history: History, plannedStalls: number, durationMs
 }
 
 function whyUntested(e: Evidence, planned: number): string | null {
-  if (planned === 0) return 'no fault was asked for (--nemesis client-pause stalls a worker holding a job)';
-  if (e.faults.applied === 0) return `none of the ${planned} stall window(s) struck a worker holding a job`;
+  if (planned === 0) return 'no fault was asked for (--nemesis client-pause stalls a worker holding a job, client-kill kills one)';
+  if (e.faults.applied === 0) return `none of the ${planned} fault window(s) struck a worker holding a job`;
   if (e.protection.doubleHolds === 0)
-    return `${e.faults.applied} stall(s) struck, but the queue never handed a job out twice: the stalls were shorter than its lock, or it waited`;
+    return `${e.faults.applied} fault(s) struck workers holding jobs, but the queue never handed a job out twice: a stall was shorter than its lock, or it waited (a killed worker's job then lands with its restart, or after the run)`;
   return null;
 }

@@ -1,9 +1,10 @@
 /**
  * A queue run's plan (pure, seeded): when each job is enqueued and when each
- * stall window opens. Same options, same plan: the replay command gives the
- * same jobs at the same moments and the same windows. A window strikes the
- * first worker that takes a job after it opens (the danger is a worker
- * stalled while it holds one), for the stall's duration.
+ * fault window opens, and which fault it is. Same options, same plan: the
+ * replay command gives the same jobs at the same moments and the same
+ * windows. A window strikes the first worker that takes a job after it opens
+ * (the danger is a worker stalled or killed while it holds one), for the
+ * window's duration. With both faults asked for, each window's fault is drawn.
  */
 import { Prng } from '../random/prng.js';
 import type { QueueRunOptions } from './queue-options.js';
@@ -11,8 +12,8 @@ import type { QueueRunOptions } from './queue-options.js';
 export interface QueuePlan {
   /** Job ids 1..n and when each is enqueued, ms after the main phase starts. */
   jobs: { job: number; atMs: number }[];
-  /** Stall windows: opened at atMs, each lasting durationMs once it finds a worker holding a job. */
-  stalls: { atMs: number; durationMs: number }[];
+  /** Fault windows: opened at atMs, each lasting durationMs once it finds a worker holding a job. */
+  stalls: { atMs: number; durationMs: number; fault: 'pause' | 'kill' }[];
   /** Worker host names (w1..wn) and the producer's. */
   workers: string[];
   producer: string;
@@ -27,11 +28,14 @@ export function planQueueRun(o: QueueRunOptions): QueuePlan {
   for (let t = arrivals.exponential(1000 / perSecond); t < horizonMs; t += arrivals.exponential(1000 / perSecond))
     jobs.push({ job: jobs.length + 1, atMs: Math.round(t) });
   const stalls: QueuePlan['stalls'] = [];
-  if (o.nemesis.includes('client-pause')) {
+  const faults = (['pause', 'kill'] as const).filter((f) => o.nemesis.includes(`client-${f}`));
+  if (faults.length > 0) {
     const gaps = rng.fork('stalls');
+    // Drawn apart from the gaps, so that a run of one fault keeps the windows it always had.
+    const kinds = rng.fork('fault kinds');
     // Each window a quiet interval after the last one ended, jittered by up to a fifth so windows do not beat with the jobs.
     for (let t = o.intervalMs; t < horizonMs; t += o.durationMs + o.intervalMs + gaps.int(0, Math.floor(o.intervalMs / 5)))
-      stalls.push({ atMs: t, durationMs: o.durationMs });
+      stalls.push({ atMs: t, durationMs: o.durationMs, fault: faults.length === 1 ? faults[0]! : faults[kinds.int(0, 1)]! });
   }
   return { jobs, stalls, workers: Array.from({ length: o.workers }, (_, i) => `w${i + 1}`), producer: 'producer' };
 }

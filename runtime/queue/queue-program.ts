@@ -103,6 +103,12 @@ export class QueueProgram {
     this.eventListener = fn;
   }
 
+  /** The fault `client-kill`: kill -9 (a crash, an OOM kill), waiting until it has ended; never a violation. */
+  async kill(): Promise<void> {
+    this.stopping = true;
+    await this.proc.kill();
+  }
+
   /** Asked to stop: stdin closed (it closes its library and exits), then SIGTERM / SIGKILL by the host's rules. */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;

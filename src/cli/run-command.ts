@@ -24,7 +24,7 @@ import { aimsNotApplicable } from '../compare/compare-spec.js';
 import { UsageError } from '../../core/errors.js';
 import { oneLine } from '../../core/printable.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from '../../core/vocabulary.js';
-import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import { QUEUE_FAULTS, QUEUE_SERVERS } from '../../core/queue/queue-options.js';
 import { QUEUE_MODES } from '../../core/queue/queue-libraries.js';
 import { refuseQueueOnly, runQueueCommand } from './run-queue-command.js';
 
@@ -170,6 +170,8 @@ function faultList(text: string): string[] {
       `Expected each fault at most once in \`--nemesis\`, got \`${text}\` (${repeated} twice)`,
       'Name each fault once: its seeded schedule already strikes it again and again (every --interval-ms).',
     );
-  for (const f of faults) if (!(SCHEDULED_FAULT_KINDS as readonly string[]).includes(f)) throw unknownFault(f);
+  // A queue run's own faults pass here; a lock run refuses them with their meaning (refuseQueueOnly).
+  for (const f of faults)
+    if (!(SCHEDULED_FAULT_KINDS as readonly string[]).includes(f) && !(QUEUE_FAULTS as readonly string[]).includes(f)) throw unknownFault(f);
   return items;
 }

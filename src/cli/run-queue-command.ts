@@ -8,6 +8,7 @@
 import { EXIT, UsageError } from '../../core/errors.js';
 import { oneLine } from '../../core/printable.js';
 import { QUEUE_MODES, type QueueMode, type QueueServer } from '../../core/queue/queue-libraries.js';
+import { SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
 import { QUEUE_SERVERS, validateQueueOptions, type QueueFault, type QueueRunOptions } from '../../core/queue/queue-options.js';
 import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
@@ -42,7 +43,16 @@ export async function runQueueCommand(flags: CliFlags): Promise<void> {
 }
 
 /** A lock run's flags that only a queue run takes: refused with the flag that makes them mean something. */
-export function refuseQueueOnly(flags: { backend: string; resource: string }): void {
+export function refuseQueueOnly(flags: { backend: string; resource: string; nemesis?: unknown }): void {
+  // An aimed fault (`client-pause@holder-read`) is judged by its fault.
+  const queueOnly = ((flags.nemesis as string[] | undefined) ?? [])
+    .map((f) => f.split('@')[0]!)
+    .find((f) => !(SCHEDULED_FAULT_KINDS as readonly string[]).includes(f));
+  if (queueOnly !== undefined)
+    throw new UsageError(
+      `Expected a lock run's fault in \`--nemesis\`, got \`${queueOnly}\` (a queue run's)`,
+      `\`${queueOnly}\` kills a queue's worker mid-job: add --workload queue, or strike a lock run with ${SCHEDULED_FAULT_KINDS.join(', ')}.`,
+    );
   if ((QUEUE_SERVERS as readonly string[]).includes(flags.backend) && !['redis'].includes(flags.backend))
     throw new UsageError(
       `Expected a lock service with \`--backend ${flags.backend}\`, got a queue's server`,

@@ -2,14 +2,16 @@
  * `runQueueTest(options)`: one queue run from nothing to a verdict
  * (`fencecheck run --workload queue`, docs/queues.md):
  *
- *   plan      planQueueRun: each job's enqueue moment, the stall windows (pure)
+ *   plan      planQueueRun: each job's enqueue moment, the fault windows (pure)
  *   cluster   the queue's server (Redis, or a PostgreSQL of its own) and the
  *             resource's PostgreSQL, one namespace per node, a host for the
  *             producer and one per worker; the resource's tables emptied
  *   programs  the library's producer and workers (clients/…), each announcing
  *             itself; the resource mode is one SQL statement they are given
- *   main      the producer enqueues the planned jobs; each stall window SIGSTOPs
+ *   main      the producer enqueues the planned jobs; each fault window SIGSTOPs
  *             the first worker that takes a job after it opens, SIGCONT after
+ *             (client-pause), or kills it (kill -9) and starts it again after
+ *             (client-kill)
  *   drain     faults healed, the queue given time to finish every job
  *   final     the programs stopped, the resource's done records and counter read
  *   verdict   total-queue over the recorded history, evidence, outcome
@@ -76,7 +78,9 @@ export async function runQueueTest(o: QueueRunOptions, hooks: QueueRunHooks = {}
   };
   store.writeQueueFile('test', test);
   store.writeQueueFile('plan', plan);
-  log(`fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.workers} workers, ${plan.jobs.length} jobs, ${plan.stalls.length} stall window(s)`);
+  log(
+    `fencecheck run: ${name}, seed ${o.seed}, ${o.timeLimitS} s, ${o.workers} workers, ${plan.jobs.length} jobs, ${plan.stalls.length} fault window(s) (${windowKinds(plan)})`,
+  );
   const recorder = new Recorder(store.historyPath);
   const violations: string[] = [];
   let cluster: Cluster | undefined;
@@ -138,6 +142,8 @@ interface LiveRun {
   /** Called on each take: the stall windows wait on it. */
   takeListeners: ((worker: QueueProgram) => void)[];
   nextProcess: () => number;
+  /** A killed worker's program started again on its host (client-kill), as a supervisor would. */
+  restart: (worker: QueueProgram) => QueueProgram;
 }
 
 async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, store: RunStore, onViolation: (v: string) => void): Promise<LiveRun> {
@@ -159,13 +165,14 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     pg: pgConfig,
     effectSql: EFFECT_SQL[o.resource],
   });
-  const start = (role: 'producer' | 'worker', host: string): QueueProgram =>
+  let restarts = 0;
+  const start = (role: 'producer' | 'worker', host: string, logName = host): QueueProgram =>
     new QueueProgram({
       host: c.clientHost(host),
       argv,
       name: host,
       config: config(role, host),
-      logPath: join(store.logsDir, `${host}.log`),
+      logPath: join(store.logsDir, `${logName}.log`),
       readyTimeoutMs: READY_TIMEOUT_MS,
       onViolation,
     });
@@ -191,6 +198,7 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     finished: new Set(),
     takeListeners: [],
     nextProcess: () => process++,
+    restart: (w) => start('worker', w.name, `${w.name}.restart-${++restarts}`),
   };
 }
 
@@ -242,7 +250,10 @@ async function produce(run: LiveRun, plan: QueuePlan, o: QueueRunOptions, record
   }
 }
 
-/** One window: the first worker to take a job after it opens is stopped (SIGSTOP) for the stall, then continued. */
+/**
+ * One window: the first worker to take a job after it opens is stopped (SIGSTOP) for the stall, then
+ * continued; or killed (kill -9) and, after the window, started again on its host (client-kill).
+ */
 async function stall(
   run: LiveRun,
   s: QueuePlan['stalls'][number],
@@ -264,6 +275,7 @@ async function stall(
     return;
   }
   const value = { worker: victim.name, pid: victim.proc.pid };
+  if (s.fault === 'kill') return killWindow(run, victim, value, s.durationMs, recorder, log);
   recorder.record('nemesis', 'invoke', 'pause', value, { trigger: 'job-taken' });
   await victim.proc.pause();
   recorder.record('nemesis', 'info', 'pause', value, { trigger: 'job-taken' });
@@ -272,6 +284,36 @@ async function stall(
   recorder.record('nemesis', 'invoke', 'resume', value);
   await victim.proc.resume();
   recorder.record('nemesis', 'info', 'resume', value);
+}
+
+async function killWindow(
+  run: LiveRun,
+  victim: QueueProgram,
+  value: { worker: string; pid: number },
+  downMs: number,
+  recorder: Recorder,
+  log: (line: string) => void,
+): Promise<void> {
+  recorder.record('nemesis', 'invoke', 'kill', value, { trigger: 'job-taken' });
+  await victim.kill();
+  recorder.record('nemesis', 'info', 'kill', value, { trigger: 'job-taken' });
+  // Its deliveries will never answer: the drain must not wait on them (their ops stay open: indeterminate).
+  for (const key of [...run.open.keys()]) if (key.startsWith(`${victim.name}|`)) run.open.delete(key);
+  log(`nemesis: ${victim.name} killed (kill -9) while it holds a job; started again in ${downMs} ms`);
+  await sleep(downMs);
+  const fresh = run.restart(victim);
+  recorder.record('nemesis', 'invoke', 'start', { worker: victim.name });
+  // Listening before its ready line is read: a take may come in the same chunk.
+  fresh.onEvent((e) => recordEvent(run, fresh, e, recorder));
+  try {
+    await fresh.whenReady();
+    run.workers[run.workers.indexOf(victim)] = fresh;
+    run.programs[run.programs.indexOf(victim)] = fresh;
+    recorder.record('nemesis', 'info', 'start', { worker: victim.name, pid: fresh.proc.pid });
+  } catch (err) {
+    run.programs.push(fresh);
+    recorder.record('nemesis', 'info', 'start', { worker: victim.name }, { error: err instanceof Error ? err.message : String(err) });
+  }
 }
 
 /** A worker's event as history ops: each delivery its own process (take, effect, complete in order). */
@@ -338,6 +380,11 @@ async function finalRead(config: pg.ClientConfig, recorder: Recorder, process: n
   } finally {
     await c.end().catch(() => undefined);
   }
+}
+
+function windowKinds(plan: QueuePlan): string {
+  const kills = plan.stalls.filter((s) => s.fault === 'kill').length;
+  return `${plan.stalls.length - kills} stall(s), ${kills} kill(s)`;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -55,16 +55,18 @@ describe('run --workload queue flags', () => {
     expect(err.message).toMatch(/--check-hold/);
   });
 
-  it('a lock run refuses a queue server or a queue mode, pointing at --workload queue', () => {
+  it('a lock run refuses a queue server, a queue mode or a queue fault, pointing at --workload queue', () => {
     for (const f of [
       { backend: 'postgres', resource: 'none' },
       { backend: 'redis', resource: 'attempt-fence' },
+      { backend: 'redis', resource: 'none', nemesis: ['partition', 'client-kill'] },
     ] as const) {
       const err = usage(() => refuseQueueOnly(f));
       expect(err.exitCode).toBe(EXIT.badInput);
       expect(err.hint).toMatch(/--workload queue/);
     }
     expect(() => refuseQueueOnly({ backend: 'redis', resource: 'none' })).not.toThrow();
+    expect(() => refuseQueueOnly({ backend: 'redis', resource: 'none', nemesis: ['client-pause@holder-read', 'kill'] })).not.toThrow();
   });
 });
 

@@ -7,8 +7,9 @@
  * refused by BullMQ, every job done once (safe, with the redeliveries as evidence). pg-boss on a PostgreSQL of
  * its own: a job active past expireInSeconds is failed by the maintenance and retried, so the same stall
  * duplicates its effect. Bull's attempt number (attemptsMade) does not count a stalled re-run, so the same fence
- * lets both effects land. graphile-worker holds a job's lock for 4 hours, so the same stalls never make it
- * hand a job out twice: untested, never safe. Each run starts its own cluster in a slot of its own
+ * lets both effects land. Celery (acks_late off) and RQ never hand a stalled job out again within seconds:
+ * untested, never safe. graphile-worker holds a job's lock for 4 hours, so the jobs of a worker killed
+ * mid-job (client-kill) are not done by the end of the run: lost. Each run starts its own cluster in a slot of its own
  * (core/cluster/slots.ts) and tears it down; the runs go at once (they are mostly waiting on leases and
  * stalls), which also tests that concurrent slots keep their runs apart.
  */
@@ -34,12 +35,12 @@ const SERVER: Record<Library, QueueRunOptions['backend']> = {
   rq: 'redis',
 };
 
-async function queueRun(client: Library, resource: QueueMode, slot: number) {
+async function queueRun(client: Library, resource: QueueMode, slot: number, nemesis: QueueRunOptions['nemesis'] = ['client-pause']) {
   const o: QueueRunOptions = {
     backend: SERVER[client],
     client,
     resource,
-    nemesis: ['client-pause'],
+    nemesis,
     timeLimitS: 12,
     workers: 3,
     rate: 3,
@@ -98,9 +99,13 @@ describe.concurrent('queue workers stalled past their lock, each library in a sl
     expect(results.outcome).toBe('unsafe');
   });
 
-  it('graphile-worker (a 4-hour lock), Celery (acks_late off, its default) and RQ (the Python programs): every job done once, the stalls struck workers holding jobs, but none hands a job out again within seconds: untested, not safe', async () => {
-    const runs = await Promise.all([queueRun('graphile-worker', 'none', 5), queueRun('celery', 'none', 6), queueRun('rq', 'none', 7)]);
-    for (const { results, stats } of runs) {
+  it("Celery (acks_late off, its default) and RQ, the Python programs: every job done once, the stalls struck workers holding jobs, but neither hands a job out again within seconds: untested, not safe; graphile-worker's worker killed mid-job: its jobs stay locked to the dead worker (4 hours), lost by the final read: unsafe", async () => {
+    const [celery, rq, killed] = await Promise.all([
+      queueRun('celery', 'none', 6),
+      queueRun('rq', 'none', 7),
+      queueRun('graphile-worker', 'none', 5, ['client-kill']),
+    ]);
+    for (const { results, stats } of [celery!, rq!]) {
       expect(results.evidence.faults.applied).toBeGreaterThan(0);
       expect(stats['enqueued']).toBeGreaterThan(0);
       expect(stats['lost']).toBe(0);
@@ -108,5 +113,9 @@ describe.concurrent('queue workers stalled past their lock, each library in a sl
       expect(stats['duplicated']).toBe(0);
       expect(results.outcome).toBe('untested');
     }
+    expect(killed!.results.evidence.faults.applied).toBeGreaterThan(0);
+    expect(killed!.stats['lost']).toBeGreaterThan(0);
+    expect(killed!.results.checkers[0]!.anomalies.some((a) => a.kind === 'lost-job')).toBe(true);
+    expect(killed!.results.outcome).toBe('unsafe');
   });
 });

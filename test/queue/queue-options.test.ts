@@ -105,4 +105,19 @@ describe('the queue plan', () => {
     for (let i = 1; i < a.stalls.length; i++) expect(a.stalls[i]!.atMs - a.stalls[i - 1]!.atMs).toBeGreaterThanOrEqual(o.durationMs + o.intervalMs);
     expect(planQueueRun({ ...o, nemesis: [] }).stalls).toEqual([]);
   });
+
+  it('strikes the faults asked for: one fault keeps the same windows whichever it is, both draw each window from the two (seeded)', () => {
+    const seed = testSeed('queue plan faults', 'test/queue/queue-options.test.ts');
+    const o = { ...GOOD, seed, timeLimitS: 300 };
+    const pauses = planQueueRun({ ...o, nemesis: ['client-pause'] }).stalls;
+    const kills = planQueueRun({ ...o, nemesis: ['client-kill'] }).stalls;
+    expect(pauses.every((w) => w.fault === 'pause')).toBe(true);
+    expect(kills.every((w) => w.fault === 'kill')).toBe(true);
+    expect(kills.map((w) => w.atMs)).toEqual(pauses.map((w) => w.atMs));
+    const both = planQueueRun({ ...o, nemesis: ['client-pause', 'client-kill'] }).stalls;
+    expect(both.map((w) => w.atMs)).toEqual(pauses.map((w) => w.atMs));
+    // 300 s of 5 s windows spaced by 5 s: about 30 draws, both kinds far beyond any seed's chance of one alone.
+    expect(both.some((w) => w.fault === 'pause') && both.some((w) => w.fault === 'kill')).toBe(true);
+    expect(planQueueRun({ ...o, nemesis: ['client-pause', 'client-kill'] })).toEqual(planQueueRun({ ...o, nemesis: ['client-pause', 'client-kill'] }));
+  });
 });

@@ -60,7 +60,7 @@ describe('queue outcome', () => {
   it('untested, with the reason: no fault asked, none struck, or no redelivery', () => {
     const quiet = [...enqueue(1), ...delivery(1, 1, 1, 'ok'), ...final([{ job: 1, attempt: 1 }])];
     expect(queueResults(history(quiet), 0, 10, []).untestedWhy).toMatch(/no fault was asked for/);
-    expect(queueResults(history(quiet), 2, 10, []).untestedWhy).toMatch(/none of the 2 stall window/);
+    expect(queueResults(history(quiet), 2, 10, []).untestedWhy).toMatch(/none of the 2 fault window/);
     const r = queueResults(history([...enqueue(1), ...pause, ...delivery(1, 1, 1, 'ok'), ...final([{ job: 1, attempt: 1 }])]), 1, 10, []);
     expect(r.outcome).toBe('untested');
     expect(r.untestedWhy).toMatch(/never handed a job out twice/);

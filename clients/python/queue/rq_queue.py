@@ -42,7 +42,9 @@ def stop():
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-worker = Worker([queue], connection=connection, name=f"fencecheck-{config['worker']}")
+# RQ's own name (a fresh uuid): a worker started again after a kill must not meet its dead self's
+# registration, which RQ keeps for its worker_ttl (420 s) and refuses ("There exists an active worker").
+worker = Worker([queue], connection=connection)
 ready(config, library, None)
 stop_when_stdin_ends(stop)
 worker.work(logging_level="WARNING")

@@ -131,7 +131,7 @@ function anomaliesOf(run: QueueRun, records: Map<JobKey, number>, counts: QueueC
       if (e.status !== 'ok' || records.has(job)) continue;
       out.push({
         kind: 'lost-job',
-        message: `job ${shown(job)} was enqueued ok at ${ms(e.completeTime!)} but no effect of it landed`,
+        message: `job ${shown(job)} was enqueued ok at ${ms(e.completeTime!)} but no effect of it landed by the final read`,
         processes: [e.process],
         tokens: [],
         window: { start: e.invokeTime, end: run.final.op.completeTime! },
