@@ -14,7 +14,17 @@ export interface QueueResults extends ResultsJson {
   untestedWhy: string | null;
 }
 
-export function queueResults(history: History, plannedStalls: number, durationMs: number, protocolViolations: readonly string[]): QueueResults {
+/**
+ * `protocolViolations`: the lines that broke the queue protocol during the run, which the history does not hold;
+ * a re-check (`fencecheck check RUN_DIR`) passes the run's own summary of them instead, as `carriedProtocol`.
+ */
+export function queueResults(
+  history: History,
+  plannedStalls: number,
+  durationMs: number | null,
+  protocolViolations: readonly string[],
+  carriedProtocol?: string,
+): QueueResults {
   const verdict = checkQueue(history);
   const stats = verdict.stats ?? {};
   const evidence: Evidence = {
@@ -23,15 +33,10 @@ export function queueResults(history: History, plannedStalls: number, durationMs
     protection: { doubleHolds: stats['redelivered'] ?? 0, refusals: stats['wasted'] ?? 0 },
   };
   const checkers = [verdict];
-  if (protocolViolations.length > 0)
-    checkers.push({
-      checker: 'queue-protocol',
-      valid: 'unknown',
-      summary: `${protocolViolations.length} line(s) broke the queue protocol; first: ${protocolViolations[0]}`,
-      anomalies: [],
-      anomalyCount: 0,
-    });
-  const valid = verdict.valid === false ? false : protocolViolations.length > 0 ? 'unknown' : verdict.valid;
+  const protocol =
+    protocolViolations.length > 0 ? `${protocolViolations.length} line(s) broke the queue protocol; first: ${protocolViolations[0]}` : carriedProtocol;
+  if (protocol !== undefined) checkers.push({ checker: 'queue-protocol', valid: 'unknown', summary: protocol, anomalies: [], anomalyCount: 0 });
+  const valid = verdict.valid === false ? false : protocol !== undefined ? 'unknown' : verdict.valid;
   const untestedWhy = valid === true ? whyUntested(evidence, plannedStalls) : null;
   const outcome: Outcome = valid === false ? 'unsafe' : valid === 'unknown' ? 'unknown' : untestedWhy !== null ? 'untested' : 'safe';
   return { valid, deciding: checkers.map((c) => c.checker), durationMs, checkers, outcome, evidence, untestedWhy };

@@ -83,7 +83,7 @@ export function expectRunOptionFields(t: Record<string, unknown>, expect: Expect
   expect(
     t['workload'] !== 'queue',
     'workload',
-    "a lock workload: this is a queue run's directory, which check and report do not judge again yet (its results.json holds the run's verdict; docs/queues.md)",
+    "a lock workload: this is a queue run's directory, which `fencecheck check RUN_DIR` judges again but report does not show yet (its results.json holds the run's verdict; docs/queues.md)",
     t['workload'],
   );
   expect(isOneOf(LOCK_BACKENDS, t['backend']), 'backend', `one of ${LOCK_BACKENDS.join(', ')}`, t['backend']);

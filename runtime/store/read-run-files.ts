@@ -14,6 +14,7 @@ import type { RunPlan } from '../../core/plan/run-plan.js';
 import { BoundedReadError, MAX_RUN_FILE_BYTES, readBoundedFile } from './read-bounded-file.js';
 import { assertInside, LinkedOutsideError, realDir } from './confined-path.js';
 import { RUN_FILES } from '../../core/run-files/run-files.js';
+import { isQueueTestText, parseQueuePlanWindows, parseQueueTestJson, type StoredQueueTest } from '../../core/queue/queue-run-files.js';
 
 /**
  * A run file's text and path, or null when the run has none (ENOENT); any other failure names the file.
@@ -36,6 +37,16 @@ export function readRunFile(dir: string, name: string): { text: string; path: st
 export function readTestJson(dir: string): StoredTest | null {
   const file = readRunFile(dir, TEST_FILE);
   return file === null ? null : parseTestJson(file.text, file.path);
+}
+
+/** A queue run's directory read back: its test.json and how many fault windows its plan held; null when it is not a queue run's. */
+export function readQueueRun(dir: string): { test: StoredQueueTest; plannedWindows: number } | null {
+  const file = readRunFile(dir, TEST_FILE);
+  if (file === null || !isQueueTestText(file.text, file.path)) return null;
+  const test = parseQueueTestJson(file.text, file.path);
+  const plan = readRunFile(dir, PLAN_FILE);
+  if (plan === null) throw new RunFileError(join(dir, PLAN_FILE), "is missing: a queue run's outcome needs its fault windows");
+  return { test, plannedWindows: parseQueuePlanWindows(plan.text, plan.path) };
 }
 
 /** results.json of a run directory, checked; a missing file is null (the run did not finish). */

@@ -12,6 +12,7 @@ import type { CheckFilesOptions, FileCheck } from '../check/check-files.js';
 import { checkFiles } from '../check/check-files.js';
 import { expandHistoryPaths } from '../check/expand-paths.js';
 import { isRunDir } from '../../runtime/store/run-dir-entries.js';
+import { readQueueRun } from '../../runtime/store/read-run-files.js';
 import { describeOp, formatFileCheck } from '../check/format-verdict.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { HISTORY_FORMATS, type HistoryFormat } from '../history/read-history.js';
@@ -138,6 +139,32 @@ async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
   const documents: unknown[] = [];
   for (const dir of dirs) {
     const warnings: HistoryWarning[] = [];
+    const queueRun = readQueueRun(dir);
+    if (queueRun !== null) {
+      const { checkQueueRunDir } = await import('../check/check-queue-run-dir.js');
+      const { formatQueueResults, queueExitCode } = await import('../check/format-queue-results.js');
+      const { results, carried } = checkQueueRunDir(dir, queueRun, (w) => {
+        warnings.push(w);
+        if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);
+      });
+      if (json)
+        documents.push({
+          runDir: dir,
+          valid: results.valid,
+          outcome: results.outcome,
+          evidence: results.evidence,
+          deciding: results.deciding,
+          checkers: results.checkers,
+          untestedWhy: results.untestedWhy,
+          warnings,
+        });
+      else {
+        const note = carried !== undefined ? ['  (queue-protocol carried from results.json: the history does not hold what the programs printed)'] : [];
+        process.stdout.write(printable([oneLine(dir), ...formatQueueResults(results).map(oneLine), ...note].join('\n')) + '\n');
+      }
+      codes.push(queueExitCode(results));
+      continue;
+    }
     const { test, results: result } = await checkRunDir(dir, (w) => {
       warnings.push(w);
       if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);

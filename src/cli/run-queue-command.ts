@@ -5,7 +5,7 @@
  * the outcome, the run directory, the replay command; exit 0 safe, 1
  * unsafe, 2 unknown, 3 untested, 254 bad arguments.
  */
-import { EXIT, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { oneLine } from '../../core/printable.js';
 import { QUEUE_MODES, type QueueMode, type QueueServer } from '../../core/queue/queue-libraries.js';
 import { SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
@@ -13,6 +13,7 @@ import { QUEUE_SERVERS, validateQueueOptions, type QueueFault, type QueueRunOpti
 import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
 import { sharedRunOptions } from './run-flags.js';
+import { formatQueueResults, queueExitCode } from '../check/format-queue-results.js';
 import type { CliFlags } from './run-command.js';
 
 /** The flags a lock run has and a queue run has no use for: given with --workload queue, they are refused, not ignored. */
@@ -32,14 +33,9 @@ export async function runQueueCommand(flags: CliFlags): Promise<void> {
   const log = (l: string): void => void process.stderr.write(oneLine(l) + '\n');
   const { runQueueTest } = await import('../run/run-queue-test.js');
   const { results, runDir, replay } = await runQueueTest(o, { log, busyTimeoutMs: flags.busyTimeoutMs });
-  for (const c of results.checkers)
-    process.stdout.write(oneLine(`${c.checker}: ${c.valid === true ? 'valid' : c.valid === false ? 'INVALID' : 'unknown'}: ${c.summary}`) + '\n');
-  for (const a of results.checkers.flatMap((c) => c.anomalies).slice(0, 10)) process.stdout.write(oneLine(`  ${a.kind}: ${a.message}`) + '\n');
-  const why = results.untestedWhy !== null ? ` (${results.untestedWhy})` : '';
-  process.stdout.write(oneLine(`outcome: ${results.outcome}${why}`) + '\n');
+  for (const line of formatQueueResults(results)) process.stdout.write(oneLine(line) + '\n');
   process.stdout.write(`run: ${oneLine(runDir)}\nreplay: ${oneLine(replay)}\n`);
-  process.exitCode =
-    results.outcome === 'unsafe' ? EXIT.invalid : results.outcome === 'unknown' ? EXIT.unknown : results.outcome === 'untested' ? EXIT.untested : EXIT.valid;
+  process.exitCode = queueExitCode(results);
 }
 
 /** A lock run's flags that only a queue run takes: refused with the flag that makes them mean something. */

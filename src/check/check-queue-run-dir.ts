@@ -1,0 +1,40 @@
+/**
+ * Re-check a queue run's directory (`fencecheck check RUN_DIR` on a run of
+ * `--workload queue`): its history.jsonl through the same confined, strict
+ * reader as a lock run's (a cut last line tolerated), total-queue again, the
+ * evidence and the outcome from the plan's fault windows, and results.json
+ * rewritten through the run store. Protocol violations happened on the
+ * programs' stdout and are not in the history: the run's own summary of them
+ * is carried from its results.json, and the output says so.
+ */
+import type { HistoryWarning } from '../../core/history/history-warning.js';
+import type { StoredQueueTest } from '../../core/queue/queue-run-files.js';
+import { queueResults, type QueueResults } from '../../core/queue/queue-outcome.js';
+import { RunStore } from '../../runtime/store/run-store.js';
+import { readRunHistory } from './verify-run.js';
+
+export interface QueueRunCheck {
+  test: StoredQueueTest;
+  results: QueueResults;
+  /** The protocol violations' summary carried from the run's results.json, when it had one. */
+  carried: string | undefined;
+}
+
+export function checkQueueRunDir(dir: string, run: { test: StoredQueueTest; plannedWindows: number }, onWarning?: (w: HistoryWarning) => void): QueueRunCheck {
+  const store = RunStore.open(dir);
+  const history = readRunHistory(dir, onWarning);
+  const previous = readPrevious(store);
+  const carried = previous?.checkers.find((c) => c.checker === 'queue-protocol')?.summary;
+  const results = queueResults(history, run.plannedWindows, previous?.durationMs ?? null, [], carried);
+  store.writeResults(results);
+  return { test: run.test, results, carried };
+}
+
+/** A results.json that cannot be read is about to be replaced: the re-check does not depend on it. */
+function readPrevious(store: RunStore): ReturnType<RunStore['readResults']> {
+  try {
+    return store.readResults();
+  } catch {
+    return null;
+  }
+}
