@@ -17,6 +17,7 @@
  *   npm run libraries -- --from DIR                          # only merge and render
  *   npm run libraries -- --cluster pg-advisory --out DIR --hunt 10   # and hunt the cells its runs left untested
  *   npm run libraries -- --cluster etcd --only etcd-mutex --seeds 1 --doc /tmp/x.md   # a tiny matrix
+ *   npm run libraries -- --parallel 2                         # two runs at once in each comparison, hunt and shrink (slots)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,6 +58,7 @@ interface Flags {
   dryRun?: boolean;
   shrink?: number;
   hunt?: number;
+  parallel?: number;
 }
 
 const program = new Command()
@@ -85,6 +87,14 @@ const program = new Command()
     ),
     numberFlag('--budget-runs'),
   )
+  .option(
+    '--parallel <n>',
+    withRange(
+      "runs at once in each part's comparison and hunt, each on a cluster of its own (a slot; passed to fencecheck compare and hunt, whose default is one a core)",
+      FLAG_RANGES['--parallel'],
+    ),
+    numberFlag('--parallel'),
+  )
   .exitOverride();
 
 try {
@@ -105,8 +115,8 @@ function main(flags: Flags): void {
     const parts = selectParts(flags);
     for (const part of parts) {
       runPart(part, flags, dir);
-      if (!flags.dryRun) shrinkPart(join(dir, part.name), flags.shrink ?? 0);
-      if (!flags.dryRun && flags.hunt !== undefined) huntPart(join(dir, part.name), flags.hunt);
+      if (!flags.dryRun) shrinkPart(join(dir, part.name), flags.shrink ?? 0, parallelArgs(flags));
+      if (!flags.dryRun && flags.hunt !== undefined) huntPart(join(dir, part.name), flags.hunt, parallelArgs(flags));
     }
     if (flags.dryRun) return;
   }
@@ -182,12 +192,12 @@ function runSpan(report: Pick<CompareReport, 'cells'>): { startedAt: string; dur
 }
 
 /** Shrinks of the part's first n unsafe cells not shrunk yet; a shrink that did not reproduce (exit 2) is said and left out. */
-function shrinkPart(partDir: string, n: number): void {
+function shrinkPart(partDir: string, n: number, parallel: string[]): void {
   for (const t of shrinkTargets(partDir, n)) {
     // Shrunk already (an earlier invocation): the cluster time is not spent twice.
     if (existsSync(join(t.dir, 'cell.json'))) continue;
     const started = Date.now();
-    const status = fencecheck(t.args);
+    const status = fencecheck([...t.args, ...parallel]);
     if (status === 1) recordShrink(t.dir, t.cell, Date.now() - started);
     // 2: the run did not fail again often enough to shrink: an answer the document gives. Anything else (a signal, a bug) is retried on resume.
     else if (status === 2) recordShrink(t.dir, t.cell, Date.now() - started, NOT_REPRODUCED);
@@ -196,11 +206,11 @@ function shrinkPart(partDir: string, n: number): void {
 }
 
 /** A hunt of each cell the part's runs left untested, not hunted yet; a hunt that ended on a signal or a bug is said and left out. */
-function huntPart(partDir: string, tries: number): void {
+function huntPart(partDir: string, tries: number, parallel: string[]): void {
   for (const t of huntTargets(partDir, tries)) {
     if (existsSync(join(t.dir, 'cell.json'))) continue;
     const started = Date.now();
-    const status = fencecheck(t.args);
+    const status = fencecheck([...t.args, ...parallel]);
     // 0 none with evidence, 1 a violation, 2 unknown, 3 untested: every one an answer the document shows.
     if (status !== null && status <= 3) recordHunt(t.dir, t.facts, Date.now() - started);
     else process.stderr.write(`libraries: ${t.facts.library} / ${t.facts.resource} not hunted (fencecheck hunt exited ${status ?? 'on a signal'})\n`);
@@ -223,9 +233,15 @@ function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
     String(flags.seeds ?? part.seeds),
     ...run,
     ...(part.args ?? []),
+    ...parallelArgs(flags),
     '--out',
     out,
   ];
+}
+
+/** `--parallel N` for a child compare or hunt, when given: their own default (one a core) otherwise. */
+function parallelArgs(flags: Flags): string[] {
+  return flags.parallel !== undefined ? ['--parallel', String(flags.parallel)] : [];
 }
 
 /** Runs `fencecheck compare ARGS` as a child; 0 valid, 1 a run invalid (expected: unfenced libraries lose data), 2 unknown, 3 untested are all results. */
