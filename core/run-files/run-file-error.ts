@@ -16,11 +16,14 @@ import { parseStrictJson } from '../history/strict-json.js';
 /** A run file that is not what docs/run-directory.md says. Exit 254. */
 export class RunFileError extends FencecheckError {
   readonly file: string;
-  constructor(file: string, detail: string, cause?: unknown) {
+  /** `hint`: when the file is sound but not for this reader (a queue run's directory read as a lock run's). */
+  constructor(file: string, detail: string, cause?: unknown, hint?: string) {
     super('run-file', `${file}: ${detail}`, {
-      hint: file.endsWith(RUN_FILES.test)
-        ? 'The file does not follow docs/run-directory.md; `fencecheck run` writes it: restore it, or run the replay command again.'
-        : 'The file does not follow docs/run-directory.md; regenerate it with `fencecheck check RUN_DIR`, or fix the tool that wrote it.',
+      hint:
+        hint ??
+        (file.endsWith(RUN_FILES.test)
+          ? 'The file does not follow docs/run-directory.md; `fencecheck run` writes it: restore it, or run the replay command again.'
+          : 'The file does not follow docs/run-directory.md; regenerate it with `fencecheck check RUN_DIR`, or fix the tool that wrote it.'),
       exitCode: EXIT.badInput,
       cause,
     });

@@ -38,7 +38,7 @@ function rows(): [string, string, NumberRange][] {
     ['--ready-timeout-ms', 'up', FLAG_RANGES['--ready-timeout-ms']],
     ['--budget-runs', 'hunt', FLAG_RANGES['--budget-runs']],
     ['--until-ruled-out', 'hunt', FLAG_RANGES['--until-ruled-out']],
-    ['--parallel', 'hunt, shrink, compare, scenario run', FLAG_RANGES['--parallel']],
+    ['--parallel', 'hunt, shrink, compare, scenario run, npm run libraries', FLAG_RANGES['--parallel']],
     ['--hunt', 'npm run libraries', FLAG_RANGES['--budget-runs']],
     ['--runs', 'shrink', FLAG_RANGES['--runs']],
     ['--min-fails', 'shrink', FLAG_RANGES['--min-fails']],

@@ -96,7 +96,16 @@ describe('check RUN_DIR on a queue run', () => {
       expect((err as RunFileError).exitCode).toBe(EXIT.badInput);
       expect((err as RunFileError).message).toContain(field);
     }
-    expect(() => readTestJson(copy())).toThrow(/fencecheck check RUN_DIR/);
+    const asLock = (() => {
+      try {
+        readTestJson(copy());
+      } catch (e) {
+        return e as RunFileError;
+      }
+      return undefined;
+    })();
+    expect(asLock?.message).toMatch(/queue run's test\.json/);
+    expect(asLock?.hint).toMatch(/fencecheck check RUN_DIR/);
   });
 
   it('as a user runs it: `fencecheck check RUN_DIR` prints the verdict and exits 1 (the built CLI)', () => {

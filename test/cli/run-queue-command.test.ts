@@ -81,7 +81,13 @@ describe('a queue run directory read as a lock run', () => {
         join(dir, 'test.json'),
         JSON.stringify({ backend: 'redis', resource: 'none', workload: 'queue', seed: 1, name: 'q', startedAt: '2026-12-05T00:00:00Z' }),
       );
-      expect(() => readTestJson(dir)).toThrow(/queue run's directory/);
+      expect(() => readTestJson(dir)).toThrow(/queue run's test\.json/);
+      try {
+        readTestJson(dir);
+      } catch (err) {
+        expect((err as { hint?: string }).hint).toMatch(/fencecheck check RUN_DIR/);
+        expect((err as { exitCode?: number }).exitCode).toBe(254);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
