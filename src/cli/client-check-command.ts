@@ -16,9 +16,12 @@ import { FLAG_RANGES, numberFlag, oneOf, withRange } from './parse-options.js';
 import { parseInRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
 import { CLIENT_HELP, clientCommand } from './run-flags.js';
+import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import type { QueueServer } from '../../core/queue/queue-libraries.js';
 
 interface Flags {
-  backend: (typeof LOCK_SERVICES)[number];
+  backend: (typeof LOCK_SERVICES)[number] | 'postgres';
+  workload: 'lock' | 'queue';
   client?: string;
   callTimeoutMs: number;
   ttlMs: number;
@@ -33,8 +36,14 @@ export function registerClientCheckCommand(program: Command): void {
     .description('Check a lock client against the client contract on a real cluster: exclusion, hand-over, tokens, fences, a paused holder.')
     .requiredOption(
       '--backend <name>',
-      `the cluster to start (and the built-in client without --client): ${LOCK_SERVICES.join(', ')}`,
-      oneOf('--backend', LOCK_SERVICES),
+      `the cluster to start (and the built-in client without --client): ${LOCK_SERVICES.join(', ')}; with --workload queue the queue's server: ${QUEUE_SERVERS.join(', ')}`,
+      oneOf('--backend', CHECK_BACKENDS),
+    )
+    .option(
+      '--workload <kind>',
+      'lock (a lock client, docs/client-protocol.md) or queue (a queue program: producer and worker, docs/queues.md)',
+      oneOf('--workload', ['lock', 'queue'] as const),
+      'lock',
     )
     .option('--client <command>', CLIENT_HELP, clientCommand)
     .option(
@@ -63,9 +72,13 @@ export function registerClientCheckCommand(program: Command): void {
 Needs root (network namespaces). Examples:
   fencecheck client-check --backend redis --client '/usr/bin/python3 clients/python/redis_py_client.py'
   fencecheck client-check --backend etcd
-See docs/client-protocol.md for the protocol a client speaks.`,
+  fencecheck client-check --workload queue --backend redis --client 'node my-queue-program.mjs'
+See docs/client-protocol.md for the protocol a client speaks, docs/queues.md for a queue program's.`,
     )
     .action(async (flags: Flags) => {
+      if (flags.workload === 'queue') return queueClientCheck(flags);
+      if (flags.backend === 'postgres')
+        throw new UsageError("Expected a lock service with `--backend postgres`, got a queue's server", 'Add --workload queue to check a queue program on it.');
       const noClient = flags.client === undefined ? builtinClientMissing(flags.backend) : undefined;
       if (noClient) throw new UsageError(`Cannot check: ${noClient}.`);
       const { runClientCheck, clientCheckDir } = await import('../../runtime/client-check/run-client-check.js');
@@ -104,6 +117,41 @@ See docs/client-protocol.md for the protocol a client speaks.`,
     });
 }
 
-export function checkLine(r: CheckResult): string {
+const CHECK_BACKENDS = [...LOCK_SERVICES, 'postgres'] as const;
+
+/** `--workload queue`: a queue program (a library's name or a command line) through the queue protocol's contract. */
+async function queueClientCheck(flags: Flags): Promise<void> {
+  if (flags.client === undefined)
+    throw new UsageError(
+      'Expected `--client` with `--workload queue`: the queue program to check',
+      'Name a library (`--client bullmq`: docs/queues.md) or give its command line.',
+    );
+  if (!(QUEUE_SERVERS as readonly string[]).includes(flags.backend))
+    throw new UsageError(`Expected a queue's server with \`--workload queue\` (${QUEUE_SERVERS.join(', ')}), got \`--backend ${flags.backend}\``);
+  if (flags.provider !== 'namespaces')
+    throw new UsageError('Expected `--provider namespaces` with `--workload queue`: a queue run has no containers provider yet');
+  const { runQueueClientCheck } = await import('../run/queue-client-check.js');
+  const dir = ensureWritableDir(flags.results, '`--results`');
+  process.stderr.write(oneLine(`client-check: queue program ${flags.client} on a ${flags.backend} server; its run under ${dir}`) + '\n');
+  const r = await runQueueClientCheck(flags.backend as QueueServer, flags.client, dir, {
+    log: (l) => process.stderr.write(`${oneLine(l)}\n`),
+    busyTimeoutMs: flags.busyTimeoutMs,
+  });
+  for (const c of r.checks) process.stdout.write(checkLine(c) + '\n');
+  const failed = r.checks.filter((c) => c.status === 'fail').map((c) => c.check);
+  process.stdout.write(
+    [
+      `library: ${r.library}`,
+      `attempt number: ${r.attempt ?? 'none (attempt-fence n/a)'}`,
+      `run: ${r.runDir}`,
+      `client-check: ${failed.length === 0 ? 'PASSED' : `FAILED (${failed.join(', ')})`}`,
+    ]
+      .map(oneLine)
+      .join('\n') + '\n',
+  );
+  process.exitCode = failed.length === 0 ? EXIT.valid : EXIT.invalid;
+}
+
+export function checkLine(r: Pick<CheckResult, 'check' | 'status' | 'evidence'>): string {
   return oneLine(`${r.status.toUpperCase().padEnd(5)} ${r.check.padEnd(14)} ${r.evidence}`);
 }

@@ -23,7 +23,7 @@
  */
 import { join } from 'node:path';
 import pg from 'pg';
-import type { Value } from '../../core/history/op.js';
+import type { History, Value } from '../../core/history/op.js';
 import { UsageError } from '../../core/errors.js';
 import { planQueueRun, type QueuePlan } from '../../core/queue/queue-plan.js';
 import { libraryOf, queueReplayCommand, validateQueueOptions, type QueueRunOptions } from '../../core/queue/queue-options.js';
@@ -48,6 +48,11 @@ export interface QueueRunResult {
   runDir: string;
   replay: string;
   durationMs: number;
+  /** What the programs announced (their ready lines): the library and its attempt number's field, or null for none. */
+  announced: { library: string; attempt: string | null };
+  /** The recorded history (history.jsonl's ops), and the lines that broke the protocol. */
+  history: History;
+  violations: string[];
 }
 
 const QUEUE_NAME = 'fc-jobs';
@@ -84,6 +89,7 @@ export async function runQueueTest(o: QueueRunOptions, hooks: QueueRunHooks = {}
   const recorder = new Recorder(store.historyPath);
   const violations: string[] = [];
   let cluster: Cluster | undefined;
+  let announced: QueueRunResult['announced'] = { library: o.client, attempt: null };
   try {
     cluster = await startCluster({
       backends,
@@ -99,6 +105,8 @@ export async function runQueueTest(o: QueueRunOptions, hooks: QueueRunHooks = {}
       log(`protocol: ${v}`);
     });
     test['library'] = run.library;
+    test['attempt'] = run.attempt;
+    announced = { library: run.library, attempt: run.attempt };
     store.writeQueueFile('test', test);
     await mainPhase(run, plan, o, recorder, log);
     await drain(run, o, log);
@@ -120,7 +128,7 @@ export async function runQueueTest(o: QueueRunOptions, hooks: QueueRunHooks = {}
   const durationMs = Date.now() - started;
   const results = queueResults(recorder.ops, plan.stalls.length, durationMs, violations);
   store.writeResults(results);
-  return { results, runDir: store.dir, replay: test.replay, durationMs };
+  return { results, runDir: store.dir, replay: test.replay, durationMs, announced, history: recorder.ops, violations };
 }
 
 /** The queue's server and the resource's PostgreSQL: a PostgreSQL queue gets one of its own (pgl1), apart from the resource's pg1. */
@@ -133,6 +141,8 @@ interface LiveRun {
   producer: QueueProgram;
   workers: QueueProgram[];
   library: string;
+  /** The field the attempt number comes from, as the first ready line announced it; null for none. */
+  attempt: string | null;
   pg: pg.ClientConfig;
   /** Deliveries taken and not yet answered by their completion, by `worker|job|attempt`. */
   open: Map<string, number>;
@@ -192,6 +202,7 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     producer,
     workers,
     library: ready.library,
+    attempt: ready.attempt,
     pg: pgConfig,
     open: new Map(),
     enqueued: new Set(),
