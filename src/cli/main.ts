@@ -9,7 +9,10 @@
  * them made `fencecheck --version` cost 3–5× a bare `node -e 0`, almost all of
  * it in the ES module loader. Help, `help CMD` and unknown commands still load
  * every command so the listing and commander's suggestions stay complete.
+ * `check`, whose start-up is most of a small check's time, runs from one
+ * script with a V8 code cache instead (check-script.ts).
  */
+import { runCheckScript } from './check-script.js';
 import type { Register } from './program.js';
 
 // A reader that stops early (`fencecheck check ... | head -1`) closes the pipe: end quietly with the
@@ -45,7 +48,9 @@ const LISTING_ORDER = ['run', 'check', 'compare', 'client-check', 'scenario', 'h
 
 try {
   const args = await harnessArgs(process.argv.slice(2));
-  if (args !== undefined) {
+  // `check` runs from its code-cached script when the bundle has one (check-script.ts); anything else, or a
+  // build without the script (the compiled modules), through the program's module.
+  if (args !== undefined && !(commandWord(args) === 'check' && (await runCheckScript(args)))) {
     const [{ runProgram }, registrations] = await Promise.all([import('./program.js'), registrationsFor(args)]);
     await runProgram(args, registrations);
   }
