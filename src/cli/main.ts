@@ -50,7 +50,8 @@ try {
   const args = await harnessArgs(process.argv.slice(2));
   // `check` runs from its code-cached script when the bundle has one (check-script.ts); anything else, or a
   // build without the script (the compiled modules), through the program's module.
-  if (args !== undefined && !(commandWord(args) === 'check' && (await runCheckScript(args)))) {
+  if (args !== undefined && commandWord(args) === 'check' && (await runCheckScript(args))) await exitOnceWritten();
+  else if (args !== undefined) {
     const [{ runProgram }, registrations] = await Promise.all([import('./program.js'), registrationsFor(args)]);
     await runProgram(args, registrations);
   }
@@ -86,6 +87,18 @@ async function registrationsFor(args: readonly string[]): Promise<Register[]> {
   if (word !== undefined && Object.hasOwn(COMMANDS, word)) return [await COMMANDS[word]!()];
   if (word === undefined && args.length > 0 && args.every((a) => a === '--version' || a === '-V')) return [];
   return Promise.all(LISTING_ORDER.map((name) => COMMANDS[name]!()));
+}
+
+/**
+ * End the process once stdout and stderr have taken everything written (a pipe's writes are asynchronous on
+ * POSIX: an exit before them would lose output). Why not let it end by itself: a process that ends when its
+ * event loop is empty first waits for V8's background work, optimising compiles still queued and a garbage
+ * collection's concurrent marking, which a process about to end has no use for: measured 10 ms of the kv
+ * corpus's 0.18 s check on 2 cores. process.exitCode (the command's) is the status.
+ */
+async function exitOnceWritten(): Promise<never> {
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+  process.exit();
 }
 
 /** The command's name: the program itself takes no option with a value, so the first word not starting with '-'. */
