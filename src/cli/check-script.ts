@@ -10,7 +10,9 @@
  * the bytecode of every function the training run compiled, so a check starts
  * without parsing or compiling them. The cache is written at build time under
  * dist/, never at run time; a cache V8 rejects (another Node version, other
- * V8 flags) costs only the compile it would have saved.
+ * V8 flags) costs only the compile it would have saved. V8 checks the source
+ * only by its length: the build empties dist/bundle first and trains on the
+ * script it just wrote, so a cache is never older than its script.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
