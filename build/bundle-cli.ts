@@ -15,10 +15,16 @@
  * lock clients, which run as their own processes from dist/runtime.
  * The check worker is its own entry, next to the chunk that starts it
  * (`new URL('./check-worker.js', import.meta.url)`).
+ *
+ * `check` itself runs from a second build: check-program.ts as one CommonJS
+ * script (dist/bundle/check-program.cjs) with a V8 code cache beside it,
+ * written by a training run of the script (train-code-cache.ts); see
+ * src/cli/check-script.ts for why.
  */
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'rolldown';
+import { build, type RolldownPlugin } from 'rolldown';
 import { projectRoot } from '../runtime/hosts/paths.js';
 
 const BUNDLED_PACKAGES = new Set(['commander']);
@@ -27,10 +33,63 @@ const root = projectRoot();
 const outDir = join(root, 'dist', 'bundle');
 // Chunk names carry content hashes: without this, every build would leave the last one's chunks behind.
 rmSync(outDir, { recursive: true, force: true });
+const external = (id: string): boolean => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !BUNDLED_PACKAGES.has(id);
+
+/**
+ * Commander loads node:child_process when its module runs, for subcommands
+ * kept in executables of their own, which fencecheck has none of: 3 ms of
+ * every start-up. Here it is loaded on first use instead. A commander whose
+ * source no longer has the line fails the build rather than losing this quietly.
+ */
+const lazyChildProcess: RolldownPlugin = {
+  name: 'commander-lazy-child-process',
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/commander/lib/command.js')) return null;
+    const line = "const childProcess = require('node:child_process');";
+    if (!code.includes(line)) throw new Error(`commander's command.js no longer has \`${line}\`: update build/bundle-cli.ts`);
+    // Same line, same length or not: nothing moves to another line, so the source map stays right (map: null).
+    return { code: code.replace(line, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), map: null };
+  },
+};
+
+/**
+ * In one CommonJS script every module's built-ins are required at its top, those of modules a check loads
+ * only on some paths too: node:crypto (atomic writes, run directories) and node:worker_threads (--threads),
+ * ~5 ms of every check's start-up. Each becomes an object that requires the module on first use (the
+ * bundle only reads their members: `node_crypto.randomBytes`). The build fails if the line is gone.
+ */
+const LAZY_BUILTINS = ['crypto', 'worker_threads'];
+const lazyBuiltins: RolldownPlugin = {
+  name: 'lazy-builtins',
+  renderChunk(code) {
+    let out = code;
+    for (const name of LAZY_BUILTINS) {
+      const line = `let node_${name} = require("node:${name}");`;
+      if (!out.includes(line)) throw new Error(`the check script no longer has \`${line}\`: update build/bundle-cli.ts`);
+      out = out.replace(line, `let node_${name} = new Proxy({}, { get: (_, key) => require("node:${name}")[key] });`);
+    }
+    return { code: out, map: null };
+  },
+};
+
 await build({
   input: { main: join(root, 'dist/src/cli/main.js'), 'check-worker': join(root, 'dist/src/check/check-worker.js') },
   platform: 'node',
-  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !BUNDLED_PACKAGES.has(id),
+  external,
+  plugins: [lazyChildProcess],
   logLevel: 'warn',
   output: { dir: outDir, format: 'esm', entryFileNames: '[name].js', sourcemap: true },
 });
+
+// One script, no chunks: a code cache covers one script, and dynamic imports inside a vm.Script would need a loader.
+await build({
+  input: join(root, 'dist/src/cli/check-program.js'),
+  platform: 'node',
+  external,
+  plugins: [lazyChildProcess, lazyBuiltins],
+  logLevel: 'warn',
+  output: { file: join(outDir, 'check-program.cjs'), format: 'cjs', codeSplitting: false, sourcemap: true },
+});
+
+// The code cache, from a check of each history format and model in a child (a process of its own, as a user's check).
+execFileSync(process.execPath, [join(root, 'dist/build/train-code-cache.js'), outDir], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -11,6 +11,7 @@
  * its check reports that it is not a regular file (254): one could be a
  * history someone meant to save, and nothing is skipped in silence.
  */
+import { statSync, type Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -21,7 +22,7 @@ const HISTORY_ENDINGS = ['.jsonl', '.edn', '.log', '.txt'];
 export async function expandHistoryPaths(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
-    const info = await stat(path).catch((err: NodeJS.ErrnoException) => err);
+    const info = statOrError(path);
     if (info instanceof Error) {
       const why =
         info.code === 'ELOOP' ? 'a loop of symbolic links' : info.code === 'ENOENT' ? 'does not exist' : `cannot be read (${info.code ?? info.message})`;
@@ -42,6 +43,19 @@ export async function expandHistoryPaths(paths: readonly string[]): Promise<stri
     files.push(...found.sort());
   }
   return files;
+}
+
+/**
+ * The path's stat, or the error. Synchronous: each awaited stat is a round trip through libuv's thread pool,
+ * and `fencecheck check` of the 102 etcd logs named one by one spent 5 ms of its start there (4 ms more than
+ * the same check of their directory); one synchronous stat is microseconds.
+ */
+function statOrError(path: string): Stats | NodeJS.ErrnoException {
+  try {
+    return statSync(path);
+  } catch (err) {
+    return err as NodeJS.ErrnoException;
+  }
 }
 
 function isHistoryName(name: string): boolean {
