@@ -8,16 +8,18 @@
  * the library's lock (or visibility timeout), `--duration-ms` a stall.
  */
 import { UsageError } from '../errors.js';
+import type { RedisPersistence } from '../plan/redis-persistence.js';
 import { shellQuote } from '../shell-quote.js';
 import { modeNotServed, QUEUE_LIBRARIES, QUEUE_MODES, queueLibrary, type QueueLibrary, type QueueMode, type QueueServer } from './queue-libraries.js';
 
 export const QUEUE_SERVERS: readonly QueueServer[] = ['redis', 'postgres'];
 /**
- * The faults a queue run strikes so far, each at the first worker to take a job once its window opens:
- * client-pause stalls it past its lock (SIGSTOP, then SIGCONT); client-kill kills it (kill -9) and
- * starts it again after the window, as a supervisor would.
+ * The faults a queue run strikes so far. client-pause and client-kill strike the first worker to take a
+ * job once their window opens: SIGSTOP then SIGCONT (a stall past its lock), or kill -9 and a start again
+ * after the window, as a supervisor would. server-kill kills the queue's server (kill -9) when its window
+ * opens and starts it again after the window: what it kept depends on its persistence (--redis-persistence).
  */
-export const QUEUE_FAULTS = ['client-pause', 'client-kill'] as const;
+export const QUEUE_FAULTS = ['client-pause', 'client-kill', 'server-kill'] as const;
 export type QueueFault = (typeof QUEUE_FAULTS)[number];
 
 /** A bound on the plan's size (every job is held in memory and in plan.json). */
@@ -48,6 +50,8 @@ export interface QueueRunOptions {
   seed: number;
   resultsDir: string;
   name?: string;
+  /** The queue's Redis: what it keeps across a server-kill (none: nothing; the default). */
+  redisPersistence?: RedisPersistence;
 }
 
 /** The library a --client names, or undefined for a command line (its program announces itself). */
@@ -89,11 +93,16 @@ export function validateQueueOptions(o: QueueRunOptions): void {
       `Expected at most ${MAX_JOBS.toLocaleString('en')} jobs in a queue run (--rate × --clients × --time-limit), got about ${Math.round(jobs).toLocaleString('en')}`,
       'Lower --rate or --time-limit: the verdict needs jobs that meet a stall, not more jobs.',
     );
+  if (o.redisPersistence !== undefined && o.redisPersistence !== 'none' && o.backend !== 'redis')
+    throw new UsageError(
+      `Expected \`--redis-persistence\` only with \`--backend redis\`, got \`--backend ${o.backend}\``,
+      "A queue's PostgreSQL keeps what it committed: drop the flag.",
+    );
   for (const f of o.nemesis)
     if (!(QUEUE_FAULTS as readonly string[]).includes(f))
       throw new UsageError(
         `Expected \`--nemesis\` to hold faults a queue run strikes (${QUEUE_FAULTS.join(', ')}), got \`${f}\``,
-        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT); client-kill kills it mid-job (kill -9) and restarts it.',
+        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT); client-kill kills it mid-job (kill -9) and restarts it; server-kill kills the queue server and restarts it.',
       );
 }
 
@@ -129,6 +138,7 @@ export function queueReplayCommand(o: QueueRunOptions): string {
     '--seed',
     String(o.seed),
   );
+  if (o.redisPersistence !== undefined && o.redisPersistence !== 'none') args.push('--redis-persistence', o.redisPersistence);
   if (o.resultsDir !== 'results') args.push('--results', o.resultsDir);
   return `fencecheck ${shellQuote(args)}`;
 }

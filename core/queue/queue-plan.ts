@@ -13,7 +13,7 @@ export interface QueuePlan {
   /** Job ids 1..n and when each is enqueued, ms after the main phase starts. */
   jobs: { job: number; atMs: number }[];
   /** Fault windows: opened at atMs, each lasting durationMs once it finds a worker holding a job. */
-  stalls: { atMs: number; durationMs: number; fault: 'pause' | 'kill' }[];
+  stalls: { atMs: number; durationMs: number; fault: 'pause' | 'kill' | 'server-kill' }[];
   /** Worker host names (w1..wn) and the producer's. */
   workers: string[];
   producer: string;
@@ -28,14 +28,22 @@ export function planQueueRun(o: QueueRunOptions): QueuePlan {
   for (let t = arrivals.exponential(1000 / perSecond); t < horizonMs; t += arrivals.exponential(1000 / perSecond))
     jobs.push({ job: jobs.length + 1, atMs: Math.round(t) });
   const stalls: QueuePlan['stalls'] = [];
-  const faults = (['pause', 'kill'] as const).filter((f) => o.nemesis.includes(`client-${f}`));
+  const faults = (
+    [
+      ['pause', 'client-pause'],
+      ['kill', 'client-kill'],
+      ['server-kill', 'server-kill'],
+    ] as const
+  )
+    .filter(([, flag]) => o.nemesis.includes(flag))
+    .map(([fault]) => fault);
   if (faults.length > 0) {
     const gaps = rng.fork('stalls');
     // Drawn apart from the gaps, so that a run of one fault keeps the windows it always had.
     const kinds = rng.fork('fault kinds');
     // Each window a quiet interval after the last one ended, jittered by up to a fifth so windows do not beat with the jobs.
     for (let t = o.intervalMs; t < horizonMs; t += o.durationMs + o.intervalMs + gaps.int(0, Math.floor(o.intervalMs / 5)))
-      stalls.push({ atMs: t, durationMs: o.durationMs, fault: faults.length === 1 ? faults[0]! : faults[kinds.int(0, 1)]! });
+      stalls.push({ atMs: t, durationMs: o.durationMs, fault: faults.length === 1 ? faults[0]! : faults[kinds.int(0, faults.length - 1)]! });
   }
   return { jobs, stalls, workers: Array.from({ length: o.workers }, (_, i) => `w${i + 1}`), producer: 'producer' };
 }

@@ -9,6 +9,7 @@ import { UsageError } from '../../core/errors.js';
 import { oneLine } from '../../core/printable.js';
 import { QUEUE_MODES, type QueueMode, type QueueServer } from '../../core/queue/queue-libraries.js';
 import { SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
+import type { RedisPersistence } from '../../core/plan/redis-persistence.js';
 import { QUEUE_SERVERS, validateQueueOptions, type QueueFault, type QueueRunOptions } from '../../core/queue/queue-options.js';
 import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
@@ -47,7 +48,7 @@ export function refuseQueueOnly(flags: { backend: string; resource: string; neme
   if (queueOnly !== undefined)
     throw new UsageError(
       `Expected a lock run's fault in \`--nemesis\`, got \`${queueOnly}\` (a queue run's)`,
-      `\`${queueOnly}\` kills a queue's worker mid-job: add --workload queue, or strike a lock run with ${SCHEDULED_FAULT_KINDS.join(', ')}.`,
+      `\`${queueOnly}\` strikes a job queue's worker or server: add --workload queue, or strike a lock run with ${SCHEDULED_FAULT_KINDS.join(', ')}.`,
     );
   if ((QUEUE_SERVERS as readonly string[]).includes(flags.backend) && !['redis'].includes(flags.backend))
     throw new UsageError(
@@ -73,6 +74,7 @@ export function queueOptionsOf(flags: CliFlags): QueueRunOptions {
     );
   return {
     backend: flags.backend as QueueServer,
+    ...(flags['redisPersistence'] !== undefined ? { redisPersistence: flags['redisPersistence'] as RedisPersistence } : {}),
     client: shared.client,
     resource: flags.resource as QueueMode,
     nemesis: flags.nemesis as QueueFault[],

@@ -98,6 +98,7 @@ export async function runQueueTest(o: QueueRunOptions, hooks: QueueRunHooks = {}
       log: (l) => log(`cluster: ${l}`),
       ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
       ...(hooks.slot !== undefined ? { slot: hooks.slot } : {}),
+      ...(o.backend === 'redis' ? { redis: { persistence: o.redisPersistence ?? 'none' } } : {}),
     });
     log(`run directory: ${store.dir}`);
     const run = await startPrograms(cluster, o, plan, store, (v) => {
@@ -154,6 +155,9 @@ interface LiveRun {
   nextProcess: () => number;
   /** A killed worker's program started again on its host (client-kill), as a supervisor would. */
   restart: (worker: QueueProgram) => QueueProgram;
+  /** The queue's server node (server-kill) and the cluster's nemesis that kills and restarts it. */
+  queueNode: string;
+  nemesis: Cluster['nemesis'];
 }
 
 async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, store: RunStore, onViolation: (v: string) => void): Promise<LiveRun> {
@@ -210,6 +214,8 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     takeListeners: [],
     nextProcess: () => process++,
     restart: (w) => start('worker', w.name, `${w.name}.restart-${++restarts}`),
+    queueNode: server.node,
+    nemesis: c.nemesis,
   };
 }
 
@@ -274,6 +280,7 @@ async function stall(
   log: (line: string) => void,
 ): Promise<void> {
   await sleepUntil(t0 + s.atMs);
+  if (s.fault === 'server-kill') return serverKillWindow(run, s.durationMs, recorder, log);
   const victim = await new Promise<QueueProgram | undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), Math.max(0, horizon - Date.now()));
     run.takeListeners.push((w) => {
@@ -295,6 +302,28 @@ async function stall(
   recorder.record('nemesis', 'invoke', 'resume', value);
   await victim.proc.resume();
   recorder.record('nemesis', 'info', 'resume', value);
+}
+
+/** server-kill: the queue's server killed (kill -9) when the window opens, started again after it. */
+async function serverKillWindow(run: LiveRun, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
+  const value = { node: run.queueNode };
+  recorder.record('nemesis', 'invoke', 'kill', value);
+  try {
+    await run.nemesis.kill(run.queueNode);
+    recorder.record('nemesis', 'info', 'kill', value);
+  } catch (err) {
+    recorder.record('nemesis', 'info', 'kill', value, { error: err instanceof Error ? err.message : String(err) });
+    return;
+  }
+  log(`nemesis: the queue's server ${run.queueNode} killed (kill -9); started again in ${downMs} ms`);
+  await sleep(downMs);
+  recorder.record('nemesis', 'invoke', 'restart', value);
+  try {
+    await run.nemesis.restart(run.queueNode);
+    recorder.record('nemesis', 'info', 'restart', value);
+  } catch (err) {
+    recorder.record('nemesis', 'info', 'restart', value, { error: err instanceof Error ? err.message : String(err) });
+  }
 }
 
 async function killWindow(
@@ -360,14 +389,24 @@ function recordEvent(run: LiveRun, w: QueueProgram, e: WorkerEvent, recorder: Re
   }
 }
 
-/** Faults healed (every stall has ended): wait until every enqueued job finished and no delivery is open, at most recoverMs + two locks. */
+/**
+ * Faults healed (every window has ended): wait until every enqueued job finished and no delivery is open. The
+ * wait ends early only when no job finished for recoverMs + two locks: a queue still working off a backlog is
+ * given the time it needs (its jobs are not lost, only late), a queue that stopped is not waited for forever.
+ */
 async function drain(run: LiveRun, o: QueueRunOptions, log: (line: string) => void): Promise<void> {
-  const deadline = Date.now() + o.recoverMs + 2 * o.lockMs;
+  const quietMs = o.recoverMs + 2 * o.lockMs;
   const settled = (): boolean => run.open.size === 0 && [...run.enqueued].every((j) => run.finished.has(j));
-  while (!settled() && Date.now() < deadline) await sleep(100);
+  const started = Date.now();
+  let lastProgress = Date.now();
+  let finished = run.finished.size;
+  while (!settled() && Date.now() - lastProgress < quietMs) {
+    await sleep(100);
+    if (run.finished.size !== finished) [finished, lastProgress] = [run.finished.size, Date.now()];
+  }
   if (!settled())
     log(
-      `drain: ${[...run.enqueued].filter((j) => !run.finished.has(j)).length} job(s) unfinished, ${run.open.size} in flight, after ${o.recoverMs + 2 * o.lockMs} ms`,
+      `drain: ${[...run.enqueued].filter((j) => !run.finished.has(j)).length} job(s) unfinished, ${run.open.size} in flight: no job finished in the last ${quietMs} ms (drained for ${Math.round((Date.now() - started) / 1000)} s)`,
     );
   // A stalled worker's late effect comes after the re-run's: give every open delivery's program a moment more.
   await sleep(Math.min(1000, o.lockMs));
@@ -394,8 +433,8 @@ async function finalRead(config: pg.ClientConfig, recorder: Recorder, process: n
 }
 
 function windowKinds(plan: QueuePlan): string {
-  const kills = plan.stalls.filter((s) => s.fault === 'kill').length;
-  return `${plan.stalls.length - kills} stall(s), ${kills} kill(s)`;
+  const count = (f: QueuePlan['stalls'][number]['fault']): number => plan.stalls.filter((s) => s.fault === f).length;
+  return `${count('pause')} stall(s), ${count('kill')} kill(s)` + (count('server-kill') > 0 ? `, ${count('server-kill')} server kill(s)` : '');
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -119,5 +119,18 @@ describe('the queue plan', () => {
     // 300 s of 5 s windows spaced by 5 s: about 30 draws, both kinds far beyond any seed's chance of one alone.
     expect(both.some((w) => w.fault === 'pause') && both.some((w) => w.fault === 'kill')).toBe(true);
     expect(planQueueRun({ ...o, nemesis: ['client-pause', 'client-kill'] })).toEqual(planQueueRun({ ...o, nemesis: ['client-pause', 'client-kill'] }));
+    const three = planQueueRun({ ...o, nemesis: ['client-pause', 'client-kill', 'server-kill'] }).stalls;
+    expect(three.map((w) => w.atMs)).toEqual(pauses.map((w) => w.atMs));
+    expect(new Set(three.map((w) => w.fault))).toEqual(new Set(['pause', 'kill', 'server-kill']));
+    expect(planQueueRun({ ...o, nemesis: ['server-kill'] }).stalls.every((w) => w.fault === 'server-kill')).toBe(true);
+  });
+
+  it('--redis-persistence is for a Redis queue server only, and the replay keeps it', () => {
+    expect(() => validateQueueOptions({ ...GOOD, backend: 'postgres', client: 'pg-boss', redisPersistence: 'aof-everysec' })).toThrow(
+      /only with `--backend redis`/,
+    );
+    expect(() => validateQueueOptions({ ...GOOD, redisPersistence: 'aof-everysec' })).not.toThrow();
+    expect(queueReplayCommand({ ...GOOD, redisPersistence: 'aof-everysec' })).toContain('--redis-persistence aof-everysec');
+    expect(queueReplayCommand({ ...GOOD, redisPersistence: 'none' })).not.toContain('--redis-persistence');
   });
 });

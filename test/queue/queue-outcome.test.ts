@@ -66,6 +66,29 @@ describe('queue outcome', () => {
     expect(r.untestedWhy).toMatch(/never handed a job out twice/);
   });
 
+  it("a kill of the queue's server that took effect is the danger itself: nothing lost and nothing redelivered is safe; a failed kill is not evidence", () => {
+    const killed: [number | 'nemesis', Op['type'], string, Value][] = [
+      ['nemesis', 'invoke', 'kill', { node: 'redis1' }],
+      ['nemesis', 'info', 'kill', { node: 'redis1' }],
+      ['nemesis', 'invoke', 'restart', { node: 'redis1' }],
+      ['nemesis', 'info', 'restart', { node: 'redis1' }],
+    ];
+    const survived = queueResults(history([...enqueue(1), ...killed, ...delivery(1, 1, 1, 'ok'), ...final([{ job: 1, attempt: 1 }])]), 1, 10, []);
+    expect(survived.outcome).toBe('safe');
+    expect(survived.evidence.faults.applied).toBe(1);
+    const lost = queueResults(history([...enqueue(1), ...enqueue(2), ...killed, ...delivery(1, 1, 1, 'ok'), ...final([{ job: 1, attempt: 1 }])]), 1, 10, []);
+    expect(lost.outcome).toBe('unsafe');
+    expect(lost.checkers[0]!.anomalies.some((a) => a.kind === 'lost-job')).toBe(true);
+    const failedKill = history([
+      ...enqueue(1),
+      ['nemesis', 'invoke', 'kill', { node: 'redis1' }],
+      ['nemesis', 'info', 'kill', { node: 'redis1' }, { error: 'no such process' }],
+      ...delivery(1, 1, 1, 'ok'),
+      ...final([{ job: 1, attempt: 1 }]),
+    ]);
+    expect(queueResults(failedKill, 1, 10, []).outcome).toBe('untested');
+  });
+
   it('a protocol violation makes a valid run unknown; no job enqueued is never valid', () => {
     const r = queueResults(
       history([...enqueue(1), ...pause, ...delivery(1, 1, 1, 'rejected'), ...delivery(2, 1, 2, 'ok'), ...final([{ job: 1, attempt: 2 }])]),
