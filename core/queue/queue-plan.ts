@@ -9,11 +9,15 @@
 import { Prng } from '../random/prng.js';
 import type { QueueRunOptions } from './queue-options.js';
 
+/** What a fault window does: stall a worker, kill a worker, kill the queue's server (plan.json's reader takes these). */
+export const WINDOW_FAULTS = ['pause', 'kill', 'server-kill'] as const;
+export type WindowFault = (typeof WINDOW_FAULTS)[number];
+
 export interface QueuePlan {
   /** Job ids 1..n and when each is enqueued, ms after the main phase starts. */
   jobs: { job: number; atMs: number }[];
   /** Fault windows: opened at atMs, each lasting durationMs once it finds a worker holding a job. */
-  stalls: { atMs: number; durationMs: number; fault: 'pause' | 'kill' | 'server-kill' }[];
+  stalls: { atMs: number; durationMs: number; fault: WindowFault }[];
   /** Worker host names (w1..wn) and the producer's. */
   workers: string[];
   producer: string;

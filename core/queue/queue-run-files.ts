@@ -8,6 +8,7 @@
 import { expecter, isObject, isOneOf, parseJsonFile } from '../run-files/run-file-error.js';
 import { QUEUE_MODES, type QueueMode, type QueueServer } from './queue-libraries.js';
 import { QUEUE_FAULTS, QUEUE_SERVERS, type QueueFault } from './queue-options.js';
+import { WINDOW_FAULTS } from './queue-plan.js';
 
 export interface StoredQueueTest {
   name: string;
@@ -19,17 +20,12 @@ export interface StoredQueueTest {
   seed: number;
 }
 
-/** Whether a test.json's text is a queue run's (its workload says so); anything else is left to the lock run's reader. */
-export function isQueueTestText(text: string, file: string): boolean {
+/** A queue run's test.json, checked; null when it is not a queue run's (its workload says so): the lock run's reader's. */
+export function parseQueueTestJson(text: string, file: string): StoredQueueTest | null {
   const json = parseJsonFile(text, file);
-  return isObject(json) && json['workload'] === 'queue';
-}
-
-export function parseQueueTestJson(text: string, file: string): StoredQueueTest {
-  const json = parseJsonFile(text, file);
+  if (!isObject(json) || json['workload'] !== 'queue') return null;
   const expect = expecter(file);
-  expect(isObject(json), '(top level)', 'an object', json);
-  const t = json as Record<string, unknown>;
+  const t = json;
   expect(typeof t['name'] === 'string' && t['name'] !== '', 'name', 'the name of the test', t['name']);
   expect(t['workload'] === 'queue', 'workload', 'queue', t['workload']);
   expect(isOneOf(QUEUE_SERVERS, t['backend']), 'backend', `one of ${QUEUE_SERVERS.join(', ')}`, t['backend']);
@@ -58,9 +54,9 @@ export function parseQueuePlanWindows(text: string, file: string): number {
   expect(Array.isArray(stalls), 'stalls', "the plan's fault windows (an array)", stalls);
   (stalls as unknown[]).forEach((w, i) =>
     expect(
-      isObject(w) && Number.isFinite(w['atMs']) && Number.isFinite(w['durationMs']) && (w['fault'] === undefined || isOneOf(['pause', 'kill'], w['fault'])),
+      isObject(w) && Number.isFinite(w['atMs']) && Number.isFinite(w['durationMs']) && (w['fault'] === undefined || isOneOf(WINDOW_FAULTS, w['fault'])),
       `stalls[${i}]`,
-      '{ atMs, durationMs, fault: pause | kill }',
+      `{ atMs, durationMs, fault: ${WINDOW_FAULTS.join(' | ')} }`,
       w,
     ),
   );

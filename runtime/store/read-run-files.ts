@@ -14,7 +14,7 @@ import type { RunPlan } from '../../core/plan/run-plan.js';
 import { BoundedReadError, MAX_RUN_FILE_BYTES, readBoundedFile } from './read-bounded-file.js';
 import { assertInside, LinkedOutsideError, realDir } from './confined-path.js';
 import { RUN_FILES } from '../../core/run-files/run-files.js';
-import { isQueueTestText, parseQueuePlanWindows, parseQueueTestJson, type StoredQueueTest } from '../../core/queue/queue-run-files.js';
+import { parseQueuePlanWindows, parseQueueTestJson, type StoredQueueTest } from '../../core/queue/queue-run-files.js';
 
 /**
  * A run file's text and path, or null when the run has none (ENOENT); any other failure names the file.
@@ -42,8 +42,8 @@ export function readTestJson(dir: string): StoredTest | null {
 /** A queue run's directory read back: its test.json and how many fault windows its plan held; null when it is not a queue run's. */
 export function readQueueRun(dir: string): { test: StoredQueueTest; plannedWindows: number } | null {
   const file = readRunFile(dir, TEST_FILE);
-  if (file === null || !isQueueTestText(file.text, file.path)) return null;
-  const test = parseQueueTestJson(file.text, file.path);
+  const test = file === null ? null : parseQueueTestJson(file.text, file.path);
+  if (test === null) return null;
   const plan = readRunFile(dir, PLAN_FILE);
   if (plan === null) throw new RunFileError(join(dir, PLAN_FILE), "is missing: a queue run's outcome needs its fault windows");
   return { test, plannedWindows: parseQueuePlanWindows(plan.text, plan.path) };

@@ -12,6 +12,7 @@ import type { StoredQueueTest } from '../../core/queue/queue-run-files.js';
 import { queueResults, type QueueResults } from '../../core/queue/queue-outcome.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import { readRunHistory } from './verify-run.js';
+import { readPreviousResults } from './check-run-dir.js';
 
 export interface QueueRunCheck {
   test: StoredQueueTest;
@@ -23,18 +24,9 @@ export interface QueueRunCheck {
 export function checkQueueRunDir(dir: string, run: { test: StoredQueueTest; plannedWindows: number }, onWarning?: (w: HistoryWarning) => void): QueueRunCheck {
   const store = RunStore.open(dir);
   const history = readRunHistory(dir, onWarning);
-  const previous = readPrevious(store);
+  const previous = readPreviousResults(store);
   const carried = previous?.checkers.find((c) => c.checker === 'queue-protocol')?.summary;
   const results = queueResults(history, run.plannedWindows, previous?.durationMs ?? null, [], carried);
   store.writeResults(results);
   return { test: run.test, results, carried };
-}
-
-/** A results.json that cannot be read is about to be replaced: the re-check does not depend on it. */
-function readPrevious(store: RunStore): ReturnType<RunStore['readResults']> {
-  try {
-    return store.readResults();
-  } catch {
-    return null;
-  }
 }

@@ -29,7 +29,7 @@ export async function checkRunDir(dir: string, onWarning?: (w: HistoryWarning) =
 }
 
 /** A results.json that cannot be read is about to be replaced: the re-check does not depend on it. */
-function readPreviousResults(store: RunStore): StoredResults | null {
+export function readPreviousResults(store: RunStore): StoredResults | null {
   try {
     return store.readResults();
   } catch {

@@ -4,22 +4,10 @@
  * queue` prints them after a run, `check RUN_DIR` after a re-check.
  */
 import type { QueueResults } from '../../core/queue/queue-outcome.js';
-import { EXIT } from '../../core/errors.js';
 
 export function formatQueueResults(results: QueueResults): string[] {
   const lines = results.checkers.map((c) => `${c.checker}: ${c.valid === true ? 'valid' : c.valid === false ? 'INVALID' : 'unknown'}: ${c.summary}`);
   for (const a of results.checkers.flatMap((c) => c.anomalies).slice(0, 10)) lines.push(`  ${a.kind}: ${a.message}`);
   lines.push(`outcome: ${results.outcome}${results.untestedWhy !== null ? ` (${results.untestedWhy})` : ''}`);
   return lines;
-}
-
-/** `run`'s exit codes: 0 safe, 1 unsafe, 2 unknown, 3 untested. */
-export function queueExitCode(results: QueueResults): number {
-  return results.outcome === 'unsafe'
-    ? EXIT.invalid
-    : results.outcome === 'unknown'
-      ? EXIT.unknown
-      : results.outcome === 'untested'
-        ? EXIT.untested
-        : EXIT.valid;
 }

@@ -24,6 +24,7 @@ import type { HistoryWarning } from '../../core/history/history-warning.js';
 import { DEFAULT_READ_LIMITS, MIB } from '../../core/history/read-limits.js';
 import { oneLine, printable, printableJson } from '../../core/printable.js';
 import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
+import type { ResultsJson } from '../../core/run-files/results-json.js';
 
 interface CheckFlags {
   model?: ModelName;
@@ -139,46 +140,35 @@ async function checkRunDirs(dirs: string[], json: boolean): Promise<number> {
   const documents: unknown[] = [];
   for (const dir of dirs) {
     const warnings: HistoryWarning[] = [];
+    const onWarning = (w: HistoryWarning): void => {
+      warnings.push(w);
+      if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);
+    };
+    const document = (r: ResultsJson, extra: Record<string, unknown> = {}): unknown => ({
+      runDir: dir,
+      valid: r.valid,
+      outcome: r.outcome,
+      evidence: r.evidence,
+      deciding: r.deciding,
+      checkers: r.checkers,
+      ...extra,
+      warnings,
+    });
     const queueRun = readQueueRun(dir);
     if (queueRun !== null) {
       const { checkQueueRunDir } = await import('../check/check-queue-run-dir.js');
-      const { formatQueueResults, queueExitCode } = await import('../check/format-queue-results.js');
-      const { results, carried } = checkQueueRunDir(dir, queueRun, (w) => {
-        warnings.push(w);
-        if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);
-      });
-      if (json)
-        documents.push({
-          runDir: dir,
-          valid: results.valid,
-          outcome: results.outcome,
-          evidence: results.evidence,
-          deciding: results.deciding,
-          checkers: results.checkers,
-          untestedWhy: results.untestedWhy,
-          warnings,
-        });
+      const { formatQueueResults } = await import('../check/format-queue-results.js');
+      const { results, carried } = checkQueueRunDir(dir, queueRun, onWarning);
+      if (json) documents.push(document(results, { untestedWhy: results.untestedWhy }));
       else {
         const note = carried !== undefined ? ['  (queue-protocol carried from results.json: the history does not hold what the programs printed)'] : [];
         process.stdout.write(printable([oneLine(dir), ...formatQueueResults(results).map(oneLine), ...note].join('\n')) + '\n');
       }
-      codes.push(queueExitCode(results));
+      codes.push(outcomeExitCode(results));
       continue;
     }
-    const { test, results: result } = await checkRunDir(dir, (w) => {
-      warnings.push(w);
-      if (!json) process.stderr.write(`warning: ${oneLine(w.message)}\n`);
-    });
-    if (json)
-      documents.push({
-        runDir: dir,
-        valid: result.valid,
-        outcome: result.outcome,
-        evidence: result.evidence,
-        deciding: result.deciding,
-        checkers: result.checkers,
-        warnings,
-      });
+    const { test, results: result } = await checkRunDir(dir, onWarning);
+    if (json) documents.push(document(result));
     else
       process.stdout.write(
         printable(

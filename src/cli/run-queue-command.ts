@@ -10,11 +10,13 @@ import { oneLine } from '../../core/printable.js';
 import { QUEUE_MODES, type QueueMode, type QueueServer } from '../../core/queue/queue-libraries.js';
 import { SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
 import type { RedisPersistence } from '../../core/plan/redis-persistence.js';
+import { splitAim } from '../../core/generator/aimed-schedule.js';
 import { QUEUE_SERVERS, validateQueueOptions, type QueueFault, type QueueRunOptions } from '../../core/queue/queue-options.js';
 import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
 import { sharedRunOptions } from './run-flags.js';
-import { formatQueueResults, queueExitCode } from '../check/format-queue-results.js';
+import { formatQueueResults } from '../check/format-queue-results.js';
+import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
 import type { CliFlags } from './run-command.js';
 
 /** The flags a lock run has and a queue run has no use for: given with --workload queue, they are refused, not ignored. */
@@ -36,14 +38,14 @@ export async function runQueueCommand(flags: CliFlags): Promise<void> {
   const { results, runDir, replay } = await runQueueTest(o, { log, busyTimeoutMs: flags.busyTimeoutMs });
   for (const line of formatQueueResults(results)) process.stdout.write(oneLine(line) + '\n');
   process.stdout.write(`run: ${oneLine(runDir)}\nreplay: ${oneLine(replay)}\n`);
-  process.exitCode = queueExitCode(results);
+  process.exitCode = outcomeExitCode(results);
 }
 
 /** A lock run's flags that only a queue run takes: refused with the flag that makes them mean something. */
 export function refuseQueueOnly(flags: { backend: string; resource: string; nemesis?: unknown }): void {
   // An aimed fault (`client-pause@holder-read`) is judged by its fault.
   const queueOnly = ((flags.nemesis as string[] | undefined) ?? [])
-    .map((f) => f.split('@')[0]!)
+    .map((f) => splitAim(f, '--nemesis').fault)
     .find((f) => !(SCHEDULED_FAULT_KINDS as readonly string[]).includes(f));
   if (queueOnly !== undefined)
     throw new UsageError(

@@ -307,22 +307,22 @@ async function stall(
 /** server-kill: the queue's server killed (kill -9) when the window opens, started again after it. */
 async function serverKillWindow(run: LiveRun, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
   const value = { node: run.queueNode };
-  recorder.record('nemesis', 'invoke', 'kill', value);
-  try {
-    await run.nemesis.kill(run.queueNode);
-    recorder.record('nemesis', 'info', 'kill', value);
-  } catch (err) {
-    recorder.record('nemesis', 'info', 'kill', value, { error: err instanceof Error ? err.message : String(err) });
-    return;
-  }
+  if (!(await nemesisStep(recorder, 'kill', value, () => run.nemesis.kill(run.queueNode)))) return;
   log(`nemesis: the queue's server ${run.queueNode} killed (kill -9); started again in ${downMs} ms`);
   await sleep(downMs);
-  recorder.record('nemesis', 'invoke', 'restart', value);
+  await nemesisStep(recorder, 'restart', value, () => run.nemesis.restart(run.queueNode));
+}
+
+/** A nemesis op as invoke, then info (with the error when it failed); whether it took effect. */
+async function nemesisStep(recorder: Recorder, f: string, value: Value, act: () => Promise<void>): Promise<boolean> {
+  recorder.record('nemesis', 'invoke', f, value);
   try {
-    await run.nemesis.restart(run.queueNode);
-    recorder.record('nemesis', 'info', 'restart', value);
+    await act();
+    recorder.record('nemesis', 'info', f, value);
+    return true;
   } catch (err) {
-    recorder.record('nemesis', 'info', 'restart', value, { error: err instanceof Error ? err.message : String(err) });
+    recorder.record('nemesis', 'info', f, value, { error: err instanceof Error ? err.message : String(err) });
+    return false;
   }
 }
 

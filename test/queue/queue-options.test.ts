@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { queueReplayCommand, validateQueueOptions, type QueueRunOptions } from '../../core/queue/queue-options.js';
 import { planQueueRun } from '../../core/queue/queue-plan.js';
+import { parseQueuePlanWindows } from '../../core/queue/queue-run-files.js';
 import { modeNotServed, QUEUE_LIBRARIES } from '../../core/queue/queue-libraries.js';
 import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
 import { existsSync, readFileSync } from 'node:fs';
@@ -123,6 +124,15 @@ describe('the queue plan', () => {
     expect(three.map((w) => w.atMs)).toEqual(pauses.map((w) => w.atMs));
     expect(new Set(three.map((w) => w.fault))).toEqual(new Set(['pause', 'kill', 'server-kill']));
     expect(planQueueRun({ ...o, nemesis: ['server-kill'] }).stalls.every((w) => w.fault === 'server-kill')).toBe(true);
+  });
+
+  it("plan.json's reader (check RUN_DIR) takes every fault window the plan makes, and refuses another", () => {
+    const seed = testSeed('queue plan windows read back', 'test/queue/queue-options.test.ts');
+    const plan = planQueueRun({ ...GOOD, seed, timeLimitS: 300, nemesis: ['client-pause', 'client-kill', 'server-kill'] });
+    expect(new Set(plan.stalls.map((w) => w.fault))).toEqual(new Set(['pause', 'kill', 'server-kill']));
+    expect(parseQueuePlanWindows(JSON.stringify(plan), 'plan.json')).toBe(plan.stalls.length);
+    const odd = { ...plan, stalls: [{ atMs: 1, durationMs: 1, fault: 'partition' }] };
+    expect(() => parseQueuePlanWindows(JSON.stringify(odd), 'plan.json')).toThrow(/stalls\[0\]/);
   });
 
   it('--redis-persistence is for a Redis queue server only, and the replay keeps it', () => {
