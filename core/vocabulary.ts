@@ -64,7 +64,7 @@ export function clusterBackendsOf(backend: LockBackend): BackendName[] {
  * with its connection. (The `renew` trigger aims at these moments.)
  */
 export function renewalShareOf(backend: LockBackend): number | undefined {
-  return backend === 'etcd' || backend === 'zookeeper' ? 1 / 3 : undefined;
+  return lockSystem(backend).renewalShare;
 }
 
 /** Redlock gives a unique random token, no monotonic one; no lock gives none, so nothing may be ordered by it. */

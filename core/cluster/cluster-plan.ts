@@ -22,11 +22,14 @@
  */
 
 import { slotPrefix, slotSubnet } from './slots.js';
+import { BACKENDS, serverSystem, type BackendName } from '../systems/servers.js';
+import type { NodeGroup } from '../systems/server-system.js';
 
 /** Slot 0's prefix (the default cluster's); a plan's own is `plan.prefix` (core/cluster/slots.ts). */
 export const PREFIX = 'fc-';
-export const BACKENDS = ['redis', 'redlock', 'etcd', 'zookeeper', 'postgres', 'redis-sentinel', 'pg-advisory', 'pgbouncer', 'memcached'] as const;
-export type BackendName = (typeof BACKENDS)[number];
+/** The backends, and each one's layout (its nodes, their stem, addresses and ports), are its ServerSystem in core/systems (servers.ts lists them). */
+export { BACKENDS, type BackendName } from '../systems/servers.js';
+export type { NodeGroup } from '../systems/server-system.js';
 
 export function isBackendName(s: string): s is BackendName {
   return (BACKENDS as readonly string[]).includes(s);
@@ -39,33 +42,9 @@ export function isBackendName(s: string): s is BackendName {
  */
 export type NodeRole = 'data' | 'sentinel';
 
-/** A group of nodes: how many, the node name stem, the first octet (node i gets base + i) and the ports. */
-export interface NodeGroup {
-  count: number;
-  stem: string;
-  base: number;
-  ports: Record<string, number>;
-}
-
-/** Per backend: its data nodes, and for redis-sentinel its Sentinels as a second group. */
-export const BACKEND_LAYOUT: Record<BackendName, NodeGroup & { sentinels?: NodeGroup }> = {
-  redis: { count: 1, stem: 'redis', base: 10, ports: { client: 6379 } },
-  redlock: { count: 5, stem: 'redlock', base: 20, ports: { client: 6379 } },
-  etcd: { count: 3, stem: 'etcd', base: 30, ports: { client: 2379, peer: 2380 } },
-  zookeeper: { count: 3, stem: 'zk', base: 40, ports: { client: 2181, quorum: 2888, election: 3888 } },
-  postgres: { count: 1, stem: 'pg', base: 50, ports: { client: 5432 } },
-  // A master and two replicas (rs1 starts as the master), and three Sentinels watching them.
-  'redis-sentinel': { count: 3, stem: 'rs', base: 60, ports: { client: 6379 }, sentinels: { count: 3, stem: 'sentinel', base: 65, ports: { client: 26379 } } },
-  // The advisory lock's PostgreSQL, apart from the resource's pg1: a lock and its resource on one server would share its faults.
-  'pg-advisory': { count: 1, stem: 'pgl', base: 70, ports: { client: 5432 } },
-  // PgBouncer in front of pgl1 (transaction pooling), in its own namespace, as teams deploy it.
-  pgbouncer: { count: 1, stem: 'pgb', base: 75, ports: { client: 6432 } },
-  memcached: { count: 1, stem: 'mc', base: 80, ports: { client: 11211 } },
-};
-
 /** How many nodes a backend has, Sentinels included. */
 export function nodeCount(backend: BackendName): number {
-  const layout = BACKEND_LAYOUT[backend];
+  const layout = serverSystem(backend).layout;
   return layout.count + (layout.sentinels?.count ?? 0);
 }
 
@@ -143,7 +122,7 @@ export function planCluster(opts: PlanOptions): ClusterPlan {
   const at = { subnet, prefix };
   const backends = [...new Set(opts.backends)];
   const nodes = backends.flatMap((backend) => {
-    const layout = BACKEND_LAYOUT[backend];
+    const layout = serverSystem(backend).layout;
     const groups: [NodeGroup, NodeRole][] = [[layout, 'data'], ...(layout.sentinels ? [[layout.sentinels, 'sentinel'] as [NodeGroup, NodeRole]] : [])];
     return groups.flatMap(([group, role]) =>
       Array.from({ length: group.count }, (_, i): NodePlan => {

@@ -2,18 +2,16 @@
  * LockSystem: everything fencecheck knows of one lock backend as pure data
  * and rules: the servers it runs on, the token it gives (which decides the
  * resource modes that apply: vocabulary.ts), the faults that do not apply to
- * it (and why), the options only it reads, its leader. One file per backend in this folder, listed once in
- * registry.ts; the I/O half (its lock client, server spec, leader probe, warm
- * reset) is registered on the runtime side (runtime/systems/), so core stays
- * pure. Jepsen's db/client protocols are the model.
+ * it (and why), the options only it reads, its leader. One file per backend in this folder (beside its
+ * ServerSystem: server-system.ts), listed once in registry.ts; the I/O half (its server spec, warm reset,
+ * leader probe and evict pressure: runtime/cluster/backends/<backend>-adapter.ts; its lock client:
+ * runtime/clients/create-lock-client.ts) lives on the runtime side, so core stays pure. Jepsen's db/client
+ * protocols are the model.
  */
 import type { EvictPolicy } from '../generator/eviction.js';
 import type { TokenKind } from '../checkers/lock/verdict.js';
 import type { FaultKind } from '../generator/faults/registry.js';
-import type { BackendName } from '../cluster/cluster-plan.js';
-
-/** The backends with a leader (or master) that faults can aim at. */
-export type LeaderBackend = 'etcd' | 'zookeeper' | 'redis-sentinel';
+import type { BackendName } from './servers.js';
 
 /** The run options only some systems read (each system lists its own in `options`). */
 export interface SystemRunOptions {
@@ -50,7 +48,7 @@ export interface LockSystem {
   /** A master with asynchronously replicated replicas that a failover replaces: partitions may cut the master from its replicas, or leave it a minority of the clients (the hunt's master shapes). */
   replicatedMaster?: boolean;
   /** Its cluster has a leader (or master) that a `leader` fault target resolves to. */
-  leader?: LeaderBackend;
+  leader?: BackendName;
   /** Why it has no built-in lock client (only a --client runs on it); absent when it has one. */
   noBuiltinClient?: string;
   /** Why these faults do not apply to it, or undefined (scripted: a named scenario's script drives them). */
@@ -61,6 +59,8 @@ export interface LockSystem {
   clusterOptions?(o: SystemRunOptions): SystemClusterOptions;
   /** Its lock's name from the run's base name, where its namespace needs another spelling (ZooKeeper: the lock is a parent znode, an absolute path); the base name otherwise. */
   lockName?(base: string): string;
+  /** How often a holder's client renews its lease, as a share of the lease; absent when it does not (vocabulary.ts renewalShareOf). */
+  renewalShare?: number;
   /** The options it hands each lock client, from the run options. */
   clientOptions?(o: SystemRunOptions): { waitReplicas?: number };
 }

@@ -9,12 +9,18 @@ import type { LockClient, LockClientOptions } from './lock-client.js';
 import { NoLockClient } from './no-lock-client.js';
 import type { ClientConfig } from '../../core/client-protocol.js';
 import type { LockBackend } from '../../core/vocabulary.js';
+import { hasBuiltinClient, type NoBuiltinClientBackend } from '../../core/systems/registry.js';
 import type { ClientRuntime } from './client-runtime.js';
 
 export type LockClientClass = new (o: LockClientOptions) => LockClient;
 
-/** memcached has none (vocabulary.ts builtinClientMissing): the runner refuses such a run before anything starts. */
-const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, () => Promise<LockClientClass>> = {
+/**
+ * One loader per backend with a built-in client. A backend whose LockSystem gives noBuiltinClient (core/systems) has
+ * none and is left out, checked by the type (vocabulary.ts builtinClientMissing: the runner refuses such a run before
+ * anything starts). The table stays beside the clients: runtime/clients imports core only, and a client process loads
+ * nothing but its own backend's library.
+ */
+const CLIENTS: Record<Exclude<LockBackend, NoBuiltinClientBackend>, () => Promise<LockClientClass>> = {
   redis: async () => (await import('./redis-client.js')).RedisLockClient,
   redlock: async () => (await import('./redlock-client.js')).RedlockClient,
   'redlock-npm': async () => (await import('./redlock-npm-client.js')).RedlockNpmClient,
@@ -28,7 +34,7 @@ const CLIENTS: Record<Exclude<LockBackend, 'memcached'>, () => Promise<LockClien
 
 /** The class of a backend's built-in lock client, loaded on first use. */
 export async function loadLockClient(backend: LockBackend): Promise<LockClientClass> {
-  if (backend === 'memcached') throw new RangeError('memcached has no built-in lock client');
+  if (!hasBuiltinClient(backend)) throw new RangeError(`${backend} has no built-in lock client`);
   return CLIENTS[backend]();
 }
 

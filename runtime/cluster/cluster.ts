@@ -15,8 +15,8 @@ import type { ClusterLock } from './cluster-lock.js';
 import type { TeardownHooks } from './teardown-hooks.js';
 import { applyHost } from './topology.js';
 import { within } from '../hosts/within.js';
-import type { LeaderBackend } from '../../core/systems/lock-system.js';
-import { backendSpec } from './backends/registry.js';
+import type { LeaderBackend } from '../../core/systems/registry.js';
+import { backendSpec, pressureOfBackend } from './backends/registry.js';
 import { runCommand } from '../hosts/run-command.js';
 
 const schemeOf = (b: BackendName): string => backendSpec(b).scheme;
@@ -90,6 +90,7 @@ export class Cluster {
       client: (n) => this.clients.get(n),
       hostNames: () => allHosts(this.plan).map((h) => h.name),
       ...(parts.provider ? { nftExec: parts.provider.nftExec } : {}),
+      pressure: pressureOfBackend,
     });
   }
 

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverSystem, type BackendName } from '../../core/systems/servers.js';
 
 let cachedRoot: string | undefined;
 
@@ -84,12 +85,9 @@ export function sharedDataDir(runDir: string): string {
   return join(tmpdir(), `fencecheck-data-${createHash('sha1').update(resolve(runDir)).digest('hex').slice(0, 12)}`);
 }
 
-/** The backends whose servers run as the postgres user (PostgreSQL refuses root, and so does PgBouncer). */
-const RUN_AS_POSTGRES: readonly string[] = ['postgres', 'pg-advisory', 'pgbouncer'];
-
-/** A node's data dir: `<runDir>/data/<node>`, or under sharedDataDir for servers that do not run as root. */
-export function nodeDataDir(runDir: string, node: { name: string; backend: string }): string {
-  return RUN_AS_POSTGRES.includes(node.backend) ? join(sharedDataDir(runDir), node.name) : join(runDir, 'data', node.name);
+/** A node's data dir: `<runDir>/data/<node>`, or under sharedDataDir for servers that do not run as root (their ServerSystem's runsAs: PostgreSQL refuses root, and so does PgBouncer). */
+export function nodeDataDir(runDir: string, node: { name: string; backend: BackendName }): string {
+  return serverSystem(node.backend).runsAs !== undefined ? join(sharedDataDir(runDir), node.name) : join(runDir, 'data', node.name);
 }
 
 /**

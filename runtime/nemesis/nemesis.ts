@@ -25,7 +25,7 @@ import type { ServerHandle } from '../hosts/driver.js';
 import type { StateFile } from '../hosts/state-file.js';
 import { writeClockOffset } from '../hosts/clock-file.js';
 import type { EvictPolicy } from '../../core/generator/eviction.js';
-import { pressureOn, type Pressure } from './pressure.js';
+import { pressureOn, type Pressure, type PressureOf } from './pressure.js';
 import { endLockSessions, type SessionsEnded } from './session-end.js';
 import type { PressureStarted, PressureSummary } from './redis-pressure.js';
 import { startDelayProxy, type DelayProxy, type DelayProxyOptions } from './delay-proxy-handle.js';
@@ -47,6 +47,8 @@ export interface NemesisContext {
   hostNames(): string[];
   /** Run an nft script on a host (containers: docker exec); default `ip netns exec`. */
   nftExec?: (namespace: string, script: string) => Promise<void>;
+  /** Memory pressure on a cache node, by its backend (the backends' adapters: runtime/cluster/backends/registry.ts); without it no node is a cache. */
+  pressure?: PressureOf;
 }
 
 export class Nemesis {
@@ -182,7 +184,7 @@ export class Nemesis {
   /** Memory pressure on a cache node, resolved once it evicts; `onLockKeyEvicted` hears each non-filler key it evicts. */
   async evict(node: string, policy: EvictPolicy, onLockKeyEvicted: (key: string) => void): Promise<PressureStarted> {
     if (this.pressures.has(node)) throw new UnsupportedFaultError(`${node} is already under memory pressure.`, 'Stop the evict fault on it first (stopEvict).');
-    const p = pressureOn(this.serverNode(node), policy, onLockKeyEvicted);
+    const p = pressureOn(this.serverNode(node), policy, onLockKeyEvicted, this.ctx.pressure);
     this.pressures.set(node, p);
     try {
       return await p.start();

@@ -18,14 +18,16 @@
 import { join } from 'node:path';
 import { type ServerSpec, type SpecContext } from '../../hosts/driver.js';
 import { nodesOf, type ClusterPlan, type NodePlan } from '../../../core/cluster/cluster-plan.js';
+import { serverSystem } from '../../../core/systems/servers.js';
 import { POSTGRES_USER, postgresOwnedDir, postgresPing } from './postgres.js';
 
 export const PGBOUNCER_POOL_SIZE = 2;
 
-/** The server PgBouncer forwards to: the pg-advisory node. */
+/** The server PgBouncer forwards to: the pg-advisory node (its ServerSystem's `pools`). */
 function upstream(plan: ClusterPlan): NodePlan {
-  const [server] = nodesOf(plan, 'pg-advisory');
-  if (!server) throw new RangeError('the plan has a pgbouncer node but no pg-advisory node behind it');
+  const pooled = serverSystem('pgbouncer').pools!;
+  const [server] = nodesOf(plan, pooled);
+  if (!server) throw new RangeError(`the plan has a pgbouncer node but no ${pooled} node behind it`);
   return server;
 }
 

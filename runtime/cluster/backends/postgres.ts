@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import pg from 'pg';
 import { asUser, type ServerSpec, type SpecContext } from '../../hosts/driver.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
-import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
+import type { BackendName, NodePlan } from '../../../core/cluster/cluster-plan.js';
 import { initFromTemplate } from './postgres-template.js';
 
 import { POSTGRES_USER, postgresUrl } from '../../hosts/postgres-session.js';
@@ -67,7 +67,8 @@ export async function postgresOwnedDir(node: NodePlan, ctx: SpecContext): Promis
   return dir;
 }
 
-export function postgresSpec(backend: 'postgres' | 'pg-advisory' = 'postgres'): ServerSpec {
+/** `backend`: the resource's postgres, or another PostgreSQL backend (pg-advisory, the lock's own: its adapter says so). */
+export function postgresSpec(backend: BackendName = 'postgres'): ServerSpec {
   return {
     backend,
     comm: 'postgres',

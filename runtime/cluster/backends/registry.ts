@@ -1,63 +1,43 @@
 /**
- * The backends registry: a backend's name and options give its spec, which
- * says everything fencecheck does with its servers (command, readiness, stop,
- * the programs it needs, its Debian package, its URL scheme, whom clients
- * connect to, its half of a warm reset and clean check, how to name its
- * leader). Adding a backend is its file here and its reset's, plus a line in
- * each table below and its layout line in core/cluster/cluster-plan.ts (each a Record
- * over the backend names: the compiler asks for every one), beside its
- * LockSystem in core/systems/ and its lock client.
+ * The backends registry: every backend's adapter (its spec, its warm reset,
+ * its memory pressure), one entry per backend name; the compiler asks for
+ * every one. Adding a backend is its ServerSystem (and LockSystem) in
+ * core/systems/ with a line in core/systems/servers.ts (and registry.ts),
+ * its spec and reset files here, its `<backend>-adapter.ts` and a line
+ * below, and its lock client (runtime/clients/create-lock-client.ts).
  */
-import type { BackendReset, BackendSpec, ServerSpec } from '../../hosts/driver.js';
-import { etcdReset } from './etcd-reset.js';
-import { memcachedReset } from './memcached-reset.js';
-import { pgAdvisoryReset, pgbouncerReset } from './pg-advisory-reset.js';
-import { postgresReset } from './postgres-reset.js';
-import { redisReset } from './redis-reset.js';
-import { sentinelReset } from './sentinel-reset.js';
-import { zookeeperReset } from './zookeeper-reset.js';
+import type { BackendSpec } from '../../hosts/driver.js';
+import type { PressureOf } from '../../nemesis/pressure.js';
 import type { BackendName } from '../../../core/cluster/cluster-plan.js';
-import { etcdSpec } from './etcd.js';
-import { memcachedSpec } from './memcached.js';
-import { pgbouncerSpec } from './pgbouncer.js';
-import { postgresSpec } from './postgres.js';
-import { redisSpec, type RedisOptions } from './redis.js';
-import { redisSentinelSpec, type RedisSentinelOptions } from './redis-sentinel.js';
-import { redlockSpec } from './redlock.js';
-import { zookeeperSpec, type ZookeeperOptions } from './zookeeper.js';
+import type { BackendAdapter, BackendOptions } from './backend-adapter.js';
+import { etcdAdapter } from './etcd-adapter.js';
+import { memcachedAdapter } from './memcached-adapter.js';
+import { pgAdvisoryAdapter } from './pg-advisory-adapter.js';
+import { pgbouncerAdapter } from './pgbouncer-adapter.js';
+import { postgresAdapter } from './postgres-adapter.js';
+import { redisAdapter } from './redis-adapter.js';
+import { redisSentinelAdapter } from './redis-sentinel-adapter.js';
+import { redlockAdapter } from './redlock-adapter.js';
+import { zookeeperAdapter } from './zookeeper-adapter.js';
 
-export interface BackendOptions {
-  redis?: RedisOptions;
-  redlock?: RedisOptions;
-  zookeeper?: ZookeeperOptions;
-  redisSentinel?: RedisSentinelOptions;
-}
+export type { BackendOptions } from './backend-adapter.js';
 
-const REGISTRY: Record<BackendName, (opts: BackendOptions) => ServerSpec> = {
-  redis: (o) => redisSpec('redis', o.redis),
-  redlock: (o) => redlockSpec(o.redlock),
-  etcd: () => etcdSpec(),
-  zookeeper: (o) => zookeeperSpec(o.zookeeper),
-  postgres: () => postgresSpec(),
-  'redis-sentinel': (o) => redisSentinelSpec(o.redisSentinel),
-  'pg-advisory': () => postgresSpec('pg-advisory'),
-  pgbouncer: () => pgbouncerSpec(),
-  memcached: () => memcachedSpec(),
-};
-
-/** Each backend's half of a warm reset, beside its spec here: a reset module reads its spec module's constants at load, so the spec cannot import it. */
-const RESETS: Record<BackendName, BackendReset> = {
-  redis: redisReset,
-  redlock: redisReset,
-  etcd: etcdReset,
-  zookeeper: zookeeperReset,
-  postgres: postgresReset,
-  'redis-sentinel': sentinelReset,
-  'pg-advisory': pgAdvisoryReset,
-  pgbouncer: pgbouncerReset,
-  memcached: memcachedReset,
+export const BACKEND_ADAPTERS: Record<BackendName, BackendAdapter> = {
+  redis: redisAdapter,
+  redlock: redlockAdapter,
+  etcd: etcdAdapter,
+  zookeeper: zookeeperAdapter,
+  postgres: postgresAdapter,
+  'redis-sentinel': redisSentinelAdapter,
+  'pg-advisory': pgAdvisoryAdapter,
+  pgbouncer: pgbouncerAdapter,
+  memcached: memcachedAdapter,
 };
 
 export function backendSpec(name: BackendName, opts: BackendOptions = {}): BackendSpec {
-  return { ...REGISTRY[name](opts), reset: RESETS[name] };
+  const adapter = BACKEND_ADAPTERS[name];
+  return { ...adapter.spec(opts), reset: adapter.reset };
 }
+
+/** The evict fault's memory pressure on a node, by its backend (the cluster hands it to its Nemesis); undefined for a backend that is no cache. */
+export const pressureOfBackend: PressureOf = (node, policy, onLockKeyEvicted) => BACKEND_ADAPTERS[node.backend].pressure?.(node, policy, onLockKeyEvicted);
