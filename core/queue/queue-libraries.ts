@@ -55,10 +55,22 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     library: 'bull 4.16.5',
     language: 'node',
     server: 'redis',
-    // What Bull exposes; it does not count a stalled re-run, so both runs of a stalled job carry one number.
-    attempt: { field: 'job.attemptsMade + 1' },
+    // Bull counts a stalled re-run in the job's hash only (stalledCounter); the worker reads it when it takes the job.
+    attempt: { field: 'job.attemptsMade + stalledCounter + 1' },
     promise: 'a job whose lock is not renewed within lockDuration is moved back as stalled (maxStalledCount times) and run again',
     program: 'clients/node/queue/bull-queue.mjs',
+    install: NPM,
+  },
+  {
+    name: 'bull-attempts-made',
+    library: 'bull 4.16.5',
+    language: 'node',
+    server: 'redis',
+    // What Bull's Job exposes: failures only, so both runs of a stalled job carry one number (client-check fails it).
+    attempt: { field: 'job.attemptsMade + 1' },
+    promise: 'the same worker, its attempt number the one Bull documents (attemptsMade), which counts failed attempts only',
+    program: 'clients/node/queue/bull-queue.mjs',
+    args: ['--attempts-made'],
     install: NPM,
   },
   {

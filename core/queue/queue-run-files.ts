@@ -18,6 +18,9 @@ export interface StoredQueueTest {
   client: string;
   nemesis: QueueFault[];
   seed: number;
+  /** What the program announced itself as, and the command that replays the run: shown, never judged (absent in older runs). */
+  library?: string;
+  replay?: string;
 }
 
 /** A queue run's test.json, checked; null when it is not a queue run's (its workload says so): the lock run's reader's. */
@@ -42,6 +45,8 @@ export function parseQueueTestJson(text: string, file: string): StoredQueueTest 
     client: t['client'] as string,
     nemesis: n as QueueFault[],
     seed: t['seed'] as number,
+    ...(typeof t['library'] === 'string' ? { library: t['library'] } : {}),
+    ...(typeof t['replay'] === 'string' ? { replay: t['replay'] } : {}),
   };
 }
 

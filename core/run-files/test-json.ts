@@ -108,7 +108,7 @@ export function parseTestJson(text: string, file: string): StoredTest {
       file,
       "is a queue run's test.json (workload queue), which this command does not read: it reads a lock run's directory",
       undefined,
-      '`fencecheck check RUN_DIR` judges a queue run again; `report` does not show one yet (docs/queues.md).',
+      '`fencecheck check RUN_DIR` judges a queue run again and `fencecheck report RUN_DIR` draws it; hunt, shrink and compare do not take one yet (docs/queues.md).',
     );
   expect(typeof t['name'] === 'string' && t['name'] !== '', 'name', 'the name of the test', t['name']);
   expectRunOptionFields(t, expect);

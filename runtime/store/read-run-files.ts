@@ -5,6 +5,7 @@
  * through src/check/verify-run.ts), so the rule of confined-path.ts holds for
  * all of them: nothing is read from outside the run directory.
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expecter, isObject, parseJsonFile, RunFileError } from '../../core/run-files/run-file-error.js';
 import { parseResultsJson, RESULTS_FILE, type StoredResults } from '../../core/run-files/results-json.js';
@@ -47,6 +48,17 @@ export function readQueueRun(dir: string): { test: StoredQueueTest; plannedWindo
   const plan = readRunFile(dir, PLAN_FILE);
   if (plan === null) throw new RunFileError(join(dir, PLAN_FILE), "is missing: a queue run's outcome needs its fault windows");
   return { test, plannedWindows: parseQueuePlanWindows(plan.text, plan.path) };
+}
+
+/** readQueueRun for a path that may not be a directory at all (report RUN_DIR, the index): null when it is not one. */
+export function queueRunIfDir(path: string): ReturnType<typeof readQueueRun> {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    return null;
+  }
+  return isDir ? readQueueRun(path) : null;
 }
 
 /** results.json of a run directory, checked; a missing file is null (the run did not finish). */

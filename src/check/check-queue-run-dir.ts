@@ -8,6 +8,7 @@
  * is carried from its results.json, and the output says so.
  */
 import type { HistoryWarning } from '../../core/history/history-warning.js';
+import type { History } from '../../core/history/op.js';
 import type { StoredQueueTest } from '../../core/queue/queue-run-files.js';
 import { queueResults, type QueueResults } from '../../core/queue/queue-outcome.js';
 import { RunStore } from '../../runtime/store/run-store.js';
@@ -22,11 +23,20 @@ export interface QueueRunCheck {
 }
 
 export function checkQueueRunDir(dir: string, run: { test: StoredQueueTest; plannedWindows: number }, onWarning?: (w: HistoryWarning) => void): QueueRunCheck {
-  const store = RunStore.open(dir);
+  const judged = judgeQueueRunDir(dir, run, onWarning);
+  RunStore.open(dir).writeResults(judged.results);
+  return { test: judged.test, results: judged.results, carried: judged.carried };
+}
+
+/** The run judged from its history, nothing written (the report shows it; check writes it). */
+export function judgeQueueRunDir(
+  dir: string,
+  run: { test: StoredQueueTest; plannedWindows: number },
+  onWarning?: (w: HistoryWarning) => void,
+): QueueRunCheck & { history: History } {
   const history = readRunHistory(dir, onWarning);
-  const previous = readPreviousResults(store);
+  const previous = readPreviousResults(RunStore.open(dir));
   const carried = previous?.checkers.find((c) => c.checker === 'queue-protocol')?.summary;
   const results = queueResults(history, run.plannedWindows, previous?.durationMs ?? null, [], carried);
-  store.writeResults(results);
-  return { test: run.test, results, carried };
+  return { test: run.test, results, carried, history };
 }

@@ -21,18 +21,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, release, totalmem } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import type { CompareReport } from '../compare/compare-report.js';
 import { LIBRARIES_PARTS, LIBRARIES_RUN_ARGS, type LibrariesPart } from '../compare/libraries-matrix.js';
 import { renderLibrariesMd } from '../compare/render-libraries-md.js';
 import { NOT_REPRODUCED, readShrinks, recordShrink, shrinkTargets } from './libraries-shrink.js';
 import { huntTargets, readHunts, recordHunt } from './libraries-hunt.js';
 import { compiledEntry, projectRoot } from '../../runtime/hosts/paths.js';
-import { EXIT, FencecheckError, formatError, UsageError } from '../../core/errors.js';
+import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
+import { machine } from './machine-line.js';
+import { runMaintainerEntry } from './maintainer-entry.js';
 import { parseInRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
 
@@ -97,17 +98,7 @@ const program = new Command()
   )
   .exitOverride();
 
-try {
-  program.parse(process.argv);
-  main(program.opts<Flags>());
-} catch (err) {
-  // Commander has printed its own message (or the help); ours get their hint. Anything else is a bug: let it show.
-  if (err instanceof CommanderError) process.exitCode = err.exitCode === 0 ? 0 : EXIT.badInput;
-  else if (err instanceof FencecheckError) {
-    process.stderr.write(`${formatError(err)}\n`);
-    process.exitCode = err.exitCode;
-  } else throw err;
-}
+await runMaintainerEntry<Flags>(program, main);
 
 function main(flags: Flags): void {
   const dir = resolve(flags.from ?? flags.out ?? join('results', 'compare', `libraries-${stamp()}`));
@@ -278,11 +269,6 @@ function versionsOf(dir: string, report: CompareReport): Record<string, string> 
 function readJson<T>(file: string): T {
   if (!existsSync(file)) throw new UsageError(`Expected ${file} to exist`, 'Run the comparison first (npm run libraries), or name its directory with --from.');
   return JSON.parse(readFileSync(file, 'utf8')) as T;
-}
-
-function machine(): string {
-  const cpu = cpus();
-  return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.versions.node}; shared with other jobs while it ran`;
 }
 
 /** The command as a person would type it from the project root (paths inside it relative). */

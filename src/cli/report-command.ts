@@ -5,6 +5,7 @@
  * directory on 127.0.0.1, reports made on request, until interrupted.
  */
 import type { Command } from 'commander';
+import { queueRunIfDir } from '../../runtime/store/read-run-files.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
 import { readRunDir, type RunDir } from '../report/read-run-dir.js';
@@ -43,6 +44,16 @@ Examples:
       }
       if (flags.writeReports && flags.index === undefined) throw new UsageError('Expected `--write-reports` only with `--index`');
       if (flags.index !== undefined) return printIndex(flags.index, flags.writeReports === true);
+      // A queue run's directory: its own report, from its history judged again (src/report/write-queue-report.ts).
+      const queueRun = queueRunIfDir(runDir!);
+      if (queueRun !== null) {
+        const { writeQueueReport } = await import('../report/write-queue-report.js');
+        const { formatQueueResults } = await import('../check/format-queue-results.js');
+        const { path, results } = writeQueueReport(runDir!, queueRun);
+        process.stdout.write([`report: ${path}`, ...formatQueueResults(results)].map(oneLine).join('\n') + '\n');
+        process.exitCode = outcomeExitCode(results);
+        return;
+      }
       // Read once: the verdict recomputed from the history (a results.json that disagrees is refused, 254).
       const run = await readRunDir(runDir!);
       const path = await writeRunReport(runDir!, run);

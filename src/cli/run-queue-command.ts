@@ -35,9 +35,9 @@ export async function runQueueCommand(flags: CliFlags): Promise<void> {
   ensureWritableDir(o.resultsDir, '`--results`');
   const log = (l: string): void => void process.stderr.write(oneLine(l) + '\n');
   const { runQueueTest } = await import('../run/run-queue-test.js');
-  const { results, runDir, replay } = await runQueueTest(o, { log, busyTimeoutMs: flags.busyTimeoutMs });
+  const { results, runDir, replay, report } = await runQueueTest(o, { log, busyTimeoutMs: flags.busyTimeoutMs });
   for (const line of formatQueueResults(results)) process.stdout.write(oneLine(line) + '\n');
-  process.stdout.write(`run: ${oneLine(runDir)}\nreplay: ${oneLine(replay)}\n`);
+  process.stdout.write(`run: ${oneLine(runDir)}\n${report ? `report: ${oneLine(report)}\n` : ''}replay: ${oneLine(replay)}\n`);
   process.exitCode = outcomeExitCode(results);
 }
 

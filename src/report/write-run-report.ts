@@ -10,13 +10,14 @@
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
-import { readShrunkMark } from '../../runtime/store/read-run-files.js';
+import { queueRunIfDir, readShrunkMark } from '../../runtime/store/read-run-files.js';
+import { assertInside, realDir } from '../../runtime/store/confined-path.js';
 import { pageAssets } from './page-assets.js';
 import { readRunDir, RUN_FILES, type RunDir } from './read-run-dir.js';
 import { buildReportData } from './report-data.js';
 import { renderReportHtml } from './render-report-html.js';
 
-export const GENERATOR = 'fencecheck 0.1.0';
+import { GENERATOR } from './generator.js';
 
 /** A shrunk run carries this file (written by shrink): its report opens on the story (story.ts). */
 export const SHRUNK_FILE = RUN_FILES.shrunk;
@@ -27,6 +28,15 @@ export const SHRUNK_FILE = RUN_FILES.shrunk;
  * written only if the run directory really is in it.
  */
 export async function writeRunReport(runDir: string, read?: RunDir, opts: { within?: string } = {}): Promise<string> {
+  // A queue run's directory (test.json's workload queue) gets the queue's report; a lock run's is read below.
+  if (read === undefined) {
+    if (opts.within !== undefined) assertInside(runDir, realDir(opts.within), 'the results directory');
+    const queue = queueRunIfDir(runDir);
+    if (queue !== null) {
+      const { writeQueueReport } = await import('./write-queue-report.js');
+      return writeQueueReport(runDir, queue, opts.within === undefined ? {} : { inside: opts.within }).path;
+    }
+  }
   const [run, assets] = await Promise.all([read ?? readRunDir(runDir, opts.within === undefined ? {} : { within: opts.within }), pageAssets()]);
   const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, storyOf(runDir)), assets);
   const path = join(runDir, RUN_FILES.report);

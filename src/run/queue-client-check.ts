@@ -44,7 +44,7 @@ export async function runQueueClientCheck(
   backend: QueueServer,
   client: string,
   resultsDir: string,
-  hooks: { log: (line: string) => void; busyTimeoutMs: number },
+  hooks: { log: (line: string) => void; busyTimeoutMs: number; slot?: number },
 ): Promise<QueueClientCheck> {
   const o = queueCheckOptions(backend, client, resultsDir);
   validateQueueOptions(o);

@@ -41,6 +41,11 @@ import { Recorder } from '../../runtime/runner/recorder.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
 import { QueueProgram } from '../../runtime/queue/queue-program.js';
 import { RunStore } from '../../runtime/store/run-store.js';
+import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
+import { RUN_FILES } from '../../core/run-files/run-files.js';
+import { renderQueueReportHtml, type QueueReportInput } from '../report/render-queue-report-html.js';
+import { queueTimeline } from '../report/queue-timeline.js';
+import { GENERATOR } from '../report/generator.js';
 import type { BackendName } from '../../core/cluster/cluster-plan.js';
 
 export interface QueueRunResult {
@@ -53,6 +58,8 @@ export interface QueueRunResult {
   /** The recorded history (history.jsonl's ops), and the lines that broke the protocol. */
   history: History;
   violations: string[];
+  /** report.html's path, unless it could not be written (said in the log). */
+  report?: string;
 }
 
 const QUEUE_NAME = 'fc-jobs';
@@ -129,7 +136,26 @@ export async function runQueueTest(o: QueueRunOptions, hooks: QueueRunHooks = {}
   const durationMs = Date.now() - started;
   const results = queueResults(recorder.ops, plan.stalls.length, durationMs, violations);
   store.writeResults(results);
-  return { results, runDir: store.dir, replay: test.replay, durationMs, announced, history: recorder.ops, violations };
+  const report = writeOwnReport(store.dir, { ...o, name, library: announced.library, replay: test.replay }, results, recorder.ops, log);
+  return { results, runDir: store.dir, replay: test.replay, durationMs, announced, history: recorder.ops, violations, ...(report ? { report } : {}) };
+}
+
+/** report.html from the run's own results (its protocol violations included, which the history does not hold); the verdict stands without it. */
+function writeOwnReport(
+  dir: string,
+  facts: QueueReportInput['facts'],
+  results: QueueResults,
+  history: History,
+  log: (line: string) => void,
+): string | undefined {
+  try {
+    const path = join(dir, RUN_FILES.report);
+    writeFileAtomic(path, renderQueueReportHtml({ facts, results, timeline: queueTimeline(history), generator: GENERATOR }));
+    return path;
+  } catch (err) {
+    log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
 }
 
 /** The queue's server and the resource's PostgreSQL: a PostgreSQL queue gets one of its own (pgl1), apart from the resource's pg1. */

@@ -10,6 +10,7 @@ import { queueReplayCommand, validateQueueOptions, type QueueRunOptions } from '
 import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { parseQueuePlanWindows } from '../../core/queue/queue-run-files.js';
 import { modeNotServed, QUEUE_LIBRARIES } from '../../core/queue/queue-libraries.js';
+import { MATRIX_SETTINGS } from '../../core/queue/queue-matrix.js';
 import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,23 +18,8 @@ import { projectRoot } from '../../runtime/hosts/paths.js';
 import { DEBIAN_PACKAGES } from '../../runtime/cluster/setup.js';
 import { testSeed } from '../support/seed.js';
 
-const GOOD: QueueRunOptions = {
-  backend: 'redis',
-  client: 'bullmq',
-  resource: 'none',
-  nemesis: ['client-pause'],
-  timeLimitS: 30,
-  workers: 5,
-  rate: 2,
-  jobMs: 200,
-  lockMs: 2000,
-  intervalMs: 5000,
-  durationMs: 5000,
-  recoverMs: 5000,
-  callTimeoutMs: 1000,
-  seed: 1,
-  resultsDir: 'results',
-};
+// The run command's defaults (the queue matrix writes them out).
+const GOOD: QueueRunOptions = { backend: 'redis', client: 'bullmq', resource: 'none', nemesis: ['client-pause'], ...MATRIX_SETTINGS, resultsDir: 'results' };
 
 function refusal(o: Partial<QueueRunOptions>): UsageError {
   try {

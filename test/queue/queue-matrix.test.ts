@@ -1,0 +1,129 @@
+/**
+ * The queue matrix (core/queue/queue-matrix.ts) and docs/queues.md's generated table
+ * (src/queue/render-queues-md.ts): every library in every mode under a stall and without a
+ * remedy under a kill, a mode a library cannot serve shown n/a with its reason (never run), a
+ * cell's options the run command's own (its replay command reproduces it), and the table
+ * written between its markers without touching the prose around it.
+ */
+import { describe, expect, it } from 'vitest';
+import { cellOptions, librariesNamed, MATRIX_SETTINGS, queueMatrixCells } from '../../core/queue/queue-matrix.js';
+import { QUEUE_LIBRARIES, QUEUE_MODES, modeNotServed } from '../../core/queue/queue-libraries.js';
+import { queueReplayCommand, validateQueueOptions } from '../../core/queue/queue-options.js';
+import { GENERATED_BEGIN, GENERATED_END, renderQueueMatrix, replaceGenerated, type QueueCellRecord } from '../../src/queue/render-queues-md.js';
+import { UsageError } from '../../core/errors.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ENTRY = fileURLToPath(new URL('../../dist/src/cli/queues-main.js', import.meta.url));
+const queues = (args: string[]) => spawnSync(process.execPath, [ENTRY, ...args], { encoding: 'utf8', timeout: 30_000 });
+
+describe('the queue matrix', () => {
+  it('has every library in every mode under a stall and without a remedy under a kill, n/a exactly where the library has no attempt number', () => {
+    const cells = queueMatrixCells();
+    expect(cells).toHaveLength(QUEUE_LIBRARIES.length * (QUEUE_MODES.length + 1));
+    expect(new Set(cells.map((c) => c.id)).size).toBe(cells.length);
+    for (const lib of QUEUE_LIBRARIES) {
+      const mine = cells.filter((c) => c.library === lib);
+      expect(mine.filter((c) => c.fault === 'client-pause').map((c) => c.mode)).toEqual([...QUEUE_MODES]);
+      expect(mine.filter((c) => c.fault === 'client-kill').map((c) => c.mode)).toEqual(['none']);
+      for (const c of mine) expect(c.notServed).toBe(modeNotServed(lib, c.mode));
+    }
+    expect(cells.filter((c) => c.notServed !== undefined).map((c) => c.id)).toEqual(['bee-queue.client-pause.attempt-fence', 'rq.client-pause.attempt-fence']);
+  });
+
+  it("gives each runnable cell options the run command accepts, replayed by the command's own defaults", () => {
+    for (const c of queueMatrixCells().filter((c) => c.notServed === undefined)) {
+      const o = cellOptions(c, { ...MATRIX_SETTINGS }, '/tmp/r');
+      expect(() => validateQueueOptions(o)).not.toThrow();
+      const replay = queueReplayCommand(o);
+      expect(replay).toContain(`--client ${c.library.name} `);
+      expect(replay).toContain(`--resource ${c.mode} `);
+      expect(replay).toContain(`--nemesis ${c.fault} `);
+      expect(replay).toContain(`--backend ${c.library.server} `);
+    }
+  });
+
+  it('names libraries from --only in the matrix order and reports the unknown ones', () => {
+    expect(librariesNamed('rq, bullmq').libraries.map((l) => l.name)).toEqual(['bullmq', 'rq']);
+    expect(librariesNamed('bullmq,sidekiq').unknown).toEqual(['sidekiq']);
+    expect(librariesNamed(undefined).libraries).toHaveLength(QUEUE_LIBRARIES.length);
+  });
+});
+
+describe("docs/queues.md's generated table", () => {
+  const facts = { machine: 'a test machine', date: '2026-12-06', settings: 'seed 1', wall: '1 min' };
+  const measured: QueueCellRecord = {
+    id: 'bullmq.client-pause.none',
+    library: 'bullmq',
+    server: 'redis',
+    fault: 'client-pause',
+    mode: 'none',
+    outcome: 'unsafe',
+    exitCode: 1,
+    counts: { done: 297, duplicated: 3, lost: 0, wasted: 0, missingLock: 3, redelivered: 3 },
+    anomalies: ["job 44's effect landed 2 times (attempt 1 by w1 | w2, attempt 2 by w4)"],
+    replay: 'fencecheck run --workload queue --client bullmq',
+  };
+
+  it('writes each record as a row: the verdict with its exit code, duplicated per 1,000 with the Wilson interval, the counts, the first anomaly escaped', () => {
+    const md = renderQueueMatrix(
+      [
+        measured,
+        { id: 'rq.client-pause.attempt-fence', library: 'rq', server: 'redis', fault: 'client-pause', mode: 'attempt-fence', notServed: 'no attempt number' },
+        { id: 'rq.client-kill.none', library: 'rq', server: 'redis', fault: 'client-kill', mode: 'none', error: 'not run' },
+      ],
+      facts,
+    );
+    expect(md.startsWith(GENERATED_BEGIN)).toBe(true);
+    expect(md.endsWith(GENERATED_END)).toBe(true);
+    expect(md).toContain(
+      "| `bullmq` | redis | worker stalled (SIGSTOP) past its lock | none | **unsafe** (exit 1) | 3 of 297 (10.1, 3.4–29.3) | 0 | 0 | 3 | 3 | job 44's effect landed 2 times (attempt 1 by w1 \\| w2, attempt 2 by w4) |",
+    );
+    expect(md).toContain('| `rq` | redis | worker stalled (SIGSTOP) past its lock | attempt-fence | n/a (254: no attempt number) |');
+    expect(md).toContain('| `rq` | redis | worker killed (kill -9) mid-job | none | not measured (not run) |');
+    expect(md).toContain('# bullmq.client-pause.none\nfencecheck run --workload queue --client bullmq');
+    // Every row has the header's column count (no cell broke a column).
+    const rows = md.split('\n').filter((l) => l.startsWith('| `'));
+    for (const r of rows) expect(r.split(/(?<!\\)\|/).length).toBe(13);
+  });
+
+  it('replaces only the text between the markers, appends both when the document has none, and refuses a lone marker', () => {
+    const section = renderQueueMatrix([measured], facts);
+    const doc = `# Queues\n\nprose before\n\n${GENERATED_BEGIN}\nold table\n${GENERATED_END}\n\nprose after\n`;
+    const out = replaceGenerated(doc, section, 'q.md');
+    expect(out).toBe(`# Queues\n\nprose before\n\n${section}\n\nprose after\n`);
+    expect(replaceGenerated(out, section, 'q.md')).toBe(out);
+    expect(replaceGenerated('# Queues\n', section, 'q.md')).toBe(`# Queues\n\n${section}\n`);
+    expect(() => replaceGenerated(`${GENERATED_BEGIN}\nno end`, section, 'q.md')).toThrow(UsageError);
+    expect(() => replaceGenerated(`${GENERATED_END}\n${GENERATED_BEGIN}`, section, 'q.md')).toThrow(/out of order/);
+  });
+});
+
+describe('npm run queues (the built entry)', () => {
+  it('lists each cell with the command that replays it under --dry-run, n/a where the mode is not served, and runs nothing', () => {
+    const r = queues(['--dry-run', '--only', 'rq', '--out', '/tmp/fc-queues-dry']);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.map((l) => l.split(':')[0])).toEqual([
+      'rq.client-pause.none',
+      'rq.client-pause.idempotent',
+      'rq.client-pause.attempt-fence',
+      'rq.client-kill.none',
+    ]);
+    expect(lines[0]).toContain('fencecheck run --workload queue --backend redis --client rq --resource none --nemesis client-pause --time-limit 30');
+    expect(lines[2]).toMatch(/: n\/a \(rq's worker exposes no attempt number/);
+  });
+
+  it('refuses an unknown library, a missing --from directory and a --parallel out of range with 254 and a hint', () => {
+    for (const args of [
+      ['--only', 'sidekiq'],
+      ['--from', '/nonexistent/fc-queues'],
+      ['--parallel', '0'],
+    ]) {
+      const r = queues(args);
+      expect(r.status, args.join(' ')).toBe(254);
+      expect(r.stderr).toMatch(/Expected/);
+    }
+    expect(queues(['--only', 'sidekiq']).stderr).toMatch(/Hint: The libraries: bullmq, .*rq\./);
+  });
+});
