@@ -120,11 +120,13 @@ function timelineSection(t: QueueTimeline): string {
     if (d.effect) parts.push(`<circle class="effect ${d.effect.mark}" cx="${x(d.effect.at).toFixed(1)}" cy="${r * LANE + LANE / 2}" r="3"></circle>`);
   }
   const labels = t.workers.map((w, i) => `<text class="lane" x="4" y="${i * LANE + LANE / 2 + 4}">${escapeHtml(w)}</text>`).join('');
-  const seconds = Math.floor(span / 1e9);
-  const step = Math.max(1, Math.ceil(seconds / 10));
+  // Ticks on the history's own clock (seconds since the run began), as the tables below give their times.
+  const first = Math.ceil(t.start / 1e9);
+  const last = Math.floor(t.end / 1e9);
+  const step = Math.max(1, Math.ceil((last - first) / 10));
   const ticks: string[] = [];
-  for (let s = 0; s <= seconds; s += step)
-    ticks.push(`<text class="tick" x="${x(t.start + s * 1e9).toFixed(1)}" y="${t.workers.length * LANE + 16}">${s} s</text>`);
+  for (let s = first; s <= last; s += step)
+    if (x(s * 1e9) < WIDTH - 24) ticks.push(`<text class="tick" x="${x(s * 1e9).toFixed(1)}" y="${t.workers.length * LANE + 16}">${s} s</text>`);
   return `<section><h2>Timeline</h2>
 <p class="why">One lane per worker; a bar is one delivery of a job, from its take to the queue's answer to its completion (blue: completed; pink: completion refused; grey: never answered; red: a job whose effect landed twice). A dot is its effect: green accepted, red refused by the resource, orange unknown. Shaded: a fault window (a worker stalled or killed; the server killed shades every lane). Hover for the job, attempt and times.</p>
 <svg viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-label="deliveries per worker over time">${labels}${parts.join('')}${ticks.join('')}</svg></section>`;
