@@ -11,6 +11,9 @@ import { QUEUE_LIBRARIES, QUEUE_MODES, modeNotServed } from '../../core/queue/qu
 import { queueReplayCommand, validateQueueOptions } from '../../core/queue/queue-options.js';
 import { GENERATED_BEGIN, GENERATED_END, renderQueueMatrix, replaceGenerated, type QueueCellRecord } from '../../src/queue/render-queues-md.js';
 import { UsageError } from '../../core/errors.js';
+import { claimCellOptions, claimCells, QUEUE_CLAIMS } from '../../core/queue/queue-claims.js';
+import { CLAIM_MARKERS, renderQueueClaims, type ClaimRecord } from '../../src/queue/render-queue-claims-md.js';
+import { meanInterval, perThousand, wilsonInterval } from '../../core/checkers/lock/rate-interval.js';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -114,16 +117,84 @@ describe('npm run queues (the built entry)', () => {
     expect(lines[2]).toMatch(/: n\/a \(rq's worker exposes no attempt number/);
   });
 
-  it('refuses an unknown library, a missing --from directory and a --parallel out of range with 254 and a hint', () => {
+  it("lists the claims' cells under --claims --dry-run: each row of the libraries asked for at each seed", () => {
+    const r = queues(['--claims', '--dry-run', '--only', 'pg-boss', '--seeds', '2', '--seed', '7', '--out', '/tmp/fc-queues-dry']);
+    expect(r.status).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(':')[0]),
+    ).toEqual([
+      'claim.at-least-once.pg-boss.client-pause.none.s7',
+      'claim.at-least-once.pg-boss.client-pause.none.s8',
+      'claim.attempt-fence.pg-boss.client-pause.attempt-fence.s7',
+      'claim.attempt-fence.pg-boss.client-pause.attempt-fence.s8',
+    ]);
+    expect(r.stdout).toContain('--time-limit 60 --clients 5 --rate 2 --hold-ms 200 --ttl-ms 2000 --interval-ms 7000 --duration-ms 5000');
+  });
+
+  it('refuses an unknown library, a missing --from directory, a --parallel out of range and --seeds without --claims with 254 and a hint', () => {
     for (const args of [
       ['--only', 'sidekiq'],
       ['--from', '/nonexistent/fc-queues'],
       ['--parallel', '0'],
+      ['--seeds', '3'],
     ]) {
       const r = queues(args);
       expect(r.status, args.join(' ')).toBe(254);
       expect(r.stderr).toMatch(/Expected/);
     }
     expect(queues(['--only', 'sidekiq']).stderr).toMatch(/Hint: The libraries: bullmq, .*rq\./);
+  });
+});
+
+describe('the claims', () => {
+  it('run every row at each seed, with options the run command accepts and the row settings applied', () => {
+    const cells = claimCells(11, 3);
+    expect(cells).toHaveLength(QUEUE_CLAIMS.reduce((t, c) => t + c.rows.length, 0) * 3);
+    expect(new Set(cells.map((c) => c.id)).size).toBe(cells.length);
+    for (const c of cells) {
+      const o = claimCellOptions(c, '/tmp/r');
+      expect(() => validateQueueOptions(o)).not.toThrow();
+      expect(o.seed).toBeGreaterThanOrEqual(11);
+      expect(o.seed).toBeLessThanOrEqual(13);
+      for (const [k, v] of Object.entries(c.row.settings ?? {})) expect(o[k as keyof typeof o]).toBe(v);
+    }
+    // One stall a minute per worker: a window every 12 s among five workers, for a minute.
+    const atLeastOnce = cells.find((c) => c.claim.id === 'at-least-once')!;
+    const o = claimCellOptions(atLeastOnce, '/tmp/r');
+    expect(((o.intervalMs + o.durationMs) * o.workers) / 1000).toBe(60);
+    expect(o.timeLimitS).toBe(60);
+  });
+
+  it('pool a row over its seeds: verdicts tallied, duplicates pooled with Wilson and per seed with t, the first unsafe seed replayed', () => {
+    const run = (seed: number, duplicated: number, outcome: string): ClaimRecord => ({
+      id: `claim.at-least-once.bullmq.client-pause.none.s${seed}`,
+      library: 'bullmq',
+      server: 'redis',
+      fault: 'client-pause',
+      mode: 'none',
+      claim: 'at-least-once',
+      rowKey: 'bullmq.client-pause.none',
+      seed,
+      settings: '`--time-limit 60`',
+      outcome,
+      exitCode: outcome === 'unsafe' ? 1 : 0,
+      counts: { done: 500, duplicated, lost: 0, wasted: 0, redelivered: duplicated },
+      replay: `fencecheck run --seed ${seed}`,
+    });
+    const records = [run(1, 0, 'safe'), run(2, 5, 'unsafe'), run(3, 10, 'unsafe')];
+    const md = renderQueueClaims(QUEUE_CLAIMS, records, { date: '2026-12-06', wall: '1 min', seeds: '3 seeds' });
+    const pooled = wilsonInterval(15, 1500);
+    const perSeed = meanInterval([0, 10, 20])!;
+    expect(md).toContain(
+      `| \`bullmq\` | worker stalled | none | \`--time-limit 60\` | 2 / 1 / 0 | 15 of 1500 (10.0, ${perThousand(pooled.low)}–${perThousand(pooled.high)}) | 10.0 (${perSeed.low.toFixed(1)}–${perSeed.high.toFixed(1)}) | 0 | 0 | 15 | seed 2 |`,
+    );
+    expect(md).toContain('# at-least-once: bullmq.client-pause.none, seed 2\nfencecheck run --seed 2');
+    expect(md.startsWith(CLAIM_MARKERS.begin)).toBe(true);
+    // The claims' markers are their own: the matrix's section is left alone when the claims are written.
+    const doc = `${GENERATED_BEGIN}\nmatrix\n${GENERATED_END}\n`;
+    expect(replaceGenerated(doc, md, 'q.md', CLAIM_MARKERS)).toBe(`${doc.trimEnd()}\n\n${md}\n`);
   });
 });
