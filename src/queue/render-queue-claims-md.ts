@@ -7,6 +7,7 @@
  * lost, wasted and redelivered summed; the first unsafe seed's replay command.
  */
 import { meanInterval, perThousand, wilsonInterval } from '../../core/checkers/lock/rate-interval.js';
+import { formatPercent, ruledOutRate } from '../../core/checkers/lock/weight.js';
 import type { QueueClaim } from '../../core/queue/queue-claims.js';
 import type { Markers, QueueCellRecord } from './render-queues-md.js';
 
@@ -48,7 +49,7 @@ export function renderQueueClaims(
       '',
       `**${claim.claim}**: ${claim.question}.`,
       '',
-      '| library | fault | resource | settings | seeds: unsafe / safe / untested | duplicated, pooled (per 1,000, 95% CI) | per seed (mean, 95% t) | lost | wasted | redelivered | first unsafe seed |',
+      "| library | fault | resource | settings | seeds: unsafe / safe / untested | duplicated, pooled (per 1,000, 95% CI) | per seed (mean, 95% t) | lost | wasted | redelivered | first unsafe seed, or the safe seeds' weight |",
       '|---|---|---|---|---|---|---|---|---|---|---|',
     );
     const keys = [...new Set(records.filter((r) => r.claim === claim.id).map((r) => r.rowKey))];
@@ -84,5 +85,11 @@ function rowOf(runs: readonly ClaimRecord[]): string {
     notMeasured > 0 ? ` (${notMeasured} not measured)` : ''
   }${tally('unknown') > 0 ? `, ${tally('unknown')} unknown` : ''} | ${dup} of ${done} (${perThousand(done === 0 ? 0 : dup / done)}, ${perThousand(ci.low)}–${perThousand(ci.high)}) | ${
     perSeed === undefined ? '—' : `${perSeed.mean.toFixed(1)} (${perSeed.low.toFixed(1)}–${perSeed.high.toFixed(1)})`
-  } | ${sum('lost')} | ${sum('wasted')} | ${sum('redelivered')} | ${failing === undefined ? '—' : `seed ${failing.seed}`} |`;
+  } | ${sum('lost')} | ${sum('wasted')} | ${sum('redelivered')} | ${failing !== undefined ? `seed ${failing.seed}` : weightOf(tally('safe'))} |`;
+}
+
+/** What the row's safe seeds (each a run in which the danger occurred) rule out: none unsafe, so a failure that common would have shown. */
+function weightOf(safeSeeds: number): string {
+  const rate = ruledOutRate(safeSeeds);
+  return rate === null ? 'no seed tested' : `${safeSeeds} safe seed${safeSeeds === 1 ? '' : 's'}: a failure in ≥ ${formatPercent(rate)} of runs ruled out`;
 }

@@ -14,6 +14,7 @@ import { UsageError } from '../../core/errors.js';
 import { claimCellOptions, claimCells, QUEUE_CLAIMS } from '../../core/queue/queue-claims.js';
 import { CLAIM_MARKERS, renderQueueClaims, type ClaimRecord } from '../../src/queue/render-queue-claims-md.js';
 import { meanInterval, perThousand, wilsonInterval } from '../../core/checkers/lock/rate-interval.js';
+import { formatPercent, ruledOutRate } from '../../core/checkers/lock/weight.js';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -192,6 +193,10 @@ describe('the claims', () => {
       `| \`bullmq\` | worker stalled | none | \`--time-limit 60\` | 2 / 1 / 0 | 15 of 1500 (10.0, ${perThousand(pooled.low)}–${perThousand(pooled.high)}) | 10.0 (${perSeed.low.toFixed(1)}–${perSeed.high.toFixed(1)}) | 0 | 0 | 15 | seed 2 |`,
     );
     expect(md).toContain('# at-least-once: bullmq.client-pause.none, seed 2\nfencecheck run --seed 2');
+    // A row with no unsafe seed is weighed by its safe (tested) seeds; an untested seed weighs nothing.
+    const clean = renderQueueClaims(QUEUE_CLAIMS, [run(1, 0, 'safe'), run(2, 0, 'safe'), run(3, 0, 'untested')], { date: 'd', wall: 'w', seeds: '3' });
+    expect(clean).toContain(`| 0 / 2 / 1 | 0 of 1500 (0.0, 0.0–${perThousand(wilsonInterval(0, 1500).high)}) |`);
+    expect(clean).toContain(`| 2 safe seeds: a failure in ≥ ${formatPercent(ruledOutRate(2)!)} of runs ruled out |`);
     expect(md.startsWith(CLAIM_MARKERS.begin)).toBe(true);
     // The claims' markers are their own: the matrix's section is left alone when the claims are written.
     const doc = `${GENERATED_BEGIN}\nmatrix\n${GENERATED_END}\n`;
