@@ -18,6 +18,7 @@ import { sharedRunOptions } from './run-flags.js';
 import { formatQueueResults } from '../check/format-queue-results.js';
 import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
 import type { CliFlags } from './run-command.js';
+import { MAX_SLOTS } from '../../core/cluster/slots.js';
 
 /** The flags a lock run has and a queue run has no use for: given with --workload queue, they are refused, not ignored. */
 const LOCK_ONLY: [keyof CliFlags | string, string][] = [
@@ -35,10 +36,32 @@ export async function runQueueCommand(flags: CliFlags): Promise<void> {
   ensureWritableDir(o.resultsDir, '`--results`');
   const log = (l: string): void => void process.stderr.write(oneLine(l) + '\n');
   const { runQueueTest } = await import('../run/run-queue-test.js');
-  const { results, runDir, replay, report } = await runQueueTest(o, { log, busyTimeoutMs: flags.busyTimeoutMs });
+  const { results, runDir, replay, report } = await runInFreeSlot((slot) => runQueueTest(o, { log, busyTimeoutMs: 0, slot }), flags.busyTimeoutMs, log);
   for (const line of formatQueueResults(results)) process.stdout.write(oneLine(line) + '\n');
   process.stdout.write(`run: ${oneLine(runDir)}\n${report ? `report: ${oneLine(report)}\n` : ''}replay: ${oneLine(replay)}\n`);
   process.exitCode = outcomeExitCode(results);
+}
+
+/**
+ * A queue run in the lowest free slot (a queue run adopts no kept cluster, so it need not wait for slot 0): two
+ * queue commands at once each get their own slot, or wait up to --busy-timeout-ms when every slot is taken. A
+ * slot another process took between the probe and the start is chosen again.
+ */
+async function runInFreeSlot<T>(run: (slot: number) => Promise<T>, busyTimeoutMs: number, log: (line: string) => void): Promise<T> {
+  const { chooseFreeSlot } = await import('../../runtime/cluster/free-slot.js');
+  const { ClusterBusyError } = await import('../../runtime/hosts/cluster-errors.js');
+  for (let attempt = 0; ; attempt++) {
+    const chosen = await chooseFreeSlot(busyTimeoutMs, 0);
+    try {
+      if (chosen.slot !== 0) log(`cluster: slot ${chosen.slot} (slot 0 is another command's)`);
+      return await run(chosen.slot);
+    } catch (err) {
+      if (!(err instanceof ClusterBusyError) || attempt >= MAX_SLOTS) throw err;
+      log(`cluster: slot ${chosen.slot} was taken by another process meanwhile; choosing another`);
+    } finally {
+      chosen.release();
+    }
+  }
 }
 
 /** A lock run's flags that only a queue run takes: refused with the flag that makes them mean something. */
