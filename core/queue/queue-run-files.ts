@@ -21,6 +21,7 @@ export interface StoredQueueTest {
   /** What the program announced itself as, and the command that replays the run: shown, never judged (absent in older runs). */
   library?: string;
   replay?: string;
+  startedAt?: string;
 }
 
 /** A queue run's test.json, checked; null when it is not a queue run's (its workload says so): the lock run's reader's. */
@@ -47,6 +48,7 @@ export function parseQueueTestJson(text: string, file: string): StoredQueueTest 
     seed: t['seed'] as number,
     ...(typeof t['library'] === 'string' ? { library: t['library'] } : {}),
     ...(typeof t['replay'] === 'string' ? { replay: t['replay'] } : {}),
+    ...(typeof t['startedAt'] === 'string' ? { startedAt: t['startedAt'] } : {}),
   };
 }
 

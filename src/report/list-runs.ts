@@ -28,7 +28,12 @@ import { UsageError } from '../../core/errors.js';
 import { RUN_FILES } from './read-run-dir.js';
 import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
-import { assertRunFilesInside, readTestJson } from '../../runtime/store/read-run-files.js';
+import { assertRunFilesInside, readQueueRun, readTestJson } from '../../runtime/store/read-run-files.js';
+import type { StoredQueueTest } from '../../core/queue/queue-run-files.js';
+import type { QueueResults } from '../../core/queue/queue-outcome.js';
+import { judgeQueueRunDir } from '../check/check-queue-run-dir.js';
+
+type QueueRunFacts = NonNullable<ReturnType<typeof readQueueRun>>;
 import { type StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 
@@ -37,7 +42,8 @@ export interface RunSummary {
   path: string;
   dir: string;
   name: string;
-  test: StoredTest | null;
+  /** A lock run's test.json, or a queue run's (workload queue). */
+  test: StoredTest | StoredQueueTest | null;
   valid: Validity | null;
   /** Why a valid run is untested (no fault struck, the lock never failed, or no evidence recorded); null otherwise. */
   untested: string | null;
@@ -126,10 +132,14 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
   try {
     // Said before anything is read: a run file linked out of the run directory is the run's problem (confined-path.ts).
     assertRunFilesInside(dir);
-    if (names.has(RUN_FILES.test)) summary.test = readTestJson(dir);
-    if (typeof summary.test?.name === 'string') summary.name = summary.test.name;
+    // A queue run's directory is summarised by its own reader: its verdict judged from its history (total-queue).
+    const queue = names.has(RUN_FILES.test) ? readQueueRun(dir) : null;
+    if (queue !== null) return await summariseQueueRun(summary, dir, queue, names);
+    const test = names.has(RUN_FILES.test) ? readTestJson(dir) : null;
+    summary.test = test;
+    if (typeof test?.name === 'string') summary.name = test.name;
     if (names.has(RUN_FILES.results)) {
-      const verified = await cachedVerification(dir, summary.test, names.has(RUN_FILES.history));
+      const verified = await cachedVerification(dir, test, names.has(RUN_FILES.history));
       // Without its history a results.json gives no verdict: the row shows the reason, not the file's word.
       if (verified?.results) addResults(summary, verified.results);
       if (verified?.unchecked) summary.problem = verified.unchecked;
@@ -137,6 +147,20 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
   } catch (err) {
     summary.problem = (err as Error).message;
   }
+  return withReportFreshness(summary, dir, names);
+}
+
+async function summariseQueueRun(summary: RunSummary, dir: string, run: QueueRunFacts, names: Set<string>): Promise<RunSummary> {
+  summary.test = run.test;
+  summary.name = run.test.name;
+  if (names.has(RUN_FILES.history)) {
+    const judged = await cachedQueueJudgement(dir, run);
+    addResults(summary, judged);
+  } else summary.problem = `${RUN_FILES.history} is missing: a queue run's verdict is judged from it`;
+  return withReportFreshness(summary, dir, names);
+}
+
+async function withReportFreshness(summary: RunSummary, dir: string, names: Set<string>): Promise<RunSummary> {
   // A report.html that is a link is not one fencecheck wrote (its writer replaces it with a file): never fresh, so it is rewritten.
   const report = names.has(RUN_FILES.report) ? await lstat(join(dir, RUN_FILES.report)).catch(() => null) : null;
   summary.reportFresh =
@@ -149,19 +173,12 @@ async function summarise(root: string, dir: string, names: Set<string>): Promise
 }
 
 const verifications = new Map<string, { stamp: string; value: VerifiedResults | null }>();
+const judgements = new Map<string, { stamp: string; value: QueueResults }>();
 const MAX_CACHED = 10_000;
 
 /** verifiedResults, read again only when one of the run's files changed (size, time or inode). */
 async function cachedVerification(dir: string, test: StoredTest | null, hasHistory: boolean): Promise<VerifiedResults | null> {
-  const stamps = await Promise.all(
-    [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history].map((n) =>
-      stat(join(dir, n)).then(
-        (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
-        () => '-',
-      ),
-    ),
-  );
-  const stamp = stamps.join('|');
+  const stamp = await filesStamp(dir);
   const cached = verifications.get(dir);
   if (cached?.stamp === stamp) return cached.value;
   const value = verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
@@ -170,7 +187,31 @@ async function cachedVerification(dir: string, test: StoredTest | null, hasHisto
   return value;
 }
 
-function addResults(summary: RunSummary, results: StoredResults): void {
+/** A queue run judged from its history (judgeQueueRunDir), again only when one of its files changed. */
+async function cachedQueueJudgement(dir: string, run: QueueRunFacts): Promise<QueueResults> {
+  const stamp = await filesStamp(dir);
+  const cached = judgements.get(dir);
+  if (cached?.stamp === stamp) return cached.value;
+  const value = judgeQueueRunDir(dir, run).results;
+  if (judgements.size >= MAX_CACHED) judgements.clear();
+  judgements.set(dir, { stamp, value });
+  return value;
+}
+
+/** The run's files as they are now (inode, size, time of each), to tell a cached verdict is still the files'. */
+async function filesStamp(dir: string): Promise<string> {
+  const stamps = await Promise.all(
+    [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history].map((n) =>
+      stat(join(dir, n)).then(
+        (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+        () => '-',
+      ),
+    ),
+  );
+  return stamps.join('|');
+}
+
+function addResults(summary: RunSummary, results: StoredResults | QueueResults): void {
   summary.valid = results.valid;
   const { outcome, why } = storedOutcome(results);
   summary.untested = outcome === 'untested' ? why : null;

@@ -69,7 +69,7 @@ ${runs.length === 0 ? '<p class="muted">No runs yet: run <code>fencecheck run</c
 }
 
 function row(r: RunSummary, onRequest: boolean): string {
-  const t: Partial<Record<string, unknown>> = r.test ?? {};
+  const t: Partial<Record<string, unknown>> = { ...r.test };
   const text = (v: unknown): string => escapeHtml(Array.isArray(v) ? v.join(', ') : v === undefined || v === null ? '' : String(v));
   const href = `${r.path.split('/').map(encodeURIComponent).join('/')}/report.html`;
   const linked = r.hasHistory && (onRequest || r.hasReport);

@@ -4,7 +4,8 @@
  * the timeline read from the history (one bar per delivery, the stalls as windows on their
  * workers, the duplicated jobs with both deliveries), the report's verdict judged from the
  * history and not from results.json, no script and every value escaped, and `fencecheck report
- * RUN_DIR` / `report --index --write-reports` writing it with the run's exit code.
+ * RUN_DIR` / `report --index --write-reports` writing it with the run's exit code, and the index
+ * listing the run with its judged verdict.
  */
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,7 @@ import { writeQueueReport } from '../../src/report/write-queue-report.js';
 import { readQueueRun } from '../../runtime/store/read-run-files.js';
 import { madeTempDir } from '../support/temp-dirs.js';
 import { runCli } from '../cli/run-cli.js';
+import { listRuns } from '../../src/report/list-runs.js';
 
 const RECORDED = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runs', 'recorded-queue-bullmq');
 
@@ -93,5 +95,20 @@ describe("a queue run's report", () => {
     expect(index.code).toBe(0);
     expect(index.stdout).toMatch(/1 report written/);
     expect(existsSync(join(other, 'report.html'))).toBe(true);
+  });
+
+  it("is listed in the index as what it is: its verdict judged from its history, its test's facts, no problem", async () => {
+    const dir = copy();
+    const results = join(dir, '..', '..');
+    // An edited verdict in results.json is not what the index shows either.
+    const stored = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    writeFileSync(join(dir, 'results.json'), JSON.stringify({ ...stored, outcome: 'safe', valid: true }));
+    const [run] = await listRuns(results);
+    expect(run!.problem).toBeUndefined();
+    expect(run!.valid).toBe(false);
+    expect(run!.name).toBe('redis-bullmq-none-queue');
+    expect(run!.test).toMatchObject({ workload: 'queue', backend: 'redis', client: 'bullmq', seed: 7 });
+    expect(run!.checkers.map((c) => [c.checker, c.valid])).toEqual([['total-queue', false]]);
+    expect(run!.anomalies).toBe(2);
   });
 });
