@@ -114,31 +114,31 @@ function namesOn(server: QueueServer): string {
 
 /** The command that runs this queue run again. */
 export function queueReplayCommand(o: QueueRunOptions): string {
-  const args = ['run', '--workload', 'queue', '--backend', o.backend, '--client', o.client, '--resource', o.resource];
-  if (o.nemesis.length > 0) args.push('--nemesis', o.nemesis.join(','));
-  args.push(
-    '--time-limit',
-    String(o.timeLimitS),
-    '--clients',
-    String(o.workers),
-    '--rate',
-    String(o.rate),
-    '--hold-ms',
-    String(o.jobMs),
-    '--ttl-ms',
-    String(o.lockMs),
-    '--interval-ms',
-    String(o.intervalMs),
-    '--duration-ms',
-    String(o.durationMs),
-    '--recover-ms',
-    String(o.recoverMs),
-    '--call-timeout-ms',
-    String(o.callTimeoutMs),
-    '--seed',
-    String(o.seed),
+  return `fencecheck ${shellQuote(['run', ...queueRunFlags(o).flat()])}`;
+}
+
+/** The run command's flags that give these options, in the replay command's order, each with its value. */
+export function queueRunFlags(o: QueueRunOptions): [flag: string, value: string][] {
+  const flags: [string, string][] = [
+    ['--workload', 'queue'],
+    ['--backend', o.backend],
+    ['--client', o.client],
+    ['--resource', o.resource],
+  ];
+  if (o.nemesis.length > 0) flags.push(['--nemesis', o.nemesis.join(',')]);
+  flags.push(
+    ['--time-limit', String(o.timeLimitS)],
+    ['--clients', String(o.workers)],
+    ['--rate', String(o.rate)],
+    ['--hold-ms', String(o.jobMs)],
+    ['--ttl-ms', String(o.lockMs)],
+    ['--interval-ms', String(o.intervalMs)],
+    ['--duration-ms', String(o.durationMs)],
+    ['--recover-ms', String(o.recoverMs)],
+    ['--call-timeout-ms', String(o.callTimeoutMs)],
+    ['--seed', String(o.seed)],
   );
-  if (o.redisPersistence !== undefined && o.redisPersistence !== 'none') args.push('--redis-persistence', o.redisPersistence);
-  if (o.resultsDir !== 'results') args.push('--results', o.resultsDir);
-  return `fencecheck ${shellQuote(args)}`;
+  if (o.redisPersistence !== undefined && o.redisPersistence !== 'none') flags.push(['--redis-persistence', o.redisPersistence]);
+  if (o.resultsDir !== 'results') flags.push(['--results', o.resultsDir]);
+  return flags;
 }

@@ -40,8 +40,14 @@ export function readTestJson(dir: string): StoredTest | null {
   return file === null ? null : parseTestJson(file.text, file.path);
 }
 
-/** A queue run's directory read back: its test.json and how many fault windows its plan held; null when it is not a queue run's. */
-export function readQueueRun(dir: string): { test: StoredQueueTest; plannedWindows: number } | null {
+/** A queue run's directory as read back: its test.json and how many fault windows its plan held. */
+export interface QueueRunFacts {
+  test: StoredQueueTest;
+  plannedWindows: number;
+}
+
+/** A queue run's directory read back; null when it is not a queue run's. */
+export function readQueueRun(dir: string): QueueRunFacts | null {
   const file = readRunFile(dir, TEST_FILE);
   const test = file === null ? null : parseQueueTestJson(file.text, file.path);
   if (test === null) return null;
@@ -51,7 +57,7 @@ export function readQueueRun(dir: string): { test: StoredQueueTest; plannedWindo
 }
 
 /** readQueueRun for a path that may not be a directory at all (report RUN_DIR, the index): null when it is not one. */
-export function queueRunIfDir(path: string): ReturnType<typeof readQueueRun> {
+export function queueRunIfDir(path: string): QueueRunFacts | null {
   let isDir = false;
   try {
     isDir = statSync(path).isDirectory();

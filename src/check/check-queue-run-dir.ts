@@ -12,6 +12,7 @@ import type { History } from '../../core/history/op.js';
 import type { StoredQueueTest } from '../../core/queue/queue-run-files.js';
 import { queueResults, type QueueResults } from '../../core/queue/queue-outcome.js';
 import { RunStore } from '../../runtime/store/run-store.js';
+import type { QueueRunFacts } from '../../runtime/store/read-run-files.js';
 import { readRunHistory } from './verify-run.js';
 import { readPreviousResults } from './check-run-dir.js';
 
@@ -22,18 +23,14 @@ export interface QueueRunCheck {
   carried: string | undefined;
 }
 
-export function checkQueueRunDir(dir: string, run: { test: StoredQueueTest; plannedWindows: number }, onWarning?: (w: HistoryWarning) => void): QueueRunCheck {
+export function checkQueueRunDir(dir: string, run: QueueRunFacts, onWarning?: (w: HistoryWarning) => void): QueueRunCheck {
   const judged = judgeQueueRunDir(dir, run, onWarning);
   RunStore.open(dir).writeResults(judged.results);
   return { test: judged.test, results: judged.results, carried: judged.carried };
 }
 
 /** The run judged from its history, nothing written (the report shows it; check writes it). */
-export function judgeQueueRunDir(
-  dir: string,
-  run: { test: StoredQueueTest; plannedWindows: number },
-  onWarning?: (w: HistoryWarning) => void,
-): QueueRunCheck & { history: History } {
+export function judgeQueueRunDir(dir: string, run: QueueRunFacts, onWarning?: (w: HistoryWarning) => void): QueueRunCheck & { history: History } {
   const history = readRunHistory(dir, onWarning);
   const previous = readPreviousResults(RunStore.open(dir));
   const carried = previous?.checkers.find((c) => c.checker === 'queue-protocol')?.summary;

@@ -22,7 +22,7 @@ import { RUN_RANGES } from '../../core/plan/run-options.js';
 import { CLAIM_SEEDS, claimCellOptions, claimCells, QUEUE_CLAIMS, type ClaimCell } from '../../core/queue/queue-claims.js';
 import { QUEUE_LIBRARIES, type QueueLibrary } from '../../core/queue/queue-libraries.js';
 import { cellOptions, librariesNamed, MATRIX_SETTINGS, queueMatrixCells, type MatrixSettings } from '../../core/queue/queue-matrix.js';
-import { queueReplayCommand } from '../../core/queue/queue-options.js';
+import { queueReplayCommand, queueRunFlags } from '../../core/queue/queue-options.js';
 import { projectRoot } from '../../runtime/hosts/paths.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { CLAIM_MARKERS, renderQueueClaims, type ClaimRecord } from '../queue/render-queue-claims-md.js';
@@ -160,17 +160,14 @@ function claimJobs(firstSeed: number, seeds: number, libraries: ReadonlySet<stri
     }));
 }
 
-/** A claim row's settings apart from the matrix's, as the run command's flags. */
+/** A claim row's settings apart from the matrix's, as the run command's flags (those of its replay that differ). */
 function settingsFlags(cell: ClaimCell): string {
-  const s = cell.row.settings ?? {};
-  const flags = [
-    s.timeLimitS !== undefined ? `--time-limit ${s.timeLimitS}` : '',
-    s.intervalMs !== undefined ? `--interval-ms ${s.intervalMs}` : '',
-    s.durationMs !== undefined ? `--duration-ms ${s.durationMs}` : '',
-    s.jobMs !== undefined ? `--hold-ms ${s.jobMs}` : '',
-    cell.row.redisPersistence !== undefined ? `--redis-persistence ${cell.row.redisPersistence}` : '',
-  ].filter((x) => x !== '');
-  return flags.map((x) => `\`${x}\``).join(' ');
+  const plain = claimCellOptions({ ...cell, row: { library: cell.row.library, mode: cell.row.mode, fault: cell.row.fault } }, 'results');
+  const matrix = new Map(queueRunFlags(plain));
+  return queueRunFlags(claimCellOptions(cell, 'results'))
+    .filter(([flag, value]) => matrix.get(flag) !== value)
+    .map(([flag, value]) => `\`${flag} ${value}\``)
+    .join(' ');
 }
 
 function stamp(): string {

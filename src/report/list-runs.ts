@@ -28,12 +28,10 @@ import { UsageError } from '../../core/errors.js';
 import { RUN_FILES } from './read-run-dir.js';
 import type { StoredResults, Validity } from '../../core/run-files/results-json.js';
 import { storedOutcome } from '../../core/run-files/stored-outcome.js';
-import { assertRunFilesInside, readQueueRun, readTestJson } from '../../runtime/store/read-run-files.js';
+import { assertRunFilesInside, readQueueRun, readTestJson, type QueueRunFacts } from '../../runtime/store/read-run-files.js';
 import type { StoredQueueTest } from '../../core/queue/queue-run-files.js';
 import type { QueueResults } from '../../core/queue/queue-outcome.js';
 import { judgeQueueRunDir } from '../check/check-queue-run-dir.js';
-
-type QueueRunFacts = NonNullable<ReturnType<typeof readQueueRun>>;
 import { type StoredTest } from '../../core/run-files/test-json.js';
 import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 
@@ -177,24 +175,23 @@ const judgements = new Map<string, { stamp: string; value: QueueResults }>();
 const MAX_CACHED = 10_000;
 
 /** verifiedResults, read again only when one of the run's files changed (size, time or inode). */
-async function cachedVerification(dir: string, test: StoredTest | null, hasHistory: boolean): Promise<VerifiedResults | null> {
-  const stamp = await filesStamp(dir);
-  const cached = verifications.get(dir);
-  if (cached?.stamp === stamp) return cached.value;
-  const value = verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null));
-  if (verifications.size >= MAX_CACHED) verifications.clear();
-  verifications.set(dir, { stamp, value });
-  return value;
+function cachedVerification(dir: string, test: StoredTest | null, hasHistory: boolean): Promise<VerifiedResults | null> {
+  return cachedByStamp(verifications, dir, () => verifiedResults(dir, test, () => (hasHistory ? readRunHistory(dir) : null)));
 }
 
 /** A queue run judged from its history (judgeQueueRunDir), again only when one of its files changed. */
-async function cachedQueueJudgement(dir: string, run: QueueRunFacts): Promise<QueueResults> {
+function cachedQueueJudgement(dir: string, run: QueueRunFacts): Promise<QueueResults> {
+  return cachedByStamp(judgements, dir, () => judgeQueueRunDir(dir, run).results);
+}
+
+/** `compute`'s value for the run, kept while the run's files stay as they were (filesStamp). */
+async function cachedByStamp<T>(cache: Map<string, { stamp: string; value: T }>, dir: string, compute: () => T): Promise<T> {
   const stamp = await filesStamp(dir);
-  const cached = judgements.get(dir);
+  const cached = cache.get(dir);
   if (cached?.stamp === stamp) return cached.value;
-  const value = judgeQueueRunDir(dir, run).results;
-  if (judgements.size >= MAX_CACHED) judgements.clear();
-  judgements.set(dir, { stamp, value });
+  const value = compute();
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(dir, { stamp, value });
   return value;
 }
 

@@ -41,11 +41,8 @@ import { Recorder } from '../../runtime/runner/recorder.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
 import { QueueProgram } from '../../runtime/queue/queue-program.js';
 import { RunStore } from '../../runtime/store/run-store.js';
-import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
-import { RUN_FILES } from '../../core/run-files/run-files.js';
-import { renderQueueReportHtml, type QueueReportInput } from '../report/render-queue-report-html.js';
-import { queueTimeline } from '../report/queue-timeline.js';
-import { GENERATOR } from '../report/generator.js';
+import type { QueueReportInput } from '../report/render-queue-report-html.js';
+import { writeQueueReportHtml } from '../report/write-queue-report.js';
 import type { BackendName } from '../../core/cluster/cluster-plan.js';
 
 export interface QueueRunResult {
@@ -149,9 +146,7 @@ function writeOwnReport(
   log: (line: string) => void,
 ): string | undefined {
   try {
-    const path = join(dir, RUN_FILES.report);
-    writeFileAtomic(path, renderQueueReportHtml({ facts, results, timeline: queueTimeline(history), generator: GENERATOR }));
-    return path;
+    return writeQueueReportHtml(dir, facts, results, history);
   } catch (err) {
     log(`report: not written: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
