@@ -10,16 +10,20 @@
 import { UsageError } from '../errors.js';
 import type { RedisPersistence } from '../plan/redis-persistence.js';
 import { shellQuote } from '../shell-quote.js';
+import { NEMESIS_OF_WINDOW, queueScriptText, type QueueWindow } from './queue-window.js';
 import { modeNotServed, QUEUE_LIBRARIES, QUEUE_MODES, queueLibrary, type QueueLibrary, type QueueMode, type QueueServer } from './queue-libraries.js';
 
 export const QUEUE_SERVERS: readonly QueueServer[] = ['redis', 'postgres'];
 /**
- * The faults a queue run strikes so far. client-pause and client-kill strike the first worker to take a
- * job once their window opens: SIGSTOP then SIGCONT (a stall past its lock), or kill -9 and a start again
- * after the window, as a supervisor would. server-kill kills the queue's server (kill -9) when its window
- * opens and starts it again after the window: what it kept depends on its persistence (--redis-persistence).
+ * The faults a queue run strikes. client-pause, client-kill and client-partition strike the first worker to
+ * take a job once their window opens: SIGSTOP then SIGCONT (a stall past its lock), kill -9 and a start again
+ * after the window (as a supervisor would), or its link to the queue's server cut for the window (the worker
+ * runs on, its lock unrenewed). effect-kill kills the first worker whose job's effect landed, before it
+ * completes the job (the effect done, the acknowledgement lost), and starts it again after the window.
+ * server-kill kills the queue's server (kill -9) when its window opens and starts it again after the window:
+ * what it kept depends on its persistence (--redis-persistence).
  */
-export const QUEUE_FAULTS = ['client-pause', 'client-kill', 'server-kill'] as const;
+export const QUEUE_FAULTS = ['client-pause', 'client-kill', 'client-partition', 'effect-kill', 'server-kill'] as const;
 export type QueueFault = (typeof QUEUE_FAULTS)[number];
 
 /** A bound on the plan's size (every job is held in memory and in plan.json). */
@@ -52,6 +56,11 @@ export interface QueueRunOptions {
   name?: string;
   /** The queue's Redis: what it keeps across a server-kill (none: nothing; the default). */
   redisPersistence?: RedisPersistence;
+  /**
+   * The fault windows as given (`--script`: a hunt's try, a shrunk plan), instead of drawn from the seed and the
+   * interval; each window's fault must be among `nemesis`.
+   */
+  windows?: QueueWindow[];
 }
 
 /** The library a --client names, or undefined for a command line (its program announces itself). */
@@ -102,7 +111,13 @@ export function validateQueueOptions(o: QueueRunOptions): void {
     if (!(QUEUE_FAULTS as readonly string[]).includes(f))
       throw new UsageError(
         `Expected \`--nemesis\` to hold faults a queue run strikes (${QUEUE_FAULTS.join(', ')}), got \`${f}\``,
-        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT); client-kill kills it mid-job (kill -9) and restarts it; server-kill kills the queue server and restarts it.',
+        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT); client-kill kills it mid-job (kill -9) and restarts it; client-partition cuts it off from the queue server; effect-kill kills it between its effect and its completion; server-kill kills the queue server and restarts it.',
+      );
+  for (const [i, w] of (o.windows ?? []).entries())
+    if (!o.nemesis.includes(NEMESIS_OF_WINDOW[w.fault]))
+      throw new UsageError(
+        `Expected \`--nemesis\` to include ${NEMESIS_OF_WINDOW[w.fault]} for \`--script\` window ${i + 1} (${w.fault}), got \`${o.nemesis.join(',') || 'none'}\``,
+        'Name every fault the script strikes in --nemesis, e.g. --nemesis client-pause,client-kill.',
       );
 }
 
@@ -139,6 +154,7 @@ export function queueRunFlags(o: QueueRunOptions): [flag: string, value: string]
     ['--seed', String(o.seed)],
   );
   if (o.redisPersistence !== undefined && o.redisPersistence !== 'none') flags.push(['--redis-persistence', o.redisPersistence]);
+  if (o.windows !== undefined) flags.push(['--script', queueScriptText(o.windows)]);
   if (o.resultsDir !== 'results') flags.push(['--results', o.resultsDir]);
   return flags;
 }

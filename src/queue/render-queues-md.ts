@@ -49,6 +49,8 @@ export interface QueueCellRecord {
 const FAULT_WORDS: Record<QueueFault, string> = {
   'client-pause': 'worker stalled (SIGSTOP) past its lock',
   'client-kill': 'worker killed (kill -9) mid-job',
+  'client-partition': "worker cut off from the queue's server",
+  'effect-kill': 'worker killed between its effect and its completion',
   'server-kill': "queue's server killed",
 };
 

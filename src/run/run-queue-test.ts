@@ -60,6 +60,17 @@ export interface QueueRunResult {
 }
 
 const QUEUE_NAME = 'fc-jobs';
+
+/**
+ * With effect-kill asked for, each handler holds this long after its effect before it returns: the window in
+ * which the runner reads the effect's line and kills the worker before the library completes the job (without
+ * it the kill raced the completion and mostly lost). Enough for a line and a kill -9, short beside a lock.
+ */
+const AFTER_EFFECT_MS = 300;
+
+function afterEffectMs(o: QueueRunOptions): number {
+  return o.nemesis.includes('effect-kill') ? AFTER_EFFECT_MS : 0;
+}
 const READY_TIMEOUT_MS = 30_000;
 
 /** How a caller runs it: where its lines go, how long to wait for a busy slot, and which slot (core/cluster/slots.ts; default 0). */
@@ -173,10 +184,12 @@ interface LiveRun {
   finished: Set<number>;
   /** Called on each take: the stall windows wait on it. */
   takeListeners: ((worker: QueueProgram) => void)[];
+  /** Called when a delivery's effect is answered ok (landed), before its completion: effect-kill waits on it. */
+  effectListeners: ((worker: QueueProgram) => void)[];
   nextProcess: () => number;
   /** A killed worker's program started again on its host (client-kill), as a supervisor would. */
   restart: (worker: QueueProgram) => QueueProgram;
-  /** The queue's server node (server-kill) and the cluster's nemesis that kills and restarts it. */
+  /** The queue's server node (server-kill, client-partition) and the cluster's nemesis that kills, restarts and cuts. */
   queueNode: string;
   nemesis: Cluster['nemesis'];
 }
@@ -199,6 +212,7 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     callTimeoutMs: o.callTimeoutMs,
     pg: pgConfig,
     effectSql: EFFECT_SQL[o.resource],
+    afterEffectMs: afterEffectMs(o),
   });
   let restarts = 0;
   const start = (role: 'producer' | 'worker', host: string, logName = host): QueueProgram =>
@@ -233,6 +247,7 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     enqueued: new Set(),
     finished: new Set(),
     takeListeners: [],
+    effectListeners: [],
     nextProcess: () => process++,
     restart: (w) => start('worker', w.name, `${w.name}.restart-${++restarts}`),
     queueNode: server.node,
@@ -302,19 +317,26 @@ async function stall(
 ): Promise<void> {
   await sleepUntil(t0 + s.atMs);
   if (s.fault === 'server-kill') return serverKillWindow(run, s.durationMs, recorder, log);
+  // effect-kill waits for an effect to land (the worker then holds a job whose completion has not been sent); the
+  // others for a take (a worker holding a job).
+  const listeners = s.fault === 'effect-kill' ? run.effectListeners : run.takeListeners;
   const victim = await new Promise<QueueProgram | undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), Math.max(0, horizon - Date.now()));
-    run.takeListeners.push((w) => {
+    listeners.push((w) => {
       clearTimeout(timer);
       resolve(w);
     });
   });
   if (victim === undefined) {
-    recorder.record('nemesis', 'info', 'pause', { target: 'worker' }, { error: 'no worker took a job before the time limit' });
+    const f = s.fault === 'kill' || s.fault === 'effect-kill' ? 'kill' : s.fault === 'partition' ? 'start-partition' : 'pause';
+    const waited = s.fault === 'effect-kill' ? "no worker's effect landed" : 'no worker took a job';
+    recorder.record('nemesis', 'info', f, { target: 'worker' }, { error: `${waited} before the time limit` });
     return;
   }
   const value = { worker: victim.name, pid: victim.proc.pid };
-  if (s.fault === 'kill') return killWindow(run, victim, value, s.durationMs, recorder, log);
+  if (s.fault === 'kill') return killWindow(run, victim, value, s.durationMs, 'job-taken', recorder, log);
+  if (s.fault === 'effect-kill') return killWindow(run, victim, value, s.durationMs, 'effect-landed', recorder, log);
+  if (s.fault === 'partition') return cutOffWindow(run, victim, s.durationMs, recorder, log);
   recorder.record('nemesis', 'invoke', 'pause', value, { trigger: 'job-taken' });
   await victim.proc.pause();
   recorder.record('nemesis', 'info', 'pause', value, { trigger: 'job-taken' });
@@ -323,6 +345,20 @@ async function stall(
   recorder.record('nemesis', 'invoke', 'resume', value);
   await victim.proc.resume();
   recorder.record('nemesis', 'info', 'resume', value);
+}
+
+/**
+ * client-partition: the worker's link to the queue's server cut both ways (nftables in both namespaces) for the
+ * window; the worker runs on (its handler, its effect on the resource, which it still reaches), unable to renew
+ * its lock or complete its job; healed after.
+ */
+async function cutOffWindow(run: LiveRun, victim: QueueProgram, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
+  const value = { worker: victim.name, from: run.queueNode };
+  const grudge = { [victim.name]: [run.queueNode], [run.queueNode]: [victim.name] };
+  if (!(await nemesisStep(recorder, 'start-partition', value, () => run.nemesis.partition(grudge)))) return;
+  log(`nemesis: ${victim.name} cut off from the queue's server ${run.queueNode} for ${downMs} ms while it holds a job`);
+  await sleep(downMs);
+  await nemesisStep(recorder, 'stop-partition', value, () => run.nemesis.partition({}));
 }
 
 /** server-kill: the queue's server killed (kill -9) when the window opens, started again after it. */
@@ -352,15 +388,18 @@ async function killWindow(
   victim: QueueProgram,
   value: { worker: string; pid: number },
   downMs: number,
+  trigger: 'job-taken' | 'effect-landed',
   recorder: Recorder,
   log: (line: string) => void,
 ): Promise<void> {
-  recorder.record('nemesis', 'invoke', 'kill', value, { trigger: 'job-taken' });
+  recorder.record('nemesis', 'invoke', 'kill', value, { trigger });
   await victim.kill();
-  recorder.record('nemesis', 'info', 'kill', value, { trigger: 'job-taken' });
+  recorder.record('nemesis', 'info', 'kill', value, { trigger });
   // Its deliveries will never answer: the drain must not wait on them (their ops stay open: indeterminate).
   for (const key of [...run.open.keys()]) if (key.startsWith(`${victim.name}|`)) run.open.delete(key);
-  log(`nemesis: ${victim.name} killed (kill -9) while it holds a job; started again in ${downMs} ms`);
+  log(
+    `nemesis: ${victim.name} killed (kill -9) ${trigger === 'effect-landed' ? "after its job's effect landed, before its completion" : 'while it holds a job'}; started again in ${downMs} ms`,
+  );
   await sleep(downMs);
   const fresh = run.restart(victim);
   recorder.record('nemesis', 'invoke', 'start', { worker: victim.name });
@@ -408,6 +447,7 @@ function recordEvent(run: LiveRun, w: QueueProgram, e: WorkerEvent, recorder: Re
     run.open.delete(key);
     run.finished.add(e.job);
   }
+  if (e.event === 'effect' && type === 'ok') for (const l of run.effectListeners.splice(0)) l(w);
 }
 
 /**
@@ -454,8 +494,9 @@ async function finalRead(config: pg.ClientConfig, recorder: Recorder, process: n
 }
 
 function windowKinds(plan: QueuePlan): string {
-  const count = (f: QueuePlan['stalls'][number]['fault']): number => plan.stalls.filter((s) => s.fault === f).length;
-  return `${count('pause')} stall(s), ${count('kill')} kill(s)` + (count('server-kill') > 0 ? `, ${count('server-kill')} server kill(s)` : '');
+  const counts = new Map<string, number>();
+  for (const w of plan.stalls) counts.set(w.fault, (counts.get(w.fault) ?? 0) + 1);
+  return [...counts].map(([fault, n]) => `${n} ${fault}`).join(', ') || 'none';
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -11,7 +11,8 @@ import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { parseQueuePlanWindows } from '../../core/queue/queue-run-files.js';
 import { modeNotServed, QUEUE_LIBRARIES } from '../../core/queue/queue-libraries.js';
 import { MATRIX_SETTINGS } from '../../core/queue/queue-matrix.js';
-import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import { QUEUE_FAULTS, QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import { WINDOW_FAULTS } from '../../core/queue/queue-window.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../runtime/hosts/paths.js';
@@ -114,10 +115,10 @@ describe('the queue plan', () => {
 
   it("plan.json's reader (check RUN_DIR) takes every fault window the plan makes, and refuses another", () => {
     const seed = testSeed('queue plan windows read back', 'test/queue/queue-options.test.ts');
-    const plan = planQueueRun({ ...GOOD, seed, timeLimitS: 300, nemesis: ['client-pause', 'client-kill', 'server-kill'] });
-    expect(new Set(plan.stalls.map((w) => w.fault))).toEqual(new Set(['pause', 'kill', 'server-kill']));
+    const plan = planQueueRun({ ...GOOD, seed, timeLimitS: 600, nemesis: [...QUEUE_FAULTS] });
+    expect(new Set(plan.stalls.map((w) => w.fault))).toEqual(new Set(WINDOW_FAULTS));
     expect(parseQueuePlanWindows(JSON.stringify(plan), 'plan.json')).toBe(plan.stalls.length);
-    const odd = { ...plan, stalls: [{ atMs: 1, durationMs: 1, fault: 'partition' }] };
+    const odd = { ...plan, stalls: [{ atMs: 1, durationMs: 1, fault: 'clock' }] };
     expect(() => parseQueuePlanWindows(JSON.stringify(odd), 'plan.json')).toThrow(/stalls\[0\]/);
   });
 
