@@ -11,6 +11,7 @@
  *   npm run queues -- --claims                       # the claims, 5 seeds a row, then "The claims"
  *   npm run queues -- --only bullmq,pg-boss --doc /tmp/q.md   # a smaller matrix
  *   npm run queues -- --from results/queues/queues-matrix-<stamp>   # only render (add --claims for a claims dir)
+ *   npm run queues -- --shrink                       # and each unsafe cell's run shrunk (resumes with --out / --from DIR)
  *   npm run queues -- --dry-run                      # the cells and the command that replays each
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { CLAIM_MARKERS, renderQueueClaims, type ClaimRecord } from '../queue/render-queue-claims-md.js';
 import { renderQueueMatrix, replaceGenerated, type QueueCellRecord } from '../queue/render-queues-md.js';
 import { readQueueCellRecord, runQueueCells, wallOf, type QueueCellJob } from '../queue/run-queue-cells.js';
+import { readShrunkCells, shrinkQueueCells } from '../queue/shrink-queue-cells.js';
 import { machine } from './machine-line.js';
 import { runMaintainerEntry } from './maintainer-entry.js';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
@@ -44,6 +46,10 @@ interface Flags {
   claims?: boolean;
   seeds?: number;
   dryRun?: boolean;
+  shrink?: boolean;
+  shrinkRuns: number;
+  shrinkMinFails: number;
+  shrinkMaxCandidates: number;
 }
 
 const program = new Command()
@@ -69,6 +75,18 @@ const program = new Command()
   )
   .option('--seed <n>', withRange(`the runs' (first) seed, instead of ${MATRIX_SETTINGS.seed}`, RUN_RANGES.seed), parseInRange('--seed', RUN_RANGES.seed))
   .option('--dry-run', 'print the cells and the command that replays each, run nothing')
+  .option(
+    '--shrink',
+    "shrink each unsafe matrix cell's failing run on real clusters (with --from: the cells of that directory), and list the shrunk reproductions under the table",
+  )
+  .option('--shrink-runs <K>', withRange('re-runs of each shrink candidate', FLAG_RANGES['--shrink-runs']), numberFlag('--shrink-runs'), 3)
+  .option(
+    '--shrink-min-fails <k>',
+    withRange('failures among them to keep a candidate', FLAG_RANGES['--shrink-min-fails']),
+    numberFlag('--shrink-min-fails'),
+    2,
+  )
+  .option('--shrink-max-candidates <n>', withRange('candidates a cell', FLAG_RANGES['--shrink-max-candidates']), numberFlag('--shrink-max-candidates'), 8)
   .exitOverride();
 
 async function main(f: Flags): Promise<void> {
@@ -77,6 +95,13 @@ async function main(f: Flags): Promise<void> {
     throw new UsageError(
       `Expected \`--only\` to name queue libraries, got \`${unknown.join(',') || f.only}\``,
       `The libraries: ${QUEUE_LIBRARIES.map((l) => l.name).join(', ')}.`,
+    );
+  if (f.shrink === true && f.claims === true)
+    throw new UsageError('Expected `--shrink` without `--claims`', "The claims' rows weigh seeds; the matrix's unsafe cells are what --shrink shrinks.");
+  if (f.shrinkMinFails > f.shrinkRuns)
+    throw new UsageError(
+      `Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${f.shrinkRuns}), got \`${f.shrinkMinFails}\``,
+      'k failures of K re-runs: k <= K.',
     );
   if (f.seeds !== undefined && f.claims !== true)
     throw new UsageError('Expected `--seeds` only with `--claims`', 'The matrix runs one seed a cell (--seed); the claims run --seeds seeds a row.');
@@ -98,9 +123,22 @@ async function main(f: Flags): Promise<void> {
     process.stderr.write(`queues: ${jobs.length} ${part} cells into ${dir}; ${parallel.said}\n`);
     await runQueueCells(jobs, dir, parallel.lanes, (l) => void process.stderr.write(`${l}\n`));
   }
+  const rule = { runs: f.shrinkRuns, minFails: f.shrinkMinFails, maxCandidates: f.shrinkMaxCandidates };
+  if (f.shrink === true) {
+    const parallel = parallelLanes(f.parallel);
+    await shrinkQueueCells(
+      jobs.map((j) => readQueueCellRecord(dir, j)),
+      dir,
+      parallel.lanes,
+      rule,
+      (l) => void process.stderr.write(`${l}\n`),
+    );
+  }
   // The replay commands as a person types them from the project root (the results path inside it made relative).
   const root = `${projectRoot()}/`;
-  const records = jobs.map((j) => readQueueCellRecord(dir, j)).map((r) => (r.replay === undefined ? r : { ...r, replay: r.replay.split(root).join('') }));
+  const relative = (cmd: string): string => cmd.split(root).join('');
+  const records = jobs.map((j) => readQueueCellRecord(dir, j)).map((r) => (r.replay === undefined ? r : { ...r, replay: relative(r.replay) }));
+  const shrunk = readShrunkCells(dir, records).map((s) => (s.replay === undefined ? s : { ...s, replay: relative(s.replay) }));
   const date = (records.map((r) => r.startedAt).find((t) => t !== undefined) ?? new Date().toISOString()).slice(0, 10);
   const doc = resolve(f.doc);
   const before = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
@@ -113,12 +151,17 @@ async function main(f: Flags): Promise<void> {
     writeFileAtomic(doc, replaceGenerated(before, section, f.doc, CLAIM_MARKERS));
   } else {
     const settings = settingsOf(f);
-    const section = renderQueueMatrix(records, {
-      machine: machine(),
-      date,
-      wall: wallOf(records),
-      settings: `seed ${settings.seed}, --time-limit ${settings.timeLimitS}, ${settings.workers} workers, the run command's other defaults`,
-    });
+    const section = renderQueueMatrix(
+      records,
+      {
+        machine: machine(),
+        date,
+        wall: wallOf(records),
+        settings: `seed ${settings.seed}, --time-limit ${settings.timeLimitS}, ${settings.workers} workers, the run command's other defaults`,
+      },
+      shrunk,
+      `a candidate kept when ${rule.minFails} of ${rule.runs} re-runs fail, at most ${rule.maxCandidates} candidates a cell`,
+    );
     writeFileAtomic(doc, replaceGenerated(before, section, f.doc));
   }
   const measured = records.filter((r) => r.outcome !== undefined).length;

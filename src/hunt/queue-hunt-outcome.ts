@@ -48,9 +48,10 @@ export function queueHuntOutcome(records: readonly QueueTryRecord[], interrupted
   const best = bestQueueFind(violating);
   if (best !== undefined) {
     const first = violating[0]!;
-    const tryNumber = records.indexOf(best) + 1;
+    // A try's number as the log said it; runs-to-detection counts the tries that ended before (lanes end out of order).
+    const tryNumber = best.choices.index + 1;
     const lines = [
-      `VIOLATION: ${violating.length} of ${head} violated; the first on try ${records.indexOf(first) + 1} after ${formatDuration(first.endedAtMs)} (runs-to-detection ${records.indexOf(first) + 1}, time-to-detection ${formatDuration(first.endedAtMs)})`,
+      `VIOLATION: ${violating.length} of ${head} violated; the first on try ${first.choices.index + 1} after ${formatDuration(first.endedAtMs)} (runs-to-detection ${records.indexOf(first) + 1}, time-to-detection ${formatDuration(first.endedAtMs)})`,
       ...(best !== first ? [`  the find: try ${tryNumber}, the most reproducible of them`] : []),
       `  ${best.failure} (${describeQueueTry(best.choices)})`,
       ...rateLines(best.reproduced),

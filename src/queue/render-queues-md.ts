@@ -7,6 +7,7 @@
  * The section sits between two markers in the document; the prose around it is
  * written by hand and left alone.
  */
+import type { ShrunkCell } from './shrink-queue-cells.js';
 import { UsageError } from '../../core/errors.js';
 import { perThousand, wilsonInterval } from '../../core/checkers/lock/rate-interval.js';
 import type { QueueFault } from '../../core/queue/queue-options.js';
@@ -54,7 +55,12 @@ const FAULT_WORDS: Record<QueueFault, string> = {
   'server-kill': "queue's server killed",
 };
 
-export function renderQueueMatrix(records: readonly QueueCellRecord[], facts: { machine: string; date: string; settings: string; wall: string }): string {
+export function renderQueueMatrix(
+  records: readonly QueueCellRecord[],
+  facts: { machine: string; date: string; settings: string; wall: string },
+  shrunk: readonly ShrunkCell[] = [],
+  shrinkRule?: string,
+): string {
   const lines = [
     GENERATED_BEGIN,
     '',
@@ -71,8 +77,26 @@ export function renderQueueMatrix(records: readonly QueueCellRecord[], facts: { 
   for (const r of records) lines.push(row(r));
   lines.push('', 'Replay a row:', '', '```sh');
   for (const r of records) if (r.replay !== undefined) lines.push(`# ${r.id}`, r.replay);
-  lines.push('```', '', GENERATED_END);
+  lines.push('```', '');
+  if (shrunk.length > 0) lines.push(...shrunkLines(shrunk, shrinkRule), '');
+  lines.push(GENERATED_END);
   return lines.join('\n');
+}
+
+/** Each unsafe cell's shrunk reproduction: the smallest plan that still failed, how often, and the command that runs it. */
+function shrunkLines(shrunk: readonly ShrunkCell[], rule: string | undefined): string[] {
+  const wall = shrunk.reduce((t, s) => t + s.durationMs, 0);
+  const out = [
+    `Shrunk reproductions (\`npm run queues -- --shrink\`${rule ? `, ${rule}` : ''}; ${Math.round(wall / 60_000)} min for ${shrunk.length} cells): each unsafe cell's`,
+    'failing run shrunk on real clusters (fewer windows, workers and seconds, shorter windows), with how often the',
+    'shrunk plan failed again and the command that runs it:',
+    '',
+  ];
+  for (const s of shrunk) out.push(`- \`${s.id}\`: ${s.summary}`);
+  out.push('', '```sh');
+  for (const s of shrunk) if (s.replay !== undefined) out.push(`# ${s.id}, shrunk`, s.replay);
+  out.push('```');
+  return out;
 }
 
 function row(r: QueueCellRecord): string {

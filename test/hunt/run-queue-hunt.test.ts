@@ -15,6 +15,7 @@ import { Prng } from '../../core/random/prng.js';
 import { MATRIX_SETTINGS } from '../../core/queue/queue-matrix.js';
 import type { QueueRunOptions } from '../../core/queue/queue-options.js';
 import { runQueueHunt, type QueueHuntDeps, type QueueHuntOptions, type QueueTryRun } from '../../src/hunt/run-queue-hunt.js';
+import { queueHuntOutcome, type QueueTryRecord } from '../../src/hunt/queue-hunt-outcome.js';
 import { testSeed } from '../support/seed.js';
 
 const dirs: string[] = [];
@@ -126,6 +127,24 @@ describe('the queue hunt', () => {
     const report = await runQueueHunt(options(), simDeps(stallTwiceTheLock, 2));
     expect(report.exitCode).toBe(EXIT.invalid);
     expect(report.found!.record.reproduced!.fails).toBeGreaterThanOrEqual(4);
+  });
+
+  it('names a try by its number as the log did, though lanes end tries out of order', () => {
+    const record = (index: number, outcome: 'unsafe' | 'safe'): QueueTryRecord => ({
+      choices: { index, faults: ['client-pause'], durationMs: 4000, intervalMs: 2000, workers: 2, seed: index },
+      windows: 1,
+      runDir: `/r/try-00${index + 1}`,
+      replay: 'r',
+      outcome,
+      signs: outcome === 'unsafe' ? ['duplicated'] : [],
+      failure: outcome === 'unsafe' ? '1 of 40 jobs done twice or more' : null,
+      redelivered: 1,
+      error: null,
+      endedAtMs: 30_000,
+    });
+    const out = queueHuntOutcome([record(1, 'unsafe'), record(0, 'safe')], false);
+    expect(out.lines[0]).toMatch(/the first on try 2 after 30s \(runs-to-detection 1,/);
+    expect(out.found!.tryNumber).toBe(2);
   });
 
   it('a bad input from a try ends the hunt with it', async () => {
