@@ -12,6 +12,7 @@
  *   npm run queues -- --only bullmq,pg-boss --doc /tmp/q.md   # a smaller matrix
  *   npm run queues -- --from results/queues/queues-matrix-<stamp>   # only render (add --claims for a claims dir)
  *   npm run queues -- --shrink                       # and each unsafe cell's run shrunk (resumes with --out / --from DIR)
+ *   npm run queues -- --weigh 5                      # and each safe cell run at 4 more seeds, its weight said
  *   npm run queues -- --dry-run                      # the cells and the command that replays each
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { CLAIM_MARKERS, renderQueueClaims, type ClaimRecord } from '../queue/ren
 import { renderQueueMatrix, replaceGenerated, type QueueCellRecord } from '../queue/render-queues-md.js';
 import { readQueueCellRecord, runQueueCells, wallOf, type QueueCellJob } from '../queue/run-queue-cells.js';
 import { readShrunkCells, shrinkQueueCells } from '../queue/shrink-queue-cells.js';
+import { weighJobs, weighLines } from '../queue/weigh-queue-cells.js';
 import { machine } from './machine-line.js';
 import { runMaintainerEntry } from './maintainer-entry.js';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
@@ -47,6 +49,7 @@ interface Flags {
   seeds?: number;
   dryRun?: boolean;
   shrink?: boolean;
+  weigh?: number;
   shrinkRuns: number;
   shrinkMinFails: number;
   shrinkMaxCandidates: number;
@@ -78,6 +81,14 @@ const program = new Command()
   .option(
     '--shrink',
     "shrink each unsafe matrix cell's failing run on real clusters (with --from: the cells of that directory), and list the shrunk reproductions under the table",
+  )
+  .option(
+    '--weigh <n>',
+    withRange(
+      "run each safe matrix cell again at the next n - 1 seeds and say what its tested seeds rule out (with --from: that directory's cells)",
+      FLAG_RANGES['--seeds'],
+    ),
+    numberFlag('--weigh'),
   )
   .option('--shrink-runs <K>', withRange('re-runs of each shrink candidate', FLAG_RANGES['--shrink-runs']), numberFlag('--shrink-runs'), 3)
   .option(
@@ -123,6 +134,29 @@ async function main(f: Flags): Promise<void> {
     process.stderr.write(`queues: ${jobs.length} ${part} cells into ${dir}; ${parallel.said}\n`);
     await runQueueCells(jobs, dir, parallel.lanes, (l) => void process.stderr.write(`${l}\n`));
   }
+  if (f.weigh !== undefined && f.claims === true)
+    throw new UsageError('Expected `--weigh` without `--claims`', "The claims already run --seeds seeds a row; --weigh weighs the matrix's safe cells.");
+  const settings0 = settingsOf(f);
+  const weighJobList =
+    f.weigh === undefined || f.claims === true
+      ? []
+      : weighJobs(
+          jobs.map((j) => readQueueCellRecord(dir, j)),
+          (id, seed) => {
+            const cell = queueMatrixCells(libraries).find((c) => c.id === id);
+            return cell === undefined || cell.notServed !== undefined ? undefined : cellOptions(cell, { ...settings0, seed }, join(dir, 'runs'));
+          },
+          settings0.seed,
+          f.weigh,
+        );
+  if (weighJobList.length > 0) {
+    const parallel = parallelLanes(f.parallel);
+    process.stderr.write(`queues: weighing ${weighJobList.length} runs (safe cells at ${f.weigh! - 1} more seeds); ${parallel.said}\n`);
+    await runQueueCells(weighJobList, dir, parallel.lanes, (l) => void process.stderr.write(`${l}\n`));
+  }
+  const weighRecords = weighJobList
+    .map((j) => readQueueCellRecord(dir, j))
+    .map((r) => (r.replay === undefined ? r : { ...r, replay: r.replay.split(`${projectRoot()}/`).join('') }));
   const rule = { runs: f.shrinkRuns, minFails: f.shrinkMinFails, maxCandidates: f.shrinkMaxCandidates };
   if (f.shrink === true) {
     const parallel = parallelLanes(f.parallel);
@@ -159,8 +193,11 @@ async function main(f: Flags): Promise<void> {
         wall: wallOf(records),
         settings: `seed ${settings.seed}, --time-limit ${settings.timeLimitS}, ${settings.workers} workers, the run command's other defaults`,
       },
-      shrunk,
-      `a candidate kept when ${rule.minFails} of ${rule.runs} re-runs fail, at most ${rule.maxCandidates} candidates a cell`,
+      {
+        shrunk,
+        shrinkRule: `a candidate kept when ${rule.minFails} of ${rule.runs} re-runs fail, at most ${rule.maxCandidates} candidates a cell`,
+        weighed: f.weigh === undefined ? [] : weighLines(records, weighRecords, settings.seed, f.weigh),
+      },
     );
     writeFileAtomic(doc, replaceGenerated(before, section, f.doc));
   }

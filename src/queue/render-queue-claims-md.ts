@@ -20,6 +20,8 @@ export const CLAIM_MARKERS: Markers = {
 const FAULT_WORDS: Record<string, string> = {
   'client-pause': 'worker stalled',
   'client-kill': 'worker killed',
+  'client-partition': 'worker cut off',
+  'effect-kill': 'worker killed after its effect',
   'server-kill': 'server killed',
 };
 

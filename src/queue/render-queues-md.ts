@@ -58,8 +58,7 @@ const FAULT_WORDS: Record<QueueFault, string> = {
 export function renderQueueMatrix(
   records: readonly QueueCellRecord[],
   facts: { machine: string; date: string; settings: string; wall: string },
-  shrunk: readonly ShrunkCell[] = [],
-  shrinkRule?: string,
+  extras: { shrunk?: readonly ShrunkCell[]; shrinkRule?: string; weighed?: readonly string[] } = {},
 ): string {
   const lines = [
     GENERATED_BEGIN,
@@ -78,7 +77,8 @@ export function renderQueueMatrix(
   lines.push('', 'Replay a row:', '', '```sh');
   for (const r of records) if (r.replay !== undefined) lines.push(`# ${r.id}`, r.replay);
   lines.push('```', '');
-  if (shrunk.length > 0) lines.push(...shrunkLines(shrunk, shrinkRule), '');
+  if (extras.shrunk !== undefined && extras.shrunk.length > 0) lines.push(...shrunkLines(extras.shrunk, extras.shrinkRule), '');
+  if (extras.weighed !== undefined && extras.weighed.length > 0) lines.push(...extras.weighed, '');
   lines.push(GENERATED_END);
   return lines.join('\n');
 }

@@ -7,7 +7,8 @@
  *   windows   ddmin over the fault windows
  *   workers   down to two, then one fewer at a time (a kill's restart can
  *             take its own job again: one worker may be enough)
- *   lengths   halve a window (a stall, a worker's or the server's down time)
+ *   lengths   a kill's down time at the floor at once; halve a window (a
+ *             stall, a cut, a down time)
  *   earlier   open a window a second in (or with the one before it), so
  *             that the run can end sooner: one candidate, not a halving
  *             series, since each candidate costs several real runs
@@ -17,7 +18,7 @@
  * Fewer workers before shorter windows: the summary line counts windows and
  * workers, not lengths, and a shrink's candidates are few.
  */
-import type { QueueWindow } from '../../core/queue/queue-window.js';
+import type { QueueWindow, WindowFault } from '../../core/queue/queue-window.js';
 import { FLOOR, shrinkByTransforms } from './delta-debug.js';
 
 /** The choices of a queue plan that shrinking may change. */
@@ -27,6 +28,9 @@ export interface QueueShrinkPlan {
   timeLimitS: number;
   rate: number;
 }
+
+/** Windows whose length is a down time (a worker's or the server's), not the fault's force. */
+const KILLS: readonly WindowFault[] = ['kill', 'effect-kill', 'server-kill'];
 
 /** The earliest a window is moved to: a second in, once the first jobs are enqueued and taken. */
 const EARLIEST_MS = 1000;
@@ -58,9 +62,19 @@ function queueTransforms(): [string, Transform][] {
       return { ...p, windows: p.windows.map((x, j) => (j === i ? { ...x, atMs } : x)) };
     },
   ]);
+  // A kill's window is its victim's down time, which rarely matters: one candidate at the floor before a halving series.
+  const shortestKill = Array.from({ length: MAX_WINDOW_STEPS }, (_, i): [string, Transform] => [
+    `shortest down time of window ${i + 1}`,
+    (p) => {
+      const w = p.windows[i];
+      if (w === undefined || !KILLS.includes(w.fault) || w.durationMs <= FLOOR.windowMs) return undefined;
+      return { ...p, windows: p.windows.map((x, j) => (j === i ? { ...x, durationMs: FLOOR.windowMs } : x)) };
+    },
+  ]);
   return [
     ['two workers', (p) => (p.workers > 2 ? { ...p, workers: 2 } : undefined)],
     ['one worker fewer', (p) => (p.workers > 1 ? { ...p, workers: p.workers - 1 } : undefined)],
+    ...shortestKill,
     ...halveWindow,
     ...earlier,
     ['end after the last window', endAfterLastWindow],

@@ -102,7 +102,7 @@ describe("docs/queues.md's generated table", () => {
       },
       { id: 'pg-boss.client-pause.none', summary: 'not shrunk: the original plan reproduced 1/3, at least 2 of 3 needed', exitCode: 2, durationMs: 60_000 },
     ];
-    const md = renderQueueMatrix([measured], facts, shrunk, 'a candidate kept when 2 of 3 re-runs fail');
+    const md = renderQueueMatrix([measured], facts, { shrunk, shrinkRule: 'a candidate kept when 2 of 3 re-runs fail' });
     expect(md).toContain('Shrunk reproductions (`npm run queues -- --shrink`, a candidate kept when 2 of 3 re-runs fail; 4 min for 2 cells)');
     expect(md).toContain('- `bullmq.client-pause.none`: shrunk to 1 fault window (pause 2500 ms), 1 worker, 4 s; reproduced 3/3');
     expect(md).toContain('- `pg-boss.client-pause.none`: not shrunk: the original plan reproduced 1/3');

@@ -64,6 +64,9 @@ describe('shrinking a queue plan', () => {
     const r = await shrinkQueuePlan(start, needsKill, 100);
     expect(r.plan.windows.map((w) => w.fault)).toEqual(['kill']);
     expect(r.plan.workers).toBe(1);
+    // Its down time went to the floor in one step, not a halving series.
+    expect(r.plan.windows[0]!.durationMs).toBe(100);
+    expect(r.steps.filter((s) => s.step.startsWith('halve the length'))).toEqual([]);
   });
 
   it('a plan that never fails again is left as it was, within the candidate budget', async () => {
