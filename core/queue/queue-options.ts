@@ -21,9 +21,11 @@ export const QUEUE_SERVERS: readonly QueueServer[] = ['redis', 'postgres'];
  * runs on, its lock unrenewed). effect-kill kills the first worker whose job's effect landed, before it
  * completes the job (the effect done, the acknowledgement lost), and starts it again after the window.
  * server-kill kills the queue's server (kill -9) when its window opens and starts it again after the window:
- * what it kept depends on its persistence (--redis-persistence).
+ * what it kept depends on its persistence (--redis-persistence). client-delay delays the first taker's link to
+ * the queue's server by the library's lock, each way, for the window (every worker talks to it through a delay
+ * proxy on its own host in such a run).
  */
-export const QUEUE_FAULTS = ['client-pause', 'client-kill', 'client-partition', 'effect-kill', 'server-kill'] as const;
+export const QUEUE_FAULTS = ['client-pause', 'client-kill', 'client-partition', 'effect-kill', 'server-kill', 'client-delay'] as const;
 export type QueueFault = (typeof QUEUE_FAULTS)[number];
 
 /** A bound on the plan's size (every job is held in memory and in plan.json). */
@@ -111,7 +113,7 @@ export function validateQueueOptions(o: QueueRunOptions): void {
     if (!(QUEUE_FAULTS as readonly string[]).includes(f))
       throw new UsageError(
         `Expected \`--nemesis\` to hold faults a queue run strikes (${QUEUE_FAULTS.join(', ')}), got \`${f}\``,
-        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT); client-kill kills it mid-job (kill -9) and restarts it; client-partition cuts it off from the queue server; effect-kill kills it between its effect and its completion; server-kill kills the queue server and restarts it.',
+        'client-pause stalls a worker holding a job past its lock (SIGSTOP, then SIGCONT); client-kill kills it mid-job (kill -9) and restarts it; client-partition cuts it off from the queue server; effect-kill kills it between its effect and its completion; server-kill kills the queue server and restarts it; client-delay slows its link to the queue server.',
       );
   for (const [i, w] of (o.windows ?? []).entries())
     if (!o.nemesis.includes(NEMESIS_OF_WINDOW[w.fault]))

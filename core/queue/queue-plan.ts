@@ -45,8 +45,11 @@ function drawnWindows(o: QueueRunOptions, rng: Prng, horizonMs: number): QueueWi
     // Drawn apart from the gaps, so that a run of one fault keeps the windows it always had.
     const kinds = rng.fork('fault kinds');
     // Each window a quiet interval after the last one ended, jittered by up to a fifth so windows do not beat with the jobs.
-    for (let t = o.intervalMs; t < horizonMs; t += o.durationMs + o.intervalMs + gaps.int(0, Math.floor(o.intervalMs / 5)))
-      stalls.push({ atMs: t, durationMs: o.durationMs, fault: faults.length === 1 ? faults[0]! : faults[kinds.int(0, faults.length - 1)]! });
+    for (let t = o.intervalMs; t < horizonMs; t += o.durationMs + o.intervalMs + gaps.int(0, Math.floor(o.intervalMs / 5))) {
+      const fault = faults.length === 1 ? faults[0]! : faults[kinds.int(0, faults.length - 1)]!;
+      // A delay as long as the library's lock: a renewal sent at once arrives after the lock ran out.
+      stalls.push({ atMs: t, durationMs: o.durationMs, fault, ...(fault === 'delay' ? { delayMs: o.lockMs } : {}) });
+    }
   }
   return stalls;
 }

@@ -12,9 +12,10 @@ import { RUN_RANGES } from '../plan/run-options.js';
 /**
  * What a fault window does (plan.json's reader takes these): stall the first worker to take a job once it
  * opens, kill it, cut it off from the queue's server, kill the first worker whose job's effect landed (before
- * it completes the job), or kill the queue's server.
+ * it completes the job), kill the queue's server, or delay the first taker's link to the queue's server by
+ * `delayMs` each way (a delay proxy).
  */
-export const WINDOW_FAULTS = ['pause', 'kill', 'partition', 'effect-kill', 'server-kill'] as const;
+export const WINDOW_FAULTS = ['pause', 'kill', 'partition', 'effect-kill', 'server-kill', 'delay'] as const;
 export type WindowFault = (typeof WINDOW_FAULTS)[number];
 
 /** The --nemesis fault each window fault is (a plan's windows say which faults the run strikes). */
@@ -24,6 +25,7 @@ export const NEMESIS_OF_WINDOW = {
   partition: 'client-partition',
   'effect-kill': 'effect-kill',
   'server-kill': 'server-kill',
+  delay: 'client-delay',
 } as const satisfies Record<WindowFault, string>;
 
 export interface QueueWindow {
@@ -32,15 +34,19 @@ export interface QueueWindow {
   /** How long the stall, the worker's or the server's down time lasts, ms. */
   durationMs: number;
   fault: WindowFault;
+  /** A delay window's delay on each packet of the worker's link to the queue's server, each way (delay windows only). */
+  delayMs?: number;
 }
 
 const FLAG = '--script';
 const HINT =
-  'With --workload queue, give a JSON array of fault windows, e.g. [{"atMs":3000,"durationMs":4000,"fault":"pause"}] (fault: pause, kill, partition, effect-kill or server-kill; docs/queues.md).';
+  'With --workload queue, give a JSON array of fault windows, e.g. [{"atMs":3000,"durationMs":4000,"fault":"pause"}] (fault: pause, kill, partition, effect-kill, server-kill, or delay with its delayMs; docs/queues.md).';
 
 /** The windows as `--script` writes them. */
 export function queueScriptText(windows: readonly QueueWindow[]): string {
-  return JSON.stringify(windows.map((w) => ({ atMs: w.atMs, durationMs: w.durationMs, fault: w.fault })));
+  return JSON.stringify(
+    windows.map((w) => ({ atMs: w.atMs, durationMs: w.durationMs, fault: w.fault, ...(w.delayMs !== undefined ? { delayMs: w.delayMs } : {}) })),
+  );
 }
 
 /** `--script` of a queue run: windows in the order they open, each within `timeLimitS`. */
@@ -68,7 +74,10 @@ function queueWindowOf(w: unknown, n: number, timeLimitS: number): QueueWindow {
   };
   if (typeof w !== 'object' || w === null || Array.isArray(w)) return bad('(window)', 'an object { atMs, durationMs, fault }', w);
   const o = w as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['atMs', 'durationMs', 'fault'].includes(k)) bad(k, 'absent (a window has atMs, durationMs and fault)', o[k]);
+  const delay = o['fault'] === 'delay';
+  for (const k of Object.keys(o))
+    if (!['atMs', 'durationMs', 'fault', ...(delay ? ['delayMs'] : [])].includes(k))
+      bad(k, `absent (a window has atMs, durationMs and fault${delay ? ', and a delay window delayMs' : ''})`, o[k]);
   const horizonMs = timeLimitS * 1000;
   const atMs = o['atMs'];
   if (!Number.isSafeInteger(atMs) || (atMs as number) < 0 || (atMs as number) >= horizonMs)
@@ -79,5 +88,9 @@ function queueWindowOf(w: unknown, n: number, timeLimitS: number): QueueWindow {
     bad('durationMs', `a whole number of ms from ${range.min} to ${range.max}`, durationMs);
   const fault = o['fault'];
   if (!(WINDOW_FAULTS as readonly unknown[]).includes(fault)) bad('fault', `one of ${WINDOW_FAULTS.join(', ')}`, fault);
-  return { atMs: atMs as number, durationMs: durationMs as number, fault: fault as WindowFault };
+  if (!delay) return { atMs: atMs as number, durationMs: durationMs as number, fault: fault as WindowFault };
+  const delayMs = o['delayMs'];
+  if (!Number.isSafeInteger(delayMs) || (delayMs as number) < 1 || (delayMs as number) > range.max)
+    bad('delayMs', `a whole number of ms from 1 to ${range.max} (a delay window's delay each way)`, delayMs);
+  return { atMs: atMs as number, durationMs: durationMs as number, fault: 'delay', delayMs: delayMs as number };
 }

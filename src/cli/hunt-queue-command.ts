@@ -24,7 +24,7 @@ export const HUNT_FAULTS = [...new Set([...FAULT_KINDS, ...QUEUE_FAULTS])];
 /** A queue hunt's try unless the flags say otherwise: long enough for windows past a 2 s lock to meet jobs. */
 export const QUEUE_TRY_SHAPE = { timeLimitS: 20, workers: 4, lockMs: 2000, rate: 2, jobMs: 200, recoverMs: 5000, callTimeoutMs: 1000 } as const;
 /** The faults a queue hunt strikes unless --faults names others (a server kill without persistence loses jobs every time: asked for, not assumed). */
-export const QUEUE_HUNT_FAULTS: readonly QueueFault[] = ['client-pause', 'client-kill', 'client-partition', 'effect-kill'];
+export const QUEUE_HUNT_FAULTS: readonly QueueFault[] = ['client-pause', 'client-kill', 'client-partition', 'effect-kill', 'client-delay'];
 
 /** The flags of `hunt` that a queue hunt reads. */
 export interface QueueHuntFlags {

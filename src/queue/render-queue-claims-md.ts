@@ -23,6 +23,7 @@ const FAULT_WORDS: Record<string, string> = {
   'client-partition': 'worker cut off',
   'effect-kill': 'worker killed after its effect',
   'server-kill': 'server killed',
+  'client-delay': 'worker link delayed',
 };
 
 /** A claim cell's record: the matrix record with its claim, row and seed. */

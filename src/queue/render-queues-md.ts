@@ -53,6 +53,7 @@ const FAULT_WORDS: Record<QueueFault, string> = {
   'client-partition': "worker cut off from the queue's server",
   'effect-kill': 'worker killed between its effect and its completion',
   'server-kill': "queue's server killed",
+  'client-delay': "worker's link to the queue's server delayed",
 };
 
 export function renderQueueMatrix(

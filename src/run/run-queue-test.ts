@@ -40,6 +40,7 @@ import { parseClientCommand } from '../../runtime/runner/client-command-line.js'
 import { Recorder } from '../../runtime/runner/recorder.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
 import { QueueProgram } from '../../runtime/queue/queue-program.js';
+import type { DelayProxy } from '../../runtime/nemesis/delay-proxy-handle.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import type { QueueReportInput } from '../report/render-queue-report-html.js';
 import { writeQueueReportHtml } from '../report/write-queue-report.js';
@@ -192,6 +193,8 @@ interface LiveRun {
   /** The queue's server node (server-kill, client-partition) and the cluster's nemesis that kills, restarts and cuts. */
   queueNode: string;
   nemesis: Cluster['nemesis'];
+  /** Each worker's delay proxy to the queue's server, by host (client-delay runs only). */
+  proxies: Map<string, DelayProxy>;
 }
 
 async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, store: RunStore, onViolation: (v: string) => void): Promise<LiveRun> {
@@ -201,11 +204,22 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
   const server = c.endpoints(queueClusterBackends(o)[0])[0]!;
   const lib = libraryOf(o);
   const argv = lib !== undefined ? programArgv(lib) : parseClientCommand(o.client);
+  // client-delay: each worker reaches the queue's server through a delay proxy on its own host (no delay until a window).
+  const proxies = new Map<string, DelayProxy>();
+  if (o.nemesis.includes('client-delay'))
+    for (const w of plan.workers)
+      proxies.set(w, await c.nemesis.delayProxy({ on: w, to: server.node, delayMs: 0, direction: 'both', logPath: c.logPath(`proxy-${w}-${server.node}`) }));
+  const queueOf = (host: string): { host: string; port: number; url: string } => {
+    const p = proxies.get(host);
+    return p === undefined
+      ? { host: server.host, port: server.port, url: server.url }
+      : { host: p.host, port: p.port, url: server.url.replace(`${server.host}:${server.port}`, `${p.host}:${p.port}`) };
+  };
   const config = (role: 'producer' | 'worker', worker: string): Record<string, unknown> => ({
     protocol: 1,
     role,
     worker,
-    queue: { host: server.host, port: server.port, url: server.url },
+    queue: queueOf(worker),
     queueName: QUEUE_NAME,
     lockMs: o.lockMs,
     jobMs: o.jobMs,
@@ -252,6 +266,7 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     restart: (w) => start('worker', w.name, `${w.name}.restart-${++restarts}`),
     queueNode: server.node,
     nemesis: c.nemesis,
+    proxies,
   };
 }
 
@@ -328,7 +343,8 @@ async function stall(
     });
   });
   if (victim === undefined) {
-    const f = s.fault === 'kill' || s.fault === 'effect-kill' ? 'kill' : s.fault === 'partition' ? 'start-partition' : 'pause';
+    const f =
+      s.fault === 'kill' || s.fault === 'effect-kill' ? 'kill' : s.fault === 'partition' ? 'start-partition' : s.fault === 'delay' ? 'start-delay' : 'pause';
     const waited = s.fault === 'effect-kill' ? "no worker's effect landed" : 'no worker took a job';
     recorder.record('nemesis', 'info', f, { target: 'worker' }, { error: `${waited} before the time limit` });
     return;
@@ -337,6 +353,7 @@ async function stall(
   if (s.fault === 'kill') return killWindow(run, victim, value, s.durationMs, 'job-taken', recorder, log);
   if (s.fault === 'effect-kill') return killWindow(run, victim, value, s.durationMs, 'effect-landed', recorder, log);
   if (s.fault === 'partition') return cutOffWindow(run, victim, s.durationMs, recorder, log);
+  if (s.fault === 'delay') return delayWindow(run, victim, s, recorder, log);
   recorder.record('nemesis', 'invoke', 'pause', value, { trigger: 'job-taken' });
   await victim.proc.pause();
   recorder.record('nemesis', 'info', 'pause', value, { trigger: 'job-taken' });
@@ -359,6 +376,23 @@ async function cutOffWindow(run: LiveRun, victim: QueueProgram, downMs: number, 
   log(`nemesis: ${victim.name} cut off from the queue's server ${run.queueNode} for ${downMs} ms while it holds a job`);
   await sleep(downMs);
   await nemesisStep(recorder, 'stop-partition', value, () => run.nemesis.partition({}));
+}
+
+/**
+ * client-delay: the worker's link to the queue's server slowed by `delayMs` each way for the window (its proxy's
+ * delay set, then back to none); its renewals and completions arrive late, its effect on the resource does not.
+ */
+async function delayWindow(run: LiveRun, victim: QueueProgram, s: QueuePlan['stalls'][number], recorder: Recorder, log: (line: string) => void): Promise<void> {
+  const proxy = run.proxies.get(victim.name);
+  const delayMs = s.delayMs ?? 0;
+  const value = { worker: victim.name, to: run.queueNode, delayMs };
+  if (
+    !(await nemesisStep(recorder, 'start-delay', value, async () => proxy?.setDelay(delayMs) ?? Promise.reject(new Error(`no delay proxy on ${victim.name}`))))
+  )
+    return;
+  log(`nemesis: ${victim.name}'s link to the queue's server ${run.queueNode} delayed ${delayMs} ms each way for ${s.durationMs} ms while it holds a job`);
+  await sleep(s.durationMs);
+  await nemesisStep(recorder, 'stop-delay', value, async () => proxy!.setDelay(0));
 }
 
 /** server-kill: the queue's server killed (kill -9) when the window opens, started again after it. */

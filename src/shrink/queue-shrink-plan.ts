@@ -8,7 +8,7 @@
  *   workers   down to two, then one fewer at a time (a kill's restart can
  *             take its own job again: one worker may be enough)
  *   lengths   a kill's down time at the floor at once; halve a window (a
- *             stall, a cut, a down time)
+ *             stall, a cut, a down time), halve a delay window's delay
  *   earlier   open a window a second in (or with the one before it), so
  *             that the run can end sooner: one candidate, not a halving
  *             series, since each candidate costs several real runs
@@ -71,11 +71,20 @@ function queueTransforms(): [string, Transform][] {
       return { ...p, windows: p.windows.map((x, j) => (j === i ? { ...x, durationMs: FLOOR.windowMs } : x)) };
     },
   ]);
+  const halveDelay = Array.from({ length: MAX_WINDOW_STEPS }, (_, i): [string, Transform] => [
+    `halve the delay of window ${i + 1}`,
+    (p) => {
+      const w = p.windows[i];
+      if (w?.delayMs === undefined || w.delayMs < 2 * FLOOR.windowMs) return undefined;
+      return { ...p, windows: p.windows.map((x, j) => (j === i ? { ...x, delayMs: Math.round(w.delayMs! / 2) } : x)) };
+    },
+  ]);
   return [
     ['two workers', (p) => (p.workers > 2 ? { ...p, workers: 2 } : undefined)],
     ['one worker fewer', (p) => (p.workers > 1 ? { ...p, workers: p.workers - 1 } : undefined)],
     ...shortestKill,
     ...halveWindow,
+    ...halveDelay,
     ...earlier,
     ['end after the last window', endAfterLastWindow],
     ['halve the time limit', halveTime],

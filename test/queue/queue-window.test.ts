@@ -26,7 +26,10 @@ const GOOD: QueueRunOptions = {
 function randomWindows(rng: Prng, timeLimitS: number): QueueWindow[] {
   const n = rng.int(0, 6);
   const ats = Array.from({ length: n }, () => rng.int(0, timeLimitS * 1000 - 1)).sort((a, b) => a - b);
-  return ats.map((atMs) => ({ atMs, durationMs: rng.int(1, 20_000), fault: rng.pick(WINDOW_FAULTS) }));
+  return ats.map((atMs) => {
+    const fault = rng.pick(WINDOW_FAULTS);
+    return { atMs, durationMs: rng.int(1, 20_000), fault, ...(fault === 'delay' ? { delayMs: rng.int(1, 5000) } : {}) };
+  });
 }
 
 function refusal(text: string, timeLimitS = 30): UsageError {
@@ -59,7 +62,10 @@ describe("a queue run's --script", () => {
     ['[{"atMs":-1,"durationMs":100,"fault":"pause"}]', /window 1 .atMs./],
     ['[{"atMs":1.5,"durationMs":100,"fault":"pause"}]', /window 1 .atMs./],
     ['[{"atMs":0,"durationMs":0,"fault":"pause"}]', /window 1 .durationMs./],
-    ['[{"atMs":0,"durationMs":100,"fault":"clock"}]', /window 1 .fault. to be one of pause, kill, partition, effect-kill, server-kill/],
+    ['[{"atMs":0,"durationMs":100,"fault":"clock"}]', /window 1 .fault. to be one of pause, kill, partition, effect-kill, server-kill, delay/],
+    ['[{"atMs":0,"durationMs":100,"fault":"delay"}]', /window 1 .delayMs./],
+    ['[{"atMs":0,"durationMs":100,"fault":"delay","delayMs":0}]', /window 1 .delayMs./],
+    ['[{"atMs":0,"durationMs":100,"fault":"pause","delayMs":50}]', /window 1 .delayMs. to be absent/],
     ['[{"atMs":0,"durationMs":100,"fault":"pause","extra":1}]', /window 1 .extra. to be absent/],
     ['[{"atMs":5,"durationMs":100,"fault":"pause"},{"atMs":4,"durationMs":100,"fault":"kill"}]', /window 2 .atMs. to be at least window 1's/],
     ['[{"atMs":0,"atMs":9,"durationMs":100,"fault":"pause"}]', /JSON/],

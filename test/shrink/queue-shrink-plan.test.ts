@@ -69,6 +69,12 @@ describe('shrinking a queue plan', () => {
     expect(r.steps.filter((s) => s.step.startsWith('halve the length'))).toEqual([]);
   });
 
+  it("a delay window's delay is halved while it still fails", async () => {
+    const start: QueueShrinkPlan = { windows: [{ atMs: 2000, durationMs: 6000, fault: 'delay', delayMs: 8000 }], workers: 3, timeLimitS: 20, rate: 2 };
+    const r = await shrinkQueuePlan(start, async (p) => p.windows.some((w) => w.fault === 'delay' && (w.delayMs ?? 0) >= 1000), 100);
+    expect(r.plan.windows[0]!.delayMs).toBe(1000);
+  });
+
   it('a plan that never fails again is left as it was, within the candidate budget', async () => {
     const start = startPlan(new Prng(7));
     let calls = 0;
