@@ -13,7 +13,7 @@ import { shellQuote } from '../shell-quote.js';
 import { NEMESIS_OF_WINDOW, queueScriptText, type QueueWindow } from './queue-window.js';
 import { modeNotServed, QUEUE_LIBRARIES, QUEUE_MODES, queueLibrary, type QueueLibrary, type QueueMode, type QueueServer } from './queue-libraries.js';
 
-export const QUEUE_SERVERS: readonly QueueServer[] = ['redis', 'postgres'];
+export const QUEUE_SERVERS: readonly QueueServer[] = ['redis', 'postgres', 'redis-sentinel'];
 /**
  * The faults a queue run strikes. client-pause, client-kill and client-partition strike the first worker to
  * take a job once their window opens: SIGSTOP then SIGCONT (a stall past its lock), kill -9 and a start again
@@ -74,7 +74,7 @@ export function validateQueueOptions(o: QueueRunOptions): void {
   if (!(QUEUE_SERVERS as readonly string[]).includes(o.backend))
     throw new UsageError(
       `Expected \`--backend\` to be a queue's server (${QUEUE_SERVERS.join(', ')}) with \`--workload queue\`, got \`${o.backend}\``,
-      `A queue run starts the queue's own server: redis for ${namesOn('redis')}, postgres for ${namesOn('postgres') || 'the PostgreSQL queues'}.`,
+      `A queue run starts the queue's own server: redis for ${namesOn('redis')}, postgres for ${namesOn('postgres') || 'the PostgreSQL queues'}, redis-sentinel (a master, two replicas, three Sentinels) for ${namesOn('redis-sentinel')}.`,
     );
   if (!(QUEUE_MODES as readonly string[]).includes(o.resource))
     throw new UsageError(
@@ -87,7 +87,14 @@ export function validateQueueOptions(o: QueueRunOptions): void {
       `Expected \`--client\` to name a queue library (${QUEUE_LIBRARIES.map((l) => l.name).join(', ')}) or a command line, got \`${o.client}\``,
       'A program of your own speaks the queue protocol (docs/queues.md); give its command line, e.g. `--client "node my-worker.mjs"`.',
     );
-  if (lib !== undefined && lib.server !== o.backend)
+  if (lib !== undefined && o.backend === 'redis-sentinel' && lib.server === 'redis' && lib.sentinel !== true)
+    throw new UsageError(
+      `Cannot run \`--client ${lib.name}\` with \`--backend redis-sentinel\`: its program connects to one Redis, not through Sentinels`,
+      `Run it with --backend redis; behind Sentinels: ${QUEUE_LIBRARIES.filter((l) => l.sentinel === true)
+        .map((l) => l.name)
+        .join(', ')}.`,
+    );
+  if (lib !== undefined && lib.server !== o.backend && !(o.backend === 'redis-sentinel' && lib.server === 'redis'))
     throw new UsageError(
       `Expected \`--backend ${lib.server}\` for \`--client ${lib.name}\` (${lib.library} runs on ${lib.server}), got \`--backend ${o.backend}\``,
       `Run it as \`--backend ${lib.server} --client ${lib.name}\`.`,
@@ -107,7 +114,14 @@ export function validateQueueOptions(o: QueueRunOptions): void {
   if (o.redisPersistence !== undefined && o.redisPersistence !== 'none' && o.backend !== 'redis')
     throw new UsageError(
       `Expected \`--redis-persistence\` only with \`--backend redis\`, got \`--backend ${o.backend}\``,
-      "A queue's PostgreSQL keeps what it committed: drop the flag.",
+      o.backend === 'postgres'
+        ? "A queue's PostgreSQL keeps what it committed: drop the flag."
+        : "The Sentinels' Redis servers run as the lock backend configures them: drop the flag.",
+    );
+  if (o.backend === 'redis-sentinel' && o.nemesis.includes('client-delay'))
+    throw new UsageError(
+      'Cannot run `--nemesis client-delay` with `--backend redis-sentinel`: the workers follow whichever master the Sentinels name, so no delay proxy can sit on their link',
+      'Strike the master with server-kill (a failover), or cut a worker off with client-partition.',
     );
   for (const f of o.nemesis)
     if (!(QUEUE_FAULTS as readonly string[]).includes(f))
@@ -124,7 +138,7 @@ export function validateQueueOptions(o: QueueRunOptions): void {
 }
 
 function namesOn(server: QueueServer): string {
-  return QUEUE_LIBRARIES.filter((l) => l.server === server)
+  return QUEUE_LIBRARIES.filter((l) => l.server === server || (server === 'redis-sentinel' && l.sentinel === true))
     .map((l) => l.name)
     .join(', ');
 }

@@ -8,7 +8,7 @@
 import { UsageError } from '../../core/errors.js';
 import { oneLine } from '../../core/printable.js';
 import { QUEUE_MODES, type QueueMode, type QueueServer } from '../../core/queue/queue-libraries.js';
-import { SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
+import { LOCK_BACKENDS, SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
 import type { RedisPersistence } from '../../core/plan/redis-persistence.js';
 import { splitAim } from '../../core/generator/aimed-schedule.js';
 import { QUEUE_SERVERS, validateQueueOptions, type QueueFault, type QueueRunOptions } from '../../core/queue/queue-options.js';
@@ -51,7 +51,8 @@ export function refuseQueueOnly(flags: { backend: string; resource: string; neme
       `Expected a lock run's fault in \`--nemesis\`, got \`${queueOnly}\` (a queue run's)`,
       `\`${queueOnly}\` strikes a job queue's worker or server: add --workload queue, or strike a lock run with ${SCHEDULED_FAULT_KINDS.join(', ')}.`,
     );
-  if ((QUEUE_SERVERS as readonly string[]).includes(flags.backend) && !['redis'].includes(flags.backend))
+  // A server both a lock run and a queue run start (redis, redis-sentinel) is a lock service here.
+  if ((QUEUE_SERVERS as readonly string[]).includes(flags.backend) && !(LOCK_BACKENDS as readonly string[]).includes(flags.backend))
     throw new UsageError(
       `Expected a lock service with \`--backend ${flags.backend}\`, got a queue's server`,
       `\`--backend ${flags.backend}\` is a job queue's server: add --workload queue.`,

@@ -41,6 +41,7 @@ import { Recorder } from '../../runtime/runner/recorder.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
 import { QueueProgram } from '../../runtime/queue/queue-program.js';
 import type { DelayProxy } from '../../runtime/nemesis/delay-proxy-handle.js';
+import { SENTINEL_MASTER_NAME } from '../../runtime/clients/sentinel-probes.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import type { QueueReportInput } from '../report/render-queue-report-html.js';
 import { writeQueueReportHtml } from '../report/write-queue-report.js';
@@ -165,9 +166,12 @@ function writeOwnReport(
   }
 }
 
-/** The queue's server and the resource's PostgreSQL: a PostgreSQL queue gets one of its own (pgl1), apart from the resource's pg1. */
+/**
+ * The queue's server and the resource's PostgreSQL: a PostgreSQL queue gets one of its own (pgl1), apart from the
+ * resource's pg1; a Sentinel-backed queue the lock backend's master, two replicas and three Sentinels.
+ */
 export function queueClusterBackends(o: Pick<QueueRunOptions, 'backend'>): BackendName[] {
-  return [o.backend === 'redis' ? 'redis' : 'pg-advisory', 'postgres'];
+  return [o.backend === 'postgres' ? 'pg-advisory' : o.backend, 'postgres'];
 }
 
 interface LiveRun {
@@ -192,6 +196,7 @@ interface LiveRun {
   restart: (worker: QueueProgram) => QueueProgram;
   /** The queue's server node (server-kill, client-partition) and the cluster's nemesis that kills, restarts and cuts. */
   queueNode: string;
+  currentQueueNode: () => Promise<string>;
   nemesis: Cluster['nemesis'];
   /** Each worker's delay proxy to the queue's server, by host (client-delay runs only). */
   proxies: Map<string, DelayProxy>;
@@ -201,7 +206,10 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
   const pgNode = c.endpoints('postgres')[0]!;
   const pgConfig = { host: pgNode.host, port: pgNode.port, user: 'postgres', database: 'postgres' };
   await prepareQueueResource(pgConfig);
-  const server = c.endpoints(queueClusterBackends(o)[0])[0]!;
+  const serverNodes = c.endpoints(queueClusterBackends(o)[0]);
+  // Behind Sentinels the programs are given the Sentinels (and the master's name), never a data node.
+  const sentinels = serverNodes.filter((n) => n.role === 'sentinel');
+  const server = serverNodes.find((n) => n.role !== 'sentinel')!;
   const lib = libraryOf(o);
   const argv = lib !== undefined ? programArgv(lib) : parseClientCommand(o.client);
   // client-delay: each worker reaches the queue's server through a delay proxy on its own host (no delay until a window).
@@ -265,6 +273,8 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     nextProcess: () => process++,
     restart: (w) => start('worker', w.name, `${w.name}.restart-${++restarts}`),
     queueNode: server.node,
+    // Behind Sentinels the queue's server is whichever master they name when a window opens (a kill of it: a failover).
+    currentQueueNode: async () => (sentinels.length > 0 ? ((await c.leader('redis-sentinel')) ?? server.node) : server.node),
     nemesis: c.nemesis,
     proxies,
   };
@@ -331,7 +341,7 @@ async function stall(
   log: (line: string) => void,
 ): Promise<void> {
   await sleepUntil(t0 + s.atMs);
-  if (s.fault === 'server-kill') return serverKillWindow(run, s.durationMs, recorder, log);
+  if (s.fault === 'server-kill') return serverKillWindow(run, await run.currentQueueNode(), s.durationMs, recorder, log);
   // effect-kill waits for an effect to land (the worker then holds a job whose completion has not been sent); the
   // others for a take (a worker holding a job).
   const listeners = s.fault === 'effect-kill' ? run.effectListeners : run.takeListeners;
@@ -370,10 +380,11 @@ async function stall(
  * its lock or complete its job; healed after.
  */
 async function cutOffWindow(run: LiveRun, victim: QueueProgram, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
-  const value = { worker: victim.name, from: run.queueNode };
-  const grudge = { [victim.name]: [run.queueNode], [run.queueNode]: [victim.name] };
+  const node = await run.currentQueueNode();
+  const value = { worker: victim.name, from: node };
+  const grudge = { [victim.name]: [node], [node]: [victim.name] };
   if (!(await nemesisStep(recorder, 'start-partition', value, () => run.nemesis.partition(grudge)))) return;
-  log(`nemesis: ${victim.name} cut off from the queue's server ${run.queueNode} for ${downMs} ms while it holds a job`);
+  log(`nemesis: ${victim.name} cut off from the queue's server ${node} for ${downMs} ms while it holds a job`);
   await sleep(downMs);
   await nemesisStep(recorder, 'stop-partition', value, () => run.nemesis.partition({}));
 }
@@ -396,12 +407,12 @@ async function delayWindow(run: LiveRun, victim: QueueProgram, s: QueuePlan['sta
 }
 
 /** server-kill: the queue's server killed (kill -9) when the window opens, started again after it. */
-async function serverKillWindow(run: LiveRun, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
-  const value = { node: run.queueNode };
-  if (!(await nemesisStep(recorder, 'kill', value, () => run.nemesis.kill(run.queueNode)))) return;
-  log(`nemesis: the queue's server ${run.queueNode} killed (kill -9); started again in ${downMs} ms`);
+async function serverKillWindow(run: LiveRun, node: string, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
+  const value = { node };
+  if (!(await nemesisStep(recorder, 'kill', value, () => run.nemesis.kill(node)))) return;
+  log(`nemesis: the queue's server ${node} killed (kill -9); started again in ${downMs} ms`);
   await sleep(downMs);
-  await nemesisStep(recorder, 'restart', value, () => run.nemesis.restart(run.queueNode));
+  await nemesisStep(recorder, 'restart', value, () => run.nemesis.restart(node));
 }
 
 /** A nemesis op as invoke, then info (with the error when it failed); whether it took effect. */

@@ -54,6 +54,18 @@ describe('queue run options', () => {
     expect(err.hint).toBeTruthy();
   });
 
+  it('redis-sentinel takes the libraries whose programs follow Sentinels, and refuses the rest, a delay proxy and a persistence flag', () => {
+    for (const lib of QUEUE_LIBRARIES.filter((l) => l.server === 'redis')) {
+      const o = { ...GOOD, backend: 'redis-sentinel' as const, client: lib.name };
+      if (lib.sentinel === true) expect(() => validateQueueOptions(o)).not.toThrow();
+      else expect(() => validateQueueOptions(o)).toThrow(/connects to one Redis, not through Sentinels/);
+    }
+    expect(QUEUE_LIBRARIES.filter((l) => l.sentinel === true).map((l) => l.name)).toEqual(['bullmq', 'bull']);
+    expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', client: 'pg-boss' })).toThrow(/--backend postgres/);
+    expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', nemesis: ['client-delay'] })).toThrow(/no delay proxy can sit on their link/);
+    expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', redisPersistence: 'aof-everysec' })).toThrow(/only with `--backend redis`/);
+  });
+
   it('a command line is accepted as a program speaking the queue protocol', () => {
     expect(() => validateQueueOptions({ ...GOOD, client: 'node /opt/my-worker.mjs' })).not.toThrow();
   });
