@@ -8,7 +8,7 @@
  * candidates): the matrix's cost, said in the section's first line.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { FencecheckError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { QueueCellRecord } from './render-queues-md.js';
@@ -45,8 +45,10 @@ export async function shrinkQueueCells(
     const started = Date.now();
     const log = (l: string): void => say(`[shrink ${r.id}] ${l}`);
     try {
+      // A record's run directory may be written relative to the set's directory (a set moved or copied keeps working).
+      const runDir = isAbsolute(r.runDir!) ? r.runDir! : join(dir, r.runDir!);
       const report = await runQueueShrink(
-        { runDir: r.runDir!, ...rule, shrinkDir: join(dir, 'shrinks', r.id) },
+        { runDir, ...rule, shrinkDir: join(dir, 'shrinks', r.id) },
         realQueueHuntDeps(log, () => false, lanes),
       );
       const replay = report.lines.find((l) => l.startsWith('replay: '))?.slice('replay: '.length);

@@ -8,7 +8,7 @@
  * on as many slots as there are lanes. A re-run fails only the way the
  * original did (queue-failure-signs.ts). Every rate with Wilson's interval.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { failsLikeQueueOriginal, queueFailureSigns } from '../../core/queue/queue-failure-signs.js';
@@ -53,7 +53,11 @@ export function failedQueueRun(runDir: string): { options: QueueRunOptions; sign
 
 export async function runQueueShrink(o: ShrinkOptions, deps: QueueHuntDeps): Promise<QueueShrinkReport> {
   const failed = failedQueueRun(o.runDir);
-  if (failed === null) throw new UsageError(`${o.runDir}: not a queue run's directory`, 'Give the run directory a failing queue run printed (`run: DIR`).');
+  if (failed === null)
+    throw new UsageError(
+      `${o.runDir}: ${existsSync(o.runDir) ? "not a queue run's directory (no test.json of workload queue with its history)" : 'no such directory'}`,
+      'Give the run directory a failing queue run printed (`run: DIR`).',
+    );
   const { options: original, signs } = failed;
   mkdirSync(o.shrinkDir, { recursive: true });
   if (signs.length > 0) deps.log(`shrink: a re-run counts as failing only with ${signs.join(', ')}, as the original showed`);
