@@ -5,18 +5,18 @@
  * when the oracle says it still fails.
  *
  *   windows   ddmin over the fault windows
+ *   time      (first: every later candidate runs at its length) open a
+ *             window a second in, end a second past the last window's end,
+ *             halve the time limit
  *   workers   down to two, then one fewer at a time (a kill's restart can
  *             take its own job again: one worker may be enough)
  *   lengths   a kill's down time at the floor at once; halve a window (a
  *             stall, a cut, a down time), halve a delay window's delay
- *   earlier   open a window a second in (or with the one before it), so
- *             that the run can end sooner: one candidate, not a halving
- *             series, since each candidate costs several real runs
- *   time      end a second past the last window's end; halve the time limit
  *   rate      halve the jobs a second per worker
  *
  * Fewer workers before shorter windows: the summary line counts windows and
- * workers, not lengths, and a shrink's candidates are few.
+ * workers, not lengths, and a shrink's candidates are few. Opening a window
+ * earlier is one candidate, not a halving series: each costs real runs.
  */
 import type { QueueWindow, WindowFault } from '../../core/queue/queue-window.js';
 import { FLOOR, shrinkByTransforms } from './delta-debug.js';
@@ -79,15 +79,17 @@ function queueTransforms(): [string, Transform][] {
       return { ...p, windows: p.windows.map((x, j) => (j === i ? { ...x, delayMs: Math.round(w.delayMs! / 2) } : x)) };
     },
   ]);
+  // A shorter run first: every later candidate is re-run at its length (measured: a 30 s matrix run's shrink spent
+  // its 6 candidates on workers and lengths and still ran 30 s each).
   return [
+    ...earlier,
+    ['end after the last window', endAfterLastWindow],
+    ['halve the time limit', halveTime],
     ['two workers', (p) => (p.workers > 2 ? { ...p, workers: 2 } : undefined)],
     ['one worker fewer', (p) => (p.workers > 1 ? { ...p, workers: p.workers - 1 } : undefined)],
     ...shortestKill,
     ...halveWindow,
     ...halveDelay,
-    ...earlier,
-    ['end after the last window', endAfterLastWindow],
-    ['halve the time limit', halveTime],
     ['halve the rate', (p) => (p.rate / 2 >= FLOOR.rate ? { ...p, rate: p.rate / 2 } : undefined)],
   ];
 }
