@@ -1,0 +1,72 @@
+/**
+ * Integration (real Redis and PostgreSQL, root, BullMQ from clients/node): the queue faults beyond a stall, each
+ * on a cluster of its own (slots 1-3, at once). A worker killed after its job's effect landed and before its
+ * completion (effect-kill) has the job handed out again and its effect land twice: unsafe, with the kill's
+ * trigger in the history; the same with the job's id as an idempotency key holds (safe, the second effect
+ * refused as wasted). A worker cut off from the queue's server (client-partition: nftables both ways) cannot
+ * renew its lock: the job is run again and its late completion refused (missing lock). A worker whose link to the
+ * queue's server is delayed by the lock each way (client-delay, through its delay proxy) likewise. Every window
+ * struck (the evidence counts it) and each cluster is torn down.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../runtime/hosts/paths.js';
+import { runQueueTest } from '../../src/run/run-queue-test.js';
+import type { QueueFault, QueueRunOptions } from '../../core/queue/queue-options.js';
+import type { QueueMode } from '../../core/queue/queue-libraries.js';
+import { SHARED_MACHINE } from './helpers.js';
+
+const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-queue-faults-'));
+afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
+
+async function bullmqRun(fault: QueueFault, resource: QueueMode, slot: number) {
+  const o: QueueRunOptions = {
+    backend: 'redis',
+    client: 'bullmq',
+    resource,
+    nemesis: [fault],
+    timeLimitS: 12,
+    workers: 3,
+    rate: 2,
+    jobMs: 200,
+    lockMs: 1500,
+    intervalMs: 2500,
+    durationMs: 4000,
+    recoverMs: 3000,
+    callTimeoutMs: 1000,
+    seed: 1,
+    resultsDir,
+  };
+  const log = (l: string) => console.log(`  [slot ${slot} ${fault}/${resource}] ${l}`);
+  const r = await runQueueTest(o, { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs, slot });
+  const queue = r.results.checkers.find((c) => c.checker === 'total-queue')!;
+  console.log(`${fault}/${resource}: ${queue.summary} (${r.runDir})`);
+  return { results: r.results, stats: queue.stats ?? {}, history: r.history };
+}
+
+describe.concurrent('queue faults beyond a stall (BullMQ, real Redis)', () => {
+  it('effect-kill: the effect done, the acknowledgement lost, the job run again; an idempotency key holds', async () => {
+    const [none, keyed] = await Promise.all([bullmqRun('effect-kill', 'none', 1), bullmqRun('effect-kill', 'idempotent', 2)]);
+    expect(none.results.evidence.faults.applied).toBeGreaterThan(0);
+    expect(none.history.some((op) => op.process === 'nemesis' && op.f === 'kill' && op.type === 'info' && op.trigger === 'effect-landed')).toBe(true);
+    expect(none.results.outcome).toBe('unsafe');
+    expect(none.stats['duplicated']).toBeGreaterThan(0);
+    expect(keyed.results.outcome).toBe('safe');
+    expect(keyed.stats['redelivered']).toBeGreaterThan(0);
+    expect(keyed.stats['wasted']).toBeGreaterThan(0);
+  });
+
+  it('client-partition and client-delay: the lock not renewed, the job run again, the late completion refused', async () => {
+    for (const [fault, slot] of [
+      ['client-partition', 3],
+      ['client-delay', 3],
+    ] as const) {
+      const r = await bullmqRun(fault, 'none', slot);
+      expect(r.results.evidence.faults.applied, fault).toBeGreaterThan(0);
+      expect(r.stats['redelivered'], fault).toBeGreaterThan(0);
+      expect(r.results.outcome, fault).toBe('unsafe');
+      expect(r.stats['missingLock'], fault).toBeGreaterThan(0);
+    }
+  });
+});
