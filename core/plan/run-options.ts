@@ -7,7 +7,7 @@ import type { RedisPersistence } from './redis-persistence.js';
 import type { EvictPolicy } from '../generator/eviction.js';
 import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
-import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/faults/registry.js';
+import { FAULT_KINDS, faultSpec, isFaultKind, type FaultKind, type FaultWindow } from '../generator/faults/registry.js';
 import {
   builtinClientMissing,
   notApplicable,
@@ -178,9 +178,7 @@ export function validateRunOptions(o: RunOptions): RunOptions {
 export function unknownFault(f: string): UsageError {
   return new UsageError(
     `Expected \`--nemesis\` to list faults among ${SCHEDULED_FAULT_KINDS.join(', ')}, got \`${f}\``,
-    f === 'delay'
-      ? 'The delay is driven by the named scenarios, which put a proxy on one link: `fencecheck scenario run S2` (see `fencecheck scenario list`).'
-      : undefined,
+    isFaultKind(f) ? faultSpec(f).unscheduled?.hint : undefined,
   );
 }
 
@@ -211,7 +209,9 @@ export function assertOptionsApply(o: Pick<RunOptions, 'waitReplicas' | 'minRepl
  */
 export function runOptionNotes(o: Pick<RunOptions, 'durationMs' | 'ttlMs'>, faults: readonly string[]): string[] {
   const pauseMs = 2 * o.ttlMs;
-  if (!faults.includes('client-pause') || o.durationMs >= pauseMs) return [];
+  // The kinds whose seeded window lasts the client pause (the client pause), not --duration-ms.
+  const paused = faults.some((f) => isFaultKind(f) && faultSpec(f).seededLength === 'pause');
+  if (!paused || o.durationMs >= pauseMs) return [];
   return [
     `--duration-ms ${o.durationMs} is shorter than 2 x --ttl-ms: each client pause lasts ${pauseMs} ms (a pause shorter than two leases could not outlive one); give --duration-ms ${pauseMs} or more to say so`,
   ];

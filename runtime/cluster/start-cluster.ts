@@ -20,6 +20,7 @@ import { backendSpec } from './backends/registry.js';
 import type { ProviderName } from '../../core/plan/providers.js';
 import { lookupUser, requireTools, which, type Tool } from '../hosts/binaries.js';
 import { runCommand } from '../hosts/run-command.js';
+import { CLOCK_DIR, clockFileUnder } from '../hosts/clock-file.js';
 import { Cluster } from './cluster.js';
 import type { SpecContext } from '../hosts/driver.js';
 import { clockLibraryPath, nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
@@ -66,7 +67,7 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
 export function namespacesProvider(): Provider<ServerNode> {
   let tools: Partial<Record<Tool, string>> = {};
   return {
-    runDirs: ['logs', 'data', 'clock'],
+    runDirs: ['logs', 'data', CLOCK_DIR],
     stateOf: () => ({}),
     async preflight(_plan, backends) {
       assertPrivileged();
@@ -84,7 +85,7 @@ export function namespacesProvider(): Provider<ServerNode> {
     async assemble({ opts, plan, runDir, state, hooks, lock, signal, log }) {
       const clockLibrary = existsSync(clockLibraryPath()) ? clockLibraryPath() : undefined;
       if (!clockLibrary) log('clock library not built (run `npm run setup`): clock faults are unavailable');
-      const clockFile = (name: string): string => join(runDir, 'clock', `${name}.offset`);
+      const clockFile = (name: string): string => clockFileUnder(runDir, name);
       const ctx: SpecContext = {
         runDir,
         plan,

@@ -23,6 +23,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { backendSpec } from '../backends/registry.js';
 import { ClientHost } from '../../hosts/client-host.js';
+import { CLOCK_DIR } from '../../hosts/clock-file.js';
 import { Cluster, type ProviderHooks } from '../cluster.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
 import { UsageError } from '../../../core/errors.js';
@@ -62,7 +63,7 @@ export function startContainerCluster(opts: StartClusterOptions): Promise<Cluste
 function containersProvider(): Provider<ContainerServerNode> {
   let images = { servers: '', client: '' };
   return {
-    runDirs: ['logs', 'data', 'clock', 'nft'],
+    runDirs: ['logs', 'data', CLOCK_DIR, 'nft'],
     stateOf: (runDir) => ({ provider: 'containers', runId: runIdOf(runDir, new Date()) }),
     async preflight() {
       const status = await dockerStatus();
