@@ -2,7 +2,7 @@
  * The options of a lock run, their defaults (in one place) and their checks.
  * Every check throws a UsageError worded "Expected `--flag` to be …, got …".
  */
-import type { ProviderName } from './providers.js';
+import { providerFlag, type ProviderName } from './providers.js';
 import type { RedisPersistence } from './redis-persistence.js';
 import type { EvictPolicy } from '../generator/eviction.js';
 import { shellQuote } from '../shell-quote.js';
@@ -249,8 +249,7 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'name'>]-?: (o: RunOptions
   // Only the systems that read them (redis-sentinel: core/systems/); other backends ignore them, so their replays leave them out.
   waitReplicas: (o) => (readersOf('waitReplicas').includes(o.backend) && o.waitReplicas ? ['--wait-replicas', String(o.waitReplicas)] : []),
   minReplicas: (o) => (readersOf('minReplicas').includes(o.backend) && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
-  // The default (namespaces) is left out, so replays written before providers existed read the same.
-  provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
+  provider: (o) => providerFlag(o.provider),
   // Only runs with evict use it, so the replays of every other run read as before.
   evictPolicy: (o) => (o.nemesis.includes('evict') || o.script?.some((w) => w.fault === 'evict') ? ['--evict-policy', o.evictPolicy ?? 'allkeys-lru'] : []),
   proxies: (o) => (o.proxies !== undefined ? ['--proxies', o.proxies] : []),

@@ -57,7 +57,7 @@ const EXCEPTIONS: Record<string, { names: readonly Guarded[]; why: string }> = {
   // Programs and packages spelt as the backend is: these name the program, not the backend.
   'runtime/hosts/binaries.ts': { names: ['memcached', 'zookeeper', 'pgbouncer'], why: 'programs and their Debian packages' },
   'runtime/cluster/setup.ts': { names: ['memcached', 'redis-sentinel', 'zookeeper', 'pgbouncer'], why: 'the Debian packages setup installs' },
-  'runtime/cluster/doctor.ts': { names: ['memcached', 'pgbouncer'], why: 'the programs doctor looks for' },
+  'runtime/cluster/namespace-doctor.ts': { names: ['memcached', 'pgbouncer'], why: 'the programs doctor looks for' },
   'runtime/clients/library-versions.ts': { names: ['zookeeper'], why: 'the npm package `zookeeper`' },
   // Backend-specific behaviour outside the backends' modules.
   'runtime/runner/sentinel-faults.ts': { names: ['redis-sentinel'], why: 'partitions shaped around the Sentinels’ current master' },

@@ -53,7 +53,7 @@ const EXCEPTIONS: Record<string, { names: readonly Guarded[]; why: string }> = {
   'core/systems/etcd.ts': { names: ['clock'], why: 'etcd ignores LD_PRELOAD, so its clock cannot be shifted' },
   'core/systems/redis-sentinel.ts': { names: ['delay'], why: "a delay proxy cannot sit on a Sentinel client's link" },
   'runtime/hosts/clock-file.ts': { names: ['clock'], why: "CLOCK_DIR, the run directory's folder of offset files, named after the fault" },
-  'runtime/cluster/doctor.ts': { names: ['delay'], why: "tc's `netem delay` in the kernel check, not the kind" },
+  'runtime/cluster/namespace-doctor.ts': { names: ['delay'], why: "tc's `netem delay` in the kernel check, not the kind" },
   'src/cli/compare-command.ts': { names: ['client-pause', 'server-pause', 'clock'], why: "compare's default --nemeses" },
   'src/compare/libraries-matrix.ts': { names: ['client-pause', 'session-end', 'evict'], why: 'the libraries comparison: the faults each part runs' },
   'src/compare/expectations.ts': { names: ['client-pause'], why: "a manifest's example in the module's doc" },

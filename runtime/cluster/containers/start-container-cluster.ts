@@ -31,7 +31,7 @@ import type { SpecContext } from '../../hosts/driver.js';
 import { nodeDataDir, sharedDataDir } from '../../hosts/paths.js';
 import { allHosts, type ClusterPlan, type HostPlan } from '../../../core/cluster/cluster-plan.js';
 import { reclaim } from '../reclaim.js';
-import type { StartClusterOptions } from '../start-cluster.js';
+import type { StartClusterOptions } from '../start-options.js';
 import { startOnProvider, type Assembled, type Assembly, type Provider } from '../start-on-provider.js';
 import { StateFile } from '../../hosts/state-file.js';
 import { projectNamespaces } from '../topology.js';
@@ -173,6 +173,7 @@ function containerHooks(
 ): ProviderHooks {
   return {
     name: 'containers',
+    removes: 'containers and their network',
     clientHost: (h): ClientHost => new ContainerClientHost(h, clientRuntime),
     addHost: startHost,
     nftExec: async (namespace, script) => {
