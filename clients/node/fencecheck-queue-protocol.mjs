@@ -81,8 +81,8 @@ class Effect {
 }
 
 /**
- * A worker's handler around the library's job: take, hold for the job's duration, the effect, then
- * complete's invoke (the library completes the job when the handler returns: report its answer with
+ * A worker's handler around the library's job: take, hold for the job's duration, the effect, hold
+ * for `afterEffectMs` when the runner gives one, then complete's invoke (the library completes the job when the handler returns: report its answer with
  * `completed` / `refused`).
  */
 export function workerEvents(config) {
@@ -94,6 +94,8 @@ export function workerEvents(config) {
       out({ event: 'effect', phase: 'invoke', job, attempt });
       const r = await effect.apply(job, attempt);
       out({ event: 'effect', job, attempt, ...r });
+      // The gap an effect-kill aims at (the effect landed, the completion not yet sent); 0 unless that fault is on.
+      if (config.afterEffectMs > 0) await sleep(config.afterEffectMs);
       out({ event: 'complete', phase: 'invoke', job, attempt });
     },
     completed(job, attempt) {

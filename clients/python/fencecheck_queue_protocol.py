@@ -108,6 +108,10 @@ class WorkerEvents:
         out({"event": "effect", "phase": "invoke", "job": job, "attempt": attempt})
         r = self.effect.apply(job, attempt)
         out({"event": "effect", "job": job, "attempt": attempt, **r})
+        # The gap an effect-kill aims at (the effect landed, the completion not yet sent); 0 unless that fault is on.
+        after = self.config.get("afterEffectMs", 0)
+        if after > 0:
+            time.sleep(after / 1000)
         out({"event": "complete", "phase": "invoke", "job": job, "attempt": attempt})
 
     def completed(self, job, attempt):

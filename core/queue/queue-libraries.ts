@@ -4,7 +4,8 @@
  * the server it needs (`--backend`), and the attempt number its worker exposes,
  * which decides whether it can serve the attempt-fence mode. Pure data.
  */
-export type QueueServer = 'redis' | 'postgres';
+/** The server a queue run starts for its queue: a library's own, or Redis behind Sentinels for a library that follows them. */
+export type QueueServer = 'redis' | 'postgres' | 'redis-sentinel';
 
 export const QUEUE_MODES = ['none', 'idempotent', 'attempt-fence'] as const;
 export type QueueMode = (typeof QUEUE_MODES)[number];
@@ -14,7 +15,9 @@ export interface QueueLibrary {
   /** The package and the version it is pinned to. */
   library: string;
   language: 'node' | 'python';
-  server: QueueServer;
+  server: 'redis' | 'postgres';
+  /** Its program connects through Redis Sentinels when given them (`--backend redis-sentinel`), following a failover. */
+  sentinel?: true;
   /** Where its worker's attempt number comes from, or why it has none (attempt-fence is then n/a). */
   attempt: { field: string } | { none: string };
   /** What its docs promise about a job whose worker stalls. */
@@ -35,6 +38,7 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     library: 'bullmq 6.7.6',
     language: 'node',
     server: 'redis',
+    sentinel: true,
     attempt: { field: 'job.attemptsStarted' },
     promise: 'at least once: a job whose lock is not renewed within lockDuration is moved back as stalled and run again',
     program: 'clients/node/queue/bullmq-queue.mjs',
@@ -56,6 +60,7 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     language: 'node',
     server: 'redis',
     // Bull counts a stalled re-run in the job's hash only (stalledCounter); the worker reads it when it takes the job.
+    sentinel: true,
     attempt: { field: 'job.attemptsMade + stalledCounter + 1' },
     promise: 'a job whose lock is not renewed within lockDuration is moved back as stalled (maxStalledCount times) and run again',
     program: 'clients/node/queue/bull-queue.mjs',

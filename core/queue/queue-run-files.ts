@@ -5,10 +5,13 @@
  * outcome needs ("none of the N windows struck"). A file that does not fit is a
  * RunFileError (254) naming the field.
  */
-import { expecter, isObject, isOneOf, parseJsonFile } from '../run-files/run-file-error.js';
+import { expecter, isObject, isOneOf, parseJsonFile, RunFileError } from '../run-files/run-file-error.js';
+import { rangeText, type NumberRange } from '../number-range.js';
+import { RUN_RANGES } from '../plan/run-options.js';
+import { REDIS_PERSISTENCE, type RedisPersistence } from '../plan/redis-persistence.js';
 import { QUEUE_MODES, type QueueMode, type QueueServer } from './queue-libraries.js';
-import { QUEUE_FAULTS, QUEUE_SERVERS, type QueueFault } from './queue-options.js';
-import { WINDOW_FAULTS } from './queue-plan.js';
+import { QUEUE_FAULTS, QUEUE_SERVERS, type QueueFault, type QueueRunOptions } from './queue-options.js';
+import { parseQueueScript, WINDOW_FAULTS, type QueueWindow } from './queue-window.js';
 
 export interface StoredQueueTest {
   name: string;
@@ -68,4 +71,56 @@ export function parseQueuePlanWindows(text: string, file: string): number {
     ),
   );
   return (stalls as unknown[]).length;
+}
+
+/** Each number of a queue run's options and the range its flag takes (`--clients` is `workers`, `--hold-ms` `jobMs`, `--ttl-ms` `lockMs`). */
+const QUEUE_NUMBERS = {
+  timeLimitS: RUN_RANGES.timeLimitS,
+  workers: RUN_RANGES.clients,
+  rate: RUN_RANGES.rate,
+  jobMs: RUN_RANGES.holdMs,
+  lockMs: RUN_RANGES.ttlMs,
+  intervalMs: RUN_RANGES.intervalMs,
+  durationMs: RUN_RANGES.durationMs,
+  recoverMs: RUN_RANGES.recoverMs,
+  callTimeoutMs: RUN_RANGES.callTimeoutMs,
+} as const satisfies Partial<Record<keyof QueueRunOptions, NumberRange>>;
+
+/**
+ * A queue run's options from its test.json and plan.json (what `shrink` and a hunt's replay start from): test.json's
+ * facts and numbers, each in its flag's range, and the windows its plan held, checked as `--script` checks them.
+ * `resultsDir` is where the run's directory sits.
+ */
+export function parseQueueRunOptions(testText: string, testFile: string, planText: string, planFile: string, resultsDir: string): QueueRunOptions {
+  const test = parseQueueTestJson(testText, testFile);
+  if (test === null) throw new RunFileError(testFile, 'expected `workload` to be queue: this is not a queue run');
+  const t = parseJsonFile(testText, testFile) as Record<string, unknown>;
+  const expect = expecter(testFile);
+  const numbers = {} as Record<keyof typeof QUEUE_NUMBERS, number>;
+  for (const [k, r] of Object.entries(QUEUE_NUMBERS) as [keyof typeof QUEUE_NUMBERS, NumberRange][]) {
+    const v = t[k];
+    expect(typeof v === 'number' && v >= r.min && v <= r.max && (r.integer === false || Number.isInteger(v)), k, rangeText(r), v);
+    numbers[k] = v as number;
+  }
+  const persistence = t['redisPersistence'];
+  expect(persistence === undefined || isOneOf(REDIS_PERSISTENCE, persistence), 'redisPersistence', REDIS_PERSISTENCE.join(' | '), persistence);
+  const plan = parseJsonFile(planText, planFile);
+  parseQueuePlanWindows(planText, planFile);
+  let windows: QueueWindow[];
+  try {
+    windows = parseQueueScript(JSON.stringify((plan as Record<string, unknown>)['stalls']), numbers.timeLimitS);
+  } catch (err) {
+    throw new RunFileError(planFile, `its \`stalls\` are not windows a queue run takes: ${err instanceof Error ? err.message : String(err)}`, err);
+  }
+  return {
+    backend: test.backend,
+    client: test.client,
+    resource: test.resource,
+    nemesis: test.nemesis,
+    ...numbers,
+    seed: test.seed,
+    resultsDir,
+    ...(persistence !== undefined ? { redisPersistence: persistence as RedisPersistence } : {}),
+    windows,
+  };
 }

@@ -15,7 +15,8 @@ import type { RunPlan } from '../../core/plan/run-plan.js';
 import { BoundedReadError, MAX_RUN_FILE_BYTES, readBoundedFile } from './read-bounded-file.js';
 import { assertInside, LinkedOutsideError, realDir } from './confined-path.js';
 import { RUN_FILES } from '../../core/run-files/run-files.js';
-import { parseQueuePlanWindows, parseQueueTestJson, type StoredQueueTest } from '../../core/queue/queue-run-files.js';
+import { parseQueuePlanWindows, parseQueueRunOptions, parseQueueTestJson, type StoredQueueTest } from '../../core/queue/queue-run-files.js';
+import type { QueueRunOptions } from '../../core/queue/queue-options.js';
 
 /**
  * A run file's text and path, or null when the run has none (ENOENT); any other failure names the file.
@@ -54,6 +55,14 @@ export function readQueueRun(dir: string): QueueRunFacts | null {
   const plan = readRunFile(dir, PLAN_FILE);
   if (plan === null) throw new RunFileError(join(dir, PLAN_FILE), "is missing: a queue run's outcome needs its fault windows");
   return { test, plannedWindows: parseQueuePlanWindows(plan.text, plan.path) };
+}
+
+/** A queue run's options as its test.json and plan.json hold them (its windows as given); null when it is not a queue run's. */
+export function readQueueRunOptions(dir: string, resultsDir: string): QueueRunOptions | null {
+  if (readQueueRun(dir) === null) return null;
+  const test = readRunFile(dir, TEST_FILE)!;
+  const plan = readRunFile(dir, PLAN_FILE)!;
+  return parseQueueRunOptions(test.text, test.path, plan.text, plan.path, resultsDir);
 }
 
 /** readQueueRun for a path that may not be a directory at all (report RUN_DIR, the index): null when it is not one. */

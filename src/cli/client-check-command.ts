@@ -133,10 +133,14 @@ async function queueClientCheck(flags: Flags): Promise<void> {
   const { runQueueClientCheck } = await import('../run/queue-client-check.js');
   const dir = ensureWritableDir(flags.results, '`--results`');
   process.stderr.write(oneLine(`client-check: queue program ${flags.client} on a ${flags.backend} server; its run under ${dir}`) + '\n');
-  const r = await runQueueClientCheck(flags.backend as QueueServer, flags.client, dir, {
-    log: (l) => process.stderr.write(`${oneLine(l)}\n`),
-    busyTimeoutMs: flags.busyTimeoutMs,
-  });
+  const log = (l: string): void => void process.stderr.write(`${oneLine(l)}\n`);
+  const { runInFreeSlot } = await import('../run/run-in-free-slot.js');
+  // The lowest free slot, as a queue run takes: a client-check beside another queue command gets a cluster of its own.
+  const r = await runInFreeSlot(
+    (slot) => runQueueClientCheck(flags.backend as QueueServer, flags.client!, dir, { log, busyTimeoutMs: 0, slot }),
+    flags.busyTimeoutMs,
+    log,
+  );
   for (const c of r.checks) process.stdout.write(checkLine(c) + '\n');
   const failed = r.checks.filter((c) => c.status === 'fail').map((c) => c.check);
   process.stdout.write(

@@ -15,10 +15,13 @@ import { FLAG_RANGES, numberFlag, oneOf, seedFlag, withRange } from './parse-opt
 import { WANTED_SIGNS, type WantedSign } from '../hunt/near-miss.js';
 import { parseInRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
-import { budgetDuration, faultKinds } from './hunt-flags.js';
+import { budgetDuration } from './hunt-flags.js';
+import { HUNT_BACKENDS, HUNT_FAULTS, HUNT_RESOURCES, huntQueueNow, QUEUE_HUNT_FAULTS, QUEUE_TRY_SHAPE, queueHuntBase } from './hunt-queue-command.js';
+import { QUEUE_FAULTS, QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import { QUEUE_MODES } from '../../core/queue/queue-libraries.js';
 import { parseShard, type Shard } from '../compare/shard.js';
 import { LOCK_BACKENDS, RESOURCE_MODES, WORKLOADS, type LockBackend, type LockWorkload, type ResourceMode } from '../../core/vocabulary.js';
-import type { FaultKind } from '../../core/generator/faults/registry.js';
+import { FAULT_KINDS, type FaultKind } from '../../core/generator/faults/registry.js';
 import { huntFaults, TRY_SHAPE, type HuntTarget } from '../hunt/hunt-target.js';
 import { UsageError } from '../../core/errors.js';
 import { mkdirSync } from 'node:fs';
@@ -32,7 +35,7 @@ interface HuntFlags {
   client?: string;
   resource: ResourceMode;
   workload: LockWorkload;
-  faults?: FaultKind[];
+  faults?: string[];
   budget?: number;
   budgetRuns?: number;
   seed: number;
@@ -41,8 +44,8 @@ interface HuntFlags {
   first: boolean;
   untilRuledOut?: number;
   shard?: Shard;
-  timeLimit: number;
-  clients: number;
+  timeLimit?: number;
+  clients?: number;
   ttlMs?: number;
   checkHold: boolean;
   redisPersistence: RedisPersistence;
@@ -54,6 +57,39 @@ interface HuntFlags {
   want?: WantedSign;
 }
 
+const HUNT_WORKLOADS = [...WORKLOADS, 'queue'] as const;
+
+/** `--faults a,b`: names a lock hunt or a queue hunt takes (which of them applies is the workload's to say). */
+function huntFaultNames(text: string): string[] {
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (items.length === 0) throw new UsageError('Expected `--faults` to name at least one fault kind, got none', `Name some of ${HUNT_FAULTS.join(', ')}.`);
+  for (const f of items)
+    if (!(HUNT_FAULTS as readonly string[]).includes(f))
+      throw new UsageError(
+        `Expected \`--faults\` to list fault kinds among ${FAULT_KINDS.join(', ')} (a queue hunt: ${QUEUE_FAULTS.join(', ')}), got \`${f}\``,
+        'Leave --faults out to hunt with every kind that applies to the target.',
+      );
+  return items;
+}
+
+/** A lock hunt given a queue's server, mode or fault: refused with the flag that gives them meaning. */
+function refuseQueueHuntValues(flags: HuntFlags): void {
+  const lockish = (value: string | undefined, lock: readonly string[]): boolean => value === undefined || lock.includes(value);
+  const stray =
+    (!lockish(flags.backend, LOCK_BACKENDS) && `--backend ${flags.backend}`) ||
+    (!lockish(flags.resource, RESOURCE_MODES) && `--resource ${flags.resource}`) ||
+    ((flags.faults ?? []).some((f) => !(FAULT_KINDS as readonly string[]).includes(f)) &&
+      `--faults ${(flags.faults ?? []).filter((f) => !(FAULT_KINDS as readonly string[]).includes(f)).join(',')}`);
+  if (stray)
+    throw new UsageError(
+      `Expected a lock hunt's target, got \`${stray}\` (a job queue's)`,
+      'Add --workload queue to hunt a job queue (docs/queues.md), or name a lock service, a lock resource mode and lock faults.',
+    );
+}
+
 /** etcd raises a lease below its minimum (about 2 s here), so the windows sized from a 1 s lease would be too short. */
 const ETCD_TTL_MS = 2000;
 
@@ -61,12 +97,29 @@ export function registerHuntCommand(program: Command): void {
   program
     .command('hunt')
     .description('Search fault plans (faults aimed at lock events, swarm subsets, feedback from near misses) for a violation of the data or the lock.')
-    .option('--backend <name>', `lock service: ${LOCK_BACKENDS.join(', ')} (required unless --merge)`, oneOf('--backend', LOCK_BACKENDS))
-    .option('--resource <mode>', `protected resource mode: ${RESOURCE_MODES.join(', ')} (required unless --merge)`, oneOf('--resource', RESOURCE_MODES))
+    .option(
+      '--backend <name>',
+      `lock service: ${LOCK_BACKENDS.join(', ')} (required unless --merge); with --workload queue the queue's server: ${QUEUE_SERVERS.join(', ')}`,
+      oneOf('--backend', HUNT_BACKENDS),
+    )
+    .option(
+      '--resource <mode>',
+      `protected resource mode: ${RESOURCE_MODES.join(', ')} (required unless --merge); with --workload queue: ${QUEUE_MODES.join(', ')}`,
+      oneOf('--resource', HUNT_RESOURCES),
+    )
     .option('--merge <dirs...>', 'one answer from the hunt directories of a sharded hunt (--shard i/N on each CI job); no cluster')
     .option('--client <command>', CLIENT_HELP, clientCommand)
-    .option('--workload <name>', `workload: ${WORKLOADS.join(', ')}`, oneOf('--workload', WORKLOADS), 'lock-counter')
-    .option('--faults <list>', 'fault kinds to hunt with, comma-separated (default: every kind that applies)', faultKinds)
+    .option(
+      '--workload <name>',
+      `workload: ${WORKLOADS.join(', ')}, or queue (a job queue's workers: docs/queues.md)`,
+      oneOf('--workload', HUNT_WORKLOADS),
+      'lock-counter',
+    )
+    .option(
+      '--faults <list>',
+      `fault kinds to hunt with, comma-separated (default: every kind that applies; a queue hunt: ${QUEUE_HUNT_FAULTS.join(',')}, of ${QUEUE_FAULTS.join(', ')})`,
+      huntFaultNames,
+    )
     .option('--budget <duration>', 'stop starting tries after this long: 10m, 90s, 1h; 1s..168h (default 10m unless --budget-runs)', budgetDuration)
     .option('--budget-runs <n>', withRange('stop after this many tries', FLAG_RANGES['--budget-runs']), numberFlag('--budget-runs'))
     .option('--seed <n>', withRange("seed of the search (a seed and the tries' outcomes replay the same plans)", FLAG_RANGES['--seed']), seedFlag('--seed'), 1)
@@ -98,14 +151,20 @@ export function registerHuntCommand(program: Command): void {
     .option('--shard <i/N>', "this machine's share of a sharded hunt (an independent search per shard)", parseShard)
     .option(
       '--time-limit <s>',
-      withRange('seconds of workload per try', RUN_RANGES.timeLimitS),
+      withRange(`seconds of workload per try (default ${TRY_SHAPE.timeLimitS}; a queue hunt ${QUEUE_TRY_SHAPE.timeLimitS})`, RUN_RANGES.timeLimitS),
       parseInRange('--time-limit', RUN_RANGES.timeLimitS),
-      TRY_SHAPE.timeLimitS,
     )
-    .option('--clients <n>', withRange('clients per try', RUN_RANGES.clients), parseInRange('--clients', RUN_RANGES.clients), TRY_SHAPE.clients)
+    .option(
+      '--clients <n>',
+      withRange(`clients per try (default ${TRY_SHAPE.clients}; a queue hunt: at most ${QUEUE_TRY_SHAPE.workers} workers, from 2)`, RUN_RANGES.clients),
+      parseInRange('--clients', RUN_RANGES.clients),
+    )
     .option(
       '--ttl-ms <ms>',
-      withRange(`lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum)`, RUN_RANGES.ttlMs),
+      withRange(
+        `lock lease per try (default ${TRY_SHAPE.ttlMs}; etcd ${ETCD_TTL_MS}: it raises shorter leases to its minimum; a queue hunt: the library's lock, ${QUEUE_TRY_SHAPE.lockMs})`,
+        RUN_RANGES.ttlMs,
+      ),
       parseInRange('--ttl-ms', RUN_RANGES.ttlMs),
     )
     .option('--check-hold', 'careful clients: no resource access once etcd / ZooKeeper say the hold is lost', false)
@@ -145,21 +204,27 @@ unless --no-shrink; --keep-going spends the whole budget on tries, re-running no
 input. Needs root. See docs/hunt.md. Examples:
   fencecheck hunt --backend redis --resource none --faults client-pause --budget-runs 5
   fencecheck hunt --backend etcd --resource fence-claim --budget 10m --seed 3
+  fencecheck hunt --workload queue --backend redis --client bullmq --resource none --budget 5m   # docs/queues.md
   fencecheck hunt --merge results/hunt/etcd-fence-claim-*-shard*   # one answer from the shards of --shard i/N`,
     )
     .action(async (flags: HuntFlags) => {
       if (flags.merge !== undefined) return void (process.exitCode = mergeNow(flags.merge, flags.results));
+      if (flags.budget !== undefined && flags.budgetRuns !== undefined)
+        throw new UsageError(
+          'Expected one of `--budget` and `--budget-runs`, got both',
+          'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).',
+        );
+      if ((flags.workload as string) === 'queue') {
+        queueHuntBase(flags);
+        return void (process.exitCode = await huntQueueNow(flags, parallelLanes(flags.parallel)));
+      }
+      refuseQueueHuntValues(flags);
       for (const f of ['backend', 'resource'] as const)
         if (flags[f] === undefined)
           throw new UsageError(
             `Expected \`--${f}\`, got none`,
             'Name the target: fencecheck hunt --backend redis --resource none, or merge sharded hunts with --merge DIR...',
           );
-      if (flags.budget !== undefined && flags.budgetRuns !== undefined)
-        throw new UsageError(
-          'Expected one of `--budget` and `--budget-runs`, got both',
-          'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).',
-        );
       if (flags.shrinkMinFails !== undefined && flags.shrinkMinFails > (flags.shrinkRuns ?? 5))
         throw new UsageError(
           `Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${flags.shrinkRuns ?? '5, its default'}), got \`${flags.shrinkMinFails}\``,
@@ -173,7 +238,7 @@ input. Needs root. See docs/hunt.md. Examples:
         ...(flags.redisPersistence !== 'none' ? { redisPersistence: flags.redisPersistence } : {}),
         ...(flags.client !== undefined ? { client: flags.client } : {}),
       };
-      const faults = huntFaults(target, flags.faults);
+      const faults = huntFaults(target, flags.faults as FaultKind[] | undefined);
       // Bad input before any cluster: more clusters than the machine affords.
       const parallel = parallelLanes(flags.parallel);
       process.exitCode = await huntNow(target, faults, flags, parallel);
@@ -244,7 +309,11 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
     `hunt: ${target.backend} / ${target.resource} / ${target.workload}, faults ${faults.join(',')}, budget ${budget.runs !== undefined ? `${budget.runs} tries` : `${Math.round(budget.ms! / 1000)} s`}, seed ${flags.seed}, ${parallel.said}; ${huntDir}`,
   );
   const deps = realHuntDeps(log, () => stopped, parallel.lanes);
-  const shape = { timeLimitS: flags.timeLimit, clients: flags.clients, ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs) };
+  const shape = {
+    timeLimitS: flags.timeLimit ?? TRY_SHAPE.timeLimitS,
+    clients: flags.clients ?? TRY_SHAPE.clients,
+    ttlMs: flags.ttlMs ?? (target.backend === 'etcd' ? ETCD_TTL_MS : TRY_SHAPE.ttlMs),
+  };
   try {
     const report = await runHunt(
       {

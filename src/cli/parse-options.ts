@@ -44,6 +44,8 @@ export const FLAG_RANGES = {
   '--shrink-min-fails': { min: 1, max: 100 },
   '--shrink-max-candidates': { min: 1, max: 10_000 },
   '--shrink': { min: 0, max: 100 },
+  // npm run queues: seeds a safe matrix cell is weighed by (its own and n - 1 more).
+  '--weigh': { min: 2, max: 100 },
   // hunt: the failure rate, in percent, that its clean tested tries must rule out (0.1 %: about 3,000 of them).
   '--until-ruled-out': { min: 0.1, max: 95, integer: false, unit: '%' },
   // Clusters at once, one a slot (core/cluster/slots.ts); the machine may afford fewer (src/cli/parallel-flag.ts).

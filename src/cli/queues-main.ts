@@ -11,6 +11,8 @@
  *   npm run queues -- --claims                       # the claims, 5 seeds a row, then "The claims"
  *   npm run queues -- --only bullmq,pg-boss --doc /tmp/q.md   # a smaller matrix
  *   npm run queues -- --from results/queues/queues-matrix-<stamp>   # only render (add --claims for a claims dir)
+ *   npm run queues -- --shrink                       # and each unsafe cell's run shrunk (resumes with --out / --from DIR)
+ *   npm run queues -- --weigh 5                      # and each safe cell run at 4 more seeds, its weight said
  *   npm run queues -- --dry-run                      # the cells and the command that replays each
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,6 +30,8 @@ import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { CLAIM_MARKERS, renderQueueClaims, type ClaimRecord } from '../queue/render-queue-claims-md.js';
 import { renderQueueMatrix, replaceGenerated, type QueueCellRecord } from '../queue/render-queues-md.js';
 import { readQueueCellRecord, runQueueCells, wallOf, type QueueCellJob } from '../queue/run-queue-cells.js';
+import { readShrunkCells, shrinkQueueCells } from '../queue/shrink-queue-cells.js';
+import { weighJobs, weighLines } from '../queue/weigh-queue-cells.js';
 import { machine } from './machine-line.js';
 import { runMaintainerEntry } from './maintainer-entry.js';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
@@ -44,6 +48,11 @@ interface Flags {
   claims?: boolean;
   seeds?: number;
   dryRun?: boolean;
+  shrink?: boolean;
+  weigh?: number;
+  shrinkRuns: number;
+  shrinkMinFails: number;
+  shrinkMaxCandidates: number;
 }
 
 const program = new Command()
@@ -69,6 +78,26 @@ const program = new Command()
   )
   .option('--seed <n>', withRange(`the runs' (first) seed, instead of ${MATRIX_SETTINGS.seed}`, RUN_RANGES.seed), parseInRange('--seed', RUN_RANGES.seed))
   .option('--dry-run', 'print the cells and the command that replays each, run nothing')
+  .option(
+    '--shrink',
+    "shrink each unsafe matrix cell's failing run on real clusters (with --from: the cells of that directory), and list the shrunk reproductions under the table",
+  )
+  .option(
+    '--weigh <n>',
+    withRange(
+      "run each safe matrix cell again at the next n - 1 seeds and say what its tested seeds rule out (with --from: that directory's cells)",
+      FLAG_RANGES['--seeds'],
+    ),
+    numberFlag('--weigh'),
+  )
+  .option('--shrink-runs <K>', withRange('re-runs of each shrink candidate', FLAG_RANGES['--shrink-runs']), numberFlag('--shrink-runs'), 3)
+  .option(
+    '--shrink-min-fails <k>',
+    withRange('failures among them to keep a candidate', FLAG_RANGES['--shrink-min-fails']),
+    numberFlag('--shrink-min-fails'),
+    2,
+  )
+  .option('--shrink-max-candidates <n>', withRange('candidates a cell', FLAG_RANGES['--shrink-max-candidates']), numberFlag('--shrink-max-candidates'), 8)
   .exitOverride();
 
 async function main(f: Flags): Promise<void> {
@@ -77,6 +106,13 @@ async function main(f: Flags): Promise<void> {
     throw new UsageError(
       `Expected \`--only\` to name queue libraries, got \`${unknown.join(',') || f.only}\``,
       `The libraries: ${QUEUE_LIBRARIES.map((l) => l.name).join(', ')}.`,
+    );
+  if (f.shrink === true && f.claims === true)
+    throw new UsageError('Expected `--shrink` without `--claims`', "The claims' rows weigh seeds; the matrix's unsafe cells are what --shrink shrinks.");
+  if (f.shrinkMinFails > f.shrinkRuns)
+    throw new UsageError(
+      `Expected \`--shrink-min-fails\` to be at most \`--shrink-runs\` (${f.shrinkRuns}), got \`${f.shrinkMinFails}\``,
+      'k failures of K re-runs: k <= K.',
     );
   if (f.seeds !== undefined && f.claims !== true)
     throw new UsageError('Expected `--seeds` only with `--claims`', 'The matrix runs one seed a cell (--seed); the claims run --seeds seeds a row.');
@@ -98,9 +134,45 @@ async function main(f: Flags): Promise<void> {
     process.stderr.write(`queues: ${jobs.length} ${part} cells into ${dir}; ${parallel.said}\n`);
     await runQueueCells(jobs, dir, parallel.lanes, (l) => void process.stderr.write(`${l}\n`));
   }
+  if (f.weigh !== undefined && f.claims === true)
+    throw new UsageError('Expected `--weigh` without `--claims`', "The claims already run --seeds seeds a row; --weigh weighs the matrix's safe cells.");
+  const settings0 = settingsOf(f);
+  const weighJobList =
+    f.weigh === undefined || f.claims === true
+      ? []
+      : weighJobs(
+          jobs.map((j) => readQueueCellRecord(dir, j)),
+          (id, seed) => {
+            const cell = queueMatrixCells(libraries).find((c) => c.id === id);
+            return cell === undefined || cell.notServed !== undefined ? undefined : cellOptions(cell, { ...settings0, seed }, join(dir, 'runs'));
+          },
+          settings0.seed,
+          f.weigh,
+        );
+  if (weighJobList.length > 0) {
+    const parallel = parallelLanes(f.parallel);
+    process.stderr.write(`queues: weighing ${weighJobList.length} runs (safe cells at ${f.weigh! - 1} more seeds); ${parallel.said}\n`);
+    await runQueueCells(weighJobList, dir, parallel.lanes, (l) => void process.stderr.write(`${l}\n`));
+  }
+  const weighRecords = weighJobList
+    .map((j) => readQueueCellRecord(dir, j))
+    .map((r) => (r.replay === undefined ? r : { ...r, replay: r.replay.split(`${projectRoot()}/`).join('') }));
+  const rule = { runs: f.shrinkRuns, minFails: f.shrinkMinFails, maxCandidates: f.shrinkMaxCandidates };
+  if (f.shrink === true) {
+    const parallel = parallelLanes(f.parallel);
+    await shrinkQueueCells(
+      jobs.map((j) => readQueueCellRecord(dir, j)),
+      dir,
+      parallel.lanes,
+      rule,
+      (l) => void process.stderr.write(`${l}\n`),
+    );
+  }
   // The replay commands as a person types them from the project root (the results path inside it made relative).
   const root = `${projectRoot()}/`;
-  const records = jobs.map((j) => readQueueCellRecord(dir, j)).map((r) => (r.replay === undefined ? r : { ...r, replay: r.replay.split(root).join('') }));
+  const relative = (cmd: string): string => cmd.split(root).join('');
+  const records = jobs.map((j) => readQueueCellRecord(dir, j)).map((r) => (r.replay === undefined ? r : { ...r, replay: relative(r.replay) }));
+  const shrunk = readShrunkCells(dir, records).map((s) => (s.replay === undefined ? s : { ...s, replay: relative(s.replay) }));
   const date = (records.map((r) => r.startedAt).find((t) => t !== undefined) ?? new Date().toISOString()).slice(0, 10);
   const doc = resolve(f.doc);
   const before = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
@@ -113,12 +185,20 @@ async function main(f: Flags): Promise<void> {
     writeFileAtomic(doc, replaceGenerated(before, section, f.doc, CLAIM_MARKERS));
   } else {
     const settings = settingsOf(f);
-    const section = renderQueueMatrix(records, {
-      machine: machine(),
-      date,
-      wall: wallOf(records),
-      settings: `seed ${settings.seed}, --time-limit ${settings.timeLimitS}, ${settings.workers} workers, the run command's other defaults`,
-    });
+    const section = renderQueueMatrix(
+      records,
+      {
+        machine: machine(),
+        date,
+        wall: wallOf(records),
+        settings: `seed ${settings.seed}, --time-limit ${settings.timeLimitS}, ${settings.workers} workers, the run command's other defaults`,
+      },
+      {
+        shrunk,
+        shrinkRule: `a candidate kept when ${rule.minFails} of ${rule.runs} re-runs fail, at most ${rule.maxCandidates} candidates a cell`,
+        weighed: f.weigh === undefined ? [] : weighLines(records, weighRecords, settings.seed, f.weigh),
+      },
+    );
     writeFileAtomic(doc, replaceGenerated(before, section, f.doc));
   }
   const measured = records.filter((r) => r.outcome !== undefined).length;

@@ -8,23 +8,21 @@
 import { UsageError } from '../../core/errors.js';
 import { oneLine } from '../../core/printable.js';
 import { QUEUE_MODES, type QueueMode, type QueueServer } from '../../core/queue/queue-libraries.js';
-import { SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
+import { LOCK_BACKENDS, SCHEDULED_FAULT_KINDS } from '../../core/vocabulary.js';
 import type { RedisPersistence } from '../../core/plan/redis-persistence.js';
 import { splitAim } from '../../core/generator/aimed-schedule.js';
 import { QUEUE_SERVERS, validateQueueOptions, type QueueFault, type QueueRunOptions } from '../../core/queue/queue-options.js';
 import { planQueueRun } from '../../core/queue/queue-plan.js';
+import { parseQueueScript } from '../../core/queue/queue-window.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
 import { sharedRunOptions } from './run-flags.js';
 import { formatQueueResults } from '../check/format-queue-results.js';
 import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
 import type { CliFlags } from './run-command.js';
-import { MAX_SLOTS } from '../../core/cluster/slots.js';
+import { runInFreeSlot } from '../run/run-in-free-slot.js';
 
 /** The flags a lock run has and a queue run has no use for: given with --workload queue, they are refused, not ignored. */
-const LOCK_ONLY: [keyof CliFlags | string, string][] = [
-  ['script', '--script'],
-  ['checkHold', '--check-hold'],
-];
+const LOCK_ONLY: [keyof CliFlags | string, string][] = [['checkHold', '--check-hold']];
 
 export async function runQueueCommand(flags: CliFlags): Promise<void> {
   const o = queueOptionsOf(flags);
@@ -42,28 +40,6 @@ export async function runQueueCommand(flags: CliFlags): Promise<void> {
   process.exitCode = outcomeExitCode(results);
 }
 
-/**
- * A queue run in the lowest free slot (a queue run adopts no kept cluster, so it need not wait for slot 0): two
- * queue commands at once each get their own slot, or wait up to --busy-timeout-ms when every slot is taken. A
- * slot another process took between the probe and the start is chosen again.
- */
-async function runInFreeSlot<T>(run: (slot: number) => Promise<T>, busyTimeoutMs: number, log: (line: string) => void): Promise<T> {
-  const { chooseFreeSlot } = await import('../../runtime/cluster/free-slot.js');
-  const { ClusterBusyError } = await import('../../runtime/hosts/cluster-errors.js');
-  for (let attempt = 0; ; attempt++) {
-    const chosen = await chooseFreeSlot(busyTimeoutMs, 0);
-    try {
-      if (chosen.slot !== 0) log(`cluster: slot ${chosen.slot} (slot 0 is another command's)`);
-      return await run(chosen.slot);
-    } catch (err) {
-      if (!(err instanceof ClusterBusyError) || attempt >= MAX_SLOTS) throw err;
-      log(`cluster: slot ${chosen.slot} was taken by another process meanwhile; choosing another`);
-    } finally {
-      chosen.release();
-    }
-  }
-}
-
 /** A lock run's flags that only a queue run takes: refused with the flag that makes them mean something. */
 export function refuseQueueOnly(flags: { backend: string; resource: string; nemesis?: unknown }): void {
   // An aimed fault (`client-pause@holder-read`) is judged by its fault.
@@ -75,7 +51,8 @@ export function refuseQueueOnly(flags: { backend: string; resource: string; neme
       `Expected a lock run's fault in \`--nemesis\`, got \`${queueOnly}\` (a queue run's)`,
       `\`${queueOnly}\` strikes a job queue's worker or server: add --workload queue, or strike a lock run with ${SCHEDULED_FAULT_KINDS.join(', ')}.`,
     );
-  if ((QUEUE_SERVERS as readonly string[]).includes(flags.backend) && !['redis'].includes(flags.backend))
+  // A server both a lock run and a queue run start (redis, redis-sentinel) is a lock service here.
+  if ((QUEUE_SERVERS as readonly string[]).includes(flags.backend) && !(LOCK_BACKENDS as readonly string[]).includes(flags.backend))
     throw new UsageError(
       `Expected a lock service with \`--backend ${flags.backend}\`, got a queue's server`,
       `\`--backend ${flags.backend}\` is a job queue's server: add --workload queue.`,
@@ -91,7 +68,7 @@ export function queueOptionsOf(flags: CliFlags): QueueRunOptions {
   const shared = sharedRunOptions(flags);
   for (const [key, flag] of LOCK_ONLY)
     if (flags[key] !== undefined && flags[key] !== false)
-      throw new UsageError(`Expected no \`${flag}\` with \`--workload queue\``, `${flag} shapes a lock run; a queue run's faults are its --nemesis stalls.`);
+      throw new UsageError(`Expected no \`${flag}\` with \`--workload queue\``, `${flag} shapes a lock run; a queue run's faults are its --nemesis windows.`);
   if (shared.client === undefined)
     throw new UsageError(
       'Expected `--client` with `--workload queue`: the queue library to run',
@@ -114,5 +91,7 @@ export function queueOptionsOf(flags: CliFlags): QueueRunOptions {
     callTimeoutMs: shared.callTimeoutMs,
     seed: flags.seed,
     resultsDir: flags.results,
+    // A script's windows in place of the drawn ones (a hunt's try, a shrunk plan).
+    ...(typeof flags.script === 'string' ? { windows: parseQueueScript(flags.script, shared.timeLimitS) } : {}),
   };
 }

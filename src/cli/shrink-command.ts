@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { FLAG_RANGES, numberFlag, withRange } from './parse-options.js';
 import { UsageError } from '../../core/errors.js';
 import { failedRunOptions } from '../shrink/run-shrink.js';
+import { failedQueueRun } from '../shrink/run-queue-shrink.js';
 import { parallelLanes } from './parallel-flag.js';
 
 interface ShrinkFlags {
@@ -53,6 +54,8 @@ candidate is then re-run until a sequential test says it fails about as often (k
 (dropped), at most 12 times, so a failure seen in a third of the runs still shrinks; the result's rate
 is printed with its 95 % interval. --runs/--min-fails ask for the fixed k-of-K rule instead.
 Re-runs of one candidate run side by side on --parallel clusters (one a slot).
+A failing queue run (run --workload queue, a queue hunt's try) shrinks the same way: fewer windows,
+fewer workers, shorter windows, a shorter run; its replay gives the windows as --script (docs/queues.md).
 Needs root. See docs/hunt.md.
   fencecheck shrink results/hunt/redis-none-.../try-001/20261201T092415
   fencecheck shrink results/hunt/redis-none-.../try-001/20261201T092415 --runs 5 --min-fails 4`,
@@ -64,8 +67,10 @@ Needs root. See docs/hunt.md.
           'k failures of K re-runs: k <= K, e.g. --runs 5 --min-fails 4.',
         );
       // Bad input before any cluster: not a run directory, or a run that did not fail.
-      failedRunOptions(runDir);
+      const queueRun = failedQueueRun(runDir);
+      if (queueRun === null) failedRunOptions(runDir);
       const parallel = parallelLanes(flags.parallel);
+      if (queueRun !== null) return void (process.exitCode = await shrinkQueueNow(runDir, flags, parallel.lanes, parallel.said));
       const { runShrink } = await import('../shrink/run-shrink.js');
       const { realHuntDeps } = await import('../hunt/real-hunt-deps.js');
       const log = (l: string): void => void process.stderr.write(l + '\n');
@@ -80,4 +85,23 @@ Needs root. See docs/hunt.md.
       process.stdout.write(report.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
       process.exitCode = report.exitCode;
     });
+}
+
+/** A queue run's shrink (src/shrink/run-queue-shrink.ts): its candidates on `lanes` slots at once. */
+async function shrinkQueueNow(runDir: string, flags: ShrinkFlags, lanes: number, said: string): Promise<number> {
+  const { runQueueShrink } = await import('../shrink/run-queue-shrink.js');
+  const { realQueueHuntDeps } = await import('../hunt/real-queue-hunt-deps.js');
+  const log = (l: string): void => void process.stderr.write(l + '\n');
+  let stopped = false;
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => void (stopped = true));
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  const shrinkDir = join(flags.results, 'shrink', stamp);
+  log(`shrink: a queue run, ${runDir}; ${said}`);
+  const fixed = { ...(flags.runs !== undefined ? { runs: flags.runs } : {}), ...(flags.minFails !== undefined ? { minFails: flags.minFails } : {}) };
+  const report = await runQueueShrink(
+    { runDir, ...fixed, maxCandidates: flags.maxCandidates, shrinkDir },
+    realQueueHuntDeps(log, () => stopped, lanes),
+  );
+  process.stdout.write(report.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
+  return report.exitCode;
 }

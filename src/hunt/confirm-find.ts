@@ -57,17 +57,35 @@ export async function confirmFind(
   lanes: Lanes = new Lanes(1),
 ): Promise<Confirmation> {
   const signs = failureSigns(miss);
+  return confirmByReRuns(
+    async (n, lane) => {
+      const { runDir } = await deps.runTry({ ...options, name: `${name}-confirm-${n}` }, hooks, lane);
+      // A re-run cut short by Ctrl-C says nothing either way.
+      if (deps.stopped()) return null;
+      const { outcome, miss: again } = await deps.readTry(runDir, options);
+      return { failed: failsLikeOriginal(outcome, again, signs), runDir };
+    },
+    deps,
+    lanes,
+  );
+}
+
+/**
+ * The confirmation's rule over any re-run (a lock try's, a queue try's): `reRun(n, lane)` says whether the n-th
+ * re-run failed as the find did (null: cut short by Ctrl-C); one that fails to run counts as not failing.
+ */
+export async function confirmByReRuns(
+  reRun: (n: number, lane: number) => Promise<{ failed: boolean; runDir: string } | null>,
+  deps: { stopped(): boolean; log(line: string): void },
+  lanes: Lanes,
+): Promise<Confirmation> {
   let errors = 0;
   const { tally } = await reRunUntilDecided(
     { fails: 0, of: 0, failingRun: null },
     confirmationVerdict,
     async (n, lane) => {
       try {
-        const { runDir } = await deps.runTry({ ...options, name: `${name}-confirm-${n}` }, hooks, lane);
-        // A re-run cut short by Ctrl-C says nothing either way.
-        if (deps.stopped()) return null;
-        const { outcome, miss: again } = await deps.readTry(runDir, options);
-        return { failed: failsLikeOriginal(outcome, again, signs), runDir };
+        return await reRun(n, lane);
       } catch (err) {
         if (deps.stopped()) return null;
         errors++;

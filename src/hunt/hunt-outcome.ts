@@ -80,10 +80,11 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
   if (found) {
     exitCode = EXIT.invalid;
     lines.push(
-      `VIOLATION: ${violating.length} of ${head} violated${want ? ` with a ${want}` : ''}${others.length > 0 ? ` (${others.length} more broke the data another way)` : ''}; the first on try ${found.first.tryNumber} after ${formatDuration(found.first.afterMs)} (runs-to-detection ${found.first.tryNumber}, time-to-detection ${formatDuration(found.first.afterMs)})`,
+      `VIOLATION: ${violating.length} of ${head} violated${want ? ` with a ${want}` : ''}${others.length > 0 ? ` (${others.length} more broke the data another way)` : ''}; the first on try ${first!.plan.index + 1} after ${formatDuration(found.first.afterMs)} (runs-to-detection ${found.first.tryNumber}, time-to-detection ${formatDuration(found.first.afterMs)})`,
     );
     const f = found.record;
-    if (found.tryNumber !== found.first.tryNumber) lines.push(`  the find: try ${found.tryNumber}, the most reproducible of them`);
+    // Try numbers as the log said them (a plan's number); with several lanes tries end out of order.
+    if (found.record !== first) lines.push(`  the find: try ${found.record.plan.index + 1}, the most reproducible of them`);
     lines.push(
       `  ${describeNearMiss(f.miss!)}`,
       ...dataLine(f.data),
@@ -97,7 +98,7 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
     const other = others[0]!;
     exitCode = EXIT.invalid;
     lines.push(
-      `VIOLATION of another kind: ${others.length} of ${head} broke the data without a ${want ?? 'wanted sign'} (--want); the first on try ${records.indexOf(other) + 1}`,
+      `VIOLATION of another kind: ${others.length} of ${head} broke the data without a ${want ?? 'wanted sign'} (--want); the first on try ${other.plan.index + 1}`,
     );
     lines.push(
       `  ${describeNearMiss(other.miss!)}`,
@@ -115,7 +116,7 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
       `UNTESTED: ${head}, none put the protection to the test (no fault struck, or no double hold and no refusal)${failed > 0 ? `; ${failed} unknown or failed` : ''}`,
     );
   }
-  if (nearest && !found) lines.push(`best near miss: try ${records.indexOf(nearest) + 1}: ${describeNearMiss(nearest.miss!)} (${nearest.runDir})`);
+  if (nearest && !found) lines.push(`best near miss: try ${nearest.plan.index + 1}: ${describeNearMiss(nearest.miss!)} (${nearest.runDir})`);
   return { exitCode, found, violations: violating.length, tested: tested.length, moments, best: nearest, lines };
 }
 
@@ -180,8 +181,8 @@ export function huntProgress(records: readonly TryRecord[], elapsedMs: number, b
   const otherText = others > 0 ? `${others} violation${others === 1 ? '' : 's'} of another kind · ` : '';
   const bestText =
     violations > 0
-      ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.findIndex((r) => r.outcome === 'unsafe') + 1})`
-      : `${otherText}${best ? `best: ${describeNearMiss(best.miss!)} (try ${records.indexOf(best) + 1})` : 'no near miss yet'}`;
+      ? `${violations} violation${violations === 1 ? '' : 's'} (first on try ${records.find((r) => r.outcome === 'unsafe')!.plan.index + 1})`
+      : `${otherText}${best ? `best: ${describeNearMiss(best.miss!)} (try ${best.plan.index + 1})` : 'no near miss yet'}`;
   const total = budget.runs !== undefined ? `/${budget.runs}` : '';
   const tested = records.filter((r) => r.outcome === 'safe' || r.outcome === 'unsafe' || r.outcome === 'other-violation').length;
   const rest = stopped !== undefined ? stopped : `ETA ${leftMs === undefined ? '?' : formatDuration(leftMs)}`;

@@ -27,7 +27,8 @@ import type { DataVerdicts } from './hunt-verdict.js';
 import { CONFIRM, confirmFind, isReproducible } from './confirm-find.js';
 import { formatRate } from './reproduction-rate.js';
 import { Lanes } from './lanes.js';
-import { formatPercent, ruledOutRate, triesToRuleOut } from '../../core/checkers/lock/weight.js';
+import { untilRuledOutLine } from './until-ruled-out.js';
+import { endsTheHunt, runSearchers } from './hunt-loop.js';
 
 export interface HuntOptions {
   target: HuntTarget;
@@ -84,9 +85,6 @@ export function tryHooks(log: (line: string) => void): RunHooks {
   return { log: (l) => log(`  ${l}`), busyTimeoutMs: 60_000 };
 }
 
-/** Tool failures in a row after which the hunt gives up (the cluster will not start, say). */
-const MAX_FAILURES_IN_A_ROW = 3;
-
 export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntReport> {
   const seed = o.shard ? new Prng(o.seed).fork(`shard-${o.shard.index}`).seed : o.seed;
   const search = new HuntSearch(huntSpace(o.target, o.faults, o.shape), seed);
@@ -139,28 +137,10 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
       const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));
       deps.log(huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
       if (ended) break;
-      if (found) ended = true;
-      else if (o.untilRuledOut !== undefined && ruledOut(records, o.untilRuledOut)) {
-        deps.log(
-          `hunt: ${testedClean(records)} clean tested tries rule out any failure that shows in at least ${formatPercent(o.untilRuledOut)} of tries; stopping (--until-ruled-out)`,
-        );
-        ended = true;
-      } else if (failures >= MAX_FAILURES_IN_A_ROW) {
-        deps.log(`hunt: ${failures} tries in a row failed to run; stopping (last: ${record.error})`);
-        ended = true;
-      }
+      ended = endsTheHunt(found, records, o.untilRuledOut, failures, record.error, deps.log);
     }
   };
-  // A lane that throws (bad input: every try would fail alike) ends the hunt once the other lanes' tries are over.
-  const lanesEnded = await Promise.allSettled(
-    Array.from({ length: lanes.count }, () =>
-      searcher().catch((err: unknown) => {
-        ended = true;
-        throw err;
-      }),
-    ),
-  );
-  for (const r of lanesEnded) if (r.status === 'rejected') throw r.reason;
+  await runSearchers(lanes.count, searcher, () => void (ended = true));
   const interrupted = deps.stopped();
   writeHuntJson(o, records, interrupted);
   const outcome = huntOutcome(records, interrupted, o.want);
@@ -171,28 +151,6 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
 /** A try's plan as its progress line says it: the windows, the hold and patience, where the plan came from. */
 function describeTry(plan: TryRecord['plan'], options: RunOptions): string {
   return `${plan.windows.map((w) => `${w.fault}@${w.trigger?.on ?? `${w.at}ms`}`).join(', ')}${plan.hold === 'long' ? `, long holds (lease ${options.ttlMs} ms, hold ${options.holdMs} ms)` : ''}${plan.patience === 'long' ? `, patient calls (${options.callTimeoutMs} ms)` : ''} (${plan.origin.kind === 'swarm' ? `swarm ${plan.swarm.join(',')}` : `${plan.origin.how} of try ${plan.origin.of + 1}`})`;
-}
-
-/** How far `--until-ruled-out` got: reached, or the tested tries it still lacked when the budget ended. */
-function untilRuledOutLine(records: readonly TryRecord[], rate: number): string {
-  const tested = testedClean(records);
-  const needed = triesToRuleOut(rate);
-  if (ruledOut(records, rate)) return `until-ruled-out ${formatPercent(rate)}: reached with ${tested} tested tries`;
-  const per = records.length === 0 ? 0 : tested / records.length;
-  const more = needed - tested;
-  return `until-ruled-out ${formatPercent(rate)}: NOT reached: ${tested} of the ${needed} tested tries it takes (${records.length} tries, ${Math.round(per * 100)} % of them tested); about ${per > 0 ? Math.ceil(more / per) : '?'} more tries at this rate`;
-}
-
-/** Tries that put the protection to the test and did not violate: what a silence's weight counts. */
-function testedClean(records: readonly TryRecord[]): number {
-  return records.filter((r) => r.outcome === 'safe').length;
-}
-
-/** Whether the clean tested tries so far rule out every failure rate of at least `rate` (and no violation was found). */
-function ruledOut(records: readonly TryRecord[], rate: number): boolean {
-  if (records.some((r) => r.outcome === 'unsafe' || r.outcome === 'other-violation')) return false;
-  const bound = ruledOutRate(testedClean(records));
-  return bound !== null && bound <= rate;
 }
 
 async function oneTry(options: RunOptions, plan: TryRecord['plan'], deps: HuntDeps, started: number, lane: number): Promise<TryRecord> {

@@ -20,7 +20,10 @@ export const CLAIM_MARKERS: Markers = {
 const FAULT_WORDS: Record<string, string> = {
   'client-pause': 'worker stalled',
   'client-kill': 'worker killed',
+  'client-partition': 'worker cut off',
+  'effect-kill': 'worker killed after its effect',
   'server-kill': 'server killed',
+  'client-delay': 'worker link delayed',
 };
 
 /** A claim cell's record: the matrix record with its claim, row and seed. */

@@ -7,6 +7,7 @@
  * The section sits between two markers in the document; the prose around it is
  * written by hand and left alone.
  */
+import type { ShrunkCell } from './shrink-queue-cells.js';
 import { UsageError } from '../../core/errors.js';
 import { perThousand, wilsonInterval } from '../../core/checkers/lock/rate-interval.js';
 import type { QueueFault } from '../../core/queue/queue-options.js';
@@ -49,10 +50,17 @@ export interface QueueCellRecord {
 const FAULT_WORDS: Record<QueueFault, string> = {
   'client-pause': 'worker stalled (SIGSTOP) past its lock',
   'client-kill': 'worker killed (kill -9) mid-job',
+  'client-partition': "worker cut off from the queue's server",
+  'effect-kill': 'worker killed between its effect and its completion',
   'server-kill': "queue's server killed",
+  'client-delay': "worker's link to the queue's server delayed",
 };
 
-export function renderQueueMatrix(records: readonly QueueCellRecord[], facts: { machine: string; date: string; settings: string; wall: string }): string {
+export function renderQueueMatrix(
+  records: readonly QueueCellRecord[],
+  facts: { machine: string; date: string; settings: string; wall: string },
+  extras: { shrunk?: readonly ShrunkCell[]; shrinkRule?: string; weighed?: readonly string[] } = {},
+): string {
   const lines = [
     GENERATED_BEGIN,
     '',
@@ -69,8 +77,27 @@ export function renderQueueMatrix(records: readonly QueueCellRecord[], facts: { 
   for (const r of records) lines.push(row(r));
   lines.push('', 'Replay a row:', '', '```sh');
   for (const r of records) if (r.replay !== undefined) lines.push(`# ${r.id}`, r.replay);
-  lines.push('```', '', GENERATED_END);
+  lines.push('```', '');
+  if (extras.shrunk !== undefined && extras.shrunk.length > 0) lines.push(...shrunkLines(extras.shrunk, extras.shrinkRule), '');
+  if (extras.weighed !== undefined && extras.weighed.length > 0) lines.push(...extras.weighed, '');
+  lines.push(GENERATED_END);
   return lines.join('\n');
+}
+
+/** Each unsafe cell's shrunk reproduction: the smallest plan that still failed, how often, and the command that runs it. */
+function shrunkLines(shrunk: readonly ShrunkCell[], rule: string | undefined): string[] {
+  const wall = shrunk.reduce((t, s) => t + s.durationMs, 0);
+  const out = [
+    `Shrunk reproductions (\`npm run queues -- --shrink\`${rule ? `, ${rule}` : ''}; ${Math.round(wall / 60_000)} min for ${shrunk.length} cells): each unsafe cell's`,
+    'failing run shrunk on real clusters (fewer windows, workers and seconds, shorter windows), with how often the',
+    'shrunk plan failed again and the command that runs it:',
+    '',
+  ];
+  for (const s of shrunk) out.push(`- \`${s.id}\`: ${s.summary}`);
+  out.push('', '```sh');
+  for (const s of shrunk) if (s.replay !== undefined) out.push(`# ${s.id}, shrunk`, s.replay);
+  out.push('```');
+  return out;
 }
 
 function row(r: QueueCellRecord): string {

@@ -29,7 +29,7 @@ export interface QueueDelivery {
 }
 
 export interface QueueFaultSpan {
-  kind: 'stall' | 'worker killed' | 'server killed';
+  kind: 'stall' | 'worker killed' | 'worker cut off' | 'worker link delayed' | 'server killed';
   /** The worker's name, or the server node's. */
   victim: string;
   start: number;
@@ -51,6 +51,8 @@ const STARTS: Record<string, { kind: QueueFaultSpan['kind']; stop: string }> = {
   pause: { kind: 'stall', stop: 'resume' },
   'kill:worker': { kind: 'worker killed', stop: 'start' },
   'kill:node': { kind: 'server killed', stop: 'restart' },
+  'start-partition': { kind: 'worker cut off', stop: 'stop-partition' },
+  'start-delay': { kind: 'worker link delayed', stop: 'stop-delay' },
 };
 
 export function queueTimeline(history: History): QueueTimeline {

@@ -40,6 +40,8 @@ import { parseClientCommand } from '../../runtime/runner/client-command-line.js'
 import { Recorder } from '../../runtime/runner/recorder.js';
 import { fencecheckVersion, serverVersions } from '../../runtime/runner/versions.js';
 import { QueueProgram } from '../../runtime/queue/queue-program.js';
+import type { DelayProxy } from '../../runtime/nemesis/delay-proxy-handle.js';
+import { SENTINEL_MASTER_NAME } from '../../runtime/clients/sentinel-probes.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import type { QueueReportInput } from '../report/render-queue-report-html.js';
 import { writeQueueReportHtml } from '../report/write-queue-report.js';
@@ -60,6 +62,17 @@ export interface QueueRunResult {
 }
 
 const QUEUE_NAME = 'fc-jobs';
+
+/**
+ * With effect-kill asked for, each handler holds this long after its effect before it returns: the window in
+ * which the runner reads the effect's line and kills the worker before the library completes the job (without
+ * it the kill raced the completion and mostly lost). Enough for a line and a kill -9, short beside a lock.
+ */
+const AFTER_EFFECT_MS = 300;
+
+function afterEffectMs(o: QueueRunOptions): number {
+  return o.nemesis.includes('effect-kill') ? AFTER_EFFECT_MS : 0;
+}
 const READY_TIMEOUT_MS = 30_000;
 
 /** How a caller runs it: where its lines go, how long to wait for a busy slot, and which slot (core/cluster/slots.ts; default 0). */
@@ -153,9 +166,12 @@ function writeOwnReport(
   }
 }
 
-/** The queue's server and the resource's PostgreSQL: a PostgreSQL queue gets one of its own (pgl1), apart from the resource's pg1. */
+/**
+ * The queue's server and the resource's PostgreSQL: a PostgreSQL queue gets one of its own (pgl1), apart from the
+ * resource's pg1; a Sentinel-backed queue the lock backend's master, two replicas and three Sentinels.
+ */
 export function queueClusterBackends(o: Pick<QueueRunOptions, 'backend'>): BackendName[] {
-  return [o.backend === 'redis' ? 'redis' : 'pg-advisory', 'postgres'];
+  return [o.backend === 'postgres' ? 'pg-advisory' : o.backend, 'postgres'];
 }
 
 interface LiveRun {
@@ -173,32 +189,52 @@ interface LiveRun {
   finished: Set<number>;
   /** Called on each take: the stall windows wait on it. */
   takeListeners: ((worker: QueueProgram) => void)[];
+  /** Called when a delivery's effect is answered ok (landed), before its completion: effect-kill waits on it. */
+  effectListeners: ((worker: QueueProgram) => void)[];
   nextProcess: () => number;
   /** A killed worker's program started again on its host (client-kill), as a supervisor would. */
   restart: (worker: QueueProgram) => QueueProgram;
-  /** The queue's server node (server-kill) and the cluster's nemesis that kills and restarts it. */
+  /** The queue's server node (server-kill, client-partition) and the cluster's nemesis that kills, restarts and cuts. */
   queueNode: string;
+  currentQueueNode: () => Promise<string>;
   nemesis: Cluster['nemesis'];
+  /** Each worker's delay proxy to the queue's server, by host (client-delay runs only). */
+  proxies: Map<string, DelayProxy>;
 }
 
 async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, store: RunStore, onViolation: (v: string) => void): Promise<LiveRun> {
   const pgNode = c.endpoints('postgres')[0]!;
   const pgConfig = { host: pgNode.host, port: pgNode.port, user: 'postgres', database: 'postgres' };
   await prepareQueueResource(pgConfig);
-  const server = c.endpoints(queueClusterBackends(o)[0])[0]!;
+  const serverNodes = c.endpoints(queueClusterBackends(o)[0]);
+  // Behind Sentinels the programs are given the Sentinels (and the master's name), never a data node.
+  const sentinels = serverNodes.filter((n) => n.role === 'sentinel');
+  const server = serverNodes.find((n) => n.role !== 'sentinel')!;
   const lib = libraryOf(o);
   const argv = lib !== undefined ? programArgv(lib) : parseClientCommand(o.client);
+  // client-delay: each worker reaches the queue's server through a delay proxy on its own host (no delay until a window).
+  const proxies = new Map<string, DelayProxy>();
+  if (o.nemesis.includes('client-delay'))
+    for (const w of plan.workers)
+      proxies.set(w, await c.nemesis.delayProxy({ on: w, to: server.node, delayMs: 0, direction: 'both', logPath: c.logPath(`proxy-${w}-${server.node}`) }));
+  const queueOf = (host: string): { host: string; port: number; url: string } => {
+    const p = proxies.get(host);
+    return p === undefined
+      ? { host: server.host, port: server.port, url: server.url }
+      : { host: p.host, port: p.port, url: server.url.replace(`${server.host}:${server.port}`, `${p.host}:${p.port}`) };
+  };
   const config = (role: 'producer' | 'worker', worker: string): Record<string, unknown> => ({
     protocol: 1,
     role,
     worker,
-    queue: { host: server.host, port: server.port, url: server.url },
+    queue: queueOf(worker),
     queueName: QUEUE_NAME,
     lockMs: o.lockMs,
     jobMs: o.jobMs,
     callTimeoutMs: o.callTimeoutMs,
     pg: pgConfig,
     effectSql: EFFECT_SQL[o.resource],
+    afterEffectMs: afterEffectMs(o),
   });
   let restarts = 0;
   const start = (role: 'producer' | 'worker', host: string, logName = host): QueueProgram =>
@@ -233,10 +269,14 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     enqueued: new Set(),
     finished: new Set(),
     takeListeners: [],
+    effectListeners: [],
     nextProcess: () => process++,
     restart: (w) => start('worker', w.name, `${w.name}.restart-${++restarts}`),
     queueNode: server.node,
+    // Behind Sentinels the queue's server is whichever master they name when a window opens (a kill of it: a failover).
+    currentQueueNode: async () => (sentinels.length > 0 ? ((await c.leader('redis-sentinel')) ?? server.node) : server.node),
     nemesis: c.nemesis,
+    proxies,
   };
 }
 
@@ -301,20 +341,29 @@ async function stall(
   log: (line: string) => void,
 ): Promise<void> {
   await sleepUntil(t0 + s.atMs);
-  if (s.fault === 'server-kill') return serverKillWindow(run, s.durationMs, recorder, log);
+  if (s.fault === 'server-kill') return serverKillWindow(run, await run.currentQueueNode(), s.durationMs, recorder, log);
+  // effect-kill waits for an effect to land (the worker then holds a job whose completion has not been sent); the
+  // others for a take (a worker holding a job).
+  const listeners = s.fault === 'effect-kill' ? run.effectListeners : run.takeListeners;
   const victim = await new Promise<QueueProgram | undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), Math.max(0, horizon - Date.now()));
-    run.takeListeners.push((w) => {
+    listeners.push((w) => {
       clearTimeout(timer);
       resolve(w);
     });
   });
   if (victim === undefined) {
-    recorder.record('nemesis', 'info', 'pause', { target: 'worker' }, { error: 'no worker took a job before the time limit' });
+    const f =
+      s.fault === 'kill' || s.fault === 'effect-kill' ? 'kill' : s.fault === 'partition' ? 'start-partition' : s.fault === 'delay' ? 'start-delay' : 'pause';
+    const waited = s.fault === 'effect-kill' ? "no worker's effect landed" : 'no worker took a job';
+    recorder.record('nemesis', 'info', f, { target: 'worker' }, { error: `${waited} before the time limit` });
     return;
   }
   const value = { worker: victim.name, pid: victim.proc.pid };
-  if (s.fault === 'kill') return killWindow(run, victim, value, s.durationMs, recorder, log);
+  if (s.fault === 'kill') return killWindow(run, victim, value, s.durationMs, 'job-taken', recorder, log);
+  if (s.fault === 'effect-kill') return killWindow(run, victim, value, s.durationMs, 'effect-landed', recorder, log);
+  if (s.fault === 'partition') return cutOffWindow(run, victim, s.durationMs, recorder, log);
+  if (s.fault === 'delay') return delayWindow(run, victim, s, recorder, log);
   recorder.record('nemesis', 'invoke', 'pause', value, { trigger: 'job-taken' });
   await victim.proc.pause();
   recorder.record('nemesis', 'info', 'pause', value, { trigger: 'job-taken' });
@@ -325,13 +374,45 @@ async function stall(
   recorder.record('nemesis', 'info', 'resume', value);
 }
 
-/** server-kill: the queue's server killed (kill -9) when the window opens, started again after it. */
-async function serverKillWindow(run: LiveRun, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
-  const value = { node: run.queueNode };
-  if (!(await nemesisStep(recorder, 'kill', value, () => run.nemesis.kill(run.queueNode)))) return;
-  log(`nemesis: the queue's server ${run.queueNode} killed (kill -9); started again in ${downMs} ms`);
+/**
+ * client-partition: the worker's link to the queue's server cut both ways (nftables in both namespaces) for the
+ * window; the worker runs on (its handler, its effect on the resource, which it still reaches), unable to renew
+ * its lock or complete its job; healed after.
+ */
+async function cutOffWindow(run: LiveRun, victim: QueueProgram, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
+  const node = await run.currentQueueNode();
+  const value = { worker: victim.name, from: node };
+  const grudge = { [victim.name]: [node], [node]: [victim.name] };
+  if (!(await nemesisStep(recorder, 'start-partition', value, () => run.nemesis.partition(grudge)))) return;
+  log(`nemesis: ${victim.name} cut off from the queue's server ${node} for ${downMs} ms while it holds a job`);
   await sleep(downMs);
-  await nemesisStep(recorder, 'restart', value, () => run.nemesis.restart(run.queueNode));
+  await nemesisStep(recorder, 'stop-partition', value, () => run.nemesis.partition({}));
+}
+
+/**
+ * client-delay: the worker's link to the queue's server slowed by `delayMs` each way for the window (its proxy's
+ * delay set, then back to none); its renewals and completions arrive late, its effect on the resource does not.
+ */
+async function delayWindow(run: LiveRun, victim: QueueProgram, s: QueuePlan['stalls'][number], recorder: Recorder, log: (line: string) => void): Promise<void> {
+  const proxy = run.proxies.get(victim.name);
+  const delayMs = s.delayMs ?? 0;
+  const value = { worker: victim.name, to: run.queueNode, delayMs };
+  if (
+    !(await nemesisStep(recorder, 'start-delay', value, async () => proxy?.setDelay(delayMs) ?? Promise.reject(new Error(`no delay proxy on ${victim.name}`))))
+  )
+    return;
+  log(`nemesis: ${victim.name}'s link to the queue's server ${run.queueNode} delayed ${delayMs} ms each way for ${s.durationMs} ms while it holds a job`);
+  await sleep(s.durationMs);
+  await nemesisStep(recorder, 'stop-delay', value, async () => proxy!.setDelay(0));
+}
+
+/** server-kill: the queue's server killed (kill -9) when the window opens, started again after it. */
+async function serverKillWindow(run: LiveRun, node: string, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
+  const value = { node };
+  if (!(await nemesisStep(recorder, 'kill', value, () => run.nemesis.kill(node)))) return;
+  log(`nemesis: the queue's server ${node} killed (kill -9); started again in ${downMs} ms`);
+  await sleep(downMs);
+  await nemesisStep(recorder, 'restart', value, () => run.nemesis.restart(node));
 }
 
 /** A nemesis op as invoke, then info (with the error when it failed); whether it took effect. */
@@ -352,15 +433,18 @@ async function killWindow(
   victim: QueueProgram,
   value: { worker: string; pid: number },
   downMs: number,
+  trigger: 'job-taken' | 'effect-landed',
   recorder: Recorder,
   log: (line: string) => void,
 ): Promise<void> {
-  recorder.record('nemesis', 'invoke', 'kill', value, { trigger: 'job-taken' });
+  recorder.record('nemesis', 'invoke', 'kill', value, { trigger });
   await victim.kill();
-  recorder.record('nemesis', 'info', 'kill', value, { trigger: 'job-taken' });
+  recorder.record('nemesis', 'info', 'kill', value, { trigger });
   // Its deliveries will never answer: the drain must not wait on them (their ops stay open: indeterminate).
   for (const key of [...run.open.keys()]) if (key.startsWith(`${victim.name}|`)) run.open.delete(key);
-  log(`nemesis: ${victim.name} killed (kill -9) while it holds a job; started again in ${downMs} ms`);
+  log(
+    `nemesis: ${victim.name} killed (kill -9) ${trigger === 'effect-landed' ? "after its job's effect landed, before its completion" : 'while it holds a job'}; started again in ${downMs} ms`,
+  );
   await sleep(downMs);
   const fresh = run.restart(victim);
   recorder.record('nemesis', 'invoke', 'start', { worker: victim.name });
@@ -408,6 +492,7 @@ function recordEvent(run: LiveRun, w: QueueProgram, e: WorkerEvent, recorder: Re
     run.open.delete(key);
     run.finished.add(e.job);
   }
+  if (e.event === 'effect' && type === 'ok') for (const l of run.effectListeners.splice(0)) l(w);
 }
 
 /**
@@ -454,8 +539,9 @@ async function finalRead(config: pg.ClientConfig, recorder: Recorder, process: n
 }
 
 function windowKinds(plan: QueuePlan): string {
-  const count = (f: QueuePlan['stalls'][number]['fault']): number => plan.stalls.filter((s) => s.fault === f).length;
-  return `${count('pause')} stall(s), ${count('kill')} kill(s)` + (count('server-kill') > 0 ? `, ${count('server-kill')} server kill(s)` : '');
+  const counts = new Map<string, number>();
+  for (const w of plan.stalls) counts.set(w.fault, (counts.get(w.fault) ?? 0) + 1);
+  return [...counts].map(([fault, n]) => `${n} ${fault}`).join(', ') || 'none';
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -49,34 +49,55 @@ export interface ShrinkResult {
 }
 
 /** Fewest ms a window may last, and the lowest rate and time limit worth trying. */
-const FLOOR = { windowMs: 100, rate: 0.5, timeLimitS: 2 };
+export const FLOOR = { windowMs: 100, rate: 0.5, timeLimitS: 2 };
 
 export async function shrinkPlan(start: ShrinkPlan, oracle: Oracle, maxCandidates = 40): Promise<ShrinkResult> {
+  return shrinkByTransforms(start, { items: (p) => p.script, withItems: (p, script) => ({ ...p, script }) }, transforms(), oracle, maxCandidates);
+}
+
+/** A plan's list of fault windows, which ddmin shrinks: how to read it and how to put a shorter one back. */
+export interface PlanWindows<P, W> {
+  items(plan: P): readonly W[];
+  withItems(plan: P, items: W[]): P;
+}
+
+/**
+ * The shrink loop over any plan (a lock run's, a queue run's): ddmin over its windows, then each transform again
+ * while it keeps being accepted, until a round changes nothing or the candidates are spent. A candidate seen
+ * before is not judged again.
+ */
+export async function shrinkByTransforms<P, W>(
+  start: P,
+  windows: PlanWindows<P, W>,
+  steps: readonly [string, (p: P) => P | undefined][],
+  oracle: (plan: P) => Promise<boolean>,
+  maxCandidates: number,
+): Promise<{ plan: P; candidates: number; steps: { step: string; plan: P }[]; exhausted: boolean }> {
   let plan = start;
   let candidates = 0;
-  const steps: ShrinkStep[] = [];
-  const seen = new Set<string>([key(start)]);
+  const accepted: { step: string; plan: P }[] = [];
+  const seen = new Set<string>([JSON.stringify(start)]);
   /** Try one candidate; true when it was accepted. */
-  const attempt = async (step: string, candidate: ShrinkPlan | undefined): Promise<boolean> => {
-    if (candidate === undefined || seen.has(key(candidate)) || candidates >= maxCandidates) return false;
-    seen.add(key(candidate));
+  const attempt = async (step: string, candidate: P | undefined): Promise<boolean> => {
+    if (candidate === undefined || seen.has(JSON.stringify(candidate)) || candidates >= maxCandidates) return false;
+    seen.add(JSON.stringify(candidate));
     candidates++;
     if (!(await oracle(candidate))) return false;
     plan = candidate;
-    steps.push({ step, plan });
+    accepted.push({ step, plan });
     return true;
   };
   for (let progress = true; progress && candidates < maxCandidates;) {
-    const before = plan.script.length;
+    const before = windows.items(plan).length;
     // attempt() moves `plan` to each accepted subset; ddmin's answer is the last one accepted.
-    await ddmin(plan.script, (script) => attempt(`windows: ${plan.script.length} → ${script.length}`, { ...plan, script }));
-    progress = plan.script.length < before;
-    for (const [step, make] of transforms()) {
+    await ddmin(windows.items(plan), (items) => attempt(`windows: ${windows.items(plan).length} → ${items.length}`, windows.withItems(plan, items)));
+    progress = windows.items(plan).length < before;
+    for (const [step, make] of steps) {
       // Each transform again while it keeps being accepted (halving twice, three clients fewer, ...).
       while (await attempt(step, make(plan))) progress = true;
     }
   }
-  return { plan, candidates, steps, exhausted: candidates >= maxCandidates };
+  return { plan, candidates, steps: accepted, exhausted: candidates >= maxCandidates };
 }
 
 /**
@@ -163,10 +184,6 @@ function halveTime(p: ShrinkPlan): ShrinkPlan | undefined {
 function endAfterLastWindow(p: ShrinkPlan): ShrinkPlan | undefined {
   const limitS = Math.max(FLOOR.timeLimitS, Math.ceil(Math.max(0, ...p.script.map((w) => w.until)) / 1000) + 1);
   return limitS < p.timeLimitS ? { ...p, timeLimitS: limitS } : undefined;
-}
-
-function key(p: ShrinkPlan): string {
-  return JSON.stringify(p);
 }
 
 /** `shrunk to 1 fault event, 2 clients, 5 s`: the summary line's plan half (scripts read it). */

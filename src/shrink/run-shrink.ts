@@ -20,13 +20,12 @@ import { DEFAULTS, replayCommand, type RunOptions } from '../../core/plan/run-op
 import { planRun } from '../../core/plan/run-plan.js';
 import { tryHooks, type HuntDeps } from '../hunt/run-hunt.js';
 import { describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
-import type { NearMiss } from '../hunt/near-miss.js';
 import { readTryDir } from '../hunt/read-try-dir.js';
 import { failsLikeOriginal, failureSigns, type FailureSign } from '../hunt/failure-signs.js';
-import { formatRate, rateJson, reproduceRule } from './reproduce-rule.js';
-import type { Tally, Verdict } from '../hunt/sequential-decision.js';
-import { Lanes } from '../hunt/lanes.js';
-import { reRunUntilDecided } from '../hunt/re-run-until-decided.js';
+import { formatRate, reproduceRule } from './reproduce-rule.js';
+import type { Tally } from '../hunt/sequential-decision.js';
+import { reproducer, ShrinkInterrupted } from './reproducer.js';
+import { courseJson, shrinkWithRule, stepsLine } from './shrink-with-rule.js';
 
 export interface ShrinkOptions {
   runDir: string;
@@ -43,9 +42,6 @@ export interface ShrinkOptions {
    */
   originalRuns?: Tally & { failingRun: string | null };
 }
-
-/** Ctrl-C during a shrink: it ends with the smallest plan confirmed so far. */
-class ShrinkInterrupted extends Error {}
 
 export interface ShrinkReport {
   exitCode: number;
@@ -84,56 +80,23 @@ export function failedRunOptions(runDir: string): RunOptions {
   return { ...o, script, nemesis: [...new Set(script.map((w) => w.fault))] };
 }
 
-type Reproduced = Tally & { verdict: Verdict; failingRun: string | null };
-
 export { failureSigns } from '../hunt/failure-signs.js';
 
-/**
- * Re-runs a plan until `decide` keeps or drops it; each result kept by plan.
- * Ctrl-C: ShrinkInterrupted.
- */
-function reproducer(
-  o: ShrinkOptions,
-  original: RunOptions,
-  deps: HuntDeps,
-  signs: readonly FailureSign[],
-): {
-  reproduce: (plan: ShrinkPlan, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }) => Promise<Reproduced>;
-  counts: Map<string, Reproduced>;
-  attempts: () => number;
-} {
-  // The original's re-run is attempt 0 and no candidate: `--max-candidates N` logs candidates 1..N.
-  let attempt = -1;
-  const counts = new Map<string, Reproduced>();
-  const lanes = new Lanes(deps.lanes ?? 1);
-  const reproduce = async (plan: ShrinkPlan, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }): Promise<Reproduced> => {
-    if (deps.stopped()) throw new ShrinkInterrupted();
-    const options = withPlan(original, plan, o.shrinkDir, ++attempt);
-    // Re-runs side by side on the lanes (a candidate decided as soon as its rule can be, whatever is under way).
-    const { tally, verdict } = await reRunUntilDecided(
-      { fails: from?.fails ?? 0, of: from?.of ?? 0, failingRun: from?.failingRun ?? null },
-      decide,
-      async (n, lane) => {
-        const { runDir } = await deps
-          .runTry({ ...options, name: `${options.name}-r${(from?.of ?? 0) + n}` }, tryHooks(deps.log), lane)
-          .catch((err: unknown) => {
-            throw deps.stopped() ? new ShrinkInterrupted() : err;
-          });
-        if (deps.stopped()) throw new ShrinkInterrupted();
-        const { outcome, miss } = await deps.readTry(runDir, options);
-        return { failed: failsLikeOriginal(outcome, miss, signs), runDir };
-      },
-      { lanes, stopped: () => deps.stopped() },
-    );
-    if (verdict === 'undecided') throw new ShrinkInterrupted();
-    const result: Reproduced = { ...tally, verdict };
-    deps.log(
-      `shrink: ${attempt === 0 ? 'the original plan' : `candidate ${attempt}`}: ${describeShrunk(plan)}: failed ${formatRate(result)}: ${attempt === 0 ? (result.verdict === 'keep' ? 'shrinking' : 'too rare to shrink') : result.verdict === 'keep' ? 'kept' : 'dropped'}`,
-    );
-    counts.set(JSON.stringify(plan), result);
-    return result;
-  };
-  return { reproduce, counts, attempts: () => attempt };
+/** The lock run's re-runs for the reproducer: each candidate's options through the hunt's deps, read back with the original's signs. */
+function lockReproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, signs: readonly FailureSign[]) {
+  return reproducer<ShrinkPlan>({
+    lanes: deps.lanes ?? 1,
+    stopped: () => deps.stopped(),
+    log: (l) => deps.log(l),
+    describe: describeShrunk,
+    reRun: async (plan, attempt, n, lane) => {
+      const options = withPlan(original, plan, o.shrinkDir, attempt);
+      const { runDir } = await deps.runTry({ ...options, name: `${options.name}-r${n}` }, tryHooks(deps.log), lane);
+      if (deps.stopped()) throw new ShrinkInterrupted();
+      const { outcome, miss } = await deps.readTry(runDir, options);
+      return { failed: failsLikeOriginal(outcome, miss, signs), runDir };
+    },
+  });
 }
 
 export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<ShrinkReport> {
@@ -143,37 +106,12 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   const signs = failureSigns((await readTryDir(o.runDir, original, () => undefined))?.miss ?? null);
   if (signs.length > 0) deps.log(`shrink: a re-run counts as failing only with ${signs.join(', ')}, as the original showed`);
   const rule = reproduceRule(o);
-  const { reproduce, counts, attempts } = reproducer(o, original, deps, signs);
+  const r = lockReproducer(o, original, deps, signs);
   const start = planOf(original);
-  let first: Reproduced;
-  try {
-    if (o.originalRuns !== undefined)
-      deps.log(`shrink: the original plan's ${o.originalRuns.of} re-runs by the hunt count (failed ${formatRate(o.originalRuns)})`);
-    first = await reproduce(start, rule.original, o.originalRuns);
-  } catch (err) {
-    if (err instanceof ShrinkInterrupted) return notReproduced(original, ['not shrunk: interrupted while re-running the original plan'], { fails: 0, of: 0 });
-    throw err;
-  }
-  if (first.verdict !== 'keep') return notReproduced(original, rule.notShrunk(first), first);
-  const candidates = rule.candidates(first);
-  if (candidates.said !== null) deps.log(candidates.said);
-  // The smallest plan confirmed so far, for an interrupted shrink.
-  let confirmed = { plan: start, steps: 0 };
-  let interrupted = false;
-  const shrunk = await shrinkPlan(
-    start,
-    async (p) => {
-      const ok = (await reproduce(p, candidates.decide)).verdict === 'keep';
-      if (ok) confirmed = { plan: p, steps: confirmed.steps + 1 };
-      return ok;
-    },
-    o.maxCandidates,
-  ).catch((err: unknown) => {
-    if (!(err instanceof ShrinkInterrupted)) throw err;
-    interrupted = true;
-    return { plan: confirmed.plan, candidates: attempts(), steps: [], exhausted: false };
-  });
-  const final = counts.get(JSON.stringify(shrunk.plan)) ?? first;
+  const course = await shrinkWithRule(start, rule, r, shrinkPlan, o, (l) => deps.log(l));
+  if (!course.shrunk) return notReproduced(original, course.lines, course.reproduced);
+  const { final, interrupted } = course;
+  const shrunk = course;
   const options = withPlan(original, shrunk.plan, o.shrinkDir, 0);
   const { resultsDir: _dir, name: _name, ...replayable } = options;
   // The replay writes where the failing run was written (a hunt's try: the hunt's directory), as its own replay does.
@@ -183,17 +121,14 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
     `plan: ${JSON.stringify(shrunk.plan.script)}`,
     `replay: ${replay}`,
     `run: ${final.failingRun}`,
-    `steps: ${shrunk.steps.map((s) => s.step).join('; ') || 'none (already minimal)'} (${shrunk.candidates} candidates${shrunk.exhausted ? ', candidate budget spent' : ''})`,
+    stepsLine(shrunk),
   ];
   // The rates with their intervals: the original's re-runs (what candidates were held to) and the shrunk plan's.
   const json = {
     from: o.runDir,
     rule: rule.json,
     original: planOf(original),
-    originalReproduced: rateJson(first),
-    shrunk: shrunk.plan,
-    reproduced: { ...rateJson(final), failingRun: final.failingRun },
-    steps: shrunk.steps,
+    ...courseJson(course),
     replay,
   };
   writeFileAtomic(join(o.shrinkDir, 'shrink.json'), JSON.stringify(json, null, 2) + '\n');

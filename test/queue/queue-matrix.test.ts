@@ -91,6 +91,27 @@ describe("docs/queues.md's generated table", () => {
     for (const r of rows) expect(r.split(/(?<!\\)\|/).length).toBe(13);
   });
 
+  it("lists each unsafe cell's shrunk reproduction under the table, with its rule, its rate and its replay", () => {
+    const shrunk = [
+      {
+        id: 'bullmq.client-pause.none',
+        summary: 'shrunk to 1 fault window (pause 2500 ms), 1 worker, 4 s; reproduced 3/3 (95% CI 44–100%)',
+        replay: 'fencecheck run --workload queue --client bullmq --script \'[{"atMs":1000,"durationMs":2500,"fault":"pause"}]\'',
+        exitCode: 1,
+        durationMs: 180_000,
+      },
+      { id: 'pg-boss.client-pause.none', summary: 'not shrunk: the original plan reproduced 1/3, at least 2 of 3 needed', exitCode: 2, durationMs: 60_000 },
+    ];
+    const md = renderQueueMatrix([measured], facts, { shrunk, shrinkRule: 'a candidate kept when 2 of 3 re-runs fail' });
+    expect(md).toContain('Shrunk reproductions (`npm run queues -- --shrink`, a candidate kept when 2 of 3 re-runs fail; 4 min for 2 cells)');
+    expect(md).toContain('- `bullmq.client-pause.none`: shrunk to 1 fault window (pause 2500 ms), 1 worker, 4 s; reproduced 3/3');
+    expect(md).toContain('- `pg-boss.client-pause.none`: not shrunk: the original plan reproduced 1/3');
+    expect(md).toContain(`# bullmq.client-pause.none, shrunk\n${shrunk[0]!.replay}`);
+    expect(md.endsWith(GENERATED_END)).toBe(true);
+    // Without shrinks the section is what it was.
+    expect(renderQueueMatrix([measured], facts)).not.toContain('Shrunk reproductions');
+  });
+
   it('replaces only the text between the markers, appends both when the document has none, and refuses a lone marker', () => {
     const section = renderQueueMatrix([measured], facts);
     const doc = `# Queues\n\nprose before\n\n${GENERATED_BEGIN}\nold table\n${GENERATED_END}\n\nprose after\n`;

@@ -11,7 +11,8 @@ import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { parseQueuePlanWindows } from '../../core/queue/queue-run-files.js';
 import { modeNotServed, QUEUE_LIBRARIES } from '../../core/queue/queue-libraries.js';
 import { MATRIX_SETTINGS } from '../../core/queue/queue-matrix.js';
-import { QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import { QUEUE_FAULTS, QUEUE_SERVERS } from '../../core/queue/queue-options.js';
+import { WINDOW_FAULTS } from '../../core/queue/queue-window.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../runtime/hosts/paths.js';
@@ -51,6 +52,18 @@ describe('queue run options', () => {
     expect(err.exitCode).toBe(EXIT.badInput);
     expect(err.message).toMatch(message);
     expect(err.hint).toBeTruthy();
+  });
+
+  it('redis-sentinel takes the libraries whose programs follow Sentinels, and refuses the rest, a delay proxy and a persistence flag', () => {
+    for (const lib of QUEUE_LIBRARIES.filter((l) => l.server === 'redis')) {
+      const o = { ...GOOD, backend: 'redis-sentinel' as const, client: lib.name };
+      if (lib.sentinel === true) expect(() => validateQueueOptions(o)).not.toThrow();
+      else expect(() => validateQueueOptions(o)).toThrow(/connects to one Redis, not through Sentinels/);
+    }
+    expect(QUEUE_LIBRARIES.filter((l) => l.sentinel === true).map((l) => l.name)).toEqual(['bullmq', 'bull']);
+    expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', client: 'pg-boss' })).toThrow(/--backend postgres/);
+    expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', nemesis: ['client-delay'] })).toThrow(/no delay proxy can sit on their link/);
+    expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', redisPersistence: 'aof-everysec' })).toThrow(/only with `--backend redis`/);
   });
 
   it('a command line is accepted as a program speaking the queue protocol', () => {
@@ -114,10 +127,10 @@ describe('the queue plan', () => {
 
   it("plan.json's reader (check RUN_DIR) takes every fault window the plan makes, and refuses another", () => {
     const seed = testSeed('queue plan windows read back', 'test/queue/queue-options.test.ts');
-    const plan = planQueueRun({ ...GOOD, seed, timeLimitS: 300, nemesis: ['client-pause', 'client-kill', 'server-kill'] });
-    expect(new Set(plan.stalls.map((w) => w.fault))).toEqual(new Set(['pause', 'kill', 'server-kill']));
+    const plan = planQueueRun({ ...GOOD, seed, timeLimitS: 600, nemesis: [...QUEUE_FAULTS] });
+    expect(new Set(plan.stalls.map((w) => w.fault))).toEqual(new Set(WINDOW_FAULTS));
     expect(parseQueuePlanWindows(JSON.stringify(plan), 'plan.json')).toBe(plan.stalls.length);
-    const odd = { ...plan, stalls: [{ atMs: 1, durationMs: 1, fault: 'partition' }] };
+    const odd = { ...plan, stalls: [{ atMs: 1, durationMs: 1, fault: 'clock' }] };
     expect(() => parseQueuePlanWindows(JSON.stringify(odd), 'plan.json')).toThrow(/stalls\[0\]/);
   });
 

@@ -54,6 +54,20 @@ describe("a queue run's report", () => {
     }
   });
 
+  it('draws a worker cut off from the queue server as its own window, opened and closed by the partition ops', () => {
+    // The recorded stalls spelled as the runner records a cut (client-partition): same victims, same times.
+    const h = history().map((op): Op => {
+      if (op.process !== 'nemesis' || (op.f !== 'pause' && op.f !== 'resume')) return op;
+      const worker = (op.value as { worker: string }).worker;
+      return { ...op, f: op.f === 'pause' ? 'start-partition' : 'stop-partition', value: { worker, from: 'redis1' } };
+    });
+    const t = queueTimeline(h);
+    const cuts = h.filter((op) => op.f === 'start-partition' && op.type === 'invoke');
+    expect(cuts.length).toBeGreaterThan(0);
+    expect(t.faults.map((f) => f.kind)).toEqual(cuts.map(() => 'worker cut off'));
+    for (const f of t.faults) expect(f.end).toBeGreaterThan(f.start);
+  });
+
   it('judges the verdict from the history, not results.json, draws a bar per delivery, and has no script', () => {
     const dir = copy();
     // An edited verdict in results.json is not what the report shows.

@@ -62,7 +62,13 @@ const EXCEPTIONS: Record<string, { names: readonly Guarded[]; why: string }> = {
   // Backend-specific behaviour outside the backends' modules.
   'runtime/runner/sentinel-faults.ts': { names: ['redis-sentinel'], why: 'partitions shaped around the Sentinels’ current master' },
   'src/cli/up-command.ts': { names: ['redis-sentinel'], why: '`up` prints the master the Sentinels name' },
-  'src/run/run-queue-test.ts': { names: ['pg-advisory'], why: "a PostgreSQL queue's own server (pgl1), apart from the resource's" },
+  'src/run/run-queue-test.ts': {
+    names: ['pg-advisory', 'redis-sentinel'],
+    why: "a PostgreSQL queue's own server (pgl1), apart from the resource's; a Sentinel-backed queue's current master",
+  },
+  // A job queue's server is data there (QueueServer), the lock backend reused as the queue's Redis behind Sentinels.
+  'core/queue/queue-libraries.ts': { names: ['redis-sentinel'], why: "the queue servers' names (QueueServer)" },
+  'core/queue/queue-options.ts': { names: ['redis-sentinel'], why: 'which libraries and faults a Sentinel-backed queue takes' },
 };
 
 const GUARD: NameGuard<Guarded> = {

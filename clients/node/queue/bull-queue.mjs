@@ -35,7 +35,14 @@ Job.fromJSON = function (queue, json, jobId) {
   STALLED.set(job, Number.parseInt(json.stalledCounter ?? '0', 10) || 0);
   return job;
 };
-const queue = new Queue(config.queueName, { redis: { host: config.queue.host, port: config.queue.port }, settings });
+// A demoted master answers READONLY until ioredis asks the Sentinels again: ioredis's advice for a failover is to
+// reconnect on that error and resend the command (reconnectOnError returning 2).
+const readOnlyAfterFailover = (err) => (err.message.includes('READONLY') ? 2 : false);
+// Behind Sentinels (--backend redis-sentinel) Bull's ioredis asks them for the master and follows a failover.
+const redis = config.queue.sentinels
+  ? { sentinels: config.queue.sentinels, name: config.queue.name, reconnectOnError: readOnlyAfterFailover }
+  : { host: config.queue.host, port: config.queue.port };
+const queue = new Queue(config.queueName, { redis, settings });
 // Bull's refusals of a finish whose lock had passed (scripts.finishedErrors): the lock gone ("Missing lock"),
 // the job gone (completed and removed by the re-run: "Missing key"), the lock another worker's ("Lock mismatch").
 const MISSING_LOCK = /(?:Missing (?:lock|key) for job (\S+?) |Lock mismatch for job (\S+?)\. )/;

@@ -11,8 +11,12 @@ import { log, readConfig, serve, workerEvents } from '../fencecheck-queue-protoc
 
 const config = readConfig();
 const version = JSON.parse(readFileSync(new URL('../node_modules/bullmq/package.json', import.meta.url), 'utf8')).version;
-// BullMQ's workers need maxRetriesPerRequest null (its docs): a blocking call must not give up.
-const connection = { host: config.queue.host, port: config.queue.port, maxRetriesPerRequest: null };
+// BullMQ's workers need maxRetriesPerRequest null (its docs): a blocking call must not give up. Behind Sentinels
+// (--backend redis-sentinel) ioredis asks them for the master and follows a failover (BullMQ's docs' connection).
+const server = config.queue.sentinels
+  ? { sentinels: config.queue.sentinels, name: config.queue.name, reconnectOnError: readOnlyAfterFailover }
+  : { host: config.queue.host, port: config.queue.port };
+const connection = { ...server, maxRetriesPerRequest: null };
 const library = `bullmq ${version}`;
 
 if (config.role === 'producer') {
