@@ -31,7 +31,7 @@ const OWN_STEMS = {
 type Guarded = keyof typeof OWN_STEMS;
 const GUARDED = Object.keys(OWN_STEMS) as Guarded[];
 
-const QUEUE_FAULTS = "a queue run's faults (QUEUE_FAULTS: client-pause, client-kill, server-kill) are a vocabulary of their own";
+const QUEUE_FAULTS = "a queue run's faults (QUEUE_FAULTS, and its windows' WINDOW_FAULTS) are a vocabulary of their own";
 const SCENARIO = "a named scenario's script: windows of the kinds its story tells of, typed by FaultWindow";
 
 /** The files that still name a kind, and why. Each must still name it (a stale exception fails too). */
@@ -45,7 +45,10 @@ const EXCEPTIONS: Record<string, { names: readonly Guarded[]; why: string }> = {
   'core/queue/queue-claims.ts': { names: ['client-pause'], why: QUEUE_FAULTS },
   'core/queue/queue-matrix.ts': { names: ['client-pause'], why: QUEUE_FAULTS },
   'core/queue/queue-options.ts': { names: ['client-pause'], why: QUEUE_FAULTS },
-  'core/queue/queue-plan.ts': { names: ['client-pause'], why: QUEUE_FAULTS },
+  'core/queue/queue-plan.ts': { names: ['delay'], why: QUEUE_FAULTS },
+  'core/queue/queue-window.ts': { names: ['client-pause', 'delay'], why: QUEUE_FAULTS },
+  'src/cli/hunt-queue-command.ts': { names: ['client-pause'], why: QUEUE_FAULTS },
+  'src/run/run-queue-test.ts': { names: ['delay'], why: QUEUE_FAULTS },
   'src/queue/render-queue-claims-md.ts': { names: ['client-pause'], why: QUEUE_FAULTS },
   'src/queue/render-queues-md.ts': { names: ['client-pause'], why: QUEUE_FAULTS },
   'src/run/queue-client-check.ts': { names: ['client-pause'], why: QUEUE_FAULTS },
