@@ -8,7 +8,8 @@
 import type { LockWorkload, ResourceMode, TokenKind } from './checkers/lock/verdict.js';
 export { isCounterWorkload } from './checkers/lock/verdict.js';
 import type { BackendName } from './cluster/cluster-plan.js';
-import { FAULT_KINDS, type FaultKind } from './generator/faults/registry.js';
+import type { BackendNeed } from './generator/faults/fault-kind.js';
+import { FAULT_KINDS, faultSpec, type FaultKind } from './generator/faults/registry.js';
 import { LOCK_SYSTEMS, lockSystem, type LockBackend } from './systems/registry.js';
 import { workloadOf, WORKLOADS } from './workloads/registry.js';
 
@@ -37,10 +38,10 @@ export const DB_CONTROL_MODES: readonly ResourceMode[] = ['version', 'for-update
 export { WORKLOADS } from './workloads/registry.js';
 
 /**
- * The faults a seeded schedule drives (`run --nemesis`, `compare --nemeses`): all but the delay, which
- * needs a proxy on one chosen link and is driven by the named scenarios' scripts.
+ * The faults a seeded schedule drives (`run --nemesis`, `compare --nemeses`): all but those whose spec
+ * says why not (the delay needs a proxy on one chosen link and is driven by the named scenarios' scripts).
  */
-export const SCHEDULED_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((f) => f !== 'delay');
+export const SCHEDULED_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((f) => faultSpec(f).unscheduled === undefined);
 
 /** The cluster backend a lock service's clients connect to (the npm Redlock runs on the same five Redis nodes; the pooled advisory lock on PgBouncer). */
 export function clusterBackendOf(backend: LockService): BackendName {
@@ -72,11 +73,11 @@ export function tokenKindOf(backend: LockBackend): TokenKind {
   return lockSystem(backend).token;
 }
 
-/** The backends whose servers are caches with an eviction policy (the evict fault). */
-const EVICTABLE: readonly LockBackend[] = LOCK_BACKENDS.filter((b) => lockSystem(b).evictable === true);
-
-/** The backends whose lock lives in a server session (the session-end fault). */
-const SESSION_LOCKED: readonly LockBackend[] = LOCK_BACKENDS.filter((b) => lockSystem(b).sessionLock !== undefined);
+/** Whether a backend's LockSystem has what a fault kind needs (a cache's eviction, a session lock). */
+const hasNeed = (b: LockBackend, need: BackendNeed): boolean => {
+  const v = lockSystem(b)[need];
+  return v !== undefined && v !== false;
+};
 
 /** Why a combination cannot run, or undefined when it can. */
 export function notApplicable(backend: LockBackend, resource: ResourceMode, nemesis: readonly FaultKind[], scripted = false): string | undefined {
@@ -88,15 +89,16 @@ export function notApplicable(backend: LockBackend, resource: ResourceMode, neme
   }
   const own = lockSystem(backend).faultsNotApplicable?.(nemesis, scripted);
   if (own !== undefined) return own;
-  if (nemesis.includes('evict') && !EVICTABLE.includes(backend)) {
-    return `the evict fault fills a cache server's memory until it evicts keys; ${backend} is not a cache (use it on ${EVICTABLE.join(', ')})`;
+  // In FAULT_KINDS' order, so that a run with several refused kinds is told of the same one each time.
+  for (const kind of FAULT_KINDS.filter((f) => nemesis.includes(f))) {
+    const needs = faultSpec(kind).needs;
+    if (needs && !hasNeed(backend, needs.backend)) {
+      const fitting = LOCK_BACKENDS.filter((b) => hasNeed(b, needs.backend));
+      return `${needs.why}; ${needs.lacking(backend)} (use it on ${fitting.join(', ')})`;
+    }
   }
-  if (nemesis.includes('session-end') && !SESSION_LOCKED.includes(backend)) {
-    return `the session-end fault ends the server session a lock lives in; ${backend}'s lock is a key or a lease, not a session (use it on ${SESSION_LOCKED.join(', ')})`;
-  }
-  if (!scripted && nemesis.some((f) => !SCHEDULED_FAULT_KINDS.includes(f))) {
-    return 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link';
-  }
+  const unscheduled = scripted ? undefined : nemesis.map((f) => faultSpec(f).unscheduled).find((u) => u !== undefined);
+  if (unscheduled) return unscheduled.why;
   return undefined;
 }
 

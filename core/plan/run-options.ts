@@ -2,12 +2,12 @@
  * The options of a lock run, their defaults (in one place) and their checks.
  * Every check throws a UsageError worded "Expected `--flag` to be …, got …".
  */
-import type { ProviderName } from './providers.js';
+import { providerFlag, type ProviderName } from './providers.js';
 import type { RedisPersistence } from './redis-persistence.js';
 import type { EvictPolicy } from '../generator/eviction.js';
 import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
-import { FAULT_KINDS, type FaultKind, type FaultWindow } from '../generator/faults/registry.js';
+import { FAULT_KINDS, faultSpec, isFaultKind, type FaultKind, type FaultWindow } from '../generator/faults/registry.js';
 import {
   builtinClientMissing,
   notApplicable,
@@ -178,9 +178,7 @@ export function validateRunOptions(o: RunOptions): RunOptions {
 export function unknownFault(f: string): UsageError {
   return new UsageError(
     `Expected \`--nemesis\` to list faults among ${SCHEDULED_FAULT_KINDS.join(', ')}, got \`${f}\``,
-    f === 'delay'
-      ? 'The delay is driven by the named scenarios, which put a proxy on one link: `fencecheck scenario run S2` (see `fencecheck scenario list`).'
-      : undefined,
+    isFaultKind(f) ? faultSpec(f).unscheduled?.hint : undefined,
   );
 }
 
@@ -211,7 +209,9 @@ export function assertOptionsApply(o: Pick<RunOptions, 'waitReplicas' | 'minRepl
  */
 export function runOptionNotes(o: Pick<RunOptions, 'durationMs' | 'ttlMs'>, faults: readonly string[]): string[] {
   const pauseMs = 2 * o.ttlMs;
-  if (!faults.includes('client-pause') || o.durationMs >= pauseMs) return [];
+  // The kinds whose seeded window lasts the client pause (the client pause), not --duration-ms.
+  const paused = faults.some((f) => isFaultKind(f) && faultSpec(f).seededLength === 'pause');
+  if (!paused || o.durationMs >= pauseMs) return [];
   return [
     `--duration-ms ${o.durationMs} is shorter than 2 x --ttl-ms: each client pause lasts ${pauseMs} ms (a pause shorter than two leases could not outlive one); give --duration-ms ${pauseMs} or more to say so`,
   ];
@@ -249,8 +249,7 @@ const REPLAY_FLAGS: { [K in Exclude<keyof RunOptions, 'name'>]-?: (o: RunOptions
   // Only the systems that read them (redis-sentinel: core/systems/); other backends ignore them, so their replays leave them out.
   waitReplicas: (o) => (readersOf('waitReplicas').includes(o.backend) && o.waitReplicas ? ['--wait-replicas', String(o.waitReplicas)] : []),
   minReplicas: (o) => (readersOf('minReplicas').includes(o.backend) && o.minReplicas ? ['--min-replicas', String(o.minReplicas)] : []),
-  // The default (namespaces) is left out, so replays written before providers existed read the same.
-  provider: (o) => (o.provider === 'containers' ? ['--provider', 'containers'] : []),
+  provider: (o) => providerFlag(o.provider),
   // Only runs with evict use it, so the replays of every other run read as before.
   evictPolicy: (o) => (o.nemesis.includes('evict') || o.script?.some((w) => w.fault === 'evict') ? ['--evict-policy', o.evictPolicy ?? 'allkeys-lru'] : []),
   proxies: (o) => (o.proxies !== undefined ? ['--proxies', o.proxies] : []),

@@ -8,7 +8,8 @@
  * checks it like any cluster it reuses.
  *
  * Not adopted, with the reason (the caller starts fresh, and its start
- * reclaims the kept cluster): a cluster on the containers provider, one that
+ * reclaims the kept cluster): a cluster on a provider whose clusters are not
+ * kept (the containers provider: its ClusterProvider has no `keeps`), one that
  * does not fit the run (kept-cluster.ts), one whose servers are gone. A
  * cluster not left on purpose (its owner runs: the start's busy check; its
  * owner died mid-run: the start reclaims it) is not adopted.
@@ -22,7 +23,9 @@ import { acquireClusterLock } from './cluster-lock.js';
 import { keptMismatch, keptOf } from './kept-cluster.js';
 import { reclaim } from './reclaim.js';
 import { reclaimSync } from './reclaim-sync.js';
-import { namespacesProvider, type StartClusterOptions } from './start-cluster.js';
+import { clusterProvider } from './provider-registry.js';
+import type { StartClusterOptions } from './start-options.js';
+import { providerFacts } from '../../core/plan/providers.js';
 import { installTeardownHooks } from './teardown-hooks.js';
 
 export type Adoption = { cluster: Cluster; runs: number } | { because: string } | undefined;
@@ -40,8 +43,12 @@ export async function adoptKeptCluster(want: StartClusterOptions, log: (line: st
     const state = StateFile.read(stateFile);
     const k = keptOf(state);
     if (!state || !k || !state.owner.detached) return release(undefined);
-    if (state.provider === 'containers')
-      return release({ because: 'the kept cluster runs on the containers provider, whose clusters are reused within one command, not adopted by the next' });
+    const provider = clusterProvider(state.provider);
+    const kept = provider.keeps?.();
+    if (!kept)
+      return release({
+        because: `the kept cluster runs on the ${provider.name} provider, whose clusters ${providerFacts(provider.name).notKept}, not adopted by the next`,
+      });
     const misfit = keptMismatch(k.options, want);
     if (misfit) return release({ because: `the cluster kept by \`fencecheck up --keep\` does not fit this run (${misfit})` });
     const backends = [...new Set(k.options.backends)] as BackendName[];
@@ -52,8 +59,7 @@ export async function adoptKeptCluster(want: StartClusterOptions, log: (line: st
     if (gone.length > 0) return release({ because: `the kept cluster's ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} gone` });
 
     for (const name of k.options.clientHosts) plan.clients.push(planClientHost(plan, name));
-    const provider = namespacesProvider();
-    await provider.preflight(plan, backends);
+    await kept.preflight(plan, backends);
     const file = StateFile.adopt(stateFile, state);
     let cluster: Cluster | undefined;
     const hooks = installTeardownHooks(
@@ -61,12 +67,13 @@ export async function adoptKeptCluster(want: StartClusterOptions, log: (line: st
       () => reclaimSync(stateFile),
     );
     file.update((s) => (s.owner = { ...ownIdentity(), detached: false }));
-    const assembled = await provider.assemble({
+    const assembled = await kept.assemble({
       opts: { ...k.options, stateFile },
       plan,
       runDir: state.runDir,
       state: file,
-      recorded: {},
+      // What the start recorded of the provider (the containers' run id; nothing for namespaces).
+      recorded: { provider: state.provider, runId: state.runId },
       hooks,
       lock,
       signal: new AbortController().signal,

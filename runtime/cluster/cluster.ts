@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { SpareClients } from '../hosts/spare-clients.js';
 import { Nemesis } from '../nemesis/nemesis.js';
-import { ClientHost, type ClientRuntime } from '../hosts/client-host.js';
+import type { ClientHost, ClientRuntime } from '../hosts/client-host.js';
+import type { ProviderName } from '../../core/plan/providers.js';
 import { postgresUrl } from './backends/postgres.js';
 import { allHosts, planClientHost, type BackendName, type ClusterPlan, type HostPlan, type NodeRole } from '../../core/cluster/cluster-plan.js';
 import { reclaim, type ReclaimReport } from './reclaim.js';
@@ -13,11 +14,9 @@ import type { ServerHandle } from '../hosts/driver.js';
 import type { ClusterState, StateFile } from '../hosts/state-file.js';
 import type { ClusterLock } from './cluster-lock.js';
 import type { TeardownHooks } from './teardown-hooks.js';
-import { applyHost } from './topology.js';
 import { within } from '../hosts/within.js';
 import type { LeaderBackend } from '../../core/systems/registry.js';
 import { backendSpec, pressureOfBackend } from './backends/registry.js';
-import { runCommand } from '../hosts/run-command.js';
 
 const schemeOf = (b: BackendName): string => backendSpec(b).scheme;
 
@@ -40,8 +39,8 @@ export interface ClusterParts {
   state: StateFile;
   nodes: ServerHandle[];
   clientRuntime: ClientRuntime;
-  /** The containers provider's hosts, firewall and teardown; absent for namespaces (the default). */
-  provider?: ProviderHooks;
+  /** The provider's hosts, firewall and teardown (namespaces-provider.ts, containers/start-container-cluster.ts). */
+  provider: ProviderHooks;
   nft: string | undefined;
   hooks: TeardownHooks | undefined;
   /** The machine-wide cluster lock, released after teardown. */
@@ -50,18 +49,20 @@ export interface ClusterParts {
   log?: (line: string) => void;
 }
 
-/** What a provider other than namespaces does in place of namespaces and `ip netns exec`. */
+/** What the cluster does through its provider: its hosts (namespaces, or host containers), their firewalls, its own teardown. */
 export interface ProviderHooks {
-  name: 'containers';
+  name: ProviderName;
+  /** What its teardown removes, for the teardown's first line. */
+  removes: string;
   /** The ClientHost of a planned client host (its host container exists). */
   clientHost(plan: HostPlan): ClientHost;
   /** Create a client host after start (addClientHost). */
   addHost(plan: HostPlan): Promise<void>;
-  /** `nft -f -` with `script` on the host whose namespace name is `namespace`. */
-  nftExec(namespace: string, script: string): Promise<void>;
+  /** `nft -f -` with `script` on the host whose namespace name is `namespace` (the nemesis's firewall gives no time limit). */
+  nftExec(namespace: string, script: string, o?: { timeoutMs?: number }): Promise<void>;
   /** `nft list tables` on that host (a warm cluster's reset looks for tables a fault left). */
   nftList(namespace: string): Promise<string>;
-  /** Remove everything of the run; then the state file is reclaimed as usual. */
+  /** Remove what the reclaim cannot (containers: data its servers wrote as their own users); then the state file is reclaimed as usual. */
   teardown(opts: { keepData?: boolean }): Promise<void>;
 }
 
@@ -89,30 +90,28 @@ export class Cluster {
       node: (n) => this.nodes.find((s) => s.name === n),
       client: (n) => this.clients.get(n),
       hostNames: () => allHosts(this.plan).map((h) => h.name),
-      ...(parts.provider ? { nftExec: parts.provider.nftExec } : {}),
+      nftExec: parts.provider.nftExec,
       pressure: pressureOfBackend,
     });
   }
 
-  /** `namespaces` (the default) or `containers`. */
-  get provider(): 'namespaces' | 'containers' {
-    return this.parts.provider?.name ?? 'namespaces';
+  /** The provider its hosts run on. */
+  get provider(): ProviderName {
+    return this.parts.provider.name;
   }
 
   /** `nft list tables` on a host: in its namespace, or in its host container. */
-  async nftList(namespace: string): Promise<string> {
-    if (this.parts.provider) return this.parts.provider.nftList(namespace);
-    return (await runCommand('ip', ['netns', 'exec', namespace, this.parts.nft ?? 'nft', 'list', 'tables'], { timeoutMs: 5000 })).stdout;
+  nftList(namespace: string): Promise<string> {
+    return this.parts.provider.nftList(namespace);
   }
 
   /** `nft -f -` with `script` on a host: in its namespace, or in its host container. */
-  async nftRun(namespace: string, script: string): Promise<void> {
-    if (this.parts.provider) return this.parts.provider.nftExec(namespace, script);
-    await runCommand('ip', ['netns', 'exec', namespace, this.parts.nft ?? 'nft', '-f', '-'], { input: script, timeoutMs: 5000 });
+  nftRun(namespace: string, script: string): Promise<void> {
+    return this.parts.provider.nftExec(namespace, script, { timeoutMs: 5000 });
   }
 
   private makeClientHost(h: HostPlan): ClientHost {
-    return this.parts.provider ? this.parts.provider.clientHost(h) : new ClientHost(h, this.parts.clientRuntime);
+    return this.parts.provider.clientHost(h);
   }
 
   /**
@@ -169,8 +168,7 @@ export class Cluster {
   async addClientHost(name: string): Promise<ClientHost> {
     const host: HostPlan = planClientHost(this.plan, name);
     this.plan.clients.push(host);
-    if (this.parts.provider) await this.parts.provider.addHost(host);
-    else await applyHost(this.plan, host, this.parts.state);
+    await this.parts.provider.addHost(host);
     const client = this.makeClientHost(host);
     this.clients.set(name, client);
     return client;
@@ -227,13 +225,13 @@ export class Cluster {
       // First, synchronously: from here on nothing new may be created (see StateFile.assertOpen).
       this.parts.state.close();
       const log = this.parts.log ?? (() => undefined);
-      log(`teardown: stopping every process, deleting the ${this.parts.provider ? 'containers and their network' : 'namespaces'}`);
+      log(`teardown: stopping every process, deleting the ${this.parts.provider.removes}`);
       if (this.starting) {
         this.starting.abort();
         await within(this.starting.work, 60_000);
       }
       await this.nemesis.close().catch(() => undefined);
-      if (this.parts.provider) await this.parts.provider.teardown(opts);
+      await this.parts.provider.teardown(opts);
       const report = await reclaim({ stateFile: this.parts.state.path, ...opts });
       log(`torn down in ${report.elapsedMs} ms`);
       // Only now: a signal that arrives during teardown must wait for it, not end the process halfway.

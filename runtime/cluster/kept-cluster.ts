@@ -13,7 +13,7 @@
 import { DEFAULT_SUBNET } from '../../core/cluster/cluster-plan.js';
 import { backendSpec } from './backends/registry.js';
 import { chosenSubnet } from './chosen-subnet.js';
-import type { StartClusterOptions } from './start-cluster.js';
+import type { StartClusterOptions } from './start-options.js';
 import { StateFile, type ClusterState } from '../hosts/state-file.js';
 import { defaultStateFile } from '../hosts/paths.js';
 

@@ -3,34 +3,18 @@
  * handler (no more event loop: after a crash, or an exit before teardown
  * finished). It does what `reclaim` does, blocking: each recorded process gets
  * its stop signal (PostgreSQL's fast shutdown frees its shared memory), then
- * SIGKILL after its grace time; every process inside a project namespace is
- * killed; abandoned shared-memory segments of recorded data dirs, the
- * namespaces, the control's veth and the data dirs are removed; the state
- * file goes last, so if even this is cut short, `down` finds the rest.
+ * SIGKILL after its grace time; each provider removes its own leftovers
+ * (provider-leftovers.ts: every process inside a project namespace killed, the
+ * namespaces and the control's veth removed; the containers); abandoned
+ * shared-memory segments of recorded data dirs and the data dirs are removed;
+ * the state file goes last, so if even this is cut short, `down` finds the rest.
  */
-import { spawnSync } from 'node:child_process';
 import { removeDataDirsSync } from './data-dirs.js';
-import { pidsInNamespaces } from './namespace-pids.js';
-import { isSameProcess, readProcessInfo, signalProcess } from '../hosts/process-info.js';
+import { isSameProcess, signalProcess } from '../hosts/process-info.js';
 import { removeAbandonedSegmentsSync } from './shared-memory.js';
 import { StateFile } from '../hosts/state-file.js';
-import { teardownScript } from './topology-script.js';
-import { projectNamespaces, projectRootLinks } from './topology.js';
-import { reclaimContainersSync } from './containers/reclaim-containers.js';
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-/** Block this thread for `ms` (there is no event loop to wait on in an 'exit' handler). */
-const blockFor = (ms: number): void => void Atomics.wait(pause, 0, 0, ms);
-
-const ended = (pid: number, startTime?: number): boolean => {
-  const info = readProcessInfo(pid);
-  return info === undefined || info.state === 'Z' || (startTime !== undefined && info.startTime !== startTime);
-};
-
-function waitUntilEnded(procs: readonly { pid: number; startTime?: number }[], ms: number): void {
-  const deadline = Date.now() + ms;
-  while (procs.some((p) => !ended(p.pid, p.startTime)) && Date.now() < deadline) blockFor(20);
-}
+import { waitUntilEndedSync } from '../hosts/wait-ended-sync.js';
+import { PROVIDER_LEFTOVERS } from './provider-leftovers.js';
 
 export function reclaimSync(stateFile: string, slotGiven?: number): void {
   const state = StateFile.read(stateFile);
@@ -42,22 +26,11 @@ export function reclaimSync(stateFile: string, slotGiven?: number): void {
     signalProcess(rec.pid, rec.stopSignal);
     signalProcess(rec.pid, 'SIGCONT');
   }
-  waitUntilEnded(graceful, Math.max(0, ...graceful.map((r) => r.graceMs)));
+  waitUntilEndedSync(graceful, Math.max(0, ...graceful.map((r) => r.graceMs)));
   for (const rec of recorded) if (isSameProcess(rec)) signalProcess(rec.pid, 'SIGKILL');
-  const namespaces = projectNamespaces(slot);
-  const strays = [...pidsInNamespaces(namespaces).keys()];
-  for (const pid of strays) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
-  waitUntilEnded([...recorded, ...strays.map((pid) => ({ pid }))], 3000);
-  if (state?.provider === 'containers' && slot === 0) reclaimContainersSync();
+  for (const leftovers of Object.values(PROVIDER_LEFTOVERS)) leftovers.reclaimSync(state, slot);
+  waitUntilEndedSync(recorded, 3000);
   removeAbandonedSegmentsSync(state?.shmDataDirs ?? []);
-  const script = teardownScript(namespaces, projectRootLinks(slot));
-  if (script.length > 0) spawnSync('ip', ['-force', '-batch', '-'], { input: script.join('\n') + '\n', stdio: ['pipe', 'ignore', 'ignore'] });
   removeDataDirsSync(state);
   StateFile.discard(stateFile);
 }

@@ -9,51 +9,26 @@
  * at run time; the offset survives a restart.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createClockFile } from '../hosts/clock-file.js';
-import { ClusterStartError, describeExit, type ProcessExit } from '../hosts/cluster-errors.js';
-import type { BackendNode, BackendSpec, SpecContext } from '../hosts/driver.js';
-import type { NodePlan } from '../../core/cluster/cluster-plan.js';
+import { describeExit } from '../hosts/cluster-errors.js';
+import type { BackendNode } from '../hosts/driver.js';
 import { identify, isSameProcess, readProcessInfo, signalProcess, type ProcessIdentity } from '../hosts/process-info.js';
 import { spawnInNamespace, type SpawnedProcess } from '../hosts/spawn-in-namespace.js';
 import type { StateFile } from '../hosts/state-file.js';
 import { stopProcesses } from '../hosts/stop-processes.js';
 import { within } from '../hosts/within.js';
-import { probeUntilReady } from './probe-until-ready.js';
+import { ServerNodeBase, type NodeRuntimeBase } from './server-node-base.js';
 
-export interface NodeRuntime {
-  ctx: SpecContext;
+export interface NodeRuntime extends NodeRuntimeBase {
   state: StateFile;
   /** The built LD_PRELOAD library, or undefined (then clock faults are unavailable). */
   clockLibrary: string | undefined;
   clockFile(name: string): string;
-  readyTimeoutMs: number;
-  /** Aborted when the cluster gives up starting: start() and ready() then stop at once. */
-  signal?: AbortSignal;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-export class ServerNode implements BackendNode {
+export class ServerNode extends ServerNodeBase<NodeRuntime> implements BackendNode {
   private proc: SpawnedProcess | undefined;
   private identity: ProcessIdentity | undefined;
-  private exit: ProcessExit | undefined;
-
-  constructor(
-    readonly plan: NodePlan,
-    readonly spec: BackendSpec,
-    private readonly rt: NodeRuntime,
-  ) {}
-
-  get name(): string {
-    return this.plan.name;
-  }
-  get backend(): NodePlan['backend'] {
-    return this.plan.backend;
-  }
-  get logPath(): string {
-    return this.rt.ctx.logPath(this.plan);
-  }
   get pid(): number | undefined {
     return this.identity && this.exit === undefined ? this.identity.pid : undefined;
   }
@@ -132,29 +107,12 @@ export class ServerNode implements BackendNode {
     });
   }
 
-  ready(timeoutMs = this.rt.readyTimeoutMs): Promise<void> {
-    return probeUntilReady({
-      timeoutMs,
-      signal: this.rt.signal,
-      gone: async () => (this.exit !== undefined ? `${describeExit(this.exit)} while starting` : this.proc === undefined ? 'was not started' : undefined),
-      probe: () => this.spec.probe(this.plan),
-      failure: (what, cause) => this.startError(what, cause),
-    });
+  protected async gone(): Promise<string | undefined> {
+    return this.exit !== undefined ? `${describeExit(this.exit)} while starting` : this.proc === undefined ? 'was not started' : undefined;
   }
 
-  async stop(): Promise<void> {
-    await this.end(this.spec.stop.signal, this.spec.stop.graceMs);
-  }
-
-  async kill(): Promise<void> {
-    await this.end('SIGKILL', 0);
-  }
-
-  async restart(opts: { delayMs?: number } = {}): Promise<void> {
-    if (this.running) await this.kill();
-    if (opts.delayMs) await sleep(opts.delayMs);
-    await this.start();
-    await this.ready();
+  protected described(): { node: string; command: string[] } {
+    return { node: `${this.name} (${this.backend})`, command: this.proc?.command ?? [] };
   }
 
   pause(): void {
@@ -165,17 +123,8 @@ export class ServerNode implements BackendNode {
     if (this.identity && this.running) signalProcess(this.identity.pid, 'SIGCONT');
   }
 
-  async logs(lines = 20): Promise<string[]> {
-    try {
-      const text = await readFile(this.logPath, 'utf8');
-      return text.trimEnd().split('\n').slice(-lines);
-    } catch {
-      return [];
-    }
-  }
-
   /** Stop with `signal`, SIGKILL after `graceMs`, and wait until the exit is seen. */
-  private async end(signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  protected async end(signal: NodeJS.Signals, graceMs: number): Promise<void> {
     const id = this.identity;
     const proc = this.proc;
     if (!id || !this.running) return;
@@ -188,19 +137,5 @@ export class ServerNode implements BackendNode {
       this.rt.state.update((s) => (s.processes = s.processes.filter((p) => p.pid !== id.pid)));
     }
     this.exit ??= { code: null, signal };
-  }
-
-  private async startError(what: string, cause?: unknown): Promise<ClusterStartError> {
-    const hint = cause instanceof Error ? `The last probe said: ${cause.message}. Read the log above; \`fencecheck doctor\` checks the machine.` : undefined;
-    return new ClusterStartError({
-      node: `${this.name} (${this.backend})`,
-      what,
-      command: this.proc?.command ?? [],
-      ...(this.exit ? { exit: this.exit } : {}),
-      logPath: this.logPath,
-      lastLogLines: await this.logs(12),
-      ...(hint ? { hint } : {}),
-      cause,
-    });
   }
 }

@@ -29,7 +29,7 @@ import { startHoldingClusterLock, type ClusterLock } from './cluster-lock.js';
 import { reclaim } from './reclaim.js';
 import { reclaimSync } from './reclaim-sync.js';
 import { createClusterState, startBackends } from './start-backends.js';
-import type { StartClusterOptions } from './start-cluster.js';
+import type { StartClusterOptions } from './start-options.js';
 import { installTeardownHooks, type TeardownHooks } from './teardown-hooks.js';
 
 /** What the provider is given to assemble its cluster, holding the lock. */

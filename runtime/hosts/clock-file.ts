@@ -6,8 +6,17 @@
  * all 16 bytes: truncating a mapped file would kill the reader with SIGBUS.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const CLOCK_FILE_BYTES = 16;
+
+/** The run directory's folder of offset files, one `<process>.offset` a server or client (named once: the clock fault's live half, the providers and the warm reset all find them here). */
+export const CLOCK_DIR = 'clock';
+
+/** A process's offset file under the run directory. */
+export function clockFileUnder(runDir: string, name: string): string {
+  return join(runDir, CLOCK_DIR, `${name}.offset`);
+}
 
 /** The 16 bytes for an offset (pure). */
 export function encodeClockOffset(ms: number): Buffer {

@@ -13,7 +13,7 @@ import type { StoredQueueTest } from '../../core/queue/queue-run-files.js';
 import { queueResults, type QueueResults } from '../../core/queue/queue-outcome.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import type { QueueRunFacts } from '../../runtime/store/read-run-files.js';
-import { readRunHistory } from './verify-run.js';
+import { readRunHistory } from '../history/read-run-history.js';
 import { readPreviousResults } from './check-run-dir.js';
 
 export interface QueueRunCheck {

@@ -9,7 +9,8 @@ import type { HistoryWarning } from '../../core/history/history-warning.js';
 import type { ResultsJson, StoredResults } from '../../core/run-files/results-json.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import type { StoredTest } from '../../core/run-files/test-json.js';
-import { readRunHistory, recomputeResults } from './verify-run.js';
+import { readRunHistory } from '../history/read-run-history.js';
+import { recomputeResults } from './verify-run.js';
 import { join } from 'node:path';
 import { TEST_FILE } from '../../core/run-files/test-json.js';
 

@@ -16,13 +16,9 @@
 import type { FaultWindow } from '../../core/generator/faults/registry.js';
 import { faultEvents } from '../../core/generator/fault-events.js';
 import { join } from 'node:path';
-import { ParseError } from '../../core/errors.js';
-import type { HistoryWarning } from '../../core/history/history-warning.js';
 import type { History } from '../../core/history/op.js';
-import { validatedBatches } from '../history/read-history.js';
 import { parseResultsJson, RESULTS_FILE, type ResultsJson, type StoredResults } from '../../core/run-files/results-json.js';
 import { readRunFile } from '../../runtime/store/read-run-files.js';
-import { assertInside, assertOpenedInside, realDir } from '../../runtime/store/confined-path.js';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
 import { describeContradiction, firstContradiction, type DeclaredFacts } from '../../core/analyse/declared-facts.js';
 import { HISTORY_FILE } from '../../runtime/store/run-store.js';
@@ -31,33 +27,6 @@ import { runResults, type ClientFacts } from '../../core/analyse/run-results.js'
 import type { ClientTokenKind } from '../../core/client-protocol.js';
 import type { ProtocolViolation } from '../../core/client-protocol.js';
 import type { ClientCrash } from '../../core/checkers/lock/evidence.js';
-
-/**
- * A run's history.jsonl, read synchronously (the reader is synchronous underneath: regular files only, bounded),
- * tolerating a last line cut by a kill. A parse error says a run's history is JSON Lines, not "as --format said".
- * Only from inside the run directory, as every run file (runtime/store/confined-path.ts): a history linked out of
- * it is refused before it is opened and, should a link be swapped in meanwhile, on the descriptor opened.
- */
-export function readRunHistory(dir: string, onWarning?: (w: HistoryWarning) => void): History {
-  const path = join(dir, HISTORY_FILE);
-  const root = realDir(dir);
-  assertInside(path, root);
-  const history: History = [];
-  const onOpen = (fd: number): void => assertOpenedInside(fd, path, root);
-  try {
-    for (const batch of validatedBatches(path, { format: 'jsonl', tolerateTruncatedTail: true, onOpen, ...(onWarning ? { onWarning } : {}) }))
-      for (const op of batch) history.push(op);
-  } catch (err) {
-    if (!(err instanceof ParseError) || err.hint === undefined) throw err;
-    throw new ParseError(
-      { file: err.file, line: err.line, column: err.column },
-      err.expected,
-      err.found,
-      err.hint.replace('(as --format said)', "(a run directory's history is always JSON Lines)"),
-    );
-  }
-  return history;
-}
 
 /** results.json as the run would write it for this history: runResults with what test.json and the earlier file recorded. */
 export function recomputeResults(history: History, test: StoredTest, previous: StoredResults | null, testPath: string = TEST_FILE): ResultsJson {

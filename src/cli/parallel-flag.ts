@@ -7,6 +7,7 @@
  */
 import { availableParallelism, freemem } from 'node:os';
 import { UsageError } from '../../core/errors.js';
+import { providerFacts, type ProviderName } from '../../core/plan/providers.js';
 import { affordableSlots, defaultSlots, SLOT_NEEDS, type MachineSize } from '../../core/cluster/slots.js';
 
 export function thisMachine(): MachineSize {
@@ -21,16 +22,17 @@ export interface Parallel {
 
 /**
  * The lanes a command runs on: `asked` when the machine affords it (254 with a hint when not), else the default.
- * The containers provider runs one cluster at a time: its default is 1, and more is a usage error.
+ * A provider that runs one cluster at a time (the containers provider: PROVIDER_FACTS) has 1, and more is a usage error.
  */
-export function parallelLanes(asked: number | undefined, provider?: string, machine: MachineSize = thisMachine()): Parallel {
-  if (provider === 'containers') {
+export function parallelLanes(asked: number | undefined, provider?: ProviderName, machine: MachineSize = thisMachine()): Parallel {
+  const one = providerFacts(provider).oneCluster;
+  if (one) {
     if (asked !== undefined && asked > 1)
       throw new UsageError(
-        `Expected \`--parallel 1\` with \`--provider containers\`, got \`${asked}\``,
-        'The containers provider runs one cluster at a time (its network and container names are machine-wide); use the namespaces provider for several at once.',
+        `Expected \`--parallel 1\` with \`--provider ${provider}\`, got \`${asked}\``,
+        `The ${provider} provider runs one cluster at a time (${one.short}); use the namespaces provider for several at once.`,
       );
-    return { lanes: 1, said: 'parallel 1 (the containers provider runs one cluster at a time)' };
+    return { lanes: 1, said: `parallel 1 (the ${provider} provider runs one cluster at a time)` };
   }
   const affords = affordableSlots(machine);
   const size = `${machine.cores} core${machine.cores === 1 ? '' : 's'}, ${(machine.memoryMb / 1024).toFixed(1)} GB free`;

@@ -11,7 +11,7 @@
  * 3 when a row is undecided (untested: no seed showed the danger), 254 on bad
  * arguments, 255 when the tool failed.
  */
-import { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
+import { nonDefaultProvider, PROVIDERS, providerFlag, type ProviderName } from '../../core/plan/providers.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -105,8 +105,9 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
   const planned = planScenarioRuns(selection, seeds, `${outDir}/runs`);
   // A foreign client runs in every run: its replay commands say so.
   const withClient = flags.client === undefined ? planned : planned.map((p) => ({ ...p, replay: `${p.replay} --client ${shellQuote([flags.client!])}` }));
-  // Containers run every run there too: the replay commands say so (namespaces, the default, adds nothing).
-  const plan = flags.provider === 'containers' ? withClient.map((p) => ({ ...p, replay: `${p.replay} --provider containers` })) : withClient;
+  // Another provider than the default runs every run there too: the replay commands say so (namespaces, the default, adds nothing).
+  const provider = nonDefaultProvider(flags.provider);
+  const plan = provider ? withClient.map((p) => ({ ...p, replay: `${p.replay} ${providerFlag(provider).join(' ')}` })) : withClient;
   if (plan.length === 0) {
     const why = selection.flatMap(({ scenario, variants }) =>
       variants.map((v) => `${scenario.id}/${v.label}: ${variantNotRunnable(scenario, v) ?? 'nothing to run'}`),
@@ -144,7 +145,7 @@ async function run(ids: string[], flags: RunFlags): Promise<DebateReport | null>
         {
           ...o,
           ...(flags.client !== undefined ? { client: flags.client } : {}),
-          ...(flags.provider === 'containers' ? { provider: 'containers' as const } : {}),
+          ...(provider ? { provider } : {}),
         },
         { ...hooks, warm: pools[lane]! },
       ),

@@ -9,7 +9,7 @@ import type { Cluster } from '../../runtime/cluster/cluster.js';
 import { BACKENDS, isBackendName, type BackendName } from '../../core/cluster/cluster-plan.js';
 import { startCluster, type StartClusterOptions } from '../../runtime/cluster/start-cluster.js';
 import { keptOptionsOf } from '../../runtime/cluster/kept-cluster.js';
-import { PROVIDERS, type ProviderName } from '../../core/plan/providers.js';
+import { PROVIDERS, providerFacts, type ProviderName } from '../../core/plan/providers.js';
 import { SENTINEL_MASTER_NAME } from '../../runtime/clients/sentinel-probes.js';
 import { UsageError } from '../../core/errors.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
@@ -107,9 +107,10 @@ Examples:
   fencecheck up --keep --backend redis --client c1,c2,c3   # then: fencecheck run --backend redis ... (adopts it)`,
     )
     .action(async (flags: UpFlags) => {
-      if (flags.keep && flags.provider !== 'namespaces')
+      const notKept = providerFacts(flags.provider).notKept;
+      if (flags.keep && notKept !== undefined)
         throw new UsageError(
-          `Cannot keep a cluster on the ${flags.provider} provider: its clusters are reused within one command, not kept for the next`,
+          `Cannot keep a cluster on the ${flags.provider} provider: its clusters ${notKept}, not kept for the next`,
           'Leave out --keep, or use --provider namespaces.',
         );
       // Every run needs the resource: a kept cluster without PostgreSQL would fit none.
@@ -172,8 +173,5 @@ function formatUp(cluster: Cluster, elapsedMs: number, master: { name: string; n
   const sentinel = master
     ? `\nredis-sentinel: master \`${master.name}\` is ${master.node ?? '(no agreement)'}; clients ask the Sentinels ${master.sentinels.join(', ')}`
     : '';
-  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ip netns exec fc-<node> <command>\n${kept ? 'kept warm: the next run, compare, scenario, hunt or shrink whose cluster options fit adopts it (reset and checked first) and leaves it running\n' : ''}tear down: fencecheck down\n`.replace(
-    'ip netns exec fc-<node>',
-    cluster.provider === 'containers' ? 'docker exec fc-<node>' : 'ip netns exec fc-<node>',
-  );
+  return `${table}\n${sentinel}\nready in ${(elapsedMs / 1000).toFixed(2)} s; logs in ${cluster.runDir}/logs\nrun a command on a host: ${providerFacts(cluster.provider).hostShell} <command>\n${kept ? 'kept warm: the next run, compare, scenario, hunt or shrink whose cluster options fit adopts it (reset and checked first) and leaves it running\n' : ''}tear down: fencecheck down\n`;
 }

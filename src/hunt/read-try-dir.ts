@@ -3,11 +3,9 @@
  * and history.jsonl) the way the hunt reads every try: the real hunt's tries,
  * and the run a shrink starts from.
  */
-import { join } from 'node:path';
 import type { RunOptions } from '../../core/plan/run-options.js';
 import { readResultsJson } from '../../runtime/store/read-run-files.js';
-import { HISTORY_FILE } from '../../runtime/store/run-store.js';
-import { readHistory } from '../history/read-history.js';
+import { readRunHistory } from '../history/read-run-history.js';
 import { readTryOf, type DataVerdicts } from './hunt-verdict.js';
 import type { Outcome } from '../../core/checkers/lock/evidence.js';
 import type { NearMiss } from './near-miss.js';
@@ -20,5 +18,6 @@ export async function readTryDir(
 ): Promise<{ outcome: Outcome; miss: NearMiss; data: DataVerdicts } | null> {
   const results = readResultsJson(runDir);
   if (results === null) return null;
-  return readTryOf(await readHistory(join(runDir, HISTORY_FILE)), results, options, log);
+  // Strict, as the hunt always read its tries: a try it ran to its end has no line cut by a kill.
+  return readTryOf(readRunHistory(runDir, undefined, { strict: true }), results, options, log);
 }

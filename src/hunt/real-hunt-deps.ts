@@ -8,11 +8,10 @@
  * One lane is slot 0, as every single-cluster command (a kept cluster is
  * adopted there); several lanes each take a free slot.
  */
-import { join } from 'node:path';
 import { runLockTest } from '../run/run-lock-test.js';
 import { warmPoolsFor } from '../../runtime/runner/warm-pool.js';
-import { SHRUNK_FILE, writeRunReport } from '../report/write-run-report.js';
-import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
+import { writeRunReport } from '../report/write-run-report.js';
+import { writeShrunkMark } from '../../runtime/store/write-run-files.js';
 import type { HuntDeps } from './run-hunt.js';
 import { readTryDir } from './read-try-dir.js';
 
@@ -39,7 +38,7 @@ export function realHuntDeps(log: (line: string) => void, stopped: () => boolean
     stopped,
     close: async () => void (await Promise.all(pools.map((p) => p.close(log)))),
     markShrunk: async (runDir, summary) => {
-      writeFileAtomic(join(runDir, SHRUNK_FILE), JSON.stringify(summary, null, 2) + '\n');
+      writeShrunkMark(runDir, summary);
       await writeRunReport(runDir);
     },
   };

@@ -33,7 +33,8 @@ import type { StoredQueueTest } from '../../core/queue/queue-run-files.js';
 import type { QueueResults } from '../../core/queue/queue-outcome.js';
 import { judgeQueueRunDir } from '../check/check-queue-run-dir.js';
 import { type StoredTest } from '../../core/run-files/test-json.js';
-import { readRunHistory, verifiedResults, type VerifiedResults } from '../check/verify-run.js';
+import { readRunHistory } from '../history/read-run-history.js';
+import { verifiedResults, type VerifiedResults } from '../check/verify-run.js';
 
 export interface RunSummary {
   /** Path relative to the results directory, with `/` separators. */

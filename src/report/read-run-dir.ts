@@ -20,7 +20,8 @@ import type { History } from '../../core/history/op.js';
 import type { StoredResults } from '../../core/run-files/results-json.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import type { StoredTest } from '../../core/run-files/test-json.js';
-import { readRunHistory, verifiedResults } from '../check/verify-run.js';
+import { readRunHistory } from '../history/read-run-history.js';
+import { verifiedResults } from '../check/verify-run.js';
 import { RUN_FILES } from '../../core/run-files/run-files.js';
 import { assertInside, realDir } from '../../runtime/store/confined-path.js';
 

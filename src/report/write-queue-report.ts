@@ -6,12 +6,11 @@
  * which the history does not hold). Both write through the store's atomic writer as
  * a lock run's report is (never through a planted link).
  */
-import { join } from 'node:path';
 import type { History } from '../../core/history/op.js';
 import type { HistoryWarning } from '../../core/history/history-warning.js';
 import type { QueueResults } from '../../core/queue/queue-outcome.js';
-import { RUN_FILES } from '../../core/run-files/run-files.js';
-import { writeFileAtomic, type WriteOptions } from '../../runtime/store/atomic-write.js';
+import type { WriteOptions } from '../../runtime/store/atomic-write.js';
+import { writeReportHtml } from '../../runtime/store/write-run-files.js';
 import type { QueueRunFacts } from '../../runtime/store/read-run-files.js';
 import { judgeQueueRunDir } from '../check/check-queue-run-dir.js';
 import { queueTimeline } from './queue-timeline.js';
@@ -30,7 +29,5 @@ export function writeQueueReport(
 
 /** report.html of a queue run from what is given; its path. */
 export function writeQueueReportHtml(dir: string, facts: QueueReportInput['facts'], results: QueueResults, history: History, write: WriteOptions = {}): string {
-  const path = join(dir, RUN_FILES.report);
-  writeFileAtomic(path, renderQueueReportHtml({ facts, results, timeline: queueTimeline(history), generator: GENERATOR }), write);
-  return path;
+  return writeReportHtml(dir, renderQueueReportHtml({ facts, results, timeline: queueTimeline(history), generator: GENERATOR }), write);
 }

@@ -8,19 +8,15 @@
  * never sees half a report, even after a crash, and a link at report.html's
  * name is replaced, never written through.
  */
-import { join } from 'node:path';
-import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
+import { writeReportHtml } from '../../runtime/store/write-run-files.js';
 import { queueRunIfDir, readShrunkMark } from '../../runtime/store/read-run-files.js';
 import { assertInside, realDir } from '../../runtime/store/confined-path.js';
 import { pageAssets } from './page-assets.js';
-import { readRunDir, RUN_FILES, type RunDir } from './read-run-dir.js';
+import { readRunDir, type RunDir } from './read-run-dir.js';
 import { buildReportData } from './report-data.js';
 import { renderReportHtml } from './render-report-html.js';
 
 import { GENERATOR } from './generator.js';
-
-/** A shrunk run carries this file (written by shrink): its report opens on the story (story.ts). */
-export const SHRUNK_FILE = RUN_FILES.shrunk;
 
 /**
  * Returns the path of the report written; `read`: the run already read (readRunDir), not read again.
@@ -39,11 +35,9 @@ export async function writeRunReport(runDir: string, read?: RunDir, opts: { with
   }
   const [run, assets] = await Promise.all([read ?? readRunDir(runDir, opts.within === undefined ? {} : { within: opts.within }), pageAssets()]);
   const html = renderReportHtml(buildReportData(run, GENERATOR, undefined, storyOf(runDir)), assets);
-  const path = join(runDir, RUN_FILES.report);
   // The temporary name is random and made exclusively (atomic-write.ts), so two writes of one report in one process
   // (serve) never share one, and a link planted in the run directory is never written through.
-  writeFileAtomic(path, html, opts.within === undefined ? {} : { inside: opts.within });
-  return path;
+  return writeReportHtml(runDir, html, opts.within === undefined ? {} : { inside: opts.within });
 }
 
 /** A shrunk run's report opens on its story, which begins with the shrink's summary and its reproduction rate. */

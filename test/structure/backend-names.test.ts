@@ -5,14 +5,12 @@
  * the exceptions listed below, each with its reason. A new `'pg-advisory'` in an unrelated file fails here: look it up
  * through the backend's descriptor (core/systems) or adapter (runtime/cluster/backends/registry.ts) instead.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './import-graph.js';
+import { inFoldersWithStem, PRODUCTION, productionFiles, staleExceptions, strayNames as strayOf, type NameGuard } from './name-guard.js';
 
 const ROOT = repoRoot(fileURLToPath(import.meta.url));
-const PRODUCTION = ['core', 'runtime', 'src'];
 /** The folders a backend's own files live in: its descriptor, its server code, its lock client. */
 const OWN_FOLDERS = ['core/systems', 'runtime/cluster/backends', 'runtime/clients'];
 
@@ -59,7 +57,7 @@ const EXCEPTIONS: Record<string, { names: readonly Guarded[]; why: string }> = {
   // Programs and packages spelt as the backend is: these name the program, not the backend.
   'runtime/hosts/binaries.ts': { names: ['memcached', 'zookeeper', 'pgbouncer'], why: 'programs and their Debian packages' },
   'runtime/cluster/setup.ts': { names: ['memcached', 'redis-sentinel', 'zookeeper', 'pgbouncer'], why: 'the Debian packages setup installs' },
-  'runtime/cluster/doctor.ts': { names: ['memcached', 'pgbouncer'], why: 'the programs doctor looks for' },
+  'runtime/cluster/namespace-doctor.ts': { names: ['memcached', 'pgbouncer'], why: 'the programs doctor looks for' },
   'runtime/clients/library-versions.ts': { names: ['zookeeper'], why: 'the npm package `zookeeper`' },
   // Backend-specific behaviour outside the backends' modules.
   'runtime/runner/sentinel-faults.ts': { names: ['redis-sentinel'], why: 'partitions shaped around the Sentinels’ current master' },
@@ -73,46 +71,20 @@ const EXCEPTIONS: Record<string, { names: readonly Guarded[]; why: string }> = {
   'core/queue/queue-options.ts': { names: ['redis-sentinel'], why: 'which libraries and faults a Sentinel-backed queue takes' },
 };
 
-function productionFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      const p = `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (e.name !== 'node_modules') walk(p);
-      } else out.push(p);
-    }
-  };
-  for (const d of PRODUCTION) walk(d);
-  return out;
-}
-
-/** The guarded names a text spells as a string literal ('name' or "name"), as `git grep "'name'\|\"name\""` finds them. */
-export function literalNames(text: string): Guarded[] {
-  return GUARDED.filter((n) => text.includes(`'${n}'`) || text.includes(`"${n}"`));
-}
-
-function isOwn(file: string, name: Guarded): boolean {
-  const slash = file.lastIndexOf('/');
-  const folder = file.slice(0, slash);
-  const base = file.slice(slash + 1);
-  return OWN_FOLDERS.includes(folder) && OWN_STEMS[name].some((stem) => base === `${stem}.ts` || base.startsWith(`${stem}-`));
-}
+const GUARD: NameGuard<Guarded> = {
+  names: GUARDED,
+  isOwn: (file, name) => inFoldersWithStem(file, OWN_FOLDERS, OWN_STEMS[name]),
+  registries: REGISTRIES,
+  exceptions: EXCEPTIONS,
+};
 
 /** Each `file: name` where a name appears outside its own files, the registries and the exceptions. */
 export function strayNames(files: ReadonlyMap<string, string>): string[] {
-  const stray: string[] = [];
-  for (const [file, text] of files) {
-    if (REGISTRIES.includes(file)) continue;
-    for (const name of literalNames(text)) {
-      if (!isOwn(file, name) && !(EXCEPTIONS[file]?.names.includes(name) ?? false)) stray.push(`${file}: ${name}`);
-    }
-  }
-  return stray;
+  return strayOf(GUARD, files);
 }
 
 describe('backend names in production code', () => {
-  const files = new Map(productionFiles().map((f) => [f, readFileSync(join(ROOT, f), 'utf8')] as const));
+  const files = productionFiles(ROOT);
 
   it('reads every production folder', () => {
     for (const top of PRODUCTION) expect([...files.keys()].filter((f) => f.startsWith(`${top}/`)).length, top).toBeGreaterThan(10);
@@ -123,11 +95,7 @@ describe('backend names in production code', () => {
   });
 
   it('lists no stale exception: each still names what it lists', () => {
-    const stale = Object.entries(EXCEPTIONS).flatMap(([file, e]) => {
-      const named = literalNames(files.get(file) ?? '');
-      return e.names.filter((n) => !named.includes(n)).map((n) => `${file}: ${n}`);
-    });
-    expect(stale).toEqual([]);
+    expect(staleExceptions(GUARD, files)).toEqual([]);
   });
 
   it('fails on a new literal in an unrelated file, and not in its own files or a registry', () => {

@@ -111,6 +111,17 @@ export function folderCycles(imports: readonly Import[], maxDepth: number): Fold
   return cycles;
 }
 
+/** The circles of file imports among the files under `prefix` (static, type-only and dynamic imports alike): each a sorted list of files. */
+export function fileCycles(imports: readonly Import[], prefix: string): string[][] {
+  const graph = new Map<string, Map<string, string>>();
+  for (const i of imports) {
+    if (i.to === undefined || !i.from.startsWith(prefix) || !i.to.startsWith(prefix) || i.from === i.to) continue;
+    if (!graph.has(i.from)) graph.set(i.from, new Map());
+    graph.get(i.from)!.set(i.to, i.spec);
+  }
+  return stronglyConnected(graph).map((group) => group.sort());
+}
+
 /** Tarjan's algorithm; only the components with more than one node. */
 function stronglyConnected(graph: ReadonlyMap<string, ReadonlyMap<string, string>>): string[][] {
   const index = new Map<string, number>();

@@ -9,6 +9,11 @@ export const delay: FaultKindSpec<DelayWindow> = {
   kind: 'delay',
   what: "a client's link to the resource or the lock service delayed",
   ops: { start: 'start-delay', stops: ['stop-delay'], shade: 'delay' },
+  // It needs a delay proxy on one chosen link, which the named scenarios' scripts put there.
+  unscheduled: {
+    why: 'the delay nemesis is driven by the named scenarios (`fencecheck scenario`), which put a delay proxy on one chosen link',
+    hint: 'The delay is driven by the named scenarios, which put a proxy on one link: `fencecheck scenario run S2` (see `fencecheck scenario list`).',
+  },
   seededLength: 'duration',
   // The seeded window draws a server victim it does not use (kept: the other streams keep their sequence).
   seededDrawsNode: true,

@@ -10,6 +10,7 @@ export const evict: FaultKindSpec<EvictWindow> = {
   kind: 'evict',
   what: 'a cache node filled until it evicts keys',
   ops: { start: 'start-evict', stops: ['stop-evict'], shade: 'evict' },
+  needs: { backend: 'evictable', why: "the evict fault fills a cache server's memory until it evicts keys", lacking: (b) => `${b} is not a cache` },
   seededLength: 'duration',
   seededDrawsNode: true,
   seeded: (span, d) => ({ ...span, fault: 'evict', target: d.serverVictim(), policy: d.evictPolicy ?? 'allkeys-lru' }),

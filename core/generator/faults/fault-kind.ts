@@ -88,11 +88,21 @@ export interface FaultOps {
   shade: FaultShade;
 }
 
+/** A property of a backend's LockSystem (core/systems/lock-system.ts) that a kind needs: a cache's eviction, a lock held in a session. */
+export type BackendNeed = 'evictable' | 'sessionLock';
+
 export interface FaultKindSpec<W extends AnyWindow> {
   kind: W['fault'];
   /** Whom it strikes, in words for docs and errors. */
   what: string;
   ops: FaultOps;
+  /**
+   * What a backend must have for this kind to apply, and the refusal for one
+   * without it: `${why}; ${lacking(backend)} (use it on …)`. Absent: any backend.
+   */
+  needs?: { backend: BackendNeed; why: string; lacking(backend: string): string };
+  /** Why a seeded schedule does not drive it (`run --nemesis` refuses it), and where it is driven instead. Absent: it does. */
+  unscheduled?: { why: string; hint: string };
   /** A seeded window lasts the client pause (`pause`) or the fault duration. */
   seededLength: 'pause' | 'duration';
   /** Whether its seeded window draws a server node (a run without server nodes cannot schedule it). */

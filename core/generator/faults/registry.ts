@@ -49,3 +49,8 @@ export type WindowOf<K extends FaultKind> = FaultWindow & { fault: K };
 export function faultSpec(kind: FaultKind): FaultKindSpec<FaultWindow> {
   return FAULT_SPECS[kind];
 }
+
+/** Whether a name (a flag's, a stored file's) is a fault kind. */
+export function isFaultKind(f: string): f is FaultKind {
+  return (FAULT_KINDS as readonly string[]).includes(f);
+}

@@ -19,6 +19,11 @@ export const sessionEnd: FaultKindSpec<SessionEndWindow> = {
   what: "the holder's lock session ended by the server (its process lives on)",
   // A moment: the session ends and nothing is undone.
   ops: { start: 'end-session', stops: [], shade: 'session' },
+  needs: {
+    backend: 'sessionLock',
+    why: 'the session-end fault ends the server session a lock lives in',
+    lacking: (b) => `${b}'s lock is a key or a lease, not a session`,
+  },
   seededLength: 'duration',
   seededDrawsNode: false,
   seeded: (span) => ({ ...span, fault: 'session-end', target: { kind: 'holder' } }),

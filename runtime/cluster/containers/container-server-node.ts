@@ -20,56 +20,34 @@
  * still completes TCP connects into the backlog and nothing is answered.
  */
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type Dockerode from 'dockerode';
 import { createClockFile } from '../../hosts/clock-file.js';
-import { ClusterStartError, describeExit, type ProcessExit } from '../../hosts/cluster-errors.js';
-import { asUser, type BackendSpec, type ServerHandle, type SpecContext } from '../../hosts/driver.js';
-import type { NodePlan } from '../../../core/cluster/cluster-plan.js';
+import { describeExit } from '../../hosts/cluster-errors.js';
+import { asUser, type ServerHandle } from '../../hosts/driver.js';
 import { shellQuote } from '../../../core/shell-quote.js';
-import { probeUntilReady } from '../probe-until-ready.js';
+import { ServerNodeBase, type NodeRuntimeBase } from '../server-node-base.js';
 import { hostContainerName, labelsFor, serverContainerName } from './container-labels.js';
 import { IMAGE_CLOCK_LIBRARY } from './image-specs.js';
 import { IMAGE_TOOLS } from './image-tools.js';
 import { runtimeClient } from './runtime.js';
 
-export interface ContainerNodeRuntime {
-  ctx: SpecContext;
+export interface ContainerNodeRuntime extends NodeRuntimeBase {
   runId: string;
   /** The servers image ref (content-hash tag). */
   image: string;
   clockFile(name: string): string;
   /** Host directories bind-mounted at the same path (the run dir, the shared data dir). */
   mounts: { source: string; target: string; mode: 'rw' }[];
-  readyTimeoutMs: number;
-  signal?: AbortSignal;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export class ContainerServerNode implements ServerHandle {
+export class ContainerServerNode extends ServerNodeBase<ContainerNodeRuntime> implements ServerHandle {
   private container: Dockerode.Container | undefined;
-  private exit: ProcessExit | undefined;
   private started = false;
   private paused = false;
   private command: string[] = [];
-
-  constructor(
-    readonly plan: NodePlan,
-    readonly spec: BackendSpec,
-    private readonly rt: ContainerNodeRuntime,
-  ) {}
-
-  get name(): string {
-    return this.plan.name;
-  }
-  get backend(): NodePlan['backend'] {
-    return this.plan.backend;
-  }
-  get logPath(): string {
-    return this.rt.ctx.logPath(this.plan);
-  }
   /** Host pids are not ours to signal here: every fault goes through the container. */
   get pid(): undefined {
     return undefined;
@@ -141,32 +119,13 @@ export class ContainerServerNode implements ServerHandle {
     }
   }
 
-  ready(timeoutMs = this.rt.readyTimeoutMs): Promise<void> {
-    return probeUntilReady({
-      timeoutMs,
-      signal: this.rt.signal,
-      gone: async () => {
-        await this.refresh();
-        return this.running ? undefined : this.exit ? `${describeExit(this.exit)} while starting` : 'was not started';
-      },
-      probe: () => this.spec.probe(this.plan),
-      failure: (what, cause) => this.startError(what, cause),
-    });
+  protected async gone(): Promise<string | undefined> {
+    await this.refresh();
+    return this.running ? undefined : this.exit ? `${describeExit(this.exit)} while starting` : 'was not started';
   }
 
-  async stop(): Promise<void> {
-    await this.end(this.spec.stop.signal, this.spec.stop.graceMs);
-  }
-
-  async kill(): Promise<void> {
-    await this.end('SIGKILL', 0);
-  }
-
-  async restart(opts: { delayMs?: number } = {}): Promise<void> {
-    if (this.running) await this.kill();
-    if (opts.delayMs) await sleep(opts.delayMs);
-    await this.start();
-    await this.ready();
+  protected described(): { node: string; command: string[] } {
+    return { node: `${this.name} (${this.backend}, container ${serverContainerName(this.plan)})`, command: this.command };
   }
 
   async pause(): Promise<void> {
@@ -183,16 +142,8 @@ export class ContainerServerNode implements ServerHandle {
     this.paused = false;
   }
 
-  async logs(lines = 20): Promise<string[]> {
-    try {
-      return (await readFile(this.logPath, 'utf8')).trimEnd().split('\n').slice(-lines);
-    } catch {
-      return [];
-    }
-  }
-
   /** Send `signal`, SIGKILL after `graceMs`, and wait until the container has stopped. */
-  private async end(signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  protected async end(signal: NodeJS.Signals, graceMs: number): Promise<void> {
     const c = this.container;
     if (!c || !this.running) return;
     // A frozen container takes SIGKILL but nothing else until thawed.
@@ -203,19 +154,5 @@ export class ContainerServerNode implements ServerHandle {
     await this.stopped(10_000);
     this.exit = { code: null, signal };
     this.paused = false;
-  }
-
-  private async startError(what: string, cause?: unknown): Promise<ClusterStartError> {
-    const hint = cause instanceof Error ? `The last probe said: ${cause.message}. Read the log above; \`fencecheck doctor\` checks the machine.` : undefined;
-    return new ClusterStartError({
-      node: `${this.name} (${this.backend}, container ${serverContainerName(this.plan)})`,
-      what,
-      command: this.command,
-      ...(this.exit ? { exit: this.exit } : {}),
-      logPath: this.logPath,
-      lastLogLines: await this.logs(12),
-      ...(hint ? { hint } : {}),
-      cause,
-    });
   }
 }

@@ -2,8 +2,7 @@
  * The containers provider's part of `fencecheck doctor`: a daemon that
  * answers (and its API version, which the docker CLI negotiates down to),
  * this checkout's images, and containers or networks left by an earlier
- * run; then `providerLines`, one line per provider saying whether this
- * machine can use it and why not.
+ * run (doctor.ts says from them whether this machine can use the provider).
  */
 import type { DoctorCheck } from '../doctor-check.js';
 import { PROJECT_LABEL } from './container-labels.js';
@@ -50,19 +49,4 @@ export async function containerChecks(): Promise<DoctorCheck[]> {
         },
   );
   return checks;
-}
-
-/** Whether each provider can run here, from its checks; leftovers do not make a provider unusable. */
-export function providerLines(namespaces: DoctorCheck[] | undefined, containers: DoctorCheck[]): DoctorCheck[] {
-  const verdict = (name: string, checks: DoctorCheck[] | undefined): DoctorCheck => {
-    if (checks === undefined) return { name: `provider ${name}`, ok: true, advisory: true, detail: 'not checked (run `fencecheck doctor` without --provider)' };
-    const blocking = checks.filter((c) => !c.ok && c.name !== 'leftovers' && c.name !== 'containers');
-    return {
-      name: `provider ${name}`,
-      ok: true,
-      advisory: true,
-      detail: blocking.length === 0 ? 'usable here' : `not usable here: ${blocking.map((c) => `${c.name} (${c.detail})`).join('; ')}`,
-    };
-  };
-  return [verdict('namespaces', namespaces), verdict('containers', containers)];
 }

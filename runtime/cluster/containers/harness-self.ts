@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { HARNESS_CONTAINER_ENV } from './harness-choice.js';
 import { CLOCK_VOLUME_DIR, CLOCK_VOLUME_ENV, HARNESS_IMAGES_ENV, HARNESS_STDIN_ENV } from './harness-argv.js';
 import { docker } from './docker-cli.js';
+import { clockFileUnder } from '../../hosts/clock-file.js';
 
 export interface HarnessSelf {
   /** This container's name. */
@@ -32,7 +33,7 @@ export const HARNESS_GATEWAY_OCTET = 99;
 
 /** Where a process's clock offset file lives: in the run's clock volume when there is one, else under the run dir. */
 export function clockFileIn(runDir: string, self: HarnessSelf | undefined): (name: string) => string {
-  return self?.clockVolume ? (name) => join(CLOCK_VOLUME_DIR, `${name}.offset`) : (name) => join(runDir, 'clock', `${name}.offset`);
+  return self?.clockVolume ? (name) => join(CLOCK_VOLUME_DIR, `${name}.offset`) : (name) => clockFileUnder(runDir, name);
 }
 
 /** The mounts every container of the run gets for the clock volume (none without one). */

@@ -23,6 +23,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { backendSpec } from '../backends/registry.js';
 import { ClientHost } from '../../hosts/client-host.js';
+import { CLOCK_DIR } from '../../hosts/clock-file.js';
 import { Cluster, type ProviderHooks } from '../cluster.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
 import { UsageError } from '../../../core/errors.js';
@@ -30,7 +31,7 @@ import type { SpecContext } from '../../hosts/driver.js';
 import { nodeDataDir, sharedDataDir } from '../../hosts/paths.js';
 import { allHosts, type ClusterPlan, type HostPlan } from '../../../core/cluster/cluster-plan.js';
 import { reclaim } from '../reclaim.js';
-import type { StartClusterOptions } from '../start-cluster.js';
+import type { StartClusterOptions } from '../start-options.js';
 import { startOnProvider, type Assembled, type Assembly, type Provider } from '../start-on-provider.js';
 import { StateFile } from '../../hosts/state-file.js';
 import { projectNamespaces } from '../topology.js';
@@ -62,7 +63,7 @@ export function startContainerCluster(opts: StartClusterOptions): Promise<Cluste
 function containersProvider(): Provider<ContainerServerNode> {
   let images = { servers: '', client: '' };
   return {
-    runDirs: ['logs', 'data', 'clock', 'nft'],
+    runDirs: ['logs', 'data', CLOCK_DIR, 'nft'],
     stateOf: (runDir) => ({ provider: 'containers', runId: runIdOf(runDir, new Date()) }),
     async preflight() {
       const status = await dockerStatus();
@@ -172,6 +173,7 @@ function containerHooks(
 ): ProviderHooks {
   return {
     name: 'containers',
+    removes: 'containers and their network',
     clientHost: (h): ClientHost => new ContainerClientHost(h, clientRuntime),
     addHost: startHost,
     nftExec: async (namespace, script) => {

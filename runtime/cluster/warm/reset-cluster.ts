@@ -8,7 +8,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Cluster } from '../cluster.js';
-import { readClockOffset, writeClockOffset } from '../../hosts/clock-file.js';
+import { CLOCK_DIR, readClockOffset, writeClockOffset } from '../../hosts/clock-file.js';
 import { allHosts, type BackendName } from '../../../core/cluster/cluster-plan.js';
 import { waitForExit } from '../../hosts/process-info.js';
 import type { ClientProcess } from '../../hosts/client-host.js';
@@ -38,7 +38,7 @@ export async function observeCluster(c: Cluster): Promise<ClusterObservation> {
  * runs in a container).
  */
 function clockFiles(c: Cluster): string[] {
-  const dir = join(c.runDir, 'clock');
+  const dir = join(c.runDir, CLOCK_DIR);
   let inDir: string[] = [];
   try {
     inDir = readdirSync(dir)
