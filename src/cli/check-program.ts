@@ -6,3 +6,4 @@
  */
 export { runProgram } from './program.js';
 export { registerCheckCommand } from './check-command.js';
+export { allowJitTuning } from './short-check-jit.js';

@@ -25,6 +25,7 @@ import type { Register } from './program.js';
 export interface CheckProgram {
   runProgram(args: readonly string[], registrations: readonly Register[]): Promise<void>;
   registerCheckCommand: Register;
+  allowJitTuning(): void;
 }
 
 export interface LoadedScript {
@@ -60,6 +61,8 @@ export function loadCheckScript(dir: string): LoadedScript | undefined {
 export async function runCheckScript(args: readonly string[]): Promise<boolean> {
   const loaded = loadCheckScript(dirname(fileURLToPath(import.meta.url)));
   if (loaded === undefined) return false;
+  // Compiled by now, under the flags its cache was made with: a short check may tune V8 (short-check-jit.ts).
+  loaded.program.allowJitTuning();
   await loaded.program.runProgram(args, [loaded.program.registerCheckCommand]);
   return true;
 }
