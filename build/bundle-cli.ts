@@ -1,6 +1,7 @@
 /**
  * The CLI as a few bundled files (dist/bundle/), built after tsc by
- * `npm run build` and at `prepare`: `fencecheck` runs dist/bundle/main.js.
+ * `npm run build` and at `prepare`: `fencecheck` runs dist/bundle/main.js, a
+ * CommonJS bin (src/cli/bin.ts) in front of the CLI's ES modules in lib/.
  *
  * Why a bundle: a command's code is already loaded only when it runs, but
  * the ES module loader still resolved, read and compiled each of the ~60
@@ -17,12 +18,12 @@
  * (`new URL('./check-worker.js', import.meta.url)`).
  *
  * `check` itself runs from a second build: check-program.ts as one CommonJS
- * script (dist/bundle/check-program.cjs) with a V8 code cache beside it,
+ * script (dist/bundle/lib/check-program.cjs) with a V8 code cache beside it,
  * written by a training run of the script (train-code-cache.ts); see
  * src/cli/check-script.ts for why.
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type RolldownPlugin } from 'rolldown';
 import { projectRoot } from '../runtime/hosts/paths.js';
@@ -31,6 +32,8 @@ const BUNDLED_PACKAGES = new Set(['commander']);
 
 const root = projectRoot();
 const outDir = join(root, 'dist', 'bundle');
+// The CLI's ES modules and the check script, below the CommonJS bin (src/cli/bin.ts: why).
+const libDir = join(outDir, 'lib');
 // Chunk names carry content hashes: without this, every build would leave the last one's chunks behind.
 rmSync(outDir, { recursive: true, force: true });
 const external = (id: string): boolean => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !BUNDLED_PACKAGES.has(id);
@@ -78,7 +81,7 @@ await build({
   external,
   plugins: [lazyChildProcess],
   logLevel: 'warn',
-  output: { dir: outDir, format: 'esm', entryFileNames: '[name].js', sourcemap: true },
+  output: { dir: libDir, format: 'esm', entryFileNames: '[name].js', sourcemap: true },
 });
 
 // One script, no chunks: a code cache covers one script, and dynamic imports inside a vm.Script would need a loader.
@@ -88,8 +91,31 @@ await build({
   external,
   plugins: [lazyChildProcess, lazyBuiltins],
   logLevel: 'warn',
-  output: { file: join(outDir, 'check-program.cjs'), format: 'cjs', codeSplitting: false, sourcemap: true },
+  output: { file: join(libDir, 'check-program.cjs'), format: 'cjs', codeSplitting: false, sourcemap: true },
 });
 
+/** The bin's import of the CLI (`./main.js` beside bin.ts in dist/src) is the bundled CLI in lib/, loaded as it is. */
+const binImportsLib: RolldownPlugin = {
+  name: 'bin-imports-lib',
+  resolveId(source, importer) {
+    if (source === './main.js' && importer !== undefined && importer.replace(/\\/g, '/').endsWith('/cli/bin.js'))
+      return { id: './lib/main.js', external: true };
+    return null;
+  },
+};
+
+// The bin, CommonJS: dist/bundle/main.js (package.json's bin). Node reads the nearest package.json's type, so each
+// folder says its own: CommonJS here, ES modules in lib/.
+await build({
+  input: join(root, 'dist/src/cli/bin.js'),
+  platform: 'node',
+  external,
+  plugins: [binImportsLib],
+  logLevel: 'warn',
+  output: { file: join(outDir, 'main.js'), format: 'cjs', codeSplitting: false, sourcemap: true },
+});
+writeFileSync(join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
+writeFileSync(join(libDir, 'package.json'), '{ "type": "module" }\n');
+
 // The code cache, from a check of each history format and model in a child (a process of its own, as a user's check).
-execFileSync(process.execPath, [join(root, 'dist/build/train-code-cache.js'), outDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(process.execPath, [join(root, 'dist/build/train-code-cache.js'), libDir], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -26,7 +26,7 @@ export function valueBytes(v: Value | undefined): number {
   if (typeof v === 'string') return 24 + 2 * v.length;
   if (Array.isArray(v)) {
     let n = 48 + 8 * v.length;
-    for (const x of v) n += valueBytes(x);
+    for (let i = 0; i < v.length; i++) n += valueBytes(v[i]);
     return n;
   }
   let n = 56;

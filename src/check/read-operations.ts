@@ -37,7 +37,10 @@ export function readOperations(path: string, model: Model<unknown>, opts: ReadHi
   let clientOps = 0;
   for (const batch of validatedBatches(path, opts)) {
     opsRead += batch.length;
-    for (const op of batch) {
+    // Indexed (as in the other per-op loops of a read): until V8 optimises it, `for of` over an array costs a
+    // call and an object per element, and a fresh process reads a whole history first.
+    for (let i = 0; i < batch.length; i++) {
+      const op = batch[i]!;
       if (op.process !== 'nemesis') {
         clientOps++;
         if (!known.has(op.f)) foreign.add(op.f);

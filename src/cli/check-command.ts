@@ -24,6 +24,7 @@ import type { HistoryWarning } from '../../core/history/history-warning.js';
 import { DEFAULT_READ_LIMITS, MIB } from '../../core/history/read-limits.js';
 import { oneLine, printable, printableJson } from '../../core/printable.js';
 import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
+import { tuneJitForCheck } from './short-check-jit.js';
 import type { ResultsJson } from '../../core/run-files/results-json.js';
 
 interface CheckFlags {
@@ -196,7 +197,9 @@ async function checkHistories(paths: string[], flags: CheckFlags & { model: Mode
   // Only when asked: on 2 cores it was no faster (one thread already keeps 1.3 cores busy with its garbage
   // collector, and the file is read once, on one thread) and took 35% more memory (docs/checker.md).
   const spreadParts = files.length === 1 && (flags.threads ?? 1) > 1 && model.partition !== undefined;
-  const threads = threadsFor(flags.threads, files, spreadParts);
+  const bytes = inputBytes(files);
+  const threads = threadsFor(flags.threads, bytes, files.length, spreadParts);
+  tuneJitForCheck(bytes);
   const options: CheckFilesOptions = {
     ...(flags.format ? { format: flags.format } : {}),
     limits: {
@@ -248,13 +251,12 @@ const AUTO_THREADS_MIN_BYTES = 8 * MIB;
  * file at most; one file's parts are capped once they are known, check-parts-threaded.ts). A cap of what was asked
  * is said on stderr.
  */
-function threadsFor(asked: number | undefined, files: readonly string[], spreadParts: boolean): number {
+function threadsFor(asked: number | undefined, inputBytes: number, files: number, spreadParts: boolean): number {
   const cores = availableParallelism();
-  const wanted = asked ?? autoThreads(files);
-  const capped = Math.min(wanted, cores, spreadParts ? Infinity : files.length);
+  const wanted = asked ?? (inputBytes >= AUTO_THREADS_MIN_BYTES ? cores : 1);
+  const capped = Math.min(wanted, cores, spreadParts ? Infinity : files);
   if (asked !== undefined && capped < asked) {
-    const why =
-      capped === cores && (spreadParts || cores <= files.length) ? `the cores here (${cores})` : `the files (${files.length}), one thread each at most`;
+    const why = capped === cores && (spreadParts || cores <= files) ? `the cores here (${cores})` : `the files (${files}), one thread each at most`;
     note(`--threads ${asked} capped at ${capped}: ${why}`);
   }
   return Math.max(1, capped);
@@ -264,8 +266,8 @@ function note(text: string): void {
   process.stderr.write(printable(`note: ${text}`) + '\n');
 }
 
-/** --threads by default: the cores, when the files are large enough for workers to pay off. */
-function autoThreads(files: readonly string[]): number {
+/** The files' sizes together: whether workers pay off (threadsFor), and whether the check is short (tuneJitForCheck). */
+function inputBytes(files: readonly string[]): number {
   let bytes = 0;
   for (const f of files) {
     try {
@@ -274,7 +276,7 @@ function autoThreads(files: readonly string[]): number {
       // A file that cannot be read (gone, a loop of links) counts as nothing here; reading it gives its error result.
     }
   }
-  return bytes >= AUTO_THREADS_MIN_BYTES ? availableParallelism() : 1;
+  return bytes;
 }
 
 export function worstExitCode(results: readonly FileCheck[]): number {

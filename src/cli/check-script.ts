@@ -1,5 +1,5 @@
 /**
- * runCheckScript: `fencecheck check` run from dist/bundle/check-program.cjs
+ * runCheckScript: `fencecheck check` run from dist/bundle/lib/check-program.cjs
  * (check-program.ts bundled as one script) compiled with the V8 code cache
  * the build wrote beside it (build/train-code-cache.ts).
  *
@@ -17,7 +17,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type { Register } from './program.js';
 
@@ -25,6 +24,7 @@ import type { Register } from './program.js';
 export interface CheckProgram {
   runProgram(args: readonly string[], registrations: readonly Register[]): Promise<void>;
   registerCheckCommand: Register;
+  allowJitTuning(): void;
 }
 
 export interface LoadedScript {
@@ -35,7 +35,7 @@ export interface LoadedScript {
   cached: boolean;
 }
 
-/** The script's file name, beside the bundle's main.js. */
+/** The script's file name, in the bundle's lib/ beside the CLI's main.js. */
 export const CHECK_SCRIPT = 'check-program.cjs';
 
 /** The script in `dir` compiled (with its code cache when there is one) and run; undefined without the script. */
@@ -56,10 +56,12 @@ export function loadCheckScript(dir: string): LoadedScript | undefined {
   return { program: module.exports, script, cachePath, cached: cachedData !== undefined && !script.cachedDataRejected };
 }
 
-/** Run `fencecheck check` from the script beside this bundle; false when there is none (the compiled modules). */
-export async function runCheckScript(args: readonly string[]): Promise<boolean> {
-  const loaded = loadCheckScript(dirname(fileURLToPath(import.meta.url)));
+/** Run `fencecheck check` from the script in `dir`; false when there is none (the compiled modules). */
+export async function runCheckScript(dir: string, args: readonly string[]): Promise<boolean> {
+  const loaded = loadCheckScript(dir);
   if (loaded === undefined) return false;
+  // Compiled by now, under the flags its cache was made with: a short check may tune V8 (short-check-jit.ts).
+  loaded.program.allowJitTuning();
   await loaded.program.runProgram(args, [loaded.program.registerCheckCommand]);
   return true;
 }

@@ -12,18 +12,13 @@
  * `check`, whose start-up is most of a small check's time, runs from one
  * script with a V8 code cache instead (check-script.ts).
  */
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runCheckScript } from './check-script.js';
+import { commandWord, endQuietlyOnClosedPipe, exitOnceWritten, harnessMayMatter } from './entry.js';
 import type { Register } from './program.js';
 
-// A reader that stops early (`fencecheck check ... | head -1`) closes the pipe: end quietly with the
-// status a process killed by SIGPIPE has (128 + 13), as `yes | head -1` does, not a stack trace and 1 (INVALID).
-const SIGPIPE_STATUS = 141;
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(SIGPIPE_STATUS);
-    throw err;
-  });
-}
+endQuietlyOnClosedPipe();
 
 /** Command name → its module's register function; one module may register several names. */
 const COMMANDS: Record<string, () => Promise<Register>> = {
@@ -50,7 +45,7 @@ try {
   const args = await harnessArgs(process.argv.slice(2));
   // `check` runs from its code-cached script when the bundle has one (check-script.ts); anything else, or a
   // build without the script (the compiled modules), through the program's module.
-  if (args !== undefined && commandWord(args) === 'check' && (await runCheckScript(args))) await exitOnceWritten();
+  if (args !== undefined && commandWord(args) === 'check' && (await runCheckScript(dirname(fileURLToPath(import.meta.url)), args))) await exitOnceWritten();
   else if (args !== undefined) {
     const [{ runProgram }, registrations] = await Promise.all([import('./program.js'), registrationsFor(args)]);
     await runProgram(args, registrations);
@@ -64,11 +59,7 @@ try {
  * the command instead (its exit code is set). The containers' harness code loads only when it may matter.
  */
 async function harnessArgs(args: string[]): Promise<string[] | undefined> {
-  const mayMatter =
-    args.some((a) => a.startsWith('--harness') || a.includes('containers')) ||
-    process.env['FENCECHECK_HARNESS'] !== undefined ||
-    process.env['FENCECHECK_HARNESS_CONTAINER'] !== undefined;
-  if (!mayMatter) return args;
+  if (!harnessMayMatter(args)) return args;
   const { harnessRedirect } = await import('../../runtime/cluster/containers/harness-redirect.js');
   const r = await harnessRedirect(args, (line) => process.stderr.write(`fencecheck: ${line}\n`));
   if ('args' in r) return r.args;
@@ -87,21 +78,4 @@ async function registrationsFor(args: readonly string[]): Promise<Register[]> {
   if (word !== undefined && Object.hasOwn(COMMANDS, word)) return [await COMMANDS[word]!()];
   if (word === undefined && args.length > 0 && args.every((a) => a === '--version' || a === '-V')) return [];
   return Promise.all(LISTING_ORDER.map((name) => COMMANDS[name]!()));
-}
-
-/**
- * End the process once stdout and stderr have taken everything written (a pipe's writes are asynchronous on
- * POSIX: an exit before them would lose output). Why not let it end by itself: a process that ends when its
- * event loop is empty first waits for V8's background work, optimising compiles still queued and a garbage
- * collection's concurrent marking, which a process about to end has no use for: measured 10 ms of the kv
- * corpus's 0.18 s check on 2 cores. process.exitCode (the command's) is the status.
- */
-async function exitOnceWritten(): Promise<never> {
-  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
-  process.exit();
-}
-
-/** The command's name: the program itself takes no option with a value, so the first word not starting with '-'. */
-function commandWord(args: readonly string[]): string | undefined {
-  return args.find((a) => !a.startsWith('-'));
 }

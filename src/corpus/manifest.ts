@@ -4,10 +4,10 @@
  * corpus is never copied into the repository; callers skip when it is absent.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import type { ModelName } from '../../core/checkers/models/registry.js';
 import type { HistoryFormat } from '../history/read-history.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 
 export interface CorpusEntry {
   /** Path relative to the corpus root, as in the manifest. */
@@ -31,10 +31,8 @@ const FORMATS: Record<string, HistoryFormat> = {
 /** The corpus folder: $FENCECHECK_DATA, else ../shared/data from the project root. */
 export function corpusDir(): string {
   if (process.env.FENCECHECK_DATA) return resolve(process.env.FENCECHECK_DATA);
-  // This file is src/corpus/manifest.ts (or dist/src/corpus/manifest.js): walk up to the folder with package.json.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return resolve(dir, '..', 'shared', 'data');
+  // The project's package.json, not the nearest one: the bundle's folders have their own (bin.ts).
+  return resolve(projectRoot(), '..', 'shared', 'data');
 }
 
 /** The manifest's entries, or undefined when the corpus is not there. */

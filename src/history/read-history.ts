@@ -76,7 +76,7 @@ export function* validatedBatches(path: string, opts: ReadHistoryOptions): Gener
   const validator = opts.validate === false ? null : new HistoryValidator({ file: path, onWarning: opts.onWarning, checkCompletion: opts.checkCompletion });
   try {
     for (const batch of opBatches(path, makeParser, opts.limits, opts.onOpen)) {
-      if (validator !== null) for (const op of batch) validator.check(op);
+      if (validator !== null) for (let i = 0; i < batch.length; i++) validator.check(batch[i]!);
       yield batch;
     }
   } catch (err) {

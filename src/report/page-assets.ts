@@ -11,12 +11,12 @@
  * function they share a scope, as modules would share imports. The order
  * below is the dependency order.
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FencecheckError } from '../../core/errors.js';
+import { projectRoot } from '../../runtime/hosts/paths.js';
 
 export const PAGE_SCRIPTS = [
   'format.js',
@@ -62,15 +62,13 @@ async function loadPageAssets(): Promise<PageAssets> {
   return { d3: d3!, css: css!, script };
 }
 
-/** The package's root: the nearest directory above this module with a package.json (src/ or dist/src/ alike). */
+/** The package's root (src/, dist/src/ or the bundle alike): the project's package.json, not the nearest one (the bundle's folders have their own, bin.ts). */
 function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw assetError('package.json above ' + fileURLToPath(import.meta.url));
-    dir = up;
+  try {
+    return projectRoot();
+  } catch (err) {
+    throw assetError('package.json above ' + fileURLToPath(import.meta.url), err);
   }
-  return dir;
 }
 
 /** d3's package exports only its entry points, so find dist/d3.min.js next to the resolved entry. */

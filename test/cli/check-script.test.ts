@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../runtime/hosts/paths.js';
 
-const bundle = join(projectRoot(), 'dist', 'bundle');
+const bundle = join(projectRoot(), 'dist', 'bundle', 'lib');
 
 describe('the check script', () => {
   it("is in the bundle with a code cache that V8 takes (in a node process of a user's flags: none)", () => {

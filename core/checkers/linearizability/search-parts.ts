@@ -87,7 +87,13 @@ export function searchParts<S>(
       if (outcomes[p] !== undefined) continue;
       const search = searches[p]!;
       const outcome = search.run(budgetSteps, deadline, now);
-      if (outcome === undefined) continue;
+      if (outcome === undefined) {
+        // A search makes its frame at its first run (linear in its ops, like the setup above), and a round of
+        // fewer than CLOCK_EVERY steps never looks at the clock: so look here, or many large parts pass the deadline.
+        if (deadline !== Infinity && now() > deadline)
+          return { deadlineWith: outcomes.filter((o) => o === undefined || o.valid === 'unknown').length, ...totals() };
+        continue;
+      }
       outcomes[p] = outcome;
       // A decided part's cache is garbage now: give its memory to the others.
       search.releaseMemory();

@@ -68,35 +68,38 @@ export const CLOCK_EVERY = 1 << 12;
  */
 export class PartitionSearch<S> {
   private readonly n: number;
-  private readonly next: Int32Array;
-  private readonly prev: Int32Array;
   private readonly states: StateInterner<S>;
-  private readonly sameBefore: Int32Array;
-  private readonly linearized: LinearizedSet;
   private readonly cache: ConfigCache;
-  private readonly stackOp: Int32Array;
-  private readonly stackState: Int32Array;
-  private readonly pending: Uint8Array;
-  private readonly readOnly: Uint8Array;
+  // The frame (the event list, the stack, the linearized set, the lookahead), made at the first run(): a history
+  // found invalid in one part never searches most of the others, and their frames were most of its setup.
+  private next!: Int32Array;
+  private prev!: Int32Array;
+  private sameBefore!: Int32Array;
+  private linearized!: LinearizedSet;
+  private stackOp!: Int32Array;
+  private stackState!: Int32Array;
+  private pending!: Uint8Array;
+  private readOnly!: Uint8Array;
+  private framed = false;
   private state: number;
   private depth = 0;
   private remaining = 0;
-  private entry: number;
+  private entry = -1;
   private bestDepth = -1;
   /**
    * The deepest configuration's order, kept up to date lazily: stackOp[0, clean) is known to equal
    * bestOrder[0, clean), so a new deepest configuration copies only the part of the stack that changed since
    * the last one. (Copying the whole stack on every new depth made a long valid history quadratic.)
    */
-  private readonly bestOrder: Int32Array;
+  private bestOrder!: Int32Array;
   private clean = 0;
   private bestState: number;
   private blocker = -1;
   /** Whether the model has read-only ops, and whether the scan is in its read-first pass (see the class doc). */
-  private readonly hasReads: boolean;
-  private readPass: boolean;
+  private hasReads = false;
+  private readPass = false;
   /** The model's lookahead for this part (Model.deadEnds), if it has one. */
-  private readonly deadEnd: DeadEndTest<S> | undefined;
+  private deadEnd: DeadEndTest<S> | undefined;
   steps = 0;
   outcome: PartitionOutcome | undefined;
 
@@ -108,26 +111,34 @@ export class PartitionSearch<S> {
     memoStates?: number,
   ) {
     const n = (this.n = ops.length);
+    // What takes from the memory budget is made here, so a history too big for the ceiling is refused before
+    // the search begins, whichever part would be searched first.
+    this.states = new StateInterner(model, ops, budget, memoStates);
+    this.state = this.bestState = this.states.intern(model.init());
+    this.cache = new ConfigCache(budget, n);
+    for (let i = 0; i < n; i++) if (ops[i]!.ret !== Infinity) this.remaining++;
+    if (this.remaining === 0) this.outcome = { valid: true, steps: 0, cacheEntries: 0 };
+  }
+
+  /** Makes the frame (see its fields), once, before the first step. */
+  private frame(): void {
+    const { n, model, ops } = this;
+    this.framed = true;
     ({
       next: this.next,
       prev: this.prev,
       sameBefore: this.sameBefore,
       pending: this.pending,
       readOnly: this.readOnly,
-      remaining: this.remaining,
       entry: this.entry,
       deadEnd: this.deadEnd,
     } = searchFrame(model, ops));
-    this.states = new StateInterner(model, ops, budget, memoStates);
-    this.state = this.bestState = this.states.intern(model.init());
-    this.cache = new ConfigCache(budget, n);
     this.stackOp = new Int32Array(n);
     this.stackState = new Int32Array(n);
     this.bestOrder = new Int32Array(n);
     this.hasReads = this.readOnly.includes(1);
     this.readPass = this.hasReads;
     this.linearized = new LinearizedSet(n, this.remaining);
-    if (this.remaining === 0) this.outcome = { valid: true, steps: 0, cacheEntries: 0 };
   }
 
   get cacheEntries(): number {
@@ -142,6 +153,7 @@ export class PartitionSearch<S> {
   /** Search for up to `budget` steps or until `deadline` (on `now`); the outcome once decided. */
   run(budget: number, deadline: number, now: Now): PartitionOutcome | undefined {
     if (this.outcome) return this.outcome;
+    if (!this.framed) this.frame();
     try {
       const stopped = this.loop(budget, deadline, now);
       this.outcome = stopped === PAUSED ? undefined : this.outcomeOf(stopped);
@@ -199,7 +211,10 @@ export class PartitionSearch<S> {
           continue;
         }
         const twin = sameBefore[op]!;
-        const skip = twin !== -1 && !linearized.has(twin);
+        // A read-only op outside the read pass is illegal here without asking the model: the read pass of this
+        // configuration tried every read in the window, in this same state, and a legal one would have been
+        // forced (see the class doc). It still counts as a step, so budgets and witnesses do not move.
+        const skip = (twin !== -1 && !linearized.has(twin)) || (!readPass && readOnly[op] === 1);
         const after = skip ? ILLEGAL : states.step(state, op);
         if (after !== ILLEGAL) {
           linearized.add(op);

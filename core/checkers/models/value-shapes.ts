@@ -84,8 +84,11 @@ export function completionCheckFor(modelName: string): CompletionCheck | undefin
 
 function kvCompletion(invoke: Op, complete: Op): string | null {
   if (!isKvPair(invoke.value) || !Array.isArray(complete.value) || complete.value.length !== 2) return null;
-  const [key] = invoke.value as [string, Value];
-  const [said, value] = complete.value as [Value, Value];
+  // Indexed, not destructured: destructuring runs the iterator protocol (two objects a pair) until V8 optimises
+  // this, and a fresh process checks a whole history before it does.
+  const key = (invoke.value as [string, Value])[0];
+  const said = (complete.value as [Value, Value])[0];
+  const value = (complete.value as [Value, Value])[1];
   if (!canonicalEquals(said, key)) return `it names key ${JSON.stringify(said)}, the invocation key ${JSON.stringify(key)}`;
   // A put or append completion echoes what it wrote, if anything.
   if (invoke.f !== 'get' && value !== null && !canonicalEquals(value, (invoke.value as Value[])[1] as Value)) {
