@@ -16,7 +16,7 @@ import { WANTED_SIGNS, type WantedSign } from '../hunt/near-miss.js';
 import { parseInRange } from '../../core/number-range.js';
 import { RUN_RANGES } from '../../core/plan/run-options.js';
 import { budgetDuration } from './hunt-flags.js';
-import { HUNT_BACKENDS, HUNT_FAULTS, HUNT_RESOURCES, huntQueueNow, QUEUE_HUNT_FAULTS, QUEUE_TRY_SHAPE, queueHuntBase } from './hunt-queue-command.js';
+import { HUNT_BACKENDS, HUNT_FAULTS, HUNT_RESOURCES, huntQueueNow, QUEUE_HUNT_FAULTS, QUEUE_TRY_SHAPE } from './hunt-queue-command.js';
 import { QUEUE_FAULTS, QUEUE_SERVERS } from '../../core/queue/queue-options.js';
 import { QUEUE_MODES } from '../../core/queue/queue-libraries.js';
 import { parseShard, type Shard } from '../compare/shard.js';
@@ -214,10 +214,8 @@ input. Needs root. See docs/hunt.md. Examples:
           'Expected one of `--budget` and `--budget-runs`, got both',
           'Give a time budget (--budget 10m) or a number of tries (--budget-runs 20).',
         );
-      if ((flags.workload as string) === 'queue') {
-        queueHuntBase(flags);
-        return void (process.exitCode = await huntQueueNow(flags, parallelLanes(flags.parallel)));
-      }
+      // A queue hunt reads its flags (queueHuntBase: every refusal a 254) before any cluster starts.
+      if ((flags.workload as string) === 'queue') return void (process.exitCode = await huntQueueNow(flags));
       refuseQueueHuntValues(flags);
       for (const f of ['backend', 'resource'] as const)
         if (flags[f] === undefined)

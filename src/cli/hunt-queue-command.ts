@@ -14,7 +14,7 @@ import { FAULT_KINDS } from '../../core/generator/faults/registry.js';
 import type { RedisPersistence } from '../../core/plan/redis-persistence.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../core/vocabulary.js';
 import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
-import type { Parallel } from './parallel-flag.js';
+import { parallelLanes } from './parallel-flag.js';
 
 /** What `--backend`, `--resource` and `--faults` take in a hunt: a lock hunt's, and a queue hunt's. */
 export const HUNT_BACKENDS = [...new Set([...LOCK_BACKENDS, ...QUEUE_SERVERS])];
@@ -51,6 +51,7 @@ export interface QueueHuntFlags {
   checkHold: boolean;
   want?: string;
   shard?: unknown;
+  parallel?: number;
 }
 
 /** The queue hunt's target and shape from the flags, every refusal a UsageError (254) before any cluster. */
@@ -107,8 +108,10 @@ export function queueHuntBase(flags: QueueHuntFlags): { base: QueueRunOptions; f
   return { base, faults: faults as QueueFault[] };
 }
 
-export async function huntQueueNow(flags: QueueHuntFlags, parallel: Parallel): Promise<number> {
+export async function huntQueueNow(flags: QueueHuntFlags): Promise<number> {
   const { base, faults } = queueHuntBase(flags);
+  // Bad input before any cluster: more clusters than the machine affords.
+  const parallel = parallelLanes(flags.parallel);
   ensureWritableDir(flags.results, '`--results`');
   const { runQueueHunt } = await import('../hunt/run-queue-hunt.js');
   const { realQueueHuntDeps } = await import('../hunt/real-queue-hunt-deps.js');

@@ -154,9 +154,6 @@ async function main(f: Flags): Promise<void> {
     process.stderr.write(`queues: weighing ${weighJobList.length} runs (safe cells at ${f.weigh! - 1} more seeds); ${parallel.said}\n`);
     await runQueueCells(weighJobList, dir, parallel.lanes, (l) => void process.stderr.write(`${l}\n`));
   }
-  const weighRecords = weighJobList
-    .map((j) => readQueueCellRecord(dir, j))
-    .map((r) => (r.replay === undefined ? r : { ...r, replay: r.replay.split(`${projectRoot()}/`).join('') }));
   const rule = { runs: f.shrinkRuns, minFails: f.shrinkMinFails, maxCandidates: f.shrinkMaxCandidates };
   if (f.shrink === true) {
     const parallel = parallelLanes(f.parallel);
@@ -173,6 +170,7 @@ async function main(f: Flags): Promise<void> {
   const relative = (cmd: string): string => cmd.split(root).join('');
   const records = jobs.map((j) => readQueueCellRecord(dir, j)).map((r) => (r.replay === undefined ? r : { ...r, replay: relative(r.replay) }));
   const shrunk = readShrunkCells(dir, records).map((s) => (s.replay === undefined ? s : { ...s, replay: relative(s.replay) }));
+  const weighRecords = weighJobList.map((j) => readQueueCellRecord(dir, j)).map((r) => (r.replay === undefined ? r : { ...r, replay: relative(r.replay) }));
   const date = (records.map((r) => r.startedAt).find((t) => t !== undefined) ?? new Date().toISOString()).slice(0, 10);
   const doc = resolve(f.doc);
   const before = existsSync(doc) ? readFileSync(doc, 'utf8') : '';

@@ -5,37 +5,22 @@
  * user starts it; a command still running when the test ends (a failure) is interrupted (SIGINT: it tears
  * its cluster down) and, failing that, killed, and the next start reclaims what it left.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultStateFile, projectRoot } from '../../runtime/hosts/paths.js';
-import { MAIN } from '../cli/run-cli.js';
+import { cliChildren, type CliResult } from './cli-children.js';
 
 const results = mkdtempSync(join(projectRoot(), 'results', 'test-queue-cli-'));
-const children: ChildProcess[] = [];
+afterAll(() => rmSync(results, { recursive: true, force: true }));
+// Registered after the results' removal: vitest runs after-hooks last-registered first, so the children end first.
+const cli = cliChildren();
 
-afterAll(async () => {
-  for (const c of children)
-    if (c.exitCode === null && c.signalCode === null) {
-      c.kill('SIGINT');
-      await new Promise((r) => setTimeout(r, 5000));
-      if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    }
-  rmSync(results, { recursive: true, force: true });
-});
-
-function queueCommand(name: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const args = [MAIN, 'run', '--workload', 'queue', '--backend', 'redis', '--client', 'bullmq', '--resource', 'none', '--nemesis', 'client-pause'];
+function queueCommand(name: string): Promise<CliResult> {
+  const args = ['run', '--workload', 'queue', '--backend', 'redis', '--client', 'bullmq', '--resource', 'none', '--nemesis', 'client-pause'];
   args.push('--time-limit', '6', '--clients', '2', '--ttl-ms', '1500', '--interval-ms', '1500', '--duration-ms', '3000', '--recover-ms', '2000');
   args.push('--seed', '1', '--results', join(results, name), '--busy-timeout-ms', '90000');
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stderr = '';
-  let stdout = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr, stdout })));
+  return cli(args);
 }
 
 /** The slot a command's cluster ran in, from its names in its log (fc-… is slot 0, fc<s>-… slot s). */

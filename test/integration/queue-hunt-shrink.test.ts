@@ -6,35 +6,16 @@
  * worker, once it wakes, takes its own job again after the stall check moved it back); `hunt --workload queue` runs its tries in two slots at
  * once and writes hunt.json with each try's verdict. Nothing is left behind (no state file of any slot).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultStateFile, projectRoot } from '../../runtime/hosts/paths.js';
-import { MAIN } from '../cli/run-cli.js';
+import { cliChildren } from './cli-children.js';
 
 const results = mkdtempSync(join(projectRoot(), 'results', 'test-queue-hunt-'));
-const children: ChildProcess[] = [];
-
-afterAll(async () => {
-  for (const c of children)
-    if (c.exitCode === null && c.signalCode === null) {
-      c.kill('SIGINT');
-      await new Promise((r) => setTimeout(r, 5000));
-      if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    }
-  rmSync(results, { recursive: true, force: true });
-});
-
-function cli(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stderr = '';
-  let stdout = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr, stdout })));
-}
+afterAll(() => rmSync(results, { recursive: true, force: true }));
+// Registered after the results' removal: vitest runs after-hooks last-registered first, so the children end first.
+const cli = cliChildren();
 
 const TARGET = ['--workload', 'queue', '--backend', 'redis', '--client', 'bullmq', '--resource', 'none'];
 const SCRIPT = [{ atMs: 1000, durationMs: 4000, fault: 'pause' }];
