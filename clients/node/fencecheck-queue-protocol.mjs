@@ -112,8 +112,14 @@ export function workerEvents(config) {
   };
 }
 
-/** Print the ready line; a producer then answers enqueue requests until stdin ends. */
-export async function serve(config, { library, attempt, enqueue, close }) {
+/**
+ * Print the ready line; a producer then answers enqueue requests until stdin ends, a worker calls `start`
+ * to begin taking jobs. A worker must not take one before: the protocol's ready line comes first, and a
+ * library whose worker starts on construction (BullMQ's autorun, Bull's and Bee-Queue's `process`) can
+ * take a job in the moment before it, which the runner rightly refuses (seen with a worker started again
+ * after a kill, when jobs are waiting).
+ */
+export async function serve(config, { library, attempt, enqueue, close, start }) {
   out({ ready: true, protocol: QUEUE_PROTOCOL_VERSION, library, attempt, role: config.role });
   let ending = false;
   const end = async (code) => {
@@ -127,6 +133,7 @@ export async function serve(config, { library, attempt, enqueue, close }) {
     // A worker: its events flow from the library; stdin ending is the runner saying stop.
     process.stdin.on('end', () => void end(0));
     process.stdin.resume();
+    await start();
     return;
   }
   const lines = createInterface({ input: process.stdin });

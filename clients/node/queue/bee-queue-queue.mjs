@@ -40,9 +40,14 @@ if (!isWorker) {
   queue.on('succeeded', (job) => events.completed(job.data.job, 0));
   queue.on('failed', (job, err) => events.refused(job.data.job, 0, String(err?.message ?? err).slice(0, 200)));
   queue.checkStalledJobs(stallInterval, (err) => err && log(`checkStalledJobs: ${err.message}`));
-  queue.process(1, async (job) => {
-    await events.handle(job.data.job, 0);
-    return 'done';
+  await serve(config, {
+    library,
+    attempt: null,
+    start: () =>
+      void queue.process(1, async (job) => {
+        await events.handle(job.data.job, 0);
+        return 'done';
+      }),
+    close: async () => (await queue.close(3000), await events.close()),
   });
-  await serve(config, { library, attempt: null, close: async () => (await queue.close(3000), await events.close()) });
 }

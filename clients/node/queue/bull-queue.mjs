@@ -76,11 +76,18 @@ if (config.role === 'producer') {
     else log(`worker: ${err.message}`);
   });
   await queue.isReady();
-  queue.process(1, async (job) => {
-    const attempt = deliveryOf(job);
-    attempts.set(String(job.id), { job: job.data.job, attempt });
-    await events.handle(job.data.job, attempt);
-    return 'done';
+  await serve(config, {
+    library,
+    attempt: ATTEMPT,
+    start: () =>
+      void queue
+        .process(1, async (job) => {
+          const attempt = deliveryOf(job);
+          attempts.set(String(job.id), { job: job.data.job, attempt });
+          await events.handle(job.data.job, attempt);
+          return 'done';
+        })
+        .catch((err) => log(`process: ${err.message}`)),
+    close: async () => (await queue.close(true), await events.close()),
   });
-  await serve(config, { library, attempt: ATTEMPT, close: async () => (await queue.close(true), await events.close()) });
 }

@@ -43,6 +43,8 @@ if (config.role === 'producer') {
     {
       connection,
       concurrency: 1,
+      // Started by serve after the ready line (a job taken before it breaks the protocol).
+      autorun: false,
       ...(config.lockMs !== undefined ? { lockDuration: config.lockMs, stalledInterval: config.lockMs } : {}),
     },
   );
@@ -57,5 +59,10 @@ if (config.role === 'producer') {
     else log(`worker: ${err.message}`);
   });
   await worker.waitUntilReady();
-  await serve(config, { library, attempt: 'attemptsStarted', close: async () => (await worker.close(true), await events.close()) });
+  await serve(config, {
+    library,
+    attempt: 'attemptsStarted',
+    start: () => void worker.run().catch((err) => log(`worker: ${err.message}`)),
+    close: async () => (await worker.close(true), await events.close()),
+  });
 }

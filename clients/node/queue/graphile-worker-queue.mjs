@@ -31,20 +31,28 @@ if (config.role === 'producer') {
   });
 } else {
   const events = workerEvents(config);
-  const runner = await run({
-    connectionString,
-    concurrency: 1,
-    pollInterval: 200,
-    noHandleSignals: true,
-    logger,
-    taskList: {
-      job: async (payload, helpers) => {
-        await events.handle(payload.job, helpers.job.attempts);
-      },
+  let runner;
+  await serve(config, {
+    library,
+    attempt: ATTEMPT,
+    // graphile-worker's run() takes jobs at once: started after the ready line.
+    start: async () => {
+      runner = await run({
+        connectionString,
+        concurrency: 1,
+        pollInterval: 200,
+        noHandleSignals: true,
+        logger,
+        taskList: {
+          job: async (payload, helpers) => {
+            await events.handle(payload.job, helpers.job.attempts);
+          },
+        },
+      });
+      runner.events.on('job:success', ({ job }) => events.completed(job.payload.job, job.attempts));
+      // The task never throws (the effect's failures are its events), so an error is graphile-worker's own.
+      runner.events.on('job:error', ({ job, error }) => log(`job ${job.payload?.job}: ${error?.message ?? error}`));
     },
+    close: async () => (await runner?.stop(), await events.close()),
   });
-  runner.events.on('job:success', ({ job }) => events.completed(job.payload.job, job.attempts));
-  // The task never throws (the effect's failures are its events), so an error is graphile-worker's own.
-  runner.events.on('job:error', ({ job, error }) => log(`job ${job.payload?.job}: ${error?.message ?? error}`));
-  await serve(config, { library, attempt: ATTEMPT, close: async () => (await runner.stop(), await events.close()) });
 }

@@ -42,7 +42,8 @@ if (config.role === 'producer') {
 } else {
   const events = workerEvents(config);
   let stopping = false;
-  const loop = (async () => {
+  let loop = Promise.resolve();
+  const takeJobs = async () => {
     while (!stopping) {
       let jobs;
       try {
@@ -66,10 +67,12 @@ if (config.role === 'producer') {
         events.unknown(job.data.job, attempt, `complete failed: ${err.message}`.slice(0, 200));
       }
     }
-  })();
+  };
   await serve(config, {
     library,
     attempt: 'retryCount + 1',
+    // Jobs are fetched only after the ready line.
+    start: () => void (loop = takeJobs()),
     close: async () => {
       stopping = true;
       await Promise.race([loop, sleep(2000)]);
