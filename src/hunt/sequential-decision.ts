@@ -60,6 +60,14 @@ export const SEQUENTIAL = Object.freeze({
   beta: 0.05,
   /** Re-runs of one candidate at most. */
   maxRuns: 12,
+  /**
+   * A plan failing less often than this is first made to fail more often (a longer pause, a wider delay, one
+   * client fewer: boostTest), before anything only makes it smaller: a shrink held to a rare rate spends up to
+   * 12 re-runs on each candidate it drops, and the user who must fix the failure needs a plan that shows it.
+   */
+  boostBelow: 0.6,
+  /** "Clearly more reproducible": this many times as often. */
+  boostRatio: 2,
 });
 
 /** The original's re-runs so far: shrink it (keep), too rare (drop), or run it again. */
@@ -104,6 +112,29 @@ export function sequentialTest(rate: number): SequentialTest {
     dropAt: Math.log(s.beta / (1 - s.alpha)),
     maxRuns: s.maxRuns,
     midpoint: Math.sqrt(asGood * clearlyLess),
+  };
+}
+
+/**
+ * The test of a change meant to make a plan fail more often (the shrink's boosts): H1, the changed plan fails
+ * `boostRatio` times as often as the current one (capped); H0, as often. Kept only when clearly more
+ * reproducible: a boost that is merely as good makes the plan bigger for nothing. Undefined when the current
+ * rate leaves no room (at or above `boostBelow`).
+ */
+export function boostTest(rate: number): SequentialTest | undefined {
+  const s = SEQUENTIAL;
+  if (rate >= s.boostBelow) return undefined;
+  const now = Math.max(s.floor, rate);
+  const better = Math.min(s.ceiling, now * s.boostRatio);
+  return {
+    asGood: better,
+    clearlyLess: now,
+    keepAt: Math.log((1 - s.beta) / s.alpha),
+    dropAt: Math.log(s.beta / (1 - s.alpha)),
+    maxRuns: s.maxRuns,
+    // Undecided at the cap: kept only at the better rate. A boost kept on the midpoint would often be one as good
+    // as the plan (16 % of them, simulated at 1 in 4), a bigger plan for nothing.
+    midpoint: better,
   };
 }
 

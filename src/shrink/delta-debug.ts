@@ -161,6 +161,34 @@ function transforms(): [string, Transform][] {
   ];
 }
 
+/**
+ * The changes that may make a rare failure show more often (issue 33), tried before the shrink when the plan
+ * fails rarely: each window twice as long (a longer pause, partition or outage, within the run), a delay or a
+ * clock jump twice as wide, one client fewer competing for the lock. shrink-with-rule.ts keeps one only when
+ * it clearly fails more often.
+ */
+export function boosts(p: ShrinkPlan): [string, ShrinkPlan | undefined][] {
+  const limitMs = p.timeLimitS * 1000;
+  const at = (i: number, change: (w: FaultWindow) => FaultWindow | undefined): ShrinkPlan | undefined => {
+    const changed = change(p.script[i]!);
+    return changed === undefined ? undefined : { ...p, script: p.script.map((x, j) => (j === i ? changed : x)) };
+  };
+  return [
+    ...p.script.flatMap((w, i): [string, ShrinkPlan | undefined][] => [
+      [
+        `lengthen window ${i + 1}`,
+        at(i, (x) => {
+          const until = Math.min(limitMs, x.at + 2 * (x.until - x.at));
+          return until > x.until ? { ...x, until } : undefined;
+        }),
+      ],
+      [`widen the delay of window ${i + 1}`, at(i, (x) => (x.fault === 'delay' ? { ...x, delayMs: 2 * x.delayMs } : undefined))],
+      [`widen the clock jump of window ${i + 1}`, at(i, (x) => (x.fault === 'clock' ? { ...x, offsetMs: 2 * x.offsetMs } : undefined))],
+    ]),
+    ['one client fewer', p.clients > 2 ? { ...p, clients: p.clients - 1 } : undefined],
+  ];
+}
+
 function fewerNodes(nodes: readonly string[]): NodeSet | ServerVictim {
   const kept = nodes.slice(0, -1);
   return kept.length === 1 ? { kind: 'node', node: kept[0]! } : { kind: 'nodes', nodes: kept };

@@ -44,6 +44,27 @@ export function shrinkQueuePlan(start: QueueShrinkPlan, oracle: (p: QueueShrinkP
   return shrinkByTransforms(start, { items: (p) => p.windows, withItems: (p, windows) => ({ ...p, windows }) }, queueTransforms(), oracle, maxCandidates);
 }
 
+/**
+ * The changes that may make a rare queue failure show more often, tried first when it is rare (as delta-debug's
+ * boosts): each window twice as long within the run (a longer stall, cut or down time), a delay twice as
+ * wide, one worker fewer (down to two: a re-run needs another worker to take the job).
+ */
+export function queueBoosts(p: QueueShrinkPlan): [string, QueueShrinkPlan | undefined][] {
+  const limitMs = p.timeLimitS * 1000;
+  const at = (i: number, w: QueueWindow | undefined): QueueShrinkPlan | undefined =>
+    w === undefined ? undefined : { ...p, windows: p.windows.map((x, j) => (j === i ? w : x)) };
+  return [
+    ...p.windows.flatMap((w, i): [string, QueueShrinkPlan | undefined][] => {
+      const durationMs = Math.min(limitMs - w.atMs, 2 * w.durationMs);
+      return [
+        [`lengthen window ${i + 1}`, at(i, durationMs > w.durationMs ? { ...w, durationMs } : undefined)],
+        [`widen the delay of window ${i + 1}`, at(i, w.delayMs !== undefined ? { ...w, delayMs: 2 * w.delayMs } : undefined)],
+      ];
+    }),
+    ['one worker fewer', p.workers > 2 ? { ...p, workers: p.workers - 1 } : undefined],
+  ];
+}
+
 function queueTransforms(): [string, Transform][] {
   const halveWindow = Array.from({ length: MAX_WINDOW_STEPS }, (_, i): [string, Transform] => [
     `halve the length of window ${i + 1}`,

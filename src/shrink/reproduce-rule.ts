@@ -8,6 +8,7 @@
  * the flags keep their word and the better rule needs no flag at all.
  */
 import {
+  boostTest,
   decideCandidate,
   decideFixed,
   decideOriginal,
@@ -28,6 +29,12 @@ export interface ReproduceRule {
   original(t: Tally): Verdict;
   /** The candidates' decision, once the original's re-runs are in; `said`: the log line that states it. */
   candidates(original: Tally): { decide: (t: Tally) => Verdict; said: string | null };
+  /**
+   * The test of a boost (a change meant to make the plan fail more often) against the plan's re-runs so far, or
+   * null when the rule tries none: the fixed rule (its K and k are the user's word), or a plan already failing
+   * often enough.
+   */
+  boost(current: Tally): { decide: (t: Tally) => Verdict; said: string } | null;
   /** Why the original is not shrunk (the original's verdict was drop), a Hint line last. */
   notShrunk(original: Tally): string[];
 }
@@ -48,6 +55,7 @@ export function fixedRule(runs: number, minFails: number): ReproduceRule {
     json: { kind: 'fixed', K: runs, k: minFails },
     original: decide,
     candidates: () => ({ decide, said: null }),
+    boost: () => null,
     notShrunk: (t) => [
       `not shrunk: the original plan reproduced ${formatRate(t)}, at least ${minFails} of ${runs} needed`,
       'Hint: a failure this rare needs more re-runs to confirm a smaller plan: try --runs 10 --min-fails 3, or hunt again.',
@@ -65,6 +73,14 @@ export function sequentialRule(): ReproduceRule {
       return {
         decide: (t) => decideCandidate(test, t),
         said: `shrink: each candidate is re-run until it clearly fails about as often as the original (${percent(test.asGood)}) or clearly less (${percent(test.clearlyLess)}), at most ${test.maxRuns} times`,
+      };
+    },
+    boost: (current) => {
+      const test = boostTest(originalRate(current));
+      if (test === undefined) return null;
+      return {
+        decide: (t) => decideCandidate(test, t),
+        said: `shrink: first making it fail more often (a longer fault, a wider delay or jump, one client fewer), each change kept only when it clearly fails more often (${percent(test.asGood)}) than now (${percent(test.clearlyLess)})`,
       };
     },
     notShrunk: (t) => [

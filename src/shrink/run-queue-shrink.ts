@@ -19,7 +19,7 @@ import { isRunDir } from '../../runtime/store/run-dir-entries.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { QueueHuntDeps } from '../hunt/run-queue-hunt.js';
 import type { Tally } from '../hunt/sequential-decision.js';
-import { describeQueueShrunk, shrinkQueuePlan, type QueueShrinkPlan } from './queue-shrink-plan.js';
+import { describeQueueShrunk, queueBoosts, shrinkQueuePlan, type QueueShrinkPlan } from './queue-shrink-plan.js';
 import { formatRate, reproduceRule } from './reproduce-rule.js';
 import { reproducer } from './reproducer.js';
 import { courseJson, shrinkWithRule, stepsLine } from './shrink-with-rule.js';
@@ -74,7 +74,7 @@ export async function runQueueShrink(o: ShrinkOptions, deps: QueueHuntDeps): Pro
     },
   });
   const start = queuePlanOf(original);
-  const course = await shrinkWithRule(start, rule, r, shrinkQueuePlan, o, (l) => deps.log(l));
+  const course = await shrinkWithRule(start, rule, r, shrinkQueuePlan, { ...o, boosts: queueBoosts }, (l) => deps.log(l));
   if (!course.shrunk) return { exitCode: 2, lines: course.lines, options: original, reproduced: course.reproduced };
   const { final, interrupted } = course;
   const shrunk = course;

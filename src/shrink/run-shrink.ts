@@ -19,7 +19,7 @@ import { parseScript } from '../../core/generator/parse-script.js';
 import { DEFAULTS, replayCommand, type RunOptions } from '../../core/plan/run-options.js';
 import { planRun } from '../../core/plan/run-plan.js';
 import { tryHooks, type HuntDeps } from '../hunt/run-hunt.js';
-import { describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
+import { boosts, describeShrunk, shrinkPlan, type ShrinkPlan, type ShrinkStep } from './delta-debug.js';
 import { readTryDir } from '../hunt/read-try-dir.js';
 import { failsLikeOriginal, failureSigns, type FailureSign } from '../hunt/failure-signs.js';
 import { formatRate, reproduceRule } from './reproduce-rule.js';
@@ -108,7 +108,7 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
   const rule = reproduceRule(o);
   const r = lockReproducer(o, original, deps, signs);
   const start = planOf(original);
-  const course = await shrinkWithRule(start, rule, r, shrinkPlan, o, (l) => deps.log(l));
+  const course = await shrinkWithRule(start, rule, r, shrinkPlan, { ...o, boosts }, (l) => deps.log(l));
   if (!course.shrunk) return notReproduced(original, course.lines, course.reproduced);
   const { final, interrupted } = course;
   const shrunk = course;

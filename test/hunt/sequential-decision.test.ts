@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../core/random/prng.js';
 import {
+  boostTest,
   decideCandidate,
   decideFixed,
   decideOriginal,
@@ -111,6 +112,50 @@ describe('the sequential decision on simulated failure rates', () => {
     const worse = measure(seed, 0.8, 0.1);
     console.log(report('original 0.8, candidate 0.1', worse));
     expect(1 - worse.keep / worse.shrinkable).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('the boost test on simulated failure rates (a change meant to make a rare failure show more often)', () => {
+  /** The share of `TRIALS` changes failing at `p` that the boost test keeps against a plan measured at `current`. */
+  const kept = (seed: number, current: Tally, p: number): { share: number; runs: number } => {
+    const test = boostTest(originalRate(current))!;
+    const root = new Prng(seed);
+    let keep = 0;
+    let runs = 0;
+    for (let i = 0; i < TRIALS; i++) {
+      const s = simulate((t) => decideCandidate(test, t), p, root.fork(`boost-${i}`));
+      keep += s.verdict === 'keep' ? 1 : 0;
+      runs += s.of;
+    }
+    return { share: keep / TRIALS, runs: runs / TRIALS };
+  };
+
+  it('against a plan failing 1 in 4: keeps a change that makes it fail 3 in 4, mostly drops one that leaves it at 1 in 4, nearly always one that makes it rarer', () => {
+    const seed = testSeed('boost test, current 1/4', FILE);
+    const quarter = { fails: 4, of: 13 };
+    expect(originalRate(quarter)).toBeCloseTo(0.25, 12);
+    const better = kept(seed, quarter, 0.75);
+    const same = kept(seed, quarter, 0.25);
+    const rarer = kept(seed, quarter, 0.05);
+    console.log(
+      `[boost test] current 1/4: a change at 3/4 kept ${(100 * better.share).toFixed(1)}% in ${better.runs.toFixed(2)} runs; at 1/4 kept ${(100 * same.share).toFixed(1)}% in ${same.runs.toFixed(2)}; at 1/20 kept ${(100 * rarer.share).toFixed(1)}% in ${rarer.runs.toFixed(2)}`,
+    );
+    expect(better.share).toBeGreaterThanOrEqual(0.95);
+    // A change as good as the plan is a bigger plan for nothing: kept at most about as often as alpha allows.
+    expect(same.share).toBeLessThanOrEqual(0.15);
+    expect(rarer.share).toBeLessThanOrEqual(0.01);
+  });
+
+  it('is tried only below 60 %: a plan failing 3 in 4 or more is shrunk as it is', () => {
+    expect(boostTest(0.75)).toBeUndefined();
+    expect(boostTest(SEQUENTIAL.boostBelow)).toBeUndefined();
+    // Held to twice the rate, the 15 % floor and the 90 % ceiling applying as to candidates.
+    expect(boostTest(0.05)).toMatchObject({ asGood: 0.3, clearlyLess: 0.15 });
+    expect(boostTest(0.5)).toMatchObject({ asGood: 0.9, clearlyLess: 0.5 });
+    expect(reproduceRule({}).boost({ fails: 4, of: 4 })).toBeNull();
+    expect(reproduceRule({}).boost({ fails: 4, of: 13 })?.said).toMatch(/clearly fails more often \(50%\) than now \(25%\)/);
+    // The fixed rule's K and k are the user's word: no boost.
+    expect(reproduceRule({ runs: 10, minFails: 3 }).boost({ fails: 4, of: 13 })).toBeNull();
   });
 });
 

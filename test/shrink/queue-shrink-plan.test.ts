@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../core/random/prng.js';
 import { WINDOW_FAULTS, type QueueWindow } from '../../core/queue/queue-window.js';
-import { describeQueueShrunk, shrinkQueuePlan, type QueueShrinkPlan } from '../../src/shrink/queue-shrink-plan.js';
+import { describeQueueShrunk, queueBoosts, shrinkQueuePlan, type QueueShrinkPlan } from '../../src/shrink/queue-shrink-plan.js';
 import { testSeed } from '../support/seed.js';
 
 const LOCK_MS = 2000;
@@ -90,5 +90,29 @@ describe('shrinking a queue plan', () => {
     expect(r.steps).toEqual([]);
     expect(calls).toBe(9);
     expect(r.exhausted).toBe(true);
+  });
+});
+
+describe("a queue plan's boosts (tried first when its failure is rare)", () => {
+  it('each window twice as long within the run, a delay twice as wide, one worker fewer down to two', () => {
+    const plan: QueueShrinkPlan = {
+      windows: [
+        { atMs: 2000, durationMs: 3000, fault: 'pause' },
+        { atMs: 7000, durationMs: 2000, fault: 'delay', delayMs: 1500 },
+      ],
+      workers: 3,
+      timeLimitS: 10,
+      rate: 2,
+    };
+    const b = Object.fromEntries(queueBoosts(plan));
+    expect(b['lengthen window 1']?.windows[0]).toEqual({ atMs: 2000, durationMs: 6000, fault: 'pause' });
+    // Cut at the run's end (7 s + 3 s, not 4 s), the other window untouched.
+    expect(b['lengthen window 2']?.windows).toEqual([plan.windows[0], { atMs: 7000, durationMs: 3000, fault: 'delay', delayMs: 1500 }]);
+    expect(b['widen the delay of window 1']).toBeUndefined();
+    expect(b['widen the delay of window 2']?.windows[1]).toEqual({ atMs: 7000, durationMs: 2000, fault: 'delay', delayMs: 3000 });
+    expect(b['one worker fewer']?.workers).toBe(2);
+    expect(queueBoosts({ ...plan, workers: 2 }).find(([s]) => s === 'one worker fewer')?.[1]).toBeUndefined();
+    // A window already reaching the run's end cannot be lengthened.
+    expect(queueBoosts({ ...plan, windows: [{ atMs: 7000, durationMs: 3000, fault: 'kill' }] })[0]![1]).toBeUndefined();
   });
 });

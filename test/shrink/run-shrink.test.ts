@@ -222,6 +222,49 @@ describe("shrink's sequential decision (no --runs, no --min-fails)", () => {
     expect(r.lines[0]).toMatch(/; reproduced \d+\/\d+ \(95% CI \d+–\d+%\)$/);
   });
 
+  it('a rare failure is first made to fail more often: a longer pause kept, the shrink then held to its rate (issue 33)', async () => {
+    // The sample's pauses last 2.05-2.5 s; the world fails every time a pause lasts 4 s or more, else every third re-run.
+    const logged: string[] = [];
+    const unsafe = new Set<string>();
+    let n = 0;
+    const d = {
+      runTry: async (o: { script?: { at: number; until: number }[] }) => {
+        const runDir = `/virtual/${n}`;
+        const long = (o.script ?? []).some((w) => w.until - w.at >= 4000);
+        if (long || n % 3 === 2) unsafe.add(runDir);
+        n++;
+        return { runDir, replay: 'r' };
+      },
+      readTry: async (runDir: string) => ({
+        outcome: unsafe.has(runDir) ? ('unsafe' as const) : ('safe' as const),
+        miss: nearMiss({ violation: true, doubleHolds: 1, lateWrites: 1 }),
+      }),
+      now: () => 0,
+      log: (l: string) => void logged.push(l),
+      stopped: () => false,
+    };
+    const shrinkDir = temp();
+    const r = await runShrink({ runDir: SAMPLE, maxCandidates: 30, shrinkDir }, d);
+    expect(r.exitCode).toBe(1);
+    expect(logged).toContain(
+      'shrink: first making it fail more often (a longer fault, a wider delay or jump, one client fewer), each change kept only when it clearly fails more often (55%) than now (27%)',
+    );
+    expect(r.steps[0]!.step).toBe('more often: lengthen window 1');
+    // Held to the boosted plan's rate, no candidate gave the long pause back; what is left fails every time.
+    expect(r.options.script!.some((w) => w.until - w.at >= 4000)).toBe(true);
+    expect(r.reproduced.fails).toBe(r.reproduced.of);
+    const json = JSON.parse(readFileSync(join(shrinkDir, 'shrink.json'), 'utf8'));
+    expect(json.originalReproduced.fails).toBeLessThan(json.originalReproduced.of);
+    expect(json.steps[0].step).toBe('more often: lengthen window 1');
+    console.log(`[shrink boost] ${r.lines[0]}; ${r.lines[4]}`);
+  });
+
+  it("under the fixed rule (--runs/--min-fails: the user's K and k) no boost is tried", async () => {
+    const { deps: d, logged } = deps((n) => n % 3 === 2);
+    await runShrink({ runDir: SAMPLE, runs: 6, minFails: 2, maxCandidates: 3, shrinkDir: temp() }, d);
+    expect(logged.some((l) => l.includes('more often'))).toBe(false);
+  });
+
   it('an original that never fails again is not shrunk, said with its rate 0/N (exit 2)', async () => {
     const { deps: d } = deps(() => false);
     const r = await runShrink({ runDir: SAMPLE, maxCandidates: 3, shrinkDir: temp() }, d);
