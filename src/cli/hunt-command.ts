@@ -337,7 +337,7 @@ async function huntNow(target: HuntTarget, faults: FaultKind[], flags: HuntFlags
         flags.shrinkRuns === undefined && flags.shrinkMinFails === undefined
           ? 'each candidate re-run until a sequential test keeps or drops it'
           : `${flags.shrinkMinFails ?? Math.min(4, flags.shrinkRuns ?? 5)} of ${flags.shrinkRuns ?? 5} re-runs must fail`;
-      log(`hunt: shrinking try ${report.found!.tryNumber} (${rule}; --no-shrink skips this)`);
+      log(`hunt: shrinking try ${report.found!.record.plan.index + 1} (${rule}; --no-shrink skips this)`);
       const { runShrink } = await import('../shrink/run-shrink.js');
       const shrinkDir = join(report.huntDir, 'shrink');
       const fixed = {
