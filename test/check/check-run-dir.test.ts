@@ -4,8 +4,8 @@
  * the protocol violations the run saw (both in test.json), and refuses a
  * damaged record of them (254).
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', '
 const dirs: string[] = [];
 
 function runDir(extra: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fc-client-run-'));
+  const dir = madeTempDir('fc-client-run-');
   dirs.push(dir);
   copyFileSync(join(SAMPLE, 'history.jsonl'), join(dir, 'history.jsonl'));
   const test = JSON.parse(readFileSync(join(SAMPLE, 'test.json'), 'utf8')) as Record<string, unknown>;

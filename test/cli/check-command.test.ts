@@ -2,9 +2,9 @@
  * `fencecheck check` as a user meets it: verdict lines, witnesses, JSON, and
  * the exit codes 0 / 1 / 2 / 254, on small histories written here.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync as makeTemp, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_RUN_DIR } from '../fixtures/make-sample-run.js';
@@ -20,7 +20,7 @@ const mkdtempSync = (prefix: string): string => {
 afterAll(() => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
-const dir = mkdtempSync(join(tmpdir(), 'fencecheck-cli-'));
+const dir = madeTempDir('fencecheck-cli-');
 const write = (name: string, lines: object[] | string): string => {
   const path = join(dir, name);
   writeFileSync(path, typeof lines === 'string' ? lines : lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
@@ -162,7 +162,7 @@ describe('fencecheck check', () => {
   });
 
   it('follows symbolic links in a directory and reports a loop as a loop', () => {
-    const d = mkdtempSync(join(tmpdir(), 'fencecheck-links-'));
+    const d = madeTempDir('fencecheck-links-');
     mkdirSync(join(d, 'sub'));
     symlinkSync(good, join(d, 'sub', 'linked.jsonl'));
     symlinkSync('loop.jsonl', join(d, 'loop.jsonl'));
@@ -192,7 +192,7 @@ describe('fencecheck check', () => {
   });
 
   it('re-checks a run directory and prints JSON with --json', () => {
-    const run = join(mkdtempSync(join(tmpdir(), 'fencecheck-rundir-')), 'run');
+    const run = join(madeTempDir('fencecheck-rundir-'), 'run');
     cpSync(SAMPLE_RUN_DIR, run, { recursive: true });
     const r = runCli(['check', run, '--json']);
     expect(r.code).toBe(1);
@@ -203,7 +203,7 @@ describe('fencecheck check', () => {
   });
 
   it('ends quietly with 141 when the reader closes the pipe early (| head)', () => {
-    const many = mkdtempSync(join(tmpdir(), 'fencecheck-many-'));
+    const many = madeTempDir('fencecheck-many-');
     for (let i = 0; i < 300; i++)
       writeFileSync(
         join(many, `h${String(i).padStart(3, '0')}.jsonl`),

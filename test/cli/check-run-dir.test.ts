@@ -3,15 +3,15 @@
  * directories: a bad test.json or results.json is exit 254 naming the file and
  * the field; a good one is re-checked and gets its outcome and evidence.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_MUTEX_RUN_DIR, SAMPLE_OPTIONS, SAMPLE_RUN_DIR, simulatedRunFiles } from '../fixtures/make-sample-run.js';
 import { runCli } from './run-cli.js';
 
-const parent = mkdtempSync(join(tmpdir(), 'fencecheck-cli-rundir-'));
+const parent = madeTempDir('fencecheck-cli-rundir-');
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 function sampleCopy(name: string): string {

@@ -4,8 +4,8 @@
  * shrink's shrink.json (its summary line and replay), the newest shrink of each cell; a shrink
  * with no shrink.json (it did not reproduce) gives nothing.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_REPRODUCED, readShrinks, recordShrink, SHRINK_ARGS, shrinkTargets } from '../../src/cli/libraries-shrink.js';
@@ -17,7 +17,7 @@ const cell = (id: string, outcome: string, runs: { status: string; runDir: strin
 
 describe('libraries shrinks', () => {
   it('shrinks the first invalid run of the first n unsafe cells, into the part folder', () => {
-    dir = mkdtempSync(join(tmpdir(), 'fc-libshrink-'));
+    dir = madeTempDir('fc-libshrink-');
     const cells = [
       cell('a@redis/none/client-pause', 'unsafe', [
         { status: 'valid', runDir: 'runs/a-1' },
@@ -39,7 +39,7 @@ describe('libraries shrinks', () => {
   });
 
   it('reads back the newest shrink of each cell, and nothing from a shrink that wrote no shrink.json', () => {
-    dir = mkdtempSync(join(tmpdir(), 'fc-libshrink-'));
+    dir = madeTempDir('fc-libshrink-');
     const one = join(dir, 'shrinks', '1');
     recordShrink(one, 'a@redis/none/client-pause', 150_000);
     for (const [stamp, clients] of [
@@ -65,7 +65,7 @@ describe('libraries shrinks', () => {
   });
 
   it('reads back a shrink whose run did not fail again as its answer, with no replay of its own', () => {
-    dir = mkdtempSync(join(tmpdir(), 'fc-libshrink-'));
+    dir = madeTempDir('fc-libshrink-');
     recordShrink(join(dir, 'shrinks', '1'), 'a@redis/fence-claim/kill', 40_000, NOT_REPRODUCED);
     expect(readShrinks(dir)).toEqual([{ cell: 'a@redis/fence-claim/kill', line: NOT_REPRODUCED, durationMs: 40_000 }]);
     expect(NOT_REPRODUCED).toMatch(/^not shrunk: .*\(2 of 2 needed\)/);

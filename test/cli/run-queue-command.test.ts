@@ -4,6 +4,7 @@
  * the lock-only flags refused; without --workload queue a queue's server or mode is refused with the flag
  * that would make it mean something. All 254 with a hint, before anything starts.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { describe, expect, it } from 'vitest';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { DEFAULTS } from '../../core/plan/run-options.js';
@@ -72,11 +73,10 @@ describe('run --workload queue flags', () => {
 
 describe('a queue run directory read as a lock run', () => {
   it('is refused as what it is (254), not as a damaged file', async () => {
-    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const dir = mkdtempSync(join(tmpdir(), 'fc-queue-dir-'));
-    try {
+    const dir = madeTempDir('fc-queue-dir-');
+    {
       writeFileSync(
         join(dir, 'test.json'),
         JSON.stringify({ backend: 'redis', resource: 'none', workload: 'queue', seed: 1, name: 'q', startedAt: '2026-12-05T00:00:00Z' }),
@@ -88,8 +88,6 @@ describe('a queue run directory read as a lock run', () => {
         expect((err as { hint?: string }).hint).toMatch(/fencecheck check RUN_DIR/);
         expect((err as { exitCode?: number }).exitCode).toBe(254);
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

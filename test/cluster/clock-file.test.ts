@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLOCK_FILE_BYTES, createClockFile, decodeClockOffset, encodeClockOffset, readClockOffset, writeClockOffset } from '../../runtime/hosts/clock-file.js';
@@ -21,7 +21,7 @@ describe('clock offset encoding', () => {
   });
 
   it('rewrites the file in place, never changing its size', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fc-clock-'));
+    const dir = madeTempDir('fc-clock-');
     try {
       const file = join(dir, 'n.offset');
       createClockFile(file);

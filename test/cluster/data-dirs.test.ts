@@ -1,6 +1,6 @@
+import { madeTempDir } from '../support/temp-dirs.js';
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removableDataDirs, removeDataDirs, removeDataDirsSync } from '../../runtime/cluster/data-dirs.js';
 import type { ClusterState } from '../../runtime/hosts/state-file.js';
@@ -27,7 +27,7 @@ describe('removeDataDirs', () => {
   ] as const)(
     '(%s) removes the recorded dirs and the partial copies a killed maker left beside them (`<dir>.tmp-<pid>`), then the shared dir; nothing else',
     async (_how, remove) => {
-      const runDir = mkdtempSync(join(tmpdir(), 'fc-datadirs-run-'));
+      const runDir = madeTempDir('fc-datadirs-run-');
       const shared = sharedDataDir(runDir);
       const template = join(shared, 'pg-initdb-template');
       const partial = `${template}.tmp-26602`;

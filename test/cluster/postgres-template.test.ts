@@ -3,8 +3,8 @@
  * renamed), copied for every data dir after; two nodes starting at once share
  * one initdb; a half-made template left by a killed harness is replaced.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initFromTemplate, type TemplateIo } from '../../runtime/cluster/backends/postgres-template.js';
@@ -14,7 +14,7 @@ import { pgTemplateDir, sharedDataDir } from '../../runtime/hosts/paths.js';
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 const temp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'fc-pg-template-test-'));
+  const d = madeTempDir('fc-pg-template-test-');
   dirs.push(d);
   return d;
 };

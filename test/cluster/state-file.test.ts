@@ -1,5 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addUnique, StateFile, type ClusterState } from '../../runtime/hosts/state-file.js';
@@ -26,7 +26,7 @@ function initial(): ClusterState {
 
 describe('StateFile', () => {
   it('writes on create and on every update, and reads back', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fc-state-'));
+    const dir = madeTempDir('fc-state-');
     dirs.push(dir);
     const path = join(dir, 'nested', 'cluster.json');
     const file = StateFile.create(path, initial());

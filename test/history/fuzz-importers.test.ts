@@ -12,9 +12,9 @@
  * Without ../shared/data the corpus property is skipped with a message and
  * the generated bases still run.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ import { testSeed } from '../support/seed.js';
 import { byteMutation, garbage, mutate, mutateBytes, mutations, strictDecode } from '../support/mutate.js';
 import { CHUNK_BYTES } from '../../src/history/read-chunks.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fencecheck-fuzz-'));
+const dir = madeTempDir('fencecheck-fuzz-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Base {

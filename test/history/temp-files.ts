@@ -2,13 +2,13 @@
  * Test helpers: history files written to a fresh temporary directory (removed
  * after the test file), and an assertion on a ParseError's exact location.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { ParseError } from '../../core/errors.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fencecheck-history-'));
+const dir = madeTempDir('fencecheck-history-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Write `content` to a new file named `name` and return its path. */

@@ -5,8 +5,8 @@
  * --first; clean tested tries stop --until-ruled-out 5 % at 59; tries that test nothing say UNTESTED (3); the
  * same with two lanes; a bad input (254) from a try ends the hunt with it. hunt.json holds every try.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT, UsageError } from '../../core/errors.js';
@@ -50,7 +50,7 @@ function simDeps(failRate: (o: QueueRunOptions) => number, lanes = 1, otherwise:
 }
 
 function options(over: Partial<QueueHuntOptions> = {}): QueueHuntOptions {
-  const huntDir = mkdtempSync(join(tmpdir(), 'fc-queue-hunt-'));
+  const huntDir = madeTempDir('fc-queue-hunt-');
   dirs.push(huntDir);
   return {
     base: BASE,

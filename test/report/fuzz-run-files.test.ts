@@ -13,9 +13,9 @@
  * a hang fails instead of freezing the suite) fed a FIFO and /dev/zero in
  * every file it reads.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ import { garbage, mutate, mutations } from '../support/mutate.js';
 import { testSeed } from '../support/seed.js';
 import { runCli } from '../cli/run-cli.js';
 
-const root = mkdtempSync(join(tmpdir(), 'fencecheck-fuzz-run-'));
+const root = madeTempDir('fencecheck-fuzz-run-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const FILES = [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history] as const;

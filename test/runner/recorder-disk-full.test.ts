@@ -8,15 +8,15 @@
  * /dev/full or prlimit(1) skips the test that needs it, and says why: on
  * stderr (the default reporter lists no skipped test) and as the skip's note.
  */
+import { madeTempDir } from '../support/temp-dirs.js';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { FencecheckError } from '../../core/errors.js';
 import { Recorder } from '../../runtime/runner/recorder.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fencecheck-recorder-'));
+const dir = madeTempDir('fencecheck-recorder-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Skip the running test when `missing`, saying why where every reporter shows it. */

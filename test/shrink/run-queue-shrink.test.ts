@@ -7,8 +7,8 @@
  * steps. A re-run that fails another way (a loss, not a duplicate) does not count. A run that did not fail is a
  * 254; a lock run's directory is not a queue run's (null: the lock shrink takes it).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../core/errors.js';
@@ -23,7 +23,7 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 
 /** The recorded run copied to <tmp>/results/<name>/<stamp>, as a run directory sits. */
 function recordedRun(fixture = 'recorded-queue-bullmq'): { results: string; runDir: string } {
-  const root = mkdtempSync(join(tmpdir(), 'fc-queue-shrink-'));
+  const root = madeTempDir('fc-queue-shrink-');
   dirs.push(root);
   const runDir = join(root, 'results', 'redis-bullmq-none-queue', '20261205T215736');
   cpSync(join(FIXTURES, fixture), runDir, { recursive: true });

@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseResultsJson } from '../../core/run-files/results-json.js';
@@ -8,7 +8,7 @@ import { RunFileError } from '../../core/run-files/run-file-error.js';
 import { parseTestJson } from '../../core/run-files/test-json.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fencecheck-readers-'));
+const dir = madeTempDir('fencecheck-readers-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const IDENTITY = { name: 't', backend: 'etcd', resource: 'fence', workload: 'lock-counter', seed: 3 };

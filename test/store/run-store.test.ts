@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { madeTempDir } from '../support/temp-dirs.js';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiskFullError, nodeIo, writeFileAtomic } from '../../runtime/store/atomic-write.js';
@@ -15,7 +15,7 @@ import { planRun } from '../../core/plan/run-plan.js';
 
 const dirs: string[] = [];
 const temp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'fencecheck-store-'));
+  const d = madeTempDir('fencecheck-store-');
   dirs.push(d);
   return d;
 };
