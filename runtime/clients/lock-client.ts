@@ -1,5 +1,6 @@
 import type { LockBackend } from '../../core/vocabulary.js';
 import type { ClientRuntime } from './client-runtime.js';
+import type { Token } from '../../core/checkers/lock/lock-ops.js';
 /**
  * The lock client API: one implementation per backend, each a faithful,
  * plain use of that lock service as its documentation describes it.
@@ -16,8 +17,8 @@ import type { ClientRuntime } from './client-runtime.js';
  * the deadline and each attempt has its own call timeout.
  */
 
-/** A fencing token (number: etcd, ZooKeeper, single Redis) or a unique token (string: Redlock). */
-export type Token = number | string;
+/** A fencing token (number: etcd, ZooKeeper, single Redis) or a unique token (string: Redlock): the history's. */
+export type { Token };
 
 export interface Acquired {
   token: Token;

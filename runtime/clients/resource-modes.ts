@@ -50,7 +50,8 @@
  * round-trips as a number; any other text reads back as it is.
  */
 import type { Value } from '../../core/history/op.js';
-import type { Token } from './lock-client.js';
+// The token as the history has it (not lock-client.ts's, which imports the client runtime: a circle of types).
+import type { Token } from '../../core/checkers/lock/lock-ops.js';
 import type { AccessOp, AccessOutcome, Statement } from '../../core/client-protocol.js';
 import type { ResourceMode } from '../../core/vocabulary.js';
 

@@ -17,7 +17,8 @@
 import pg from 'pg';
 import type { Value } from '../../core/history/op.js';
 import { FencecheckError } from '../../core/errors.js';
-import type { Token } from './lock-client.js';
+// The token as the history has it (not lock-client.ts's, which imports the client runtime: a circle of types).
+import type { Token } from '../../core/checkers/lock/lock-ops.js';
 import { failed, messageOf, OpError } from './op-error.js';
 import { pgOpError } from './pg-errors.js';
 import type { AccessOp, ClientConfig, Statement } from '../../core/client-protocol.js';

@@ -21,7 +21,8 @@
  * commits without its COMMIT, and the client never sends that COMMIT now.
  * Only the `commit` itself may be `info` (sent, answer lost).
  */
-import type { Token } from './lock-client.js';
+// The token as the history has it (not lock-client.ts's, which imports the client runtime: a circle of types).
+import type { Token } from '../../core/checkers/lock/lock-ops.js';
 import { failed, OpError } from './op-error.js';
 import type { Statement, StatementParam } from '../../core/client-protocol.js';
 import { bigintOf, dataValue, fenceParam, SQL, type Access, type Db, type Row } from './resource-modes.js';

@@ -17,33 +17,11 @@
  */
 import { FAULT_SPECS, type FaultWindow } from '../../core/generator/faults/registry.js';
 import { FAULT_MODULES } from './faults/registry.js';
-import { awaitTrigger, type Fired, type Renewal } from './await-trigger.js';
-import type { Holders } from './holders.js';
-import type { LockSession, NemesisPort } from './ports.js';
-import type { Recorder } from './recorder.js';
+import { awaitTrigger, type Fired } from './await-trigger.js';
+import type { NemesisRunnerContext } from './nemesis-context.js';
 import { strikeOf, type FaultModule, type Undo } from './faults/strike.js';
 
-export interface NemesisRunnerContext {
-  nemesis: NemesisPort;
-  recorder: Recorder;
-  holders: Holders;
-  /** The lock service's nodes. */
-  lockNodes: readonly string[];
-  resourceNode: string;
-  /** A worker's current client (scripted faults aimed at one worker). */
-  sessionOf: (worker: number) => LockSession | undefined;
-  /** Whether the clients renew their leases, and how often (the `renew` trigger). */
-  renewal?: Renewal;
-  /** How long a fault aimed at the holder or an acquirer waits for one (bounded: the window goes on meanwhile). */
-  victimWaitMs: number;
-  /** Time of the main phase's start, in recorder ns. */
-  startNs: number;
-  /** The main phase's end, in recorder ns: no trigger waits past it. */
-  mainEndNs: number;
-  sleepUntilNs: (ns: number) => Promise<void>;
-  stopped: () => boolean;
-  log: (line: string) => void;
-}
+export type { NemesisRunnerContext };
 
 /**
  * Each window keeps its own time: the seeded schedule's windows never overlap,

@@ -27,6 +27,7 @@ import { LOCK_BACKENDS, RESOURCE_MODES, SCHEDULED_FAULT_KINDS, WORKLOADS } from 
 import { QUEUE_FAULTS, QUEUE_SERVERS } from '../../core/queue/queue-options.js';
 import { QUEUE_MODES } from '../../core/queue/queue-libraries.js';
 import { refuseQueueOnly, runQueueCommand } from './run-queue-command.js';
+import type { CliFlags } from './cli-flags.js';
 
 /** What --backend, --resource and --workload take: the lock run's, and a queue run's (run-queue-command.ts). */
 const RUN_BACKENDS = [...LOCK_BACKENDS, ...QUEUE_SERVERS.filter((b) => !(LOCK_BACKENDS as readonly string[]).includes(b))] as readonly string[];
@@ -149,14 +150,7 @@ export function runOptionsOf(flags: CliFlags): RunOptions {
   return { ...options, script: aimedScript(options, aims) };
 }
 
-/** The raw `--nemesis` items: `fault` or `fault@event`. */
-export type CliFlags = Pick<RunOptions, 'backend' | 'resource' | 'workload' | 'seed'> & {
-  nemesis: string[];
-  results: string;
-  busyTimeoutMs: number;
-  plan?: boolean;
-  [sharedFlag: string]: unknown;
-};
+export type { CliFlags };
 
 function faultList(text: string): string[] {
   const items = text

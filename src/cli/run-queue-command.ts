@@ -18,7 +18,7 @@ import { ensureWritableDir } from '../../runtime/store/writable-dir.js';
 import { sharedRunOptions } from './run-flags.js';
 import { formatQueueResults } from '../check/format-queue-results.js';
 import { outcomeExitCode } from '../../core/run-files/stored-outcome.js';
-import type { CliFlags } from './run-command.js';
+import type { CliFlags } from './cli-flags.js';
 import { runInFreeSlot } from '../run/run-in-free-slot.js';
 
 /** The flags a lock run has and a queue run has no use for: given with --workload queue, they are refused, not ignored. */

@@ -12,43 +12,18 @@
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import { join } from 'node:path';
 import { EXIT, FencecheckError } from '../../core/errors.js';
-import type { Validity } from '../../core/run-files/results-json.js';
 import { BoundedReadError, readBoundedFile } from '../../runtime/store/read-bounded-file.js';
 import { jsonTextProblem } from '../../core/history/json-text-checks.js';
 import { MAX_DEPTH } from '../../core/history/read-limits.js';
 import type { CompareSpec } from './compare-spec.js';
 import type { Shard } from './shard.js';
 import { asManifest, manifestProblem } from './validate-manifest.js';
+import { MANIFEST_FORMAT, type Manifest, type ManifestRun } from './manifest-types.js';
 import { parseStrictJson } from '../../core/history/strict-json.js';
 
 export const MANIFEST_FILE = 'manifest.json';
-export const MANIFEST_FORMAT = 'fencecheck-compare/1';
 
-export interface ManifestRun {
-  id: string;
-  cellId: string;
-  seed: number;
-  /** Its index in the whole run list. */
-  index: number;
-  /** `done`: runLockTest returned (whatever the verdict); `error`: the tool failed. */
-  status: 'done' | 'error';
-  valid: Validity | null;
-  /** The run directory, relative to the compare directory (null when the run failed before making one). */
-  runDir: string | null;
-  /** The run's harness log, relative to the compare directory. */
-  log: string;
-  durationMs: number;
-  finishedAt: string;
-  error: string | null;
-}
-
-export interface Manifest {
-  format: typeof MANIFEST_FORMAT;
-  createdAt: string;
-  spec: CompareSpec;
-  shard: Shard | null;
-  runs: ManifestRun[];
-}
+export { MANIFEST_FORMAT, type Manifest, type ManifestRun };
 
 export function newManifest(spec: CompareSpec, shard: Shard | null, createdAt: string): Manifest {
   return { format: MANIFEST_FORMAT, createdAt, spec, shard, runs: [] };

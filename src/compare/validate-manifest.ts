@@ -11,7 +11,7 @@ import { CLIENT_TOKEN_KINDS } from '../../core/client-protocol.js';
 import { DEFAULTS } from '../../core/plan/run-options.js';
 import { LOCK_BACKENDS, RESOURCE_MODES } from '../../core/vocabulary.js';
 import { parseNemesisLabel, runId } from './compare-spec.js';
-import type { Manifest, ManifestRun } from './manifest.js';
+import type { Manifest, ManifestRun } from './manifest-types.js';
 
 type Json = Record<string, unknown>;
 

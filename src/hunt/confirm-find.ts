@@ -21,7 +21,7 @@ import { decideFixed, type Tally, type Verdict } from './sequential-decision.js'
 import { failsLikeOriginal, failureSigns } from './failure-signs.js';
 import type { NearMiss } from './near-miss.js';
 import type { RunHooks } from '../run/run-lock-test.js';
-import type { HuntDeps } from './run-hunt.js';
+import type { HuntDeps } from './hunt-deps.js';
 import { Lanes } from './lanes.js';
 import { reRunUntilDecided } from './re-run-until-decided.js';
 

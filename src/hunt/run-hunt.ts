@@ -12,7 +12,6 @@
  */
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import type { Outcome } from '../../core/checkers/lock/evidence.js';
 import { FencecheckError } from '../../core/errors.js';
 import { Prng } from '../../core/random/prng.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
@@ -21,10 +20,10 @@ import type { RunOptions } from '../../core/plan/run-options.js';
 import type { FaultKind } from '../../core/generator/faults/registry.js';
 import { huntOutcome, huntProgress, type HuntOutcome, type TryRecord } from './hunt-outcome.js';
 import { huntSpace, tryOptions, type HuntTarget, type TryShape } from './hunt-target.js';
-import { showsWanted, type NearMiss, type WantedSign } from './near-miss.js';
+import { showsWanted, type WantedSign } from './near-miss.js';
 import { HuntSearch } from './search.js';
-import type { DataVerdicts } from './hunt-verdict.js';
 import { CONFIRM, confirmFind, isReproducible } from './confirm-find.js';
+import type { HuntDeps } from './hunt-deps.js';
 import { formatRate } from './reproduction-rate.js';
 import { Lanes } from './lanes.js';
 import { untilRuledOutLine } from './until-ruled-out.js';
@@ -57,22 +56,7 @@ export interface HuntOptions {
   untilRuledOut?: number;
 }
 
-/** The I/O of a hunt, injected: the real ones run tries on the cluster (real-hunt-deps.ts). */
-export interface HuntDeps {
-  /** One run on `lane`'s cluster (0 when absent; a lane is a warm cluster in a slot of its own, below `lanes`). */
-  runTry(options: RunOptions, hooks: RunHooks, lane?: number): Promise<{ runDir: string; replay: string }>;
-  /** How many lanes runTry has (`--parallel`; 1 when absent): tries, re-runs and candidates run on that many clusters at once. */
-  lanes?: number;
-  /** `data`: which data checkers broke and which held (absent where the reader cannot tell, as in a simulated world's tests). */
-  readTry(runDir: string, options: RunOptions): Promise<{ outcome: Outcome; miss: NearMiss; data?: DataVerdicts }>;
-  now(): number;
-  log(line: string): void;
-  stopped(): boolean;
-  /** Ends what the tries shared (the warm cluster), once the hunt or shrink is over. */
-  close?(): Promise<void>;
-  /** Marks a shrink's final failing run as the shrunk one (its report then opens on the story). */
-  markShrunk?(runDir: string, summary: Record<string, unknown>): Promise<void>;
-}
+export type { HuntDeps };
 
 export interface HuntReport extends HuntOutcome {
   records: TryRecord[];

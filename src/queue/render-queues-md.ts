@@ -7,7 +7,6 @@
  * The section sits between two markers in the document; the prose around it is
  * written by hand and left alone.
  */
-import type { ShrunkCell } from './shrink-queue-cells.js';
 import { UsageError } from '../../core/errors.js';
 import { perThousand, wilsonInterval } from '../../core/checkers/lock/rate-interval.js';
 import type { QueueFault } from '../../core/queue/queue-options.js';
@@ -26,6 +25,16 @@ export interface Markers {
 export const MATRIX_MARKERS: Markers = { begin: GENERATED_BEGIN, end: GENERATED_END, what: 'queue matrix' };
 
 /** What `npm run queues` records of one cell (DIR/cells/<id>.json). */
+/** A cell's shrink as shrink-queue-cells.ts records it (DIR/shrinks/<id>.json) and the page shows it. */
+export interface ShrunkCell {
+  id: string;
+  /** `shrunk to … ; reproduced k/K (…)`, or why it was not shrunk. */
+  summary: string;
+  replay?: string;
+  exitCode: number;
+  durationMs: number;
+}
+
 export interface QueueCellRecord {
   id: string;
   library: string;

@@ -11,17 +11,9 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { FencecheckError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
-import type { QueueCellRecord } from './render-queues-md.js';
+import type { QueueCellRecord, ShrunkCell } from './render-queues-md.js';
 
 /** A cell's shrink as the document shows it. */
-export interface ShrunkCell {
-  id: string;
-  /** `shrunk to … ; reproduced k/K (…)`, or why it was not shrunk. */
-  summary: string;
-  replay?: string;
-  exitCode: number;
-  durationMs: number;
-}
 
 export interface CellShrinkRule {
   runs: number;

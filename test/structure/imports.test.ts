@@ -41,9 +41,17 @@ describe('the import graph of the sources', () => {
   });
 
   // Issue 34: the cluster's start-up was a circle (start-cluster, start-container-cluster, start-on-provider, kept-cluster,
-  // reclaim-every-slot); its providers now meet only in the registries, which nothing they import imports back.
-  it('has no circle of file imports in runtime/cluster', () => {
-    expect(fileCycles(imports, 'runtime/cluster/')).toEqual([]);
+  // reclaim-every-slot); its providers now meet only in the registries, which nothing they import imports back. The
+  // last circles (of types only: runtime/clients' token, the nemesis runner's context, four pairs in src) were broken
+  // by giving the shared type a file of its own; type imports count, since a circle of types is still two files that
+  // cannot be read apart.
+  it("has no circle of file imports in runtime or src, and in core only the backends' names", () => {
+    for (const layer of ['runtime/', 'src/']) expect(fileCycles(imports, layer), layer).toEqual([]);
+    // Kept on purpose: BackendName is the registry's keys (core/systems/servers.ts), which the system types name; a list
+    // of names apart from the registry would be one more table a new backend needs. Pinned, so it cannot grow unseen.
+    const systems = ['etcd', 'memcached', 'pg-advisory-pooled', 'pg-advisory', 'postgres', 'redis-sentinel', 'redis', 'redlock', 'zookeeper'];
+    const named = [...systems, 'lock-system', 'server-system', 'servers'].map((f) => `core/systems/${f}.ts`).sort();
+    expect(fileCycles(imports, 'core/').map((c) => [...c].sort())).toEqual([named]);
   });
 });
 

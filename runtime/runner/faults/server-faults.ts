@@ -8,7 +8,7 @@
 import type { Value } from '../../../core/history/op.js';
 import type { FaultKind, FaultWindow } from '../../../core/generator/faults/registry.js';
 import type { NemesisPort } from '../ports.js';
-import type { NemesisRunnerContext } from '../nemesis-runner.js';
+import type { NemesisRunnerContext } from '../nemesis-context.js';
 import { NO_NODE, type FaultModule } from './strike.js';
 import { victimNode } from './victims.js';
 

@@ -9,7 +9,7 @@
 import type { Value } from '../../../core/history/op.js';
 import { type FaultKind, type FaultWindow, FAULT_SPECS } from '../../../core/generator/faults/registry.js';
 import type { Fired } from '../await-trigger.js';
-import type { NemesisRunnerContext } from '../nemesis-runner.js';
+import type { NemesisRunnerContext } from '../nemesis-context.js';
 
 /** What a started fault needs to be undone. */
 export type Undo = () => Promise<void>;

@@ -7,7 +7,7 @@ import { clientFromResource, clientFromServers, isolateOne, type Grudge } from '
 import type { ClientVictim, PartitionTarget, ServerVictim } from '../../../core/generator/fault-window.js';
 import type { Value } from '../../../core/history/op.js';
 import type { Fired } from '../await-trigger.js';
-import type { NemesisRunnerContext } from '../nemesis-runner.js';
+import type { NemesisRunnerContext } from '../nemesis-context.js';
 import type { LockSession } from '../ports.js';
 import { isSentinelGrudgeKind, sentinelGrudgeOf } from '../sentinel-faults.js';
 
