@@ -12,15 +12,22 @@
  */
 import fc from 'fast-check';
 import { WORKLOADS } from '../../core/workloads/registry.js';
-import type { FaultWindow } from '../../core/generator/faults/registry.js';
+import type { FaultKind, FaultWindow } from '../../core/generator/faults/registry.js';
 import { TRIGGER_EVENTS, type ClientVictim, type Trigger } from '../../core/generator/fault-window.js';
 import { validateRunOptions, type RunOptions } from '../../core/plan/run-options.js';
-import type { ResourceMode } from '../../core/vocabulary.js';
+import { notApplicable, SCHEDULED_FAULT_KINDS, type ResourceMode } from '../../core/vocabulary.js';
 import { SIMULATED_BACKENDS } from './sim-lock-service.js';
 
 const MODES: ResourceMode[] = ['none', 'fence', 'fence-claim', 'cas-unique', 'cas-unique-nonatomic', 'version', 'for-update'];
-/** The faults a seeded schedule draws (delay is scripted only, below). */
-export const SEEDED_FAULTS = ['client-pause', 'server-pause', 'partition', 'kill', 'clock', 'loss', 'evict'] as const;
+/**
+ * The faults a seeded schedule draws: every kind a seeded run drives (delay is scripted only, below) that some
+ * simulated backend takes (not session-end: no simulated backend holds a lock in a server session). Derived from
+ * the specs, so a new kind is drawn here without a line of its own (the throwaway kind of issue 34 was not: this
+ * list was written out).
+ */
+export const SEEDED_FAULTS: readonly FaultKind[] = SCHEDULED_FAULT_KINDS.filter((k) =>
+  SIMULATED_BACKENDS.some((b) => notApplicable(b, 'none', [k], true) === undefined),
+);
 
 const victim: fc.Arbitrary<ClientVictim> = fc.oneof(
   fc.constant<ClientVictim>({ kind: 'holder' }),
