@@ -32,6 +32,12 @@ export function log(line) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * ioredis's `reconnectOnError` behind Sentinels: a demoted master answers READONLY until ioredis asks the Sentinels
+ * again, and ioredis's advice for a failover is to reconnect on that error and resend the command (returning 2).
+ */
+export const readOnlyAfterFailover = (err) => (err.message.includes('READONLY') ? 2 : false);
+
 function out(obj) {
   process.stdout.write(JSON.stringify(obj) + '\n');
 }

@@ -217,10 +217,14 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
   if (o.nemesis.includes('client-delay'))
     for (const w of plan.workers)
       proxies.set(w, await c.nemesis.delayProxy({ on: w, to: server.node, delayMs: 0, direction: 'both', logPath: c.logPath(`proxy-${w}-${server.node}`) }));
+  // Behind Sentinels: the Sentinels and the master's name, which the programs connect through (the data node's
+  // address stays for a program that cannot; client-delay is refused there). They were missing until 2026-12-06:
+  // the programs connected to the first master directly and never followed a failover.
+  const viaSentinels = sentinels.length > 0 ? { sentinels: sentinels.map((n) => ({ host: n.host, port: n.port })), name: SENTINEL_MASTER_NAME } : {};
   const queueOf = (host: string): { host: string; port: number; url: string } => {
     const p = proxies.get(host);
     return p === undefined
-      ? { host: server.host, port: server.port, url: server.url }
+      ? { host: server.host, port: server.port, url: server.url, ...viaSentinels }
       : { host: p.host, port: p.port, url: server.url.replace(`${server.host}:${server.port}`, `${p.host}:${p.port}`) };
   };
   const config = (role: 'producer' | 'worker', worker: string): Record<string, unknown> => ({

@@ -5,8 +5,9 @@
  * trigger in the history; the same with the job's id as an idempotency key holds (safe, the second effect
  * refused as wasted). A worker cut off from the queue's server (client-partition: nftables both ways) cannot
  * renew its lock: the job is run again and its late completion refused (missing lock). A worker whose link to the
- * queue's server is delayed by the lock each way (client-delay, through its delay proxy) likewise. Every window
- * struck (the evidence counts it) and each cluster is torn down.
+ * queue's server is delayed by the lock each way (client-delay, through its delay proxy) likewise. Behind Sentinels
+ * (slot 4), a kill of the master: the workers follow the failover. Every window struck (the evidence counts it) and
+ * each cluster is torn down.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ import { SHARED_MACHINE } from './helpers.js';
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-queue-faults-'));
 afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
-async function bullmqRun(fault: QueueFault, resource: QueueMode, slot: number) {
+async function bullmqRun(fault: QueueFault, resource: QueueMode, slot: number, over: Partial<QueueRunOptions> = {}) {
   const o: QueueRunOptions = {
     backend: 'redis',
     client: 'bullmq',
@@ -37,6 +38,7 @@ async function bullmqRun(fault: QueueFault, resource: QueueMode, slot: number) {
     callTimeoutMs: 1000,
     seed: 1,
     resultsDir,
+    ...over,
   };
   const log = (l: string) => console.log(`  [slot ${slot} ${fault}/${resource}] ${l}`);
   const r = await runQueueTest(o, { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs, slot });
@@ -55,6 +57,20 @@ describe.concurrent('queue faults beyond a stall (BullMQ, real Redis)', () => {
     expect(keyed.results.outcome).toBe('safe');
     expect(keyed.stats['redelivered']).toBeGreaterThan(0);
     expect(keyed.stats['wasted']).toBeGreaterThan(0);
+  });
+
+  // Until 2026-12-06 the programs were never given the Sentinels: they connected to the first master, and after a
+  // failover tried it again and again (once it was back as a replica: READONLY), taking no job again (39 of 46 lost).
+  it('behind Sentinels, server-kill: the workers follow the failover to the promoted replica and take jobs after it', async () => {
+    const r = await bullmqRun('server-kill', 'none', 4, { backend: 'redis-sentinel', timeLimitS: 14, durationMs: 8000, intervalMs: 3000 });
+    const kill = r.history.find((op) => op.process === 'nemesis' && op.f === 'kill' && op.type === 'info' && op.error === undefined);
+    expect(kill, 'the master was killed').toBeDefined();
+    // Jobs taken well after the failover (the Sentinels promote a replica within about 3 s) while the old master is still down.
+    const takenAfter = r.history.filter((op) => op.f === 'take' && op.type === 'ok' && op.time > kill!.time + 4e9 && op.time < kill!.time + 8e9);
+    expect(takenAfter.length, 'jobs taken 4-8 s after the kill').toBeGreaterThan(0);
+    const enqueued = r.stats['enqueued'] ?? 0;
+    expect(enqueued).toBeGreaterThan(0);
+    expect(r.stats['lost'] ?? 0, `lost of ${enqueued}`).toBeLessThan(enqueued / 10);
   });
 
   it('client-partition and client-delay: the lock not renewed, the job run again, the late completion refused', async () => {

@@ -19,7 +19,7 @@
 import Queue from 'bull';
 import Job from 'bull/lib/job.js';
 import { readFileSync } from 'node:fs';
-import { log, readConfig, serve, workerEvents } from '../fencecheck-queue-protocol.mjs';
+import { log, readConfig, readOnlyAfterFailover, serve, workerEvents } from '../fencecheck-queue-protocol.mjs';
 
 const config = readConfig();
 const version = JSON.parse(readFileSync(new URL('../node_modules/bull/package.json', import.meta.url), 'utf8')).version;
@@ -35,9 +35,6 @@ Job.fromJSON = function (queue, json, jobId) {
   STALLED.set(job, Number.parseInt(json.stalledCounter ?? '0', 10) || 0);
   return job;
 };
-// A demoted master answers READONLY until ioredis asks the Sentinels again: ioredis's advice for a failover is to
-// reconnect on that error and resend the command (reconnectOnError returning 2).
-const readOnlyAfterFailover = (err) => (err.message.includes('READONLY') ? 2 : false);
 // Behind Sentinels (--backend redis-sentinel) Bull's ioredis asks them for the master and follows a failover.
 const redis = config.queue.sentinels
   ? { sentinels: config.queue.sentinels, name: config.queue.name, reconnectOnError: readOnlyAfterFailover }

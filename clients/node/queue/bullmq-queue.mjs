@@ -7,7 +7,7 @@
  */
 import { Queue, Worker } from 'bullmq';
 import { readFileSync } from 'node:fs';
-import { log, readConfig, serve, workerEvents } from '../fencecheck-queue-protocol.mjs';
+import { log, readConfig, readOnlyAfterFailover, serve, workerEvents } from '../fencecheck-queue-protocol.mjs';
 
 const config = readConfig();
 const version = JSON.parse(readFileSync(new URL('../node_modules/bullmq/package.json', import.meta.url), 'utf8')).version;
