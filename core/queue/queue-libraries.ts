@@ -103,6 +103,7 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     library: 'celery 5.2.6',
     language: 'python',
     server: 'redis',
+    sentinel: true,
     // Explicit retries only: a redelivered message keeps the number.
     attempt: { field: 'request.retries + 1' },
     promise: 'the message is acknowledged before the task runs (acks_late off, the default): at most once',
@@ -114,6 +115,7 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     library: 'celery 5.2.6',
     language: 'python',
     server: 'redis',
+    sentinel: true,
     attempt: { field: 'request.retries + 1' },
     promise: 'acks_late: acknowledged after the task returns; on Redis an unacknowledged message is redelivered once its visibility_timeout has passed',
     program: 'clients/python/queue/celery_queue.py',
@@ -125,6 +127,7 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     library: 'rq 1.13.0',
     language: 'python',
     server: 'redis',
+    sentinel: true,
     attempt: { none: 'RQ keeps no attempt count; its retries_left counts down configured retries only' },
     promise:
       'a job whose started-registry entry expired (job_monitoring_interval + 60 s) is failed in the maintenance (every 10 min), run again only with a Retry',

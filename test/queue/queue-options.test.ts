@@ -60,7 +60,7 @@ describe('queue run options', () => {
       if (lib.sentinel === true) expect(() => validateQueueOptions(o)).not.toThrow();
       else expect(() => validateQueueOptions(o)).toThrow(/connects to one Redis, not through Sentinels/);
     }
-    expect(QUEUE_LIBRARIES.filter((l) => l.sentinel === true).map((l) => l.name)).toEqual(['bullmq', 'bull']);
+    expect(QUEUE_LIBRARIES.filter((l) => l.sentinel === true).map((l) => l.name)).toEqual(['bullmq', 'bull', 'celery', 'celery-acks-late', 'rq']);
     expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', client: 'pg-boss' })).toThrow(/--backend postgres/);
     expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', nemesis: ['client-delay'] })).toThrow(/no delay proxy can sit on their link/);
     expect(() => validateQueueOptions({ ...GOOD, backend: 'redis-sentinel', redisPersistence: 'aof-everysec' })).toThrow(/only with `--backend redis`/);

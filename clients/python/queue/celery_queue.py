@@ -32,12 +32,22 @@ ATTEMPT = "request.retries + 1"
 config = read_config()
 acks_late = "--acks-late" in sys.argv[1:]
 library = f"celery {celery_version}{' (acks_late)' if acks_late else ''}"
-app = Celery("fencecheck", broker=f"redis://{config['queue']['host']}:{config['queue']['port']}/0")
+visibility = {"visibility_timeout": max(1, config["lockMs"] / 1000)}
+sentinels = config["queue"].get("sentinels")
+if sentinels:
+    # Behind Sentinels (--backend redis-sentinel): kombu's sentinel transport, as Celery's docs configure it (one
+    # sentinel:// URL per Sentinel, the master's name in the transport options); it asks them for the master.
+    broker = ";".join(f"sentinel://{s['host']}:{s['port']}/0" for s in sentinels)
+    transport = {**visibility, "master_name": config["queue"]["name"]}
+else:
+    broker = f"redis://{config['queue']['host']}:{config['queue']['port']}/0"
+    transport = visibility
+app = Celery("fencecheck", broker=broker)
 app.conf.update(
     task_acks_late=acks_late,
     task_default_queue=config["queueName"],
     task_ignore_result=True,
-    broker_transport_options={"visibility_timeout": max(1, config["lockMs"] / 1000)},
+    broker_transport_options=transport,
     broker_connection_retry_on_startup=True,
     worker_hijack_root_logger=False,
     # The protocol's lines go to the real stdout, not through Celery's logger.

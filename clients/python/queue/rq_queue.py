@@ -16,7 +16,8 @@ import threading
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from redis import Redis  # noqa: E402
+from redis import Redis, exceptions as redis_exceptions  # noqa: E402
+from redis.sentinel import Sentinel  # noqa: E402
 from rq import Queue, Worker, VERSION as rq_version  # noqa: E402
 
 import rq_jobs  # noqa: E402
@@ -24,7 +25,15 @@ from fencecheck_queue_protocol import log, read_config, ready, serve_producer, s
 
 config = read_config()
 library = f"rq {rq_version}"
-connection = Redis(host=config["queue"]["host"], port=config["queue"]["port"])
+sentinels = config["queue"].get("sentinels")
+if sentinels:
+    # Behind Sentinels (--backend redis-sentinel): redis-py's Sentinel, the master asked of them on each connection
+    # (a demoted master's READONLY drops the connection, and the next asks again), as RQ's docs connect.
+    # The timeout is the Sentinels' own (sentinel_kwargs): given as Sentinel's keyword it would be the master
+    # connection's too, and RQ's worker quits on a Redis timeout ("Redis connection timeout, quitting": seen so).
+    connection = Sentinel([(s["host"], s["port"]) for s in sentinels], sentinel_kwargs={"socket_timeout": 1}).master_for(config["queue"]["name"])
+else:
+    connection = Redis(host=config["queue"]["host"], port=config["queue"]["port"])
 queue = Queue(config["queueName"], connection=connection)
 
 if config["role"] == "producer":
@@ -36,16 +45,29 @@ if config["role"] == "producer":
     sys.exit(0)
 
 
+stopping = threading.Event()
+
+
 def stop():
     # RQ's own warm shutdown (SIGTERM: the job under way finishes); ended if it does not end within 3 s.
+    stopping.set()
     threading.Timer(3.0, lambda: os._exit(0)).start()
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-# RQ's own name (a fresh uuid): a worker started again after a kill must not meet its dead self's
-# registration, which RQ keeps for its worker_ttl (420 s) and refuses ("There exists an active worker").
-worker = Worker([queue], connection=connection)
 ready(config, library, None)
 stop_when_stdin_ends(stop)
-worker.work(logging_level="WARNING")
+# RQ's worker quits when Redis fails it in some places (a connection refused while it finishes a job, a timeout:
+# "found an unhandled exception, quitting..."), and RQ's docs run it under a supervisor (supervisord, systemd) that
+# starts it again: this loop is that supervisor, so the program ends only when asked. Each worker gets RQ's own
+# name (a fresh uuid): one started again must not meet its dead self's registration, which RQ keeps for its
+# worker_ttl (420 s) and refuses ("There exists an active worker").
+while not stopping.is_set():
+    try:
+        Worker([queue], connection=connection).work(logging_level="WARNING")
+    except redis_exceptions.RedisError as err:
+        log(f"rq worker ended: {err!r}")
+    if not stopping.is_set():
+        log("rq worker quit on its own; started again in 1 s, as a supervisor would")
+        stopping.wait(1.0)
 log("rq worker stopped")
