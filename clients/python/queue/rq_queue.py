@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from redis import Redis, exceptions as redis_exceptions  # noqa: E402
 from redis.sentinel import Sentinel  # noqa: E402
 from rq import Queue, Worker, VERSION as rq_version  # noqa: E402
+from rq.worker import StopRequested  # noqa: E402
 
 import rq_jobs  # noqa: E402
 from fencecheck_queue_protocol import log, read_config, ready, serve_producer, stop_when_stdin_ends  # noqa: E402
@@ -62,12 +63,16 @@ stop_when_stdin_ends(stop)
 # starts it again: this loop is that supervisor, so the program ends only when asked. Each worker gets RQ's own
 # name (a fresh uuid): one started again must not meet its dead self's registration, which RQ keeps for its
 # worker_ttl (420 s) and refuses ("There exists an active worker").
-while not stopping.is_set():
-    try:
-        Worker([queue], connection=connection).work(logging_level="WARNING")
-    except redis_exceptions.RedisError as err:
-        log(f"rq worker ended: {err!r}")
-    if not stopping.is_set():
-        log("rq worker quit on its own; started again in 1 s, as a supervisor would")
-        stopping.wait(1.0)
+try:
+    while not stopping.is_set():
+        try:
+            Worker([queue], connection=connection).work(logging_level="WARNING")
+        except redis_exceptions.RedisError as err:
+            log(f"rq worker ended: {err!r}")
+        if not stopping.is_set():
+            log("rq worker quit on its own; started again in 1 s, as a supervisor would")
+            stopping.wait(1.0)
+except StopRequested:
+    # The stop's SIGTERM reached a worker's handler between two runs of the loop: asked, so ended.
+    pass
 log("rq worker stopped")
