@@ -84,7 +84,7 @@ export async function shrinkWithRule<P>(
   ).catch((err: unknown) => {
     if (!(err instanceof ShrinkInterrupted)) throw err;
     interrupted = true;
-    return { plan: confirmed, candidates: r.attempts() - boost.candidates, steps: [], exhausted: false };
+    return { plan: confirmed, candidates: r.attempts() - boost.candidates, steps: [] as { step: string; plan: P }[], exhausted: false };
   });
   const final = r.counts.get(JSON.stringify(result.plan)) ?? boost.current;
   return {
@@ -148,9 +148,14 @@ async function boostPlan<P>(
   return b;
 }
 
-/** The steps line of a shrunk plan: `steps: windows: 2 → 1; two workers (8 candidates)`. */
-export function stepsLine(course: { steps: { step: string }[]; candidates: number; exhausted: boolean }): string {
-  return `steps: ${course.steps.map((s) => s.step).join('; ') || 'none (already minimal)'} (${course.candidates} candidates${course.exhausted ? ', candidate budget spent' : ''})`;
+/**
+ * The steps line of a shrunk plan: `steps: windows: 2 → 1; two workers (8 candidates)`. An interrupted shrink
+ * knows its smallest confirmed plan but not the steps that led there (the shrinker's record is lost with it): it
+ * says so, rather than "already minimal" (which it said of a plan cut from 6 fault events to 4, 2026-12-06).
+ */
+export function stepsLine(course: { steps: { step: string }[]; candidates: number; exhausted: boolean; interrupted?: boolean }): string {
+  const none = course.interrupted === true ? 'not recorded (interrupted: the kept candidates are in the lines above)' : 'none (already minimal)';
+  return `steps: ${course.steps.map((s) => s.step).join('; ') || none} (${course.candidates} candidates${course.exhausted ? ', candidate budget spent' : ''})`;
 }
 
 /** shrink.json's rates with their intervals: the original's re-runs (what candidates were held to) and the shrunk plan's. */

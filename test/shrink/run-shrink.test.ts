@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FencecheckError } from '../../core/errors.js';
 import { failedRunOptions, runShrink } from '../../src/shrink/run-shrink.js';
+import { stepsLine } from '../../src/shrink/shrink-with-rule.js';
 import { RunStore } from '../../runtime/store/run-store.js';
 import { planRun } from '../../core/plan/run-plan.js';
 import { simHuntDeps } from '../hunt/sim-hunt-deps.js';
@@ -134,6 +135,13 @@ describe('shrink, simulated', () => {
 });
 
 describe("shrink's lines count what they say", () => {
+  it('an interrupted shrink does not call its plan already minimal: its steps were not recorded', () => {
+    expect(stepsLine({ steps: [], candidates: 10, exhausted: false, interrupted: true })).toBe(
+      'steps: not recorded (interrupted: the kept candidates are in the lines above) (10 candidates)',
+    );
+    expect(stepsLine({ steps: [], candidates: 3, exhausted: false })).toBe('steps: none (already minimal) (3 candidates)');
+  });
+
   /** Deps whose every re-run fails the same way; the log kept. */
   const alwaysFails = () => {
     const logged: string[] = [];
