@@ -5,28 +5,22 @@
  * damaged record of them (254).
  */
 import { madeTempDir } from '../support/temp-dirs.js';
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkRunDir } from '../../src/check/check-run-dir.js';
 import { FencecheckError } from '../../core/errors.js';
 
 const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runs', 'sample-run');
-const dirs: string[] = [];
 
 function runDir(extra: Record<string, unknown>): string {
   const dir = madeTempDir('fc-client-run-');
-  dirs.push(dir);
   copyFileSync(join(SAMPLE, 'history.jsonl'), join(dir, 'history.jsonl'));
   const test = JSON.parse(readFileSync(join(SAMPLE, 'test.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(join(dir, 'test.json'), JSON.stringify({ ...test, ...extra }));
   return dir;
 }
-
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 describe('checkRunDir with a foreign client', () => {
   it('without client fields: the checkers alone, as before', async () => {

@@ -4,22 +4,12 @@
  */
 import { madeTempDir } from '../support/temp-dirs.js';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync as makeTemp, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SAMPLE_RUN_DIR } from '../fixtures/make-sample-run.js';
 import { MAIN, runCli } from './run-cli.js';
 
-// Every temporary directory of this file, removed at the end.
-const temps: string[] = [];
-const mkdtempSync = (prefix: string): string => {
-  const d = makeTemp(prefix);
-  temps.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
 const dir = madeTempDir('fencecheck-cli-');
 const write = (name: string, lines: object[] | string): string => {
   const path = join(dir, name);

@@ -7,12 +7,11 @@ import { madeTempDir } from '../support/temp-dirs.js';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SAMPLE_MUTEX_RUN_DIR, SAMPLE_OPTIONS, SAMPLE_RUN_DIR, simulatedRunFiles } from '../fixtures/make-sample-run.js';
 import { runCli } from './run-cli.js';
 
 const parent = madeTempDir('fencecheck-cli-rundir-');
-afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 function sampleCopy(name: string): string {
   const dir = join(parent, name);

@@ -5,13 +5,12 @@
  * with no shrink.json (it did not reproduce) gives nothing.
  */
 import { madeTempDir } from '../support/temp-dirs.js';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOT_REPRODUCED, readShrinks, recordShrink, SHRINK_ARGS, shrinkTargets } from '../../src/cli/libraries-shrink.js';
 
 let dir = '';
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const cell = (id: string, outcome: string, runs: { status: string; runDir: string | null }[]) => ({ id, outcome, runs });
 

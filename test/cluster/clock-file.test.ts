@@ -1,5 +1,5 @@
 import { madeTempDir } from '../support/temp-dirs.js';
-import { rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLOCK_FILE_BYTES, createClockFile, decodeClockOffset, encodeClockOffset, readClockOffset, writeClockOffset } from '../../runtime/hosts/clock-file.js';
@@ -21,16 +21,11 @@ describe('clock offset encoding', () => {
   });
 
   it('rewrites the file in place, never changing its size', () => {
-    const dir = madeTempDir('fc-clock-');
-    try {
-      const file = join(dir, 'n.offset');
-      createClockFile(file);
-      expect(readClockOffset(file)).toBe(0);
-      writeClockOffset(file, -20_000);
-      expect(readClockOffset(file)).toBe(-20_000);
-      expect(statSync(file).size).toBe(CLOCK_FILE_BYTES);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const file = join(madeTempDir('fc-clock-'), 'n.offset');
+    createClockFile(file);
+    expect(readClockOffset(file)).toBe(0);
+    writeClockOffset(file, -20_000);
+    expect(readClockOffset(file)).toBe(-20_000);
+    expect(statSync(file).size).toBe(CLOCK_FILE_BYTES);
   });
 });

@@ -4,20 +4,14 @@
  * one initdb; a half-made template left by a killed harness is replaced.
  */
 import { madeTempDir } from '../support/temp-dirs.js';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, cpSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initFromTemplate, type TemplateIo } from '../../runtime/cluster/backends/postgres-template.js';
 import { removableDataDirs } from '../../runtime/cluster/data-dirs.js';
 import { pgTemplateDir, sharedDataDir } from '../../runtime/hosts/paths.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
-const temp = (): string => {
-  const d = madeTempDir('fc-pg-template-test-');
-  dirs.push(d);
-  return d;
-};
+const temp = (): string => madeTempDir('fc-pg-template-test-');
 
 /** An initdb that writes what a data dir's check needs, counted. */
 function fakeIo(): TemplateIo & { initdbs: string[] } {

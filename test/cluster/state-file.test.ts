@@ -1,13 +1,8 @@
 import { madeTempDir } from '../support/temp-dirs.js';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addUnique, StateFile, type ClusterState } from '../../runtime/hosts/state-file.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 function initial(): ClusterState {
   return {
@@ -27,7 +22,6 @@ function initial(): ClusterState {
 describe('StateFile', () => {
   it('writes on create and on every update, and reads back', () => {
     const dir = madeTempDir('fc-state-');
-    dirs.push(dir);
     const path = join(dir, 'nested', 'cluster.json');
     const file = StateFile.create(path, initial());
     file.update((s) => addUnique(s.namespaces, 'fc-sw'));

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createModel, MODEL_NAMES, type ModelName } from '../../core/checkers/models/registry.js';
 import { checkFiles, type FileCheck } from '../../src/check/check-files.js';
 import { readManifest } from '../../src/corpus/manifest.js';
@@ -28,7 +28,6 @@ import { byteMutation, garbage, mutate, mutateBytes, mutations, strictDecode } f
 import { CHUNK_BYTES } from '../../src/history/read-chunks.js';
 
 const dir = madeTempDir('fencecheck-fuzz-');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Base {
   name: string;

@@ -3,13 +3,12 @@
  * after the test file), and an assertion on a ParseError's exact location.
  */
 import { madeTempDir } from '../support/temp-dirs.js';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { ParseError } from '../../core/errors.js';
 
 const dir = madeTempDir('fencecheck-history-');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Write `content` to a new file named `name` and return its path. */
 export function tempFile(name: string, content: string): string {

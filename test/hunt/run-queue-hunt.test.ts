@@ -6,9 +6,9 @@
  * same with two lanes; a bad input (254) from a try ends the hunt with it. hunt.json holds every try.
  */
 import { madeTempDir } from '../support/temp-dirs.js';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { stringHash } from '../../core/checkers/string-hash.js';
 import { Prng } from '../../core/random/prng.js';
@@ -17,9 +17,6 @@ import type { QueueRunOptions } from '../../core/queue/queue-options.js';
 import { runQueueHunt, type QueueHuntDeps, type QueueHuntOptions, type QueueTryRun } from '../../src/hunt/run-queue-hunt.js';
 import { queueHuntOutcome, type QueueTryRecord } from '../../src/hunt/queue-hunt-outcome.js';
 import { testSeed } from '../support/seed.js';
-
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const BASE: QueueRunOptions = { backend: 'redis', client: 'bullmq', resource: 'none', nemesis: ['client-pause'], ...MATRIX_SETTINGS, resultsDir: 'results' };
 
@@ -51,7 +48,6 @@ function simDeps(failRate: (o: QueueRunOptions) => number, lanes = 1, otherwise:
 
 function options(over: Partial<QueueHuntOptions> = {}): QueueHuntOptions {
   const huntDir = madeTempDir('fc-queue-hunt-');
-  dirs.push(huntDir);
   return {
     base: BASE,
     faults: ['client-pause', 'client-kill'],

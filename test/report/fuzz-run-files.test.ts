@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkRunDir } from '../../src/check/check-run-dir.js';
 import { readRunSummary } from '../../src/compare/run-summary.js';
 import { FencecheckError } from '../../core/errors.js';
@@ -31,7 +31,6 @@ import { testSeed } from '../support/seed.js';
 import { runCli } from '../cli/run-cli.js';
 
 const root = madeTempDir('fencecheck-fuzz-run-');
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const FILES = [RUN_FILES.test, RUN_FILES.results, RUN_FILES.history] as const;
 const original = Object.fromEntries(FILES.map((f) => [f, readFileSync(join(SAMPLE_RUN_DIR, f), 'utf8')])) as Record<(typeof FILES)[number], string>;

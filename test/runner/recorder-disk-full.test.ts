@@ -10,14 +10,13 @@
  */
 import { madeTempDir } from '../support/temp-dirs.js';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, type TestContext } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { FencecheckError } from '../../core/errors.js';
 import { Recorder } from '../../runtime/runner/recorder.js';
 
 const dir = madeTempDir('fencecheck-recorder-');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Skip the running test when `missing`, saying why where every reporter shows it. */
 function skipUnless(ctx: TestContext, missing: boolean, why: string): void {

@@ -8,9 +8,9 @@
  * 254; a lock run's directory is not a queue run's (null: the lock shrink takes it).
  */
 import { madeTempDir } from '../support/temp-dirs.js';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../core/errors.js';
 import type { QueueRunOptions } from '../../core/queue/queue-options.js';
 import { projectRoot } from '../../runtime/hosts/paths.js';
@@ -18,13 +18,10 @@ import type { QueueHuntDeps, QueueTryRun } from '../../src/hunt/run-queue-hunt.j
 import { failedQueueRun, runQueueShrink } from '../../src/shrink/run-queue-shrink.js';
 
 const FIXTURES = join(projectRoot(), 'test', 'fixtures', 'runs');
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** The recorded run copied to <tmp>/results/<name>/<stamp>, as a run directory sits. */
 function recordedRun(fixture = 'recorded-queue-bullmq'): { results: string; runDir: string } {
   const root = madeTempDir('fc-queue-shrink-');
-  dirs.push(root);
   const runDir = join(root, 'results', 'redis-bullmq-none-queue', '20261205T215736');
   cpSync(join(FIXTURES, fixture), runDir, { recursive: true });
   return { results: join(root, 'results'), runDir };

@@ -1,8 +1,8 @@
 import { FAULT_KINDS } from '../../core/generator/faults/registry.js';
 import { madeTempDir } from '../support/temp-dirs.js';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseResultsJson } from '../../core/run-files/results-json.js';
 import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { RunFileError } from '../../core/run-files/run-file-error.js';
@@ -10,7 +10,6 @@ import { parseTestJson } from '../../core/run-files/test-json.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
 
 const dir = madeTempDir('fencecheck-readers-');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const IDENTITY = { name: 't', backend: 'etcd', resource: 'fence', workload: 'lock-counter', seed: 3 };
 const RESULTS = { valid: true, checkers: [{ checker: 'lost-updates', valid: true }] };

@@ -1,7 +1,7 @@
 import { madeTempDir } from '../support/temp-dirs.js';
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DiskFullError, nodeIo, writeFileAtomic } from '../../runtime/store/atomic-write.js';
 import type { ResultsJson } from '../../core/run-files/results-json.js';
 import { readResultsJson } from '../../runtime/store/read-run-files.js';
@@ -13,15 +13,7 @@ import { DEFAULTS } from '../../core/plan/run-options.js';
 import { ClusterBusyError } from '../../runtime/hosts/cluster-errors.js';
 import { planRun } from '../../core/plan/run-plan.js';
 
-const dirs: string[] = [];
-const temp = (): string => {
-  const d = madeTempDir('fencecheck-store-');
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const temp = (): string => madeTempDir('fencecheck-store-');
 
 const NOW = new Date('2026-11-30T19:20:05.123Z');
 
