@@ -102,16 +102,21 @@ export interface SequentialTest {
 }
 
 export function sequentialTest(rate: number): SequentialTest {
+  const asGood = Math.min(SEQUENTIAL.ceiling, Math.max(SEQUENTIAL.floor, rate));
+  const clearlyLess = asGood / SEQUENTIAL.ratio;
+  return waldTest(asGood, clearlyLess, Math.sqrt(asGood * clearlyLess));
+}
+
+/** Wald's test of H1 (fails at `asGood`) against H0 (at `clearlyLess`) with SEQUENTIAL's α, β and run cap. */
+function waldTest(asGood: number, clearlyLess: number, midpoint: number): SequentialTest {
   const s = SEQUENTIAL;
-  const asGood = Math.min(s.ceiling, Math.max(s.floor, rate));
-  const clearlyLess = asGood / s.ratio;
   return {
     asGood,
     clearlyLess,
     keepAt: Math.log((1 - s.beta) / s.alpha),
     dropAt: Math.log(s.beta / (1 - s.alpha)),
     maxRuns: s.maxRuns,
-    midpoint: Math.sqrt(asGood * clearlyLess),
+    midpoint,
   };
 }
 
@@ -126,16 +131,9 @@ export function boostTest(rate: number): SequentialTest | undefined {
   if (rate >= s.boostBelow) return undefined;
   const now = Math.max(s.floor, rate);
   const better = Math.min(s.ceiling, now * s.boostRatio);
-  return {
-    asGood: better,
-    clearlyLess: now,
-    keepAt: Math.log((1 - s.beta) / s.alpha),
-    dropAt: Math.log(s.beta / (1 - s.alpha)),
-    maxRuns: s.maxRuns,
-    // Undecided at the cap: kept only at the better rate. A boost kept on the midpoint would often be one as good
-    // as the plan (16 % of them, simulated at 1 in 4), a bigger plan for nothing.
-    midpoint: better,
-  };
+  // Undecided at the cap: kept only at the better rate. A boost kept on the midpoint would often be one as good
+  // as the plan (16 % of them, simulated at 1 in 4), a bigger plan for nothing.
+  return waldTest(better, now, better);
 }
 
 /** log P(tally | H1) / P(tally | H0): each failure adds log(p1 / p0), each pass log((1 − p1) / (1 − p0)). */

@@ -134,14 +134,7 @@ type Transform = (p: ShrinkPlan) => ShrinkPlan | undefined;
 function transforms(): [string, Transform][] {
   const eachWindow = (name: string, change: (w: FaultWindow) => FaultWindow | undefined): [string, Transform][] =>
     // One transform per window position: the plan's windows keep their order.
-    Array.from({ length: 8 }, (_, i): [string, Transform] => [
-      `${name} of window ${i + 1}`,
-      (p) => {
-        const w = p.script[i];
-        const changed = w === undefined ? undefined : change(w);
-        return changed === undefined ? undefined : { ...p, script: p.script.map((x, j) => (j === i ? changed : x)) };
-      },
-    ]);
+    Array.from({ length: 8 }, (_, i): [string, Transform] => [`${name} of window ${i + 1}`, (p) => withWindow(p, i, change)]);
   return [
     // First, as the queue shrink does: every later candidate then runs only as long as its windows need (a zk find of
     // 2026-12-06 ran its first 15 candidates at 10 s and was cut to 7 s on the 16th: 30 runs 3 s longer than needed).
@@ -173,24 +166,27 @@ function transforms(): [string, Transform][] {
  */
 export function boosts(p: ShrinkPlan): [string, ShrinkPlan | undefined][] {
   const limitMs = p.timeLimitS * 1000;
-  const at = (i: number, change: (w: FaultWindow) => FaultWindow | undefined): ShrinkPlan | undefined => {
-    const changed = change(p.script[i]!);
-    return changed === undefined ? undefined : { ...p, script: p.script.map((x, j) => (j === i ? changed : x)) };
-  };
   return [
-    ...p.script.flatMap((w, i): [string, ShrinkPlan | undefined][] => [
+    ...p.script.flatMap((_, i): [string, ShrinkPlan | undefined][] => [
       [
         `lengthen window ${i + 1}`,
-        at(i, (x) => {
+        withWindow(p, i, (x) => {
           const until = Math.min(limitMs, x.at + 2 * (x.until - x.at));
           return until > x.until ? { ...x, until } : undefined;
         }),
       ],
-      [`widen the delay of window ${i + 1}`, at(i, (x) => (x.fault === 'delay' ? { ...x, delayMs: 2 * x.delayMs } : undefined))],
-      [`widen the clock jump of window ${i + 1}`, at(i, (x) => (x.fault === 'clock' ? { ...x, offsetMs: 2 * x.offsetMs } : undefined))],
+      [`widen the delay of window ${i + 1}`, withWindow(p, i, (x) => (x.fault === 'delay' ? { ...x, delayMs: 2 * x.delayMs } : undefined))],
+      [`widen the clock jump of window ${i + 1}`, withWindow(p, i, (x) => (x.fault === 'clock' ? { ...x, offsetMs: 2 * x.offsetMs } : undefined))],
     ]),
     ['one client fewer', p.clients > 2 ? { ...p, clients: p.clients - 1 } : undefined],
   ];
+}
+
+/** The plan with its `i`-th window changed; undefined when there is none or the change does not apply. */
+function withWindow(p: ShrinkPlan, i: number, change: (w: FaultWindow) => FaultWindow | undefined): ShrinkPlan | undefined {
+  const w = p.script[i];
+  const changed = w === undefined ? undefined : change(w);
+  return changed === undefined ? undefined : { ...p, script: p.script.map((x, j) => (j === i ? changed : x)) };
 }
 
 function fewerNodes(nodes: readonly string[]): NodeSet | ServerVictim {
