@@ -74,7 +74,8 @@ export function readHunts(partDir: string): LibraryHunt[] {
     const facts = JSON.parse(readFileSync(cellFile, 'utf8')) as HuntCellFacts;
     const hunt = JSON.parse(readFileSync(join(huntDir, 'hunt.json'), 'utf8')) as HuntJson;
     const shrinkFile = join(huntDir, 'shrink', 'shrink.json');
-    const found = hunt.tries.findIndex((t) => t.outcome === 'unsafe');
+    // The hunt's own find (a hunt.json older than `find` names none: its first violation then).
+    const found = hunt.find != null ? hunt.tries.findIndex((t) => t.index === hunt.find) : hunt.tries.findIndex((t) => t.outcome === 'unsafe');
     return [
       {
         library: facts.library,
@@ -85,7 +86,8 @@ export function readHunts(partDir: string): LibraryHunt[] {
         tested: hunt.tries.filter((t) => t.outcome === 'safe').length,
         lines: hunt.lines,
         durationMs: facts.durationMs,
-        found: found < 0 ? null : { tryNumber: found + 1, replay: hunt.tries[found]!.replay ?? '' },
+        // As the hunt's log numbers it (a plan's number: with several lanes tries end out of order).
+        found: found < 0 ? null : { tryNumber: hunt.tries[found]!.index + 1, replay: hunt.tries[found]!.replay ?? '' },
         shrink: existsSync(shrinkFile) ? readShrunk(shrinkFile) : null,
       },
     ];
@@ -95,7 +97,9 @@ export function readHunts(partDir: string): LibraryHunt[] {
 interface HuntJson {
   exitCode: number;
   lines: string[];
-  tries: { outcome: string; replay: string | null }[];
+  /** The plan index of the try the hunt's answer names (absent before it was recorded). */
+  find?: number | null;
+  tries: { index: number; outcome: string; replay: string | null }[];
 }
 
 /** The newest timestamped directory under `dir` (a hunt writes <results>/hunt/<timestamp>/). */

@@ -171,6 +171,8 @@ function writeHuntJson(o: HuntOptions, records: readonly TryRecord[], interrupte
     interrupted,
     exitCode: out.exitCode,
     lines: out.lines,
+    // The try the hunt's answer names (the most reproducible violation, not always the first): its plan's index.
+    find: out.found ? out.found.record.plan.index : null,
     tries: records.map((r) => ({
       index: r.plan.index,
       origin: r.plan.origin,

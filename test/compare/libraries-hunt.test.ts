@@ -6,7 +6,7 @@
  * with the try that broke it and its shrink, safe with the weight of its
  * tested tries, or still untested saying the hunt did not reach it either.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCompareReport, type MatrixInput } from '../../src/compare/compare-report.js';
@@ -137,9 +137,12 @@ describe('hunting the untested cells', () => {
       exitCode: 1,
       tries: r.found!.tryNumber,
       durationMs: 61_000,
-      found: { tryNumber: r.found!.tryNumber },
+      found: { tryNumber: r.found!.record.plan.index + 1, replay: r.found!.record.replay },
       shrink: null,
     });
+    // hunt.json names the hunt's own find (the most reproducible violation, which need not be the first).
+    const written = JSON.parse(readFileSync(join(huntDir, 'hunt.json'), 'utf8')) as { find: number | null };
+    expect(written.find).toBe(r.found!.record.plan.index);
     expect(hunt!.lines[0]).toMatch(/^VIOLATION: 1 of /);
     // A cell without its cell.json (a hunt cut short) is not read.
     mkdirSync(join(part, 'hunts', '2', 'hunt', 'x'), { recursive: true });
