@@ -58,6 +58,8 @@ export interface RunHooks {
   busyTimeoutMs?: number;
   /** Take the cluster from this pool (reset and checked) and leave it there after the run; default: a fresh cluster, torn down after. */
   warm?: WarmPool;
+  /** The slot of a fresh cluster (core/cluster/slots.ts; default 0); a warm pool's cluster is in the pool's slot. */
+  slot?: number;
 }
 
 const RESOURCE_KEY = 'counter';
@@ -247,6 +249,7 @@ export function runClusterOptions(plan: RunPlan, runDir: string, hooks: RunHooks
     ...systemClusterOptions(o),
     log: (l) => log(`cluster: ${l}`),
     ...(hooks.busyTimeoutMs !== undefined ? { busyTimeoutMs: hooks.busyTimeoutMs } : {}),
+    ...(hooks.slot !== undefined ? { slot: hooks.slot } : {}),
     ...(o.provider ? { provider: o.provider } : {}),
   };
 }

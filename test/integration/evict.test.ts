@@ -134,7 +134,7 @@ const runOptions = (o: Partial<RunOptions>): RunOptions => ({
 });
 
 async function evictRun(o: Partial<RunOptions>) {
-  const r = await runLockTest(runOptions(o), { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+  const r = await runLockTest(runOptions(o), { log: (l) => console.log(`  ${l}`), ...SHARED_MACHINE });
   const history = await readHistory(join(r.runDir, 'history.jsonl'));
   const evictedLockKeys = history.filter((op) => op.process === 'nemesis' && op.f === 'evicted');
   const results = readResultsJson(r.runDir)!;

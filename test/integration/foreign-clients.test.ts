@@ -127,7 +127,7 @@ describe('runs with a foreign client', () => {
     client: command,
   });
   const by = (r: { verdicts: CheckerVerdict[] }, name: string) => r.verdicts.find((v) => v.checker === name)!;
-  const hooks = { log: (l: string) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs };
+  const hooks = { log: (l: string) => console.log(`  ${l}`), ...SHARED_MACHINE };
 
   it('redis-py without a fence, its holder paused past the TTL: updates lost or stale writes accepted', async () => {
     const r = await runLockTest(s1('redis-none', client('redis_py_client.py')), hooks);

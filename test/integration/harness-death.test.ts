@@ -82,7 +82,7 @@ describe('a delay proxy killed mid-run', () => {
         killed.push(pid);
       }
     });
-    const r = await runLockTest(options, { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+    const r = await runLockTest(options, { log, ...SHARED_MACHINE });
     expect(killed.length).toBeGreaterThan(0);
 
     const results = readResultsJson(r.runDir)!;
@@ -135,7 +135,7 @@ describe('the resource server (postmaster) killed mid-run', () => {
         seed: 1,
         resultsDir,
       },
-      { log, busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs },
+      { log, ...SHARED_MACHINE },
     );
     expect(killed).toHaveLength(1);
     const results = readResultsJson(r.runDir)!;

@@ -13,6 +13,8 @@ import { isSameProcess, readProcessInfo } from '../../runtime/hosts/process-info
 import { parseSysvShm } from '../../runtime/cluster/shared-memory.js';
 import { runCommand } from '../../runtime/hosts/run-command.js';
 import type { ClusterState } from '../../runtime/hosts/state-file.js';
+import { slotPrefix } from '../../core/cluster/slots.js';
+import { TEST_SLOT } from './test-slot.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -93,17 +95,18 @@ export interface Census {
 }
 
 /**
- * Everything of the project on this machine: it must all be empty after a
- * teardown. With `runDir`, also that run's data dirs and any process naming
+ * Everything of the project in the file's slot (TEST_SLOT: another file may run in another slot meanwhile): it
+ * must all be empty after a teardown. With `runDir`, also that run's data dirs and any process naming
  * it; with `shmCreators` (the pids of the run's PostgreSQL servers), the
  * shared-memory segments they made. (Other sessions on a shared machine may
  * run their own PostgreSQL: only the run's own things are counted.)
  */
 export async function leftovers(recorded: ClusterState['processes'] = [], opts: { runDir?: string; shmCreators?: readonly number[] } = {}): Promise<Census> {
-  const namespaces = existsSync('/run/netns') ? readdirSync('/run/netns').filter((n) => n.startsWith('fc-')) : [];
-  const links = readdirSync('/sys/class/net').filter((n) => n.startsWith('fc-'));
+  const prefix = slotPrefix(TEST_SLOT);
+  const namespaces = existsSync('/run/netns') ? readdirSync('/run/netns').filter((n) => n.startsWith(prefix)) : [];
+  const links = readdirSync('/sys/class/net').filter((n) => n.startsWith(prefix));
   const tables = await runCommand('nft', ['list', 'tables'], { reject: false });
-  const rootTables = tables.stdout.split('\n').filter((l) => / fc-/.test(l));
+  const rootTables = tables.stdout.split('\n').filter((l) => l.includes(` ${prefix}`));
   const inNamespaces = [...pidsInNamespaces(namespaces)].map(([pid, ns]) => `${pid} in ${ns}`);
   const alive = recorded.filter((p) => isSameProcess(p)).map((p) => `${p.pid} (${p.name}, ${p.comm})`);
   const run = opts.runDir;
@@ -119,15 +122,15 @@ export async function leftovers(recorded: ClusterState['processes'] = [], opts: 
 }
 
 /**
- * Start options for every test cluster: on a shared machine another
- * fencecheck process may hold the cluster lock for a while; wait for it
- * (within vitest's 120 s hook timeout) rather than fail.
+ * Start options for every test cluster: the file's slot (test-slot.ts), and, on a shared machine, another
+ * fencecheck process may hold the slot's cluster lock for a while; wait for it (within vitest's 120 s hook
+ * timeout) rather than fail.
  */
-export const SHARED_MACHINE = { busyTimeoutMs: 90_000 } as const;
+export const SHARED_MACHINE = { busyTimeoutMs: 90_000, slot: TEST_SLOT } as const;
 
-/** Run `check` while holding the machine's cluster lock, so no other fencecheck process starts a cluster meanwhile. */
+/** Run `check` while holding the file's slot's cluster lock, so no other fencecheck process starts a cluster there meanwhile. */
 export async function withClusterLock<T>(check: () => Promise<T>): Promise<T> {
-  const lock = await acquireClusterLock(defaultStateFile(), SHARED_MACHINE.busyTimeoutMs);
+  const lock = await acquireClusterLock(defaultStateFile(TEST_SLOT), SHARED_MACHINE.busyTimeoutMs, TEST_SLOT);
   try {
     return await check();
   } finally {

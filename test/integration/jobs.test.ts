@@ -38,10 +38,7 @@ async function jobsRun(resource: ResourceMode) {
     seed: 2,
     resultsDir,
   };
-  const r = await runLockTest(
-    { ...o, script: aimedScript(o, { 'client-pause': 'holder-read' }) },
-    { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs },
-  );
+  const r = await runLockTest({ ...o, script: aimedScript(o, { 'client-pause': 'holder-read' }) }, { log: (l) => console.log(`  ${l}`), ...SHARED_MACHINE });
   const results = readResultsJson(r.runDir)!;
   const jobs = results.checkers.find((c) => c.checker === 'jobs')!;
   console.log(`redis/${resource} jobs: ${jobs.summary} (${r.runDir})`);

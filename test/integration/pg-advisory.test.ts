@@ -201,7 +201,7 @@ describe('runs under session-end (each on its own cluster)', () => {
     resultsDir,
   });
   const run = async (resource: RunOptions['resource']) => {
-    const r = await runLockTest(options(resource), { log: (l) => console.log(`  ${l}`), busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs });
+    const r = await runLockTest(options(resource), { log: (l) => console.log(`  ${l}`), ...SHARED_MACHINE });
     const history = await readHistory(join(r.runDir, 'history.jsonl'));
     const ended = history.filter((op) => op.process === 'nemesis' && op.f === 'end-session' && op.type === 'info' && op['error'] == null);
     const results = readResultsJson(r.runDir)!;

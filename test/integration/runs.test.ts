@@ -31,7 +31,7 @@ describe('redis-sentinel: S7, the master killed after a grant that never reached
     const [variant] = selectVariants(s7, ['failover-fence']);
     const r = await runLockTest(variantRunOptions(s7, variant!, 1, resultsDir), {
       log: (l) => console.log(`  ${l}`),
-      busyTimeoutMs: SHARED_MACHINE.busyTimeoutMs,
+      ...SHARED_MACHINE,
     });
     const history = await readHistory(join(r.runDir, 'history.jsonl'));
     const lost = lostGrants(history);

@@ -175,7 +175,7 @@ describe('slots', () => {
 
       // The next command starts its cluster in slot 2: its start reclaims slots 0 and 1 on the way.
       const lines: string[] = [];
-      const next = await startCluster({ backends: ['redis'], slot: 2, runDir: join(resultsDir, 'next'), log: (l) => void lines.push(l), ...SHARED_MACHINE });
+      const next = await startCluster({ ...SHARED_MACHINE, backends: ['redis'], slot: 2, runDir: join(resultsDir, 'next'), log: (l) => void lines.push(l) });
       try {
         expect(lines.filter((l) => l.startsWith('reclaimed slot '))).toHaveLength(2);
         expect(recorded.filter((p) => isSameProcess(p)).map((p) => `${p.name} ${p.pid}`)).toEqual([]);

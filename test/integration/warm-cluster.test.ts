@@ -34,6 +34,7 @@ import { WarmPool } from '../../runtime/runner/warm-pool.js';
 import { type ClusterRecord } from '../../core/run-files/cluster-record.js';
 import type { LockBackend, ResourceMode } from '../../core/vocabulary.js';
 import { SHARED_MACHINE, waitFor } from './helpers.js';
+import { TEST_SLOT } from './test-slot.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-warm-'));
 afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
@@ -99,7 +100,7 @@ const EXPECTED: Record<'none' | 'fenced', ReturnType<typeof verdictOf>> = {
 
 describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as const)('warm cluster: %s', (backend) => {
   it('the same plans get the same verdicts fresh and warm', async () => {
-    const pool = new WarmPool();
+    const pool = new WarmPool(undefined, undefined, TEST_SLOT);
     try {
       const kinds = FRESH_FENCED.has(backend) ? (['fenced', 'none', 'fenced'] as const) : (['none', 'fenced', 'none'] as const);
       const runs: RunResult[] = [];
@@ -134,7 +135,7 @@ describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as con
 describe('the clean check on real servers', () => {
   it('finds a leftover Redis key and etcd lease, and the reset removes them', async () => {
     for (const backend of ['redis', 'etcd'] as const) {
-      const pool = new WarmPool();
+      const pool = new WarmPool(undefined, undefined, TEST_SLOT);
       try {
         const p = planRun(plan(backend, 'fence'));
         const { cluster } = await pool.take(runClusterOptions(p, join(resultsDir, `dirty-${backend}`), hooks, log), log);
@@ -154,7 +155,7 @@ describe('the clean check on real servers', () => {
   }, 120_000);
 
   it('a kill of Redis with AOF persistence: the restarted node replays its keys, the reset flushes them, the next run reuses the cluster', async () => {
-    const pool = new WarmPool();
+    const pool = new WarmPool(undefined, undefined, TEST_SLOT);
     try {
       const killed: RunOptions = {
         ...plan('redis', 'fence-claim'),
@@ -182,7 +183,7 @@ describe('the clean check on real servers', () => {
   }, 180_000);
 
   it('a Sentinel failover fails the check: the next run starts fresh and says why', async () => {
-    const pool = new WarmPool();
+    const pool = new WarmPool(undefined, undefined, TEST_SLOT);
     try {
       const first = await runLockTest(plan('redis-sentinel', 'fence'), { ...hooks, warm: pool });
       const p = planRun(plan('redis-sentinel', 'fence'));

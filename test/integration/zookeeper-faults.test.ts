@@ -25,10 +25,11 @@ import { runLockTest } from '../../src/run/run-lock-test.js';
 import { DEFAULTS } from '../../core/plan/run-options.js';
 import type { FaultKind } from '../../core/generator/faults/registry.js';
 import { SHARED_MACHINE } from './helpers.js';
+import { TEST_SLOT } from './test-slot.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-zk-faults-'));
 const log = (l: string): void => console.log(`  ${l}`);
-const pool = new WarmPool();
+const pool = new WarmPool(undefined, undefined, TEST_SLOT);
 afterAll(async () => {
   await pool.close(log);
   rmSync(resultsDir, { recursive: true, force: true });
