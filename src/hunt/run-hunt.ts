@@ -71,7 +71,8 @@ export function tryHooks(log: (line: string) => void): RunHooks {
 
 export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntReport> {
   const seed = o.shard ? new Prng(o.seed).fork(`shard-${o.shard.index}`).seed : o.seed;
-  const search = new HuntSearch(huntSpace(o.target, o.faults, o.shape), seed);
+  // A hunt that weighs a safe spends its tries near the ones that tested (search.ts, aim 'weigh').
+  const search = new HuntSearch(huntSpace(o.target, o.faults, o.shape), seed, o.untilRuledOut !== undefined ? 'weigh' : 'find');
   const started = deps.now();
   const records: TryRecord[] = [];
   mkdirSync(o.huntDir, { recursive: true });
@@ -104,7 +105,8 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
       if (record.outcome === 'unsafe' && !showsWanted(record.miss, o.want)) record.outcome = 'other-violation';
       records.push(record);
       // A violation of another kind feeds the search as the near miss it is for the wanted failure (its signs, not a find).
-      if (record.miss) search.record(plan, record.outcome === 'other-violation' ? { ...record.miss, violation: false } : record.miss);
+      if (record.miss)
+        search.record(plan, record.outcome === 'other-violation' ? { ...record.miss, violation: false } : record.miss, record.outcome === 'safe');
       failures = record.outcome === 'error' ? failures + 1 : 0;
       // --keep-going spends the budget on tries, counting violations: no find is re-run there.
       if (record.outcome === 'unsafe' && o.confirm !== false && !o.keepGoing && !ended && !deps.stopped()) {

@@ -13,6 +13,12 @@
  *            its signs were seen before; later tries mutate corpus
  *            plans (shift a window, stretch it, change its trigger, add or
  *            drop a window), picked in proportion to how close they came
+ *   weighing a hunt that weighs a safe (`--until-ruled-out`: aim 'weigh')
+ *            spends most tries near the plans that put the protection to
+ *            the test (the danger occurred and the resource held): only
+ *            such tries count toward what is ruled out, and a fresh swarm
+ *            plan meets the danger in about half the tries on a protected
+ *            target (etcd: 38 of 80 in 10 minutes, 2026-12-06)
  *
  * Deterministic given the outcomes: try k draws from the stream forked for
  * k, and the state (weights, corpus) changes only through `record`. So a
@@ -77,6 +83,15 @@ interface CorpusEntry {
   score: number;
 }
 
+/** What a hunt's tries are for: a violation (the default), or tested tries that weigh a safe (`--until-ruled-out`). */
+export type SearchAim = 'find' | 'weigh';
+
+/**
+ * When weighing, the share of tries that mutate a tested plan once there is one; the rest search as a finding
+ * hunt does, so that a kind of danger no tested plan reaches yet still gets tried (and its plans join the pool).
+ */
+export const WEIGH_SHARE = 0.75;
+
 export function armsOf(space: Pick<HuntSpace, 'faults' | 'events'>): Arm[] {
   return space.faults.flatMap((fault) => FAULT_SPECS[fault].huntEvents.filter((on) => on === 'time' || space.events.includes(on)).map((on) => ({ fault, on })));
 }
@@ -87,6 +102,8 @@ export class HuntSearch {
   private readonly root: Prng;
   private readonly weights = new Map<string, number>();
   private readonly corpus: CorpusEntry[] = [];
+  /** The plans whose try was tested (aim 'weigh' mutates them): no score, every one as good as another. */
+  private readonly tested: TryPlan[] = [];
   /** How many tries showed each set of signs so far (signsOf). */
   private readonly seen = new Map<string, number>();
   private tries = 0;
@@ -94,6 +111,7 @@ export class HuntSearch {
   constructor(
     private readonly space: HuntSpace,
     seed: number,
+    private readonly aim: SearchAim = 'find',
   ) {
     if (space.faults.length === 0) throw new RangeError('Expected at least one fault kind to hunt with');
     this.root = new Prng(seed).fork('hunt');
@@ -104,8 +122,13 @@ export class HuntSearch {
   next(): TryPlan {
     const index = this.tries++;
     const rng = this.root.fork(`try-${index}`);
+    // Weighing: mostly a variation of a tested plan, any of them alike (its own stream: a finding hunt draws as before).
+    if (this.aim === 'weigh' && this.tested.length > 0) {
+      const weigh = rng.fork('weigh');
+      if (weigh.float() < WEIGH_SHARE) return this.mutant(index, rng, weigh.pick(this.tested));
+    }
     // Mutate a near miss half the time once there is one; else a fresh swarm plan.
-    if (this.corpus.length > 0 && rng.float() < 0.5) return this.mutant(index, rng);
+    if (this.corpus.length > 0 && rng.float() < 0.5) return this.mutant(index, rng, this.closeOne(rng));
     return this.fresh(index, rng);
   }
 
@@ -115,7 +138,8 @@ export class HuntSearch {
    * resource every client pause gives double holds and refusals, and without the discount the search spent
    * 30 of 35 tries of a 10-minute etcd hunt on that one arm.
    */
-  record(plan: TryPlan, miss: NearMiss): void {
+  record(plan: TryPlan, miss: NearMiss, tested = false): void {
+    if (tested) this.tested.push(plan);
     const signs = signsOf(miss);
     const seen = this.seen.get(signs) ?? 0;
     this.seen.set(signs, seen + 1);
@@ -143,15 +167,18 @@ export class HuntSearch {
     return { index, swarm, hold, patience, windows: byTime(windows), origin: { kind: 'swarm' } };
   }
 
-  private mutant(index: number, rng: Prng): TryPlan {
-    // In proportion to the square of how close each came: the closest near misses are mutated most (a try with a grant past its lease over one with a refusal).
+  /** A corpus plan in proportion to the square of how close it came: the closest near misses are mutated most (a try with a grant past its lease over one with a refusal). */
+  private closeOne(rng: Prng): TryPlan {
     const total = this.corpus.reduce((t, e) => t + e.score ** 2, 0);
     let x = rng.float() * total;
-    const parent = this.corpus.find((e) => (x -= e.score ** 2) < 0) ?? this.corpus.at(-1)!;
-    const windows = [...parent.plan.windows];
+    return (this.corpus.find((e) => (x -= e.score ** 2) < 0) ?? this.corpus.at(-1)!).plan;
+  }
+
+  private mutant(index: number, rng: Prng, parent: TryPlan): TryPlan {
+    const windows = [...parent.windows];
     const i = rng.int(0, windows.length - 1);
-    const arms = armsOf({ ...this.space, faults: parent.plan.swarm });
-    const scale = { ...this.space, ttlMs: leaseOf(this.space, parent.plan.hold) };
+    const arms = armsOf({ ...this.space, faults: parent.swarm });
+    const scale = { ...this.space, ttlMs: leaseOf(this.space, parent.hold) };
     const ops: [string, () => void][] = [
       ['shift', () => void (windows[i] = shift(windows[i]!, rng.int(-1500, 1500), this.space.timeLimitMs))],
       ['stretch', () => void (windows[i] = stretch(windows[i]!, 0.5 + rng.float() * 1.5, this.space.timeLimitMs))],
@@ -195,14 +222,14 @@ export class HuntSearch {
     op();
     // A mutant keeps its parent's patience, except now and then (its own stream: the other draws stay as they were).
     const flip = rng.fork('patience').float() < 0.2;
-    const patience = flip ? (parent.plan.patience === 'long' ? 'short' : 'long') : parent.plan.patience;
+    const patience = flip ? (parent.patience === 'long' ? 'short' : 'long') : parent.patience;
     return {
       index,
-      swarm: parent.plan.swarm,
-      hold: parent.plan.hold,
+      swarm: parent.swarm,
+      hold: parent.hold,
       patience,
       windows: byTime(windows),
-      origin: { kind: 'mutant', of: parent.plan.index, how: flip ? `${how}, ${patience} patience` : how },
+      origin: { kind: 'mutant', of: parent.index, how: flip ? `${how}, ${patience} patience` : how },
     };
   }
 

@@ -4,7 +4,7 @@
  * and near misses bias later tries toward the arms that came close.
  */
 import { describe, expect, it } from 'vitest';
-import { armOfWindow, armsOf, HuntSearch, leaseOf, patienceMsOf, type HuntSpace, type TryPlan } from '../../src/hunt/search.js';
+import { armOfWindow, armsOf, HuntSearch, leaseOf, patienceMsOf, type HuntSpace, type SearchAim, type TryPlan } from '../../src/hunt/search.js';
 import type { NearMiss } from '../../src/hunt/near-miss.js';
 import { parseScript, scriptText } from '../../core/generator/parse-script.js';
 import { testSeed } from '../support/seed.js';
@@ -36,16 +36,27 @@ function drawnBothWays(plans: readonly TryPlan[], yes: (p: TryPlan) => boolean):
   return chosen;
 }
 
-function drive(seed: number, tries: number, outcome: (p: TryPlan) => NearMiss): TryPlan[] {
-  const s = new HuntSearch(space, seed);
+function drive(
+  seed: number,
+  tries: number,
+  outcome: (p: TryPlan) => NearMiss,
+  aim: SearchAim = 'find',
+  tested: (p: TryPlan) => boolean = () => false,
+): TryPlan[] {
+  const s = new HuntSearch(space, seed, aim);
   const plans: TryPlan[] = [];
   for (let i = 0; i < tries; i++) {
     const p = s.next();
     plans.push(p);
-    s.record(p, outcome(p));
+    s.record(p, outcome(p), tested(p));
   }
   return plans;
 }
+
+/** A fake protected target: a try is tested when it pauses a holder (a double hold, the fence refuses the late write). */
+const pausesAHolder = (p: TryPlan): boolean =>
+  p.windows.some((w) => w.fault === 'client-pause' && ['holder-read', 'write', 'held'].includes(w.trigger?.on ?? ''));
+const protectedOutcome = (p: TryPlan): NearMiss => (pausesAHolder(p) ? { ...quiet, doubleHolds: 2, refusals: 2 } : quiet);
 
 describe('the hunt search', () => {
   it('replays the same plans from the same seed and outcomes, and other plans from another seed', () => {
@@ -164,6 +175,20 @@ describe('the hunt search', () => {
     expect(gain({ ...same, doubleHolds: 9 })).toBeLessThan(first / 2);
     // Grants to paused waiters: a sign not seen yet, counted in full beside the same double holds and refusals.
     expect(gain({ ...same, sleptGrants: 1 })).toBeGreaterThan(first);
+  });
+
+  it('weighing a safe (--until-ruled-out), most tries vary the tested ones: far more of them test; finding draws as before', () => {
+    const seed = testSeed('hunt search weigh', 'test/hunt/search.test.ts');
+    const share = (plans: readonly TryPlan[]): number => plans.slice(20).filter(pausesAHolder).length / (plans.length - 20);
+    const finding = share(drive(seed, 200, protectedOutcome, 'find', pausesAHolder));
+    const weighing = share(drive(seed, 200, protectedOutcome, 'weigh', pausesAHolder));
+    console.log(`[hunt search weigh] tested share of tries 21-200: finding ${finding.toFixed(3)}, weighing ${weighing.toFixed(3)}`);
+    expect(weighing).toBeGreaterThan(0.6);
+    expect(weighing).toBeGreaterThan(finding + 0.1);
+    // Told what tested, a finding hunt's plans are those it draws without being told.
+    expect(JSON.stringify(drive(seed, 60, protectedOutcome, 'find', pausesAHolder))).toBe(JSON.stringify(drive(seed, 60, protectedOutcome)));
+    // Weighing before any try tested: the finding hunt's plans.
+    expect(JSON.stringify(drive(seed, 60, () => quiet, 'weigh'))).toBe(JSON.stringify(drive(seed, 60, () => quiet)));
   });
 
   it('mutates near misses once there are some, and only then', () => {
