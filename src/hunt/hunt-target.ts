@@ -96,6 +96,7 @@ export function partitionShapes(backend: LockBackend, nodes: readonly string[]):
 /** A try's run options: the target, the shape, the try's script (with delay proxies when it delays), its own workload seed. */
 export function tryOptions(target: HuntTarget, shape: TryShape, plan: TryPlan, huntSeed: number, resultsDir: string): RunOptions {
   const kinds = [...new Set(plan.windows.map((w) => w.fault))];
+  const leaseSpace = { ttlMs: shape.ttlMs, timeLimitMs: shape.timeLimitS * 1000 };
   return {
     ...DEFAULTS,
     backend: target.backend,
@@ -109,9 +110,9 @@ export function tryOptions(target: HuntTarget, shape: TryShape, plan: TryPlan, h
     ...(kinds.includes('delay') ? { proxies: 'both' as const } : {}),
     timeLimitS: shape.timeLimitS,
     clients: shape.clients,
-    ttlMs: leaseOf(shape, plan.hold),
-    ...(plan.hold === 'long' ? { holdMs: Math.round(leaseOf(shape, 'long') * LONG_HOLD.holdShare) } : {}),
-    ...(plan.patience === 'long' ? { callTimeoutMs: patienceMsOf(plan, shape) } : {}),
+    ttlMs: leaseOf(leaseSpace, plan.hold),
+    ...(plan.hold === 'long' ? { holdMs: Math.round(leaseOf(leaseSpace, 'long') * LONG_HOLD.holdShare) } : {}),
+    ...(plan.patience === 'long' ? { callTimeoutMs: patienceMsOf(plan, leaseSpace) } : {}),
     rate: 3,
     recoverMs: 2000,
     intervalMs: 1000,

@@ -65,17 +65,28 @@ export interface TryPlan {
   origin: { kind: 'swarm' } | { kind: 'mutant'; of: number; how: string };
 }
 
-export const LONG_HOLD = { leaseFactor: 4, holdShare: 0.75 } as const;
+/**
+ * A long hold's lease: `leaseFactor` times the given one, but at most `maxRunShare` of the try's main phase (and
+ * never shorter than the given lease). Why the cap: the danger has to unfold within the try (the holder's lease
+ * runs out, another client acquires, the holder comes back and acts), and a lease as long as the try leaves it no
+ * room: etcd's 2 s minimum made long leases of 8 s in 10 s tries, and a 10-minute etcd hunt spent 13 of its first
+ * 27 tries (its search following one write after the lease ended) on such plans without one testing the fence.
+ */
+export const LONG_HOLD = { leaseFactor: 4, holdShare: 0.75, maxRunShare: 0.4 } as const;
+
+/** What a try's lease is sized from: the lease given and the main phase's length. */
+export type LeaseSpace = Pick<HuntSpace, 'ttlMs' | 'timeLimitMs'>;
 
 /** A long-patience try's call timeout: the longest window plus two of its leases, so a client woken from any of its faults still waits for its call. */
-export function patienceMsOf(plan: Pick<TryPlan, 'windows' | 'hold'>, space: Pick<HuntSpace, 'ttlMs'>): number {
+export function patienceMsOf(plan: Pick<TryPlan, 'windows' | 'hold'>, space: LeaseSpace): number {
   const longest = Math.max(0, ...plan.windows.map((w) => w.until - w.at));
   return longest + 2 * leaseOf(space, plan.hold);
 }
 
 /** The lease a try's windows are sized from. */
-export function leaseOf(space: Pick<HuntSpace, 'ttlMs'>, hold: TryPlan['hold']): number {
-  return hold === 'long' ? space.ttlMs * LONG_HOLD.leaseFactor : space.ttlMs;
+export function leaseOf(space: LeaseSpace, hold: TryPlan['hold']): number {
+  if (hold === 'short') return space.ttlMs;
+  return Math.max(space.ttlMs, Math.min(space.ttlMs * LONG_HOLD.leaseFactor, Math.round(space.timeLimitMs * LONG_HOLD.maxRunShare)));
 }
 
 interface CorpusEntry {

@@ -122,6 +122,24 @@ describe('the hunt search', () => {
     for (const m of plans) if (m.origin.kind === 'mutant') expect(m.hold).toBe(plans[m.origin.of]!.hold);
   });
 
+  it('a long hold leaves the danger room to unfold: its lease at most 40 % of the main phase, never shorter than the given one', () => {
+    // Redis's 1 s lease in a 10 s try: four times it. etcd's 2 s minimum: 4 s, not 8 s (the lease would outlast most of the try).
+    expect(leaseOf({ ttlMs: 1000, timeLimitMs: 10_000 }, 'long')).toBe(4000);
+    expect(leaseOf({ ttlMs: 2000, timeLimitMs: 10_000 }, 'long')).toBe(4000);
+    expect(leaseOf({ ttlMs: 2000, timeLimitMs: 30_000 }, 'long')).toBe(8000);
+    expect(leaseOf({ ttlMs: 6000, timeLimitMs: 10_000 }, 'long')).toBe(6000);
+    expect(leaseOf({ ttlMs: 2000, timeLimitMs: 10_000 }, 'short')).toBe(2000);
+    // On such a target a long plan's client pause is 1.5-3 of the capped lease (clipped by the main phase's end).
+    const etcd = { ...space, ttlMs: 2000 };
+    const s = new HuntSearch(etcd, testSeed('hunt search long lease', 'test/hunt/search.test.ts'));
+    const longPauses = Array.from({ length: 300 }, () => s.next())
+      .filter((p) => p.hold === 'long' && p.origin.kind === 'swarm')
+      .flatMap((p) => p.windows.filter((w) => w.fault === 'client-pause' && w.until < etcd.timeLimitMs));
+    expect(longPauses.length).toBeGreaterThan(10);
+    for (const w of longPauses) expect(w.until - w.at).toBeGreaterThanOrEqual(1.5 * 4000 - 1);
+    for (const w of longPauses) expect(w.until - w.at).toBeLessThanOrEqual(3 * 4000 + 1);
+  });
+
   it("tries short and long patience; a patient try waits for a call longer than its longest fault plus two leases; mutants keep their parent's unless they say otherwise", () => {
     const plans = drive(testSeed('hunt search patience', 'test/hunt/search.test.ts'), 200, fakeOutcome);
     const patient = drawnBothWays(plans, (p) => p.patience === 'long');
