@@ -14,6 +14,8 @@ import { parseSysvShm } from '../../runtime/cluster/shared-memory.js';
 import { runCommand } from '../../runtime/hosts/run-command.js';
 import type { ClusterState } from '../../runtime/hosts/state-file.js';
 import { slotPrefix } from '../../core/cluster/slots.js';
+import { projectNamespaces, projectRootLinks } from '../../runtime/cluster/topology.js';
+import { WarmPool } from '../../runtime/runner/warm-pool.js';
 import { TEST_SLOT } from './test-slot.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -102,11 +104,10 @@ export interface Census {
  * run their own PostgreSQL: only the run's own things are counted.)
  */
 export async function leftovers(recorded: ClusterState['processes'] = [], opts: { runDir?: string; shmCreators?: readonly number[] } = {}): Promise<Census> {
-  const prefix = slotPrefix(TEST_SLOT);
-  const namespaces = existsSync('/run/netns') ? readdirSync('/run/netns').filter((n) => n.startsWith(prefix)) : [];
-  const links = readdirSync('/sys/class/net').filter((n) => n.startsWith(prefix));
+  const namespaces = projectNamespaces(TEST_SLOT);
+  const links = projectRootLinks(TEST_SLOT);
   const tables = await runCommand('nft', ['list', 'tables'], { reject: false });
-  const rootTables = tables.stdout.split('\n').filter((l) => l.includes(` ${prefix}`));
+  const rootTables = tables.stdout.split('\n').filter((l) => l.includes(` ${slotPrefix(TEST_SLOT)}`));
   const inNamespaces = [...pidsInNamespaces(namespaces)].map(([pid, ns]) => `${pid} in ${ns}`);
   const alive = recorded.filter((p) => isSameProcess(p)).map((p) => `${p.pid} (${p.name}, ${p.comm})`);
   const run = opts.runDir;
@@ -127,6 +128,11 @@ export async function leftovers(recorded: ClusterState['processes'] = [], opts: 
  * timeout) rather than fail.
  */
 export const SHARED_MACHINE = { busyTimeoutMs: 90_000, slot: TEST_SLOT } as const;
+
+/** A warm pool of the file's slot (WarmPool's own start and kept-cluster adoption). */
+export function slotWarmPool(): WarmPool {
+  return new WarmPool(undefined, undefined, TEST_SLOT);
+}
 
 /** Run `check` while holding the file's slot's cluster lock, so no other fencecheck process starts a cluster there meanwhile. */
 export async function withClusterLock<T>(check: () => Promise<T>): Promise<T> {

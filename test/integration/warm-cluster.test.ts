@@ -30,11 +30,9 @@ import { storedOutcome } from '../../core/run-files/stored-outcome.js';
 import { runClusterOptions, runLockTest, type RunResult } from '../../src/run/run-lock-test.js';
 import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
 import { aimedScript, planRun } from '../../core/plan/run-plan.js';
-import { WarmPool } from '../../runtime/runner/warm-pool.js';
 import { type ClusterRecord } from '../../core/run-files/cluster-record.js';
 import type { LockBackend, ResourceMode } from '../../core/vocabulary.js';
-import { SHARED_MACHINE, waitFor } from './helpers.js';
-import { TEST_SLOT } from './test-slot.js';
+import { SHARED_MACHINE, waitFor, slotWarmPool } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-warm-'));
 afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
@@ -100,7 +98,7 @@ const EXPECTED: Record<'none' | 'fenced', ReturnType<typeof verdictOf>> = {
 
 describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as const)('warm cluster: %s', (backend) => {
   it('the same plans get the same verdicts fresh and warm', async () => {
-    const pool = new WarmPool(undefined, undefined, TEST_SLOT);
+    const pool = slotWarmPool();
     try {
       const kinds = FRESH_FENCED.has(backend) ? (['fenced', 'none', 'fenced'] as const) : (['none', 'fenced', 'none'] as const);
       const runs: RunResult[] = [];
@@ -135,7 +133,7 @@ describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as con
 describe('the clean check on real servers', () => {
   it('finds a leftover Redis key and etcd lease, and the reset removes them', async () => {
     for (const backend of ['redis', 'etcd'] as const) {
-      const pool = new WarmPool(undefined, undefined, TEST_SLOT);
+      const pool = slotWarmPool();
       try {
         const p = planRun(plan(backend, 'fence'));
         const { cluster } = await pool.take(runClusterOptions(p, join(resultsDir, `dirty-${backend}`), hooks, log), log);
@@ -155,7 +153,7 @@ describe('the clean check on real servers', () => {
   }, 120_000);
 
   it('a kill of Redis with AOF persistence: the restarted node replays its keys, the reset flushes them, the next run reuses the cluster', async () => {
-    const pool = new WarmPool(undefined, undefined, TEST_SLOT);
+    const pool = slotWarmPool();
     try {
       const killed: RunOptions = {
         ...plan('redis', 'fence-claim'),
@@ -183,7 +181,7 @@ describe('the clean check on real servers', () => {
   }, 180_000);
 
   it('a Sentinel failover fails the check: the next run starts fresh and says why', async () => {
-    const pool = new WarmPool(undefined, undefined, TEST_SLOT);
+    const pool = slotWarmPool();
     try {
       const first = await runLockTest(plan('redis-sentinel', 'fence'), { ...hooks, warm: pool });
       const p = planRun(plan('redis-sentinel', 'fence'));

@@ -17,19 +17,17 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WarmPool } from '../../runtime/runner/warm-pool.js';
 import { projectRoot } from '../../runtime/hosts/paths.js';
 import { readResultsJson } from '../../runtime/store/read-run-files.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
 import { runLockTest } from '../../src/run/run-lock-test.js';
 import { DEFAULTS } from '../../core/plan/run-options.js';
 import type { FaultKind } from '../../core/generator/faults/registry.js';
-import { SHARED_MACHINE } from './helpers.js';
-import { TEST_SLOT } from './test-slot.js';
+import { SHARED_MACHINE, slotWarmPool } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-zk-faults-'));
 const log = (l: string): void => console.log(`  ${l}`);
-const pool = new WarmPool(undefined, undefined, TEST_SLOT);
+const pool = slotWarmPool();
 afterAll(async () => {
   await pool.close(log);
   rmSync(resultsDir, { recursive: true, force: true });
