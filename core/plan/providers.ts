@@ -16,10 +16,16 @@ export interface ProviderFacts {
   notKept?: string;
   /** How a person runs a command on a host, for `up`'s last lines. */
   hostShell: string;
+  /**
+   * Where the data of servers that run as another user (PostgreSQL) may go: `fast` (tmpfs, /dev/shm, when it has
+   * room: runtime/hosts/paths.ts fastDataBase) or only `temp`, the system temp dir (a Docker daemon mounts those
+   * paths at the same place in its containers, and a harness in a container sees the host's temp dir, not its shm).
+   */
+  sharedData: 'fast' | 'temp';
 }
 
 export const PROVIDER_FACTS: Record<ProviderName, ProviderFacts> = {
-  namespaces: { hostShell: 'ip netns exec fc-<node>' },
+  namespaces: { hostShell: 'ip netns exec fc-<node>', sharedData: 'fast' },
   containers: {
     // Docker's names are machine-wide (the network `fc-net`, the containers `fc-<node>`, the labels reclaim goes by).
     oneCluster: {
@@ -28,6 +34,7 @@ export const PROVIDER_FACTS: Record<ProviderName, ProviderFacts> = {
     },
     notKept: 'are reused within one command',
     hostShell: 'docker exec fc-<node>',
+    sharedData: 'temp',
   },
 };
 

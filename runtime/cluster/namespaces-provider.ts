@@ -22,7 +22,8 @@ import { lookupUser, requireTools, which, type Tool } from '../hosts/binaries.js
 import { ClientHost, type ClientRuntime } from '../hosts/client-host.js';
 import { clockFileUnder, CLOCK_DIR } from '../hosts/clock-file.js';
 import type { SpecContext } from '../hosts/driver.js';
-import { clockLibraryPath, nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
+import { clockLibraryPath, nodeDataDir, providerDataBase } from '../hosts/paths.js';
+import { processPgTemplate, removeOrphanedPgTemplates } from './backends/process-pg-template.js';
 import { runCommand } from '../hosts/run-command.js';
 import { StateFile } from '../hosts/state-file.js';
 import { Cluster, type ProviderHooks } from './cluster.js';
@@ -59,6 +60,8 @@ function namespacesProvider(): Provider<ServerNode> {
       }
       // What a killed parallel command left in its other slots goes too, whichever slot this one runs in.
       await reclaimAbandonedSlots(plan.slot, log);
+      const templates = removeOrphanedPgTemplates();
+      if (templates.length > 0) log(`removed ${templates.length} PostgreSQL template(s) left by ended commands: ${templates.join(', ')}`);
       await assertRangeFree(plan.subnet);
     },
     async assemble({ opts, plan, runDir, state, hooks, lock, signal, log }) {
@@ -69,11 +72,11 @@ function namespacesProvider(): Provider<ServerNode> {
         runDir,
         plan,
         tools,
-        dataDir: (n) => nodeDataDir(runDir, n),
+        dataDir: (n) => nodeDataDir(runDir, n, providerDataBase('namespaces')),
         logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
         execOnHost: (n, argv, o) => runCommand('ip', ['netns', 'exec', n.namespace, ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
         userIds: async (name) => lookupUser(name),
-        pgTemplate: pgTemplateDir(runDir),
+        pgTemplate: processPgTemplate(),
       };
       const runtime = { ctx, state, clockLibrary, clockFile, readyTimeoutMs: opts.readyTimeoutMs ?? 30_000, signal };
       const nodes = plan.nodes.map((n) => new ServerNode(n, backendSpec(n.backend, opts), runtime));

@@ -17,6 +17,7 @@ import { acquireClusterLock, tryClusterLock, type ClusterLock } from './cluster-
 import { keptOf } from './kept-cluster.js';
 import { ClusterBusyError } from '../hosts/cluster-errors.js';
 import { reclaim, type ReclaimReport } from './reclaim.js';
+import { removeOrphanedPgTemplates } from './backends/process-pg-template.js';
 import { projectNamespaces, projectRootLinks } from './topology.js';
 
 export interface EverySlotReclaim {
@@ -76,7 +77,10 @@ export async function reclaimEverySlot(opts: { keepData: boolean; force: boolean
       await lock?.release();
     }
   }
-  return { report: mergeReports(reports, Date.now() - started), slots, busy };
+  const report = mergeReports(reports, Date.now() - started);
+  // PostgreSQL templates are a process's, not a slot's: those of commands that ended (a SIGKILL) go with the slots.
+  if (!opts.keepData) report.dataDirsRemoved.push(...removeOrphanedPgTemplates());
+  return { report, slots, busy };
 }
 
 function mergeReports(reports: readonly ReclaimReport[], elapsedMs: number): ReclaimReport {

@@ -8,7 +8,7 @@
 import type { Cluster } from './cluster.js';
 import { TeardownStartedError } from '../hosts/cluster-errors.js';
 import type { ServerHandle, SpecContext } from '../hosts/driver.js';
-import { nodeDataDir, pgTemplateDir } from '../hosts/paths.js';
+import { nodeDataDir, providerDataBase } from '../hosts/paths.js';
 import { nodeCount, type BackendName, type ClusterPlan } from '../../core/cluster/cluster-plan.js';
 import { ownIdentity } from '../hosts/process-info.js';
 import { StateFile, type ClusterState } from '../hosts/state-file.js';
@@ -77,8 +77,8 @@ export function createClusterState(stateFile: string, runDir: string, plan: Clus
     rootLinks: [],
     processes: [],
     nftTables: [],
-    // The PostgreSQL template too (made by the first PostgreSQL node; a path never made is skipped by reclaim).
-    dataDirs: [...plan.nodes.map((n) => nodeDataDir(runDir, n)), pgTemplateDir(runDir)],
+    // Not PostgreSQL's initdb template: it is the process's, shared by its clusters (backends/process-pg-template.ts).
+    dataDirs: plan.nodes.map((n) => nodeDataDir(runDir, n, providerDataBase(provider.provider))),
     ...provider,
   });
 }

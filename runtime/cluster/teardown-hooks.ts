@@ -14,6 +14,8 @@
  * to leave namespaces and an orphan client. SIGKILL cannot be caught: then the
  * state file lets the next command reclaim.
  */
+import { runProcessEndCleanups } from '../hosts/process-end.js';
+
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export interface TeardownHooks {
@@ -40,6 +42,8 @@ export function installTeardownHooks(teardown: () => Promise<unknown>, syncFallb
     );
     void run().then(() => {
       hooks.uninstall();
+      // The re-raised signal ends the process without an 'exit' event: what the process removes at its end goes now.
+      runProcessEndCleanups();
       // Re-raise so the process ends as the signal intended. Always, even when others listen: execa's
       // signal-exit listens while a helper command runs and re-raises only when it is the last listener
       // left, so checking for "no other listener" here ended an interrupted run with its error's 255.

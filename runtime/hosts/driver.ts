@@ -74,8 +74,8 @@ export interface SpecContext {
   /** A user's ids where the node runs (the machine's, or the image's), or undefined if there is no such user. */
   userIds(name: string): Promise<{ uid: number; gid: number } | undefined>;
   /**
-   * Where PostgreSQL's initdb template of this cluster goes (paths.ts pgTemplateDir), when the nodes see this
-   * machine's files at the same paths (namespaces); absent where they do not (containers).
+   * Where PostgreSQL's initdb template goes (this process's, shared by its clusters: backends/process-pg-template.ts),
+   * when the nodes see this machine's files at the same paths (namespaces); absent where they do not (containers).
    */
   pgTemplate?: string;
 }

@@ -1,10 +1,24 @@
 /**
- * A batch's runs drained on N lanes (`--parallel`): each lane takes the next
- * run of the group its cluster has (a backend: its warm cluster serves it
- * without a fresh start), else the next run in order. A lane that throws
- * (bad input, a batch stopped for its failures) stops the others after the
- * run each has under way, and its error is thrown once all have ended. With
- * one lane this is the plain loop, in order.
+ * A batch's runs drained on N lanes (`--parallel`): each lane keeps to one
+ * group (a backend: its warm cluster serves the group's runs without a fresh
+ * start) while the group has runs queued. A lane that needs a new group
+ * (at the start, or its group drained) takes the group no other lane is on
+ * with the most runs queued, so the lanes split the groups between them and
+ * the large ones start first (the lanes end close together). When every
+ * group left is another lane's, it joins the one with the most runs queued
+ * per lane on it, if that group has more runs queued than lanes on it:
+ * joining for the last run costs a cluster start to save the wait for a
+ * run already under way, and lost about a second in most compares; the
+ * lane ends instead, and its pool with it. Within a group, runs go in the
+ * order given.
+ *
+ * Measured on `npm run compare` (11 runs in 4 backends, 2 lanes): taking
+ * the next run in order instead made both lanes start on the same backend
+ * and switch cluster 3 times each (41.8 s); with this, twice each.
+ *
+ * A lane that throws (bad input, a batch stopped for its failures) stops
+ * the others after the run each has under way, and its error is thrown once
+ * all have ended. With one lane this is the plain loop, in the order given.
  */
 export async function drainOnLanes<T>(
   items: readonly T[],
@@ -13,16 +27,16 @@ export async function drainOnLanes<T>(
   work: (item: T, lane: number) => Promise<void>,
 ): Promise<void> {
   const queue = [...items];
+  const groups: (string | undefined)[] = [];
   let stopping = false;
   const lane = async (n: number): Promise<void> => {
-    let group: string | undefined;
     while (!stopping && queue.length > 0) {
-      const at = Math.max(
-        0,
-        queue.findIndex((r) => groupOf(r) === group),
-      );
+      const others = groups.filter((g, i): g is string => i !== n && g !== undefined);
+      // One lane keeps the order given (a dry run's list of runs), which already runs group by group.
+      const at = lanes === 1 ? 0 : nextItemIndex(queue.map(groupOf), groups[n], others);
+      if (at < 0) break;
       const item = queue.splice(at, 1)[0]!;
-      group = groupOf(item);
+      groups[n] = groupOf(item);
       await work(item, n);
     }
   };
@@ -35,4 +49,26 @@ export async function drainOnLanes<T>(
     ),
   );
   for (const r of ended) if (r.status === 'rejected') throw r.reason;
+}
+
+/**
+ * Which queued run a lane takes (pure): the first of its own group; else the first of the group no other lane is on
+ * with the most runs queued; else the first of the group with the most runs queued per lane on it, when it has more
+ * runs queued than lanes on it; else none (-1). Ties go to the group queued first.
+ */
+export function nextItemIndex(queuedGroups: readonly string[], own: string | undefined, othersGroups: readonly string[]): number {
+  const mine = own === undefined ? -1 : queuedGroups.indexOf(own);
+  if (mine >= 0) return mine;
+  const counts = new Map<string, number>();
+  for (const g of queuedGroups) counts.set(g, (counts.get(g) ?? 0) + 1);
+  const largest = (candidates: string[]): string | undefined =>
+    candidates.reduce<string | undefined>((best, g) => (best === undefined || counts.get(g)! > counts.get(best)! ? g : best), undefined);
+  const free = [...counts.keys()].filter((g) => !othersGroups.includes(g));
+  const freeGroup = largest(free);
+  if (freeGroup !== undefined) return queuedGroups.indexOf(freeGroup);
+  const lanesOn = (g: string): number => othersGroups.filter((o) => o === g).length;
+  const perLane = (g: string): number => counts.get(g)! / lanesOn(g);
+  const joinable = [...counts.keys()].filter((g) => counts.get(g)! > lanesOn(g));
+  const join = joinable.reduce<string | undefined>((best, g) => (best === undefined || perLane(g) > perLane(best) ? g : best), undefined);
+  return join === undefined ? -1 : queuedGroups.indexOf(join);
 }

@@ -14,7 +14,7 @@ import type { LockWorkload } from '../../core/checkers/lock/verdict.js';
 import { assertOptionsApply, DEFAULTS, runOptionNotes } from '../../core/plan/run-options.js';
 import { planRun } from '../../core/plan/run-plan.js';
 import type { CompareReport } from '../compare/compare-report.js';
-import { lockRows, matrixCells, nemesisAims, parseNemesisLabel, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
+import { lockRows, matrixCells, nemesisAims, parseNemesisLabel, planRuns, runOptionsFor, type CompareSpec } from '../compare/compare-spec.js';
 import { NAMED_CLIENTS, parseClientList, type ClientChoice } from '../../runtime/runner/client-registry.js';
 import { readExpectations, type Expectation } from '../compare/expectations.js';
 import { assertExpectationsMatch } from '../compare/evaluate-expectations.js';
@@ -24,7 +24,7 @@ import { mergeCompare } from '../compare/merge-compare.js';
 import { openCompareDir, resumeCompareDir } from '../compare/open-compare-dir.js';
 import { planText } from '../compare/plan-text.js';
 import { runCompare } from '../compare/run-compare.js';
-import { parseShard, type Shard } from '../compare/shard.js';
+import { inShard, parseShard, type Shard } from '../compare/shard.js';
 import { UsageError } from '../../core/errors.js';
 import { assertCreatableDir, ensureWritableDir } from '../../runtime/store/writable-dir.js';
 import { oneLine } from '../../core/printable.js';
@@ -94,8 +94,9 @@ export function registerCompareCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Needs root to run (not to --merge or --dry-run). Runs go one at a time, one backend's after another, on one
-warm cluster reset and clean-checked between runs (docs/cluster.md, Warm clusters). Examples:
+Needs root to run (not to --merge or --dry-run). Runs go on --parallel lanes (by default a lane a backend, as
+far as the machine affords), each lane keeping one backend's warm cluster, reset and clean-checked between runs
+(docs/cluster.md, Warm clusters). Examples:
   fencecheck compare --backends redis,etcd --resources none,fence --nemeses client-pause,partition --seeds 3 --time-limit 30
   fencecheck compare --lock-clients builtin,redis-semaphore,etcd3-lock --resources none,cas-unique --nemeses client-pause
   fencecheck compare --resume results/compare/20261129T120000
@@ -155,9 +156,16 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
   // Before any run: expectations that name no cell would check nothing after hours of runs.
   if (expect !== null) assertExpectationsMatch(expect.list, matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses), expect.file);
   const expectations = expect?.list ?? null;
-  const parallel = parallelLanes(flags.parallel, manifest.spec.run.provider);
+  // A lane a backend (each keeps its warm cluster for all its runs), as far as the machine affords.
+  const backendOf = new Map(matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses).map((c) => [c.id, c.backend]));
+  const backends = new Set(
+    planRuns(manifest.spec)
+      .filter((r) => inShard(r.index, manifest.shard))
+      .map((r) => backendOf.get(r.cellId)),
+  );
+  const parallel = parallelLanes(flags.parallel, manifest.spec.run.provider, undefined, backends.size);
   // A dry run's plan is its output (`> plan.txt` must capture it); a real run's is progress, on stderr.
-  (flags.dryRun ? process.stdout : process.stderr).write(`${planText(manifest, { listRuns: flags.dryRun === true })}\n`);
+  (flags.dryRun ? process.stdout : process.stderr).write(`${planText(manifest, { listRuns: flags.dryRun === true, lanes: parallel.lanes })}\n`);
   if (flags.dryRun) return null;
   process.stderr.write(`compare directory: ${dir}; ${parallel.said}\n`);
   // Loaded here, not at the top: --merge and --dry-run need neither the cluster nor the client libraries.

@@ -51,6 +51,8 @@ export function registerDownCommand(program: Command): void {
               ? [`shared memory: ${r.sharedMemory.length} abandoned PostgreSQL segment(s) removed (${r.sharedMemory.join(', ')})`]
               : []),
             ...(r.runDir ? [`logs kept in ${r.runDir}/logs${r.dataDirsRemoved.length ? `; data dirs removed: ${r.dataDirsRemoved.length}` : ''}`] : []),
+            // Only PostgreSQL templates of ended commands (no slot had a run): named, since no run dir says whose they were.
+            ...(!r.runDir && r.dataDirsRemoved.length ? [`data dirs removed: ${r.dataDirsRemoved.join(' ')}`] : []),
           ];
       const slots = every.slots.some((s) => s !== 0) ? `slots: ${every.slots.join(', ')}\n` : '';
       process.stdout.write(`${lines.join('\n')}\n${slots}down in ${(r.elapsedMs / 1000).toFixed(2)} s\n`);

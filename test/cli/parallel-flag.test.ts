@@ -13,6 +13,20 @@ describe('--parallel', () => {
     expect(parallelLanes(undefined, undefined, { cores: 1, memoryMb: 800 }).lanes).toBe(1);
   });
 
+  it("a batch of groups (compare's backends) defaults to a lane a group, within what the machine affords, and says why", () => {
+    expect(parallelLanes(undefined, undefined, twoCores, 4)).toEqual({
+      lanes: 4,
+      said: 'parallel 4 (a lane a backend, each keeping its cluster, 4 at most on this machine: 2 cores, 23.4 GB free; --parallel N for another)',
+    });
+    expect(parallelLanes(undefined, undefined, twoCores, 7).lanes).toBe(4);
+    // Never below one a core: two backends on two cores are two lanes, and so is one backend.
+    expect(parallelLanes(undefined, undefined, twoCores, 1).lanes).toBe(2);
+    expect(parallelLanes(undefined, undefined, { cores: 2, memoryMb: 3 * 1024 }, 4).lanes).toBe(3);
+    expect(parallelLanes(undefined, undefined, { cores: 2, memoryMb: 2 * 1024 }, 4).lanes).toBe(2);
+    // Asked, it is what was asked.
+    expect(parallelLanes(1, undefined, twoCores, 4).lanes).toBe(1);
+  });
+
   it('takes what the machine affords and refuses more with 254 and a hint, never a starved run', () => {
     expect(parallelLanes(4, undefined, twoCores).lanes).toBe(4);
     const refused = (() => {

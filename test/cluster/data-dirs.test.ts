@@ -4,17 +4,26 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removableDataDirs, removeDataDirs, removeDataDirsSync } from '../../runtime/cluster/data-dirs.js';
 import type { ClusterState } from '../../runtime/hosts/state-file.js';
-import { sharedDataDir } from '../../runtime/hosts/paths.js';
+import { fastDataBase, sharedDataDir } from '../../runtime/hosts/paths.js';
 
 describe('removableDataDirs', () => {
   const runDir = '/work/results/etcd-none-lock-counter/20260101T000000';
-  it("keeps the run's data dirs and PostgreSQL's under the system temp dir", () => {
-    const dirs = [`${runDir}/data/etcd1`, `${sharedDataDir(runDir)}/pg1`];
+  it("keeps the run's data dirs and PostgreSQL's under the system temp dir or the fast base (tmpfs)", () => {
+    const dirs = [`${runDir}/data/etcd1`, `${sharedDataDir(runDir)}/pg1`, `${sharedDataDir(runDir, fastDataBase())}/pgl1`];
     expect(removableDataDirs({ runDir, dataDirs: dirs })).toEqual(dirs);
   });
 
   it('refuses anything else a damaged or edited state file names', () => {
-    const dirs = ['/', '/etc', `${runDir}/logs`, `${runDir}/data/../../x`, `${runDir}/data`, 'data/etcd1', `${sharedDataDir('/other/run')}/pg1`];
+    const dirs = [
+      '/',
+      '/etc',
+      `${runDir}/logs`,
+      `${runDir}/data/../../x`,
+      `${runDir}/data`,
+      'data/etcd1',
+      `${sharedDataDir('/other/run')}/pg1`,
+      `${sharedDataDir('/other/run', fastDataBase())}/pg1`,
+    ];
     expect(removableDataDirs({ runDir, dataDirs: dirs })).toEqual([]);
     expect(removableDataDirs({ runDir: 'relative/run', dataDirs: ['relative/run/data/etcd1'] })).toEqual([]);
   });

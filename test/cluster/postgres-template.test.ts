@@ -1,15 +1,18 @@
 /**
  * PostgreSQL's initdb template: made once (under a temporary name, then
  * renamed), copied for every data dir after; two nodes starting at once share
- * one initdb; a half-made template left by a killed harness is replaced.
+ * one initdb; a half-made template left by a killed harness is replaced; the
+ * template is the process's, and what an ended process left is swept.
  */
 import { madeTempDir } from '../support/temp-dirs.js';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, cpSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, cpSync, existsSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initFromTemplate, type TemplateIo } from '../../runtime/cluster/backends/postgres-template.js';
 import { removableDataDirs } from '../../runtime/cluster/data-dirs.js';
-import { pgTemplateDir, sharedDataDir } from '../../runtime/hosts/paths.js';
+import { processPgTemplate, removeOrphanedPgTemplates, removeProcessPgTemplate, templateOwner } from '../../runtime/cluster/backends/process-pg-template.js';
+import { ownIdentity } from '../../runtime/hosts/process-info.js';
 
 const temp = (): string => madeTempDir('fc-pg-template-test-');
 
@@ -64,10 +67,73 @@ describe('initFromTemplate', () => {
     expect(existsSync(join(root, 'pg1', 'half'))).toBe(false);
   });
 
-  it('lives beside the PostgreSQL data dirs, where reclaim and teardown remove recorded dirs (nothing kept between runs)', () => {
+  it('a making that failed in another cluster is made again by one that waited for it', async () => {
+    const root = temp();
+    const template = join(root, 'cache', 't');
+    const io = fakeIo();
+    let failOnce = true;
+    const failing: TemplateIo = {
+      ...io,
+      initdb: async (dir) => {
+        if (failOnce) {
+          failOnce = false;
+          throw new Error('torn down mid-initdb');
+        }
+        await io.initdb(dir);
+      },
+    };
+    mkdirSync(join(root, 'pg1'));
+    mkdirSync(join(root, 'pg2'));
+    const [first, second] = await Promise.allSettled([
+      initFromTemplate(template, join(root, 'pg1'), failing),
+      initFromTemplate(template, join(root, 'pg2'), failing),
+    ]);
+    expect(first.status).toBe('rejected');
+    expect(second.status).toBe('fulfilled');
+    expect(readFileSync(join(root, 'pg2', 'PG_VERSION'), 'utf8')).toBe('15\n');
+  });
+});
+
+describe('the process template', () => {
+  it('is one folder a process, named from its pid and start time, traversable by the postgres user, removed at its end', () => {
+    const template = processPgTemplate();
+    expect(processPgTemplate()).toBe(template);
+    const folder = dirname(template);
+    const me = ownIdentity();
+    expect(templateOwner(basename(folder))).toEqual({ pid: me.pid, startTime: me.startTime });
+    expect(statSync(folder).mode & 0o777).toBe(0o755);
+    removeProcessPgTemplate();
+    expect(existsSync(folder)).toBe(false);
+    expect(processPgTemplate()).not.toBe(template);
+    removeProcessPgTemplate();
+  });
+
+  it('is not a recorded data dir of a cluster: teardown of one cluster leaves it to the others', () => {
     const runDir = '/work/results/x/20261201T000000';
-    const template = pgTemplateDir(runDir);
-    expect(dirname(template)).toBe(sharedDataDir(runDir));
-    expect(removableDataDirs({ runDir, dataDirs: [template] })).toEqual([template]);
+    expect(removableDataDirs({ runDir, dataDirs: [processPgTemplate()] })).toEqual([]);
+    removeProcessPgTemplate();
+  });
+
+  it("an ended process's template is removed by the next sweep; a running one's and other names are left", () => {
+    const root = temp();
+    const me = ownIdentity();
+    const ended = spawnSync(process.execPath, ['-e', '']).pid!;
+    const names = {
+      mine: `fencecheck-pgtemplate-${me.pid}-${me.startTime}-Ab12Cd`,
+      reused: `fencecheck-pgtemplate-${me.pid}-${me.startTime + 1}-Ab12Cd`,
+      ended: `fencecheck-pgtemplate-${ended}-1-xYz9`,
+      other: 'fencecheck-data-0123456789ab',
+      odd: 'fencecheck-pgtemplate-../x',
+    };
+    for (const n of Object.values(names).filter((n) => !n.includes('/'))) mkdirSync(join(root, n));
+    const removed = removeOrphanedPgTemplates([root]).map((p) => basename(p));
+    expect(removed.sort()).toEqual([names.ended, names.reused].sort());
+    expect(readdirSync(root).sort()).toEqual([names.mine, names.other].sort());
+  });
+
+  it('reads an owner only from a name of its own form', () => {
+    expect(templateOwner('fencecheck-pgtemplate-12-345-aB3dEf')).toEqual({ pid: 12, startTime: 345 });
+    for (const bad of ['fencecheck-pgtemplate-12-345', 'fencecheck-pgtemplate-x-345-aB', 'fencecheck-data-12-345-aB', 'fencecheck-pgtemplate-12-345-a/b'])
+      expect(templateOwner(bad)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allHosts, BACKENDS, namespacesOf, planClientHost, planCluster } from '../../core/cluster/cluster-plan.js';
-import { affordableSlots, defaultSlots, isSlotName, MAX_SLOTS, slotOfName, slotPrefix, slotSubnet } from '../../core/cluster/slots.js';
+import { affordableSlots, defaultGroupedSlots, defaultSlots, isSlotName, MAX_SLOTS, slotOfName, slotPrefix, slotSubnet } from '../../core/cluster/slots.js';
 import { slotStateFile } from '../../runtime/hosts/paths.js';
 import { conflictingRoutes } from '../../runtime/cluster/preflight.js';
 
@@ -82,5 +82,13 @@ describe('slots', () => {
     expect(affordableSlots({ cores: 2, memoryMb: 1500 })).toBe(1);
     expect(defaultSlots({ cores: 1, memoryMb: 500 })).toBe(1);
     expect(affordableSlots({ cores: 64, memoryMb: 512_000 })).toBe(MAX_SLOTS);
+  });
+
+  it('a batch of groups takes a slot a group within what the machine affords, never fewer than one a core', () => {
+    expect(defaultGroupedSlots({ cores: 2, memoryMb: 24_000 }, 4)).toBe(4);
+    expect(defaultGroupedSlots({ cores: 2, memoryMb: 24_000 }, 3)).toBe(3);
+    expect(defaultGroupedSlots({ cores: 2, memoryMb: 24_000 }, 9)).toBe(4);
+    expect(defaultGroupedSlots({ cores: 4, memoryMb: 24_000 }, 1)).toBe(4);
+    expect(defaultGroupedSlots({ cores: 1, memoryMb: 900 }, 4)).toBe(1);
   });
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareInProcess } from './compare-in-process.js';
 import { newManifest } from '../../src/compare/manifest.js';
+import { planText } from '../../src/compare/plan-text.js';
 import { runCompare } from '../../src/compare/run-compare.js';
 import { runCli } from '../cli/run-cli.js';
 import { fakeClock, fakeRunOne, spec, tempDir } from './fixture-runs.js';
@@ -32,6 +33,8 @@ describe('fencecheck compare', () => {
       '10',
       '--out',
       dir,
+      '--parallel',
+      '1',
       '--dry-run',
     );
     expect(io.out).toContain('compare: 8 cells (2 not applicable) x 2 seeds = 12 runs');
@@ -41,6 +44,17 @@ describe('fencecheck compare', () => {
       '  #0 redis/none/client-pause seed 1\n  #3 redis/fence/partition+kill seed 1\n  #6 redis/none/client-pause seed 2\n  #9 redis/fence/partition+kill seed 2',
     );
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('the plan says how many runs go at a time, and the time they take so', () => {
+    const manifest = newManifest(spec({ backends: ['redis', 'etcd'], seeds: [1, 2, 3] }), null, '2026-12-06T00:00:00.000Z');
+    const one = planText(manifest, { listRuns: false });
+    const two = planText(manifest, { listRuns: false, lanes: 2 });
+    const perRun = /at ~(\S+) each/.exec(one)![1];
+    expect(one).toMatch(/about \S+ at ~\S+ each, one at a time/);
+    expect(two).toContain(`at ~${perRun} each, 2 at a time`);
+    const total = (text: string): string => /about (\S+) at/.exec(text)![1]!;
+    expect(total(two)).not.toBe(total(one));
   });
 
   it('--lock-clients: the clients are rows, on their own backends unless --backends says; bad lists refused before anything runs', async () => {

@@ -3,11 +3,13 @@
  * from inside a namespace, Redis clients that fail fast, polling, and a
  * census of everything the project may have left on the machine.
  */
+import { tmpdir } from 'node:os';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { acquireClusterLock } from '../../runtime/cluster/cluster-lock.js';
-import { defaultStateFile, projectRoot, sharedDataDir } from '../../runtime/hosts/paths.js';
+import { defaultStateFile, fastDataBase, projectRoot, sharedDataDirs } from '../../runtime/hosts/paths.js';
+import { templateOwner } from '../../runtime/cluster/backends/process-pg-template.js';
 import { pidsInNamespaces } from '../../runtime/cluster/namespace-pids.js';
 import { isSameProcess, readProcessInfo } from '../../runtime/hosts/process-info.js';
 import { parseSysvShm } from '../../runtime/cluster/shared-memory.js';
@@ -111,11 +113,11 @@ export async function leftovers(recorded: ClusterState['processes'] = [], opts: 
   const inNamespaces = [...pidsInNamespaces(namespaces)].map(([pid, ns]) => `${pid} in ${ns}`);
   const alive = recorded.filter((p) => isSameProcess(p)).map((p) => `${p.pid} (${p.name}, ${p.comm})`);
   const run = opts.runDir;
-  const escaped = run ? processesNaming([run, sharedDataDir(run)]) : [];
+  const escaped = run ? processesNaming([run, ...sharedDataDirs(run)]) : [];
   const dataDirs = run
     ? [
         ...(existsSync(join(run, 'data')) ? readdirSync(join(run, 'data')).map((d) => join(run, 'data', d)) : []),
-        ...(existsSync(sharedDataDir(run)) ? [sharedDataDir(run)] : []),
+        ...sharedDataDirs(run).filter((d) => existsSync(d)),
       ]
     : [];
   const shm = opts.shmCreators ? shmSegmentsOf(opts.shmCreators) : [];
@@ -142,6 +144,15 @@ export async function withClusterLock<T>(check: () => Promise<T>): Promise<T> {
   } finally {
     await lock.release();
   }
+}
+
+/** The PostgreSQL template folders of process `pid` (runtime/cluster/backends/process-pg-template.ts), wherever they may be. */
+export function pgTemplatesOf(pid: number): string[] {
+  return [...new Set([fastDataBase(), tmpdir()])].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((n) => templateOwner(n)?.pid === pid)
+      .map((n) => join(dir, n)),
+  );
 }
 
 export const NOTHING_LEFT: Census = { namespaces: [], links: [], rootTables: [], processes: [], dataDirs: [], shm: [] };

@@ -13,7 +13,7 @@ import { defaultStateFile, projectRoot } from '../../runtime/hosts/paths.js';
 import { reclaim } from '../../runtime/cluster/reclaim.js';
 import { runCommand } from '../../runtime/hosts/run-command.js';
 import { StateFile, type ClusterState } from '../../runtime/hosts/state-file.js';
-import { cliPath, leftovers, NOTHING_LEFT, waitFor, withClusterLock } from './helpers.js';
+import { cliPath, leftovers, NOTHING_LEFT, pgTemplatesOf, waitFor, withClusterLock } from './helpers.js';
 
 const harnessPath = join(projectRoot(), 'test', 'integration', 'fixtures', 'harness.mjs');
 const children: ChildProcess[] = [];
@@ -87,11 +87,15 @@ describe('reclaim after SIGKILL', () => {
     await h.ready;
     const state = StateFile.read(defaultStateFile()) as ClusterState;
     expect(state.processes.map((p) => `${p.name}:${p.comm}`).sort()).toEqual(['pgb1:pgbouncer', 'pgl1:postgres', 'sleeper:sleep']);
+    // Its PostgreSQL's initdb template is the harness process's, not the cluster's: left by the SIGKILL, swept by down.
+    expect(pgTemplatesOf(h.child.pid!)).toHaveLength(1);
     h.child.kill('SIGKILL');
     expect(await h.exited).toBe('SIGKILL');
     expect((await leftovers(state.processes)).processes.length).toBeGreaterThanOrEqual(3);
+    expect(pgTemplatesOf(h.child.pid!)).toHaveLength(1);
     await fencecheckDown();
     expect(await withClusterLock(() => leftovers(state.processes, { runDir: state.runDir }))).toEqual(NOTHING_LEFT);
+    expect(pgTemplatesOf(h.child.pid!)).toEqual([]);
   });
 
   it('`fencecheck up` killed while starting is reclaimed too', async () => {
@@ -123,6 +127,7 @@ describe('reclaim at exit after a crash', () => {
     expect(pg).toHaveLength(1);
     expect(state.shmDataDirs).toHaveLength(1);
     expect(await h.exited).toBe(1);
+    expect(pgTemplatesOf(h.child.pid!)).toEqual([]);
     // The exit-time fallback did everything `down` would have: it finds nothing.
     expect(await withClusterLock(() => leftovers(state.processes, { runDir: state.runDir, shmCreators: pg }))).toEqual(NOTHING_LEFT);
     expect(existsSync(defaultStateFile())).toBe(false);
@@ -135,9 +140,12 @@ describe('teardown on signals', () => {
     const h = startHarness('redlock');
     await h.ready;
     const state = StateFile.read(defaultStateFile()) as ClusterState;
+    expect(pgTemplatesOf(h.child.pid!)).toHaveLength(1);
     h.child.kill(signal);
     // The handler tears down, then re-raises the signal so the process ends as the signal intends.
     expect(await h.exited).toBe(signal);
+    // The re-raised signal ends it without an 'exit' event: its template went with the teardown.
+    expect(pgTemplatesOf(h.child.pid!)).toEqual([]);
     expect(await withClusterLock(() => leftovers(state.processes))).toEqual(NOTHING_LEFT);
     expect(existsSync(defaultStateFile())).toBe(false);
   });

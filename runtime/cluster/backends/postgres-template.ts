@@ -1,17 +1,17 @@
 /**
  * A fresh PostgreSQL data dir without running initdb for every node: initdb
- * once into the cluster's template (paths.ts pgTemplateDir, namespaces
+ * once into the process's template (process-pg-template.ts, namespaces
  * provider), then a copy of it for each PostgreSQL node. initdb took 1-2.5 s
  * of a fresh start on this 2-core machine; a copy takes a tenth of that. The
  * copy is what initdb would write again (the same program and arguments), so a
  * node from it is as fresh as one from initdb; only the system identifier is
  * shared, which nothing here reads.
  *
- * The template is a recorded data dir of the cluster: teardown and reclaim
- * remove it with the others, however the run ends (a machine-wide cache kept
- * between runs was a leftover). It is made under a temporary name and renamed
- * into place, so a half-made one is never copied (a leftover `.tmp-*` is
- * replaced).
+ * The template lives as long as the process that made it, for every cluster it
+ * starts (process-pg-template.ts says where and how it goes). It is made under
+ * a temporary name and renamed into place, so a half-made one is never copied
+ * (a leftover `.tmp-*` is replaced). A making that fails in one cluster (torn
+ * down mid-initdb) is tried again by another that was waiting for it.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
@@ -31,13 +31,20 @@ const making = new Map<string, Promise<void>>();
 
 /** `dir` holds a fresh data dir: copied from the template, made first when there is none. */
 export async function initFromTemplate(template: string, dir: string, io: TemplateIo): Promise<void> {
-  if (!existsSync(join(template, 'PG_VERSION'))) {
+  for (let waited = false; !existsSync(join(template, 'PG_VERSION')); waited = true) {
     let made = making.get(template);
+    const ours = made === undefined;
     if (made === undefined) {
       made = makeTemplate(template, io).finally(() => making.delete(template));
       making.set(template, made);
     }
-    await made;
+    try {
+      await made;
+      if (ours) break;
+    } catch (err) {
+      // Another cluster's making failed (its cluster torn down mid-initdb): this one makes it once itself.
+      if (ours || waited) throw err;
+    }
   }
   await io.copy(template, dir);
 }

@@ -28,7 +28,7 @@ import { Cluster, type ProviderHooks } from '../cluster.js';
 import { PreflightError } from '../../hosts/cluster-errors.js';
 import { UsageError } from '../../../core/errors.js';
 import type { SpecContext } from '../../hosts/driver.js';
-import { nodeDataDir, sharedDataDir } from '../../hosts/paths.js';
+import { nodeDataDir, providerDataBase, sharedDataDir } from '../../hosts/paths.js';
 import { allHosts, type ClusterPlan, type HostPlan } from '../../../core/cluster/cluster-plan.js';
 import { reclaim } from '../reclaim.js';
 import type { StartClusterOptions } from '../start-options.js';
@@ -103,7 +103,7 @@ async function assembleContainers(
   const self = harnessSelf();
   const clockFile = clockFileIn(runDir, self);
   // The run dir and the data dir of servers that run as another user (PostgreSQL), each at the same path inside.
-  const shared = sharedDataDir(runDir);
+  const shared = sharedDataDir(runDir, providerDataBase('containers'));
   mkdirSync(shared, { recursive: true, mode: 0o755 });
   const mounts = [...[runDir, shared].map((d) => ({ source: d, target: d, mode: 'rw' as const })), ...clockVolumeMounts(self)];
   const client = await runtimeClient();
@@ -124,7 +124,7 @@ async function assembleContainers(
     runDir,
     plan,
     tools: IMAGE_TOOLS,
-    dataDir: (n) => nodeDataDir(runDir, n),
+    dataDir: (n) => nodeDataDir(runDir, n, providerDataBase('containers')),
     logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
     execOnHost: (n, argv, o) => docker(['exec', hostContainerName(n), ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
     userIds: (name) => userIdsIn(plan, name),
@@ -185,7 +185,11 @@ function containerHooks(
       // while the host containers still run: a harness that is not root could not remove it afterwards.
       if (!keepData) {
         await Promise.all(
-          plan.nodes.map((n) => docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n)], { reject: false }).catch(() => undefined)),
+          plan.nodes.map((n) =>
+            docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n, providerDataBase('containers'))], { reject: false }).catch(
+              () => undefined,
+            ),
+          ),
         );
       }
       await reclaimContainers(runId);
