@@ -49,6 +49,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           exclude: ALONE,
+          setupFiles: ['test/integration/process-end.setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
         },
@@ -57,6 +58,7 @@ export default defineConfig({
         test: {
           name: 'integration-alone',
           include: ALONE,
+          setupFiles: ['test/integration/process-end.setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           // After every other file, one at a time: vitest runs a project's files whose parallelism is off last.

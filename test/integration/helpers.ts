@@ -132,9 +132,15 @@ export async function leftovers(recorded: ClusterState['processes'] = [], opts: 
 export const SHARED_MACHINE = { busyTimeoutMs: 90_000, slot: TEST_SLOT } as const;
 
 /** A warm pool of the file's slot (WarmPool's own start and kept-cluster adoption). */
-export function slotWarmPool(): WarmPool {
-  return new WarmPool(undefined, undefined, TEST_SLOT);
+export function slotWarmPool(slot: number = TEST_SLOT): WarmPool {
+  return new WarmPool(undefined, undefined, slot);
 }
+
+/**
+ * A second slot for a file that runs a lane beside its own: two above it (the shared files hold slots 0 and 1;
+ * the files that run alone come after them), so no two files running at once share one.
+ */
+export const NEIGHBOUR_SLOT = TEST_SLOT + 2;
 
 /** Run `check` while holding the file's slot's cluster lock, so no other fencecheck process starts a cluster there meanwhile. */
 export async function withClusterLock<T>(check: () => Promise<T>): Promise<T> {

@@ -9,7 +9,10 @@
  * counter's verdict what a fault-free lock gives (no lost update). Each slot's faults must also have happened
  * in slot 1 (every start op done, without an error), or the test proves nothing. Then the slot's
  * reclaim leaves the other slot's cluster running, and `down`'s reclaim of
- * every slot ends both. Needs `npm run build` first (clients run from dist/).
+ * every slot ends both. A parallel hunt and a parallel shrink, each killed
+ * with SIGKILL on two slots, are reclaimed slot by slot by the next cluster
+ * start (the shrink's PostgreSQL template with them). Needs `npm run build`
+ * first (clients run from dist/).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +31,7 @@ import { projectNamespaces } from '../../runtime/cluster/topology.js';
 import { spawn } from 'node:child_process';
 import { startCluster } from '../../runtime/cluster/start-cluster.js';
 import type { ProcessRecord } from '../../runtime/hosts/state-file.js';
-import { cliPath, SHARED_MACHINE, waitFor } from './helpers.js';
+import { cliPath, pgTemplatesOf, SHARED_MACHINE, waitFor } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-slots-'));
 const log = (slot: number) => (l: string) => console.log(`  [slot ${slot}] ${l}`);
@@ -41,6 +44,20 @@ async function reclaimSlot(slot: number): Promise<void> {
   } finally {
     await lock.release();
   }
+}
+
+/** A two-lane command's clusters up in slots 0 and 1 (the lowest free), each with its Redis recorded, and two runs in their main phase: every process recorded. */
+function bothLanesRunning(what: string, output: () => string, timeoutMs: number): Promise<ProcessRecord[]> {
+  return waitFor(
+    what,
+    async () => {
+      const states = [0, 1].map((s) => StateFile.read(defaultStateFile(s)));
+      const redis = states.map((st) => st?.processes.find((p) => p.name === 'redis1'));
+      return redis.every((r) => r !== undefined) && (output().match(/main phase/g) ?? []).length >= 2 ? states.flatMap((st) => st!.processes) : undefined;
+    },
+    timeoutMs,
+    200,
+  );
 }
 
 beforeAll(async () => {
@@ -157,16 +174,7 @@ describe('slots', () => {
     child.stderr!.on('data', (d: Buffer) => void (stderr += d.toString()));
     try {
       // Both lanes' clusters up (slots 0 and 1: the lowest free), each with its Redis recorded, and a try under way.
-      const recorded = await waitFor(
-        'both lanes of the hunt running a try',
-        async () => {
-          const states = [0, 1].map((s) => StateFile.read(defaultStateFile(s)));
-          const redis = states.map((st) => st?.processes.find((p) => p.name === 'redis1'));
-          return redis.every((r) => r !== undefined) && (stderr.match(/main phase/g) ?? []).length >= 2 ? states.flatMap((st) => st!.processes) : undefined;
-        },
-        60_000,
-        200,
-      );
+      const recorded = await bothLanesRunning('both lanes of the hunt running a try', () => stderr, 60_000);
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
       const left: ProcessRecord[] = recorded.filter((p) => isSameProcess(p));
@@ -188,4 +196,62 @@ describe('slots', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
   }, 180_000);
+
+  it('a parallel shrink killed with SIGKILL is reclaimed slot by slot, its PostgreSQL template too', async () => {
+    // A failing run to shrink: compare's profile on Redis without a fence (a holder paused between read and write).
+    const run = spawn(
+      process.execPath,
+      [
+        cliPath(),
+        'run',
+        ...['--backend', 'redis', '--resource', 'none', '--nemesis', 'client-pause@holder-read', '--seed', '1'],
+        ...['--time-limit', '5', '--clients', '3', '--rate', '4', '--ttl-ms', '1000', '--duration-ms', '4000', '--interval-ms', '200', '--recover-ms', '500'],
+        ...['--results', join(resultsDir, 'failing')],
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let runOut = '';
+    run.stdout!.on('data', (d: Buffer) => void (runOut += d.toString()));
+    run.stderr!.on('data', (d: Buffer) => void (runOut += d.toString()));
+    const runExit = await new Promise<number | null>((r) => run.once('exit', r));
+    expect(runExit, runOut).toBe(1);
+    const runDir = /run directory: (\S+)/.exec(runOut)?.[1];
+    expect(runDir, runOut).toBeDefined();
+
+    const child = spawn(process.execPath, [cliPath(), 'shrink', runDir!, '--parallel', '2', '--results', join(resultsDir, 'shrunk')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => void (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => void (out += d.toString()));
+    try {
+      // The original's re-runs on both lanes (slots 0 and 1: the lowest free), each cluster with its Redis recorded.
+      const recorded = await bothLanesRunning('both lanes of the shrink re-running', () => out, 90_000);
+      expect(pgTemplatesOf(child.pid!), 'the shrink made its PostgreSQL template').toHaveLength(1);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      expect(recorded.filter((p) => isSameProcess(p)).length, 'the servers outlive a SIGKILLed shrink').toBeGreaterThan(0);
+      expect(pgTemplatesOf(child.pid!), 'a SIGKILL leaves the template').toHaveLength(1);
+
+      const lines: string[] = [];
+      const next = await startCluster({
+        ...SHARED_MACHINE,
+        backends: ['redis'],
+        slot: 2,
+        runDir: join(resultsDir, 'after-shrink'),
+        log: (l) => void lines.push(l),
+      });
+      try {
+        expect(lines.filter((l) => l.startsWith('reclaimed slot '))).toHaveLength(2);
+        expect(recorded.filter((p) => isSameProcess(p)).map((p) => `${p.name} ${p.pid}`)).toEqual([]);
+        expect([projectNamespaces(0), projectNamespaces(1)]).toEqual([[], []]);
+        expect([0, 1].map((s) => StateFile.read(defaultStateFile(s)))).toEqual([undefined, undefined]);
+        expect(pgTemplatesOf(child.pid!), 'the next cluster start swept it').toEqual([]);
+      } finally {
+        await next.teardown();
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 240_000);
 });

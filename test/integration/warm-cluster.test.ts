@@ -14,10 +14,12 @@
  * reused, the flush itself surviving the next kill. ZooKeeper's session
  * expiry is in every zookeeper pair above: the holder paused 4 s past its
  * 1 s session, the server expires it, and the next run's clean check (no
- * session, no ephemeral znode left) passes. Needs `npm run build`
+ * session, no ephemeral znode left) passes. And in parallel: the fresh
+ * plan again on the warm cluster and at once on a fresh one in a
+ * neighbouring slot, both with the verdict it must have. Needs `npm run build`
  * first (clients run from dist/).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { askRedis, agreedMaster } from '../../runtime/clients/sentinel-probes.js';
@@ -32,7 +34,7 @@ import { DEFAULTS, type RunOptions } from '../../core/plan/run-options.js';
 import { aimedScript, planRun } from '../../core/plan/run-plan.js';
 import { type ClusterRecord } from '../../core/run-files/cluster-record.js';
 import type { LockBackend, ResourceMode } from '../../core/vocabulary.js';
-import { SHARED_MACHINE, waitFor, slotWarmPool } from './helpers.js';
+import { NEIGHBOUR_SLOT, SHARED_MACHINE, waitFor, slotWarmPool } from './helpers.js';
 
 const resultsDir = mkdtempSync(join(projectRoot(), 'results', 'test-warm-'));
 afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
@@ -115,11 +117,30 @@ describe.each(['redis', 'redlock', 'etcd', 'zookeeper', 'redis-sentinel'] as con
       );
       runs.forEach((r, i) => expect(verdictOf(r), `${backend} run ${i + 1} (${kinds[i]})`).toEqual(EXPECTED[kinds[i]!]));
       expect(verdictOf(warm)).toEqual(verdictOf(fresh));
+      // In parallel slots: the fresh plan once more on this slot's warm cluster and, at the same time, on a fresh
+      // cluster in a neighbouring slot (as `--parallel 2` runs two lanes).
+      const neighbour = slotWarmPool(NEIGHBOUR_SLOT);
+      const fenceOf = (kind: 'none' | 'fenced'): ResourceMode => (kind === 'none' ? 'none' : fenced(backend));
+      try {
+        const side = await Promise.all([
+          runLockTest(plan(backend, fenceOf(kinds[0])), { ...hooks, warm: pool }),
+          runLockTest(plan(backend, fenceOf(kinds[0])), { ...hooks, warm: neighbour }),
+        ]);
+        // Its clients spoke to the neighbour slot's addresses (its /24: core/cluster/slots.ts slotSubnet).
+        expect(readFileSync(join(side[1].runDir, 'logs', 'client1-1.log'), 'utf8')).toContain(`10.77.${NEIGHBOUR_SLOT}.`);
+        side.forEach((r, i) =>
+          console.log(`${backend} parallel ${i === 0 ? 'warm' : 'fresh, slot ' + NEIGHBOUR_SLOT} ${kinds[0]}: ${JSON.stringify(verdictOf(r))} ${r.runDir}`),
+        );
+        for (const r of side) expect(verdictOf(r), `${backend} in parallel slots`).toEqual(verdictOf(fresh));
+        runs.push(...side);
+      } finally {
+        await neighbour.close(log);
+      }
       // What test/integration/runs.test.ts once asserted of its own runs of the same matrix: the pause took effect
       // (two holders at once) every time, and in a fenced run the resource, not luck, kept the data right.
       const by = (r: RunResult, name: string) => r.verdicts.find((v) => v.checker === name)!;
       for (const r of runs) expect(by(r, 'mutual-exclusion').valid).toBe(false);
-      for (const r of runs.filter((_, i) => kinds[i] === 'fenced')) {
+      for (const r of runs.filter((_, i) => (kinds[i] ?? kinds[0]) === 'fenced')) {
         expect(by(r, 'stale-writes').valid).toBe(true);
         const stats = by(r, 'access-stats').stats ?? {};
         expect((stats['write.rejected'] ?? 0) + (stats['read.rejected'] ?? 0)).toBeGreaterThan(0);
