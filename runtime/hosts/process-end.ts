@@ -28,7 +28,6 @@ function onSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
   runProcessEndCleanups();
   for (const s of SIGNALS) process.off(s, onSignal);
-  listening = false;
   process.kill(process.pid, signal);
 }
 

@@ -56,9 +56,18 @@ const LAUNCHERS = ['ip', 'setpriv'];
 
 /** True while the recorded process runs (a zombie has ended). */
 export function isSameProcess(id: ProcessIdentity): boolean {
+  const info = runningInfo(id);
+  return info !== undefined && (info.comm === id.comm || LAUNCHERS.includes(info.comm));
+}
+
+/** True while the process of that pid and start time runs, whatever its name (a zombie has ended). */
+export function isRunning(id: Pick<ProcessIdentity, 'pid' | 'startTime'>): boolean {
+  return runningInfo(id) !== undefined;
+}
+
+function runningInfo(id: Pick<ProcessIdentity, 'pid' | 'startTime'>): ProcessInfo | undefined {
   const info = readProcessInfo(id.pid);
-  const comm = info?.comm ?? '';
-  return info !== undefined && info.state !== 'Z' && info.startTime === id.startTime && (comm === id.comm || LAUNCHERS.includes(comm));
+  return info !== undefined && info.state !== 'Z' && info.startTime === id.startTime ? info : undefined;
 }
 
 /** The identity of a process we just spawned, before it has exec'd its final program: pass the comm it will have. */

@@ -61,14 +61,21 @@ export function nextItemIndex(queuedGroups: readonly string[], own: string | und
   if (mine >= 0) return mine;
   const counts = new Map<string, number>();
   for (const g of queuedGroups) counts.set(g, (counts.get(g) ?? 0) + 1);
-  const largest = (candidates: string[]): string | undefined =>
-    candidates.reduce<string | undefined>((best, g) => (best === undefined || counts.get(g)! > counts.get(best)! ? g : best), undefined);
-  const free = [...counts.keys()].filter((g) => !othersGroups.includes(g));
-  const freeGroup = largest(free);
-  if (freeGroup !== undefined) return queuedGroups.indexOf(freeGroup);
+  const groups = [...counts.keys()];
   const lanesOn = (g: string): number => othersGroups.filter((o) => o === g).length;
-  const perLane = (g: string): number => counts.get(g)! / lanesOn(g);
-  const joinable = [...counts.keys()].filter((g) => counts.get(g)! > lanesOn(g));
-  const join = joinable.reduce<string | undefined>((best, g) => (best === undefined || perLane(g) > perLane(best) ? g : best), undefined);
-  return join === undefined ? -1 : queuedGroups.indexOf(join);
+  const group =
+    highest(
+      groups.filter((g) => lanesOn(g) === 0),
+      (g) => counts.get(g)!,
+    ) ??
+    highest(
+      groups.filter((g) => counts.get(g)! > lanesOn(g)),
+      (g) => counts.get(g)! / lanesOn(g),
+    );
+  return group === undefined ? -1 : queuedGroups.indexOf(group);
+}
+
+/** The candidate with the highest score, the first of equals; undefined for none. */
+function highest(candidates: readonly string[], score: (g: string) => number): string | undefined {
+  return candidates.reduce<string | undefined>((best, g) => (best === undefined || score(g) > score(best) ? g : best), undefined);
 }

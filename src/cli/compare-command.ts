@@ -154,10 +154,11 @@ async function run(cmd: Command, flags: CompareFlags, expect: ExpectFile | null)
     manifest = openCompareDir(dir, spec, flags.shard ?? null, new Date().toISOString());
   }
   // Before any run: expectations that name no cell would check nothing after hours of runs.
-  if (expect !== null) assertExpectationsMatch(expect.list, matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses), expect.file);
+  const cells = matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses);
+  if (expect !== null) assertExpectationsMatch(expect.list, cells, expect.file);
   const expectations = expect?.list ?? null;
   // A lane a backend (each keeps its warm cluster for all its runs), as far as the machine affords.
-  const backendOf = new Map(matrixCells(lockRows(manifest.spec), manifest.spec.resources, manifest.spec.nemeses).map((c) => [c.id, c.backend]));
+  const backendOf = new Map(cells.map((c) => [c.id, c.backend]));
   const backends = new Set(
     planRuns(manifest.spec)
       .filter((r) => inShard(r.index, manifest.shard))

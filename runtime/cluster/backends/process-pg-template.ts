@@ -19,7 +19,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { atProcessEnd } from '../../hosts/process-end.js';
-import { ownIdentity, readProcessInfo } from '../../hosts/process-info.js';
+import { isRunning, ownIdentity } from '../../hosts/process-info.js';
 import { fastDataBase } from '../../hosts/paths.js';
 
 const PREFIX = 'fencecheck-pgtemplate-';
@@ -62,11 +62,7 @@ export function orphanedTemplates(names: readonly string[], running: (owner: { p
 
 /** The templates of processes that ended without removing theirs (a SIGKILL) removed, in `dirs`; their paths. */
 export function removeOrphanedPgTemplates(dirs: readonly string[] = [...new Set([fastDataBase(), tmpdir()])]): string[] {
-  const running = (o: { pid: number; startTime: number }): boolean => {
-    const info = readProcessInfo(o.pid);
-    return info !== undefined && info.state !== 'Z' && info.startTime === o.startTime;
-  };
-  const gone = dirs.flatMap((dir) => orphanedTemplates(readdirSync(dir), running).map((n) => join(dir, n)));
+  const gone = dirs.flatMap((dir) => orphanedTemplates(readdirSync(dir), isRunning).map((n) => join(dir, n)));
   for (const path of gone) rmSync(path, { recursive: true, force: true });
   return gone;
 }

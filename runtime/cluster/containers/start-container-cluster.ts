@@ -94,6 +94,9 @@ function containersProvider(): Provider<ContainerServerNode> {
   };
 }
 
+/** Where the containers' shared data dirs go: the temp dir, whose paths the daemon mounts (ProviderFacts.sharedData). */
+const DATA_BASE = providerDataBase('containers');
+
 async function assembleContainers(
   { opts, plan, runDir, state, recorded, hooks, lock, signal, log }: Assembly,
   images: { servers: string; client: string },
@@ -103,7 +106,7 @@ async function assembleContainers(
   const self = harnessSelf();
   const clockFile = clockFileIn(runDir, self);
   // The run dir and the data dir of servers that run as another user (PostgreSQL), each at the same path inside.
-  const shared = sharedDataDir(runDir, providerDataBase('containers'));
+  const shared = sharedDataDir(runDir, DATA_BASE);
   mkdirSync(shared, { recursive: true, mode: 0o755 });
   const mounts = [...[runDir, shared].map((d) => ({ source: d, target: d, mode: 'rw' as const })), ...clockVolumeMounts(self)];
   const client = await runtimeClient();
@@ -124,7 +127,7 @@ async function assembleContainers(
     runDir,
     plan,
     tools: IMAGE_TOOLS,
-    dataDir: (n) => nodeDataDir(runDir, n, providerDataBase('containers')),
+    dataDir: (n) => nodeDataDir(runDir, n, DATA_BASE),
     logPath: (n) => join(runDir, 'logs', `${n.name}.log`),
     execOnHost: (n, argv, o) => docker(['exec', hostContainerName(n), ...argv], { timeoutMs: o?.timeoutMs ?? 30_000 }),
     userIds: (name) => userIdsIn(plan, name),
@@ -186,9 +189,7 @@ function containerHooks(
       if (!keepData) {
         await Promise.all(
           plan.nodes.map((n) =>
-            docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n, providerDataBase('containers'))], { reject: false }).catch(
-              () => undefined,
-            ),
+            docker(['exec', hostContainerName(n), 'rm', '-rf', nodeDataDir(runDir, n, DATA_BASE)], { reject: false }).catch(() => undefined),
           ),
         );
       }
