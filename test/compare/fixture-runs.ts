@@ -79,10 +79,12 @@ export function fixtureHistory(o: FixtureOutcome): History {
     applied += 2;
     counter++;
   }
-  // A stale holder: the lock goes to another holder, who does not write; the first's later write is accepted.
+  // A stale holder: the lock goes to another holder, who reads (under fence-claim, its claim: the resource has
+  // heard of the new holder) and does not write; the first's later write, its section's only access (so no
+  // section interleaves with it), is accepted.
   for (let i = 0; i < stale; i++, t += 30) {
-    evs.push(section(0, token++, t, t + 12, read(0, t + 1, counter), write(0, t + 8, counter + 1, 'accepted')));
-    evs.push(section(1, token++, t + 4, t + 6));
+    evs.push(section(0, token++, t, t + 12, write(0, t + 8, counter + 1, 'accepted')));
+    evs.push(section(1, token++, t + 4, t + 6, read(1, t + 4.5, counter)));
     counter++;
   }
   for (let i = 0; i < w.rejected; i++, t += 30) {

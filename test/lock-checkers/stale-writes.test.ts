@@ -94,6 +94,46 @@ describe('stale-writes', () => {
     expect(v.anomalies[0]!.message).toContain('granted to p1 with token 2 at 1500.0 ms (and 1 more grant(s) before the write)');
   });
 
+  it("fence-claim: the lock has passed on for the resource once the next holder's claim was accepted; a write before that claim is before its section", () => {
+    const claimCheck = (h: History) => staleWritesChecker.check(h, context({ resource: 'fence-claim', workload: 'lock-counter' }));
+    // p0 (token 1) paused past its lease writes at 3000; p1 got token 2 at 1500 and claims (its read) at `claimMs`.
+    const h = (claimMs: number, lateWrite: 'ok' | 'fail' = 'ok') =>
+      lockHistory(
+        section(0, 1, 1, 3100, call(0, 'read', 2, 3, 'ok', { token: 1 }), call(0, 'write', 3000, 3010, lateWrite, { value: '1', token: 1 })),
+        section(
+          1,
+          2,
+          1500,
+          4000,
+          call(1, 'read', claimMs, claimMs + 5, 'ok', { token: 2 }),
+          call(1, 'write', claimMs + 10, claimMs + 15, 'ok', { value: '2', token: 2 }),
+        ),
+      );
+    // The claim after the write (the new holder paused at its grant): the fence had not heard of token 2, the new section reads the write.
+    expect(claimCheck(h(3500))).toMatchObject({ valid: true, stats: { staleWrites: 0 } });
+    // The claim before the write: stale by the resource's order (a fence refuses it, below; only a token given twice lets it through).
+    expect(claimCheck(h(1600))).toMatchObject({ valid: false, stats: { staleWrites: 1 } });
+    expect(claimCheck(h(1600, 'fail'))).toMatchObject({ valid: true, stats: { staleWrites: 0 } });
+    // A claim under way when the write began is not known to precede it.
+    expect(claimCheck(h(2999))).toMatchObject({ valid: true, stats: { staleWrites: 0 } });
+    // Every other mode judges by the grant, as before: a write-only fence's new holder read unfenced.
+    expect(check(h(3500))).toMatchObject({ valid: false, stats: { staleWrites: 1 } });
+  });
+
+  it('fence-claim: a fenced write raises the fence as a claim does (a section of writes only, fenced-write)', () => {
+    const claimCheck = (h: History) => staleWritesChecker.check(h, context({ resource: 'fence-claim', workload: 'fenced-write' }));
+    // p0 (token 1) writes at 3000, past its lease; p1 (token 2, granted at 1500) writes first at `firstWriteMs`.
+    const h = (firstWriteMs: number, status: 'ok' | 'fail' = 'ok') =>
+      lockHistory(
+        section(0, 1, 1, 3100, call(0, 'write', 3000, 3010, 'ok', { value: 'a', token: 1 })),
+        section(1, 2, 1500, 4000, call(1, 'write', firstWriteMs, firstWriteMs + 5, status, { value: 'b', token: 2 })),
+      );
+    expect(claimCheck(h(3500))).toMatchObject({ valid: true, stats: { staleWrites: 0 } });
+    expect(claimCheck(h(1600))).toMatchObject({ valid: false, stats: { staleWrites: 1 } });
+    // A write the fence refused raised nothing.
+    expect(claimCheck(h(1600, 'fail'))).toMatchObject({ valid: true, stats: { staleWrites: 0 } });
+  });
+
   it('token regressions need no pause: a lower token accepted after a higher one', () => {
     const h = lockHistory(
       section(0, 5, 10, 30, call(0, 'write', 12, 14, 'ok', { value: 'a', token: 5 })),

@@ -8,7 +8,9 @@
  *   stale writes, complete   every such write the history shows definitely
  *                            (acknowledged; the later acquire began after the
  *                            writer's acquire completed and completed before
- *                            the write began) is reported;
+ *                            the write began; under fence-claim, an access of
+ *                            the later holder's raised the fence and completed
+ *                            before the write began) is reported;
  *   lost updates, exact      with no indeterminate write, the shortfall the
  *                            checker computes (acknowledged − final) is the
  *                            sum of the increments each applied write destroyed;
@@ -89,10 +91,29 @@ export function compareWithTruth(run: SimulatedRun): TruthComparison {
   for (const [k, w] of truthStale) {
     const write = okWrites.get(k);
     if (write === undefined || reported.has(k)) continue;
-    const mine = ops.find((op) => op.f === 'acquire' && op.status === 'ok' && op.token === w.token);
-    const later = ops.find((op) => op.f === 'acquire' && op.status === 'ok' && op.token === w.supersededBy);
+    // The writer's grant is its process's last ok acquire before the write, not the first acquire told that token:
+    // a Redis killed without persistence starts its INCR counter again, and gives a token twice. The later grant
+    // is named by its token alone, so a token given twice does not name it: the history does not show it definitely.
+    const mine = ops.findLast(
+      (op) => op.f === 'acquire' && op.status === 'ok' && op.process === write.process && op.token === w.token && op.startTime < write.startTime,
+    );
+    const told = ops.filter((op) => op.f === 'acquire' && op.status === 'ok' && op.token === w.supersededBy);
+    const later = told.length === 1 ? told[0] : undefined;
     if (mine?.completeTime === undefined || later?.completeTime === undefined) continue;
-    if (later.startTime > mine.completeTime && later.completeTime < write.startTime) {
+    // Under fence-claim the later grant counts once an access of its raised the fence, which the history shows
+    // definitely when that access completed ok before the write began (stale-writes.ts).
+    const claimedBefore =
+      o.resource !== 'fence-claim' ||
+      ops.some(
+        (op) =>
+          op.process === later.process &&
+          op.token === later.token &&
+          (op.f === 'read' || op.f === 'write') &&
+          op.status === 'ok' &&
+          op.completeTime !== undefined &&
+          op.completeTime < write.startTime,
+      );
+    if (later.startTime > mine.completeTime && later.completeTime < write.startTime && claimedBefore) {
       out.push(`missed a definite stale write: ${k} (token ${String(w.token)} superseded by ${String(w.supersededBy)}, applied at ${w.atMs.toFixed(1)} ms)`);
     }
   }

@@ -62,12 +62,16 @@ export class SimPgServer {
   private lockOwner: SimSession | undefined;
   private waiters: { session: SimSession; wake: () => void }[] = [];
   private sessions = new Set<SimSession>();
+  /** fence-claim: the tokens the fence has been raised to so far (by a claim or a fenced write that took effect). */
+  private readonly claimed = new Set<string>();
 
   constructor(
     readonly node: SimNode,
     initial: string,
     private readonly truth: SimTruth,
     private readonly counter: boolean,
+    /** The run's resource mode is fence-claim: a later grant counts for the resource once its token raised the fence. */
+    private readonly fenceClaim = false,
   ) {
     this.row = { data: initial, fence: 0, mark: null, version: 0 };
     // A new postgres process: every session of the killed one is gone, with its locks; the committed row stays.
@@ -220,10 +224,12 @@ export class SimPgServer {
         if (row.fence > Number(v[2])) return none;
         this.apply(String(v[1]), client);
         row.fence = Number(v[2]);
+        this.claimed.add(String(v[2]));
         return one({ fence: String(row.fence) });
       case SQL.claimRead:
         if (row.fence > Number(v[1])) return none;
         row.fence = Number(v[1]);
+        this.claimed.add(String(v[1]));
         this.accessed(client);
         return one({ data: row.data, fence: String(row.fence) });
       case SQL.mark:
@@ -253,7 +259,15 @@ export class SimPgServer {
   private apply(value: string, client: string, inTransaction = false): void {
     if (!inTransaction) this.accessed(client);
     const grant = this.truth.grantOf(client);
-    const successor = grant === undefined ? undefined : this.truth.successorOf(grant);
+    // Under fence-claim the lock has passed on, for the resource, once a later grant's token raised the fence
+    // (its claim or a fenced write took effect): a write before that is before the new holder's section
+    // (stale-writes.ts). Every other mode judges by the grant.
+    const successor =
+      grant === undefined
+        ? undefined
+        : this.fenceClaim
+          ? this.truth.laterGrants(grant).find((g) => g.token !== undefined && this.claimed.has(String(g.token)))
+          : this.truth.successorOf(grant);
     this.truth.writes.push({
       token: grant?.token,
       value,

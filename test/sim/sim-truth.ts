@@ -93,6 +93,11 @@ export class SimTruth {
     return this.grants.find((g) => g.token === token);
   }
 
+  /** Every grant after `grant`, in the service's order. */
+  laterGrants(grant: SimGrant): SimGrant[] {
+    return this.grants.slice(grant.seq + 1);
+  }
+
   /** The grant that followed `grant`, if any: the lock had passed on. */
   successorOf(grant: SimGrant): SimGrant | undefined {
     return this.grants[grant.seq + 1];

@@ -86,7 +86,13 @@ export async function simulateRun(options: RunOptions, hooks: SimHooks = {}): Pr
     lockName,
     hooks.redisCommand,
   );
-  const pg = new SimPgServer(nodes.get(plan.resourceNode)!, isCounterWorkload(o.workload) ? '0' : '', truth, isCounterWorkload(o.workload));
+  const pg = new SimPgServer(
+    nodes.get(plan.resourceNode)!,
+    isCounterWorkload(o.workload) ? '0' : '',
+    truth,
+    isCounterWorkload(o.workload),
+    o.resource === 'fence-claim',
+  );
   // As prepareResource sets it for the run (ALTER DATABASE … SET idle_in_transaction_session_timeout).
   pg.idleTxTimeoutMs = o.idleTxTimeoutMs ?? 0;
   const world: SimWorld = { clock, net, nodes, truth, clients: new Map() };

@@ -5,7 +5,17 @@
  * `stale-write`: process A acquired the lock (ok at time aA), then the lock
  * was granted to another process B under another token (B's acquire began
  * after aA and completed ok at aB), and A's write was invoked after aB and
- * accepted (ok). Why B's acquire must begin after aA: an acquire that began
+ * accepted (ok). With fence-claim, B's grant counts only once the resource
+ * knew it: an access of B's section that raises the fence (its claim, the
+ * section's first read, or a fenced write) completed ok before A's write
+ * began. Why: a fence-claim section begins with its claim, so a write the
+ * fence accepted before it is, at the resource, before B's section, which
+ * then reads it (the data holds: lost-updates and interleaved-sections
+ * agree); a write accepted after B's claim is stale by the resource's own
+ * order, which only a token given twice allows (an evicted INCR counter,
+ * S16). Plain `fence` keeps the grant: its new holder reads unfenced, so a
+ * write accepted after the grant can land between B's read and B's write
+ * (a lost update). Why B's acquire must begin after aA: an acquire that began
  * earlier may have been granted before A's (its answer late, its lease run
  * out), and then A, not B, held the newer grant. Why the
  * write's invocation and not its completion: a write invoked before B's
@@ -47,7 +57,7 @@ export const staleWritesChecker: LockChecker = {
     const stale: Anomaly[] = [];
     let maybeStaleWrites = 0;
     for (const t of tied) {
-      const later = grantsBetween(grants, t);
+      const later = grantsBetween(grants, t).filter((g) => context.resource !== 'fence-claim' || claimedBefore(g, t.write.startTime));
       if (later.length === 0) continue;
       if (t.write.status === 'ok') stale.push(staleWrite(t, later));
       else if (t.write.status === 'info' || t.write.status === 'pending') maybeStaleWrites++;
@@ -97,6 +107,14 @@ function grantsBetween(grants: readonly Hold[], t: TiedWrite): Hold[] {
     if (g.process !== t.hold.process && !sameToken && surelyAfter) out.push(g);
   }
   return out;
+}
+
+/**
+ * Under fence-claim, an access of the hold that raises the fence (a read is its claim, a write is fenced) was
+ * accepted before `time`: the resource knew its token then.
+ */
+function claimedBefore(hold: Hold, time: number): boolean {
+  return hold.accesses.some((a) => (a.f === 'read' || a.f === 'write') && a.status === 'ok' && a.completeTime !== undefined && a.completeTime < time);
 }
 
 function staleWrite(t: TiedWrite, later: readonly Hold[]): Anomaly {
