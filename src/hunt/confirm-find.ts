@@ -24,6 +24,7 @@ import type { RunHooks } from '../run/run-lock-test.js';
 import type { HuntDeps } from './hunt-deps.js';
 import { Lanes } from './lanes.js';
 import { reRunUntilDecided } from './re-run-until-decided.js';
+import { formatRate } from './reproduction-rate.js';
 
 export const CONFIRM = Object.freeze({ runs: 5, minFails: 4 });
 
@@ -44,9 +45,61 @@ export function isReproducible(t: Tally | undefined): boolean {
 }
 
 /**
+ * What the confirmations of one hunt share: the hunt has its answer once one find is reproducible (it ends
+ * the hunt), or once the hunt ended otherwise (`ended`); then no confirmation starts another re-run.
+ */
+export class HuntFinds {
+  private reproducible = false;
+
+  constructor(private readonly ended: () => boolean = () => false) {}
+
+  get decided(): boolean {
+    return this.reproducible || this.ended();
+  }
+
+  markReproducible(): void {
+    this.reproducible = true;
+  }
+}
+
+/**
+ * How a find ranks by its re-runs: a reproducible one above every other, then by its rate; unmeasured (-1)
+ * below any measured. A confirmation stopped early (its hunt ended at another find) may show a high rate over
+ * a run or two; it still ranks below a find the rule kept.
+ */
+export function reproductionRank(t: Tally | undefined): number {
+  if (t === undefined || t.of === 0) return -1;
+  return (isReproducible(t) ? 2 : 0) + t.fails / t.of;
+}
+
+/** The find's rate line in a hunt's outcome; `rareTail`: what a rare find's line adds. */
+export function rateLines(t: Tally | undefined, rareTail: string): string[] {
+  if (t === undefined) return [];
+  const verdict = confirmationVerdict(t);
+  if (verdict === 'keep') return [`  reproduced ${formatRate(t)} re-runs: a reproducible find`];
+  if (verdict === 'undecided')
+    return [
+      `  reproduced ${formatRate(t)} re-runs: undecided (its re-runs were stopped before ${CONFIRM.minFails} of ${CONFIRM.runs} was reached or ruled out)`,
+    ];
+  return [
+    `  reproduced ${formatRate(t)} re-runs: a RARE failure (below ${CONFIRM.minFails} of ${CONFIRM.runs}); still a violation its history proves: ${rareTail}`,
+  ];
+}
+
+/** What a finished confirmation makes of its find, for the hunt's log; `ended`: the hunt ended meanwhile (another find, Ctrl-C). */
+export function confirmationSaid(t: Tally, ended: boolean, first: boolean): string {
+  const verdict = confirmationVerdict(t);
+  if (verdict === 'keep') return 'a reproducible find';
+  if (verdict === 'undecided') return ended ? 'undecided: its re-runs were stopped, the hunt having ended' : 'undecided: its re-runs were stopped';
+  return first ? 'a rare failure' : 'a rare failure; looking on for a more reproducible one';
+}
+
+/**
  * Re-runs `options` (the violating try's) with the hunt's `hooks` until the rule decides, as many at once as
  * `lanes` has free (first in line for them: a find's rate before the search's next try); `name` prefixes each
- * re-run's directory. Stops early when asked to stop (Ctrl-C): what was measured so far is returned.
+ * re-run's directory. Stops early when asked to stop (Ctrl-C), or starts no more re-runs once `finds` is
+ * decided (another lane's find was confirmed: a second confirmation would only keep the hunt and its shrink
+ * waiting); what was measured so far is returned.
  */
 export async function confirmFind(
   options: RunOptions,
@@ -55,6 +108,7 @@ export async function confirmFind(
   hooks: RunHooks,
   name: string,
   lanes: Lanes = new Lanes(1),
+  finds: HuntFinds = new HuntFinds(),
 ): Promise<Confirmation> {
   const signs = failureSigns(miss);
   return confirmByReRuns(
@@ -67,6 +121,7 @@ export async function confirmFind(
     },
     deps,
     lanes,
+    finds,
   );
 }
 
@@ -78,22 +133,37 @@ export async function confirmByReRuns(
   reRun: (n: number, lane: number) => Promise<{ failed: boolean; runDir: string } | null>,
   deps: { stopped(): boolean; log(line: string): void },
   lanes: Lanes,
+  finds: HuntFinds = new HuntFinds(),
 ): Promise<Confirmation> {
   let errors = 0;
+  // The re-runs in the order they end, as reRunUntilDecided counts them: the moment they make the find
+  // reproducible is known here, before the re-run gives back its lane (and a waiting re-run of another
+  // confirmation would take it).
+  const seen = { fails: 0, of: 0 };
+  const counted = <R extends { failed: boolean } | null>(r: R): R => {
+    if (r === null) return r;
+    seen.of++;
+    if (r.failed) seen.fails++;
+    if (isReproducible(seen)) finds.markReproducible();
+    return r;
+  };
   const { tally } = await reRunUntilDecided(
     { fails: 0, of: 0, failingRun: null },
     confirmationVerdict,
     async (n, lane) => {
+      // Asked for while the hunt still looked on, given a lane once it had its answer: not run at all.
+      if (finds.decided) return null;
       try {
-        return await reRun(n, lane);
+        return counted(await reRun(n, lane));
       } catch (err) {
         if (deps.stopped()) return null;
         errors++;
         deps.log(`hunt: a confirmation re-run failed to run (${err instanceof Error ? err.message : String(err)}); counted as not failing`);
-        return { failed: false, runDir: null };
+        return counted({ failed: false, runDir: null });
       }
     },
-    { lanes, stopped: () => deps.stopped(), priority: 1 },
+    // Re-runs under way when the hunt gets its answer still count (they ran to their end); only Ctrl-C voids them.
+    { lanes, stopped: () => deps.stopped() || finds.decided, priority: 1 },
   );
   return { ...tally, errors };
 }

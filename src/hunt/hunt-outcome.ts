@@ -15,8 +15,7 @@ import { EXIT } from '../../core/errors.js';
 import { dangerousMoments, describeNearMiss, nearMissScore, type NearMiss, type WantedSign } from './near-miss.js';
 import type { TryPlan } from './search.js';
 import type { DataVerdicts } from './hunt-verdict.js';
-import { CONFIRM, isReproducible, type Confirmation } from './confirm-find.js';
-import { formatRate } from './reproduction-rate.js';
+import { rateLines, reproductionRank, type Confirmation } from './confirm-find.js';
 
 /**
  * The exit code of "valid, but nothing dangerous was tested". Another change
@@ -88,7 +87,7 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
     lines.push(
       `  ${describeNearMiss(f.miss!)}`,
       ...dataLine(f.data),
-      ...rateLines(f.reproduced),
+      ...rateLines(f.reproduced, 'its failing run and replay are kept below; hunt longer (--budget) for a more reproducible one'),
       `run: ${f.runDir}`,
       `replay: ${f.replay}`,
       `shrink: fencecheck shrink ${f.runDir}`,
@@ -122,21 +121,12 @@ export function huntOutcome(records: readonly TryRecord[], interrupted: boolean,
 
 /** The most reproducible violation (its re-runs' rate; unmeasured counts as unknown, below any measured), then the fewest windows, then the earliest. */
 export function bestFind(violating: readonly TryRecord[]): TryRecord | undefined {
-  const rate = (r: TryRecord): number => (r.reproduced === undefined || r.reproduced.of === 0 ? -1 : r.reproduced.fails / r.reproduced.of);
+  const rate = (r: TryRecord): number => reproductionRank(r.reproduced);
   let best: TryRecord | undefined;
   for (const r of violating) {
     if (best === undefined || rate(r) > rate(best) || (rate(r) === rate(best) && r.plan.windows.length < best.plan.windows.length)) best = r;
   }
   return best;
-}
-
-/** How often the find's plan failed again, and what that makes it. */
-function rateLines(t: Confirmation | undefined): string[] {
-  if (t === undefined) return [];
-  if (isReproducible(t)) return [`  reproduced ${formatRate(t)} re-runs: a reproducible find`];
-  return [
-    `  reproduced ${formatRate(t)} re-runs: a RARE failure (below ${CONFIRM.minFails} of ${CONFIRM.runs}); still a violation its history proves: its failing run and replay are kept below; hunt longer (--budget) for a more reproducible one`,
-  ];
 }
 
 /**

@@ -12,9 +12,8 @@ import { formatWeight } from '../../core/checkers/lock/weight.js';
 import type { QueueFailureSign } from '../../core/queue/queue-failure-signs.js';
 import { describeQueueTry, type QueueTryChoices } from '../../core/queue/queue-hunt-space.js';
 import { formatDuration } from '../compare/format-units.js';
-import { CONFIRM, isReproducible, type Confirmation } from './confirm-find.js';
+import { rateLines, reproductionRank, type Confirmation } from './confirm-find.js';
 import { EXIT_UNTESTED } from './hunt-outcome.js';
-import { formatRate } from './reproduction-rate.js';
 
 /** One try of a queue hunt as it is kept. */
 export interface QueueTryRecord {
@@ -54,7 +53,7 @@ export function queueHuntOutcome(records: readonly QueueTryRecord[], interrupted
       `VIOLATION: ${violating.length} of ${head} violated; the first on try ${first.choices.index + 1} after ${formatDuration(first.endedAtMs)} (runs-to-detection ${records.indexOf(first) + 1}, time-to-detection ${formatDuration(first.endedAtMs)})`,
       ...(best !== first ? [`  the find: try ${tryNumber}, the most reproducible of them`] : []),
       `  ${best.failure} (${describeQueueTry(best.choices)})`,
-      ...rateLines(best.reproduced),
+      ...rateLines(best.reproduced, 'its failing run and replay are kept below'),
       `run: ${best.runDir}`,
       `replay: ${best.replay}`,
       `shrink: fencecheck shrink ${best.runDir}`,
@@ -83,18 +82,10 @@ export function queueHuntOutcome(records: readonly QueueTryRecord[], interrupted
 
 /** The most reproducible violation (unmeasured below any measured), then the fewest windows, then the earliest. */
 export function bestQueueFind(violating: readonly QueueTryRecord[]): QueueTryRecord | undefined {
-  const rate = (r: QueueTryRecord): number => (r.reproduced === undefined || r.reproduced.of === 0 ? -1 : r.reproduced.fails / r.reproduced.of);
+  const rate = (r: QueueTryRecord): number => reproductionRank(r.reproduced);
   let best: QueueTryRecord | undefined;
   for (const r of violating) if (best === undefined || rate(r) > rate(best) || (rate(r) === rate(best) && r.windows < best.windows)) best = r;
   return best;
-}
-
-function rateLines(t: Confirmation | undefined): string[] {
-  if (t === undefined) return [];
-  if (isReproducible(t)) return [`  reproduced ${formatRate(t)} re-runs: a reproducible find`];
-  return [
-    `  reproduced ${formatRate(t)} re-runs: a RARE failure (below ${CONFIRM.minFails} of ${CONFIRM.runs}); still a violation its history proves: its failing run and replay are kept below`,
-  ];
 }
 
 /** `hunt: try 4 done · 2 tested · 1 violation (first on try 3) · 1m10s elapsed`. */

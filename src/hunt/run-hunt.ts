@@ -22,7 +22,7 @@ import { huntOutcome, huntProgress, type HuntOutcome, type TryRecord } from './h
 import { huntSpace, tryOptions, type HuntTarget, type TryShape } from './hunt-target.js';
 import { showsWanted, type WantedSign } from './near-miss.js';
 import { HuntSearch } from './search.js';
-import { CONFIRM, confirmFind, isReproducible } from './confirm-find.js';
+import { CONFIRM, HuntFinds, confirmFind, confirmationSaid, isReproducible } from './confirm-find.js';
 import type { HuntDeps } from './hunt-deps.js';
 import { formatRate } from './reproduction-rate.js';
 import { Lanes } from './lanes.js';
@@ -81,8 +81,10 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
   let underWay = 0;
   /** Set when a try ends the hunt (a find, --until-ruled-out reached, tool failures): no lane starts another. */
   let ended = false;
+  /** A reproducible find ends the hunt from the moment its confirmation decides (see HuntFinds). */
+  const finds = new HuntFinds(() => ended);
   const more = (): boolean =>
-    !ended &&
+    !finds.decided &&
     !deps.stopped() &&
     (o.budget.runs === undefined || records.length + underWay < o.budget.runs) &&
     (o.budget.ms === undefined || deps.now() - started < o.budget.ms);
@@ -113,11 +115,8 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
         deps.log(
           `hunt: try ${plan.index + 1} violated; re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`,
         );
-        record.reproduced = await confirmFind(options, record.miss, deps, tryHooks(deps.log), options.name ?? `try-${plan.index + 1}`, lanes);
-        const reproducible = isReproducible(record.reproduced);
-        deps.log(
-          `hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${reproducible ? 'a reproducible find' : o.first || o.keepGoing ? 'a rare failure' : 'a rare failure; looking on for a more reproducible one'}`,
-        );
+        record.reproduced = await confirmFind(options, record.miss, deps, tryHooks(deps.log), options.name ?? `try-${plan.index + 1}`, lanes, finds);
+        deps.log(`hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${confirmationSaid(record.reproduced, ended, o.first === true)}`);
       }
       writeHuntJson(o, records, false);
       const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));

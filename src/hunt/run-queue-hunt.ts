@@ -21,7 +21,7 @@ import { describeQueueTry, queueTry } from '../../core/queue/queue-hunt-space.js
 import type { QueueFault, QueueRunOptions } from '../../core/queue/queue-options.js';
 import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { writeFileAtomic } from '../../runtime/store/atomic-write.js';
-import { CONFIRM, confirmByReRuns, isReproducible, type Confirmation } from './confirm-find.js';
+import { CONFIRM, HuntFinds, confirmByReRuns, confirmationSaid, isReproducible, type Confirmation } from './confirm-find.js';
 import { Lanes } from './lanes.js';
 import { queueHuntOutcome, queueHuntProgress, type QueueHuntOutcome, type QueueTryRecord } from './queue-hunt-outcome.js';
 import { formatRate } from './reproduction-rate.js';
@@ -69,8 +69,10 @@ export async function runQueueHunt(o: QueueHuntOptions, deps: QueueHuntDeps): Pr
   let underWay = 0;
   let failures = 0;
   let ended = false;
+  /** A reproducible find ends the hunt from the moment its confirmation decides (see HuntFinds). */
+  const finds = new HuntFinds(() => ended);
   const more = (): boolean =>
-    !ended &&
+    !finds.decided &&
     !deps.stopped() &&
     (o.budget.runs === undefined || records.length + underWay < o.budget.runs) &&
     (o.budget.ms === undefined || deps.now() - started < o.budget.ms);
@@ -93,10 +95,8 @@ export async function runQueueHunt(o: QueueHuntOptions, deps: QueueHuntDeps): Pr
         deps.log(
           `hunt: try ${index + 1} violated (${record.failure}); re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`,
         );
-        record.reproduced = await confirmQueueFind(options, record, deps, lanes);
-        deps.log(
-          `hunt: try ${index + 1} reproduced ${formatRate(record.reproduced)}: ${isReproducible(record.reproduced) ? 'a reproducible find' : o.first ? 'a rare failure' : 'a rare failure; looking on for a more reproducible one'}`,
-        );
+        record.reproduced = await confirmQueueFind(options, record, deps, lanes, finds);
+        deps.log(`hunt: try ${index + 1} reproduced ${formatRate(record.reproduced)}: ${confirmationSaid(record.reproduced, ended, o.first === true)}`);
       }
       writeQueueHuntJson(o, records, false);
       deps.log(queueHuntProgress(records, deps.now() - started, o.budget));
@@ -157,7 +157,13 @@ async function oneTry(
 }
 
 /** A find's plan re-run (the same options: the same jobs and windows) until the confirmation rule decides. */
-export function confirmQueueFind(options: QueueRunOptions, find: Pick<QueueTryRecord, 'signs'>, deps: QueueHuntDeps, lanes: Lanes): Promise<Confirmation> {
+export function confirmQueueFind(
+  options: QueueRunOptions,
+  find: Pick<QueueTryRecord, 'signs'>,
+  deps: QueueHuntDeps,
+  lanes: Lanes,
+  finds: HuntFinds = new HuntFinds(),
+): Promise<Confirmation> {
   return confirmByReRuns(
     async (n, lane) => {
       const { runDir, results } = await deps.runTry({ ...options, name: `${options.name ?? 'find'}-confirm-${n}` }, lane);
@@ -165,6 +171,7 @@ export function confirmQueueFind(options: QueueRunOptions, find: Pick<QueueTryRe
     },
     deps,
     lanes,
+    finds,
   );
 }
 

@@ -26,16 +26,21 @@ const MISS: NearMiss = nearMiss({ violation: true, doubleHolds: 1, lateWrites: 1
 const QUIET: NearMiss = { ...MISS, violation: false, doubleHolds: 0, lateWrites: 0 };
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-/** Deps on `lanes` lanes: a try is unsafe when its name is in `failing` (and so are its re-runs); each run takes 3 ticks. */
-function laned(lanes: number, failing: (name: string) => boolean) {
-  const seen = { runs: [] as { name: string; lane: number }[], most: 0 };
+/**
+ * Deps on `lanes` lanes: a try is unsafe when its name is in `failing` (and so are its re-runs); each run takes
+ * `ticks(name)` ticks (3 by default).
+ */
+function laned(lanes: number, failing: (name: string) => boolean, ticks: (name: string) => number = () => 3) {
+  const seen = { runs: [] as { name: string; lane: number }[], most: 0, events: [] as string[] };
   let busy = 0;
   const deps: HuntDeps = {
     lanes,
     runTry: async (o, _hooks, lane = 0) => {
       seen.runs.push({ name: o.name ?? '?', lane });
       seen.most = Math.max(seen.most, ++busy);
-      for (let i = 0; i < 3; i++) await tick();
+      seen.events.push(`start ${o.name}`);
+      for (let i = 0; i < ticks(o.name ?? '?'); i++) await tick();
+      seen.events.push(`end ${o.name}`);
       busy--;
       return { runDir: `/virtual/${o.name}`, replay: 'r' };
     },
@@ -73,6 +78,29 @@ describe('a hunt on several lanes', () => {
     const tries = seen.runs.filter((x) => !x.name.includes('-confirm-'));
     expect(r.records).toHaveLength(tries.length);
     expect(tries.length).toBeLessThan(30);
+  });
+
+  it("stops a second find's confirmation once the first find ended the hunt: its re-runs under way count, no more start", async () => {
+    // Both first tries fail every time; the second's plan runs slowly (its try 4 ticks, each re-run 30), so its
+    // confirmation is under way when the first's (3 ticks a re-run) reaches 4 of 5.
+    const slow = (name: string) => (name.startsWith('try-002-confirm-') ? 30 : name.startsWith('try-002') ? 4 : 3);
+    const lines: string[] = [];
+    const { deps, seen } = laned(2, (name) => name.startsWith('try-001') || name.startsWith('try-002'), slow);
+    const r = await runHunt(options(), { ...deps, log: (l) => lines.push(l) });
+    expect(r.found?.tryNumber).toBe(1);
+    expect(r.found?.record.reproduced).toMatchObject({ fails: 4, of: 4 });
+    const second = r.records.find((t) => t.plan.index === 1)!;
+    const secondConfirms = seen.runs.filter((x) => x.name.startsWith('try-002-confirm-'));
+    // Before: the second went on to its own 4 of 5, its last re-run started after the first's fourth had ended.
+    const decidedAt = seen.events.indexOf('end try-001-confirm-4');
+    expect(decidedAt).toBeGreaterThan(-1);
+    expect(seen.events.slice(decidedAt).filter((e) => e.startsWith('start '))).toEqual([]);
+    expect(secondConfirms.length).toBeGreaterThan(0);
+    expect(secondConfirms.length).toBeLessThan(4);
+    expect(second.reproduced?.of).toBe(secondConfirms.length);
+    expect(lines.some((l) => /^hunt: try 2 reproduced .*undecided: its re-runs were stopped, the hunt having ended/.test(l))).toBe(true);
+    // The find stays the first: a confirmation stopped at 1 of 1 or 2 of 2 ranks below the rule's 4 of 4.
+    expect(r.lines.join('\n')).toMatch(/reproduced 4\/4 \(95% CI [^)]*\) re-runs: a reproducible find/);
   });
 
   it("with the simulation's real search, finds what one lane finds", async () => {
