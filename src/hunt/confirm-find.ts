@@ -86,7 +86,7 @@ export function rateLines(t: Tally | undefined, rareTail: string): string[] {
   ];
 }
 
-/** What a finished confirmation makes of its find, for the hunt's log; `ended`: the hunt ended meanwhile (another find, Ctrl-C). */
+/** What a finished confirmation makes of its find, for the hunt's log; `ended`: the hunt had its answer meanwhile (another find confirmed, or the hunt ended). */
 export function confirmationSaid(t: Tally, ended: boolean, first: boolean): string {
   const verdict = confirmationVerdict(t);
   if (verdict === 'keep') return 'a reproducible find';

@@ -116,7 +116,9 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
           `hunt: try ${plan.index + 1} violated; re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`,
         );
         record.reproduced = await confirmFind(options, record.miss, deps, tryHooks(deps.log), options.name ?? `try-${plan.index + 1}`, lanes, finds);
-        deps.log(`hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${confirmationSaid(record.reproduced, ended, o.first === true)}`);
+        deps.log(
+          `hunt: try ${plan.index + 1} reproduced ${formatRate(record.reproduced)}: ${confirmationSaid(record.reproduced, finds.decided, o.first === true)}`,
+        );
       }
       writeHuntJson(o, records, false);
       const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));

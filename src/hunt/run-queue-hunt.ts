@@ -96,7 +96,7 @@ export async function runQueueHunt(o: QueueHuntOptions, deps: QueueHuntDeps): Pr
           `hunt: try ${index + 1} violated (${record.failure}); re-running its plan to see how often it fails (until ${CONFIRM.minFails} of ${CONFIRM.runs} fail, or cannot)`,
         );
         record.reproduced = await confirmQueueFind(options, record, deps, lanes, finds);
-        deps.log(`hunt: try ${index + 1} reproduced ${formatRate(record.reproduced)}: ${confirmationSaid(record.reproduced, ended, o.first === true)}`);
+        deps.log(`hunt: try ${index + 1} reproduced ${formatRate(record.reproduced)}: ${confirmationSaid(record.reproduced, finds.decided, o.first === true)}`);
       }
       writeQueueHuntJson(o, records, false);
       deps.log(queueHuntProgress(records, deps.now() - started, o.budget));
