@@ -136,17 +136,6 @@ export async function confirmByReRuns(
   finds: HuntFinds = new HuntFinds(),
 ): Promise<Confirmation> {
   let errors = 0;
-  // The re-runs in the order they end, as reRunUntilDecided counts them: the moment they make the find
-  // reproducible is known here, before the re-run gives back its lane (and a waiting re-run of another
-  // confirmation would take it).
-  const seen = { fails: 0, of: 0 };
-  const counted = <R extends { failed: boolean } | null>(r: R): R => {
-    if (r === null) return r;
-    seen.of++;
-    if (r.failed) seen.fails++;
-    if (isReproducible(seen)) finds.markReproducible();
-    return r;
-  };
   const { tally } = await reRunUntilDecided(
     { fails: 0, of: 0, failingRun: null },
     confirmationVerdict,
@@ -154,16 +143,24 @@ export async function confirmByReRuns(
       // Asked for while the hunt still looked on, given a lane once it had its answer: not run at all.
       if (finds.decided) return null;
       try {
-        return counted(await reRun(n, lane));
+        return await reRun(n, lane);
       } catch (err) {
         if (deps.stopped()) return null;
         errors++;
         deps.log(`hunt: a confirmation re-run failed to run (${err instanceof Error ? err.message : String(err)}); counted as not failing`);
-        return counted({ failed: false, runDir: null });
+        return { failed: false, runDir: null };
       }
     },
     // Re-runs under way when the hunt gets its answer still count (they ran to their end); only Ctrl-C voids them.
-    { lanes, stopped: () => deps.stopped() || finds.decided, priority: 1 },
+    {
+      lanes,
+      stopped: () => deps.stopped() || finds.decided,
+      priority: 1,
+      // A reproducible find ends the hunt: the other confirmations start nothing more from this moment.
+      onDecided: (verdict) => {
+        if (verdict === 'keep') finds.markReproducible();
+      },
+    },
   );
   return { ...tally, errors };
 }

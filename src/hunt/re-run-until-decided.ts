@@ -29,6 +29,11 @@ export interface ReRunOptions {
   stopped(): boolean;
   /** Over the search's tries for a free lane (a confirmation goes first). */
   priority?: number;
+  /**
+   * Called once, the moment the rule decides: before the deciding re-run gives its lane back, so a caller that
+   * stops others on it (a hunt's other confirmations) does so before any of them takes that lane.
+   */
+  onDecided?(verdict: Verdict): void;
 }
 
 /**
@@ -58,6 +63,18 @@ export async function reRunUntilDecided(
     return decide({ fails: tally.fails + (failing ? inFlight : 0), of: tally.of + inFlight }) === 'undecided';
   };
 
+  const count = (r: ReRunOutcome | null): void => {
+    if (r === null) return;
+    tally.of++;
+    if (r.failed) {
+      tally.fails++;
+      tally.failingRun ??= r.runDir;
+    }
+    if (verdict !== 'undecided') return;
+    verdict = decide(tally);
+    if (verdict !== 'undecided') o.onDecided?.(verdict);
+  };
+
   await new Promise<void>((done) => {
     const settleIfIdle = (): void => {
       if (inFlight === 0 && !worthOneMore()) done();
@@ -67,19 +84,9 @@ export async function reRunUntilDecided(
         inFlight++;
         const n = ++launched - start.of;
         void o.lanes
-          .use((lane) => reRun(n, lane), o.priority ?? 0)
-          .then(
-            (r) => {
-              if (r === null) return;
-              tally.of++;
-              if (r.failed) {
-                tally.fails++;
-                tally.failingRun ??= r.runDir;
-              }
-              if (verdict === 'undecided') verdict = decide(tally);
-            },
-            (err: unknown) => void (failure ??= { err }),
-          )
+          // Counted inside the lane: the tally and verdict are current before the lane goes to the next waiter.
+          .use(async (lane) => count(await reRun(n, lane)), o.priority ?? 0)
+          .catch((err: unknown) => void (failure ??= { err }))
           .finally(() => {
             inFlight--;
             launch();
