@@ -95,7 +95,22 @@ export class PgAdvisoryLockClient implements LockClient {
     return client;
   }
 
+  /**
+   * Best effort, as every lock client's (client-main.ts): a server that cannot be reached within the call
+   * timeout leaves the session ended, and the first acquire opens a new one (or fails as an op). Until
+   * 2026-12-06 the error escaped and the client process crashed (exit 255) before its ready line.
+   */
   async connect(): Promise<void> {
+    try {
+      await this.openSession();
+    } catch (err) {
+      this.ended ??= `connect failed: ${err instanceof Error ? err.message : String(err)}`;
+      this.o.log(`postgres ${this.endpoint.host}:${this.endpoint.port}: ${this.ended}; the first acquire connects again`);
+    }
+  }
+
+  /** The session's connection, and the token sequence it draws from (created by whichever client comes first). */
+  private async openSession(): Promise<void> {
     await this.client.connect();
     try {
       await this.client.query(PG_ADVISORY_SQL.createSequence);
@@ -116,7 +131,7 @@ export class PgAdvisoryLockClient implements LockClient {
     this.ended = undefined;
     void old.end().catch(() => undefined);
     try {
-      await this.client.connect();
+      await this.openSession();
     } catch (err) {
       this.ended ??= `reconnect failed: ${err instanceof Error ? err.message : String(err)}`;
       throw pgOpError(err);

@@ -1,7 +1,8 @@
 /**
  * Integration (real servers, root): the advisory lock on its own PostgreSQL
  * (pgl1) excludes a second session and hands its sequence token on in
- * order; through the real PgBouncer in transaction pooling mode (pgb1) the
+ * order; a client whose server is stopped when it starts still starts (its
+ * acquire fails as an op, then is granted once the server is back); through the real PgBouncer in transaction pooling mode (pgb1) the
  * same client lets a second client in while the first holds the lock, and
  * pg_locks on pgl1 shows why: the lock belongs to a server connection of
  * the pooler, not to the client that asked. The session-end fault's I/O
@@ -102,6 +103,28 @@ describe('pg-advisory on its own PostgreSQL', () => {
     expect(Number(second.token)).toBeGreaterThan(Number(first.token));
     await b.release();
     expect(await holdersOnServer('direct-lock')).toEqual([]);
+  });
+});
+
+describe('pg-advisory when its server cannot be reached at the start', () => {
+  // Seen in session 48's shrink (--call-timeout-ms 100): a fresh client's connect timed out and the client crashed
+  // (exit 255) before its ready line. A lock client connects best effort: its ops fail, the process does not.
+  it('starts all the same; its acquire fails as an op while the server is stopped and is granted once it is back', async () => {
+    const o = { endpoints: [endpoint('pg-advisory')], lockName: 'unreachable-at-start', callTimeoutMs: 300, log: () => undefined };
+    const c = new PgAdvisoryLockClient(o);
+    clients.push(c);
+    await cluster.nemesis.pause('pgl1');
+    try {
+      await c.connect();
+      const refused = await c.acquire(2000).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(OpError);
+    } finally {
+      await cluster.nemesis.resume('pgl1');
+    }
+    const granted = await c.acquire(2000);
+    expect(Number(granted.token)).toBeGreaterThan(0);
+    expect(await holdersOnServer('unreachable-at-start')).toHaveLength(1);
+    await c.release();
   });
 });
 
