@@ -20,6 +20,7 @@ const ALONE = [
   'queue-faults',
   'queue-hunt-shrink',
   'queue-libraries',
+  'queue-renewal',
   'reclaim',
   'slots',
   'warm-reclaim',

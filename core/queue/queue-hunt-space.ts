@@ -5,16 +5,28 @@
  * faults strike (a non-empty subset), how long a window lasts against the
  * library's lock (from just past it to three times it: a stall shorter than
  * the lock tests nothing), how often windows come, how many workers compete,
- * and the seed that places the jobs. The hunt's seed and the try's index give
+ * the seed that places the jobs, and, for a library that renews its locks,
+ * whether the windows strike just before a job's first renewal. The hunt's seed and the try's index give
  * the same try again; the try's own replay command gives its run again.
  */
 import { Prng } from '../random/prng.js';
-import type { QueueFault, QueueRunOptions } from './queue-options.js';
+import { renewalDueAfterTakeMs } from './queue-libraries.js';
+import { libraryOf, type QueueFault, type QueueRunOptions } from './queue-options.js';
+import { planQueueRun } from './queue-plan.js';
+import { NEMESIS_OF_WINDOW, TAKER_FAULTS } from './queue-window.js';
 
 /** A window's length as multiples of the library's lock: at the lock, then past it. */
 export const DURATION_TIMES_LOCK = [1, 1.5, 2, 3] as const;
 /** The quiet time before each window as multiples of the lock (a renewal's rhythm is the lock's). */
 export const INTERVAL_TIMES_LOCK = [1, 2, 3] as const;
+/**
+ * A try aimed at the library's lock renewal: its stalls (cuts, delays) strike a worker just before its first
+ * renewal of a job's lock, so a stall shorter than the lock outlasts it; from under the lock to past it.
+ */
+export const RENEWAL_DURATION_TIMES_LOCK = [0.75, 1, 1.5] as const;
+/** Such a try's jobs last a lock (held past their first renewal) at a rate that keeps each worker about half busy. */
+export const RENEWAL_JOB_TIMES_LOCK = 1;
+
 /** The fewest workers a try runs: a job handed out again needs a second worker to take it (a kill's restart aside). */
 export const MIN_TRY_WORKERS = 2;
 
@@ -26,6 +38,8 @@ export interface QueueTryChoices {
   intervalMs: number;
   workers: number;
   seed: number;
+  /** A try aimed at the renewal: how long after its take a worker is struck, and its jobs' length and rate. */
+  renewal?: { afterTakeMs: number; jobMs: number; rate: number };
 }
 
 /**
@@ -53,13 +67,40 @@ export function queueTry(
   const seed = rng.int(0, 2 ** 31 - 1);
   const choices: QueueTryChoices = { index, faults: swarm, durationMs, intervalMs, workers, seed };
   const { windows: _given, ...rest } = base;
-  return {
-    choices,
-    options: { ...rest, nemesis: swarm, durationMs, intervalMs, workers, seed, resultsDir, name: `try-${String(index + 1).padStart(3, '0')}` },
+  const options: QueueRunOptions = {
+    ...rest,
+    nemesis: swarm,
+    durationMs,
+    intervalMs,
+    workers,
+    seed,
+    resultsDir,
+    name: `try-${String(index + 1).padStart(3, '0')}`,
   };
+  return aimAtRenewal(rng.fork('renewal'), choices, options);
+}
+
+/**
+ * Half the tries of a library that renews its locks, whose faults strike a taker, aim those windows just before
+ * the first renewal (drawn apart, so the tries of a hunt before this aim kept their draws): the plan's windows,
+ * written out with their `afterTakeMs`, jobs a lock long, a stall from under the lock to past it.
+ */
+function aimAtRenewal(rng: Prng, choices: QueueTryChoices, options: QueueRunOptions): { choices: QueueTryChoices; options: QueueRunOptions } {
+  const afterTakeMs = renewalDueAfterTakeMs(libraryOf(options), options.lockMs);
+  const strikesTaker = TAKER_FAULTS.some((f) => options.nemesis.includes(NEMESIS_OF_WINDOW[f]));
+  if (afterTakeMs === undefined || !strikesTaker || rng.float() < 0.5) return { choices, options };
+  const jobMs = Math.round(options.lockMs * RENEWAL_JOB_TIMES_LOCK);
+  const rate = Math.min(options.rate, 500 / jobMs);
+  const durationMs = Math.round(options.lockMs * rng.pick(RENEWAL_DURATION_TIMES_LOCK));
+  const aimed = { ...options, jobMs, rate, durationMs };
+  const windows = planQueueRun(aimed).stalls.map((w) => (TAKER_FAULTS.includes(w.fault) ? { ...w, afterTakeMs } : w));
+  // Every window drawn a kill: nothing to aim, the try as it was.
+  if (!windows.some((w) => w.afterTakeMs !== undefined)) return { choices, options };
+  return { choices: { ...choices, durationMs, renewal: { afterTakeMs, jobMs, rate } }, options: { ...aimed, windows } };
 }
 
 /** `pause,kill 3000 ms every 4000 ms, 3 workers, seed 123`: a try as its progress line says it. */
 export function describeQueueTry(c: QueueTryChoices): string {
-  return `${c.faults.join(',')} ${c.durationMs} ms windows every ${c.intervalMs} ms, ${c.workers} workers, seed ${c.seed}`;
+  const aim = c.renewal === undefined ? '' : `, ${c.renewal.afterTakeMs} ms after a take (its lock's renewal due; jobs ${c.renewal.jobMs} ms)`;
+  return `${c.faults.join(',')} ${c.durationMs} ms windows every ${c.intervalMs} ms${aim}, ${c.workers} workers, seed ${c.seed}`;
 }

@@ -20,6 +20,12 @@ export interface QueueLibrary {
   sentinel?: true;
   /** Where its worker's attempt number comes from, or why it has none (attempt-fence is then n/a). */
   attempt: { field: string } | { none: string };
+  /**
+   * When its worker first renews the lock of a job it took, as a share of the lock after the take (the earliest
+   * it can come), and how; absent for a library whose lock is not renewed while the job runs (an expiry, a
+   * visibility timeout). A stall that opens just before it outlasts the lock though shorter than it.
+   */
+  renewal?: { share: number; how: string };
   /** What its docs promise about a job whose worker stalls. */
   promise: string;
   /** Its program, relative to the project root (run by the running Node, or Debian's /usr/bin/python3). */
@@ -40,6 +46,10 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     server: 'redis',
     sentinel: true,
     attempt: { field: 'job.attemptsStarted' },
+    renewal: {
+      share: 1 / 4,
+      how: "LockManager's timer ticks every lockRenewTime / 2 (lockDuration / 4) and extends a lock last set more than a tick ago: a job's first renewal comes 1/4 to 1/2 of the lock after its take",
+    },
     promise: 'at least once: a job whose lock is not renewed within lockDuration is moved back as stalled and run again',
     program: 'clients/node/queue/bullmq-queue.mjs',
     install: NPM,
@@ -62,6 +72,7 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     // Bull counts a stalled re-run in the job's hash only (stalledCounter); the worker reads it when it takes the job.
     sentinel: true,
     attempt: { field: 'job.attemptsMade + stalledCounter + 1' },
+    renewal: { share: 1 / 2, how: "processJob's lockExtender timer, set as the job starts: every lockRenewTime (lockDuration / 2)" },
     promise: 'a job whose lock is not renewed within lockDuration is moved back as stalled (maxStalledCount times) and run again',
     program: 'clients/node/queue/bull-queue.mjs',
     install: NPM,
@@ -73,6 +84,7 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     server: 'redis',
     // What Bull's Job exposes: failures only, so both runs of a stalled job carry one number (client-check fails it).
     attempt: { field: 'job.attemptsMade + 1' },
+    renewal: { share: 1 / 2, how: "processJob's lockExtender timer, set as the job starts: every lockRenewTime (lockDuration / 2)" },
     promise: 'the same worker, its attempt number the one Bull documents (attemptsMade), which counts failed attempts only',
     program: 'clients/node/queue/bull-queue.mjs',
     args: ['--attempts-made'],
@@ -84,6 +96,7 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     language: 'node',
     server: 'redis',
     attempt: { none: 'Bee-Queue keeps no attempt count; its retries count down failures only and a stalled re-run leaves them alone' },
+    renewal: { share: 1 / 2, how: "_runJob's preventStalling: the job taken off the stalling set as it starts, then every stallInterval / 2" },
     promise: 'a job whose worker does not report within stallInterval is re-enqueued by checkStalledJobs (which the user schedules) and run again',
     program: 'clients/node/queue/bee-queue-queue.mjs',
     install: NPM,
@@ -135,6 +148,15 @@ export const QUEUE_LIBRARIES: readonly QueueLibrary[] = [
     install: DEBIAN('python3-rq'),
   },
 ];
+
+/**
+ * How long after a take a window aimed at the library's first renewal strikes: a tenth early, as the library's
+ * timer starts at its own take, a few ms before the worker's take line reaches the runner. Undefined for a
+ * library that does not renew.
+ */
+export function renewalDueAfterTakeMs(lib: Pick<QueueLibrary, 'renewal'> | undefined, lockMs: number): number | undefined {
+  return lib?.renewal === undefined ? undefined : Math.round(lockMs * lib.renewal.share * 0.9);
+}
 
 export function queueLibrary(name: string): QueueLibrary | undefined {
   return QUEUE_LIBRARIES.find((l) => l.name === name);

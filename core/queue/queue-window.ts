@@ -28,6 +28,12 @@ export const NEMESIS_OF_WINDOW = {
   delay: 'client-delay',
 } as const satisfies Record<WindowFault, string>;
 
+/**
+ * The window faults that strike the first worker to take a job: those may open a while after its take
+ * (`afterTakeMs`, a hunt's aim at the library's lock renewal, queue-libraries.ts renewal) instead of at once.
+ */
+export const TAKER_FAULTS: readonly WindowFault[] = ['pause', 'partition', 'delay'];
+
 export interface QueueWindow {
   /** ms after the main phase starts when the window opens. */
   atMs: number;
@@ -36,16 +42,27 @@ export interface QueueWindow {
   fault: WindowFault;
   /** A delay window's delay on each packet of the worker's link to the queue's server, each way (delay windows only). */
   delayMs?: number;
+  /**
+   * How long after its take the fault strikes the worker (a pause, partition or delay window only; absent: at
+   * the take). Aimed just before the library's first lock renewal, a stall shorter than the lock outlasts it.
+   */
+  afterTakeMs?: number;
 }
 
 const FLAG = '--script';
 const HINT =
-  'With --workload queue, give a JSON array of fault windows, e.g. [{"atMs":3000,"durationMs":4000,"fault":"pause"}] (fault: pause, kill, partition, effect-kill, server-kill, or delay with its delayMs; docs/queues.md).';
+  'With --workload queue, give a JSON array of fault windows, e.g. [{"atMs":3000,"durationMs":4000,"fault":"pause"}] (fault: pause, kill, partition, effect-kill, server-kill, or delay with its delayMs; a pause, partition or delay window may add afterTakeMs; docs/queues.md).';
 
 /** The windows as `--script` writes them. */
 export function queueScriptText(windows: readonly QueueWindow[]): string {
   return JSON.stringify(
-    windows.map((w) => ({ atMs: w.atMs, durationMs: w.durationMs, fault: w.fault, ...(w.delayMs !== undefined ? { delayMs: w.delayMs } : {}) })),
+    windows.map((w) => ({
+      atMs: w.atMs,
+      durationMs: w.durationMs,
+      fault: w.fault,
+      ...(w.delayMs !== undefined ? { delayMs: w.delayMs } : {}),
+      ...(w.afterTakeMs !== undefined ? { afterTakeMs: w.afterTakeMs } : {}),
+    })),
   );
 }
 
@@ -75,9 +92,11 @@ function queueWindowOf(w: unknown, n: number, timeLimitS: number): QueueWindow {
   if (typeof w !== 'object' || w === null || Array.isArray(w)) return bad('(window)', 'an object { atMs, durationMs, fault }', w);
   const o = w as Record<string, unknown>;
   const delay = o['fault'] === 'delay';
+  const taker = (TAKER_FAULTS as readonly unknown[]).includes(o['fault']);
+  const fields = ['atMs', 'durationMs', 'fault', ...(delay ? ['delayMs'] : []), ...(taker ? ['afterTakeMs'] : [])];
   for (const k of Object.keys(o))
-    if (!['atMs', 'durationMs', 'fault', ...(delay ? ['delayMs'] : [])].includes(k))
-      bad(k, `absent (a window has atMs, durationMs and fault${delay ? ', and a delay window delayMs' : ''})`, o[k]);
+    if (!fields.includes(k))
+      bad(k, `absent (a window has atMs, durationMs and fault${delay ? ', a delay window delayMs' : ''}${taker ? ', and optionally afterTakeMs' : ''})`, o[k]);
   const horizonMs = timeLimitS * 1000;
   const atMs = o['atMs'];
   if (!Number.isSafeInteger(atMs) || (atMs as number) < 0 || (atMs as number) >= horizonMs)
@@ -88,9 +107,18 @@ function queueWindowOf(w: unknown, n: number, timeLimitS: number): QueueWindow {
     bad('durationMs', `a whole number of ms from ${range.min} to ${range.max}`, durationMs);
   const fault = o['fault'];
   if (!(WINDOW_FAULTS as readonly unknown[]).includes(fault)) bad('fault', `one of ${WINDOW_FAULTS.join(', ')}`, fault);
-  if (!delay) return { atMs: atMs as number, durationMs: durationMs as number, fault: fault as WindowFault };
-  const delayMs = o['delayMs'];
-  if (!Number.isSafeInteger(delayMs) || (delayMs as number) < 1 || (delayMs as number) > range.max)
-    bad('delayMs', `a whole number of ms from 1 to ${range.max} (a delay window's delay each way)`, delayMs);
-  return { atMs: atMs as number, durationMs: durationMs as number, fault: 'delay', delayMs: delayMs as number };
+  const window: QueueWindow = { atMs: atMs as number, durationMs: durationMs as number, fault: fault as WindowFault };
+  if (delay) {
+    const delayMs = o['delayMs'];
+    if (!Number.isSafeInteger(delayMs) || (delayMs as number) < 1 || (delayMs as number) > range.max)
+      bad('delayMs', `a whole number of ms from 1 to ${range.max} (a delay window's delay each way)`, delayMs);
+    window.delayMs = delayMs as number;
+  }
+  if (o['afterTakeMs'] !== undefined) {
+    const afterTakeMs = o['afterTakeMs'];
+    if (!Number.isSafeInteger(afterTakeMs) || (afterTakeMs as number) < 0 || (afterTakeMs as number) > range.max)
+      bad('afterTakeMs', `a whole number of ms from 0 to ${range.max} (how long after its take the worker is struck)`, afterTakeMs);
+    window.afterTakeMs = afterTakeMs as number;
+  }
+  return window;
 }

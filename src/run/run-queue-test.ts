@@ -363,15 +363,18 @@ async function stall(
     recorder.record('nemesis', 'info', f, { target: 'worker' }, { error: `${waited} before the time limit` });
     return;
   }
+  // Aimed at the library's renewal: the taker struck afterTakeMs after its take (still holding the job if it lasts).
+  const aim = s.afterTakeMs !== undefined ? { afterTakeMs: s.afterTakeMs } : {};
+  if (s.afterTakeMs !== undefined) await sleep(s.afterTakeMs);
   const value = { worker: victim.name, pid: victim.proc.pid };
   if (s.fault === 'kill') return killWindow(run, victim, value, s.durationMs, 'job-taken', recorder, log);
   if (s.fault === 'effect-kill') return killWindow(run, victim, value, s.durationMs, 'effect-landed', recorder, log);
-  if (s.fault === 'partition') return cutOffWindow(run, victim, s.durationMs, recorder, log);
-  if (s.fault === 'delay') return delayWindow(run, victim, s, recorder, log);
-  recorder.record('nemesis', 'invoke', 'pause', value, { trigger: 'job-taken' });
+  if (s.fault === 'partition') return cutOffWindow(run, victim, s.durationMs, recorder, log, aim);
+  if (s.fault === 'delay') return delayWindow(run, victim, s, recorder, log, aim);
+  recorder.record('nemesis', 'invoke', 'pause', value, { trigger: 'job-taken', ...aim });
   await victim.proc.pause();
-  recorder.record('nemesis', 'info', 'pause', value, { trigger: 'job-taken' });
-  log(`nemesis: ${victim.name} stalled (SIGSTOP) for ${s.durationMs} ms while it holds a job`);
+  recorder.record('nemesis', 'info', 'pause', value, { trigger: 'job-taken', ...aim });
+  log(`nemesis: ${victim.name} stalled (SIGSTOP) for ${s.durationMs} ms ${whenStruck(s)}`);
   await sleep(s.durationMs);
   recorder.record('nemesis', 'invoke', 'resume', value);
   await victim.proc.resume();
@@ -383,12 +386,19 @@ async function stall(
  * window; the worker runs on (its handler, its effect on the resource, which it still reaches), unable to renew
  * its lock or complete its job; healed after.
  */
-async function cutOffWindow(run: LiveRun, victim: QueueProgram, downMs: number, recorder: Recorder, log: (line: string) => void): Promise<void> {
+async function cutOffWindow(
+  run: LiveRun,
+  victim: QueueProgram,
+  downMs: number,
+  recorder: Recorder,
+  log: (line: string) => void,
+  aim: { afterTakeMs?: number },
+): Promise<void> {
   const node = await run.currentQueueNode();
-  const value = { worker: victim.name, from: node };
+  const value = { worker: victim.name, from: node, ...aim };
   const grudge = { [victim.name]: [node], [node]: [victim.name] };
   if (!(await nemesisStep(recorder, 'start-partition', value, () => run.nemesis.partition(grudge)))) return;
-  log(`nemesis: ${victim.name} cut off from the queue's server ${node} for ${downMs} ms while it holds a job`);
+  log(`nemesis: ${victim.name} cut off from the queue's server ${node} for ${downMs} ms ${whenStruck(aim)}`);
   await sleep(downMs);
   await nemesisStep(recorder, 'stop-partition', value, () => run.nemesis.partition({}));
 }
@@ -397,17 +407,29 @@ async function cutOffWindow(run: LiveRun, victim: QueueProgram, downMs: number, 
  * client-delay: the worker's link to the queue's server slowed by `delayMs` each way for the window (its proxy's
  * delay set, then back to none); its renewals and completions arrive late, its effect on the resource does not.
  */
-async function delayWindow(run: LiveRun, victim: QueueProgram, s: QueuePlan['stalls'][number], recorder: Recorder, log: (line: string) => void): Promise<void> {
+async function delayWindow(
+  run: LiveRun,
+  victim: QueueProgram,
+  s: QueuePlan['stalls'][number],
+  recorder: Recorder,
+  log: (line: string) => void,
+  aim: { afterTakeMs?: number },
+): Promise<void> {
   const proxy = run.proxies.get(victim.name);
   const delayMs = s.delayMs ?? 0;
-  const value = { worker: victim.name, to: run.queueNode, delayMs };
+  const value = { worker: victim.name, to: run.queueNode, delayMs, ...aim };
   if (
     !(await nemesisStep(recorder, 'start-delay', value, async () => proxy?.setDelay(delayMs) ?? Promise.reject(new Error(`no delay proxy on ${victim.name}`))))
   )
     return;
-  log(`nemesis: ${victim.name}'s link to the queue's server ${run.queueNode} delayed ${delayMs} ms each way for ${s.durationMs} ms while it holds a job`);
+  log(`nemesis: ${victim.name}'s link to the queue's server ${run.queueNode} delayed ${delayMs} ms each way for ${s.durationMs} ms ${whenStruck(s)}`);
   await sleep(s.durationMs);
   await nemesisStep(recorder, 'stop-delay', value, async () => proxy!.setDelay(0));
+}
+
+/** When a taker was struck, as the log says it. */
+function whenStruck(aim: { afterTakeMs?: number }): string {
+  return aim.afterTakeMs === undefined ? 'while it holds a job' : `${aim.afterTakeMs} ms after it took a job (aimed at its lock's renewal)`;
 }
 
 /** server-kill: the queue's server killed (kill -9) when the window opens, started again after it. */

@@ -132,6 +132,6 @@ function halveTime(p: QueueShrinkPlan): QueueShrinkPlan | undefined {
 
 /** `1 window (pause 3000 ms), 2 workers, 6 s`: the summary line's plan half. */
 export function describeQueueShrunk(p: QueueShrinkPlan): string {
-  const kinds = p.windows.map((w) => `${w.fault} ${w.durationMs} ms`).join(', ');
+  const kinds = p.windows.map((w) => `${w.fault} ${w.durationMs} ms${w.afterTakeMs !== undefined ? ` ${w.afterTakeMs} ms after a take` : ''}`).join(', ');
   return `${p.windows.length} fault window${p.windows.length === 1 ? '' : 's'}${kinds ? ` (${kinds})` : ''}, ${p.workers} worker${p.workers === 1 ? '' : 's'}, ${p.timeLimitS} s`;
 }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { Prng } from '../../core/random/prng.js';
-import { parseQueueScript, queueScriptText, WINDOW_FAULTS, type QueueWindow } from '../../core/queue/queue-window.js';
+import { parseQueueScript, queueScriptText, TAKER_FAULTS, WINDOW_FAULTS, type QueueWindow } from '../../core/queue/queue-window.js';
 import { planQueueRun } from '../../core/queue/queue-plan.js';
 import { queueReplayCommand, validateQueueOptions, type QueueRunOptions } from '../../core/queue/queue-options.js';
 import { MATRIX_SETTINGS } from '../../core/queue/queue-matrix.js';
@@ -28,7 +28,9 @@ function randomWindows(rng: Prng, timeLimitS: number): QueueWindow[] {
   const ats = Array.from({ length: n }, () => rng.int(0, timeLimitS * 1000 - 1)).sort((a, b) => a - b);
   return ats.map((atMs) => {
     const fault = rng.pick(WINDOW_FAULTS);
-    return { atMs, durationMs: rng.int(1, 20_000), fault, ...(fault === 'delay' ? { delayMs: rng.int(1, 5000) } : {}) };
+    // A taker's window aimed after its take in about half the cases (0 included: at the take, said so).
+    const aim = TAKER_FAULTS.includes(fault) && rng.float() < 0.5 ? { afterTakeMs: rng.int(0, 5000) } : {};
+    return { atMs, durationMs: rng.int(1, 20_000), fault, ...(fault === 'delay' ? { delayMs: rng.int(1, 5000) } : {}), ...aim };
   });
 }
 
@@ -67,6 +69,11 @@ describe("a queue run's --script", () => {
     ['[{"atMs":0,"durationMs":100,"fault":"delay","delayMs":0}]', /window 1 .delayMs./],
     ['[{"atMs":0,"durationMs":100,"fault":"pause","delayMs":50}]', /window 1 .delayMs. to be absent/],
     ['[{"atMs":0,"durationMs":100,"fault":"pause","extra":1}]', /window 1 .extra. to be absent/],
+    ['[{"atMs":0,"durationMs":100,"fault":"kill","afterTakeMs":50}]', /window 1 .afterTakeMs. to be absent/],
+    ['[{"atMs":0,"durationMs":100,"fault":"server-kill","afterTakeMs":50}]', /window 1 .afterTakeMs. to be absent/],
+    ['[{"atMs":0,"durationMs":100,"fault":"pause","afterTakeMs":-1}]', /window 1 .afterTakeMs. to be a whole number/],
+    ['[{"atMs":0,"durationMs":100,"fault":"partition","afterTakeMs":2.5}]', /window 1 .afterTakeMs. to be a whole number/],
+    ['[{"atMs":0,"durationMs":100,"fault":"delay","delayMs":5,"afterTakeMs":"9"}]', /window 1 .afterTakeMs. to be a whole number/],
     ['[{"atMs":5,"durationMs":100,"fault":"pause"},{"atMs":4,"durationMs":100,"fault":"kill"}]', /window 2 .atMs. to be at least window 1's/],
     ['[{"atMs":0,"atMs":9,"durationMs":100,"fault":"pause"}]', /JSON/],
     ['[{"atMs":0,', /JSON/],
