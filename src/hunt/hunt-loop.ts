@@ -47,3 +47,23 @@ export async function runSearchers(count: number, searcher: () => Promise<void>,
   );
   for (const r of settled) if (r.status === 'rejected') throw r.reason;
 }
+
+/**
+ * A hunt's progress line, said once for each state: lanes that end their tries (or their confirmations) one
+ * after another would each say the same count again (seen: `try 8 done · … stopped at the violation` twice, 8 s
+ * apart). A line is said when more tries are done than the last one said, or when it is the first to say the
+ * hunt stopped at its violation.
+ */
+export class ProgressLine {
+  private said = 0;
+  private saidStopped = false;
+
+  constructor(private readonly log: (line: string) => void) {}
+
+  say(done: number, stopped: boolean, line: () => string): void {
+    if (done <= this.said && (!stopped || this.saidStopped)) return;
+    this.said = Math.max(this.said, done);
+    this.saidStopped ||= stopped;
+    this.log(line());
+  }
+}

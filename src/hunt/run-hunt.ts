@@ -27,7 +27,7 @@ import type { HuntDeps } from './hunt-deps.js';
 import { formatRate } from './reproduction-rate.js';
 import { Lanes } from './lanes.js';
 import { untilRuledOutLine } from './until-ruled-out.js';
-import { endsTheHunt, runSearchers } from './hunt-loop.js';
+import { endsTheHunt, ProgressLine, runSearchers } from './hunt-loop.js';
 
 export interface HuntOptions {
   target: HuntTarget;
@@ -83,6 +83,7 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
   let ended = false;
   /** A reproducible find ends the hunt from the moment its confirmation decides (see HuntFinds). */
   const finds = new HuntFinds(() => ended);
+  const progress = new ProgressLine(deps.log);
   const more = (): boolean =>
     !finds.decided &&
     !deps.stopped() &&
@@ -122,7 +123,7 @@ export async function runHunt(o: HuntOptions, deps: HuntDeps): Promise<HuntRepor
       }
       writeHuntJson(o, records, false);
       const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first === true || o.confirm === false || isReproducible(record.reproduced));
-      deps.log(huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
+      progress.say(records.length, found, () => huntProgress(records, deps.now() - started, o.budget, found ? 'stopped at the violation' : undefined));
       if (ended) break;
       ended = endsTheHunt(found, records, o.untilRuledOut, failures, record.error, deps.log);
     }

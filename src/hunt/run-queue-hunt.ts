@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { FencecheckError } from '../../core/errors.js';
 import type { Outcome } from '../../core/checkers/lock/evidence.js';
 import { untilRuledOutLine } from './until-ruled-out.js';
-import { endsTheHunt, runSearchers } from './hunt-loop.js';
+import { endsTheHunt, ProgressLine, runSearchers } from './hunt-loop.js';
 import { describeQueueFailure, failsLikeQueueOriginal, queueFailureSigns, type QueueRunVerdict } from '../../core/queue/queue-failure-signs.js';
 import { describeQueueTry, queueTry } from '../../core/queue/queue-hunt-space.js';
 import type { QueueFault, QueueRunOptions } from '../../core/queue/queue-options.js';
@@ -71,6 +71,7 @@ export async function runQueueHunt(o: QueueHuntOptions, deps: QueueHuntDeps): Pr
   let ended = false;
   /** A reproducible find ends the hunt from the moment its confirmation decides (see HuntFinds). */
   const finds = new HuntFinds(() => ended);
+  const progress = new ProgressLine(deps.log);
   const more = (): boolean =>
     !finds.decided &&
     !deps.stopped() &&
@@ -99,9 +100,9 @@ export async function runQueueHunt(o: QueueHuntOptions, deps: QueueHuntDeps): Pr
         deps.log(`hunt: try ${index + 1} reproduced ${formatRate(record.reproduced)}: ${confirmationSaid(record.reproduced, finds.decided, o.first === true)}`);
       }
       writeQueueHuntJson(o, records, false);
-      deps.log(queueHuntProgress(records, deps.now() - started, o.budget));
-      if (ended) break;
       const found = record.outcome === 'unsafe' && !o.keepGoing && (o.first || isReproducible(record.reproduced));
+      progress.say(records.length, found, () => queueHuntProgress(records, deps.now() - started, o.budget));
+      if (ended) break;
       ended = endsTheHunt(found, records, o.untilRuledOut, failures, record.error, deps.log);
     }
   };

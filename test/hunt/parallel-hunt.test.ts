@@ -99,6 +99,15 @@ describe('a hunt on several lanes', () => {
     expect(secondConfirms.length).toBeLessThan(4);
     expect(second.reproduced?.of).toBe(secondConfirms.length);
     expect(lines.some((l) => /^hunt: try 2 reproduced .*undecided: its re-runs were stopped, the hunt having ended/.test(l))).toBe(true);
+    // Each progress state said once: the second lane's end of its stopped confirmation says no count again.
+    // (Before: `try 2 done · … stopped at the violation`, then `try 2 done · … ETA` from the second lane.)
+    const progress = lines.filter((l) => / done · /.test(l)).map((l) => ({ done: Number(/^hunt: try (\d+)/.exec(l)![1]), stopped: l.includes('stopped at') }));
+    expect(progress.length).toBeGreaterThan(0);
+    for (const [i, p] of progress.entries()) {
+      const before = progress.slice(0, i);
+      const newState = before.every((q) => q.done < p.done) || (p.stopped && before.every((q) => !q.stopped));
+      expect(newState, JSON.stringify(progress)).toBe(true);
+    }
     // The find stays the first: a confirmation stopped at 1 of 1 or 2 of 2 ranks below the rule's 4 of 4.
     expect(r.lines.join('\n')).toMatch(/reproduced 4\/4 \(95% CI [^)]*\) re-runs: a reproducible find/);
   });
