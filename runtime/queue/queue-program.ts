@@ -38,6 +38,8 @@ export class QueueProgram {
   private eventListener: ((e: WorkerEvent) => void) | undefined;
   private stopping = false;
   exitedUnasked: string | undefined;
+  /** Jobs this worker took (a supervisor's back-off starts again for a worker that worked). */
+  takes = 0;
 
   constructor(private readonly o: QueueProgramOptions) {
     this.name = o.name;
@@ -60,7 +62,11 @@ export class QueueProgram {
           const a = readProducerAnswer(line);
           this.waiting.get(a.id)?.(a);
           this.waiting.delete(a.id);
-        } else this.eventListener?.(readWorkerEvent(line));
+        } else {
+          const e = readWorkerEvent(line);
+          if (e.event === 'take') this.takes++;
+          this.eventListener?.(e);
+        }
       } catch (err) {
         if (!(err instanceof QueueLineError)) throw err;
         const text = `${o.name}: ${err.message}: ${line.slice(0, 200)}`;

@@ -128,6 +128,7 @@ export async function runQueueTest(o: QueueRunOptions, hooks: QueueRunHooks = {}
     store.writeQueueFile('test', test);
     await mainPhase(run, plan, o, recorder, log);
     await drain(run, o, log);
+    run.supervising = false;
     for (const p of run.programs) await p.stop(3000);
     for (const p of run.programs) if (p.exitedUnasked !== undefined) violations.push(`${p.name} ended without being asked (${p.exitedUnasked})`);
     await finalRead(run.pg, recorder, run.nextProcess());
@@ -194,6 +195,14 @@ interface LiveRun {
   nextProcess: () => number;
   /** A killed worker's program started again on its host (client-kill), as a supervisor would. */
   restart: (worker: QueueProgram) => QueueProgram;
+  /** Whether a worker that ends on its own is started again (from the main phase until the programs are stopped). */
+  supervising: boolean;
+  /** The supervisor's next wait for each worker that ended on its own, by name (reset once it takes a job). */
+  backoffMs: Map<string, number>;
+  /** Workers that ended on their own and are not yet ready again. */
+  down: Set<string>;
+  /** How many times a worker that ended on its own was ready again (the drain counts it as progress). */
+  backAgain: number;
   /** The queue's server node (server-kill, client-partition) and the cluster's nemesis that kills, restarts and cuts. */
   queueNode: string;
   currentQueueNode: () => Promise<string>;
@@ -276,6 +285,10 @@ async function startPrograms(c: Cluster, o: QueueRunOptions, plan: QueuePlan, st
     effectListeners: [],
     nextProcess: () => process++,
     restart: (w) => start('worker', w.name, `${w.name}.restart-${++restarts}`),
+    supervising: false,
+    backoffMs: new Map(),
+    down: new Set(),
+    backAgain: 0,
     queueNode: server.node,
     // Behind Sentinels the queue's server is whichever master they name when a window opens (a kill of it: a failover).
     currentQueueNode: async () => (sentinels.length > 0 ? ((await c.leader('redis-sentinel')) ?? server.node) : server.node),
@@ -303,6 +316,8 @@ async function prepareQueueResource(config: pg.ClientConfig): Promise<void> {
 /** The producer's enqueues at their planned moments and the stall windows, side by side until the time limit. */
 async function mainPhase(run: LiveRun, plan: QueuePlan, o: QueueRunOptions, recorder: Recorder, log: (line: string) => void): Promise<void> {
   for (const w of run.workers) w.onEvent((e) => recordEvent(run, w, e, recorder));
+  run.supervising = true;
+  for (const w of run.workers) supervise(run, w, recorder, log);
   const t0 = Date.now();
   const horizon = t0 + o.timeLimitS * 1000;
   const progress = setInterval(
@@ -472,19 +487,56 @@ async function killWindow(
     `nemesis: ${victim.name} killed (kill -9) ${trigger === 'effect-landed' ? "after its job's effect landed, before its completion" : 'while it holds a job'}; started again in ${downMs} ms`,
   );
   await sleep(downMs);
-  const fresh = run.restart(victim);
-  recorder.record('nemesis', 'invoke', 'start', { worker: victim.name });
+  await startAgain(run, victim, recorder, log, {});
+}
+
+/**
+ * A worker's program started again on its host in place of `old` (in the run's workers and programs at once: the
+ * old one is gone), its start recorded (nemesis start, with `extra`, once it is ready or failed to be); supervised.
+ */
+async function startAgain(run: LiveRun, old: QueueProgram, recorder: Recorder, log: (line: string) => void, extra: Record<string, string>): Promise<void> {
+  const fresh = run.restart(old);
+  run.workers[run.workers.indexOf(old)] = fresh;
+  run.programs[run.programs.indexOf(old)] = fresh;
+  recorder.record('nemesis', 'invoke', 'start', { worker: old.name }, extra);
   // Listening before its ready line is read: a take may come in the same chunk.
   fresh.onEvent((e) => recordEvent(run, fresh, e, recorder));
+  supervise(run, fresh, recorder, log);
   try {
     await fresh.whenReady();
-    run.workers[run.workers.indexOf(victim)] = fresh;
-    run.programs[run.programs.indexOf(victim)] = fresh;
-    recorder.record('nemesis', 'info', 'start', { worker: victim.name, pid: fresh.proc.pid });
+    if (run.down.delete(old.name)) run.backAgain++;
+    recorder.record('nemesis', 'info', 'start', { worker: old.name, pid: fresh.proc.pid }, extra);
   } catch (err) {
-    run.programs.push(fresh);
-    recorder.record('nemesis', 'info', 'start', { worker: victim.name }, { error: err instanceof Error ? err.message : String(err) });
+    recorder.record('nemesis', 'info', 'start', { worker: old.name }, { ...extra, error: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/** The first wait before a worker that ended on its own is started again, doubled at each end in a row up to the most (a supervisor's back-off). */
+const SUPERVISOR_BACKOFF_MS = { first: 1000, most: 8000 } as const;
+
+/**
+ * A worker whose program ends on its own (its library crashed: an unhandled rejection once its server went away)
+ * is started again, as the supervisor each library's docs run workers under would (RQ's program is its own
+ * supervisor): after a second, doubled each time it ends again without having taken a job, up to 8 s (a
+ * crash loop while the server is down, as Kubernetes' CrashLoopBackOff and supervisord back off). The restart is
+ * in the history (nemesis start, `ended`). Until 2026-12-06 such a worker stayed down: the jobs no live worker was
+ * left to take counted as lost (graphile-worker and Bee-Queue under a server kill: every worker gone at the first
+ * kill), and the run was unknown. A worker down when the programs are stopped still makes the run unknown.
+ */
+function supervise(run: LiveRun, w: QueueProgram, recorder: Recorder, log: (line: string) => void): void {
+  void w.proc.exited.then(async () => {
+    const ended = w.exitedUnasked;
+    if (ended === undefined || !run.supervising) return;
+    const waitMs = w.takes > 0 ? SUPERVISOR_BACKOFF_MS.first : (run.backoffMs.get(w.name) ?? SUPERVISOR_BACKOFF_MS.first);
+    run.backoffMs.set(w.name, Math.min(SUPERVISOR_BACKOFF_MS.most, 2 * waitMs));
+    // Its deliveries will never answer: the drain must not wait on them (their ops stay open: indeterminate).
+    for (const key of [...run.open.keys()]) if (key.startsWith(`${w.name}|`)) run.open.delete(key);
+    run.down.add(w.name);
+    log(`supervisor: ${w.name} ended on its own (${ended}); started again in ${waitMs} ms, as a supervisor would`);
+    await sleep(waitMs);
+    if (!run.supervising) return;
+    await startAgain(run, w, recorder, log, { ended });
+  });
 }
 
 /** A worker's event as history ops: each delivery its own process (take, effect, complete in order). */
@@ -528,13 +580,16 @@ function recordEvent(run: LiveRun, w: QueueProgram, e: WorkerEvent, recorder: Re
  */
 async function drain(run: LiveRun, o: QueueRunOptions, log: (line: string) => void): Promise<void> {
   const quietMs = o.recoverMs + 2 * o.lockMs;
+  // A worker the supervisor is starting again may be in its longest back-off: wait that much more for it.
+  const quietLimit = (): number => quietMs + (run.down.size > 0 ? SUPERVISOR_BACKOFF_MS.most : 0);
   const settled = (): boolean => run.open.size === 0 && [...run.enqueued].every((j) => run.finished.has(j));
   const started = Date.now();
   let lastProgress = Date.now();
-  let finished = run.finished.size;
-  while (!settled() && Date.now() - lastProgress < quietMs) {
+  let [finished, back] = [run.finished.size, run.backAgain];
+  while (!settled() && Date.now() - lastProgress < quietLimit()) {
     await sleep(100);
-    if (run.finished.size !== finished) [finished, lastProgress] = [run.finished.size, Date.now()];
+    // A job finished, or a worker the supervisor started again is ready (its first jobs are yet to finish).
+    if (run.finished.size !== finished || run.backAgain !== back) [finished, back, lastProgress] = [run.finished.size, run.backAgain, Date.now()];
   }
   if (!settled())
     log(
