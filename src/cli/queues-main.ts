@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run queues`: run the queue matrix (core/queue/queue-matrix.ts: every queue
- * library under a stalled worker in each resource mode, and under a killed worker),
+ * library under a stalled worker in each resource mode, under a killed worker, and under
+ * its server killed: without persistence, with Redis's AOF, behind Sentinels),
  * or with --claims the claims' rows at several seeds (core/queue/queue-claims.ts), on
  * real servers, several runs at once in slots of their own (src/queue/run-queue-cells.ts),
  * and write docs/queues.md's generated table from what the runs recorded. A maintainer's
@@ -210,7 +211,7 @@ function settingsOf(f: Flags): MatrixSettings {
 
 function matrixJobs(libraries: readonly QueueLibrary[], settings: MatrixSettings, dir: string): QueueCellJob<QueueCellRecord>[] {
   return queueMatrixCells(libraries).map((cell) => {
-    const base: QueueCellRecord = { id: cell.id, library: cell.library.name, server: cell.library.server, fault: cell.fault, mode: cell.mode };
+    const base: QueueCellRecord = { id: cell.id, library: cell.library.name, server: cell.serverLabel, fault: cell.fault, mode: cell.mode };
     return cell.notServed !== undefined
       ? { id: cell.id, base: { ...base, notServed: cell.notServed }, options: undefined }
       : { id: cell.id, base, options: cellOptions(cell, settings, join(dir, 'runs')) };

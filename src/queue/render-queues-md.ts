@@ -87,14 +87,18 @@ export function renderQueueMatrix(
   lines.push('', 'Replay a row:', '', '```sh');
   for (const r of records) if (r.replay !== undefined) lines.push(`# ${r.id}`, r.replay);
   lines.push('```', '');
-  if (extras.shrunk !== undefined && extras.shrunk.length > 0) lines.push(...shrunkLines(extras.shrunk, extras.shrinkRule), '');
+  if (extras.shrunk !== undefined && extras.shrunk.length > 0) lines.push(...shrunkLines(extras.shrunk, extras.shrinkRule, records), '');
   if (extras.weighed !== undefined && extras.weighed.length > 0) lines.push(...extras.weighed, '');
   lines.push(GENERATED_END);
   return lines.join('\n');
 }
 
-/** Each unsafe cell's shrunk reproduction: the smallest plan that still failed, how often, and the command that runs it. */
-function shrunkLines(shrunk: readonly ShrunkCell[], rule: string | undefined): string[] {
+/**
+ * Each unsafe cell's shrunk reproduction: the smallest plan that still failed, how often, and the command that runs
+ * it; the unsafe cells the set has no shrink of yet are named (a shrink interrupted, to be resumed), never left out
+ * in silence.
+ */
+function shrunkLines(shrunk: readonly ShrunkCell[], rule: string | undefined, records: readonly QueueCellRecord[]): string[] {
   const wall = shrunk.reduce((t, s) => t + s.durationMs, 0);
   const out = [
     `Shrunk reproductions (\`npm run queues -- --shrink\`${rule ? `, ${rule}` : ''}; ${Math.round(wall / 60_000)} min for ${shrunk.length} cells): each unsafe cell's`,
@@ -103,6 +107,12 @@ function shrunkLines(shrunk: readonly ShrunkCell[], rule: string | undefined): s
     '',
   ];
   for (const s of shrunk) out.push(`- \`${s.id}\`: ${s.summary}`);
+  const missing = records.filter((r) => r.outcome === 'unsafe' && !shrunk.some((s) => s.id === r.id)).map((r) => `\`${r.id}\``);
+  if (missing.length > 0)
+    out.push(
+      '',
+      `Not shrunk in this set (${missing.length} unsafe cell${missing.length === 1 ? '' : 's'}; \`npm run queues -- --shrink --out DIR\` resumes): ${missing.join(', ')}.`,
+    );
   out.push('', '```sh');
   for (const s of shrunk) if (s.replay !== undefined) out.push(`# ${s.id}, shrunk`, s.replay);
   out.push('```');

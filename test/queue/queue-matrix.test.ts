@@ -1,7 +1,7 @@
 /**
  * The queue matrix (core/queue/queue-matrix.ts) and docs/queues.md's generated table
  * (src/queue/render-queues-md.ts): every library in every mode under a stall and without a
- * remedy under a kill, a mode a library cannot serve shown n/a with its reason (never run), a
+ * remedy under a kill and a server kill (no persistence, the AOF, Sentinels), a mode a library cannot serve shown n/a with its reason (never run), a
  * cell's options the run command's own (its replay command reproduces it), and the table
  * written between its markers without touching the prose around it.
  */
@@ -22,17 +22,46 @@ const ENTRY = fileURLToPath(new URL('../../dist/src/cli/queues-main.js', import.
 const queues = (args: string[]) => spawnSync(process.execPath, [ENTRY, ...args], { encoding: 'utf8', timeout: 30_000 });
 
 describe('the queue matrix', () => {
-  it('has every library in every mode under a stall and without a remedy under a kill, n/a exactly where the library has no attempt number', () => {
+  it('has every library in every mode under a stall, without a remedy under a kill and its server killed, n/a exactly where the library has no attempt number', () => {
     const cells = queueMatrixCells();
-    expect(cells).toHaveLength(QUEUE_LIBRARIES.length * (QUEUE_MODES.length + 1));
+    const serverKills = (lib: (typeof QUEUE_LIBRARIES)[number]) => 1 + (lib.server === 'redis' ? 1 : 0) + (lib.sentinel === true ? 1 : 0);
+    expect(cells).toHaveLength(QUEUE_LIBRARIES.reduce((n, lib) => n + QUEUE_MODES.length + 1 + serverKills(lib), 0));
     expect(new Set(cells.map((c) => c.id)).size).toBe(cells.length);
     for (const lib of QUEUE_LIBRARIES) {
       const mine = cells.filter((c) => c.library === lib);
       expect(mine.filter((c) => c.fault === 'client-pause').map((c) => c.mode)).toEqual([...QUEUE_MODES]);
       expect(mine.filter((c) => c.fault === 'client-kill').map((c) => c.mode)).toEqual(['none']);
+      const kills = mine.filter((c) => c.fault === 'server-kill');
+      expect(kills.map((c) => c.mode).every((m) => m === 'none')).toBe(true);
+      expect(kills.map((c) => c.variant ?? 'plain')).toEqual([
+        'plain',
+        ...(lib.server === 'redis' ? ['aof'] : []),
+        ...(lib.sentinel === true ? ['sentinel'] : []),
+      ]);
       for (const c of mine) expect(c.notServed).toBe(modeNotServed(lib, c.mode));
     }
     expect(cells.filter((c) => c.notServed !== undefined).map((c) => c.id)).toEqual(['bee-queue.client-pause.attempt-fence', 'rq.client-pause.attempt-fence']);
+  });
+
+  it("runs a server kill with a backlog: Redis without persistence, with its AOF, behind Sentinels (one failover), each library's own PostgreSQL", () => {
+    const byId = new Map(queueMatrixCells().map((c) => [c.id, cellOptions(c, { ...MATRIX_SETTINGS }, '/tmp/r')]));
+    expect(byId.get('bullmq.server-kill.none')).toMatchObject({ backend: 'redis', nemesis: ['server-kill'], jobMs: 600 });
+    expect(byId.get('bullmq.server-kill.none')!.redisPersistence).toBeUndefined();
+    expect(byId.get('bullmq.server-kill-aof.none')).toMatchObject({ backend: 'redis', redisPersistence: 'aof-everysec', jobMs: 600 });
+    expect(byId.get('bullmq.server-kill-sentinel.none')).toMatchObject({ backend: 'redis-sentinel', jobMs: 600, intervalMs: 10_000, durationMs: 10_000 });
+    expect(byId.get('pg-boss.server-kill.none')).toMatchObject({ backend: 'postgres', jobMs: 600 });
+    expect(byId.has('pg-boss.server-kill-aof.none')).toBe(false);
+    expect(byId.has('bee-queue.server-kill-sentinel.none')).toBe(false);
+    // The stall's cells keep the run command's defaults.
+    expect(byId.get('bullmq.client-pause.none')).toMatchObject({ backend: 'redis', jobMs: MATRIX_SETTINGS.jobMs, intervalMs: MATRIX_SETTINGS.intervalMs });
+    // One failover: the second window would open past the time limit.
+    const sentinel = byId.get('bullmq.server-kill-sentinel.none')!;
+    expect(2 * sentinel.intervalMs + sentinel.durationMs).toBeGreaterThanOrEqual(sentinel.timeLimitS * 1000);
+    const labels = new Map(queueMatrixCells().map((c) => [c.id, c.serverLabel]));
+    expect(labels.get('bullmq.server-kill.none')).toBe('redis (no persistence)');
+    expect(labels.get('bullmq.server-kill-aof.none')).toBe('redis (AOF, every second)');
+    expect(labels.get('rq.server-kill-sentinel.none')).toBe('redis behind Sentinels');
+    expect(labels.get('bullmq.client-pause.none')).toBe('redis');
   });
 
   it("gives each runnable cell options the run command accepts, replayed by the command's own defaults", () => {
@@ -43,7 +72,7 @@ describe('the queue matrix', () => {
       expect(replay).toContain(`--client ${c.library.name} `);
       expect(replay).toContain(`--resource ${c.mode} `);
       expect(replay).toContain(`--nemesis ${c.fault} `);
-      expect(replay).toContain(`--backend ${c.library.server} `);
+      expect(replay).toContain(`--backend ${c.backend} `);
     }
   });
 
@@ -108,6 +137,11 @@ describe("docs/queues.md's generated table", () => {
     expect(md).toContain('- `pg-boss.client-pause.none`: not shrunk: the original plan reproduced 1/3');
     expect(md).toContain(`# bullmq.client-pause.none, shrunk\n${shrunk[0]!.replay}`);
     expect(md.endsWith(GENERATED_END)).toBe(true);
+    expect(md).not.toContain('Not shrunk in this set');
+    // An unsafe cell the set has no shrink of is named, not left out.
+    const other: QueueCellRecord = { ...measured, id: 'bull.server-kill.none', library: 'bull', fault: 'server-kill', outcome: 'unsafe' };
+    const partial = renderQueueMatrix([measured, other], facts, { shrunk, shrinkRule: 'a candidate kept when 2 of 3 re-runs fail' });
+    expect(partial).toContain('Not shrunk in this set (1 unsafe cell; `npm run queues -- --shrink --out DIR` resumes): `bull.server-kill.none`.');
     // Without shrinks the section is what it was.
     expect(renderQueueMatrix([measured], facts)).not.toContain('Shrunk reproductions');
   });
@@ -134,7 +168,11 @@ describe('npm run queues (the built entry)', () => {
       'rq.client-pause.idempotent',
       'rq.client-pause.attempt-fence',
       'rq.client-kill.none',
+      'rq.server-kill.none',
+      'rq.server-kill-aof.none',
+      'rq.server-kill-sentinel.none',
     ]);
+    expect(lines[6]).toContain('--backend redis-sentinel --client rq --resource none --nemesis server-kill');
     expect(lines[0]).toContain('fencecheck run --workload queue --backend redis --client rq --resource none --nemesis client-pause --time-limit 30');
     expect(lines[2]).toMatch(/: n\/a \(rq's worker exposes no attempt number/);
   });

@@ -69,6 +69,7 @@ const EXCEPTIONS: Record<string, { names: readonly Guarded[]; why: string }> = {
   // A job queue's server is data there (QueueServer), the lock backend reused as the queue's Redis behind Sentinels.
   'core/queue/queue-libraries.ts': { names: ['redis-sentinel'], why: "the queue servers' names (QueueServer)" },
   'core/queue/queue-options.ts': { names: ['redis-sentinel'], why: 'which libraries and faults a Sentinel-backed queue takes' },
+  'core/queue/queue-matrix.ts': { names: ['redis-sentinel'], why: "the matrix's server kill behind Sentinels (a failover) runs on that queue server" },
 };
 
 const GUARD: NameGuard<Guarded> = {
