@@ -28,6 +28,8 @@ export interface QueueCell {
   backend: QueueServer;
   /** What the table's server column says. */
   serverLabel: string;
+  /** The row's own settings over the matrix's (a server kill's backlog). */
+  settings?: MatrixRow['settings'];
   /** Why the library cannot serve the mode (no run), or undefined. */
   notServed?: string;
 }
@@ -98,6 +100,7 @@ export function queueMatrixCells(libraries: readonly QueueLibrary[] = QUEUE_LIBR
           fault: row.fault,
           mode,
           ...(row.variant !== undefined ? { variant: row.variant } : {}),
+          ...(row.settings !== undefined ? { settings: row.settings } : {}),
           ...serverOf(row, library),
           ...(notServed !== undefined ? { notServed } : {}),
         });
@@ -119,14 +122,13 @@ export function librariesNamed(only: string | undefined): { libraries: QueueLibr
 }
 
 export function cellOptions(cell: QueueCell, settings: MatrixSettings, resultsDir: string): QueueRunOptions {
-  const row = MATRIX_FAULTS.find((r) => r.fault === cell.fault && r.variant === cell.variant);
   return {
     backend: cell.backend,
     client: cell.library.name,
     resource: cell.mode,
     nemesis: [cell.fault],
     ...settings,
-    ...(row?.settings ?? {}),
+    ...(cell.settings ?? {}),
     resultsDir,
   };
 }

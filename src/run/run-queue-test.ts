@@ -379,13 +379,13 @@ async function stall(
     return;
   }
   // Aimed at the library's renewal: the taker struck afterTakeMs after its take (still holding the job if it lasts).
-  const aim = s.afterTakeMs !== undefined ? { afterTakeMs: s.afterTakeMs } : {};
+  const aim = aimOf(s);
   if (s.afterTakeMs !== undefined) await sleep(s.afterTakeMs);
   const value = { worker: victim.name, pid: victim.proc.pid };
   if (s.fault === 'kill') return killWindow(run, victim, value, s.durationMs, 'job-taken', recorder, log);
   if (s.fault === 'effect-kill') return killWindow(run, victim, value, s.durationMs, 'effect-landed', recorder, log);
-  if (s.fault === 'partition') return cutOffWindow(run, victim, s.durationMs, recorder, log, aim);
-  if (s.fault === 'delay') return delayWindow(run, victim, s, recorder, log, aim);
+  if (s.fault === 'partition') return cutOffWindow(run, victim, s, recorder, log);
+  if (s.fault === 'delay') return delayWindow(run, victim, s, recorder, log);
   recorder.record('nemesis', 'invoke', 'pause', value, { trigger: 'job-taken', ...aim });
   await victim.proc.pause();
   recorder.record('nemesis', 'info', 'pause', value, { trigger: 'job-taken', ...aim });
@@ -404,16 +404,16 @@ async function stall(
 async function cutOffWindow(
   run: LiveRun,
   victim: QueueProgram,
-  downMs: number,
+  s: QueuePlan['stalls'][number],
   recorder: Recorder,
   log: (line: string) => void,
-  aim: { afterTakeMs?: number },
 ): Promise<void> {
   const node = await run.currentQueueNode();
-  const value = { worker: victim.name, from: node, ...aim };
+  const downMs = s.durationMs;
+  const value = { worker: victim.name, from: node, ...aimOf(s) };
   const grudge = { [victim.name]: [node], [node]: [victim.name] };
   if (!(await nemesisStep(recorder, 'start-partition', value, () => run.nemesis.partition(grudge)))) return;
-  log(`nemesis: ${victim.name} cut off from the queue's server ${node} for ${downMs} ms ${whenStruck(aim)}`);
+  log(`nemesis: ${victim.name} cut off from the queue's server ${node} for ${downMs} ms ${whenStruck(s)}`);
   await sleep(downMs);
   await nemesisStep(recorder, 'stop-partition', value, () => run.nemesis.partition({}));
 }
@@ -422,17 +422,10 @@ async function cutOffWindow(
  * client-delay: the worker's link to the queue's server slowed by `delayMs` each way for the window (its proxy's
  * delay set, then back to none); its renewals and completions arrive late, its effect on the resource does not.
  */
-async function delayWindow(
-  run: LiveRun,
-  victim: QueueProgram,
-  s: QueuePlan['stalls'][number],
-  recorder: Recorder,
-  log: (line: string) => void,
-  aim: { afterTakeMs?: number },
-): Promise<void> {
+async function delayWindow(run: LiveRun, victim: QueueProgram, s: QueuePlan['stalls'][number], recorder: Recorder, log: (line: string) => void): Promise<void> {
   const proxy = run.proxies.get(victim.name);
   const delayMs = s.delayMs ?? 0;
-  const value = { worker: victim.name, to: run.queueNode, delayMs, ...aim };
+  const value = { worker: victim.name, to: run.queueNode, delayMs, ...aimOf(s) };
   if (
     !(await nemesisStep(recorder, 'start-delay', value, async () => proxy?.setDelay(delayMs) ?? Promise.reject(new Error(`no delay proxy on ${victim.name}`))))
   )
@@ -440,6 +433,11 @@ async function delayWindow(
   log(`nemesis: ${victim.name}'s link to the queue's server ${run.queueNode} delayed ${delayMs} ms each way for ${s.durationMs} ms ${whenStruck(s)}`);
   await sleep(s.durationMs);
   await nemesisStep(recorder, 'stop-delay', value, async () => proxy!.setDelay(0));
+}
+
+/** A window's aim as the nemesis ops record it: `afterTakeMs` when it has one. */
+function aimOf(s: { afterTakeMs?: number }): { afterTakeMs?: number } {
+  return s.afterTakeMs !== undefined ? { afterTakeMs: s.afterTakeMs } : {};
 }
 
 /** When a taker was struck, as the log says it. */
@@ -481,8 +479,7 @@ async function killWindow(
   recorder.record('nemesis', 'invoke', 'kill', value, { trigger });
   await victim.kill();
   recorder.record('nemesis', 'info', 'kill', value, { trigger });
-  // Its deliveries will never answer: the drain must not wait on them (their ops stay open: indeterminate).
-  for (const key of [...run.open.keys()]) if (key.startsWith(`${victim.name}|`)) run.open.delete(key);
+  forgetDeliveries(run, victim);
   log(
     `nemesis: ${victim.name} killed (kill -9) ${trigger === 'effect-landed' ? "after its job's effect landed, before its completion" : 'while it holds a job'}; started again in ${downMs} ms`,
   );
@@ -496,8 +493,8 @@ async function killWindow(
  */
 async function startAgain(run: LiveRun, old: QueueProgram, recorder: Recorder, log: (line: string) => void, extra: Record<string, string>): Promise<void> {
   const fresh = run.restart(old);
-  run.workers[run.workers.indexOf(old)] = fresh;
-  run.programs[run.programs.indexOf(old)] = fresh;
+  replace(run.workers, old, fresh);
+  replace(run.programs, old, fresh);
   recorder.record('nemesis', 'invoke', 'start', { worker: old.name }, extra);
   // Listening before its ready line is read: a take may come in the same chunk.
   fresh.onEvent((e) => recordEvent(run, fresh, e, recorder));
@@ -509,6 +506,18 @@ async function startAgain(run: LiveRun, old: QueueProgram, recorder: Recorder, l
   } catch (err) {
     recorder.record('nemesis', 'info', 'start', { worker: old.name }, { ...extra, error: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/** `fresh` in `old`'s place in `list` (appended when `old` is not there). */
+function replace(list: QueueProgram[], old: QueueProgram, fresh: QueueProgram): void {
+  const i = list.indexOf(old);
+  if (i === -1) list.push(fresh);
+  else list[i] = fresh;
+}
+
+/** A dead worker's deliveries will never answer: the drain must not wait on them (their ops stay open: indeterminate). */
+function forgetDeliveries(run: LiveRun, w: QueueProgram): void {
+  for (const key of [...run.open.keys()]) if (key.startsWith(`${w.name}|`)) run.open.delete(key);
 }
 
 /** The first wait before a worker that ended on its own is started again, doubled at each end in a row up to the most (a supervisor's back-off). */
@@ -529,8 +538,7 @@ function supervise(run: LiveRun, w: QueueProgram, recorder: Recorder, log: (line
     if (ended === undefined || !run.supervising) return;
     const waitMs = w.takes > 0 ? SUPERVISOR_BACKOFF_MS.first : (run.backoffMs.get(w.name) ?? SUPERVISOR_BACKOFF_MS.first);
     run.backoffMs.set(w.name, Math.min(SUPERVISOR_BACKOFF_MS.most, 2 * waitMs));
-    // Its deliveries will never answer: the drain must not wait on them (their ops stay open: indeterminate).
-    for (const key of [...run.open.keys()]) if (key.startsWith(`${w.name}|`)) run.open.delete(key);
+    forgetDeliveries(run, w);
     run.down.add(w.name);
     log(`supervisor: ${w.name} ended on its own (${ended}); started again in ${waitMs} ms, as a supervisor would`);
     await sleep(waitMs);
