@@ -16,6 +16,7 @@
  *   npm run libraries -- --cluster redis --out DIR           # one cluster into DIR, then the document from DIR's parts
  *   npm run libraries -- --from DIR                          # only merge and render
  *   npm run libraries -- --cluster pg-advisory --out DIR --hunt 10   # and hunt the cells its runs left untested
+ *   npm run libraries -- --cluster etcd --out DIR --until-ruled-out 10 --weigh-budget 3m   # and weigh each safe cell by a hunt
  *   npm run libraries -- --cluster etcd --only etcd-mutex --seeds 1 --doc /tmp/x.md   # a tiny matrix
  *   npm run libraries -- --parallel 2                         # two runs at once in each comparison, hunt and shrink (slots)
  */
@@ -27,7 +28,8 @@ import type { CompareReport } from '../compare/compare-report.js';
 import { LIBRARIES_PARTS, LIBRARIES_RUN_ARGS, type LibrariesPart } from '../compare/libraries-matrix.js';
 import { renderLibrariesMd } from '../compare/render-libraries-md.js';
 import { NOT_REPRODUCED, readShrinks, recordShrink, shrinkTargets } from './libraries-shrink.js';
-import { huntTargets, readHunts, recordHunt } from './libraries-hunt.js';
+import { huntTargets, readHunts, recordHunt, weighTargets, type HuntTarget } from './libraries-hunt.js';
+import { budgetDuration } from './hunt-flags.js';
 import { compiledEntry, projectRoot } from '../../runtime/hosts/paths.js';
 import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
@@ -59,8 +61,13 @@ interface Flags {
   dryRun?: boolean;
   shrink?: number;
   hunt?: number;
+  untilRuledOut?: number;
+  weighBudget: string;
   parallel?: number;
 }
+
+/** A weighing hunt's budget unless --weigh-budget: about 20 tested tries on two slots (a 17 % weight; 5 % takes 59). */
+const WEIGH_BUDGET = '3m';
 
 const program = new Command()
   .name('npm run libraries --')
@@ -89,6 +96,15 @@ const program = new Command()
     numberFlag('--budget-runs'),
   )
   .option(
+    '--until-ruled-out <percent>',
+    withRange(
+      'after each part, weigh every cell its runs found safe by a hunt of its own, until its tested tries rule out any failure showing in at least this share of tries or --weigh-budget ends (fencecheck hunt --until-ruled-out)',
+      FLAG_RANGES['--until-ruled-out'],
+    ),
+    numberFlag('--until-ruled-out'),
+  )
+  .option('--weigh-budget <duration>', "each weighing hunt's budget (fencecheck hunt --budget): 3m, 150s; 1s..168h", weighBudget, WEIGH_BUDGET)
+  .option(
     '--parallel <n>',
     withRange(
       "runs at once in each part's comparison and hunt, each on a cluster of its own (a slot; passed to fencecheck compare and hunt, whose default is one a core)",
@@ -107,7 +123,9 @@ function main(flags: Flags): void {
     for (const part of parts) {
       runPart(part, flags, dir);
       if (!flags.dryRun) shrinkPart(join(dir, part.name), flags.shrink ?? 0, parallelArgs(flags));
-      if (!flags.dryRun && flags.hunt !== undefined) huntPart(join(dir, part.name), flags.hunt, parallelArgs(flags));
+      if (!flags.dryRun && flags.hunt !== undefined) huntPart(huntTargets(join(dir, part.name), flags.hunt), parallelArgs(flags));
+      if (!flags.dryRun && flags.untilRuledOut !== undefined)
+        huntPart(weighTargets(join(dir, part.name), flags.untilRuledOut, flags.weighBudget), parallelArgs(flags));
     }
     if (flags.dryRun) return;
   }
@@ -196,9 +214,9 @@ function shrinkPart(partDir: string, n: number, parallel: string[]): void {
   }
 }
 
-/** A hunt of each cell the part's runs left untested, not hunted yet; a hunt that ended on a signal or a bug is said and left out. */
-function huntPart(partDir: string, tries: number, parallel: string[]): void {
-  for (const t of huntTargets(partDir, tries)) {
+/** A hunt of each target (a cell the part's runs left untested, or one they found safe) not hunted yet; a hunt that ended on a signal or a bug is said and left out. */
+function huntPart(targets: readonly HuntTarget[], parallel: string[]): void {
+  for (const t of targets) {
     if (existsSync(join(t.dir, 'cell.json'))) continue;
     const started = Date.now();
     const status = fencecheck([...t.args, ...parallel]);
@@ -206,6 +224,21 @@ function huntPart(partDir: string, tries: number, parallel: string[]): void {
     if (status !== null && status <= 3) recordHunt(t.dir, t.facts, Date.now() - started);
     else process.stderr.write(`libraries: ${t.facts.library} / ${t.facts.resource} not hunted (fencecheck hunt exited ${status ?? 'on a signal'})\n`);
   }
+}
+
+/** --weigh-budget as the hunt's --budget takes it, checked here so a typo fails before any part runs. */
+function weighBudget(text: string): string {
+  try {
+    budgetDuration(text);
+  } catch (err) {
+    if (err instanceof UsageError)
+      throw new UsageError(
+        err.message.replace('`--budget`', '`--weigh-budget`'),
+        'Give a duration from 1s to 168h (a week), such as 3m, 150s or 1.5h, with no spaces.',
+      );
+    throw err;
+  }
+  return text;
 }
 
 function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {

@@ -25,12 +25,16 @@ export interface LibraryCell {
   ruledOut: number | null;
   /** Why untested, unknown or n/a, from the cells. */
   why: string | null;
-  /** The hunt that decided an untested cell (huntedCell). */
+  /** The hunt that decided an untested cell, or weighed a safe one (huntedCell). */
   hunt?: LibraryHunt;
 }
 
-/** A hunt (`fencecheck hunt`) of a cell the seeded runs left untested (src/cli/libraries-hunt.ts). */
+/**
+ * A hunt (`fencecheck hunt`, src/cli/libraries-hunt.ts) of a cell: one the seeded runs left untested (`untested`),
+ * or one they found safe, hunted until its tested tries rule out a share of failures (`weigh`).
+ */
 export interface LibraryHunt {
+  purpose: 'untested' | 'weigh';
   library: string;
   backend: string;
   resource: string;
@@ -48,16 +52,29 @@ export interface LibraryHunt {
 }
 
 /**
- * An untested cell after its hunt: unsafe when the hunt found a violation, safe with the hunt's weight when
- * its tried plans put the protection to the test and none broke it, still untested (now saying that a
- * hunt of N tries did not reach the danger either) otherwise. Only an untested cell takes a hunt's word.
+ * A cell after its hunt. An untested cell's hunt: unsafe when it found a violation, safe with the hunt's weight
+ * when its tried plans put the protection to the test and none broke it, still untested (now saying that a
+ * hunt of N tries did not reach the danger either) otherwise. A safe cell's weighing hunt: unsafe when it
+ * found a violation, safe with the hunt's weight when it tested some tries, the seeded weight otherwise (a
+ * hunt that tested nothing or ended unknown weighs nothing; its answer is still shown under the library).
+ * A hunt is taken only by the kind of cell it was made for: an unsafe cell keeps its runs' word.
  */
 export function huntedCell(c: LibraryCell, hunt: LibraryHunt | undefined): LibraryCell {
-  if (hunt === undefined || c.outcome !== 'untested') return c;
-  const columns = [`hunt (${hunt.tries} tries)`];
+  const mine = hunt !== undefined && (hunt.purpose === 'weigh' ? c.outcome === 'safe' : c.outcome === 'untested');
+  if (!mine) return c;
   if (hunt.exitCode === 1 && hunt.found !== null) return { ...c, outcome: 'unsafe', columns: [`a hunt's try ${hunt.found.tryNumber}`], hunt };
   if (hunt.exitCode === 0 && hunt.tested > 0)
-    return { ...c, outcome: 'safe', columns, runs: hunt.tested, doubleHolds: 0, refusals: 0, ruledOut: ruledOutRate(hunt.tested), hunt };
+    return {
+      ...c,
+      outcome: 'safe',
+      columns: [`hunt (${hunt.tries} tries)`],
+      runs: hunt.tested,
+      doubleHolds: 0,
+      refusals: 0,
+      ruledOut: ruledOutRate(hunt.tested),
+      hunt,
+    };
+  if (hunt.purpose === 'weigh') return c;
   return {
     ...c,
     why: `${c.why ?? 'no evidence that the danger occurred'}; a hunt of ${hunt.tries} tries with faults aimed at the lock's events did not reach it either`,

@@ -87,7 +87,8 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     'that share of runs would have been seen, 95 % confidence); a cell those runs left untested is then hunted',
     "(`fencecheck hunt`: short tries whose faults wait for the lock's events, steered by near misses), and takes the",
     "hunt's answer: unsafe with the try that broke it, safe with the weight of its tested tries, or still",
-    '**untested**, never safe, saying why;',
+    '**untested**, never safe, saying why; a cell they found safe is weighed by a hunt of its own',
+    '(`fencecheck hunt --until-ruled-out`), whose tested tries then give its weight, or whose find makes it unsafe;',
     "**n/a** where the library's token cannot serve the mode (a fence needs a monotonic token, a check-and-set any).",
     'Token kinds: docs/client-protocol.md#tokens; resource modes: docs/lock-workloads.md.',
     '',
@@ -208,7 +209,7 @@ function librarySection(
   if (hunts.length > 0)
     out.push(
       '',
-      'Hunted (`fencecheck hunt`, the cells the seeded runs left untested; its answer as it printed it):',
+      "Hunted (`fencecheck hunt`: the cells the seeded runs left untested, and those they found safe, weighed; each hunt's answer as it printed it):",
       '',
       ...hunts.flatMap((h) => huntLines(h, root)),
     );
@@ -217,8 +218,9 @@ function librarySection(
 
 /** One hunt: its cell, its answer's lines, the try that broke it (and its shrink). */
 function huntLines(h: LibraryHunt, root: string | undefined): string[] {
-  const head = `- **${md(h.resource)}**, ${h.tries} tries (${formatDuration(h.durationMs)}): ${md(h.lines[0] ?? `exit ${h.exitCode}`)}`;
-  const weight = h.exitCode === 0 && h.lines[1] !== undefined ? [`  ${md(h.lines[1])}`] : [];
+  const head = `- **${md(h.resource)}**${h.purpose === 'weigh' ? ' (weighed)' : ''}, ${h.tries} tries (${formatDuration(h.durationMs)}): ${md(h.lines[0] ?? `exit ${h.exitCode}`)}`;
+  // Its weight, and a weighing hunt's line on how far it got toward its --until-ruled-out (not the hunt's hint of its nearest miss).
+  const weight = h.exitCode === 0 ? h.lines.slice(1).flatMap((l) => (l.startsWith('best near miss') ? [] : [`  ${md(l)}`])) : [];
   const found = h.found === null ? [] : [`  the try: ${code(fromRoot(h.found.replay, root))}`];
   const shrunk = h.shrink === null ? [] : [`  ${md(h.shrink.line)}: ${code(fromRoot(h.shrink.replay, root))}`];
   return [head, ...weight, ...found, ...shrunk];

@@ -1,8 +1,10 @@
 /**
  * `npm run libraries -- --parallel N` (issue 30): the maintainer's entry passes N to each part's
  * `fencecheck compare` (and to its hunts and shrinks), whose runs then go N at once in slots; out of
- * range is a 254 before anything runs. Checked on the built entry with --dry-run, which prints the
- * compare command and runs nothing (no cluster, no root).
+ * range is a 254 before anything runs. `--until-ruled-out P --weigh-budget D` (a safe cell's weighing
+ * hunt's share and budget) are checked before any part runs too, as the hunt itself would check them.
+ * Checked on the built entry with --dry-run, which prints the compare command and runs nothing (no
+ * cluster, no root); the weighing hunts' commands are checked on paper in test/compare/libraries-hunt.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +35,28 @@ describe('npm run libraries --parallel', () => {
     const r = libraries([...tiny(madeTempDir('fc-lib-')), '--parallel', n]);
     expect(r.code).toBe(EXIT.badInput);
     expect(r.stderr).toMatch(/--parallel/);
+    expect(r.stderr).not.toMatch(/\$ fencecheck compare/);
+  });
+});
+
+describe('npm run libraries --until-ruled-out', () => {
+  it('takes a share and a budget as the hunt does', () => {
+    const r = libraries([...tiny(madeTempDir('fc-lib-')), '--until-ruled-out', '10', '--weigh-budget', '150s']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\$ fencecheck compare --backends redis /);
+  });
+
+  it.each([
+    ['--until-ruled-out', '0'],
+    ['--until-ruled-out', '96'],
+    ['--until-ruled-out', 'ten'],
+    ['--weigh-budget', '0.5s'],
+    ['--weigh-budget', '200h'],
+    ['--weigh-budget', '3 m'],
+  ])('refuses %s %s with 254 naming the flag, before anything runs', (flag, value) => {
+    const r = libraries([...tiny(madeTempDir('fc-lib-')), ...(flag === '--until-ruled-out' ? [] : ['--until-ruled-out', '10']), flag, value]);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.stderr).toContain(flag);
     expect(r.stderr).not.toMatch(/\$ fencecheck compare/);
   });
 });
