@@ -62,7 +62,7 @@ interface Flags {
   shrink?: number;
   hunt?: number;
   untilRuledOut?: number;
-  weighBudget: string;
+  weighBudget?: string;
   parallel?: number;
 }
 
@@ -103,7 +103,11 @@ const program = new Command()
     ),
     numberFlag('--until-ruled-out'),
   )
-  .option('--weigh-budget <duration>', "each weighing hunt's budget (fencecheck hunt --budget): 3m, 150s; 1s..168h", weighBudget, WEIGH_BUDGET)
+  .option(
+    '--weigh-budget <duration>',
+    `each weighing hunt's budget with --until-ruled-out (fencecheck hunt --budget): 3m, 150s; 1s..168h (default ${WEIGH_BUDGET})`,
+    weighBudget,
+  )
   .option(
     '--parallel <n>',
     withRange(
@@ -117,6 +121,11 @@ const program = new Command()
 await runMaintainerEntry<Flags>(program, main);
 
 function main(flags: Flags): void {
+  if (flags.weighBudget !== undefined && flags.untilRuledOut === undefined)
+    throw new UsageError(
+      'Expected `--weigh-budget` with `--until-ruled-out`, got it alone',
+      'Add --until-ruled-out P (weigh each safe cell by a hunt), or drop --weigh-budget.',
+    );
   const dir = resolve(flags.from ?? flags.out ?? join('results', 'compare', `libraries-${stamp()}`));
   if (flags.from === undefined) {
     const parts = selectParts(flags);
@@ -125,7 +134,7 @@ function main(flags: Flags): void {
       if (!flags.dryRun) shrinkPart(join(dir, part.name), flags.shrink ?? 0, parallelArgs(flags));
       if (!flags.dryRun && flags.hunt !== undefined) huntPart(huntTargets(join(dir, part.name), flags.hunt), parallelArgs(flags));
       if (!flags.dryRun && flags.untilRuledOut !== undefined)
-        huntPart(weighTargets(join(dir, part.name), flags.untilRuledOut, flags.weighBudget), parallelArgs(flags));
+        huntPart(weighTargets(join(dir, part.name), flags.untilRuledOut, flags.weighBudget ?? WEIGH_BUDGET), parallelArgs(flags));
     }
     if (flags.dryRun) return;
   }

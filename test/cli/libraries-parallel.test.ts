@@ -46,6 +46,13 @@ describe('npm run libraries --until-ruled-out', () => {
     expect(r.stderr).toMatch(/\$ fencecheck compare --backends redis /);
   });
 
+  it('refuses --weigh-budget without --until-ruled-out (it would weigh nothing)', () => {
+    const r = libraries([...tiny(madeTempDir('fc-lib-')), '--weigh-budget', '3m']);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.stderr).toContain('Expected `--weigh-budget` with `--until-ruled-out`');
+    expect(r.stderr).not.toMatch(/\$ fencecheck compare/);
+  });
+
   it.each([
     ['--until-ruled-out', '0'],
     ['--until-ruled-out', '96'],
