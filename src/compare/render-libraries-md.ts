@@ -219,8 +219,15 @@ function librarySection(
 /** One hunt: its cell, its answer's lines, the try that broke it (and its shrink). */
 function huntLines(h: LibraryHunt, root: string | undefined): string[] {
   const head = `- **${md(h.resource)}**${h.purpose === 'weigh' ? ' (weighed)' : ''}, ${h.tries} tries (${formatDuration(h.durationMs)}): ${md(h.lines[0] ?? `exit ${h.exitCode}`)}`;
-  // Its weight, and a weighing hunt's line on how far it got toward its --until-ruled-out (not the hunt's hint of its nearest miss).
-  const weight = h.exitCode === 0 ? h.lines.slice(1).flatMap((l) => (l.startsWith('best near miss') ? [] : [`  ${md(l)}`])) : [];
+  // Its weight, and a weighing hunt's line on how far it got toward its --until-ruled-out (not the hunt's hint of its nearest miss);
+  // a find's own indented lines: what its try showed, which data checkers it broke and which held, its rate.
+  const detail =
+    h.exitCode === 0
+      ? h.lines.slice(1).filter((l) => !l.startsWith('best near miss'))
+      : h.exitCode === 1
+        ? h.lines.slice(1).flatMap((l) => (l.startsWith('  ') ? [l.trim()] : []))
+        : [];
+  const weight = detail.map((l) => `  ${md(l)}`);
   const found = h.found === null ? [] : [`  the try: ${code(fromRoot(h.found.replay, root))}`];
   const shrunk = h.shrink === null ? [] : [`  ${md(h.shrink.line)}: ${code(fromRoot(h.shrink.replay, root))}`];
   return [head, ...weight, ...found, ...shrunk];

@@ -305,7 +305,12 @@ describe("an untested cell takes its hunt's answer", () => {
       hunt({
         exitCode: 1,
         tries: 4,
-        lines: ['VIOLATION: 1 of 4 tries violated; the first on try 4 after 52s'],
+        lines: [
+          'VIOLATION: 1 of 4 tries violated; the first on try 4 after 52s',
+          '  1 double hold, 1 write after the lease ended',
+          '  the data: broken by stale-writes only; lost-updates held',
+          'run: /w/fc/results/x/try-004',
+        ],
         found: { tryNumber: 4, replay: 'fencecheck run --results /w/fc/results/x --seed 9' },
         shrink: { line: 'shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2', replay: 'fencecheck run --seed 10' },
       }),
@@ -325,7 +330,7 @@ describe("an untested cell takes its hunt's answer", () => {
       "| **unsafe** under a hunt's try 4 ([reproduce](#builtin-on-pg-advisory)) | safe after a hunt: no violation in 10 tries, 8 tested, ruling out ≥ 31 % ([hunt](#builtin-on-pg-advisory)) |",
     );
     expect(doc).toContain(
-      '- **none**, 4 tries (2m30s): VIOLATION: 1 of 4 tries violated; the first on try 4 after 52s\n  the try: `fencecheck run --results results/x --seed 9`\n  shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2: `fencecheck run --seed 10`',
+      '- **none**, 4 tries (2m30s): VIOLATION: 1 of 4 tries violated; the first on try 4 after 52s\n  1 double hold, 1 write after the lease ended\n  the data: broken by stale-writes only; lost-updates held\n  the try: `fencecheck run --results results/x --seed 9`\n  shrunk to 1 fault event, 2 clients, 5 s; reproduced 2/2: `fencecheck run --seed 10`',
     );
     expect(doc).toContain('  no violation in 8 tries, 30 dangerous moments tested: a failure that shows in at least 31 % of tries');
     // The library without a hunt keeps its seeded answer.
