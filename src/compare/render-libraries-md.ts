@@ -103,7 +103,7 @@ export function renderLibrariesMd(report: CompareReport, facts: LibrariesRunFact
     '',
     '## How it was made',
     '',
-    `- ${md(report.description)}; seeds ${md(report.seeds.join(', '))}; ${runs} runs, one at a time, each cluster kept warm across its part's runs.`,
+    `- ${md(report.description)}; seeds ${md(report.seeds.join(', '))}; ${runs} runs, ${atOnceText(mostAtOnce(report))}, each cluster kept warm across its part's runs.`,
     `- Machine: ${md(facts.parts[0]?.machine ?? 'not recorded')}.`,
     `- Versions: ${md(
       Object.entries(facts.versions)
@@ -280,4 +280,29 @@ function finding(c: ReportCell): string {
 /** A command with the run's project root taken out of its paths (`/x/fc/clients/node/a.mjs` → `clients/node/a.mjs`). */
 export function fromRoot(command: string, root: string | undefined): string {
   return root === undefined || root === '' ? command : command.split(`${root.replace(/\/+$/, '')}/`).join('');
+}
+
+/** How many of the report's runs were under way at once at most, from their recorded starts and durations (pure). */
+export function mostAtOnce(report: Pick<CompareReport, 'cells'>): number {
+  const edges = report.cells
+    .flatMap((c) => c.runs)
+    .flatMap((r) => {
+      if (r.startedAt === null || r.durationMs === null) return [];
+      const start = Date.parse(r.startedAt);
+      return [
+        { at: start, step: 1 },
+        { at: start + r.durationMs, step: -1 },
+      ];
+    })
+    // An end before a start at the same instant: back-to-back runs on one slot are not two at once.
+    .sort((a, b) => a.at - b.at || a.step - b.step);
+  let now = 0;
+  let most = 0;
+  for (const e of edges) most = Math.max(most, (now += e.step));
+  return most;
+}
+
+function atOnceText(n: number): string {
+  if (n <= 1) return 'one at a time';
+  return `up to ${n} at a time, each on a cluster of its own (slots)`;
 }

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { buildCompareReport, type MatrixInput } from '../../src/compare/compare-report.js';
 import { rowOfLabel } from '../../src/compare/compare-spec.js';
 import { LIBRARIES } from '../../src/compare/libraries-matrix.js';
-import { renderLibrariesMd } from '../../src/compare/render-libraries-md.js';
+import { mostAtOnce, renderLibrariesMd } from '../../src/compare/render-libraries-md.js';
+import type { CompareReport } from '../../src/compare/compare-report.js';
+import { Prng } from '../../core/random/prng.js';
 import type { RunSummary } from '../../src/compare/run-summary.js';
 
 function run(cellId: string, seed: number, over: Partial<RunSummary>): RunSummary {
@@ -191,5 +193,33 @@ describe('replay commands from any clone', () => {
     expect(fromRoot(replay, '/w/fc/')).toBe(fromRoot(replay, '/w/fc'));
     expect(fromRoot(replay, undefined)).toBe(replay);
     expect(fromRoot('--client /w/fcx/a.mjs', '/w/fc')).toBe('--client /w/fcx/a.mjs');
+  });
+});
+
+describe("how many of the libraries' runs went at once", () => {
+  const at = (startMs: number, durationMs: number | null): Pick<RunSummary, 'startedAt' | 'durationMs'> => ({
+    startedAt: new Date(Date.UTC(2026, 11, 7) + startMs).toISOString(),
+    durationMs,
+  });
+  const reportOf = (runs: Pick<RunSummary, 'startedAt' | 'durationMs'>[]) => ({ cells: [{ runs }] }) as unknown as Pick<CompareReport, 'cells'>;
+
+  it('counts runs under way together from their recorded starts and durations; back to back is one', () => {
+    expect(mostAtOnce(reportOf([at(0, 1000), at(1000, 1000), at(2000, 500)]))).toBe(1);
+    expect(mostAtOnce(reportOf([at(0, 1000), at(500, 1000), at(1600, 100)]))).toBe(2);
+    // A run without a start or a duration (not run, or cut short) is not counted.
+    expect(mostAtOnce(reportOf([at(0, 1000), { startedAt: null, durationMs: 5 }, at(10, null)]))).toBe(1);
+    expect(mostAtOnce(reportOf([]))).toBe(0);
+  });
+
+  it('agrees with counting at every start on seeded random schedules', () => {
+    const seed = 20261207;
+    const rng = new Prng(seed);
+    for (let k = 0; k < 200; k++) {
+      const runs = Array.from({ length: rng.int(1, 12) }, () => at(rng.int(0, 20_000), rng.int(1, 8000)));
+      const spans = runs.map((r) => ({ start: Date.parse(r.startedAt!), end: Date.parse(r.startedAt!) + r.durationMs! }));
+      // Reference: the most runs whose half-open span [start, end) holds some run's start.
+      const reference = Math.max(...spans.map((p) => spans.filter((q) => q.start <= p.start && p.start < q.end).length));
+      expect(mostAtOnce(reportOf(runs)), `seed ${seed}, schedule ${k}`).toBe(reference);
+    }
   });
 });
