@@ -37,7 +37,7 @@ function rows(): [string, string, NumberRange][] {
     ['--zk-tick-ms', 'up', FLAG_RANGES['--zk-tick-ms']],
     ['--ready-timeout-ms', 'up', FLAG_RANGES['--ready-timeout-ms']],
     ['--budget-runs', 'hunt', FLAG_RANGES['--budget-runs']],
-    ['--until-ruled-out', 'hunt', FLAG_RANGES['--until-ruled-out']],
+    ['--until-ruled-out', 'hunt, npm run libraries', FLAG_RANGES['--until-ruled-out']],
     ['--parallel', 'hunt, shrink, compare, scenario run, npm run libraries', FLAG_RANGES['--parallel']],
     ['--hunt', 'npm run libraries', FLAG_RANGES['--budget-runs']],
     ['--runs', 'shrink', FLAG_RANGES['--runs']],
