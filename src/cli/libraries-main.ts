@@ -29,7 +29,7 @@ import { LIBRARIES_PARTS, LIBRARIES_RUN_ARGS, type LibrariesPart } from '../comp
 import { renderLibrariesMd } from '../compare/render-libraries-md.js';
 import { NOT_REPRODUCED, readShrinks, recordShrink, shrinkTargets } from './libraries-shrink.js';
 import { huntTargets, readHunts, recordHunt, weighTargets, type HuntTarget } from './libraries-hunt.js';
-import { budgetDuration } from './hunt-flags.js';
+import { durationFlag } from './hunt-flags.js';
 import { compiledEntry, projectRoot } from '../../runtime/hosts/paths.js';
 import { EXIT, FencecheckError, UsageError } from '../../core/errors.js';
 import { readTestJson } from '../../runtime/store/read-run-files.js';
@@ -235,18 +235,9 @@ function huntPart(targets: readonly HuntTarget[], parallel: string[]): void {
   }
 }
 
-/** --weigh-budget as the hunt's --budget takes it, checked here so a typo fails before any part runs. */
+/** --weigh-budget as the hunt's --budget takes it, checked here so a typo fails before any part runs; passed on as given. */
 function weighBudget(text: string): string {
-  try {
-    budgetDuration(text);
-  } catch (err) {
-    if (err instanceof UsageError)
-      throw new UsageError(
-        err.message.replace('`--budget`', '`--weigh-budget`'),
-        'Give a duration from 1s to 168h (a week), such as 3m, 150s or 1.5h, with no spaces.',
-      );
-    throw err;
-  }
+  durationFlag('--weigh-budget', 'Give a duration from 1s to 168h (a week), such as 3m, 150s or 1.5h, with no spaces.')(text);
   return text;
 }
 
