@@ -87,7 +87,7 @@ const program = new Command()
     '--weigh <n>',
     withRange(
       "run each safe matrix cell again at the next n - 1 seeds and say what its tested seeds rule out (with --from: that directory's cells)",
-      FLAG_RANGES['--seeds'],
+      FLAG_RANGES['--weigh'],
     ),
     numberFlag('--weigh'),
   )

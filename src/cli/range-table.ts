@@ -47,6 +47,7 @@ function rows(): [string, string, NumberRange][] {
     ['--shrink-min-fails', 'hunt', FLAG_RANGES['--shrink-min-fails']],
     ['--shrink-max-candidates', 'hunt', FLAG_RANGES['--shrink-max-candidates']],
     ['--shrink', 'npm run libraries', FLAG_RANGES['--shrink']],
+    ['--weigh', 'npm run queues', FLAG_RANGES['--weigh']],
   ];
 }
 

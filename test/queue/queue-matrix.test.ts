@@ -207,6 +207,17 @@ describe('npm run queues (the built entry)', () => {
     }
     expect(queues(['--only', 'sidekiq']).stderr).toMatch(/Hint: The libraries: bullmq, .*rq\./);
   });
+
+  it("says --weigh's range in --help as its parser holds it (its help once gave --seeds' 1..1000 while 2..100 was enforced)", () => {
+    const help = queues(['--help']).stdout;
+    const line = help.slice(help.indexOf('--weigh <n>'), help.indexOf('--shrink-runs'));
+    expect(line.replace(/\s+/g, ' ')).toContain('[2..100]');
+    for (const bad of ['1', '101']) {
+      const r = queues(['--weigh', bad, '--dry-run', '--only', 'rq']);
+      expect(r.status, `--weigh ${bad}`).toBe(254);
+      expect(r.stderr).toContain('`--weigh`');
+    }
+  });
 });
 
 describe('the claims', () => {
