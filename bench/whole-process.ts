@@ -31,6 +31,18 @@ const CLI = process.env['FENCECHECK_BENCH_CLI'] ?? fileURLToPath(new URL('../bun
  */
 const BEFORE = process.env['FENCECHECK_BENCH_BEFORE'];
 const TIME = '/usr/bin/time';
+
+/**
+ * Environment variables that make every Node process start slower, whatever it runs: Node 20 reads the
+ * certificates of NODE_EXTRA_CA_CERTS at start-up, before any of the program's code (Node 23 defers it). On
+ * this sandbox it is set (a proxy's CA bundle, ~150 certificates) and added 0.07 s to `node -e 0` (0.06 s
+ * without it, 0.13 s with it), a fifth of Porcupine's whole kv run; `fencecheck check` makes no TLS
+ * connection, and Porcupine's Go binary does not read it. The rows run without them; where one is set, the
+ * start-up and the two corpus rows are measured with it as well, so both figures are in the table.
+ */
+const START_UP_ENV = ['NODE_EXTRA_CA_CERTS'] as const;
+const setStartUpEnv = START_UP_ENV.filter((name) => process.env[name] !== undefined);
+const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(START_UP_ENV as readonly string[]).includes(name)));
 const TIMEOUT = '/usr/bin/timeout';
 
 /**
@@ -49,6 +61,8 @@ interface Row {
   porcupine?: string[];
   /** Ratio against this row's fencecheck time instead of Porcupine's (start-up rows). */
   versus?: string;
+  /** Run with the environment as the bench was given it (START_UP_ENV kept), not without those variables. */
+  asGiven?: boolean;
 }
 
 interface Sample {
@@ -69,7 +83,7 @@ export function wholeProcessTable(corpus: CorpusEntry[], runs: number, log: (s: 
     const note = porc
       ? `medians of ${runs} interleaved runs (the 1M rows: ${Math.min(runs, 3)}); ratio = fencecheck / Porcupine, whole process`
       : `medians of ${runs} runs; Porcupine figures in parentheses are references from ${REFERENCE.when} (set PORCUPINE_DIR to a Porcupine checkout, with Go, to measure side by side)`;
-    return `${table}\n${note}${BEFORE ? `; before: ${BEFORE}, in the same runs` : ''}\n`;
+    return `${table}\n${note}${BEFORE ? `; before: ${BEFORE}, in the same runs` : ''}\n${startUpEnvNote()}`;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -110,7 +124,23 @@ function writeInputs(work: string): BenchInputs {
   return { twoOp, long100k, long1m, longKv, longKv1m, edn };
 }
 
+/** What the table says of START_UP_ENV: which were set here and left out of the rows (empty when none was). */
+function startUpEnvNote(): string {
+  if (setStartUpEnv.length === 0) return '';
+  return `${setStartUpEnv.join(', ')} set in this environment: every Node process reads it at start-up (Node 20), before fencecheck runs; the rows run without it, the rows "…, ${setStartUpEnv.join(', ')} as set" with it\n`;
+}
+
 function benchRows(i: BenchInputs, corpus: CorpusEntry[], porc: string | undefined): Row[] {
+  const rows = corpusAndGeneratedRows(i, corpus, porc);
+  if (setStartUpEnv.length === 0) return rows;
+  // The same start-up and corpus rows with the environment as given, so the cost of those variables is in the table.
+  const asGiven = new Set(['node -e 0', 'etcd', 'kv']);
+  const suffix = `, ${setStartUpEnv.join(', ')} as set`;
+  const extra = rows.filter((r) => asGiven.has(r.name)).map((r): Row => ({ ...r, name: r.name + suffix, asGiven: true }));
+  return [...rows, ...extra];
+}
+
+function corpusAndGeneratedRows(i: BenchInputs, corpus: CorpusEntry[], porc: string | undefined): Row[] {
   const files = (family: string) => corpus.filter((e) => e.family === family).map((e) => e.path);
   return [
     { name: 'node -e 0', fencecheck: [process.execPath, '-e', '0'] },
@@ -149,9 +179,10 @@ function sampleRows(rows: readonly Row[], runs: number, capS: number, log: (s: s
       if (fewerRuns.has(row.name) && r >= Math.min(runs, 3)) continue;
       // A row that hit the cap once is not run again (a quadratic build would spend the whole bench there).
       if (samples.get(`${row.name}/f`)?.some((s) => s.seconds === Infinity)) continue;
-      add(`${row.name}/f`, measure(row.fencecheck, capS));
-      if (BEFORE && row.fencecheck[1] === CLI) add(`${row.name}/b`, measure([row.fencecheck[0]!, BEFORE, ...row.fencecheck.slice(2)], capS));
-      if (row.porcupine) add(`${row.name}/p`, measure(row.porcupine, capS));
+      const env = row.asGiven ? process.env : childEnv;
+      add(`${row.name}/f`, measure(row.fencecheck, capS, env));
+      if (BEFORE && row.fencecheck[1] === CLI) add(`${row.name}/b`, measure([row.fencecheck[0]!, BEFORE, ...row.fencecheck.slice(2)], capS, env));
+      if (row.porcupine) add(`${row.name}/p`, measure(row.porcupine, capS, env));
     }
   }
   return samples;
@@ -196,13 +227,13 @@ function formatTable(rows: readonly Row[], samples: Map<string, Sample[]>, versi
  * is killed (coreutils timeout, SIGKILL) and counts as Infinity: a build with
  * a quadratic search must not hold the bench for hours.
  */
-function measure(argv: string[], capS: number): Sample {
+function measure(argv: string[], capS: number, env: NodeJS.ProcessEnv): Sample {
   const withTime = existsSync(TIME);
   const capped = existsSync(TIMEOUT) ? [TIMEOUT, '-s', 'KILL', String(capS), ...argv] : argv;
   const cmd = withTime ? TIME : capped[0]!;
   const args = withTime ? ['-f', '@@%e %M', ...capped] : capped.slice(1);
   const t0 = performance.now();
-  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 2 ** 20 });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 2 ** 20, env });
   const wall = (performance.now() - t0) / 1000;
   const m = /@@([\d.]+) (\d+)/.exec(r.stderr ?? '');
   // timeout's own code for a killed child is 137 (128 + SIGKILL).
