@@ -81,6 +81,15 @@ export interface Model<S> {
    */
   deadEnds?(ops: readonly Operation[]): DeadEndTest<S> | undefined;
   /**
+   * A guess at one part's linearization (indexes into `ops`, the part in the
+   * search's order), tried before the part is searched. The guess is checked
+   * against the definition (linearizability/proven-order.ts): when it is a
+   * linearization, the part is valid with no search; otherwise the search runs
+   * as if there were no guess. So a guess needs no proof of its own: a wrong
+   * one costs its time, never a verdict. Return undefined when there is none.
+   */
+  orderHint?(ops: readonly Operation[]): readonly number[] | undefined;
+  /**
    * Independent parts inside one state, for a model that does not partition
    * (kv with `partition: false`): every op reads and changes one part only,
    * and whether it is legal depends on that part alone. The search then

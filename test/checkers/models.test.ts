@@ -297,12 +297,14 @@ describe('check() on tiny histories', () => {
     const order = [3, 1, 7, 0, 2, 6, 5, 4].map((p) => `v${p};`).join('');
     const valid = history(...appends(8), [20, 'invoke', 'get', ['k', null]], [20, 'ok', 'get', ['k', order]]);
     const invalid = history(...appends(8), [20, 'invoke', 'get', ['k', null]], [20, 'ok', 'get', ['k', order.replace('v0;', 'v3;')]]);
-    const withoutLookahead = { ...createModel('kv'), deadEnds: undefined };
+    // Both searched: the model's guess at the order (orderHint) would decide the valid one with no search at all.
+    const searched = { ...createModel('kv'), orderHint: undefined };
+    const withoutLookahead = { ...searched, deadEnds: undefined };
     for (const [h, expected] of [
       [valid, true],
       [invalid, false],
     ] as const) {
-      const pruned = check(createModel('kv'), h);
+      const pruned = check(searched, h);
       const full = check(withoutLookahead, h);
       expect(pruned.valid).toBe(expected);
       expect(full.valid).toBe(expected);

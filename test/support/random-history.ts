@@ -13,7 +13,8 @@
  * so that valid and invalid histories are both common.
  *
  * `linearizableHistoryArbitrary`: larger histories that are linearizable by
- * construction, a one-sided oracle beyond the brute force's reach.
+ * construction, a one-sided oracle beyond the brute force's reach (kv: with
+ * `uniqueWrites`, every put and append writes a value of its own).
  */
 import fc from 'fast-check';
 import type { History, Op, OpType, Process, Value } from '../../core/history/op.js';
@@ -186,7 +187,7 @@ function buildFromPlan(plan: Plan): History {
  * returns what the system answered at that instant. check() must call each
  * of them valid.
  */
-export function linearizableHistoryArbitrary(model: ModelName, maxOps: number): fc.Arbitrary<History> {
+export function linearizableHistoryArbitrary(model: ModelName, maxOps: number, opts: { uniqueWrites?: boolean } = {}): fc.Arbitrary<History> {
   return fc
     .tuple(opShapes(model), fc.integer({ min: 1, max: MAX_WORKERS }))
     .chain(([shape, workers]) =>
@@ -197,7 +198,14 @@ export function linearizableHistoryArbitrary(model: ModelName, maxOps: number): 
         deltas: fc.array(fc.constantFrom(0, 1), { minLength: 4 * maxOps, maxLength: 4 * maxOps }),
       }),
     )
-    .map((plan) => simulate(model, plan));
+    .map((plan) => simulate(model, opts.uniqueWrites === true ? { ...plan, shapes: plan.shapes.map(uniqueWrite) } : plan));
+}
+
+/** A kv write whose value no other write of the history has (as Jepsen's and Porcupine's generators write them). */
+function uniqueWrite(shape: OpShape, i: number): OpShape {
+  if (shape.f !== 'put' && shape.f !== 'append') return shape;
+  const [k] = shape.input as [string, string];
+  return { ...shape, input: [k, `<${i}>`], output: [k, `<${i}>`] };
 }
 
 type SystemState = Value | boolean | Readonly<Record<string, string>>;

@@ -8,6 +8,7 @@ import type { Operation } from '../operation.js';
 import { CacheLimitError, MemoryBudget } from './config-cache.js';
 import { KeyedSearch } from './keyed-wgl.js';
 import type { CheckOptions, Now } from './result.js';
+import { provenPart, type ProvenPart } from './proven-order.js';
 import { memoStatesFor } from './step-memo.js';
 import { PartitionSearch, type PartitionOutcome } from './wgl.js';
 
@@ -63,7 +64,7 @@ export function searchParts<S>(
 ): PartsRun {
   const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
   const budget = new MemoryBudget(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
-  const searches: (PartitionSearch<S> | KeyedSearch<S>)[] = [];
+  const searches: (PartitionSearch<S> | KeyedSearch<S> | ProvenPart)[] = [];
   try {
     // A search knows its ops by their index in the part; op.id stays the history-wide id the witness shows.
     // A state of independent parts (kv unpartitioned) gets the search that learns failures per part.
@@ -79,12 +80,25 @@ export function searchParts<S>(
     return { tooBig: `${err.message} before the search began (raise maxCacheBytes)`, steps: 0, cacheEntries: 0 };
   }
   const outcomes: (PartitionOutcome | undefined)[] = searches.map((s) => s.outcome);
+  // The model's guess at a part's order is tried at the part's first run, as its frame is made (wgl.ts): an invalid
+  // history never runs most of its parts. A part the guess proves valid is not searched (proven-order.ts).
+  const guessed = new Uint8Array(searches.length);
   const totals = () => ({ steps: searches.reduce((sum, s) => sum + s.steps, 0), cacheEntries: searches.reduce((sum, s) => sum + s.cacheEntries, 0) });
 
   for (let budgetSteps = FIRST_BUDGET, round = 0; outcomes.includes(undefined); budgetSteps *= 2, round++) {
     if (control?.stopBefore(round)) return totals();
     for (let p = 0; p < searches.length; p++) {
       if (outcomes[p] !== undefined) continue;
+      if (guessed[p] === 0 && model.parts === undefined) {
+        guessed[p] = 1;
+        const proven = provenPart(model, parts[p]!);
+        if (proven !== undefined) {
+          searches[p]!.releaseMemory();
+          searches[p] = proven;
+          outcomes[p] = proven.outcome;
+          continue;
+        }
+      }
       const search = searches[p]!;
       const outcome = search.run(budgetSteps, deadline, now);
       if (outcome === undefined) {

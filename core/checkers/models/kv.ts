@@ -17,6 +17,7 @@ import type { Value } from '../../history/op.js';
 import { illegal, type DeadEndTest, type Model, type StateParts } from '../model.js';
 import type { Operation } from '../operation.js';
 import { FNV_OFFSET, fnvContinue } from '../string-hash.js';
+import { kvOrderHint } from './kv-order-hint.js';
 import { showValue } from './value-equality.js';
 
 /** One key's value with its FNV-1a hash. */
@@ -55,6 +56,8 @@ function kvCellModel(): Model<KvCell> {
     sizeOf: () => 96,
     partition: partitionByKey,
     deadEnds: (ops) => kvDeadEnds<KvCell>(ops, cellItself),
+    // One key's order as its values tell it, proven before any search (proven-order.ts).
+    orderHint: kvOrderHint,
     describeState: (c) => showValue(c.value),
   };
 }
