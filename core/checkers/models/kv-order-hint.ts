@@ -8,8 +8,8 @@
  *      returned before it was invoked),
  *   2. else the write the most urgent get (the earliest to return) needs
  *      next: the append that continues toward its value, or the put its value
- *      starts with; before a put, every write no remaining get reads (the put
- *      hides it), as soon as it may go,
+ *      starts with; before a put, the writes no remaining get reads that must
+ *      precede it (the put hides them),
  *   3. else, once no get is left, the remaining writes in the order they
  *      returned,
  *   4. else, when what the urgent get needs waits on a write that returned
@@ -58,15 +58,21 @@ export function kvOrderHint(ops: readonly Operation[]): number[] | undefined {
   /** Where in `order` the put the current value started from is (-1: it started from the initial ""). */
   let putAt = -1;
 
-  /** The earliest-returning completed op not yet linearized, other than `except`; undefined when none is left. */
+  /**
+   * The earliest-returning completed op not yet linearized, other than `except`; undefined when none is left. Two
+   * cursors over completedByRet that only move forward (the first open op, and the next open one after it), so a
+   * walk scans each op a bounded number of times: an op that stays open long (an unread write) does not make every
+   * later question scan everything linearized behind it.
+   */
+  let secondOpen = 0;
   const earliestOpen = (except: number): number | undefined => {
     while (firstOpen < completedByRet.length && done[completedByRet[firstOpen]!] === 1) firstOpen++;
-    for (let k = firstOpen; k < completedByRet.length; k++) {
-      budget--;
-      const j = completedByRet[k]!;
-      if (done[j] === 0 && j !== except) return j;
-    }
-    return undefined;
+    if (firstOpen === completedByRet.length) return undefined;
+    const first = completedByRet[firstOpen]!;
+    if (first !== except) return first;
+    if (secondOpen <= firstOpen) secondOpen = firstOpen + 1;
+    while (secondOpen < completedByRet.length && done[completedByRet[secondOpen]!] === 1) secondOpen++;
+    return secondOpen < completedByRet.length ? completedByRet[secondOpen] : undefined;
   };
   /** Whether op `i` may go now: no completed op left returned before it was invoked (closed intervals). */
   const mayGo = (i: number): boolean => {
@@ -84,11 +90,14 @@ export function kvOrderHint(ops: readonly Operation[]): number[] | undefined {
       putAt = order.length - 1;
     } else for (const token of tokensOf.get(i)!) readers.set(token, readers.get(token)! - 1);
   };
-  /** Whether op `b` may stand at `at` in the order so far: nothing after it returned before it was invoked, nothing before was invoked after it returned. */
+  /**
+   * Whether op `b` may stand at `at` in the order so far: nothing after it returned before it was invoked. (Nothing
+   * before it was invoked after it returned: each of those was taken while `b` was open, so mayGo held against it.)
+   */
   const fitsAt = (b: number, at: number): boolean => {
-    for (let k = 0; k < order.length; k++) {
-      const o = ops[order[k]!]!;
-      if (k < at ? o.call > ops[b]!.ret : o.ret < ops[b]!.call) return false;
+    for (let k = at; k < order.length; k++) {
+      budget--;
+      if (ops[order[k]!]!.ret < ops[b]!.call) return false;
     }
     return true;
   };
@@ -102,13 +111,16 @@ export function kvOrderHint(ops: readonly Operation[]): number[] | undefined {
     }
     return first;
   };
-  /** Before a put: every completed write no remaining get reads, earliest return first, as soon as it may go (the put hides it from every later get). */
-  const takeUnread = (): void => {
-    for (let k = firstOpen; k < completedByRet.length; k++) {
-      const w = completedByRet[k]!;
-      budget--;
-      if (done[w] === 1 || ops[w]!.f === 'get' || readers.get(writtenValue(ops[w]!)) !== 0) continue;
-      if (mayGo(w)) take(w);
+  /**
+   * Before put `put`: while it may not go yet, the write that returned first, if no remaining get reads it (the put
+   * hides it from every later get) and it may go. A write no get reads that need not precede the put waits for a
+   * later put, or for the end.
+   */
+  const takeUnreadBefore = (put: number): void => {
+    while (!mayGo(put)) {
+      const w = earliestOpen(put);
+      if (w === undefined || ops[w]!.f === 'get' || readers.get(writtenValue(ops[w]!)) !== 0 || !mayGo(w)) return;
+      take(w);
     }
   };
 
@@ -132,7 +144,7 @@ export function kvOrderHint(ops: readonly Operation[]): number[] | undefined {
     }
     const tokens = tokensOf.get(urgent)!;
     const wanted = nextWrite(tokens, state, pick, appendsOf, putsOf);
-    if (wanted !== undefined && ops[wanted]!.f === 'put') takeUnread();
+    if (wanted !== undefined && ops[wanted]!.f === 'put' && done[wanted] === 0) takeUnreadBefore(wanted);
     if (wanted !== undefined && done[wanted] === 0 && mayGo(wanted)) {
       take(wanted);
       continue;
