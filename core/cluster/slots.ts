@@ -90,3 +90,14 @@ export function defaultSlots(m: MachineSize): number {
 export function defaultGroupedSlots(m: MachineSize, groups: number): number {
   return Math.max(defaultSlots(m), Math.min(affordableSlots(m), groups));
 }
+
+/**
+ * The default `--parallel` of a search whose lanes each keep one cluster warm for all their tries (hunt, shrink):
+ * what the machine affords, two a core. A warm lane starts its cluster once; after that a try mostly waits
+ * (leases running out, pauses, the recovery wait), so one slot a core left half the machine idle: on this 2-core
+ * machine a hunt on four lanes ran the machine about 56 % busy (vmstat, 5 s samples). Measured side by side
+ * (docs/hunt.md, `npm run bench:hunt` over the eight violation targets on seeds nobody tuned to): see there.
+ */
+export function defaultWarmSlots(m: MachineSize): number {
+  return affordableSlots(m);
+}

@@ -86,7 +86,10 @@ export function registerCompareCommand(program: Command): void {
     .option('--expect <file>', 'expectations (JSON, docs/ci.md): exit 0 when all are met, 1 otherwise')
     .option(
       '--parallel <n>',
-      withRange('runs at once, each on a cluster of its own (a slot; default: one a core, within what the machine affords)', FLAG_RANGES['--parallel']),
+      withRange(
+        'runs at once, each on a cluster of its own (a slot; default: a lane a backend, at least one a core, within what the machine affords)',
+        FLAG_RANGES['--parallel'],
+      ),
       numberFlag('--parallel'),
     )
     .option('--dry-run', 'print the plan and the runs, run nothing')

@@ -145,7 +145,10 @@ export function registerHuntCommand(program: Command): void {
     )
     .option(
       '--parallel <n>',
-      withRange('clusters at once, each in a slot of its own (default: one a core, within what the machine affords)', FLAG_RANGES['--parallel']),
+      withRange(
+        'clusters at once, each in a slot of its own, keeping it warm for every try (default: what the machine affords, two a core)',
+        FLAG_RANGES['--parallel'],
+      ),
       numberFlag('--parallel'),
     )
     .option('--shard <i/N>', "this machine's share of a sharded hunt (an independent search per shard)", parseShard)
@@ -238,7 +241,7 @@ input. Needs root. See docs/hunt.md. Examples:
       };
       const faults = huntFaults(target, flags.faults as FaultKind[] | undefined);
       // Bad input before any cluster: more clusters than the machine affords.
-      const parallel = parallelLanes(flags.parallel);
+      const parallel = parallelLanes(flags.parallel, undefined, undefined, 'warm');
       process.exitCode = await huntNow(target, faults, flags, parallel);
     });
 }

@@ -111,7 +111,7 @@ const program = new Command()
   .option(
     '--parallel <n>',
     withRange(
-      "runs at once in each part's comparison and hunt, each on a cluster of its own (a slot; passed to fencecheck compare and hunt, whose default is one a core)",
+      "runs at once in each part's comparison and hunt, each on a cluster of its own (a slot; passed to fencecheck compare, hunt and shrink, whose defaults are a lane a backend and two a core, within what the machine affords)",
       FLAG_RANGES['--parallel'],
     ),
     numberFlag('--parallel'),
@@ -263,7 +263,7 @@ function compareArgs(part: LibrariesPart, flags: Flags, out: string): string[] {
   ];
 }
 
-/** `--parallel N` for a child compare or hunt, when given: their own default (one a core) otherwise. */
+/** `--parallel N` for a child compare, hunt or shrink, when given: their own defaults otherwise. */
 function parallelArgs(flags: Flags): string[] {
   return flags.parallel !== undefined ? ['--parallel', String(flags.parallel)] : [];
 }

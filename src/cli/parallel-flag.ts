@@ -8,7 +8,7 @@
 import { availableParallelism, freemem } from 'node:os';
 import { UsageError } from '../../core/errors.js';
 import { providerFacts, type ProviderName } from '../../core/plan/providers.js';
-import { affordableSlots, defaultGroupedSlots, defaultSlots, SLOT_NEEDS, type MachineSize } from '../../core/cluster/slots.js';
+import { affordableSlots, defaultGroupedSlots, defaultSlots, defaultWarmSlots, SLOT_NEEDS, type MachineSize } from '../../core/cluster/slots.js';
 
 export function thisMachine(): MachineSize {
   return { cores: availableParallelism(), memoryMb: Math.floor(freemem() / 2 ** 20) };
@@ -23,10 +23,12 @@ export interface Parallel {
 /**
  * The lanes a command runs on: `asked` when the machine affords it (254 with a hint when not), else the default.
  * A provider that runs one cluster at a time (the containers provider: PROVIDER_FACTS) has 1, and more is a usage error.
- * `groups`: a batch whose lanes each keep one group's cluster warm (compare's backends): its default is a lane a
- * group, within what the machine affords (slots.ts defaultGroupedSlots).
+ * `lanes`: how the command's lanes use their clusters, for its default: a number, a batch whose lanes each keep one
+ * group's cluster warm (compare's backends: a lane a group, within what the machine affords, slots.ts
+ * defaultGroupedSlots); 'warm', a search whose lanes keep one cluster warm for every try (hunt, shrink: what the
+ * machine affords, slots.ts defaultWarmSlots); absent, one a core.
  */
-export function parallelLanes(asked: number | undefined, provider?: ProviderName, machine: MachineSize = thisMachine(), groups?: number): Parallel {
+export function parallelLanes(asked: number | undefined, provider?: ProviderName, machine: MachineSize = thisMachine(), lanesOf?: number | 'warm'): Parallel {
   const one = providerFacts(provider).oneCluster;
   if (one) {
     if (asked !== undefined && asked > 1)
@@ -39,8 +41,13 @@ export function parallelLanes(asked: number | undefined, provider?: ProviderName
   const affords = affordableSlots(machine);
   const size = `${machine.cores} core${machine.cores === 1 ? '' : 's'}, ${(machine.memoryMb / 1024).toFixed(1)} GB free`;
   if (asked === undefined) {
-    const lanes = groups === undefined ? defaultSlots(machine) : defaultGroupedSlots(machine, groups);
-    const why = lanes > defaultSlots(machine) ? `a lane a backend, each keeping its cluster, ${affords} at most` : 'the default';
+    const lanes = lanesOf === undefined ? defaultSlots(machine) : lanesOf === 'warm' ? defaultWarmSlots(machine) : defaultGroupedSlots(machine, lanesOf);
+    const why =
+      lanes <= defaultSlots(machine)
+        ? 'the default'
+        : lanesOf === 'warm'
+          ? `each lane keeping its cluster warm for every try, ${affords} at most`
+          : `a lane a backend, each keeping its cluster, ${affords} at most`;
     return { lanes, said: `parallel ${lanes} (${why} on this machine: ${size}; --parallel N for another)` };
   }
   if (asked > affords)

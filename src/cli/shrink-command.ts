@@ -42,7 +42,10 @@ export function registerShrinkCommand(program: Command): void {
     .option('--results <dir>', 'where the shrink directory goes (<dir>/shrink/<timestamp>/)', 'results')
     .option(
       '--parallel <n>',
-      withRange('clusters at once, each in a slot of its own (default: one a core, within what the machine affords)', FLAG_RANGES['--parallel']),
+      withRange(
+        'clusters at once, each in a slot of its own, keeping it warm for every re-run (default: what the machine affords, two a core)',
+        FLAG_RANGES['--parallel'],
+      ),
       numberFlag('--parallel'),
     )
     .addHelpText(
@@ -69,7 +72,7 @@ Needs root. See docs/hunt.md.
       // Bad input before any cluster: not a run directory, or a run that did not fail.
       const queueRun = failedQueueRun(runDir);
       if (queueRun === null) failedRunOptions(runDir);
-      const parallel = parallelLanes(flags.parallel);
+      const parallel = parallelLanes(flags.parallel, undefined, undefined, 'warm');
       if (queueRun !== null) return void (process.exitCode = await shrinkQueueNow(runDir, flags, parallel.lanes, parallel.said));
       const { runShrink } = await import('../shrink/run-shrink.js');
       const { realHuntDeps } = await import('../hunt/real-hunt-deps.js');

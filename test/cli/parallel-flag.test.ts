@@ -27,6 +27,20 @@ describe('--parallel', () => {
     expect(parallelLanes(1, undefined, twoCores, 4).lanes).toBe(1);
   });
 
+  it("a search that keeps each lane's cluster warm for every try (hunt, shrink) defaults to what the machine affords, and says why", () => {
+    expect(parallelLanes(undefined, undefined, twoCores, 'warm')).toEqual({
+      lanes: 4,
+      said: 'parallel 4 (each lane keeping its cluster warm for every try, 4 at most on this machine: 2 cores, 23.4 GB free; --parallel N for another)',
+    });
+    // Memory bounds it, as it bounds what may be asked: 3 GB free is three clusters, 1 GB one.
+    expect(parallelLanes(undefined, undefined, { cores: 2, memoryMb: 3 * 1024 }, 'warm').lanes).toBe(3);
+    expect(parallelLanes(undefined, undefined, { cores: 2, memoryMb: 1024 }, 'warm')).toMatchObject({
+      lanes: 1,
+      said: expect.stringMatching(/^parallel 1 \(the default/),
+    });
+    expect(parallelLanes(2, undefined, twoCores, 'warm').lanes).toBe(2);
+  });
+
   it('takes what the machine affords and refuses more with 254 and a hint, never a starved run', () => {
     expect(parallelLanes(4, undefined, twoCores).lanes).toBe(4);
     const refused = (() => {

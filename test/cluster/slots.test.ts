@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { allHosts, BACKENDS, namespacesOf, planClientHost, planCluster } from '../../core/cluster/cluster-plan.js';
-import { affordableSlots, defaultGroupedSlots, defaultSlots, isSlotName, MAX_SLOTS, slotOfName, slotPrefix, slotSubnet } from '../../core/cluster/slots.js';
+import {
+  affordableSlots,
+  defaultGroupedSlots,
+  defaultWarmSlots,
+  defaultSlots,
+  isSlotName,
+  MAX_SLOTS,
+  slotOfName,
+  slotPrefix,
+  slotSubnet,
+} from '../../core/cluster/slots.js';
 import { slotStateFile } from '../../runtime/hosts/paths.js';
 import { conflictingRoutes } from '../../runtime/cluster/preflight.js';
 
@@ -85,6 +95,9 @@ describe('slots', () => {
   });
 
   it('a batch of groups takes a slot a group within what the machine affords, never fewer than one a core', () => {
+    expect(defaultWarmSlots({ cores: 2, memoryMb: 24_000 })).toBe(4);
+    expect(defaultWarmSlots({ cores: 2, memoryMb: 1500 })).toBe(1);
+    expect(defaultWarmSlots({ cores: 64, memoryMb: 512_000 })).toBe(MAX_SLOTS);
     expect(defaultGroupedSlots({ cores: 2, memoryMb: 24_000 }, 4)).toBe(4);
     expect(defaultGroupedSlots({ cores: 2, memoryMb: 24_000 }, 3)).toBe(3);
     expect(defaultGroupedSlots({ cores: 2, memoryMb: 24_000 }, 9)).toBe(4);
