@@ -23,7 +23,7 @@ export interface Parallel {
 /**
  * The lanes a command runs on: `asked` when the machine affords it (254 with a hint when not), else the default.
  * A provider that runs one cluster at a time (the containers provider: PROVIDER_FACTS) has 1, and more is a usage error.
- * `lanes`: how the command's lanes use their clusters, for its default: a number, a batch whose lanes each keep one
+ * `lanesOf`: how the command's lanes use their clusters, for its default: a number, a batch whose lanes each keep one
  * group's cluster warm (compare's backends: a lane a group, within what the machine affords, slots.ts
  * defaultGroupedSlots); 'warm', a search whose lanes keep one cluster warm for every try (hunt, shrink: what the
  * machine affords, slots.ts defaultWarmSlots); absent, one a core.
