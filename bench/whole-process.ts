@@ -31,6 +31,7 @@ const CLI = process.env['FENCECHECK_BENCH_CLI'] ?? fileURLToPath(new URL('../bun
  */
 const BEFORE = process.env['FENCECHECK_BENCH_BEFORE'];
 const TIME = '/usr/bin/time';
+const TIMEOUT = '/usr/bin/timeout';
 
 /**
  * Environment variables that make every Node process start slower, whatever it runs: Node 20 reads the
@@ -43,7 +44,6 @@ const TIME = '/usr/bin/time';
 const START_UP_ENV = ['NODE_EXTRA_CA_CERTS'] as const;
 const setStartUpEnv = START_UP_ENV.filter((name) => process.env[name] !== undefined);
 const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(START_UP_ENV as readonly string[]).includes(name)));
-const TIMEOUT = '/usr/bin/timeout';
 
 /**
  * Porcupine's whole-process figures when no checkout is given: the medians this

@@ -29,8 +29,8 @@
  * ambiguous values and anything this walk does not foresee are decided (and
  * witnessed) by the search exactly as before.
  */
-import type { Value } from '../../history/op.js';
 import type { Operation } from '../operation.js';
+import { kvValueOf, kvWrittenValue } from './kv-values.js';
 
 /** Work per op the walk may spend before giving up (its scans are short on any real history). */
 const WORK_PER_OP = 64;
@@ -84,9 +84,9 @@ export function kvOrderHint(ops: readonly Operation[]): number[] | undefined {
     order.push(i);
     const op = ops[i]!;
     if (op.ret !== Infinity) remaining--;
-    if (op.f === 'append') state += writtenValue(op);
+    if (op.f === 'append') state += kvWrittenValue(op);
     else if (op.f === 'put') {
-      state = writtenValue(op);
+      state = kvWrittenValue(op);
       putAt = order.length - 1;
     } else for (const token of tokensOf.get(i)!) readers.set(token, readers.get(token)! - 1);
   };
@@ -119,7 +119,7 @@ export function kvOrderHint(ops: readonly Operation[]): number[] | undefined {
   const takeUnreadBefore = (put: number): void => {
     while (!mayGo(put)) {
       const w = earliestOpen(put);
-      if (w === undefined || ops[w]!.f === 'get' || readers.get(writtenValue(ops[w]!)) !== 0 || !mayGo(w)) return;
+      if (w === undefined || ops[w]!.f === 'get' || readers.get(kvWrittenValue(ops[w]!)) !== 0 || !mayGo(w)) return;
       take(w);
     }
   };
@@ -216,13 +216,13 @@ function indexOps(ops: readonly Operation[]): OpIndex | undefined {
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i]!;
     if (op.f === 'append' || op.f === 'put') {
-      const v = writtenValue(op);
+      const v = kvWrittenValue(op);
       // An empty append is invisible in every later value.
       if (op.f === 'append' && v === '') return undefined;
       add(op.f === 'append' ? appendsOf : putsOf, v, i);
     } else if (op.f === 'get') {
       if (op.ret === Infinity) continue;
-      const v = readValue(op);
+      const v = kvValueOf(op.output);
       if (typeof v !== 'string') return undefined;
       add(getsByValue, v, i);
       getsByRet.push(i);
@@ -243,7 +243,7 @@ function indexOps(ops: readonly Operation[]): OpIndex | undefined {
   const putLengths = [...new Set([...putsOf.keys()].map((v) => v.length))];
   const parsed = new Map<string, string[] | undefined>();
   for (const g of getsByRet) {
-    const v = readValue(ops[g]!) as string;
+    const v = kvValueOf(ops[g]!.output) as string;
     if (!parsed.has(v)) parsed.set(v, tokenize(v, appendsOf, putsOf, appendLengths, putLengths));
     const tokens = parsed.get(v);
     if (tokens === undefined) return undefined;
@@ -287,18 +287,4 @@ function tokenize(
     at += token.length;
   }
   return tokens;
-}
-
-/** What a put or append writes, as the kv model reads it (kv.ts: `[key, value]`, a missing value as ""). */
-function writtenValue(op: Operation): string {
-  return String(valueOf(op.input) ?? '');
-}
-
-/** What a get returned, as the kv model reads it. */
-function readValue(op: Operation): Value {
-  return valueOf(op.output);
-}
-
-function valueOf(v: Value): Value {
-  return Array.isArray(v) && v.length === 2 ? v[1]! : null;
 }

@@ -18,6 +18,7 @@ import { illegal, type DeadEndTest, type Model, type StateParts } from '../model
 import type { Operation } from '../operation.js';
 import { FNV_OFFSET, fnvContinue } from '../string-hash.js';
 import { kvOrderHint } from './kv-order-hint.js';
+import { kvValueOf, kvWrittenValue } from './kv-values.js';
 import { showValue } from './value-equality.js';
 
 /** One key's value with its FNV-1a hash. */
@@ -109,8 +110,8 @@ const shared = {
   isReadOnly: (op: Operation) => op.f === 'get',
   partitionLabel: (op: Operation) => `key ${JSON.stringify(keyOf(op))}`,
   describeOperation(op: Operation): string {
-    if (op.f === 'get') return `get ${keyOf(op)} → ${op.output === null ? '?' : showValue(valueOf(op.output))}`;
-    return `${op.f} ${keyOf(op)} ${showValue(valueOf(op.input))}`;
+    if (op.f === 'get') return `get ${keyOf(op)} → ${op.output === null ? '?' : showValue(kvValueOf(op.output))}`;
+    return `${op.f} ${keyOf(op)} ${showValue(kvValueOf(op.input))}`;
   },
 };
 
@@ -118,17 +119,17 @@ const shared = {
 function stepCell(cell: KvCell, op: Operation): KvCell | (() => string) {
   switch (op.f) {
     case 'get': {
-      const seen = op.output === null ? null : valueOf(op.output);
+      const seen = op.output === null ? null : kvValueOf(op.output);
       // Compare hashes first: comparing with a long appended (rope) string would flatten it.
       if (seen === null || (getHash(op, seen) === cell.hash && seen === cell.value)) return cell;
       return () => `get ${keyOf(op)} returned ${showValue(seen)}, but the key holds ${showValue(cell.value)}`;
     }
     case 'put': {
-      const v = String(valueOf(op.input) ?? '');
+      const v = kvWrittenValue(op);
       return { value: v, hash: fnvContinue(FNV_OFFSET, v) };
     }
     case 'append': {
-      const v = String(valueOf(op.input) ?? '');
+      const v = kvWrittenValue(op);
       return { value: cell.value + v, hash: fnvContinue(cell.hash, v) };
     }
     default:
@@ -231,10 +232,10 @@ function indexKvOps(ops: readonly Operation[]): KvOpIndex {
   const putsByHash = keys.map(() => new Map<number, number[]>());
   const putLengths = keys.map(() => new Set<number>());
   ops.forEach((op, i) => {
-    if (op.f === 'get' && op.ret !== Infinity && typeof valueOf(op.output) === 'string') {
+    if (op.f === 'get' && op.ret !== Infinity && typeof kvValueOf(op.output) === 'string') {
       gets[keyOfOp[i]!]!.push(i);
     } else if (op.f === 'put') {
-      const v = String(valueOf(op.input) ?? '');
+      const v = kvWrittenValue(op);
       const h = fnvContinue(FNV_OFFSET, v);
       const byHash = putsByHash[keyOfOp[i]!]!;
       const same = byHash.get(h);
@@ -273,7 +274,7 @@ class GetPrefixes {
   /** Fills get `g`'s prefix hashes and resets; returns where its hashes start. */
   prepare(g: number): number {
     const { ops, resets } = this;
-    const value = valueOf(ops[g]!.output) as string;
+    const value = kvValueOf(ops[g]!.output) as string;
     const at = this.hashesUsed;
     if (at + value.length + 1 > this.hashes.length) {
       const grown = new Int32Array(Math.max(this.hashes.length * 2, at + value.length + 1));
@@ -292,7 +293,7 @@ class GetPrefixes {
     // Only the prefixes as long as some put's value (a handful of lengths, not every prefix).
     for (const len of this.index.putLengths[k]!) {
       const puts = len <= value.length ? this.index.putsByHash[k]!.get(hashes[at + len]!) : undefined;
-      if (puts) for (const p of puts) if (value.startsWith(String(valueOf(ops[p]!.input) ?? ''))) resets.push(p);
+      if (puts) for (const p of puts) if (value.startsWith(kvWrittenValue(ops[p]!))) resets.push(p);
     }
     this.resetCount[g] = resets.length - this.resetsAt[g]!;
     return at;
@@ -326,8 +327,4 @@ function partitionByKey(ops: Operation[]): Operation[][] {
 function keyOf(op: Operation): string {
   const v = op.input;
   return Array.isArray(v) ? String(v[0]) : String(v);
-}
-
-function valueOf(v: Value): Value {
-  return Array.isArray(v) && v.length === 2 ? v[1]! : null;
 }
