@@ -1,6 +1,7 @@
 /**
  * npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m] [--parallel N]
- *                       [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin] [--table-only]
+ *                       [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin]
+ *                       [--shrink | --shrink-found | --table-only]
  *
  * Runs the real `fencecheck hunt` (dist/bundle/main.js, a child process per
  * hunt) from scratch on each target of bench/hunt-targets.ts, once per hunt
@@ -12,6 +13,12 @@
  * default results/bench-hunt/rows.jsonl), so targets measured in separate
  * sittings add up; at the end the table over every row in the file is
  * printed (markdown, for docs/hunt.md). Starts real clusters: root only.
+ *
+ * Shrinks (bench/hunt-shrink.ts): with `--shrink` each hunt shrinks its find
+ * on its warm lanes, as a user's hunt does; `--shrink-found` runs no hunt but
+ * `fencecheck shrink RUN_DIR` on each find in --out not yet shrunk (the
+ * command a hunt with --no-shrink prints), appending the row again with its
+ * shrink. Either way the table of shrinks follows the hunts' table.
  */
 import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,6 +26,7 @@ import { parseArgs as parseCliArgs } from 'node:util';
 import { execa } from 'execa';
 import { BENCH_TARGETS, benchTarget, huntArgv, type BenchTarget } from './hunt-targets.js';
 import { huntRow, huntTable, type HuntRow } from './hunt-table.js';
+import { shrinkFacts, shrinkTable } from './hunt-shrink.js';
 
 interface Args {
   targets: BenchTarget[];
@@ -35,10 +43,15 @@ interface Args {
   roundRobin: boolean;
   /** Each hunt's --parallel (absent: the hunt's default for the machine); put it in --build to tell rows apart. */
   parallel: string | undefined;
+  /** Each hunt shrinks its find (no --no-shrink). */
+  shrink: boolean;
+  /** No hunts: `fencecheck shrink` of each find in --out that has no shrink yet. */
+  shrinkFound: boolean;
 }
 
 const USAGE = `npm run bench:hunt -- [--target id,...] [--seeds N] [--first-seed S] [--budget 10m] [--parallel N]
-                      [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin] [--table-only]
+                      [--queue /tmp/fc-cluster.lock] [--out FILE] [--cli main.js] [--build COMMIT] [--round-robin]
+                      [--shrink | --shrink-found | --table-only]
 targets: ${BENCH_TARGETS.map((t) => t.id).join(', ')}`;
 
 /** The options, strictly: an unknown flag or --help prints the usage instead of starting real hunts. */
@@ -58,6 +71,8 @@ function parseArgs(argv: readonly string[]): Args | undefined {
       'round-robin': { type: 'boolean' },
       parallel: { type: 'string' },
       'table-only': { type: 'boolean' },
+      shrink: { type: 'boolean' },
+      'shrink-found': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -67,6 +82,7 @@ function parseArgs(argv: readonly string[]): Args | undefined {
   const firstSeed = Number(v['first-seed'] ?? 1);
   if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(firstSeed) || firstSeed < 0)
     throw new Error('--seeds must be an integer >= 1 and --first-seed >= 0');
+  if ([v.shrink, v['shrink-found'], v['table-only']].filter(Boolean).length > 1) throw new Error('--shrink, --shrink-found and --table-only: one at most');
   return {
     targets: ids.map(benchTarget),
     seeds,
@@ -79,14 +95,16 @@ function parseArgs(argv: readonly string[]): Args | undefined {
     build: v.build,
     roundRobin: v['round-robin'] ?? false,
     parallel: v.parallel,
+    shrink: v.shrink ?? false,
+    shrinkFound: v['shrink-found'] ?? false,
   };
 }
 
 /** One hunt as a user runs it; its stderr (the tries' progress) goes to a log beside the rows. */
 async function oneHunt(t: BenchTarget, seed: number, a: Args): Promise<HuntRow> {
   const results = join(dirname(a.out), t.id);
-  const argv = [a.cli, ...huntArgv(t, seed, a.budget, results), ...(a.parallel !== undefined ? ['--parallel', a.parallel] : [])];
-  const [file, args] = a.queue ? ['flock', [a.queue, process.execPath, ...argv]] : [process.execPath, argv];
+  const argv = [a.cli, ...huntArgv(t, seed, a.budget, results, { shrink: a.shrink }), ...parallelArgv(a)];
+  const [file, args] = queued(a, argv);
   const log = join(results, `seed-${seed}.log`);
   mkdirSync(results, { recursive: true });
   const started = Date.now();
@@ -107,7 +125,40 @@ async function oneHunt(t: BenchTarget, seed: number, a: Args): Promise<HuntRow> 
       huntJson: null,
       date: new Date().toISOString(),
     };
-  return huntRow(t.id, seed, a.budget, r.exitCode ?? -1, JSON.parse(readFileSync(huntJson, 'utf8')) as unknown, huntJson, wallMs);
+  const row = huntRow(t.id, seed, a.budget, r.exitCode ?? -1, JSON.parse(readFileSync(huntJson, 'utf8')) as unknown, huntJson, wallMs);
+  // The hunt's shrink is timed by its shrink.json; a plan not shrunk writes none, so its time is not known here.
+  return a.shrink && row.found !== null ? { ...row, shrink: shrinkFacts('hunt', r.stdout, readJson, null) } : row;
+}
+
+/** `fencecheck shrink` of a row's find, as the hunt printed it; the row again with the shrink's facts. */
+async function shrinkFound(row: HuntRow, a: Args): Promise<HuntRow> {
+  const results = join(dirname(a.out), row.target, 'shrinks', String(row.seed));
+  mkdirSync(results, { recursive: true });
+  const argv = [a.cli, 'shrink', row.found!.runDir!, '--results', results, ...parallelArgv(a)];
+  const [file, args] = queued(a, argv);
+  const started = Date.now();
+  const r = await execa(file, args, { reject: false, stderr: { file: join(results, 'shrink.log') }, stdout: 'pipe' });
+  return { ...row, shrink: shrinkFacts('command', r.stdout, readJson, Date.now() - started) };
+}
+
+const parallelArgv = (a: Args): string[] => (a.parallel !== undefined ? ['--parallel', a.parallel] : []);
+
+/** A command under the machine's queue (`flock FILE`) when asked. */
+const queued = (a: Args, argv: string[]): [string, string[]] => (a.queue ? ['flock', [a.queue, process.execPath, ...argv]] : [process.execPath, argv]);
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** The last row of each target × seed (as the table counts them) whose find has no shrink yet. */
+function unshrunk(rows: readonly HuntRow[], targets: readonly BenchTarget[]): HuntRow[] {
+  const last = new Map<string, HuntRow>();
+  for (const r of rows) if (targets.some((t) => t.id === r.target)) last.set(`${r.target}#${r.seed}`, r);
+  return [...last.values()].filter((r) => r.found?.runDir && r.shrink === undefined && existsSync(r.found.runDir));
 }
 
 /** Target by target, or with --round-robin seed by seed across the targets (a sitting cut short then has some seeds of each). */
@@ -136,7 +187,13 @@ function readRows(file: string): HuntRow[] {
         row.huntJson,
         row.wallMs,
       );
-      return { ...again, date: row.date, ...(row.build ? { build: row.build } : {}), ...(row.error !== undefined ? { error: row.error } : {}) };
+      return {
+        ...again,
+        date: row.date,
+        ...(row.build ? { build: row.build } : {}),
+        ...(row.error !== undefined ? { error: row.error } : {}),
+        ...(row.shrink !== undefined ? { shrink: row.shrink } : {}),
+      };
     });
 }
 
@@ -144,7 +201,14 @@ async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   if (!a) return void process.stdout.write(`${USAGE}\n`);
   mkdirSync(dirname(a.out), { recursive: true });
-  if (!a.tableOnly) {
+  if (a.shrinkFound) {
+    for (const row of unshrunk(readRows(a.out), a.targets)) {
+      process.stderr.write(`bench:hunt: shrinking ${row.target} seed ${row.seed}'s find (${row.found!.runDir})\n`);
+      const shrunk = await shrinkFound(row, a);
+      appendFileSync(a.out, JSON.stringify(shrunk) + '\n');
+      process.stderr.write(`bench:hunt: ${row.target} seed ${row.seed}: ${shrunk.shrink!.line} (${Math.round((shrunk.shrink!.elapsedMs ?? 0) / 1000)} s)\n`);
+    }
+  } else if (!a.tableOnly) {
     for (const [t, seed] of huntOrder(a)) {
       {
         process.stderr.write(`bench:hunt: ${t.id} seed ${seed} (budget ${a.budget}${a.queue ? `, queued on ${a.queue}` : ''})\n`);
@@ -156,7 +220,15 @@ async function main(): Promise<void> {
       }
     }
   }
-  process.stdout.write(huntTable(readRows(a.out), BENCH_TARGETS) + '\n');
+  const rows = readRows(a.out);
+  process.stdout.write(huntTable(rows, BENCH_TARGETS) + '\n');
+  const shrinks = shrinkTable(lastOfEach(rows), BENCH_TARGETS);
+  if (shrinks !== null) process.stdout.write(`\nShrinks:\n\n${shrinks}\n`);
+}
+
+/** The last row of each target × seed, as the hunts' table counts them. */
+function lastOfEach(rows: readonly HuntRow[]): HuntRow[] {
+  return [...new Map(rows.map((r) => [`${r.target}#${r.seed}`, r])).values()];
 }
 
 main().catch((err: unknown) => {

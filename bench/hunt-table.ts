@@ -7,6 +7,7 @@
 import { formatDuration } from '../src/compare/format-units.js';
 import { formatPercent, ruledOutRate } from '../core/checkers/lock/weight.js';
 import type { BenchTarget, FindFacts } from './hunt-targets.js';
+import type { ShrinkFacts } from './hunt-shrink.js';
 
 export interface HuntRow {
   target: string;
@@ -39,6 +40,8 @@ export interface HuntRow {
   want?: string;
   /** Tries that broke the data without the wanted sign (a hunt with --want). */
   otherViolations?: number;
+  /** The find's shrink (bench:hunt --shrink or --shrink-found). */
+  shrink?: ShrinkFacts;
 }
 
 interface HuntJsonTry {

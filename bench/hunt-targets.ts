@@ -150,7 +150,7 @@ export function benchTarget(id: string): BenchTarget {
 }
 
 /** The hunt's command line for one target and seed (without `node main.js`). */
-export function huntArgv(t: BenchTarget, seed: number, budget: string, results: string): string[] {
+export function huntArgv(t: BenchTarget, seed: number, budget: string, results: string, o: { shrink?: boolean } = {}): string[] {
   return [
     'hunt',
     '--backend',
@@ -168,7 +168,8 @@ export function huntArgv(t: BenchTarget, seed: number, budget: string, results: 
     String(seed),
     '--results',
     results,
-    // Runs-to-detection and time-to-detection are the hunt's own; the bench shrinks what it wants separately.
-    '--no-shrink',
+    // Runs-to-detection and time-to-detection are the hunt's own either way (hunt.json's clock); with `shrink` the
+    // hunt shrinks its find on its warm lanes after it, as a user's hunt does.
+    ...(o.shrink === true ? [] : ['--no-shrink']),
   ];
 }

@@ -13,6 +13,7 @@ import { UsageError } from '../../core/errors.js';
 import { failedRunOptions } from '../shrink/run-shrink.js';
 import { failedQueueRun } from '../shrink/run-queue-shrink.js';
 import { parallelLanes } from './parallel-flag.js';
+import { huntConfirmationOf } from '../shrink/hunt-confirmation.js';
 
 interface ShrinkFlags {
   /** Given only to ask for the fixed rule (K re-runs, kept at k failures); absent, the sequential test decides. */
@@ -52,7 +53,8 @@ export function registerShrinkCommand(program: Command): void {
       'after',
       `
 Drops fault windows and triggers, shortens pauses and delays, takes fewer clients, a shorter time limit
-and a lower rate. The original is re-run until its failure rate is known (up to 16 re-runs); each
+and a lower rate. The original is re-run until its failure rate is known (up to 16 re-runs; a hunt's
+try goes on from the hunt's own re-runs of it, read from its hunt.json); each
 candidate is then re-run until a sequential test says it fails about as often (kept) or clearly less
 (dropped), at most 12 times, so a failure seen in a third of the runs still shrinks; the result's rate
 is printed with its 95 % interval. --runs/--min-fails ask for the fixed k-of-K rule instead.
@@ -84,7 +86,9 @@ Needs root. See docs/hunt.md.
       log(`shrink: ${runDir}; ${parallel.said}`);
       const deps = realHuntDeps(log, () => stopped, parallel.lanes);
       const fixed = { ...(flags.runs !== undefined ? { runs: flags.runs } : {}), ...(flags.minFails !== undefined ? { minFails: flags.minFails } : {}) };
-      const report = await runShrink({ runDir, ...fixed, maxCandidates: flags.maxCandidates, shrinkDir }, deps).finally(() => deps.close?.());
+      const report = await runShrink({ runDir, ...fixed, maxCandidates: flags.maxCandidates, shrinkDir, ...huntRuns(runDir, log) }, deps).finally(() =>
+        deps.close?.(),
+      );
       process.stdout.write(report.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
       process.exitCode = report.exitCode;
     });
@@ -102,9 +106,17 @@ async function shrinkQueueNow(runDir: string, flags: ShrinkFlags, lanes: number,
   log(`shrink: a queue run, ${runDir}; ${said}`);
   const fixed = { ...(flags.runs !== undefined ? { runs: flags.runs } : {}), ...(flags.minFails !== undefined ? { minFails: flags.minFails } : {}) };
   const report = await runQueueShrink(
-    { runDir, ...fixed, maxCandidates: flags.maxCandidates, shrinkDir },
+    { runDir, ...fixed, maxCandidates: flags.maxCandidates, shrinkDir, ...huntRuns(runDir, log) },
     realQueueHuntDeps(log, () => stopped, lanes),
   );
   process.stdout.write(report.lines.join('\n') + `\nshrink: ${join(shrinkDir, 'shrink.json')}\n`);
   return report.exitCode;
+}
+
+/** A hunt's try: the hunt's re-runs of it (hunt.json), which the shrink goes on from (src/shrink/hunt-confirmation.ts). */
+function huntRuns(runDir: string, log: (line: string) => void): { originalRuns?: { fails: number; of: number; failingRun: string | null } } {
+  const found = huntConfirmationOf(runDir, log);
+  if (found === null) return {};
+  log(`shrink: the hunt's re-runs of this try, from ${found.from}`);
+  return { originalRuns: found.runs };
 }

@@ -52,6 +52,7 @@ export function failedQueueRun(runDir: string): { options: QueueRunOptions; sign
 }
 
 export async function runQueueShrink(o: ShrinkOptions, deps: QueueHuntDeps): Promise<QueueShrinkReport> {
+  const startedMs = deps.now();
   const failed = failedQueueRun(o.runDir);
   if (failed === null)
     throw new UsageError(
@@ -95,6 +96,7 @@ export async function runQueueShrink(o: ShrinkOptions, deps: QueueHuntDeps): Pro
     original: start,
     ...courseJson(course),
     replay,
+    elapsedMs: deps.now() - startedMs,
   };
   writeFileAtomic(join(o.shrinkDir, 'shrink.json'), JSON.stringify(json, null, 2) + '\n');
   if (final.failingRun) lines.push(`report: ${join(final.failingRun, 'report.html')}`);

@@ -100,6 +100,7 @@ function lockReproducer(o: ShrinkOptions, original: RunOptions, deps: HuntDeps, 
 }
 
 export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<ShrinkReport> {
+  const startedMs = deps.now();
   const original = failedRunOptions(o.runDir);
   mkdirSync(o.shrinkDir, { recursive: true });
   // How the original failed, read from its own directory: every re-run must fail that way.
@@ -130,6 +131,8 @@ export async function runShrink(o: ShrinkOptions, deps: HuntDeps): Promise<Shrin
     original: planOf(original),
     ...courseJson(course),
     replay,
+    // How long the shrink took, on the hunt's clock (what bench:hunt reports as a shrink's cost).
+    elapsedMs: deps.now() - startedMs,
   };
   writeFileAtomic(join(o.shrinkDir, 'shrink.json'), JSON.stringify(json, null, 2) + '\n');
   if (final.failingRun) await deps.markShrunk?.(final.failingRun, { summary: lines[0], from: o.runDir, shrunk: shrunk.plan, replay });
