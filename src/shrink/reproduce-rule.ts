@@ -19,6 +19,7 @@ import {
   type Verdict,
 } from '../hunt/sequential-decision.js';
 import { formatRate, rateJson } from '../hunt/reproduction-rate.js';
+import { CONFIRM, confirmationVerdict } from '../hunt/confirm-find.js';
 
 export { formatRate, rateJson };
 
@@ -37,6 +38,13 @@ export interface ReproduceRule {
   boost(current: Tally): { decide: (t: Tally) => Verdict; said: string } | null;
   /** Why the original is not shrunk (the original's verdict was drop), a Hint line last. */
   notShrunk(original: Tally): string[];
+  /**
+   * The shrunk plan's last re-runs, or null when the rule makes none: the sequential test may keep a candidate on
+   * 2 failures of 2, so where the original met the find's bar (4 of 5 re-runs, confirm-find.ts) the shrunk plan is
+   * re-run to that bar too and its rate is quoted on the same footing as the find's. The fixed rule's K and k are
+   * the user's word: none.
+   */
+  shrunk(original: Tally): { decide: (t: Tally) => Verdict; said: string } | null;
 }
 
 /** The fixed rule's numbers when only one of `--runs` / `--min-fails` is given. */
@@ -60,6 +68,7 @@ export function fixedRule(runs: number, minFails: number): ReproduceRule {
       `not shrunk: the original plan reproduced ${formatRate(t)}, at least ${minFails} of ${runs} needed`,
       'Hint: a failure this rare needs more re-runs to confirm a smaller plan: try --runs 10 --min-fails 3, or hunt again.',
     ],
+    shrunk: () => null,
   };
 }
 
@@ -87,7 +96,19 @@ export function sequentialRule(): ReproduceRule {
       `not shrunk: the original plan reproduced ${formatRate(t)}: too rare to confirm a smaller plan (at least ${s.originalMinFails} of ${s.originalMaxRuns} needed)`,
       `Hint: hunt again for a plan that fails more often, or confirm candidates by a fixed rule: --runs 20 --min-fails ${s.originalMinFails}.`,
     ],
+    shrunk: (original) =>
+      metBar(original)
+        ? {
+            decide: confirmationVerdict,
+            said: `shrink: the shrunk plan re-run to the bar its find met (${CONFIRM.minFails} of ${CONFIRM.runs} re-runs failing)`,
+          }
+        : null,
   };
+}
+
+/** Failed at least 4 times with no more misses than 4 of 5 allows (a re-run under way when the bar was met may add one). */
+function metBar(t: Tally): boolean {
+  return confirmationVerdict(t) === 'keep' && t.of - t.fails <= CONFIRM.runs - CONFIRM.minFails;
 }
 
 function percent(p: number): string {

@@ -25,14 +25,15 @@ export interface ReproducerIo<P> {
 }
 
 export function reproducer<P>(io: ReproducerIo<P>): {
-  reproduce: (plan: P, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }) => Promise<Reproduced>;
+  reproduce: (plan: P, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }, name?: string) => Promise<Reproduced>;
   counts: Map<string, Reproduced>;
   attempts: () => number;
 } {
   let attempt = -1;
   const counts = new Map<string, Reproduced>();
   const lanes = new Lanes(io.lanes);
-  const reproduce = async (plan: P, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }): Promise<Reproduced> => {
+  // `name`: what the log calls a plan that is neither the original nor a candidate (the shrunk plan's last re-runs).
+  const reproduce = async (plan: P, decide: (t: Tally) => Verdict, from?: Tally & { failingRun: string | null }, name?: string): Promise<Reproduced> => {
     if (io.stopped()) throw new ShrinkInterrupted();
     const mine = ++attempt;
     // Re-runs side by side on the lanes (a candidate decided as soon as its rule can be, whatever is under way).
@@ -50,9 +51,11 @@ export function reproducer<P>(io: ReproducerIo<P>): {
     );
     if (verdict === 'undecided') throw new ShrinkInterrupted();
     const result: Reproduced = { ...tally, verdict };
-    io.log(
-      `shrink: ${mine === 0 ? 'the original plan' : `candidate ${mine}`}: ${io.describe(plan)}: failed ${formatRate(result)}: ${mine === 0 ? (result.verdict === 'keep' ? 'shrinking' : 'too rare to shrink') : result.verdict === 'keep' ? 'kept' : 'dropped'}`,
-    );
+    const said =
+      name !== undefined
+        ? `${name}: ${io.describe(plan)}: failed ${formatRate(result)}: ${result.verdict === 'keep' ? 'reproducible' : 'rarer than that'}`
+        : `${mine === 0 ? 'the original plan' : `candidate ${mine}`}: ${io.describe(plan)}: failed ${formatRate(result)}: ${mine === 0 ? (result.verdict === 'keep' ? 'shrinking' : 'too rare to shrink') : result.verdict === 'keep' ? 'kept' : 'dropped'}`;
+    io.log(`shrink: ${said}`);
     counts.set(JSON.stringify(plan), result);
     return result;
   };

@@ -86,7 +86,17 @@ export async function shrinkWithRule<P>(
     interrupted = true;
     return { plan: confirmed, candidates: r.attempts() - boost.candidates, steps: [] as { step: string; plan: P }[], exhausted: false };
   });
-  const final = r.counts.get(JSON.stringify(result.plan)) ?? boost.current;
+  let final = r.counts.get(JSON.stringify(result.plan)) ?? boost.current;
+  const bar = interrupted ? null : rule.shrunk(first);
+  if (bar !== null && bar.decide(final) === 'undecided') {
+    log(bar.said);
+    try {
+      final = await r.reproduce(result.plan, bar.decide, final, 'the shrunk plan');
+    } catch (err) {
+      if (!(err instanceof ShrinkInterrupted)) throw err;
+      interrupted = true;
+    }
+  }
   return {
     shrunk: true,
     first,

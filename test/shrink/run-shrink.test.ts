@@ -203,12 +203,15 @@ describe("shrink's sequential decision (no --runs, no --min-fails)", () => {
     };
   };
 
-  it('a plan that always fails: the original settled in 4 re-runs, each candidate in 2, the rate and its interval in the line and shrink.json', async () => {
+  it('a plan that always fails: the original settled in 4 re-runs, each candidate in 2, the shrunk plan to the bar its find met (4 of 5), the rate and its interval in the line and shrink.json', async () => {
     const { deps: d, logged } = deps(() => true);
     const shrinkDir = temp();
     const r = await runShrink({ runDir: SAMPLE, maxCandidates: 3, shrinkDir }, d);
     expect(r.exitCode).toBe(1);
-    expect(r.lines[0]).toMatch(/; reproduced 2\/2 \(95% CI 34–100%\)$/);
+    // A candidate is kept on 2 of 2; the plan the shrink ends on is re-run until it failed 4 times, as its find had.
+    expect(r.lines[0]).toMatch(/; reproduced 4\/4 \(95% CI 51–100%\)$/);
+    expect(logged).toContain('shrink: the shrunk plan re-run to the bar its find met (4 of 5 re-runs failing)');
+    expect(logged.filter((l) => l.startsWith('shrink: the shrunk plan:'))).toEqual([expect.stringMatching(/: failed 4\/4 \(95% CI 51–100%\): reproducible$/)]);
     expect(logged.find((l) => l.startsWith('shrink: the original plan:'))).toMatch(/: failed 4\/4 \(95% CI 51–100%\): shrinking$/);
     expect(logged).toContain(
       'shrink: each candidate is re-run until it clearly fails about as often as the original (90%) or clearly less (23%), at most 12 times',
@@ -217,8 +220,15 @@ describe("shrink's sequential decision (no --runs, no --min-fails)", () => {
     const json = JSON.parse(readFileSync(join(shrinkDir, 'shrink.json'), 'utf8'));
     expect(json.rule).toMatchObject({ kind: 'sequential', ratio: 4, maxRuns: 12 });
     expect(json.originalReproduced).toMatchObject({ fails: 4, of: 4, rate: 1 });
-    expect(json.reproduced).toMatchObject({ fails: 2, of: 2, rate: 1, failingRun: expect.stringMatching(/^\/virtual\//) });
-    expect(json.reproduced.interval.low).toBeCloseTo(0.342, 3);
+    expect(json.reproduced).toMatchObject({ fails: 4, of: 4, rate: 1, failingRun: expect.stringMatching(/^\/virtual\//) });
+    expect(json.reproduced.interval.low).toBeCloseTo(0.51, 2);
+  });
+
+  it("the fixed rule's K and k are the user's word: its shrunk plan is not re-run past them", async () => {
+    const { deps: d, logged } = deps(() => true);
+    const r = await runShrink({ runDir: SAMPLE, runs: 3, minFails: 2, maxCandidates: 3, shrinkDir: temp() }, d);
+    expect(r.lines[0]).toMatch(/; reproduced 2\/2 \(95% CI 34–100%\)$/);
+    expect(logged.filter((l) => l.startsWith('shrink: the shrunk plan'))).toEqual([]);
   });
 
   it('a failure that shows in a third of the runs is shrunk, its rate said', async () => {
@@ -228,6 +238,8 @@ describe("shrink's sequential decision (no --runs, no --min-fails)", () => {
     expect(logged.find((l) => l.startsWith('shrink: the original plan:'))).toMatch(/: failed 4\/12 \(95% CI 14–61%\): shrinking$/);
     expect(r.exitCode).toBe(1);
     expect(r.lines[0]).toMatch(/; reproduced \d+\/\d+ \(95% CI \d+–\d+%\)$/);
+    // An original that never met 4 of 5 does not hold its shrunk plan to it.
+    expect(logged.filter((l) => l.startsWith('shrink: the shrunk plan'))).toEqual([]);
   });
 
   it('a rare failure is first made to fail more often: a longer pause kept, the shrink then held to its rate (issue 33)', async () => {
