@@ -134,7 +134,7 @@ async function oneHunt(t: BenchTarget, seed: number, a: Args): Promise<HuntRow> 
 async function shrinkFound(row: HuntRow, a: Args): Promise<HuntRow> {
   const results = join(dirname(a.out), row.target, 'shrinks', String(row.seed));
   mkdirSync(results, { recursive: true });
-  const argv = [a.cli, 'shrink', row.found!.runDir!, '--results', results, ...parallelArgv(a)];
+  const argv = [a.cli, 'shrink', shrinkFrom(row)!, '--results', results, ...parallelArgv(a)];
   const [file, args] = queued(a, argv);
   const started = Date.now();
   const r = await execa(file, args, { reject: false, stderr: { file: join(results, 'shrink.log') }, stdout: 'pipe' });
@@ -158,8 +158,11 @@ function readJson(path: string): unknown {
 function unshrunk(rows: readonly HuntRow[], targets: readonly BenchTarget[]): HuntRow[] {
   const last = new Map<string, HuntRow>();
   for (const r of rows) if (targets.some((t) => t.id === r.target)) last.set(`${r.target}#${r.seed}`, r);
-  return [...last.values()].filter((r) => r.found?.runDir && r.shrink === undefined && existsSync(r.found.runDir));
+  return [...last.values()].filter((r) => r.shrink === undefined && existsSync(shrinkFrom(r) ?? ''));
 }
+
+/** The find a hunt shrinks: the try its answer names (hunt.json's `find`), else its first violation. */
+const shrinkFrom = (r: HuntRow): string | null => r.found?.reportedRunDir ?? r.found?.runDir ?? null;
 
 /** Target by target, or with --round-robin seed by seed across the targets (a sitting cut short then has some seeds of each). */
 function huntOrder(a: Args): [BenchTarget, number][] {
@@ -203,7 +206,7 @@ async function main(): Promise<void> {
   mkdirSync(dirname(a.out), { recursive: true });
   if (a.shrinkFound) {
     for (const row of unshrunk(readRows(a.out), a.targets)) {
-      process.stderr.write(`bench:hunt: shrinking ${row.target} seed ${row.seed}'s find (${row.found!.runDir})\n`);
+      process.stderr.write(`bench:hunt: shrinking ${row.target} seed ${row.seed}'s find (${shrinkFrom(row)})\n`);
       const shrunk = await shrinkFound(row, a);
       appendFileSync(a.out, JSON.stringify(shrunk) + '\n');
       process.stderr.write(`bench:hunt: ${row.target} seed ${row.seed}: ${shrunk.shrink!.line} (${Math.round((shrunk.shrink!.elapsedMs ?? 0) / 1000)} s)\n`);

@@ -25,6 +25,11 @@ export interface HuntRow {
     runDir: string | null;
     miss?: FindFacts['miss'];
     reproduced?: { fails: number; of: number };
+    /**
+     * The run of the try the hunt's answer names (hunt.json's `find`: the most reproducible violation, not always
+     * the first), which the hunt shrinks and prints `fencecheck shrink` for.
+     */
+    reportedRunDir?: string | null;
   } | null;
   wallMs: number;
   huntJson: string | null;
@@ -45,6 +50,8 @@ export interface HuntRow {
 }
 
 interface HuntJsonTry {
+  /** The try's plan index (tries are listed in the order they ended). */
+  index?: number;
   outcome: string;
   endedAtMs: number;
   runDir: string | null;
@@ -58,6 +65,8 @@ interface HuntJsonTry {
 export function huntRow(target: string, seed: number, budget: string, exitCode: number, doc: unknown, huntJson: string, wallMs: number): HuntRow {
   const tries = ((doc as { tries?: HuntJsonTry[] }).tries ?? []) as HuntJsonTry[];
   const i = tries.findIndex((t) => t.outcome === 'unsafe');
+  const findIndex = (doc as { find?: unknown }).find;
+  const reported = typeof findIndex === 'number' ? tries.find((t) => t.index === findIndex) : undefined;
   const hit = i >= 0 ? tries[i]! : undefined;
   // The find's rate: the most reproducible violation's re-runs (the hunt reports that one), when it measured any.
   const rates = tries.filter((t) => t.outcome === 'unsafe' && t.reproduced !== undefined && t.reproduced.of > 0).map((t) => t.reproduced!);
@@ -70,6 +79,7 @@ export function huntRow(target: string, seed: number, budget: string, exitCode: 
         runDir: hit.runDir,
         miss: hit.nearMiss ?? null,
         ...(best ? { reproduced: { fails: best.fails, of: best.of } } : {}),
+        reportedRunDir: reported?.runDir ?? hit.runDir,
       }
     : null;
   const d = doc as { target?: { resource?: string; redisPersistence?: string }; faults?: string[]; want?: string };

@@ -25,9 +25,24 @@ const doc = (
 });
 
 describe('bench:hunt table', () => {
+  it("names the run of the find the hunt reported (hunt.json's find: a plan index; tries listed as they ended), for its shrink", () => {
+    const d = doc(['safe', 'unsafe', 'unsafe']);
+    // Plans 0, 2 and 1 ended in that order; the hunt's answer names plan 1 (the third to end), not the first violation.
+    const tries = d.tries.map((t, i) => ({ ...t, index: [0, 2, 1][i] }));
+    const r = huntRow('cas-unique', 1, '5m', 1, { ...d, tries, find: 1 }, 'h.json', 1);
+    expect(r.found).toMatchObject({ tryNumber: 2, runDir: 'r1', reportedRunDir: 'r2' });
+  });
+
   it('reads runs-to-detection and time-to-detection from a hunt.json', () => {
     const r = huntRow('cas-unique', 3, '10m', 1, doc(['safe', 'untested', 'unsafe', 'unsafe']), 'h.json', 99_000);
-    expect(r.found).toEqual({ tryNumber: 3, afterMs: 60_000, arms: 'client-pause@grant + kill@time', runDir: 'r2', miss: { doubleHolds: 2 } });
+    expect(r.found).toEqual({
+      tryNumber: 3,
+      afterMs: 60_000,
+      arms: 'client-pause@grant + kill@time',
+      runDir: 'r2',
+      miss: { doubleHolds: 2 },
+      reportedRunDir: 'r2',
+    });
     expect([r.tries, r.tested]).toEqual([4, 1]);
     expect(huntRow('cas-unique', 4, '10m', 0, doc(['safe', 'safe']), 'h.json', 1).found).toBeNull();
   });
