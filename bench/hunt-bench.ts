@@ -156,9 +156,7 @@ function readJson(path: string): unknown {
 
 /** The last row of each target × seed (as the table counts them) whose find has no shrink yet. */
 function unshrunk(rows: readonly HuntRow[], targets: readonly BenchTarget[]): HuntRow[] {
-  const last = new Map<string, HuntRow>();
-  for (const r of rows) if (targets.some((t) => t.id === r.target)) last.set(`${r.target}#${r.seed}`, r);
-  return [...last.values()].filter((r) => r.shrink === undefined && existsSync(shrinkFrom(r) ?? ''));
+  return lastOfEach(rows).filter((r) => targets.some((t) => t.id === r.target) && r.shrink === undefined && existsSync(shrinkFrom(r) ?? ''));
 }
 
 /** The find a hunt shrinks: the try its answer names (hunt.json's `find`), else its first violation. */

@@ -8,6 +8,7 @@
  */
 import { formatDuration } from '../src/compare/format-units.js';
 import type { BenchTarget } from './hunt-targets.js';
+import { median, spread } from './hunt-table.js';
 
 /** One find's shrink as the bench saw it. */
 export interface ShrinkFacts {
@@ -57,11 +58,6 @@ export const isSmall = (s: ShrinkFacts): boolean => s.faultEvents !== null && s.
 /** Reproduced at least 4 times (4 of 5, or 4 of 4 when the fifth was not needed). */
 export const isReproduced = (s: ShrinkFacts): boolean => s.reproduced !== null && s.reproduced.fails >= 4;
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 /** The shrinks' table, one line per target with shrunk finds, and a line over all of them; null when no row has a shrink. */
 export function shrinkTable(rows: readonly { target: string; seed: number; shrink?: ShrinkFacts }[], targets: readonly BenchTarget[]): string | null {
   const shrunk = rows.filter((r) => r.shrink !== undefined);
@@ -71,10 +67,7 @@ export function shrinkTable(rows: readonly { target: string; seed: number; shrin
     const mine = shrunk.filter((r) => r.target === t.id).sort((a, b) => a.seed - b.seed);
     if (mine.length === 0) continue;
     const times = mine.flatMap((r) => (r.shrink!.elapsedMs === null ? [] : [r.shrink!.elapsedMs]));
-    const time =
-      times.length === 0
-        ? '—'
-        : `${formatDuration(median(times))}${times.length > 1 ? ` (${formatDuration(Math.min(...times))}–${formatDuration(Math.max(...times))})` : ''}`;
+    const time = spread(times, formatDuration);
     const sizes = mine
       .map((r) => `${r.seed}: ${r.shrink!.faultEvents === null ? 'not shrunk' : `${r.shrink!.faultEvents} ev, ${r.shrink!.clients} cl`}`)
       .join('; ');

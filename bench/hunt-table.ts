@@ -101,12 +101,14 @@ export function huntRow(target: string, seed: number, budget: string, exitCode: 
   };
 }
 
-const median = (xs: readonly number[]): number => {
+/** The median of a non-empty list (bench:hunt's tables: the hunts' and the shrinks'). */
+export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-const spread = (xs: readonly number[], fmt: (n: number) => string): string =>
+/** `median (min–max)`, a lone value as itself, — for none. */
+export const spread = (xs: readonly number[], fmt: (n: number) => string): string =>
   xs.length === 0 ? '—' : xs.length === 1 ? fmt(xs[0]!) : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
 
 /** The markdown table over every row, one line per target measured (the last row of a target × seed wins). */

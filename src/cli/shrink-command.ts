@@ -13,7 +13,7 @@ import { UsageError } from '../../core/errors.js';
 import { failedRunOptions } from '../shrink/run-shrink.js';
 import { failedQueueRun } from '../shrink/run-queue-shrink.js';
 import { parallelLanes } from './parallel-flag.js';
-import { huntConfirmationOf } from '../shrink/hunt-confirmation.js';
+import { huntConfirmationOf, type HuntConfirmation } from '../shrink/hunt-confirmation.js';
 
 interface ShrinkFlags {
   /** Given only to ask for the fixed rule (K re-runs, kept at k failures); absent, the sequential test decides. */
@@ -114,7 +114,7 @@ async function shrinkQueueNow(runDir: string, flags: ShrinkFlags, lanes: number,
 }
 
 /** A hunt's try: the hunt's re-runs of it (hunt.json), which the shrink goes on from (src/shrink/hunt-confirmation.ts). */
-function huntRuns(runDir: string, log: (line: string) => void): { originalRuns?: { fails: number; of: number; failingRun: string | null } } {
+function huntRuns(runDir: string, log: (line: string) => void): { originalRuns?: HuntConfirmation } {
   const found = huntConfirmationOf(runDir, log);
   if (found === null) return {};
   log(`shrink: the hunt's re-runs of this try, from ${found.from}`);

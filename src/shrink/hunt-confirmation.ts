@@ -17,6 +17,7 @@ import { realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readRunFile } from '../../runtime/store/read-run-files.js';
 import { parseStrictJson } from '../../core/history/strict-json.js';
+import { isObject } from '../../core/run-files/run-file-error.js';
 import type { Tally } from '../hunt/sequential-decision.js';
 
 export const HUNT_FILE = 'hunt.json';
@@ -44,10 +45,10 @@ export function huntConfirmationOf(runDir: string, log: (line: string) => void):
     log(`shrink: ${file.path} is not JSON (${(err as Error).message}): the original plan is re-run`);
     return null;
   }
-  const tries = isRecord(doc) && Array.isArray(doc['tries']) ? (doc['tries'] as unknown[]) : null;
+  const tries = isObject(doc) && Array.isArray(doc['tries']) ? (doc['tries'] as unknown[]) : null;
   if (tries === null) return null;
-  const record = tries.find((t) => isRecord(t) && typeof t['runDir'] === 'string' && samePath(t['runDir']) === mine);
-  if (!isRecord(record) || record['reproduced'] === undefined) return null;
+  const record = tries.find((t) => isObject(t) && typeof t['runDir'] === 'string' && samePath(t['runDir']) === mine);
+  if (!isObject(record) || record['reproduced'] === undefined) return null;
   const runs = confirmationOf(record['reproduced']);
   if (runs === null) {
     log(`shrink: ${file.path}: this try's re-runs do not read as counts (${JSON.stringify(record['reproduced'])}): the original plan is re-run`);
@@ -58,17 +59,13 @@ export function huntConfirmationOf(runDir: string, log: (line: string) => void):
 
 /** A tally as hunt.json records it, checked: whole counts, fails ≤ of, a failing run named when one failed. */
 export function confirmationOf(v: unknown): HuntConfirmation | null {
-  if (!isRecord(v)) return null;
+  if (!isObject(v)) return null;
   const { fails, of, failingRun } = v;
   const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
   if (!count(fails) || !count(of) || fails > of) return null;
   if (failingRun !== null && typeof failingRun !== 'string') return null;
   if (fails > 0 && failingRun === null) return null;
   return { fails, of, failingRun };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** A path as the file system resolves it (links followed), or as written when it does not exist. */
